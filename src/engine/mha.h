@@ -1,0 +1,162 @@
+/* mha.h - multi-head attention, every stage kept for display.
+ *
+ * The engine computes exactly what PyTorch's nn.MultiheadAttention computes
+ * (weights in the nn.Linear convention, y = x·Wᵀ + b) and keeps each stage in
+ * a trace so that screens, lessons and exports read numbers instead of
+ * recomputing them.  Pure C11 + libm (+ optional CBLAS); no I/O here.
+ *
+ * Layout: every tensor is a flat row-major float array.
+ *   example (inputs)                      trace (stages)
+ *   query  (lq, d)                        1 q, k, v        (lq, d) (lk, d) (lk, d)
+ *   key    (lk, d)                        2 split          views of q, k, v as (L, H, d_k)
+ *   value  (lk, d)                        3 qh, kh, vh     (H, lq, d_k) (H, lk, d_k) (H, lk, d_k)
+ *   w_q w_k w_v w_o (d, d) [out][in]      4 scores, scaled, weights (H, lq, lk); context (H, lq, d_k)
+ *   b_q b_k b_v b_o (d)                   5 merged         (lq, d)
+ *   mask   (lq, lk) 1 keep / 0 masked     6 output         (lq, d)
+ */
+#ifndef MHA_H
+#define MHA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mha_error.h"
+
+/* Limits the engine accepts. */
+#define MHA_MAX_TOKENS 1024
+#define MHA_MAX_D_MODEL 2048
+/* A trace larger than this is refused with an explanation (bytes). */
+#define MHA_MAX_TRACE_BYTES ((size_t)3 << 30)
+
+/* The seven stages of the pipeline, in order. */
+enum mha_stage {
+    MHA_STAGE_INPUT,
+    MHA_STAGE_PROJECTION,
+    MHA_STAGE_SPLIT,
+    MHA_STAGE_TRANSPOSE,
+    MHA_STAGE_ATTENTION,
+    MHA_STAGE_MERGE,
+    MHA_STAGE_OUTPUT,
+    MHA_STAGE_COUNT
+};
+
+/* "input", "projection", ... ; NULL for an out-of-range stage. */
+const char *mha_stage_name(enum mha_stage s);
+/* Stage from its name (case-insensitive) or its digit "0".."6"; -1 if unknown. */
+int mha_stage_from_name(const char *name);
+
+/* Everything the engine needs as input.  Owned by the example: one allocation
+ * for all arrays (block) plus one string per label, released by
+ * mha_example_free.  When cross is false the keys are the query tokens
+ * (lk == lq, key_tokens == tokens); key and value are still matrices of their
+ * own: equal to query for a self-attention file, separate draws for the
+ * page's generated examples. */
+struct mha_example {
+    int lq, lk;       /* query and key/value sequence lengths */
+    int d_model;      /* model width d */
+    int heads;        /* number of heads H; d_model % heads == 0 */
+    bool causal;      /* mask keys j > i */
+    bool scaled;      /* divide scores by sqrt(d_k) (true in a real model) */
+    bool cross;       /* keys/values come from their own sequence */
+    bool has_bias;    /* biases were given (they are zero otherwise) */
+    bool has_mask;    /* mask holds an explicit 0/1 mask */
+    uint32_t seed;    /* seed the generated parts came from */
+
+    char **tokens;     /* lq labels, UTF-8, NUL-terminated */
+    char **key_tokens; /* lk labels */
+    float *query, *key, *value;
+    float *w_q, *w_k, *w_v, *w_o;
+    float *b_q, *b_k, *b_v, *b_o;
+    unsigned char *mask; /* (lq, lk); all ones when !has_mask */
+
+    void *block; /* the single allocation behind everything above */
+};
+
+/* Check sizes against the limits and d_model % heads.  Fills err with a
+ * message that explains the rule (d_k = d_model / heads) and returns -1. */
+int mha_check_sizes(int lq, int lk, int d_model, int heads, struct mha_error *err);
+
+/* Allocate an example of the given sizes with every number zero, mask all
+ * ones, labels "tok 0".."tok N-1" (keys "key 0".. when cross).  Returns NULL
+ * and fills err on bad sizes or out of memory.  Free with mha_example_free. */
+struct mha_example *mha_example_new(int lq, int lk, int d_model, int heads, bool cross,
+                                    struct mha_error *err);
+void mha_example_free(struct mha_example *ex);
+
+/* Replace label i (of tokens, or of key_tokens when keys is true) with a copy
+ * of text (NULL-safe).  Returns 0, or -1 on out of memory. */
+int mha_example_set_token(struct mha_example *ex, bool keys, int i, const char *text);
+
+/* Fill every number from the mulberry32 generator seeded with seed, in the
+ * step-by-step page's order: query, key, value (each uniform in [-2, 2)),
+ * then W_q, W_k, W_v, W_o (uniform in [-1, 1)), every matrix row by row.
+ * Biases become zero.  For self-attention the key and value draws are still
+ * made (so the numbers match the page) and used as given. */
+void mha_example_generate(struct mha_example *ex, uint32_t seed);
+
+/* The default example: the step-by-step page's 4 tokens "tok 0".."tok 3",
+ * d_model 6, 2 heads, seed 42, no mask, scaled.  Caller frees. */
+struct mha_example *mha_example_default(struct mha_error *err);
+
+/* A generated example: tokens (NULL or n_tokens labels; NULL gives
+ * "tok 0"..), sizes and seed as mha_example_generate draws them. */
+struct mha_example *mha_example_generated(int n_tokens, const char *const *tokens, int d_model,
+                                          int heads, uint32_t seed, struct mha_error *err);
+
+/* Every stage of one forward pass.  One allocation (arena) holds all the
+ * tensors; the pointers point into it.  Built for fixed sizes by
+ * mha_trace_new, filled (again and again, no allocation) by mha_forward. */
+struct mha_trace {
+    int lq, lk, d_model, heads, d_k;
+    bool causal, scaled;
+    float scale; /* 1/sqrt(d_k) when scaled, else 1 */
+
+    float *q, *k, *v;        /* 1 projection */
+    float *qh, *kh, *vh;     /* 3 transpose (H, L, d_k) */
+    float *scores;           /* 4 raw q·k (H, lq, lk) */
+    float *scaled_scores;    /* 4 scores * scale, masked = -INFINITY (H, lq, lk) */
+    float *weights;          /* 4 softmax (H, lq, lk); masked = 0 exactly */
+    float *context;          /* 4 weights · v (H, lq, d_k) */
+    float *merged;           /* 5 (lq, d) */
+    float *output;           /* 6 (lq, d) */
+    unsigned char *row_empty; /* (lq): 1 when every key of row i is masked */
+    int empty_rows;           /* how many rows had every key masked */
+
+    void *arena;
+    size_t arena_bytes;
+};
+
+/* Bytes a trace of these sizes needs (0 on overflow). */
+size_t mha_trace_bytes(int lq, int lk, int d_model, int heads);
+
+/* Allocate a trace for ex's sizes.  NULL + err on bad sizes, too large a
+ * trace (the message gives the size and what to reduce) or out of memory. */
+struct mha_trace *mha_trace_new(const struct mha_example *ex, struct mha_error *err);
+void mha_trace_free(struct mha_trace *t);
+
+/* Run the forward pass of ex into t (same sizes as t was made for, causal
+ * and scaled are taken from ex).  Returns 0, or -1 + err when the sizes do
+ * not match.  No allocation. */
+int mha_forward(const struct mha_example *ex, struct mha_trace *t, struct mha_error *err);
+
+/* Convenience: new trace + forward.  NULL + err on failure. */
+struct mha_trace *mha_run(const struct mha_example *ex, struct mha_error *err);
+
+/* Split view (stage 2): element [l][h][j] of q, k or v seen as (L, H, d_k). */
+static inline float mha_split_at(const struct mha_trace *t, const float *proj, int l, int h,
+                                 int j)
+{
+    return proj[(size_t)l * (size_t)t->d_model + (size_t)h * (size_t)t->d_k + (size_t)j];
+}
+
+/* Index helpers for (H, rows, cols) tensors. */
+static inline size_t mha_idx3(int rows, int cols, int h, int r, int c)
+{
+    return ((size_t)h * (size_t)rows + (size_t)r) * (size_t)cols + (size_t)c;
+}
+
+/* True when key j is masked for query i (explicit mask or causal j > i). */
+bool mha_is_masked(const struct mha_example *ex, int i, int j);
+
+#endif

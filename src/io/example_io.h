@@ -1,0 +1,37 @@
+/* example_io.h - JSON example files <-> struct mha_example (jansson).
+ *
+ * File format (every field but "tokens" and "num_heads" optional):
+ *   { "tokens": ["The", "cat"], "d_model": 6, "num_heads": 2, "causal": false,
+ *     "scaled": true, "seed": 42,
+ *     "query": [[...d numbers...], ...one row per token],
+ *     "key_tokens": [...], "key": [[...]], "value": [[...]],   cross-attention
+ *     "w_q": [[...]], "w_k": [[...]], "w_v": [[...]], "w_o": [[...]],  (d, d) [out][in]
+ *     "b_q": [...], "b_k": [...], "b_v": [...], "b_o": [...],
+ *     "mask": [[1, 0, ...], ...] }                               (lq, lk), 0 = masked
+ * Numbers not given are drawn from "seed" (default 42) in the generator's
+ * fixed order, so a file that gives only tokens is still deterministic.
+ * Without key_tokens and key, attention is self-attention: key = value = query.
+ */
+#ifndef MHA_EXAMPLE_IO_H
+#define MHA_EXAMPLE_IO_H
+
+#include "mha.h"
+
+/* Parse an example from a file.  Returns a new example (caller frees with
+ * mha_example_free), or NULL with err naming the file, the line and column
+ * (syntax errors) or the field and what was expected. */
+struct mha_example *mha_example_load(const char *path, struct mha_error *err);
+
+/* Same from a string in memory; name is used as the file name in errors. */
+struct mha_example *mha_example_load_string(const char *text, const char *name,
+                                            struct mha_error *err);
+
+/* Write ex as an example file (all numbers, so loading it gives the same
+ * example).  Returns 0, or -1 + err.  Writes to a temporary file first and
+ * renames it, so a failed save leaves nothing half-written. */
+int mha_example_save(const struct mha_example *ex, const char *path, struct mha_error *err);
+
+/* The same as a newly allocated JSON string (caller frees with free()). */
+char *mha_example_to_string(const struct mha_example *ex);
+
+#endif
