@@ -1,0 +1,19 @@
+/* ui.h - the interactive explorer (ncursesw).  It reads the engine's stages
+ * and computes nothing itself. */
+#ifndef MHA_UI_H
+#define MHA_UI_H
+
+#include "mha.h"
+
+struct ui_options {
+    int stage;             /* stage to open on, 0..6 */
+    const char *load_path; /* the example file ex came from, or NULL */
+};
+
+/* Run the explorer on ex until the user quits.  The explorer takes ownership
+ * of ex (it frees it, and the examples that replace it).  stdin/stdout must be
+ * a terminal.  Restores the terminal on every way out.  Returns the process
+ * exit status: 0 after a normal quit. */
+int ui_run(struct mha_example *ex, const struct ui_options *opt);
+
+#endif
