@@ -1,0 +1,461 @@
+/* dump.c - stages of a trace as JSON (for programs) and text (for people). */
+#include "dump.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+int dump_format_from_name(const char *name)
+{
+    if (!name)
+        return -1;
+    if (strcmp(name, "text") == 0)
+        return DUMP_FORMAT_TEXT;
+    if (strcmp(name, "json") == 0)
+        return DUMP_FORMAT_JSON;
+    return -1;
+}
+
+/* ---- JSON ---------------------------------------------------------------- */
+
+/* A float as JSON: null for -inf (a masked score), a real otherwise. */
+static json_t *num(float x)
+{
+    return isfinite(x) ? json_real(x) : json_null();
+}
+
+static json_t *vec(const float *v, int n)
+{
+    json_t *arr = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(arr, num(v[i]));
+    return arr;
+}
+
+/* rows x cols block starting at m. */
+static json_t *mat2(const float *m, int rows, int cols)
+{
+    json_t *arr = json_array();
+    for (int i = 0; i < rows; i++) {
+        json_t *row = json_array();
+        for (int j = 0; j < cols; j++)
+            json_array_append_new(row, num(m[(size_t)i * (size_t)cols + (size_t)j]));
+        json_array_append_new(arr, row);
+    }
+    return arr;
+}
+
+/* (n, rows, cols) tensor. */
+static json_t *mat3(const float *m, int n, int rows, int cols)
+{
+    json_t *arr = json_array();
+    for (int h = 0; h < n; h++)
+        json_array_append_new(arr, mat2(m + (size_t)h * (size_t)rows * (size_t)cols, rows, cols));
+    return arr;
+}
+
+/* A projection (L, d) seen as (L, H, d_k). */
+static json_t *split_json(const struct mha_trace *t, const float *proj, int len)
+{
+    json_t *arr = json_array();
+    for (int l = 0; l < len; l++) {
+        json_t *heads = json_array();
+        for (int h = 0; h < t->heads; h++) {
+            json_t *row = json_array();
+            for (int j = 0; j < t->d_k; j++)
+                json_array_append_new(row, num(mha_split_at(t, proj, l, h, j)));
+            json_array_append_new(heads, row);
+        }
+        json_array_append_new(arr, heads);
+    }
+    return arr;
+}
+
+static json_t *labels_json(char *const *labels, int n)
+{
+    json_t *arr = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(arr, json_string(labels[i]));
+    return arr;
+}
+
+static json_t *qkv(json_t *q, json_t *k, json_t *v)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "q", q);
+    json_object_set_new(o, "k", k);
+    json_object_set_new(o, "v", v);
+    return o;
+}
+
+static json_t *stage_json(const struct mha_example *ex, const struct mha_trace *t, int s)
+{
+    const int d = t->d_model, H = t->heads, dk = t->d_k, lq = t->lq, lk = t->lk;
+    json_t *o;
+    switch (s) {
+    case MHA_STAGE_INPUT:
+        o = json_object();
+        json_object_set_new(o, "query", mat2(ex->query, lq, d));
+        json_object_set_new(o, "key", mat2(ex->key, lk, d));
+        json_object_set_new(o, "value", mat2(ex->value, lk, d));
+        json_object_set_new(o, "w_q", mat2(ex->w_q, d, d));
+        json_object_set_new(o, "w_k", mat2(ex->w_k, d, d));
+        json_object_set_new(o, "w_v", mat2(ex->w_v, d, d));
+        json_object_set_new(o, "w_o", mat2(ex->w_o, d, d));
+        if (ex->has_bias) {
+            json_object_set_new(o, "b_q", vec(ex->b_q, d));
+            json_object_set_new(o, "b_k", vec(ex->b_k, d));
+            json_object_set_new(o, "b_v", vec(ex->b_v, d));
+            json_object_set_new(o, "b_o", vec(ex->b_o, d));
+        }
+        if (ex->has_mask) {
+            json_t *m = json_array();
+            for (int i = 0; i < lq; i++) {
+                json_t *row = json_array();
+                for (int j = 0; j < lk; j++)
+                    json_array_append_new(row, json_integer(ex->mask[(size_t)i * lk + j]));
+                json_array_append_new(m, row);
+            }
+            json_object_set_new(o, "mask", m);
+        }
+        return o;
+    case MHA_STAGE_PROJECTION:
+        return qkv(mat2(t->q, lq, d), mat2(t->k, lk, d), mat2(t->v, lk, d));
+    case MHA_STAGE_SPLIT:
+        return qkv(split_json(t, t->q, lq), split_json(t, t->k, lk), split_json(t, t->v, lk));
+    case MHA_STAGE_TRANSPOSE:
+        return qkv(mat3(t->qh, H, lq, dk), mat3(t->kh, H, lk, dk), mat3(t->vh, H, lk, dk));
+    case MHA_STAGE_ATTENTION:
+        o = json_object();
+        json_object_set_new(o, "scores", mat3(t->scores, H, lq, lk));
+        json_object_set_new(o, "scaled", mat3(t->scaled_scores, H, lq, lk));
+        json_object_set_new(o, "weights", mat3(t->weights, H, lq, lk));
+        json_object_set_new(o, "context", mat3(t->context, H, lq, dk));
+        if (t->empty_rows) {
+            json_t *rows = json_array();
+            for (int i = 0; i < lq; i++)
+                if (t->row_empty[i])
+                    json_array_append_new(rows, json_integer(i));
+            json_object_set_new(o, "fully_masked_rows", rows);
+        }
+        return o;
+    case MHA_STAGE_MERGE:
+        return mat2(t->merged, lq, d);
+    case MHA_STAGE_OUTPUT:
+        return mat2(t->output, lq, d);
+    }
+    return json_null();
+}
+
+static json_t *config_json(const struct mha_example *ex, const struct mha_trace *t)
+{
+    json_t *c = json_object();
+    json_object_set_new(c, "tokens", labels_json(ex->tokens, ex->lq));
+    json_object_set_new(c, "key_tokens", labels_json(ex->key_tokens, ex->lk));
+    json_object_set_new(c, "d_model", json_integer(t->d_model));
+    json_object_set_new(c, "num_heads", json_integer(t->heads));
+    json_object_set_new(c, "head_dim", json_integer(t->d_k));
+    json_object_set_new(c, "causal", json_boolean(t->causal));
+    json_object_set_new(c, "scaled", json_boolean(t->scaled));
+    json_object_set_new(c, "cross", json_boolean(ex->cross));
+    json_object_set_new(c, "has_mask", json_boolean(ex->has_mask));
+    json_object_set_new(c, "has_bias", json_boolean(ex->has_bias));
+    json_object_set_new(c, "seed", json_integer(ex->seed));
+    return c;
+}
+
+char *dump_json_string(const struct mha_example *ex, const struct mha_trace *t, int stage)
+{
+    json_t *root = json_object();
+    json_object_set_new(root, "config", config_json(ex, t));
+    for (int s = 0; s < MHA_STAGE_COUNT; s++)
+        if (stage == DUMP_ALL || stage == s)
+            json_object_set_new(root, mha_stage_name((enum mha_stage)s), stage_json(ex, t, s));
+    char *text = json_dumps(root, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
+    json_decref(root);
+    return text;
+}
+
+/* ---- text ---------------------------------------------------------------- */
+
+/* Display width of a UTF-8 label (wide characters count 2, unknown ones 1). */
+static int text_width(const char *s)
+{
+    mbstate_t st;
+    memset(&st, 0, sizeof st);
+    int w = 0;
+    size_t len = strlen(s);
+    while (len > 0) {
+        wchar_t wc;
+        size_t n = mbrtowc(&wc, s, len, &st);
+        if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
+            /* not decodable in this locale: count one column per UTF-8 lead byte */
+            memset(&st, 0, sizeof st);
+            if (((unsigned char)*s & 0xC0) != 0x80)
+                w++;
+            s++, len--;
+            continue;
+        }
+        int cw = wcwidth(wc);
+        w += cw < 0 ? 1 : cw;
+        s += n, len -= n;
+    }
+    return w;
+}
+
+/* Print s padded (right-aligned when right) to width columns. */
+static void put_padded(FILE *out, const char *s, int width, bool right)
+{
+    int pad = width - text_width(s);
+    if (right)
+        for (int i = 0; i < pad; i++)
+            fputc(' ', out);
+    fputs(s, out);
+    if (!right)
+        for (int i = 0; i < pad; i++)
+            fputc(' ', out);
+}
+
+static void format_cell(char *buf, size_t n, float x)
+{
+    if (x == -INFINITY)
+        snprintf(buf, n, "-inf");
+    else if (fabsf(x) >= 1e5f)
+        snprintf(buf, n, "%.4g", (double)x);
+    else
+        snprintf(buf, n, "%.4f", (double)x);
+}
+
+/* One matrix block: title line, then header and rows.  row_labels may be
+ * NULL (rows numbered); col_labels NULL gives "d0".."dN". */
+static void text_matrix(FILE *out, const char *title, const float *m, int rows, int cols,
+                        char *const *row_labels, char *const *col_labels)
+{
+    fprintf(out, "%s  (%d × %d)\n", title, rows, cols);
+    int lw = 0, cw = 6;
+    char buf[48];
+    for (int i = 0; i < rows; i++) {
+        int w;
+        if (row_labels)
+            w = text_width(row_labels[i]);
+        else
+            w = snprintf(buf, sizeof buf, "%d", i);
+        if (w > lw)
+            lw = w;
+    }
+    for (size_t i = 0; i < (size_t)rows * (size_t)cols; i++) {
+        format_cell(buf, sizeof buf, m[i]);
+        int w = (int)strlen(buf);
+        if (w > cw)
+            cw = w;
+    }
+    for (int j = 0; j < cols; j++) {
+        int w = col_labels ? text_width(col_labels[j]) : snprintf(buf, sizeof buf, "d%d", j);
+        if (w > cw)
+            cw = w;
+    }
+    put_padded(out, "", lw, false);
+    for (int j = 0; j < cols; j++) {
+        fputs("  ", out);
+        if (col_labels) {
+            put_padded(out, col_labels[j], cw, true);
+        } else {
+            snprintf(buf, sizeof buf, "d%d", j);
+            put_padded(out, buf, cw, true);
+        }
+    }
+    fputc('\n', out);
+    for (int i = 0; i < rows; i++) {
+        if (row_labels) {
+            put_padded(out, row_labels[i], lw, false);
+        } else {
+            snprintf(buf, sizeof buf, "%d", i);
+            put_padded(out, buf, lw, false);
+        }
+        for (int j = 0; j < cols; j++) {
+            format_cell(buf, sizeof buf, m[(size_t)i * (size_t)cols + (size_t)j]);
+            fputs("  ", out);
+            put_padded(out, buf, cw, true);
+        }
+        fputc('\n', out);
+    }
+    fputc('\n', out);
+}
+
+static const char *const stage_heading[MHA_STAGE_COUNT] = {
+    "input: query, key and value, and the four weight matrices",
+    "projection: Q = query·W_qᵀ + b_q, K = key·W_kᵀ + b_k, V = value·W_vᵀ + b_v",
+    "split: each row of Q, K and V cut into heads of d_k columns, (L, d) -> (L, H, d_k)",
+    "transpose: (L, H, d_k) -> (H, L, d_k), one block per head",
+    "attention: weights = softmax(Q·Kᵀ / √d_k), context = weights · V, per head",
+    "merge: the heads' contexts side by side, (H, L, d_k) -> (L, d)",
+    "output: output = merged·W_oᵀ + b_o",
+};
+
+/* Labels "<prefix><i>" for i in 0..n-1, or "h<i/d_k>.<i%d_k>" when d_k > 0;
+ * one allocation (pointers then strings), free() it.  NULL on out of memory. */
+static char **make_labels(const char *prefix, int n, int d_k)
+{
+    const size_t each = 32;
+    char **v = malloc((size_t)n * (sizeof *v + each));
+    if (!v)
+        return NULL;
+    char *text = (char *)(v + n);
+    for (int i = 0; i < n; i++) {
+        v[i] = text + (size_t)i * each;
+        if (d_k > 0)
+            snprintf(v[i], each, "h%d.%d", i / d_k, i % d_k);
+        else
+            snprintf(v[i], each, "%s%d", prefix, i);
+    }
+    return v;
+}
+
+/* A weight matrix with "out i" rows and "in j" columns. */
+static void text_weight(FILE *out, const char *title, const float *w, int d)
+{
+    char **rows = make_labels("out ", d, 0), **cols = make_labels("in ", d, 0);
+    text_matrix(out, title, w, d, d, rows, cols);
+    free(rows);
+    free(cols);
+}
+
+/* A projection (L, d) printed as (L, H·d_k) with head-labelled columns. */
+static void text_split(FILE *out, const struct mha_trace *t, const char *title, const float *proj,
+                       int len, char *const *labels)
+{
+    char **cols = make_labels("", t->d_model, t->d_k);
+    text_matrix(out, title, proj, len, t->d_model, labels, cols);
+    free(cols);
+}
+
+static void text_stage(FILE *out, const struct mha_example *ex, const struct mha_trace *t, int s)
+{
+    const int d = t->d_model, H = t->heads, dk = t->d_k, lq = t->lq, lk = t->lk;
+    char title[160];
+    fprintf(out, "== %d %s ==\n\n", s, stage_heading[s]);
+    switch (s) {
+    case MHA_STAGE_INPUT:
+        text_matrix(out, "query", ex->query, lq, d, ex->tokens, NULL);
+        text_matrix(out, "key", ex->key, lk, d, ex->key_tokens, NULL);
+        text_matrix(out, "value", ex->value, lk, d, ex->key_tokens, NULL);
+        text_weight(out, "W_q", ex->w_q, d);
+        text_weight(out, "W_k", ex->w_k, d);
+        text_weight(out, "W_v", ex->w_v, d);
+        text_weight(out, "W_o", ex->w_o, d);
+        if (ex->has_bias) {
+            text_matrix(out, "b_q", ex->b_q, 1, d, NULL, NULL);
+            text_matrix(out, "b_k", ex->b_k, 1, d, NULL, NULL);
+            text_matrix(out, "b_v", ex->b_v, 1, d, NULL, NULL);
+            text_matrix(out, "b_o", ex->b_o, 1, d, NULL, NULL);
+        }
+        break;
+    case MHA_STAGE_PROJECTION:
+        text_matrix(out, "Q = query·W_qᵀ + b_q", t->q, lq, d, ex->tokens, NULL);
+        text_matrix(out, "K = key·W_kᵀ + b_k", t->k, lk, d, ex->key_tokens, NULL);
+        text_matrix(out, "V = value·W_vᵀ + b_v", t->v, lk, d, ex->key_tokens, NULL);
+        break;
+    case MHA_STAGE_SPLIT:
+        fprintf(out,
+                "Q, K and V viewed as (L, %d, %d): column h<i>.<j> is dimension j of head "
+                "i.\nNo number changes; only how the columns are grouped.\n\n",
+                H, dk);
+        snprintf(title, sizeof title, "Q as (%d, %d, %d)", lq, H, dk);
+        text_split(out, t, title, t->q, lq, ex->tokens);
+        snprintf(title, sizeof title, "K as (%d, %d, %d)", lk, H, dk);
+        text_split(out, t, title, t->k, lk, ex->key_tokens);
+        snprintf(title, sizeof title, "V as (%d, %d, %d)", lk, H, dk);
+        text_split(out, t, title, t->v, lk, ex->key_tokens);
+        break;
+    case MHA_STAGE_TRANSPOSE:
+        for (int h = 0; h < H; h++) {
+            snprintf(title, sizeof title, "head %d · Q%d", h, h);
+            text_matrix(out, title, t->qh + mha_idx3(lq, dk, h, 0, 0), lq, dk, ex->tokens, NULL);
+            snprintf(title, sizeof title, "head %d · K%d", h, h);
+            text_matrix(out, title, t->kh + mha_idx3(lk, dk, h, 0, 0), lk, dk, ex->key_tokens,
+                        NULL);
+            snprintf(title, sizeof title, "head %d · V%d", h, h);
+            text_matrix(out, title, t->vh + mha_idx3(lk, dk, h, 0, 0), lk, dk, ex->key_tokens,
+                        NULL);
+        }
+        break;
+    case MHA_STAGE_ATTENTION: {
+        const size_t att = (size_t)lq * (size_t)lk;
+        fprintf(out, "scale: %s, mask: %s\n\n",
+                t->scaled ? "divide by √d_k" : "off (scores used as they are)",
+                ex->causal ? (ex->has_mask ? "causal + explicit" : "causal")
+                           : (ex->has_mask ? "explicit" : "none"));
+        for (int h = 0; h < H; h++) {
+            snprintf(title, sizeof title, "head %d · scores = Q%d·K%dᵀ", h, h, h);
+            text_matrix(out, title, t->scores + h * att, lq, lk, ex->tokens, ex->key_tokens);
+            if (t->scaled)
+                snprintf(title, sizeof title, "head %d · scaled = scores / √%d (masked: -inf)",
+                         h, dk);
+            else
+                snprintf(title, sizeof title, "head %d · scaled (scaling off; masked: -inf)",
+                         h);
+            text_matrix(out, title, t->scaled_scores + h * att, lq, lk, ex->tokens,
+                        ex->key_tokens);
+            snprintf(title, sizeof title, "head %d · weights = softmax(scaled), rows sum to 1",
+                     h);
+            text_matrix(out, title, t->weights + h * att, lq, lk, ex->tokens, ex->key_tokens);
+            snprintf(title, sizeof title, "head %d · context = weights · V%d", h, h);
+            text_matrix(out, title, t->context + mha_idx3(lq, dk, h, 0, 0), lq, dk, ex->tokens,
+                        NULL);
+        }
+        for (int i = 0; i < lq; i++)
+            if (t->row_empty[i])
+                fprintf(out,
+                        "note: every key is masked for \"%s\": its weights and context are "
+                        "all zero\n",
+                        ex->tokens[i]);
+        if (t->empty_rows)
+            fputc('\n', out);
+        break;
+    }
+    case MHA_STAGE_MERGE:
+        snprintf(title, sizeof title, "merged: head 0 in d0..d%d%s", dk - 1,
+                 H > 1 ? ", head 1 next, and so on" : "");
+        text_matrix(out, title, t->merged, lq, d, ex->tokens, NULL);
+        break;
+    case MHA_STAGE_OUTPUT:
+        text_matrix(out, "output = merged·W_oᵀ + b_o", t->output, lq, d, ex->tokens, NULL);
+        break;
+    }
+}
+
+static void text_header(FILE *out, const struct mha_example *ex, const struct mha_trace *t)
+{
+    fprintf(out, "mha-explorer: %d %s", t->lq, t->lq == 1 ? "token" : "tokens");
+    if (ex->cross)
+        fprintf(out, " attending to %d key tokens", t->lk);
+    fprintf(out, ", d_model %d, %d %s, d_k %d, mask %s, %s\n", t->d_model, t->heads,
+            t->heads == 1 ? "head" : "heads", t->d_k,
+            ex->causal ? (ex->has_mask ? "causal + explicit" : "causal")
+                       : (ex->has_mask ? "explicit" : "none"),
+            t->scaled ? "scaled by 1/√d_k" : "scaling off");
+    fputs("tokens:", out);
+    for (int i = 0; i < ex->lq; i++)
+        fprintf(out, " [%s]", ex->tokens[i]);
+    fputs("\n\n", out);
+}
+
+int dump_write(FILE *out, const struct mha_example *ex, const struct mha_trace *t, int stage,
+               enum dump_format fmt)
+{
+    if (fmt == DUMP_FORMAT_JSON) {
+        char *s = dump_json_string(ex, t, stage);
+        if (!s)
+            return -1;
+        int rc = (fputs(s, out) < 0 || fputc('\n', out) == EOF) ? -1 : 0;
+        free(s);
+        return rc;
+    }
+    text_header(out, ex, t);
+    for (int s = 0; s < MHA_STAGE_COUNT; s++)
+        if (stage == DUMP_ALL || stage == s)
+            text_stage(out, ex, t, s);
+    return ferror(out) ? -1 : 0;
+}
