@@ -1,0 +1,336 @@
+/* test_cli.c - the command line as a user meets it: exit statuses, messages
+ * on stderr, nothing on stdout after an error, and the default example's
+ * numbers end to end against the PyTorch reference. */
+#include <check.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+struct result {
+    int status;
+    char *out;
+    char *err;
+};
+
+static char *slurp_fd(int fd)
+{
+    size_t cap = 4096, len = 0;
+    char *buf = malloc(cap);
+    ck_assert_ptr_nonnull(buf);
+    lseek(fd, 0, SEEK_SET);
+    ssize_t n;
+    while ((n = read(fd, buf + len, cap - len - 1)) > 0) {
+        len += (size_t)n;
+        if (cap - len < 2) {
+            buf = realloc(buf, cap *= 2);
+            ck_assert_ptr_nonnull(buf);
+        }
+    }
+    buf[len] = '\0';
+    return buf;
+}
+
+/* Run the program with args (NULL-terminated), stdin from /dev/null and
+ * stdout/stderr captured in temporary files (so stdout is never a tty). */
+static struct result run(const char *const *args)
+{
+    const char *exe = getenv("MHA_EXPLORER");
+    ck_assert_msg(exe != NULL, "MHA_EXPLORER is not set");
+    char out_path[] = "/tmp/mha-cli-out-XXXXXX", err_path[] = "/tmp/mha-cli-err-XXXXXX";
+    int out_fd = mkstemp(out_path), err_fd = mkstemp(err_path);
+    ck_assert(out_fd >= 0 && err_fd >= 0);
+    unlink(out_path);
+    unlink(err_path);
+    char *argv[32];
+    int argc = 0;
+    argv[argc++] = (char *)exe;
+    for (int i = 0; args[i] && argc < 31; i++)
+        argv[argc++] = (char *)args[i];
+    argv[argc] = NULL;
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        int in = open("/dev/null", O_RDONLY);
+        dup2(in, 0);
+        dup2(out_fd, 1);
+        dup2(err_fd, 2);
+        execv(exe, argv);
+        _exit(127);
+    }
+    int st;
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    struct result r = {WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st), slurp_fd(out_fd),
+                       slurp_fd(err_fd)};
+    close(out_fd);
+    close(err_fd);
+    return r;
+}
+
+static void result_free(struct result *r)
+{
+    free(r->out);
+    free(r->err);
+}
+
+/* A usage/input error: status 2, the message on stderr, stdout empty. */
+static void expect_error(const char *const *args, const char *message)
+{
+    struct result r = run(args);
+    ck_assert_msg(r.status == 2, "status %d for %s (stderr: %s)", r.status, args[0], r.err);
+    ck_assert_msg(strstr(r.err, message) != NULL, "stderr '%s' lacks '%s'", r.err, message);
+    ck_assert_msg(strncmp(r.err, "mha-explorer: ", 14) == 0, "stderr '%s' lacks the name",
+                  r.err);
+    ck_assert_msg(r.out[0] == '\0', "stdout not empty after an error: '%s'", r.out);
+    result_free(&r);
+}
+
+static char path_buf[1024];
+
+static const char *data_path(const char *rel)
+{
+    const char *dir = getenv("MHA_TEST_DATA");
+    snprintf(path_buf, sizeof path_buf, "%s/%s", dir ? dir : "tests/data", rel);
+    return path_buf;
+}
+
+START_TEST(help_and_version)
+{
+    struct result r = run((const char *[]){"--help", NULL});
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_ptr_nonnull(strstr(r.out, "Usage: mha-explorer"));
+    ck_assert_ptr_nonnull(strstr(r.out, "--dump STAGE"));
+    ck_assert_str_eq(r.err, "");
+    result_free(&r);
+    r = run((const char *[]){"--version", NULL});
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_ptr_nonnull(strstr(r.out, "mha-explorer "));
+    result_free(&r);
+}
+END_TEST
+
+START_TEST(usage_errors)
+{
+    expect_error((const char *[]){"--dump", "bogus", NULL}, "--dump: unknown stage 'bogus'");
+    expect_error((const char *[]){"--dump", "all", "--format", "xml", NULL},
+                 "--format: unknown format 'xml'");
+    expect_error((const char *[]){"--d-model", "abc", "--dump", "all", NULL},
+                 "--d-model: 'abc' is not a whole number");
+    expect_error((const char *[]){"--d-model", "0", "--dump", "all", NULL},
+                 "--d-model: 0 is out of range");
+    expect_error((const char *[]){"--d-model", "4096", "--dump", "all", NULL},
+                 "--d-model: 4096 is out of range");
+    expect_error((const char *[]){"--seed", "-1", "--dump", "all", NULL}, "--seed:");
+    expect_error((const char *[]){"--tokens", "   ", "--dump", "all", NULL},
+                 "--tokens: give at least one token");
+    expect_error((const char *[]){"--bogus", NULL}, "unknown option '--bogus'");
+    expect_error((const char *[]){"--dump", NULL}, "--dump needs a value");
+    expect_error((const char *[]){"extra", NULL}, "unexpected argument 'extra'");
+    expect_error((const char *[]){"--format", "json", NULL}, "--format needs --dump STAGE");
+    expect_error((const char *[]){"--stage", "nowhere", NULL}, "--stage: unknown stage");
+    expect_error((const char *[]){"--load", "x.json", "--tokens", "a b", NULL},
+                 "--tokens cannot be combined with --load");
+}
+END_TEST
+
+START_TEST(heads_that_do_not_divide_are_explained)
+{
+    expect_error((const char *[]){"--heads", "4", "--dump", "all", NULL},
+                 "--heads: 4 heads do not divide d_model 6: every head gets d_k = d_model / "
+                 "heads dimensions, so heads must divide d_model (here: 1, 2, 3, 6)");
+    expect_error((const char *[]){"--d-model", "8", "--heads", "3", "--dump", "all", NULL},
+                 "(here: 1, 2, 4, 8)");
+    expect_error((const char *[]){"--heads", "7", "--dump", "all", NULL},
+                 "7 heads: heads must be between 1 and d_model (6)");
+}
+END_TEST
+
+START_TEST(bad_files_name_file_line_and_column)
+{
+    char p[1024];
+    snprintf(p, sizeof p, "%s", data_path("bad/syntax.json"));
+    struct result r = run((const char *[]){"--load", p, "--dump", "all", NULL});
+    ck_assert_int_eq(r.status, 2);
+    char want[1100];
+    snprintf(want, sizeof want, "mha-explorer: %s:4:", p);
+    ck_assert_msg(strncmp(r.err, want, strlen(want)) == 0, "stderr: %s", r.err);
+    ck_assert_str_eq(r.out, "");
+    result_free(&r);
+    snprintf(p, sizeof p, "%s", data_path("bad/ragged.json"));
+    expect_error((const char *[]){"--load", p, "--dump", "all", "--format", "json", NULL},
+                 "\"query\" row 1 has 1 numbers; expected 2");
+    expect_error((const char *[]){"--load", "/nonexistent/file.json", "--dump", "all", NULL},
+                 "/nonexistent/file.json: cannot open");
+    snprintf(p, sizeof p, "%s", data_path("examples/self.json"));
+    expect_error((const char *[]){"--load", p, "--heads", "3", "--dump", "all", NULL},
+                 "--heads: 3 heads do not divide d_model 4");
+}
+END_TEST
+
+START_TEST(explorer_without_a_terminal_points_to_dump)
+{
+    expect_error((const char *[]){NULL}, "needs a terminal");
+    expect_error((const char *[]){"--tokens", "a b", NULL}, "--dump STAGE");
+}
+END_TEST
+
+static json_t *dump_json(const char *const *args)
+{
+    struct result r = run(args);
+    ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
+    ck_assert_str_eq(r.err, "");
+    json_error_t jerr;
+    json_t *root = json_loads(r.out, 0, &jerr);
+    ck_assert_msg(root != NULL, "stdout is not one JSON object: %s", jerr.text);
+    result_free(&r);
+    return root;
+}
+
+/* Compare two nested arrays of numbers (null == null) within tol. */
+static void assert_close(const json_t *got, const json_t *want, double tol, const char *what)
+{
+    if (json_is_array(want)) {
+        ck_assert_msg(json_is_array(got) && json_array_size(got) == json_array_size(want),
+                      "%s: shape differs", what);
+        for (size_t i = 0; i < json_array_size(want); i++)
+            assert_close(json_array_get(got, i), json_array_get(want, i), tol, what);
+        return;
+    }
+    if (json_is_null(want)) {
+        ck_assert_msg(json_is_null(got), "%s: expected null (masked)", what);
+        return;
+    }
+    double g = json_number_value(got), w = json_number_value(want);
+    ck_assert_msg(json_is_number(got) && fabs(g - w) <= tol * (1.0 + fabs(w)),
+                  "%s: %.9g vs reference %.9g", what, g, w);
+}
+
+START_TEST(default_example_matches_reference)
+{
+    json_error_t jerr;
+    json_t *ref = json_load_file(data_path("engine_cases.json"), 0, &jerr);
+    ck_assert_msg(ref != NULL, "reference: %s", jerr.text);
+    json_t *cases = json_object_get(ref, "cases"), *c = NULL;
+    for (size_t i = 0; i < json_array_size(cases); i++)
+        if (strcmp(json_string_value(json_object_get(json_array_get(cases, i), "name")),
+                   "default") == 0)
+            c = json_array_get(cases, i);
+    ck_assert_ptr_nonnull(c);
+    json_t *e = json_object_get(c, "expected");
+    json_t *got = dump_json((const char *[]){"--dump", "all", "--format", "json", NULL});
+    json_t *cfg = json_object_get(got, "config");
+    ck_assert_int_eq(json_integer_value(json_object_get(cfg, "d_model")), 6);
+    ck_assert_int_eq(json_integer_value(json_object_get(cfg, "num_heads")), 2);
+    ck_assert_int_eq(json_integer_value(json_object_get(cfg, "head_dim")), 3);
+    ck_assert_str_eq(json_string_value(json_array_get(json_object_get(cfg, "tokens"), 3)),
+                     "tok 3");
+    const double tol = 1e-5;
+    json_t *in = json_object_get(got, "input");
+    assert_close(json_object_get(in, "query"), json_object_get(c, "query"), tol, "query");
+    assert_close(json_object_get(in, "w_o"), json_object_get(c, "w_o"), tol, "w_o");
+    json_t *proj = json_object_get(got, "projection");
+    assert_close(json_object_get(proj, "q"), json_object_get(e, "q"), tol, "Q");
+    assert_close(json_object_get(proj, "v"), json_object_get(e, "v"), tol, "V");
+    json_t *tr = json_object_get(got, "transpose");
+    assert_close(json_object_get(tr, "k"), json_object_get(e, "kh"), tol, "K heads");
+    json_t *att = json_object_get(got, "attention");
+    assert_close(json_object_get(att, "scores"), json_object_get(e, "scores"), tol, "scores");
+    assert_close(json_object_get(att, "scaled"), json_object_get(e, "scaled"), tol, "scaled");
+    assert_close(json_object_get(att, "weights"), json_object_get(e, "weights"), tol, "weights");
+    assert_close(json_object_get(att, "context"), json_object_get(e, "context"), tol, "context");
+    assert_close(json_object_get(got, "merge"), json_object_get(e, "merged"), tol, "merge");
+    assert_close(json_object_get(got, "output"), json_object_get(e, "output"), tol, "output");
+    json_decref(got);
+    json_decref(ref);
+}
+END_TEST
+
+START_TEST(one_stage_causal_and_sizes)
+{
+    json_t *got = dump_json((const char *[]){"--dump", "attention", "--format", "json",
+                                             "--causal", "--tokens", "The cat sat on the mat",
+                                             "--d-model", "8", "--heads", "4", NULL});
+    ck_assert_int_eq(json_object_size(got), 2);
+    json_t *cfg = json_object_get(got, "config");
+    ck_assert(json_is_true(json_object_get(cfg, "causal")));
+    ck_assert_int_eq(json_array_size(json_object_get(cfg, "tokens")), 6);
+    ck_assert_int_eq(json_integer_value(json_object_get(cfg, "head_dim")), 2);
+    json_t *att = json_object_get(got, "attention");
+    json_t *scaled = json_object_get(att, "scaled"), *weights = json_object_get(att, "weights");
+    ck_assert_int_eq(json_array_size(scaled), 4);
+    for (int h = 0; h < 4; h++)
+        for (int i = 0; i < 6; i++)
+            for (int j = 0; j < 6; j++) {
+                json_t *s = json_array_get(json_array_get(json_array_get(scaled, h), i), j);
+                json_t *w = json_array_get(json_array_get(json_array_get(weights, h), i), j);
+                ck_assert_int_eq(json_is_null(s), j > i);
+                if (j > i)
+                    ck_assert(json_number_value(w) == 0.0);
+            }
+    json_decref(got);
+}
+END_TEST
+
+START_TEST(generated_examples_are_deterministic)
+{
+    const char *a[] = {"--dump", "output", "--format", "json", "--seed", "9", NULL};
+    const char *b[] = {"--dump", "output", "--format", "json", "--seed", "10", NULL};
+    struct result r1 = run(a), r2 = run(a), r3 = run(b);
+    ck_assert_int_eq(r1.status, 0);
+    ck_assert_str_eq(r1.out, r2.out);
+    ck_assert_str_ne(r1.out, r3.out);
+    result_free(&r1);
+    result_free(&r2);
+    result_free(&r3);
+}
+END_TEST
+
+START_TEST(text_format_reads_like_a_slide)
+{
+    struct result r = run((const char *[]){"--dump", "projection", NULL});
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_ptr_nonnull(strstr(r.out, "d_model 6, 2 heads, d_k 3"));
+    ck_assert_ptr_nonnull(strstr(r.out, "Q = query·W_qᵀ + b_q  (4 × 6)"));
+    ck_assert_ptr_nonnull(strstr(r.out, "\ntok 3 "));
+    ck_assert_ptr_null(strstr(r.out, "== 0 input"));
+    result_free(&r);
+    r = run((const char *[]){"--dump", "4", "--no-scale", NULL});
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_ptr_nonnull(strstr(r.out, "scaling off"));
+    result_free(&r);
+}
+END_TEST
+
+static Suite *cli_suite(void)
+{
+    Suite *s = suite_create("cli");
+    TCase *tc = tcase_create("errors");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, help_and_version);
+    tcase_add_test(tc, usage_errors);
+    tcase_add_test(tc, heads_that_do_not_divide_are_explained);
+    tcase_add_test(tc, bad_files_name_file_line_and_column);
+    tcase_add_test(tc, explorer_without_a_terminal_points_to_dump);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("dump");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, default_example_matches_reference);
+    tcase_add_test(tc, one_stage_causal_and_sizes);
+    tcase_add_test(tc, generated_examples_are_deterministic);
+    tcase_add_test(tc, text_format_reads_like_a_slide);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(cli_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
