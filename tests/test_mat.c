@@ -1,0 +1,349 @@
+/* test_mat.c - the matrix multiply (plain loop and CBLAS), linear layers and
+ * the row softmax.
+ *
+ * Products are held to a double-precision loop with the classic bound for a
+ * float32 dot product of length k: |error| <= k * FLT_EPSILON * sum |a_p b_p|
+ * (the sum of the absolute terms, not of the result, so cancellation cannot
+ * make the test flaky).  Plain and CBLAS are compared with each other under
+ * twice that bound.
+ */
+#include <check.h>
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mat.h"
+#include "rng.h"
+
+/* m, n, k of the shapes the multiply is tried on */
+static const int shapes[][3] = {
+    {1, 1, 1},    {1, 7, 3},     {5, 1, 4},    {3, 4, 1},    {2, 3, 5},    {4, 6, 6},
+    {17, 33, 65}, {37, 53, 129}, {129, 1, 37}, {1, 129, 53}, {64, 64, 64}, {33, 33, 8},
+};
+#define N_SHAPES ((int)(sizeof shapes / sizeof shapes[0]))
+
+static float *random_floats(struct rng *r, size_t n, double lo, double hi)
+{
+    float *x = malloc((n ? n : 1) * sizeof *x);
+    ck_assert_ptr_nonnull(x);
+    for (size_t i = 0; i < n; i++)
+        x[i] = (float)rng_uniform(r, lo, hi);
+    return x;
+}
+
+static float b_at(const float *b, int n, int k, int p, int j, bool trans_b)
+{
+    /* b is (n, k) when trans_b, else (k, n); element (p, j) of the (k, n) view */
+    return trans_b ? b[(size_t)j * (size_t)k + (size_t)p] : b[(size_t)p * (size_t)n + (size_t)j];
+}
+
+/* Reference c in double, and the error bound of each element. */
+static void reference_mul(const float *a, const float *b, double *c, double *bound, int m, int n,
+                          int k, bool trans_b)
+{
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < n; j++) {
+            double sum = 0.0, abs_sum = 0.0;
+            for (int p = 0; p < k; p++) {
+                const double term =
+                    (double)a[(size_t)i * (size_t)k + (size_t)p] * b_at(b, n, k, p, j, trans_b);
+                sum += term;
+                abs_sum += fabs(term);
+            }
+            c[(size_t)i * (size_t)n + (size_t)j] = sum;
+            bound[(size_t)i * (size_t)n + (size_t)j] = k * FLT_EPSILON * abs_sum + 1e-30;
+        }
+}
+
+/* -------------------------------------------------------------- TCase mul */
+
+/* _i runs over the shapes, each with trans_b false and true. */
+START_TEST(test_plain_against_double)
+{
+    const int *s = shapes[_i / 2];
+    const int m = s[0], n = s[1], k = s[2];
+    const bool trans_b = _i % 2;
+    struct rng r;
+    rng_init(&r, 1000u + (uint32_t)_i);
+    float *a = random_floats(&r, (size_t)m * (size_t)k, -2.0, 2.0);
+    float *b = random_floats(&r, (size_t)k * (size_t)n, -2.0, 2.0);
+    float *c = malloc((size_t)m * (size_t)n * sizeof *c);
+    double *ref = malloc((size_t)m * (size_t)n * sizeof *ref);
+    double *bound = malloc((size_t)m * (size_t)n * sizeof *bound);
+    ck_assert(c && ref && bound);
+    mat_mul_plain(a, b, c, m, n, k, trans_b);
+    reference_mul(a, b, ref, bound, m, n, k, trans_b);
+    for (size_t i = 0; i < (size_t)m * (size_t)n; i++)
+        ck_assert_double_eq_tol((double)c[i], ref[i], bound[i]);
+    free(a);
+    free(b);
+    free(c);
+    free(ref);
+    free(bound);
+}
+END_TEST
+
+START_TEST(test_plain_against_cblas)
+{
+    if (!mat_have_cblas())
+        return; /* nothing to compare: this build has only the plain loop */
+    const int *s = shapes[_i / 2];
+    const int m = s[0], n = s[1], k = s[2];
+    const bool trans_b = _i % 2;
+    struct rng r;
+    rng_init(&r, 2000u + (uint32_t)_i);
+    const size_t mn = (size_t)m * (size_t)n;
+    float *a = random_floats(&r, (size_t)m * (size_t)k, -3.0, 3.0);
+    float *b = random_floats(&r, (size_t)k * (size_t)n, -3.0, 3.0);
+    float *plain = malloc(mn * sizeof *plain);
+    float *blas = malloc(mn * sizeof *blas);
+    double *ref = malloc(mn * sizeof *ref);
+    double *bound = malloc(mn * sizeof *bound);
+    ck_assert(plain && blas && ref && bound);
+    ck_assert_int_eq(mat_set_backend(MAT_BACKEND_PLAIN), MAT_BACKEND_PLAIN);
+    mat_mul(a, b, plain, m, n, k, trans_b);
+    ck_assert_int_eq(mat_set_backend(MAT_BACKEND_CBLAS), MAT_BACKEND_CBLAS);
+    mat_mul(a, b, blas, m, n, k, trans_b);
+    reference_mul(a, b, ref, bound, m, n, k, trans_b);
+    for (size_t i = 0; i < mn; i++) {
+        ck_assert_float_eq_tol(plain[i], blas[i], (float)(2.0 * bound[i]));
+        ck_assert_double_eq_tol((double)blas[i], ref[i], bound[i]);
+    }
+    free(a);
+    free(b);
+    free(plain);
+    free(blas);
+    free(ref);
+    free(bound);
+}
+END_TEST
+
+/* Through mat_mul with the plain backend chosen: the same bits as the loop. */
+START_TEST(test_dispatch_plain)
+{
+    struct rng r;
+    rng_init(&r, 7);
+    float *a = random_floats(&r, 5 * 9, -1.0, 1.0);
+    float *b = random_floats(&r, 9 * 4, -1.0, 1.0);
+    float c1[20], c2[20];
+    mat_set_backend(MAT_BACKEND_PLAIN);
+    ck_assert_int_eq(mat_get_backend(), MAT_BACKEND_PLAIN);
+    for (int t = 0; t < 2; t++) {
+        mat_mul(a, b, c1, 5, 4, 9, t);
+        mat_mul_plain(a, b, c2, 5, 4, 9, t);
+        ck_assert_mem_eq(c1, c2, sizeof c1);
+    }
+    free(a);
+    free(b);
+}
+END_TEST
+
+/* k = 0: an empty sum, every element of c becomes zero. */
+START_TEST(test_empty_inner)
+{
+    float c[6] = {1, 2, 3, 4, 5, 6};
+    const float dummy = 9.0f;
+    mat_set_backend(_i ? MAT_BACKEND_CBLAS : MAT_BACKEND_PLAIN);
+    mat_mul(&dummy, &dummy, c, 2, 3, 0, false);
+    for (int i = 0; i < 6; i++)
+        ck_assert_float_eq(c[i], 0.0f);
+}
+END_TEST
+
+START_TEST(test_backend_selection)
+{
+    const enum mat_backend want = mat_have_cblas() ? MAT_BACKEND_CBLAS : MAT_BACKEND_PLAIN;
+    ck_assert_int_eq(mat_set_backend(MAT_BACKEND_CBLAS), want);
+    ck_assert_int_eq(mat_get_backend(), want);
+    ck_assert_int_eq(mat_set_backend(MAT_BACKEND_PLAIN), MAT_BACKEND_PLAIN);
+    ck_assert_int_eq(mat_get_backend(), MAT_BACKEND_PLAIN);
+    ck_assert_str_eq(mat_backend_name(MAT_BACKEND_PLAIN), "plain");
+    ck_assert_str_eq(mat_backend_name(MAT_BACKEND_CBLAS), "cblas");
+}
+END_TEST
+
+/* ----------------------------------------------------------- TCase linear */
+
+/* _i: shape (bit 1..), bias or not (bit 0); each under both backends. */
+START_TEST(test_linear_against_loop)
+{
+    static const int sizes[][3] = {{1, 1, 1}, {4, 6, 6}, {3, 12, 7}, {33, 64, 64}, {5, 2, 37}};
+    const int *s = sizes[_i / 2];
+    const int m = s[0], n = s[1], k = s[2];
+    const bool with_bias = _i % 2;
+    struct rng r;
+    rng_init(&r, 3000u + (uint32_t)_i);
+    float *x = random_floats(&r, (size_t)m * (size_t)k, -2.0, 2.0);
+    float *w = random_floats(&r, (size_t)n * (size_t)k, -1.0, 1.0);
+    float *b = random_floats(&r, (size_t)n, -0.5, 0.5);
+    float *y = malloc((size_t)m * (size_t)n * sizeof *y);
+    ck_assert_ptr_nonnull(y);
+    for (int be = 0; be < 2; be++) {
+        mat_set_backend(be ? MAT_BACKEND_CBLAS : MAT_BACKEND_PLAIN);
+        memset(y, 0xff, (size_t)m * (size_t)n * sizeof *y); /* NaN: must be overwritten */
+        mat_linear(x, w, with_bias ? b : NULL, y, m, n, k);
+        for (int i = 0; i < m; i++)
+            for (int j = 0; j < n; j++) {
+                double sum = with_bias ? b[j] : 0.0, abs_sum = fabs(sum);
+                for (int p = 0; p < k; p++) {
+                    const double term = (double)x[(size_t)i * (size_t)k + (size_t)p] *
+                                        w[(size_t)j * (size_t)k + (size_t)p];
+                    sum += term;
+                    abs_sum += fabs(term);
+                }
+                const double tol = (k + 1) * FLT_EPSILON * abs_sum + 1e-30;
+                ck_assert_double_eq_tol((double)y[(size_t)i * (size_t)n + (size_t)j], sum, tol);
+            }
+    }
+    free(x);
+    free(w);
+    free(b);
+    free(y);
+}
+END_TEST
+
+/* ---------------------------------------------------------- TCase softmax */
+
+static double row_sum(const float *row, int n)
+{
+    double s = 0.0;
+    for (int j = 0; j < n; j++)
+        s += row[j];
+    return s;
+}
+
+START_TEST(test_softmax_values)
+{
+    float row[3] = {1.0f, 2.0f, 3.0f};
+    ck_assert(mat_softmax_row(row, 3));
+    const double z = exp(1.0) + exp(2.0) + exp(3.0);
+    for (int j = 0; j < 3; j++)
+        ck_assert_float_eq_tol(row[j], (float)(exp(j + 1.0) / z), 1e-6f);
+
+    float pair[2] = {0.0f, logf(2.0f)};
+    ck_assert(mat_softmax_row(pair, 2));
+    ck_assert_float_eq_tol(pair[0], 1.0f / 3.0f, 1e-6f);
+    ck_assert_float_eq_tol(pair[1], 2.0f / 3.0f, 1e-6f);
+
+    float one[1] = {-7.5f};
+    ck_assert(mat_softmax_row(one, 1));
+    ck_assert_float_eq(one[0], 1.0f);
+}
+END_TEST
+
+START_TEST(test_softmax_masked_entries)
+{
+    float row[6] = {0.5f, -INFINITY, 1.5f, -INFINITY, -INFINITY, -0.25f};
+    ck_assert(mat_softmax_row(row, 6));
+    ck_assert_float_eq(row[1], 0.0f);
+    ck_assert_float_eq(row[3], 0.0f);
+    ck_assert_float_eq(row[4], 0.0f);
+    ck_assert(!signbit(row[1]) && !signbit(row[3]) && !signbit(row[4]));
+    const double z = exp(0.5) + exp(1.5) + exp(-0.25);
+    ck_assert_float_eq_tol(row[0], (float)(exp(0.5) / z), 1e-6f);
+    ck_assert_float_eq_tol(row[2], (float)(exp(1.5) / z), 1e-6f);
+    ck_assert_float_eq_tol(row[5], (float)(exp(-0.25) / z), 1e-6f);
+    ck_assert_double_eq_tol(row_sum(row, 6), 1.0, 1e-6);
+
+    /* only one key left: it gets everything */
+    float single[4] = {-INFINITY, -INFINITY, 42.0f, -INFINITY};
+    ck_assert(mat_softmax_row(single, 4));
+    ck_assert_float_eq(single[2], 1.0f);
+    ck_assert_float_eq(single[0] + single[1] + single[3], 0.0f);
+}
+END_TEST
+
+START_TEST(test_softmax_all_masked)
+{
+    float row[5] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY, -INFINITY};
+    ck_assert(!mat_softmax_row(row, 5));
+    for (int j = 0; j < 5; j++) {
+        ck_assert(!isnan(row[j]));
+        ck_assert_float_eq(row[j], 0.0f);
+    }
+    float one[1] = {-INFINITY};
+    ck_assert(!mat_softmax_row(one, 1));
+    ck_assert_float_eq(one[0], 0.0f);
+}
+END_TEST
+
+START_TEST(test_softmax_large_values)
+{
+    float big[4] = {1e4f, 1e4f - 1.0f, -1e4f, 1e4f};
+    ck_assert(mat_softmax_row(big, 4));
+    for (int j = 0; j < 4; j++)
+        ck_assert_float_finite(big[j]);
+    const double z = 2.0 + exp(-1.0);
+    ck_assert_float_eq_tol(big[0], (float)(1.0 / z), 1e-6f);
+    ck_assert_float_eq_tol(big[1], (float)(exp(-1.0) / z), 1e-6f);
+    ck_assert_float_eq(big[2], 0.0f);
+    ck_assert_double_eq_tol(row_sum(big, 4), 1.0, 1e-6);
+
+    /* very negative but not masked: still a proper distribution */
+    float low[3] = {-1e4f, -1e4f, -1e4f};
+    ck_assert(mat_softmax_row(low, 3));
+    for (int j = 0; j < 3; j++)
+        ck_assert_float_eq_tol(low[j], 1.0f / 3.0f, 1e-6f);
+
+    /* the largest finite floats */
+    float edge[3] = {FLT_MAX, -FLT_MAX, FLT_MAX};
+    ck_assert(mat_softmax_row(edge, 3));
+    for (int j = 0; j < 3; j++)
+        ck_assert_float_finite(edge[j]);
+    ck_assert_float_eq_tol(edge[0], 0.5f, 1e-6f);
+    ck_assert_float_eq(edge[1], 0.0f);
+}
+END_TEST
+
+/* Adding a constant to every entry changes nothing. */
+START_TEST(test_softmax_shift)
+{
+    struct rng r;
+    rng_init(&r, 11);
+    float a[9], b[9];
+    for (int j = 0; j < 9; j++) {
+        a[j] = (float)rng_uniform(&r, -4.0, 4.0);
+        b[j] = a[j] + 100.0f;
+    }
+    ck_assert(mat_softmax_row(a, 9));
+    ck_assert(mat_softmax_row(b, 9));
+    for (int j = 0; j < 9; j++)
+        ck_assert_float_eq_tol(a[j], b[j], 1e-4f);
+}
+END_TEST
+
+static Suite *mat_suite(void)
+{
+    Suite *s = suite_create("mat");
+
+    TCase *tc = tcase_create("mul");
+    tcase_add_loop_test(tc, test_plain_against_double, 0, 2 * N_SHAPES);
+    tcase_add_loop_test(tc, test_plain_against_cblas, 0, 2 * N_SHAPES);
+    tcase_add_test(tc, test_dispatch_plain);
+    tcase_add_loop_test(tc, test_empty_inner, 0, 2);
+    tcase_add_test(tc, test_backend_selection);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("linear");
+    tcase_add_loop_test(tc, test_linear_against_loop, 0, 10);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("softmax");
+    tcase_add_test(tc, test_softmax_values);
+    tcase_add_test(tc, test_softmax_masked_entries);
+    tcase_add_test(tc, test_softmax_all_masked);
+    tcase_add_test(tc, test_softmax_large_values);
+    tcase_add_test(tc, test_softmax_shift);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(mat_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    const int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
