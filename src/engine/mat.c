@@ -94,24 +94,50 @@ void mat_linear(const float *x, const float *w, const float *b, float *y, int m,
             y[(size_t)i * (size_t)n + (size_t)j] += b[j];
 }
 
+/* expf(x) is exactly +0 for every x below this (and for -INFINITY). */
+#define MAT_EXP_ZERO (-104.0f)
+/* Running maxima the softmax keeps side by side (vector lanes). */
+#define MAT_MAX_LANES 8
+
 bool mat_softmax_row(float *row, int n)
 {
-    /* pass 1: the row max over unmasked entries */
+    /* pass 1: the row max over unmasked entries.  The max of a set does not
+     * depend on the order it is read in, so MAT_MAX_LANES running maxima
+     * take every MAT_MAX_LANES-th entry each (independent compares the CPU
+     * overlaps, instead of one chain), then the lanes and the tail meet. */
+    float lane[MAT_MAX_LANES];
+    for (int l = 0; l < MAT_MAX_LANES; l++)
+        lane[l] = -INFINITY;
+    int j = 0;
+    for (; j + MAT_MAX_LANES <= n; j += MAT_MAX_LANES)
+        for (int l = 0; l < MAT_MAX_LANES; l++)
+            lane[l] = row[j + l] > lane[l] ? row[j + l] : lane[l];
     float max = -INFINITY;
-    for (int j = 0; j < n; j++)
+    for (int l = 0; l < MAT_MAX_LANES; l++)
+        if (lane[l] > max)
+            max = lane[l];
+    for (; j < n; j++)
         if (row[j] > max)
             max = row[j];
     if (max == -INFINITY) {
-        for (int j = 0; j < n; j++)
+        for (j = 0; j < n; j++)
             row[j] = 0.0f;
         return false;
     }
-    /* pass 2: exp(s - max), masked entries exactly 0; the sum in double */
+    /* pass 2: exp(s - max), masked entries exactly 0; the sum in double.
+     * Below MAT_EXP_ZERO expf can only round to +0 (e^-104 < 2^-150, half the
+     * smallest subnormal), so neither expf (whose underflow path is slow) nor
+     * the sum (adding +0 changes nothing) is visited there.  With large
+     * scores that is most of the row. */
     double sum = 0.0;
-    for (int j = 0; j < n; j++) {
-        float e = row[j] == -INFINITY ? 0.0f : expf(row[j] - max);
-        row[j] = e;
-        sum += e;
+    for (j = 0; j < n; j++) {
+        const float x = row[j] - max; /* -INFINITY for a masked entry */
+        if (x < MAT_EXP_ZERO) {
+            row[j] = 0.0f;
+            continue;
+        }
+        row[j] = expf(x);
+        sum += row[j];
     }
     /* pass 3: normalise (sum >= 1 since the max entry contributes exp(0)) */
     const float inv = (float)(1.0 / sum);

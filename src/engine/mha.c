@@ -139,12 +139,16 @@ int mha_forward(const struct mha_example *ex, struct mha_trace *t, struct mha_er
         float *weights = t->weights + (size_t)h * att;
         mat_mul(qh, kh, scores, lq, lk, d_k, true);
         for (int i = 0; i < lq; i++) {
-            for (int j = 0; j < lk; j++) {
-                size_t ij = (size_t)i * (size_t)lk + (size_t)j;
-                scaled[ij] = mha_is_masked(ex, i, j) ? -INFINITY : scores[ij] * t->scale;
-            }
-            float *row = weights + (size_t)i * (size_t)lk;
-            memcpy(row, scaled + (size_t)i * (size_t)lk, (size_t)lk * sizeof *row);
+            /* the same rule as mha_is_masked, read row by row: the explicit
+             * mask, and with causal every key after i */
+            const size_t row0 = (size_t)i * (size_t)lk;
+            const unsigned char *keep = ex->mask + row0;
+            const int visible = ex->causal && i + 1 < lk ? i + 1 : lk;
+            for (int j = 0; j < lk; j++)
+                scaled[row0 + (size_t)j] =
+                    j < visible && keep[j] ? scores[row0 + (size_t)j] * t->scale : -INFINITY;
+            float *row = weights + row0;
+            memcpy(row, scaled + row0, (size_t)lk * sizeof *row);
             if (!mat_softmax_row(row, lk) && !t->row_empty[i]) {
                 t->row_empty[i] = 1;
                 t->empty_rows++;

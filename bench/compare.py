@@ -1,0 +1,224 @@
+#!/usr/bin/python3
+"""Time mha-bench against torch.nn.MultiheadAttention, both on one thread.
+
+Run with Debian's interpreter, which has python3-torch and python3-numpy:
+
+    /usr/bin/python3 bench/compare.py [build/bench/mha-bench] [--json]
+
+For each size (seq, d_model, heads) PyTorch gets the very numbers the engine
+generates (mulberry32, seed 42, re-drawn here in numpy), runs with
+need_weights=True and average_attn_weights=False (it returns the per-head
+attention maps, as the engine keeps them) under torch.no_grad(), and every call
+is timed on its own with time.perf_counter.  mha-bench runs as a separate
+process with OPENBLAS_NUM_THREADS=1, once with the CBLAS backend and once with
+the plain loops, with the same warm-up and repeat counts.  The figures are
+medians of the per-call times.  A Markdown table goes to stdout (or JSON with
+--json); progress goes to stderr.
+"""
+
+import os
+
+# One thread everywhere; these must be set before torch (and its BLAS) load.
+os.environ["OPENBLAS_NUM_THREADS"] = "1"
+os.environ["OMP_NUM_THREADS"] = "1"
+os.environ["MKL_NUM_THREADS"] = "1"
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import statistics  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+
+SEED = 42
+
+# (seq, d_model, heads) -> (warm-up, repeat): enough calls for a steady median,
+# few at the large sizes where one plain-loop call takes over a second.
+SIZES = {
+    (4, 6, 2): (200, 5000),
+    (64, 128, 4): (20, 500),
+    (256, 512, 8): (5, 50),
+    (1024, 768, 12): (2, 10),
+}
+
+# The most mha-bench (CBLAS) may take, as a multiple of PyTorch's time.
+GOALS = {
+    (4, 6, 2): 0.2,
+    (256, 512, 8): 1.5,
+    (1024, 768, 12): 1.5,
+}
+
+
+def mulberry32(seed, count):
+    """The first count draws of the engine's generator, as doubles in [0, 1)."""
+    step = np.arange(1, count + 1, dtype=np.uint64) * np.uint64(0x6D2B79F5)
+    t = ((np.uint64(seed) + step) & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+    t = (t ^ (t >> np.uint32(15))) * (t | np.uint32(1))
+    t ^= t + (t ^ (t >> np.uint32(7))) * (t | np.uint32(61))
+    t ^= t >> np.uint32(14)
+    return t.astype(np.float64) / 4294967296.0
+
+
+def generated_example(seq, d_model, seed=SEED):
+    """query, key, value (seq, d) and W_q, W_k, W_v, W_o (d, d) as float32, drawn in
+    the order and ranges of mha_example_generate."""
+    n_in, n_w = seq * d_model, d_model * d_model
+    u = mulberry32(seed, 3 * n_in + 4 * n_w)
+    parts, at = [], 0
+    for rows, lo, hi in [(seq, -2.0, 2.0)] * 3 + [(d_model, -1.0, 1.0)] * 4:
+        n = rows * d_model
+        draws = lo + (hi - lo) * u[at:at + n]
+        parts.append(draws.astype(np.float32).reshape(rows, d_model))
+        at += n
+    return parts
+
+
+def time_torch(seq, d_model, heads, warmup, repeat, causal):
+    """Median and all per-call times (ms) of nn.MultiheadAttention, and the sum
+    of its output (to check it computed what the engine computes)."""
+    query, key, value, w_q, w_k, w_v, w_o = generated_example(seq, d_model)
+    mha = torch.nn.MultiheadAttention(d_model, heads, batch_first=True)
+    mha.eval()
+    with torch.no_grad():
+        mha.in_proj_weight.copy_(torch.from_numpy(np.concatenate([w_q, w_k, w_v])))
+        mha.in_proj_bias.zero_()
+        mha.out_proj.weight.copy_(torch.from_numpy(w_o))
+        mha.out_proj.bias.zero_()
+    q, k, v = (torch.from_numpy(a).unsqueeze(0) for a in (query, key, value))
+    mask = torch.triu(torch.ones(seq, seq, dtype=torch.bool), diagonal=1) if causal else None
+
+    times = []
+    with torch.no_grad():
+        for i in range(warmup + repeat):
+            start = time.perf_counter()
+            out, _ = mha(q, k, v, need_weights=True, average_attn_weights=False,
+                         attn_mask=mask)
+            elapsed = time.perf_counter() - start
+            if i >= warmup:
+                times.append(elapsed * 1e3)
+    return statistics.median(times), float(out.double().sum()), float(out.abs().double().sum())
+
+
+def run_bench(exe, seq, d_model, heads, warmup, repeat, backend, causal):
+    """The JSON line and the output checksum of one mha-bench run; None when this
+    build has no such backend."""
+    cmd = [exe, "--seq", str(seq), "--d-model", str(d_model), "--heads", str(heads),
+           "--repeat", str(repeat), "--warmup", str(warmup), "--backend", backend]
+    if causal:
+        cmd.append("--causal")
+    proc = subprocess.run(cmd, capture_output=True, text=True,
+                          env=dict(os.environ, OPENBLAS_NUM_THREADS="1"))
+    if proc.returncode == 2 and "no CBLAS" in proc.stderr:
+        return None
+    if proc.returncode != 0:
+        sys.exit(f"compare.py: {' '.join(cmd)} failed (status {proc.returncode}):\n"
+                 f"{proc.stderr.strip()}")
+    lines = proc.stdout.strip().splitlines()
+    result = json.loads(lines[-1])
+    for line in lines:
+        if line.startswith("output checksum"):
+            result["checksum"] = float(line.rsplit(":", 1)[1])
+    return result
+
+
+def fmt_ms(ms):
+    if ms is None:
+        return "n/a"
+    return f"{ms:.3f}" if ms >= 1 else f"{ms:.4g}"
+
+
+def markdown(rows):
+    out = ["| size (seq, d_model, heads) | PyTorch ms | mha-bench ms (cblas) "
+           "| mha-bench ms (plain) | ratio cblas/PyTorch | goal | met |",
+           "|---|---:|---:|---:|---:|---:|:---:|"]
+    for r in rows:
+        ratio = "n/a" if r["ratio"] is None else f"{r['ratio']:.3f}"
+        goal = "—" if r["goal"] is None else f"≤ {r['goal']}×"
+        met = {None: "—", True: "yes", False: "no"}[r["met"]]
+        out.append(f"| ({r['seq']}, {r['d_model']}, {r['heads']}) | {fmt_ms(r['torch_ms'])} "
+                   f"| {fmt_ms(r['cblas_ms'])} | {fmt_ms(r['plain_ms'])} | {ratio} "
+                   f"| {goal} | {met} |")
+    return "\n".join(out)
+
+
+def parse_size(text):
+    try:
+        seq, d_model, heads = (int(x) for x in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}': expected SEQ,D_MODEL,HEADS") from None
+    if min(seq, d_model, heads) < 1 or d_model % heads:
+        raise argparse.ArgumentTypeError(f"'{text}': sizes must be positive and heads must "
+                                         "divide d_model")
+    return seq, d_model, heads
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("mha_bench", nargs="?", default="build/bench/mha-bench",
+                    help="the built mha-bench (default: %(default)s)")
+    ap.add_argument("--json", action="store_true", help="print JSON instead of the table")
+    ap.add_argument("--size", type=parse_size, action="append", metavar="SEQ,D,H",
+                    help="only this size (repeatable; default: the four standard sizes)")
+    ap.add_argument("--repeat", type=int, help="timed calls at every size")
+    ap.add_argument("--warmup", type=int, help="untimed calls first at every size")
+    ap.add_argument("--causal", action="store_true", help="causal mask on both sides")
+    ap.add_argument("--no-plain", action="store_true",
+                    help="skip the plain-loop backend (slow at the large sizes)")
+    args = ap.parse_args()
+    if not os.access(args.mha_bench, os.X_OK):
+        sys.exit(f"compare.py: {args.mha_bench}: no such executable; build it with "
+                 "`ninja -C build` or give its path")
+    if (args.repeat is not None and args.repeat < 1) or (args.warmup is not None
+                                                         and args.warmup < 0):
+        sys.exit("compare.py: --repeat must be at least 1 and --warmup at least 0")
+
+    torch.set_num_threads(1)
+    rows = []
+    for size in args.size or list(SIZES):
+        seq, d_model, heads = size
+        warmup, repeat = SIZES.get(size, (5, 50))
+        warmup = warmup if args.warmup is None else args.warmup
+        repeat = repeat if args.repeat is None else args.repeat
+        print(f"size {size}: {warmup} warm-up + {repeat} timed calls ...", file=sys.stderr)
+
+        # mha-bench first: it also checks the sizes against the engine's limits.
+        cblas = run_bench(args.mha_bench, seq, d_model, heads, warmup, repeat, "cblas",
+                          args.causal)
+        plain = None if args.no_plain else run_bench(args.mha_bench, seq, d_model, heads,
+                                                     warmup, repeat, "plain", args.causal)
+        torch_ms, torch_sum, torch_abs = time_torch(seq, d_model, heads, warmup, repeat,
+                                                    args.causal)
+        engine = cblas or plain
+        # Same numbers in, same numbers out: the output sums agree up to float rounding.
+        if engine and abs(engine["checksum"] - torch_sum) > 1e-4 * max(torch_abs, 1.0):
+            print(f"compare.py: warning: output sums differ at {size}: mha-bench "
+                  f"{engine['checksum']:.6g}, PyTorch {torch_sum:.6g}", file=sys.stderr)
+
+        cblas_ms = cblas["forward_ms_median"] if cblas else None
+        ratio = cblas_ms / torch_ms if cblas_ms is not None else None
+        goal = GOALS.get(size)
+        rows.append({
+            "seq": seq, "d_model": d_model, "heads": heads, "causal": args.causal,
+            "warmup": warmup, "repeat": repeat,
+            "torch_ms": torch_ms,
+            "cblas_ms": cblas_ms,
+            "plain_ms": plain["forward_ms_median"] if plain else None,
+            "ratio": ratio,
+            "goal": goal,
+            "met": None if goal is None or ratio is None else ratio <= goal,
+            "trace_bytes": engine["trace_bytes"] if engine else None,
+        })
+
+    if args.json:
+        print(json.dumps({"torch": torch.__version__, "threads": 1, "rows": rows}, indent=2))
+    else:
+        print(f"PyTorch {torch.__version__} and mha-bench, one thread each; "
+              "median ms of one forward pass.\n")
+        print(markdown(rows))
+
+
+if __name__ == "__main__":
+    main()
