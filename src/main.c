@@ -9,11 +9,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "catalog.h"
 #include "dump.h"
+#include "lesson_state.h"
 #include "example_io.h"
 #include "mat.h"
 #include "mha.h"
 #include "mha_config.h"
+#include "paths.h"
 #if MHA_HAVE_UI
 #include "ui.h"
 #endif
@@ -46,6 +49,12 @@ static const char usage_text[] =
     "  --format FMT         text (default) or json\n"
     "  --stage STAGE        stage the explorer opens on (default input)\n"
     "\n"
+    "Lessons:\n"
+    "  --list-lessons       list the lessons: number, title, steps\n"
+    "  --check-lessons [FILE]...  check the bundled lessons, or the files named;\n"
+    "                       prints file:line: what is wrong, exit status 2 if any\n"
+    "  --print-lesson N|FILE  print a lesson as text, every scene with its numbers\n"
+    "\n"
     "  -h, --help           show this help and exit\n"
     "  -V, --version        show the version and exit\n"
     "\n"
@@ -65,6 +74,9 @@ struct options {
     int dump_stage;     /* -2 = no dump */
     int format;
     int stage;
+    const char *print_lesson;
+    bool list_lessons;
+    bool check_lessons;
 };
 
 static int usage_error(const char *fmt, const char *arg)
@@ -232,6 +244,123 @@ static int run_dump(const struct options *o, const struct mha_example *ex)
     return rc;
 }
 
+static const char *lessons_dir(void)
+{
+    return mha_data_path("lessons");
+}
+
+static char *assets_dir(void)
+{
+    const char *p = mha_data_path("assets");
+    return strdup(p ? p : "assets");
+}
+
+static int list_lessons(void)
+{
+    struct lesson_catalog cat;
+    if (lesson_catalog_load(&cat, lessons_dir()) != 0) {
+        fprintf(stderr, "%s: cannot find the lessons folder (set MHA_DATA_DIR to the folder "
+                        "that holds lessons/)\n",
+                prog);
+        return EXIT_USAGE;
+    }
+    for (int i = 0; i < cat.n; i++) {
+        struct lesson *l = lesson_load(cat.paths[i]);
+        if (!l)
+            continue;
+        printf("%2d  %-48s %2d steps%s\n", l->number, l->title ? l->title : "(no title)",
+               l->n_steps, l->n_diags ? "  (has problems: see --check-lessons)" : "");
+        lesson_free(l);
+    }
+    lesson_catalog_done(&cat);
+    return 0;
+}
+
+static int check_lessons(char **files, int n_files)
+{
+    struct lesson_catalog cat = {0};
+    if (n_files == 0) {
+        if (lesson_catalog_load(&cat, lessons_dir()) != 0 || cat.n == 0) {
+            fprintf(stderr, "%s: no lessons found to check\n", prog);
+            lesson_catalog_done(&cat);
+            return EXIT_USAGE;
+        }
+        files = cat.paths;
+        n_files = cat.n;
+    }
+    char *assets = assets_dir();
+    int problems = 0;
+    for (int i = 0; i < n_files; i++) {
+        struct lesson *l = lesson_load(files[i]);
+        if (!l) {
+            fprintf(stderr, "%s: out of memory\n", prog);
+            problems++;
+            continue;
+        }
+        if (l->n_diags == 0 || l->steps)
+            lesson_check(l, assets);
+        for (int d = 0; d < l->n_diags; d++) {
+            if (l->diags[d].line > 0)
+                printf("%s:%d: %s\n", files[i], l->diags[d].line, l->diags[d].text);
+            else
+                printf("%s: %s\n", files[i], l->diags[d].text);
+        }
+        problems += l->n_diags;
+        lesson_free(l);
+    }
+    fprintf(stderr, "%d %s checked, %d %s\n", n_files, n_files == 1 ? "lesson" : "lessons",
+            problems, problems == 1 ? "problem" : "problems");
+    free(assets);
+    lesson_catalog_done(&cat);
+    return problems ? EXIT_USAGE : 0;
+}
+
+/* A lesson named by number (bundled) or by path; NULL + message if not found. */
+static char *find_lesson(const char *spec)
+{
+    struct lesson_catalog cat = {0};
+    lesson_catalog_load(&cat, lessons_dir());
+    char *path = lesson_catalog_resolve(&cat, spec);
+    lesson_catalog_done(&cat);
+    if (!path)
+        fprintf(stderr, "%s: there is no lesson %s (see --list-lessons)\n", prog, spec);
+    return path;
+}
+
+static int print_lesson(const char *spec)
+{
+    char *path = find_lesson(spec);
+    if (!path)
+        return EXIT_USAGE;
+    struct lesson *l = lesson_load(path);
+    char *assets = assets_dir();
+    int rc = 0;
+    if (l && l->n_diags == 0)
+        lesson_check(l, assets);
+    if (!l || l->n_diags) {
+        for (int d = 0; l && d < l->n_diags; d++)
+            fprintf(stderr, "%s:%d: %s\n", path, l->diags[d].line, l->diags[d].text);
+        fprintf(stderr, "%s: %s has problems; nothing printed\n", prog, path);
+        rc = EXIT_USAGE;
+    } else {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *mem = open_memstream(&buf, &len);
+        if (!mem || lesson_print_text(mem, l, assets, 78) != 0 || fclose(mem) != 0) {
+            fprintf(stderr, "%s: cannot format the lesson\n", prog);
+            rc = EXIT_FAILURE;
+        } else if (fwrite(buf, 1, len, stdout) != len || fflush(stdout) != 0) {
+            fprintf(stderr, "%s: cannot write the output: %s\n", prog, strerror(errno));
+            rc = EXIT_FAILURE;
+        }
+        free(buf);
+    }
+    lesson_free(l);
+    free(assets);
+    free(path);
+    return rc;
+}
+
 static int run_explorer(const struct options *o, struct mha_example *ex)
 {
     if (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)) {
@@ -260,7 +389,8 @@ int main(int argc, char **argv)
 {
     setlocale(LC_ALL, "");
     enum { OPT_LOAD = 256, OPT_DUMP, OPT_FORMAT, OPT_TOKENS, OPT_DMODEL, OPT_HEADS, OPT_SEED,
-           OPT_CAUSAL, OPT_NOSCALE, OPT_STAGE };
+           OPT_CAUSAL, OPT_NOSCALE, OPT_STAGE, OPT_LIST_LESSONS, OPT_CHECK_LESSONS,
+           OPT_PRINT_LESSON };
     static const struct option longopts[] = {
         {"load", required_argument, NULL, OPT_LOAD},
         {"dump", required_argument, NULL, OPT_DUMP},
@@ -272,6 +402,9 @@ int main(int argc, char **argv)
         {"causal", no_argument, NULL, OPT_CAUSAL},
         {"no-scale", no_argument, NULL, OPT_NOSCALE},
         {"stage", required_argument, NULL, OPT_STAGE},
+        {"list-lessons", no_argument, NULL, OPT_LIST_LESSONS},
+        {"check-lessons", no_argument, NULL, OPT_CHECK_LESSONS},
+        {"print-lesson", required_argument, NULL, OPT_PRINT_LESSON},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
@@ -337,14 +470,29 @@ int main(int argc, char **argv)
                                    "split, transpose, attention, merge or output",
                                    optarg);
             break;
+        case OPT_LIST_LESSONS:
+            o.list_lessons = true;
+            break;
+        case OPT_CHECK_LESSONS:
+            o.check_lessons = true;
+            break;
+        case OPT_PRINT_LESSON:
+            o.print_lesson = optarg;
+            break;
         case ':':
             return usage_error("%s needs a value", argv[optind - 1]);
         default:
             return usage_error("unknown option '%s'", argv[optind - 1]);
         }
     }
+    if (o.check_lessons)
+        return check_lessons(argv + optind, argc - optind);
     if (optind < argc)
         return usage_error("unexpected argument '%s'", argv[optind]);
+    if (o.list_lessons)
+        return list_lessons();
+    if (o.print_lesson)
+        return print_lesson(o.print_lesson);
     if (o.load && (o.tokens || o.d_model || o.seed >= 0))
         return usage_error("%s cannot be combined with --load: the example file fixes its "
                            "tokens, d_model and numbers",

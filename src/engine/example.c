@@ -212,6 +212,35 @@ struct mha_example *mha_example_default(struct mha_error *err)
     return mha_example_generated(4, NULL, 6, 2, 42, err);
 }
 
+struct mha_example *mha_example_from_words(const char *text, int d_model, int heads,
+                                           uint32_t seed, struct mha_error *err)
+{
+    size_t len = text ? strlen(text) : 0;
+    char *copy = malloc(len + 1);
+    const char **words = malloc((len / 2 + 2) * sizeof *words);
+    if (!copy || !words) {
+        free(copy);
+        free(words);
+        mha_error_set(err, "out of memory");
+        return NULL;
+    }
+    memcpy(copy, text ? text : "", len + 1);
+    int n = 0;
+    for (char *save = NULL, *w = strtok_r(copy, " \t\n", &save); w;
+         w = strtok_r(NULL, " \t\n", &save))
+        words[n++] = w;
+    struct mha_example *ex = NULL;
+    if (n > MHA_MAX_TOKENS)
+        mha_error_set(err, "%d tokens: at most %d are allowed", n, MHA_MAX_TOKENS);
+    else if (n == 0)
+        ex = mha_example_generated(4, NULL, d_model, heads, seed, err);
+    else
+        ex = mha_example_generated(n, words, d_model, heads, seed, err);
+    free(words);
+    free(copy);
+    return ex;
+}
+
 bool mha_is_masked(const struct mha_example *ex, int i, int j)
 {
     if (ex->causal && j > i)

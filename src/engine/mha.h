@@ -104,6 +104,12 @@ struct mha_example *mha_example_default(struct mha_error *err);
 struct mha_example *mha_example_generated(int n_tokens, const char *const *tokens, int d_model,
                                           int heads, uint32_t seed, struct mha_error *err);
 
+/* A generated example whose tokens are the words of text (split on spaces
+ * and tabs); NULL or blank text gives the 4 tokens "tok 0".."tok 3".  Errors
+ * (too many tokens, bad sizes) name what to change. */
+struct mha_example *mha_example_from_words(const char *text, int d_model, int heads,
+                                           uint32_t seed, struct mha_error *err);
+
 /* Every stage of one forward pass.  One allocation (arena) holds all the
  * tensors; the pointers point into it.  Built for fixed sizes by
  * mha_trace_new, filled (again and again, no allocation) by mha_forward. */

@@ -5,7 +5,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <wchar.h>
+
+#include "utf8.h"
 
 int dump_format_from_name(const char *name)
 {
@@ -180,35 +181,10 @@ char *dump_json_string(const struct mha_example *ex, const struct mha_trace *t, 
 
 /* ---- text ---------------------------------------------------------------- */
 
-/* Display width of a UTF-8 label (wide characters count 2, unknown ones 1). */
-static int text_width(const char *s)
-{
-    mbstate_t st;
-    memset(&st, 0, sizeof st);
-    int w = 0;
-    size_t len = strlen(s);
-    while (len > 0) {
-        wchar_t wc;
-        size_t n = mbrtowc(&wc, s, len, &st);
-        if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
-            /* not decodable in this locale: count one column per UTF-8 lead byte */
-            memset(&st, 0, sizeof st);
-            if (((unsigned char)*s & 0xC0) != 0x80)
-                w++;
-            s++, len--;
-            continue;
-        }
-        int cw = wcwidth(wc);
-        w += cw < 0 ? 1 : cw;
-        s += n, len -= n;
-    }
-    return w;
-}
-
 /* Print s padded (right-aligned when right) to width columns. */
 static void put_padded(FILE *out, const char *s, int width, bool right)
 {
-    int pad = width - text_width(s);
+    int pad = width - utf8_width(s);
     if (right)
         for (int i = 0; i < pad; i++)
             fputc(' ', out);
@@ -230,7 +206,7 @@ static void format_cell(char *buf, size_t n, float x)
 
 /* One matrix block: title line, then header and rows.  row_labels may be
  * NULL (rows numbered); col_labels NULL gives "d0".."dN". */
-static void text_matrix(FILE *out, const char *title, const float *m, int rows, int cols,
+void dump_text_matrix(FILE *out, const char *title, const float *m, int rows, int cols,
                         char *const *row_labels, char *const *col_labels)
 {
     fprintf(out, "%s  (%d × %d)\n", title, rows, cols);
@@ -239,7 +215,7 @@ static void text_matrix(FILE *out, const char *title, const float *m, int rows, 
     for (int i = 0; i < rows; i++) {
         int w;
         if (row_labels)
-            w = text_width(row_labels[i]);
+            w = utf8_width(row_labels[i]);
         else
             w = snprintf(buf, sizeof buf, "%d", i);
         if (w > lw)
@@ -252,7 +228,7 @@ static void text_matrix(FILE *out, const char *title, const float *m, int rows, 
             cw = w;
     }
     for (int j = 0; j < cols; j++) {
-        int w = col_labels ? text_width(col_labels[j]) : snprintf(buf, sizeof buf, "d%d", j);
+        int w = col_labels ? utf8_width(col_labels[j]) : snprintf(buf, sizeof buf, "d%d", j);
         if (w > cw)
             cw = w;
     }
@@ -317,7 +293,7 @@ static char **make_labels(const char *prefix, int n, int d_k)
 static void text_weight(FILE *out, const char *title, const float *w, int d)
 {
     char **rows = make_labels("out ", d, 0), **cols = make_labels("in ", d, 0);
-    text_matrix(out, title, w, d, d, rows, cols);
+    dump_text_matrix(out, title, w, d, d, rows, cols);
     free(rows);
     free(cols);
 }
@@ -327,35 +303,35 @@ static void text_split(FILE *out, const struct mha_trace *t, const char *title, 
                        int len, char *const *labels)
 {
     char **cols = make_labels("", t->d_model, t->d_k);
-    text_matrix(out, title, proj, len, t->d_model, labels, cols);
+    dump_text_matrix(out, title, proj, len, t->d_model, labels, cols);
     free(cols);
 }
 
-static void text_stage(FILE *out, const struct mha_example *ex, const struct mha_trace *t, int s)
+void dump_text_stage(FILE *out, const struct mha_example *ex, const struct mha_trace *t, int s)
 {
     const int d = t->d_model, H = t->heads, dk = t->d_k, lq = t->lq, lk = t->lk;
     char title[160];
     fprintf(out, "== %d %s ==\n\n", s, stage_heading[s]);
     switch (s) {
     case MHA_STAGE_INPUT:
-        text_matrix(out, "query", ex->query, lq, d, ex->tokens, NULL);
-        text_matrix(out, "key", ex->key, lk, d, ex->key_tokens, NULL);
-        text_matrix(out, "value", ex->value, lk, d, ex->key_tokens, NULL);
+        dump_text_matrix(out, "query", ex->query, lq, d, ex->tokens, NULL);
+        dump_text_matrix(out, "key", ex->key, lk, d, ex->key_tokens, NULL);
+        dump_text_matrix(out, "value", ex->value, lk, d, ex->key_tokens, NULL);
         text_weight(out, "W_q", ex->w_q, d);
         text_weight(out, "W_k", ex->w_k, d);
         text_weight(out, "W_v", ex->w_v, d);
         text_weight(out, "W_o", ex->w_o, d);
         if (ex->has_bias) {
-            text_matrix(out, "b_q", ex->b_q, 1, d, NULL, NULL);
-            text_matrix(out, "b_k", ex->b_k, 1, d, NULL, NULL);
-            text_matrix(out, "b_v", ex->b_v, 1, d, NULL, NULL);
-            text_matrix(out, "b_o", ex->b_o, 1, d, NULL, NULL);
+            dump_text_matrix(out, "b_q", ex->b_q, 1, d, NULL, NULL);
+            dump_text_matrix(out, "b_k", ex->b_k, 1, d, NULL, NULL);
+            dump_text_matrix(out, "b_v", ex->b_v, 1, d, NULL, NULL);
+            dump_text_matrix(out, "b_o", ex->b_o, 1, d, NULL, NULL);
         }
         break;
     case MHA_STAGE_PROJECTION:
-        text_matrix(out, "Q = query·W_qᵀ + b_q", t->q, lq, d, ex->tokens, NULL);
-        text_matrix(out, "K = key·W_kᵀ + b_k", t->k, lk, d, ex->key_tokens, NULL);
-        text_matrix(out, "V = value·W_vᵀ + b_v", t->v, lk, d, ex->key_tokens, NULL);
+        dump_text_matrix(out, "Q = query·W_qᵀ + b_q", t->q, lq, d, ex->tokens, NULL);
+        dump_text_matrix(out, "K = key·W_kᵀ + b_k", t->k, lk, d, ex->key_tokens, NULL);
+        dump_text_matrix(out, "V = value·W_vᵀ + b_v", t->v, lk, d, ex->key_tokens, NULL);
         break;
     case MHA_STAGE_SPLIT:
         fprintf(out,
@@ -372,12 +348,12 @@ static void text_stage(FILE *out, const struct mha_example *ex, const struct mha
     case MHA_STAGE_TRANSPOSE:
         for (int h = 0; h < H; h++) {
             snprintf(title, sizeof title, "head %d · Q%d", h, h);
-            text_matrix(out, title, t->qh + mha_idx3(lq, dk, h, 0, 0), lq, dk, ex->tokens, NULL);
+            dump_text_matrix(out, title, t->qh + mha_idx3(lq, dk, h, 0, 0), lq, dk, ex->tokens, NULL);
             snprintf(title, sizeof title, "head %d · K%d", h, h);
-            text_matrix(out, title, t->kh + mha_idx3(lk, dk, h, 0, 0), lk, dk, ex->key_tokens,
+            dump_text_matrix(out, title, t->kh + mha_idx3(lk, dk, h, 0, 0), lk, dk, ex->key_tokens,
                         NULL);
             snprintf(title, sizeof title, "head %d · V%d", h, h);
-            text_matrix(out, title, t->vh + mha_idx3(lk, dk, h, 0, 0), lk, dk, ex->key_tokens,
+            dump_text_matrix(out, title, t->vh + mha_idx3(lk, dk, h, 0, 0), lk, dk, ex->key_tokens,
                         NULL);
         }
         break;
@@ -389,20 +365,20 @@ static void text_stage(FILE *out, const struct mha_example *ex, const struct mha
                            : (ex->has_mask ? "explicit" : "none"));
         for (int h = 0; h < H; h++) {
             snprintf(title, sizeof title, "head %d · scores = Q%d·K%dᵀ", h, h, h);
-            text_matrix(out, title, t->scores + h * att, lq, lk, ex->tokens, ex->key_tokens);
+            dump_text_matrix(out, title, t->scores + h * att, lq, lk, ex->tokens, ex->key_tokens);
             if (t->scaled)
                 snprintf(title, sizeof title, "head %d · scaled = scores / √%d (masked: -inf)",
                          h, dk);
             else
                 snprintf(title, sizeof title, "head %d · scaled (scaling off; masked: -inf)",
                          h);
-            text_matrix(out, title, t->scaled_scores + h * att, lq, lk, ex->tokens,
+            dump_text_matrix(out, title, t->scaled_scores + h * att, lq, lk, ex->tokens,
                         ex->key_tokens);
             snprintf(title, sizeof title, "head %d · weights = softmax(scaled), rows sum to 1",
                      h);
-            text_matrix(out, title, t->weights + h * att, lq, lk, ex->tokens, ex->key_tokens);
+            dump_text_matrix(out, title, t->weights + h * att, lq, lk, ex->tokens, ex->key_tokens);
             snprintf(title, sizeof title, "head %d · context = weights · V%d", h, h);
-            text_matrix(out, title, t->context + mha_idx3(lq, dk, h, 0, 0), lq, dk, ex->tokens,
+            dump_text_matrix(out, title, t->context + mha_idx3(lq, dk, h, 0, 0), lq, dk, ex->tokens,
                         NULL);
         }
         for (int i = 0; i < lq; i++)
@@ -418,10 +394,10 @@ static void text_stage(FILE *out, const struct mha_example *ex, const struct mha
     case MHA_STAGE_MERGE:
         snprintf(title, sizeof title, "merged: head 0 in d0..d%d%s", dk - 1,
                  H > 1 ? ", head 1 next, and so on" : "");
-        text_matrix(out, title, t->merged, lq, d, ex->tokens, NULL);
+        dump_text_matrix(out, title, t->merged, lq, d, ex->tokens, NULL);
         break;
     case MHA_STAGE_OUTPUT:
-        text_matrix(out, "output = merged·W_oᵀ + b_o", t->output, lq, d, ex->tokens, NULL);
+        dump_text_matrix(out, "output = merged·W_oᵀ + b_o", t->output, lq, d, ex->tokens, NULL);
         break;
     }
 }
@@ -456,6 +432,6 @@ int dump_write(FILE *out, const struct mha_example *ex, const struct mha_trace *
     text_header(out, ex, t);
     for (int s = 0; s < MHA_STAGE_COUNT; s++)
         if (stage == DUMP_ALL || stage == s)
-            text_stage(out, ex, t, s);
+            dump_text_stage(out, ex, t, s);
     return ferror(out) ? -1 : 0;
 }

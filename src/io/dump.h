@@ -2,6 +2,7 @@
 #ifndef MHA_DUMP_H
 #define MHA_DUMP_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "mha.h"
@@ -23,5 +24,24 @@ int dump_write(FILE *out, const struct mha_example *ex, const struct mha_trace *
 
 /* The JSON document as a newly allocated string (caller frees with free()). */
 char *dump_json_string(const struct mha_example *ex, const struct mha_trace *t, int stage);
+
+/* One matrix as text: "title  (rows × cols)", a header of column labels,
+ * then one line per row with its label and aligned numbers (-inf shown as
+ * such).  row_labels / col_labels may be NULL (rows numbered, columns d0..). */
+void dump_text_matrix(FILE *out, const char *title, const float *m, int rows, int cols,
+                      char *const *row_labels, char *const *col_labels);
+
+/* The text of one stage without the example header (for lessons). */
+void dump_text_stage(FILE *out, const struct mha_example *ex, const struct mha_trace *t,
+                     int stage);
+
+/* The views beyond the stages, as text tables. */
+void dump_view_shapes(FILE *out, long long batch, long long seq, long long d_model,
+                      long long heads);
+/* preset_id NULL: the sizes given. */
+void dump_view_cost(FILE *out, long long seq_q, long long seq_k, long long d_model,
+                    long long heads, bool bias, const char *preset_id);
+/* Returns 0, or -1 with the reason printed in place of the table. */
+int dump_view_heads(FILE *out, const struct mha_example *ex);
 
 #endif

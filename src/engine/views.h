@@ -1,0 +1,78 @@
+/* views.h - the numbers behind the views beyond the seven stages: the shapes
+ * a tensor takes through view/transpose/contiguous/merge, the cost of the
+ * block (parameters, multiply-adds), and how the heads of a weight set
+ * differ (similarity of W_qᵢᵀW_kᵢ, effective rank).  Pure computation. */
+#ifndef MHA_VIEWS_H
+#define MHA_VIEWS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "mha.h"
+
+/* ---- shapes ---- */
+
+#define VIEWS_SHAPE_ROWS 10
+
+struct views_shape_row {
+    const char *step;  /* "input", "after W_q", ... */
+    const char *code;  /* the PyTorch expression that produces it */
+    long long dims[4]; /* the shape; unused dims are 0 */
+    int n_dims;
+    const char *note;  /* what changed in memory, or "" */
+};
+
+/* Fill rows (VIEWS_SHAPE_ROWS of them) for batch, seq, d_model, heads.
+ * heads must divide d_model. Returns the number of rows. */
+int views_shapes(long long batch, long long seq, long long d_model, long long heads,
+                 struct views_shape_row *rows);
+
+/* "(2, 10, 512)" into buf. Returns buf. */
+char *views_shape_string(const struct views_shape_row *row, char *buf, size_t n);
+
+/* ---- cost ---- */
+
+struct views_cost {
+    long long d_model, heads, d_k, seq_q, seq_k;
+    bool bias;
+    long long params_weights; /* 4·d_model² */
+    long long params_bias;    /* 4·d_model when bias */
+    /* multiply-adds per stage for one sequence */
+    long long macs_projection; /* (seq_q + 2·seq_k)·d_model² */
+    long long macs_scores;     /* heads·seq_q·seq_k·d_k = seq_q·seq_k·d_model */
+    long long exps_softmax;    /* heads·seq_q·seq_k exponentials */
+    long long macs_context;    /* heads·seq_q·seq_k·d_k */
+    long long macs_output;     /* seq_q·d_model² */
+    long long macs_total;
+    long long attn_floats;     /* heads·seq_q·seq_k attention weights kept */
+};
+
+void views_cost(long long seq_q, long long seq_k, long long d_model, long long heads, bool bias,
+                struct views_cost *out);
+
+struct views_preset {
+    const char *id;   /* "bert-base" */
+    const char *name; /* "BERT base" */
+    long long d_model, heads, d_k;
+    const char *note;
+};
+
+/* The published configurations; *n gets their count. */
+const struct views_preset *views_presets(int *n);
+/* A preset by id, NULL if unknown. */
+const struct views_preset *views_preset_find(const char *id);
+
+/* ---- heads ---- */
+
+/* Per-head analysis of the current weights.  A_i = W_q,iᵀ·W_k,i (d × d), the
+ * bilinear form head i scores tokens with, where W_q,i are the d_k rows of
+ * W_q that belong to head i.  similarity[i·H + j] is the cosine (Frobenius)
+ * of A_i and A_j; rank[i] = exp(entropy of A_i's normalised singular values),
+ * between 1 and d_k; sv holds each head's d_k singular values, largest first
+ * (H·d_k floats).  Returns 0, or -1 + err when d_model is above VIEWS_HEADS_MAX_D
+ * (the work grows as d_model³) or memory runs out. */
+#define VIEWS_HEADS_MAX_D 512
+int views_heads(const struct mha_example *ex, double *similarity, double *rank, double *sv,
+                struct mha_error *err);
+
+#endif

@@ -1,0 +1,205 @@
+/* catalog.c - finding lessons and printing them as text. */
+#include "catalog.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dump.h"
+#include "layout.h"
+#include "lesson_parse.h"
+#include "lesson_state.h"
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int lesson_catalog_load(struct lesson_catalog *c, const char *dir)
+{
+    c->paths = NULL;
+    c->n = 0;
+    DIR *d = dir ? opendir(dir) : NULL;
+    if (!d)
+        return -1;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (len < 4 || e->d_name[0] < '0' || e->d_name[0] > '9' ||
+            strcmp(e->d_name + len - 3, ".md") != 0)
+            continue;
+        char **p = realloc(c->paths, (size_t)(c->n + 1) * sizeof *p);
+        if (!p)
+            break;
+        c->paths = p;
+        size_t n = strlen(dir) + len + 2;
+        c->paths[c->n] = malloc(n);
+        if (!c->paths[c->n])
+            break;
+        snprintf(c->paths[c->n++], n, "%s/%s", dir, e->d_name);
+    }
+    closedir(d);
+    qsort(c->paths, (size_t)c->n, sizeof *c->paths, cmp_str);
+    return 0;
+}
+
+void lesson_catalog_done(struct lesson_catalog *c)
+{
+    for (int i = 0; i < c->n; i++)
+        free(c->paths[i]);
+    free(c->paths);
+    c->paths = NULL;
+    c->n = 0;
+}
+
+char *lesson_catalog_resolve(const struct lesson_catalog *c, const char *spec)
+{
+    bool digits = *spec != '\0';
+    for (const char *p = spec; *p; p++)
+        digits = digits && *p >= '0' && *p <= '9';
+    if (!digits)
+        return lesson_strdup(spec);
+    int want = atoi(spec);
+    for (int i = 0; i < c->n; i++) {
+        const char *base = strrchr(c->paths[i], '/');
+        base = base ? base + 1 : c->paths[i];
+        if (atoi(base) == want)
+            return lesson_strdup(c->paths[i]);
+    }
+    return NULL;
+}
+
+static void print_rule(FILE *out, const char *glyph, int width)
+{
+    for (int i = 0; i < width; i++)
+        fputs(glyph, out);
+    fputc('\n', out);
+}
+
+static void print_layout(FILE *out, const struct lesson_layout *lay)
+{
+    for (int i = 0; i < lay->n_lines; i++) {
+        const struct lesson_line *line = &lay->lines[i];
+        if (line->blank) {
+            fputc('\n', out);
+            continue;
+        }
+        char *t = lesson_line_text(line);
+        bool barred = line->kind == LESSON_CALLOUT || line->kind == LESSON_QUOTE;
+        fprintf(out, "%s%s\n", barred ? "│" : "", t ? (barred ? t + 1 : t) : "");
+        free(t);
+    }
+}
+
+static const char *onoff(int v, bool dflt)
+{
+    return (v < 0 ? dflt : v) ? "on" : "off";
+}
+
+/* The screen of a step, as text. Returns 0, or -1 if it could not be built. */
+static int print_scene(FILE *out, const struct lesson_state *st, const char *assets_dir)
+{
+    struct mha_error err;
+    mha_error_clear(&err);
+    struct mha_example *ex = lesson_state_example(st, assets_dir, &err);
+    if (!ex) {
+        char buf[1600];
+        fprintf(out, "[screen: cannot be built: %s]\n\n", mha_error_format(&err, buf, sizeof buf));
+        return -1;
+    }
+    struct mha_trace *t = mha_run(ex, &err);
+    if (!t) {
+        fprintf(out, "[screen: cannot be run: %s]\n\n", err.text);
+        mha_example_free(ex);
+        return -1;
+    }
+    fprintf(out, "[screen: ");
+    if (st->view != LESSON_VIEW_NONE)
+        fprintf(out, "%s view", lesson_view_name(st->view));
+    else
+        fprintf(out, "stage %d %s", st->stage, mha_stage_name((enum mha_stage)st->stage));
+    fprintf(out, " · %d tokens · d_model %d · %d heads · d_k %d · causal %s · scale %s", ex->lq,
+            ex->d_model, ex->heads, t->d_k, onoff(st->causal, ex->causal),
+            onoff(st->scaled, ex->scaled));
+    if (st->load)
+        fprintf(out, " · example %s", st->load);
+    if (st->focus && st->view == LESSON_VIEW_NONE)
+        fprintf(out, " · pointing at %s", st->focus);
+    fputs("]\n\n", out);
+    long long seq = st->seq ? st->seq : ex->lq;
+    switch (st->view) {
+    case LESSON_VIEW_SHAPES:
+        dump_view_shapes(out, st->batch, seq, ex->d_model, ex->heads);
+        break;
+    case LESSON_VIEW_COST:
+        dump_view_cost(out, seq, st->seq ? st->seq : ex->lk, ex->d_model, ex->heads, ex->has_bias,
+                       st->preset);
+        break;
+    case LESSON_VIEW_HEADS:
+        dump_view_heads(out, ex);
+        break;
+    case LESSON_VIEW_NONE:
+        dump_text_stage(out, ex, t, st->stage);
+        break;
+    }
+    mha_trace_free(t);
+    mha_example_free(ex);
+    return 0;
+}
+
+static void print_quiz(FILE *out, const struct lesson_quiz *q, const struct lesson_state *st,
+                       const char *assets_dir)
+{
+    fprintf(out, "Checkpoint: %s\n", q->question ? q->question : "");
+    for (int i = 0; i < q->n_choices; i++)
+        fprintf(out, "  %d) %s\n", i + 1, q->choices[i]);
+    struct mha_error err;
+    struct lesson_answer a;
+    struct mha_example *ex = lesson_state_example(st, assets_dir, &err);
+    struct mha_trace *t = ex ? mha_run(ex, &err) : NULL;
+    if (t && lesson_quiz_expected(q, ex, t, &a, &err) == 0) {
+        if (a.numeric)
+            fprintf(out, "Answer: %.4g\n", a.number);
+        else
+            fprintf(out, "Answer: %s\n", a.text);
+    } else {
+        fprintf(out, "Answer: cannot be computed: %s\n", err.text);
+    }
+    fprintf(out, "Why: %s\n\n", q->explain ? q->explain : "");
+    mha_trace_free(t);
+    mha_example_free(ex);
+}
+
+int lesson_print_text(FILE *out, const struct lesson *l, const char *assets_dir, int width)
+{
+    int rc = 0;
+    const char *title = l->title ? l->title : "(untitled lesson)";
+    if (l->number)
+        fprintf(out, "Lesson %d: %s\n", l->number, title);
+    else
+        fprintf(out, "%s\n", title);
+    print_rule(out, "═", width < 60 ? width : 60);
+    fputc('\n', out);
+    struct lesson_state st;
+    lesson_state_init(&st);
+    for (int s = 0; s < l->n_steps; s++) {
+        const struct lesson_step *step = &l->steps[s];
+        if (step->has_scene)
+            lesson_state_apply(&st, &step->scene);
+        else
+            st.focus = NULL;
+        fprintf(out, "Step %d of %d%s%s\n", s + 1, l->n_steps, step->title ? ": " : "",
+                step->title ? step->title : "");
+        print_rule(out, "─", width < 60 ? width : 60);
+        struct lesson_layout lay;
+        lesson_layout_step(step, width, &lay);
+        print_layout(out, &lay);
+        lesson_layout_done(&lay);
+        fputc('\n', out);
+        if (print_scene(out, &st, assets_dir))
+            rc = -1;
+        if (step->has_quiz)
+            print_quiz(out, &step->quiz, &st, assets_dir);
+    }
+    return rc;
+}

@@ -1,0 +1,153 @@
+/* lesson.h - lessons: CommonMark files whose steps drive the explorer.
+ *
+ * A lesson is parsed (cmark) into steps; each step holds the blocks of text to
+ * show, at most one scene (```mha: how to set up the screen) and at most one
+ * quiz (```quiz: a predict-then-reveal checkpoint).  The format is described
+ * for teachers in lessons/README.md.  Parsing never stops at the first
+ * problem: every problem found is kept as a diagnostic with its line.
+ */
+#ifndef MHA_LESSON_H
+#define MHA_LESSON_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "mha.h"
+
+/* ---- text ---- */
+
+enum lesson_style { /* bit flags */
+    LESSON_EMPH = 1,
+    LESSON_STRONG = 2,
+    LESSON_CODE = 4,
+    LESSON_LINK = 8,
+};
+
+struct lesson_span {
+    char *text;      /* UTF-8; "\n" alone is a hard line break */
+    unsigned style;  /* enum lesson_style bits */
+};
+
+enum lesson_block_kind {
+    LESSON_PARAGRAPH,
+    LESSON_HEADING,   /* level 1..6 */
+    LESSON_ITEM,      /* list item: bullet holds "•" or "3."; level = nesting depth 1.. */
+    LESSON_CODE_BLOCK,/* code holds the text */
+    LESSON_CALLOUT,   /* callout kind; spans hold its text, "\n\n" between paragraphs */
+    LESSON_TABLE,     /* cells: rows x cols strings, row 0 is the header */
+    LESSON_QUOTE,     /* a plain block quote */
+};
+
+enum lesson_callout {
+    LESSON_CALLOUT_NONE,
+    LESSON_CALLOUT_ANALOGY,
+    LESSON_CALLOUT_WHATIF,
+    LESSON_CALLOUT_INSIGHT,
+};
+
+/* "Analogy", "What if we didn't?", "Key insight" */
+const char *lesson_callout_title(enum lesson_callout c);
+
+struct lesson_block {
+    enum lesson_block_kind kind;
+    int line;
+    int level;
+    enum lesson_callout callout;
+    char bullet[16];
+    struct lesson_span *spans;
+    int n_spans;
+    char *code;
+    char **cells; /* rows * cols */
+    int rows, cols;
+};
+
+/* ---- scenes ---- */
+
+enum lesson_view { LESSON_VIEW_NONE, LESSON_VIEW_SHAPES, LESSON_VIEW_COST, LESSON_VIEW_HEADS };
+
+const char *lesson_view_name(enum lesson_view v);
+
+enum lesson_scene_key {
+    SCENE_STAGE, SCENE_TOKENS, SCENE_D_MODEL, SCENE_HEADS, SCENE_SEED, SCENE_CAUSAL,
+    SCENE_SCALE, SCENE_LOAD, SCENE_FOCUS, SCENE_VIEW, SCENE_BATCH, SCENE_SEQ, SCENE_PRESET,
+    SCENE_KEY_COUNT
+};
+
+struct lesson_scene {
+    int line;                  /* line of the ```mha fence */
+    unsigned set;              /* bit (1u << key) for every key given */
+    int key_line[SCENE_KEY_COUNT];
+    int stage;
+    char *tokens;
+    int d_model, heads;
+    uint32_t seed;
+    bool causal, scaled;
+    char *load;                /* relative to the assets directory */
+    char *focus;               /* unparsed, resolved against an example later */
+    enum lesson_view view;
+    long long batch, seq;
+    char *preset;
+};
+
+/* ---- quizzes ---- */
+
+struct lesson_quiz {
+    int line;
+    char *question;
+    char **choices;
+    int n_choices;
+    char *answer;     /* a choice, a number, or "computed" */
+    bool computed;
+    char *compute;
+    int compute_line;
+    double tolerance;
+    char *explain;
+};
+
+/* ---- lessons ---- */
+
+struct lesson_step {
+    int line;             /* first line of the step */
+    char *title;          /* text of the step's first heading, or NULL */
+    struct lesson_block *blocks;
+    int n_blocks;
+    bool has_scene;
+    struct lesson_scene scene;
+    bool has_quiz;
+    struct lesson_quiz quiz;
+};
+
+struct lesson_diag {
+    int line;
+    char text[400];
+};
+
+struct lesson {
+    char *path;   /* as given */
+    char *title;  /* first level-1 heading */
+    int number;   /* NN of NN-slug.md, 0 if the name has none */
+    struct lesson_step *steps;
+    int n_steps;
+    struct lesson_diag *diags; /* problems found while parsing (and checking) */
+    int n_diags;
+};
+
+/* Parse the lesson file at path.  Always returns a lesson (NULL only when
+ * out of memory) whose diags list every problem with its line; a file that
+ * cannot be read gives one diagnostic at line 0.  Free with lesson_free. */
+struct lesson *lesson_load(const char *path);
+/* Same from text in memory; path is used in messages. */
+struct lesson *lesson_parse(const char *text, size_t len, const char *path);
+void lesson_free(struct lesson *l);
+
+/* Add a diagnostic (printf-style). */
+void lesson_diag_add(struct lesson *l, int line, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Scene keys by name ("stage" -> SCENE_STAGE), -1 if unknown. */
+int lesson_scene_key_from_name(const char *name);
+
+#endif

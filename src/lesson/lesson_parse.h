@@ -1,0 +1,28 @@
+/* lesson_parse.h - pieces of the lesson parser shared between its files. */
+#ifndef MHA_LESSON_PARSE_H
+#define MHA_LESSON_PARSE_H
+
+#include "lesson.h"
+
+/* strdup that aborts with a message when memory runs out. */
+char *lesson_strdup(const char *s);
+
+/* Parse the body of a ```mha block whose fence is at fence_line. */
+void lesson_parse_scene(struct lesson *l, struct lesson_scene *sc, const char *body,
+                        int fence_line);
+void lesson_scene_done(struct lesson_scene *sc);
+
+/* Parse the body of a ```quiz block whose fence is at fence_line. */
+void lesson_parse_quiz(struct lesson *l, struct lesson_quiz *q, const char *body,
+                       int fence_line);
+void lesson_quiz_done(struct lesson_quiz *q);
+
+/* Split body into "key: value" lines.  Calls fn for each with the 1-based
+ * line in the file; lines starting with two spaces continue the previous
+ * value when allow_continuation is true.  Reports malformed lines. */
+typedef void (*lesson_kv_fn)(struct lesson *l, void *ctx, const char *key, const char *value,
+                             int line);
+void lesson_each_kv(struct lesson *l, const char *body, int fence_line, bool allow_continuation,
+                    lesson_kv_fn fn, void *ctx);
+
+#endif

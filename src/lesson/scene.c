@@ -1,0 +1,263 @@
+/* scene.c - the key: value lines of ```mha (scene) blocks. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lesson_parse.h"
+#include "views.h"
+
+static const char *const scene_keys[SCENE_KEY_COUNT] = {
+    "stage", "tokens", "d_model", "heads", "seed", "causal", "scale",
+    "load",  "focus",  "view",    "batch", "seq",  "preset",
+};
+
+static const char *const view_names[] = {"none", "shapes", "cost", "heads"};
+
+const char *lesson_view_name(enum lesson_view v)
+{
+    return (v >= 0 && v <= LESSON_VIEW_HEADS) ? view_names[v] : "none";
+}
+
+int lesson_scene_key_from_name(const char *name)
+{
+    for (int k = 0; k < SCENE_KEY_COUNT; k++)
+        if (strcmp(scene_keys[k], name) == 0)
+            return k;
+    return -1;
+}
+
+static char *trim(char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    size_t n = strlen(s);
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+        s[--n] = '\0';
+    return s;
+}
+
+void lesson_each_kv(struct lesson *l, const char *body, int fence_line, bool allow_continuation,
+                    lesson_kv_fn fn, void *ctx)
+{
+    char *copy = lesson_strdup(body);
+    char *pending_key = NULL, *pending_val = NULL;
+    int pending_line = 0, line = fence_line;
+    for (char *save = NULL, *p = copy;; p = NULL) {
+        char *raw = strtok_r(p, "\n", &save);
+        if (!raw)
+            break;
+        /* strtok_r skips empty lines: count the newlines it jumped over */
+        line = fence_line + 1;
+        for (const char *c = copy; c < raw; c++)
+            if (*c == '\n' || *c == '\0')
+                line++;
+        bool cont = allow_continuation && pending_key && strncmp(raw, "  ", 2) == 0;
+        char *t = trim(raw);
+        if (*t == '\0' || *t == '#')
+            continue;
+        if (cont) {
+            size_t a = strlen(pending_val), b = strlen(t);
+            char *j = realloc(pending_val, a + b + 2);
+            if (!j)
+                abort();
+            j[a] = ' ';
+            memcpy(j + a + 1, t, b + 1);
+            pending_val = j;
+            continue;
+        }
+        if (pending_key) {
+            fn(l, ctx, pending_key, pending_val, pending_line);
+            free(pending_key);
+            free(pending_val);
+            pending_key = pending_val = NULL;
+        }
+        char *colon = strchr(t, ':');
+        bool ok = colon && colon > t;
+        for (char *k = t; ok && k < colon; k++)
+            ok = islower((unsigned char)*k) || *k == '_' || isdigit((unsigned char)*k);
+        if (!ok) {
+            lesson_diag_add(l, line, "expected \"key: value\", got \"%.60s\"", t);
+            continue;
+        }
+        *colon = '\0';
+        pending_key = lesson_strdup(t);
+        pending_val = lesson_strdup(trim(colon + 1));
+        pending_line = line;
+    }
+    if (pending_key)
+        fn(l, ctx, pending_key, pending_val, pending_line);
+    free(pending_key);
+    free(pending_val);
+    free(copy);
+}
+
+/* Whole number in [lo, hi]; diag and false otherwise. */
+static bool number_in(struct lesson *l, const char *key, const char *v, long long lo,
+                      long long hi, int line, long long *out)
+{
+    char *end;
+    errno = 0;
+    long long n = strtoll(v, &end, 10);
+    if (!*v || *end || errno) {
+        lesson_diag_add(l, line, "%s: \"%s\" is not a whole number", key, v);
+        return false;
+    }
+    if (n < lo || n > hi) {
+        lesson_diag_add(l, line, "%s: %lld is out of range; expected %lld..%lld", key, n, lo,
+                        hi);
+        return false;
+    }
+    *out = n;
+    return true;
+}
+
+static bool on_off(struct lesson *l, const char *key, const char *v, int line, bool *out)
+{
+    if (!strcmp(v, "on") || !strcmp(v, "true") || !strcmp(v, "yes")) {
+        *out = true;
+        return true;
+    }
+    if (!strcmp(v, "off") || !strcmp(v, "false") || !strcmp(v, "no")) {
+        *out = false;
+        return true;
+    }
+    lesson_diag_add(l, line, "%s: expected on or off, got \"%s\"", key, v);
+    return false;
+}
+
+static void scene_kv(struct lesson *l, void *ctx, const char *key, const char *v, int line)
+{
+    struct lesson_scene *sc = ctx;
+    int k = lesson_scene_key_from_name(key);
+    if (k < 0) {
+        lesson_diag_add(l, line,
+                        "unknown scene key \"%s\" (known: stage, tokens, d_model, heads, seed, "
+                        "causal, scale, load, focus, view, batch, seq, preset)",
+                        key);
+        return;
+    }
+    if (sc->set & (1u << k)) {
+        lesson_diag_add(l, line, "%s is given twice in this scene (first at line %d)", key,
+                        sc->key_line[k]);
+        return;
+    }
+    if (!*v) {
+        lesson_diag_add(l, line, "%s: the value is missing", key);
+        return;
+    }
+    long long n;
+    bool ok = true;
+    switch ((enum lesson_scene_key)k) {
+    case SCENE_STAGE:
+        sc->stage = mha_stage_from_name(v);
+        if (sc->stage < 0) {
+            lesson_diag_add(l, line,
+                            "stage: unknown stage \"%s\"; expected input, projection, split, "
+                            "transpose, attention, merge, output or 0..6",
+                            v);
+            ok = false;
+        }
+        break;
+    case SCENE_TOKENS:
+        sc->tokens = lesson_strdup(v);
+        break;
+    case SCENE_D_MODEL:
+        if ((ok = number_in(l, key, v, 1, MHA_MAX_D_MODEL, line, &n)))
+            sc->d_model = (int)n;
+        break;
+    case SCENE_HEADS:
+        if ((ok = number_in(l, key, v, 1, MHA_MAX_D_MODEL, line, &n)))
+            sc->heads = (int)n;
+        break;
+    case SCENE_SEED:
+        if ((ok = number_in(l, key, v, 0, 4294967295LL, line, &n)))
+            sc->seed = (uint32_t)n;
+        break;
+    case SCENE_CAUSAL:
+        ok = on_off(l, key, v, line, &sc->causal);
+        break;
+    case SCENE_SCALE:
+        ok = on_off(l, key, v, line, &sc->scaled);
+        break;
+    case SCENE_LOAD:
+        if (v[0] == '/' || strstr(v, "..")) {
+            lesson_diag_add(l, line,
+                            "load: \"%s\" must be a path inside the assets folder, e.g. "
+                            "examples/cat-sat.json",
+                            v);
+            ok = false;
+        } else {
+            sc->load = lesson_strdup(v);
+        }
+        break;
+    case SCENE_FOCUS:
+        sc->focus = lesson_strdup(v);
+        break;
+    case SCENE_VIEW:
+        ok = false;
+        for (int i = 0; i <= LESSON_VIEW_HEADS; i++)
+            if (!strcmp(v, view_names[i])) {
+                sc->view = (enum lesson_view)i;
+                ok = true;
+            }
+        if (!ok)
+            lesson_diag_add(l, line, "view: unknown view \"%s\"; expected shapes, cost, heads "
+                                     "or none",
+                            v);
+        break;
+    case SCENE_BATCH:
+        if ((ok = number_in(l, key, v, 1, 4096, line, &n)))
+            sc->batch = n;
+        break;
+    case SCENE_SEQ:
+        if ((ok = number_in(l, key, v, 1, 1000000, line, &n)))
+            sc->seq = n;
+        break;
+    case SCENE_PRESET:
+        if (!views_preset_find(v)) {
+            lesson_diag_add(l, line,
+                            "preset: unknown preset \"%s\"; expected transformer-base, "
+                            "transformer-large, bert-base, bert-large, gpt2-small, gpt2-xl "
+                            "or gpt3-175b",
+                            v);
+            ok = false;
+        } else {
+            sc->preset = lesson_strdup(v);
+        }
+        break;
+    case SCENE_KEY_COUNT:
+        break;
+    }
+    if (ok) {
+        sc->set |= 1u << k;
+        sc->key_line[k] = line;
+    }
+}
+
+void lesson_parse_scene(struct lesson *l, struct lesson_scene *sc, const char *body,
+                        int fence_line)
+{
+    memset(sc, 0, sizeof *sc);
+    sc->line = fence_line;
+    sc->scaled = true;
+    lesson_each_kv(l, body, fence_line, false, scene_kv, sc);
+    if (sc->set == 0 && l)
+        lesson_diag_add(l, fence_line, "this ```mha scene sets nothing; give at least one "
+                                       "key such as stage: attention");
+    const unsigned gen = (1u << SCENE_TOKENS) | (1u << SCENE_D_MODEL) | (1u << SCENE_SEED);
+    if ((sc->set & (1u << SCENE_LOAD)) && (sc->set & gen))
+        lesson_diag_add(l, sc->key_line[SCENE_LOAD],
+                        "load and tokens/d_model/seed in one scene: the file fixes its own "
+                        "tokens, width and numbers; use one or the other");
+}
+
+void lesson_scene_done(struct lesson_scene *sc)
+{
+    free(sc->tokens);
+    free(sc->load);
+    free(sc->focus);
+    free(sc->preset);
+    memset(sc, 0, sizeof *sc);
+}
