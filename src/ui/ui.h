@@ -8,6 +8,14 @@
 struct ui_options {
     int stage;             /* stage to open on, 0..6 */
     const char *load_path; /* the example file ex came from, or NULL */
+
+    /* Added by the explorer (main.c: zero them unless asked for). */
+    int bench_frames; /* > 0: no interaction: draw this many frames, each after a
+                         simulated keypress, off screen, print the median redraw time
+                         to stdout and return 0 (main.c: --bench-frames N).  Needs no
+                         terminal.  MHA_UI_BENCH_FRAMES=N in the environment does the
+                         same when this is 0. */
+    int bench_rows, bench_cols; /* size of that screen; 0 = 60 x 200 */
 };
 
 /* Run the explorer on ex until the user quits.  The explorer takes ownership

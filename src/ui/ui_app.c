@@ -1,0 +1,227 @@
+/* ui_app.c - ui_run: the terminal set up and restored, the input loop,
+ * Ctrl-C as a flag, resizes, and the off-screen redraw benchmark. */
+#include "ui.h"
+
+#include <curses.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ui_app.h"
+
+/* Set by the signal handler, read by the loop; nothing else happens there. */
+static volatile sig_atomic_t got_signal;
+
+static void on_signal(int sig)
+{
+    got_signal = sig;
+}
+
+struct saved_signals {
+    struct sigaction intr, term, hup;
+};
+
+static void catch_signals(struct saved_signals *old)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    got_signal = 0;
+    sigaction(SIGINT, &sa, &old->intr);
+    sigaction(SIGTERM, &sa, &old->term);
+    sigaction(SIGHUP, &sa, &old->hup);
+}
+
+static void restore_signals(const struct saved_signals *old)
+{
+    sigaction(SIGINT, &old->intr, NULL);
+    sigaction(SIGTERM, &old->term, NULL);
+    sigaction(SIGHUP, &old->hup, NULL);
+}
+
+static bool locale_is_utf8(void)
+{
+    const char *cs = nl_langinfo(CODESET);
+    return cs && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0);
+}
+
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* curses settings shared by the real screen and the benchmark's. */
+static void setup_curses(struct ui_app *app, bool utf8)
+{
+    cbreak();
+    noecho();
+    nonl();
+    keypad(stdscr, TRUE);
+    set_escdelay(25);
+    curs_set(0);
+    ui_theme_init(&app->th, utf8);
+}
+
+static int interactive(struct ui_app *app)
+{
+    struct saved_signals old;
+    SCREEN *scr = newterm(NULL, stdout, stdin);
+    if (!scr) {
+        fprintf(stderr, "mha-explorer: cannot use this terminal (TERM=%s)\n",
+                getenv("TERM") ? getenv("TERM") : "");
+        return 1;
+    }
+    set_term(scr);
+    catch_signals(&old);
+    setup_curses(app, app->th.utf8);
+    wtimeout(stdscr, 250); /* wake now and then to see a signal's flag */
+    ui_app_reflow(app, LINES, COLS);
+
+    bool dirty = true;
+    while (!app->st.quit && !got_signal) {
+        if (dirty) {
+            wnoutrefresh(stdscr); /* blank below, so a resized stdscr is not redrawn later */
+            ui_app_draw(app);
+            doupdate();
+            dirty = false;
+        }
+        wint_t ch;
+        const int r = wget_wch(stdscr, &ch);
+        if (r == ERR)
+            continue;
+        if (r == KEY_CODE_YES && ch == KEY_RESIZE) {
+            ui_app_reflow(app, LINES, COLS);
+            dirty = true;
+            continue;
+        }
+        if (app->lay.too_small) {
+            if (r == OK && (ch == 'q' || ch == 'Q'))
+                app->st.quit = true;
+            continue;
+        }
+        ui_app_key(app, (int)ch, r == OK);
+        dirty = true;
+    }
+
+    ui_app_free_windows(app);
+    endwin();
+    delscreen(scr);
+    restore_signals(&old);
+    return got_signal == SIGINT ? 130 : got_signal ? 128 + (int)got_signal : 0;
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Draw frames off screen (output to /dev/null), each after a keypress that
+ * moves to the next stage, and print the median time of key + redraw. */
+static int bench(struct ui_app *app, int frames, int rows, int cols)
+{
+    FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
+    const char *term = getenv("TERM");
+    SCREEN *scr = NULL;
+    if (out && in) {
+        scr = newterm(term && *term && strcmp(term, "dumb") ? term : "xterm-256color", out, in);
+        if (!scr)
+            scr = newterm("xterm-256color", out, in);
+    }
+    if (!scr) {
+        fprintf(stderr, "mha-explorer: the benchmark cannot open a screen\n");
+        if (out)
+            fclose(out);
+        if (in)
+            fclose(in);
+        return 1;
+    }
+    set_term(scr);
+    setup_curses(app, app->th.utf8);
+    resizeterm(rows, cols);
+    ui_app_reflow(app, rows, cols);
+    double *ms = calloc((size_t)frames, sizeof *ms);
+    if (!ms) {
+        endwin();
+        delscreen(scr);
+        fclose(out);
+        fclose(in);
+        return 1;
+    }
+    wnoutrefresh(stdscr);
+    for (int i = 0; i < frames; i++) {
+        const double t0 = now_ms();
+        ui_app_key(app, '0' + (app->st.stage + 1) % 7, true);
+        ui_app_draw(app);
+        doupdate();
+        ms[i] = now_ms() - t0;
+    }
+    ui_app_free_windows(app);
+    endwin();
+    delscreen(scr);
+    fclose(out);
+    fclose(in);
+
+    qsort(ms, (size_t)frames, sizeof *ms, cmp_double);
+    printf("redraw after a keypress: median %.3f ms, max %.3f ms over %d frames at %dx%d "
+           "(%s, %d tokens, d_model %d, %d heads, %s colours)\n",
+           ms[frames / 2], ms[frames - 1], frames, cols, rows, app->st.source[0] ? app->st.source
+                                                                                 : "example",
+           app->st.ex->lq, app->st.ex->d_model, app->st.ex->heads,
+           app->th.depth == UI_DEPTH_256 ? "256" : app->th.depth == UI_DEPTH_8 ? "8" : "no");
+    free(ms);
+    return 0;
+}
+
+int ui_run(struct mha_example *ex, const struct ui_options *opt)
+{
+    static const struct ui_options defaults = {0};
+    if (!opt)
+        opt = &defaults;
+    setlocale(LC_CTYPE, "");
+    struct ui_app *app = calloc(1, sizeof *app);
+    if (!app) {
+        mha_example_free(ex);
+        fprintf(stderr, "mha-explorer: out of memory\n");
+        return 1;
+    }
+    app->th.utf8 = locale_is_utf8();
+    struct mha_error err;
+    mha_error_clear(&err);
+    const char *source = opt->load_path ? base_name(opt->load_path) : "";
+    if (ui_state_init(&app->st, ex, opt->load_path == NULL, source, &err)) {
+        char buf[MHA_ERROR_TEXT_MAX + MHA_ERROR_FILE_MAX + 32];
+        fprintf(stderr, "mha-explorer: %s\n", mha_error_format(&err, buf, sizeof buf));
+        free(app);
+        return 2;
+    }
+    if (opt->stage > 0 && opt->stage < MHA_STAGE_COUNT)
+        app->st.stage = opt->stage;
+
+    int frames = opt->bench_frames;
+    const char *env = getenv("MHA_UI_BENCH_FRAMES");
+    if (frames <= 0 && env && *env)
+        frames = atoi(env);
+    int status;
+    if (frames > 0)
+        status = bench(app, frames, opt->bench_rows > 0 ? opt->bench_rows : 60,
+                       opt->bench_cols > 0 ? opt->bench_cols : 200);
+    else
+        status = interactive(app);
+    ui_state_done(&app->st);
+    free(app);
+    return status;
+}

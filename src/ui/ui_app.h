@@ -1,0 +1,83 @@
+/* ui_app.h - the explorer as a whole: the state, the screen's layout, the
+ * curses windows, and the blocks of the current view placed on a canvas.
+ *
+ * The loop is: read a key -> ui_app_key changes the state -> ui_app_reflow
+ * derives the layout and the view from it -> ui_app_draw draws everything
+ * from that (a pure function of the app; it changes nothing) -> doupdate. */
+#ifndef UI_APP_H
+#define UI_APP_H
+
+#include <curses.h>
+#include <stdbool.h>
+
+#include "ui_layout.h"
+#include "ui_state.h"
+#include "ui_theme.h"
+#include "ui_view.h"
+#include "ui_widget.h"
+
+/* Lines at the top of the visualisation before the canvas: title, legend. */
+#define UI_VIS_HEADER 2
+
+struct ui_app {
+    struct ui_state st;
+    struct ui_theme th;
+    struct ui_layout lay;
+    int rows, cols; /* screen size the windows were made for */
+    WINDOW *bar, *msg, *status;
+    WINDOW *vis;    /* the visualisation's header lines (title, legend) */
+    WINDOW *canvas; /* the visualisation's blocks, scrolled */
+    WINDOW *side;   /* description or explain panel */
+    WINDOW *full;   /* the whole screen: help, and the "too small" notice */
+
+    /* the current view, derived from st and lay by ui_app_reflow */
+    struct ui_block blocks[UI_VIEW_MAX_BLOCKS];
+    struct ui_block_geom geoms[UI_VIEW_MAX_BLOCKS];
+    struct ui_rect pos[UI_VIEW_MAX_BLOCKS]; /* on the canvas */
+    int n_blocks;
+    int canvas_h;
+};
+
+/* Recompute the layout for rows x cols (recreating the windows when the
+ * size changed) and the current view. */
+void ui_app_reflow(struct ui_app *app, int rows, int cols);
+
+/* Handle one key: a character (is_char, as wget_wch gives it) or a curses
+ * key code.  May change the state; reflows. */
+void ui_app_key(struct ui_app *app, int key, bool is_char);
+
+/* Delete the windows (before endwin). */
+void ui_app_free_windows(struct ui_app *app);
+
+/* Draw everything into the windows and wnoutrefresh each (no doupdate). */
+void ui_app_draw(const struct ui_app *app);
+
+/* The canvas lines the visualisation shows. */
+int ui_app_view_h(const struct ui_app *app);
+
+/* Pieces of the drawing, one file each. */
+void ui_bar_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme *th, int width);
+void ui_status_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme *th,
+                    int width);
+void ui_msg_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme *th, int width,
+                 int height);
+/* Lines the message line needs at this width (1..4). */
+int ui_msg_lines(const struct ui_state *st, bool utf8, int width);
+void ui_side_draw(WINDOW *win, const struct ui_app *app);
+/* Lines the text pane would like at this width. */
+int ui_side_lines(const struct ui_app *app, int width);
+/* The explain panel (in the text pane's place while it is open). */
+void ui_explain_panel_draw(WINDOW *win, const struct ui_app *app, int width, int height);
+int ui_explain_panel_lines(const struct ui_app *app, int width);
+/* A pane's title bar on its first line. */
+void ui_pane_title(WINDOW *win, const char *title, int width, const struct ui_theme *th);
+void ui_help_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme *th, int rows,
+                  int cols);
+/* Lines the help screen takes (for scrolling). */
+int ui_help_lines(void);
+
+/* Stage names, full and short, and a one-line description. */
+extern const char *const ui_stage_title[7];
+extern const char *const ui_stage_brief[7];
+
+#endif

@@ -1,0 +1,137 @@
+/* ui_bar.c - the three one-line bars: the pipeline bar at the top, the
+ * status line at the bottom, and the message / command line above it. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ui_app.h"
+#include "ui_text.h"
+
+const char *const ui_stage_title[7] = {"Input",     "Projection", "Split", "Transpose",
+                                       "Attention", "Merge",      "Output"};
+const char *const ui_stage_brief[7] = {"Input", "Proj", "Split", "Transp",
+                                       "Attn",  "Merge", "Output"};
+
+void ui_bar_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme *th, int width)
+{
+    struct ui_bar_slot slots[7];
+    const int bar = ui_role_attr(th, UI_ROLE_BAR);
+    ui_fill(win, 0, 0, width, bar);
+    int used = ui_bar_fit(width, ui_stage_title, ui_stage_brief, st->stage, slots);
+    for (int s = 0; s < 7; s++) {
+        char text[32];
+        if (slots[s].digit_only)
+            snprintf(text, sizeof text, " %d ", s);
+        else
+            snprintf(text, sizeof text, " %d %s ", s,
+                     slots[s].full_name ? ui_stage_title[s] : ui_stage_brief[s]);
+        if (slots[s].x >= width)
+            break;
+        const int attr = s == st->stage ? ui_role_attr(th, UI_ROLE_BAR_CURRENT) : bar;
+        ui_put(win, 0, slots[s].x, text, width - slots[s].x, attr, th->utf8);
+        if (s < 6 && slots[s].x + slots[s].w < width)
+            ui_put(win, 0, slots[s].x + slots[s].w, "›", 1, ui_role_attr(th, UI_ROLE_BAR_ARROW),
+                   th->utf8);
+    }
+    /* the program's name at the right, when there is room */
+    const char *name = " mha-explorer ";
+    const int nw = (int)strlen(name);
+    if (used + nw + 2 <= width)
+        ui_put(win, 0, width - nw, name, nw, ui_role_attr(th, UI_ROLE_BAR_ARROW), th->utf8);
+    wnoutrefresh(win);
+}
+
+void ui_status_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme *th, int width)
+{
+    const struct mha_example *ex = st->ex;
+    const int base = ui_role_attr(th, UI_ROLE_STATUS), key = ui_role_attr(th, UI_ROLE_STATUS_KEY);
+    ui_fill(win, 0, 0, width, base);
+    char part[8][96];
+    int n = 0;
+    if (ex->cross)
+        snprintf(part[n++], sizeof part[0], "%d queries, %d keys", ex->lq, ex->lk);
+    else
+        snprintf(part[n++], sizeof part[0], "%d tokens", ex->lq);
+    snprintf(part[n++], sizeof part[0], "d_model %d", ex->d_model);
+    snprintf(part[n++], sizeof part[0], "heads %d", ex->heads);
+    snprintf(part[n++], sizeof part[0], "d_k %d", st->tr->d_k);
+    snprintf(part[n++], sizeof part[0], "mask %s",
+             ex->causal ? (ex->has_mask ? "causal+file" : "causal")
+                        : (ex->has_mask ? "file" : "off"));
+    if (ex->scaled)
+        snprintf(part[n++], sizeof part[0], "scaling ÷√%d", st->tr->d_k);
+    else
+        snprintf(part[n++], sizeof part[0], "scaling off");
+    if (st->generated)
+        snprintf(part[n++], sizeof part[0], "seed %u", (unsigned)ex->seed);
+    if (st->source[0])
+        snprintf(part[n++], sizeof part[0], "%.60s", st->source);
+
+    const char *help = " ? help ";
+    const int help_w = (int)strlen(help);
+    int x = 1;
+    for (int i = 0; i < n; i++) {
+        const char *sep = i ? " │ " : "";
+        int need = ui_text_width(sep, th->utf8) + ui_text_width(part[i], th->utf8);
+        /* the first six parts are always wanted; the rest only if they fit */
+        if (x + need > width - help_w - 1 && i >= 6)
+            break;
+        x += ui_put(win, 0, x, sep, width - help_w - x, base, th->utf8);
+        x += ui_put(win, 0, x, part[i], width - help_w - x, base, th->utf8);
+    }
+    ui_put(win, 0, width - help_w, help, help_w, key, th->utf8);
+    wnoutrefresh(win);
+}
+
+/* What the message line says when nothing else is going on. */
+static const char *hint(const struct ui_state *st)
+{
+    if (st->focus)
+        return "↑↓←→ move · Enter explains the number · Tab next matrix · Esc back";
+    return "← → stages · Tab points at numbers · + - heads · [ ] d_model · : command · ? help";
+}
+
+int ui_msg_lines(const struct ui_state *st, bool utf8, int width)
+{
+    if (st->cmd_active || !st->msg[0])
+        return 1;
+    struct ui_line lines[4];
+    int n = ui_text_wrap(st->msg, width - 2, utf8, lines, 4);
+    return n < 1 ? 1 : n > 4 ? 4 : n;
+}
+
+void ui_msg_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme *th, int width,
+                 int height)
+{
+    werase(win);
+    if (st->cmd_active) {
+        const int prompt = ui_role_attr(th, UI_ROLE_PROMPT);
+        ui_put(win, 0, 0, ":", 1, prompt, th->utf8);
+        /* show the end of a long command line */
+        const char *text = st->cmd;
+        while (ui_text_width(text, th->utf8) > width - 3 && *text)
+            text++;
+        int w = ui_put(win, 0, 1, text, width - 2, 0, th->utf8);
+        ui_put(win, 0, 1 + w, " ", 1, A_REVERSE, th->utf8);
+    } else if (st->msg[0]) {
+        const int attr = ui_role_attr(th, st->msg_error ? UI_ROLE_ERROR : UI_ROLE_INFO);
+        struct ui_line lines[4];
+        int n = ui_text_wrap(st->msg, width - 2, th->utf8, lines, 4);
+        if (n > height)
+            n = height;
+        if (n > 4)
+            n = 4;
+        for (int i = 0; i < n; i++) {
+            char buf[1024];
+            int w = ui_text_fit_n(lines[i].start, lines[i].len, width - 2, th->utf8, buf,
+                                  sizeof buf);
+            if (st->msg_error)
+                ui_fill(win, i, 0, width, attr);
+            ui_put(win, i, 1, buf, w, attr, th->utf8);
+        }
+    } else {
+        ui_put(win, 0, 1, hint(st), width - 2, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
+    }
+    wattrset(win, 0);
+    wnoutrefresh(win);
+}

@@ -1,0 +1,181 @@
+/* ui_draw.c - from state to screen: the layout and view derived from the
+ * state (reflow), and the drawing of every window (a pure function of the
+ * app: it reads, changes nothing, and leaves doupdate to the loop). */
+#include <stdio.h>
+#include <string.h>
+
+#include "ui_app.h"
+#include "ui_text.h"
+
+static void drop_windows(struct ui_app *app)
+{
+    WINDOW **all[] = {&app->bar, &app->vis, &app->canvas, &app->side,
+                      &app->msg, &app->status, &app->full};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+        if (*all[i])
+            delwin(*all[i]);
+        *all[i] = NULL;
+    }
+}
+
+static WINDOW *window(struct ui_rect r)
+{
+    return r.h > 0 && r.w > 0 ? newwin(r.h, r.w, r.y, r.x) : NULL;
+}
+
+static void make_windows(struct ui_app *app)
+{
+    drop_windows(app);
+    const struct ui_layout *l = &app->lay;
+    app->full = newwin(l->rows, l->cols, 0, 0);
+    if (l->too_small)
+        return;
+    app->bar = window(l->bar);
+    app->vis = window((struct ui_rect){l->vis.y, l->vis.x, UI_VIS_HEADER, l->vis.w});
+    app->canvas = window((struct ui_rect){l->vis.y + UI_VIS_HEADER, l->vis.x,
+                                          l->vis.h - UI_VIS_HEADER, l->vis.w});
+    app->side = window(l->side);
+    app->msg = window(l->msg);
+    app->status = window(l->status);
+}
+
+static bool same_rect(struct ui_rect a, struct ui_rect b)
+{
+    return a.y == b.y && a.x == b.x && a.h == b.h && a.w == b.w;
+}
+
+static bool same_layout(const struct ui_layout *a, const struct ui_layout *b)
+{
+    return a->rows == b->rows && a->cols == b->cols && a->too_small == b->too_small &&
+           same_rect(a->vis, b->vis) && same_rect(a->side, b->side) &&
+           same_rect(a->msg, b->msg);
+}
+
+void ui_app_reflow(struct ui_app *app, int rows, int cols)
+{
+    struct ui_layout lay;
+    const int msg_lines = ui_msg_lines(&app->st, app->th.utf8, cols);
+    ui_layout_compute(rows, cols, msg_lines, 0, &lay);
+    app->n_blocks = 0;
+    app->canvas_h = 0;
+    if (!lay.too_small) {
+        app->n_blocks = ui_view_build(&app->st, lay.vis.w - 1, app->blocks, UI_VIEW_MAX_BLOCKS);
+        if (!lay.side_by_side) /* the text pane below asks for its lines */
+            ui_layout_compute(rows, cols, msg_lines, ui_side_lines(app, cols), &lay);
+        const int max_w = lay.vis.w - 1;
+        const int view_h = lay.vis.h - UI_VIS_HEADER;
+        struct ui_flow_item items[UI_VIEW_MAX_BLOCKS];
+        for (int i = 0; i < app->n_blocks; i++) {
+            ui_block_measure(&app->blocks[i], max_w, view_h > 5 ? view_h : 5, &app->th,
+                             &app->geoms[i]);
+            items[i] = (struct ui_flow_item){app->geoms[i].w, app->geoms[i].h,
+                                             app->blocks[i].new_row};
+        }
+        app->canvas_h = ui_flow(items, app->n_blocks, max_w, 2, 1, app->pos);
+    }
+    const bool remake = !app->full || !same_layout(&lay, &app->lay);
+    app->lay = lay;
+    app->rows = rows;
+    app->cols = cols;
+    if (remake)
+        make_windows(app);
+    if (!lay.too_small)
+        app->st.scroll = ui_scroll_follow(app->st.scroll, app->st.scroll, 0,
+                                          lay.vis.h - UI_VIS_HEADER, app->canvas_h);
+}
+
+/* Which legends the current stage needs. */
+static unsigned legend_parts(int stage)
+{
+    switch (stage) {
+    case MHA_STAGE_SPLIT: case MHA_STAGE_TRANSPOSE: case MHA_STAGE_MERGE:
+        return UI_LEGEND_HEADS;
+    case MHA_STAGE_ATTENTION:
+        return UI_LEGEND_SIGNED | UI_LEGEND_PROB;
+    default:
+        return UI_LEGEND_SIGNED;
+    }
+}
+
+static void draw_vis(const struct ui_app *app)
+{
+    const struct ui_state *st = &app->st;
+    const struct ui_theme *th = &app->th;
+    const int width = app->lay.vis.w - 1;
+    const int view_h = ui_app_view_h(app);
+    char shape[256], title[64];
+
+    werase(app->vis);
+    snprintf(title, sizeof title, "%d · %s ", st->stage, ui_stage_title[st->stage]);
+    ui_view_shape_line(st, shape, sizeof shape);
+    int used = ui_put(app->vis, 0, 0, title, width, ui_role_attr(th, UI_ROLE_TITLE), th->utf8);
+    used += ui_put(app->vis, 0, used, shape, width - used, ui_role_attr(th, UI_ROLE_SHAPE),
+                   th->utf8);
+    if (app->canvas_h > view_h) {
+        char more[64];
+        const bool above = st->scroll > 0, below = st->scroll + view_h < app->canvas_h;
+        snprintf(more, sizeof more, " %s%s lines %d-%d of %d", above ? "↑" : " ",
+                 below ? "↓" : " ", st->scroll + 1, st->scroll + view_h, app->canvas_h);
+        int mw = ui_text_width(more, th->utf8);
+        if (used + mw < width)
+            ui_put(app->vis, 0, width - mw, more, mw, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
+    }
+    ui_legend_draw(app->vis, 1, 0, width, legend_parts(st->stage), st->tr->heads, th);
+    wnoutrefresh(app->vis);
+
+    werase(app->canvas);
+    for (int i = 0; i < app->n_blocks; i++) {
+        const struct ui_rect *p = &app->pos[i];
+        if (p->y + p->h <= st->scroll || p->y >= st->scroll + view_h)
+            continue;
+        const bool here = st->focus && st->block == i;
+        ui_block_draw(app->canvas, p->y - st->scroll, p->x, view_h, &app->blocks[i],
+                      &app->geoms[i], here ? st->cur_r : -1, here ? st->cur_c : -1, th);
+    }
+    wnoutrefresh(app->canvas);
+}
+
+static void draw_too_small(const struct ui_app *app)
+{
+    WINDOW *w = app->full;
+    const struct ui_theme *th = &app->th;
+    char line1[96], line2[96];
+    snprintf(line1, sizeof line1, "The terminal is %d×%d.", app->cols, app->rows);
+    snprintf(line2, sizeof line2, "Enlarge the terminal to %d×%d", UI_MIN_COLS, UI_MIN_ROWS);
+    werase(w);
+    const int y = app->rows / 2 - 1;
+    const char *lines[] = {line2, line1, "q quits"};
+    for (int i = 0; i < 3; i++) {
+        int tw = ui_text_width(lines[i], th->utf8);
+        int x = tw < app->cols ? (app->cols - tw) / 2 : 0;
+        if (y + i >= 0 && y + i < app->rows)
+            ui_put(w, y + i, x, lines[i], app->cols - x,
+                   i == 0 ? ui_role_attr(th, UI_ROLE_NOTICE) : 0, th->utf8);
+    }
+    wattrset(w, 0);
+    wnoutrefresh(w);
+}
+
+void ui_app_draw(const struct ui_app *app)
+{
+    if (!app->full)
+        return;
+    if (app->lay.too_small) {
+        draw_too_small(app);
+        return;
+    }
+    if (app->st.help_open) {
+        ui_help_draw(app->full, &app->st, &app->th, app->rows, app->cols);
+        return;
+    }
+    ui_bar_draw(app->bar, &app->st, &app->th, app->lay.bar.w);
+    draw_vis(app);
+    ui_side_draw(app->side, app);
+    ui_msg_draw(app->msg, &app->st, &app->th, app->lay.msg.w, app->lay.msg.h);
+    ui_status_draw(app->status, &app->st, &app->th, app->lay.status.w);
+}
+
+void ui_app_free_windows(struct ui_app *app)
+{
+    drop_windows(app);
+}

@@ -1,0 +1,86 @@
+/* ui_driver.c - a small stand-alone way into ui_run, not installed: the
+ * redraw benchmark runs through it, and so can the screen tests when the
+ * real program is not built.  mha-explorer (src/main.c) is the program.
+ *
+ *   mha-ui-driver [--tokens "A B C"] [--d-model N] [--heads N] [--seed N]
+ *                 [--causal] [--no-scale] [--stage N]
+ *                 [--bench FRAMES] [--rows N] [--cols N] */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui.h"
+
+#define MAX_TOKENS 1024
+
+static int usage(void)
+{
+    fprintf(stderr, "usage: mha-ui-driver [--tokens \"A B C\" | --n-tokens N] [--d-model N] "
+                    "[--heads N] [--seed N] [--causal] [--no-scale] [--stage N] "
+                    "[--bench FRAMES] [--rows N] [--cols N]\n");
+    return 2;
+}
+
+int main(int argc, char **argv)
+{
+    struct ui_options opt = {0};
+    int d_model = 6, heads = 2, n = 4;
+    unsigned long seed = 42;
+    bool causal = false, no_scale = false;
+    char *tokens_text = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--causal")) {
+            causal = true;
+            continue;
+        }
+        if (!strcmp(a, "--no-scale")) {
+            no_scale = true;
+            continue;
+        }
+        if (!v)
+            return usage();
+        i++;
+        if (!strcmp(a, "--tokens"))
+            tokens_text = argv[i];
+        else if (!strcmp(a, "--n-tokens"))
+            n = atoi(v);
+        else if (!strcmp(a, "--d-model"))
+            d_model = atoi(v);
+        else if (!strcmp(a, "--heads"))
+            heads = atoi(v);
+        else if (!strcmp(a, "--seed"))
+            seed = strtoul(v, NULL, 10);
+        else if (!strcmp(a, "--stage"))
+            opt.stage = atoi(v);
+        else if (!strcmp(a, "--bench"))
+            opt.bench_frames = atoi(v);
+        else if (!strcmp(a, "--rows"))
+            opt.bench_rows = atoi(v);
+        else if (!strcmp(a, "--cols"))
+            opt.bench_cols = atoi(v);
+        else
+            return usage();
+    }
+
+    static const char *tokens[MAX_TOKENS];
+    char *copy = tokens_text ? strdup(tokens_text) : NULL;
+    if (copy) {
+        n = 0;
+        for (char *p = strtok(copy, " "); p && n < MAX_TOKENS; p = strtok(NULL, " "))
+            tokens[n++] = p;
+    }
+    struct mha_error err;
+    mha_error_clear(&err);
+    struct mha_example *ex =
+        mha_example_generated(n, copy ? tokens : NULL, d_model, heads, (uint32_t)seed, &err);
+    free(copy);
+    if (!ex) {
+        fprintf(stderr, "mha-ui-driver: %s\n", err.text);
+        return 2;
+    }
+    ex->causal = causal;
+    ex->scaled = !no_scale;
+    return ui_run(ex, &opt);
+}

@@ -1,0 +1,162 @@
+/* ui_keys.c - the key table, its lookup, and the help screen written from it. */
+#include "ui_keys.h"
+
+#include <curses.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ui_app.h"
+#include "ui_text.h"
+
+#define CTRL(c) ((c) & 0x1f)
+
+const struct ui_key_binding ui_key_table[] = {
+    {{KEY_LEFT, 'h'}, "← h", UI_KEYS_BROWSE, UI_ACT_STAGE_PREV, "previous stage"},
+    {{KEY_RIGHT, 'l'}, "→ l", UI_KEYS_BROWSE, UI_ACT_STAGE_NEXT, "next stage"},
+    {{'0', '1', '2', '3', '4', '5', '6'}, "0 … 6", UI_KEYS_ANY, UI_ACT_STAGE_JUMP,
+     "jump to a stage"},
+    {{'+', '='}, "+", UI_KEYS_ANY, UI_ACT_HEADS_MORE, "more heads: next divisor of d_model"},
+    {{'-', '_'}, "-", UI_KEYS_ANY, UI_ACT_HEADS_FEWER, "fewer heads: previous divisor"},
+    {{']'}, "]", UI_KEYS_ANY, UI_ACT_DMODEL_UP, "d_model up (heads follow to a divisor)"},
+    {{'['}, "[", UI_KEYS_ANY, UI_ACT_DMODEL_DOWN, "d_model down"},
+    {{'c'}, "c", UI_KEYS_ANY, UI_ACT_CAUSAL, "causal mask on / off"},
+    {{'s'}, "s", UI_KEYS_ANY, UI_ACT_SCALE, "1/√d_k scaling on / off"},
+    {{'r'}, "r", UI_KEYS_ANY, UI_ACT_RESEED, "new random numbers (next seed)"},
+    {{':'}, ":", UI_KEYS_ANY, UI_ACT_COMMAND, "command line (see below)"},
+    {{'\t'}, "Tab", UI_KEYS_ANY, UI_ACT_FOCUS_NEXT, "point at numbers / next matrix"},
+    {{KEY_BTAB}, "S-Tab", UI_KEYS_ANY, UI_ACT_FOCUS_PREV, "previous matrix"},
+    {{KEY_UP, 'k'}, "↑ k", UI_KEYS_FOCUS, UI_ACT_UP, "move the cell cursor"},
+    {{KEY_DOWN, 'j'}, "↓ j", UI_KEYS_FOCUS, UI_ACT_DOWN, "move the cell cursor"},
+    {{KEY_LEFT, 'h'}, "← h", UI_KEYS_FOCUS, UI_ACT_LEFT, "move the cell cursor"},
+    {{KEY_RIGHT, 'l'}, "→ l", UI_KEYS_FOCUS, UI_ACT_RIGHT, "move the cell cursor"},
+    {{KEY_HOME, 'g'}, "Home g", UI_KEYS_FOCUS, UI_ACT_HOME, "first cell of the matrix"},
+    {{KEY_END, 'G'}, "End G", UI_KEYS_FOCUS, UI_ACT_END, "last cell of the matrix"},
+    {{KEY_ENTER, '\n', '\r'}, "Enter", UI_KEYS_ANY, UI_ACT_EXPLAIN,
+     "explain the number under the cursor"},
+    {{KEY_UP, 'k'}, "↑ k", UI_KEYS_BROWSE, UI_ACT_UP, "scroll the visualisation"},
+    {{KEY_DOWN, 'j'}, "↓ j", UI_KEYS_BROWSE, UI_ACT_DOWN, "scroll the visualisation"},
+    {{KEY_PPAGE}, "PgUp", UI_KEYS_ANY, UI_ACT_PAGE_UP, "page up"},
+    {{KEY_NPAGE, ' '}, "PgDn Space", UI_KEYS_ANY, UI_ACT_PAGE_DOWN, "page down"},
+    {{27}, "Esc", UI_KEYS_ANY, UI_ACT_BACK, "close the panel / leave the numbers"},
+    {{'?', KEY_F(1)}, "? F1", UI_KEYS_ANY, UI_ACT_HELP, "this help"},
+    {{CTRL('l')}, "^L", UI_KEYS_ANY, UI_ACT_REDRAW, "redraw the screen"},
+    {{'q', 'Q'}, "q", UI_KEYS_ANY, UI_ACT_QUIT, "quit"},
+};
+const int ui_key_count = (int)(sizeof ui_key_table / sizeof ui_key_table[0]);
+
+static bool binding_has(const struct ui_key_binding *b, int key)
+{
+    for (int i = 0; i < UI_KEY_MAX_KEYS && b->keys[i]; i++)
+        if (b->keys[i] == key)
+            return true;
+    return false;
+}
+
+const struct ui_key_binding *ui_key_lookup(int key, bool focus)
+{
+    const enum ui_key_mode mode = focus ? UI_KEYS_FOCUS : UI_KEYS_BROWSE;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; i < ui_key_count; i++) {
+            const struct ui_key_binding *b = &ui_key_table[i];
+            const bool applies = pass == 0 ? b->mode == mode : b->mode == UI_KEYS_ANY;
+            if (applies && binding_has(b, key))
+                return b;
+        }
+    }
+    return NULL;
+}
+
+enum ui_action ui_key_action(int key, bool focus)
+{
+    const struct ui_key_binding *b = ui_key_lookup(key, focus);
+    return b ? b->action : UI_ACT_NONE;
+}
+
+/* ---- the help screen, written from the table above --------------------------------------- */
+
+/* One line of the help screen: a heading, a key and its text, or a gap. */
+struct help_line {
+    const char *key, *text;
+    bool heading;
+};
+
+static const char *const mode_heading[] = {
+    [UI_KEYS_ANY] = "Everywhere",
+    [UI_KEYS_BROWSE] = "Browsing the stages",
+    [UI_KEYS_FOCUS] = "With the cell cursor (after Tab)",
+};
+
+/* Lay the help out into out (room for max); returns the number of lines. */
+static int help_layout(struct help_line *out, int max, char labels[][48])
+{
+    int n = 0, nl = 0;
+    static const enum ui_key_mode order[] = {UI_KEYS_BROWSE, UI_KEYS_FOCUS, UI_KEYS_ANY};
+    for (int m = 0; m < 3; m++) {
+        if (n + 2 < max) {
+            if (n > 0)
+                out[n++] = (struct help_line){NULL, NULL, false};
+            out[n++] = (struct help_line){NULL, mode_heading[order[m]], true};
+        }
+        for (int i = 0; i < ui_key_count && n < max; i++) {
+            const struct ui_key_binding *b = &ui_key_table[i];
+            if (b->mode != order[m])
+                continue;
+            /* bindings with the same text in a row share one line */
+            if (n > 0 && out[n - 1].text && !out[n - 1].heading &&
+                strcmp(out[n - 1].text, b->help) == 0 && nl > 0) {
+                size_t len = strlen(labels[nl - 1]);
+                snprintf(labels[nl - 1] + len, 48 - len, "  %s", b->label);
+                continue;
+            }
+            snprintf(labels[nl], 48, "%s", b->label);
+            out[n++] = (struct help_line){labels[nl], b->help, false};
+            nl++;
+        }
+    }
+    if (n + 2 < max) {
+        out[n++] = (struct help_line){NULL, NULL, false};
+        out[n++] = (struct help_line){NULL, "Commands (type : first, Enter runs, Esc cancels)",
+                                      true};
+    }
+    for (int i = 0; i < ui_command_help_count && n < max; i++)
+        out[n++] = (struct help_line){ui_command_help[i].usage, ui_command_help[i].text, false};
+    return n;
+}
+
+#define HELP_MAX 96
+
+int ui_help_lines(void)
+{
+    struct help_line lines[HELP_MAX];
+    char labels[HELP_MAX][48];
+    return help_layout(lines, HELP_MAX, labels);
+}
+
+void ui_help_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme *th, int rows,
+                  int cols)
+{
+    struct help_line lines[HELP_MAX];
+    char labels[HELP_MAX][48];
+    const int n = help_layout(lines, HELP_MAX, labels);
+    werase(win);
+    ui_pane_title(win, "mha-explorer: keys and commands", cols, th);
+    const int width = cols < 84 ? cols - 2 : 82;
+    const int x = (cols - width) / 2;
+    const int body = rows - 2;
+    for (int i = 0; i < body && st->help_scroll + i < n; i++) {
+        const struct help_line *l = &lines[st->help_scroll + i];
+        const int y = 1 + i;
+        if (l->heading) {
+            ui_put(win, y, x, l->text, width, ui_role_attr(th, UI_ROLE_TITLE), th->utf8);
+        } else if (l->key) {
+            ui_put(win, y, x + 2, l->key, 20, ui_role_attr(th, UI_ROLE_HELP_KEY), th->utf8);
+            ui_put(win, y, x + 24, l->text, width - 24, 0, th->utf8);
+        }
+    }
+    char foot[128];
+    snprintf(foot, sizeof foot, "Esc or ? closes · ↑ ↓ scroll%s",
+             n > body ? " (more below)" : "");
+    ui_put(win, rows - 1, x, foot, width, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
+    wattrset(win, 0);
+    wnoutrefresh(win);
+}

@@ -1,0 +1,65 @@
+/* ui_keys.h - the key table.  One table drives both the key handling and
+ * the help screen, so the two cannot disagree. */
+#ifndef UI_KEYS_H
+#define UI_KEYS_H
+
+#include <stdbool.h>
+
+/* When a binding applies. */
+enum ui_key_mode {
+    UI_KEYS_ANY,    /* always */
+    UI_KEYS_BROWSE, /* the visualisation is not focused */
+    UI_KEYS_FOCUS   /* the cell cursor is in the visualisation */
+};
+
+enum ui_action {
+    UI_ACT_NONE,
+    UI_ACT_STAGE_PREV,
+    UI_ACT_STAGE_NEXT,
+    UI_ACT_STAGE_JUMP, /* the stage is the key's digit */
+    UI_ACT_HEADS_MORE,
+    UI_ACT_HEADS_FEWER,
+    UI_ACT_DMODEL_UP,
+    UI_ACT_DMODEL_DOWN,
+    UI_ACT_CAUSAL,
+    UI_ACT_SCALE,
+    UI_ACT_RESEED,
+    UI_ACT_COMMAND,
+    UI_ACT_FOCUS_NEXT,
+    UI_ACT_FOCUS_PREV,
+    UI_ACT_UP,
+    UI_ACT_DOWN,
+    UI_ACT_LEFT,
+    UI_ACT_RIGHT,
+    UI_ACT_PAGE_UP,
+    UI_ACT_PAGE_DOWN,
+    UI_ACT_HOME,
+    UI_ACT_END,
+    UI_ACT_EXPLAIN,
+    UI_ACT_BACK,
+    UI_ACT_HELP,
+    UI_ACT_REDRAW,
+    UI_ACT_QUIT
+};
+
+#define UI_KEY_MAX_KEYS 8
+
+struct ui_key_binding {
+    int keys[UI_KEY_MAX_KEYS]; /* curses key codes, 0-terminated */
+    const char *label;         /* how the help screen writes the keys */
+    enum ui_key_mode mode;
+    enum ui_action action;
+    const char *help; /* what it does, for the help screen */
+};
+
+extern const struct ui_key_binding ui_key_table[];
+extern const int ui_key_count;
+
+/* The action key has in the given mode (bindings for the mode win over
+ * UI_KEYS_ANY ones); UI_ACT_NONE when the key is not bound. */
+enum ui_action ui_key_action(int key, bool focus);
+
+/* The binding that gave the action (NULL when none). */
+const struct ui_key_binding *ui_key_lookup(int key, bool focus);
+
+#endif

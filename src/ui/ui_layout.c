@@ -1,0 +1,150 @@
+/* ui_layout.c - panes, the pipeline bar, block flow, matrix windows, numbers. */
+#include "ui_layout.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static int clamp(int v, int lo, int hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+void ui_layout_compute(int rows, int cols, int msg_lines, int side_lines, struct ui_layout *out)
+{
+    memset(out, 0, sizeof *out);
+    out->rows = rows;
+    out->cols = cols;
+    if (rows < UI_MIN_ROWS || cols < UI_MIN_COLS) {
+        out->too_small = true;
+        return;
+    }
+    const int msg_h = clamp(msg_lines, 1, 4);
+    out->bar = (struct ui_rect){0, 0, 1, cols};
+    out->status = (struct ui_rect){rows - 1, 0, 1, cols};
+    out->msg = (struct ui_rect){rows - 1 - msg_h, 0, msg_h, cols};
+    const int top = 1, bottom = out->msg.y; /* the panes share [top, bottom) */
+    const int body = bottom - top;
+
+    if (cols >= UI_WIDE_COLS) {
+        out->side_by_side = true;
+        const int side_w = clamp(cols * 32 / 100, 44, 64);
+        out->vis = (struct ui_rect){top, 0, body, cols - side_w};
+        out->side = (struct ui_rect){top, cols - side_w, body, side_w};
+        return;
+    }
+    /* below: at least 5 lines of text, at most 45 % of the body */
+    const int side_h = clamp(side_lines, 5, body * 45 / 100);
+    out->vis = (struct ui_rect){top, 0, body - side_h, cols};
+    out->side = (struct ui_rect){top + body - side_h, 0, side_h, cols};
+}
+
+int ui_bar_fit(int width, const char *const full[7], const char *const brief[7], int current,
+               struct ui_bar_slot slots[7])
+{
+    /* forms, widest first: all full; brief + current full; brief; digits +
+     * current full; digits */
+    int used = 0;
+    for (int form = 0; form < 5; form++) {
+        used = 0;
+        for (int s = 0; s < 7; s++) {
+            bool cur = s == current;
+            bool full_name = form == 0 || (cur && (form == 1 || form == 3));
+            bool digit = !full_name && form >= 3;
+            const char *name = full_name ? full[s] : brief[s];
+            int w = digit ? 3 : 4 + (int)strlen(name); /* " N " or " N Name " */
+            if (s > 0)
+                used += 1;
+            slots[s] = (struct ui_bar_slot){used, w, full_name, digit};
+            used += w;
+        }
+        if (used <= width)
+            break;
+    }
+    return used;
+}
+
+int ui_flow(const struct ui_flow_item *items, int n, int width, int hgap, int vgap,
+            struct ui_rect *out)
+{
+    int x = 0, y = 0, row_h = 0;
+    for (int i = 0; i < n; i++) {
+        const bool wrap = x > 0 && (items[i].new_row || x + items[i].w > width);
+        if (wrap) {
+            y += row_h + vgap;
+            x = 0;
+            row_h = 0;
+        }
+        out[i] = (struct ui_rect){y, x, items[i].h, items[i].w};
+        x += items[i].w + hgap;
+        if (items[i].h > row_h)
+            row_h = items[i].h;
+    }
+    return n > 0 ? y + row_h : 0;
+}
+
+void ui_grid_fit(int rows, int cols, int label_w, int cell_w, int max_w, int max_h,
+                 struct ui_grid *g)
+{
+    g->label_w = label_w;
+    g->cell_w = cell_w;
+    const int room_cols = cell_w > 0 ? (max_w - label_w - 1) / cell_w : cols;
+    const int room_rows = max_h - 2;
+    g->cols = clamp(cols, 1, room_cols > 1 ? room_cols : 1);
+    g->rows = clamp(rows, 1, room_rows > 1 ? room_rows : 1);
+    g->clipped = g->cols < cols || g->rows < rows;
+    g->w = label_w + 1 + g->cols * cell_w;
+    g->h = 2 + g->rows;
+}
+
+int ui_window_start(int cursor, int visible, int total)
+{
+    if (visible >= total || visible < 1)
+        return 0;
+    return clamp(cursor - visible / 2, 0, total - visible);
+}
+
+int ui_scroll_follow(int scroll, int top, int height, int view_h, int canvas_h)
+{
+    const int max_scroll = canvas_h > view_h ? canvas_h - view_h : 0;
+    if (height > view_h)
+        height = view_h;
+    if (top < scroll)
+        scroll = top;
+    else if (top + height > scroll + view_h)
+        scroll = top + height - view_h;
+    return clamp(scroll, 0, max_scroll);
+}
+
+struct ui_numfmt ui_numfmt_for(float range, bool probabilities)
+{
+    if (probabilities)
+        return (struct ui_numfmt){2, 4};
+    const double r = isfinite(range) ? fabs((double)range) : 0.0;
+    if (r < 9.995)
+        return (struct ui_numfmt){2, 5};
+    if (r < 99.95)
+        return (struct ui_numfmt){1, 5};
+    if (r < 99999.5)
+        return (struct ui_numfmt){0, 6};
+    return (struct ui_numfmt){-1, 8};
+}
+
+char *ui_num_format(char *buf, size_t n, float v, struct ui_numfmt fmt)
+{
+    if (isinf(v))
+        snprintf(buf, n, "%*s", fmt.width, v < 0 ? "-inf" : "inf");
+    else if (isnan(v))
+        snprintf(buf, n, "%*s", fmt.width, "nan");
+    else if (fmt.decimals < 0)
+        snprintf(buf, n, "%*.1e", fmt.width, (double)v);
+    else {
+        /* no "-0.00": a value that rounds to zero is written unsigned */
+        double r = (double)v;
+        double unit = pow(10.0, -fmt.decimals) / 2.0;
+        if (fabs(r) < unit)
+            r = 0.0;
+        snprintf(buf, n, "%*.*f", fmt.width, fmt.decimals, r);
+    }
+    return buf;
+}

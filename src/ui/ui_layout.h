@@ -1,0 +1,97 @@
+/* ui_layout.h - the arithmetic of the screen: where each pane goes, how the
+ * pipeline bar fits, how blocks flow in the visualisation, how much of a
+ * matrix shows, and how numbers are written.  Pure functions, no curses. */
+#ifndef UI_LAYOUT_H
+#define UI_LAYOUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Below this size the explorer shows only the "enlarge the terminal" notice. */
+#define UI_MIN_COLS 64
+#define UI_MIN_ROWS 18
+/* From this width on, the text pane sits beside the visualisation. */
+#define UI_WIDE_COLS 120
+
+struct ui_rect {
+    int y, x, h, w;
+};
+
+struct ui_layout {
+    int rows, cols;
+    bool too_small;    /* only the notice is drawn */
+    bool side_by_side; /* text pane to the right of the visualisation */
+    struct ui_rect bar, vis, side, msg, status;
+};
+
+/* Split a rows x cols screen.  msg_lines: lines the message / command line
+ * needs (clamped to 1..4); side_lines: lines the text pane would like when it
+ * sits below the visualisation (clamped to a share of the screen). */
+void ui_layout_compute(int rows, int cols, int msg_lines, int side_lines, struct ui_layout *out);
+
+/* ---- pipeline bar ---------------------------------------------------------------------- */
+
+enum ui_bar_form { UI_BAR_FULL, UI_BAR_SHORT, UI_BAR_DIGITS };
+
+struct ui_bar_slot {
+    int x, w;       /* columns of the slot, padding included */
+    bool full_name; /* the slot shows the stage's full name */
+    bool digit_only;
+};
+
+/* Place the seven stage slots " N Name " with a 1-column separator between
+ * them in width columns.  full[] and brief[] are the stage names in two
+ * lengths (display widths are their byte lengths: ASCII names).  The current
+ * stage keeps its full name as long as anything fits.  Returns the columns
+ * used (may exceed width only when even digits do not fit). */
+int ui_bar_fit(int width, const char *const full[7], const char *const brief[7], int current,
+               struct ui_bar_slot slots[7]);
+
+/* ---- flow of blocks in the visualisation ---------------------------------------------- */
+
+struct ui_flow_item {
+    int w, h;
+    bool new_row; /* start on a new row even if it would fit */
+};
+
+/* Place items left to right, wrapping at width, hgap columns between items
+ * on a row and vgap lines between rows.  Returns the total height. */
+int ui_flow(const struct ui_flow_item *items, int n, int width, int hgap, int vgap,
+            struct ui_rect *out);
+
+/* ---- matrices ---------------------------------------------------------------------------- */
+
+/* How much of a rows x cols matrix shows in max_w x max_h: a title line, a
+ * column header line, then one line per visible row; label_w columns of row
+ * labels plus a space, then cell_w columns per cell. */
+struct ui_grid {
+    int rows, cols;   /* visible rows and columns (at least 1 each) */
+    int label_w, cell_w;
+    int w, h;         /* size of the whole block */
+    bool clipped;     /* not everything shows */
+};
+void ui_grid_fit(int rows, int cols, int label_w, int cell_w, int max_w, int max_h,
+                 struct ui_grid *g);
+
+/* First index of a window of visible out of total that keeps cursor in it,
+ * centred where possible. */
+int ui_window_start(int cursor, int visible, int total);
+
+/* Scroll offset that keeps lines [top, top + height) of a canvas visible in a
+ * view of view_h lines, moving as little as possible from scroll. */
+int ui_scroll_follow(int scroll, int top, int height, int view_h, int canvas_h);
+
+/* ---- numbers ------------------------------------------------------------------------------ */
+
+/* How numbers of a matrix whose largest magnitude is range are written:
+ * decimals (or -1 for exponent form) and the width of the widest one. */
+struct ui_numfmt {
+    int decimals, width;
+};
+struct ui_numfmt ui_numfmt_for(float range, bool probabilities);
+
+/* Write v right-aligned in fmt.width columns ("-inf" for a masked score).
+ * Returns buf. */
+char *ui_num_format(char *buf, size_t n, float v, struct ui_numfmt fmt);
+
+#endif

@@ -1,0 +1,494 @@
+/* ui_state.c - building new examples for every change, and the ':' commands. */
+#include "ui_state.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if UI_HAVE_IO
+#include "example_io.h"
+#endif
+
+void ui_state_say(struct ui_state *st, bool error, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(st->msg, sizeof st->msg, fmt, ap);
+    va_end(ap);
+    st->msg_error = error;
+}
+
+int ui_divisors(int n, int *out, int max)
+{
+    int count = 0;
+    for (int h = 1; h <= n && count < max; h++)
+        if (n % h == 0)
+            out[count++] = h;
+    return count;
+}
+
+int ui_nearest_divisor(int n, int h)
+{
+    int best = 1;
+    for (int c = 1; c <= n; c++)
+        if (n % c == 0 && abs(c - h) < abs(best - h))
+            best = c;
+    return best;
+}
+
+/* "1, 2, 3, 6" */
+static void divisor_list(int n, char *buf, size_t size)
+{
+    int d[64];
+    int count = ui_divisors(n, d, 64);
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < count && used + 16 < size; i++)
+        used += (size_t)snprintf(buf + used, size - used, "%s%d", i ? ", " : "", d[i]);
+}
+
+static void update_ranges(struct ui_state *st)
+{
+    for (int x = 0; x < MHA_TENSOR_COUNT; x++) {
+        int h, r, c;
+        mha_tensor_shape(st->tr, (enum mha_tensor)x, &h, &r, &c);
+        const float *p = mha_tensor_data(st->ex, st->tr, (enum mha_tensor)x);
+        const size_t n = (size_t)h * (size_t)r * (size_t)c;
+        float m = 0.0f;
+        for (size_t i = 0; i < n; i++) {
+            float a = fabsf(p[i]);
+            if (a > m && isfinite(a))
+                m = a;
+        }
+        st->range[x] = m;
+    }
+}
+
+int ui_state_init(struct ui_state *st, struct mha_example *ex, bool generated, const char *source,
+                  struct mha_error *err)
+{
+    memset(st, 0, sizeof *st);
+    st->tr = mha_run(ex, err);
+    if (!st->tr) {
+        mha_example_free(ex);
+        return -1;
+    }
+    st->ex = ex;
+    st->generated = generated;
+    snprintf(st->source, sizeof st->source, "%s", source ? source : "");
+    update_ranges(st);
+    return 0;
+}
+
+void ui_state_done(struct ui_state *st)
+{
+    mha_trace_free(st->tr);
+    mha_example_free(st->ex);
+    st->tr = NULL;
+    st->ex = NULL;
+}
+
+/* Run nex; on success it replaces the current example.  On failure nex is
+ * freed and the engine's reason goes to the message line. */
+static int replace(struct ui_state *st, struct mha_example *nex, bool generated)
+{
+    struct mha_error err;
+    mha_error_clear(&err);
+    struct mha_trace *tr = mha_run(nex, &err);
+    if (!tr) {
+        char buf[UI_MSG_MAX];
+        ui_state_say(st, true, "%s", mha_error_format(&err, buf, sizeof buf));
+        mha_example_free(nex);
+        return -1;
+    }
+    mha_trace_free(st->tr);
+    mha_example_free(st->ex);
+    st->ex = nex;
+    st->tr = tr;
+    st->generated = generated;
+    st->block = 0;
+    st->cur_r = st->cur_c = 0;
+    update_ranges(st);
+    return 0;
+}
+
+static int copy_tokens(struct mha_example *dst, const struct mha_example *src)
+{
+    for (int i = 0; i < dst->lq && i < src->lq; i++)
+        if (mha_example_set_token(dst, false, i, src->tokens[i]))
+            return -1;
+    for (int j = 0; dst->cross && src->cross && j < dst->lk && j < src->lk; j++)
+        if (mha_example_set_token(dst, true, j, src->key_tokens[j]))
+            return -1;
+    return 0;
+}
+
+static void copy_flags(struct mha_example *dst, const struct mha_example *src)
+{
+    dst->causal = src->causal;
+    dst->scaled = src->scaled;
+    if (src->has_mask && dst->lq == src->lq && dst->lk == src->lk) {
+        dst->has_mask = true;
+        memcpy(dst->mask, src->mask, (size_t)src->lq * (size_t)src->lk);
+    }
+}
+
+/* The same numbers with another number of heads (NULL + message if refused). */
+static struct mha_example *clone_with_heads(struct ui_state *st, int heads)
+{
+    const struct mha_example *ex = st->ex;
+    struct mha_error err;
+    mha_error_clear(&err);
+    struct mha_example *n = mha_example_new(ex->lq, ex->lk, ex->d_model, heads, ex->cross, &err);
+    if (!n) {
+        ui_state_say(st, true, "%s", err.text);
+        return NULL;
+    }
+    const size_t d = (size_t)ex->d_model, lq = (size_t)ex->lq, lk = (size_t)ex->lk;
+    memcpy(n->query, ex->query, lq * d * sizeof(float));
+    memcpy(n->key, ex->key, lk * d * sizeof(float));
+    memcpy(n->value, ex->value, lk * d * sizeof(float));
+    const float *src[] = {ex->w_q, ex->w_k, ex->w_v, ex->w_o};
+    float *dst[] = {n->w_q, n->w_k, n->w_v, n->w_o};
+    for (int i = 0; i < 4; i++)
+        memcpy(dst[i], src[i], d * d * sizeof(float));
+    const float *bs[] = {ex->b_q, ex->b_k, ex->b_v, ex->b_o};
+    float *bd[] = {n->b_q, n->b_k, n->b_v, n->b_o};
+    for (int i = 0; i < 4; i++)
+        memcpy(bd[i], bs[i], d * sizeof(float));
+    n->has_bias = ex->has_bias;
+    n->seed = ex->seed;
+    copy_flags(n, ex);
+    if (copy_tokens(n, ex)) {
+        mha_example_free(n);
+        ui_state_say(st, true, "out of memory");
+        return NULL;
+    }
+    return n;
+}
+
+/* New numbers drawn from seed for these sizes; labels from tokens (n of
+ * them) or kept from the current example. */
+static struct mha_example *generate(struct ui_state *st, int lq, int d_model, int heads,
+                                    uint32_t seed, char **tokens)
+{
+    const struct mha_example *ex = st->ex;
+    const bool cross = ex->cross && !tokens;
+    const int lk = cross ? ex->lk : lq;
+    struct mha_error err;
+    mha_error_clear(&err);
+    struct mha_example *n = mha_example_new(lq, lk, d_model, heads, cross, &err);
+    if (!n) {
+        ui_state_say(st, true, "%s", err.text);
+        return NULL;
+    }
+    int bad = tokens ? 0 : copy_tokens(n, ex);
+    for (int i = 0; tokens && i < lq && !bad; i++)
+        bad = mha_example_set_token(n, false, i, tokens[i]);
+    if (bad) {
+        mha_example_free(n);
+        ui_state_say(st, true, "out of memory");
+        return NULL;
+    }
+    mha_example_generate(n, seed);
+    copy_flags(n, ex);
+    return n;
+}
+
+int ui_state_set_heads(struct ui_state *st, int heads)
+{
+    if (heads == st->ex->heads) {
+        ui_state_say(st, false, "Already %d heads.", heads);
+        return 0;
+    }
+    struct mha_example *n = clone_with_heads(st, heads);
+    if (!n || replace(st, n, st->generated))
+        return -1;
+    ui_state_say(st, false, "%d heads of d_k = %d / %d = %d dimensions each.", heads,
+                 st->ex->d_model, heads, st->tr->d_k);
+    return 0;
+}
+
+int ui_state_step_heads(struct ui_state *st, int dir)
+{
+    int d[64];
+    int count = ui_divisors(st->ex->d_model, d, 64), at = 0;
+    for (int i = 0; i < count; i++)
+        if (d[i] == st->ex->heads)
+            at = i;
+    int next = at + (dir > 0 ? 1 : -1);
+    if (next < 0 || next >= count) {
+        char list[256];
+        divisor_list(st->ex->d_model, list, sizeof list);
+        ui_state_say(st, false, "%s: heads can be %s for d_model %d.",
+                     dir > 0 ? "Already the most heads" : "Already one head", list,
+                     st->ex->d_model);
+        return -1;
+    }
+    return ui_state_set_heads(st, d[next]);
+}
+
+int ui_state_set_d_model(struct ui_state *st, int d_model)
+{
+    if (d_model < 1 || d_model > MHA_MAX_D_MODEL) {
+        ui_state_say(st, true, "d_model %d: d_model must be between 1 and %d.", d_model,
+                     MHA_MAX_D_MODEL);
+        return -1;
+    }
+    const int old_heads = st->ex->heads;
+    const bool was_file = !st->generated;
+    const int heads = ui_nearest_divisor(d_model, old_heads);
+    struct mha_example *n = generate(st, st->ex->lq, d_model, heads, st->ex->seed, NULL);
+    if (!n || replace(st, n, true))
+        return -1;
+    char list[256];
+    divisor_list(d_model, list, sizeof list);
+    if (heads != old_heads)
+        ui_state_say(st, false, "d_model %d: heads %d -> %d, the nearest divisor (heads must "
+                     "divide d_model; here %s). d_k = %d.%s", d_model, old_heads, heads, list,
+                     st->tr->d_k, was_file ? " New numbers drawn from the seed." : "");
+    else
+        ui_state_say(st, false, "d_model %d with %d heads: d_k = %d.%s", d_model, heads,
+                     st->tr->d_k, was_file ? " New numbers drawn from the seed." : "");
+    return 0;
+}
+
+int ui_state_toggle_causal(struct ui_state *st)
+{
+    struct mha_example *n = clone_with_heads(st, st->ex->heads);
+    if (!n)
+        return -1;
+    n->causal = !st->ex->causal;
+    if (replace(st, n, st->generated))
+        return -1;
+    ui_state_say(st, false, st->ex->causal ? "Causal mask on: each token sees only itself and "
+                                             "the tokens before it."
+                                           : "Causal mask off: every token sees every token.");
+    return 0;
+}
+
+int ui_state_toggle_scaled(struct ui_state *st)
+{
+    struct mha_example *n = clone_with_heads(st, st->ex->heads);
+    if (!n)
+        return -1;
+    n->scaled = !st->ex->scaled;
+    if (replace(st, n, st->generated))
+        return -1;
+    if (st->ex->scaled)
+        ui_state_say(st, false, "Scaling on: scores are divided by sqrt(d_k) = %.3f.",
+                     sqrt((double)st->tr->d_k));
+    else
+        ui_state_say(st, false, "Scaling off: what if we didn't scale? Watch the weights grow "
+                     "sharper as d_k grows.");
+    return 0;
+}
+
+int ui_state_set_seed(struct ui_state *st, unsigned long seed)
+{
+    struct mha_example *n =
+        generate(st, st->ex->lq, st->ex->d_model, st->ex->heads, (uint32_t)seed, NULL);
+    if (!n || replace(st, n, true))
+        return -1;
+    ui_state_say(st, false, "New numbers from seed %lu.", seed);
+    return 0;
+}
+
+int ui_state_set_tokens(struct ui_state *st, const char *text)
+{
+    char *copy = strdup(text);
+    char **toks = calloc(MHA_MAX_TOKENS + 1, sizeof *toks);
+    int n = 0, rc = -1;
+    if (!copy || !toks) {
+        ui_state_say(st, true, "out of memory");
+        goto out;
+    }
+    for (char *p = strtok(copy, " \t"); p; p = strtok(NULL, " \t")) {
+        if (n == MHA_MAX_TOKENS) {
+            ui_state_say(st, true, "Too many tokens: at most %d.", MHA_MAX_TOKENS);
+            goto out;
+        }
+        toks[n++] = p;
+    }
+    if (n == 0) {
+        ui_state_say(st, true, "Give the tokens after the command, as in :tokens The cat sat.");
+        goto out;
+    }
+    struct mha_example *ex =
+        generate(st, n, st->ex->d_model, st->ex->heads, st->ex->seed, toks);
+    if (ex && replace(st, ex, true) == 0) {
+        ui_state_say(st, false, "%d tokens; numbers drawn from seed %u.", n,
+                     (unsigned)st->ex->seed);
+        snprintf(st->source, sizeof st->source, "tokens");
+        rc = 0;
+    }
+out:
+    free(toks);
+    free(copy);
+    return rc;
+}
+
+int ui_state_load(struct ui_state *st, const char *path)
+{
+#if UI_HAVE_IO
+    struct mha_error err;
+    mha_error_clear(&err);
+    struct mha_example *n = mha_example_load(path, &err);
+    if (!n) {
+        char buf[UI_MSG_MAX];
+        ui_state_say(st, true, "%s", mha_error_format(&err, buf, sizeof buf));
+        return -1;
+    }
+    if (replace(st, n, false))
+        return -1;
+    snprintf(st->source, sizeof st->source, "%s", path);
+    ui_state_say(st, false, "Loaded %s: %d tokens, d_model %d, %d heads.", path, st->ex->lq,
+                 st->ex->d_model, st->ex->heads);
+    return 0;
+#else
+    ui_state_say(st, true, "Cannot load %s: this build has no example-file support.", path);
+    return -1;
+#endif
+}
+
+int ui_state_set_stage(struct ui_state *st, int stage)
+{
+    if (stage < 0 || stage >= MHA_STAGE_COUNT)
+        return -1;
+    if (stage != st->stage) {
+        st->stage = stage;
+        st->block = st->cur_r = st->cur_c = 0;
+        st->scroll = 0;
+        st->explain_open = false;
+    }
+    return 0;
+}
+
+const struct ui_command_help ui_command_help[] = {
+    {"heads N", "use N heads (N must divide d_model)"},
+    {"d_model N", "model width N; heads move to the nearest divisor"},
+    {"tokens A B C", "new tokens (any UTF-8 words), numbers from the seed"},
+    {"seed N", "draw every number again from seed N"},
+    {"load FILE", "open an example file (JSON)"},
+    {"stage NAME", "go to a stage by name or number (input .. output, 0..6)"},
+    {"causal on|off", "the causal mask"},
+    {"scale on|off", "division by sqrt(d_k)"},
+    {"q", "quit"},
+};
+const int ui_command_help_count = (int)(sizeof ui_command_help / sizeof ui_command_help[0]);
+
+/* A whole-string integer (no junk after it); false when there is none. */
+static bool parse_long(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    while (*end && isspace((unsigned char)*end))
+        end++;
+    if (errno || end == s || *end || v < lo || v > hi)
+        return false;
+    *out = v;
+    return true;
+}
+
+/* "on" / "off" / "" (toggle): returns the wanted state or -1 when bad. */
+static int parse_switch(const char *arg, bool now)
+{
+    if (!*arg)
+        return !now;
+    if (!strcmp(arg, "on") || !strcmp(arg, "1") || !strcmp(arg, "yes"))
+        return 1;
+    if (!strcmp(arg, "off") || !strcmp(arg, "0") || !strcmp(arg, "no"))
+        return 0;
+    return -1;
+}
+
+int ui_state_command(struct ui_state *st, const char *line)
+{
+    while (*line == ':' || isspace((unsigned char)*line))
+        line++;
+    char word[32];
+    size_t n = 0;
+    while (line[n] && !isspace((unsigned char)line[n]) && n < sizeof word - 1)
+        word[n] = line[n], n++;
+    word[n] = '\0';
+    const char *arg = line + n;
+    while (isspace((unsigned char)*arg))
+        arg++;
+    long v;
+    if (!word[0])
+        return 0;
+    if (!strcmp(word, "heads") || !strcmp(word, "h")) {
+        if (!parse_long(arg, 1, MHA_MAX_D_MODEL, &v)) {
+            char list[256];
+            divisor_list(st->ex->d_model, list, sizeof list);
+            ui_state_say(st, true, ":heads needs a whole number; for d_model %d it can be %s.",
+                         st->ex->d_model, list);
+            return -1;
+        }
+        return ui_state_set_heads(st, (int)v);
+    }
+    if (!strcmp(word, "d_model") || !strcmp(word, "d-model") || !strcmp(word, "d")) {
+        if (!parse_long(arg, -1000000, 1000000, &v)) {
+            ui_state_say(st, true, ":d_model needs a whole number from 1 to %d.",
+                         MHA_MAX_D_MODEL);
+            return -1;
+        }
+        return ui_state_set_d_model(st, (int)v);
+    }
+    if (!strcmp(word, "tokens") || !strcmp(word, "t"))
+        return ui_state_set_tokens(st, arg);
+    if (!strcmp(word, "seed")) {
+        if (!parse_long(arg, 0, 4294967295L, &v)) {
+            ui_state_say(st, true, ":seed needs a whole number from 0 to 4294967295.");
+            return -1;
+        }
+        return ui_state_set_seed(st, (unsigned long)v);
+    }
+    if (!strcmp(word, "load") || !strcmp(word, "e")) {
+        if (!*arg) {
+            ui_state_say(st, true, ":load needs a file name, as in :load example.json.");
+            return -1;
+        }
+        return ui_state_load(st, arg);
+    }
+    if (!strcmp(word, "stage") || !strcmp(word, "s")) {
+        int s = mha_stage_from_name(arg);
+        if (s < 0) {
+            ui_state_say(st, true, "No stage \"%s\": the stages are input, projection, split, "
+                         "transpose, attention, merge, output (or 0..6).", arg);
+            return -1;
+        }
+        return ui_state_set_stage(st, s);
+    }
+    if (!strcmp(word, "causal") || !strcmp(word, "scale")) {
+        const bool causal = word[1] == 'a' && word[2] == 'u';
+        int want = parse_switch(arg, causal ? st->ex->causal : st->ex->scaled);
+        if (want < 0) {
+            ui_state_say(st, true, ":%s takes on or off.", word);
+            return -1;
+        }
+        if (want == (causal ? st->ex->causal : st->ex->scaled)) {
+            ui_state_say(st, false, "%s is already %s.", causal ? "The causal mask" : "Scaling",
+                         want ? "on" : "off");
+            return 0;
+        }
+        return causal ? ui_state_toggle_causal(st) : ui_state_toggle_scaled(st);
+    }
+    if (!strcmp(word, "q") || !strcmp(word, "quit")) {
+        st->quit = true;
+        return 0;
+    }
+    if (!strcmp(word, "help")) {
+        st->help_open = true;
+        st->help_scroll = 0;
+        return 0;
+    }
+    ui_state_say(st, true, "Unknown command :%s. Try :heads N, :d_model N, :tokens ..., :seed N, "
+                 ":load FILE, :stage NAME (? lists them all).", word);
+    return -1;
+}

@@ -1,0 +1,92 @@
+/* ui_state.h - everything the explorer shows, and the changes a key or a
+ * command makes to it.
+ *
+ * The state owns the example and its trace.  Every change that touches the
+ * numbers builds a new example and asks the engine for a new trace
+ * (mha_run); the explorer never computes attention itself.  A change the
+ * engine refuses leaves the state as it was and puts the engine's
+ * explanation in the message line.
+ */
+#ifndef UI_STATE_H
+#define UI_STATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "explain.h"
+#include "mha.h"
+
+#define UI_MSG_MAX 1200
+#define UI_CMD_MAX 512
+
+struct ui_state {
+    struct mha_example *ex; /* owned */
+    struct mha_trace *tr;   /* owned, made by mha_run from ex */
+    bool generated;         /* ex's numbers were drawn from ex->seed */
+    char source[256];       /* where ex came from, for the status line */
+
+    int stage;         /* 0..6 */
+    bool focus;        /* the cell cursor is in the visualisation */
+    int block;         /* focused block of the current stage's view */
+    int cur_r, cur_c;  /* cursor inside that block */
+    int scroll;        /* first line of the visualisation canvas shown */
+    bool explain_open; /* the explain panel replaces the description */
+    bool help_open;
+    int help_scroll;
+
+    bool cmd_active; /* the ':' command line is open */
+    char cmd[UI_CMD_MAX];
+    size_t cmd_len;
+
+    char msg[UI_MSG_MAX]; /* last message ("" = none) */
+    bool msg_error;
+
+    bool quit;
+
+    /* largest |value| of each tensor (finite values), for the colour scales */
+    float range[MHA_TENSOR_COUNT];
+};
+
+/* Take ownership of ex and run it.  generated: its numbers came from its
+ * seed; source names where it came from.  Returns 0, or -1 with the engine's
+ * message in err (ex is then freed). */
+int ui_state_init(struct ui_state *st, struct mha_example *ex, bool generated, const char *source,
+                  struct mha_error *err);
+void ui_state_done(struct ui_state *st);
+
+/* Set the message line (printf-style).  error selects the error colour. */
+void ui_state_say(struct ui_state *st, bool error, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Changes.  Each returns 0 when applied, -1 when refused (with the reason in
+ * the message line) and leaves the message line describing what happened. */
+int ui_state_set_heads(struct ui_state *st, int heads);
+int ui_state_step_heads(struct ui_state *st, int dir); /* next / previous divisor */
+int ui_state_set_d_model(struct ui_state *st, int d_model);
+int ui_state_toggle_causal(struct ui_state *st);
+int ui_state_toggle_scaled(struct ui_state *st);
+int ui_state_set_seed(struct ui_state *st, unsigned long seed);
+int ui_state_set_tokens(struct ui_state *st, const char *text);
+int ui_state_load(struct ui_state *st, const char *path);
+int ui_state_set_stage(struct ui_state *st, int stage);
+
+/* Run one command line ("heads 3", "tokens The cat sat", ...; a leading ':'
+ * is allowed).  Returns 0 or -1 as the changes do. */
+int ui_state_command(struct ui_state *st, const char *line);
+
+/* The commands, for the help screen: "heads N", ... and what they do. */
+struct ui_command_help {
+    const char *usage, *text;
+};
+extern const struct ui_command_help ui_command_help[];
+extern const int ui_command_help_count;
+
+/* Divisors of n in increasing order (at most max); returns how many. */
+int ui_divisors(int n, int *out, int max);
+/* The divisor of n closest to h (the smaller one on a tie). */
+int ui_nearest_divisor(int n, int h);
+
+#endif
