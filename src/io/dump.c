@@ -198,6 +198,8 @@ static void format_cell(char *buf, size_t n, float x)
 {
     if (x == -INFINITY)
         snprintf(buf, n, "-inf");
+    else if (fabsf(x) < 0.00005f)
+        snprintf(buf, n, "0.0000"); /* no "-0.0000" */
     else if (fabsf(x) >= 1e5f)
         snprintf(buf, n, "%.4g", (double)x);
     else

@@ -159,7 +159,7 @@ static void print_quiz(FILE *out, const struct lesson_quiz *q, const struct less
     struct mha_trace *t = ex ? mha_run(ex, &err) : NULL;
     if (t && lesson_quiz_expected(q, ex, t, &a, &err) == 0) {
         if (a.numeric)
-            fprintf(out, "Answer: %.4g\n", a.number);
+            fprintf(out, "Answer: %.10g\n", a.number);
         else
             fprintf(out, "Answer: %s\n", a.text);
     } else {
@@ -191,8 +191,14 @@ int lesson_print_text(FILE *out, const struct lesson *l, const char *assets_dir,
         fprintf(out, "Step %d of %d%s%s\n", s + 1, l->n_steps, step->title ? ": " : "",
                 step->title ? step->title : "");
         print_rule(out, "─", width < 60 ? width : 60);
+        /* the step's title is in the header line already */
+        struct lesson_step body = *step;
+        if (step->title && body.n_blocks > 0 && body.blocks[0].kind == LESSON_HEADING) {
+            body.blocks++;
+            body.n_blocks--;
+        }
         struct lesson_layout lay;
-        lesson_layout_step(step, width, &lay);
+        lesson_layout_step(&body, width, &lay);
         print_layout(out, &lay);
         lesson_layout_done(&lay);
         fputc('\n', out);

@@ -244,7 +244,7 @@ int lesson_layout_step(const struct lesson_step *step, int width, struct lesson_
             struct lesson_line *t = add_line(out, LESSON_CALLOUT, b->callout, 2);
             t->title = true;
             const char *title = lesson_callout_title(b->callout);
-            add_seg(t, title, strlen(title), LESSON_STRONG);
+            add_seg(t, title, utf8_fit(title, width - 2), LESSON_STRONG);
             w.indent = 2;
             w.width = width - 2;
             wrap_spans(&w, b->spans, b->n_spans);

@@ -510,8 +510,10 @@ struct lesson *lesson_parse(const char *text, size_t len, const char *path)
     for (cmark_node *n = cmark_node_first_child(doc); n; n = cmark_node_next(n)) {
         int line = cmark_node_get_start_line(n);
         if (cmark_node_get_type(n) == CMARK_NODE_THEMATIC_BREAK) {
-            if (!st)
+            if (!st && l->n_steps == 0)
                 lesson_diag_add(l, line, "the lesson starts with ---; put its title first");
+            else if (!st)
+                lesson_diag_add(l, line, "this --- ends an empty step (two breaks in a row?)");
             else if (st->n_blocks == 0 && !st->has_scene && !st->has_quiz)
                 lesson_diag_add(l, line, "this --- ends an empty step (two breaks in a row?)");
             st = NULL;

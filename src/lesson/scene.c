@@ -50,8 +50,8 @@ void lesson_each_kv(struct lesson *l, const char *body, int fence_line, bool all
             break;
         /* strtok_r skips empty lines: count the newlines it jumped over */
         line = fence_line + 1;
-        for (const char *c = copy; c < raw; c++)
-            if (*c == '\n' || *c == '\0')
+        for (const char *c = body; c < body + (raw - copy); c++)
+            if (*c == '\n')
                 line++;
         bool cont = allow_continuation && pending_key && strncmp(raw, "  ", 2) == 0;
         char *t = trim(raw);
