@@ -1,0 +1,224 @@
+/* record.c - reading and writing recordings. */
+#include "record.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define REC_MAGIC "mha-explorer-recording 1"
+
+static const struct {
+    const char *name;
+    int key;
+} named[] = {
+    {"space", ' '},
+    {"hash", '#'},
+    {"enter", REC_KEY_ENTER},
+    {"tab", REC_KEY_TAB},
+    {"backspace", REC_KEY_BACKSPACE},
+    {"escape", REC_KEY_ESCAPE},
+    {"left", REC_KEY_LEFT},
+    {"right", REC_KEY_RIGHT},
+    {"up", REC_KEY_UP},
+    {"down", REC_KEY_DOWN},
+    {"pageup", REC_KEY_PAGEUP},
+    {"pagedown", REC_KEY_PAGEDOWN},
+    {"home", REC_KEY_HOME},
+    {"end", REC_KEY_END},
+    {"delete", REC_KEY_DELETE},
+    {"resize", REC_KEY_RESIZE},
+};
+
+const char *rec_key_name(int key, char *buf)
+{
+    for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
+        if (named[i].key == key) {
+            snprintf(buf, 16, "%s", named[i].name);
+            return buf;
+        }
+    if (key >= 1 && key <= 26)
+        snprintf(buf, 16, "ctrl-%c", 'a' + key - 1);
+    else if (key > 0x20 && key < 0x7f)
+        snprintf(buf, 16, "%c", key);
+    else
+        snprintf(buf, 16, "U+%04X", (unsigned)key);
+    return buf;
+}
+
+int rec_key_from_name(const char *name)
+{
+    for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
+        if (strcmp(named[i].name, name) == 0)
+            return named[i].key;
+    if (strncmp(name, "ctrl-", 5) == 0 && name[5] >= 'a' && name[5] <= 'z' && !name[6])
+        return name[5] - 'a' + 1;
+    if (name[0] > 0x20 && name[0] < 0x7f && name[0] != '#' && !name[1])
+        return name[0];
+    if (strncmp(name, "U+", 2) == 0 && name[2]) {
+        char *end;
+        unsigned long cp = strtoul(name + 2, &end, 16);
+        if (!*end && cp > 0 && cp <= 0x10FFFF && (cp < 0xD800 || cp > 0xDFFF))
+            return (int)cp;
+    }
+    return -1;
+}
+
+static int fail_at(struct mha_error *err, const char *name, int line, const char *fmt,
+                   const char *arg)
+{
+    mha_error_clear(err);
+    mha_error_set(err, fmt, arg);
+    mha_error_at(err, name, line, 0);
+    return -1;
+}
+
+int rec_parse(const char *text, const char *name, struct recording *out, struct mha_error *err)
+{
+    out->events = NULL;
+    out->n = 0;
+    struct rec_event *ev = NULL;
+    int n = 0, cap = 0, line = 0;
+    bool header = false;
+    double last = 0.0;
+    const char *p = text;
+    while (*p) {
+        line++;
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        char buf[256];
+        if (len >= sizeof buf) {
+            free(ev);
+            return fail_at(err, name, line, "line is too long%s", "");
+        }
+        memcpy(buf, p, len);
+        buf[len] = '\0';
+        if (len > 0 && buf[len - 1] == '\r')
+            buf[--len] = '\0';
+        p = nl ? nl + 1 : p + len;
+        char *s = buf;
+        while (*s == ' ' || *s == '\t')
+            s++;
+        if (!*s || *s == '#')
+            continue;
+        if (!header) {
+            if (strcmp(s, REC_MAGIC) != 0) {
+                free(ev);
+                return fail_at(err, name, line,
+                               "not a recording: the first line must be \"%s\"", REC_MAGIC);
+            }
+            header = true;
+            continue;
+        }
+        char *end;
+        errno = 0;
+        double t = strtod(s, &end);
+        if (end == s || errno || !isfinite(t) || (*end != ' ' && *end != '\t')) {
+            free(ev);
+            return fail_at(err, name, line, "expected \"<seconds> <key>\", got \"%s\"", s);
+        }
+        if (t < last || t > REC_MAX_SECONDS) {
+            free(ev);
+            return fail_at(err, name, line,
+                           t < last ? "time %s goes backwards" : "time %s is beyond a day",
+                           s);
+        }
+        while (*end == ' ' || *end == '\t')
+            end++;
+        char *stop = end;
+        while (*stop && *stop != ' ' && *stop != '\t')
+            stop++;
+        bool trailing = *stop != '\0';
+        *stop = '\0';
+        int key = rec_key_from_name(end);
+        if (key < 0 || trailing) {
+            free(ev);
+            return fail_at(err, name, line,
+                           trailing ? "one key per line; extra text after \"%s\""
+                                    : "unknown key \"%s\" (a character, a name such as "
+                                      "left or enter, or U+XXXX)",
+                           end);
+        }
+        if (n == REC_MAX_EVENTS) {
+            free(ev);
+            return fail_at(err, name, line, "more than 100000 keys%s", "");
+        }
+        if (n == cap) {
+            cap = cap ? 2 * cap : 64;
+            struct rec_event *g = realloc(ev, (size_t)cap * sizeof *g);
+            if (!g) {
+                free(ev);
+                return fail_at(err, name, line, "out of memory%s", "");
+            }
+            ev = g;
+        }
+        ev[n].t = t;
+        ev[n].key = key;
+        n++;
+        last = t;
+    }
+    if (!header) {
+        free(ev);
+        return fail_at(err, name, line ? line : 1, "the recording is empty (no \"%s\" line)",
+                       REC_MAGIC);
+    }
+    out->events = ev;
+    out->n = n;
+    return 0;
+}
+
+int rec_load(const char *path, struct recording *out, struct mha_error *err)
+{
+    out->events = NULL;
+    out->n = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        mha_error_clear(err);
+        mha_error_set(err, "cannot open: %s", strerror(errno));
+        mha_error_at(err, path, 0, 0);
+        return -1;
+    }
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    char chunk[4096];
+    size_t got;
+    while (mem && (got = fread(chunk, 1, sizeof chunk, f)) > 0)
+        fwrite(chunk, 1, got, mem);
+    bool bad = ferror(f) != 0;
+    fclose(f);
+    if (!mem || fclose(mem) != 0 || bad) {
+        free(buf);
+        mha_error_clear(err);
+        mha_error_set(err, "cannot read the recording");
+        mha_error_at(err, path, 0, 0);
+        return -1;
+    }
+    if (strlen(buf) != len) {
+        free(buf);
+        return fail_at(err, path, 0, "the recording holds a NUL byte; is it text?%s", "");
+    }
+    int rc = rec_parse(buf, path, out, err);
+    free(buf);
+    return rc;
+}
+
+void rec_free(struct recording *r)
+{
+    free(r->events);
+    r->events = NULL;
+    r->n = 0;
+}
+
+int rec_write_header(FILE *out)
+{
+    return fprintf(out, "%s\n# seconds key\n", REC_MAGIC) < 0 || fflush(out) ? -1 : 0;
+}
+
+int rec_write_event(FILE *out, double t, int key)
+{
+    char name[16];
+    return fprintf(out, "%.3f %s\n", t, rec_key_name(key, name)) < 0 || fflush(out) ? -1 : 0;
+}
