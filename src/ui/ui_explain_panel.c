@@ -44,7 +44,8 @@ int ui_explain_panel_lines(const struct ui_app *app, int width)
     if (!explain(app, 0, &e))
         return 3;
     struct ui_line lines[2];
-    return 2 + ui_text_wrap(e.text, width - 2, app->th.utf8, lines, 0);
+    return 2 + ui_text_wrap(e.title, width - 2, app->th.utf8, lines, 0) +
+           ui_text_wrap(e.text, width - 2, app->th.utf8, lines, 0);
 }
 
 void ui_explain_panel_draw(WINDOW *win, const struct ui_app *app, int width, int height)
@@ -56,10 +57,16 @@ void ui_explain_panel_draw(WINDOW *win, const struct ui_app *app, int width, int
         ui_put(win, 1, 1, "No number under the cursor.", width - 2, 0, th->utf8);
         return;
     }
-    ui_pane_title(win, e.title, width, th);
+    ui_pane_title(win, "Explain this number", width, th);
     struct ui_line lines[128];
-    const int n = ui_text_wrap(e.text, width - 2, th->utf8, lines, 128);
     int y = 1;
+    int n = ui_text_wrap(e.title, width - 2, th->utf8, lines, 4);
+    for (int i = 0; i < n && i < 4 && y < height; i++, y++) {
+        char buf[512];
+        int w = ui_text_fit_n(lines[i].start, lines[i].len, width - 2, th->utf8, buf, sizeof buf);
+        ui_put(win, y, 1, buf, w, ui_role_attr(th, UI_ROLE_TITLE), th->utf8);
+    }
+    n = ui_text_wrap(e.text, width - 2, th->utf8, lines, 128);
     for (int i = 0; i < n && i < 128 && y < height; i++, y++) {
         char buf[1024];
         int w = ui_text_fit_n(lines[i].start, lines[i].len, width - 2, th->utf8, buf, sizeof buf);

@@ -68,6 +68,12 @@ void ui_block_measure(const struct ui_block *b, int max_w, int max_h,
     g->fmt = ui_numfmt_for(b->range, b->tint == UI_TINT_PROB);
     const int label_w = label_width(b->row_labels, b->rows, th->utf8);
     int cell_w = heat ? ui_heatmap_cell_w(th) : g->fmt.width + 1;
+    if (b->col_labels) { /* token columns: room for short tokens */
+        const int lw = label_width(b->col_labels, b->cols, th->utf8);
+        const int want = (lw < 6 ? lw : 6) + 1;
+        if (want > cell_w)
+            cell_w = want;
+    }
     g->header = 2 + (b->head_header ? 1 : 0);
     if (heat && label_w + 1 + b->cols * cell_w > max_w) {
         g->compact = true;
@@ -186,8 +192,10 @@ static void draw_number(WINDOW *win, int y, int x, const struct ui_block *b,
             snprintf(text, sizeof text, "%*s%s", cw - 2, "", "−∞");
         attr = ui_role_attr(th, UI_ROLE_MASKED);
     } else {
+        struct ui_numfmt fmt = g->fmt;
+        fmt.width = cw - 1; /* right-aligned under the column label */
         text[0] = ' ';
-        ui_num_format(text + 1, sizeof text - 1, v, g->fmt);
+        ui_num_format(text + 1, sizeof text - 1, v, fmt);
         switch (b->tint) {
         case UI_TINT_PROB: attr = ui_seq_attr(th, v); break;
         case UI_TINT_SIGNED: attr = ui_div_attr(th, v, b->range); break;

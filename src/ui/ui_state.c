@@ -208,8 +208,9 @@ int ui_state_set_heads(struct ui_state *st, int heads)
     struct mha_example *n = clone_with_heads(st, heads);
     if (!n || replace(st, n, st->generated))
         return -1;
-    ui_state_say(st, false, "%d heads of d_k = %d / %d = %d dimensions each.", heads,
-                 st->ex->d_model, heads, st->tr->d_k);
+    ui_state_say(st, false, "%d head%s of d_k = %d / %d = %d dimension%s each.", heads,
+                 heads == 1 ? "" : "s", st->ex->d_model, heads, st->tr->d_k,
+                 st->tr->d_k == 1 ? "" : "s");
     return 0;
 }
 
@@ -252,8 +253,9 @@ int ui_state_set_d_model(struct ui_state *st, int d_model)
                      "divide d_model; here %s). d_k = %d.%s", d_model, old_heads, heads, list,
                      st->tr->d_k, was_file ? " New numbers drawn from the seed." : "");
     else
-        ui_state_say(st, false, "d_model %d with %d heads: d_k = %d.%s", d_model, heads,
-                     st->tr->d_k, was_file ? " New numbers drawn from the seed." : "");
+        ui_state_say(st, false, "d_model %d with %d head%s: d_k = %d.%s", d_model, heads,
+                     heads == 1 ? "" : "s", st->tr->d_k,
+                     was_file ? " New numbers drawn from the seed." : "");
     return 0;
 }
 

@@ -188,8 +188,8 @@ int ui_text_wrap(const char *s, int width, bool utf8, struct ui_line *lines, int
         }
         size_t line_len = pos, skip = pos;
         const bool hard = pos < n && s[pos] == '\n';
-        if (hard) {
-            skip = pos + 1;
+        if (hard || (pos < n && s[pos] == ' ')) {
+            skip = pos + 1; /* the break falls on a newline or a space */
         } else if (pos < n && have_space && last_space > 0) {
             line_len = last_space;
             skip = last_space + 1;

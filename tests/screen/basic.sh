@@ -1,0 +1,34 @@
+#!/bin/bash
+# The explorer opens on the default example, steps through all seven stages
+# with the arrows and the digits, shows its help, and quits with status 0,
+# leaving the terminal as it was.
+. "$(dirname "$0")/lib.sh"
+
+start 100 30
+wait_for "0 · Input"
+wait_for "query input 4×6"
+for part in "4 tokens" "d_model 6" "heads 2" "d_k 3" "mask off" "scaling ÷√3" "? help"; do
+    wait_for "$part"
+done
+stages=("1 · Projection" "2 · Split" "3 · Transpose" "4 · Attention" "5 · Merge" "6 · Output")
+for s in "${stages[@]}"; do
+    keys Right
+    wait_for "$s"
+done
+keys Right # past the last stage: stays
+wait_for "6 · Output"
+keys 3
+wait_for "3 · Transpose"
+wait_for "Q head 1"
+keys h
+wait_for "2 · Split"
+keys 0
+wait_for "0 · Input"
+keys '?'
+wait_for "keys and commands"
+wait_for "jump to a stage"
+keys Escape
+wait_for "query input 4×6"
+keys q
+wait_exit 0
+echo "ok"

@@ -1,0 +1,102 @@
+# lib.sh - helpers for the screen tests: the explorer in a real terminal
+# (tmux), keys sent with send-keys, the screen read with capture-pane.
+# Sourced by each test with the program's path as $1.  Skips (exit 77)
+# without tmux.
+
+EXE=$(realpath "${1:?usage: $0 path/to/mha-explorer}")
+if ! command -v tmux >/dev/null 2>&1; then
+    echo "tmux is not installed: skipping the screen test"
+    exit 77
+fi
+
+SOCK=mha-test-$$
+WORK=$(mktemp -d)
+T() { tmux -L "$SOCK" -f /dev/null "$@"; }
+cleanup() {
+    T kill-server >/dev/null 2>&1
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+# start W H [VAR=value ...] [-- args]: run the explorer in a W x H terminal.
+start() {
+    local w=$1 h=$2
+    shift 2
+    local envs=() args=()
+    while [ $# -gt 0 ]; do
+        if [ "$1" = "--" ]; then shift; args=("$@"); break; fi
+        envs+=("$1")
+        shift
+    done
+    {
+        echo "export TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8"
+        echo "unset NO_COLOR"
+        for e in "${envs[@]}"; do printf 'export %q\n' "$e"; done
+        printf '%q ' "$EXE" "${args[@]}"
+        echo
+        echo "echo \$? > '$WORK/status'"
+        echo "echo EXPLORER-EXITED"
+        echo "sleep 600"
+    } >"$WORK/run.sh"
+    rm -f "$WORK/status"
+    T new-session -d -x "$w" -y "$h" "bash '$WORK/run.sh'"
+}
+
+screen() { T capture-pane -p "$@"; }
+
+fail() {
+    echo "FAIL: $*"
+    echo "---- screen ----"
+    screen
+    echo "----------------"
+    exit 1
+}
+
+# wait_for TEXT [seconds]: poll the screen until TEXT shows.
+wait_for() {
+    local text=$1 limit=${2:-10} i=0
+    while [ $i -lt $((limit * 20)) ]; do
+        screen | grep -qF -- "$text" && return 0
+        sleep 0.05
+        i=$((i + 1))
+    done
+    fail "\"$text\" did not appear within ${limit}s"
+}
+
+# wait_gone TEXT [seconds]: poll until TEXT is no longer on the screen.
+wait_gone() {
+    local text=$1 limit=${2:-10} i=0
+    while [ $i -lt $((limit * 20)) ]; do
+        screen | grep -qF -- "$text" || return 0
+        sleep 0.05
+        i=$((i + 1))
+    done
+    fail "\"$text\" still on the screen after ${limit}s"
+}
+
+keys() { T send-keys "$@"; }
+
+# type TEXT: literal text, no key names.
+type_text() { T send-keys -l -- "$1"; }
+
+# wait_exit STATUS: the explorer ended with STATUS and the terminal is back.
+wait_exit() {
+    local want=$1 i=0
+    while [ ! -s "$WORK/status" ] && [ $i -lt 200 ]; do
+        sleep 0.05
+        i=$((i + 1))
+    done
+    [ -s "$WORK/status" ] || fail "the explorer did not exit"
+    local got
+    got=$(cat "$WORK/status")
+    [ "$got" = "$want" ] || fail "exit status $got, expected $want"
+    wait_for EXPLORER-EXITED
+    # the alternate screen is gone: nothing of the explorer is left
+    screen | grep -qF "? help" && fail "the explorer's screen was left behind"
+    return 0
+}
+
+# has_colour: the screen (with attributes) holds colour escapes.
+has_colour() {
+    screen -e | grep -qP '\e\[[0-9;]*(?<![0-9])(3[0-7]|4[0-7]|38;5;[0-9]+|48;5;[0-9]+)[;m]'
+}
