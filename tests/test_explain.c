@@ -256,7 +256,7 @@ START_TEST(test_bad_cells)
 {
     struct mha_error err;
     struct mha_cell bad[] = {
-        {MHA_TENSOR_Q, 0, 4, 0}, {MHA_TENSOR_Q, 0, 0, 6}, {MHA_TENSOR_WEIGHTS, 2, 0, 0},
+        {MHA_TENSOR_Q, 0, 4, 0},       {MHA_TENSOR_Q, 0, 0, 6},     {MHA_TENSOR_WEIGHTS, 2, 0, 0},
         {MHA_TENSOR_CONTEXT, 0, 0, 3}, {MHA_TENSOR_COUNT, 0, 0, 0}, {MHA_TENSOR_Q, 0, -1, 0},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -271,11 +271,17 @@ START_TEST(test_shapes)
 {
     int h, r, c;
     mha_tensor_shape(tr, MHA_TENSOR_SCORES, &h, &r, &c);
-    ck_assert_int_eq(h, 2); ck_assert_int_eq(r, 4); ck_assert_int_eq(c, 4);
+    ck_assert_int_eq(h, 2);
+    ck_assert_int_eq(r, 4);
+    ck_assert_int_eq(c, 4);
     mha_tensor_shape(tr, MHA_TENSOR_QH, &h, &r, &c);
-    ck_assert_int_eq(h, 2); ck_assert_int_eq(r, 4); ck_assert_int_eq(c, 3);
+    ck_assert_int_eq(h, 2);
+    ck_assert_int_eq(r, 4);
+    ck_assert_int_eq(c, 3);
     mha_tensor_shape(tr, MHA_TENSOR_W_O, &h, &r, &c);
-    ck_assert_int_eq(h, 1); ck_assert_int_eq(r, 6); ck_assert_int_eq(c, 6);
+    ck_assert_int_eq(h, 1);
+    ck_assert_int_eq(r, 6);
+    ck_assert_int_eq(c, 6);
     for (int t = 0; t < MHA_TENSOR_COUNT; t++) {
         ck_assert_ptr_nonnull(mha_tensor_data(ex, tr, (enum mha_tensor)t));
         ck_assert_str_ne(mha_tensor_name((enum mha_tensor)t), "?");

@@ -26,8 +26,8 @@ static bool overlap(struct ui_rect a, struct ui_rect b)
 
 START_TEST(test_panes_tile_the_screen)
 {
-    static const int sizes[][2] = {{18, 64}, {24, 80}, {40, 120}, {60, 200}, {30, 119},
-                                   {100, 300}, {19, 64}};
+    static const int sizes[][2] = {{18, 64},  {24, 80},   {40, 120}, {60, 200},
+                                   {30, 119}, {100, 300}, {19, 64}};
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
         const int rows = sizes[s][0], cols = sizes[s][1];
         for (int msg = 1; msg <= 4; msg++)
@@ -82,8 +82,8 @@ END_TEST
 
 /* ------------------------------------------------------------ TCase bar */
 
-static const char *const full[7] = {"Input", "Projection", "Split", "Transpose",
-                                    "Attention", "Merge", "Output"};
+static const char *const full[7] = {"Input",     "Projection", "Split", "Transpose",
+                                    "Attention", "Merge",      "Output"};
 static const char *const brief[7] = {"Input", "Proj", "Split", "Transp", "Attn", "Merge", "Output"};
 
 START_TEST(test_bar_forms)
@@ -121,17 +121,23 @@ START_TEST(test_flow_wraps_and_breaks)
     };
     struct ui_rect r[5];
     int h = ui_flow(items, 5, 70, 2, 1, r);
-    ck_assert_int_eq(r[0].x, 0); ck_assert_int_eq(r[0].y, 0);
-    ck_assert_int_eq(r[1].x, 32); ck_assert_int_eq(r[1].y, 0);
-    ck_assert_int_eq(r[2].x, 0); ck_assert_int_eq(r[2].y, 8); /* below the taller one + gap */
-    ck_assert_int_eq(r[3].x, 0); ck_assert_int_eq(r[3].y, 13); /* new_row */
-    ck_assert_int_eq(r[4].x, 12); ck_assert_int_eq(r[4].y, 13);
+    ck_assert_int_eq(r[0].x, 0);
+    ck_assert_int_eq(r[0].y, 0);
+    ck_assert_int_eq(r[1].x, 32);
+    ck_assert_int_eq(r[1].y, 0);
+    ck_assert_int_eq(r[2].x, 0);
+    ck_assert_int_eq(r[2].y, 8); /* below the taller one + gap */
+    ck_assert_int_eq(r[3].x, 0);
+    ck_assert_int_eq(r[3].y, 13); /* new_row */
+    ck_assert_int_eq(r[4].x, 12);
+    ck_assert_int_eq(r[4].y, 13);
     ck_assert_int_eq(h, 16);
     ck_assert_int_eq(ui_flow(items, 0, 70, 2, 1, r), 0);
     /* an item wider than the pane still gets a row of its own */
     struct ui_flow_item wide[] = {{10, 1, false}, {100, 2, false}};
     ui_flow(wide, 2, 50, 1, 0, r);
-    ck_assert_int_eq(r[1].x, 0); ck_assert_int_eq(r[1].y, 1);
+    ck_assert_int_eq(r[1].x, 0);
+    ck_assert_int_eq(r[1].y, 1);
 }
 END_TEST
 
@@ -141,7 +147,8 @@ START_TEST(test_grid_fits_and_clips)
 {
     struct ui_grid g;
     ui_grid_fit(4, 6, 5, 6, 100, 20, &g);
-    ck_assert_int_eq(g.rows, 4); ck_assert_int_eq(g.cols, 6);
+    ck_assert_int_eq(g.rows, 4);
+    ck_assert_int_eq(g.cols, 6);
     ck_assert(!g.clipped);
     ck_assert_int_eq(g.w, 5 + 1 + 36);
     ck_assert_int_eq(g.h, 2 + 4);
@@ -152,7 +159,8 @@ START_TEST(test_grid_fits_and_clips)
     ck_assert_int_le(g.w, 131);
     ck_assert_int_le(g.h, 40);
     ui_grid_fit(10, 10, 30, 6, 20, 2, &g); /* never less than one cell */
-    ck_assert_int_eq(g.rows, 1); ck_assert_int_eq(g.cols, 1);
+    ck_assert_int_eq(g.rows, 1);
+    ck_assert_int_eq(g.cols, 1);
 }
 END_TEST
 
@@ -172,12 +180,12 @@ END_TEST
 
 START_TEST(test_scroll_follow)
 {
-    ck_assert_int_eq(ui_scroll_follow(0, 5, 1, 10, 100), 0);     /* visible already */
-    ck_assert_int_eq(ui_scroll_follow(0, 12, 1, 10, 100), 3);    /* just enough */
-    ck_assert_int_eq(ui_scroll_follow(20, 12, 1, 10, 100), 12);  /* up */
-    ck_assert_int_eq(ui_scroll_follow(50, 0, 0, 10, 8), 0);      /* canvas fits */
-    ck_assert_int_eq(ui_scroll_follow(95, 95, 0, 10, 100), 90);  /* not past the end */
-    ck_assert_int_eq(ui_scroll_follow(0, 20, 30, 10, 100), 20);  /* taller than the view */
+    ck_assert_int_eq(ui_scroll_follow(0, 5, 1, 10, 100), 0);    /* visible already */
+    ck_assert_int_eq(ui_scroll_follow(0, 12, 1, 10, 100), 3);   /* just enough */
+    ck_assert_int_eq(ui_scroll_follow(20, 12, 1, 10, 100), 12); /* up */
+    ck_assert_int_eq(ui_scroll_follow(50, 0, 0, 10, 8), 0);     /* canvas fits */
+    ck_assert_int_eq(ui_scroll_follow(95, 95, 0, 10, 100), 90); /* not past the end */
+    ck_assert_int_eq(ui_scroll_follow(0, 20, 30, 10, 100), 20); /* taller than the view */
 }
 END_TEST
 
@@ -187,7 +195,8 @@ START_TEST(test_number_formats)
 {
     char buf[32];
     struct ui_numfmt f = ui_numfmt_for(2.0f, false);
-    ck_assert_int_eq(f.decimals, 2); ck_assert_int_eq(f.width, 5);
+    ck_assert_int_eq(f.decimals, 2);
+    ck_assert_int_eq(f.width, 5);
     ck_assert_str_eq(ui_num_format(buf, sizeof buf, -1.234f, f), "-1.23");
     ck_assert_str_eq(ui_num_format(buf, sizeof buf, 0.5f, f), " 0.50");
     ck_assert_str_eq(ui_num_format(buf, sizeof buf, -0.001f, f), " 0.00"); /* no "-0.00" */

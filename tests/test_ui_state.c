@@ -55,7 +55,7 @@ START_TEST(test_heads_keep_the_numbers)
     ck_assert_int_eq(ui_state_command(&st, ":heads 3"), 0);
     ck_assert_int_eq(st.ex->heads, 3);
     ck_assert_float_eq(st.tr->q[7], q); /* projections do not depend on heads */
-    ck_assert(st.tr->output[5] != out);             /* the attention does */
+    ck_assert(st.tr->output[5] != out); /* the attention does */
 }
 END_TEST
 

@@ -39,8 +39,11 @@ START_TEST(test_widths)
     ck_assert_int_eq(ui_text_width("café", true), 4);
     ck_assert_int_eq(ui_text_width("cafe\xcc\x81", true), 4); /* e + combining acute */
     ck_assert_int_eq(ui_text_width("Wᵀ·x", true), 4);
-    ck_assert_int_eq(ui_text_width("a\tb", true), 3);           /* control: one '?' */
-    ck_assert_int_eq(ui_text_width("a\xff" "b", true), 3);      /* invalid byte: one '?' */
+    ck_assert_int_eq(ui_text_width("a\tb", true), 3); /* control: one '?' */
+    ck_assert_int_eq(ui_text_width("a\xff"
+                                   "b",
+                                   true),
+                     3); /* invalid byte: one '?' */
     /* without UTF-8: symbols by name, other characters as '?' */
     ck_assert_int_eq(ui_text_width("√3", false), 5);
     ck_assert_int_eq(ui_text_width("猫", false), 1);
@@ -50,7 +53,12 @@ END_TEST
 START_TEST(test_fit_never_cuts_a_character)
 {
     static const char *const samples[] = {
-        "transformers", "猫が座ったマット", "Straße→Weg", "🐈🐈🐈🐈", "naïve café", "tok 0",
+        "transformers",
+        "猫が座ったマット",
+        "Straße→Weg",
+        "🐈🐈🐈🐈",
+        "naïve café",
+        "tok 0",
         "e\xcc\x81\xcc\x81\xcc\x81xyz",
     };
     char out[128];

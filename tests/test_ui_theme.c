@@ -72,8 +72,10 @@ START_TEST(test_palettes)
         const int n = ui_div_levels(depths[d]);
         for (int l = 0; l < n; l++) {
             ck_assert(ui_div_colour(depths[d], l, &fg, &bg));
-            ck_assert_int_lt(fg, limit); ck_assert_int_ge(fg, -1);
-            ck_assert_int_lt(bg, limit); ck_assert_int_ge(bg, -1);
+            ck_assert_int_lt(fg, limit);
+            ck_assert_int_ge(fg, -1);
+            ck_assert_int_lt(bg, limit);
+            ck_assert_int_ge(bg, -1);
             if (l != n / 2)
                 ck_assert_int_ne(bg, -1); /* signed values are tinted */
         }

@@ -14,9 +14,8 @@ static const struct sym sym_utf8 = {"×", "·", "ᵀ", "√", "÷", "−", "Σ",
 static const struct sym sym_ascii = {"x", ".", "^T", "sqrt", "/", "-", "sum", "-inf", "->", "..."};
 
 static const char *const tensor_names[MHA_TENSOR_COUNT] = {
-    "query", "key",    "value",  "W_q",    "W_k",     "W_v",     "W_o",
-    "Q",     "K",      "V",      "Q_h",    "K_h",     "V_h",     "scores",
-    "scaled", "weights", "context", "merged", "output",
+    "query", "key", "value", "W_q",    "W_k",    "W_v",     "W_o",     "Q",      "K",      "V",
+    "Q_h",   "K_h", "V_h",   "scores", "scaled", "weights", "context", "merged", "output",
 };
 
 const char *mha_tensor_name(enum mha_tensor x)
@@ -29,22 +28,35 @@ void mha_tensor_shape(const struct mha_trace *t, enum mha_tensor x, int *heads, 
 {
     int h = 1, r = 0, c = t->d_model;
     switch (x) {
-    case MHA_TENSOR_QUERY: case MHA_TENSOR_Q: case MHA_TENSOR_MERGED: case MHA_TENSOR_OUTPUT:
+    case MHA_TENSOR_QUERY:
+    case MHA_TENSOR_Q:
+    case MHA_TENSOR_MERGED:
+    case MHA_TENSOR_OUTPUT:
         r = t->lq;
         break;
-    case MHA_TENSOR_KEY: case MHA_TENSOR_VALUE: case MHA_TENSOR_K: case MHA_TENSOR_V:
+    case MHA_TENSOR_KEY:
+    case MHA_TENSOR_VALUE:
+    case MHA_TENSOR_K:
+    case MHA_TENSOR_V:
         r = t->lk;
         break;
-    case MHA_TENSOR_W_Q: case MHA_TENSOR_W_K: case MHA_TENSOR_W_V: case MHA_TENSOR_W_O:
+    case MHA_TENSOR_W_Q:
+    case MHA_TENSOR_W_K:
+    case MHA_TENSOR_W_V:
+    case MHA_TENSOR_W_O:
         r = t->d_model;
         break;
-    case MHA_TENSOR_QH: case MHA_TENSOR_CONTEXT:
+    case MHA_TENSOR_QH:
+    case MHA_TENSOR_CONTEXT:
         h = t->heads, r = t->lq, c = t->d_k;
         break;
-    case MHA_TENSOR_KH: case MHA_TENSOR_VH:
+    case MHA_TENSOR_KH:
+    case MHA_TENSOR_VH:
         h = t->heads, r = t->lk, c = t->d_k;
         break;
-    case MHA_TENSOR_SCORES: case MHA_TENSOR_SCALED: case MHA_TENSOR_WEIGHTS:
+    case MHA_TENSOR_SCORES:
+    case MHA_TENSOR_SCALED:
+    case MHA_TENSOR_WEIGHTS:
         h = t->heads, r = t->lq, c = t->lk;
         break;
     default:
@@ -58,26 +70,46 @@ const float *mha_tensor_data(const struct mha_example *ex, const struct mha_trac
                              enum mha_tensor x)
 {
     switch (x) {
-    case MHA_TENSOR_QUERY: return ex->query;
-    case MHA_TENSOR_KEY: return ex->key;
-    case MHA_TENSOR_VALUE: return ex->value;
-    case MHA_TENSOR_W_Q: return ex->w_q;
-    case MHA_TENSOR_W_K: return ex->w_k;
-    case MHA_TENSOR_W_V: return ex->w_v;
-    case MHA_TENSOR_W_O: return ex->w_o;
-    case MHA_TENSOR_Q: return t->q;
-    case MHA_TENSOR_K: return t->k;
-    case MHA_TENSOR_V: return t->v;
-    case MHA_TENSOR_QH: return t->qh;
-    case MHA_TENSOR_KH: return t->kh;
-    case MHA_TENSOR_VH: return t->vh;
-    case MHA_TENSOR_SCORES: return t->scores;
-    case MHA_TENSOR_SCALED: return t->scaled_scores;
-    case MHA_TENSOR_WEIGHTS: return t->weights;
-    case MHA_TENSOR_CONTEXT: return t->context;
-    case MHA_TENSOR_MERGED: return t->merged;
-    case MHA_TENSOR_OUTPUT: return t->output;
-    default: return NULL;
+    case MHA_TENSOR_QUERY:
+        return ex->query;
+    case MHA_TENSOR_KEY:
+        return ex->key;
+    case MHA_TENSOR_VALUE:
+        return ex->value;
+    case MHA_TENSOR_W_Q:
+        return ex->w_q;
+    case MHA_TENSOR_W_K:
+        return ex->w_k;
+    case MHA_TENSOR_W_V:
+        return ex->w_v;
+    case MHA_TENSOR_W_O:
+        return ex->w_o;
+    case MHA_TENSOR_Q:
+        return t->q;
+    case MHA_TENSOR_K:
+        return t->k;
+    case MHA_TENSOR_V:
+        return t->v;
+    case MHA_TENSOR_QH:
+        return t->qh;
+    case MHA_TENSOR_KH:
+        return t->kh;
+    case MHA_TENSOR_VH:
+        return t->vh;
+    case MHA_TENSOR_SCORES:
+        return t->scores;
+    case MHA_TENSOR_SCALED:
+        return t->scaled_scores;
+    case MHA_TENSOR_WEIGHTS:
+        return t->weights;
+    case MHA_TENSOR_CONTEXT:
+        return t->context;
+    case MHA_TENSOR_MERGED:
+        return t->merged;
+    case MHA_TENSOR_OUTPUT:
+        return t->output;
+    default:
+        return NULL;
     }
 }
 
@@ -87,8 +119,8 @@ bool mha_cell_valid(const struct mha_trace *t, const struct mha_cell *cell)
     if (!cell || cell->tensor < 0 || cell->tensor >= MHA_TENSOR_COUNT)
         return false;
     mha_tensor_shape(t, cell->tensor, &h, &r, &c);
-    return cell->head >= 0 && cell->head < h && cell->row >= 0 && cell->row < r &&
-           cell->col >= 0 && cell->col < c;
+    return cell->head >= 0 && cell->head < h && cell->row >= 0 && cell->row < r && cell->col >= 0 &&
+           cell->col < c;
 }
 
 float mha_cell_value(const struct mha_example *ex, const struct mha_trace *t,
@@ -191,8 +223,8 @@ static double terms(struct writer *w, const float *a, size_t sa, const float *b,
                 num(x, w->s, a[(size_t)m * sa]), w->s->times, num(y, w->s, b[(size_t)m * sb]),
                 num(p, w->s, prod));
         else
-            put(w, "  m=%-3d %9s %s %-9s = %s\n", m, num(x, w->s, a[(size_t)m * sa]),
-                w->s->times, num(y, w->s, b[(size_t)m * sb]), num(p, w->s, prod));
+            put(w, "  m=%-3d %9s %s %-9s = %s\n", m, num(x, w->s, a[(size_t)m * sa]), w->s->times,
+                num(y, w->s, b[(size_t)m * sb]), num(p, w->s, prod));
     }
     w->e->n_terms = n;
     return sum;
@@ -205,8 +237,8 @@ static void finish(struct writer *w)
 
 /* ---- one function per kind of number ---------------------------------------------------- */
 
-static void explain_input(struct writer *w, const struct mha_example *ex,
-                          const struct mha_cell *c, bool generated)
+static void explain_input(struct writer *w, const struct mha_example *ex, const struct mha_cell *c,
+                          bool generated)
 {
     static const char *const uses[] = {"Q = query", "K = key", "V = value"};
     static const char *const ws[] = {"W_q", "W_k", "W_v"};
@@ -214,32 +246,30 @@ static void explain_input(struct writer *w, const struct mha_example *ex,
     char **names = c->tensor == MHA_TENSOR_QUERY ? ex->tokens : ex->key_tokens;
     char lb[48];
     snprintf(w->e->title, sizeof w->e->title, "%s[%d, %d]: dimension %d of token \"%s\"",
-             mha_tensor_name(c->tensor), c->row, c->col, c->col,
-             label(lb, w->s, names[c->row]));
+             mha_tensor_name(c->tensor), c->row, c->col, c->col, label(lb, w->s, names[c->row]));
     put(w, "An input number: nothing computes it.\n");
     if (generated)
-        put(w, "It was drawn from the mulberry32 generator seeded with %u,\nuniform in [-2, 2).\n",
+        put(w, "It was drawn from the mulberry32 generator seeded with %u, uniform in [-2, 2).\n",
             (unsigned)ex->seed);
     else
         put(w, "The example file gives it.\n");
-    put(w, "It feeds %s %s %s%s: every column of row %d\nreads it.\n", uses[k], w->s->dot, ws[k],
+    put(w, "It feeds %s %s %s%s: every column of row %d reads it.\n", uses[k], w->s->dot, ws[k],
         w->s->t, c->row);
     w->e->total = w->e->value;
 }
 
-static void explain_weight(struct writer *w, const struct mha_example *ex,
-                           const struct mha_cell *c, bool generated)
+static void explain_weight(struct writer *w, const struct mha_example *ex, const struct mha_cell *c,
+                           bool generated)
 {
     static const char *const out[] = {"Q", "K", "V", "output"};
     static const char *const in[] = {"query", "key", "value", "merged"};
     const int k = c->tensor - MHA_TENSOR_W_Q;
     const char *name = mha_tensor_name(c->tensor);
-    snprintf(w->e->title, sizeof w->e->title, "%s[%d, %d]: a learned weight", name, c->row,
-             c->col);
-    put(w, "Row %d of %s makes column %d of %s; column %d reads\ndimension %d of %s:\n", c->row,
+    snprintf(w->e->title, sizeof w->e->title, "%s[%d, %d]: a learned weight", name, c->row, c->col);
+    put(w, "Row %d of %s makes column %d of %s; column %d reads dimension %d of %s:\n", c->row,
         name, c->row, out[k], c->col, c->col, in[k]);
-    put(w, "  %s[i, %d] = %s_m %s[i, m] %s %s[%d, m]\nand this weight is the term m = %d.\n",
-        out[k], c->row, w->s->sum, in[k], w->s->times, name, c->row, c->col);
+    put(w, "  %s[i, %d] = %s_m %s[i, m] %s %s[%d, m] and this weight is the term m = %d.\n", out[k],
+        c->row, w->s->sum, in[k], w->s->times, name, c->row, c->col);
     if (generated)
         put(w, "Drawn from seed %u, uniform in [-1, 1); training would learn it.\n",
             (unsigned)ex->seed);
@@ -257,24 +287,26 @@ static void explain_linear(struct writer *w, const struct mha_example *ex,
     const char *xn, *wn, *bn;
     char **names = ex->tokens;
     switch (c->tensor) {
-    case MHA_TENSOR_Q: x = ex->query, wm = ex->w_q, b = ex->b_q, xn = "query", wn = "W_q",
-                       bn = "b_q";
+    case MHA_TENSOR_Q:
+        x = ex->query, wm = ex->w_q, b = ex->b_q, xn = "query", wn = "W_q", bn = "b_q";
         break;
-    case MHA_TENSOR_K: x = ex->key, wm = ex->w_k, b = ex->b_k, xn = "key", wn = "W_k", bn = "b_k";
+    case MHA_TENSOR_K:
+        x = ex->key, wm = ex->w_k, b = ex->b_k, xn = "key", wn = "W_k", bn = "b_k";
         names = ex->key_tokens;
         break;
-    case MHA_TENSOR_V: x = ex->value, wm = ex->w_v, b = ex->b_v, xn = "value", wn = "W_v",
-                       bn = "b_v";
+    case MHA_TENSOR_V:
+        x = ex->value, wm = ex->w_v, b = ex->b_v, xn = "value", wn = "W_v", bn = "b_v";
         names = ex->key_tokens;
         break;
-    default: x = t->merged, wm = ex->w_o, b = ex->b_o, xn = "merged", wn = "W_o", bn = "b_o";
+    default:
+        x = t->merged, wm = ex->w_o, b = ex->b_o, xn = "merged", wn = "W_o", bn = "b_o";
         break;
     }
     char lb[48], s1[32], s2[32];
     const char *name = mha_tensor_name(c->tensor);
     snprintf(w->e->title, sizeof w->e->title, "%s[%d, %d] = row %d of %s %s column %d of %s%s",
              name, i, j, i, xn, w->s->dot, j, wn, w->s->t);
-    put(w, "Token \"%s\": row %d of %s times column %d of %s%s\n(= row %d of %s), term by term:\n",
+    put(w, "Token \"%s\": row %d of %s times column %d of %s%s (= row %d of %s), term by term:\n",
         label(lb, w->s, names[i]), i, xn, j, wn, w->s->t, j, wn);
     put(w, "  %s[%d, m] %s %s[%d, m]\n", xn, i, w->s->times, wn, j);
     double sum = terms(w, x + (size_t)i * (size_t)d, 1, wm + (size_t)j * (size_t)d, 1, d, NULL);
@@ -293,24 +325,29 @@ static void explain_head(struct writer *w, const struct mha_trace *t, const stru
     const int col = h * dk + c->col;
     snprintf(w->e->title, sizeof w->e->title, "%s[head %d][%d, %d] = %s[%d, %d]",
              mha_tensor_name(c->tensor), h, c->row, c->col, src[k], c->row, col);
-    put(w, "Head %d owns columns %d..%d of %s: d_k = d_model / heads\n= %d / %d = %d columns each.\n",
+    put(w,
+        "Head %d owns columns %d..%d of %s: d_k = d_model / heads = %d / %d = %d columns each.\n",
         h, h * dk, h * dk + dk - 1, src[k], t->d_model, t->heads, dk);
-    put(w, "Split reads row %d of %s as (H, d_k) = (%d, %d): this number\nis [%d][%d][%d] of "
-        "(L, H, d_k).\n", c->row, src[k], t->heads, dk, c->row, h, c->col);
-    put(w, "Transpose moves it to [%d][%d][%d] of (H, L, d_k), so each head\nworks alone. "
-        "Nothing is computed: the number is copied.\n", h, c->row, c->col);
+    put(w,
+        "Split reads row %d of %s as (H, d_k) = (%d, %d): this number is [%d][%d][%d] of "
+        "(L, H, d_k).\n",
+        c->row, src[k], t->heads, dk, c->row, h, c->col);
+    put(w,
+        "Transpose moves it to [%d][%d][%d] of (H, L, d_k), so each head works alone. "
+        "Nothing is computed: the number is copied.\n",
+        h, c->row, c->col);
     w->e->total = w->e->value;
 }
 
-static void explain_score(struct writer *w, const struct mha_example *ex,
-                          const struct mha_trace *t, const struct mha_cell *c)
+static void explain_score(struct writer *w, const struct mha_example *ex, const struct mha_trace *t,
+                          const struct mha_cell *c)
 {
     const int h = c->head, i = c->row, j = c->col, dk = t->d_k;
     char la[48], lb[48], s1[32];
-    snprintf(w->e->title, sizeof w->e->title, "scores[head %d][%d, %d] = q_%d %s k_%d", h, i, j,
-             i, w->s->dot, j);
-    put(w, "How well query \"%s\" matches key \"%s\" in head %d:\n",
-        label(la, w->s, ex->tokens[i]), label(lb, w->s, ex->key_tokens[j]), h);
+    snprintf(w->e->title, sizeof w->e->title, "scores[head %d][%d, %d] = q_%d %s k_%d", h, i, j, i,
+             w->s->dot, j);
+    put(w, "How well query \"%s\" matches key \"%s\" in head %d:\n", label(la, w->s, ex->tokens[i]),
+        label(lb, w->s, ex->key_tokens[j]), h);
     put(w, "  Q_h[%d][%d, m] %s K_h[%d][%d, m]\n", h, i, w->s->times, h, j);
     double sum = terms(w, t->qh + mha_idx3(t->lq, dk, h, i, 0), 1,
                        t->kh + mha_idx3(t->lk, dk, h, j, 0), 1, dk, NULL);
@@ -329,23 +366,26 @@ static void explain_scaled(struct writer *w, const struct mha_example *ex,
     if (mha_is_masked(ex, i, j)) {
         w->e->masked = true;
         if (ex->causal && j > i)
-            put(w, "Masked: key %d \"%s\" comes after query %d \"%s\", and the\ncausal mask "
-                "lets a token see only itself and earlier tokens.\n", j,
-                label(lb, w->s, ex->key_tokens[j]), i, label(la, w->s, ex->tokens[i]));
+            put(w,
+                "Masked: key %d \"%s\" comes after query %d \"%s\", and the causal mask "
+                "lets a token see only itself and earlier tokens.\n",
+                j, label(lb, w->s, ex->key_tokens[j]), i, label(la, w->s, ex->tokens[i]));
         else
             put(w, "Masked: the example's mask hides key %d from query %d.\n", j, i);
-        put(w, "A masked score becomes %s, so exp(%s) = 0 gives it weight\nexactly 0.\n",
-            w->s->inf, w->s->inf);
+        put(w, "A masked score becomes %s, so exp(%s) = 0 gives it weight exactly 0.\n", w->s->inf,
+            w->s->inf);
         w->e->total = -INFINITY;
         return;
     }
     const double scaled = (double)s * (double)t->scale;
     if (t->scaled) {
-        put(w, "score %s %sd_k = %s %s %s%d = %s %s %.5f\n", w->s->div, w->s->sqrt, num(a, w->s, s),
-            w->s->div, w->s->sqrt, t->d_k, num(b, w->s, s), w->s->times, (double)t->scale);
-        put(w, "  = %s\n", num(r, w->s, scaled));
-        put(w, "Dividing by %sd_k keeps the scores' spread near 1 whatever d_k\nis, so softmax "
-            "does not collapse onto one key.\n", w->s->sqrt);
+        put(w, "score %s %sd_k = %s %s %s%d = %s %s %.5f = %s\n", w->s->div, w->s->sqrt,
+            num(a, w->s, s), w->s->div, w->s->sqrt, t->d_k, num(b, w->s, s), w->s->times,
+            (double)t->scale, num(r, w->s, scaled));
+        put(w,
+            "Dividing by %sd_k keeps the scores' spread near 1 whatever d_k is, so softmax "
+            "does not collapse onto one key.\n",
+            w->s->sqrt);
     } else {
         put(w, "Scaling is off: the score %s is used as it is.\n", num(a, w->s, s));
         put(w, "With it on it would be %s %s %s%d = %s.\n", a, w->s->div, w->s->sqrt, t->d_k,
@@ -360,12 +400,14 @@ static void explain_weight_cell(struct writer *w, const struct mha_example *ex,
     const int h = c->head, i = c->row, j = c->col, lk = t->lk;
     const float *row = t->scaled_scores + mha_idx3(t->lq, lk, h, i, 0);
     char a[32], b[32], e[32], lb[48];
-    snprintf(w->e->title, sizeof w->e->title, "weights[head %d][%d, %d] = softmax of row %d", h,
-             i, j, i);
+    snprintf(w->e->title, sizeof w->e->title, "weights[head %d][%d, %d] = softmax of row %d", h, i,
+             j, i);
     w->e->n_terms = lk;
     if (t->row_empty[i]) {
-        put(w, "Every key is masked for query %d: there is nothing to share\nout, and the row "
-            "stays all 0.\n", i);
+        put(w,
+            "Every key is masked for query %d: there is nothing to share out, and the row "
+            "stays all 0.\n",
+            i);
         w->e->masked = true;
         w->e->total = 0.0;
         return;
@@ -389,8 +431,7 @@ static void explain_weight_cell(struct writer *w, const struct mha_example *ex,
             continue;
         }
         if (isinf(row[k]))
-            put(w, "  %3d %-10s masked %s 0\n", k, label(lb, w->s, ex->key_tokens[k]),
-                w->s->arrow);
+            put(w, "  %3d %-10s masked %s 0\n", k, label(lb, w->s, ex->key_tokens[k]), w->s->arrow);
         else
             put(w, "  %3d %-10s exp(%s %s %s) = %s%s\n", k, label(lb, w->s, ex->key_tokens[k]),
                 num(a, w->s, row[k]), w->s->minus, num(b, w->s, max), num(e, w->s, ek),
@@ -414,9 +455,9 @@ static void explain_context(struct writer *w, const struct mha_example *ex,
 {
     const int h = c->head, i = c->row, m = c->col, lk = t->lk, dk = t->d_k;
     char s1[32], la[48];
-    snprintf(w->e->title, sizeof w->e->title, "context[head %d][%d, %d] = %s_j weight %s V_h",
-             h, i, m, w->s->sum, w->s->times);
-    put(w, "Query \"%s\" blends column %d of V_h over the keys, each\nvalue times its weight:\n",
+    snprintf(w->e->title, sizeof w->e->title, "context[head %d][%d, %d] = %s_j weight %s V_h", h, i,
+             m, w->s->sum, w->s->times);
+    put(w, "Query \"%s\" blends column %d of V_h over the keys, each value times its weight:\n",
         label(la, w->s, ex->tokens[i]), m);
     put(w, "  key        weights[%d][%d, j] %s V_h[%d][j, %d]\n", h, i, w->s->times, h, m);
     double sum = terms(w, t->weights + mha_idx3(t->lq, lk, h, i, 0), 1,
@@ -430,10 +471,14 @@ static void explain_merged(struct writer *w, const struct mha_trace *t, const st
     const int dk = t->d_k, h = c->col / dk, m = c->col % dk;
     snprintf(w->e->title, sizeof w->e->title, "merged[%d, %d] = context[head %d][%d, %d]", c->row,
              c->col, h, c->row, m);
-    put(w, "Column %d comes from head %d, its column %d: head %d fills\ncolumns %d..%d of "
-        "merged.\n", c->col, h, m, h, h * dk, h * dk + dk - 1);
-    put(w, "Merge sets the heads side by side again, (H, L, d_k) %s\n(L, H%sd_k) = (%d, %d). "
-        "Copied, not computed.\n", w->s->arrow, w->s->dot, t->lq, t->d_model);
+    put(w,
+        "Column %d comes from head %d, its column %d: head %d fills columns %d..%d of "
+        "merged.\n",
+        c->col, h, m, h, h * dk, h * dk + dk - 1);
+    put(w,
+        "Merge sets the heads side by side again, (H, L, d_k) %s (L, H%sd_k) = (%d, %d). "
+        "Copied, not computed.\n",
+        w->s->arrow, w->s->dot, t->lq, t->d_model);
     w->e->total = w->e->value;
 }
 
@@ -441,8 +486,7 @@ int mha_explain_cell(const struct mha_example *ex, const struct mha_trace *t,
                      const struct mha_cell *cell, const struct mha_explain_options *opt,
                      struct mha_explain *out, struct mha_error *err)
 {
-    if (ex->lq != t->lq || ex->lk != t->lk || ex->d_model != t->d_model ||
-        ex->heads != t->heads)
+    if (ex->lq != t->lq || ex->lk != t->lk || ex->d_model != t->d_model || ex->heads != t->heads)
         return mha_error_set(err, "the trace was made for other sizes than the example");
     if (!mha_cell_valid(t, cell))
         return mha_error_set(err, "no such cell");
@@ -456,16 +500,26 @@ int mha_explain_cell(const struct mha_example *ex, const struct mha_trace *t,
     out->value = mha_cell_value(ex, t, cell);
 
     switch (cell->tensor) {
-    case MHA_TENSOR_QUERY: case MHA_TENSOR_KEY: case MHA_TENSOR_VALUE:
+    case MHA_TENSOR_QUERY:
+    case MHA_TENSOR_KEY:
+    case MHA_TENSOR_VALUE:
         explain_input(&w, ex, cell, o.generated);
         break;
-    case MHA_TENSOR_W_Q: case MHA_TENSOR_W_K: case MHA_TENSOR_W_V: case MHA_TENSOR_W_O:
+    case MHA_TENSOR_W_Q:
+    case MHA_TENSOR_W_K:
+    case MHA_TENSOR_W_V:
+    case MHA_TENSOR_W_O:
         explain_weight(&w, ex, cell, o.generated);
         break;
-    case MHA_TENSOR_Q: case MHA_TENSOR_K: case MHA_TENSOR_V: case MHA_TENSOR_OUTPUT:
+    case MHA_TENSOR_Q:
+    case MHA_TENSOR_K:
+    case MHA_TENSOR_V:
+    case MHA_TENSOR_OUTPUT:
         explain_linear(&w, ex, t, cell);
         break;
-    case MHA_TENSOR_QH: case MHA_TENSOR_KH: case MHA_TENSOR_VH:
+    case MHA_TENSOR_QH:
+    case MHA_TENSOR_KH:
+    case MHA_TENSOR_VH:
         explain_head(&w, t, cell);
         break;
     case MHA_TENSOR_SCORES:

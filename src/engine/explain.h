@@ -77,10 +77,10 @@ struct mha_explain_options {
 };
 
 struct mha_explain {
-    float value;   /* the number at the cell, as the engine stored it */
-    double total;  /* what the arithmetic written out adds up to */
-    int n_terms;   /* terms of the sum or softmax row (0: the cell is not a sum) */
-    bool masked;   /* a masked score or weight */
+    float value;  /* the number at the cell, as the engine stored it */
+    double total; /* what the arithmetic written out adds up to */
+    int n_terms;  /* terms of the sum or softmax row (0: the cell is not a sum) */
+    bool masked;  /* a masked score or weight */
     char title[192];
     char text[MHA_EXPLAIN_TEXT_MAX]; /* lines separated by '\n', last one "= value" */
 };

@@ -10,11 +10,11 @@ struct ui_options {
     const char *load_path; /* the example file ex came from, or NULL */
 
     /* Added by the explorer (main.c: zero them unless asked for). */
-    int bench_frames; /* > 0: no interaction: draw this many frames, each after a
-                         simulated keypress, off screen, print the median redraw time
-                         to stdout and return 0 (main.c: --bench-frames N).  Needs no
-                         terminal.  MHA_UI_BENCH_FRAMES=N in the environment does the
-                         same when this is 0. */
+    int bench_frames;           /* > 0: no interaction: draw this many frames, each after a
+                                   simulated keypress, off screen, print the median redraw time
+                                   to stdout and return 0 (main.c: --bench-frames N).  Needs no
+                                   terminal.  MHA_UI_BENCH_FRAMES=N in the environment does the
+                                   same when this is 0. */
     int bench_rows, bench_cols; /* size of that screen; 0 = 60 x 200 */
 };
 

@@ -178,10 +178,12 @@ static int bench(struct ui_app *app, int frames, int rows, int cols)
     qsort(ms, (size_t)frames, sizeof *ms, cmp_double);
     printf("redraw after a keypress: median %.3f ms, max %.3f ms over %d frames at %dx%d "
            "(%s, %d tokens, d_model %d, %d heads, %s colours)\n",
-           ms[frames / 2], ms[frames - 1], frames, cols, rows, app->st.source[0] ? app->st.source
-                                                                                 : "example",
-           app->st.ex->lq, app->st.ex->d_model, app->st.ex->heads,
-           app->th.depth == UI_DEPTH_256 ? "256" : app->th.depth == UI_DEPTH_8 ? "8" : "no");
+           ms[frames / 2], ms[frames - 1], frames, cols, rows,
+           app->st.source[0] ? app->st.source : "example", app->st.ex->lq, app->st.ex->d_model,
+           app->st.ex->heads,
+           app->th.depth == UI_DEPTH_256 ? "256"
+           : app->th.depth == UI_DEPTH_8 ? "8"
+                                         : "no");
     free(ms);
     return 0;
 }

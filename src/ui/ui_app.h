@@ -57,8 +57,7 @@ int ui_app_view_h(const struct ui_app *app);
 
 /* Pieces of the drawing, one file each. */
 void ui_bar_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme *th, int width);
-void ui_status_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme *th,
-                    int width);
+void ui_status_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme *th, int width);
 void ui_msg_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme *th, int width,
                  int height);
 /* Lines the message line needs at this width (1..4). */

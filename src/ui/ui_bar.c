@@ -9,7 +9,7 @@
 
 const char *const ui_stage_title[7] = {"Input",     "Projection", "Split", "Transpose",
                                        "Attention", "Merge",      "Output"};
-const char *const ui_stage_brief[7] = {"Input", "Proj", "Split", "Transp",
+const char *const ui_stage_brief[7] = {"Input", "Proj",  "Split", "Transp",
                                        "Attn",  "Merge", "Output"};
 
 void ui_bar_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme *th, int width)
@@ -123,8 +123,8 @@ void ui_msg_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme *
             n = 4;
         for (int i = 0; i < n; i++) {
             char buf[1024];
-            int w = ui_text_fit_n(lines[i].start, lines[i].len, width - 2, th->utf8, buf,
-                                  sizeof buf);
+            int w =
+                ui_text_fit_n(lines[i].start, lines[i].len, width - 2, th->utf8, buf, sizeof buf);
             if (st->msg_error)
                 ui_fill(win, i, 0, width, attr);
             ui_put(win, i, 1, buf, w, attr, th->utf8);

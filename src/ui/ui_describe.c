@@ -16,8 +16,10 @@ static void describe(const struct ui_state *st, char *head, size_t hn, char *for
     switch (st->stage) {
     case MHA_STAGE_INPUT:
         snprintf(head, hn, "0 · Input: what goes in");
-        snprintf(formula, fn, "query, key, value: (L, d) = (%d, %d)\nW_q, W_k, W_v, W_o: (d, d) = "
-                 "(%d, %d)", lq, d, d, d);
+        snprintf(formula, fn,
+                 "query, key, value: (L, d) = (%d, %d)\nW_q, W_k, W_v, W_o: (d, d) = "
+                 "(%d, %d)",
+                 lq, d, d, d);
         snprintf(text, tn,
                  "Each token enters as a row of d_model numbers. Query rows are the questions "
                  "the tokens ask, key rows are what the questions are matched against, and value "
@@ -42,12 +44,13 @@ static void describe(const struct ui_state *st, char *head, size_t hn, char *for
                  "columns 0..%d%s. No number changes; the width is shared out, not lost. One head "
                  "can only form one blend per token; several heads can each follow a different "
                  "kind of link. That is why heads must divide d_model (try :heads 4).",
-                 h, h == 1 ? "" : "s", dk, dk - 1, h > 1 ? ", head 1 the next ones, and so on" : "");
+                 h, h == 1 ? "" : "s", dk, dk - 1,
+                 h > 1 ? ", head 1 the next ones, and so on" : "");
         break;
     case MHA_STAGE_TRANSPOSE:
         snprintf(head, hn, "3 · Transpose: heads to the front");
-        snprintf(formula, fn, "(L, H, d_k) = (%d, %d, %d) → (H, L, d_k) = (%d, %d, %d)", lq, h,
-                 dk, h, lq, dk);
+        snprintf(formula, fn, "(L, H, d_k) = (%d, %d, %d) → (H, L, d_k) = (%d, %d, %d)", lq, h, dk,
+                 h, lq, dk);
         snprintf(text, tn,
                  "Moving the head axis first gives every head a complete small sequence of its "
                  "own: L tokens with d_k numbers each. The heads can now run side by side without "
@@ -64,7 +67,8 @@ static void describe(const struct ui_state *st, char *head, size_t hn, char *for
                  "(c turns on the causal mask), and softmax turns each row into weights that are "
                  "positive and add up to 1. The context row is the weights' average of the value "
                  "rows. Without the scaling, scores grow with d_k and softmax gives nearly all "
-                 "the weight to one key.", dk);
+                 "the weight to one key.",
+                 dk);
         break;
     case MHA_STAGE_MERGE:
         snprintf(head, hn, "5 · Merge: heads side by side");
@@ -82,21 +86,29 @@ static void describe(const struct ui_state *st, char *head, size_t hn, char *for
                  "A last linear layer lets every output column read every head, so what the "
                  "heads found separately can be combined and weighed. Without it each head's "
                  "result would stay in its own columns. The output has the input's shape "
-                 "(%d, %d), so layers can be stacked.", lq, d);
+                 "(%d, %d), so layers can be stacked.",
+                 lq, d);
         break;
     }
 }
 
-static int draw_wrapped(WINDOW *win, int y, int x, int width, int max_y, const char *text,
-                        int attr, bool utf8)
+static int draw_wrapped(WINDOW *win, int y, int x, int width, int max_y, const char *text, int attr,
+                        bool utf8)
 {
     struct ui_line lines[64];
     int n = ui_text_wrap(text, width, utf8, lines, 64);
     for (int i = 0; i < n && i < 64; i++, y++) {
         if (win && y < max_y) {
             char buf[1024];
-            int w = ui_text_fit_n(lines[i].start, lines[i].len, width, utf8, buf, sizeof buf);
+            /* the last line that fits ends in "…" when more text follows */
+            const bool cut = y == max_y - 1 && i < n - 1;
+            int w = ui_text_fit_n(lines[i].start, lines[i].len, cut ? width - 2 : width, utf8, buf,
+                                  sizeof buf);
             ui_put(win, y, x, buf, w, attr, utf8);
+            const size_t len = strlen(buf);
+            const bool has_ellipsis = len >= 3 && strcmp(buf + len - 3, "…") == 0;
+            if (cut && !has_ellipsis)
+                ui_put(win, y, x + w, " …", 2, attr, utf8);
         }
     }
     return n;

@@ -9,7 +9,7 @@
 
 static void drop_windows(struct ui_app *app)
 {
-    WINDOW **all[] = {&app->bar, &app->vis, &app->canvas, &app->side,
+    WINDOW **all[] = {&app->bar, &app->vis,    &app->canvas, &app->side,
                       &app->msg, &app->status, &app->full};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
         if (*all[i])
@@ -32,8 +32,8 @@ static void make_windows(struct ui_app *app)
         return;
     app->bar = window(l->bar);
     app->vis = window((struct ui_rect){l->vis.y, l->vis.x, UI_VIS_HEADER, l->vis.w});
-    app->canvas = window((struct ui_rect){l->vis.y + UI_VIS_HEADER, l->vis.x,
-                                          l->vis.h - UI_VIS_HEADER, l->vis.w});
+    app->canvas = window(
+        (struct ui_rect){l->vis.y + UI_VIS_HEADER, l->vis.x, l->vis.h - UI_VIS_HEADER, l->vis.w});
     app->side = window(l->side);
     app->msg = window(l->msg);
     app->status = window(l->status);
@@ -47,8 +47,7 @@ static bool same_rect(struct ui_rect a, struct ui_rect b)
 static bool same_layout(const struct ui_layout *a, const struct ui_layout *b)
 {
     return a->rows == b->rows && a->cols == b->cols && a->too_small == b->too_small &&
-           same_rect(a->vis, b->vis) && same_rect(a->side, b->side) &&
-           same_rect(a->msg, b->msg);
+           same_rect(a->vis, b->vis) && same_rect(a->side, b->side) && same_rect(a->msg, b->msg);
 }
 
 void ui_app_reflow(struct ui_app *app, int rows, int cols)
@@ -60,16 +59,21 @@ void ui_app_reflow(struct ui_app *app, int rows, int cols)
     app->canvas_h = 0;
     if (!lay.too_small) {
         app->n_blocks = ui_view_build(&app->st, lay.vis.w - 1, app->blocks, UI_VIEW_MAX_BLOCKS);
-        if (!lay.side_by_side) /* the text pane below asks for its lines */
-            ui_layout_compute(rows, cols, msg_lines, ui_side_lines(app, cols), &lay);
+        if (!lay.side_by_side) { /* the text pane below asks for its lines */
+            int want = ui_side_lines(app, cols);
+            const int body = rows - 2 - msg_lines;
+            if (!(app->st.explain_open && app->st.focus) && want > body * 35 / 100)
+                want = body * 35 / 100; /* a description gives way to the numbers */
+            ui_layout_compute(rows, cols, msg_lines, want, &lay);
+        }
         const int max_w = lay.vis.w - 1;
         const int view_h = lay.vis.h - UI_VIS_HEADER;
         struct ui_flow_item items[UI_VIEW_MAX_BLOCKS];
         for (int i = 0; i < app->n_blocks; i++) {
             ui_block_measure(&app->blocks[i], max_w, view_h > 5 ? view_h : 5, &app->th,
                              &app->geoms[i]);
-            items[i] = (struct ui_flow_item){app->geoms[i].w, app->geoms[i].h,
-                                             app->blocks[i].new_row};
+            items[i] =
+                (struct ui_flow_item){app->geoms[i].w, app->geoms[i].h, app->blocks[i].new_row};
         }
         app->canvas_h = ui_flow(items, app->n_blocks, max_w, 2, 1, app->pos);
     }
@@ -88,7 +92,9 @@ void ui_app_reflow(struct ui_app *app, int rows, int cols)
 static unsigned legend_parts(int stage)
 {
     switch (stage) {
-    case MHA_STAGE_SPLIT: case MHA_STAGE_TRANSPOSE: case MHA_STAGE_MERGE:
+    case MHA_STAGE_SPLIT:
+    case MHA_STAGE_TRANSPOSE:
+    case MHA_STAGE_MERGE:
         return UI_LEGEND_HEADS;
     case MHA_STAGE_ATTENTION:
         return UI_LEGEND_SIGNED | UI_LEGEND_PROB;
@@ -106,16 +112,16 @@ static void draw_vis(const struct ui_app *app)
     char shape[256], title[64];
 
     werase(app->vis);
-    snprintf(title, sizeof title, "%d · %s ", st->stage, ui_stage_title[st->stage]);
+    snprintf(title, sizeof title, "%d · %s   ", st->stage, ui_stage_title[st->stage]);
     ui_view_shape_line(st, shape, sizeof shape);
     int used = ui_put(app->vis, 0, 0, title, width, ui_role_attr(th, UI_ROLE_TITLE), th->utf8);
-    used += ui_put(app->vis, 0, used, shape, width - used, ui_role_attr(th, UI_ROLE_SHAPE),
-                   th->utf8);
+    used +=
+        ui_put(app->vis, 0, used, shape, width - used, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
     if (app->canvas_h > view_h) {
         char more[64];
         const bool above = st->scroll > 0, below = st->scroll + view_h < app->canvas_h;
-        snprintf(more, sizeof more, " %s%s lines %d-%d of %d", above ? "↑" : " ",
-                 below ? "↓" : " ", st->scroll + 1, st->scroll + view_h, app->canvas_h);
+        snprintf(more, sizeof more, " %s%s lines %d-%d of %d", above ? "↑" : " ", below ? "↓" : " ",
+                 st->scroll + 1, st->scroll + view_h, app->canvas_h);
         int mw = ui_text_width(more, th->utf8);
         if (used + mw < width)
             ui_put(app->vis, 0, width - mw, more, mw, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
@@ -129,8 +135,8 @@ static void draw_vis(const struct ui_app *app)
         if (p->y + p->h <= st->scroll || p->y >= st->scroll + view_h)
             continue;
         const bool here = st->focus && st->block == i;
-        ui_block_draw(app->canvas, p->y - st->scroll, p->x, view_h, &app->blocks[i],
-                      &app->geoms[i], here ? st->cur_r : -1, here ? st->cur_c : -1, th);
+        ui_block_draw(app->canvas, p->y - st->scroll, p->x, view_h, &app->blocks[i], &app->geoms[i],
+                      here ? st->cur_r : -1, here ? st->cur_c : -1, th);
     }
     wnoutrefresh(app->canvas);
 }

@@ -103,8 +103,8 @@ void ui_legend_draw(WINDOW *win, int y, int x, int maxw, unsigned parts, int hea
         } else if (maxw - used > 40) {
             used += ui_put(win, y, x + used, "−max ", maxw - used, label, th->utf8);
             used += signed_swatches(win, y, x + used, th);
-            used += ui_put(win, y, x + used, " +max (each matrix its own max)", maxw - used,
-                           label, th->utf8);
+            used += ui_put(win, y, x + used, " +max (each matrix its own max)", maxw - used, label,
+                           th->utf8);
         }
     }
     if ((parts & UI_LEGEND_PROB) && maxw - used > 24) {

@@ -8,12 +8,15 @@
 #include "ui_app.h"
 #include "ui_text.h"
 
-#define CTRL(c) ((c) & 0x1f)
+#define CTRL(c) ((c)&0x1f)
 
 const struct ui_key_binding ui_key_table[] = {
     {{KEY_LEFT, 'h'}, "← h", UI_KEYS_BROWSE, UI_ACT_STAGE_PREV, "previous stage"},
     {{KEY_RIGHT, 'l'}, "→ l", UI_KEYS_BROWSE, UI_ACT_STAGE_NEXT, "next stage"},
-    {{'0', '1', '2', '3', '4', '5', '6'}, "0 … 6", UI_KEYS_ANY, UI_ACT_STAGE_JUMP,
+    {{'0', '1', '2', '3', '4', '5', '6'},
+     "0 … 6",
+     UI_KEYS_ANY,
+     UI_ACT_STAGE_JUMP,
      "jump to a stage"},
     {{'+', '='}, "+", UI_KEYS_ANY, UI_ACT_HEADS_MORE, "more heads: next divisor of d_model"},
     {{'-', '_'}, "-", UI_KEYS_ANY, UI_ACT_HEADS_FEWER, "fewer heads: previous divisor"},
@@ -31,7 +34,10 @@ const struct ui_key_binding ui_key_table[] = {
     {{KEY_RIGHT, 'l'}, "→ l", UI_KEYS_FOCUS, UI_ACT_RIGHT, "move the cell cursor"},
     {{KEY_HOME, 'g'}, "Home g", UI_KEYS_FOCUS, UI_ACT_HOME, "first cell of the matrix"},
     {{KEY_END, 'G'}, "End G", UI_KEYS_FOCUS, UI_ACT_END, "last cell of the matrix"},
-    {{KEY_ENTER, '\n', '\r'}, "Enter", UI_KEYS_ANY, UI_ACT_EXPLAIN,
+    {{KEY_ENTER, '\n', '\r'},
+     "Enter",
+     UI_KEYS_ANY,
+     UI_ACT_EXPLAIN,
      "explain the number under the cursor"},
     {{KEY_UP, 'k'}, "↑ k", UI_KEYS_BROWSE, UI_ACT_UP, "scroll the visualisation"},
     {{KEY_DOWN, 'j'}, "↓ j", UI_KEYS_BROWSE, UI_ACT_DOWN, "scroll the visualisation"},
@@ -115,8 +121,8 @@ static int help_layout(struct help_line *out, int max, char labels[][48])
     }
     if (n + 2 < max) {
         out[n++] = (struct help_line){NULL, NULL, false};
-        out[n++] = (struct help_line){NULL, "Commands (type : first, Enter runs, Esc cancels)",
-                                      true};
+        out[n++] =
+            (struct help_line){NULL, "Commands (type : first, Enter runs, Esc cancels)", true};
     }
     for (int i = 0; i < ui_command_help_count && n < max; i++)
         out[n++] = (struct help_line){ui_command_help[i].usage, ui_command_help[i].text, false};
@@ -154,8 +160,7 @@ void ui_help_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme 
         }
     }
     char foot[128];
-    snprintf(foot, sizeof foot, "Esc or ? closes · ↑ ↓ scroll%s",
-             n > body ? " (more below)" : "");
+    snprintf(foot, sizeof foot, "Esc or ? closes · ↑ ↓ scroll%s", n > body ? " (more below)" : "");
     ui_put(win, rows - 1, x, foot, width, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
     wattrset(win, 0);
     wnoutrefresh(win);

@@ -65,10 +65,10 @@ int ui_flow(const struct ui_flow_item *items, int n, int width, int hgap, int vg
  * column header line, then one line per visible row; label_w columns of row
  * labels plus a space, then cell_w columns per cell. */
 struct ui_grid {
-    int rows, cols;   /* visible rows and columns (at least 1 each) */
+    int rows, cols; /* visible rows and columns (at least 1 each) */
     int label_w, cell_w;
-    int w, h;         /* size of the whole block */
-    bool clipped;     /* not everything shows */
+    int w, h;     /* size of the whole block */
+    bool clipped; /* not everything shows */
 };
 void ui_grid_fit(int rows, int cols, int label_w, int cell_w, int max_w, int max_h,
                  struct ui_grid *g);

@@ -55,8 +55,8 @@ static void shape_text(const struct ui_block *b, char *buf, size_t n)
     snprintf(buf, n, " %d×%d", b->rows, b->cols);
 }
 
-void ui_block_measure(const struct ui_block *b, int max_w, int max_h,
-                      const struct ui_theme *th, struct ui_block_geom *g)
+void ui_block_measure(const struct ui_block *b, int max_w, int max_h, const struct ui_theme *th,
+                      struct ui_block_geom *g)
 {
     memset(g, 0, sizeof *g);
     if (b->kind == UI_BLOCK_OP) {
@@ -89,8 +89,8 @@ void ui_block_measure(const struct ui_block *b, int max_w, int max_h,
     g->h = g->grid.h + (g->header - 2);
 }
 
-void ui_block_window(const struct ui_block *b, const struct ui_block_geom *g, int cur_r,
-                     int cur_c, int *r0, int *c0)
+void ui_block_window(const struct ui_block *b, const struct ui_block_geom *g, int cur_r, int cur_c,
+                     int *r0, int *c0)
 {
     *r0 = cur_r >= 0 ? ui_window_start(cur_r, g->grid.rows, b->rows) : 0;
     *c0 = cur_c >= 0 ? ui_window_start(cur_c, g->grid.cols, b->cols) : 0;
@@ -121,8 +121,8 @@ static void draw_title(WINDOW *win, int y, int x, const struct ui_block *b,
         snprintf(shape + len, sizeof shape - len, ", rows %d–%d, cols %d–%d", r0,
                  r0 + g->grid.rows - 1, c0, c0 + g->grid.cols - 1);
     }
-    int title_attr = b->tint == UI_TINT_HEAD ? ui_head_attr(th, b->head)
-                                             : ui_role_attr(th, UI_ROLE_TITLE);
+    int title_attr =
+        b->tint == UI_TINT_HEAD ? ui_head_attr(th, b->head) : ui_role_attr(th, UI_ROLE_TITLE);
     int used = ui_put(win, y, x, b->title, g->w, title_attr, th->utf8);
     ui_put(win, y, x + used, shape, g->w - used, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
 }
@@ -197,9 +197,15 @@ static void draw_number(WINDOW *win, int y, int x, const struct ui_block *b,
         text[0] = ' ';
         ui_num_format(text + 1, sizeof text - 1, v, fmt);
         switch (b->tint) {
-        case UI_TINT_PROB: attr = ui_seq_attr(th, v); break;
-        case UI_TINT_SIGNED: attr = ui_div_attr(th, v, b->range); break;
-        default: attr = column_attr(b, c, th); break;
+        case UI_TINT_PROB:
+            attr = ui_seq_attr(th, v);
+            break;
+        case UI_TINT_SIGNED:
+            attr = ui_div_attr(th, v, b->range);
+            break;
+        default:
+            attr = column_attr(b, c, th);
+            break;
         }
     }
     if (cursor)
@@ -209,8 +215,7 @@ static void draw_number(WINDOW *win, int y, int x, const struct ui_block *b,
 }
 
 void ui_block_draw(WINDOW *win, int y, int x, int view_h, const struct ui_block *b,
-                   const struct ui_block_geom *g, int cur_r, int cur_c,
-                   const struct ui_theme *th)
+                   const struct ui_block_geom *g, int cur_r, int cur_c, const struct ui_theme *th)
 {
     if (b->kind == UI_BLOCK_OP) {
         if (line_visible(y + 2, view_h))
@@ -248,10 +253,9 @@ void ui_block_draw(WINDOW *win, int y, int x, int view_h, const struct ui_block 
             const float v = ui_block_at(b, r, c);
             const bool cursor = r == cur_r && c == cur_c;
             if (b->kind == UI_BLOCK_HEATMAP)
-                ui_heatmap_cell(win, line, cx, v, cw, g->compact, cursor,
-                                b->masked_by && isinf(b->masked_by[(size_t)r * b->rs +
-                                                                   (size_t)c * b->cs]),
-                                th);
+                ui_heatmap_cell(
+                    win, line, cx, v, cw, g->compact, cursor,
+                    b->masked_by && isinf(b->masked_by[(size_t)r * b->rs + (size_t)c * b->cs]), th);
             else
                 draw_number(win, line, cx, b, g, c, v, cursor, th);
         }

@@ -249,9 +249,11 @@ int ui_state_set_d_model(struct ui_state *st, int d_model)
     char list[256];
     divisor_list(d_model, list, sizeof list);
     if (heads != old_heads)
-        ui_state_say(st, false, "d_model %d: heads %d -> %d, the nearest divisor (heads must "
-                     "divide d_model; here %s). d_k = %d.%s", d_model, old_heads, heads, list,
-                     st->tr->d_k, was_file ? " New numbers drawn from the seed." : "");
+        ui_state_say(st, false,
+                     "d_model %d: heads %d -> %d, the nearest divisor (heads must "
+                     "divide d_model; here %s). d_k = %d.%s",
+                     d_model, old_heads, heads, list, st->tr->d_k,
+                     was_file ? " New numbers drawn from the seed." : "");
     else
         ui_state_say(st, false, "d_model %d with %d head%s: d_k = %d.%s", d_model, heads,
                      heads == 1 ? "" : "s", st->tr->d_k,
@@ -267,9 +269,10 @@ int ui_state_toggle_causal(struct ui_state *st)
     n->causal = !st->ex->causal;
     if (replace(st, n, st->generated))
         return -1;
-    ui_state_say(st, false, st->ex->causal ? "Causal mask on: each token sees only itself and "
-                                             "the tokens before it."
-                                           : "Causal mask off: every token sees every token.");
+    ui_state_say(st, false,
+                 st->ex->causal ? "Causal mask on: each token sees only itself and "
+                                  "the tokens before it."
+                                : "Causal mask off: every token sees every token.");
     return 0;
 }
 
@@ -285,7 +288,8 @@ int ui_state_toggle_scaled(struct ui_state *st)
         ui_state_say(st, false, "Scaling on: scores are divided by sqrt(d_k) = %.3f.",
                      sqrt((double)st->tr->d_k));
     else
-        ui_state_say(st, false, "Scaling off: what if we didn't scale? Watch the weights grow "
+        ui_state_say(st, false,
+                     "Scaling off: what if we didn't scale? Watch the weights grow "
                      "sharper as d_k grows.");
     return 0;
 }
@@ -320,8 +324,7 @@ int ui_state_set_tokens(struct ui_state *st, const char *text)
         ui_state_say(st, true, "Give the tokens after the command, as in :tokens The cat sat.");
         goto out;
     }
-    struct mha_example *ex =
-        generate(st, n, st->ex->d_model, st->ex->heads, st->ex->seed, toks);
+    struct mha_example *ex = generate(st, n, st->ex->d_model, st->ex->heads, st->ex->seed, toks);
     if (ex && replace(st, ex, true) == 0) {
         ui_state_say(st, false, "%d tokens; numbers drawn from seed %u.", n,
                      (unsigned)st->ex->seed);
@@ -436,8 +439,7 @@ int ui_state_command(struct ui_state *st, const char *line)
     }
     if (!strcmp(word, "d_model") || !strcmp(word, "d-model") || !strcmp(word, "d")) {
         if (!parse_long(arg, -1000000, 1000000, &v)) {
-            ui_state_say(st, true, ":d_model needs a whole number from 1 to %d.",
-                         MHA_MAX_D_MODEL);
+            ui_state_say(st, true, ":d_model needs a whole number from 1 to %d.", MHA_MAX_D_MODEL);
             return -1;
         }
         return ui_state_set_d_model(st, (int)v);
@@ -461,8 +463,10 @@ int ui_state_command(struct ui_state *st, const char *line)
     if (!strcmp(word, "stage") || !strcmp(word, "s")) {
         int s = mha_stage_from_name(arg);
         if (s < 0) {
-            ui_state_say(st, true, "No stage \"%s\": the stages are input, projection, split, "
-                         "transpose, attention, merge, output (or 0..6).", arg);
+            ui_state_say(st, true,
+                         "No stage \"%s\": the stages are input, projection, split, "
+                         "transpose, attention, merge, output (or 0..6).",
+                         arg);
             return -1;
         }
         return ui_state_set_stage(st, s);
@@ -490,7 +494,9 @@ int ui_state_command(struct ui_state *st, const char *line)
         st->help_scroll = 0;
         return 0;
     }
-    ui_state_say(st, true, "Unknown command :%s. Try :heads N, :d_model N, :tokens ..., :seed N, "
-                 ":load FILE, :stage NAME (? lists them all).", word);
+    ui_state_say(st, true,
+                 "Unknown command :%s. Try :heads N, :d_model N, :tokens ..., :seed N, "
+                 ":load FILE, :stage NAME (? lists them all).",
+                 word);
     return -1;
 }

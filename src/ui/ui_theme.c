@@ -26,11 +26,12 @@ static const short div8_fg[] = {COLOR_WHITE, COLOR_BLACK, -1, COLOR_BLACK, COLOR
 static const short seq256_bg[] = {-1, 17, 18, 25, 31, 37, 71, 149, 226};
 static const short seq256_fg[] = {-1, 250, 231, 231, 231, 16, 16, 16, 16};
 static const short seq8_bg[] = {-1, COLOR_BLUE, COLOR_CYAN, COLOR_GREEN, COLOR_YELLOW, COLOR_WHITE};
-static const short seq8_fg[] = {-1, COLOR_WHITE, COLOR_BLACK, COLOR_BLACK, COLOR_BLACK, COLOR_BLACK};
+static const short seq8_fg[] = {-1,          COLOR_WHITE, COLOR_BLACK,
+                                COLOR_BLACK, COLOR_BLACK, COLOR_BLACK};
 
 static const short head256[] = {39, 208, 170, 114, 220, 203, 80, 141};
-static const short head8[] = {COLOR_CYAN, COLOR_YELLOW, COLOR_MAGENTA, COLOR_GREEN, COLOR_RED,
-                              COLOR_BLUE};
+static const short head8[] = {COLOR_CYAN,  COLOR_YELLOW, COLOR_MAGENTA,
+                              COLOR_GREEN, COLOR_RED,    COLOR_BLUE};
 
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 

@@ -21,26 +21,26 @@ enum ui_depth { UI_DEPTH_MONO, UI_DEPTH_8, UI_DEPTH_256 };
 
 /* role, fg 256, bg 256, fg 8, bg 8, extra attributes, attributes in mono.
  * -1 is the terminal's default colour. */
-#define UI_ROLES(X)                                                                            \
-    X(UI_ROLE_NORMAL, -1, -1, -1, -1, 0, 0)                                                    \
-    X(UI_ROLE_BAR, 252, 236, 7, 4, 0, A_REVERSE)                                               \
-    X(UI_ROLE_BAR_CURRENT, 16, 214, 0, 3, A_BOLD, A_BOLD)                                      \
-    X(UI_ROLE_BAR_ARROW, 244, 236, 6, 4, 0, A_REVERSE)                                         \
-    X(UI_ROLE_STATUS, 252, 238, 0, 7, 0, A_REVERSE)                                            \
-    X(UI_ROLE_STATUS_KEY, 214, 238, 4, 7, A_BOLD, A_REVERSE | A_BOLD)                          \
-    X(UI_ROLE_TITLE, 75, -1, 6, -1, A_BOLD, A_BOLD)                                            \
-    X(UI_ROLE_SHAPE, 244, -1, 7, -1, 0, A_DIM)                                                 \
-    X(UI_ROLE_LABEL, 250, -1, 7, -1, 0, 0)                                                     \
-    X(UI_ROLE_LABEL_HOT, 214, -1, 3, -1, A_BOLD, A_BOLD | A_UNDERLINE)                         \
-    X(UI_ROLE_CURSOR, 16, 214, 0, 3, A_BOLD, A_REVERSE | A_BOLD)                               \
-    X(UI_ROLE_FORMULA, 222, -1, 3, -1, A_BOLD, A_BOLD)                                         \
-    X(UI_ROLE_PANE_TITLE, 16, 110, 0, 6, A_BOLD, A_REVERSE)                                    \
-    X(UI_ROLE_BORDER, 240, -1, 4, -1, 0, A_DIM)                                                \
-    X(UI_ROLE_INFO, 114, -1, 2, -1, 0, 0)                                                      \
-    X(UI_ROLE_ERROR, 231, 124, 7, 1, A_BOLD, A_REVERSE | A_BOLD)                               \
-    X(UI_ROLE_PROMPT, 214, -1, 3, -1, A_BOLD, A_BOLD)                                          \
-    X(UI_ROLE_MASKED, 240, -1, 7, -1, 0, A_DIM)                                                \
-    X(UI_ROLE_HELP_KEY, 214, -1, 3, -1, A_BOLD, A_BOLD)                                        \
+#define UI_ROLES(X)                                                                                \
+    X(UI_ROLE_NORMAL, -1, -1, -1, -1, 0, 0)                                                        \
+    X(UI_ROLE_BAR, 252, 236, 7, 4, 0, A_REVERSE)                                                   \
+    X(UI_ROLE_BAR_CURRENT, 16, 214, 0, 3, A_BOLD, A_BOLD)                                          \
+    X(UI_ROLE_BAR_ARROW, 244, 236, 6, 4, 0, A_REVERSE)                                             \
+    X(UI_ROLE_STATUS, 252, 238, 0, 7, 0, A_REVERSE)                                                \
+    X(UI_ROLE_STATUS_KEY, 214, 238, 4, 7, A_BOLD, A_REVERSE | A_BOLD)                              \
+    X(UI_ROLE_TITLE, 75, -1, 6, -1, A_BOLD, A_BOLD)                                                \
+    X(UI_ROLE_SHAPE, 244, -1, 7, -1, 0, A_DIM)                                                     \
+    X(UI_ROLE_LABEL, 250, -1, 7, -1, 0, 0)                                                         \
+    X(UI_ROLE_LABEL_HOT, 214, -1, 3, -1, A_BOLD, A_BOLD | A_UNDERLINE)                             \
+    X(UI_ROLE_CURSOR, 16, 214, 0, 3, A_BOLD, A_REVERSE | A_BOLD)                                   \
+    X(UI_ROLE_FORMULA, 222, -1, 3, -1, A_BOLD, A_BOLD)                                             \
+    X(UI_ROLE_PANE_TITLE, 16, 110, 0, 6, A_BOLD, A_REVERSE)                                        \
+    X(UI_ROLE_BORDER, 240, -1, 4, -1, 0, A_DIM)                                                    \
+    X(UI_ROLE_INFO, 114, -1, 2, -1, 0, 0)                                                          \
+    X(UI_ROLE_ERROR, 231, 124, 7, 1, A_BOLD, A_REVERSE | A_BOLD)                                   \
+    X(UI_ROLE_PROMPT, 214, -1, 3, -1, A_BOLD, A_BOLD)                                              \
+    X(UI_ROLE_MASKED, 240, -1, 7, -1, 0, A_DIM)                                                    \
+    X(UI_ROLE_HELP_KEY, 214, -1, 3, -1, A_BOLD, A_BOLD)                                            \
     X(UI_ROLE_NOTICE, 231, 24, 7, 4, A_BOLD, A_REVERSE | A_BOLD)
 
 #define UI_ROLE_ENUM(name, f256, b256, f8, b8, attr, mono) name,

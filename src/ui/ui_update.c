@@ -59,7 +59,9 @@ static void follow_cursor(struct ui_app *app)
     ui_block_window(b, g, st->cur_r, st->cur_c, &r0, &c0);
     const int top = app->pos[st->block].y;
     const int line = top + g->header + (st->cur_r - r0);
-    st->scroll = ui_scroll_follow(st->scroll, top, line - top + 1, view_h, app->canvas_h);
+    /* the whole block when it fits, else from its title down to the cursor */
+    const int span = g->h <= view_h ? g->h : line - top + 1;
+    st->scroll = ui_scroll_follow(st->scroll, top, span, view_h, app->canvas_h);
     st->scroll = ui_scroll_follow(st->scroll, line, 1, view_h, app->canvas_h);
 }
 
@@ -141,15 +143,35 @@ static void help_key(struct ui_app *app, int key)
     const int page = app->rows - 3 > 1 ? app->rows - 3 : 1;
     const int max = ui_help_lines() - (app->rows - 2);
     switch (key) {
-    case KEY_UP: case 'k': st->help_scroll--; break;
-    case KEY_DOWN: case 'j': st->help_scroll++; break;
-    case KEY_PPAGE: st->help_scroll -= page; break;
-    case KEY_NPAGE: case ' ': st->help_scroll += page; break;
-    case 'q': case 'Q': st->quit = true; break;
-    case 27: case '?': case KEY_F(1): case '\n': case '\r': case KEY_ENTER:
+    case KEY_UP:
+    case 'k':
+        st->help_scroll--;
+        break;
+    case KEY_DOWN:
+    case 'j':
+        st->help_scroll++;
+        break;
+    case KEY_PPAGE:
+        st->help_scroll -= page;
+        break;
+    case KEY_NPAGE:
+    case ' ':
+        st->help_scroll += page;
+        break;
+    case 'q':
+    case 'Q':
+        st->quit = true;
+        break;
+    case 27:
+    case '?':
+    case KEY_F(1):
+    case '\n':
+    case '\r':
+    case KEY_ENTER:
         st->help_open = false;
         break;
-    default: break;
+    default:
+        break;
     }
     if (st->help_scroll > max)
         st->help_scroll = max;
@@ -170,26 +192,44 @@ static void apply(struct ui_app *app, enum ui_action act, int key)
         if (st->stage < MHA_STAGE_COUNT - 1)
             ui_state_set_stage(st, st->stage + 1);
         break;
-    case UI_ACT_STAGE_JUMP: ui_state_set_stage(st, key - '0'); break;
-    case UI_ACT_HEADS_MORE: ui_state_step_heads(st, +1); break;
-    case UI_ACT_HEADS_FEWER: ui_state_step_heads(st, -1); break;
-    case UI_ACT_DMODEL_UP: ui_state_set_d_model(st, st->ex->d_model + 1); break;
+    case UI_ACT_STAGE_JUMP:
+        ui_state_set_stage(st, key - '0');
+        break;
+    case UI_ACT_HEADS_MORE:
+        ui_state_step_heads(st, +1);
+        break;
+    case UI_ACT_HEADS_FEWER:
+        ui_state_step_heads(st, -1);
+        break;
+    case UI_ACT_DMODEL_UP:
+        ui_state_set_d_model(st, st->ex->d_model + 1);
+        break;
     case UI_ACT_DMODEL_DOWN:
         if (st->ex->d_model > 1)
             ui_state_set_d_model(st, st->ex->d_model - 1);
         else
             ui_state_say(st, true, "d_model is already 1, the smallest it can be.");
         break;
-    case UI_ACT_CAUSAL: ui_state_toggle_causal(st); break;
-    case UI_ACT_SCALE: ui_state_toggle_scaled(st); break;
-    case UI_ACT_RESEED: ui_state_set_seed(st, (unsigned long)st->ex->seed + 1ul); break;
+    case UI_ACT_CAUSAL:
+        ui_state_toggle_causal(st);
+        break;
+    case UI_ACT_SCALE:
+        ui_state_toggle_scaled(st);
+        break;
+    case UI_ACT_RESEED:
+        ui_state_set_seed(st, (unsigned long)st->ex->seed + 1ul);
+        break;
     case UI_ACT_COMMAND:
         st->cmd_active = true;
         st->cmd_len = 0;
         st->cmd[0] = '\0';
         break;
-    case UI_ACT_FOCUS_NEXT: focus_step(app, +1); break;
-    case UI_ACT_FOCUS_PREV: focus_step(app, -1); break;
+    case UI_ACT_FOCUS_NEXT:
+        focus_step(app, +1);
+        break;
+    case UI_ACT_FOCUS_PREV:
+        focus_step(app, -1);
+        break;
     case UI_ACT_UP:
         if (st->focus)
             move_cursor(app, -1, 0);
@@ -202,8 +242,12 @@ static void apply(struct ui_app *app, enum ui_action act, int key)
         else
             st->scroll++;
         break;
-    case UI_ACT_LEFT: move_cursor(app, 0, -1); break;
-    case UI_ACT_RIGHT: move_cursor(app, 0, +1); break;
+    case UI_ACT_LEFT:
+        move_cursor(app, 0, -1);
+        break;
+    case UI_ACT_RIGHT:
+        move_cursor(app, 0, +1);
+        break;
     case UI_ACT_PAGE_UP:
         if (st->focus)
             move_cursor(app, -(app->geoms[st->block].grid.rows), 0);
@@ -216,8 +260,12 @@ static void apply(struct ui_app *app, enum ui_action act, int key)
         else
             st->scroll += view_h - 1;
         break;
-    case UI_ACT_HOME: st->cur_r = st->cur_c = 0; break;
-    case UI_ACT_END: st->cur_r = st->cur_c = 1 << 30; break;
+    case UI_ACT_HOME:
+        st->cur_r = st->cur_c = 0;
+        break;
+    case UI_ACT_END:
+        st->cur_r = st->cur_c = 1 << 30;
+        break;
     case UI_ACT_EXPLAIN:
         if (!st->focus)
             focus_step(app, +1);
@@ -233,8 +281,12 @@ static void apply(struct ui_app *app, enum ui_action act, int key)
         st->help_open = true;
         st->help_scroll = 0;
         break;
-    case UI_ACT_REDRAW: clearok(curscr, TRUE); break;
-    case UI_ACT_QUIT: st->quit = true; break;
+    case UI_ACT_REDRAW:
+        clearok(curscr, TRUE);
+        break;
+    case UI_ACT_QUIT:
+        st->quit = true;
+        break;
     case UI_ACT_NONE:
         if (key >= 32 && key < 127)
             ui_state_say(st, false, "The key %c does nothing here; ? lists the keys.", key);

@@ -49,15 +49,25 @@ static struct ui_block *tensor(struct builder *b, enum mha_tensor x, int h, bool
     k->base = (struct mha_cell){x, h, 0, 0};
     snprintf(k->title, sizeof k->title, "%s", title ? title : mha_tensor_name(x));
     switch (x) {
-    case MHA_TENSOR_QUERY: case MHA_TENSOR_Q: case MHA_TENSOR_QH: case MHA_TENSOR_CONTEXT:
-    case MHA_TENSOR_MERGED: case MHA_TENSOR_OUTPUT:
+    case MHA_TENSOR_QUERY:
+    case MHA_TENSOR_Q:
+    case MHA_TENSOR_QH:
+    case MHA_TENSOR_CONTEXT:
+    case MHA_TENSOR_MERGED:
+    case MHA_TENSOR_OUTPUT:
         k->row_labels = st->ex->tokens;
         break;
-    case MHA_TENSOR_KEY: case MHA_TENSOR_VALUE: case MHA_TENSOR_K: case MHA_TENSOR_V:
-    case MHA_TENSOR_KH: case MHA_TENSOR_VH:
+    case MHA_TENSOR_KEY:
+    case MHA_TENSOR_VALUE:
+    case MHA_TENSOR_K:
+    case MHA_TENSOR_V:
+    case MHA_TENSOR_KH:
+    case MHA_TENSOR_VH:
         k->row_labels = st->ex->key_tokens;
         break;
-    case MHA_TENSOR_SCORES: case MHA_TENSOR_SCALED: case MHA_TENSOR_WEIGHTS:
+    case MHA_TENSOR_SCORES:
+    case MHA_TENSOR_SCALED:
+    case MHA_TENSOR_WEIGHTS:
         k->row_labels = st->ex->tokens;
         k->col_labels = st->ex->key_tokens;
         break;
@@ -166,8 +176,7 @@ static void stage_attention(struct builder *b)
         snprintf(title, sizeof title, "head %d: Q·Kᵀ", h);
         tensor(b, MHA_TENSOR_SCORES, h, true, title);
         if (st->tr->scaled)
-            snprintf(title, sizeof title, "÷ √%d%s", st->tr->d_k,
-                     st->ex->causal ? ", masked" : "");
+            snprintf(title, sizeof title, "÷ √%d%s", st->tr->d_k, st->ex->causal ? ", masked" : "");
         else
             snprintf(title, sizeof title, "not scaled%s", st->ex->causal ? ", masked" : "");
         tensor(b, MHA_TENSOR_SCALED, h, false, title);
@@ -225,13 +234,27 @@ int ui_view_build(const struct ui_state *st, int width, struct ui_block *out, in
 {
     struct builder b = {st, out, 0, max};
     switch (st->stage) {
-    case MHA_STAGE_INPUT: stage_input(&b); break;
-    case MHA_STAGE_PROJECTION: stage_projection(&b, width); break;
-    case MHA_STAGE_SPLIT: stage_split(&b); break;
-    case MHA_STAGE_TRANSPOSE: stage_transpose(&b); break;
-    case MHA_STAGE_ATTENTION: stage_attention(&b); break;
-    case MHA_STAGE_MERGE: stage_merge(&b); break;
-    default: stage_output(&b, width); break;
+    case MHA_STAGE_INPUT:
+        stage_input(&b);
+        break;
+    case MHA_STAGE_PROJECTION:
+        stage_projection(&b, width);
+        break;
+    case MHA_STAGE_SPLIT:
+        stage_split(&b);
+        break;
+    case MHA_STAGE_TRANSPOSE:
+        stage_transpose(&b);
+        break;
+    case MHA_STAGE_ATTENTION:
+        stage_attention(&b);
+        break;
+    case MHA_STAGE_MERGE:
+        stage_merge(&b);
+        break;
+    default:
+        stage_output(&b, width);
+        break;
     }
     return b.n;
 }
@@ -243,28 +266,32 @@ void ui_view_shape_line(const struct ui_state *st, char *buf, size_t n)
     int len = 0;
     switch (st->stage) {
     case MHA_STAGE_INPUT:
-        len = snprintf(buf, n, "inputs (L, d) = (%d, %d)   weights (d, d) = (%d, %d), "
-                       "stored [out][in]", lq, d, d, d);
+        len = snprintf(buf, n,
+                       "inputs (L, d) = (%d, %d)   weights (d, d) = (%d, %d), "
+                       "stored [out][in]",
+                       lq, d, d, d);
         break;
     case MHA_STAGE_PROJECTION:
-        len = snprintf(buf, n, "(L, d) · (d, d)ᵀ → (L, d) = (%d, %d), once for each of Q, K, V",
-                       lq, d);
+        len = snprintf(buf, n, "(L, d) · (d, d)ᵀ → (L, d) = (%d, %d), once for each of Q, K, V", lq,
+                       d);
         break;
     case MHA_STAGE_SPLIT:
-        len = snprintf(buf, n, "(L, d) = (%d, %d) → (L, H, d_k) = (%d, %d, %d), d_k = %d / %d",
-                       lq, d, lq, h, dk, d, h);
+        len = snprintf(buf, n, "(L, d) = (%d, %d) → (L, H, d_k) = (%d, %d, %d), d_k = %d / %d", lq,
+                       d, lq, h, dk, d, h);
         break;
     case MHA_STAGE_TRANSPOSE:
-        len = snprintf(buf, n, "(L, H, d_k) = (%d, %d, %d) → (H, L, d_k) = (%d, %d, %d)", lq, h,
-                       dk, h, lq, dk);
+        len = snprintf(buf, n, "(L, H, d_k) = (%d, %d, %d) → (H, L, d_k) = (%d, %d, %d)", lq, h, dk,
+                       h, lq, dk);
         break;
     case MHA_STAGE_ATTENTION:
-        len = snprintf(buf, n, "per head: scores (H, Lq, Lk) = (%d, %d, %d) → weights → "
-                       "context (H, L, d_k) = (%d, %d, %d)", h, lq, lk, h, lq, dk);
+        len = snprintf(buf, n,
+                       "per head: scores (H, Lq, Lk) = (%d, %d, %d) → weights → "
+                       "context (H, L, d_k) = (%d, %d, %d)",
+                       h, lq, lk, h, lq, dk);
         break;
     case MHA_STAGE_MERGE:
-        len = snprintf(buf, n, "(H, L, d_k) = (%d, %d, %d) → (L, H·d_k) = (%d, %d)", h, lq, dk,
-                       lq, d);
+        len = snprintf(buf, n, "(H, L, d_k) = (%d, %d, %d) → (L, H·d_k) = (%d, %d)", h, lq, dk, lq,
+                       d);
         break;
     default:
         len = snprintf(buf, n, "(L, d) · W_oᵀ (d, d) → (L, d) = (%d, %d)", lq, d);
@@ -273,8 +300,8 @@ void ui_view_shape_line(const struct ui_state *st, char *buf, size_t n)
     if (h > UI_VIEW_MAX_HEADS && len > 0 && (size_t)len < n &&
         (st->stage == MHA_STAGE_TRANSPOSE || st->stage == MHA_STAGE_ATTENTION ||
          st->stage == MHA_STAGE_MERGE))
-        snprintf(buf + len, n - (size_t)len, "   (heads 0..%d of %d shown)",
-                 UI_VIEW_MAX_HEADS - 1, h);
+        snprintf(buf + len, n - (size_t)len, "   (heads 0..%d of %d shown)", UI_VIEW_MAX_HEADS - 1,
+                 h);
 }
 
 bool ui_block_selectable(const struct ui_block *b)

@@ -50,10 +50,10 @@ struct ui_block {
     int head_cols; /* UI_TINT_HEAD_COLS and UI_MAP_SPLIT */
     enum ui_cellmap map;
     struct mha_cell base;
-    bool head_header; /* a line above the columns names each head's span */
-    bool new_row;     /* start a new row of the flow */
+    bool head_header;       /* a line above the columns names each head's span */
+    bool new_row;           /* start a new row of the flow */
     const float *masked_by; /* heatmaps: same layout as data, -inf where masked */
-    const char *op; /* UI_BLOCK_OP */
+    const char *op;         /* UI_BLOCK_OP */
 };
 
 /* Fill out (room for max blocks) with the blocks of st's current stage for a

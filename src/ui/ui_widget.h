@@ -14,25 +14,24 @@
 struct ui_block_geom {
     struct ui_grid grid;
     struct ui_numfmt fmt;
-    bool compact;    /* heatmap cells without numbers */
-    int header;      /* lines above the rows: title, head spans, column labels */
+    bool compact; /* heatmap cells without numbers */
+    int header;   /* lines above the rows: title, head spans, column labels */
     int w, h;
 };
 
 /* Measure b for at most max_w x max_h. */
-void ui_block_measure(const struct ui_block *b, int max_w, int max_h,
-                      const struct ui_theme *th, struct ui_block_geom *g);
+void ui_block_measure(const struct ui_block *b, int max_w, int max_h, const struct ui_theme *th,
+                      struct ui_block_geom *g);
 
 /* Draw b with its top-left corner at (y, x) of win; lines outside
  * [0, view_h) are skipped, so y may be negative.  (cur_r, cur_c) is the
  * cursor cell, or -1 for none: the window of a large matrix follows it. */
 void ui_block_draw(WINDOW *win, int y, int x, int view_h, const struct ui_block *b,
-                   const struct ui_block_geom *g, int cur_r, int cur_c,
-                   const struct ui_theme *th);
+                   const struct ui_block_geom *g, int cur_r, int cur_c, const struct ui_theme *th);
 
 /* First visible row and column of b, given the cursor (-1: none). */
-void ui_block_window(const struct ui_block *b, const struct ui_block_geom *g, int cur_r,
-                     int cur_c, int *r0, int *c0);
+void ui_block_window(const struct ui_block *b, const struct ui_block_geom *g, int cur_r, int cur_c,
+                     int *r0, int *c0);
 
 /* Text at (y, x) cut to maxw columns (UTF-8, or folded to ASCII), in attr.
  * Returns the columns written. */
@@ -52,11 +51,7 @@ void ui_heatmap_cell(WINDOW *win, int y, int x, float p, int cell_w, bool compac
                      bool masked, const struct ui_theme *th);
 
 /* What the legend line explains. */
-enum ui_legend_part {
-    UI_LEGEND_SIGNED = 1,
-    UI_LEGEND_PROB = 2,
-    UI_LEGEND_HEADS = 4
-};
+enum ui_legend_part { UI_LEGEND_SIGNED = 1, UI_LEGEND_PROB = 2, UI_LEGEND_HEADS = 4 };
 
 /* The legend for parts (a mask of ui_legend_part) on one line at (y, x). */
 void ui_legend_draw(WINDOW *win, int y, int x, int maxw, unsigned parts, int heads,

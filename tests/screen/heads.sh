@@ -21,7 +21,7 @@ type_text "heads 4"
 keys Enter
 wait_for "4 heads do not divide d_model 6"
 wait_for "d_k = d_model / heads"
-wait_for "(here: 1, 2, 3, 6)"
+wait_for "1, 2, 3, 6)"
 wait_for "heads 1 │ d_k 6"
 keys +
 wait_for "heads 2 │ d_k 3"
