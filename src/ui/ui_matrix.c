@@ -67,7 +67,8 @@ void ui_block_measure(const struct ui_block *b, int max_w, int max_h, const stru
     const bool heat = b->kind == UI_BLOCK_HEATMAP;
     g->fmt = ui_numfmt_for(b->range, b->tint == UI_TINT_PROB);
     const int label_w = label_width(b->row_labels, b->rows, th->utf8);
-    int cell_w = heat ? ui_heatmap_cell_w(th) : g->fmt.width + 1;
+    const int base_w = heat ? ui_heatmap_cell_w(th) : g->fmt.width + 1;
+    int cell_w = base_w;
     if (b->col_labels) { /* token columns: room for short tokens */
         const int lw = label_width(b->col_labels, b->cols, th->utf8);
         const int want = (lw < 6 ? lw : 6) + 1;
@@ -75,6 +76,9 @@ void ui_block_measure(const struct ui_block *b, int max_w, int max_h, const stru
             cell_w = want;
     }
     g->header = 2 + (b->head_header ? 1 : 0);
+    /* every column at the narrower width beats some columns at the wider one */
+    if (label_w + 1 + b->cols * cell_w > max_w)
+        cell_w = base_w;
     if (heat && label_w + 1 + b->cols * cell_w > max_w) {
         g->compact = true;
         cell_w = 2;

@@ -350,7 +350,8 @@ int ui_state_load(struct ui_state *st, const char *path)
     }
     if (replace(st, n, false))
         return -1;
-    snprintf(st->source, sizeof st->source, "%s", path);
+    const char *slash = strrchr(path, '/');
+    snprintf(st->source, sizeof st->source, "%s", slash ? slash + 1 : path);
     ui_state_say(st, false, "Loaded %s: %d tokens, d_model %d, %d heads.", path, st->ex->lq,
                  st->ex->d_model, st->ex->heads);
     return 0;
