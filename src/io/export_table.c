@@ -1,0 +1,588 @@
+/* export_table.c - the matrices each stage exports, the choice of format,
+ * and the table formats: markdown, csv and latex. */
+#include "export.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- formats ---------------------------------------------------------------- */
+
+static const char *const format_names[EXPORT_FORMAT_COUNT] = {"svg", "html", "markdown", "csv",
+                                                              "latex"};
+static const char *const format_ext[EXPORT_FORMAT_COUNT] = {"svg", "html", "md", "csv", "tex"};
+
+int export_format_from_name(const char *name)
+{
+    if (!name)
+        return -1;
+    for (int f = 0; f < EXPORT_FORMAT_COUNT; f++)
+        if (strcmp(name, format_names[f]) == 0)
+            return f;
+    if (strcmp(name, "md") == 0)
+        return EXPORT_FORMAT_MARKDOWN;
+    if (strcmp(name, "tex") == 0)
+        return EXPORT_FORMAT_LATEX;
+    return -1;
+}
+
+const char *export_format_name(enum export_format fmt)
+{
+    return fmt >= 0 && fmt < EXPORT_FORMAT_COUNT ? format_names[fmt] : NULL;
+}
+
+const char *export_format_extension(enum export_format fmt)
+{
+    return fmt >= 0 && fmt < EXPORT_FORMAT_COUNT ? format_ext[fmt] : NULL;
+}
+
+const char *export_format_names(void)
+{
+    return "svg, html, markdown, csv, latex";
+}
+
+/* ---- the matrices of a stage -------------------------------------------------- */
+
+static float tensor_range(const struct mha_example *ex, const struct mha_trace *t,
+                          enum mha_tensor x)
+{
+    int h, r, c;
+    mha_tensor_shape(t, x, &h, &r, &c);
+    const float *p = mha_tensor_data(ex, t, x);
+    const size_t n = (size_t)h * (size_t)r * (size_t)c;
+    float m = 0.0f;
+    for (size_t i = 0; i < n; i++)
+        if (isfinite(p[i]) && fabsf(p[i]) > m)
+            m = fabsf(p[i]);
+    return m;
+}
+
+struct builder {
+    const struct mha_example *ex;
+    const struct mha_trace *t;
+    int stage;
+    struct export_matrix *m;
+    int n;
+};
+
+/* Add head h of tensor x with its own shape and axes. */
+static struct export_matrix *add(struct builder *b, enum mha_tensor x, int h, bool new_row,
+                                 enum export_axis rows, enum export_axis cols, const char *title)
+{
+    struct export_matrix *m = &b->m[b->n++];
+    int heads, r, c;
+    mha_tensor_shape(b->t, x, &heads, &r, &c);
+    memset(m, 0, sizeof *m);
+    m->stage = b->stage;
+    snprintf(m->title, sizeof m->title, "%s", title);
+    snprintf(m->shape, sizeof m->shape, "%d × %d", r, c);
+    m->data = mha_tensor_data(b->ex, b->t, x) + mha_idx3(r, c, h, 0, 0);
+    m->rows = r;
+    m->cols = c;
+    m->row_axis = rows;
+    m->col_axis = cols;
+    m->tint = EXPORT_TINT_SIGNED;
+    m->range = tensor_range(b->ex, b->t, x);
+    m->new_row = new_row;
+    m->tensor = x;
+    m->head = h;
+    return m;
+}
+
+static void add_bias(struct builder *b, const char *name, const float *v)
+{
+    struct export_matrix *m = &b->m[b->n++];
+    memset(m, 0, sizeof *m);
+    m->stage = b->stage;
+    snprintf(m->title, sizeof m->title, "%s", name);
+    snprintf(m->shape, sizeof m->shape, "1 × %d", b->t->d_model);
+    m->data = v;
+    m->rows = 1;
+    m->cols = b->t->d_model;
+    m->row_axis = EXPORT_AXIS_NONE;
+    m->col_axis = EXPORT_AXIS_DIM;
+    m->tint = EXPORT_TINT_SIGNED;
+    for (int i = 0; i < m->cols; i++)
+        m->range = fabsf(v[i]) > m->range ? fabsf(v[i]) : m->range;
+    m->new_row = name[2] == 'q';
+    m->tensor = MHA_TENSOR_COUNT;
+}
+
+static void build_stage(struct builder *b)
+{
+    const struct mha_trace *t = b->t;
+    const enum export_axis Q = EXPORT_AXIS_QUERY, K = EXPORT_AXIS_KEY, D = EXPORT_AXIS_DIM;
+    char title[96];
+    switch (b->stage) {
+    case MHA_STAGE_INPUT:
+        add(b, MHA_TENSOR_QUERY, 0, false, Q, D, "query");
+        add(b, MHA_TENSOR_KEY, 0, false, K, D, "key");
+        add(b, MHA_TENSOR_VALUE, 0, false, K, D, "value");
+        add(b, MHA_TENSOR_W_Q, 0, true, EXPORT_AXIS_OUT, EXPORT_AXIS_IN, "W_q");
+        add(b, MHA_TENSOR_W_K, 0, false, EXPORT_AXIS_OUT, EXPORT_AXIS_IN, "W_k");
+        add(b, MHA_TENSOR_W_V, 0, false, EXPORT_AXIS_OUT, EXPORT_AXIS_IN, "W_v");
+        add(b, MHA_TENSOR_W_O, 0, false, EXPORT_AXIS_OUT, EXPORT_AXIS_IN, "W_o");
+        if (b->ex->has_bias) {
+            add_bias(b, "b_q", b->ex->b_q);
+            add_bias(b, "b_k", b->ex->b_k);
+            add_bias(b, "b_v", b->ex->b_v);
+            add_bias(b, "b_o", b->ex->b_o);
+        }
+        break;
+    case MHA_STAGE_PROJECTION:
+        add(b, MHA_TENSOR_Q, 0, false, Q, D, "Q = query·W_qᵀ + b_q");
+        add(b, MHA_TENSOR_K, 0, false, K, D, "K = key·W_kᵀ + b_k");
+        add(b, MHA_TENSOR_V, 0, false, K, D, "V = value·W_vᵀ + b_v");
+        break;
+    case MHA_STAGE_SPLIT: {
+        static const enum mha_tensor src[3] = {MHA_TENSOR_Q, MHA_TENSOR_K, MHA_TENSOR_V};
+        static const char *const names[3] = {"Q split into heads", "K split into heads",
+                                             "V split into heads"};
+        for (int i = 0; i < 3; i++) {
+            struct export_matrix *m =
+                add(b, src[i], 0, i == 0, i ? K : Q, EXPORT_AXIS_HEAD, names[i]);
+            m->head_cols = t->d_k;
+            snprintf(m->shape, sizeof m->shape, "%d × %d × %d", m->rows, t->heads, t->d_k);
+        }
+        break;
+    }
+    case MHA_STAGE_TRANSPOSE:
+        for (int h = 0; h < t->heads; h++) {
+            snprintf(title, sizeof title, "head %d · Q", h);
+            add(b, MHA_TENSOR_QH, h, true, Q, D, title);
+            snprintf(title, sizeof title, "head %d · K", h);
+            add(b, MHA_TENSOR_KH, h, false, K, D, title);
+            snprintf(title, sizeof title, "head %d · V", h);
+            add(b, MHA_TENSOR_VH, h, false, K, D, title);
+        }
+        break;
+    case MHA_STAGE_ATTENTION:
+        for (int h = 0; h < t->heads; h++) {
+            snprintf(title, sizeof title, "head %d · scores = Q·Kᵀ", h);
+            add(b, MHA_TENSOR_SCORES, h, true, Q, K, title);
+            if (t->scaled)
+                snprintf(title, sizeof title, "head %d · scaled = scores ÷ √%d", h, t->d_k);
+            else
+                snprintf(title, sizeof title, "head %d · scaled (scaling off)", h);
+            add(b, MHA_TENSOR_SCALED, h, false, Q, K, title);
+            snprintf(title, sizeof title, "head %d · weights = softmax(scaled)", h);
+            struct export_matrix *w = add(b, MHA_TENSOR_WEIGHTS, h, false, Q, K, title);
+            w->tint = EXPORT_TINT_PROB;
+            w->range = 1.0f;
+            w->masked_by = t->scaled_scores + mha_idx3(t->lq, t->lk, h, 0, 0);
+            snprintf(title, sizeof title, "head %d · context = weights·V", h);
+            add(b, MHA_TENSOR_CONTEXT, h, false, Q, D, title);
+        }
+        break;
+    case MHA_STAGE_MERGE: {
+        for (int h = 0; h < t->heads; h++) {
+            snprintf(title, sizeof title, "head %d · context", h);
+            add(b, MHA_TENSOR_CONTEXT, h, false, Q, D, title);
+        }
+        struct export_matrix *m =
+            add(b, MHA_TENSOR_MERGED, 0, true, Q, EXPORT_AXIS_HEAD, "merged: heads side by side");
+        m->head_cols = t->d_k;
+        break;
+    }
+    case MHA_STAGE_OUTPUT:
+        add(b, MHA_TENSOR_OUTPUT, 0, false, Q, D, "output = merged·W_oᵀ + b_o");
+        break;
+    }
+}
+
+struct export_matrix *export_stage_matrices(const struct mha_example *ex, const struct mha_trace *t,
+                                            int stage, int *n)
+{
+    *n = 0;
+    if (stage < 0 || stage >= MHA_STAGE_COUNT)
+        return NULL;
+    struct builder b = {ex, t, stage, calloc((size_t)(4 * t->heads + 12), sizeof *b.m), 0};
+    if (!b.m)
+        return NULL;
+    build_stage(&b);
+    *n = b.n;
+    return b.m;
+}
+
+size_t export_cell_count(const struct mha_example *ex, const struct mha_trace *t, int stage)
+{
+    size_t total = 0;
+    for (int s = 0; s < MHA_STAGE_COUNT; s++) {
+        if (stage != DUMP_ALL && stage != s)
+            continue;
+        int n;
+        struct export_matrix *m = export_stage_matrices(ex, t, s, &n);
+        for (int i = 0; i < n; i++)
+            total += (size_t)m[i].rows * (size_t)m[i].cols;
+        free(m);
+    }
+    return total;
+}
+
+static const char *axis_label(enum export_axis a, const struct export_matrix *m,
+                              const struct mha_example *ex, int i, char *buf, size_t n)
+{
+    switch (a) {
+    case EXPORT_AXIS_QUERY:
+        return ex->tokens[i];
+    case EXPORT_AXIS_KEY:
+        return ex->key_tokens[i];
+    case EXPORT_AXIS_DIM:
+        snprintf(buf, n, "d%d", i);
+        break;
+    case EXPORT_AXIS_HEAD:
+        snprintf(buf, n, "h%d.%d", i / m->head_cols, i % m->head_cols);
+        break;
+    case EXPORT_AXIS_OUT:
+        snprintf(buf, n, "out %d", i);
+        break;
+    case EXPORT_AXIS_IN:
+        snprintf(buf, n, "in %d", i);
+        break;
+    case EXPORT_AXIS_NONE:
+        snprintf(buf, n, "%s", m->title);
+        break;
+    }
+    return buf;
+}
+
+const char *export_row_label(const struct export_matrix *m, const struct mha_example *ex, int i,
+                             char *buf, size_t n)
+{
+    return axis_label(m->row_axis, m, ex, i, buf, n);
+}
+
+const char *export_col_label(const struct export_matrix *m, const struct mha_example *ex, int j,
+                             char *buf, size_t n)
+{
+    return axis_label(m->col_axis, m, ex, j, buf, n);
+}
+
+bool export_cell_masked(const struct export_matrix *m, int i, int j)
+{
+    size_t at = (size_t)i * (size_t)m->cols + (size_t)j;
+    return m->data[at] == -INFINITY || (m->masked_by && m->masked_by[at] == -INFINITY);
+}
+
+void export_number(char *buf, size_t n, float x, const char *inf_text)
+{
+    if (x == -INFINITY)
+        snprintf(buf, n, "%s", inf_text);
+    else if (fabsf(x) < 0.00005f)
+        snprintf(buf, n, "0.0000");
+    else if (fabsf(x) >= 1e5f)
+        snprintf(buf, n, "%.4g", (double)x);
+    else
+        snprintf(buf, n, "%.4f", (double)x);
+}
+
+/* ---- what each stage is ---------------------------------------------------------- */
+
+static const char *const stage_titles[MHA_STAGE_COUNT] = {
+    "Input", "Projection", "Split into heads", "Transpose", "Attention", "Merge", "Output"};
+
+static const char *const stage_formulas[MHA_STAGE_COUNT] = {
+    "query (L_q, d)   key, value (L_k, d)   W_q, W_k, W_v, W_o (d, d)",
+    "Q = query·W_qᵀ + b_q    K = key·W_kᵀ + b_k    V = value·W_vᵀ + b_v",
+    "(L, d) → (L, H, d_k)   with d_k = d ÷ H",
+    "(L, H, d_k) → (H, L, d_k)",
+    "weights = softmax(Q_h·K_hᵀ ÷ √d_k)    context = weights·V_h",
+    "(H, L, d_k) → (L, H·d_k) = (L, d)",
+    "output = merged·W_oᵀ + b_o",
+};
+
+static const char *const stage_sentences[MHA_STAGE_COUNT] = {
+    "Each token enters as a row of numbers; the four weight matrices are what the model "
+    "learned, stored [out][in] as nn.Linear keeps them.",
+    "Three learned matrices turn every token into a query (what it looks for), a key (what it "
+    "offers to others) and a value (what it hands on when chosen).",
+    "Nothing is computed here: each row is cut into H pieces of d_k columns, and piece h "
+    "belongs to head h.",
+    "The head axis moves to the front, so that every head owns a small matrix of its own and "
+    "can attend without looking at the others.",
+    "In every head each query is compared with each key; softmax turns a row of scores into "
+    "weights that sum to 1, and the context is the values averaged with those weights.",
+    "The heads' contexts are laid side by side again: head 0 fills the first d_k columns, head "
+    "1 the next d_k, and so on.",
+    "One last learned matrix mixes the heads' columns, so each output column can draw on what "
+    "every head found.",
+};
+
+const char *export_stage_title(int stage)
+{
+    return stage >= 0 && stage < MHA_STAGE_COUNT ? stage_titles[stage] : "";
+}
+
+const char *export_stage_formula(int stage)
+{
+    return stage >= 0 && stage < MHA_STAGE_COUNT ? stage_formulas[stage] : "";
+}
+
+const char *export_stage_sentence(int stage)
+{
+    return stage >= 0 && stage < MHA_STAGE_COUNT ? stage_sentences[stage] : "";
+}
+
+void export_summary(char *buf, size_t n, const struct mha_example *ex, const struct mha_trace *t)
+{
+    char keys[48] = "";
+    if (ex->cross)
+        snprintf(keys, sizeof keys, " attending to %d keys", t->lk);
+    const char *mask = ex->causal ? (ex->has_mask ? "causal + explicit" : "causal")
+                                  : (ex->has_mask ? "explicit" : "none");
+    char scale[32];
+    if (t->scaled)
+        snprintf(scale, sizeof scale, "scaled by 1/√%d", t->d_k);
+    else
+        snprintf(scale, sizeof scale, "scaling off");
+    snprintf(buf, n, "%d %s%s · d_model %d · %d %s · d_k %d · mask %s · %s", t->lq,
+             t->lq == 1 ? "token" : "tokens", keys, t->d_model, t->heads,
+             t->heads == 1 ? "head" : "heads", t->d_k, mask, scale);
+}
+
+/* ---- the dispatcher ------------------------------------------------------------ */
+
+int export_write(FILE *out, const struct mha_example *ex, const struct mha_trace *t, int stage,
+                 enum export_format fmt, struct mha_error *err)
+{
+    if (fmt < 0 || fmt >= EXPORT_FORMAT_COUNT)
+        return mha_error_set(err, "unknown export format; expected one of %s",
+                             export_format_names());
+    if (stage != DUMP_ALL && (stage < 0 || stage >= MHA_STAGE_COUNT))
+        return mha_error_set(err, "unknown stage %d; expected 0..6 or all", stage);
+    if (fmt == EXPORT_FORMAT_SVG || fmt == EXPORT_FORMAT_HTML) {
+        size_t cells = export_cell_count(ex, t, stage);
+        if (cells > EXPORT_MAX_CELLS)
+            return mha_error_set(err,
+                                 "%s: %zu numbers are too many for a picture (the limit is "
+                                 "%d); choose one stage, a smaller example, or --format csv",
+                                 format_names[fmt], cells, EXPORT_MAX_CELLS);
+    }
+    int rc = 0;
+    switch (fmt) {
+    case EXPORT_FORMAT_SVG:
+        rc = export_svg_write(out, ex, t, stage);
+        break;
+    case EXPORT_FORMAT_HTML:
+        rc = export_html_write(out, ex, t, stage);
+        break;
+    case EXPORT_FORMAT_MARKDOWN:
+        rc = export_markdown_write(out, ex, t, stage);
+        break;
+    case EXPORT_FORMAT_CSV:
+        rc = export_csv_write(out, ex, t, stage);
+        break;
+    case EXPORT_FORMAT_LATEX:
+        rc = export_latex_write(out, ex, t, stage);
+        break;
+    case EXPORT_FORMAT_COUNT:
+        break;
+    }
+    if (rc != 0 || ferror(out))
+        return mha_error_set(err, "write error while writing the %s export", format_names[fmt]);
+    return 0;
+}
+
+/* Call fn for every matrix of the stage (or of all stages) in order. */
+typedef void (*matrix_fn)(FILE *out, const struct mha_example *ex, const struct export_matrix *m,
+                          bool first_of_stage);
+
+static int each_matrix(FILE *out, const struct mha_example *ex, const struct mha_trace *t,
+                       int stage, matrix_fn fn)
+{
+    for (int s = 0; s < MHA_STAGE_COUNT; s++) {
+        if (stage != DUMP_ALL && stage != s)
+            continue;
+        int n;
+        struct export_matrix *m = export_stage_matrices(ex, t, s, &n);
+        if (!m)
+            return -1;
+        for (int i = 0; i < n; i++)
+            fn(out, ex, &m[i], i == 0);
+        free(m);
+    }
+    return ferror(out) ? -1 : 0;
+}
+
+/* ---- markdown ------------------------------------------------------------------ */
+
+/* Text for markdown: characters that would start emphasis, code, links, HTML
+ * or a table cell are backslash-escaped; line breaks become spaces. */
+static void md_text(FILE *out, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '\n' || *s == '\r')
+            fputc(' ', out);
+        else {
+            if (strchr("\\`*_[]<>|&~$#", *s))
+                fputc('\\', out);
+            fputc(*s, out);
+        }
+    }
+}
+
+static void md_matrix(FILE *out, const struct mha_example *ex, const struct export_matrix *m,
+                      bool first)
+{
+    char buf[64];
+    if (first) {
+        fprintf(out, "### Stage %d · %s\n\n", m->stage, mha_stage_name((enum mha_stage)m->stage));
+        fputc('`', out);
+        fputs(export_stage_formula(m->stage), out);
+        fputs("`\n\n", out);
+    }
+    fputs("**", out);
+    md_text(out, m->title);
+    fprintf(out, "** (%s)\n\n|  |", m->shape);
+    for (int j = 0; j < m->cols; j++) {
+        fputc(' ', out);
+        md_text(out, export_col_label(m, ex, j, buf, sizeof buf));
+        fputs(" |", out);
+    }
+    fputs("\n|---|", out);
+    for (int j = 0; j < m->cols; j++)
+        fputs("---:|", out);
+    fputc('\n', out);
+    for (int i = 0; i < m->rows; i++) {
+        fputs("| ", out);
+        md_text(out, export_row_label(m, ex, i, buf, sizeof buf));
+        fputs(" |", out);
+        for (int j = 0; j < m->cols; j++) {
+            export_number(buf, sizeof buf, m->data[(size_t)i * (size_t)m->cols + (size_t)j],
+                          "-inf");
+            fprintf(out, " %s |", buf);
+        }
+        fputc('\n', out);
+    }
+    fputc('\n', out);
+}
+
+int export_markdown_write(FILE *out, const struct mha_example *ex, const struct mha_trace *t,
+                          int stage)
+{
+    return each_matrix(out, ex, t, stage, md_matrix);
+}
+
+/* ---- csv ------------------------------------------------------------------------ */
+
+/* One field, quoted (quotes doubled) when it holds a comma, quote, CR or LF. */
+static void csv_field(FILE *out, const char *s)
+{
+    if (!strpbrk(s, ",\"\r\n")) {
+        fputs(s, out);
+        return;
+    }
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+static void csv_matrix(FILE *out, const struct mha_example *ex, const struct export_matrix *m,
+                       bool first)
+{
+    (void)first;
+    char buf[64];
+    fprintf(out, "# %s: %s (%d x %d)\r\n", mha_stage_name((enum mha_stage)m->stage), m->title,
+            m->rows, m->cols);
+    for (int j = 0; j < m->cols; j++) {
+        fputc(',', out);
+        csv_field(out, export_col_label(m, ex, j, buf, sizeof buf));
+    }
+    fputs("\r\n", out);
+    for (int i = 0; i < m->rows; i++) {
+        csv_field(out, export_row_label(m, ex, i, buf, sizeof buf));
+        for (int j = 0; j < m->cols; j++) {
+            export_number(buf, sizeof buf, m->data[(size_t)i * (size_t)m->cols + (size_t)j],
+                          "-inf");
+            fprintf(out, ",%s", buf);
+        }
+        fputs("\r\n", out);
+    }
+    fputs("\r\n", out);
+}
+
+int export_csv_write(FILE *out, const struct mha_example *ex, const struct mha_trace *t, int stage)
+{
+    return each_matrix(out, ex, t, stage, csv_matrix);
+}
+
+/* ---- latex ---------------------------------------------------------------------- */
+
+/* Text for LaTeX: the special characters escaped, the few symbols the titles
+ * use written as math, other UTF-8 passed on (inputenc reads it). */
+static void tex_text(FILE *out, const char *s)
+{
+    static const struct {
+        const char *from, *to;
+    } sym[] = {
+        {"·", "$\\cdot$"},
+        {"ᵀ", "$^{\\top}$"},
+        {"√", "$\\surd$"},
+        {"÷", "$\\div$"},
+        {"×", "$\\times$"},
+        {"→", "$\\to$"},
+        {"−", "$-$"},
+        {"∞", "$\\infty$"},
+        {"\\", "\\textbackslash{}"},
+        {"~", "\\textasciitilde{}"},
+        {"^", "\\textasciicircum{}"},
+        {"<", "\\textless{}"},
+        {">", "\\textgreater{}"},
+        {"\n", " "},
+        {"\r", " "},
+    };
+    while (*s) {
+        size_t k = 0;
+        for (; k < sizeof sym / sizeof sym[0]; k++)
+            if (strncmp(s, sym[k].from, strlen(sym[k].from)) == 0)
+                break;
+        if (k < sizeof sym / sizeof sym[0]) {
+            fputs(sym[k].to, out);
+            s += strlen(sym[k].from);
+            continue;
+        }
+        if (strchr("&%$#_{}", *s))
+            fputc('\\', out);
+        fputc(*s++, out);
+    }
+}
+
+static void tex_matrix(FILE *out, const struct mha_example *ex, const struct export_matrix *m,
+                       bool first)
+{
+    char buf[64];
+    if (first)
+        fprintf(out, "%% ---- stage %d: %s ----\n\n", m->stage,
+                mha_stage_name((enum mha_stage)m->stage));
+    fprintf(out, "%% %s (%d x %d)\n\\begin{center}\n\\textbf{", m->title, m->rows, m->cols);
+    tex_text(out, m->title);
+    fprintf(out, "} \\quad ($%d \\times %d$)\\\\[4pt]\n\\begin{tabular}{l|", m->rows, m->cols);
+    for (int j = 0; j < m->cols; j++)
+        fputs(m->head_cols > 0 && j > 0 && j % m->head_cols == 0 ? "|r" : "r", out);
+    fputs("}\n", out);
+    for (int j = 0; j < m->cols; j++) {
+        fputs(" & ", out);
+        tex_text(out, export_col_label(m, ex, j, buf, sizeof buf));
+    }
+    fputs(" \\\\\n\\hline\n", out);
+    for (int i = 0; i < m->rows; i++) {
+        tex_text(out, export_row_label(m, ex, i, buf, sizeof buf));
+        for (int j = 0; j < m->cols; j++) {
+            float v = m->data[(size_t)i * (size_t)m->cols + (size_t)j];
+            export_number(buf, sizeof buf, v, "$-\\infty$");
+            fprintf(out, " & %s%s", buf[0] == '-' ? "$-$" : "", buf[0] == '-' ? buf + 1 : buf);
+        }
+        fputs(" \\\\\n", out);
+    }
+    fputs("\\end{tabular}\n\\end{center}\n\n", out);
+}
+
+int export_latex_write(FILE *out, const struct mha_example *ex, const struct mha_trace *t,
+                       int stage)
+{
+    return each_matrix(out, ex, t, stage, tex_matrix);
+}

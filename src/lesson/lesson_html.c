@@ -1,0 +1,531 @@
+/* lesson_html.c - a lesson as one web page: text, screens and quizzes. */
+#include "lesson_html.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "export.h"
+#include "lesson_state.h"
+#include "views.h"
+
+static const char lesson_css[] =
+    "section.step{margin-top:2.4em}\n"
+    ".lesson-no{color:#595959;font-size:.9em;margin:0;text-transform:uppercase;"
+    "letter-spacing:.06em}\n"
+    ".link{text-decoration:underline}\n"
+    "blockquote{border-left:4px solid #b3b3b3;margin:1em 0;padding:.1em 1em;color:#333333}\n"
+    ".callout{border:1px solid;border-left-width:6px;border-radius:5px;padding:.4em 1em;"
+    "margin:1em 0;break-inside:avoid;page-break-inside:avoid}\n"
+    ".callout p{margin:.35em 0}\n"
+    ".callout .ct{font-weight:bold}\n"
+    ".analogy{border-color:#0087d7;background:#eef6fc}\n"
+    ".whatif{border-color:#d75f5f;background:#fdf1f1}\n"
+    ".insight{border-color:#5faf5f;background:#f0f8ee}\n"
+    "table.lt{border-collapse:collapse;margin:.8em 0}\n"
+    "table.lt th,table.lt td{border:1px solid #b3b3b3;padding:.2em .6em;text-align:left;"
+    "vertical-align:top}\n"
+    "table.lt th{background:#f2f2f2}\n"
+    "table.lt td.n{text-align:right;font-family:'DejaVu Sans Mono',Menlo,Consolas,monospace}\n"
+    ".scene{border:1px solid #cccccc;border-radius:6px;padding:.3em 1em .6em;margin:1.2em 0;"
+    "background:#fcfcfc}\n"
+    ".scene-head{font-size:.9em;color:#4d4d4d;margin:.4em 0}\n"
+    ".scene-error{color:#af0000;font-weight:bold}\n"
+    ".quiz{border:2px solid #5f5faf;border-radius:6px;padding:.4em 1em;margin:1.2em 0;"
+    "break-inside:avoid;page-break-inside:avoid}\n"
+    ".quiz .qt{font-weight:bold;color:#5f5faf;margin:.3em 0}\n"
+    "details{margin:.5em 0}\n"
+    "summary{cursor:pointer;color:#5f5faf}\n";
+
+/* ---- text ------------------------------------------------------------------ */
+
+static void span_html(FILE *out, const struct lesson_span *sp)
+{
+    if (strcmp(sp->text, "\n") == 0) {
+        fputs("<br/>\n", out);
+        return;
+    }
+    const unsigned st = sp->style;
+    fputs(st & LESSON_LINK ? "<span class=\"link\">" : "", out);
+    fputs(st & LESSON_STRONG ? "<strong>" : "", out);
+    fputs(st & LESSON_EMPH ? "<em>" : "", out);
+    fputs(st & LESSON_CODE ? "<code>" : "", out);
+    export_xml_text(out, sp->text);
+    fputs(st & LESSON_CODE ? "</code>" : "", out);
+    fputs(st & LESSON_EMPH ? "</em>" : "", out);
+    fputs(st & LESSON_STRONG ? "</strong>" : "", out);
+    fputs(st & LESSON_LINK ? "</span>" : "", out);
+}
+
+/* The spans of a block; "\n\n" (between a call-out's paragraphs) closes the
+ * paragraph and opens the next. */
+static void spans_html(FILE *out, const struct lesson_block *b)
+{
+    for (int i = 0; i < b->n_spans; i++) {
+        if (strcmp(b->spans[i].text, "\n\n") == 0)
+            fputs("</p>\n<p>", out);
+        else
+            span_html(out, &b->spans[i]);
+    }
+}
+
+static const char *callout_class(enum lesson_callout c)
+{
+    switch (c) {
+    case LESSON_CALLOUT_ANALOGY:
+        return "analogy";
+    case LESSON_CALLOUT_WHATIF:
+        return "whatif";
+    case LESSON_CALLOUT_INSIGHT:
+        return "insight";
+    case LESSON_CALLOUT_NONE:
+        break;
+    }
+    return "";
+}
+
+/* Open lists, innermost last: true for <ol>. */
+struct lists {
+    bool ordered[16];
+    int depth;
+};
+
+static void lists_close_to(FILE *out, struct lists *ls, int depth)
+{
+    while (ls->depth > depth) {
+        ls->depth--;
+        fputs(ls->ordered[ls->depth] ? "</li>\n</ol>\n" : "</li>\n</ul>\n", out);
+    }
+}
+
+static void item_html(FILE *out, struct lists *ls, const struct lesson_block *b)
+{
+    int level = b->level < 1 ? 1 : b->level > 16 ? 16 : b->level;
+    bool ordered = b->bullet[0] >= '0' && b->bullet[0] <= '9';
+    lists_close_to(out, ls, level);
+    if (ls->depth == level && ls->ordered[level - 1] != ordered)
+        lists_close_to(out, ls, level - 1);
+    if (ls->depth == level)
+        fputs("</li>\n", out);
+    while (ls->depth < level) {
+        bool last = ls->depth == level - 1;
+        ls->ordered[ls->depth] = last && ordered;
+        if (last && ordered)
+            fprintf(out, "<ol start=\"%d\">\n", atoi(b->bullet));
+        else
+            fputs("<ul>\n", out);
+        if (++ls->depth < level)
+            fputs("<li>", out);
+    }
+    fputs("<li>", out);
+    spans_html(out, b);
+}
+
+static void table_html(FILE *out, const struct lesson_block *b)
+{
+    fputs("<table class=\"lt\">\n", out);
+    for (int r = 0; r < b->rows; r++) {
+        fputs(r == 0 ? "<thead><tr>" : "<tr>", out);
+        for (int c = 0; c < b->cols; c++) {
+            fputs(r == 0 ? "<th>" : "<td>", out);
+            export_xml_text(out, b->cells[r * b->cols + c]);
+            fputs(r == 0 ? "</th>" : "</td>", out);
+        }
+        fputs(r == 0 ? "</tr></thead>\n<tbody>\n" : "</tr>\n", out);
+    }
+    fputs(b->rows > 0 ? "</tbody>\n</table>\n" : "</table>\n", out);
+}
+
+static void block_html(FILE *out, struct lists *ls, const struct lesson_block *b)
+{
+    if (b->kind != LESSON_ITEM)
+        lists_close_to(out, ls, 0);
+    switch (b->kind) {
+    case LESSON_PARAGRAPH:
+        fputs("<p>", out);
+        spans_html(out, b);
+        fputs("</p>\n", out);
+        break;
+    case LESSON_HEADING: {
+        int h = b->level <= 2 ? 3 : b->level >= 4 ? 5 : 4;
+        fprintf(out, "<h%d>", h);
+        spans_html(out, b);
+        fprintf(out, "</h%d>\n", h);
+        break;
+    }
+    case LESSON_ITEM:
+        item_html(out, ls, b);
+        break;
+    case LESSON_CODE_BLOCK:
+        fputs("<pre><code>", out);
+        export_xml_text(out, b->code ? b->code : "");
+        fputs("</code></pre>\n", out);
+        break;
+    case LESSON_CALLOUT:
+        fprintf(out, "<aside class=\"callout %s\">\n<p class=\"ct\">", callout_class(b->callout));
+        export_xml_text(out, lesson_callout_title(b->callout));
+        fputs("</p>\n<p>", out);
+        spans_html(out, b);
+        fputs("</p>\n</aside>\n", out);
+        break;
+    case LESSON_TABLE:
+        table_html(out, b);
+        break;
+    case LESSON_QUOTE:
+        fputs("<blockquote><p>", out);
+        spans_html(out, b);
+        fputs("</p></blockquote>\n", out);
+        break;
+    }
+}
+
+/* ---- views ----------------------------------------------------------------- */
+
+static void th_td(FILE *out, const char *tag, const char *cls, const char *text)
+{
+    fprintf(out, "<%s%s%s%s>", tag, cls ? " class=\"" : "", cls ? cls : "", cls ? "\"" : "");
+    export_xml_text(out, text);
+    fprintf(out, "</%s>", tag);
+}
+
+static void view_shapes(FILE *out, long long batch, long long seq, const struct mha_example *ex)
+{
+    struct views_shape_row rows[VIEWS_SHAPE_ROWS];
+    int n = views_shapes(batch, seq, ex->d_model, ex->heads, rows);
+    char buf[96];
+    fprintf(out,
+            "<p>Shapes through multi-head attention: batch B = %lld, sequence L = %lld, d_model "
+            "d = %d, heads H = %d, d_k = %d.</p>\n<table class=\"lt\">\n<thead><tr><th>step</th>"
+            "<th>code</th><th>shape</th><th>memory</th></tr></thead>\n<tbody>\n",
+            batch, seq, ex->d_model, ex->heads, ex->d_model / ex->heads);
+    for (int i = 0; i < n; i++) {
+        fputs("<tr>", out);
+        th_td(out, "td", NULL, rows[i].step);
+        fputs("<td><code>", out);
+        export_xml_text(out, rows[i].code);
+        fputs("</code></td>", out);
+        th_td(out, "td", "n", views_shape_string(&rows[i], buf, sizeof buf));
+        th_td(out, "td", NULL, rows[i].note);
+        fputs("</tr>\n", out);
+    }
+    fputs("</tbody>\n</table>\n", out);
+}
+
+/* 1234567 as "1,234,567" */
+static void grouped(FILE *out, long long v)
+{
+    char digits[32];
+    int len = snprintf(digits, sizeof digits, "%lld", v < 0 ? -v : v);
+    if (v < 0)
+        fputc('-', out);
+    for (int i = 0; i < len; i++) {
+        if (i > 0 && (len - i) % 3 == 0)
+            fputc(',', out);
+        fputc(digits[i], out);
+    }
+}
+
+static void cost_row(FILE *out, const char *what, long long one, long long many)
+{
+    fputs("<tr>", out);
+    th_td(out, "td", NULL, what);
+    fputs("<td class=\"n\">", out);
+    grouped(out, one);
+    fputs("</td><td class=\"n\">", out);
+    grouped(out, many);
+    fputs("</td></tr>\n", out);
+}
+
+static void view_cost(FILE *out, long long seq_q, long long seq_k, long long d, long long heads,
+                      bool bias, const char *preset_id)
+{
+    const struct views_preset *p = views_preset_find(preset_id);
+    if (p) {
+        d = p->d_model;
+        heads = p->heads;
+        fputs("<p>", out);
+        export_xml_text(out, p->name);
+        fprintf(out, ": d_model %lld, %lld heads of d_k %lld (", p->d_model, p->heads, p->d_k);
+        export_xml_text(out, p->note);
+        fputs(").</p>\n", out);
+    }
+    struct views_cost multi, single;
+    views_cost(seq_q, seq_k, d, heads, bias, &multi);
+    views_cost(seq_q, seq_k, d, 1, bias, &single);
+    fprintf(out,
+            "<p>Cost of one attention block: %lld queries, %lld keys, d_model %lld.</p>\n"
+            "<table class=\"lt\">\n<thead><tr><th>quantity</th><th>1 head (d_k = d)</th>"
+            "<th>%lld heads (d_k = %lld)</th></tr></thead>\n<tbody>\n",
+            seq_q, seq_k, d, heads, multi.d_k);
+    cost_row(out, "parameters W_q, W_k, W_v, W_o", single.params_weights, multi.params_weights);
+    if (bias)
+        cost_row(out, "parameters, biases", single.params_bias, multi.params_bias);
+    cost_row(out, "multiply-adds: projections", single.macs_projection, multi.macs_projection);
+    cost_row(out, "multiply-adds: Q·Kᵀ", single.macs_scores, multi.macs_scores);
+    cost_row(out, "exponentials: softmax", single.exps_softmax, multi.exps_softmax);
+    cost_row(out, "multiply-adds: weights·V", single.macs_context, multi.macs_context);
+    cost_row(out, "multiply-adds: output W_o", single.macs_output, multi.macs_output);
+    cost_row(out, "multiply-adds: total", single.macs_total, multi.macs_total);
+    cost_row(out, "attention weights kept", single.attn_floats, multi.attn_floats);
+    fputs("</tbody>\n</table>\n", out);
+}
+
+static int view_heads(FILE *out, const struct mha_example *ex)
+{
+    const int H = ex->heads, dk = ex->d_model / ex->heads;
+    double *sim = malloc((size_t)H * (size_t)H * sizeof *sim);
+    double *rank = malloc((size_t)H * sizeof *rank);
+    double *sv = malloc((size_t)H * (size_t)dk * sizeof *sv);
+    struct mha_error err;
+    mha_error_clear(&err);
+    int rc = -1;
+    if (!sim || !rank || !sv) {
+        fputs("<p class=\"scene-error\">Heads view: out of memory.</p>\n", out);
+    } else if (views_heads(ex, sim, rank, sv, &err) != 0) {
+        fputs("<p class=\"scene-error\">Heads view: ", out);
+        export_xml_text(out, err.text);
+        fputs("</p>\n", out);
+    } else {
+        fprintf(out,
+                "<p>How the %d heads differ: A_i = W_q,iᵀ·W_k,i is the form head i scores with; "
+                "similarity is the cosine of A_i and A_j (1 = the same pattern), and the "
+                "effective rank runs from 1 (one direction) to d_k = %d.</p>\n"
+                "<table class=\"lt\">\n<thead><tr><th></th>",
+                H, dk);
+        for (int j = 0; j < H; j++)
+            fprintf(out, "<th>head %d</th>", j);
+        fputs("<th>eff. rank</th></tr></thead>\n<tbody>\n", out);
+        for (int i = 0; i < H; i++) {
+            fprintf(out, "<tr><th>head %d</th>", i);
+            for (int j = 0; j < H; j++)
+                fprintf(out, "<td class=\"n\">%.3f</td>", sim[(size_t)i * (size_t)H + (size_t)j]);
+            fprintf(out, "<td class=\"n\">%.2f</td></tr>\n", rank[i]);
+        }
+        fputs("</tbody>\n</table>\n", out);
+        rc = 0;
+    }
+    free(sim);
+    free(rank);
+    free(sv);
+    return rc;
+}
+
+/* ---- screens and quizzes ------------------------------------------------------- */
+
+/* The tensor a lesson's focus names, on the stage it is shown. */
+static enum mha_tensor focus_tensor(const struct lesson_focus *f, int stage)
+{
+    switch (f->matrix) {
+    case LM_QUERY:
+        return MHA_TENSOR_QUERY;
+    case LM_KEY:
+        return MHA_TENSOR_KEY;
+    case LM_VALUE:
+        return MHA_TENSOR_VALUE;
+    case LM_W_Q:
+        return MHA_TENSOR_W_Q;
+    case LM_W_K:
+        return MHA_TENSOR_W_K;
+    case LM_W_V:
+        return MHA_TENSOR_W_V;
+    case LM_W_O:
+        return MHA_TENSOR_W_O;
+    case LM_Q:
+        return stage == MHA_STAGE_TRANSPOSE ? MHA_TENSOR_QH : MHA_TENSOR_Q;
+    case LM_K:
+        return stage == MHA_STAGE_TRANSPOSE ? MHA_TENSOR_KH : MHA_TENSOR_K;
+    case LM_V:
+        return stage == MHA_STAGE_TRANSPOSE ? MHA_TENSOR_VH : MHA_TENSOR_V;
+    case LM_SCORES:
+        return MHA_TENSOR_SCORES;
+    case LM_SCALED:
+        return MHA_TENSOR_SCALED;
+    case LM_WEIGHTS:
+        return MHA_TENSOR_WEIGHTS;
+    case LM_CONTEXT:
+        return MHA_TENSOR_CONTEXT;
+    case LM_MERGED:
+        return MHA_TENSOR_MERGED;
+    case LM_OUTPUT:
+    case LM_COUNT:
+        break;
+    }
+    return MHA_TENSOR_OUTPUT;
+}
+
+static void scene_head(FILE *out, const struct lesson_state *st, const struct mha_example *ex)
+{
+    fputs("<p class=\"scene-head\">Screen: ", out);
+    if (st->view != LESSON_VIEW_NONE)
+        fprintf(out, "%s view", lesson_view_name(st->view));
+    else
+        fprintf(out, "stage %d · %s", st->stage, export_stage_title(st->stage));
+    fprintf(out, " · %d tokens · d_model %d · %d heads · d_k %d · causal %s · scale %s", ex->lq,
+            ex->d_model, ex->heads, ex->d_model / ex->heads, ex->causal ? "on" : "off",
+            ex->scaled ? "on" : "off");
+    if (st->load) {
+        fputs(" · example ", out);
+        export_xml_text(out, st->load);
+    }
+    fputs("</p>\n", out);
+}
+
+/* The matrices of the stage, the focused cell outlined and named. */
+static void scene_stage(FILE *out, const struct lesson_state *st, const struct mha_example *ex,
+                        const struct mha_trace *t)
+{
+    struct export_mark mark = {0};
+    struct lesson_focus f;
+    struct mha_error err;
+    if (st->focus && lesson_focus_resolve(st->focus, st->stage, ex, &f, &err) == 0) {
+        mark.on = true;
+        mark.tensor = focus_tensor(&f, st->stage);
+        mark.head = f.head;
+        mark.row = f.row;
+        mark.col = f.col;
+        struct mha_cell cell = {mark.tensor, mark.head, mark.row, mark.col};
+        if (mha_cell_valid(t, &cell)) {
+            char num[48];
+            export_number(num, sizeof num, mha_cell_value(ex, t, &cell), "−∞");
+            fputs("<p class=\"scene-head\">The outlined cell: ", out);
+            export_xml_text(out, st->focus);
+            fprintf(out, " = %s</p>\n", num);
+        }
+    }
+    fprintf(out, "<p class=\"formula\">");
+    export_xml_text(out, export_stage_formula(st->stage));
+    fputs("</p>\n", out);
+    export_html_matrices(out, ex, t, st->stage, mark.on ? &mark : NULL);
+}
+
+static int scene_html(FILE *out, const struct lesson_state *st, const char *assets_dir)
+{
+    struct mha_error err;
+    mha_error_clear(&err);
+    struct mha_example *ex = lesson_state_example(st, assets_dir, &err);
+    struct mha_trace *t = ex ? mha_run(ex, &err) : NULL;
+    fputs("<div class=\"scene\">\n", out);
+    int rc = 0;
+    if (!t) {
+        char buf[1600];
+        fputs("<p class=\"scene-error\">This screen cannot be built: ", out);
+        export_xml_text(out, mha_error_format(&err, buf, sizeof buf));
+        fputs("</p>\n", out);
+        rc = -1;
+    } else {
+        scene_head(out, st, ex);
+        long long seq = st->seq ? st->seq : ex->lq;
+        switch (st->view) {
+        case LESSON_VIEW_SHAPES:
+            view_shapes(out, st->batch, seq, ex);
+            break;
+        case LESSON_VIEW_COST:
+            view_cost(out, seq, st->seq ? st->seq : ex->lk, ex->d_model, ex->heads, ex->has_bias,
+                      st->preset);
+            break;
+        case LESSON_VIEW_HEADS:
+            view_heads(out, ex);
+            break;
+        case LESSON_VIEW_NONE:
+            scene_stage(out, st, ex, t);
+            break;
+        }
+    }
+    fputs("</div>\n", out);
+    mha_trace_free(t);
+    mha_example_free(ex);
+    return rc;
+}
+
+static void quiz_html(FILE *out, const struct lesson_quiz *q, const struct lesson_state *st,
+                      const char *assets_dir)
+{
+    fputs("<div class=\"quiz\">\n<p class=\"qt\">Checkpoint</p>\n<p>", out);
+    export_xml_text(out, q->question ? q->question : "");
+    fputs("</p>\n", out);
+    if (q->n_choices > 0) {
+        fputs("<ol>\n", out);
+        for (int i = 0; i < q->n_choices; i++) {
+            fputs("<li>", out);
+            export_xml_text(out, q->choices[i]);
+            fputs("</li>\n", out);
+        }
+        fputs("</ol>\n", out);
+    }
+    struct mha_error err;
+    mha_error_clear(&err);
+    struct lesson_answer a;
+    struct mha_example *ex = lesson_state_example(st, assets_dir, &err);
+    struct mha_trace *t = ex ? mha_run(ex, &err) : NULL;
+    fputs("<details>\n<summary>Show the answer</summary>\n<p><strong>Answer:</strong> ", out);
+    if (t && lesson_quiz_expected(q, ex, t, &a, &err) == 0) {
+        if (!a.numeric)
+            export_xml_text(out, a.text);
+        else if (fabs(a.number - round(a.number)) < 1e-9)
+            fprintf(out, "%.0f", a.number);
+        else
+            fprintf(out, "%.4f", a.number);
+    } else {
+        fputs("cannot be computed: ", out);
+        export_xml_text(out, err.text);
+    }
+    fputs("</p>\n", out);
+    if (q->explain && q->explain[0]) {
+        fputs("<p><strong>Why:</strong> ", out);
+        export_xml_text(out, q->explain);
+        fputs("</p>\n", out);
+    }
+    fputs("</details>\n</div>\n", out);
+    mha_trace_free(t);
+    mha_example_free(ex);
+}
+
+int lesson_print_html(FILE *out, const struct lesson *l, const char *assets_dir)
+{
+    const char *title = l->title ? l->title : "Untitled lesson";
+    char page_title[512];
+    if (l->number)
+        snprintf(page_title, sizeof page_title, "Lesson %d: %s", l->number, title);
+    else
+        snprintf(page_title, sizeof page_title, "%s", title);
+    export_html_begin(out, page_title, lesson_css);
+    fputs("<header>\n", out);
+    if (l->number)
+        fprintf(out, "<p class=\"lesson-no\">Lesson %d</p>\n", l->number);
+    fputs("<h1>", out);
+    export_xml_text(out, title);
+    fputs("</h1>\n</header>\n", out);
+    export_html_legend(out);
+    int rc = 0;
+    struct lesson_state st;
+    lesson_state_init(&st);
+    for (int s = 0; s < l->n_steps; s++) {
+        const struct lesson_step *step = &l->steps[s];
+        if (step->has_scene)
+            lesson_state_apply(&st, &step->scene);
+        else
+            st.focus = NULL;
+        fprintf(out, "<section class=\"step\" id=\"step-%d\">\n<h2>Step %d of %d", s + 1, s + 1,
+                l->n_steps);
+        if (step->title) {
+            fputs(": ", out);
+            export_xml_text(out, step->title);
+        }
+        fputs("</h2>\n", out);
+        struct lists ls = {.depth = 0};
+        for (int b = 0; b < step->n_blocks; b++) {
+            /* the step's title is in the section heading already */
+            if (b == 0 && step->title && step->blocks[0].kind == LESSON_HEADING)
+                continue;
+            block_html(out, &ls, &step->blocks[b]);
+        }
+        lists_close_to(out, &ls, 0);
+        if ((s == 0 || step->has_scene) && scene_html(out, &st, assets_dir) != 0)
+            rc = -1;
+        if (step->has_quiz)
+            quiz_html(out, &step->quiz, &st, assets_dir);
+        fputs("</section>\n", out);
+    }
+    export_html_end(out);
+    return rc != 0 || ferror(out) ? -1 : 0;
+}
