@@ -11,6 +11,8 @@
 
 #include "catalog.h"
 #include "dump.h"
+#include "export.h"
+#include "lesson_html.h"
 #include "lesson_state.h"
 #include "example_io.h"
 #include "mat.h"
@@ -46,7 +48,8 @@ static const char usage_text[] =
     "  --dump STAGE         print STAGE and exit, no terminal needed; STAGE is one of\n"
     "                       input projection split transpose attention merge output\n"
     "                       all (or its number 0..6)\n"
-    "  --format FMT         text (default) or json\n"
+    "  --format FMT         text (default), json, svg, html, markdown, csv or latex;\n"
+    "                       --print-lesson takes text or html\n"
     "  --stage STAGE        stage the explorer opens on (default input)\n"
     "\n"
     "Lessons:\n"
@@ -213,6 +216,9 @@ static struct mha_example *build_example(const struct options *o, struct mha_err
     return ex;
 }
 
+/* Formats above this are export formats (svg, html, ...). */
+#define FORMAT_EXPORT 100
+
 /* Print the stage to a buffer first so a failure leaves stdout untouched. */
 static int run_dump(const struct options *o, const struct mha_example *ex)
 {
@@ -227,7 +233,16 @@ static int run_dump(const struct options *o, const struct mha_example *ex)
     size_t len = 0;
     FILE *mem = open_memstream(&buf, &len);
     int rc = 0;
-    if (!mem || dump_write(mem, ex, t, o->dump_stage, (enum dump_format)o->format) != 0) {
+    if (!mem) {
+        fprintf(stderr, "%s: out of memory while formatting the output\n", prog);
+        rc = EXIT_FAILURE;
+    } else if (o->format >= FORMAT_EXPORT) {
+        if (export_write(mem, ex, t, o->dump_stage,
+                         (enum export_format)(o->format - FORMAT_EXPORT), &err) != 0) {
+            report(&err);
+            rc = EXIT_USAGE;
+        }
+    } else if (dump_write(mem, ex, t, o->dump_stage, (enum dump_format)o->format) != 0) {
         fprintf(stderr, "%s: out of memory while formatting the output\n", prog);
         rc = EXIT_FAILURE;
     }
@@ -327,8 +342,13 @@ static char *find_lesson(const char *spec)
     return path;
 }
 
-static int print_lesson(const char *spec)
+static int print_lesson(const char *spec, int format)
 {
+    bool html = format == FORMAT_EXPORT + EXPORT_FORMAT_HTML;
+    if (format != DUMP_FORMAT_TEXT && !html) {
+        fprintf(stderr, "%s: --print-lesson prints text or html\n", prog);
+        return EXIT_USAGE;
+    }
     char *path = find_lesson(spec);
     if (!path)
         return EXIT_USAGE;
@@ -346,7 +366,14 @@ static int print_lesson(const char *spec)
         char *buf = NULL;
         size_t len = 0;
         FILE *mem = open_memstream(&buf, &len);
-        if (!mem || lesson_print_text(mem, l, assets, 78) != 0 || fclose(mem) != 0) {
+        int printed = -1;
+        if (mem) {
+            printed = html ? lesson_print_html(mem, l, assets)
+                           : lesson_print_text(mem, l, assets, 78);
+            if (fclose(mem) != 0)
+                printed = -1;
+        }
+        if (printed != 0) {
             fprintf(stderr, "%s: cannot format the lesson\n", prog);
             rc = EXIT_FAILURE;
         } else if (fwrite(buf, 1, len, stdout) != len || fflush(stdout) != 0) {
@@ -435,9 +462,14 @@ int main(int argc, char **argv)
                                    optarg);
             break;
         case OPT_FORMAT:
-            if ((o.format = dump_format_from_name(optarg)) < 0)
-                return usage_error("--format: unknown format '%s'; expected text or json",
-                                   optarg);
+            if ((o.format = dump_format_from_name(optarg)) < 0) {
+                int e = export_format_from_name(optarg);
+                if (e < 0)
+                    return usage_error("--format: unknown format '%s'; expected text, json, "
+                                       "svg, html, markdown, csv or latex",
+                                       optarg);
+                o.format = FORMAT_EXPORT + e;
+            }
             format_given = true;
             break;
         case OPT_TOKENS:
@@ -492,13 +524,13 @@ int main(int argc, char **argv)
     if (o.list_lessons)
         return list_lessons();
     if (o.print_lesson)
-        return print_lesson(o.print_lesson);
+        return print_lesson(o.print_lesson, o.format);
     if (o.load && (o.tokens || o.d_model || o.seed >= 0))
         return usage_error("%s cannot be combined with --load: the example file fixes its "
                            "tokens, d_model and numbers",
                            o.tokens ? "--tokens" : o.d_model ? "--d-model" : "--seed");
-    if (format_given && o.dump_stage == -2)
-        return usage_error("%s needs --dump STAGE", "--format");
+    if (format_given && o.dump_stage == -2 && !o.print_lesson)
+        return usage_error("%s needs --dump STAGE or --print-lesson", "--format");
 
     struct mha_error err;
     mha_error_clear(&err);

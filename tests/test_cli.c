@@ -305,6 +305,58 @@ START_TEST(text_format_reads_like_a_slide)
 }
 END_TEST
 
+START_TEST(export_formats_and_lessons)
+{
+    static const char *const fmts[] = {"svg", "html", "markdown", "csv", "latex"};
+    static const char *const starts[] = {"<", "<!DOCTYPE html>", "#", "#", "%"};
+    for (size_t i = 0; i < sizeof fmts / sizeof fmts[0]; i++) {
+        struct result r = run((const char *[]){"--dump", "attention", "--format", fmts[i], NULL});
+        ck_assert_msg(r.status == 0, "%s: status %d: %s", fmts[i], r.status, r.err);
+        ck_assert_msg(strncmp(r.out, starts[i], strlen(starts[i])) == 0, "%s starts '%.40s'",
+                      fmts[i], r.out);
+        ck_assert_msg(strstr(r.out, "tok 3") != NULL, "%s lacks the token labels", fmts[i]);
+        result_free(&r);
+    }
+    struct result r = run((const char *[]){"--print-lesson", "1", "--format", "html", NULL});
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_ptr_nonnull(strstr(r.out, "Why one head is not enough"));
+    ck_assert_ptr_nonnull(strstr(r.out, "</html>"));
+    result_free(&r);
+    r = run((const char *[]){"--print-lesson", "1", NULL});
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_ptr_nonnull(strstr(r.out, "Lesson 1: Why one head is not enough"));
+    result_free(&r);
+    expect_error((const char *[]){"--print-lesson", "1", "--format", "csv", NULL},
+                 "--print-lesson prints text or html");
+    expect_error((const char *[]){"--print-lesson", "99", NULL}, "there is no lesson 99");
+    expect_error((const char *[]){"--dump", "all", "--format", "pdf", NULL},
+                 "expected text, json, svg, html, markdown, csv or latex");
+}
+END_TEST
+
+START_TEST(lesson_commands)
+{
+    struct result r = run((const char *[]){"--list-lessons", NULL});
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_ptr_nonnull(strstr(r.out, " 1  Why one head is not enough"));
+    result_free(&r);
+    r = run((const char *[]){"--check-lessons", NULL});
+    ck_assert_msg(r.status == 0, "bundled lessons: %s%s", r.out, r.err);
+    result_free(&r);
+    char p[1024];
+    snprintf(p, sizeof p, "%s", data_path("bad/lesson.md"));
+    r = run((const char *[]){"--check-lessons", p, NULL});
+    ck_assert_int_eq(r.status, 2);
+    char want[1100];
+    snprintf(want, sizeof want, "%s:6: unknown scene key \"stagee\"", p);
+    ck_assert_msg(strstr(r.out, want) != NULL, "output: %s", r.out);
+    snprintf(want, sizeof want, "%s:12: answer: \"7\" is not one of the choices", p);
+    ck_assert_msg(strstr(r.out, want) != NULL, "output: %s", r.out);
+    ck_assert_ptr_nonnull(strstr(r.err, "1 lesson checked, "));
+    result_free(&r);
+}
+END_TEST
+
 static Suite *cli_suite(void)
 {
     Suite *s = suite_create("cli");
@@ -322,6 +374,8 @@ static Suite *cli_suite(void)
     tcase_add_test(tc, one_stage_causal_and_sizes);
     tcase_add_test(tc, generated_examples_are_deterministic);
     tcase_add_test(tc, text_format_reads_like_a_slide);
+    tcase_add_test(tc, export_formats_and_lessons);
+    tcase_add_test(tc, lesson_commands);
     suite_add_tcase(s, tc);
     return s;
 }

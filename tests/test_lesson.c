@@ -186,15 +186,15 @@ static const struct bad bad_cases[] = {
      7, "the quiz has no question"},
     {"# T\n\n```mha\nstage: input\n```\n\n```quiz\nquestion: q\nchoices: a | b\nanswer: c\n"
      "explain: x\n```\n",
-     7, "\"c\" is not one of the choices"},
+     10, "\"c\" is not one of the choices"},
     {"# T\n\n```mha\nstage: input\n```\n\n```quiz\nquestion: q\nanswer: many\nexplain: x\n```\n",
-     7, "\"many\" is not a number"},
+     9, "\"many\" is not a number"},
     {"# T\n\n```mha\nstage: input\n```\n\n```quiz\nquestion: q\nanswer: 1\nhint: x\n"
      "explain: x\n```\n",
      10, "unknown quiz key \"hint\""},
     {"# T\n\n```mha\nstage: input\n```\n\n```quiz\nquestion: q\nanswer: computed\nexplain: x\n"
      "```\n",
-     7, "needs a \"compute: ...\" line"},
+     9, "needs a \"compute: ...\" line"},
     {"# T\n\n```mha\nstage: input\n```\n\n```quiz\nquestion: q\nanswer: computed\n"
      "compute: the best one\nexplain: x\n```\n",
      10, "is not understood"},

@@ -97,6 +97,7 @@ struct lesson_quiz {
     char **choices;
     int n_choices;
     char *answer;     /* a choice, a number, or "computed" */
+    int answer_line;
     bool computed;
     char *compute;
     int compute_line;

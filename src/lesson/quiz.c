@@ -24,8 +24,10 @@ static void quiz_kv(struct lesson *l, void *ctx, const char *key, const char *v,
     char **slot = NULL;
     if (!strcmp(key, "question"))
         slot = &q->question;
-    else if (!strcmp(key, "answer"))
+    else if (!strcmp(key, "answer")) {
         slot = &q->answer;
+        q->answer_line = line;
+    }
     else if (!strcmp(key, "compute")) {
         slot = &q->compute;
         q->compute_line = line;
@@ -101,7 +103,8 @@ void lesson_parse_quiz(struct lesson *l, struct lesson_quiz *q, const char *body
     if (q->computed) {
         struct lesson_compute c;
         if (!q->compute)
-            lesson_diag_add(l, fence_line, "answer: computed needs a \"compute: ...\" line");
+            lesson_diag_add(l, q->answer_line,
+                            "answer: computed needs a \"compute: ...\" line");
         else if (lesson_compute_parse(q->compute, &c) != 0)
             lesson_diag_add(l, q->compute_line,
                             "compute: \"%s\" is not understood; expected argmax head H row R, "
@@ -120,12 +123,12 @@ void lesson_parse_quiz(struct lesson *l, struct lesson_quiz *q, const char *body
         for (int i = 0; i < q->n_choices; i++)
             found = found || strcmp(q->choices[i], q->answer) == 0;
         if (!found)
-            lesson_diag_add(l, fence_line, "answer: \"%s\" is not one of the choices",
+            lesson_diag_add(l, q->answer_line, "answer: \"%s\" is not one of the choices",
                             q->answer);
     } else {
         double v;
         if (!parse_double(q->answer, &v))
-            lesson_diag_add(l, fence_line,
+            lesson_diag_add(l, q->answer_line,
                             "answer: \"%s\" is not a number; give choices, a number or "
                             "\"computed\"",
                             q->answer);
