@@ -57,6 +57,16 @@ static const char usage_text[] =
     "  --check-lessons [FILE]...  check the bundled lessons, or the files named;\n"
     "                       prints file:line: what is wrong, exit status 2 if any\n"
     "  --print-lesson N|FILE  print a lesson as text, every scene with its numbers\n"
+    "  --lesson N|FILE      open the explorer on a lesson, where you left it\n"
+    "  --step N             with --lesson: start on step N (1 = the first)\n"
+    "\n"
+    "Explorer:\n"
+    "  --view NAME          open on a view instead of a stage: shapes, cost, heads\n"
+    "  --focus \"SPEC\"       put the cursor on a cell of the starting stage, e.g.\n"
+    "                       \"weights, head 1, row 2, col 3\" (rows and columns by\n"
+    "                       token or 0-based index)\n"
+    "  --bench-frames N     no interaction and no terminal needed: redraw N frames\n"
+    "                       off screen and print the median time\n"
     "\n"
     "  -h, --help           show this help and exit\n"
     "  -V, --version        show the version and exit\n"
@@ -80,6 +90,11 @@ struct options {
     const char *print_lesson;
     bool list_lessons;
     bool check_lessons;
+    const char *lesson; /* --lesson N|FILE */
+    int step;           /* --step N, 1-based; 0 = not given */
+    const char *view;
+    const char *focus;
+    int bench_frames;
 };
 
 static int usage_error(const char *fmt, const char *arg)
@@ -388,9 +403,67 @@ static int print_lesson(const char *spec, int format)
     return rc;
 }
 
+/* --lesson, --step, --view and --focus checked before the terminal is
+ * touched; *path gets the lesson's file (free it).  0, or an exit status. */
+static int check_explorer_options(const struct options *o, const struct mha_example *ex,
+                                  char **path)
+{
+    *path = NULL;
+    if (o->view) {
+        bool known = false;
+        for (int v = LESSON_VIEW_NONE; v <= LESSON_VIEW_HEADS; v++)
+            known = known || !strcmp(o->view, lesson_view_name((enum lesson_view)v));
+        if (!known)
+            return usage_error("--view: unknown view '%s'; expected shapes, cost, heads or none",
+                               o->view);
+    }
+    if (o->focus && !o->lesson) {
+        struct lesson_focus f;
+        struct mha_error err;
+        mha_error_clear(&err);
+        if (lesson_focus_resolve(o->focus, o->stage, ex, &f, &err) != 0) {
+            fprintf(stderr, "%s: --%s\n", prog, err.text); /* "focus: ..." */
+            return EXIT_USAGE;
+        }
+    }
+    if (!o->lesson)
+        return 0;
+    *path = find_lesson(o->lesson);
+    if (!*path)
+        return EXIT_USAGE;
+    struct lesson *l = lesson_load(*path);
+    char *assets = assets_dir();
+    int rc = 0;
+    if (l && l->n_diags == 0)
+        lesson_check(l, assets);
+    if (!l || l->n_diags || l->n_steps == 0) {
+        for (int d = 0; l && d < l->n_diags; d++)
+            fprintf(stderr, "%s:%d: %s\n", *path, l->diags[d].line, l->diags[d].text);
+        fprintf(stderr, "%s: %s has problems; it cannot be opened\n", prog, *path);
+        rc = EXIT_USAGE;
+    } else if (o->step > l->n_steps) {
+        fprintf(stderr, "%s: --step %d: %s has %d steps\n", prog, o->step, *path, l->n_steps);
+        rc = EXIT_USAGE;
+    }
+    lesson_free(l);
+    free(assets);
+    if (rc) {
+        free(*path);
+        *path = NULL;
+    }
+    return rc;
+}
+
 static int run_explorer(const struct options *o, struct mha_example *ex)
 {
-    if (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)) {
+    char *lesson_path = NULL;
+    int rc = check_explorer_options(o, ex, &lesson_path);
+    if (rc) {
+        mha_example_free(ex);
+        return rc;
+    }
+    if (o->bench_frames <= 0 && (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO))) {
+        free(lesson_path);
         fprintf(stderr,
                 "%s: the explorer needs a terminal, but standard %s is not one.\n"
                 "To print stages without a terminal use --dump STAGE, e.g.\n"
@@ -400,10 +473,18 @@ static int run_explorer(const struct options *o, struct mha_example *ex)
         return EXIT_USAGE;
     }
 #if MHA_HAVE_UI
-    struct ui_options uo = {.stage = o->stage, .load_path = o->load};
-    return ui_run(ex, &uo);
+    struct ui_options uo = {.stage = o->stage,
+                            .load_path = o->load,
+                            .bench_frames = o->bench_frames,
+                            .lesson_path = lesson_path,
+                            .lesson_step = o->step,
+                            .view = o->view,
+                            .focus = o->focus};
+    rc = ui_run(ex, &uo);
+    free(lesson_path);
+    return rc;
 #else
-    (void)o;
+    free(lesson_path);
     fprintf(stderr, "%s: this build has no interactive explorer (ncursesw was not found); "
                     "use --dump STAGE\n",
             prog);
@@ -417,7 +498,7 @@ int main(int argc, char **argv)
     setlocale(LC_ALL, "");
     enum { OPT_LOAD = 256, OPT_DUMP, OPT_FORMAT, OPT_TOKENS, OPT_DMODEL, OPT_HEADS, OPT_SEED,
            OPT_CAUSAL, OPT_NOSCALE, OPT_STAGE, OPT_LIST_LESSONS, OPT_CHECK_LESSONS,
-           OPT_PRINT_LESSON };
+           OPT_PRINT_LESSON, OPT_LESSON, OPT_STEP, OPT_VIEW, OPT_FOCUS, OPT_BENCH_FRAMES };
     static const struct option longopts[] = {
         {"load", required_argument, NULL, OPT_LOAD},
         {"dump", required_argument, NULL, OPT_DUMP},
@@ -432,6 +513,11 @@ int main(int argc, char **argv)
         {"list-lessons", no_argument, NULL, OPT_LIST_LESSONS},
         {"check-lessons", no_argument, NULL, OPT_CHECK_LESSONS},
         {"print-lesson", required_argument, NULL, OPT_PRINT_LESSON},
+        {"lesson", required_argument, NULL, OPT_LESSON},
+        {"step", required_argument, NULL, OPT_STEP},
+        {"view", required_argument, NULL, OPT_VIEW},
+        {"focus", required_argument, NULL, OPT_FOCUS},
+        {"bench-frames", required_argument, NULL, OPT_BENCH_FRAMES},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
@@ -511,6 +597,25 @@ int main(int argc, char **argv)
         case OPT_PRINT_LESSON:
             o.print_lesson = optarg;
             break;
+        case OPT_LESSON:
+            o.lesson = optarg;
+            break;
+        case OPT_STEP:
+            if (parse_number("--step", optarg, 1, 10000, &n))
+                return EXIT_USAGE;
+            o.step = (int)n;
+            break;
+        case OPT_VIEW:
+            o.view = optarg;
+            break;
+        case OPT_FOCUS:
+            o.focus = optarg;
+            break;
+        case OPT_BENCH_FRAMES:
+            if (parse_number("--bench-frames", optarg, 1, 1000000, &n))
+                return EXIT_USAGE;
+            o.bench_frames = (int)n;
+            break;
         case ':':
             return usage_error("%s needs a value", argv[optind - 1]);
         default:
@@ -529,6 +634,16 @@ int main(int argc, char **argv)
         return usage_error("%s cannot be combined with --load: the example file fixes its "
                            "tokens, d_model and numbers",
                            o.tokens ? "--tokens" : o.d_model ? "--d-model" : "--seed");
+    if (o.step && !o.lesson)
+        return usage_error("%s needs --lesson N|FILE", "--step");
+    if (o.lesson && (o.load || o.tokens || o.d_model || o.heads || o.seed >= 0))
+        return usage_error("%s cannot be combined with --lesson: the lesson's scenes set up "
+                           "the example",
+                           o.load     ? "--load"
+                           : o.tokens ? "--tokens"
+                           : o.d_model ? "--d-model"
+                           : o.heads  ? "--heads"
+                                      : "--seed");
     if (format_given && o.dump_stage == -2 && !o.print_lesson)
         return usage_error("%s needs --dump STAGE or --print-lesson", "--format");
 

@@ -173,8 +173,8 @@ START_TEST(test_key_table)
         ck_assert_int_ne(b->keys[0], 0);
         ck_assert(b->label && b->label[0] && b->help && b->help[0]);
         /* and its first key finds it (or a binding of the same action) */
-        const bool focus = b->mode == UI_KEYS_FOCUS;
-        ck_assert_int_eq(ui_key_action(b->keys[0], focus), b->action);
+        const bool focus = b->mode == UI_KEYS_FOCUS, lesson = b->mode == UI_KEYS_LESSON;
+        ck_assert_int_eq(ui_key_action_in(b->keys[0], focus, lesson), b->action);
     }
 }
 END_TEST

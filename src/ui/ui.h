@@ -16,12 +16,23 @@ struct ui_options {
                                    terminal.  MHA_UI_BENCH_FRAMES=N in the environment does the
                                    same when this is 0. */
     int bench_rows, bench_cols; /* size of that screen; 0 = 60 x 200 */
+
+    /* Lessons and views (main.c: --lesson, --step, --view, --focus). */
+    const char *lesson_path; /* open this lesson file, or NULL */
+    int lesson_step;         /* its step, 1-based; 0 = where the reader left it */
+    const char *view;        /* "shapes", "cost", "heads" instead of the stage, or NULL */
+    const char *focus;       /* a cell for the cursor, as a lesson's focus: "head 1, row 2,
+                                col 3" (resolved against the starting stage), or NULL */
+    const char *lessons_dir; /* NULL: the data directory's lessons/ */
+    const char *assets_dir;  /* NULL: the data directory's assets/ */
 };
 
 /* Run the explorer on ex until the user quits.  The explorer takes ownership
  * of ex (it frees it, and the examples that replace it).  stdin/stdout must be
  * a terminal.  Restores the terminal on every way out.  Returns the process
- * exit status: 0 after a normal quit. */
+ * exit status: 0 after a normal quit; 2, with the reason on stderr and the
+ * terminal untouched, when the lesson, view or focus asked for cannot be
+ * shown. */
 int ui_run(struct mha_example *ex, const struct ui_options *opt);
 
 #endif

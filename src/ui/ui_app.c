@@ -12,6 +12,9 @@
 #include <time.h>
 
 #include "ui_app.h"
+#if UI_HAVE_IO
+#include "paths.h"
+#endif
 
 /* Set by the signal handler, read by the loop; nothing else happens there. */
 static volatile sig_atomic_t got_signal;
@@ -82,6 +85,7 @@ static int interactive(struct ui_app *app)
     setup_curses(app, app->th.utf8);
     wtimeout(stdscr, 250); /* wake now and then to see a signal's flag */
     ui_app_reflow(app, LINES, COLS);
+    ui_app_apply_focus(app);
 
     bool dirty = true;
     while (!app->st.quit && !got_signal) {
@@ -153,6 +157,7 @@ static int bench(struct ui_app *app, int frames, int rows, int cols)
     setup_curses(app, app->th.utf8);
     resizeterm(rows, cols);
     ui_app_reflow(app, rows, cols);
+    ui_app_apply_focus(app);
     double *ms = calloc((size_t)frames, sizeof *ms);
     if (!ms) {
         endwin();
@@ -188,6 +193,57 @@ static int bench(struct ui_app *app, int frames, int rows, int cols)
     return 0;
 }
 
+/* "<data dir>/sub" into buf, or NULL when there is no data directory. */
+static const char *data_path(const char *sub, char *buf, size_t n)
+{
+#if UI_HAVE_IO
+    const char *p = mha_data_path(sub);
+    if (!p)
+        return NULL;
+    snprintf(buf, n, "%s", p);
+    return buf;
+#else
+    (void)buf, (void)n;
+    return sub;
+#endif
+}
+
+/* The lesson, view and cursor the options ask for; -1 with the reason in
+ * the message line when one of them cannot be shown. */
+static int start(struct ui_app *app, const struct ui_options *opt)
+{
+    struct ui_state *st = &app->st;
+    if (opt->lesson_path &&
+        ui_lesson_open(&app->les, st, opt->lesson_path, opt->lesson_step - 1) != 0)
+        return -1;
+    if (opt->view) {
+        const int v = ui_view_mode_from_name(opt->view);
+        if (v < 0) {
+            ui_state_say(st, true, "--view: no view \"%s\"; expected shapes, cost, heads or none",
+                         opt->view);
+            return -1;
+        }
+        ui_state_set_view(st, (enum ui_view_mode)v);
+    }
+    if (opt->focus) {
+        if (st->view != UI_VIEW_STAGE) {
+            ui_state_say(st, true, "--focus points at a cell of a stage, but the %s view is shown",
+                         ui_view_mode_name(st->view));
+            return -1;
+        }
+        struct lesson_focus f;
+        struct mha_error err;
+        mha_error_clear(&err);
+        if (lesson_focus_resolve(opt->focus, st->stage, st->ex, &f, &err) != 0) {
+            ui_state_say(st, true, "--%s", err.text); /* "focus: ..." */
+            return -1;
+        }
+        st->focus_cell = ui_lesson_focus_cell(&f, st->stage, st->tr);
+        st->focus_pending = true;
+    }
+    return 0;
+}
+
 int ui_run(struct mha_example *ex, const struct ui_options *opt)
 {
     static const struct ui_options defaults = {0};
@@ -212,6 +268,20 @@ int ui_run(struct mha_example *ex, const struct ui_options *opt)
     }
     if (opt->stage > 0 && opt->stage < MHA_STAGE_COUNT)
         app->st.stage = opt->stage;
+    char ldir[4096], adir[4096], warning[600];
+    ui_lessons_init(&app->les,
+                    opt->lessons_dir ? opt->lessons_dir : data_path("lessons", ldir, sizeof ldir),
+                    opt->assets_dir ? opt->assets_dir : data_path("assets", adir, sizeof adir),
+                    warning, (int)sizeof warning);
+    if (start(app, opt) != 0) {
+        fprintf(stderr, "mha-explorer: %s\n", app->st.msg);
+        ui_lessons_done(&app->les);
+        ui_state_done(&app->st);
+        free(app);
+        return 2;
+    }
+    if (warning[0])
+        ui_state_say(&app->st, true, "%s", warning);
 
     int frames = opt->bench_frames;
     const char *env = getenv("MHA_UI_BENCH_FRAMES");
@@ -223,6 +293,7 @@ int ui_run(struct mha_example *ex, const struct ui_options *opt)
                        opt->bench_cols > 0 ? opt->bench_cols : 200);
     else
         status = interactive(app);
+    ui_lessons_done(&app->les);
     ui_state_done(&app->st);
     free(app);
     return status;

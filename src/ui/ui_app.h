@@ -11,6 +11,7 @@
 #include <stdbool.h>
 
 #include "ui_layout.h"
+#include "ui_lesson.h"
 #include "ui_state.h"
 #include "ui_theme.h"
 #include "ui_view.h"
@@ -21,6 +22,7 @@
 
 struct ui_app {
     struct ui_state st;
+    struct ui_lessons les; /* the open lesson, the lesson list, progress */
     struct ui_theme th;
     struct ui_layout lay;
     int rows, cols; /* screen size the windows were made for */
@@ -29,6 +31,7 @@ struct ui_app {
     WINDOW *canvas; /* the visualisation's blocks, scrolled */
     WINDOW *side;   /* description or explain panel */
     WINDOW *full;   /* the whole screen: help, and the "too small" notice */
+    WINDOW *modal;  /* the lesson list, over the middle of the screen */
 
     /* the current view, derived from st and lay by ui_app_reflow */
     struct ui_block blocks[UI_VIEW_MAX_BLOCKS];
@@ -58,13 +61,23 @@ int ui_app_view_h(const struct ui_app *app);
 /* Pieces of the drawing, one file each. */
 void ui_bar_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme *th, int width);
 void ui_status_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme *th, int width);
-void ui_msg_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme *th, int width,
-                 int height);
+void ui_msg_draw(WINDOW *win, const struct ui_app *app, int width, int height);
 /* Lines the message line needs at this width (1..4). */
 int ui_msg_lines(const struct ui_state *st, bool utf8, int width);
 void ui_side_draw(WINDOW *win, const struct ui_app *app);
 /* Lines the text pane would like at this width. */
 int ui_side_lines(const struct ui_app *app, int width);
+/* The lesson pane (in the text pane's place while a lesson is open): the
+ * lines its text takes at this width (title included), the lines of text it
+ * shows at this height, and the drawing. */
+int ui_lesson_pane_lines(const struct ui_app *app, int width);
+int ui_lesson_pane_body(int height, int lines);
+void ui_lesson_pane_draw(WINDOW *win, const struct ui_app *app, int width, int height);
+/* The lesson list, in the modal window. */
+void ui_lesson_menu_draw(WINDOW *win, const struct ui_lessons *ls, const struct ui_theme *th);
+/* Put the cursor on a cell a lesson or --focus asked for, once the view's
+ * blocks are known. */
+void ui_app_apply_focus(struct ui_app *app);
 /* The explain panel (in the text pane's place while it is open). */
 void ui_explain_panel_draw(WINDOW *win, const struct ui_app *app, int width, int height);
 int ui_explain_panel_lines(const struct ui_app *app, int width);

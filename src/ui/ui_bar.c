@@ -27,17 +27,24 @@ void ui_bar_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme *
                      slots[s].full_name ? ui_stage_title[s] : ui_stage_brief[s]);
         if (slots[s].x >= width)
             break;
-        const int attr = s == st->stage ? ui_role_attr(th, UI_ROLE_BAR_CURRENT) : bar;
+        const bool cur = s == st->stage && st->view == UI_VIEW_STAGE;
+        const int attr = cur ? ui_role_attr(th, UI_ROLE_BAR_CURRENT) : bar;
         ui_put(win, 0, slots[s].x, text, width - slots[s].x, attr, th->utf8);
         if (s < 6 && slots[s].x + slots[s].w < width)
             ui_put(win, 0, slots[s].x + slots[s].w, "›", 1, ui_role_attr(th, UI_ROLE_BAR_ARROW),
                    th->utf8);
     }
-    /* the program's name at the right, when there is room */
-    const char *name = " mha-explorer ";
+    /* the view beyond the stages, or the program's name, at the right */
+    char name[48];
+    if (st->view != UI_VIEW_STAGE)
+        snprintf(name, sizeof name, " %s view ", ui_view_mode_name(st->view));
+    else
+        snprintf(name, sizeof name, " mha-explorer ");
     const int nw = (int)strlen(name);
     if (used + nw + 2 <= width)
-        ui_put(win, 0, width - nw, name, nw, ui_role_attr(th, UI_ROLE_BAR_ARROW), th->utf8);
+        ui_put(win, 0, width - nw, name, nw,
+               ui_role_attr(th, st->view != UI_VIEW_STAGE ? UI_ROLE_BAR_CURRENT : UI_ROLE_BAR_ARROW),
+               th->utf8);
     wnoutrefresh(win);
 }
 
@@ -84,11 +91,21 @@ void ui_status_draw(WINDOW *win, const struct ui_state *st, const struct ui_them
 }
 
 /* What the message line says when nothing else is going on. */
-static const char *hint(const struct ui_state *st)
+static const char *hint(const struct ui_app *app)
 {
-    if (st->focus)
+    const struct ui_lessons *ls = &app->les;
+    if (ls->menu_open)
+        return "↑ ↓ choose a lesson · Enter opens it · Esc closes the list";
+    if (ls->l && ui_quiz_asking(&ls->quiz))
+        return ui_quiz_numeric(&ls->quiz)
+                   ? "Checkpoint: type your answer, Enter checks it · Space skips · ? help"
+                   : "Checkpoint: press the number of your answer · Space skips · ? help";
+    if (ls->l)
+        return "Space read on · Backspace back · PgUp PgDn J K scroll · L lessons · Esc "
+               "leave · ? help";
+    if (app->st.focus)
         return "↑↓←→ move · Enter explains the number · Tab next matrix · Esc back";
-    return "← → stages · Tab points at numbers · + - heads · [ ] d_model · : command · ? help";
+    return "← → stages · Tab numbers · + - heads · [ ] d_model · v views · L lessons · ? help";
 }
 
 int ui_msg_lines(const struct ui_state *st, bool utf8, int width)
@@ -100,9 +117,10 @@ int ui_msg_lines(const struct ui_state *st, bool utf8, int width)
     return n < 1 ? 1 : n > 4 ? 4 : n;
 }
 
-void ui_msg_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme *th, int width,
-                 int height)
+void ui_msg_draw(WINDOW *win, const struct ui_app *app, int width, int height)
 {
+    const struct ui_state *st = &app->st;
+    const struct ui_theme *th = &app->th;
     werase(win);
     if (st->cmd_active) {
         const int prompt = ui_role_attr(th, UI_ROLE_PROMPT);
@@ -130,7 +148,7 @@ void ui_msg_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme *
             ui_put(win, i, 1, buf, w, attr, th->utf8);
         }
     } else {
-        ui_put(win, 0, 1, hint(st), width - 2, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
+        ui_put(win, 0, 1, hint(app), width - 2, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
     }
     wattrset(win, 0);
     wnoutrefresh(win);

@@ -123,10 +123,50 @@ void ui_pane_title(WINDOW *win, const char *title, int width, const struct ui_th
     ui_put(win, 0, 1, title, width - 2, attr, th->utf8);
 }
 
+/* The same for the views beyond the stages. */
+static void describe_view(const struct ui_state *st, char *head, size_t hn, char *formula,
+                          size_t fn, char *text, size_t tn)
+{
+    const struct mha_trace *t = st->tr;
+    switch (st->view) {
+    case UI_VIEW_SHAPES:
+        snprintf(head, hn, "Shapes: the same numbers, new strides");
+        snprintf(formula, fn, "(B, L, d) → (B, L, H, d_k) → (B, H, L, d_k)\nd = H · d_k = %d · %d",
+                 t->heads, t->d_k);
+        snprintf(text, tn,
+                 "This is how the stages look in PyTorch code, with a batch of sequences. view "
+                 "and transpose only change how memory is read; nothing is copied until "
+                 "contiguous() before the heads are merged. v shows the next view, 0-6 a stage.");
+        break;
+    case UI_VIEW_COST:
+        snprintf(head, hn, "Cost: what the heads cost");
+        snprintf(formula, fn, "parameters = 4 · d_model² (+ 4 · d_model biases)\n"
+                              "Q·Kᵀ: H · L² · d_k = L² · d_model multiply-adds");
+        snprintf(text, tn,
+                 "Parameters and multiply-adds for one attention block, one head of full width "
+                 "against H heads of d_k = d_model / H. Splitting shares the width out, so the "
+                 "totals stay the same; only the number of attention maps grows. A lesson can "
+                 "show a published model's sizes here.");
+        break;
+    default:
+        snprintf(head, hn, "Heads: do they differ?");
+        snprintf(formula, fn, "A_i = W_q,iᵀ · W_k,i   (d × d, rank ≤ d_k = %d)", t->d_k);
+        snprintf(text, tn,
+                 "Each head scores token pairs with its own form A_i. The heatmap compares "
+                 "every two heads (cosine, 1 = the same); the bars show how many of its d_k "
+                 "directions each head really uses. Random weights give heads that differ; "
+                 "trained heads specialise.");
+        break;
+    }
+}
+
 static int description(WINDOW *win, const struct ui_app *app, int width, int height)
 {
     char head[96], formula[256], text[1200];
-    describe(&app->st, head, sizeof head, formula, sizeof formula, text, sizeof text);
+    if (app->st.view != UI_VIEW_STAGE)
+        describe_view(&app->st, head, sizeof head, formula, sizeof formula, text, sizeof text);
+    else
+        describe(&app->st, head, sizeof head, formula, sizeof formula, text, sizeof text);
     const struct ui_theme *th = &app->th;
     if (win)
         ui_pane_title(win, head, width, th);
@@ -141,6 +181,8 @@ int ui_side_lines(const struct ui_app *app, int width)
 {
     if (app->st.explain_open && app->st.focus)
         return ui_explain_panel_lines(app, width);
+    if (app->les.l)
+        return ui_lesson_pane_lines(app, width);
     return description(NULL, app, width, 0);
 }
 
@@ -151,6 +193,8 @@ void ui_side_draw(WINDOW *win, const struct ui_app *app)
     werase(win);
     if (app->st.explain_open && app->st.focus)
         ui_explain_panel_draw(win, app, width, height);
+    else if (app->les.l)
+        ui_lesson_pane_draw(win, app, width, height);
     else
         description(win, app, width, height);
     wattrset(win, 0);

@@ -10,7 +10,7 @@
 static void drop_windows(struct ui_app *app)
 {
     WINDOW **all[] = {&app->bar, &app->vis,    &app->canvas, &app->side,
-                      &app->msg, &app->status, &app->full};
+                      &app->msg, &app->status, &app->full,   &app->modal};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
         if (*all[i])
             delwin(*all[i]);
@@ -37,6 +37,7 @@ static void make_windows(struct ui_app *app)
     app->side = window(l->side);
     app->msg = window(l->msg);
     app->status = window(l->status);
+    app->modal = window(l->modal);
 }
 
 static bool same_rect(struct ui_rect a, struct ui_rect b)
@@ -54,7 +55,10 @@ void ui_app_reflow(struct ui_app *app, int rows, int cols)
 {
     struct ui_layout lay;
     const int msg_lines = ui_msg_lines(&app->st, app->th.utf8, cols);
-    ui_layout_compute(rows, cols, msg_lines, 0, &lay);
+    const bool reading = app->les.l != NULL;
+    void (*compute)(int, int, int, int, struct ui_layout *) =
+        reading ? ui_layout_compute_reading : ui_layout_compute;
+    compute(rows, cols, msg_lines, 0, &lay);
     app->n_blocks = 0;
     app->canvas_h = 0;
     if (!lay.too_small) {
@@ -62,9 +66,9 @@ void ui_app_reflow(struct ui_app *app, int rows, int cols)
         if (!lay.side_by_side) { /* the text pane below asks for its lines */
             int want = ui_side_lines(app, cols);
             const int body = rows - 2 - msg_lines;
-            if (!(app->st.explain_open && app->st.focus) && want > body * 35 / 100)
+            if (!(app->st.explain_open && app->st.focus) && !reading && want > body * 35 / 100)
                 want = body * 35 / 100; /* a description gives way to the numbers */
-            ui_layout_compute(rows, cols, msg_lines, want, &lay);
+            compute(rows, cols, msg_lines, want, &lay);
         }
         const int max_w = lay.vis.w - 1;
         const int view_h = lay.vis.h - UI_VIS_HEADER;
@@ -103,6 +107,19 @@ static unsigned legend_parts(int stage)
     }
 }
 
+/* A view that could not be made says why, where it would have been. */
+static void draw_view_error(const struct ui_app *app, const char *text, int width, int view_h)
+{
+    struct ui_line lines[16];
+    const int n = ui_text_wrap(text, width - 2, app->th.utf8, lines, 16);
+    for (int i = 0; i < n && i < 16 && 1 + i < view_h; i++) {
+        char buf[1024];
+        int w = ui_text_fit_n(lines[i].start, lines[i].len, width - 2, app->th.utf8, buf,
+                              sizeof buf);
+        ui_put(app->canvas, 1 + i, 1, buf, w, ui_role_attr(&app->th, UI_ROLE_WRONG), app->th.utf8);
+    }
+}
+
 static void draw_vis(const struct ui_app *app)
 {
     const struct ui_state *st = &app->st;
@@ -112,8 +129,14 @@ static void draw_vis(const struct ui_app *app)
     char shape[256], title[64];
 
     werase(app->vis);
-    snprintf(title, sizeof title, "%d · %s   ", st->stage, ui_stage_title[st->stage]);
-    ui_view_shape_line(st, shape, sizeof shape);
+    const struct ui_viewdata *vd = st->view != UI_VIEW_STAGE ? st->vd : NULL;
+    if (vd) {
+        snprintf(title, sizeof title, "%s view   ", vd->name);
+        snprintf(shape, sizeof shape, "%s", vd->line);
+    } else {
+        snprintf(title, sizeof title, "%d · %s   ", st->stage, ui_stage_title[st->stage]);
+        ui_view_shape_line(st, shape, sizeof shape);
+    }
     int used = ui_put(app->vis, 0, 0, title, width, ui_role_attr(th, UI_ROLE_TITLE), th->utf8);
     used +=
         ui_put(app->vis, 0, used, shape, width - used, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
@@ -126,10 +149,18 @@ static void draw_vis(const struct ui_app *app)
         if (used + mw < width)
             ui_put(app->vis, 0, width - mw, more, mw, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
     }
-    ui_legend_draw(app->vis, 1, 0, width, legend_parts(st->stage), st->tr->heads, th);
+    if (!vd)
+        ui_legend_draw(app->vis, 1, 0, width, legend_parts(st->stage), st->tr->heads, th);
+    else if (vd->mode == UI_VIEW_HEADS && !vd->error[0])
+        ui_legend_draw(app->vis, 1, 0, width, UI_LEGEND_SIGNED, st->tr->heads, th);
+    else
+        ui_put(app->vis, 1, 0, "v: next view · 0-6 or ← →: back to the stages", width,
+               ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
     wnoutrefresh(app->vis);
 
     werase(app->canvas);
+    if (vd && vd->error[0])
+        draw_view_error(app, vd->error, width, view_h);
     for (int i = 0; i < app->n_blocks; i++) {
         const struct ui_rect *p = &app->pos[i];
         if (p->y + p->h <= st->scroll || p->y >= st->scroll + view_h)
@@ -177,8 +208,10 @@ void ui_app_draw(const struct ui_app *app)
     ui_bar_draw(app->bar, &app->st, &app->th, app->lay.bar.w);
     draw_vis(app);
     ui_side_draw(app->side, app);
-    ui_msg_draw(app->msg, &app->st, &app->th, app->lay.msg.w, app->lay.msg.h);
+    ui_msg_draw(app->msg, app, app->lay.msg.w, app->lay.msg.h);
     ui_status_draw(app->status, &app->st, &app->th, app->lay.status.w);
+    if (app->les.menu_open && app->modal)
+        ui_lesson_menu_draw(app->modal, &app->les, &app->th);
 }
 
 void ui_app_free_windows(struct ui_app *app)

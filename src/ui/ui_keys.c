@@ -43,7 +43,18 @@ const struct ui_key_binding ui_key_table[] = {
     {{KEY_DOWN, 'j'}, "↓ j", UI_KEYS_BROWSE, UI_ACT_DOWN, "scroll the visualisation"},
     {{KEY_PPAGE}, "PgUp", UI_KEYS_ANY, UI_ACT_PAGE_UP, "page up"},
     {{KEY_NPAGE, ' '}, "PgDn Space", UI_KEYS_ANY, UI_ACT_PAGE_DOWN, "page down"},
-    {{27}, "Esc", UI_KEYS_ANY, UI_ACT_BACK, "close the panel / leave the numbers"},
+    {{'v'}, "v", UI_KEYS_ANY, UI_ACT_VIEW_CYCLE, "next view: stage, shapes, cost, heads"},
+    {{'L'}, "L", UI_KEYS_ANY, UI_ACT_LESSONS, "the lessons: pick one, see your progress"},
+    {{' '}, "Space", UI_KEYS_LESSON, UI_ACT_LESSON_NEXT,
+     "read on: the rest of the step, then the next step"},
+    {{KEY_BACKSPACE, 127, 8}, "Backspace", UI_KEYS_LESSON, UI_ACT_LESSON_PREV,
+     "previous step (its scene replayed)"},
+    {{KEY_NPAGE}, "PgDn", UI_KEYS_LESSON, UI_ACT_LESSON_PAGE_DOWN, "lesson text: page down"},
+    {{KEY_PPAGE}, "PgUp", UI_KEYS_LESSON, UI_ACT_LESSON_PAGE_UP, "lesson text: page up"},
+    {{'J'}, "J", UI_KEYS_LESSON, UI_ACT_LESSON_LINE_DOWN, "lesson text: a line down"},
+    {{'K'}, "K", UI_KEYS_LESSON, UI_ACT_LESSON_LINE_UP, "lesson text: a line up"},
+    {{27}, "Esc", UI_KEYS_ANY, UI_ACT_BACK,
+     "close the panel / leave the numbers / leave the lesson"},
     {{'?', KEY_F(1)}, "? F1", UI_KEYS_ANY, UI_ACT_HELP, "this help"},
     {{CTRL('l')}, "^L", UI_KEYS_ANY, UI_ACT_REDRAW, "redraw the screen"},
     {{'q', 'Q'}, "q", UI_KEYS_ANY, UI_ACT_QUIT, "quit"},
@@ -58,24 +69,29 @@ static bool binding_has(const struct ui_key_binding *b, int key)
     return false;
 }
 
-const struct ui_key_binding *ui_key_lookup(int key, bool focus)
+const struct ui_key_binding *ui_key_lookup(int key, bool focus, bool lesson)
 {
-    const enum ui_key_mode mode = focus ? UI_KEYS_FOCUS : UI_KEYS_BROWSE;
-    for (int pass = 0; pass < 2; pass++) {
+    const enum ui_key_mode order[] = {lesson ? UI_KEYS_LESSON : UI_KEYS_ANY,
+                                      focus ? UI_KEYS_FOCUS : UI_KEYS_BROWSE, UI_KEYS_ANY};
+    for (int pass = 0; pass < 3; pass++) {
         for (int i = 0; i < ui_key_count; i++) {
             const struct ui_key_binding *b = &ui_key_table[i];
-            const bool applies = pass == 0 ? b->mode == mode : b->mode == UI_KEYS_ANY;
-            if (applies && binding_has(b, key))
+            if (b->mode == order[pass] && binding_has(b, key))
                 return b;
         }
     }
     return NULL;
 }
 
+enum ui_action ui_key_action_in(int key, bool focus, bool lesson)
+{
+    const struct ui_key_binding *b = ui_key_lookup(key, focus, lesson);
+    return b ? b->action : UI_ACT_NONE;
+}
+
 enum ui_action ui_key_action(int key, bool focus)
 {
-    const struct ui_key_binding *b = ui_key_lookup(key, focus);
-    return b ? b->action : UI_ACT_NONE;
+    return ui_key_action_in(key, focus, false);
 }
 
 /* ---- the help screen, written from the table above --------------------------------------- */
@@ -90,14 +106,21 @@ static const char *const mode_heading[] = {
     [UI_KEYS_ANY] = "Everywhere",
     [UI_KEYS_BROWSE] = "Browsing the stages",
     [UI_KEYS_FOCUS] = "With the cell cursor (after Tab)",
+    [UI_KEYS_LESSON] = "In a lesson (L opens one)",
+};
+
+static const struct help_line checkpoint_help[] = {
+    {"1 … 9", "answer a checkpoint: the choice with that number", false},
+    {"0 … 9 . - Enter", "answer a checkpoint that asks for a number", false},
 };
 
 /* Lay the help out into out (room for max); returns the number of lines. */
 static int help_layout(struct help_line *out, int max, char labels[][48])
 {
     int n = 0, nl = 0;
-    static const enum ui_key_mode order[] = {UI_KEYS_BROWSE, UI_KEYS_FOCUS, UI_KEYS_ANY};
-    for (int m = 0; m < 3; m++) {
+    static const enum ui_key_mode order[] = {UI_KEYS_BROWSE, UI_KEYS_FOCUS, UI_KEYS_LESSON,
+                                             UI_KEYS_ANY};
+    for (int m = 0; m < 4; m++) {
         if (n + 2 < max) {
             if (n > 0)
                 out[n++] = (struct help_line){NULL, NULL, false};
@@ -118,6 +141,9 @@ static int help_layout(struct help_line *out, int max, char labels[][48])
             out[n++] = (struct help_line){labels[nl], b->help, false};
             nl++;
         }
+        /* a checkpoint takes the keys of its answer before the table does */
+        for (int i = 0; order[m] == UI_KEYS_LESSON && i < 2 && n < max; i++)
+            out[n++] = checkpoint_help[i];
     }
     if (n + 2 < max) {
         out[n++] = (struct help_line){NULL, NULL, false};

@@ -9,7 +9,8 @@
 enum ui_key_mode {
     UI_KEYS_ANY,    /* always */
     UI_KEYS_BROWSE, /* the visualisation is not focused */
-    UI_KEYS_FOCUS   /* the cell cursor is in the visualisation */
+    UI_KEYS_FOCUS,  /* the cell cursor is in the visualisation */
+    UI_KEYS_LESSON  /* a lesson is open (these win over the others) */
 };
 
 enum ui_action {
@@ -39,6 +40,14 @@ enum ui_action {
     UI_ACT_BACK,
     UI_ACT_HELP,
     UI_ACT_REDRAW,
+    UI_ACT_VIEW_CYCLE,
+    UI_ACT_LESSONS,
+    UI_ACT_LESSON_NEXT,
+    UI_ACT_LESSON_PREV,
+    UI_ACT_LESSON_PAGE_UP,
+    UI_ACT_LESSON_PAGE_DOWN,
+    UI_ACT_LESSON_LINE_UP,
+    UI_ACT_LESSON_LINE_DOWN,
     UI_ACT_QUIT
 };
 
@@ -55,11 +64,14 @@ struct ui_key_binding {
 extern const struct ui_key_binding ui_key_table[];
 extern const int ui_key_count;
 
-/* The action key has in the given mode (bindings for the mode win over
- * UI_KEYS_ANY ones); UI_ACT_NONE when the key is not bound. */
+/* The action key has in the given mode (lesson bindings win when a lesson
+ * is open, then the focus or browse ones, then UI_KEYS_ANY ones);
+ * UI_ACT_NONE when the key is not bound. */
+enum ui_action ui_key_action_in(int key, bool focus, bool lesson);
+/* The same outside a lesson. */
 enum ui_action ui_key_action(int key, bool focus);
 
 /* The binding that gave the action (NULL when none). */
-const struct ui_key_binding *ui_key_lookup(int key, bool focus);
+const struct ui_key_binding *ui_key_lookup(int key, bool focus, bool lesson);
 
 #endif

@@ -10,33 +10,63 @@ static int clamp(int v, int lo, int hi)
     return v < lo ? lo : v > hi ? hi : v;
 }
 
-void ui_layout_compute(int rows, int cols, int msg_lines, int side_lines, struct ui_layout *out)
+/* The bars at the top and bottom and the modal box; returns the lines the
+ * panes share (from line 1), or -1 when the screen is too small. */
+static int frame(int rows, int cols, int msg_lines, struct ui_layout *out)
 {
     memset(out, 0, sizeof *out);
     out->rows = rows;
     out->cols = cols;
     if (rows < UI_MIN_ROWS || cols < UI_MIN_COLS) {
         out->too_small = true;
-        return;
+        return -1;
     }
     const int msg_h = clamp(msg_lines, 1, 4);
     out->bar = (struct ui_rect){0, 0, 1, cols};
     out->status = (struct ui_rect){rows - 1, 0, 1, cols};
     out->msg = (struct ui_rect){rows - 1 - msg_h, 0, msg_h, cols};
-    const int top = 1, bottom = out->msg.y; /* the panes share [top, bottom) */
-    const int body = bottom - top;
+    const int mh = rows - 2 < 24 ? rows - 2 : 24, mw = cols - 4 < 84 ? cols - 4 : 84;
+    out->modal = (struct ui_rect){(rows - mh) / 2, (cols - mw) / 2, mh, mw};
+    return out->msg.y - 1;
+}
 
-    if (cols >= UI_WIDE_COLS) {
-        out->side_by_side = true;
-        const int side_w = clamp(cols * 32 / 100, 44, 64);
-        out->vis = (struct ui_rect){top, 0, body, cols - side_w};
-        out->side = (struct ui_rect){top, cols - side_w, body, side_w};
+/* Text pane beside the visualisation, side_w columns wide. */
+static void beside(struct ui_layout *out, int body, int side_w)
+{
+    const int cols = out->cols;
+    out->side_by_side = true;
+    out->vis = (struct ui_rect){1, 0, body, cols - side_w};
+    out->side = (struct ui_rect){1, cols - side_w, body, side_w};
+}
+
+/* Text pane below the visualisation, side_h lines high. */
+static void below(struct ui_layout *out, int body, int side_h)
+{
+    out->vis = (struct ui_rect){1, 0, body - side_h, out->cols};
+    out->side = (struct ui_rect){1 + body - side_h, 0, side_h, out->cols};
+}
+
+void ui_layout_compute(int rows, int cols, int msg_lines, int side_lines, struct ui_layout *out)
+{
+    const int body = frame(rows, cols, msg_lines, out);
+    if (body < 0)
         return;
-    }
-    /* below: at least 5 lines of text, at most 45 % of the body */
-    const int side_h = clamp(side_lines, 5, body * 45 / 100);
-    out->vis = (struct ui_rect){top, 0, body - side_h, cols};
-    out->side = (struct ui_rect){top + body - side_h, 0, side_h, cols};
+    if (cols >= UI_WIDE_COLS)
+        beside(out, body, clamp(cols * 32 / 100, 44, 64));
+    else /* at least 5 lines of text, at most 45 % of the body */
+        below(out, body, clamp(side_lines, 5, body * 45 / 100));
+}
+
+void ui_layout_compute_reading(int rows, int cols, int msg_lines, int side_lines,
+                               struct ui_layout *out)
+{
+    const int body = frame(rows, cols, msg_lines, out);
+    if (body < 0)
+        return;
+    if (cols >= UI_READING_WIDE_COLS)
+        beside(out, body, clamp(cols * 40 / 100, 40, 60));
+    else /* at least 8 lines of text, at most 55 % of the body */
+        below(out, body, clamp(side_lines, 8, body * 55 / 100));
 }
 
 int ui_bar_fit(int width, const char *const full[7], const char *const brief[7], int current,

@@ -12,6 +12,8 @@
 #define UI_MIN_ROWS 18
 /* From this width on, the text pane sits beside the visualisation. */
 #define UI_WIDE_COLS 120
+/* With a lesson open (reading text) it does so from this width on. */
+#define UI_READING_WIDE_COLS 100
 
 struct ui_rect {
     int y, x, h, w;
@@ -22,12 +24,19 @@ struct ui_layout {
     bool too_small;    /* only the notice is drawn */
     bool side_by_side; /* text pane to the right of the visualisation */
     struct ui_rect bar, vis, side, msg, status;
+    struct ui_rect modal; /* a box over the middle of the screen (the lesson list) */
 };
 
 /* Split a rows x cols screen.  msg_lines: lines the message / command line
  * needs (clamped to 1..4); side_lines: lines the text pane would like when it
  * sits below the visualisation (clamped to a share of the screen). */
 void ui_layout_compute(int rows, int cols, int msg_lines, int side_lines, struct ui_layout *out);
+
+/* The same while a lesson is read: its pane is 40 % of a wide screen (40 to
+ * 60 columns) beside the visualisation from UI_READING_WIDE_COLS on, and may
+ * take up to 55 % of the height when it sits below. */
+void ui_layout_compute_reading(int rows, int cols, int msg_lines, int side_lines,
+                               struct ui_layout *out);
 
 /* ---- pipeline bar ---------------------------------------------------------------------- */
 

@@ -59,6 +59,10 @@ void ui_block_measure(const struct ui_block *b, int max_w, int max_h, const stru
                       struct ui_block_geom *g)
 {
     memset(g, 0, sizeof *g);
+    if (b->kind == UI_BLOCK_TABLE) {
+        ui_table_measure(b, max_w, th, g);
+        return;
+    }
     if (b->kind == UI_BLOCK_OP) {
         g->w = ui_text_width(b->op, th->utf8);
         g->h = 3;
@@ -221,6 +225,10 @@ static void draw_number(WINDOW *win, int y, int x, const struct ui_block *b,
 void ui_block_draw(WINDOW *win, int y, int x, int view_h, const struct ui_block *b,
                    const struct ui_block_geom *g, int cur_r, int cur_c, const struct ui_theme *th)
 {
+    if (b->kind == UI_BLOCK_TABLE) {
+        ui_table_draw(win, y, x, view_h, b, g, th);
+        return;
+    }
     if (b->kind == UI_BLOCK_OP) {
         if (line_visible(y + 2, view_h))
             ui_put(win, y + 2, x, b->op, g->w, ui_role_attr(th, UI_ROLE_FORMULA), th->utf8);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ui_viewdata.h"
 #if UI_HAVE_IO
 #include "example_io.h"
 #endif
@@ -86,10 +87,26 @@ int ui_state_init(struct ui_state *st, struct mha_example *ex, bool generated, c
 
 void ui_state_done(struct ui_state *st)
 {
+    ui_viewdata_free(st->vd);
+    st->vd = NULL;
     mha_trace_free(st->tr);
     mha_example_free(st->ex);
     st->tr = NULL;
     st->ex = NULL;
+}
+
+/* Make the current view's numbers again (after the view or the example changed). */
+static void refresh_view(struct ui_state *st)
+{
+    ui_viewdata_free(st->vd);
+    st->vd = NULL;
+    if (st->view == UI_VIEW_STAGE)
+        return;
+    st->vd = ui_viewdata_new(st->view, st);
+    if (!st->vd) {
+        st->view = UI_VIEW_STAGE;
+        ui_state_say(st, true, "out of memory: the view cannot be shown");
+    }
 }
 
 /* Run nex; on success it replaces the current example.  On failure nex is
@@ -113,6 +130,8 @@ static int replace(struct ui_state *st, struct mha_example *nex, bool generated)
     st->block = 0;
     st->cur_r = st->cur_c = 0;
     update_ranges(st);
+    if (st->view != UI_VIEW_STAGE)
+        refresh_view(st);
     return 0;
 }
 
@@ -337,6 +356,15 @@ out:
     return rc;
 }
 
+int ui_state_set_example(struct ui_state *st, struct mha_example *ex, bool generated,
+                         const char *source)
+{
+    if (replace(st, ex, generated))
+        return -1;
+    snprintf(st->source, sizeof st->source, "%s", source ? source : "");
+    return 0;
+}
+
 int ui_state_load(struct ui_state *st, const char *path)
 {
 #if UI_HAVE_IO
@@ -361,10 +389,45 @@ int ui_state_load(struct ui_state *st, const char *path)
 #endif
 }
 
+static const char *const view_names[UI_VIEW_MODES] = {"stage", "shapes", "cost", "heads"};
+
+const char *ui_view_mode_name(enum ui_view_mode v)
+{
+    return v >= 0 && v < UI_VIEW_MODES ? view_names[v] : "stage";
+}
+
+int ui_view_mode_from_name(const char *name)
+{
+    if (!strcmp(name, "none"))
+        return UI_VIEW_STAGE;
+    for (int i = 0; i < UI_VIEW_MODES; i++)
+        if (!strcmp(name, view_names[i]))
+            return i;
+    return -1;
+}
+
+int ui_state_set_view(struct ui_state *st, enum ui_view_mode view)
+{
+    if (view < 0 || view >= UI_VIEW_MODES)
+        return -1;
+    st->view = view;
+    st->focus = false;
+    st->explain_open = false;
+    st->block = st->cur_r = st->cur_c = 0;
+    st->scroll = 0;
+    refresh_view(st);
+    return 0;
+}
+
 int ui_state_set_stage(struct ui_state *st, int stage)
 {
     if (stage < 0 || stage >= MHA_STAGE_COUNT)
         return -1;
+    if (st->view != UI_VIEW_STAGE) {
+        ui_state_set_view(st, UI_VIEW_STAGE);
+        st->stage = stage;
+        return 0;
+    }
     if (stage != st->stage) {
         st->stage = stage;
         st->block = st->cur_r = st->cur_c = 0;
@@ -381,6 +444,7 @@ const struct ui_command_help ui_command_help[] = {
     {"seed N", "draw every number again from seed N"},
     {"load FILE", "open an example file (JSON)"},
     {"stage NAME", "go to a stage by name or number (input .. output, 0..6)"},
+    {"view NAME", "shapes, cost or heads instead of the stage; none: back"},
     {"causal on|off", "the causal mask"},
     {"scale on|off", "division by sqrt(d_k)"},
     {"q", "quit"},
@@ -471,6 +535,17 @@ int ui_state_command(struct ui_state *st, const char *line)
             return -1;
         }
         return ui_state_set_stage(st, s);
+    }
+    if (!strcmp(word, "view") || !strcmp(word, "v")) {
+        int view = ui_view_mode_from_name(arg);
+        if (view < 0) {
+            ui_state_say(st, true, "No view \"%s\": the views are shapes, cost and heads (none "
+                                   "goes back to the stage).",
+                         arg);
+            return -1;
+        }
+        ui_state_set_view(st, (enum ui_view_mode)view);
+        return 0;
     }
     if (!strcmp(word, "causal") || !strcmp(word, "scale")) {
         const bool causal = word[1] == 'a' && word[2] == 'u';

@@ -19,6 +19,16 @@
 #define UI_MSG_MAX 1200
 #define UI_CMD_MAX 512
 
+/* What the visualisation shows: the current stage, or one of the views
+ * beyond the stages (their numbers are in ui_viewdata.h). */
+enum ui_view_mode { UI_VIEW_STAGE, UI_VIEW_SHAPES, UI_VIEW_COST, UI_VIEW_HEADS, UI_VIEW_MODES };
+
+/* "shapes", "cost", "heads" (and "none" / "stage" for UI_VIEW_STAGE); -1 if unknown. */
+int ui_view_mode_from_name(const char *name);
+const char *ui_view_mode_name(enum ui_view_mode v);
+
+struct ui_viewdata;
+
 struct ui_state {
     struct mha_example *ex; /* owned */
     struct mha_trace *tr;   /* owned, made by mha_run from ex */
@@ -26,10 +36,18 @@ struct ui_state {
     char source[256];       /* where ex came from, for the status line */
 
     int stage;         /* 0..6 */
+    enum ui_view_mode view;
+    long long view_batch;    /* shapes view: batch size (default 2) */
+    long long view_seq;      /* shapes and cost views: sequence length, 0 = the token count */
+    char view_preset[32];    /* cost view: a published configuration's id, "" = none */
+    struct ui_viewdata *vd;  /* owned: the view's numbers, made when the view or the example
+                                changes (NULL on the stage view) */
     bool focus;        /* the cell cursor is in the visualisation */
     int block;         /* focused block of the current stage's view */
     int cur_r, cur_c;  /* cursor inside that block */
     int scroll;        /* first line of the visualisation canvas shown */
+    bool focus_pending;        /* put the cursor on focus_cell once the view is built */
+    struct mha_cell focus_cell;
     bool explain_open; /* the explain panel replaces the description */
     bool help_open;
     int help_scroll;
@@ -71,7 +89,15 @@ int ui_state_toggle_scaled(struct ui_state *st);
 int ui_state_set_seed(struct ui_state *st, unsigned long seed);
 int ui_state_set_tokens(struct ui_state *st, const char *text);
 int ui_state_load(struct ui_state *st, const char *path);
+/* Take ownership of ex and show it (a lesson's scene).  source: for the
+ * status line ("" for a generated example).  On failure ex is freed. */
+int ui_state_set_example(struct ui_state *st, struct mha_example *ex, bool generated,
+                         const char *source);
+/* The stage view of stage (a view beyond the stages is closed). */
 int ui_state_set_stage(struct ui_state *st, int stage);
+/* Show a view (UI_VIEW_STAGE: back to the stage).  The shapes and cost views
+ * use view_batch, view_seq and view_preset; set them first. */
+int ui_state_set_view(struct ui_state *st, enum ui_view_mode view);
 
 /* Run one command line ("heads 3", "tokens The cat sat", ...; a leading ':'
  * is allowed).  Returns 0 or -1 as the changes do. */

@@ -41,7 +41,14 @@ enum ui_depth { UI_DEPTH_MONO, UI_DEPTH_8, UI_DEPTH_256 };
     X(UI_ROLE_PROMPT, 214, -1, 3, -1, A_BOLD, A_BOLD)                                              \
     X(UI_ROLE_MASKED, 240, -1, 7, -1, 0, A_DIM)                                                    \
     X(UI_ROLE_HELP_KEY, 214, -1, 3, -1, A_BOLD, A_BOLD)                                            \
-    X(UI_ROLE_NOTICE, 231, 24, 7, 4, A_BOLD, A_REVERSE | A_BOLD)
+    X(UI_ROLE_NOTICE, 231, 24, 7, 4, A_BOLD, A_REVERSE | A_BOLD)                                   \
+    X(UI_ROLE_CODE, 223, 236, 3, -1, 0, A_BOLD)                                                    \
+    X(UI_ROLE_ANALOGY, 141, -1, 5, -1, A_BOLD, A_BOLD)                                             \
+    X(UI_ROLE_WHATIF, 209, -1, 1, -1, A_BOLD, A_BOLD)                                              \
+    X(UI_ROLE_INSIGHT, 114, -1, 2, -1, A_BOLD, A_BOLD)                                             \
+    X(UI_ROLE_QUIZ, 220, -1, 3, -1, A_BOLD, A_BOLD | A_UNDERLINE)                                  \
+    X(UI_ROLE_RIGHT, 114, -1, 2, -1, A_BOLD, A_BOLD)                                               \
+    X(UI_ROLE_WRONG, 209, -1, 1, -1, A_BOLD, A_BOLD | A_UNDERLINE)
 
 #define UI_ROLE_ENUM(name, f256, b256, f8, b8, attr, mono) name,
 enum ui_role { UI_ROLES(UI_ROLE_ENUM) UI_ROLE_COUNT };

@@ -179,17 +179,67 @@ static void help_key(struct ui_app *app, int key)
         st->help_scroll = 0;
 }
 
+/* Lines of lesson text, and how many the lesson pane shows. */
+static void lesson_pane_size(const struct ui_app *app, int *total, int *body)
+{
+    *total = ui_lesson_pane_lines(app, app->lay.side.w) - 1;
+    *body = ui_lesson_pane_body(app->lay.side.h, *total + 1);
+}
+
+static bool lesson_pane_shown(const struct ui_app *app)
+{
+    return app->les.l && !(app->st.explain_open && app->st.focus);
+}
+
+/* Space in a lesson: the rest of the step's text first, then the next step. */
+static void read_on(struct ui_app *app)
+{
+    int total, body;
+    lesson_pane_size(app, &total, &body);
+    if (lesson_pane_shown(app) && app->les.scroll + body < total) {
+        app->les.scroll += body > 2 ? body - 1 : 1;
+        return;
+    }
+    ui_lesson_next(&app->les, &app->st);
+}
+
+static void lesson_scroll(struct ui_app *app, int lines)
+{
+    int total, body;
+    lesson_pane_size(app, &total, &body);
+    const int page = body > 2 ? body - 1 : 1;
+    app->les.scroll += lines == 0 ? 0 : lines > 0 ? (lines > 1 ? page : 1) : (lines < -1 ? -page : -1);
+}
+
+static void cycle_view(struct ui_state *st)
+{
+    const enum ui_view_mode next = (enum ui_view_mode)((st->view + 1) % UI_VIEW_MODES);
+    ui_state_set_view(st, next);
+    static const char *const what[UI_VIEW_MODES] = {
+        "Back to the stage.",
+        "Shapes view: the tensor shapes through view, transpose, contiguous and merge.",
+        "Cost view: parameters and multiply-adds, one head against %d heads.",
+        "Heads view: how the heads' score forms differ, and the effective rank of each.",
+    };
+    if (!st->msg_error)
+        ui_state_say(st, false, what[next], st->ex->heads);
+}
+
 static void apply(struct ui_app *app, enum ui_action act, int key)
 {
     struct ui_state *st = &app->st;
     const int view_h = ui_app_view_h(app);
     switch (act) {
     case UI_ACT_STAGE_PREV:
-        if (st->stage > 0)
+        if (st->view != UI_VIEW_STAGE)
+            ui_state_set_stage(st, st->stage);
+        else if (st->stage > 0)
             ui_state_set_stage(st, st->stage - 1);
         break;
     case UI_ACT_STAGE_NEXT:
-        if (st->stage < MHA_STAGE_COUNT - 1)
+        if (st->view != UI_VIEW_STAGE)
+            ui_state_set_stage(st, st->stage);
+        else if (st->stage < MHA_STAGE_COUNT - 1)
             ui_state_set_stage(st, st->stage + 1);
         break;
     case UI_ACT_STAGE_JUMP:
@@ -276,6 +326,32 @@ static void apply(struct ui_app *app, enum ui_action act, int key)
             st->explain_open = false;
         else if (st->focus)
             st->focus = false;
+        else if (app->les.l)
+            ui_lesson_close(&app->les, st);
+        break;
+    case UI_ACT_VIEW_CYCLE:
+        cycle_view(st);
+        break;
+    case UI_ACT_LESSONS:
+        ui_lesson_menu_open(&app->les, st);
+        break;
+    case UI_ACT_LESSON_NEXT:
+        read_on(app);
+        break;
+    case UI_ACT_LESSON_PREV:
+        ui_lesson_prev(&app->les, st);
+        break;
+    case UI_ACT_LESSON_PAGE_UP:
+        lesson_scroll(app, -2);
+        break;
+    case UI_ACT_LESSON_PAGE_DOWN:
+        lesson_scroll(app, +2);
+        break;
+    case UI_ACT_LESSON_LINE_UP:
+        lesson_scroll(app, -1);
+        break;
+    case UI_ACT_LESSON_LINE_DOWN:
+        lesson_scroll(app, +1);
         break;
     case UI_ACT_HELP:
         st->help_open = true;
@@ -296,17 +372,48 @@ static void apply(struct ui_app *app, enum ui_action act, int key)
 
 /* Keys arrive as characters (is_char) or as curses key codes; both share
  * one number space in the key table, as they do in wgetch. */
+void ui_app_apply_focus(struct ui_app *app)
+{
+    struct ui_state *st = &app->st;
+    if (!st->focus_pending)
+        return;
+    st->focus_pending = false;
+    int b, r, c;
+    if (!ui_view_locate(app->blocks, app->n_blocks, &st->focus_cell, &b, &r, &c))
+        return;
+    st->focus = true;
+    st->block = b, st->cur_r = r, st->cur_c = c;
+    follow_cursor(app);
+}
+
+/* Keep the lesson pane's scroll inside its text. */
+static void clamp_lesson_scroll(struct ui_app *app)
+{
+    if (!app->les.l || app->lay.too_small)
+        return;
+    int total, body;
+    lesson_pane_size(app, &total, &body);
+    const int max = total > body ? total - body : 0;
+    app->les.scroll = app->les.scroll > max ? max : app->les.scroll < 0 ? 0 : app->les.scroll;
+}
+
 static void handle(struct ui_app *app, int key, bool is_char)
 {
     struct ui_state *st = &app->st;
+    /* a character that happens to share a number with a key code is no key */
+    if (is_char && key >= KEY_MIN)
+        key = 0;
     if (st->cmd_active) {
         command_key(app, key, is_char);
     } else if (st->help_open) {
         help_key(app, key);
+    } else if (app->les.menu_open) {
+        st->msg[0] = '\0';
+        ui_lesson_menu_key(&app->les, st, key, is_char);
+    } else if (ui_lesson_quiz_key(&app->les, st, key, is_char)) {
+        /* the checkpoint took it */
     } else {
-        /* a character that happens to share a number with a key code is no key */
-        const enum ui_action act =
-            (is_char && key >= KEY_MIN) ? UI_ACT_NONE : ui_key_action(key, st->focus);
+        const enum ui_action act = ui_key_action_in(key, st->focus, app->les.l != NULL);
         const bool moves = act == UI_ACT_UP || act == UI_ACT_DOWN || act == UI_ACT_LEFT ||
                            act == UI_ACT_RIGHT || act == UI_ACT_REDRAW;
         if (!moves)
@@ -314,8 +421,10 @@ static void handle(struct ui_app *app, int key, bool is_char)
         apply(app, act, key);
     }
     ui_app_reflow(app, app->rows, app->cols);
+    ui_app_apply_focus(app);
     clamp_cursor(app);
     follow_cursor(app);
+    clamp_lesson_scroll(app);
 }
 
 void ui_app_key(struct ui_app *app, int key, bool is_char)

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ui_viewdata.h"
+
 /* Collects blocks into the caller's array. */
 struct builder {
     const struct ui_state *st;
@@ -230,9 +232,44 @@ static void stage_output(struct builder *b, int width)
     }
 }
 
+/* The views beyond the stages: tables, and the heads' similarity heatmap. */
+static void other_view(struct builder *b)
+{
+    const struct ui_viewdata *vd = b->st->vd;
+    if (!vd || vd->error[0])
+        return;
+    if (vd->mode == UI_VIEW_HEADS) {
+        struct ui_block *k = add(b, UI_BLOCK_MATRIX, false);
+        if (!k)
+            return;
+        snprintf(k->title, sizeof k->title, "similarity of the heads");
+        k->data = vd->similarity;
+        k->rows = k->cols = vd->heads;
+        k->rs = (size_t)vd->heads, k->cs = 1;
+        k->row_labels = vd->row_labels;
+        k->col_labels = vd->col_labels;
+        k->tint = UI_TINT_SIGNED;
+        k->range = 1.0f;
+        k->inert = true;
+    }
+    struct ui_block *k = add(b, UI_BLOCK_TABLE, false);
+    if (!k)
+        return;
+    snprintf(k->title, sizeof k->title, "%s", vd->table_title);
+    k->table = &vd->table;
+    k->note = vd->note[0] ? vd->note : NULL;
+    k->rows = vd->table.rows;
+    k->cols = vd->table.cols;
+    k->inert = true;
+}
+
 int ui_view_build(const struct ui_state *st, int width, struct ui_block *out, int max)
 {
     struct builder b = {st, out, 0, max};
+    if (st->view != UI_VIEW_STAGE) {
+        other_view(&b);
+        return b.n;
+    }
     switch (st->stage) {
     case MHA_STAGE_INPUT:
         stage_input(&b);
@@ -306,7 +343,35 @@ void ui_view_shape_line(const struct ui_state *st, char *buf, size_t n)
 
 bool ui_block_selectable(const struct ui_block *b)
 {
-    return b->kind != UI_BLOCK_OP;
+    return b->kind != UI_BLOCK_OP && b->kind != UI_BLOCK_TABLE && !b->inert;
+}
+
+bool ui_view_locate(const struct ui_block *blocks, int n, const struct mha_cell *cell, int *block,
+                    int *row, int *col)
+{
+    for (int i = 0; i < n; i++) {
+        const struct ui_block *b = &blocks[i];
+        if (!ui_block_selectable(b) || b->base.tensor != cell->tensor)
+            continue;
+        int r = cell->row, c = cell->col;
+        switch (b->map) {
+        case UI_MAP_TRANSPOSED:
+            r = cell->col, c = cell->row;
+            break;
+        case UI_MAP_SPLIT:
+            c = cell->head * b->head_cols + cell->col;
+            break;
+        default:
+            if (b->base.head != cell->head)
+                continue;
+            break;
+        }
+        if (r < 0 || r >= b->rows || c < 0 || c >= b->cols)
+            continue;
+        *block = i, *row = r, *col = c;
+        return true;
+    }
+    return false;
 }
 
 struct mha_cell ui_block_cell(const struct ui_block *b, int row, int col)

@@ -17,8 +17,11 @@
 enum ui_block_kind {
     UI_BLOCK_MATRIX,  /* numbers */
     UI_BLOCK_HEATMAP, /* probabilities as colour, with numbers where they fit */
-    UI_BLOCK_OP       /* an operator sign between blocks: "×", "=", "→" */
+    UI_BLOCK_OP,      /* an operator sign between blocks: "×", "=", "→" */
+    UI_BLOCK_TABLE    /* a table of text (the shapes, cost and heads views) */
 };
+
+struct ui_table;
 
 /* How a matrix is coloured. */
 enum ui_tint {
@@ -54,6 +57,9 @@ struct ui_block {
     bool new_row;           /* start a new row of the flow */
     const float *masked_by; /* heatmaps: same layout as data, -inf where masked */
     const char *op;         /* UI_BLOCK_OP */
+    const struct ui_table *table; /* UI_BLOCK_TABLE */
+    const char *note;             /* UI_BLOCK_TABLE: a paragraph under it, or NULL */
+    bool inert;                   /* numbers the cursor does not visit (no tensor cell) */
 };
 
 /* Fill out (room for max blocks) with the blocks of st's current stage for a
@@ -65,6 +71,11 @@ int ui_view_build(const struct ui_state *st, int width, struct ui_block *out, in
 /* A line for the top of the visualisation: the stage's shapes, e.g.
  * "(L, d) = (4, 6) → (L, H, d_k) = (4, 2, 3)". */
 void ui_view_shape_line(const struct ui_state *st, char *buf, size_t n);
+
+/* Where the cell shows: the first block holding it and the (row, col) in
+ * that block.  Returns false when no block shows it. */
+bool ui_view_locate(const struct ui_block *blocks, int n, const struct mha_cell *cell, int *block,
+                    int *row, int *col);
 
 /* True when the block holds numbers a cursor can point at. */
 bool ui_block_selectable(const struct ui_block *b);

@@ -9,6 +9,7 @@
 #include "ui_layout.h"
 #include "ui_theme.h"
 #include "ui_view.h"
+#include "ui_viewdata.h"
 
 /* Size of a block as drawn. */
 struct ui_block_geom {
@@ -17,6 +18,8 @@ struct ui_block_geom {
     bool compact; /* heatmap cells without numbers */
     int header;   /* lines above the rows: title, head spans, column labels */
     int w, h;
+    int col_w[UI_TABLE_MAX_COLS]; /* tables: width of each column */
+    int note_lines;               /* tables: lines of the note under them */
 };
 
 /* Measure b for at most max_w x max_h. */
@@ -39,6 +42,15 @@ int ui_put(WINDOW *win, int y, int x, const char *text, int maxw, int attr, bool
 
 /* Fill n columns at (y, x) with spaces in attr. */
 void ui_fill(WINDOW *win, int y, int x, int n, int attr);
+
+/* ---- tables (ui_table.c) ---------------------------------------------------------------- */
+
+/* Measure a UI_BLOCK_TABLE for at most max_w columns: columns share the
+ * width, text wraps inside its column. */
+void ui_table_measure(const struct ui_block *b, int max_w, const struct ui_theme *th,
+                      struct ui_block_geom *g);
+void ui_table_draw(WINDOW *win, int y, int x, int view_h, const struct ui_block *b,
+                   const struct ui_block_geom *g, const struct ui_theme *th);
 
 /* ---- heatmap cells and legend (ui_heatmap.c) ---------------------------------------- */
 

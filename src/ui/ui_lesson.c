@@ -1,0 +1,260 @@
+/* ui_lesson.c - the open lesson: steps, scenes applied to the state, the
+ * checkpoint marked against the example on screen, progress kept. */
+#include "ui_lesson.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lesson_state.h"
+
+void ui_lessons_init(struct ui_lessons *ls, const char *lessons_dir, const char *assets_dir,
+                     char *warning, int warning_size)
+{
+    memset(ls, 0, sizeof *ls);
+    snprintf(ls->lessons_dir, sizeof ls->lessons_dir, "%s", lessons_dir ? lessons_dir : "lessons");
+    snprintf(ls->assets_dir, sizeof ls->assets_dir, "%s", assets_dir ? assets_dir : "assets");
+    ls->progress = progress_load(NULL, warning, (size_t)warning_size);
+}
+
+void ui_lessons_done(struct ui_lessons *ls)
+{
+    lesson_free(ls->l);
+    progress_free(ls->progress);
+    for (int i = 0; i < ls->n_list; i++) {
+        free(ls->list[i].path);
+        free(ls->list[i].quiz_steps);
+    }
+    free(ls->list);
+    memset(ls, 0, sizeof *ls);
+}
+
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* Write the progress file; a failure is a message, never fatal. */
+static void save(struct ui_lessons *ls, struct ui_state *st)
+{
+    struct mha_error err;
+    mha_error_clear(&err);
+    if (ls->progress && progress_save(ls->progress, &err) != 0)
+        ui_state_say(st, true, "Your progress could not be saved: %s", err.text);
+}
+
+struct mha_cell ui_lesson_focus_cell(const struct lesson_focus *f, int stage,
+                                     const struct mha_trace *t)
+{
+    static const enum mha_tensor tensor[LM_COUNT] = {
+        [LM_QUERY] = MHA_TENSOR_QUERY,     [LM_KEY] = MHA_TENSOR_KEY,
+        [LM_VALUE] = MHA_TENSOR_VALUE,     [LM_W_Q] = MHA_TENSOR_W_Q,
+        [LM_W_K] = MHA_TENSOR_W_K,         [LM_W_V] = MHA_TENSOR_W_V,
+        [LM_W_O] = MHA_TENSOR_W_O,         [LM_Q] = MHA_TENSOR_Q,
+        [LM_K] = MHA_TENSOR_K,             [LM_V] = MHA_TENSOR_V,
+        [LM_SCORES] = MHA_TENSOR_SCORES,   [LM_SCALED] = MHA_TENSOR_SCALED,
+        [LM_WEIGHTS] = MHA_TENSOR_WEIGHTS, [LM_CONTEXT] = MHA_TENSOR_CONTEXT,
+        [LM_MERGED] = MHA_TENSOR_MERGED,   [LM_OUTPUT] = MHA_TENSOR_OUTPUT,
+    };
+    struct mha_cell c = {tensor[f->matrix], f->head, f->row, f->col};
+    const bool qkv = f->matrix == LM_Q || f->matrix == LM_K || f->matrix == LM_V;
+    if (qkv && (stage == MHA_STAGE_SPLIT || stage == MHA_STAGE_TRANSPOSE)) {
+        /* those stages show the per-head tensors Q_h, K_h, V_h */
+        c.tensor = (enum mha_tensor)(MHA_TENSOR_QH + (f->matrix - LM_Q));
+        if (stage == MHA_STAGE_SPLIT && t->d_k > 0) {
+            c.head = f->col / t->d_k;
+            c.col = f->col % t->d_k;
+        }
+    }
+    return c;
+}
+
+/* Put the screen in the state the scenes of steps 0..step describe. */
+static int apply_scene(struct ui_lessons *ls, struct ui_state *st, int step)
+{
+    struct lesson_state s;
+    lesson_state_at(ls->l, step, &s);
+    struct mha_error err;
+    mha_error_clear(&err);
+    struct mha_example *ex = lesson_state_example(&s, ls->assets_dir, &err);
+    if (!ex) {
+        char buf[UI_MSG_MAX];
+        ui_state_say(st, true, "Step %d cannot be shown: %s", step + 1,
+                     mha_error_format(&err, buf, sizeof buf));
+        return -1;
+    }
+    if (ui_state_set_example(st, ex, s.load == NULL, s.load ? base_name(s.load) : ""))
+        return -1;
+    st->view_batch = s.batch;
+    st->view_seq = s.seq;
+    snprintf(st->view_preset, sizeof st->view_preset, "%s", s.preset ? s.preset : "");
+    ui_state_set_stage(st, s.stage);
+    st->scroll = 0;
+    st->focus = st->explain_open = st->focus_pending = false;
+    if (s.view != LESSON_VIEW_NONE) {
+        ui_state_set_view(st, (enum ui_view_mode)s.view);
+        return 0;
+    }
+    if (s.focus) {
+        struct lesson_focus f;
+        if (lesson_focus_resolve(s.focus, s.stage, st->ex, &f, &err) == 0) {
+            st->focus_cell = ui_lesson_focus_cell(&f, s.stage, st->tr);
+            st->focus_pending = true;
+        } else {
+            ui_state_say(st, true, "%s", err.text);
+        }
+    }
+    return 0;
+}
+
+int ui_lesson_goto(struct ui_lessons *ls, struct ui_state *st, int step)
+{
+    if (!ls->l || step < 0 || step >= ls->l->n_steps)
+        return -1;
+    st->msg[0] = '\0';
+    if (apply_scene(ls, st, step))
+        return -1;
+    ls->step = step;
+    ls->scroll = 0;
+    const struct lesson_step *s = &ls->l->steps[step];
+    const int previous = ls->progress ? progress_quiz(ls->progress, ls->id, step) : -1;
+    ui_quiz_start(&ls->quiz, s->has_quiz ? &s->quiz : NULL, previous);
+    if (ls->progress) {
+        progress_mark_seen(ls->progress, ls->id, step);
+        progress_set_last_step(ls->progress, ls->id, step);
+        save(ls, st);
+    }
+    return 0;
+}
+
+int ui_lesson_open(struct ui_lessons *ls, struct ui_state *st, const char *path, int step)
+{
+    struct lesson *l = lesson_load(path);
+    if (!l) {
+        ui_state_say(st, true, "out of memory while reading %s", path);
+        return -1;
+    }
+    if (l->n_diags == 0)
+        lesson_check(l, ls->assets_dir);
+    if (l->n_diags > 0 || l->n_steps == 0) {
+        if (l->n_diags > 0)
+            ui_state_say(st, true, "%s:%d: %s (%d problem%s; mha-explorer --check-lessons %s "
+                                   "lists them)",
+                         path, l->diags[0].line, l->diags[0].text, l->n_diags,
+                         l->n_diags == 1 ? "" : "s", path);
+        else
+            ui_state_say(st, true, "%s has no steps.", path);
+        lesson_free(l);
+        return -1;
+    }
+    lesson_free(ls->l);
+    ls->l = l;
+    snprintf(ls->id, sizeof ls->id, "%s", base_name(path));
+    if (step < 0)
+        step = ls->progress ? progress_last_step(ls->progress, ls->id) : 0;
+    if (step >= l->n_steps)
+        step = l->n_steps - 1;
+    if (step < 0)
+        step = 0;
+    if (ui_lesson_goto(ls, st, step)) {
+        char why[UI_MSG_MAX];
+        snprintf(why, sizeof why, "%s", st->msg);
+        lesson_free(ls->l);
+        ls->l = NULL;
+        ui_state_say(st, true, "%s", why);
+        return -1;
+    }
+    return 0;
+}
+
+int ui_lesson_next(struct ui_lessons *ls, struct ui_state *st)
+{
+    if (!ls->l)
+        return 0;
+    struct ui_quiz *z = &ls->quiz;
+    if (ui_quiz_asking(z) && z->previous < 0 && !z->nagged) {
+        z->nagged = true;
+        if (ui_quiz_numeric(z))
+            ui_state_say(st, false, "Predict first: type your answer to the checkpoint and press "
+                                    "Enter (or Space again to skip it).");
+        else
+            ui_state_say(st, false, "Predict first: press 1-%d to answer the checkpoint (or "
+                                    "Space again to skip it).",
+                         z->q->n_choices < 9 ? z->q->n_choices : 9);
+        return 0;
+    }
+    if (ls->step + 1 >= ls->l->n_steps) {
+        ui_state_say(st, false, "That was the last step of \"%s\". L picks another lesson; Esc "
+                                "leaves this one.",
+                     ls->l->title ? ls->l->title : ls->id);
+        return 0;
+    }
+    return ui_lesson_goto(ls, st, ls->step + 1) == 0;
+}
+
+int ui_lesson_prev(struct ui_lessons *ls, struct ui_state *st)
+{
+    if (!ls->l)
+        return 0;
+    if (ls->step == 0) {
+        ui_state_say(st, false, "This is the first step.");
+        return 0;
+    }
+    return ui_lesson_goto(ls, st, ls->step - 1) == 0;
+}
+
+void ui_lesson_close(struct ui_lessons *ls, struct ui_state *st)
+{
+    if (!ls->l)
+        return;
+    ui_state_say(st, false, "Left the lesson \"%s\" at step %d; L opens it there again.",
+                 ls->l->title ? ls->l->title : ls->id, ls->step + 1);
+    lesson_free(ls->l);
+    ls->l = NULL;
+    ls->id[0] = '\0';
+    ui_quiz_start(&ls->quiz, NULL, -1);
+}
+
+/* The answer the checkpoint expects: from the example on screen, or, when
+ * the reader changed it so that it has no answer, from the step's own. */
+static int expected_answer(struct ui_lessons *ls, const struct ui_state *st,
+                           struct lesson_answer *out)
+{
+    struct mha_error err;
+    mha_error_clear(&err);
+    if (lesson_quiz_expected(ls->quiz.q, st->ex, st->tr, out, &err) == 0)
+        return 0;
+    struct lesson_state s;
+    lesson_state_at(ls->l, ls->step, &s);
+    struct mha_example *ex = lesson_state_example(&s, ls->assets_dir, &err);
+    struct mha_trace *t = ex ? mha_run(ex, &err) : NULL;
+    int rc = t ? lesson_quiz_expected(ls->quiz.q, ex, t, out, &err) : -1;
+    mha_trace_free(t);
+    mha_example_free(ex);
+    return rc;
+}
+
+bool ui_lesson_quiz_key(struct ui_lessons *ls, struct ui_state *st, int key, bool is_char)
+{
+    if (!ls->l || !ui_quiz_asking(&ls->quiz))
+        return false;
+    const enum ui_quiz_input in = ui_quiz_key(&ls->quiz, key, is_char);
+    if (in != UI_QUIZ_SUBMIT)
+        return in == UI_QUIZ_TAKEN;
+    struct lesson_answer expected;
+    if (expected_answer(ls, st, &expected)) {
+        ui_state_say(st, true, "This checkpoint's answer cannot be worked out here.");
+        return true;
+    }
+    ui_quiz_mark(&ls->quiz, &expected);
+    if (ls->progress) {
+        progress_set_quiz(ls->progress, ls->id, ls->step, ls->quiz.right);
+        save(ls, st);
+    }
+    ls->scroll = 1 << 20; /* down to the verdict (clamped when drawn) */
+    if (!st->msg_error)
+        ui_state_say(st, false, "%s Space goes on.",
+                     ls->quiz.right ? "Right." : "Not quite: the explanation is in the lesson pane.");
+    return true;
+}

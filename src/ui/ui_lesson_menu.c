@@ -1,0 +1,197 @@
+/* ui_lesson_menu.c - the lesson list (L): every lesson with its steps and
+ * the reader's progress, chosen with the arrows and opened with Enter. */
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog.h"
+#include "ui_app.h"
+#include "ui_lesson.h"
+#include "ui_text.h"
+
+/* Read every lesson of the folder once: title, steps, which have checkpoints. */
+static void load_list(struct ui_lessons *ls)
+{
+    struct lesson_catalog cat;
+    ls->list_loaded = true;
+    if (lesson_catalog_load(&cat, ls->lessons_dir) != 0)
+        return;
+    ls->list = calloc((size_t)(cat.n > 0 ? cat.n : 1), sizeof *ls->list);
+    for (int i = 0; ls->list && i < cat.n; i++) {
+        struct lesson *l = lesson_load(cat.paths[i]);
+        if (!l)
+            continue;
+        struct ui_lesson_entry *e = &ls->list[ls->n_list];
+        e->path = strdup(cat.paths[i]);
+        const char *slash = strrchr(cat.paths[i], '/');
+        snprintf(e->id, sizeof e->id, "%s", slash ? slash + 1 : cat.paths[i]);
+        e->number = l->number;
+        snprintf(e->title, sizeof e->title, "%s", l->title ? l->title : e->id);
+        e->n_steps = l->n_steps;
+        e->broken = l->n_diags > 0 || l->n_steps == 0;
+        e->quiz_steps = calloc((size_t)(l->n_steps > 0 ? l->n_steps : 1), sizeof *e->quiz_steps);
+        for (int s = 0; e->quiz_steps && s < l->n_steps; s++)
+            if (l->steps[s].has_quiz)
+                e->quiz_steps[e->n_quizzes++] = s;
+        lesson_free(l);
+        if (e->path)
+            ls->n_list++;
+        else
+            free(e->quiz_steps);
+    }
+    lesson_catalog_done(&cat);
+}
+
+int ui_lesson_menu_rows(const struct ui_lessons *ls)
+{
+    return ls->n_list + (ls->l ? 1 : 0);
+}
+
+void ui_lesson_menu_open(struct ui_lessons *ls, struct ui_state *st)
+{
+    if (!ls->list_loaded)
+        load_list(ls);
+    if (ls->n_list == 0 && !ls->l) {
+        ui_state_say(st, true, "No lessons found in %s.", ls->lessons_dir);
+        return;
+    }
+    ls->menu_open = true;
+    ls->menu_sel = 0;
+    for (int i = 0; i < ls->n_list; i++)
+        if (ls->l && !strcmp(ls->list[i].id, ls->id))
+            ls->menu_sel = i; /* the open lesson */
+}
+
+void ui_lesson_entry_marks(const struct ui_lessons *ls, const struct ui_lesson_entry *e,
+                           char *seen, int seen_n, char *quiz, int quiz_n)
+{
+    seen[0] = quiz[0] = '\0';
+    if (!ls->progress)
+        return;
+    const int n = progress_seen_count(ls->progress, e->id);
+    if (n >= e->n_steps && e->n_steps > 0)
+        snprintf(seen, (size_t)seen_n, "✓ done");
+    else if (n > 0)
+        snprintf(seen, (size_t)seen_n, "%d/%d", n, e->n_steps);
+    int answered = 0, right = 0;
+    for (int i = 0; i < e->n_quizzes; i++) {
+        const int q = progress_quiz(ls->progress, e->id, e->quiz_steps[i]);
+        answered += q >= 0;
+        right += q == 1;
+    }
+    if (answered > 0)
+        snprintf(quiz, (size_t)quiz_n, "quiz %d/%d", right, e->n_quizzes);
+}
+
+void ui_lesson_menu_key(struct ui_lessons *ls, struct ui_state *st, int key, bool is_char)
+{
+    const int rows = ui_lesson_menu_rows(ls);
+    if (is_char && (key == '\n' || key == '\r'))
+        key = KEY_ENTER;
+    if (is_char && key == 'k')
+        key = KEY_UP;
+    if (is_char && key == 'j')
+        key = KEY_DOWN;
+    if (is_char && key == ' ')
+        key = KEY_ENTER;
+    switch (key) {
+    case KEY_UP:
+        ls->menu_sel = ls->menu_sel > 0 ? ls->menu_sel - 1 : rows - 1;
+        break;
+    case KEY_DOWN:
+        ls->menu_sel = ls->menu_sel + 1 < rows ? ls->menu_sel + 1 : 0;
+        break;
+    case KEY_HOME:
+    case KEY_PPAGE:
+        ls->menu_sel = 0;
+        break;
+    case KEY_END:
+    case KEY_NPAGE:
+        ls->menu_sel = rows - 1;
+        break;
+    case KEY_ENTER:
+        ls->menu_open = false;
+        if (ls->menu_sel >= ls->n_list) {
+            ui_lesson_close(ls, st);
+        } else {
+            const struct ui_lesson_entry *e = &ls->list[ls->menu_sel];
+            if (ls->l && !strcmp(e->id, ls->id))
+                break; /* already open: back where the reader was */
+            ui_lesson_open(ls, st, e->path, -1);
+        }
+        break;
+    case 27:
+    case 'L':
+    case 'q':
+        ls->menu_open = false;
+        break;
+    default:
+        break;
+    }
+}
+
+/* ---- drawing ------------------------------------------------------------------------------ */
+
+void ui_lesson_menu_draw(WINDOW *win, const struct ui_lessons *ls, const struct ui_theme *th)
+{
+    int h, w;
+    getmaxyx(win, h, w);
+    werase(win);
+    wattrset(win, ui_role_attr(th, UI_ROLE_BORDER));
+    if (th->utf8)
+        wborder_set(win, WACS_VLINE, WACS_VLINE, WACS_HLINE, WACS_HLINE, WACS_ULCORNER,
+                    WACS_URCORNER, WACS_LLCORNER, WACS_LRCORNER);
+    else
+        wborder(win, '|', '|', '-', '-', '+', '+', '+', '+');
+    ui_put(win, 0, 2, " Lessons ", w - 4, ui_role_attr(th, UI_ROLE_PANE_TITLE), th->utf8);
+    const int inner = w - 4, x = 2;
+    /* columns from the right: quiz 9, seen 7, steps 8 */
+    const int quiz_x = x + inner - 9, seen_x = quiz_x - 8, steps_x = seen_x - 9;
+    const int title_w = steps_x - (x + 5) - 1;
+    const int head_attr = ui_role_attr(th, UI_ROLE_SHAPE);
+    ui_put(win, 1, x + 2, "#", 2, head_attr, th->utf8);
+    ui_put(win, 1, x + 5, "lesson", title_w, head_attr, th->utf8);
+    ui_put(win, 1, steps_x, "   steps", 8, head_attr, th->utf8);
+    ui_put(win, 1, seen_x, "seen", 7, head_attr, th->utf8);
+    ui_put(win, 1, quiz_x, "quizzes", 9, head_attr, th->utf8);
+    const int rows = ui_lesson_menu_rows(ls), body = h - 4;
+    const int first = ui_window_start(ls->menu_sel, body, rows);
+    for (int i = 0; i < body && first + i < rows; i++) {
+        const int r = first + i, y = 2 + i;
+        const bool sel = r == ls->menu_sel;
+        const int base = sel ? ui_role_attr(th, UI_ROLE_CURSOR) : 0;
+        if (sel)
+            ui_fill(win, y, x, inner, base);
+        if (r >= ls->n_list) {
+            ui_put(win, y, x + 5, "Leave the lesson (back to exploring freely)", inner - 5,
+                   sel ? base : ui_role_attr(th, UI_ROLE_PROMPT), th->utf8);
+            continue;
+        }
+        const struct ui_lesson_entry *e = &ls->list[r];
+        char num[16], steps[24], seen[32], quiz[32];
+        const bool open = ls->l && !strcmp(e->id, ls->id);
+        ui_put(win, y, x, open ? "▸" : " ", 1, base, th->utf8);
+        snprintf(num, sizeof num, "%2d", e->number);
+        ui_put(win, y, x + 2, num, 2, sel ? base : ui_role_attr(th, UI_ROLE_HELP_KEY), th->utf8);
+        ui_put(win, y, x + 5, e->title, title_w, base, th->utf8);
+        snprintf(steps, sizeof steps, "%2d steps", e->n_steps);
+        ui_put(win, y, steps_x, e->broken ? "problems" : steps, 8,
+               sel ? base : ui_role_attr(th, e->broken ? UI_ROLE_ERROR : UI_ROLE_SHAPE), th->utf8);
+        ui_lesson_entry_marks(ls, e, seen, sizeof seen, quiz, sizeof quiz);
+        const bool done = !strncmp(seen, "✓", strlen("✓"));
+        ui_put(win, y, seen_x, seen, 7, sel ? base : ui_role_attr(th, done ? UI_ROLE_INFO : 0),
+               th->utf8);
+        ui_put(win, y, quiz_x, quiz, 9, base, th->utf8);
+    }
+    if (rows > body) {
+        char more[48];
+        snprintf(more, sizeof more, " %d-%d of %d ", first + 1,
+                 first + body < rows ? first + body : rows, rows);
+        ui_put(win, 0, w - 2 - ui_text_width(more, th->utf8), more, w, head_attr, th->utf8);
+    }
+    ui_put(win, h - 2, x, "↑ ↓ choose · Enter opens (where you left it) · Esc closes", inner,
+           head_attr, th->utf8);
+    wattrset(win, 0);
+    wnoutrefresh(win);
+}

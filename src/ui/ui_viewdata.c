@@ -1,0 +1,267 @@
+/* ui_viewdata.c - shapes, cost and heads as tables and matrices, from views.h. */
+#include "ui_viewdata.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "views.h"
+
+char *ui_group_digits(long long v, char *buf, int n)
+{
+    char digits[32];
+    snprintf(digits, sizeof digits, "%lld", v < 0 ? -v : v);
+    const int len = (int)strlen(digits);
+    int o = 0;
+    if (v < 0 && o + 1 < n)
+        buf[o++] = '-';
+    for (int i = 0; i < len && o + 2 < n; i++) {
+        if (i > 0 && (len - i) % 3 == 0)
+            buf[o++] = ',';
+        buf[o++] = digits[i];
+    }
+    buf[o] = '\0';
+    return buf;
+}
+
+/* Room for rows x cols cells; false when out of memory. */
+static bool table_alloc(struct ui_table *t, int rows, int cols)
+{
+    t->cells = calloc((size_t)rows * (size_t)cols, sizeof *t->cells);
+    if (!t->cells)
+        return false;
+    t->rows = rows;
+    t->cols = cols;
+    t->bar_col = -1;
+    return true;
+}
+
+static bool set_cell(struct ui_table *t, int r, int c, const char *text)
+{
+    char *s = strdup(text ? text : "");
+    if (!s)
+        return false;
+    free(t->cells[r * t->cols + c]);
+    t->cells[r * t->cols + c] = s;
+    return true;
+}
+
+static bool set_row(struct ui_table *t, int r, const char *const *texts)
+{
+    bool ok = true;
+    for (int c = 0; c < t->cols; c++)
+        ok = set_cell(t, r, c, texts[c]) && ok;
+    return ok;
+}
+
+static long long seq_len(const struct ui_state *st, bool keys)
+{
+    if (st->view_seq > 0)
+        return st->view_seq;
+    return keys ? st->ex->lk : st->ex->lq;
+}
+
+static bool make_shapes(struct ui_viewdata *vd, const struct ui_state *st)
+{
+    const long long batch = st->view_batch > 0 ? st->view_batch : 2, seq = seq_len(st, false);
+    const long long d = st->ex->d_model, h = st->ex->heads;
+    struct views_shape_row rows[VIEWS_SHAPE_ROWS];
+    const int n = views_shapes(batch, seq, d, h, rows);
+    snprintf(vd->name, sizeof vd->name, "Shapes");
+    snprintf(vd->line, sizeof vd->line, "batch B = %lld, seq L = %lld, d_model d = %lld, H = %lld, d_k = %lld",
+             batch, seq, d, h, d / h);
+    snprintf(vd->table_title, sizeof vd->table_title, "Shapes in PyTorch code");
+    if (!table_alloc(&vd->table, n + 1, 4))
+        return false;
+    static const char *const head[] = {"step", "code", "shape", "memory"};
+    bool ok = set_row(&vd->table, 0, head);
+    for (int i = 0; i < n; i++) {
+        char shape[96];
+        const char *row[] = {rows[i].step, rows[i].code,
+                             views_shape_string(&rows[i], shape, sizeof shape), rows[i].note};
+        ok = set_row(&vd->table, i + 1, row) && ok;
+    }
+    snprintf(vd->note, sizeof vd->note,
+             "Splitting and transposing move no numbers: view reads the same memory with new "
+             "strides, transpose swaps the strides. Only contiguous() copies, so that view "
+             "can join the heads back into d = H·d_k = %lld columns.",
+             d);
+    return ok;
+}
+
+static bool make_cost(struct ui_viewdata *vd, const struct ui_state *st)
+{
+    long long d = st->ex->d_model, h = st->ex->heads;
+    const long long sq = seq_len(st, false), sk = seq_len(st, true);
+    const struct views_preset *p = st->view_preset[0] ? views_preset_find(st->view_preset) : NULL;
+    bool bias = st->ex->has_bias;
+    snprintf(vd->name, sizeof vd->name, "Cost");
+    if (p) {
+        d = p->d_model;
+        h = p->heads;
+        bias = true;
+        snprintf(vd->line, sizeof vd->line, "%s: d_model %lld, %lld heads of d_k %lld, %lld tokens",
+                 p->name, d, h, p->d_k, sq);
+    } else {
+        snprintf(vd->line, sizeof vd->line, "%lld queries, %lld keys, d_model %lld, %lld heads", sq,
+                 sk, d, h);
+    }
+    struct views_cost multi, single;
+    views_cost(sq, sk, d, h, bias, &multi);
+    views_cost(sq, sk, d, 1, bias, &single);
+    snprintf(vd->table_title, sizeof vd->table_title, "One attention block, one sequence");
+    const int rows = bias ? 10 : 9;
+    if (!table_alloc(&vd->table, rows, 3))
+        return false;
+    vd->table.right[1] = vd->table.right[2] = true;
+    char one[64], many[64];
+    snprintf(one, sizeof one, "1 head, d_k %lld", d);
+    snprintf(many, sizeof many, "%lld heads, d_k %lld", h, multi.d_k);
+    const char *head[] = {"", one, many};
+    bool ok = set_row(&vd->table, 0, head);
+    const struct {
+        const char *what;
+        long long a, b;
+    } lines[] = {
+        {"parameters W_q W_k W_v W_o", single.params_weights, multi.params_weights},
+        {"parameters, biases", single.params_bias, multi.params_bias},
+        {"multiply-adds: projections", single.macs_projection, multi.macs_projection},
+        {"multiply-adds: Q·Kᵀ", single.macs_scores, multi.macs_scores},
+        {"exponentials: softmax", single.exps_softmax, multi.exps_softmax},
+        {"multiply-adds: weights·V", single.macs_context, multi.macs_context},
+        {"multiply-adds: output W_o", single.macs_output, multi.macs_output},
+        {"multiply-adds: total", single.macs_total, multi.macs_total},
+        {"attention weights kept", single.attn_floats, multi.attn_floats},
+    };
+    int r = 1;
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        if (i == 1 && !bias)
+            continue;
+        char a[40], b[40];
+        const char *row[] = {lines[i].what, ui_group_digits(lines[i].a, a, sizeof a),
+                             ui_group_digits(lines[i].b, b, sizeof b)};
+        ok = set_row(&vd->table, r++, row) && ok;
+    }
+    snprintf(vd->note, sizeof vd->note,
+             "At equal width the heads cost the same parameters and the same multiply-adds: "
+             "%lld heads of %lld share the %lld columns one head would use. Only the number of "
+             "attention maps (softmax rows) grows with the heads.",
+             h, multi.d_k, d);
+    return ok;
+}
+
+static bool make_heads(struct ui_viewdata *vd, const struct ui_state *st)
+{
+    const struct mha_example *ex = st->ex;
+    const int H = ex->heads, dk = ex->d_model / ex->heads;
+    snprintf(vd->name, sizeof vd->name, "Heads");
+    snprintf(vd->line, sizeof vd->line, "d_model %d, %d heads of d_k %d, the current weights",
+             ex->d_model, H, dk);
+    if (ex->d_model > VIEWS_HEADS_MAX_D) {
+        snprintf(vd->error, sizeof vd->error,
+                 "The heads view compares the heads' d_model × d_model score forms; with "
+                 "d_model %d (above %d) that is too much work to do at every change. Try "
+                 ":d_model 512 or less.",
+                 ex->d_model, VIEWS_HEADS_MAX_D);
+        return true;
+    }
+    vd->heads = H;
+    vd->d_k = dk;
+    double *sim = malloc((size_t)H * (size_t)H * sizeof *sim);
+    double *sv = malloc((size_t)H * (size_t)dk * sizeof *sv);
+    vd->rank = malloc((size_t)H * sizeof *vd->rank);
+    vd->similarity = malloc((size_t)H * (size_t)H * sizeof *vd->similarity);
+    vd->row_labels = calloc((size_t)H, sizeof *vd->row_labels);
+    vd->col_labels = calloc((size_t)H, sizeof *vd->col_labels);
+    bool ok = sim && sv && vd->rank && vd->similarity && vd->row_labels && vd->col_labels;
+    struct mha_error err;
+    mha_error_clear(&err);
+    if (ok && views_heads(ex, sim, vd->rank, sv, &err) != 0)
+        snprintf(vd->error, sizeof vd->error, "%s", err.text);
+    for (int i = 0; ok && i < H * H; i++)
+        vd->similarity[i] = (float)sim[i];
+    for (int i = 0; ok && i < H; i++) {
+        char text[32];
+        snprintf(text, sizeof text, "head %d", i);
+        vd->row_labels[i] = strdup(text);
+        snprintf(text, sizeof text, "h%d", i);
+        vd->col_labels[i] = strdup(text);
+        ok = vd->row_labels[i] && vd->col_labels[i];
+    }
+    free(sim);
+    free(sv);
+    if (!ok || vd->error[0])
+        return ok;
+    snprintf(vd->table_title, sizeof vd->table_title, "Effective rank of each head");
+    if (!table_alloc(&vd->table, H + 1, 3))
+        return false;
+    vd->table.right[1] = true;
+    vd->table.bar_col = 2;
+    char of[48];
+    snprintf(of, sizeof of, "1 … d_k = %d", dk);
+    const char *head[] = {"head", "rank", of};
+    ok = set_row(&vd->table, 0, head);
+    for (int i = 0; i < H; i++) {
+        char r[32];
+        snprintf(r, sizeof r, "%.2f", vd->rank[i]);
+        /* the bar column holds the fraction of d_k, drawn by the table widget */
+        char frac[32];
+        snprintf(frac, sizeof frac, "%.4f", dk > 0 ? vd->rank[i] / dk : 0.0);
+        const char *row[] = {vd->row_labels[i], r, frac};
+        ok = set_row(&vd->table, i + 1, row) && ok;
+    }
+    snprintf(vd->note, sizeof vd->note,
+             "Similarity is the cosine of two heads' score forms A_i = W_q,iᵀ·W_k,i: 1 means "
+             "they rank token pairs alike, near 0 that they look for different things. The "
+             "effective rank (entropy of A_i's singular values) says how many directions a head "
+             "uses, from 1 to d_k.");
+    return ok;
+}
+
+struct ui_viewdata *ui_viewdata_new(enum ui_view_mode mode, const struct ui_state *st)
+{
+    struct ui_viewdata *vd = calloc(1, sizeof *vd);
+    if (!vd)
+        return NULL;
+    vd->mode = mode;
+    vd->table.bar_col = -1;
+    bool ok = true;
+    switch (mode) {
+    case UI_VIEW_SHAPES:
+        ok = make_shapes(vd, st);
+        break;
+    case UI_VIEW_COST:
+        ok = make_cost(vd, st);
+        break;
+    case UI_VIEW_HEADS:
+        ok = make_heads(vd, st);
+        break;
+    default:
+        break;
+    }
+    if (!ok) {
+        ui_viewdata_free(vd);
+        return NULL;
+    }
+    return vd;
+}
+
+void ui_viewdata_free(struct ui_viewdata *vd)
+{
+    if (!vd)
+        return;
+    for (int i = 0; vd->table.cells && i < vd->table.rows * vd->table.cols; i++)
+        free(vd->table.cells[i]);
+    free(vd->table.cells);
+    for (int i = 0; i < vd->heads; i++) {
+        if (vd->row_labels)
+            free(vd->row_labels[i]);
+        if (vd->col_labels)
+            free(vd->col_labels[i]);
+    }
+    free(vd->row_labels);
+    free(vd->col_labels);
+    free(vd->similarity);
+    free(vd->rank);
+    free(vd);
+}

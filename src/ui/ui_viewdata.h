@@ -1,0 +1,52 @@
+/* ui_viewdata.h - the numbers of the views beyond the seven stages: the
+ * tensor shapes through view / transpose / contiguous / merge, the cost of
+ * the block, and how the heads differ.  The engine computes them (views.h)
+ * when the view or the example changes; this keeps them as text tables and
+ * matrices for the view's blocks to point into.  No curses. */
+#ifndef UI_VIEWDATA_H
+#define UI_VIEWDATA_H
+
+#include <stdbool.h>
+
+#include "mha.h"
+#include "ui_state.h"
+
+#define UI_TABLE_MAX_COLS 6
+
+/* A table of text: row 0 is the header. */
+struct ui_table {
+    int rows, cols;
+    char **cells;                  /* rows * cols strings, owned */
+    bool right[UI_TABLE_MAX_COLS]; /* right-aligned columns (numbers) */
+    int bar_col;                   /* a column drawn as a bar in head colours, or -1 */
+};
+
+struct ui_viewdata {
+    enum ui_view_mode mode;
+    char name[32];   /* "Shapes", "Cost", "Heads" */
+    char line[256];  /* the sizes it was made for, for the top of the visualisation */
+    char error[1100]; /* why there is nothing to show ("" when there is) */
+
+    /* shapes and cost: one table; heads: the effective ranks */
+    struct ui_table table;
+    char table_title[96];
+    char note[600]; /* a paragraph under the table */
+
+    /* heads: similarity of the heads' score forms, heads x heads */
+    int heads, d_k;
+    float *similarity;
+    double *rank;
+    char **row_labels, **col_labels; /* "head 0" .. and "h0" .. */
+};
+
+/* Compute the view for st's example (st->view_batch, view_seq, view_preset
+ * give the shapes and cost views their sizes).  Returns a new record (free
+ * with ui_viewdata_free), NULL only when out of memory.  A view that cannot
+ * be made (heads with d_model above 512) has its reason in error. */
+struct ui_viewdata *ui_viewdata_new(enum ui_view_mode mode, const struct ui_state *st);
+void ui_viewdata_free(struct ui_viewdata *vd);
+
+/* 1234567 -> "1,234,567" into buf (size n); returns buf. */
+char *ui_group_digits(long long v, char *buf, int n);
+
+#endif
