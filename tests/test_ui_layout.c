@@ -54,6 +54,45 @@ START_TEST(test_panes_tile_the_screen)
 }
 END_TEST
 
+START_TEST(test_reading_panes)
+{
+    static const int sizes[][2] = {{18, 64}, {24, 80}, {40, 120}, {60, 200}, {30, 99}, {19, 100}};
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        const int rows = sizes[s][0], cols = sizes[s][1];
+        for (int msg = 1; msg <= 4; msg++)
+            for (int side = 0; side <= 60; side += 12) {
+                struct ui_layout l;
+                ui_layout_compute_reading(rows, cols, msg, side, &l);
+                struct ui_rect all[] = {l.bar, l.vis, l.side, l.msg, l.status};
+                long area = 0;
+                for (int i = 0; i < 5; i++) {
+                    assert_inside(all[i], rows, cols);
+                    area += (long)all[i].h * all[i].w;
+                    for (int j = 0; j < i; j++)
+                        ck_assert(!overlap(all[i], all[j]));
+                }
+                ck_assert_int_eq(area, (long)rows * cols);
+                ck_assert_int_ge(l.vis.h, 5);
+                ck_assert_int_eq(l.side_by_side, cols >= UI_READING_WIDE_COLS);
+                if (l.side_by_side) { /* reading width: 40 % of the screen, 40..60 columns */
+                    ck_assert_int_ge(l.side.w, 40);
+                    ck_assert_int_le(l.side.w, 60);
+                }
+                assert_inside(l.modal, rows, cols);
+            }
+    }
+    /* 80 x 24 with a long step: the text gets more than half, the numbers keep room */
+    struct ui_layout l;
+    ui_layout_compute_reading(24, 80, 1, 40, &l);
+    ck_assert_int_eq(l.side.h, 11);
+    ck_assert_int_eq(l.vis.h, 10);
+    ui_layout_compute_reading(40, 120, 1, 0, &l);
+    ck_assert_int_eq(l.side.w, 48);
+    ui_layout_compute_reading(60, 200, 1, 0, &l);
+    ck_assert_int_eq(l.side.w, 60);
+}
+END_TEST
+
 START_TEST(test_too_small)
 {
     struct ui_layout l;
@@ -227,6 +266,7 @@ static Suite *layout_suite(void)
 {
     Suite *s = suite_create("ui_layout");
     TCase *t = tcase_create("panes");
+    tcase_add_test(t, test_reading_panes);
     tcase_add_test(t, test_panes_tile_the_screen);
     tcase_add_test(t, test_too_small);
     tcase_add_test(t, test_side_pane_below_grows_within_limits);

@@ -101,8 +101,7 @@ static const char *hint(const struct ui_app *app)
                    ? "Checkpoint: type your answer, Enter checks it · Space skips · ? help"
                    : "Checkpoint: press the number of your answer · Space skips · ? help";
     if (ls->l)
-        return "Space read on · Backspace back · PgUp PgDn J K scroll · L lessons · Esc "
-               "leave · ? help";
+        return "Space read on · Backspace back · J K scroll · L lessons · Esc leave · ? help";
     if (app->st.focus)
         return "↑↓←→ move · Enter explains the number · Tab next matrix · Esc back";
     return "← → stages · Tab numbers · + - heads · [ ] d_model · v views · L lessons · ? help";

@@ -153,9 +153,10 @@ static void describe_view(const struct ui_state *st, char *head, size_t hn, char
         snprintf(formula, fn, "A_i = W_q,iᵀ · W_k,i   (d × d, rank ≤ d_k = %d)", t->d_k);
         snprintf(text, tn,
                  "Each head scores token pairs with its own form A_i. The heatmap compares "
-                 "every two heads (cosine, 1 = the same); the bars show how many of its d_k "
-                 "directions each head really uses. Random weights give heads that differ; "
-                 "trained heads specialise.");
+                 "every two heads: the cosine of their forms, 1 when they rank token pairs "
+                 "alike, near 0 when they look for different things. The effective rank (the "
+                 "entropy of A_i's singular values) says how many of its d_k directions a head "
+                 "really uses. Random weights give heads that differ; trained ones specialise.");
         break;
     }
 }

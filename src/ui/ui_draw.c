@@ -48,7 +48,8 @@ static bool same_rect(struct ui_rect a, struct ui_rect b)
 static bool same_layout(const struct ui_layout *a, const struct ui_layout *b)
 {
     return a->rows == b->rows && a->cols == b->cols && a->too_small == b->too_small &&
-           same_rect(a->vis, b->vis) && same_rect(a->side, b->side) && same_rect(a->msg, b->msg);
+           same_rect(a->vis, b->vis) && same_rect(a->side, b->side) && same_rect(a->msg, b->msg) &&
+           same_rect(a->modal, b->modal);
 }
 
 void ui_app_reflow(struct ui_app *app, int rows, int cols)
@@ -80,6 +81,13 @@ void ui_app_reflow(struct ui_app *app, int rows, int cols)
                 (struct ui_flow_item){app->geoms[i].w, app->geoms[i].h, app->blocks[i].new_row};
         }
         app->canvas_h = ui_flow(items, app->n_blocks, max_w, 2, 1, app->pos);
+    }
+    if (!lay.too_small && app->les.list_loaded) { /* the lesson list's box fits its rows */
+        const int want = ui_lesson_menu_rows(&app->les) + 4;
+        if (want < lay.modal.h) {
+            lay.modal.y += (lay.modal.h - want) / 2;
+            lay.modal.h = want;
+        }
     }
     const bool remake = !app->full || !same_layout(&lay, &app->lay);
     app->lay = lay;
@@ -152,7 +160,7 @@ static void draw_vis(const struct ui_app *app)
     if (!vd)
         ui_legend_draw(app->vis, 1, 0, width, legend_parts(st->stage), st->tr->heads, th);
     else if (vd->mode == UI_VIEW_HEADS && !vd->error[0])
-        ui_legend_draw(app->vis, 1, 0, width, UI_LEGEND_SIGNED, st->tr->heads, th);
+        ui_legend_draw(app->vis, 1, 0, width, UI_LEGEND_COSINE, st->tr->heads, th);
     else
         ui_put(app->vis, 1, 0, "v: next view · 0-6 or ← →: back to the stages", width,
                ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);

@@ -65,8 +65,8 @@ void ui_layout_compute_reading(int rows, int cols, int msg_lines, int side_lines
         return;
     if (cols >= UI_READING_WIDE_COLS)
         beside(out, body, clamp(cols * 40 / 100, 40, 60));
-    else /* at least 8 lines of text, at most 55 % of the body */
-        below(out, body, clamp(side_lines, 8, body * 55 / 100));
+    else /* 8 lines of text or more, at most 55 % of the body; 6 lines stay for the numbers */
+        below(out, body, clamp(clamp(side_lines, 8, body * 55 / 100), 1, body - 6));
 }
 
 int ui_bar_fit(int width, const char *const full[7], const char *const brief[7], int current,

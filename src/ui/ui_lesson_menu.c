@@ -146,15 +146,15 @@ void ui_lesson_menu_draw(WINDOW *win, const struct ui_lessons *ls, const struct 
         wborder(win, '|', '|', '-', '-', '+', '+', '+', '+');
     ui_put(win, 0, 2, " Lessons ", w - 4, ui_role_attr(th, UI_ROLE_PANE_TITLE), th->utf8);
     const int inner = w - 4, x = 2;
-    /* columns from the right: quiz 9, seen 7, steps 8 */
-    const int quiz_x = x + inner - 9, seen_x = quiz_x - 8, steps_x = seen_x - 9;
+    /* columns from the right: quiz 8, seen 6, steps 5, two apart */
+    const int quiz_x = x + inner - 8, seen_x = quiz_x - 8, steps_x = seen_x - 7;
     const int title_w = steps_x - (x + 5) - 1;
     const int head_attr = ui_role_attr(th, UI_ROLE_SHAPE);
-    ui_put(win, 1, x + 2, "#", 2, head_attr, th->utf8);
+    ui_put(win, 1, x + 2, " #", 2, head_attr, th->utf8);
     ui_put(win, 1, x + 5, "lesson", title_w, head_attr, th->utf8);
-    ui_put(win, 1, steps_x, "   steps", 8, head_attr, th->utf8);
-    ui_put(win, 1, seen_x, "seen", 7, head_attr, th->utf8);
-    ui_put(win, 1, quiz_x, "quizzes", 9, head_attr, th->utf8);
+    ui_put(win, 1, steps_x, "steps", 5, head_attr, th->utf8);
+    ui_put(win, 1, seen_x, "seen", 6, head_attr, th->utf8);
+    ui_put(win, 1, quiz_x, "quizzes", 8, head_attr, th->utf8);
     const int rows = ui_lesson_menu_rows(ls), body = h - 4;
     const int first = ui_window_start(ls->menu_sel, body, rows);
     for (int i = 0; i < body && first + i < rows; i++) {
@@ -169,20 +169,20 @@ void ui_lesson_menu_draw(WINDOW *win, const struct ui_lessons *ls, const struct 
             continue;
         }
         const struct ui_lesson_entry *e = &ls->list[r];
-        char num[16], steps[24], seen[32], quiz[32];
+        char num[16], steps[16], seen[32], quiz[32];
         const bool open = ls->l && !strcmp(e->id, ls->id);
         ui_put(win, y, x, open ? "▸" : " ", 1, base, th->utf8);
         snprintf(num, sizeof num, "%2d", e->number);
         ui_put(win, y, x + 2, num, 2, sel ? base : ui_role_attr(th, UI_ROLE_HELP_KEY), th->utf8);
         ui_put(win, y, x + 5, e->title, title_w, base, th->utf8);
-        snprintf(steps, sizeof steps, "%2d steps", e->n_steps);
-        ui_put(win, y, steps_x, e->broken ? "problems" : steps, 8,
-               sel ? base : ui_role_attr(th, e->broken ? UI_ROLE_ERROR : UI_ROLE_SHAPE), th->utf8);
+        snprintf(steps, sizeof steps, "%5d", e->n_steps);
+        ui_put(win, y, steps_x, e->broken ? " bad!" : steps, 5,
+               sel ? base : ui_role_attr(th, e->broken ? UI_ROLE_WRONG : UI_ROLE_SHAPE), th->utf8);
         ui_lesson_entry_marks(ls, e, seen, sizeof seen, quiz, sizeof quiz);
         const bool done = !strncmp(seen, "✓", strlen("✓"));
-        ui_put(win, y, seen_x, seen, 7, sel ? base : ui_role_attr(th, done ? UI_ROLE_INFO : 0),
+        ui_put(win, y, seen_x, seen, 6, sel ? base : ui_role_attr(th, done ? UI_ROLE_RIGHT : 0),
                th->utf8);
-        ui_put(win, y, quiz_x, quiz, 9, base, th->utf8);
+        ui_put(win, y, quiz_x, quiz, 8, base, th->utf8);
     }
     if (rows > body) {
         char more[48];

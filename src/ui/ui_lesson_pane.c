@@ -134,12 +134,7 @@ static void checkpoint(struct pane *p, const struct ui_lessons *ls)
     int y = next_line(p);
     if (y >= 0) {
         bar(p, y, UI_ROLE_QUIZ, true);
-        int x = 3 + ui_put(p->win, y, 3, "Checkpoint: predict, then check", text_w(p) - 2, quiz,
-                           th->utf8);
-        if (z->previous >= 0 && z->phase == UI_QUIZ_ASKING)
-            ui_put(p->win, y, x,
-                   z->previous ? "  (answered before: right)" : "  (answered before: not quite)",
-                   1 + text_w(p) - x, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
+        ui_put(p->win, y, 3, "Checkpoint: predict, then check", text_w(p) - 2, quiz, th->utf8);
     }
     wrapped(p, z->q->question, UI_ROLE_QUIZ, A_BOLD);
     for (int i = 0; i < z->q->n_choices; i++) {
@@ -168,6 +163,13 @@ static void checkpoint(struct pane *p, const struct ui_lessons *ls)
             snprintf(line, sizeof line, "Press 1-%d to answer.",
                      z->q->n_choices < 9 ? z->q->n_choices : 9);
         wrapped(p, line, UI_ROLE_QUIZ, ui_role_attr(th, UI_ROLE_PROMPT));
+        if (z->previous >= 0)
+            wrapped(p,
+                    z->previous ? "You answered this before: right. Answer again, or Space "
+                                  "goes on."
+                                : "You answered this before: not quite. Try again, or Space "
+                                  "goes on.",
+                    UI_ROLE_QUIZ, ui_role_attr(th, UI_ROLE_SHAPE));
         return;
     }
     if (z->right)

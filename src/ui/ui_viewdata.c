@@ -210,12 +210,7 @@ static bool make_heads(struct ui_viewdata *vd, const struct ui_state *st)
         const char *row[] = {vd->row_labels[i], r, frac};
         ok = set_row(&vd->table, i + 1, row) && ok;
     }
-    snprintf(vd->note, sizeof vd->note,
-             "Similarity is the cosine of two heads' score forms A_i = W_q,iᵀ·W_k,i: 1 means "
-             "they rank token pairs alike, near 0 that they look for different things. The "
-             "effective rank (entropy of A_i's singular values) says how many directions a head "
-             "uses, from 1 to d_k.");
-    return ok;
+    return ok; /* the text pane says what the numbers mean */
 }
 
 struct ui_viewdata *ui_viewdata_new(enum ui_view_mode mode, const struct ui_state *st)

@@ -63,7 +63,12 @@ void ui_heatmap_cell(WINDOW *win, int y, int x, float p, int cell_w, bool compac
                      bool masked, const struct ui_theme *th);
 
 /* What the legend line explains. */
-enum ui_legend_part { UI_LEGEND_SIGNED = 1, UI_LEGEND_PROB = 2, UI_LEGEND_HEADS = 4 };
+enum ui_legend_part {
+    UI_LEGEND_SIGNED = 1,
+    UI_LEGEND_PROB = 2,
+    UI_LEGEND_HEADS = 4,
+    UI_LEGEND_COSINE = 8 /* the diverging scale over -1..1 (the heads view) */
+};
 
 /* The legend for parts (a mask of ui_legend_part) on one line at (y, x). */
 void ui_legend_draw(WINDOW *win, int y, int x, int maxw, unsigned parts, int heads,

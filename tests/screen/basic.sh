@@ -31,4 +31,3 @@ keys Escape
 wait_for "query input 4×6"
 keys q
 wait_exit 0
-echo "ok"

@@ -34,4 +34,3 @@ screen | grep -qP '[^\x00-\x7f]' && fail "non-ASCII characters in the C locale"
 screen | grep -qE '0\.[0-9][0-9]' || fail "no weights shown"
 keys q
 wait_exit 0
-echo "ok"

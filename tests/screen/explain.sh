@@ -21,4 +21,3 @@ keys Escape
 wait_for "4 · Attention: who looks at whom"
 keys C-c
 wait_exit 130
-echo "ok"

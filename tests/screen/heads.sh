@@ -42,4 +42,3 @@ keys Enter
 wait_for "heads 4 │ d_k 2"
 keys q
 wait_exit 0
-echo "ok"

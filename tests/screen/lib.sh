@@ -1,7 +1,9 @@
 # lib.sh - helpers for the screen tests: the explorer in a real terminal
-# (tmux), keys sent with send-keys, the screen read with capture-pane.
-# Sourced by each test with the program's path as $1.  Skips (exit 77)
-# without tmux.
+# (tmux, on a private socket), keys sent with send-keys, the screen read with
+# capture-pane.  Sourced by each test with the program's path as $1.  Skips
+# (exit 77) without tmux.  Every check that holds counts as passed; the first
+# that fails ends the test; the last line is "screen: N passed, M failed".
+# Progress files go to a temporary XDG_STATE_HOME, never the user's.
 
 EXE=$(realpath "${1:?usage: $0 path/to/mha-explorer}")
 if ! command -v tmux >/dev/null 2>&1; then
@@ -11,12 +13,16 @@ fi
 
 SOCK=mha-test-$$
 WORK=$(mktemp -d)
+PASSED=0
+FAILED=0
 T() { tmux -L "$SOCK" -f /dev/null "$@"; }
 cleanup() {
     T kill-server >/dev/null 2>&1
     rm -rf "$WORK"
+    echo "screen: $PASSED passed, $FAILED failed"
 }
 trap cleanup EXIT
+pass() { PASSED=$((PASSED + 1)); }
 
 # start W H [VAR=value ...] [-- args]: run the explorer in a W x H terminal.
 start() {
@@ -30,6 +36,7 @@ start() {
     done
     {
         echo "export TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8"
+        echo "export XDG_STATE_HOME='$WORK/state'"
         echo "unset NO_COLOR"
         for e in "${envs[@]}"; do printf 'export %q\n' "$e"; done
         printf '%q ' "$EXE" "${args[@]}"
@@ -45,6 +52,7 @@ start() {
 screen() { T capture-pane -p "$@"; }
 
 fail() {
+    FAILED=$((FAILED + 1))
     echo "FAIL: $*"
     echo "---- screen ----"
     screen
@@ -56,7 +64,7 @@ fail() {
 wait_for() {
     local text=$1 limit=${2:-10} i=0
     while [ $i -lt $((limit * 20)) ]; do
-        screen | grep -qF -- "$text" && return 0
+        screen | grep -qF -- "$text" && pass && return 0
         sleep 0.05
         i=$((i + 1))
     done
@@ -67,7 +75,7 @@ wait_for() {
 wait_gone() {
     local text=$1 limit=${2:-10} i=0
     while [ $i -lt $((limit * 20)) ]; do
-        screen | grep -qF -- "$text" || return 0
+        screen | grep -qF -- "$text" || { pass; return 0; }
         sleep 0.05
         i=$((i + 1))
     done
@@ -93,7 +101,49 @@ wait_exit() {
     wait_for EXPLORER-EXITED
     # the alternate screen is gone: nothing of the explorer is left
     screen | grep -qF "? help" && fail "the explorer's screen was left behind"
+    pass
     return 0
+}
+
+# check DESCRIPTION COMMAND...: one check that holds or fails the test.
+check() {
+    local what=$1
+    shift
+    "$@" && pass && return 0
+    fail "$what"
+}
+
+# bar_current: the stage the pipeline bar highlights ("4 Attention"), read
+# from the colours (256-colour terminal).
+bar_current() {
+    screen -e | head -1 | grep -oP '\e\[48;5;214m\K[^\e]+' | head -1 | sed 's/^ *//; s/ *$//'
+}
+
+# wait_bar TEXT: poll until the pipeline bar highlights TEXT.
+wait_bar() {
+    local i=0
+    while [ $i -lt 200 ]; do
+        [ "$(bar_current)" = "$1" ] && pass && return 0
+        sleep 0.05
+        i=$((i + 1))
+    done
+    fail "the pipeline bar highlights \"$(bar_current)\", expected \"$1\""
+}
+
+# space_until TEXT: press Space (reading on through a long step) until TEXT shows.
+space_until() {
+    local n=0
+    while [ $n -lt 6 ]; do
+        keys Space
+        local i=0
+        while [ $i -lt 10 ]; do
+            screen | grep -qF -- "$1" && pass && return 0
+            sleep 0.05
+            i=$((i + 1))
+        done
+        n=$((n + 1))
+    done
+    fail "\"$1\" did not appear after pressing Space"
 }
 
 # has_colour: the screen (with attributes) holds colour escapes.

@@ -21,4 +21,3 @@ T resize-window -x 64 -y 18
 wait_for "5 · Merge"
 keys q
 wait_exit 0
-echo "ok"

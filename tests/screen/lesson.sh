@@ -1,0 +1,109 @@
+#!/bin/bash
+# Lessons in the explorer: --lesson opens one; Space reads on and each step's
+# scene sets the screen (the stage in the pipeline bar, the sizes in the
+# status line); a checkpoint asks first and marks a wrong and a right answer;
+# a stage key changes the screen and the next step puts the scene back;
+# Backspace replays the scenes; Esc leaves.  After a restart the L list shows
+# the progress, and Enter opens a lesson where it was left.
+. "$(dirname "$0")/lib.sh"
+
+start 120 40 -- --lesson 2
+wait_for "Lesson 2 · The pipeline at a glance"
+wait_for "step 1/7"
+wait_for "0 · Input"
+wait_bar "0 Input"
+wait_for "d_model 6 │ heads 2 │ d_k 3"
+
+space_until "step 2/7"
+wait_bar "1 Projection"
+wait_for "1 · Projection"
+space_until "step 3/7"
+wait_bar "2 Split"
+space_until "step 4/7"
+wait_bar "3 Transpose"
+
+# step 5 asks how many weight tables: predict first (a wrong number here)
+space_until "step 5/7"
+wait_bar "4 Attention"
+wait_for "Checkpoint: predict, then check"
+wait_for "Your answer:"
+keys Space
+wait_for "Predict first"
+type_text "3"
+wait_for "Your answer: 3"
+keys Enter
+wait_for "✗ Not quite: the answer is 2 (you said 3)."
+
+# a stage key inside the lesson changes the screen; the next step resets it
+keys 0
+wait_for "0 · Input"
+wait_bar "0 Input"
+space_until "step 6/7"
+wait_bar "5 Merge"
+wait_for "5 · Merge"
+
+# step 7: a choice, answered right
+space_until "step 7/7"
+wait_bar "6 Output"
+wait_for "(2, 4, 3)"
+keys 1
+wait_for "✓ Right: (4, 6)."
+wait_for "End of the lesson"
+
+# back: the scenes are replayed from the start
+keys BSpace
+wait_for "step 6/7"
+wait_bar "5 Merge"
+keys BSpace
+wait_for "step 5/7"
+wait_bar "4 Attention"
+wait_for "You answered this before: not quite."
+keys Escape # leaves the cell cursor if the step put it somewhere, else the lesson
+sleep 0.2
+screen | grep -qF "Left the lesson" || keys Escape
+wait_for "Left the lesson"
+wait_gone "step 5/7"
+keys q
+wait_exit 0
+T kill-server
+sleep 0.2
+
+# another lesson, from step 3: its scene has 3 heads, the next one 1
+start 120 40 -- --lesson 5 --step 3
+wait_for "Lesson 5 · Splitting into heads"
+wait_for "step 3/5"
+wait_for "heads 3 │ d_k 2"
+wait_bar "2 Split"
+wait_for "With d_model 6 and 3 heads, how many columns"
+type_text "2"
+keys Enter
+wait_for "✓ Right: 2."
+space_until "step 4/5"
+wait_for "heads 1 │ d_k 6"
+keys q
+wait_exit 0
+T kill-server
+sleep 0.2
+
+# a restart keeps the progress: the list shows it, Enter resumes
+start 120 40
+wait_for "0 · Input"
+keys L
+wait_for "Lessons"
+wait_for "The pipeline at a glance"
+check "lesson 2 is done with one of two quizzes right" \
+    bash -c "tmux -L '$SOCK' capture-pane -p | grep -qE 'The pipeline at a glance +7 +✓ done +quiz 1/2'"
+check "lesson 5 shows 2 of 5 steps seen" \
+    bash -c "tmux -L '$SOCK' capture-pane -p | grep -qE 'Splitting into heads +5 +2/5 +quiz 1/2'"
+keys Down
+keys Enter
+wait_for "Lesson 2 · The pipeline at a glance"
+wait_for "step 5/7"
+wait_bar "4 Attention"
+keys L
+wait_for "Leave the lesson"
+keys NPage
+keys Enter
+wait_for "Left the lesson"
+keys q
+wait_exit 0

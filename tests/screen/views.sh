@@ -1,0 +1,57 @@
+#!/bin/bash
+# The views beyond the stages: v cycles stage -> shapes -> cost -> heads ->
+# stage, :view opens one by name (heads shows each head's effective rank),
+# a stage key goes back, --view opens on one, and the heads view explains
+# itself instead of computing when d_model is too large.
+. "$(dirname "$0")/lib.sh"
+
+start 120 40
+wait_for "0 · Input"
+keys v
+wait_for "Shapes view"
+wait_for "q.transpose(1, 2)"
+wait_for "(2, 2, 4, 3)"
+wait_for "shapes view"
+keys v
+wait_for "Cost view"
+wait_for "parameters W_q W_k W_v W_o"
+wait_for "2 heads, d_k 3"
+keys v
+wait_for "Heads view"
+wait_for "Effective rank of each head"
+keys v
+wait_for "0 · Input"
+wait_gone "Heads view"
+
+keys :
+type_text "view heads"
+keys Enter
+wait_for "similarity of the heads 2×2"
+wait_for "head 0  2.42"
+wait_for "head 1  2.50"
+keys +
+wait_for "similarity of the heads 3×3"
+keys 4
+wait_for "4 · Attention"
+wait_gone "Heads view"
+keys :
+type_text "view sideways"
+keys Enter
+wait_for "No view \"sideways\""
+keys q
+wait_exit 0
+T kill-server
+sleep 0.2
+
+start 120 40 -- --view cost --d-model 512 --heads 8
+wait_for "Cost view"
+wait_for "1,048,576"
+keys v
+wait_for "Heads view"
+wait_for "head 7"
+keys :
+type_text "d_model 520"
+keys Enter
+wait_for "above 512"
+keys q
+wait_exit 0
