@@ -357,6 +357,48 @@ START_TEST(lesson_commands)
 }
 END_TEST
 
+/* --lesson, --step, --view and --focus are checked before the terminal is
+ * needed; --bench-frames needs none at all. */
+START_TEST(explorer_options)
+{
+    expect_error((const char *[]){"--lesson", "99", NULL}, "there is no lesson 99");
+    expect_error((const char *[]){"--lesson", "2", "--step", "9", NULL},
+                 "--step 9: ");
+    expect_error((const char *[]){"--step", "2", NULL}, "--step needs --lesson");
+    expect_error((const char *[]){"--lesson", "2", "--tokens", "a b", NULL},
+                 "--tokens cannot be combined with --lesson");
+    expect_error((const char *[]){"--view", "sideways", NULL}, "--view: unknown view 'sideways'");
+    expect_error((const char *[]){"--stage", "attention", "--focus", "weights, head 7", NULL},
+                 "--focus: \"head 7\": heads are numbered 0..1");
+    expect_error((const char *[]){"--stage", "merge", "--focus", "q, row 1", NULL},
+                 "the merge stage does not show \"q\"");
+    char p[1024];
+    snprintf(p, sizeof p, "%s", data_path("bad/lesson.md"));
+    struct result r = run((const char *[]){"--lesson", p, NULL});
+    ck_assert_int_eq(r.status, 2);
+    char want[1100];
+    snprintf(want, sizeof want, "%s:6: unknown scene key", p);
+    ck_assert_msg(strstr(r.err, want) != NULL, "stderr: %s", r.err);
+    ck_assert_ptr_nonnull(strstr(r.err, "has problems; it cannot be opened"));
+    ck_assert_str_eq(r.out, "");
+    result_free(&r);
+    /* good options reach the terminal check (stdin is not a terminal here) */
+    r = run((const char *[]){"--lesson", "7", "--step", "3", NULL});
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_ptr_nonnull(strstr(r.err, "needs a terminal"));
+    result_free(&r);
+    r = run((const char *[]){"--bench-frames", "20", "--view", "heads", NULL});
+    ck_assert_msg(r.status == 0, "stderr: %s", r.err);
+    ck_assert_ptr_nonnull(strstr(r.out, "redraw after a keypress: median"));
+    ck_assert_ptr_nonnull(strstr(r.out, "over 20 frames"));
+    result_free(&r);
+    r = run((const char *[]){"--help", NULL});
+    ck_assert_ptr_nonnull(strstr(r.out, "--lesson N|FILE"));
+    ck_assert_ptr_nonnull(strstr(r.out, "--bench-frames N"));
+    result_free(&r);
+}
+END_TEST
+
 static Suite *cli_suite(void)
 {
     Suite *s = suite_create("cli");
@@ -376,6 +418,7 @@ static Suite *cli_suite(void)
     tcase_add_test(tc, text_format_reads_like_a_slide);
     tcase_add_test(tc, export_formats_and_lessons);
     tcase_add_test(tc, lesson_commands);
+    tcase_add_test(tc, explorer_options);
     suite_add_tcase(s, tc);
     return s;
 }

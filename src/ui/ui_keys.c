@@ -186,7 +186,8 @@ void ui_help_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme 
         }
     }
     char foot[128];
-    snprintf(foot, sizeof foot, "Esc or ? closes · ↑ ↓ scroll%s", n > body ? " (more below)" : "");
+    snprintf(foot, sizeof foot, "Esc or ? closes · ↑ ↓ scroll%s",
+             st->help_scroll + body < n ? " (more below)" : "");
     ui_put(win, rows - 1, x, foot, width, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
     wattrset(win, 0);
     wnoutrefresh(win);

@@ -242,11 +242,14 @@ void ui_lesson_pane_draw(WINDOW *win, const struct ui_app *app, int width, int h
     title(win, ls, width, th);
     const int total = ui_lesson_pane_lines(app, width) - 1;
     const int body = ui_lesson_pane_body(height, total + 1);
-    struct pane p = {win, th, width, ls->scroll, body, 0};
+    /* after a resize the scroll may point past the end until the next key */
+    int first = ls->scroll < total - body ? ls->scroll : total - body;
+    first = first > 0 ? first : 0;
+    struct pane p = {win, th, width, first, body, 0};
     content(&p, ls);
     if (total > body) {
         char more[96];
-        const int below = total - (ls->scroll + body);
+        const int below = total - (first + body);
         if (below > 0)
             snprintf(more, sizeof more, "↓ %d more line%s · Space reads on · PgUp PgDn J K",
                      below, below == 1 ? "" : "s");
