@@ -240,6 +240,11 @@ bool ui_lesson_quiz_key(struct ui_lessons *ls, struct ui_state *st, int key, boo
     if (!ls->l || !ui_quiz_asking(&ls->quiz))
         return false;
     const enum ui_quiz_input in = ui_quiz_key(&ls->quiz, key, is_char);
+    if (in == UI_QUIZ_TAKEN && !ui_quiz_numeric(&ls->quiz)) {
+        const int n = ls->quiz.q->n_choices < 9 ? ls->quiz.q->n_choices : 9;
+        ui_state_say(st, false, "The checkpoint has %d choices: press 1-%d (or Space to go on).",
+                     n, n);
+    }
     if (in != UI_QUIZ_SUBMIT)
         return in == UI_QUIZ_TAKEN;
     struct lesson_answer expected;

@@ -1,6 +1,7 @@
 /* ui_viewdata.c - shapes, cost and heads as tables and matrices, from views.h. */
 #include "ui_viewdata.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,12 +158,14 @@ static bool make_heads(struct ui_viewdata *vd, const struct ui_state *st)
     snprintf(vd->name, sizeof vd->name, "Heads");
     snprintf(vd->line, sizeof vd->line, "d_model %d, %d heads of d_k %d, the current weights",
              ex->d_model, H, dk);
-    if (ex->d_model > VIEWS_HEADS_MAX_D) {
+    if (ex->d_model > VIEWS_HEADS_MAX_D) { /* the engine says why; nothing to allocate */
+        struct mha_error err;
+        mha_error_clear(&err);
+        views_heads(ex, NULL, NULL, NULL, &err);
         snprintf(vd->error, sizeof vd->error,
-                 "The heads view compares the heads' d_model × d_model score forms; with "
-                 "d_model %d (above %d) that is too much work to do at every change. Try "
-                 ":d_model 512 or less.",
-                 ex->d_model, VIEWS_HEADS_MAX_D);
+                 "%s (the work grows as d_model³). Try :d_model %d or less.", err.text,
+                 VIEWS_HEADS_MAX_D);
+        vd->error[0] = (char)toupper((unsigned char)vd->error[0]);
         return true;
     }
     vd->heads = H;

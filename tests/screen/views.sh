@@ -52,6 +52,6 @@ wait_for "head 7"
 keys :
 type_text "d_model 520"
 keys Enter
-wait_for "above 512"
+wait_for "analyses d_model up to 512"
 keys q
 wait_exit 0
