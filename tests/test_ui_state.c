@@ -167,6 +167,21 @@ START_TEST(test_key_table)
     ck_assert_int_eq(ui_key_action('?', false), UI_ACT_HELP);
     ck_assert_int_eq(ui_key_action('q', true), UI_ACT_QUIT);
     ck_assert_int_eq(ui_key_action('Z', false), UI_ACT_NONE);
+    ck_assert_int_eq(ui_key_action('v', false), UI_ACT_VIEW_CYCLE);
+    ck_assert_int_eq(ui_key_action('L', true), UI_ACT_LESSONS);
+    /* in a lesson Space reads on and Backspace goes back; elsewhere they page or do nothing */
+    ck_assert_int_eq(ui_key_action_in(' ', false, true), UI_ACT_LESSON_NEXT);
+    ck_assert_int_eq(ui_key_action_in(' ', true, true), UI_ACT_LESSON_NEXT);
+    ck_assert_int_eq(ui_key_action_in(' ', false, false), UI_ACT_PAGE_DOWN);
+    ck_assert_int_eq(ui_key_action_in(KEY_BACKSPACE, false, true), UI_ACT_LESSON_PREV);
+    ck_assert_int_eq(ui_key_action_in(127, true, true), UI_ACT_LESSON_PREV);
+    ck_assert_int_eq(ui_key_action_in(KEY_BACKSPACE, false, false), UI_ACT_NONE);
+    ck_assert_int_eq(ui_key_action_in(KEY_NPAGE, true, true), UI_ACT_LESSON_PAGE_DOWN);
+    ck_assert_int_eq(ui_key_action_in('J', false, true), UI_ACT_LESSON_LINE_DOWN);
+    /* the stage keys still work inside a lesson */
+    ck_assert_int_eq(ui_key_action_in('4', false, true), UI_ACT_STAGE_JUMP);
+    ck_assert_int_eq(ui_key_action_in(KEY_RIGHT, false, true), UI_ACT_STAGE_NEXT);
+    ck_assert_int_eq(ui_key_action_in(KEY_RIGHT, true, true), UI_ACT_RIGHT);
     /* every binding has keys, a label and a text for the help screen */
     for (int i = 0; i < ui_key_count; i++) {
         const struct ui_key_binding *b = &ui_key_table[i];

@@ -71,9 +71,9 @@ static bool binding_has(const struct ui_key_binding *b, int key)
 
 const struct ui_key_binding *ui_key_lookup(int key, bool focus, bool lesson)
 {
-    const enum ui_key_mode order[] = {lesson ? UI_KEYS_LESSON : UI_KEYS_ANY,
-                                      focus ? UI_KEYS_FOCUS : UI_KEYS_BROWSE, UI_KEYS_ANY};
-    for (int pass = 0; pass < 3; pass++) {
+    const enum ui_key_mode order[] = {UI_KEYS_LESSON, focus ? UI_KEYS_FOCUS : UI_KEYS_BROWSE,
+                                      UI_KEYS_ANY};
+    for (int pass = lesson ? 0 : 1; pass < 3; pass++) {
         for (int i = 0; i < ui_key_count; i++) {
             const struct ui_key_binding *b = &ui_key_table[i];
             if (b->mode == order[pass] && binding_has(b, key))
