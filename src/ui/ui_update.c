@@ -383,6 +383,7 @@ void ui_app_apply_focus(struct ui_app *app)
         return;
     st->focus = true;
     st->block = b, st->cur_r = r, st->cur_c = c;
+    st->scroll = app->pos[b].y; /* the row of blocks with the cell at the top, if it must scroll */
     follow_cursor(app);
 }
 
