@@ -42,9 +42,10 @@ void ui_bar_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme *
         snprintf(name, sizeof name, " mha-explorer ");
     const int nw = (int)strlen(name);
     if (used + nw + 2 <= width)
-        ui_put(win, 0, width - nw, name, nw,
-               ui_role_attr(th, st->view != UI_VIEW_STAGE ? UI_ROLE_BAR_CURRENT : UI_ROLE_BAR_ARROW),
-               th->utf8);
+        ui_put(
+            win, 0, width - nw, name, nw,
+            ui_role_attr(th, st->view != UI_VIEW_STAGE ? UI_ROLE_BAR_CURRENT : UI_ROLE_BAR_ARROW),
+            th->utf8);
     wnoutrefresh(win);
 }
 

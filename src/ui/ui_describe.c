@@ -140,8 +140,9 @@ static void describe_view(const struct ui_state *st, char *head, size_t hn, char
         break;
     case UI_VIEW_COST:
         snprintf(head, hn, "Cost: what the heads cost");
-        snprintf(formula, fn, "parameters = 4 · d_model² (+ 4 · d_model biases)\n"
-                              "Q·Kᵀ: H · L² · d_k = L² · d_model multiply-adds");
+        snprintf(formula, fn,
+                 "parameters = 4 · d_model² (+ 4 · d_model biases)\n"
+                 "Q·Kᵀ: H · L² · d_k = L² · d_model multiply-adds");
         snprintf(text, tn,
                  "Parameters and multiply-adds for one attention block, one head of full width "
                  "against H heads of d_k = d_model / H. Splitting shares the width out, so the "

@@ -122,8 +122,8 @@ static void draw_view_error(const struct ui_app *app, const char *text, int widt
     const int n = ui_text_wrap(text, width - 2, app->th.utf8, lines, 16);
     for (int i = 0; i < n && i < 16 && 1 + i < view_h; i++) {
         char buf[1024];
-        int w = ui_text_fit_n(lines[i].start, lines[i].len, width - 2, app->th.utf8, buf,
-                              sizeof buf);
+        int w =
+            ui_text_fit_n(lines[i].start, lines[i].len, width - 2, app->th.utf8, buf, sizeof buf);
         ui_put(app->canvas, 1 + i, 1, buf, w, ui_role_attr(&app->th, UI_ROLE_WRONG), app->th.utf8);
     }
 }

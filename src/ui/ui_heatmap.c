@@ -113,8 +113,8 @@ void ui_legend_draw(WINDOW *win, int y, int x, int maxw, unsigned parts, int hea
         } else if (maxw - used > 30) {
             used += ui_put(win, y, x + used, "cosine −1 ", maxw - used, label, th->utf8);
             used += signed_swatches(win, y, x + used, th);
-            used += ui_put(win, y, x + used, " +1 (1 = the same form)", maxw - used, label,
-                           th->utf8);
+            used +=
+                ui_put(win, y, x + used, " +1 (1 = the same form)", maxw - used, label, th->utf8);
         }
     }
     if ((parts & UI_LEGEND_PROB) && maxw - used > 24) {

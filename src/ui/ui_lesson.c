@@ -48,14 +48,22 @@ struct mha_cell ui_lesson_focus_cell(const struct lesson_focus *f, int stage,
                                      const struct mha_trace *t)
 {
     static const enum mha_tensor tensor[LM_COUNT] = {
-        [LM_QUERY] = MHA_TENSOR_QUERY,     [LM_KEY] = MHA_TENSOR_KEY,
-        [LM_VALUE] = MHA_TENSOR_VALUE,     [LM_W_Q] = MHA_TENSOR_W_Q,
-        [LM_W_K] = MHA_TENSOR_W_K,         [LM_W_V] = MHA_TENSOR_W_V,
-        [LM_W_O] = MHA_TENSOR_W_O,         [LM_Q] = MHA_TENSOR_Q,
-        [LM_K] = MHA_TENSOR_K,             [LM_V] = MHA_TENSOR_V,
-        [LM_SCORES] = MHA_TENSOR_SCORES,   [LM_SCALED] = MHA_TENSOR_SCALED,
-        [LM_WEIGHTS] = MHA_TENSOR_WEIGHTS, [LM_CONTEXT] = MHA_TENSOR_CONTEXT,
-        [LM_MERGED] = MHA_TENSOR_MERGED,   [LM_OUTPUT] = MHA_TENSOR_OUTPUT,
+        [LM_QUERY] = MHA_TENSOR_QUERY,
+        [LM_KEY] = MHA_TENSOR_KEY,
+        [LM_VALUE] = MHA_TENSOR_VALUE,
+        [LM_W_Q] = MHA_TENSOR_W_Q,
+        [LM_W_K] = MHA_TENSOR_W_K,
+        [LM_W_V] = MHA_TENSOR_W_V,
+        [LM_W_O] = MHA_TENSOR_W_O,
+        [LM_Q] = MHA_TENSOR_Q,
+        [LM_K] = MHA_TENSOR_K,
+        [LM_V] = MHA_TENSOR_V,
+        [LM_SCORES] = MHA_TENSOR_SCORES,
+        [LM_SCALED] = MHA_TENSOR_SCALED,
+        [LM_WEIGHTS] = MHA_TENSOR_WEIGHTS,
+        [LM_CONTEXT] = MHA_TENSOR_CONTEXT,
+        [LM_MERGED] = MHA_TENSOR_MERGED,
+        [LM_OUTPUT] = MHA_TENSOR_OUTPUT,
     };
     struct mha_cell c = {tensor[f->matrix], f->head, f->row, f->col};
     const bool qkv = f->matrix == LM_Q || f->matrix == LM_K || f->matrix == LM_V;
@@ -139,8 +147,9 @@ int ui_lesson_open(struct ui_lessons *ls, struct ui_state *st, const char *path,
         lesson_check(l, ls->assets_dir);
     if (l->n_diags > 0 || l->n_steps == 0) {
         if (l->n_diags > 0)
-            ui_state_say(st, true, "%s:%d: %s (%d problem%s; mha-explorer --check-lessons %s "
-                                   "lists them)",
+            ui_state_say(st, true,
+                         "%s:%d: %s (%d problem%s; mha-explorer --check-lessons %s "
+                         "lists them)",
                          path, l->diags[0].line, l->diags[0].text, l->n_diags,
                          l->n_diags == 1 ? "" : "s", path);
         else
@@ -176,17 +185,20 @@ int ui_lesson_next(struct ui_lessons *ls, struct ui_state *st)
     if (ui_quiz_asking(z) && z->previous < 0 && !z->nagged) {
         z->nagged = true;
         if (ui_quiz_numeric(z))
-            ui_state_say(st, false, "Predict first: type your answer to the checkpoint and press "
-                                    "Enter (or Space again to skip it).");
+            ui_state_say(st, false,
+                         "Predict first: type your answer to the checkpoint and press "
+                         "Enter (or Space again to skip it).");
         else
-            ui_state_say(st, false, "Predict first: press 1-%d to answer the checkpoint (or "
-                                    "Space again to skip it).",
+            ui_state_say(st, false,
+                         "Predict first: press 1-%d to answer the checkpoint (or "
+                         "Space again to skip it).",
                          z->q->n_choices < 9 ? z->q->n_choices : 9);
         return 0;
     }
     if (ls->step + 1 >= ls->l->n_steps) {
-        ui_state_say(st, false, "That was the last step of \"%s\". L picks another lesson; Esc "
-                                "leaves this one.",
+        ui_state_say(st, false,
+                     "That was the last step of \"%s\". L picks another lesson; Esc "
+                     "leaves this one.",
                      ls->l->title ? ls->l->title : ls->id);
         return 0;
     }
@@ -242,8 +254,8 @@ bool ui_lesson_quiz_key(struct ui_lessons *ls, struct ui_state *st, int key, boo
     const enum ui_quiz_input in = ui_quiz_key(&ls->quiz, key, is_char);
     if (in == UI_QUIZ_TAKEN && !ui_quiz_numeric(&ls->quiz)) {
         const int n = ls->quiz.q->n_choices < 9 ? ls->quiz.q->n_choices : 9;
-        ui_state_say(st, false, "The checkpoint has %d choices: press 1-%d (or Space to go on).",
-                     n, n);
+        ui_state_say(st, false, "The checkpoint has %d choices: press 1-%d (or Space to go on).", n,
+                     n);
     }
     if (in != UI_QUIZ_SUBMIT)
         return in == UI_QUIZ_TAKEN;
@@ -260,6 +272,7 @@ bool ui_lesson_quiz_key(struct ui_lessons *ls, struct ui_state *st, int key, boo
     ls->scroll = 1 << 20; /* down to the verdict (clamped when drawn) */
     if (!st->msg_error)
         ui_state_say(st, false, "%s Space goes on.",
-                     ls->quiz.right ? "Right." : "Not quite: the explanation is in the lesson pane.");
+                     ls->quiz.right ? "Right."
+                                    : "Not quite: the explanation is in the lesson pane.");
     return true;
 }

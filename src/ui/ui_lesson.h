@@ -89,8 +89,8 @@ void ui_lesson_menu_key(struct ui_lessons *ls, struct ui_state *st, int key, boo
 int ui_lesson_menu_rows(const struct ui_lessons *ls);
 
 /* Progress marks of entry e: "✓ done", "3/7" or ""; and "quiz 2/3" or "". */
-void ui_lesson_entry_marks(const struct ui_lessons *ls, const struct ui_lesson_entry *e,
-                           char *seen, int seen_n, char *quiz, int quiz_n);
+void ui_lesson_entry_marks(const struct ui_lessons *ls, const struct ui_lesson_entry *e, char *seen,
+                           int seen_n, char *quiz, int quiz_n);
 
 /* The cell a lesson focus points at on stage, as the trace knows it. */
 struct mha_cell ui_lesson_focus_cell(const struct lesson_focus *f, int stage,

@@ -63,8 +63,8 @@ void ui_lesson_menu_open(struct ui_lessons *ls, struct ui_state *st)
             ls->menu_sel = i; /* the open lesson */
 }
 
-void ui_lesson_entry_marks(const struct ui_lessons *ls, const struct ui_lesson_entry *e,
-                           char *seen, int seen_n, char *quiz, int quiz_n)
+void ui_lesson_entry_marks(const struct ui_lessons *ls, const struct ui_lesson_entry *e, char *seen,
+                           int seen_n, char *quiz, int quiz_n)
 {
     seen[0] = quiz[0] = '\0';
     if (!ls->progress)

@@ -150,15 +150,14 @@ static void checkpoint(struct pane *p, const struct ui_lessons *ls)
         snprintf(key, sizeof key, "%d", i + 1);
         bar(p, y, UI_ROLE_QUIZ, true);
         ui_put(p->win, y, 4, i < 9 ? key : " ", 1, ui_role_attr(th, UI_ROLE_HELP_KEY), th->utf8);
-        const int attr = is_answer ? ui_role_attr(th, UI_ROLE_RIGHT)
+        const int attr = is_answer  ? ui_role_attr(th, UI_ROLE_RIGHT)
                          : is_given ? ui_role_attr(th, UI_ROLE_WRONG)
                                     : 0;
         ui_put(p->win, y, 6, line, text_w(p) - 5, attr, th->utf8);
     }
     if (z->phase == UI_QUIZ_ASKING) {
         if (ui_quiz_numeric(z))
-            snprintf(line, sizeof line, "Your answer: %s%s", z->typed,
-                     th->utf8 ? "▏" : "_");
+            snprintf(line, sizeof line, "Your answer: %s%s", z->typed, th->utf8 ? "▏" : "_");
         else
             snprintf(line, sizeof line, "Press 1-%d to answer.",
                      z->q->n_choices < 9 ? z->q->n_choices : 9);
@@ -251,8 +250,8 @@ void ui_lesson_pane_draw(WINDOW *win, const struct ui_app *app, int width, int h
         char more[96];
         const int below = total - (first + body);
         if (below > 0)
-            snprintf(more, sizeof more, "↓ %d more line%s · Space reads on · PgUp PgDn J K",
-                     below, below == 1 ? "" : "s");
+            snprintf(more, sizeof more, "↓ %d more line%s · Space reads on · PgUp PgDn J K", below,
+                     below == 1 ? "" : "s");
         else
             snprintf(more, sizeof more, "↑ PgUp K scroll back");
         const int mw = ui_text_width(more, th->utf8);

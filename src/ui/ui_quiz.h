@@ -19,9 +19,9 @@ enum ui_quiz_phase {
 struct ui_quiz {
     const struct lesson_quiz *q; /* the step's quiz (owned by the lesson), or NULL */
     enum ui_quiz_phase phase;
-    int previous;   /* from an earlier visit: -1 not answered, 0 wrong, 1 right */
-    bool nagged;    /* "answer first" was said once; the next Space skips */
-    char typed[32]; /* a number being typed */
+    int previous;     /* from an earlier visit: -1 not answered, 0 wrong, 1 right */
+    bool nagged;      /* "answer first" was said once; the next Space skips */
+    char typed[32];   /* a number being typed */
     char given[256];  /* the answer given, as text */
     char answer[256]; /* the expected answer, as shown */
     bool right;

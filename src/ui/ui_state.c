@@ -539,8 +539,9 @@ int ui_state_command(struct ui_state *st, const char *line)
     if (!strcmp(word, "view") || !strcmp(word, "v")) {
         int view = ui_view_mode_from_name(arg);
         if (view < 0) {
-            ui_state_say(st, true, "No view \"%s\": the views are shapes, cost and heads (none "
-                                   "goes back to the stage).",
+            ui_state_say(st, true,
+                         "No view \"%s\": the views are shapes, cost and heads (none "
+                         "goes back to the stage).",
                          arg);
             return -1;
         }

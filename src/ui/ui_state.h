@@ -35,18 +35,18 @@ struct ui_state {
     bool generated;         /* ex's numbers were drawn from ex->seed */
     char source[256];       /* where ex came from, for the status line */
 
-    int stage;         /* 0..6 */
+    int stage; /* 0..6 */
     enum ui_view_mode view;
-    long long view_batch;    /* shapes view: batch size (default 2) */
-    long long view_seq;      /* shapes and cost views: sequence length, 0 = the token count */
-    char view_preset[32];    /* cost view: a published configuration's id, "" = none */
-    struct ui_viewdata *vd;  /* owned: the view's numbers, made when the view or the example
-                                changes (NULL on the stage view) */
-    bool focus;        /* the cell cursor is in the visualisation */
-    int block;         /* focused block of the current stage's view */
-    int cur_r, cur_c;  /* cursor inside that block */
-    int scroll;        /* first line of the visualisation canvas shown */
-    bool focus_pending;        /* put the cursor on focus_cell once the view is built */
+    long long view_batch;   /* shapes view: batch size (default 2) */
+    long long view_seq;     /* shapes and cost views: sequence length, 0 = the token count */
+    char view_preset[32];   /* cost view: a published configuration's id, "" = none */
+    struct ui_viewdata *vd; /* owned: the view's numbers, made when the view or the example
+                               changes (NULL on the stage view) */
+    bool focus;             /* the cell cursor is in the visualisation */
+    int block;              /* focused block of the current stage's view */
+    int cur_r, cur_c;       /* cursor inside that block */
+    int scroll;             /* first line of the visualisation canvas shown */
+    bool focus_pending;     /* put the cursor on focus_cell once the view is built */
     struct mha_cell focus_cell;
     bool explain_open; /* the explain panel replaces the description */
     bool help_open;

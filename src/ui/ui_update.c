@@ -208,7 +208,9 @@ static void lesson_scroll(struct ui_app *app, int lines)
     int total, body;
     lesson_pane_size(app, &total, &body);
     const int page = body > 2 ? body - 1 : 1;
-    app->les.scroll += lines == 0 ? 0 : lines > 0 ? (lines > 1 ? page : 1) : (lines < -1 ? -page : -1);
+    app->les.scroll += lines == 0  ? 0
+                       : lines > 0 ? (lines > 1 ? page : 1)
+                                   : (lines < -1 ? -page : -1);
 }
 
 static void cycle_view(struct ui_state *st)

@@ -53,10 +53,10 @@ struct ui_block {
     int head_cols; /* UI_TINT_HEAD_COLS and UI_MAP_SPLIT */
     enum ui_cellmap map;
     struct mha_cell base;
-    bool head_header;       /* a line above the columns names each head's span */
-    bool new_row;           /* start a new row of the flow */
-    const float *masked_by; /* heatmaps: same layout as data, -inf where masked */
-    const char *op;         /* UI_BLOCK_OP */
+    bool head_header;             /* a line above the columns names each head's span */
+    bool new_row;                 /* start a new row of the flow */
+    const float *masked_by;       /* heatmaps: same layout as data, -inf where masked */
+    const char *op;               /* UI_BLOCK_OP */
     const struct ui_table *table; /* UI_BLOCK_TABLE */
     const char *note;             /* UI_BLOCK_TABLE: a paragraph under it, or NULL */
     bool inert;                   /* numbers the cursor does not visit (no tensor cell) */

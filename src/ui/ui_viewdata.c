@@ -69,8 +69,9 @@ static bool make_shapes(struct ui_viewdata *vd, const struct ui_state *st)
     struct views_shape_row rows[VIEWS_SHAPE_ROWS];
     const int n = views_shapes(batch, seq, d, h, rows);
     snprintf(vd->name, sizeof vd->name, "Shapes");
-    snprintf(vd->line, sizeof vd->line, "batch B = %lld, seq L = %lld, d_model d = %lld, H = %lld, d_k = %lld",
-             batch, seq, d, h, d / h);
+    snprintf(vd->line, sizeof vd->line,
+             "batch B = %lld, seq L = %lld, d_model d = %lld, H = %lld, d_k = %lld", batch, seq, d,
+             h, d / h);
     snprintf(vd->table_title, sizeof vd->table_title, "Shapes in PyTorch code");
     if (!table_alloc(&vd->table, n + 1, 4))
         return false;

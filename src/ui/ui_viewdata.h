@@ -23,8 +23,8 @@ struct ui_table {
 
 struct ui_viewdata {
     enum ui_view_mode mode;
-    char name[32];   /* "Shapes", "Cost", "Heads" */
-    char line[256];  /* the sizes it was made for, for the top of the visualisation */
+    char name[32];    /* "Shapes", "Cost", "Heads" */
+    char line[256];   /* the sizes it was made for, for the top of the visualisation */
     char error[1100]; /* why there is nothing to show ("" when there is) */
 
     /* shapes and cost: one table; heads: the effective ranks */
