@@ -1,0 +1,92 @@
+/* cli.h - the command line of mha-explorer: its options parsed into a
+ * record (cli_options.c), the example they describe, and the lesson tools
+ * (cli_lessons.c).  main.c dispatches; the tests parse command lines with
+ * the same code (a :link from the explorer is read back through cli_parse).
+ * Messages go to stderr as "mha-explorer: ..."; nothing here touches the
+ * terminal. */
+#ifndef MHA_CLI_H
+#define MHA_CLI_H
+
+#include <stdbool.h>
+
+#include "mha.h"
+
+#define CLI_EXIT_USAGE 2
+/* cli_parse's "go on": the options were read and the program has work to do. */
+#define CLI_CONTINUE (-1)
+/* Formats from this number on are export formats (svg, html, ...). */
+#define CLI_FORMAT_EXPORT 100
+/* dump_stage when there is no --dump. */
+#define CLI_NO_DUMP (-2)
+
+struct cli_options {
+    /* the example */
+    const char *load;
+    const char *tokens;
+    int d_model;    /* 0 = not given */
+    int heads;      /* 0 = not given */
+    long long seed; /* -1 = not given */
+    bool causal;
+    bool no_scale;
+
+    /* output without a terminal */
+    int dump_stage; /* CLI_NO_DUMP, DUMP_ALL or 0..6 */
+    int format;     /* dump_format, or CLI_FORMAT_EXPORT + export_format */
+    bool format_given;
+
+    /* lessons */
+    const char *print_lesson;
+    bool list_lessons;
+    bool check_lessons;
+    char **check_files; /* --check-lessons FILE...: points into argv */
+    int n_check_files;
+    const char *lesson; /* --lesson N|FILE */
+    int step;           /* --step N, 1-based; 0 = not given */
+
+    /* the explorer */
+    int stage; /* 0..6 */
+    const char *view;
+    const char *focus;
+    int bench_frames;
+    const char *theme;  /* --theme NAME (checked), or NULL */
+    bool present;       /* --present */
+    double autoplay;    /* --autoplay SECONDS; 0 = off */
+    const char *record; /* --record FILE */
+    const char *replay; /* --replay FILE */
+    double speed;       /* --speed X; 1 unless given */
+};
+
+/* Read argv into o.  Returns CLI_CONTINUE when there is work to do, 0 after
+ * --help or --version (printed to stdout), or CLI_EXIT_USAGE after a
+ * message on stderr.  Strings in o point into argv.  Can be called again
+ * (getopt is reset). */
+int cli_parse(int argc, char **argv, struct cli_options *o);
+
+/* The example the options describe (a file, or generated), with --heads,
+ * --causal and --no-scale applied.  NULL + err ("--heads: ..." and the like). */
+struct mha_example *cli_build_example(const struct cli_options *o, struct mha_error *err);
+
+/* "mha-explorer: <err formatted>" on stderr. */
+void cli_report(const struct mha_error *err);
+
+/* ---- lessons (cli_lessons.c) ---- */
+
+/* --list-lessons, --check-lessons [FILE]..., --print-lesson N|FILE:
+ * exit statuses. */
+int cli_list_lessons(void);
+int cli_check_lessons(char **files, int n_files);
+int cli_print_lesson(const char *spec, int format);
+
+/* The lesson named by number (bundled) or path, newly allocated; NULL with
+ * a message when there is none. */
+char *cli_find_lesson(const char *spec);
+
+/* A lesson the explorer is asked to open: it loads, passes its checks and
+ * has step (1-based; 0 = any).  0, or CLI_EXIT_USAGE with the problems on
+ * stderr as file:line: messages. */
+int cli_check_lesson_file(const char *path, int step);
+
+/* The data directory's assets/ (or "assets"), newly allocated. */
+char *cli_assets_dir(void);
+
+#endif

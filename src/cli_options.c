@@ -1,0 +1,400 @@
+/* cli_options.c - the options of mha-explorer: --help text, parsing and
+ * checking, and the example they describe. */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "dump.h"
+#include "export.h"
+#include "example_io.h"
+#include "mat.h"
+#include "mha_config.h"
+
+static const char *prog = "mha-explorer";
+
+static const char usage_text[] =
+    "Usage: mha-explorer [OPTION]...\n"
+    "Explore transformer multi-head attention step by step, with real numbers.\n"
+    "\n"
+    "With no --dump, opens the interactive explorer in the terminal on the\n"
+    "step-by-step example (4 tokens, d_model 6, 2 heads, seed 42).\n"
+    "\n"
+    "Example:\n"
+    "  --load FILE          take the example from a JSON example file\n"
+    "  --tokens \"T1 T2 ..\"  token labels, separated by spaces (1..1024 tokens)\n"
+    "  --d-model N          model width d_model (1..2048, default 6)\n"
+    "  --heads H            number of heads, a divisor of d_model (default 2, or 1\n"
+    "                       when d_model is odd); each head gets d_k = d_model / H\n"
+    "  --seed S             seed for the generated numbers (default 42)\n"
+    "  --causal             mask every key after the query's own position\n"
+    "  --no-scale           do not divide scores by sqrt(d_k)\n"
+    "\n"
+    "Output:\n"
+    "  --dump STAGE         print STAGE and exit, no terminal needed; STAGE is one of\n"
+    "                       input projection split transpose attention merge output\n"
+    "                       all (or its number 0..6)\n"
+    "  --format FMT         text (default), json, svg, html, markdown, csv or latex;\n"
+    "                       --print-lesson takes text or html\n"
+    "  --stage STAGE        stage the explorer opens on (default input)\n"
+    "\n"
+    "Lessons:\n"
+    "  --list-lessons       list the lessons: number, title, steps\n"
+    "  --check-lessons [FILE]...  check the bundled lessons, or the files named;\n"
+    "                       prints file:line: what is wrong, exit status 2 if any\n"
+    "  --print-lesson N|FILE  print a lesson as text, every scene with its numbers\n"
+    "  --lesson N|FILE      open the explorer on a lesson, where you left it\n"
+    "  --step N             with --lesson: start on step N (1 = the first)\n"
+    "\n"
+    "Explorer:\n"
+    "  --view NAME          open on a view instead of a stage: shapes, cost, heads\n"
+    "  --focus \"SPEC\"       put the cursor on a cell of the starting stage, e.g.\n"
+    "                       \"weights, head 1, row 2, col 3\" (rows and columns by\n"
+    "                       token or 0-based index)\n"
+    "  --bench-frames N     no interaction and no terminal needed: redraw N frames\n"
+    "                       off screen and print the median time\n"
+    "\n"
+    "  -h, --help           show this help and exit\n"
+    "  -V, --version        show the version and exit\n"
+    "\n"
+    "--tokens, --d-model and --seed describe a generated example and cannot be\n"
+    "combined with --load; --heads, --causal and --no-scale apply to either.\n"
+    "\n"
+    "Exit status: 0 on success, 1 on an internal failure, 2 on a usage or input error.\n";
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "%s: ", prog);
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\nTry '%s --help' for more information.\n", prog);
+    return CLI_EXIT_USAGE;
+}
+
+void cli_report(const struct mha_error *err)
+{
+    char buf[MHA_ERROR_FILE_MAX + MHA_ERROR_TEXT_MAX + 64];
+    fprintf(stderr, "%s: %s\n", prog, mha_error_format(err, buf, sizeof buf));
+}
+
+/* Parse a whole decimal number in [lo, hi]; 0 on success. */
+static int parse_number(const char *opt, const char *s, long long lo, long long hi, long long *out)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (s[0] == '\0' || *end != '\0' || errno == ERANGE) {
+        fprintf(stderr, "%s: %s: '%s' is not a whole number\n", prog, opt, s);
+        return -1;
+    }
+    if (v < lo || v > hi) {
+        fprintf(stderr, "%s: %s: %lld is out of range; expected %lld..%lld\n", prog, opt, v, lo,
+                hi);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+/* Split s on spaces and tabs into a new array of new strings. */
+static char **split_tokens(const char *s, int *count)
+{
+    *count = 0;
+    char *copy = strdup(s);
+    if (!copy)
+        return NULL;
+    size_t cap = 8, n = 0;
+    char **v = malloc(cap * sizeof *v);
+    for (char *save = NULL, *tok = strtok_r(copy, " \t\n", &save); v && tok;
+         tok = strtok_r(NULL, " \t\n", &save)) {
+        if (n == cap) {
+            char **nv = realloc(v, (cap *= 2) * sizeof *v);
+            if (!nv)
+                break;
+            v = nv;
+        }
+        v[n] = strdup(tok);
+        if (!v[n])
+            break;
+        n++;
+    }
+    free(copy);
+    *count = (int)n;
+    return v;
+}
+
+static void free_tokens(char **v, int n)
+{
+    for (int i = 0; v && i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+/* Put prefix in front of err's text (cut at the end if it gets too long). */
+static void prefix_error(struct mha_error *err, const char *prefix)
+{
+    size_t p = strlen(prefix), t = strlen(err->text);
+    if (p + t >= sizeof err->text)
+        t = sizeof err->text - p - 1;
+    memmove(err->text + p, err->text, t);
+    memcpy(err->text, prefix, p);
+    err->text[p + t] = '\0';
+}
+
+static struct mha_example *generated(const struct cli_options *o, struct mha_error *err)
+{
+    int n = 4;
+    char **tokens = NULL;
+    if (o->tokens) {
+        tokens = split_tokens(o->tokens, &n);
+        if (!tokens) {
+            mha_error_set(err, "out of memory");
+            return NULL;
+        }
+        if (n == 0) {
+            free_tokens(tokens, n);
+            mha_error_set(err, "--tokens: give at least one token, e.g. --tokens \"The cat "
+                               "sat on\"");
+            return NULL;
+        }
+        if (n > MHA_MAX_TOKENS) {
+            free_tokens(tokens, n);
+            mha_error_set(err, "--tokens: %d tokens; at most %d are allowed", n, MHA_MAX_TOKENS);
+            return NULL;
+        }
+    }
+    int d = o->d_model ? o->d_model : 6;
+    int h = o->heads ? o->heads : (d % 2 == 0 ? 2 : 1);
+    uint32_t seed = o->seed >= 0 ? (uint32_t)o->seed : 42u;
+    struct mha_example *ex = mha_example_generated(n, (const char *const *)tokens, d, h, seed, err);
+    free_tokens(tokens, n);
+    if (!ex && o->heads)
+        prefix_error(err, "--heads: ");
+    return ex;
+}
+
+struct mha_example *cli_build_example(const struct cli_options *o, struct mha_error *err)
+{
+    struct mha_example *ex = NULL;
+    if (o->load) {
+        ex = mha_example_load(o->load, err);
+        if (!ex)
+            return NULL;
+        if (o->heads && o->heads != ex->heads) {
+            if (mha_check_sizes(ex->lq, ex->lk, ex->d_model, o->heads, err)) {
+                prefix_error(err, "--heads: ");
+                mha_example_free(ex);
+                return NULL;
+            }
+            ex->heads = o->heads;
+        }
+    } else {
+        ex = generated(o, err);
+        if (!ex)
+            return NULL;
+    }
+    if (o->causal)
+        ex->causal = true;
+    if (o->no_scale)
+        ex->scaled = false;
+    return ex;
+}
+
+enum {
+    OPT_LOAD = 256,
+    OPT_DUMP,
+    OPT_FORMAT,
+    OPT_TOKENS,
+    OPT_DMODEL,
+    OPT_HEADS,
+    OPT_SEED,
+    OPT_CAUSAL,
+    OPT_NOSCALE,
+    OPT_STAGE,
+    OPT_LIST_LESSONS,
+    OPT_CHECK_LESSONS,
+    OPT_PRINT_LESSON,
+    OPT_LESSON,
+    OPT_STEP,
+    OPT_VIEW,
+    OPT_FOCUS,
+    OPT_BENCH_FRAMES,
+};
+
+static const struct option longopts[] = {
+    {"load", required_argument, NULL, OPT_LOAD},
+    {"dump", required_argument, NULL, OPT_DUMP},
+    {"format", required_argument, NULL, OPT_FORMAT},
+    {"tokens", required_argument, NULL, OPT_TOKENS},
+    {"d-model", required_argument, NULL, OPT_DMODEL},
+    {"heads", required_argument, NULL, OPT_HEADS},
+    {"seed", required_argument, NULL, OPT_SEED},
+    {"causal", no_argument, NULL, OPT_CAUSAL},
+    {"no-scale", no_argument, NULL, OPT_NOSCALE},
+    {"stage", required_argument, NULL, OPT_STAGE},
+    {"list-lessons", no_argument, NULL, OPT_LIST_LESSONS},
+    {"check-lessons", no_argument, NULL, OPT_CHECK_LESSONS},
+    {"print-lesson", required_argument, NULL, OPT_PRINT_LESSON},
+    {"lesson", required_argument, NULL, OPT_LESSON},
+    {"step", required_argument, NULL, OPT_STEP},
+    {"view", required_argument, NULL, OPT_VIEW},
+    {"focus", required_argument, NULL, OPT_FOCUS},
+    {"bench-frames", required_argument, NULL, OPT_BENCH_FRAMES},
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, 'V'},
+    {NULL, 0, NULL, 0},
+};
+
+/* One option with its value; CLI_CONTINUE or an exit status. */
+static int option(int c, const char *arg, struct cli_options *o)
+{
+    long long n;
+    switch (c) {
+    case 'h':
+        fputs(usage_text, stdout);
+        return 0;
+    case 'V':
+        printf("mha-explorer %s (matrix multiply: %s)\n", MHA_VERSION,
+               mat_backend_name(mat_get_backend()));
+        return 0;
+    case OPT_LOAD:
+        o->load = arg;
+        break;
+    case OPT_DUMP:
+        if (strcmp(arg, "all") == 0)
+            o->dump_stage = DUMP_ALL;
+        else if ((o->dump_stage = mha_stage_from_name(arg)) < 0)
+            return usage_error("--dump: unknown stage '%s'; expected input, projection, "
+                               "split, transpose, attention, merge, output or all",
+                               arg);
+        break;
+    case OPT_FORMAT:
+        if ((o->format = dump_format_from_name(arg)) < 0) {
+            int e = export_format_from_name(arg);
+            if (e < 0)
+                return usage_error("--format: unknown format '%s'; expected text, json, "
+                                   "svg, html, markdown, csv or latex",
+                                   arg);
+            o->format = CLI_FORMAT_EXPORT + e;
+        }
+        o->format_given = true;
+        break;
+    case OPT_TOKENS:
+        o->tokens = arg;
+        break;
+    case OPT_DMODEL:
+        if (parse_number("--d-model", arg, 1, MHA_MAX_D_MODEL, &n))
+            return CLI_EXIT_USAGE;
+        o->d_model = (int)n;
+        break;
+    case OPT_HEADS:
+        if (parse_number("--heads", arg, 1, MHA_MAX_D_MODEL, &n))
+            return CLI_EXIT_USAGE;
+        o->heads = (int)n;
+        break;
+    case OPT_SEED:
+        if (parse_number("--seed", arg, 0, UINT32_MAX, &n))
+            return CLI_EXIT_USAGE;
+        o->seed = n;
+        break;
+    case OPT_CAUSAL:
+        o->causal = true;
+        break;
+    case OPT_NOSCALE:
+        o->no_scale = true;
+        break;
+    case OPT_STAGE:
+        if ((o->stage = mha_stage_from_name(arg)) < 0)
+            return usage_error("--stage: unknown stage '%s'; expected input, projection, "
+                               "split, transpose, attention, merge or output",
+                               arg);
+        break;
+    case OPT_LIST_LESSONS:
+        o->list_lessons = true;
+        break;
+    case OPT_CHECK_LESSONS:
+        o->check_lessons = true;
+        break;
+    case OPT_PRINT_LESSON:
+        o->print_lesson = arg;
+        break;
+    case OPT_LESSON:
+        o->lesson = arg;
+        break;
+    case OPT_STEP:
+        if (parse_number("--step", arg, 1, 10000, &n))
+            return CLI_EXIT_USAGE;
+        o->step = (int)n;
+        break;
+    case OPT_VIEW:
+        o->view = arg;
+        break;
+    case OPT_FOCUS:
+        o->focus = arg;
+        break;
+    case OPT_BENCH_FRAMES:
+        if (parse_number("--bench-frames", arg, 1, 1000000, &n))
+            return CLI_EXIT_USAGE;
+        o->bench_frames = (int)n;
+        break;
+    }
+    return CLI_CONTINUE;
+}
+
+/* Options that do not go together. */
+static int combinations(const struct cli_options *o)
+{
+    if (o->load && (o->tokens || o->d_model || o->seed >= 0))
+        return usage_error("%s cannot be combined with --load: the example file fixes its "
+                           "tokens, d_model and numbers",
+                           o->tokens    ? "--tokens"
+                           : o->d_model ? "--d-model"
+                                        : "--seed");
+    if (o->step && !o->lesson)
+        return usage_error("%s needs --lesson N|FILE", "--step");
+    if (o->lesson && (o->load || o->tokens || o->d_model || o->heads || o->seed >= 0))
+        return usage_error("%s cannot be combined with --lesson: the lesson's scenes set up "
+                           "the example",
+                           o->load      ? "--load"
+                           : o->tokens  ? "--tokens"
+                           : o->d_model ? "--d-model"
+                           : o->heads   ? "--heads"
+                                        : "--seed");
+    if (o->format_given && o->dump_stage == CLI_NO_DUMP && !o->print_lesson)
+        return usage_error("%s needs --dump STAGE or --print-lesson", "--format");
+    return CLI_CONTINUE;
+}
+
+int cli_parse(int argc, char **argv, struct cli_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->seed = -1;
+    o->dump_stage = CLI_NO_DUMP;
+    o->format = DUMP_FORMAT_TEXT;
+    o->speed = 1.0;
+    optind = 0; /* glibc: start again from argv[1], whatever an earlier call left */
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
+        if (c == ':')
+            return usage_error("%s needs a value", argv[optind - 1]);
+        if (c == '?')
+            return usage_error("unknown option '%s'", argv[optind - 1]);
+        const int rc = option(c, optarg, o);
+        if (rc != CLI_CONTINUE)
+            return rc;
+    }
+    if (o->check_lessons) {
+        o->check_files = argv + optind;
+        o->n_check_files = argc - optind;
+        return CLI_CONTINUE;
+    }
+    if (optind < argc)
+        return usage_error("unexpected argument '%s'", argv[optind]);
+    if (o->list_lessons || o->print_lesson)
+        return CLI_CONTINUE;
+    return combinations(o);
+}
