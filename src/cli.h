@@ -54,6 +54,7 @@ struct cli_options {
     const char *record; /* --record FILE */
     const char *replay; /* --replay FILE */
     double speed;       /* --speed X; 1 unless given */
+    bool speed_given;
 };
 
 /* Read argv into o.  Returns CLI_CONTINUE when there is work to do, 0 after

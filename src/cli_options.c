@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "colorscale.h"
 #include "dump.h"
 #include "export.h"
 #include "example_io.h"
@@ -93,6 +94,25 @@ static int parse_number(const char *opt, const char *s, long long lo, long long 
     if (v < lo || v > hi) {
         fprintf(stderr, "%s: %s: %lld is out of range; expected %lld..%lld\n", prog, opt, v, lo,
                 hi);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+/* Parse a whole decimal number (fractions allowed) in [lo, hi]; 0 on success. */
+static int parse_seconds(const char *opt, const char *s, double lo, double hi, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (s[0] == '\0' || *end != '\0' || errno == ERANGE || !isfinite(v)) {
+        fprintf(stderr, "%s: %s: '%s' is not a number\n", prog, opt, s);
+        return -1;
+    }
+    if (v < lo || v > hi) {
+        fprintf(stderr, "%s: %s: %s is out of range; expected a number from %g to %g\n", prog, opt,
+                s, lo, hi);
         return -1;
     }
     *out = v;
@@ -222,6 +242,12 @@ enum {
     OPT_VIEW,
     OPT_FOCUS,
     OPT_BENCH_FRAMES,
+    OPT_THEME,
+    OPT_PRESENT,
+    OPT_AUTOPLAY,
+    OPT_RECORD,
+    OPT_REPLAY,
+    OPT_SPEED,
 };
 
 static const struct option longopts[] = {
@@ -243,6 +269,12 @@ static const struct option longopts[] = {
     {"view", required_argument, NULL, OPT_VIEW},
     {"focus", required_argument, NULL, OPT_FOCUS},
     {"bench-frames", required_argument, NULL, OPT_BENCH_FRAMES},
+    {"theme", required_argument, NULL, OPT_THEME},
+    {"present", no_argument, NULL, OPT_PRESENT},
+    {"autoplay", required_argument, NULL, OPT_AUTOPLAY},
+    {"record", required_argument, NULL, OPT_RECORD},
+    {"replay", required_argument, NULL, OPT_REPLAY},
+    {"speed", required_argument, NULL, OPT_SPEED},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -340,6 +372,31 @@ static int option(int c, const char *arg, struct cli_options *o)
             return CLI_EXIT_USAGE;
         o->bench_frames = (int)n;
         break;
+    case OPT_THEME:
+        if (colorscale_theme_from_name(arg) < 0)
+            return usage_error("--theme: unknown theme '%s'; expected dark, light, projector or "
+                               "mono",
+                               arg);
+        o->theme = arg;
+        break;
+    case OPT_PRESENT:
+        o->present = true;
+        break;
+    case OPT_AUTOPLAY:
+        if (parse_seconds("--autoplay", arg, 0.1, 3600.0, &o->autoplay))
+            return CLI_EXIT_USAGE;
+        break;
+    case OPT_RECORD:
+        o->record = arg;
+        break;
+    case OPT_REPLAY:
+        o->replay = arg;
+        break;
+    case OPT_SPEED:
+        if (parse_seconds("--speed", arg, 0.01, 1000.0, &o->speed))
+            return CLI_EXIT_USAGE;
+        o->speed_given = true;
+        break;
     }
     return CLI_CONTINUE;
 }
@@ -363,6 +420,11 @@ static int combinations(const struct cli_options *o)
                            : o->d_model ? "--d-model"
                            : o->heads   ? "--heads"
                                         : "--seed");
+    if (o->speed_given && !o->replay)
+        return usage_error("%s needs --replay FILE", "--speed");
+    if (o->record && o->replay)
+        return usage_error("%s cannot be combined with --replay: a replay is not recorded again",
+                           "--record");
     if (o->format_given && o->dump_stage == CLI_NO_DUMP && !o->print_lesson)
         return usage_error("%s needs --dump STAGE or --print-lesson", "--format");
     return CLI_CONTINUE;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "colorscale.h"
 #include "dump.h"
 #include "export.h"
 #include "lesson_state.h"
@@ -124,7 +125,8 @@ static int run_explorer(const struct cli_options *o, struct mha_example *ex)
                             .lesson_path = lesson_path,
                             .lesson_step = o->step,
                             .view = o->view,
-                            .focus = o->focus};
+                            .focus = o->focus,
+                            .theme = o->theme ? colorscale_theme_from_name(o->theme) : 0};
     rc = ui_run(ex, &uo);
     free(lesson_path);
     return rc;

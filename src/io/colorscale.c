@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 /* Diverging, most negative first; the middle keeps the background.  Text is
  * dark on light cells and light on dark ones. */
@@ -20,6 +21,80 @@ const short colorscale_div8_bg[COLORSCALE_DIV8_LEVELS] = {4, 6, -1, 3, 1};
 const short colorscale_div8_fg[COLORSCALE_DIV8_LEVELS] = {7, 0, -1, 0, 7};
 const short colorscale_seq8_bg[COLORSCALE_SEQ8_LEVELS] = {-1, 4, 6, 2, 3, 7};
 const short colorscale_seq8_fg[COLORSCALE_SEQ8_LEVELS] = {-1, 7, 0, 0, 0, 0};
+
+/* The light theme: the terminal's own light background, saturated blue and
+ * red at the ends, pale fills in between; weights from pale yellow through
+ * green to dark blue (ColorBrewer's YlGnBu, readable with any colour
+ * vision).  Text is whichever of black and white contrasts more. */
+static const short light_div256_bg[COLORSCALE_DIV_LEVELS] = {25,  32,  74,  117, 189, -1,
+                                                             224, 217, 210, 167, 124};
+static const short light_div256_fg[COLORSCALE_DIV_LEVELS] = {231, 16, 16, 16, 16, -1,
+                                                             16,  16, 16, 16, 231};
+static const short light_seq256_bg[COLORSCALE_SEQ_LEVELS] = {-1, 230, 193, 150, 114,
+                                                             72, 30,  24,  17};
+static const short light_seq256_fg[COLORSCALE_SEQ_LEVELS] = {-1, 16, 16, 16, 16, 16, 16, 231, 231};
+
+/* The projector theme (black on white): the same forms with deeper ends, so
+ * that a washed-out beamer still shows navy and dark red. */
+static const short proj_div256_bg[COLORSCALE_DIV_LEVELS] = {18,  20,  33,  75,  153, -1,
+                                                            217, 210, 203, 160, 88};
+static const short proj_div256_fg[COLORSCALE_DIV_LEVELS] = {231, 231, 16, 16,  16, -1,
+                                                            16,  16,  16, 231, 231};
+static const short proj_seq256_bg[COLORSCALE_SEQ_LEVELS] = {-1, 229, 192, 149, 71, 36, 31, 25, 18};
+static const short proj_seq256_fg[COLORSCALE_SEQ_LEVELS] = {-1, 16, 16, 16, 16, 16, 16, 231, 231};
+
+/* Eight colours on a light background: no white at the top of the scale. */
+static const short light_seq8_bg[COLORSCALE_SEQ8_LEVELS] = {-1, 3, 2, 6, 4, 0};
+static const short light_seq8_fg[COLORSCALE_SEQ8_LEVELS] = {-1, 0, 0, 0, 7, 7};
+
+static const char *const theme_names[COLORSCALE_THEME_COUNT] = {"dark", "light", "projector",
+                                                                "mono"};
+
+int colorscale_theme_from_name(const char *name)
+{
+    for (int t = 0; name && t < COLORSCALE_THEME_COUNT; t++)
+        if (strcmp(name, theme_names[t]) == 0)
+            return t;
+    return -1;
+}
+
+const char *colorscale_theme_name(enum colorscale_theme theme)
+{
+    return theme >= 0 && theme < COLORSCALE_THEME_COUNT ? theme_names[theme] : NULL;
+}
+
+static struct colorscale_palette palette(const short *bg, const short *fg, int levels)
+{
+    return (struct colorscale_palette){bg, fg, levels};
+}
+
+struct colorscale_palette colorscale_div_palette(enum colorscale_theme theme, int colours)
+{
+    if (theme < 0 || theme >= COLORSCALE_THEME_MONO || colours < 8)
+        return palette(NULL, NULL, 0);
+    if (colours < 256)
+        return palette(colorscale_div8_bg, colorscale_div8_fg, COLORSCALE_DIV8_LEVELS);
+    if (theme == COLORSCALE_THEME_LIGHT)
+        return palette(light_div256_bg, light_div256_fg, COLORSCALE_DIV_LEVELS);
+    if (theme == COLORSCALE_THEME_PROJECTOR)
+        return palette(proj_div256_bg, proj_div256_fg, COLORSCALE_DIV_LEVELS);
+    return palette(colorscale_div256_bg, colorscale_div256_fg, COLORSCALE_DIV_LEVELS);
+}
+
+struct colorscale_palette colorscale_seq_palette(enum colorscale_theme theme, int colours)
+{
+    if (theme < 0 || theme >= COLORSCALE_THEME_MONO || colours < 8)
+        return palette(NULL, NULL, 0);
+    if (colours < 256)
+        return theme == COLORSCALE_THEME_DARK
+                   ? palette(colorscale_seq8_bg, colorscale_seq8_fg, COLORSCALE_SEQ8_LEVELS)
+                   : palette(light_seq8_bg, light_seq8_fg, COLORSCALE_SEQ8_LEVELS);
+    if (theme == COLORSCALE_THEME_LIGHT)
+        return palette(light_seq256_bg, light_seq256_fg, COLORSCALE_SEQ_LEVELS);
+    if (theme == COLORSCALE_THEME_PROJECTOR)
+        return palette(proj_seq256_bg, proj_seq256_fg, COLORSCALE_SEQ_LEVELS);
+    return palette(colorscale_seq256_bg, colorscale_seq256_fg, COLORSCALE_SEQ_LEVELS);
+}
 
 int colorscale_div_level(float v, float range, int levels)
 {

@@ -37,6 +37,37 @@ extern const short colorscale_div8_fg[COLORSCALE_DIV8_LEVELS];
 extern const short colorscale_seq8_bg[COLORSCALE_SEQ8_LEVELS];
 extern const short colorscale_seq8_fg[COLORSCALE_SEQ8_LEVELS];
 
+/* The looks of the explorer (--theme).  The exports draw on a white page
+ * with the dark theme's 256-colour scales (colorscale_div_fill and
+ * colorscale_seq_fill), the scales the screen shows by default. */
+enum colorscale_theme {
+    COLORSCALE_THEME_DARK,      /* for dark terminals: the default */
+    COLORSCALE_THEME_LIGHT,     /* for light terminals: dark text, light fills */
+    COLORSCALE_THEME_PROJECTOR, /* black on white whatever the terminal, saturated ends */
+    COLORSCALE_THEME_MONO,      /* no colour: attributes and shade glyphs */
+    COLORSCALE_THEME_COUNT
+};
+
+/* "dark", "light", "projector", "mono" -> theme; -1 for anything else. */
+int colorscale_theme_from_name(const char *name);
+/* The theme's name; NULL out of range. */
+const char *colorscale_theme_name(enum colorscale_theme theme);
+
+/* One scale of a theme: levels backgrounds and the text drawn on each. */
+struct colorscale_palette {
+    const short *bg, *fg;
+    int levels;
+};
+
+/* The diverging and sequential scales of theme for a terminal of colours
+ * colours (256 or more: the 256-colour tables; 8 to 255: the 8-colour ones).
+ * Levels are COLORSCALE_DIV_LEVELS / COLORSCALE_SEQ_LEVELS or the 8-colour
+ * counts for every theme; the mono theme (or fewer than 8 colours) has
+ * none (levels 0, NULL tables).  The dark theme's 256-colour scales are the
+ * colorscale_div256_* and colorscale_seq256_* tables above. */
+struct colorscale_palette colorscale_div_palette(enum colorscale_theme theme, int colours);
+struct colorscale_palette colorscale_seq_palette(enum colorscale_theme theme, int colours);
+
 /* Level of v on a diverging scale of `levels` steps over -range .. +range:
  * 0 at -range or below, levels-1 at +range or above, levels/2 around zero
  * (the smallest 1/(2(levels/2+1)) of the range on either side stays neutral).

@@ -25,6 +25,9 @@ struct ui_options {
                                 col 3" (resolved against the starting stage), or NULL */
     const char *lessons_dir; /* NULL: the data directory's lessons/ */
     const char *assets_dir;  /* NULL: the data directory's assets/ */
+
+    /* Classroom (main.c: --theme, --present, --autoplay, --record, --replay, --speed). */
+    int theme; /* enum colorscale_theme: 0 = dark */
 };
 
 /* Run the explorer on ex until the user quits.  The explorer takes ownership

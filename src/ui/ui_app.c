@@ -68,7 +68,7 @@ static void setup_curses(struct ui_app *app, bool utf8)
     keypad(stdscr, TRUE);
     set_escdelay(25);
     curs_set(0);
-    ui_theme_init(&app->th, utf8);
+    ui_theme_init(&app->th, utf8, app->th.name);
 }
 
 static int interactive(struct ui_app *app)
@@ -258,6 +258,9 @@ int ui_run(struct mha_example *ex, const struct ui_options *opt)
         return 1;
     }
     app->th.utf8 = locale_is_utf8();
+    app->th.name = opt->theme > 0 && opt->theme < COLORSCALE_THEME_COUNT
+                       ? (enum colorscale_theme)opt->theme
+                       : COLORSCALE_THEME_DARK;
     struct mha_error err;
     mha_error_clear(&err);
     const char *source = opt->load_path ? base_name(opt->load_path) : "";

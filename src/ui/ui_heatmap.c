@@ -16,7 +16,7 @@ void ui_heatmap_cell(WINDOW *win, int y, int x, float p, int cell_w, bool compac
                      bool masked, const struct ui_theme *th)
 {
     const bool mono = th->depth == UI_DEPTH_MONO;
-    const char *glyph = ui_shade_glyph(ui_seq_level(p, 5), th->utf8);
+    const char *glyph = ui_shade_glyph(colorscale_seq_level(p, 5), th->utf8);
     char num[16];
     ui_num_format(num, sizeof num, p, (struct ui_numfmt){2, 4});
     int attr = ui_seq_attr(th, p);

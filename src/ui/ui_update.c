@@ -227,6 +227,29 @@ static void cycle_view(struct ui_state *st)
         ui_state_say(st, false, what[next], st->ex->heads);
 }
 
+/* T: the next theme, and what it is for. */
+static void next_theme(struct ui_app *app)
+{
+    static const char *const what[COLORSCALE_THEME_COUNT] = {
+        "for dark terminals", "for light terminals: dark text, light fills",
+        "for a projector: black on white, bold, deep colours", "no colour: shade glyphs"};
+    struct ui_theme *th = &app->th;
+    const enum colorscale_theme next =
+        (enum colorscale_theme)((th->name + 1) % COLORSCALE_THEME_COUNT);
+    ui_theme_switch(th, next);
+    clearok(curscr, TRUE);
+    if (th->no_color)
+        ui_state_say(&app->st, false,
+                     "Theme %s. NO_COLOR is set, so the screen stays without colour.",
+                     colorscale_theme_name(next));
+    else if (th->terminal == UI_DEPTH_MONO)
+        ui_state_say(&app->st, false, "Theme %s. This terminal shows no colours.",
+                     colorscale_theme_name(next));
+    else
+        ui_state_say(&app->st, false, "Theme %s: %s. T switches on.", colorscale_theme_name(next),
+                     what[next]);
+}
+
 static void apply(struct ui_app *app, enum ui_action act, int key)
 {
     struct ui_state *st = &app->st;
@@ -361,6 +384,13 @@ static void apply(struct ui_app *app, enum ui_action act, int key)
         break;
     case UI_ACT_REDRAW:
         clearok(curscr, TRUE);
+        break;
+    case UI_ACT_THEME:
+        next_theme(app);
+        break;
+    case UI_ACT_PRESENT:
+    case UI_ACT_AUTOPLAY:
+    case UI_ACT_EXPORT:
         break;
     case UI_ACT_QUIT:
         st->quit = true;
