@@ -126,7 +126,8 @@ static int run_explorer(const struct cli_options *o, struct mha_example *ex)
                             .lesson_step = o->step,
                             .view = o->view,
                             .focus = o->focus,
-                            .theme = o->theme ? colorscale_theme_from_name(o->theme) : 0};
+                            .theme = o->theme ? colorscale_theme_from_name(o->theme) : 0,
+                            .present = o->present};
     rc = ui_run(ex, &uo);
     free(lesson_path);
     return rc;

@@ -13,8 +13,8 @@
 #include "ui_theme.h"
 
 static const enum ui_depth depths[] = {UI_DEPTH_MONO, UI_DEPTH_8, UI_DEPTH_256};
-static const enum colorscale_theme colour_themes[] = {
-    COLORSCALE_THEME_DARK, COLORSCALE_THEME_LIGHT, COLORSCALE_THEME_PROJECTOR};
+static const enum colorscale_theme colour_themes[] = {COLORSCALE_THEME_DARK, COLORSCALE_THEME_LIGHT,
+                                                      COLORSCALE_THEME_PROJECTOR};
 
 START_TEST(test_diverging_levels)
 {
@@ -149,8 +149,7 @@ START_TEST(test_text_is_legible_on_every_fill)
                 const double c =
                     colorscale_contrast(colorscale_xterm_rgb(fg), colorscale_xterm_rgb(bg));
                 ck_assert_msg(c >= need, "theme %s, %s level %d: contrast %.2f",
-                              colorscale_theme_name(colour_themes[t]), scale ? "seq" : "div", l,
-                              c);
+                              colorscale_theme_name(colour_themes[t]), scale ? "seq" : "div", l, c);
             }
         }
     }

@@ -27,7 +27,8 @@ struct ui_options {
     const char *assets_dir;  /* NULL: the data directory's assets/ */
 
     /* Classroom (main.c: --theme, --present, --autoplay, --record, --replay, --speed). */
-    int theme; /* enum colorscale_theme: 0 = dark */
+    int theme;    /* enum colorscale_theme: 0 = dark */
+    bool present; /* open in the presenter's layout */
 };
 
 /* Run the explorer on ex until the user quits.  The explorer takes ownership

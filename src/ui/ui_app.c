@@ -272,6 +272,7 @@ int ui_run(struct mha_example *ex, const struct ui_options *opt)
     }
     if (opt->stage > 0 && opt->stage < MHA_STAGE_COUNT)
         app->st.stage = opt->stage;
+    app->st.present = opt->present;
     char ldir[4096], adir[4096], warning[600];
     ui_lessons_init(&app->les,
                     opt->lessons_dir ? opt->lessons_dir : data_path("lessons", ldir, sizeof ldir),

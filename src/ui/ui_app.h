@@ -32,6 +32,7 @@ struct ui_app {
     WINDOW *side;   /* description or explain panel */
     WINDOW *full;   /* the whole screen: help, and the "too small" notice */
     WINDOW *modal;  /* the lesson list, over the middle of the screen */
+    WINDOW *head;   /* the presenter's header: big title and formula */
 
     /* the current view, derived from st and lay by ui_app_reflow */
     struct ui_block blocks[UI_VIEW_MAX_BLOCKS];
@@ -87,6 +88,30 @@ void ui_help_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme 
                   int cols);
 /* Lines the help screen takes (for scrolling). */
 int ui_help_lines(void);
+
+/* The heading of the text pane ("4 · Attention: who looks at whom") and
+ * the formula (lines apart by '\n') of the current stage or view. */
+void ui_describe_heading(const struct ui_state *st, char *head, size_t hn, char *formula,
+                         size_t fn);
+
+/* The presenter's pieces (ui_present.c): the title in big letters, the
+ * caption and formula that go with it, the header drawn, and the minimal
+ * status line. */
+struct ui_present_text {
+    char title[64];       /* "4 ATTENTION" */
+    char name[64];        /* "Attention · stage 4 of 6" */
+    char subtitle[128];   /* "who looks at whom" */
+    char formula[2][256]; /* one line, or two */
+    int formula_lines;
+    int caption_w;
+};
+void ui_present_text(const struct ui_state *st, bool utf8, int width, struct ui_present_text *out);
+void ui_present_head_draw(WINDOW *win, const struct ui_app *app);
+void ui_present_status_draw(WINDOW *win, const struct ui_app *app, int width);
+
+/* What plays by itself, for the status lines: "autoplay 2s", "paused",
+ * "replay 3/20", "replay paused", or "" when nothing does. */
+void ui_play_status(const struct ui_app *app, char *buf, size_t n);
 
 /* Stage names, full and short, and a one-line description. */
 extern const char *const ui_stage_title[7];

@@ -153,3 +153,9 @@ void ui_msg_draw(WINDOW *win, const struct ui_app *app, int width, int height)
     wattrset(win, 0);
     wnoutrefresh(win);
 }
+
+void ui_play_status(const struct ui_app *app, char *buf, size_t n)
+{
+    (void)app;
+    snprintf(buf, n, "%s", "");
+}

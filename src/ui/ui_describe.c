@@ -162,6 +162,15 @@ static void describe_view(const struct ui_state *st, char *head, size_t hn, char
     }
 }
 
+void ui_describe_heading(const struct ui_state *st, char *head, size_t hn, char *formula, size_t fn)
+{
+    char text[1200];
+    if (st->view != UI_VIEW_STAGE)
+        describe_view(st, head, hn, formula, fn, text, sizeof text);
+    else
+        describe(st, head, hn, formula, fn, text, sizeof text);
+}
+
 static int description(WINDOW *win, const struct ui_app *app, int width, int height)
 {
     char head[96], formula[256], text[1200];

@@ -5,12 +5,13 @@
 #include <string.h>
 
 #include "ui_app.h"
+#include "ui_bigtext.h"
 #include "ui_text.h"
 
 static void drop_windows(struct ui_app *app)
 {
-    WINDOW **all[] = {&app->bar, &app->vis,    &app->canvas, &app->side,
-                      &app->msg, &app->status, &app->full,   &app->modal};
+    WINDOW **all[] = {&app->bar,    &app->vis,  &app->canvas, &app->side, &app->msg,
+                      &app->status, &app->full, &app->modal,  &app->head};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
         if (*all[i])
             delwin(*all[i]);
@@ -31,6 +32,7 @@ static void make_windows(struct ui_app *app)
     if (l->too_small)
         return;
     app->bar = window(l->bar);
+    app->head = window(l->head);
     app->vis = window((struct ui_rect){l->vis.y, l->vis.x, UI_VIS_HEADER, l->vis.w});
     app->canvas = window(
         (struct ui_rect){l->vis.y + UI_VIS_HEADER, l->vis.x, l->vis.h - UI_VIS_HEADER, l->vis.w});
@@ -48,40 +50,99 @@ static bool same_rect(struct ui_rect a, struct ui_rect b)
 static bool same_layout(const struct ui_layout *a, const struct ui_layout *b)
 {
     return a->rows == b->rows && a->cols == b->cols && a->too_small == b->too_small &&
-           same_rect(a->vis, b->vis) && same_rect(a->side, b->side) && same_rect(a->msg, b->msg) &&
-           same_rect(a->modal, b->modal);
+           a->present == b->present && same_rect(a->vis, b->vis) && same_rect(a->side, b->side) &&
+           same_rect(a->msg, b->msg) && same_rect(a->modal, b->modal) &&
+           same_rect(a->head, b->head) && same_rect(a->bar, b->bar);
+}
+
+/* How roomy the presenter draws the numbers, roomiest first: extra columns
+ * per cell, a blank line between rows; the last may drop a decimal. */
+static const struct {
+    int pad;
+    bool airy;
+} roominess[] = {{4, true}, {2, true}, {2, false}, {1, false}, {0, false}};
+
+/* Measure the blocks for the visualisation of lay and flow them on the
+ * canvas; in the presenter's layout as roomy as still fits the view. */
+static void place_blocks(struct ui_app *app, const struct ui_layout *lay)
+{
+    const int max_w = lay->vis.w - 1;
+    const int view_h = lay->vis.h - UI_VIS_HEADER;
+    const int levels = app->st.present ? (int)(sizeof roominess / sizeof roominess[0]) : 1;
+    for (int level = app->st.present ? 0 : levels - 1; level < levels; level++) {
+        const int pad = app->st.present ? roominess[level].pad : 0;
+        const bool airy = app->st.present && roominess[level].airy;
+        struct ui_flow_item items[UI_VIEW_MAX_BLOCKS];
+        for (int i = 0; i < app->n_blocks; i++) {
+            struct ui_block *b = &app->blocks[i];
+            b->pad = pad;
+            b->airy = airy;
+            b->shrink = app->st.present && level == levels - 1;
+            ui_block_measure(b, max_w, view_h > 5 ? view_h : 5, &app->th, &app->geoms[i]);
+            items[i] = (struct ui_flow_item){app->geoms[i].w, app->geoms[i].h, b->new_row};
+        }
+        app->canvas_h =
+            ui_flow(items, app->n_blocks, max_w, pad > 0 ? 4 : 2, airy ? 2 : 1, app->pos);
+        if (app->canvas_h <= view_h)
+            break;
+    }
+}
+
+/* The usual layout: pipeline bar, numbers, text pane, message, status. */
+static void normal_layout(struct ui_app *app, int rows, int cols, struct ui_layout *lay)
+{
+    const int msg_lines = ui_msg_lines(&app->st, app->th.utf8, cols);
+    const bool reading = app->les.l != NULL;
+    void (*compute)(int, int, int, int, struct ui_layout *) =
+        reading ? ui_layout_compute_reading : ui_layout_compute;
+    compute(rows, cols, msg_lines, 0, lay);
+    if (lay->too_small)
+        return;
+    app->n_blocks = ui_view_build(&app->st, lay->vis.w - 1, app->blocks, UI_VIEW_MAX_BLOCKS);
+    if (!lay->side_by_side) { /* the text pane below asks for its lines */
+        int want = ui_side_lines(app, cols);
+        const int body = rows - 2 - msg_lines;
+        if (!(app->st.explain_open && app->st.focus) && !reading && want > body * 35 / 100)
+            want = body * 35 / 100; /* a description gives way to the numbers */
+        compute(rows, cols, msg_lines, want, lay);
+    }
+}
+
+/* The presenter's layout: big title and formula, numbers, a text pane only
+ * for a lesson or the explain panel, a message only when there is one. */
+static void present_layout(struct ui_app *app, int rows, int cols, struct ui_layout *lay)
+{
+    const struct ui_state *st = &app->st;
+    struct ui_present_text pt;
+    ui_present_text(st, app->th.utf8, cols - 2 * ui_present_margin(cols), &pt);
+    struct ui_present_need need = {
+        .msg_lines = st->cmd_active || st->msg[0] ? ui_msg_lines(st, app->th.utf8, cols) : 0,
+        .formula_lines = pt.formula_lines,
+        .title_w = app->th.utf8 ? ui_big_width(pt.title, 1) : 0,
+        .caption_w = pt.caption_w,
+        .pane = app->les.l != NULL || (st->explain_open && st->focus),
+    };
+    ui_layout_compute_present(rows, cols, &need, lay);
+    if (lay->too_small)
+        return;
+    app->n_blocks = ui_view_build(st, lay->vis.w - 1, app->blocks, UI_VIEW_MAX_BLOCKS);
+    if (need.pane && !lay->side_by_side) {
+        need.pane_lines = ui_side_lines(app, cols);
+        ui_layout_compute_present(rows, cols, &need, lay);
+    }
 }
 
 void ui_app_reflow(struct ui_app *app, int rows, int cols)
 {
     struct ui_layout lay;
-    const int msg_lines = ui_msg_lines(&app->st, app->th.utf8, cols);
-    const bool reading = app->les.l != NULL;
-    void (*compute)(int, int, int, int, struct ui_layout *) =
-        reading ? ui_layout_compute_reading : ui_layout_compute;
-    compute(rows, cols, msg_lines, 0, &lay);
     app->n_blocks = 0;
     app->canvas_h = 0;
-    if (!lay.too_small) {
-        app->n_blocks = ui_view_build(&app->st, lay.vis.w - 1, app->blocks, UI_VIEW_MAX_BLOCKS);
-        if (!lay.side_by_side) { /* the text pane below asks for its lines */
-            int want = ui_side_lines(app, cols);
-            const int body = rows - 2 - msg_lines;
-            if (!(app->st.explain_open && app->st.focus) && !reading && want > body * 35 / 100)
-                want = body * 35 / 100; /* a description gives way to the numbers */
-            compute(rows, cols, msg_lines, want, &lay);
-        }
-        const int max_w = lay.vis.w - 1;
-        const int view_h = lay.vis.h - UI_VIS_HEADER;
-        struct ui_flow_item items[UI_VIEW_MAX_BLOCKS];
-        for (int i = 0; i < app->n_blocks; i++) {
-            ui_block_measure(&app->blocks[i], max_w, view_h > 5 ? view_h : 5, &app->th,
-                             &app->geoms[i]);
-            items[i] =
-                (struct ui_flow_item){app->geoms[i].w, app->geoms[i].h, app->blocks[i].new_row};
-        }
-        app->canvas_h = ui_flow(items, app->n_blocks, max_w, 2, 1, app->pos);
-    }
+    if (app->st.present)
+        present_layout(app, rows, cols, &lay);
+    else
+        normal_layout(app, rows, cols, &lay);
+    if (!lay.too_small)
+        place_blocks(app, &lay);
     if (!lay.too_small && app->les.list_loaded) { /* the lesson list's box fits its rows */
         const int want = ui_lesson_menu_rows(&app->les) + 4;
         if (want < lay.modal.h) {
@@ -93,8 +154,10 @@ void ui_app_reflow(struct ui_app *app, int rows, int cols)
     app->lay = lay;
     app->rows = rows;
     app->cols = cols;
-    if (remake)
+    if (remake) {
         make_windows(app);
+        touchwin(stdscr); /* the blank between windows (the presenter's margins) is redrawn */
+    }
     if (!lay.too_small)
         app->st.scroll = ui_scroll_follow(app->st.scroll, app->st.scroll, 0,
                                           lay.vis.h - UI_VIS_HEADER, app->canvas_h);
@@ -145,7 +208,9 @@ static void draw_vis(const struct ui_app *app)
         snprintf(title, sizeof title, "%d · %s   ", st->stage, ui_stage_title[st->stage]);
         ui_view_shape_line(st, shape, sizeof shape);
     }
-    int used = ui_put(app->vis, 0, 0, title, width, ui_role_attr(th, UI_ROLE_TITLE), th->utf8);
+    int used = st->present ? 0 /* the header says it in big letters */
+                           : ui_put(app->vis, 0, 0, title, width, ui_role_attr(th, UI_ROLE_TITLE),
+                                    th->utf8);
     used +=
         ui_put(app->vis, 0, used, shape, width - used, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
     if (app->canvas_h > view_h) {
@@ -161,7 +226,7 @@ static void draw_vis(const struct ui_app *app)
         ui_legend_draw(app->vis, 1, 0, width, legend_parts(st->stage), st->tr->heads, th);
     else if (vd->mode == UI_VIEW_HEADS && !vd->error[0])
         ui_legend_draw(app->vis, 1, 0, width, UI_LEGEND_COSINE, st->tr->heads, th);
-    else
+    else if (!st->present) /* a key hint: not on the presenter's screen */
         ui_put(app->vis, 1, 0, "v: next view · 0-6 or ← →: back to the stages", width,
                ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
     wnoutrefresh(app->vis);
@@ -213,11 +278,19 @@ void ui_app_draw(const struct ui_app *app)
         ui_help_draw(app->full, &app->st, &app->th, app->rows, app->cols);
         return;
     }
-    ui_bar_draw(app->bar, &app->st, &app->th, app->lay.bar.w);
+    if (app->lay.present)
+        ui_present_head_draw(app->head, app);
+    else
+        ui_bar_draw(app->bar, &app->st, &app->th, app->lay.bar.w);
     draw_vis(app);
-    ui_side_draw(app->side, app);
-    ui_msg_draw(app->msg, app, app->lay.msg.w, app->lay.msg.h);
-    ui_status_draw(app->status, &app->st, &app->th, app->lay.status.w);
+    if (app->side)
+        ui_side_draw(app->side, app);
+    if (app->msg)
+        ui_msg_draw(app->msg, app, app->lay.msg.w, app->lay.msg.h);
+    if (app->lay.present)
+        ui_present_status_draw(app->status, app, app->lay.status.w);
+    else
+        ui_status_draw(app->status, &app->st, &app->th, app->lay.status.w);
     if (app->les.menu_open && app->modal)
         ui_lesson_menu_draw(app->modal, &app->les, &app->th);
 }

@@ -1,6 +1,8 @@
 /* ui_layout.c - panes, the pipeline bar, block flow, matrix windows, numbers. */
 #include "ui_layout.h"
 
+#include "ui_bigtext.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -67,6 +69,69 @@ void ui_layout_compute_reading(int rows, int cols, int msg_lines, int side_lines
         beside(out, body, clamp(cols * 40 / 100, 40, 60));
     else /* 8 lines of text or more, at most 55 % of the body; 6 lines stay for the numbers */
         below(out, body, clamp(clamp(side_lines, 8, body * 55 / 100), 1, body - 6));
+}
+
+int ui_present_margin(int cols)
+{
+    return cols >= 120 ? 3 : cols >= 90 ? 2 : 1;
+}
+
+/* The largest title scale that fits the width and leaves the numbers room. */
+static int present_scale(int rows, int cols, const struct ui_present_need *need, int fixed)
+{
+    const int margin = ui_present_margin(cols);
+    for (int scale = 2; scale >= 1; scale--) {
+        const int need_rows = scale == 2 ? UI_PRESENT_HUGE_ROWS : UI_PRESENT_BIG_ROWS;
+        const int title_w = scale * need->title_w;
+        const int head = ui_present_head_h(scale, need->formula_lines);
+        if (need->title_w > 0 && rows >= need_rows &&
+            2 * margin + title_w + 4 + need->caption_w <= cols &&
+            rows - fixed - head >= UI_PRESENT_MIN_VIS)
+            return scale;
+    }
+    return 0;
+}
+
+int ui_present_head_h(int scale, int formula_lines)
+{
+    /* the title (with a blank line under big letters), then the formula */
+    return (scale > 0 ? ui_big_rows(scale) + 1 : 1) + clamp(formula_lines, 1, 2);
+}
+
+void ui_layout_compute_present(int rows, int cols, const struct ui_present_need *need,
+                               struct ui_layout *out)
+{
+    memset(out, 0, sizeof *out);
+    out->rows = rows;
+    out->cols = cols;
+    out->present = true;
+    if (rows < UI_MIN_ROWS || cols < UI_MIN_COLS) {
+        out->too_small = true;
+        return;
+    }
+    const int msg_h = clamp(need->msg_lines, 0, 4);
+    out->status = (struct ui_rect){rows - 1, 0, 1, cols};
+    out->msg = (struct ui_rect){rows - 1 - msg_h, 0, msg_h, cols};
+    const int mh = rows - 2 < 24 ? rows - 2 : 24, mw = cols - 4 < 84 ? cols - 4 : 84;
+    out->modal = (struct ui_rect){(rows - mh) / 2, (cols - mw) / 2, mh, mw};
+    /* a pane below the numbers takes 6 lines or more */
+    const int pane_below = need->pane && cols < UI_WIDE_COLS ? 6 : 0;
+    out->big = present_scale(rows, cols, need, msg_h + 1 + pane_below);
+    const int head_h = ui_present_head_h(out->big, need->formula_lines);
+    out->head = (struct ui_rect){0, 0, head_h, cols};
+    const int body = rows - head_h - msg_h - 1, margin = ui_present_margin(cols);
+    if (!need->pane) {
+        out->vis = (struct ui_rect){head_h, margin, body, cols - 2 * margin};
+    } else if (cols >= UI_WIDE_COLS) {
+        const int side_w = clamp(cols * 40 / 100, 44, 80);
+        out->side_by_side = true;
+        out->vis = (struct ui_rect){head_h, margin, body, cols - side_w - margin - 1};
+        out->side = (struct ui_rect){head_h, cols - side_w, body, side_w};
+    } else { /* below: half of the body at most, 6 lines at least */
+        const int side_h = clamp(clamp(need->pane_lines, 6, body / 2), 1, body - 4);
+        out->vis = (struct ui_rect){head_h, margin, body - side_h, cols - 2 * margin};
+        out->side = (struct ui_rect){head_h + body - side_h, 0, side_h, cols};
+    }
 }
 
 int ui_bar_fit(int width, const char *const full[7], const char *const brief[7], int current,

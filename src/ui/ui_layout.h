@@ -24,6 +24,11 @@ struct ui_layout {
     bool too_small;    /* only the notice is drawn */
     bool side_by_side; /* text pane to the right of the visualisation */
     struct ui_rect bar, vis, side, msg, status;
+    /* presenter layout only (bar is empty then): the header with the stage's
+     * title in big letters of this scale (0: one plain line) and formula */
+    bool present;
+    struct ui_rect head;
+    int big;
     struct ui_rect modal; /* a box over the middle of the screen (the lesson list) */
 };
 
@@ -37,6 +42,33 @@ void ui_layout_compute(int rows, int cols, int msg_lines, int side_lines, struct
  * take up to 55 % of the height when it sits below. */
 void ui_layout_compute_reading(int rows, int cols, int msg_lines, int side_lines,
                                struct ui_layout *out);
+
+/* The presenter's layout (P, --present): no pipeline bar and no key hints;
+ * a header with the stage's title in big letters, as large as the screen
+ * allows, and its formula; the numbers with a margin; the text pane (a
+ * lesson, or the explain panel) beside them on a wide screen, else below;
+ * the message line only when there is a message; a one-line status. */
+struct ui_present_need {
+    int msg_lines;     /* 0..4 */
+    int formula_lines; /* 1..2 */
+    int title_w;       /* the title's columns in big letters at scale 1; 0: plain only */
+    int caption_w;     /* columns of the caption beside the title */
+    bool pane;         /* a text pane is shown */
+    int pane_lines;    /* lines it would like when it sits below */
+};
+
+/* From this size on the title is drawn at scale 1 (3 lines), and scale 2. */
+#define UI_PRESENT_BIG_ROWS 24
+#define UI_PRESENT_HUGE_ROWS 48
+/* Lines the numbers keep at least, taken from the title first. */
+#define UI_PRESENT_MIN_VIS 14
+
+void ui_layout_compute_present(int rows, int cols, const struct ui_present_need *need,
+                               struct ui_layout *out);
+/* Lines of the presenter's header: the title at scale, then the formula. */
+int ui_present_head_h(int scale, int formula_lines);
+/* The margin left and right of the numbers in the presenter's layout. */
+int ui_present_margin(int cols);
 
 /* ---- pipeline bar ---------------------------------------------------------------------- */
 

@@ -20,7 +20,18 @@ struct pane {
     int width;       /* the pane's columns */
     int first, rows; /* content lines [first, first + rows) show from line 1 */
     int n;           /* content lines so far */
+    int margin;      /* columns left and right of the text: 1, wider for a presenter */
 };
+
+/* The presenter's lesson column: wide margins, and no longer lines than
+ * a reader follows comfortably. */
+static int pane_margin(const struct ui_app *app, int width)
+{
+    if (!app->st.present)
+        return 1;
+    const int m = width >= 60 ? 3 : 2;
+    return width - 2 * m > 76 ? (width - 76) / 2 : m;
+}
 
 /* The window line of the next content line, or -1 when it is not shown. */
 static int next_line(struct pane *p)
@@ -33,7 +44,8 @@ static int next_line(struct pane *p)
 
 static int text_w(const struct pane *p)
 {
-    return p->width - 2 > 10 ? p->width - 2 : 10;
+    const int w = p->width - 2 * p->margin;
+    return w > 10 ? w : 10;
 }
 
 static enum ui_role callout_role(enum lesson_callout c)
@@ -53,7 +65,7 @@ static enum ui_role callout_role(enum lesson_callout c)
 /* A bar at the left of a call-out, quote or checkpoint line. */
 static void bar(const struct pane *p, int y, enum ui_role role, bool thick)
 {
-    ui_put(p->win, y, 1, thick ? "▌" : "│", 1, ui_role_attr(p->th, role), p->th->utf8);
+    ui_put(p->win, y, p->margin, thick ? "▌" : "│", 1, ui_role_attr(p->th, role), p->th->utf8);
 }
 
 static int seg_attr(const struct ui_theme *th, unsigned style, int base)
@@ -96,8 +108,8 @@ static void layout_line(struct pane *p, const struct lesson_line *line)
     default:
         break;
     }
-    int x = 1 + line->indent;
-    const int end = 1 + text_w(p);
+    int x = p->margin + line->indent;
+    const int end = p->margin + text_w(p);
     for (int s = 0; s < line->n_segs && x < end; s++) {
         const struct lesson_seg *seg = &line->segs[s];
         int attr = seg_attr(th, seg->style, base);
@@ -120,7 +132,7 @@ static void wrapped(struct pane *p, const char *text, enum ui_role bar_role, int
         char buf[1024];
         int tw = ui_text_fit_n(lines[i].start, lines[i].len, w, p->th->utf8, buf, sizeof buf);
         bar(p, y, bar_role, true);
-        ui_put(p->win, y, 3, buf, tw, attr, p->th->utf8);
+        ui_put(p->win, y, p->margin + 2, buf, tw, attr, p->th->utf8);
     }
 }
 
@@ -134,7 +146,8 @@ static void checkpoint(struct pane *p, const struct ui_lessons *ls)
     int y = next_line(p);
     if (y >= 0) {
         bar(p, y, UI_ROLE_QUIZ, true);
-        ui_put(p->win, y, 3, "Checkpoint: predict, then check", text_w(p) - 2, quiz, th->utf8);
+        ui_put(p->win, y, p->margin + 2, "Checkpoint: predict, then check", text_w(p) - 2, quiz,
+               th->utf8);
     }
     wrapped(p, z->q->question, UI_ROLE_QUIZ, A_BOLD);
     for (int i = 0; i < z->q->n_choices; i++) {
@@ -149,11 +162,12 @@ static void checkpoint(struct pane *p, const struct ui_lessons *ls)
         char key[16];
         snprintf(key, sizeof key, "%d", i + 1);
         bar(p, y, UI_ROLE_QUIZ, true);
-        ui_put(p->win, y, 4, i < 9 ? key : " ", 1, ui_role_attr(th, UI_ROLE_HELP_KEY), th->utf8);
+        ui_put(p->win, y, p->margin + 3, i < 9 ? key : " ", 1, ui_role_attr(th, UI_ROLE_HELP_KEY),
+               th->utf8);
         const int attr = is_answer  ? ui_role_attr(th, UI_ROLE_RIGHT)
                          : is_given ? ui_role_attr(th, UI_ROLE_WRONG)
                                     : 0;
-        ui_put(p->win, y, 6, line, text_w(p) - 5, attr, th->utf8);
+        ui_put(p->win, y, p->margin + 5, line, text_w(p) - 5, attr, th->utf8);
     }
     if (z->phase == UI_QUIZ_ASKING) {
         if (ui_quiz_numeric(z))
@@ -197,7 +211,7 @@ static void content(struct pane *p, const struct ui_lessons *ls)
         next_line(p);
         const int y = next_line(p);
         if (y >= 0)
-            ui_put(p->win, y, 1, "End of the lesson. L picks another one.", text_w(p),
+            ui_put(p->win, y, p->margin, "End of the lesson. L picks another one.", text_w(p),
                    ui_role_attr(p->th, UI_ROLE_SHAPE), p->th->utf8);
     }
 }
@@ -206,7 +220,7 @@ int ui_lesson_pane_lines(const struct ui_app *app, int width)
 {
     if (!app->les.l)
         return 0;
-    struct pane p = {NULL, &app->th, width, 0, 0, 0};
+    struct pane p = {NULL, &app->th, width, 0, 0, 0, pane_margin(app, width)};
     content(&p, &app->les);
     return 1 + p.n;
 }
@@ -244,7 +258,7 @@ void ui_lesson_pane_draw(WINDOW *win, const struct ui_app *app, int width, int h
     /* after a resize the scroll may point past the end until the next key */
     int first = ls->scroll < total - body ? ls->scroll : total - body;
     first = first > 0 ? first : 0;
-    struct pane p = {win, th, width, first, body, 0};
+    struct pane p = {win, th, width, first, body, 0, pane_margin(app, width)};
     content(&p, ls);
     if (total > body) {
         char more[96];

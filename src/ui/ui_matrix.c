@@ -55,46 +55,64 @@ static void shape_text(const struct ui_block *b, char *buf, size_t n)
     snprintf(buf, n, " %d×%d", b->rows, b->cols);
 }
 
+/* The widest cell that lets every column show: the block's padding, then
+ * half of it, then none; room for short tokens over the columns first. */
+static int cell_width(const struct ui_block *b, int label_w, int base_w, int want, int max_w)
+{
+    for (int pad = b->pad;; pad /= 2) {
+        const int w = (want > base_w ? want : base_w) + pad;
+        if (label_w + 1 + b->cols * w <= max_w)
+            return w;
+        if (pad == 0)
+            break;
+    }
+    return base_w; /* every column at the narrower width beats some at the wider one */
+}
+
 void ui_block_measure(const struct ui_block *b, int max_w, int max_h, const struct ui_theme *th,
                       struct ui_block_geom *g)
 {
     memset(g, 0, sizeof *g);
+    g->row_step = 1;
     if (b->kind == UI_BLOCK_TABLE) {
         ui_table_measure(b, max_w, th, g);
         return;
     }
     if (b->kind == UI_BLOCK_OP) {
-        g->w = ui_text_width(b->op, th->utf8);
+        g->w = ui_text_width(b->op, th->utf8) + b->pad / 2;
         g->h = 3;
         return;
     }
     const bool heat = b->kind == UI_BLOCK_HEATMAP;
     g->fmt = ui_numfmt_for(b->range, b->tint == UI_TINT_PROB);
     const int label_w = label_width(b->row_labels, b->rows, th->utf8);
-    const int base_w = heat ? ui_heatmap_cell_w(th) : g->fmt.width + 1;
-    int cell_w = base_w;
+    int base_w = heat ? ui_heatmap_cell_w(th) : g->fmt.width + 1;
+    int want = 0;
     if (b->col_labels) { /* token columns: room for short tokens */
         const int lw = label_width(b->col_labels, b->cols, th->utf8);
-        const int want = (lw < 6 ? lw : 6) + 1;
-        if (want > cell_w)
-            cell_w = want;
+        want = (lw < 6 ? lw : 6) + 1;
     }
     g->header = 2 + (b->head_header ? 1 : 0);
-    /* every column at the narrower width beats some columns at the wider one */
-    if (label_w + 1 + b->cols * cell_w > max_w)
-        cell_w = base_w;
+    int cell_w = cell_width(b, label_w, base_w, want, max_w);
+    if (b->shrink && !heat && g->fmt.decimals > 0 && label_w + 1 + b->cols * cell_w > max_w) {
+        g->fmt.decimals--; /* one decimal fewer before columns are cut */
+        g->fmt.width--;
+        cell_w = --base_w;
+    }
     if (heat && label_w + 1 + b->cols * cell_w > max_w) {
         g->compact = true;
         cell_w = 2;
     }
     ui_grid_fit(b->rows, b->cols, label_w, cell_w, max_w, max_h - (g->header - 2), &g->grid);
+    if (b->airy && !g->grid.clipped && g->grid.h + b->rows - 1 + (g->header - 2) <= max_h)
+        g->row_step = 2;
     char shape[48];
     shape_text(b, shape, sizeof shape);
     int title_w = ui_text_width(b->title, th->utf8) + ui_text_width(shape, th->utf8);
     g->w = g->grid.w;
     if (title_w > g->w)
         g->w = title_w < max_w ? title_w : max_w;
-    g->h = g->grid.h + (g->header - 2);
+    g->h = g->grid.h + (g->grid.rows - 1) * (g->row_step - 1) + (g->header - 2);
 }
 
 void ui_block_window(const struct ui_block *b, const struct ui_block_geom *g, int cur_r, int cur_c,
@@ -249,7 +267,7 @@ void ui_block_draw(WINDOW *win, int y, int x, int view_h, const struct ui_block 
         draw_col_labels(win, line, x, b, g, c0, cur_c, th);
     line++;
     const int cw = g->grid.cell_w;
-    for (int r = r0; r < r0 + g->grid.rows; r++, line++) {
+    for (int r = r0; r < r0 + g->grid.rows; r++, line += g->row_step) {
         if (!line_visible(line, view_h))
             continue;
         char num[24];

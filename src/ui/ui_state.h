@@ -51,6 +51,7 @@ struct ui_state {
     bool explain_open; /* the explain panel replaces the description */
     bool help_open;
     int help_scroll;
+    bool present; /* the presenter's layout (P, --present) */
 
     bool cmd_active; /* the ':' command line is open */
     char cmd[UI_CMD_MAX];

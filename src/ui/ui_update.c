@@ -58,7 +58,7 @@ static void follow_cursor(struct ui_app *app)
     int r0, c0;
     ui_block_window(b, g, st->cur_r, st->cur_c, &r0, &c0);
     const int top = app->pos[st->block].y;
-    const int line = top + g->header + (st->cur_r - r0);
+    const int line = top + g->header + (st->cur_r - r0) * g->row_step;
     /* the whole block when it fits, else from its title down to the cursor */
     const int span = g->h <= view_h ? g->h : line - top + 1;
     st->scroll = ui_scroll_follow(st->scroll, top, span, view_h, app->canvas_h);
@@ -389,6 +389,11 @@ static void apply(struct ui_app *app, enum ui_action act, int key)
         next_theme(app);
         break;
     case UI_ACT_PRESENT:
+        st->present = !st->present;
+        ui_state_say(st, false,
+                     st->present ? "Presenter mode: P goes back, ? lists the keys."
+                                 : "Presenter mode off.");
+        break;
     case UI_ACT_AUTOPLAY:
     case UI_ACT_EXPORT:
         break;
@@ -455,7 +460,10 @@ static void handle(struct ui_app *app, int key, bool is_char)
     }
     ui_app_reflow(app, app->rows, app->cols);
     ui_app_apply_focus(app);
+    const bool focus = st->focus;
     clamp_cursor(app);
+    if (focus != st->focus) /* no numbers to point at: the panes the cursor asked for go */
+        ui_app_reflow(app, app->rows, app->cols);
     follow_cursor(app);
     clamp_lesson_scroll(app);
 }

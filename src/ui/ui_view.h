@@ -60,6 +60,13 @@ struct ui_block {
     const struct ui_table *table; /* UI_BLOCK_TABLE */
     const char *note;             /* UI_BLOCK_TABLE: a paragraph under it, or NULL */
     bool inert;                   /* numbers the cursor does not visit (no tensor cell) */
+
+    /* How roomy the block is drawn (the presenter's layout sets these before
+     * measuring): extra columns per cell, a blank line between rows, and
+     * one decimal fewer rather than cut columns off. */
+    int pad;
+    bool airy;
+    bool shrink;
 };
 
 /* Fill out (room for max blocks) with the blocks of st's current stage for a

@@ -17,6 +17,7 @@ struct ui_block_geom {
     struct ui_numfmt fmt;
     bool compact; /* heatmap cells without numbers */
     int header;   /* lines above the rows: title, head spans, column labels */
+    int row_step; /* lines from one row to the next: 1, or 2 with a blank line between */
     int w, h;
     int col_w[UI_TABLE_MAX_COLS]; /* tables: width of each column */
     int note_lines;               /* tables: lines of the note under them */
