@@ -14,6 +14,7 @@
 #include "export.h"
 #include "lesson_state.h"
 #include "mha_config.h"
+#include "record.h"
 #if MHA_HAVE_UI
 #include "ui.h"
 #endif
@@ -100,21 +101,65 @@ static int check_explorer_options(const struct cli_options *o, const struct mha_
     return rc;
 }
 
+/* The recording to replay, read whole before anything is played: 0, or
+ * CLI_EXIT_USAGE with file:line: what is wrong. */
+static int load_replay(const struct cli_options *o, struct recording *rec)
+{
+    rec->events = NULL;
+    rec->n = 0;
+    if (!o->replay || o->bench_frames > 0)
+        return 0;
+    struct mha_error err;
+    mha_error_clear(&err);
+    if (rec_load(o->replay, rec, &err) != 0) {
+        cli_report(&err);
+        fprintf(stderr, "%s: nothing was replayed\n", prog);
+        return CLI_EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* The file --record writes, opened and given its first line before the
+ * terminal is touched: NULL with a message when it cannot be written. */
+static FILE *open_record(const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f || rec_write_header(f) != 0) {
+        fprintf(stderr, "%s: --record: cannot write %s: %s\n", prog, path, strerror(errno));
+        if (f)
+            fclose(f);
+        return NULL;
+    }
+    return f;
+}
+
 static int run_explorer(const struct cli_options *o, struct mha_example *ex)
 {
     char *lesson_path = NULL;
+    struct recording rec;
     int rc = check_explorer_options(o, ex, &lesson_path);
+    if (!rc)
+        rc = load_replay(o, &rec);
     if (rc) {
+        free(lesson_path);
         mha_example_free(ex);
         return rc;
     }
     if (o->bench_frames <= 0 && (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO))) {
         free(lesson_path);
+        rec_free(&rec);
         fprintf(stderr,
                 "%s: the explorer needs a terminal, but standard %s is not one.\n"
                 "To print stages without a terminal use --dump STAGE, e.g.\n"
                 "  %s --dump attention --format text\n",
                 prog, isatty(STDIN_FILENO) ? "output" : "input", prog);
+        mha_example_free(ex);
+        return CLI_EXIT_USAGE;
+    }
+    FILE *record = NULL;
+    if (o->record && o->bench_frames <= 0 && !(record = open_record(o->record))) {
+        free(lesson_path);
+        rec_free(&rec);
         mha_example_free(ex);
         return CLI_EXIT_USAGE;
     }
@@ -127,19 +172,29 @@ static int run_explorer(const struct cli_options *o, struct mha_example *ex)
                             .view = o->view,
                             .focus = o->focus,
                             .theme = o->theme ? colorscale_theme_from_name(o->theme) : 0,
-                            .present = o->present};
+                            .present = o->present,
+                            .autoplay = o->autoplay,
+                            .record = record,
+                            .record_name = o->record,
+                            .replay = o->replay ? &rec : NULL,
+                            .replay_name = o->replay,
+                            .speed = o->speed};
     rc = ui_run(ex, &uo);
-    free(lesson_path);
-    return rc;
 #else
-    free(lesson_path);
     fprintf(stderr,
             "%s: this build has no interactive explorer (ncursesw was not found); "
             "use --dump STAGE\n",
             prog);
     mha_example_free(ex);
-    return CLI_EXIT_USAGE;
+    rc = CLI_EXIT_USAGE;
 #endif
+    if (record && fclose(record) != 0 && rc == 0) {
+        fprintf(stderr, "%s: --record: %s was not written completely\n", prog, o->record);
+        rc = EXIT_FAILURE;
+    }
+    free(lesson_path);
+    rec_free(&rec);
+    return rc;
 }
 
 int main(int argc, char **argv)

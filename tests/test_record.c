@@ -11,11 +11,30 @@
 
 START_TEST(round_trip_every_kind_of_key)
 {
-    static const int keys[] = {'l', '+', ':', 'Q', '#', ' ', 0x732B /* 猫 */, 3 /* ctrl-c */,
-                               REC_KEY_ENTER, REC_KEY_TAB, REC_KEY_BACKSPACE, REC_KEY_ESCAPE,
-                               REC_KEY_LEFT, REC_KEY_RIGHT, REC_KEY_UP, REC_KEY_DOWN,
-                               REC_KEY_PAGEUP, REC_KEY_PAGEDOWN, REC_KEY_HOME, REC_KEY_END,
-                               REC_KEY_DELETE, REC_KEY_RESIZE};
+    static const int keys[] = {'l',
+                               '+',
+                               ':',
+                               'Q',
+                               '#',
+                               ' ',
+                               0x732B /* 猫 */,
+                               3 /* ctrl-c */,
+                               REC_KEY_ENTER,
+                               REC_KEY_TAB,
+                               REC_KEY_BACKSPACE,
+                               REC_KEY_ESCAPE,
+                               REC_KEY_LEFT,
+                               REC_KEY_RIGHT,
+                               REC_KEY_UP,
+                               REC_KEY_DOWN,
+                               REC_KEY_PAGEUP,
+                               REC_KEY_PAGEDOWN,
+                               REC_KEY_HOME,
+                               REC_KEY_END,
+                               REC_KEY_DELETE,
+                               REC_KEY_RESIZE,
+                               REC_KEY_BACKTAB,
+                               REC_KEY_F1};
     const int n = (int)(sizeof keys / sizeof keys[0]);
     char *buf = NULL;
     size_t len = 0;
@@ -120,15 +139,22 @@ END_TEST
 START_TEST(link_leaves_defaults_out)
 {
     char *toks[] = {"tok 0", "tok 1", "tok 2", "tok 3"};
-    struct link_state s = {.tokens = toks, .n_tokens = 4, .d_model = 6, .seed = 42, .heads = 2,
-                           .scaled = true};
+    struct link_state s = {
+        .tokens = toks, .n_tokens = 4, .d_model = 6, .seed = 42, .heads = 2, .scaled = true};
     char *c = link_command(&s);
     ck_assert_str_eq(c, "mha-explorer");
     free(c);
     char *mine[] = {"The", "cat's", "mat"};
-    struct link_state t = {.tokens = mine, .n_tokens = 3, .d_model = 8, .seed = 7, .heads = 4,
-                           .causal = true, .scaled = false, .stage = 4,
-                           .focus = "weights, head 1, row 2, col 0", .lesson = "13",
+    struct link_state t = {.tokens = mine,
+                           .n_tokens = 3,
+                           .d_model = 8,
+                           .seed = 7,
+                           .heads = 4,
+                           .causal = true,
+                           .scaled = false,
+                           .stage = 4,
+                           .focus = "weights, head 1, row 2, col 0",
+                           .lesson = "13",
                            .lesson_step = 2};
     c = link_command(&t);
     ck_assert_str_eq(c, "mha-explorer --lesson 13 --step 3 --tokens 'The cat'\\''s mat' "

@@ -30,6 +30,8 @@ static const struct {
     {"end", REC_KEY_END},
     {"delete", REC_KEY_DELETE},
     {"resize", REC_KEY_RESIZE},
+    {"backtab", REC_KEY_BACKTAB},
+    {"f1", REC_KEY_F1},
 };
 
 const char *rec_key_name(int key, char *buf)
@@ -106,8 +108,8 @@ int rec_parse(const char *text, const char *name, struct recording *out, struct 
         if (!header) {
             if (strcmp(s, REC_MAGIC) != 0) {
                 free(ev);
-                return fail_at(err, name, line,
-                               "not a recording: the first line must be \"%s\"", REC_MAGIC);
+                return fail_at(err, name, line, "not a recording: the first line must be \"%s\"",
+                               REC_MAGIC);
             }
             header = true;
             continue;
@@ -121,9 +123,9 @@ int rec_parse(const char *text, const char *name, struct recording *out, struct 
         }
         if (t < last || t > REC_MAX_SECONDS) {
             free(ev);
+            *end = '\0'; /* the time alone */
             return fail_at(err, name, line,
-                           t < last ? "time %s goes backwards" : "time %s is beyond a day",
-                           s);
+                           t < last ? "time %s goes backwards" : "time %s is beyond a day", s);
         }
         while (*end == ' ' || *end == '\t')
             end++;

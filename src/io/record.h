@@ -10,9 +10,9 @@
  *
  * Each event is "<seconds since the start> <key>", times never decreasing.
  * A key is a printable character other than space and '#' as itself, or one
- * of the names: space hash enter tab backspace escape left right up down
- * pageup pagedown home end delete resize ctrl-a .. ctrl-z, or U+XXXX for any
- * other character.
+ * of the names: space hash enter tab backtab backspace escape left right up
+ * down pageup pagedown home end delete resize f1 ctrl-a .. ctrl-z, or U+XXXX
+ * for any other character.
  */
 #ifndef MHA_RECORD_H
 #define MHA_RECORD_H
@@ -37,6 +37,8 @@ enum rec_key {
     REC_KEY_END,
     REC_KEY_DELETE,
     REC_KEY_RESIZE,
+    REC_KEY_BACKTAB, /* shift-tab */
+    REC_KEY_F1,
 };
 
 #define REC_MAX_EVENTS 100000

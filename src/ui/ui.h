@@ -3,7 +3,11 @@
 #ifndef MHA_UI_H
 #define MHA_UI_H
 
+#include <stdio.h>
+
 #include "mha.h"
+
+struct recording;
 
 struct ui_options {
     int stage;             /* stage to open on, 0..6 */
@@ -27,8 +31,14 @@ struct ui_options {
     const char *assets_dir;  /* NULL: the data directory's assets/ */
 
     /* Classroom (main.c: --theme, --present, --autoplay, --record, --replay, --speed). */
-    int theme;    /* enum colorscale_theme: 0 = dark */
-    bool present; /* open in the presenter's layout */
+    int theme;                      /* enum colorscale_theme: 0 = dark */
+    bool present;                   /* open in the presenter's layout */
+    double autoplay;                /* > 0: autoplay on, a move every so many seconds */
+    FILE *record;                   /* write the keys here (rec_write_header done); not closed */
+    const char *record_name;        /* its name, for messages */
+    const struct recording *replay; /* play these keys in (the caller keeps it) */
+    const char *replay_name;
+    double speed; /* the replay's times are divided by it; 0 = 1 */
 };
 
 /* Run the explorer on ex until the user quits.  The explorer takes ownership

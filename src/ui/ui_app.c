@@ -1,5 +1,6 @@
-/* ui_app.c - ui_run: the terminal set up and restored, the input loop,
- * Ctrl-C as a flag, resizes, and the off-screen redraw benchmark. */
+/* ui_app.c - ui_run: the options applied to a new explorer, the curses
+ * settings, and the off-screen redraw benchmark.  The input loop is in
+ * ui_loop.c. */
 #include "ui.h"
 
 #include <curses.h>
@@ -12,40 +13,10 @@
 #include <time.h>
 
 #include "ui_app.h"
+#include "ui_play.h"
 #if UI_HAVE_IO
 #include "paths.h"
 #endif
-
-/* Set by the signal handler, read by the loop; nothing else happens there. */
-static volatile sig_atomic_t got_signal;
-
-static void on_signal(int sig)
-{
-    got_signal = sig;
-}
-
-struct saved_signals {
-    struct sigaction intr, term, hup;
-};
-
-static void catch_signals(struct saved_signals *old)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    got_signal = 0;
-    sigaction(SIGINT, &sa, &old->intr);
-    sigaction(SIGTERM, &sa, &old->term);
-    sigaction(SIGHUP, &sa, &old->hup);
-}
-
-static void restore_signals(const struct saved_signals *old)
-{
-    sigaction(SIGINT, &old->intr, NULL);
-    sigaction(SIGTERM, &old->term, NULL);
-    sigaction(SIGHUP, &old->hup, NULL);
-}
 
 static bool locale_is_utf8(void)
 {
@@ -59,8 +30,7 @@ static const char *base_name(const char *path)
     return slash ? slash + 1 : path;
 }
 
-/* curses settings shared by the real screen and the benchmark's. */
-static void setup_curses(struct ui_app *app, bool utf8)
+void ui_app_setup_curses(struct ui_app *app)
 {
     cbreak();
     noecho();
@@ -68,56 +38,7 @@ static void setup_curses(struct ui_app *app, bool utf8)
     keypad(stdscr, TRUE);
     set_escdelay(25);
     curs_set(0);
-    ui_theme_init(&app->th, utf8, app->th.name);
-}
-
-static int interactive(struct ui_app *app)
-{
-    struct saved_signals old;
-    SCREEN *scr = newterm(NULL, stdout, stdin);
-    if (!scr) {
-        fprintf(stderr, "mha-explorer: cannot use this terminal (TERM=%s)\n",
-                getenv("TERM") ? getenv("TERM") : "");
-        return 1;
-    }
-    set_term(scr);
-    catch_signals(&old);
-    setup_curses(app, app->th.utf8);
-    wtimeout(stdscr, 250); /* wake now and then to see a signal's flag */
-    ui_app_reflow(app, LINES, COLS);
-    ui_app_apply_focus(app);
-
-    bool dirty = true;
-    while (!app->st.quit && !got_signal) {
-        if (dirty) {
-            wnoutrefresh(stdscr); /* blank below, so a resized stdscr is not redrawn later */
-            ui_app_draw(app);
-            doupdate();
-            dirty = false;
-        }
-        wint_t ch;
-        const int r = wget_wch(stdscr, &ch);
-        if (r == ERR)
-            continue;
-        if (r == KEY_CODE_YES && ch == KEY_RESIZE) {
-            ui_app_reflow(app, LINES, COLS);
-            dirty = true;
-            continue;
-        }
-        if (app->lay.too_small) {
-            if (r == OK && (ch == 'q' || ch == 'Q'))
-                app->st.quit = true;
-            continue;
-        }
-        ui_app_key(app, (int)ch, r == OK);
-        dirty = true;
-    }
-
-    ui_app_free_windows(app);
-    endwin();
-    delscreen(scr);
-    restore_signals(&old);
-    return got_signal == SIGINT ? 130 : got_signal ? 128 + (int)got_signal : 0;
+    ui_theme_init(&app->th, app->th.utf8, app->th.name);
 }
 
 static double now_ms(void)
@@ -154,7 +75,7 @@ static int bench(struct ui_app *app, int frames, int rows, int cols)
         return 1;
     }
     set_term(scr);
-    setup_curses(app, app->th.utf8);
+    ui_app_setup_curses(app);
     resizeterm(rows, cols);
     ui_app_reflow(app, rows, cols);
     ui_app_apply_focus(app);
@@ -273,6 +194,15 @@ int ui_run(struct mha_example *ex, const struct ui_options *opt)
     if (opt->stage > 0 && opt->stage < MHA_STAGE_COUNT)
         app->st.stage = opt->stage;
     app->st.present = opt->present;
+    app->autoplay.interval = opt->autoplay > 0.0 ? opt->autoplay : UI_AUTOPLAY_DEFAULT;
+    app->autoplay.on = opt->autoplay > 0.0;
+    app->record = opt->record;
+    snprintf(app->record_name, sizeof app->record_name, "%s",
+             opt->record_name ? opt->record_name : "the recording");
+    app->replay.rec = opt->replay;
+    snprintf(app->replay.name, sizeof app->replay.name, "%s",
+             opt->replay_name ? opt->replay_name : "the recording");
+    app->replay.speed = opt->speed > 0.0 ? opt->speed : 1.0;
     char ldir[4096], adir[4096], warning[600];
     ui_lessons_init(&app->les,
                     opt->lessons_dir ? opt->lessons_dir : data_path("lessons", ldir, sizeof ldir),
@@ -297,7 +227,7 @@ int ui_run(struct mha_example *ex, const struct ui_options *opt)
         status = bench(app, frames, opt->bench_rows > 0 ? opt->bench_rows : 60,
                        opt->bench_cols > 0 ? opt->bench_cols : 200);
     else
-        status = interactive(app);
+        status = ui_app_interactive(app);
     ui_lessons_done(&app->les);
     ui_state_done(&app->st);
     free(app);

@@ -10,8 +10,11 @@
 #include <curses.h>
 #include <stdbool.h>
 
+#include <stdio.h>
+
 #include "ui_layout.h"
 #include "ui_lesson.h"
+#include "ui_play.h"
 #include "ui_state.h"
 #include "ui_theme.h"
 #include "ui_view.h"
@@ -34,6 +37,13 @@ struct ui_app {
     WINDOW *modal;  /* the lesson list, over the middle of the screen */
     WINDOW *head;   /* the presenter's header: big title and formula */
 
+    /* what plays by itself, and the recording being written */
+    struct ui_autoplay autoplay;
+    struct ui_replay replay;
+    FILE *record; /* the caller's; NULL: not recording */
+    char record_name[256];
+    double record_start;
+
     /* the current view, derived from st and lay by ui_app_reflow */
     struct ui_block blocks[UI_VIEW_MAX_BLOCKS];
     struct ui_block_geom geoms[UI_VIEW_MAX_BLOCKS];
@@ -50,6 +60,16 @@ void ui_app_reflow(struct ui_app *app, int rows, int cols);
  * key code.  May change the state; reflows. */
 void ui_app_key(struct ui_app *app, int key, bool is_char);
 
+/* Autoplay's move when one is due at now (ui_play_clock); true when the
+ * screen changed. */
+bool ui_app_autoplay(struct ui_app *app, double now);
+
+/* The curses settings of the real screen and the benchmark's (after
+ * newterm), and the input loop on the real one (ui_loop.c): the process
+ * exit status. */
+void ui_app_setup_curses(struct ui_app *app);
+int ui_app_interactive(struct ui_app *app);
+
 /* Delete the windows (before endwin). */
 void ui_app_free_windows(struct ui_app *app);
 
@@ -61,7 +81,7 @@ int ui_app_view_h(const struct ui_app *app);
 
 /* Pieces of the drawing, one file each. */
 void ui_bar_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme *th, int width);
-void ui_status_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme *th, int width);
+void ui_status_draw(WINDOW *win, const struct ui_app *app, int width);
 void ui_msg_draw(WINDOW *win, const struct ui_app *app, int width, int height);
 /* Lines the message line needs at this width (1..4). */
 int ui_msg_lines(const struct ui_state *st, bool utf8, int width);

@@ -49,8 +49,10 @@ void ui_bar_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme *
     wnoutrefresh(win);
 }
 
-void ui_status_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme *th, int width)
+void ui_status_draw(WINDOW *win, const struct ui_app *app, int width)
 {
+    const struct ui_state *st = &app->st;
+    const struct ui_theme *th = &app->th;
     const struct mha_example *ex = st->ex;
     const int base = ui_role_attr(th, UI_ROLE_STATUS), key = ui_role_attr(th, UI_ROLE_STATUS_KEY);
     ui_fill(win, 0, 0, width, base);
@@ -75,8 +77,11 @@ void ui_status_draw(WINDOW *win, const struct ui_state *st, const struct ui_them
     if (st->source[0])
         snprintf(part[n++], sizeof part[0], "%.60s", st->source);
 
-    const char *help = " ? help ";
-    const int help_w = (int)strlen(help);
+    char play[64], help[96];
+    ui_play_status(app, play, sizeof play);
+    snprintf(help, sizeof help, " ? help ");
+    const int play_w = play[0] ? ui_text_width(play, th->utf8) + 2 : 0;
+    const int help_w = (int)strlen(help) + play_w;
     int x = 1;
     for (int i = 0; i < n; i++) {
         const char *sep = i ? " │ " : "";
@@ -87,7 +92,12 @@ void ui_status_draw(WINDOW *win, const struct ui_state *st, const struct ui_them
         x += ui_put(win, 0, x, sep, width - help_w - x, base, th->utf8);
         x += ui_put(win, 0, x, part[i], width - help_w - x, base, th->utf8);
     }
-    ui_put(win, 0, width - help_w, help, help_w, key, th->utf8);
+    if (play_w) {
+        char chip[80];
+        snprintf(chip, sizeof chip, " %s ", play);
+        ui_put(win, 0, width - help_w, chip, play_w, ui_role_attr(th, UI_ROLE_PLAYING), th->utf8);
+    }
+    ui_put(win, 0, width - help_w + play_w, help, help_w - play_w, key, th->utf8);
     wnoutrefresh(win);
 }
 
@@ -156,6 +166,5 @@ void ui_msg_draw(WINDOW *win, const struct ui_app *app, int width, int height)
 
 void ui_play_status(const struct ui_app *app, char *buf, size_t n)
 {
-    (void)app;
-    snprintf(buf, n, "%s", "");
+    ui_play_status_text(&app->autoplay, &app->replay, buf, n);
 }

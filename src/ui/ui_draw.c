@@ -290,7 +290,7 @@ void ui_app_draw(const struct ui_app *app)
     if (app->lay.present)
         ui_present_status_draw(app->status, app, app->lay.status.w);
     else
-        ui_status_draw(app->status, &app->st, &app->th, app->lay.status.w);
+        ui_status_draw(app->status, app, app->lay.status.w);
     if (app->les.menu_open && app->modal)
         ui_lesson_menu_draw(app->modal, &app->les, &app->th);
 }

@@ -45,6 +45,12 @@ const struct ui_key_binding ui_key_table[] = {
     {{KEY_NPAGE, ' '}, "PgDn Space", UI_KEYS_ANY, UI_ACT_PAGE_DOWN, "page down"},
     {{'v'}, "v", UI_KEYS_ANY, UI_ACT_VIEW_CYCLE, "next view: stage, shapes, cost, heads"},
     {{'L'}, "L", UI_KEYS_ANY, UI_ACT_LESSONS, "the lessons: pick one, see your progress"},
+    {{'a'},
+     "a",
+     UI_KEYS_ANY,
+     UI_ACT_AUTOPLAY,
+     "autoplay on / off: lesson steps (a checkpoint shows its answer, then goes on) or "
+     "stages (round and round); any other key pauses"},
     {{'P'}, "P", UI_KEYS_ANY, UI_ACT_PRESENT, "presenter mode: big title, roomy numbers"},
     {{'T'}, "T", UI_KEYS_ANY, UI_ACT_THEME, "next theme: dark, light, projector, mono"},
     {{' '},

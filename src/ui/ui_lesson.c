@@ -276,3 +276,17 @@ bool ui_lesson_quiz_key(struct ui_lessons *ls, struct ui_state *st, int key, boo
                                     : "Not quite: the explanation is in the lesson pane.");
     return true;
 }
+
+bool ui_lesson_reveal(struct ui_lessons *ls, struct ui_state *st)
+{
+    if (!ls->l || !ui_quiz_asking(&ls->quiz))
+        return false;
+    struct lesson_answer expected;
+    if (expected_answer(ls, st, &expected)) {
+        ui_state_say(st, true, "This checkpoint's answer cannot be worked out here.");
+        return false;
+    }
+    ui_quiz_reveal(&ls->quiz, &expected);
+    ls->scroll = 1 << 20; /* down to the answer (clamped when drawn) */
+    return true;
+}

@@ -82,6 +82,11 @@ void ui_lesson_close(struct ui_lessons *ls, struct ui_state *st);
  * key was used. */
 bool ui_lesson_quiz_key(struct ui_lessons *ls, struct ui_state *st, int key, bool is_char);
 
+/* Show the open step's checkpoint answered by no one (autoplay): the
+ * answer and its explanation, nothing recorded.  True when there was a
+ * checkpoint asking. */
+bool ui_lesson_reveal(struct ui_lessons *ls, struct ui_state *st);
+
 /* The lesson list: read the lessons (once), show it, handle its keys. */
 void ui_lesson_menu_open(struct ui_lessons *ls, struct ui_state *st);
 void ui_lesson_menu_key(struct ui_lessons *ls, struct ui_state *st, int key, bool is_char);

@@ -185,14 +185,19 @@ static void checkpoint(struct pane *p, const struct ui_lessons *ls)
                     UI_ROLE_QUIZ, ui_role_attr(th, UI_ROLE_SHAPE));
         return;
     }
-    if (z->right)
+    if (z->revealed)
+        snprintf(line, sizeof line, "The answer: %s.", z->answer);
+    else if (z->right)
         snprintf(line, sizeof line, "✓ Right: %s.", z->answer);
     else if (ui_quiz_numeric(z))
         snprintf(line, sizeof line, "✗ Not quite: the answer is %s (you said %s).", z->answer,
                  z->given);
     else
         snprintf(line, sizeof line, "✗ Not quite: the answer is %s.", z->answer);
-    wrapped(p, line, UI_ROLE_QUIZ, ui_role_attr(th, z->right ? UI_ROLE_RIGHT : UI_ROLE_WRONG));
+    const enum ui_role verdict = z->revealed ? UI_ROLE_QUIZ
+                                 : z->right  ? UI_ROLE_RIGHT
+                                             : UI_ROLE_WRONG;
+    wrapped(p, line, UI_ROLE_QUIZ, ui_role_attr(th, verdict));
     wrapped(p, z->q->explain, UI_ROLE_QUIZ, 0);
 }
 

@@ -92,3 +92,17 @@ void ui_quiz_mark(struct ui_quiz *z, const struct lesson_answer *expected)
         snprintf(z->answer, sizeof z->answer, "%s", expected->text);
     z->phase = UI_QUIZ_ANSWERED;
 }
+
+void ui_quiz_reveal(struct ui_quiz *z, const struct lesson_answer *expected)
+{
+    if (!z->q)
+        return;
+    z->given[0] = '\0';
+    z->right = false;
+    z->revealed = true;
+    if (expected->numeric)
+        ui_quiz_format_number(expected->number, z->answer, (int)sizeof z->answer);
+    else
+        snprintf(z->answer, sizeof z->answer, "%s", expected->text);
+    z->phase = UI_QUIZ_ANSWERED;
+}

@@ -25,6 +25,7 @@ struct ui_quiz {
     char given[256];  /* the answer given, as text */
     char answer[256]; /* the expected answer, as shown */
     bool right;
+    bool revealed; /* answered by no one: autoplay showed the answer */
 };
 
 /* Start asking q (NULL: no checkpoint).  previous: as progress_quiz says. */
@@ -49,6 +50,10 @@ enum ui_quiz_input ui_quiz_key(struct ui_quiz *z, int key, bool is_char);
 /* Mark given against expected (lesson_quiz_expected's answer): sets right,
  * answer and the phase. */
 void ui_quiz_mark(struct ui_quiz *z, const struct lesson_answer *expected);
+
+/* Show expected without an answer (autoplay going past a checkpoint):
+ * answered, neither right nor wrong. */
+void ui_quiz_reveal(struct ui_quiz *z, const struct lesson_answer *expected);
 
 /* A number as the checkpoint shows it: whole numbers without decimals,
  * others to 4 significant digits. */

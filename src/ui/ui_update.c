@@ -227,6 +227,24 @@ static void cycle_view(struct ui_state *st)
         ui_state_say(st, false, what[next], st->ex->heads);
 }
 
+/* a: autoplay on (or on again after a pause), or off. */
+static void toggle_autoplay(struct ui_app *app)
+{
+    struct ui_autoplay *a = &app->autoplay;
+    if (a->on) {
+        ui_autoplay_stop(a, false);
+        ui_state_say(&app->st, false, "Autoplay off.");
+        return;
+    }
+    ui_autoplay_start(a, ui_play_clock());
+    ui_state_say(&app->st, false,
+                 app->les.l ? "Autoplay: the next step every %gs (a checkpoint shows its answer "
+                              "first). Any key pauses, a plays on."
+                            : "Autoplay: the next stage every %gs, round and round. Any key "
+                              "pauses, a plays on.",
+                 a->interval);
+}
+
 /* T: the next theme, and what it is for. */
 static void next_theme(struct ui_app *app)
 {
@@ -395,6 +413,8 @@ static void apply(struct ui_app *app, enum ui_action act, int key)
                                  : "Presenter mode off.");
         break;
     case UI_ACT_AUTOPLAY:
+        toggle_autoplay(app);
+        break;
     case UI_ACT_EXPORT:
         break;
     case UI_ACT_QUIT:
@@ -435,12 +455,28 @@ static void clamp_lesson_scroll(struct ui_app *app)
     app->les.scroll = app->les.scroll > max ? max : app->les.scroll < 0 ? 0 : app->les.scroll;
 }
 
+/* After a change: the layout and view again, the cursor where it may be
+ * and in sight, the lesson text inside its pane. */
+static void settle(struct ui_app *app)
+{
+    struct ui_state *st = &app->st;
+    ui_app_reflow(app, app->rows, app->cols);
+    ui_app_apply_focus(app);
+    const bool focus = st->focus;
+    clamp_cursor(app);
+    if (focus != st->focus) /* no numbers to point at: the panes the cursor asked for go */
+        ui_app_reflow(app, app->rows, app->cols);
+    follow_cursor(app);
+    clamp_lesson_scroll(app);
+}
+
 static void handle(struct ui_app *app, int key, bool is_char)
 {
     struct ui_state *st = &app->st;
     /* a character that happens to share a number with a key code is no key */
     if (is_char && key >= KEY_MIN)
         key = 0;
+    const bool playing = app->autoplay.on;
     if (st->cmd_active) {
         command_key(app, key, is_char);
     } else if (st->help_open) {
@@ -458,17 +494,32 @@ static void handle(struct ui_app *app, int key, bool is_char)
             st->msg[0] = '\0';
         apply(app, act, key);
     }
-    ui_app_reflow(app, app->rows, app->cols);
-    ui_app_apply_focus(app);
-    const bool focus = st->focus;
-    clamp_cursor(app);
-    if (focus != st->focus) /* no numbers to point at: the panes the cursor asked for go */
-        ui_app_reflow(app, app->rows, app->cols);
-    follow_cursor(app);
-    clamp_lesson_scroll(app);
+    /* any key but the one that stops it pauses autoplay */
+    if (playing && app->autoplay.on)
+        ui_autoplay_stop(&app->autoplay, true);
+    settle(app);
 }
 
 void ui_app_key(struct ui_app *app, int key, bool is_char)
 {
     handle(app, key, is_char);
+}
+
+bool ui_app_autoplay(struct ui_app *app, double now)
+{
+    struct ui_autoplay *a = &app->autoplay;
+    if (!a->on || now < a->due)
+        return false;
+    const struct ui_state *st = &app->st;
+    if (st->help_open || st->cmd_active || app->les.menu_open) {
+        a->due = now + a->interval; /* nothing moves under an open overlay */
+        return false;
+    }
+    int total, body;
+    lesson_pane_size(app, &total, &body);
+    const bool below = lesson_pane_shown(app) && app->les.scroll + body < total;
+    if (ui_autoplay_tick(a, &app->les, &app->st, below, now) == UI_MOVE_SCROLL)
+        app->les.scroll += body > 2 ? body - 1 : 1;
+    settle(app);
+    return true;
 }

@@ -1,0 +1,173 @@
+/* ui_loop.c - the explorer in a real terminal: the input loop with its
+ * timers (autoplay and a replay wake it through wtimeout; no signals, no
+ * threads), the keys written to a recording as they come, a replay's keys
+ * fed in as if typed, Ctrl-C as a flag, and resizes. */
+#include <curses.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui_app.h"
+#include "ui_play.h"
+
+/* Set by the signal handler, read by the loop; nothing else happens there. */
+static volatile sig_atomic_t got_signal;
+
+static void on_signal(int sig)
+{
+    got_signal = sig;
+}
+
+struct saved_signals {
+    struct sigaction intr, term, hup;
+};
+
+static void catch_signals(struct saved_signals *old)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    got_signal = 0;
+    sigaction(SIGINT, &sa, &old->intr);
+    sigaction(SIGTERM, &sa, &old->term);
+    sigaction(SIGHUP, &sa, &old->hup);
+}
+
+static void restore_signals(const struct saved_signals *old)
+{
+    sigaction(SIGINT, &old->intr, NULL);
+    sigaction(SIGTERM, &old->term, NULL);
+    sigaction(SIGHUP, &old->hup, NULL);
+}
+
+/* A key into the explorer, typed or replayed. */
+static void feed(struct ui_app *app, int key, bool is_char)
+{
+    if (!is_char && key == KEY_RESIZE) {
+        ui_app_reflow(app, LINES, COLS);
+        return;
+    }
+    if (app->lay.too_small) { /* only the notice shows: q quits */
+        if (is_char && (key == 'q' || key == 'Q'))
+            app->st.quit = true;
+        return;
+    }
+    ui_app_key(app, key, is_char);
+}
+
+/* Write a typed key to the recording (not the one that quits: a replay
+ * ends with the explorer open); a failure stops the recording and says so. */
+static void record(struct ui_app *app, int key, bool is_char, double now)
+{
+    const int code = ui_rec_from_curses(key, is_char);
+    if (!app->record || code < 0 || code == REC_KEY_RESIZE || app->st.quit)
+        return;
+    if (rec_write_event(app->record, now - app->record_start, code) != 0) {
+        app->record = NULL; /* ui_run's caller closes the file */
+        ui_state_say(&app->st, true, "The recording stopped: %s cannot be written.",
+                     app->record_name);
+    }
+}
+
+/* A typed key while a replay plays: q quits, Esc stops the replay, any
+ * other key pauses it or plays on. */
+static void replay_control(struct ui_app *app, int key, bool is_char, double now)
+{
+    struct ui_replay *r = &app->replay;
+    if (is_char && (key == 'q' || key == 'Q')) {
+        app->st.quit = true;
+    } else if (is_char && key == 27) {
+        ui_replay_stop(r);
+        ui_state_say(&app->st, false, "Replay stopped after %d of %d keys; the explorer is yours.",
+                     r->next, r->rec->n);
+    } else {
+        ui_replay_toggle(r, now);
+        ui_state_say(&app->st, false,
+                     r->paused ? "Replay paused: any key plays on, Esc stops it, q quits."
+                               : "Replay playing on.");
+    }
+    ui_app_reflow(app, LINES, COLS); /* the message line may need more lines */
+}
+
+/* The replay's keys that are due, then autoplay's move.  True when the
+ * screen changed. */
+static bool timers(struct ui_app *app, double now)
+{
+    bool changed = false;
+    struct ui_replay *r = &app->replay;
+    int rk, key;
+    bool is_char;
+    while (ui_replay_due(r, now, &rk)) {
+        if (ui_rec_to_curses(rk, &key, &is_char))
+            feed(app, key, is_char);
+        app->st.quit = false; /* a replay never closes the explorer */
+        changed = true;
+    }
+    if (r->active && ui_replay_finished(r)) {
+        r->active = false;
+        ui_state_say(&app->st, false,
+                     "The replay finished: %d keys from %s. The explorer is yours.", r->rec->n,
+                     r->name);
+        ui_app_reflow(app, app->rows, app->cols);
+        changed = true;
+    }
+    if (!app->lay.too_small && ui_app_autoplay(app, now))
+        changed = true;
+    return changed;
+}
+
+int ui_app_interactive(struct ui_app *app)
+{
+    struct saved_signals old;
+    SCREEN *scr = newterm(NULL, stdout, stdin);
+    if (!scr) {
+        fprintf(stderr, "mha-explorer: cannot use this terminal (TERM=%s)\n",
+                getenv("TERM") ? getenv("TERM") : "");
+        return 1;
+    }
+    set_term(scr);
+    catch_signals(&old);
+    ui_app_setup_curses(app);
+    ui_app_reflow(app, LINES, COLS);
+    ui_app_apply_focus(app);
+    const double start = ui_play_clock();
+    app->record_start = start;
+    if (app->replay.rec)
+        ui_replay_start(&app->replay, app->replay.rec, app->replay.name, app->replay.speed, start);
+    if (app->autoplay.on)
+        ui_autoplay_start(&app->autoplay, start);
+
+    bool dirty = true;
+    while (!app->st.quit && !got_signal) {
+        if (dirty) {
+            wnoutrefresh(stdscr); /* blank below, so a resized stdscr is not redrawn later */
+            ui_app_draw(app);
+            doupdate();
+            dirty = false;
+        }
+        /* wake for what is due, and now and then to see a signal's flag */
+        wtimeout(stdscr, ui_play_wait_ms(&app->autoplay, &app->replay, ui_play_clock(), 250));
+        wint_t ch;
+        const int r = wget_wch(stdscr, &ch);
+        const double now = ui_play_clock();
+        if (r == ERR) {
+            dirty = timers(app, now);
+            continue;
+        }
+        const bool is_char = r == OK;
+        if (app->replay.active && !(!is_char && ch == KEY_RESIZE))
+            replay_control(app, (int)ch, is_char, now);
+        else
+            feed(app, (int)ch, is_char);
+        record(app, (int)ch, is_char, now);
+        dirty = true;
+    }
+
+    ui_app_free_windows(app);
+    endwin();
+    delscreen(scr);
+    restore_signals(&old);
+    return got_signal == SIGINT ? 130 : got_signal ? 128 + (int)got_signal : 0;
+}
