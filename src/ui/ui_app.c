@@ -194,6 +194,7 @@ int ui_run(struct mha_example *ex, const struct ui_options *opt)
     if (opt->stage > 0 && opt->stage < MHA_STAGE_COUNT)
         app->st.stage = opt->stage;
     app->st.present = opt->present;
+    ui_state_set_load_path(&app->st, opt->load_path);
     app->autoplay.interval = opt->autoplay > 0.0 ? opt->autoplay : UI_AUTOPLAY_DEFAULT;
     app->autoplay.on = opt->autoplay > 0.0;
     app->record = opt->record;

@@ -70,6 +70,17 @@ bool ui_app_autoplay(struct ui_app *app, double now);
 void ui_app_setup_curses(struct ui_app *app);
 int ui_app_interactive(struct ui_app *app);
 
+/* The explorer's own commands (ui_commands.c): :link, :export (and e),
+ * :theme (and T), :present, :autoplay (and a); the others go on to
+ * ui_state_command.  Each leaves what happened in the message line. */
+int ui_app_command(struct ui_app *app, const char *line);
+void ui_app_link(struct ui_app *app);
+/* fmt: an export format or enum ui_export_kind; path NULL: a new
+ * mha-<stage>-<n> file in the current folder. */
+void ui_app_export(struct ui_app *app, int fmt, const char *path);
+void ui_app_set_theme(struct ui_app *app, enum colorscale_theme theme);
+void ui_app_toggle_autoplay(struct ui_app *app);
+
 /* Delete the windows (before endwin). */
 void ui_app_free_windows(struct ui_app *app);
 

@@ -51,6 +51,11 @@ const struct ui_key_binding ui_key_table[] = {
      UI_ACT_AUTOPLAY,
      "autoplay on / off: lesson steps (a checkpoint shows its answer, then goes on) or "
      "stages (round and round); any other key pauses"},
+    {{'e'},
+     "e",
+     UI_KEYS_ANY,
+     UI_ACT_EXPORT,
+     "write the stage as an SVG picture (a view: its table as text)"},
     {{'P'}, "P", UI_KEYS_ANY, UI_ACT_PRESENT, "presenter mode: big title, roomy numbers"},
     {{'T'}, "T", UI_KEYS_ANY, UI_ACT_THEME, "next theme: dark, light, projector, mono"},
     {{' '},

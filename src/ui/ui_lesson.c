@@ -94,6 +94,9 @@ static int apply_scene(struct ui_lessons *ls, struct ui_state *st, int step)
     }
     if (ui_state_set_example(st, ex, s.load == NULL, s.load ? base_name(s.load) : ""))
         return -1;
+    char file[2 * PATH_MAX];
+    snprintf(file, sizeof file, "%s/%s", ls->assets_dir, s.load ? s.load : "");
+    ui_state_set_load_path(st, s.load ? file : NULL);
     st->view_batch = s.batch;
     st->view_seq = s.seq;
     snprintf(st->view_preset, sizeof st->view_preset, "%s", s.preset ? s.preset : "");
@@ -160,6 +163,9 @@ int ui_lesson_open(struct ui_lessons *ls, struct ui_state *st, const char *path,
     lesson_free(ls->l);
     ls->l = l;
     snprintf(ls->id, sizeof ls->id, "%s", base_name(path));
+    char *abs = realpath(path, NULL);
+    snprintf(ls->path, sizeof ls->path, "%s", abs ? abs : path);
+    free(abs);
     if (step < 0)
         step = ls->progress ? progress_last_step(ls->progress, ls->id) : 0;
     if (step >= l->n_steps)

@@ -46,8 +46,9 @@ struct ui_lessons {
     /* the open lesson */
     struct lesson *l; /* owned; NULL: no lesson */
     char id[UI_LESSON_ID_MAX];
-    int step;   /* 0-based */
-    int scroll; /* first line of the lesson pane shown */
+    char path[PATH_MAX]; /* its file, absolute when it can be */
+    int step;            /* 0-based */
+    int scroll;          /* first line of the lesson pane shown */
     struct ui_quiz quiz;
 };
 

@@ -380,6 +380,7 @@ int ui_state_load(struct ui_state *st, const char *path)
         return -1;
     const char *slash = strrchr(path, '/');
     snprintf(st->source, sizeof st->source, "%s", slash ? slash + 1 : path);
+    ui_state_set_load_path(st, path);
     ui_state_say(st, false, "Loaded %s: %d tokens, d_model %d, %d heads.", path, st->ex->lq,
                  st->ex->d_model, st->ex->heads);
     return 0;
@@ -387,6 +388,13 @@ int ui_state_load(struct ui_state *st, const char *path)
     ui_state_say(st, true, "Cannot load %s: this build has no example-file support.", path);
     return -1;
 #endif
+}
+
+void ui_state_set_load_path(struct ui_state *st, const char *path)
+{
+    char *abs = path ? realpath(path, NULL) : NULL;
+    snprintf(st->load_path, sizeof st->load_path, "%s", abs ? abs : path ? path : "");
+    free(abs);
 }
 
 static const char *const view_names[UI_VIEW_MODES] = {"stage", "shapes", "cost", "heads"};
@@ -447,6 +455,11 @@ const struct ui_command_help ui_command_help[] = {
     {"view NAME", "shapes, cost or heads instead of the stage; none: back"},
     {"causal on|off", "the causal mask"},
     {"scale on|off", "division by sqrt(d_k)"},
+    {"link", "the command line that reopens this screen"},
+    {"export FMT [FILE]", "write the stage: svg html markdown csv latex text json"},
+    {"theme NAME", "dark, light, projector or mono"},
+    {"present on|off", "the presenter's layout"},
+    {"autoplay SECS|off", "autoplay every SECS seconds (0.1 to 3600)"},
     {"q", "quit"},
 };
 const int ui_command_help_count = (int)(sizeof ui_command_help / sizeof ui_command_help[0]);

@@ -10,6 +10,7 @@
 #ifndef UI_STATE_H
 #define UI_STATE_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -30,10 +31,11 @@ const char *ui_view_mode_name(enum ui_view_mode v);
 struct ui_viewdata;
 
 struct ui_state {
-    struct mha_example *ex; /* owned */
-    struct mha_trace *tr;   /* owned, made by mha_run from ex */
-    bool generated;         /* ex's numbers were drawn from ex->seed */
-    char source[256];       /* where ex came from, for the status line */
+    struct mha_example *ex;   /* owned */
+    struct mha_trace *tr;     /* owned, made by mha_run from ex */
+    bool generated;           /* ex's numbers were drawn from ex->seed */
+    char source[256];         /* where ex came from, for the status line */
+    char load_path[PATH_MAX]; /* the file ex came from (absolute when known), "" if none */
 
     int stage; /* 0..6 */
     enum ui_view_mode view;
@@ -94,6 +96,9 @@ int ui_state_load(struct ui_state *st, const char *path);
  * status line ("" for a generated example).  On failure ex is freed. */
 int ui_state_set_example(struct ui_state *st, struct mha_example *ex, bool generated,
                          const char *source);
+/* Remember the file the example came from (made absolute when it can be;
+ * NULL: none), for :link. */
+void ui_state_set_load_path(struct ui_state *st, const char *path);
 /* The stage view of stage (a view beyond the stages is closed). */
 int ui_state_set_stage(struct ui_state *st, int stage);
 /* Show a view (UI_VIEW_STAGE: back to the stage).  The shapes and cost views

@@ -6,6 +6,7 @@
 #include <wchar.h>
 
 #include "ui_app.h"
+#include "export.h"
 #include "ui_keys.h"
 
 int ui_app_view_h(const struct ui_app *app)
@@ -104,7 +105,7 @@ static void command_key(struct ui_app *app, int key, bool is_char)
         memcpy(line, st->cmd, st->cmd_len + 1);
         st->cmd_active = false;
         st->msg[0] = '\0';
-        ui_state_command(st, line);
+        ui_app_command(app, line);
         return;
     }
     if ((!is_char && key == KEY_BACKSPACE) || (is_char && (key == 127 || key == 8))) {
@@ -225,47 +226,6 @@ static void cycle_view(struct ui_state *st)
     };
     if (!st->msg_error)
         ui_state_say(st, false, what[next], st->ex->heads);
-}
-
-/* a: autoplay on (or on again after a pause), or off. */
-static void toggle_autoplay(struct ui_app *app)
-{
-    struct ui_autoplay *a = &app->autoplay;
-    if (a->on) {
-        ui_autoplay_stop(a, false);
-        ui_state_say(&app->st, false, "Autoplay off.");
-        return;
-    }
-    ui_autoplay_start(a, ui_play_clock());
-    ui_state_say(&app->st, false,
-                 app->les.l ? "Autoplay: the next step every %gs (a checkpoint shows its answer "
-                              "first). Any key pauses, a plays on."
-                            : "Autoplay: the next stage every %gs, round and round. Any key "
-                              "pauses, a plays on.",
-                 a->interval);
-}
-
-/* T: the next theme, and what it is for. */
-static void next_theme(struct ui_app *app)
-{
-    static const char *const what[COLORSCALE_THEME_COUNT] = {
-        "for dark terminals", "for light terminals: dark text, light fills",
-        "for a projector: black on white, bold, deep colours", "no colour: shade glyphs"};
-    struct ui_theme *th = &app->th;
-    const enum colorscale_theme next =
-        (enum colorscale_theme)((th->name + 1) % COLORSCALE_THEME_COUNT);
-    ui_theme_switch(th, next);
-    clearok(curscr, TRUE);
-    if (th->no_color)
-        ui_state_say(&app->st, false,
-                     "Theme %s. NO_COLOR is set, so the screen stays without colour.",
-                     colorscale_theme_name(next));
-    else if (th->terminal == UI_DEPTH_MONO)
-        ui_state_say(&app->st, false, "Theme %s. This terminal shows no colours.",
-                     colorscale_theme_name(next));
-    else
-        ui_state_say(&app->st, false, "Theme %s: %s. T switches on.", colorscale_theme_name(next),
-                     what[next]);
 }
 
 static void apply(struct ui_app *app, enum ui_action act, int key)
@@ -404,7 +364,7 @@ static void apply(struct ui_app *app, enum ui_action act, int key)
         clearok(curscr, TRUE);
         break;
     case UI_ACT_THEME:
-        next_theme(app);
+        ui_app_set_theme(app, (enum colorscale_theme)((app->th.name + 1) % COLORSCALE_THEME_COUNT));
         break;
     case UI_ACT_PRESENT:
         st->present = !st->present;
@@ -413,9 +373,10 @@ static void apply(struct ui_app *app, enum ui_action act, int key)
                                  : "Presenter mode off.");
         break;
     case UI_ACT_AUTOPLAY:
-        toggle_autoplay(app);
+        ui_app_toggle_autoplay(app);
         break;
     case UI_ACT_EXPORT:
+        ui_app_export(app, EXPORT_FORMAT_SVG, NULL);
         break;
     case UI_ACT_QUIT:
         st->quit = true;

@@ -1,0 +1,198 @@
+/* ui_export.c - the current stage or view written to a new file. */
+#include "ui_export.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "dump.h"
+#include "export.h"
+#include "ui_text.h"
+#include "ui_viewdata.h"
+
+#define MAX_NUMBER 9999 /* mha-attention-9999.svg is the last automatic name */
+
+int ui_export_format_from_name(const char *name)
+{
+    if (!strcmp(name, "text") || !strcmp(name, "txt"))
+        return UI_EXPORT_TEXT;
+    if (!strcmp(name, "json"))
+        return UI_EXPORT_JSON;
+    return export_format_from_name(name);
+}
+
+const char *ui_export_extension(int fmt)
+{
+    if (fmt == UI_EXPORT_TEXT)
+        return "txt";
+    if (fmt == UI_EXPORT_JSON)
+        return "json";
+    const char *ext = export_format_extension((enum export_format)fmt);
+    return ext ? ext : "txt";
+}
+
+void ui_export_name(const char *what, int n, const char *ext, char *buf, size_t size)
+{
+    snprintf(buf, size, "mha-%s-%d.%s", what, n, ext);
+}
+
+/* text padded with spaces to width columns, on the left when right. */
+static void cell(FILE *out, const char *text, int width, bool right)
+{
+    const int pad = width - ui_text_width(text, true);
+    if (right)
+        fprintf(out, "%*s", pad > 0 ? pad : 0, "");
+    fputs(text, out);
+    if (!right)
+        fprintf(out, "%*s", pad > 0 ? pad : 0, "");
+}
+
+/* A view's table as text: its line, the table with a rule under the
+ * header, its note; and the heads' similarity matrix. */
+static void write_view(FILE *out, const struct ui_viewdata *vd)
+{
+    fprintf(out, "%s view: %s\n\n", vd->name, vd->line);
+    if (vd->error[0]) {
+        fprintf(out, "%s\n", vd->error);
+        return;
+    }
+    if (vd->similarity)
+        dump_text_matrix(out, "similarity of the heads' score forms (cosine)", vd->similarity,
+                         vd->heads, vd->heads, vd->row_labels, vd->col_labels);
+    const struct ui_table *t = &vd->table;
+    int width[UI_TABLE_MAX_COLS] = {0}, total = 0;
+    for (int c = 0; c < t->cols && c < UI_TABLE_MAX_COLS; c++) {
+        for (int r = 0; r < t->rows; r++) {
+            const int w = ui_text_width(t->cells[r * t->cols + c], true);
+            width[c] = w > width[c] ? w : width[c];
+        }
+        total += width[c] + (c ? 2 : 0);
+    }
+    fprintf(out, "%s%s\n\n", vd->similarity ? "\n" : "", vd->table_title);
+    for (int r = 0; r < t->rows; r++) {
+        for (int c = 0; c < t->cols && c < UI_TABLE_MAX_COLS; c++) {
+            fputs(c ? "  " : "", out);
+            const bool last = c + 1 == t->cols;
+            cell(out, t->cells[r * t->cols + c], last && !t->right[c] ? 0 : width[c], t->right[c]);
+        }
+        fputc('\n', out);
+        for (int i = 0; r == 0 && i < total; i++)
+            fputc(i + 1 == total ? '\n' : '-', out);
+    }
+    if (vd->note[0])
+        fprintf(out, "\n%s\n", vd->note);
+}
+
+/* What st shows in fmt, into a new buffer (free it).  -1 with err. */
+static int render(const struct ui_state *st, int fmt, char **buf, size_t *len,
+                  struct mha_error *err)
+{
+    *buf = NULL;
+    FILE *mem = open_memstream(buf, len);
+    if (!mem)
+        return mha_error_set(err, "out of memory");
+    int rc = 0;
+    if (st->view != UI_VIEW_STAGE && st->vd)
+        write_view(mem, st->vd);
+    else if (fmt == UI_EXPORT_TEXT || fmt == UI_EXPORT_JSON)
+        rc = dump_write(mem, st->ex, st->tr, st->stage,
+                        fmt == UI_EXPORT_TEXT ? DUMP_FORMAT_TEXT : DUMP_FORMAT_JSON);
+    else
+        rc = export_write(mem, st->ex, st->tr, st->stage, (enum export_format)fmt, err);
+    if (fclose(mem) != 0 && rc == 0)
+        rc = mha_error_set(err, "out of memory");
+    if (rc) {
+        free(*buf);
+        *buf = NULL;
+    }
+    return rc;
+}
+
+/* The folder of path ("." when it has none). */
+static void folder_of(const char *path, char *dir, size_t n)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(dir, n, ".");
+    else if (slash == path)
+        snprintf(dir, n, "/");
+    else
+        snprintf(dir, n, "%.*s", (int)(slash - path), path);
+}
+
+/* Put the finished temporary file at name unless something is there:
+ * 0, 1 when name exists, -1 (errno) for any other failure. */
+static int place(const char *tmp, const char *name)
+{
+    if (link(tmp, name) == 0)
+        return 0;
+    if (errno == EEXIST)
+        return 1;
+    /* a file system without hard links: rename, after looking */
+    struct stat sb;
+    if (lstat(name, &sb) == 0)
+        return 1;
+    return rename(tmp, name) == 0 ? 0 : -1;
+}
+
+int ui_export_write(const struct ui_state *st, int fmt, const char *dir, const char *path,
+                    char *written, size_t size, struct mha_error *err)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    if (render(st, fmt, &buf, &len, err))
+        return -1;
+    char folder[PATH_MAX], tmp[PATH_MAX + 32];
+    if (path)
+        folder_of(path, folder, sizeof folder);
+    else
+        snprintf(folder, sizeof folder, "%s", dir && *dir ? dir : ".");
+    snprintf(tmp, sizeof tmp, "%s/.mha-export-XXXXXX", folder);
+    const int fd = mkstemp(tmp);
+    if (fd < 0) {
+        free(buf);
+        return mha_error_set(err, "cannot write in %s: %s", folder, strerror(errno));
+    }
+    FILE *f = fdopen(fd, "w");
+    const bool ok = f && fwrite(buf, 1, len, f) == len && fflush(f) == 0 && fsync(fd) == 0;
+    const int saved = errno;
+    const bool closed = f ? fclose(f) == 0 : close(fd) == 0;
+    if (!ok || !closed) {
+        unlink(tmp);
+        free(buf);
+        return mha_error_set(err, "cannot write in %s: %s", folder, strerror(ok ? errno : saved));
+    }
+    free(buf);
+    const char *what = st->view != UI_VIEW_STAGE ? ui_view_mode_name(st->view)
+                                                 : mha_stage_name((enum mha_stage)st->stage);
+    const char *ext = st->view != UI_VIEW_STAGE ? "txt" : ui_export_extension(fmt);
+    char name[PATH_MAX + 128];
+    int placed = 1;
+    if (path) {
+        snprintf(name, sizeof name, "%s", path);
+        placed = place(tmp, name);
+    }
+    for (int n = 1; !path && placed == 1 && n <= MAX_NUMBER; n++) {
+        char base[96];
+        ui_export_name(what, n, ext, base, sizeof base);
+        snprintf(name, sizeof name, "%s/%s", folder, base);
+        placed = place(tmp, name);
+    }
+    const int saved_place = errno;
+    unlink(tmp); /* after a link the name stays; after a rename there is nothing left */
+    if (placed != 0) {
+        if (placed == 1)
+            return mha_error_set(err,
+                                 path ? "%s exists; :export never replaces a file"
+                                      : "%s: every name up to 9999 is taken",
+                                 path ? path : folder);
+        return mha_error_set(err, "cannot write %s: %s", name, strerror(saved_place));
+    }
+    char *abs = realpath(name, NULL);
+    snprintf(written, size, "%s", abs ? abs : name);
+    free(abs);
+    return 0;
+}
