@@ -245,23 +245,40 @@ static void draw_vis(const struct ui_app *app)
     wnoutrefresh(app->canvas);
 }
 
+/* The "enlarge the terminal" notice, wrapped to the width and centred;
+ * on the tiniest screens the size it has gives way first. */
 static void draw_too_small(const struct ui_app *app)
 {
     WINDOW *w = app->full;
     const struct ui_theme *th = &app->th;
-    char line1[96], line2[96];
-    snprintf(line1, sizeof line1, "The terminal is %d×%d.", app->cols, app->rows);
-    snprintf(line2, sizeof line2, "Enlarge the terminal to %d×%d", UI_MIN_COLS, UI_MIN_ROWS);
-    werase(w);
-    const int y = app->rows / 2 - 1;
-    const char *lines[] = {line2, line1, "q quits"};
+    char need[96], have[96];
+    snprintf(need, sizeof need, "Enlarge the terminal to %d×%d", UI_MIN_COLS, UI_MIN_ROWS);
+    snprintf(have, sizeof have, "The terminal is %d×%d.", app->cols, app->rows);
+    const char *texts[] = {need, have, "q quits"};
+    struct ui_line lines[3][8];
+    int n[3], total = 0;
+    const int width = app->cols > 2 ? app->cols - 2 : 1;
     for (int i = 0; i < 3; i++) {
-        int tw = ui_text_width(lines[i], th->utf8);
-        int x = tw < app->cols ? (app->cols - tw) / 2 : 0;
-        if (y + i >= 0 && y + i < app->rows)
-            ui_put(w, y + i, x, lines[i], app->cols - x,
-                   i == 0 ? ui_role_attr(th, UI_ROLE_NOTICE) : 0, th->utf8);
+        n[i] = ui_text_wrap(texts[i], width, th->utf8, lines[i], 8);
+        n[i] = n[i] > 8 ? 8 : n[i];
+        total += n[i];
     }
+    if (total > app->rows) { /* the size the terminal has goes first */
+        total -= n[1];
+        n[1] = 0;
+    }
+    werase(w);
+    int y = (app->rows - total) / 2;
+    y = y > 0 ? y : 0;
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < n[i] && y < app->rows; k++, y++) {
+            char buf[256];
+            const int tw =
+                ui_text_fit_n(lines[i][k].start, lines[i][k].len, width, th->utf8, buf, sizeof buf);
+            const int x = tw < app->cols ? (app->cols - tw) / 2 : 0;
+            ui_put(w, y, x, buf, app->cols - x, i == 0 ? ui_role_attr(th, UI_ROLE_NOTICE) : 0,
+                   th->utf8);
+        }
     wattrset(w, 0);
     wnoutrefresh(w);
 }

@@ -27,7 +27,7 @@ static int frame(int rows, int cols, int msg_lines, struct ui_layout *out)
     out->bar = (struct ui_rect){0, 0, 1, cols};
     out->status = (struct ui_rect){rows - 1, 0, 1, cols};
     out->msg = (struct ui_rect){rows - 1 - msg_h, 0, msg_h, cols};
-    const int mh = rows - 2 < 24 ? rows - 2 : 24, mw = cols - 4 < 84 ? cols - 4 : 84;
+    const int mh = rows - 2 < 24 ? rows - 2 : 24, mw = cols - 2 < 90 ? cols - 2 : 90;
     out->modal = (struct ui_rect){(rows - mh) / 2, (cols - mw) / 2, mh, mw};
     return out->msg.y - 1;
 }
@@ -112,7 +112,7 @@ void ui_layout_compute_present(int rows, int cols, const struct ui_present_need 
     const int msg_h = clamp(need->msg_lines, 0, 4);
     out->status = (struct ui_rect){rows - 1, 0, 1, cols};
     out->msg = (struct ui_rect){rows - 1 - msg_h, 0, msg_h, cols};
-    const int mh = rows - 2 < 24 ? rows - 2 : 24, mw = cols - 4 < 84 ? cols - 4 : 84;
+    const int mh = rows - 2 < 24 ? rows - 2 : 24, mw = cols - 2 < 90 ? cols - 2 : 90;
     out->modal = (struct ui_rect){(rows - mh) / 2, (cols - mw) / 2, mh, mw};
     /* a pane below the numbers takes 6 lines or more */
     const int pane_below = need->pane && cols < UI_WIDE_COLS ? 6 : 0;

@@ -146,8 +146,9 @@ void ui_lesson_menu_draw(WINDOW *win, const struct ui_lessons *ls, const struct 
         wborder(win, '|', '|', '-', '-', '+', '+', '+', '+');
     ui_put(win, 0, 2, " Lessons ", w - 4, ui_role_attr(th, UI_ROLE_PANE_TITLE), th->utf8);
     const int inner = w - 4, x = 2;
-    /* columns from the right: quiz 8, seen 6, steps 5, two apart */
-    const int quiz_x = x + inner - 8, seen_x = quiz_x - 8, steps_x = seen_x - 7;
+    /* columns from the right: quiz 8, seen 6, steps 5, one apart; the
+     * titles get the rest (46 columns on an 80-column screen) */
+    const int quiz_x = x + inner - 8, seen_x = quiz_x - 7, steps_x = seen_x - 6;
     const int title_w = steps_x - (x + 5) - 1;
     const int head_attr = ui_role_attr(th, UI_ROLE_SHAPE);
     ui_put(win, 1, x + 2, " #", 2, head_attr, th->utf8);
