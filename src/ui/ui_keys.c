@@ -45,19 +45,10 @@ const struct ui_key_binding ui_key_table[] = {
     {{KEY_NPAGE, ' '}, "PgDn Space", UI_KEYS_ANY, UI_ACT_PAGE_DOWN, "page down"},
     {{'v'}, "v", UI_KEYS_ANY, UI_ACT_VIEW_CYCLE, "next view: stage, shapes, cost, heads"},
     {{'L'}, "L", UI_KEYS_ANY, UI_ACT_LESSONS, "the lessons: pick one, see your progress"},
-    {{'a'},
-     "a",
-     UI_KEYS_ANY,
-     UI_ACT_AUTOPLAY,
-     "autoplay on / off: lesson steps (a checkpoint shows its answer, then goes on) or "
-     "stages (round and round); any other key pauses"},
-    {{'e'},
-     "e",
-     UI_KEYS_ANY,
-     UI_ACT_EXPORT,
-     "write the stage as an SVG picture (a view: its table as text)"},
-    {{'P'}, "P", UI_KEYS_ANY, UI_ACT_PRESENT, "presenter mode: big title, roomy numbers"},
-    {{'T'}, "T", UI_KEYS_ANY, UI_ACT_THEME, "next theme: dark, light, projector, mono"},
+    {{'P'}, "P", UI_KEYS_TEACH, UI_ACT_PRESENT, "presenter mode: big title, roomy numbers"},
+    {{'a'}, "a", UI_KEYS_TEACH, UI_ACT_AUTOPLAY, "autoplay on / off; any other key pauses it"},
+    {{'T'}, "T", UI_KEYS_TEACH, UI_ACT_THEME, "next theme: dark, light, projector, mono"},
+    {{'e'}, "e", UI_KEYS_TEACH, UI_ACT_EXPORT, "write the stage as SVG (a view: its table)"},
     {{' '},
      "Space",
      UI_KEYS_LESSON,
@@ -98,7 +89,8 @@ const struct ui_key_binding *ui_key_lookup(int key, bool focus, bool lesson)
     for (int pass = lesson ? 0 : 1; pass < 3; pass++) {
         for (int i = 0; i < ui_key_count; i++) {
             const struct ui_key_binding *b = &ui_key_table[i];
-            if (b->mode == order[pass] && binding_has(b, key))
+            const enum ui_key_mode mode = b->mode == UI_KEYS_TEACH ? UI_KEYS_ANY : b->mode;
+            if (mode == order[pass] && binding_has(b, key))
                 return b;
         }
     }
@@ -129,6 +121,7 @@ static const char *const mode_heading[] = {
     [UI_KEYS_BROWSE] = "Browsing the stages",
     [UI_KEYS_FOCUS] = "With the cell cursor (after Tab)",
     [UI_KEYS_LESSON] = "In a lesson (L opens one)",
+    [UI_KEYS_TEACH] = "Teaching: presenting, autoplay, themes, pictures",
 };
 
 static const struct help_line checkpoint_help[] = {
@@ -136,13 +129,22 @@ static const struct help_line checkpoint_help[] = {
     {"0 … 9 . - Enter", "answer a checkpoint that asks for a number", false},
 };
 
+/* How autoplay, e and a replay behave, under the teaching keys. */
+static const struct help_line teach_help[] = {
+    {"", "autoplay: the next lesson step (a checkpoint shows", false},
+    {"", "its answer, then goes on), else the next stage,", false},
+    {"", "round and round; --autoplay SECONDS starts with it", false},
+    {"", "e writes mha-<stage>-<n>.svg here, never over a file", false},
+    {"during --replay", "any key pauses / plays on, Esc stops it, q quits", false},
+};
+
 /* Lay the help out into out (room for max); returns the number of lines. */
 static int help_layout(struct help_line *out, int max, char labels[][48])
 {
     int n = 0, nl = 0;
     static const enum ui_key_mode order[] = {UI_KEYS_BROWSE, UI_KEYS_FOCUS, UI_KEYS_LESSON,
-                                             UI_KEYS_ANY};
-    for (int m = 0; m < 4; m++) {
+                                             UI_KEYS_ANY, UI_KEYS_TEACH};
+    for (int m = 0; m < 5; m++) {
         if (n + 2 < max) {
             if (n > 0)
                 out[n++] = (struct help_line){NULL, NULL, false};
@@ -166,6 +168,9 @@ static int help_layout(struct help_line *out, int max, char labels[][48])
         /* a checkpoint takes the keys of its answer before the table does */
         for (int i = 0; order[m] == UI_KEYS_LESSON && i < 2 && n < max; i++)
             out[n++] = checkpoint_help[i];
+        const int teach = (int)(sizeof teach_help / sizeof teach_help[0]);
+        for (int i = 0; order[m] == UI_KEYS_TEACH && i < teach && n < max; i++)
+            out[n++] = teach_help[i];
     }
     if (n + 2 < max) {
         out[n++] = (struct help_line){NULL, NULL, false};

@@ -10,7 +10,8 @@ enum ui_key_mode {
     UI_KEYS_ANY,    /* always */
     UI_KEYS_BROWSE, /* the visualisation is not focused */
     UI_KEYS_FOCUS,  /* the cell cursor is in the visualisation */
-    UI_KEYS_LESSON  /* a lesson is open (these win over the others) */
+    UI_KEYS_LESSON, /* a lesson is open (these win over the others) */
+    UI_KEYS_TEACH   /* always, as UI_KEYS_ANY; a section of their own in the help */
 };
 
 enum ui_action {
