@@ -83,8 +83,7 @@ static void expect_error(const char *const *args, const char *message)
     struct result r = run(args);
     ck_assert_msg(r.status == 2, "status %d for %s (stderr: %s)", r.status, args[0], r.err);
     ck_assert_msg(strstr(r.err, message) != NULL, "stderr '%s' lacks '%s'", r.err, message);
-    ck_assert_msg(strncmp(r.err, "mha-explorer: ", 14) == 0, "stderr '%s' lacks the name",
-                  r.err);
+    ck_assert_msg(strncmp(r.err, "mha-explorer: ", 14) == 0, "stderr '%s' lacks the name", r.err);
     ck_assert_msg(r.out[0] == '\0', "stdout not empty after an error: '%s'", r.out);
     result_free(&r);
 }
@@ -226,8 +225,7 @@ START_TEST(default_example_matches_reference)
     ck_assert_int_eq(json_integer_value(json_object_get(cfg, "d_model")), 6);
     ck_assert_int_eq(json_integer_value(json_object_get(cfg, "num_heads")), 2);
     ck_assert_int_eq(json_integer_value(json_object_get(cfg, "head_dim")), 3);
-    ck_assert_str_eq(json_string_value(json_array_get(json_object_get(cfg, "tokens"), 3)),
-                     "tok 3");
+    ck_assert_str_eq(json_string_value(json_array_get(json_object_get(cfg, "tokens"), 3)), "tok 3");
     const double tol = 1e-5;
     json_t *in = json_object_get(got, "input");
     assert_close(json_object_get(in, "query"), json_object_get(c, "query"), tol, "query");
@@ -251,9 +249,9 @@ END_TEST
 
 START_TEST(one_stage_causal_and_sizes)
 {
-    json_t *got = dump_json((const char *[]){"--dump", "attention", "--format", "json",
-                                             "--causal", "--tokens", "The cat sat on the mat",
-                                             "--d-model", "8", "--heads", "4", NULL});
+    json_t *got = dump_json((const char *[]){"--dump", "attention", "--format", "json", "--causal",
+                                             "--tokens", "The cat sat on the mat", "--d-model", "8",
+                                             "--heads", "4", NULL});
     ck_assert_int_eq(json_object_size(got), 2);
     json_t *cfg = json_object_get(got, "config");
     ck_assert(json_is_true(json_object_get(cfg, "causal")));
@@ -362,8 +360,7 @@ END_TEST
 START_TEST(explorer_options)
 {
     expect_error((const char *[]){"--lesson", "99", NULL}, "there is no lesson 99");
-    expect_error((const char *[]){"--lesson", "2", "--step", "9", NULL},
-                 "--step 9: ");
+    expect_error((const char *[]){"--lesson", "2", "--step", "9", NULL}, "--step 9: ");
     expect_error((const char *[]){"--step", "2", NULL}, "--step needs --lesson");
     expect_error((const char *[]){"--lesson", "2", "--tokens", "a b", NULL},
                  "--tokens cannot be combined with --lesson");
@@ -399,6 +396,51 @@ START_TEST(explorer_options)
 }
 END_TEST
 
+START_TEST(classroom_options)
+{
+    expect_error((const char *[]){"--theme", "pink", NULL}, "--theme: unknown theme 'pink'");
+    expect_error((const char *[]){"--autoplay", "0", NULL},
+                 "--autoplay: 0 is out of range; expected a number from 0.1 to 3600");
+    expect_error((const char *[]){"--autoplay", "2s", NULL}, "--autoplay: '2s' is not a number");
+    expect_error((const char *[]){"--autoplay", "nan", NULL}, "is not a number");
+    expect_error((const char *[]){"--replay", "x.rec", "--speed", "0", NULL},
+                 "--speed: 0 is out of range");
+    expect_error((const char *[]){"--speed", "2", NULL}, "--speed needs --replay FILE");
+    expect_error((const char *[]){"--record", "a.rec", "--replay", "b.rec", NULL},
+                 "--record cannot be combined with --replay");
+    expect_error((const char *[]){"--replay", "/nonexistent/x.rec", NULL},
+                 "/nonexistent/x.rec: cannot open");
+    /* a malformed recording: its file and line, before anything else */
+    char p[] = "/tmp/mha-cli-rec-XXXXXX";
+    int fd = mkstemp(p);
+    ck_assert_int_ge(fd, 0);
+    const char text[] = "mha-explorer-recording 1\n0.5 right\n0.7 sideways\n";
+    ck_assert_int_eq(write(fd, text, sizeof text - 1), (int)sizeof text - 1);
+    close(fd);
+    char want[128];
+    snprintf(want, sizeof want, "%s:3: unknown key \"sideways\"", p);
+    expect_error((const char *[]){"--replay", p, NULL}, want);
+    unlink(p);
+    /* good ones reach the terminal check */
+    struct result r = run((const char *[]){"--theme", "projector", "--present", "--autoplay", "0.5",
+                                           "--stage", "attention", NULL});
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_ptr_nonnull(strstr(r.err, "needs a terminal"));
+    result_free(&r);
+    r = run((const char *[]){"--bench-frames", "3", "--theme", "light", "--present", "--tokens",
+                             "a b c", "--d-model", "8", "--heads", "4", "--stage", "attention",
+                             "--focus", "weights, head 3, row c, col a", NULL});
+    ck_assert_msg(r.status == 0, "stderr: %s", r.err);
+    result_free(&r);
+    r = run((const char *[]){"--help", NULL});
+    static const char *const options[] = {"--theme NAME",  "--present",     "--autoplay SECONDS",
+                                          "--record FILE", "--replay FILE", "--speed X"};
+    for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
+        ck_assert_msg(strstr(r.out, options[i]) != NULL, "--help lacks %s", options[i]);
+    result_free(&r);
+}
+END_TEST
+
 static Suite *cli_suite(void)
 {
     Suite *s = suite_create("cli");
@@ -419,6 +461,7 @@ static Suite *cli_suite(void)
     tcase_add_test(tc, export_formats_and_lessons);
     tcase_add_test(tc, lesson_commands);
     tcase_add_test(tc, explorer_options);
+    tcase_add_test(tc, classroom_options);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -43,15 +43,11 @@ void ui_heatmap_cell(WINDOW *win, int y, int x, float p, int cell_w, bool compac
         waddstr(win, th->utf8 ? "·" : ".");
         return;
     }
-    waddch(win, ' ');
-    if (mono) {
+    /* right-aligned: " 0.42" on a coloured background, " ▒0.42" in mono */
+    for (int i = mono ? 6 : 5; i < cell_w + 1; i++)
+        waddch(win, ' ');
+    if (mono)
         waddstr(win, glyph);
-        for (int i = 6; i < cell_w; i++)
-            waddch(win, ' ');
-    } else {
-        for (int i = 5; i < cell_w; i++)
-            waddch(win, ' ');
-    }
     waddstr(win, num);
 }
 

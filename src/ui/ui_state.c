@@ -347,7 +347,7 @@ int ui_state_set_tokens(struct ui_state *st, const char *text)
     if (ex && replace(st, ex, true) == 0) {
         ui_state_say(st, false, "%d tokens; numbers drawn from seed %u.", n,
                      (unsigned)st->ex->seed);
-        snprintf(st->source, sizeof st->source, "tokens");
+        st->source[0] = '\0'; /* drawn from the seed, as --tokens would */
         rc = 0;
     }
 out:

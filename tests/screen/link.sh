@@ -1,0 +1,71 @@
+#!/bin/bash
+# :link prints the command line that reopens the screen as it is: run
+# through a shell again, it shows the same stage, sizes, tokens, mask,
+# scaling and seed (the status line), the same cell under the cursor, the
+# same theme and the presenter's layout.
+. "$(dirname "$0")/lib.sh"
+
+# the link in the message line, its wrapped lines joined again
+link_args() {
+    screen | awk '/^ mha-explorer /{on=1} on{print}' | sed '$d' | sed 's/^ //' |
+        tr '\n' ' ' | sed 's/ *$//; s/^mha-explorer//'
+}
+top() {
+    screen | head -14
+    screen -e | grep -noP '\e\[48;5;214m\K[^\e]+'
+}
+
+start 120 40
+wait_for "0 · Input"
+keys :
+type_text "tokens l'été est \"là\" *"
+keys Enter
+wait_for "4 tokens; numbers drawn from seed 42."
+keys + c s r 4
+wait_for "seed 43"
+keys Tab Down Down Right
+sleep 0.3
+status_line=$(screen | tail -1)
+top >"$WORK/before"
+keys :
+type_text "link"
+keys Enter
+wait_for "mha-explorer --tokens"
+args=$(link_args)
+echo "link:$args"
+keys q
+wait_exit 0
+T kill-server
+
+eval "set -- $args"
+start 120 40 -- "$@"
+wait_for "4 · Attention"
+check "the same status line" test "$(screen | tail -1)" = "$status_line"
+top >"$WORK/after"
+check "the same screen and cell under the cursor" cmp -s "$WORK/before" "$WORK/after"
+check "the cursor is on a cell" test "$(grep -c '^[0-9]*:' "$WORK/after")" -ge 2
+keys q
+wait_exit 0
+T kill-server
+
+# the presenter, a theme and a view come back too
+start 100 30 -- --d-model 8 --heads 4
+wait_for "d_model 8"
+keys P T T v v
+wait_for "the cost view"
+keys :
+type_text "link"
+keys Enter
+wait_for "mha-explorer --d-model 8 --heads 4 --view cost --theme projector --present"
+args=$(link_args)
+status_line=$(screen | tail -1)
+keys q
+wait_exit 0
+T kill-server
+eval "set -- $args"
+start 100 30 -- "$@"
+wait_for "the cost view"
+check "the same status line" test "$(screen | tail -1)" = "$status_line"
+check "the projector's white" bash -c "tmux -L '$SOCK' capture-pane -p -e | grep -qF '48;5;231m'"
+keys q
+wait_exit 0
