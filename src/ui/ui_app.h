@@ -130,7 +130,7 @@ void ui_describe_heading(const struct ui_state *st, char *head, size_t hn, char 
  * status line. */
 struct ui_present_text {
     char title[64];       /* "4 ATTENTION" */
-    char name[64];        /* "Attention · stage 4 of 6" */
+    char name[64];        /* "Attention · stage 4 of 0-6" */
     char subtitle[128];   /* "who looks at whom" */
     char formula[2][256]; /* one line, or two */
     int formula_lines;

@@ -55,7 +55,7 @@ void ui_present_text(const struct ui_state *st, bool utf8, int width, struct ui_
         st->view == UI_VIEW_STAGE ? ui_stage_title[st->stage] : ui_view_mode_name(st->view);
     if (st->view == UI_VIEW_STAGE) {
         snprintf(out->title, sizeof out->title, "%d %s", st->stage, name);
-        snprintf(out->name, sizeof out->name, "%s · stage %d of 6", name, st->stage);
+        snprintf(out->name, sizeof out->name, "%s · stage %d of 0-6", name, st->stage);
     } else {
         snprintf(out->title, sizeof out->title, "%s", name);
         snprintf(out->name, sizeof out->name, "the %s view", name);
