@@ -86,6 +86,8 @@ static const struct bad bad_cases[] = {
     {"mha-explorer-recording 1\n0.0\n", 2, "expected"},
     {"mha-explorer-recording 1\n99999999 l\n", 2, "beyond a day"},
     {"mha-explorer-recording 1\nnan l\n", 2, "expected"},
+    {"mha-explorer-recording 1\r\n0.5 l\r\n0.25 h\r", 3, "goes backwards"},
+    {"\r", 1, "empty"},
 };
 
 START_TEST(malformed_lines_are_reported_and_nothing_is_kept)

@@ -97,9 +97,9 @@ int rec_parse(const char *text, const char *name, struct recording *out, struct 
         }
         memcpy(buf, p, len);
         buf[len] = '\0';
+        p = nl ? nl + 1 : p + len; /* before the \r below shortens len */
         if (len > 0 && buf[len - 1] == '\r')
             buf[--len] = '\0';
-        p = nl ? nl + 1 : p + len;
         char *s = buf;
         while (*s == ' ' || *s == '\t')
             s++;

@@ -241,6 +241,8 @@ int lesson_quiz_expected(const struct lesson_quiz *q, const struct mha_example *
                          struct mha_error *err)
 {
     memset(out, 0, sizeof *out);
+    if (!q->answer)
+        return mha_error_set(err, "the quiz has no answer");
     if (!q->computed) {
         double v;
         if (q->n_choices == 0 && parse_double(q->answer, &v)) {
