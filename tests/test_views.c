@@ -121,6 +121,17 @@ START_TEST(cost_single_and_multi_head_equal_width)
 }
 END_TEST
 
+START_TEST(counts_grouped_by_thousands)
+{
+    char buf[40];
+    ck_assert_str_eq(views_group_digits(0, buf, sizeof buf), "0");
+    ck_assert_str_eq(views_group_digits(999, buf, sizeof buf), "999");
+    ck_assert_str_eq(views_group_digits(1234567, buf, sizeof buf), "1,234,567");
+    ck_assert_str_eq(views_group_digits(-1000, buf, sizeof buf), "-1,000");
+    ck_assert_uint_lt(strlen(views_group_digits(1234567, buf, 6)), 6); /* cut to fit */
+}
+END_TEST
+
 START_TEST(presets_are_consistent)
 {
     int n;
@@ -164,6 +175,7 @@ static Suite *views_suite(void)
     tcase_add_unchecked_fixture(tc, load_cases, drop_cases);
     tcase_add_loop_test(tc, cost_matches_formulas, 0, 4);
     tcase_add_test(tc, cost_single_and_multi_head_equal_width);
+    tcase_add_test(tc, counts_grouped_by_thousands);
     tcase_add_test(tc, presets_are_consistent);
     suite_add_tcase(s, tc);
     tc = tcase_create("shapes");

@@ -58,6 +58,22 @@ char *views_shape_string(const struct views_shape_row *row, char *buf, size_t n)
 
 /* ---- cost ------------------------------------------------------------------ */
 
+char *views_group_digits(long long v, char *buf, size_t n)
+{
+    char digits[32];
+    snprintf(digits, sizeof digits, "%lld", v < 0 ? -v : v);
+    size_t len = strlen(digits), o = 0;
+    if (v < 0 && o + 1 < n)
+        buf[o++] = '-';
+    for (size_t i = 0; i < len && o + 2 < n; i++) {
+        if (i > 0 && (len - i) % 3 == 0)
+            buf[o++] = ',';
+        buf[o++] = digits[i];
+    }
+    buf[o] = '\0';
+    return buf;
+}
+
 void views_cost(long long seq_q, long long seq_k, long long d_model, long long heads, bool bias,
                 struct views_cost *c)
 {

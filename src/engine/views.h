@@ -50,6 +50,10 @@ struct views_cost {
 void views_cost(long long seq_q, long long seq_k, long long d_model, long long heads, bool bias,
                 struct views_cost *out);
 
+/* 1234567 -> "1,234,567" into buf (size n), as the cost tables show counts.
+ * Returns buf. */
+char *views_group_digits(long long v, char *buf, size_t n);
+
 struct views_preset {
     const char *id;   /* "bert-base" */
     const char *name; /* "BERT base" */

@@ -1,28 +1,10 @@
 /* views_text.c - the shapes, cost and heads views as text tables. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "dump.h"
 #include "utf8.h"
 #include "views.h"
-
-/* 1234567 -> "1,234,567" */
-static const char *grouped(long long v, char *buf, size_t n)
-{
-    char digits[32];
-    snprintf(digits, sizeof digits, "%lld", v < 0 ? -v : v);
-    size_t len = strlen(digits), o = 0;
-    if (v < 0 && o + 1 < n)
-        buf[o++] = '-';
-    for (size_t i = 0; i < len && o + 2 < n; i++) {
-        if (i > 0 && (len - i) % 3 == 0)
-            buf[o++] = ',';
-        buf[o++] = digits[i];
-    }
-    buf[o] = '\0';
-    return buf;
-}
 
 static void pad(FILE *out, const char *s, int width)
 {
@@ -61,6 +43,14 @@ void dump_view_shapes(FILE *out, long long batch, long long seq, long long d_mod
     fputc('\n', out);
 }
 
+/* One row of the cost table: the quantity, then one head's count and the heads'. */
+static void cost_line(FILE *out, const char *what, long long one, long long many)
+{
+    char a[40], b[40];
+    fprintf(out, "%-28s %20s %20s\n", what, views_group_digits(one, a, sizeof a),
+            views_group_digits(many, b, sizeof b));
+}
+
 void dump_view_cost(FILE *out, long long seq_q, long long seq_k, long long d_model,
                     long long heads, bool bias, const char *preset_id)
 {
@@ -74,31 +64,21 @@ void dump_view_cost(FILE *out, long long seq_q, long long seq_k, long long d_mod
     struct views_cost multi, single;
     views_cost(seq_q, seq_k, d_model, heads, bias, &multi);
     views_cost(seq_q, seq_k, d_model, 1, bias, &single);
-    char a[40], b[40];
     fprintf(out, "Cost of one attention block: %lld queries, %lld keys, d_model %lld\n\n", seq_q,
             seq_k, d_model);
     char title[48];
     snprintf(title, sizeof title, "%lld heads (d_k = %lld)", heads, multi.d_k);
     fprintf(out, "%-28s %20s %20s\n", "quantity", "1 head (d_k = d)", title);
-    fprintf(out, "%-28s %20s %20s\n", "parameters W_q,W_k,W_v,W_o", grouped(single.params_weights, a, sizeof a),
-            grouped(multi.params_weights, b, sizeof b));
+    cost_line(out, "parameters W_q,W_k,W_v,W_o", single.params_weights, multi.params_weights);
     if (bias)
-        fprintf(out, "%-28s %20s %20s\n", "parameters, biases", grouped(single.params_bias, a, sizeof a),
-                grouped(multi.params_bias, b, sizeof b));
-    fprintf(out, "%-28s %20s %20s\n", "multiply-adds: projections",
-            grouped(single.macs_projection, a, sizeof a), grouped(multi.macs_projection, b, sizeof b));
-    fprintf(out, "%-28s %20s %20s\n", "multiply-adds: Q·Kᵀ", grouped(single.macs_scores, a, sizeof a),
-            grouped(multi.macs_scores, b, sizeof b));
-    fprintf(out, "%-28s %20s %20s\n", "exponentials: softmax", grouped(single.exps_softmax, a, sizeof a),
-            grouped(multi.exps_softmax, b, sizeof b));
-    fprintf(out, "%-28s %20s %20s\n", "multiply-adds: weights·V", grouped(single.macs_context, a, sizeof a),
-            grouped(multi.macs_context, b, sizeof b));
-    fprintf(out, "%-28s %20s %20s\n", "multiply-adds: output W_o", grouped(single.macs_output, a, sizeof a),
-            grouped(multi.macs_output, b, sizeof b));
-    fprintf(out, "%-28s %20s %20s\n", "multiply-adds: total", grouped(single.macs_total, a, sizeof a),
-            grouped(multi.macs_total, b, sizeof b));
-    fprintf(out, "%-28s %20s %20s\n", "attention weights kept", grouped(single.attn_floats, a, sizeof a),
-            grouped(multi.attn_floats, b, sizeof b));
+        cost_line(out, "parameters, biases", single.params_bias, multi.params_bias);
+    cost_line(out, "multiply-adds: projections", single.macs_projection, multi.macs_projection);
+    cost_line(out, "multiply-adds: Q·Kᵀ", single.macs_scores, multi.macs_scores);
+    cost_line(out, "exponentials: softmax", single.exps_softmax, multi.exps_softmax);
+    cost_line(out, "multiply-adds: weights·V", single.macs_context, multi.macs_context);
+    cost_line(out, "multiply-adds: output W_o", single.macs_output, multi.macs_output);
+    cost_line(out, "multiply-adds: total", single.macs_total, multi.macs_total);
+    cost_line(out, "attention weights kept", single.attn_floats, multi.attn_floats);
     fputs("\nSame parameters and the same multiply-adds: the heads share the width, so\n"
           "only the number of softmax maps (and exponentials) grows with the heads.\n\n",
           out);

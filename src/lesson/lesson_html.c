@@ -211,29 +211,13 @@ static void view_shapes(FILE *out, long long batch, long long seq, const struct 
     fputs("</tbody>\n</table>\n", out);
 }
 
-/* 1234567 as "1,234,567" */
-static void grouped(FILE *out, long long v)
-{
-    char digits[32];
-    int len = snprintf(digits, sizeof digits, "%lld", v < 0 ? -v : v);
-    if (v < 0)
-        fputc('-', out);
-    for (int i = 0; i < len; i++) {
-        if (i > 0 && (len - i) % 3 == 0)
-            fputc(',', out);
-        fputc(digits[i], out);
-    }
-}
-
 static void cost_row(FILE *out, const char *what, long long one, long long many)
 {
     fputs("<tr>", out);
     th_td(out, "td", NULL, what);
-    fputs("<td class=\"n\">", out);
-    grouped(out, one);
-    fputs("</td><td class=\"n\">", out);
-    grouped(out, many);
-    fputs("</td></tr>\n", out);
+    char a[40], b[40];
+    fprintf(out, "<td class=\"n\">%s</td><td class=\"n\">%s</td></tr>\n",
+            views_group_digits(one, a, sizeof a), views_group_digits(many, b, sizeof b));
 }
 
 static void view_cost(FILE *out, long long seq_q, long long seq_k, long long d, long long heads,

@@ -8,23 +8,6 @@
 
 #include "views.h"
 
-char *ui_group_digits(long long v, char *buf, int n)
-{
-    char digits[32];
-    snprintf(digits, sizeof digits, "%lld", v < 0 ? -v : v);
-    const int len = (int)strlen(digits);
-    int o = 0;
-    if (v < 0 && o + 1 < n)
-        buf[o++] = '-';
-    for (int i = 0; i < len && o + 2 < n; i++) {
-        if (i > 0 && (len - i) % 3 == 0)
-            buf[o++] = ',';
-        buf[o++] = digits[i];
-    }
-    buf[o] = '\0';
-    return buf;
-}
-
 /* Room for rows x cols cells; false when out of memory. */
 static bool table_alloc(struct ui_table *t, int rows, int cols)
 {
@@ -140,8 +123,8 @@ static bool make_cost(struct ui_viewdata *vd, const struct ui_state *st)
         if (i == 1 && !bias)
             continue;
         char a[40], b[40];
-        const char *row[] = {lines[i].what, ui_group_digits(lines[i].a, a, sizeof a),
-                             ui_group_digits(lines[i].b, b, sizeof b)};
+        const char *row[] = {lines[i].what, views_group_digits(lines[i].a, a, sizeof a),
+                             views_group_digits(lines[i].b, b, sizeof b)};
         ok = set_row(&vd->table, r++, row) && ok;
     }
     snprintf(vd->note, sizeof vd->note,

@@ -46,7 +46,4 @@ struct ui_viewdata {
 struct ui_viewdata *ui_viewdata_new(enum ui_view_mode mode, const struct ui_state *st);
 void ui_viewdata_free(struct ui_viewdata *vd);
 
-/* 1234567 -> "1,234,567" into buf (size n); returns buf. */
-char *ui_group_digits(long long v, char *buf, int n);
-
 #endif
