@@ -14,9 +14,7 @@
 
 #include "ui_app.h"
 #include "ui_play.h"
-#if UI_HAVE_IO
 #include "paths.h"
-#endif
 
 static bool locale_is_utf8(void)
 {
@@ -118,16 +116,11 @@ static int bench(struct ui_app *app, int frames, int rows, int cols)
 /* "<data dir>/sub" into buf, or NULL when there is no data directory. */
 static const char *data_path(const char *sub, char *buf, size_t n)
 {
-#if UI_HAVE_IO
     const char *p = mha_data_path(sub);
     if (!p)
         return NULL;
     snprintf(buf, n, "%s", p);
     return buf;
-#else
-    (void)buf, (void)n;
-    return sub;
-#endif
 }
 
 /* The lesson, view and cursor the options ask for; -1 with the reason in

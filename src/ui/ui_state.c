@@ -10,9 +10,7 @@
 #include <string.h>
 
 #include "ui_viewdata.h"
-#if UI_HAVE_IO
 #include "example_io.h"
-#endif
 
 void ui_state_say(struct ui_state *st, bool error, const char *fmt, ...)
 {
@@ -367,7 +365,6 @@ int ui_state_set_example(struct ui_state *st, struct mha_example *ex, bool gener
 
 int ui_state_load(struct ui_state *st, const char *path)
 {
-#if UI_HAVE_IO
     struct mha_error err;
     mha_error_clear(&err);
     struct mha_example *n = mha_example_load(path, &err);
@@ -384,10 +381,6 @@ int ui_state_load(struct ui_state *st, const char *path)
     ui_state_say(st, false, "Loaded %s: %d tokens, d_model %d, %d heads.", path, st->ex->lq,
                  st->ex->d_model, st->ex->heads);
     return 0;
-#else
-    ui_state_say(st, true, "Cannot load %s: this build has no example-file support.", path);
-    return -1;
-#endif
 }
 
 void ui_state_set_load_path(struct ui_state *st, const char *path)
