@@ -96,21 +96,19 @@ static const char *onoff(int v, bool dflt)
     return (v < 0 ? dflt : v) ? "on" : "off";
 }
 
-/* The screen of a step, as text. Returns 0, or -1 if it could not be built. */
-static int print_scene(FILE *out, const struct lesson_state *st, const char *assets_dir)
+/* The screen of a step, as text, from the step's example and trace (either
+ * NULL when it could not be built or run: err says why).  Returns 0, or -1
+ * if it could not be built. */
+static int print_scene(FILE *out, const struct lesson_state *st, const struct mha_example *ex,
+                       const struct mha_trace *t, const struct mha_error *err)
 {
-    struct mha_error err;
-    mha_error_clear(&err);
-    struct mha_example *ex = lesson_state_example(st, assets_dir, &err);
     if (!ex) {
         char buf[1600];
-        fprintf(out, "[screen: cannot be built: %s]\n\n", mha_error_format(&err, buf, sizeof buf));
+        fprintf(out, "[screen: cannot be built: %s]\n\n", mha_error_format(err, buf, sizeof buf));
         return -1;
     }
-    struct mha_trace *t = mha_run(ex, &err);
     if (!t) {
-        fprintf(out, "[screen: cannot be run: %s]\n\n", err.text);
-        mha_example_free(ex);
+        fprintf(out, "[screen: cannot be run: %s]\n\n", err->text);
         return -1;
     }
     fprintf(out, "[screen: ");
@@ -142,32 +140,27 @@ static int print_scene(FILE *out, const struct lesson_state *st, const char *ass
         dump_text_stage(out, ex, t, st->stage);
         break;
     }
-    mha_trace_free(t);
-    mha_example_free(ex);
     return 0;
 }
 
-static void print_quiz(FILE *out, const struct lesson_quiz *q, const struct lesson_state *st,
-                       const char *assets_dir)
+/* A checkpoint and its answer on the step's example and trace (t NULL: err
+ * says why there is none). */
+static void print_quiz(FILE *out, const struct lesson_quiz *q, const struct mha_example *ex,
+                       const struct mha_trace *t, struct mha_error *err)
 {
     fprintf(out, "Checkpoint: %s\n", q->question ? q->question : "");
     for (int i = 0; i < q->n_choices; i++)
         fprintf(out, "  %d) %s\n", i + 1, q->choices[i]);
-    struct mha_error err;
     struct lesson_answer a;
-    struct mha_example *ex = lesson_state_example(st, assets_dir, &err);
-    struct mha_trace *t = ex ? mha_run(ex, &err) : NULL;
-    if (t && lesson_quiz_expected(q, ex, t, &a, &err) == 0) {
+    if (t && lesson_quiz_expected(q, ex, t, &a, err) == 0) {
         if (a.numeric)
             fprintf(out, "Answer: %.10g\n", a.number);
         else
             fprintf(out, "Answer: %s\n", a.text);
     } else {
-        fprintf(out, "Answer: cannot be computed: %s\n", err.text);
+        fprintf(out, "Answer: cannot be computed: %s\n", err->text);
     }
     fprintf(out, "Why: %s\n\n", q->explain ? q->explain : "");
-    mha_trace_free(t);
-    mha_example_free(ex);
 }
 
 int lesson_print_text(FILE *out, const struct lesson *l, const char *assets_dir, int width)
@@ -202,10 +195,17 @@ int lesson_print_text(FILE *out, const struct lesson *l, const char *assets_dir,
         print_layout(out, &lay);
         lesson_layout_done(&lay);
         fputc('\n', out);
-        if (print_scene(out, &st, assets_dir))
+        /* one example and trace serve the step's screen and its checkpoint */
+        struct mha_error err;
+        mha_error_clear(&err);
+        struct mha_example *ex = lesson_state_example(&st, assets_dir, &err);
+        struct mha_trace *t = ex ? mha_run(ex, &err) : NULL;
+        if (print_scene(out, &st, ex, t, &err))
             rc = -1;
         if (step->has_quiz)
-            print_quiz(out, &step->quiz, &st, assets_dir);
+            print_quiz(out, &step->quiz, ex, t, &err);
+        mha_trace_free(t);
+        mha_example_free(ex);
     }
     return rc;
 }

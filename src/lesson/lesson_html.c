@@ -382,18 +382,17 @@ static void scene_stage(FILE *out, const struct lesson_state *st, const struct m
     export_html_matrices(out, ex, t, st->stage, mark.on ? &mark : NULL);
 }
 
-static int scene_html(FILE *out, const struct lesson_state *st, const char *assets_dir)
+/* The step's screen from its example and trace (t NULL: err says why there
+ * is none).  Returns 0, or -1 when it cannot be built. */
+static int scene_html(FILE *out, const struct lesson_state *st, const struct mha_example *ex,
+                      const struct mha_trace *t, const struct mha_error *err)
 {
-    struct mha_error err;
-    mha_error_clear(&err);
-    struct mha_example *ex = lesson_state_example(st, assets_dir, &err);
-    struct mha_trace *t = ex ? mha_run(ex, &err) : NULL;
     fputs("<div class=\"scene\">\n", out);
     int rc = 0;
     if (!t) {
         char buf[1600];
         fputs("<p class=\"scene-error\">This screen cannot be built: ", out);
-        export_xml_text(out, mha_error_format(&err, buf, sizeof buf));
+        export_xml_text(out, mha_error_format(err, buf, sizeof buf));
         fputs("</p>\n", out);
         rc = -1;
     } else {
@@ -416,13 +415,12 @@ static int scene_html(FILE *out, const struct lesson_state *st, const char *asse
         }
     }
     fputs("</div>\n", out);
-    mha_trace_free(t);
-    mha_example_free(ex);
     return rc;
 }
 
-static void quiz_html(FILE *out, const struct lesson_quiz *q, const struct lesson_state *st,
-                      const char *assets_dir)
+/* A checkpoint, its answer folded away, on the step's example and trace. */
+static void quiz_html(FILE *out, const struct lesson_quiz *q, const struct mha_example *ex,
+                      const struct mha_trace *t, struct mha_error *err)
 {
     fputs("<div class=\"quiz\">\n<p class=\"qt\">Checkpoint</p>\n<p>", out);
     export_xml_text(out, q->question ? q->question : "");
@@ -436,13 +434,9 @@ static void quiz_html(FILE *out, const struct lesson_quiz *q, const struct lesso
         }
         fputs("</ol>\n", out);
     }
-    struct mha_error err;
-    mha_error_clear(&err);
     struct lesson_answer a;
-    struct mha_example *ex = lesson_state_example(st, assets_dir, &err);
-    struct mha_trace *t = ex ? mha_run(ex, &err) : NULL;
     fputs("<details>\n<summary>Show the answer</summary>\n<p><strong>Answer:</strong> ", out);
-    if (t && lesson_quiz_expected(q, ex, t, &a, &err) == 0) {
+    if (t && lesson_quiz_expected(q, ex, t, &a, err) == 0) {
         if (!a.numeric)
             export_xml_text(out, a.text);
         else if (fabs(a.number - round(a.number)) < 1e-9)
@@ -451,7 +445,7 @@ static void quiz_html(FILE *out, const struct lesson_quiz *q, const struct lesso
             fprintf(out, "%.4f", a.number);
     } else {
         fputs("cannot be computed: ", out);
-        export_xml_text(out, err.text);
+        export_xml_text(out, err->text);
     }
     fputs("</p>\n", out);
     if (q->explain && q->explain[0]) {
@@ -460,8 +454,6 @@ static void quiz_html(FILE *out, const struct lesson_quiz *q, const struct lesso
         fputs("</p>\n", out);
     }
     fputs("</details>\n</div>\n", out);
-    mha_trace_free(t);
-    mha_example_free(ex);
 }
 
 int lesson_print_html(FILE *out, const struct lesson *l, const char *assets_dir)
@@ -504,10 +496,20 @@ int lesson_print_html(FILE *out, const struct lesson *l, const char *assets_dir)
             block_html(out, &ls, &step->blocks[b]);
         }
         lists_close_to(out, &ls, 0);
-        if ((s == 0 || step->has_scene) && scene_html(out, &st, assets_dir) != 0)
-            rc = -1;
-        if (step->has_quiz)
-            quiz_html(out, &step->quiz, &st, assets_dir);
+        const bool show_scene = s == 0 || step->has_scene;
+        if (show_scene || step->has_quiz) {
+            /* one example and trace serve the step's screen and its checkpoint */
+            struct mha_error err;
+            mha_error_clear(&err);
+            struct mha_example *ex = lesson_state_example(&st, assets_dir, &err);
+            struct mha_trace *t = ex ? mha_run(ex, &err) : NULL;
+            if (show_scene && scene_html(out, &st, ex, t, &err) != 0)
+                rc = -1;
+            if (step->has_quiz)
+                quiz_html(out, &step->quiz, ex, t, &err);
+            mha_trace_free(t);
+            mha_example_free(ex);
+        }
         fputs("</section>\n", out);
     }
     export_html_end(out);
