@@ -467,12 +467,25 @@ START_TEST(bundled_lessons_pass_the_check)
 }
 END_TEST
 
+START_TEST(switch_words)
+{
+    const char *on[] = {"on", "yes", "true", "1"}, *off[] = {"off", "no", "false", "0"};
+    for (int i = 0; i < 4; i++) {
+        ck_assert_int_eq(lesson_switch_from_name(on[i]), 1);
+        ck_assert_int_eq(lesson_switch_from_name(off[i]), 0);
+    }
+    ck_assert_int_eq(lesson_switch_from_name("maybe"), -1);
+    ck_assert_int_eq(lesson_switch_from_name(""), -1);
+}
+END_TEST
+
 static Suite *lesson_suite(void)
 {
     Suite *s = suite_create("lesson");
     TCase *tc = tcase_create("parse");
     tcase_add_test(tc, parses_steps_scenes_quizzes_and_callouts);
     tcase_add_test(tc, check_passes_good_lesson);
+    tcase_add_test(tc, switch_words);
     tcase_add_loop_test(tc, parse_errors_have_lines, 0,
                         (int)(sizeof bad_cases / sizeof bad_cases[0]));
     tcase_add_loop_test(tc, check_errors_have_lines, 0,

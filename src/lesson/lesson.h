@@ -67,6 +67,11 @@ enum lesson_view { LESSON_VIEW_NONE, LESSON_VIEW_SHAPES, LESSON_VIEW_COST, LESSO
 
 const char *lesson_view_name(enum lesson_view v);
 
+/* An on/off value, as scenes (causal:, scale:) and the explorer's commands
+ * take it: "on", "yes", "true", "1" -> 1; "off", "no", "false", "0" -> 0;
+ * anything else -1. */
+int lesson_switch_from_name(const char *word);
+
 enum lesson_scene_key {
     SCENE_STAGE, SCENE_TOKENS, SCENE_D_MODEL, SCENE_HEADS, SCENE_SEED, SCENE_CAUSAL,
     SCENE_SCALE, SCENE_LOAD, SCENE_FOCUS, SCENE_VIEW, SCENE_BATCH, SCENE_SEQ, SCENE_PRESET,

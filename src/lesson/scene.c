@@ -20,6 +20,19 @@ const char *lesson_view_name(enum lesson_view v)
     return (v >= 0 && v <= LESSON_VIEW_HEADS) ? view_names[v] : "none";
 }
 
+int lesson_switch_from_name(const char *word)
+{
+    static const char *const on[] = {"on", "yes", "true", "1"};
+    static const char *const off[] = {"off", "no", "false", "0"};
+    for (size_t i = 0; i < sizeof on / sizeof on[0]; i++) {
+        if (!strcmp(word, on[i]))
+            return 1;
+        if (!strcmp(word, off[i]))
+            return 0;
+    }
+    return -1;
+}
+
 int lesson_scene_key_from_name(const char *name)
 {
     for (int k = 0; k < SCENE_KEY_COUNT; k++)
@@ -115,16 +128,13 @@ static bool number_in(struct lesson *l, const char *key, const char *v, long lon
 
 static bool on_off(struct lesson *l, const char *key, const char *v, int line, bool *out)
 {
-    if (!strcmp(v, "on") || !strcmp(v, "true") || !strcmp(v, "yes")) {
-        *out = true;
-        return true;
+    const int on = lesson_switch_from_name(v);
+    if (on < 0) {
+        lesson_diag_add(l, line, "%s: expected on or off, got \"%s\"", key, v);
+        return false;
     }
-    if (!strcmp(v, "off") || !strcmp(v, "false") || !strcmp(v, "no")) {
-        *out = false;
-        return true;
-    }
-    lesson_diag_add(l, line, "%s: expected on or off, got \"%s\"", key, v);
-    return false;
+    *out = on;
+    return true;
 }
 
 static void scene_kv(struct lesson *l, void *ctx, const char *key, const char *v, int line)

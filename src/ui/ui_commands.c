@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lesson.h"
 #include "ui_app.h"
 #include "ui_export.h"
 #include "ui_link.h"
@@ -175,7 +176,8 @@ int ui_app_command(struct ui_app *app, const char *line)
         return 0;
     }
     if (!strcmp(word, "present")) {
-        const bool on = !strcmp(arg, "on") ? true : !strcmp(arg, "off") ? false : !st->present;
+        const int want = lesson_switch_from_name(arg);
+        const bool on = want < 0 ? !st->present : want;
         st->present = on;
         ui_state_say(st, false, on ? "Presenter mode: P goes back." : "Presenter mode off.");
         return 0;

@@ -9,8 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ui_viewdata.h"
 #include "example_io.h"
+#include "lesson.h"
+#include "ui_viewdata.h"
 
 void ui_state_say(struct ui_state *st, bool error, const char *fmt, ...)
 {
@@ -474,13 +475,7 @@ static bool parse_long(const char *s, long lo, long hi, long *out)
 /* "on" / "off" / "" (toggle): returns the wanted state or -1 when bad. */
 static int parse_switch(const char *arg, bool now)
 {
-    if (!*arg)
-        return !now;
-    if (!strcmp(arg, "on") || !strcmp(arg, "1") || !strcmp(arg, "yes"))
-        return 1;
-    if (!strcmp(arg, "off") || !strcmp(arg, "0") || !strcmp(arg, "no"))
-        return 0;
-    return -1;
+    return *arg ? lesson_switch_from_name(arg) : !now;
 }
 
 int ui_state_command(struct ui_state *st, const char *line)
