@@ -147,16 +147,8 @@ static int autoplay_command(struct ui_app *app, const char *arg)
 int ui_app_command(struct ui_app *app, const char *line)
 {
     struct ui_state *st = &app->st;
-    while (*line == ':' || isspace((unsigned char)*line))
-        line++;
     char word[32];
-    size_t n = 0;
-    while (line[n] && !isspace((unsigned char)line[n]) && n < sizeof word - 1)
-        word[n] = line[n], n++;
-    word[n] = '\0';
-    const char *arg = line + n;
-    while (isspace((unsigned char)*arg))
-        arg++;
+    const char *arg = ui_command_split(line, word, sizeof word);
     if (!strcmp(word, "link")) {
         ui_app_link(app);
         return 0;

@@ -478,18 +478,24 @@ static int parse_switch(const char *arg, bool now)
     return *arg ? lesson_switch_from_name(arg) : !now;
 }
 
-int ui_state_command(struct ui_state *st, const char *line)
+const char *ui_command_split(const char *line, char *word, size_t n)
 {
     while (*line == ':' || isspace((unsigned char)*line))
         line++;
-    char word[32];
-    size_t n = 0;
-    while (line[n] && !isspace((unsigned char)line[n]) && n < sizeof word - 1)
-        word[n] = line[n], n++;
-    word[n] = '\0';
-    const char *arg = line + n;
+    size_t len = 0;
+    while (line[len] && !isspace((unsigned char)line[len]) && len + 1 < n)
+        word[len] = line[len], len++;
+    word[len] = '\0';
+    const char *arg = line + len;
     while (isspace((unsigned char)*arg))
         arg++;
+    return arg;
+}
+
+int ui_state_command(struct ui_state *st, const char *line)
+{
+    char word[32];
+    const char *arg = ui_command_split(line, word, sizeof word);
     long v;
     if (!word[0])
         return 0;

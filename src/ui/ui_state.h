@@ -108,6 +108,10 @@ int ui_state_set_view(struct ui_state *st, enum ui_view_mode view);
 /* Run one command line ("heads 3", "tokens The cat sat", ...; a leading ':'
  * is allowed).  Returns 0 or -1 as the changes do. */
 int ui_state_command(struct ui_state *st, const char *line);
+/* Split a command line: its first word (after any ':' and spaces) into word
+ * (size n, cut to fit); returns its argument, the rest of the line without
+ * leading spaces. */
+const char *ui_command_split(const char *line, char *word, size_t n);
 
 /* The commands, for the help screen: "heads N", ... and what they do. */
 struct ui_command_help {
