@@ -43,6 +43,32 @@ size_t utf8_next(const char *s, size_t len, int *width)
     return n;
 }
 
+size_t utf8_decode(const char *str, size_t len, unsigned long *cp)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    size_t n = s[0] < 0x80         ? 1
+               : (s[0] >> 5) == 6  ? 2
+               : (s[0] >> 4) == 14 ? 3
+               : (s[0] >> 3) == 30 ? 4
+                                   : 0;
+    if (n == 0 || n > len)
+        return 0;
+    unsigned long c = n == 1   ? s[0]
+                      : n == 2 ? (s[0] & 0x1Fu)
+                      : n == 3 ? (s[0] & 0x0Fu)
+                               : (s[0] & 0x07u);
+    for (size_t i = 1; i < n; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+        c = (c << 6) | (s[i] & 0x3Fu);
+    }
+    static const unsigned long least[5] = {0, 0, 0x80, 0x800, 0x10000};
+    if (c < least[n] || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+        return 0;
+    *cp = c;
+    return n;
+}
+
 int utf8_width_n(const char *s, size_t len)
 {
     int total = 0, w;

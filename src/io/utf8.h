@@ -8,6 +8,11 @@
  * the end); *width gets its display width (0, 1 or 2). */
 size_t utf8_next(const char *s, size_t len, int *width);
 
+/* Strictly: the length of the valid UTF-8 character at s (at most len bytes)
+ * and its code point; 0 when the bytes are not one (a stray byte, overlong,
+ * a surrogate, above U+10FFFF or cut short).  utf8_next is lenient instead. */
+size_t utf8_decode(const char *s, size_t len, unsigned long *cp);
+
 /* Display width of the first len bytes of s. */
 int utf8_width_n(const char *s, size_t len);
 /* Display width of a NUL-terminated string. */

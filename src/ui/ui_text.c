@@ -4,6 +4,8 @@
 #include <string.h>
 #include <wchar.h>
 
+#include "utf8.h"
+
 /* The program's own symbols and what they become without UTF-8. */
 static const struct {
     const char *utf8, *ascii;
@@ -17,37 +19,12 @@ static const struct {
 
 /* Decode one UTF-8 character at s (n bytes available).  Returns its length
  * (1 for an invalid byte, with *cp = 0xFFFD). */
-static size_t decode(const unsigned char *s, size_t n, unsigned *cp)
+static size_t decode(const char *s, size_t n, unsigned *cp)
 {
-    unsigned c = s[0];
-    size_t len;
-    if (c < 0x80) {
-        *cp = c;
-        return 1;
-    }
-    if (c >= 0xC2 && c <= 0xDF)
-        len = 2, c &= 0x1F;
-    else if (c >= 0xE0 && c <= 0xEF)
-        len = 3, c &= 0x0F;
-    else if (c >= 0xF0 && c <= 0xF4)
-        len = 4, c &= 0x07;
-    else
-        goto bad;
-    if (len > n)
-        goto bad;
-    for (size_t i = 1; i < len; i++) {
-        if ((s[i] & 0xC0) != 0x80)
-            goto bad;
-        c = (c << 6) | (s[i] & 0x3Fu);
-    }
-    if ((len == 3 && c < 0x800) || (len == 4 && (c < 0x10000 || c > 0x10FFFF)) ||
-        (c >= 0xD800 && c <= 0xDFFF))
-        goto bad;
-    *cp = c;
-    return len;
-bad:
-    *cp = 0xFFFD;
-    return 1;
+    unsigned long c;
+    const size_t len = utf8_decode(s, n, &c);
+    *cp = len ? (unsigned)c : 0xFFFD;
+    return len ? len : 1;
 }
 
 /* The next character of s as it will be written: its bytes (*out, *out_len)
@@ -74,14 +51,14 @@ static size_t next_char(const char *s, size_t n, bool utf8, const char **out, si
             }
         }
         unsigned cp;
-        size_t used = decode(u, n, &cp);
+        size_t used = decode(s, n, &cp);
         *out = "?";
         *out_len = 1;
         *cols = 1;
         return used;
     }
     unsigned cp;
-    size_t used = decode(u, n, &cp);
+    size_t used = decode(s, n, &cp);
     int w = cp == 0xFFFD ? -1 : wcwidth((wchar_t)cp);
     if (w < 0) {
         *out = "?";
