@@ -1,6 +1,7 @@
 /* ui_text.c - UTF-8 decoding, display widths, shortening and wrapping. */
 #include "ui_text.h"
 
+#include <limits.h>
 #include <string.h>
 #include <wchar.h>
 
@@ -14,7 +15,7 @@ static const struct {
     {"∞", "inf"}, {"→", "->"}, {"←", "<-"}, {"…", "~"},     {"›", ">"},  {"│", "|"},  {"─", "-"},
     {"░", "."},   {"▒", ":"},  {"▓", "*"},  {"█", "#"},     {"±", "+-"}, {"≈", "~"},  {"ₖ", "k"},
     {"↑", "^"},   {"↓", "v"},  {"▸", ">"},  {"⏎", "Enter"}, {"•", "*"},  {"²", "^2"}, {"≥", ">="},
-    {"≤", "<="},  {"▌", "|"},  {"▸", ">"},  {"✓", "v"},     {"✗", "x"},  {"▏", "_"},  {"–", "-"},
+    {"≤", "<="},  {"▌", "|"},  {"✓", "v"},  {"✗", "x"},     {"▏", "_"},  {"–", "-"},
 };
 
 /* Decode one UTF-8 character at s (n bytes available).  Returns its length
@@ -72,11 +73,11 @@ static size_t next_char(const char *s, size_t n, bool utf8, const char **out, si
     return used;
 }
 
-int ui_text_width(const char *s, bool utf8)
+/* Columns the first n bytes of s take, counted until they pass limit. */
+static int width_n(const char *s, size_t n, bool utf8, int limit)
 {
     int cols = 0;
-    size_t n = strlen(s);
-    while (n > 0) {
+    while (n > 0 && cols <= limit) {
         const char *o;
         size_t ol;
         int w;
@@ -85,6 +86,11 @@ int ui_text_width(const char *s, bool utf8)
         s += used, n -= used;
     }
     return cols;
+}
+
+int ui_text_width(const char *s, bool utf8)
+{
+    return width_n(s, strlen(s), utf8, INT_MAX);
 }
 
 int ui_text_fit_n(const char *s, size_t n, int maxw, bool utf8, char *out, size_t outsz)
@@ -98,20 +104,7 @@ int ui_text_fit_n(const char *s, size_t n, int maxw, bool utf8, char *out, size_
     const size_t ell_len = strlen(ell);
 
     /* Does the whole text fit? Then no ellipsis is needed. */
-    int total = 0;
-    {
-        const char *p = s;
-        size_t left = n;
-        while (left > 0 && total <= maxw) {
-            const char *o;
-            size_t ol;
-            int w;
-            size_t used = next_char(p, left, utf8, &o, &ol, &w);
-            total += w;
-            p += used, left -= used;
-        }
-    }
-    const bool cut = total > maxw;
+    const bool cut = width_n(s, n, utf8, maxw) > maxw;
     const int room = cut ? maxw - 1 : maxw;
     size_t len = 0;
     int cols = 0;
