@@ -253,6 +253,18 @@ static void legend(FILE *out, double y, bool masked)
     fputs("</g>\n", out);
 }
 
+/* "label" and the first 24 tokens, each cut to LABEL_COLS, "…" for the rest. */
+static void token_list(FILE *out, const char *label, char *const *tokens, int n)
+{
+    fputs(label, out);
+    for (int i = 0; i < n && i < 24; i++) {
+        fputs(" ", out);
+        export_xml_text_fit(out, tokens[i], LABEL_COLS);
+    }
+    if (n > 24)
+        fputs(" …", out);
+}
+
 static const char svg_style[] =
     "<style>\n"
     "text{font-family:'DejaVu Sans',Verdana,Arial,sans-serif;font-size:12px;fill:#1a1a1a}\n"
@@ -329,22 +341,9 @@ int export_svg_write(FILE *out, const struct mha_example *ex, const struct mha_t
         fprintf(out, "Stage %d · %s", stage, export_stage_title(stage));
     fprintf(out, "</text>\n<text class=\"s\" x=\"%.1f\" y=\"%.1f\">", MARGIN, MARGIN + 38.0);
     export_xml_text(out, summary);
-    fputs(" · tokens:", out);
-    for (int i = 0; i < ex->lq && i < 24; i++) {
-        fputs(" ", out);
-        export_xml_text_fit(out, ex->tokens[i], LABEL_COLS);
-    }
-    if (ex->lq > 24)
-        fputs(" …", out);
-    if (ex->cross) {
-        fputs(" · keys:", out);
-        for (int i = 0; i < ex->lk && i < 24; i++) {
-            fputs(" ", out);
-            export_xml_text_fit(out, ex->key_tokens[i], LABEL_COLS);
-        }
-        if (ex->lk > 24)
-            fputs(" …", out);
-    }
+    token_list(out, " · tokens:", ex->tokens, ex->lq);
+    if (ex->cross)
+        token_list(out, " · keys:", ex->key_tokens, ex->lk);
     fputs("</text>\n", out);
     for (int s = 0; s < MHA_STAGE_COUNT; s++) {
         if (!st[s].m)
