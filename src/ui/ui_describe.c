@@ -162,22 +162,26 @@ static void describe_view(const struct ui_state *st, char *head, size_t hn, char
     }
 }
 
+/* The view's text when a view is shown, else the stage's. */
+static void describe_shown(const struct ui_state *st, char *head, size_t hn, char *formula,
+                           size_t fn, char *text, size_t tn)
+{
+    if (st->view != UI_VIEW_STAGE)
+        describe_view(st, head, hn, formula, fn, text, tn);
+    else
+        describe(st, head, hn, formula, fn, text, tn);
+}
+
 void ui_describe_heading(const struct ui_state *st, char *head, size_t hn, char *formula, size_t fn)
 {
     char text[1200];
-    if (st->view != UI_VIEW_STAGE)
-        describe_view(st, head, hn, formula, fn, text, sizeof text);
-    else
-        describe(st, head, hn, formula, fn, text, sizeof text);
+    describe_shown(st, head, hn, formula, fn, text, sizeof text);
 }
 
 static int description(WINDOW *win, const struct ui_app *app, int width, int height)
 {
     char head[96], formula[256], text[1200];
-    if (app->st.view != UI_VIEW_STAGE)
-        describe_view(&app->st, head, sizeof head, formula, sizeof formula, text, sizeof text);
-    else
-        describe(&app->st, head, sizeof head, formula, sizeof formula, text, sizeof text);
+    describe_shown(&app->st, head, sizeof head, formula, sizeof formula, text, sizeof text);
     const struct ui_theme *th = &app->th;
     if (win)
         ui_pane_title(win, head, width, th);
