@@ -113,6 +113,20 @@ const float *mha_tensor_data(const struct mha_example *ex, const struct mha_trac
     }
 }
 
+float mha_tensor_range(const struct mha_example *ex, const struct mha_trace *t,
+                       enum mha_tensor x)
+{
+    int h, r, c;
+    mha_tensor_shape(t, x, &h, &r, &c);
+    const float *p = mha_tensor_data(ex, t, x);
+    const size_t n = (size_t)h * (size_t)r * (size_t)c;
+    float m = 0.0f;
+    for (size_t i = 0; i < n; i++)
+        if (isfinite(p[i]) && fabsf(p[i]) > m)
+            m = fabsf(p[i]);
+    return m;
+}
+
 bool mha_cell_valid(const struct mha_trace *t, const struct mha_cell *cell)
 {
     int h, r, c;

@@ -43,20 +43,6 @@ const char *export_format_names(void)
 
 /* ---- the matrices of a stage -------------------------------------------------- */
 
-static float tensor_range(const struct mha_example *ex, const struct mha_trace *t,
-                          enum mha_tensor x)
-{
-    int h, r, c;
-    mha_tensor_shape(t, x, &h, &r, &c);
-    const float *p = mha_tensor_data(ex, t, x);
-    const size_t n = (size_t)h * (size_t)r * (size_t)c;
-    float m = 0.0f;
-    for (size_t i = 0; i < n; i++)
-        if (isfinite(p[i]) && fabsf(p[i]) > m)
-            m = fabsf(p[i]);
-    return m;
-}
-
 struct builder {
     const struct mha_example *ex;
     const struct mha_trace *t;
@@ -82,7 +68,7 @@ static struct export_matrix *add(struct builder *b, enum mha_tensor x, int h, bo
     m->row_axis = rows;
     m->col_axis = cols;
     m->tint = EXPORT_TINT_SIGNED;
-    m->range = tensor_range(b->ex, b->t, x);
+    m->range = mha_tensor_range(b->ex, b->t, x);
     m->new_row = new_row;
     m->tensor = x;
     m->head = h;

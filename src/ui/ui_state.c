@@ -53,19 +53,8 @@ static void divisor_list(int n, char *buf, size_t size)
 
 static void update_ranges(struct ui_state *st)
 {
-    for (int x = 0; x < MHA_TENSOR_COUNT; x++) {
-        int h, r, c;
-        mha_tensor_shape(st->tr, (enum mha_tensor)x, &h, &r, &c);
-        const float *p = mha_tensor_data(st->ex, st->tr, (enum mha_tensor)x);
-        const size_t n = (size_t)h * (size_t)r * (size_t)c;
-        float m = 0.0f;
-        for (size_t i = 0; i < n; i++) {
-            float a = fabsf(p[i]);
-            if (a > m && isfinite(a))
-                m = a;
-        }
-        st->range[x] = m;
-    }
+    for (int x = 0; x < MHA_TENSOR_COUNT; x++)
+        st->range[x] = mha_tensor_range(st->ex, st->tr, (enum mha_tensor)x);
 }
 
 int ui_state_init(struct ui_state *st, struct mha_example *ex, bool generated, const char *source,
