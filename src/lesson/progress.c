@@ -89,9 +89,9 @@ struct progress *progress_load(const char *path, char *warning, size_t warning_s
     bool moved = rename(p->path, aside) == 0;
     if (warning && warning_size)
         snprintf(warning, warning_size,
-                 "progress file %s could not be read (%s); %s, starting afresh",
-                 p->path, root ? "not a progress record" : jerr.text,
-                 moved ? "it was moved to <file>.corrupt" : "it was left as it is");
+                 "progress file %s could not be read (%s); %s%s, starting afresh", p->path,
+                 root ? "not a progress record" : jerr.text,
+                 moved ? "kept it as " : "left it as it is", moved ? aside : "");
     return p;
 }
 
