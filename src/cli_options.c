@@ -70,6 +70,7 @@ static const char usage_text[] =
     "  --replay FILE        play a recording into the explorer, which stays open\n"
     "                       after it; a key pauses it, Esc stops it, q quits\n"
     "  --speed X            with --replay: X times as fast (0.01..1000, default 1)\n"
+    "\n"
     "In the explorer, :link prints the options that reopen the screen as it is,\n"
     "and e writes the stage as an SVG picture.\n"
     "\n"
