@@ -18,13 +18,12 @@ Everything is rounded to 4 decimals before the check, and the check uses the
 rounded numbers, so what the file says is what the explorer shows.
 
 Run:  /usr/bin/python3 assets/examples/make_cat_sat.py
-Then: ./build-lessons/src/mha-explorer --load assets/examples/cat-sat.json \
+Then: ./build/src/mha-explorer --load assets/examples/cat-sat.json \
           --dump attention --format json
 """
-import json
-import os
-
 import numpy as np
+
+from example_json import r4, softmax, write_example
 
 TOKENS = ["The", "cat", "sat", "on", "the", "mat", "because", "it", "was", "soft"]
 D_MODEL = 8
@@ -45,14 +44,6 @@ STEPS = 6000
 LR = 0.02
 
 
-def r4(a):
-    return np.round(np.asarray(a, dtype=np.float64), 4)
-
-
-def softmax(s):
-    s = s - s.max(axis=-1, keepdims=True)
-    e = np.exp(s)
-    return e / e.sum(axis=-1, keepdims=True)
 
 
 def targets():
@@ -142,25 +133,7 @@ def main():
         "w_v": Wv.tolist(),
         "w_o": Wo.tolist(),
     }
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cat-sat.json")
-    with open(path, "w") as f:
-        f.write(dumps(doc))
-    print("wrote", path)
-
-
-def dumps(doc):
-    """JSON with one matrix row per line."""
-    lines = ["{"]
-    items = list(doc.items())
-    for n, (k, val) in enumerate(items):
-        comma = "," if n + 1 < len(items) else ""
-        if isinstance(val, list) and val and isinstance(val[0], list):
-            rows = ["    [" + ", ".join(f"{x:.4f}" for x in row) + "]" for row in val]
-            lines.append(f'  "{k}": [\n' + ",\n".join(rows) + f"\n  ]{comma}")
-        else:
-            lines.append(f'  "{k}": {json.dumps(val)}{comma}')
-    lines.append("}")
-    return "\n".join(lines) + "\n"
+    write_example(doc, "cat-sat.json")
 
 
 if __name__ == "__main__":
