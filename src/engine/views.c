@@ -273,3 +273,32 @@ int views_heads(const struct mha_example *ex, double *similarity, double *rank, 
     free(scratch);
     return 0;
 }
+
+struct views_heads_result *views_heads_new(const struct mha_example *ex, struct mha_error *err)
+{
+    const size_t H = (size_t)ex->heads, dk = (size_t)(ex->d_model / ex->heads);
+    if (ex->d_model > VIEWS_HEADS_MAX_D) {
+        views_heads(ex, NULL, NULL, NULL, err); /* fills the reason, touches nothing */
+        return NULL;
+    }
+    struct views_heads_result *r = malloc(sizeof *r + (H * H + H + H * dk) * sizeof(double));
+    if (!r) {
+        mha_error_set(err, "out of memory analysing the heads");
+        return NULL;
+    }
+    r->heads = (int)H;
+    r->d_k = (int)dk;
+    r->similarity = (double *)(void *)(r + 1);
+    r->rank = r->similarity + H * H;
+    r->sv = r->rank + H;
+    if (views_heads(ex, r->similarity, r->rank, r->sv, err) != 0) {
+        free(r);
+        return NULL;
+    }
+    return r;
+}
+
+void views_heads_free(struct views_heads_result *r)
+{
+    free(r);
+}

@@ -79,4 +79,14 @@ const struct views_preset *views_preset_find(const char *id);
 int views_heads(const struct mha_example *ex, double *similarity, double *rank, double *sv,
                 struct mha_error *err);
 
+/* The same analysis in one allocation: similarity (H·H), rank (H) and sv
+ * (H·d_k) point into it.  NULL + err as views_heads.  Free with
+ * views_heads_free. */
+struct views_heads_result {
+    int heads, d_k;
+    double *similarity, *rank, *sv;
+};
+struct views_heads_result *views_heads_new(const struct mha_example *ex, struct mha_error *err);
+void views_heads_free(struct views_heads_result *r);
+
 #endif

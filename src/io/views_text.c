@@ -87,40 +87,33 @@ void dump_view_cost(FILE *out, long long seq_q, long long seq_k, long long d_mod
 int dump_view_heads(FILE *out, const struct mha_example *ex)
 {
     const int H = ex->heads, dk = ex->d_model / ex->heads;
-    double *sim = malloc((size_t)H * (size_t)H * sizeof *sim);
-    double *rank = malloc((size_t)H * sizeof *rank);
-    double *sv = malloc((size_t)H * (size_t)dk * sizeof *sv);
     struct mha_error err;
     mha_error_clear(&err);
-    int rc = -1;
-    if (!sim || !rank || !sv) {
-        fputs("Heads view: out of memory\n\n", out);
-    } else if (views_heads(ex, sim, rank, sv, &err) != 0) {
+    struct views_heads_result *r = views_heads_new(ex, &err);
+    if (!r) {
         fprintf(out, "Heads view: %s\n\n", err.text);
-    } else {
-        fprintf(out,
-                "How the %d heads differ: A_i = W_q,iᵀ·W_k,i is the form head i scores with.\n"
-                "similarity = cosine of A_i and A_j (1 = the same pattern); effective rank = "
-                "exp(entropy\nof A_i's singular values), from 1 (one direction) to d_k = %d.\n\n",
-                H, dk);
-        int show = H > 16 ? 16 : H;
-        fprintf(out, "%-8s", "");
-        for (int j = 0; j < show; j++)
-            fprintf(out, " %7s%-2d", "head ", j);
-        fprintf(out, "   eff. rank\n");
-        for (int i = 0; i < show; i++) {
-            fprintf(out, "head %-3d", i);
-            for (int j = 0; j < show; j++)
-                fprintf(out, " %9.3f", sim[(size_t)i * H + j]);
-            fprintf(out, "   %8.2f\n", rank[i]);
-        }
-        if (show < H)
-            fprintf(out, "(first 16 of %d heads)\n", H);
-        fputc('\n', out);
-        rc = 0;
+        return -1;
     }
-    free(sim);
-    free(rank);
-    free(sv);
-    return rc;
+    const double *sim = r->similarity, *rank = r->rank;
+    fprintf(out,
+            "How the %d heads differ: A_i = W_q,iᵀ·W_k,i is the form head i scores with.\n"
+            "similarity = cosine of A_i and A_j (1 = the same pattern); effective rank = "
+            "exp(entropy\nof A_i's singular values), from 1 (one direction) to d_k = %d.\n\n",
+            H, dk);
+    int show = H > 16 ? 16 : H;
+    fprintf(out, "%-8s", "");
+    for (int j = 0; j < show; j++)
+        fprintf(out, " %7s%-2d", "head ", j);
+    fprintf(out, "   eff. rank\n");
+    for (int i = 0; i < show; i++) {
+        fprintf(out, "head %-3d", i);
+        for (int j = 0; j < show; j++)
+            fprintf(out, " %9.3f", sim[(size_t)i * H + j]);
+        fprintf(out, "   %8.2f\n", rank[i]);
+    }
+    if (show < H)
+        fprintf(out, "(first 16 of %d heads)\n", H);
+    fputc('\n', out);
+    views_heads_free(r);
+    return 0;
 }

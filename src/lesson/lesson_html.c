@@ -257,41 +257,34 @@ static void view_cost(FILE *out, long long seq_q, long long seq_k, long long d, 
 static int view_heads(FILE *out, const struct mha_example *ex)
 {
     const int H = ex->heads, dk = ex->d_model / ex->heads;
-    double *sim = malloc((size_t)H * (size_t)H * sizeof *sim);
-    double *rank = malloc((size_t)H * sizeof *rank);
-    double *sv = malloc((size_t)H * (size_t)dk * sizeof *sv);
     struct mha_error err;
     mha_error_clear(&err);
-    int rc = -1;
-    if (!sim || !rank || !sv) {
-        fputs("<p class=\"scene-error\">Heads view: out of memory.</p>\n", out);
-    } else if (views_heads(ex, sim, rank, sv, &err) != 0) {
+    struct views_heads_result *r = views_heads_new(ex, &err);
+    if (!r) {
         fputs("<p class=\"scene-error\">Heads view: ", out);
         export_xml_text(out, err.text);
         fputs("</p>\n", out);
-    } else {
-        fprintf(out,
-                "<p>How the %d heads differ: A_i = W_q,iᵀ·W_k,i is the form head i scores with; "
-                "similarity is the cosine of A_i and A_j (1 = the same pattern), and the "
-                "effective rank runs from 1 (one direction) to d_k = %d.</p>\n"
-                "<table class=\"lt\">\n<thead><tr><th></th>",
-                H, dk);
-        for (int j = 0; j < H; j++)
-            fprintf(out, "<th>head %d</th>", j);
-        fputs("<th>eff. rank</th></tr></thead>\n<tbody>\n", out);
-        for (int i = 0; i < H; i++) {
-            fprintf(out, "<tr><th>head %d</th>", i);
-            for (int j = 0; j < H; j++)
-                fprintf(out, "<td class=\"n\">%.3f</td>", sim[(size_t)i * (size_t)H + (size_t)j]);
-            fprintf(out, "<td class=\"n\">%.2f</td></tr>\n", rank[i]);
-        }
-        fputs("</tbody>\n</table>\n", out);
-        rc = 0;
+        return -1;
     }
-    free(sim);
-    free(rank);
-    free(sv);
-    return rc;
+    const double *sim = r->similarity, *rank = r->rank;
+    fprintf(out,
+            "<p>How the %d heads differ: A_i = W_q,iᵀ·W_k,i is the form head i scores with; "
+            "similarity is the cosine of A_i and A_j (1 = the same pattern), and the "
+            "effective rank runs from 1 (one direction) to d_k = %d.</p>\n"
+            "<table class=\"lt\">\n<thead><tr><th></th>",
+            H, dk);
+    for (int j = 0; j < H; j++)
+        fprintf(out, "<th>head %d</th>", j);
+    fputs("<th>eff. rank</th></tr></thead>\n<tbody>\n", out);
+    for (int i = 0; i < H; i++) {
+        fprintf(out, "<tr><th>head %d</th>", i);
+        for (int j = 0; j < H; j++)
+            fprintf(out, "<td class=\"n\">%.3f</td>", sim[(size_t)i * (size_t)H + (size_t)j]);
+        fprintf(out, "<td class=\"n\">%.2f</td></tr>\n", rank[i]);
+    }
+    fputs("</tbody>\n</table>\n", out);
+    views_heads_free(r);
+    return 0;
 }
 
 /* ---- screens and quizzes ------------------------------------------------------- */

@@ -142,10 +142,10 @@ static bool make_heads(struct ui_viewdata *vd, const struct ui_state *st)
     snprintf(vd->name, sizeof vd->name, "Heads");
     snprintf(vd->line, sizeof vd->line, "d_model %d, %d heads of d_k %d, the current weights",
              ex->d_model, H, dk);
-    if (ex->d_model > VIEWS_HEADS_MAX_D) { /* the engine says why; nothing to allocate */
-        struct mha_error err;
-        mha_error_clear(&err);
-        views_heads(ex, NULL, NULL, NULL, &err);
+    struct mha_error err;
+    mha_error_clear(&err);
+    struct views_heads_result *r = views_heads_new(ex, &err);
+    if (!r && ex->d_model > VIEWS_HEADS_MAX_D) { /* the engine says why */
         snprintf(vd->error, sizeof vd->error,
                  "%s (the work grows as d_model³). Try :d_model %d or less.", err.text,
                  VIEWS_HEADS_MAX_D);
@@ -154,19 +154,17 @@ static bool make_heads(struct ui_viewdata *vd, const struct ui_state *st)
     }
     vd->heads = H;
     vd->d_k = dk;
-    double *sim = malloc((size_t)H * (size_t)H * sizeof *sim);
-    double *sv = malloc((size_t)H * (size_t)dk * sizeof *sv);
     vd->rank = malloc((size_t)H * sizeof *vd->rank);
     vd->similarity = malloc((size_t)H * (size_t)H * sizeof *vd->similarity);
     vd->row_labels = calloc((size_t)H, sizeof *vd->row_labels);
     vd->col_labels = calloc((size_t)H, sizeof *vd->col_labels);
-    bool ok = sim && sv && vd->rank && vd->similarity && vd->row_labels && vd->col_labels;
-    struct mha_error err;
-    mha_error_clear(&err);
-    if (ok && views_heads(ex, sim, vd->rank, sv, &err) != 0)
+    bool ok = vd->rank && vd->similarity && vd->row_labels && vd->col_labels;
+    if (!r)
         snprintf(vd->error, sizeof vd->error, "%s", err.text);
-    for (int i = 0; ok && i < H * H; i++)
-        vd->similarity[i] = (float)sim[i];
+    for (int i = 0; ok && r && i < H * H; i++)
+        vd->similarity[i] = (float)r->similarity[i];
+    for (int i = 0; ok && r && i < H; i++)
+        vd->rank[i] = r->rank[i];
     for (int i = 0; ok && i < H; i++) {
         char text[32];
         snprintf(text, sizeof text, "head %d", i);
@@ -175,8 +173,7 @@ static bool make_heads(struct ui_viewdata *vd, const struct ui_state *st)
         vd->col_labels[i] = strdup(text);
         ok = vd->row_labels[i] && vd->col_labels[i];
     }
-    free(sim);
-    free(sv);
+    views_heads_free(r);
     if (!ok || vd->error[0])
         return ok;
     snprintf(vd->table_title, sizeof vd->table_title, "Effective rank of each head");
