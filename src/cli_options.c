@@ -15,6 +15,7 @@
 #include "example_io.h"
 #include "mat.h"
 #include "mha_config.h"
+#include "text_check.h"
 
 static const char *prog = "mha-explorer";
 
@@ -84,8 +85,9 @@ static const char usage_text[] =
 
 static int usage_error(const char *fmt, const char *arg)
 {
+    char shown[512];
     fprintf(stderr, "%s: ", prog);
-    fprintf(stderr, fmt, arg);
+    fprintf(stderr, fmt, mha_text_escape(arg, shown, sizeof shown));
     fprintf(stderr, "\nTry '%s --help' for more information.\n", prog);
     return CLI_EXIT_USAGE;
 }
@@ -93,7 +95,9 @@ static int usage_error(const char *fmt, const char *arg)
 void cli_report(const struct mha_error *err)
 {
     char buf[MHA_ERROR_FILE_MAX + MHA_ERROR_TEXT_MAX + 64];
-    fprintf(stderr, "%s: %s\n", prog, mha_error_format(err, buf, sizeof buf));
+    char shown[sizeof buf * 2];
+    fprintf(stderr, "%s: %s\n", prog,
+            mha_text_escape(mha_error_format(err, buf, sizeof buf), shown, sizeof shown));
 }
 
 /* Parse a whole decimal number in [lo, hi]; 0 on success. */
@@ -103,7 +107,9 @@ static int parse_number(const char *opt, const char *s, long long lo, long long 
     errno = 0;
     long long v = strtoll(s, &end, 10);
     if (s[0] == '\0' || *end != '\0' || errno == ERANGE) {
-        fprintf(stderr, "%s: %s: '%s' is not a whole number\n", prog, opt, s);
+        char shown[256];
+        fprintf(stderr, "%s: %s: '%s' is not a whole number\n", prog, opt,
+                mha_text_escape(s, shown, sizeof shown));
         return -1;
     }
     if (v < lo || v > hi) {
@@ -122,7 +128,9 @@ static int parse_seconds(const char *opt, const char *s, double lo, double hi, d
     errno = 0;
     double v = strtod(s, &end);
     if (s[0] == '\0' || *end != '\0' || errno == ERANGE || !isfinite(v)) {
-        fprintf(stderr, "%s: %s: '%s' is not a number\n", prog, opt, s);
+        char shown[256];
+        fprintf(stderr, "%s: %s: '%s' is not a number\n", prog, opt,
+                mha_text_escape(s, shown, sizeof shown));
         return -1;
     }
     if (v < lo || v > hi) {
@@ -200,6 +208,12 @@ static struct mha_example *generated(const struct cli_options *o, struct mha_err
             mha_error_set(err, "--tokens: %d tokens; at most %d are allowed", n, MHA_MAX_TOKENS);
             return NULL;
         }
+        for (int i = 0; i < n; i++)
+            if (mha_label_check(tokens[i], i, err)) {
+                free_tokens(tokens, n);
+                prefix_error(err, "--tokens: ");
+                return NULL;
+            }
     }
     int d = o->d_model ? o->d_model : 6;
     int h = o->heads ? o->heads : (d % 2 == 0 ? 2 : 1);

@@ -15,6 +15,7 @@
 #include "lesson_state.h"
 #include "mha_config.h"
 #include "record.h"
+#include "text_check.h"
 #if MHA_HAVE_UI
 #include "ui.h"
 #endif
@@ -67,6 +68,7 @@ static int check_explorer_options(const struct cli_options *o, const struct mha_
                                   char **path)
 {
     *path = NULL;
+    char shown[2048];
     if (o->view) {
         bool known = false;
         for (int v = LESSON_VIEW_NONE; v <= LESSON_VIEW_HEADS; v++)
@@ -75,7 +77,7 @@ static int check_explorer_options(const struct cli_options *o, const struct mha_
             fprintf(stderr,
                     "%s: --view: unknown view '%s'; expected shapes, cost, heads or none\n"
                     "Try '%s --help' for more information.\n",
-                    prog, o->view, prog);
+                    prog, mha_text_escape(o->view, shown, sizeof shown), prog);
             return CLI_EXIT_USAGE;
         }
     }
@@ -84,7 +86,8 @@ static int check_explorer_options(const struct cli_options *o, const struct mha_
         struct mha_error err;
         mha_error_clear(&err);
         if (lesson_focus_resolve(o->focus, o->stage, ex, &f, &err) != 0) {
-            fprintf(stderr, "%s: --%s\n", prog, err.text); /* "focus: ..." */
+            fprintf(stderr, "%s: --%s\n", prog, /* "focus: ..." */
+                    mha_text_escape(err.text, shown, sizeof shown));
             return CLI_EXIT_USAGE;
         }
     }
