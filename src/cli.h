@@ -70,6 +70,13 @@ struct mha_example *cli_build_example(const struct cli_options *o, struct mha_er
 /* "mha-explorer: <err formatted>" on stderr. */
 void cli_report(const struct mha_error *err);
 
+/* At exit, flush and close stdout; if anything printed was lost, say so on
+ * stderr and exit with status 1 instead (cli_exit.c).  Call once, first. */
+void cli_check_stdout_at_exit(void);
+/* "mha-explorer: cannot write the output: <strerror(code)>" on stderr, once
+ * however often it is called (code 0: no reason known). */
+void cli_output_error(int code);
+
 /* ---- lessons (cli_lessons.c) ---- */
 
 /* --list-lessons, --check-lessons [FILE]..., --print-lesson N|FILE:

@@ -152,7 +152,7 @@ int cli_print_lesson(const char *spec, int format)
             fprintf(stderr, "%s: cannot format the lesson\n", prog);
             rc = EXIT_FAILURE;
         } else if (fwrite(buf, 1, len, stdout) != len || fflush(stdout) != 0) {
-            fprintf(stderr, "%s: cannot write the output: %s\n", prog, strerror(errno));
+            cli_output_error(errno);
             rc = EXIT_FAILURE;
         }
         free(buf);

@@ -54,7 +54,7 @@ static int run_dump(const struct cli_options *o, const struct mha_example *ex)
         rc = EXIT_FAILURE;
     }
     if (rc == 0 && (fwrite(buf, 1, len, stdout) != len || fflush(stdout) != 0)) {
-        fprintf(stderr, "%s: cannot write the output: %s\n", prog, strerror(errno));
+        cli_output_error(errno);
         rc = EXIT_FAILURE;
     }
     free(buf);
@@ -203,6 +203,7 @@ static int run_explorer(const struct cli_options *o, struct mha_example *ex)
 int main(int argc, char **argv)
 {
     setlocale(LC_ALL, "");
+    cli_check_stdout_at_exit();
     struct cli_options o;
     int rc = cli_parse(argc, argv, &o);
     if (rc != CLI_CONTINUE)

@@ -27,7 +27,9 @@
  *             record per matrix row (its label, then the numbers), and an
  *             empty line after the block.  Lines end in CRLF; fields are quoted
  *             as RFC 4180 says when they hold a comma, a quote, CR or LF
- *             (quotes doubled); labels are UTF-8 as given.
+ *             (quotes doubled); labels are UTF-8 as given, except that a
+ *             label starting with =, +, -, @, tab or CR, which a spreadsheet
+ *             would run as a formula, is quoted with a leading ' ("'=cmd").
  *   latex     per stage a "% ---- stage N: name ----" comment; per matrix a
  *             comment with its title, then a center environment with a bold
  *             title, the shape and a tabular (l|rrr, with | between heads where

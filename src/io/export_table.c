@@ -451,14 +451,19 @@ int export_markdown_write(FILE *out, const struct mha_example *ex, const struct 
 
 /* ---- csv ------------------------------------------------------------------------ */
 
-/* One field, quoted (quotes doubled) when it holds a comma, quote, CR or LF. */
+/* One field, quoted (quotes doubled) when it holds a comma, quote, CR or LF.
+ * A label a spreadsheet would take for a formula (it starts with =, +, -,
+ * @, tab or CR) is written as text: quoted, with a leading '. */
 static void csv_field(FILE *out, const char *s)
 {
-    if (!strpbrk(s, ",\"\r\n")) {
+    const bool formula = s[0] && strchr("=+-@\t\r", s[0]);
+    if (!formula && !strpbrk(s, ",\"\r\n")) {
         fputs(s, out);
         return;
     }
     fputc('"', out);
+    if (formula)
+        fputc('\'', out);
     for (; *s; s++) {
         if (*s == '"')
             fputc('"', out);

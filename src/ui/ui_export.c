@@ -156,6 +156,11 @@ int ui_export_write(const struct ui_state *st, int fmt, const char *dir, const c
         free(buf);
         return mha_error_set(err, "cannot write in %s: %s", folder, strerror(errno));
     }
+    /* mkstemp makes the file 0600; an export is a handout: the permissions
+     * any new file gets here (0666 less the umask) */
+    const mode_t mask = umask(0);
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
     FILE *f = fdopen(fd, "w");
     const bool ok = f && fwrite(buf, 1, len, f) == len && fflush(f) == 0 && fsync(fd) == 0;
     const int saved = errno;
