@@ -118,8 +118,8 @@ char *cli_find_lesson(const char *spec)
 int cli_print_lesson(const char *spec, int format)
 {
     char shown[1024];
-    bool html = format == CLI_FORMAT_EXPORT + EXPORT_FORMAT_HTML;
-    if (format != DUMP_FORMAT_TEXT && !html) {
+    bool html = format == MHA_FORMAT_HTML;
+    if (format != MHA_FORMAT_TEXT && !html) {
         fprintf(stderr, "%s: --print-lesson prints text or html\n", prog);
         return CLI_EXIT_USAGE;
     }

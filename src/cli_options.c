@@ -13,12 +13,15 @@
 #include "dump.h"
 #include "export.h"
 #include "example_io.h"
+#include "format.h"
 #include "mat.h"
 #include "mha_config.h"
 #include "text_check.h"
 
 static const char *prog = "mha-explorer";
 
+/* Printed with printf: the one %s is the list of formats (format.h), so a
+ * literal percent sign must be written %%. */
 static const char usage_text[] =
     "Usage: mha-explorer [OPTION]...\n"
     "Explore transformer multi-head attention step by step, with real numbers.\n"
@@ -40,8 +43,8 @@ static const char usage_text[] =
     "  --dump STAGE         print STAGE and exit, no terminal needed; STAGE is one of\n"
     "                       input projection split transpose attention merge output\n"
     "                       all (or its number 0..6)\n"
-    "  --format FMT         text (default), json, svg, html, markdown, csv or latex;\n"
-    "                       --print-lesson takes text or html\n"
+    "  --format FMT         %s\n"
+    "                       (default text); --print-lesson takes text or html\n"
     "  --stage STAGE        stage the explorer opens on (default input)\n"
     "\n"
     "Lessons:\n"
@@ -314,9 +317,11 @@ static int option(int c, const char *arg, struct cli_options *o)
 {
     long long n;
     switch (c) {
-    case 'h':
-        fputs(usage_text, stdout);
+    case 'h': {
+        char list[128];
+        printf(usage_text, mha_format_list(MHA_FORMAT_ANY, " or ", list, sizeof list));
         return 0;
+    }
     case 'V':
         printf("mha-explorer %s (matrix multiply: %s)\n", MHA_VERSION,
                mat_backend_name(mat_get_backend()));
@@ -333,13 +338,11 @@ static int option(int c, const char *arg, struct cli_options *o)
                                arg);
         break;
     case OPT_FORMAT:
-        if ((o->format = dump_format_from_name(arg)) < 0) {
-            int e = export_format_from_name(arg);
-            if (e < 0)
-                return usage_error("--format: unknown format '%s'; expected text, json, "
-                                   "svg, html, markdown, csv or latex",
-                                   arg);
-            o->format = CLI_FORMAT_EXPORT + e;
+        if ((o->format = mha_format_from_name(arg)) < 0) {
+            char msg[256], list[128];
+            snprintf(msg, sizeof msg, "--format: unknown format '%%s'; expected %s",
+                     mha_format_list(MHA_FORMAT_ANY, " or ", list, sizeof list));
+            return usage_error(msg, arg);
         }
         o->format_given = true;
         break;
@@ -464,7 +467,7 @@ int cli_parse(int argc, char **argv, struct cli_options *o)
     memset(o, 0, sizeof *o);
     o->seed = -1;
     o->dump_stage = CLI_NO_DUMP;
-    o->format = DUMP_FORMAT_TEXT;
+    o->format = MHA_FORMAT_TEXT;
     o->speed = 1.0;
     optind = 0; /* glibc: start again from argv[1], whatever an earlier call left */
     opterr = 0;
