@@ -145,6 +145,72 @@ START_TEST(huge_files_are_refused_unread)
 }
 END_TEST
 
+/* ---- 6. a lesson of many heavy scenes ------------------------------------------ */
+
+/* 300 scenes of 300 tokens at d_model 512, each with its own seed, a focus,
+ * and checkpoints that compute their answers here and there; the last
+ * step's trace would be too large, the 150th's computed answer is not
+ * among its choices. */
+static void heavy_lesson(const char *path)
+{
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("# Three hundred heavy scenes\n", f);
+    for (int s = 0; s < 300; s++) {
+        fprintf(f, "%s\n## Step %d\n\nText.\n\n```mha\ntokens:", s ? "\n---\n" : "", s + 1);
+        for (int w = 0; w < (s == 299 ? 400 : 300); w++)
+            fprintf(f, " w%d", w);
+        if (s == 299)
+            fputs("\nd_model: 2048\nheads: 2048\n", f);
+        else
+            fprintf(f, "\nd_model: 512\nheads: 8\nseed: %d\nstage: attention\n"
+                       "focus: weights, head 1, row w5, col w7\n", s);
+        fputs("```\n", f);
+        if (s % 50 == 0)
+            fputs("\n```quiz\nquestion: How much does w3 attend to w4 in head 1?\n"
+                  "answer: computed\ncompute: weight head 1 row w3 col w4\n"
+                  "explain: Look.\n```\n", f);
+        if (s == 149)
+            fputs("\n```quiz\nquestion: Which key does w3 attend to most?\n"
+                  "choices: w0 | w1\nanswer: computed\ncompute: argmax head 1 row w3\n"
+                  "explain: Look.\n```\n", f);
+    }
+    ck_assert_int_eq(fclose(f), 0);
+}
+
+START_TEST(many_heavy_scenes_are_quick)
+{
+    make_scratch();
+    char path[300];
+    heavy_lesson(in_scratch("heavy.md", path, sizeof path));
+    /* before: 18 s to check and 40 s to open (both every scene drawn and run) */
+    struct hostile_result r = hostile_run((const char *[]){"--check-lessons", path, NULL}, NULL,
+                                          NULL, 60);
+    ck_assert_msg(r.seconds < 5, "checking took %.1f s", r.seconds);
+    ck_assert_int_eq(r.status, 2);
+    /* the work skipped is not the checking: the too-large trace and the
+     * computed answer are still found */
+    ck_assert_msg(strstr(r.out, "the example of this step cannot be run: this example needs"),
+                  "%s", r.out);
+    ck_assert_msg(strstr(r.out, "is not one of the choices"), "%s", r.out);
+    hostile_result_free(&r);
+    /* without the broken steps the explorer opens it at once */
+    char cmd[700];
+    snprintf(cmd, sizeof cmd,
+             "sed -i -e 's/^d_model: 2048$/d_model: 512/' -e 's/^heads: 2048$/heads: 8/' "
+             "-e '/^choices: w0 | w1$/d' -e 's/^compute: argmax head 1 row w3$/compute: weight "
+             "head 1 row w3 col w4/' '%s'",
+             path);
+    ck_assert_int_eq(system(cmd), 0);
+    r = hostile_run((const char *[]){"--lesson", path, "--bench-frames", "1", NULL}, NULL, NULL,
+                    120);
+    ck_assert_msg(r.status == 0, "%d: %s", r.status, r.err);
+    ck_assert_msg(r.seconds < 5, "opening took %.1f s", r.seconds);
+    hostile_result_free(&r);
+    remove_scratch();
+}
+END_TEST
+
 /* ---- the crafted files: every one refused, nothing unsafe printed ------------------ */
 
 START_TEST(every_crafted_file_is_refused)
@@ -339,6 +405,10 @@ static Suite *suite(void)
     tcase_add_test(tc, fifo_device_and_directory_are_refused);
     tcase_add_test(tc, scene_load_of_a_fifo_is_refused);
     tcase_add_test(tc, huge_files_are_refused_unread);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("heavy lesson");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, many_heavy_scenes_are_quick);
     suite_add_tcase(s, tc);
     tc = tcase_create("crafted files");
     tcase_set_timeout(tc, 300);
