@@ -134,12 +134,16 @@ START_TEST(huge_files_are_refused_unread)
     sparse(in_scratch("huge.rec", rec, sizeof rec), "mha-explorer-recording 1\n",
            (off_t)4 << 30);
     sparse(in_scratch("huge.md", les, sizeof les), "# Huge\n", (off_t)4 << 30);
+    char ex[300];
+    sparse(in_scratch("huge.json", ex, sizeof ex), "{\"tokens\": [", (off_t)2 << 30);
     const time_t start = time(NULL);
+    expect_refused((const char *[]){"--load", ex, "--dump", "all", NULL}, NULL,
+                   "the file is larger than 1073741824 bytes; is it an example?");
     expect_refused((const char *[]){"--replay", rec, NULL}, NULL,
                    "the file is larger than 8388608 bytes; is it a recording?");
     expect_refused((const char *[]){"--check-lessons", les, NULL}, NULL,
                    "the file is larger than 1048576 bytes; is it a lesson?");
-    ck_assert_msg(time(NULL) - start < 8, "refusing two huge files took %lds",
+    ck_assert_msg(time(NULL) - start < 8, "refusing three huge files took %lds",
                   (long)(time(NULL) - start));
     remove_scratch();
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* Largest magnitude accepted for an input number: keeps every product of the
@@ -359,6 +360,15 @@ struct mha_example *mha_example_load(const char *path, struct mha_error *err)
     FILE *f = safe_file_fopen(path, err);
     if (!f)
         return NULL;
+    struct stat sb;
+    if (fstat(fileno(f), &sb) == 0 && (long long)sb.st_size > MHA_EXAMPLE_MAX_BYTES) {
+        fclose(f);
+        mha_error_clear(err);
+        mha_error_set(err, "the file is larger than %lld bytes; is it an example?",
+                      MHA_EXAMPLE_MAX_BYTES);
+        mha_error_at(err, path, 0, 0);
+        return NULL;
+    }
     json_error_t jerr;
     json_t *root = json_loadf(f, JSON_REJECT_DUPLICATES, &jerr);
     fclose(f);
