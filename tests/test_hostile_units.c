@@ -170,6 +170,32 @@ START_TEST(explorer_tokens_command)
 }
 END_TEST
 
+/* :load in the explorer on a FIFO, a device and a folder: refused at once
+ * (before, the FIFO blocked the screen until Ctrl-C; Check's time limit
+ * fails this test if it blocks). */
+START_TEST(explorer_load_refuses_what_is_not_a_file)
+{
+    struct mha_error err;
+    struct mha_example *ex = mha_example_default(&err);
+    struct ui_state st;
+    ck_assert_int_eq(ui_state_init(&st, ex, true, "", &err), 0);
+    char dir[] = "/tmp/mha-load-XXXXXX", fifo[64];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(fifo, sizeof fifo, "%s/shared.json", dir);
+    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+    const char *paths[] = {fifo, "/dev/zero", dir};
+    const char *why[] = {"FIFO", "character device", "directory"};
+    for (int i = 0; i < 3; i++) {
+        ck_assert_int_eq(ui_state_load(&st, paths[i]), -1);
+        ck_assert_msg(st.msg_error && strstr(st.msg, why[i]), "%s: '%s'", paths[i], st.msg);
+        ck_assert_int_eq(st.ex->lq, 4); /* the example on screen stays */
+    }
+    unlink(fifo);
+    rmdir(dir);
+    ui_state_done(&st);
+}
+END_TEST
+
 /* Exports are handouts: 0666 less the umask, as any new file. */
 START_TEST(export_permissions_follow_umask)
 {
@@ -205,6 +231,7 @@ static Suite *suite(void)
     tcase_add_test(tc, safe_file_refuses_what_is_not_a_file);
     tcase_add_test(tc, safe_file_caps_the_size);
     tcase_add_test(tc, recording_cap);
+    tcase_add_test(tc, explorer_load_refuses_what_is_not_a_file);
     suite_add_tcase(s, tc);
     tc = tcase_create("text");
     tcase_add_test(tc, unsafe_characters);
