@@ -267,12 +267,13 @@ static bool same_text(const char *a, const char *b)
     return a == b || (a && b && !strcmp(a, b));
 }
 
-/* The same example: same source, sizes, labels, seed and flags. */
-static bool same_example(const struct lesson_state *a, const struct lesson_state *b)
+/* The same example but perhaps for the seed: same source, sizes, labels
+ * and flags. */
+static bool same_shape(const struct lesson_state *a, const struct lesson_state *b)
 {
     return same_text(a->load, b->load) && same_text(a->tokens, b->tokens) &&
-           a->d_model == b->d_model && a->seed == b->seed && a->heads == b->heads &&
-           a->causal == b->causal && a->scaled == b->scaled;
+           a->d_model == b->d_model && a->heads == b->heads && a->causal == b->causal &&
+           a->scaled == b->scaled;
 }
 
 /* A generated example with its sizes and labels but every number zero, as
@@ -322,8 +323,16 @@ static struct mha_example *shape_only(const struct lesson_state *st, struct mha_
 static void cache_build(struct check_cache *c, const struct lesson_state *st,
                         const char *assets_dir)
 {
-    if (c->key.d_model && same_example(&c->key, st))
+    if (c->key.d_model && (c->ex || c->key.load) && same_shape(&c->key, st)) {
+        if (c->key.seed != st->seed && !st->load) { /* other numbers, drawn when needed */
+            c->key.seed = st->seed;
+            c->ex->seed = st->seed;
+            c->drawn = false;
+            mha_trace_free(c->t);
+            c->t = NULL;
+        }
         return;
+    }
     mha_trace_free(c->t);
     c->t = NULL;
     mha_example_free(c->ex);
@@ -380,22 +389,28 @@ int lesson_check(struct lesson *l, const char *assets_dir)
                             mha_error_format(&cache.err, buf, sizeof buf));
             continue;
         }
-        /* the trace is made (its size is checked) but run only for a
-         * checkpoint that computes its answer, once per example */
+        /* the trace's size is checked (mha_trace_new refuses one that is too
+         * large before allocating); it is made and run only for a checkpoint
+         * that computes its answer, once per example */
         const bool run = step->has_quiz && step->quiz.computed;
-        struct mha_trace *t = cache.t ? cache.t : mha_trace_new(ex, &err);
-        if (t && run && !cache.t) {
-            cache_draw(&cache);
-            if (mha_forward(ex, t, &err)) {
-                mha_trace_free(t);
-                t = NULL;
-            } else {
-                cache.t = t;
+        const size_t bytes = mha_trace_bytes(ex->lq, ex->lk, ex->d_model, ex->heads);
+        struct mha_trace *t = cache.t;
+        if (!t && (run || bytes == 0 || bytes > MHA_MAX_TRACE_BYTES)) {
+            t = mha_trace_new(ex, &err);
+            if (t) {
+                cache_draw(&cache);
+                if (mha_forward(ex, t, &err)) {
+                    mha_trace_free(t);
+                    t = NULL;
+                } else {
+                    cache.t = t;
+                }
             }
-        }
-        if (!t) {
-            lesson_diag_add(l, line, "the example of this step cannot be run: %s", err.text);
-            continue;
+            if (!t) {
+                lesson_diag_add(l, line, "the example of this step cannot be run: %s",
+                                err.text);
+                continue;
+            }
         }
         if (st.focus && st.view == LESSON_VIEW_NONE) {
             struct lesson_focus f;
@@ -423,8 +438,6 @@ int lesson_check(struct lesson *l, const char *assets_dir)
                                     a.text);
             }
         }
-        if (t != cache.t)
-            mha_trace_free(t);
     }
     mha_trace_free(cache.t);
     mha_example_free(cache.ex);
