@@ -113,6 +113,10 @@ void ui_app_apply_focus(struct ui_app *app);
 /* The explain panel (in the text pane's place while it is open). */
 void ui_explain_panel_draw(WINDOW *win, const struct ui_app *app, int width, int height);
 int ui_explain_panel_lines(const struct ui_app *app, int width);
+/* How far the text pane (stage text or explain panel, not a lesson) can
+ * scroll at its size. */
+int ui_explain_panel_max_scroll(const struct ui_app *app, int width, int height);
+int ui_side_max_scroll(const struct ui_app *app);
 /* A pane's title bar on its first line. */
 void ui_pane_title(WINDOW *win, const char *title, int width, const struct ui_theme *th);
 void ui_help_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme *th, int rows,

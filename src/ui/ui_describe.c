@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ui_app.h"
+#include "ui_pane_text.h"
 #include "ui_text.h"
 
 /* Heading, formula and text of the current stage, with the example's sizes. */
@@ -92,28 +93,6 @@ static void describe(const struct ui_state *st, char *head, size_t hn, char *for
     }
 }
 
-static int draw_wrapped(WINDOW *win, int y, int x, int width, int max_y, const char *text, int attr,
-                        bool utf8)
-{
-    struct ui_line lines[64];
-    int n = ui_text_wrap(text, width, utf8, lines, 64);
-    for (int i = 0; i < n && i < 64; i++, y++) {
-        if (win && y < max_y) {
-            char buf[1024];
-            /* the last line that fits ends in "…" when more text follows */
-            const bool cut = y == max_y - 1 && i < n - 1;
-            int w = ui_text_fit_n(lines[i].start, lines[i].len, cut ? width - 2 : width, utf8, buf,
-                                  sizeof buf);
-            ui_put(win, y, x, buf, w, attr, utf8);
-            const size_t len = strlen(buf);
-            const bool has_ellipsis = len >= 3 && strcmp(buf + len - 3, "…") == 0;
-            if (cut && !has_ellipsis)
-                ui_put(win, y, x + w, " …", 2, attr, utf8);
-        }
-    }
-    return n;
-}
-
 /* The pane's frame: a title bar on the first line, and a left rule when
  * the pane sits beside the visualisation. */
 void ui_pane_title(WINDOW *win, const char *title, int width, const struct ui_theme *th)
@@ -178,18 +157,39 @@ void ui_describe_heading(const struct ui_state *st, char *head, size_t hn, char 
     describe_shown(st, head, hn, formula, fn, text, sizeof text);
 }
 
-static int description(WINDOW *win, const struct ui_app *app, int width, int height)
-{
+/* The description's text, and its lines at a width. */
+struct description {
     char head[96], formula[256], text[1200];
-    describe_shown(&app->st, head, sizeof head, formula, sizeof formula, text, sizeof text);
+    struct ui_pane_text p;
+};
+
+static void description(const struct ui_app *app, int width, struct description *d)
+{
+    describe_shown(&app->st, d->head, sizeof d->head, d->formula, sizeof d->formula, d->text,
+                   sizeof d->text);
     const struct ui_theme *th = &app->th;
-    if (win)
-        ui_pane_title(win, head, width, th);
-    int y = 1;
-    y += draw_wrapped(win, y, 1, width - 2, height, formula, ui_role_attr(th, UI_ROLE_FORMULA),
-                      th->utf8);
-    y += draw_wrapped(win, y, 1, width - 2, height, text, 0, th->utf8);
-    return y;
+    d->p.n = 0;
+    d->p.pin_last = false;
+    ui_pane_text_wrap(&d->p, d->formula, width - 2, ui_role_attr(th, UI_ROLE_FORMULA), th->utf8);
+    ui_pane_text_wrap(&d->p, d->text, width - 2, 0, th->utf8);
+}
+
+static struct description *the_description(void)
+{
+    static struct description d; /* 8 KiB: not on the stack of every caller */
+    return &d;
+}
+
+int ui_side_max_scroll(const struct ui_app *app)
+{
+    if (!app->side || (app->les.l && !(app->st.explain_open && app->st.focus)))
+        return 0;
+    const int width = app->lay.side.w, height = app->lay.side.h;
+    if (app->st.explain_open && app->st.focus)
+        return ui_explain_panel_max_scroll(app, width, height);
+    struct description *d = the_description();
+    description(app, width, d);
+    return ui_pane_text_max_scroll(&d->p, height - 1);
 }
 
 int ui_side_lines(const struct ui_app *app, int width)
@@ -198,7 +198,9 @@ int ui_side_lines(const struct ui_app *app, int width)
         return ui_explain_panel_lines(app, width);
     if (app->les.l)
         return ui_lesson_pane_lines(app, width);
-    return description(NULL, app, width, 0);
+    struct description *d = the_description();
+    description(app, width, d);
+    return 1 + d->p.n;
 }
 
 void ui_side_draw(WINDOW *win, const struct ui_app *app)
@@ -210,8 +212,12 @@ void ui_side_draw(WINDOW *win, const struct ui_app *app)
         ui_explain_panel_draw(win, app, width, height);
     else if (app->les.l)
         ui_lesson_pane_draw(win, app, width, height);
-    else
-        description(win, app, width, height);
+    else {
+        struct description *d = the_description();
+        description(app, width, d);
+        ui_pane_title(win, d->head, width, &app->th);
+        ui_pane_text_draw(win, 1, height - 1, width - 2, &d->p, app->st.side_scroll, &app->th);
+    }
     wattrset(win, 0);
     wnoutrefresh(win);
 }

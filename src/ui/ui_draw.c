@@ -191,6 +191,29 @@ static void draw_view_error(const struct ui_app *app, const char *text, int widt
     }
 }
 
+/* Where the canvas is cut, a marker at the right end of its first or last
+ * line says so, with the keys that scroll there. */
+static void draw_more(const struct ui_app *app, int width, int view_h)
+{
+    const struct ui_state *st = &app->st;
+    const struct ui_theme *th = &app->th;
+    if (app->canvas_h <= view_h)
+        return;
+    const int attr = ui_role_attr(th, UI_ROLE_NOTICE);
+    char more[64];
+    if (st->scroll > 0) {
+        snprintf(more, sizeof more, " ↑ %d more above · k PgUp ", st->scroll);
+        const int mw = ui_text_width(more, th->utf8);
+        ui_put(app->canvas, 0, mw < width ? width - mw : 0, more, width, attr, th->utf8);
+    }
+    const int below = app->canvas_h - (st->scroll + view_h);
+    if (below > 0 && (view_h > 1 || st->scroll == 0)) {
+        snprintf(more, sizeof more, " ↓ %d more below · j PgDn Space ", below);
+        const int mw = ui_text_width(more, th->utf8);
+        ui_put(app->canvas, view_h - 1, mw < width ? width - mw : 0, more, width, attr, th->utf8);
+    }
+}
+
 static void draw_vis(const struct ui_app *app)
 {
     const struct ui_state *st = &app->st;
@@ -242,6 +265,7 @@ static void draw_vis(const struct ui_app *app)
         ui_block_draw(app->canvas, p->y - st->scroll, p->x, view_h, &app->blocks[i], &app->geoms[i],
                       here ? st->cur_r : -1, here ? st->cur_c : -1, th);
     }
+    draw_more(app, width, view_h);
     wnoutrefresh(app->canvas);
 }
 

@@ -48,6 +48,7 @@ struct ui_state {
     int block;              /* focused block of the current stage's view */
     int cur_r, cur_c;       /* cursor inside that block */
     int scroll;             /* first line of the visualisation canvas shown */
+    int side_scroll;        /* first line of the text pane shown (stage text, explain panel) */
     bool focus_pending;     /* put the cursor on focus_cell once the view is built */
     struct mha_cell focus_cell;
     bool explain_open; /* the explain panel replaces the description */
