@@ -262,10 +262,35 @@ START_TEST(test_forward_reuse)
     struct mha_example *ex = build_case(c);
     struct mha_trace *t = run_example(ex, case_name(c));
     struct mha_error err;
-    for (size_t i = 0; i < (size_t)ex->lq * (size_t)ex->d_model; i++)
-        t->output[i] = NAN;
+    /* every stage poisoned: a forward pass that skipped any of them would
+     * leave NaN (or the wrong empty-row flags) behind */
+    const size_t lq = (size_t)t->lq, lk = (size_t)t->lk, d = (size_t)t->d_model;
+    const size_t h = (size_t)t->heads, d_k = (size_t)t->d_k;
+    struct {
+        float *x;
+        size_t n;
+    } stages[] = {
+        {t->q, lq * d},         {t->k, lk * d},           {t->v, lk * d},
+        {t->qh, h * lq * d_k},  {t->kh, h * lk * d_k},    {t->vh, h * lk * d_k},
+        {t->scores, h * lq * lk}, {t->scaled_scores, h * lq * lk}, {t->weights, h * lq * lk},
+        {t->context, h * lq * d_k}, {t->merged, lq * d}, {t->output, lq * d},
+    };
+    unsigned char *empty_before = malloc(lq);
+    ck_assert_ptr_nonnull(empty_before);
+    memcpy(empty_before, t->row_empty, lq);
+    const int empty_rows = t->empty_rows;
+    for (size_t s = 0; s < sizeof stages / sizeof stages[0]; s++)
+        for (size_t i = 0; i < stages[s].n; i++)
+            stages[s].x[i] = NAN;
+    memset(t->row_empty, 0xAA, lq);
+    t->empty_rows = -1;
     ck_assert_int_eq(mha_forward(ex, t, &err), 0);
     compare_all_stages(c, t, backend);
+    for (size_t s = 0; s < sizeof stages / sizeof stages[0]; s++)
+        ck_assert_msg(all_not_nan(stages[s].x, stages[s].n), "stage buffer %zu left poisoned", s);
+    ck_assert_mem_eq(t->row_empty, empty_before, lq);
+    ck_assert_int_eq(t->empty_rows, empty_rows);
+    free(empty_before);
     mha_trace_free(t);
     mha_example_free(ex);
 }
