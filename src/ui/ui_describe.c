@@ -82,7 +82,8 @@ static void describe(const struct ui_state *st, char *head, size_t hn, char *for
         break;
     default:
         snprintf(head, hn, "6 · Output: mixing the heads");
-        snprintf(formula, fn, "output = merged · W_oᵀ\nMHA = Concat(head_1..head_H) · W_oᵀ");
+        snprintf(formula, fn, "output = merged · W_oᵀ\nMHA = Concat(head_0%s) · W_oᵀ",
+                 h == 1 ? "" : h == 2 ? ", head_1" : h == 3 ? ", head_1, head_2" : " … head_H−1");
         snprintf(text, tn,
                  "A last linear layer lets every output column read every head, so what the "
                  "heads found separately can be combined and weighed. Without it each head's "

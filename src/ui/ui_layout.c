@@ -225,6 +225,28 @@ struct ui_numfmt ui_numfmt_for(float range, bool probabilities)
     return (struct ui_numfmt){-1, 8};
 }
 
+/* Columns the numbers up to range take with decimals (at least 5). */
+static int width_at(double range, int decimals)
+{
+    char buf[64];
+    const int w = snprintf(buf, sizeof buf, "%.*f", decimals, -fabs(range));
+    return w > 5 ? w : 5;
+}
+
+struct ui_numfmt ui_numfmt_shared(float range, float other)
+{
+    const struct ui_numfmt a = ui_numfmt_for(range, false), b = ui_numfmt_for(other, false);
+    if (a.decimals < 0 || b.decimals < 0) /* exponent form: both */
+        return (struct ui_numfmt){-1, 8};
+    const double r = isfinite(range) ? fabs((double)range) : 0.0;
+    const double o = isfinite(other) ? fabs((double)other) : 0.0;
+    const double big = r > o ? r : o;
+    const int more = a.decimals > b.decimals ? a.decimals : b.decimals;
+    const int fewer = a.decimals < b.decimals ? a.decimals : b.decimals;
+    const int decimals = width_at(big, more) <= 7 ? more : fewer;
+    return (struct ui_numfmt){decimals, width_at(r, decimals)};
+}
+
 char *ui_num_format(char *buf, size_t n, float v, struct ui_numfmt fmt)
 {
     if (isinf(v))

@@ -131,6 +131,13 @@ struct ui_numfmt {
 };
 struct ui_numfmt ui_numfmt_for(float range, bool probabilities);
 
+/* The format of a matrix of largest magnitude range shown beside one of
+ * largest magnitude other, so that both write the same decimals: the more
+ * precise of the two as long as the wider numbers still take at most 7
+ * columns, else the fewer.  Symmetric in the decimals; the width fits
+ * range's own numbers. */
+struct ui_numfmt ui_numfmt_shared(float range, float other);
+
 /* Write v right-aligned in fmt.width columns ("-inf" for a masked score).
  * Returns buf. */
 char *ui_num_format(char *buf, size_t n, float v, struct ui_numfmt fmt);

@@ -40,17 +40,17 @@ press_until_gone() {
 start 80 24
 wait_for "query input 4×6"
 wait_for "more below"
-check "W_v is below the fold at first" bash -c "! tmux -L $SOCK capture-pane -p | grep -qF 'W_v 6×6'"
+check "W_v is below the fold at first" bash -c "! tmux -L $SOCK capture-pane -p | grep -qF 'W_v (out × in) 6×6'"
 # the input stage: W_v and W_o, line by line and by pages
 press_until j "value input 4×6"
 wait_for "more above"
-press_until NPage "W_v 6×6"
-wait_for "W_o 6×6"
+press_until NPage "W_v (out × in) 6×6"
+wait_for "W_o (out × in) 6×6"
 press_until_gone NPage "more below"
 # a key that changes nothing on the canvas leaves the scroll where it was
 keys r
 wait_for "seed 43"
-wait_for "W_o 6×6"
+wait_for "W_o (out × in) 6×6"
 press_until PPage "query input 4×6"
 wait_gone "more above"
 press_until Down "key input 4×6"
