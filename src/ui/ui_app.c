@@ -89,7 +89,7 @@ static int bench(struct ui_app *app, int frames, int rows, int cols)
     ui_quiz_start(&app->les.quiz, NULL, -1); /* the digits move stages, they answer nothing */
     for (int i = 0; i < frames; i++) {
         const double t0 = now_ms();
-        ui_app_key(app, '0' + (app->st.stage + 1) % 7, true);
+        ui_app_key(app, '0' + (app->st.stage + 1) % MHA_STAGE_COUNT, true);
         ui_app_draw(app);
         doupdate();
         ms[i] = now_ms() - t0;

@@ -134,7 +134,7 @@ void ui_describe_heading(const struct ui_state *st, char *head, size_t hn, char 
  * status line. */
 struct ui_present_text {
     char title[64];       /* "4 ATTENTION" */
-    char name[64];        /* "Attention · stage 4 of 0-6" */
+    char name[64];        /* "Attention · stage 4 of 0-6" (mha_stage_range) */
     char subtitle[128];   /* "who looks at whom" */
     char formula[2][256]; /* one line, or two */
     int formula_lines;
@@ -148,8 +148,5 @@ void ui_present_status_draw(WINDOW *win, const struct ui_app *app, int width);
  * "replay 3/20", "replay paused", or "" when nothing does. */
 void ui_play_status(const struct ui_app *app, char *buf, size_t n);
 
-/* Stage names, full and short, and a one-line description. */
-extern const char *const ui_stage_title[7];
-extern const char *const ui_stage_brief[7];
 
 #endif

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "stages.h"
 #include "ui_app.h"
 #include "ui_pane_text.h"
 #include "ui_text.h"
@@ -14,9 +15,10 @@ static void describe(const struct ui_state *st, char *head, size_t hn, char *for
 {
     const struct mha_trace *t = st->tr;
     const int lq = t->lq, d = t->d_model, h = t->heads, dk = t->d_k;
+    const struct mha_stage_info *info = mha_stage_info(st->stage);
+    snprintf(head, hn, "%d · %s: %s", st->stage, info->title, info->subtitle);
     switch (st->stage) {
     case MHA_STAGE_INPUT:
-        snprintf(head, hn, "0 · Input: what goes in");
         snprintf(formula, fn,
                  "query, key, value: (L, d) = (%d, %d)\nW_q, W_k, W_v, W_o: (d, d) = "
                  "(%d, %d)",
@@ -28,7 +30,6 @@ static void describe(const struct ui_state *st, char *head, size_t hn, char *for
                  "layer learns; here they are random, as on the first day of training.");
         break;
     case MHA_STAGE_PROJECTION:
-        snprintf(head, hn, "1 · Projection: three roles");
         snprintf(formula, fn, "Q = query · W_qᵀ   K = key · W_kᵀ\nV = value · W_vᵀ");
         snprintf(text, tn,
                  "Every input row is multiplied by a weight matrix and comes out the same width. "
@@ -38,7 +39,6 @@ static void describe(const struct ui_state *st, char *head, size_t hn, char *for
                  "[out][in], as nn.Linear does, hence the ᵀ.");
         break;
     case MHA_STAGE_SPLIT:
-        snprintf(head, hn, "2 · Split: a slice per head");
         snprintf(formula, fn, "d_k = d_model / heads = %d / %d = %d", d, h, dk);
         snprintf(text, tn,
                  "Each row of Q, K and V is cut into %d piece%s of %d numbers: head 0 takes "
@@ -49,7 +49,6 @@ static void describe(const struct ui_state *st, char *head, size_t hn, char *for
                  h > 1 ? ", head 1 the next ones, and so on" : "");
         break;
     case MHA_STAGE_TRANSPOSE:
-        snprintf(head, hn, "3 · Transpose: heads to the front");
         snprintf(formula, fn, "(L, H, d_k) = (%d, %d, %d) → (H, L, d_k) = (%d, %d, %d)", lq, h, dk,
                  h, lq, dk);
         snprintf(text, tn,
@@ -59,7 +58,6 @@ static void describe(const struct ui_state *st, char *head, size_t hn, char *for
                  "tokens at once and mix numbers that do not belong together.");
         break;
     case MHA_STAGE_ATTENTION:
-        snprintf(head, hn, "4 · Attention: who looks at whom");
         snprintf(formula, fn, "weights = softmax(Q_h · K_hᵀ %s%s)\ncontext = weights · V_h",
                  t->scaled ? "/ √d_k" : "", st->ex->causal ? " + mask" : "");
         snprintf(text, tn,
@@ -72,7 +70,6 @@ static void describe(const struct ui_state *st, char *head, size_t hn, char *for
                  dk);
         break;
     case MHA_STAGE_MERGE:
-        snprintf(head, hn, "5 · Merge: heads side by side");
         snprintf(formula, fn, "(H, L, d_k) = (%d, %d, %d) → (L, H·d_k) = (%d, %d)", h, lq, dk, lq,
                  d);
         snprintf(text, tn,
@@ -81,7 +78,6 @@ static void describe(const struct ui_state *st, char *head, size_t hn, char *for
                  "nothing is added or multiplied.");
         break;
     default:
-        snprintf(head, hn, "6 · Output: mixing the heads");
         snprintf(formula, fn, "output = merged · W_oᵀ\nMHA = Concat(head_0%s) · W_oᵀ",
                  h == 1 ? "" : h == 2 ? ", head_1" : h == 3 ? ", head_1, head_2" : " … head_H−1");
         snprintf(text, tn,
@@ -113,10 +109,12 @@ static void describe_view(const struct ui_state *st, char *head, size_t hn, char
         snprintf(head, hn, "Shapes: the same numbers, new strides");
         snprintf(formula, fn, "(B, L, d) → (B, L, H, d_k) → (B, H, L, d_k)\nd = H · d_k = %d · %d",
                  t->heads, t->d_k);
+        char range[16];
         snprintf(text, tn,
                  "This is how the stages look in PyTorch code, with a batch of sequences. view "
                  "and transpose only change how memory is read; nothing is copied until "
-                 "contiguous() before the heads are merged. v shows the next view, 0-6 a stage.");
+                 "contiguous() before the heads are merged. v shows the next view, %s a stage.",
+                 mha_stage_range(range, sizeof range));
         break;
     case UI_VIEW_COST:
         snprintf(head, hn, "Cost: what the heads cost");

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "stages.h"
 #include "ui_app.h"
 #include "ui_bigtext.h"
 #include "ui_text.h"
@@ -163,15 +164,13 @@ void ui_app_reflow(struct ui_app *app, int rows, int cols)
                                           lay.vis.h - UI_VIS_HEADER, app->canvas_h);
 }
 
-/* Which legends the current stage needs. */
+/* Which legends the current stage needs (the stage table says). */
 static unsigned legend_parts(int stage)
 {
-    switch (stage) {
-    case MHA_STAGE_SPLIT:
-    case MHA_STAGE_TRANSPOSE:
-    case MHA_STAGE_MERGE:
+    switch (mha_stage_info(stage)->legend) {
+    case MHA_LEGEND_HEADS:
         return UI_LEGEND_HEADS;
-    case MHA_STAGE_ATTENTION:
+    case MHA_LEGEND_SIGNED_PROB:
         return UI_LEGEND_SIGNED | UI_LEGEND_PROB;
     default:
         return UI_LEGEND_SIGNED;
@@ -228,7 +227,7 @@ static void draw_vis(const struct ui_app *app)
         snprintf(title, sizeof title, "%s view   ", vd->name);
         snprintf(shape, sizeof shape, "%s", vd->line);
     } else {
-        snprintf(title, sizeof title, "%d · %s   ", st->stage, ui_stage_title[st->stage]);
+        snprintf(title, sizeof title, "%d · %s   ", st->stage, mha_stage_info(st->stage)->title);
         ui_view_shape_line(st, shape, sizeof shape);
     }
     int used = st->present ? 0 /* the header says it in big letters */
@@ -249,9 +248,12 @@ static void draw_vis(const struct ui_app *app)
         ui_legend_draw(app->vis, 1, 0, width, legend_parts(st->stage), st->tr->heads, th);
     else if (vd->mode == UI_VIEW_HEADS && !vd->error[0])
         ui_legend_draw(app->vis, 1, 0, width, UI_LEGEND_COSINE, st->tr->heads, th);
-    else if (!st->present) /* a key hint: not on the presenter's screen */
-        ui_put(app->vis, 1, 0, "v: next view · 0-6 or ← →: back to the stages", width,
-               ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
+    else if (!st->present) { /* a key hint: not on the presenter's screen */
+        char hint[96], range[16];
+        snprintf(hint, sizeof hint, "v: next view · %s or ← →: back to the stages",
+                 mha_stage_range(range, sizeof range));
+        ui_put(app->vis, 1, 0, hint, width, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
+    }
     wnoutrefresh(app->vis);
 
     werase(app->canvas);

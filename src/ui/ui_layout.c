@@ -134,15 +134,16 @@ void ui_layout_compute_present(int rows, int cols, const struct ui_present_need 
     }
 }
 
-int ui_bar_fit(int width, const char *const full[7], const char *const brief[7], int current,
-               struct ui_bar_slot slots[7])
+int ui_bar_fit(int width, const char *const full[MHA_STAGE_COUNT],
+               const char *const brief[MHA_STAGE_COUNT], int current,
+               struct ui_bar_slot slots[MHA_STAGE_COUNT])
 {
     /* forms, widest first: all full; brief + current full; brief; digits +
      * current full; digits */
     int used = 0;
     for (int form = 0; form < 5; form++) {
         used = 0;
-        for (int s = 0; s < 7; s++) {
+        for (int s = 0; s < MHA_STAGE_COUNT; s++) {
             bool cur = s == current;
             bool full_name = form == 0 || (cur && (form == 1 || form == 3));
             bool digit = !full_name && form >= 3;

@@ -11,6 +11,7 @@
 
 #include "example_io.h"
 #include "lesson.h"
+#include "stages.h"
 #include "ui_viewdata.h"
 
 void ui_state_say(struct ui_state *st, bool error, const char *fmt, ...)
@@ -524,10 +525,9 @@ int ui_state_command(struct ui_state *st, const char *line)
     if (!strcmp(word, "stage") || !strcmp(word, "s")) {
         int s = mha_stage_from_name(arg);
         if (s < 0) {
-            ui_state_say(st, true,
-                         "No stage \"%s\": the stages are input, projection, split, "
-                         "transpose, attention, merge, output (or 0..6).",
-                         arg);
+            char names[160];
+            ui_state_say(st, true, "No stage \"%s\": the stages are %s (or 0..%d).", arg,
+                         mha_stage_names(names, sizeof names, ", "), MHA_STAGE_COUNT - 1);
             return -1;
         }
         return ui_state_set_stage(st, s);
