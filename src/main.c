@@ -69,13 +69,14 @@ static int check_explorer_options(const struct cli_options *o, const struct mha_
     *path = NULL;
     if (o->view) {
         bool known = false;
-        for (int v = LESSON_VIEW_NONE; v <= LESSON_VIEW_HEADS; v++)
-            known = known || !strcmp(o->view, lesson_view_name((enum lesson_view)v));
+        for (int v = MHA_VIEW_NONE; v < MHA_VIEW_COUNT; v++)
+            known = known || !strcmp(o->view, mha_view_name((enum mha_view)v));
         if (!known) {
+            char names[96];
             fprintf(stderr,
-                    "%s: --view: unknown view '%s'; expected shapes, cost, heads or none\n"
+                    "%s: --view: unknown view '%s'; expected %s or none\n"
                     "Try '%s --help' for more information.\n",
-                    prog, o->view, prog);
+                    prog, o->view, mha_view_names(names, sizeof names, ", "), prog);
             return CLI_EXIT_USAGE;
         }
     }

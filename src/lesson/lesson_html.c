@@ -333,8 +333,8 @@ static enum mha_tensor focus_tensor(const struct lesson_focus *f, int stage)
 static void scene_head(FILE *out, const struct lesson_state *st, const struct mha_example *ex)
 {
     fputs("<p class=\"scene-head\">Screen: ", out);
-    if (st->view != LESSON_VIEW_NONE)
-        fprintf(out, "%s view", lesson_view_name(st->view));
+    if (st->view != MHA_VIEW_NONE)
+        fprintf(out, "%s view", mha_view_name(st->view));
     else
         fprintf(out, "stage %d · %s", st->stage, export_stage_title(st->stage));
     fprintf(out, " · %d tokens · d_model %d · %d heads · d_k %d · causal %s · scale %s", ex->lq,
@@ -392,17 +392,18 @@ static int scene_html(FILE *out, const struct lesson_state *st, const struct mha
         scene_head(out, st, ex);
         long long seq = st->seq ? st->seq : ex->lq;
         switch (st->view) {
-        case LESSON_VIEW_SHAPES:
+        case MHA_VIEW_SHAPES:
             view_shapes(out, st->batch, seq, ex);
             break;
-        case LESSON_VIEW_COST:
+        case MHA_VIEW_COST:
             view_cost(out, seq, st->seq ? st->seq : ex->lk, ex->d_model, ex->heads, ex->has_bias,
                       st->preset);
             break;
-        case LESSON_VIEW_HEADS:
+        case MHA_VIEW_HEADS:
             view_heads(out, ex);
             break;
-        case LESSON_VIEW_NONE:
+        case MHA_VIEW_NONE:
+        case MHA_VIEW_COUNT: /* not a view */
             scene_stage(out, st, ex, t);
             break;
         }

@@ -28,7 +28,7 @@ void ui_bar_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme *
                      slots[s].full_name ? full[s] : brief[s]);
         if (slots[s].x >= width)
             break;
-        const bool cur = s == st->stage && st->view == UI_VIEW_STAGE;
+        const bool cur = s == st->stage && st->view == MHA_VIEW_NONE;
         const int attr = cur ? ui_role_attr(th, UI_ROLE_BAR_CURRENT) : bar;
         ui_put(win, 0, slots[s].x, text, width - slots[s].x, attr, th->utf8);
         if (s < MHA_STAGE_COUNT - 1 && slots[s].x + slots[s].w < width)
@@ -37,7 +37,7 @@ void ui_bar_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme *
     }
     /* the view beyond the stages, or the program's name, at the right */
     char name[48];
-    if (st->view != UI_VIEW_STAGE)
+    if (st->view != MHA_VIEW_NONE)
         snprintf(name, sizeof name, " %s view ", ui_view_mode_name(st->view));
     else
         snprintf(name, sizeof name, " mha-explorer ");
@@ -45,7 +45,7 @@ void ui_bar_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme *
     if (used + nw + 2 <= width)
         ui_put(
             win, 0, width - nw, name, nw,
-            ui_role_attr(th, st->view != UI_VIEW_STAGE ? UI_ROLE_BAR_CURRENT : UI_ROLE_BAR_ARROW),
+            ui_role_attr(th, st->view != MHA_VIEW_NONE ? UI_ROLE_BAR_CURRENT : UI_ROLE_BAR_ARROW),
             th->utf8);
     wnoutrefresh(win);
 }

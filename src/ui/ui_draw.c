@@ -222,7 +222,7 @@ static void draw_vis(const struct ui_app *app)
     char shape[256], title[64];
 
     werase(app->vis);
-    const struct ui_viewdata *vd = st->view != UI_VIEW_STAGE ? st->vd : NULL;
+    const struct ui_viewdata *vd = st->view != MHA_VIEW_NONE ? st->vd : NULL;
     if (vd) {
         snprintf(title, sizeof title, "%s view   ", vd->name);
         snprintf(shape, sizeof shape, "%s", vd->line);
@@ -246,7 +246,7 @@ static void draw_vis(const struct ui_app *app)
     }
     if (!vd)
         ui_legend_draw(app->vis, 1, 0, width, legend_parts(st->stage), st->tr->heads, th);
-    else if (vd->mode == UI_VIEW_HEADS && !vd->error[0])
+    else if (vd->mode == MHA_VIEW_HEADS && !vd->error[0])
         ui_legend_draw(app->vis, 1, 0, width, UI_LEGEND_COSINE, st->tr->heads, th);
     else if (!st->present) { /* a key hint: not on the presenter's screen */
         char hint[96], range[16];

@@ -8,6 +8,7 @@
 #include "ui_app.h"
 #include "export.h"
 #include "ui_keys.h"
+#include "ui_views.h"
 
 int ui_app_view_h(const struct ui_app *app)
 {
@@ -226,16 +227,11 @@ static void text_scroll(struct ui_app *app, int lines)
 
 static void cycle_view(struct ui_state *st)
 {
-    const enum ui_view_mode next = (enum ui_view_mode)((st->view + 1) % UI_VIEW_MODES);
+    const enum mha_view next = (enum mha_view)((st->view + 1) % MHA_VIEW_COUNT);
     ui_state_set_view(st, next);
-    static const char *const what[UI_VIEW_MODES] = {
-        "Back to the stage.",
-        "Shapes view: the tensor shapes through view, transpose, contiguous and merge.",
-        "Cost view: parameters and multiply-adds, one head against %d heads.",
-        "Heads view: how the heads' score forms differ, and the effective rank of each.",
-    };
+    const struct ui_view_ops *view = ui_view_ops(next);
     if (!st->msg_error)
-        ui_state_say(st, false, what[next], st->ex->heads);
+        ui_state_say(st, false, view ? view->cycle_msg : "Back to the stage.", st->ex->heads);
 }
 
 static void apply(struct ui_app *app, enum ui_action act, int key)
@@ -244,13 +240,13 @@ static void apply(struct ui_app *app, enum ui_action act, int key)
     const int view_h = ui_app_view_h(app);
     switch (act) {
     case UI_ACT_STAGE_PREV:
-        if (st->view != UI_VIEW_STAGE)
+        if (st->view != MHA_VIEW_NONE)
             ui_state_set_stage(st, st->stage);
         else if (st->stage > 0)
             ui_state_set_stage(st, st->stage - 1);
         break;
     case UI_ACT_STAGE_NEXT:
-        if (st->view != UI_VIEW_STAGE)
+        if (st->view != MHA_VIEW_NONE)
             ui_state_set_stage(st, st->stage);
         else if (st->stage < MHA_STAGE_COUNT - 1)
             ui_state_set_stage(st, st->stage + 1);

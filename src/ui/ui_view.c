@@ -247,7 +247,7 @@ static void other_view(struct builder *b)
     const struct ui_viewdata *vd = b->st->vd;
     if (!vd || vd->error[0])
         return;
-    if (vd->mode == UI_VIEW_HEADS) {
+    if (vd->mode == MHA_VIEW_HEADS) {
         struct ui_block *k = add(b, UI_BLOCK_MATRIX, false);
         if (!k)
             return;
@@ -275,7 +275,7 @@ static void other_view(struct builder *b)
 int ui_view_build(const struct ui_state *st, int width, struct ui_block *out, int max)
 {
     struct builder b = {st, out, 0, max};
-    if (st->view != UI_VIEW_STAGE) {
+    if (st->view != MHA_VIEW_NONE) {
         other_view(&b);
         return b.n;
     }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ui_views.h"
 #include "views.h"
 
 /* Room for rows x cols cells; false when out of memory. */
@@ -45,7 +46,7 @@ static long long seq_len(const struct ui_state *st, bool keys)
     return keys ? st->ex->lk : st->ex->lq;
 }
 
-static bool make_shapes(struct ui_viewdata *vd, const struct ui_state *st)
+bool ui_view_shapes_make(struct ui_viewdata *vd, const struct ui_state *st)
 {
     const long long batch = st->view_batch > 0 ? st->view_batch : 2, seq = seq_len(st, false);
     const long long d = st->ex->d_model, h = st->ex->heads;
@@ -74,7 +75,7 @@ static bool make_shapes(struct ui_viewdata *vd, const struct ui_state *st)
     return ok;
 }
 
-static bool make_cost(struct ui_viewdata *vd, const struct ui_state *st)
+bool ui_view_cost_make(struct ui_viewdata *vd, const struct ui_state *st)
 {
     long long d = st->ex->d_model, h = st->ex->heads;
     const long long sq = seq_len(st, false), sk = seq_len(st, true);
@@ -135,7 +136,7 @@ static bool make_cost(struct ui_viewdata *vd, const struct ui_state *st)
     return ok;
 }
 
-static bool make_heads(struct ui_viewdata *vd, const struct ui_state *st)
+bool ui_view_heads_make(struct ui_viewdata *vd, const struct ui_state *st)
 {
     const struct mha_example *ex = st->ex;
     const int H = ex->heads, dk = ex->d_model / ex->heads;
@@ -197,28 +198,15 @@ static bool make_heads(struct ui_viewdata *vd, const struct ui_state *st)
     return ok; /* the text pane says what the numbers mean */
 }
 
-struct ui_viewdata *ui_viewdata_new(enum ui_view_mode mode, const struct ui_state *st)
+struct ui_viewdata *ui_viewdata_new(enum mha_view mode, const struct ui_state *st)
 {
     struct ui_viewdata *vd = calloc(1, sizeof *vd);
     if (!vd)
         return NULL;
     vd->mode = mode;
     vd->table.bar_col = -1;
-    bool ok = true;
-    switch (mode) {
-    case UI_VIEW_SHAPES:
-        ok = make_shapes(vd, st);
-        break;
-    case UI_VIEW_COST:
-        ok = make_cost(vd, st);
-        break;
-    case UI_VIEW_HEADS:
-        ok = make_heads(vd, st);
-        break;
-    default:
-        break;
-    }
-    if (!ok) {
+    const struct ui_view_ops *ops = ui_view_ops(mode); /* the registry's row */
+    if (ops && !ops->make(vd, st)) {
         ui_viewdata_free(vd);
         return NULL;
     }
