@@ -98,6 +98,27 @@ char *views_shape_string(const struct views_shape_row *row, char *buf, size_t n)
 
 /* ---- cost ------------------------------------------------------------------ */
 
+int views_cost_rows(const struct views_cost *one, const struct views_cost *many,
+                    struct views_cost_row *rows)
+{
+    const struct views_cost_row all[VIEWS_COST_ROWS] = {
+        {"parameters W_q W_k W_v W_o", one->params_weights, many->params_weights},
+        {"parameters, biases", one->params_bias, many->params_bias},
+        {"multiply-adds: projections", one->macs_projection, many->macs_projection},
+        {"multiply-adds: Q·Kᵀ", one->macs_scores, many->macs_scores},
+        {"exponentials: softmax", one->exps_softmax, many->exps_softmax},
+        {"multiply-adds: weights·V", one->macs_context, many->macs_context},
+        {"multiply-adds: output W_o", one->macs_output, many->macs_output},
+        {"multiply-adds: total", one->macs_total, many->macs_total},
+        {"attention weights kept", one->attn_floats, many->attn_floats},
+    };
+    int n = 0;
+    for (int i = 0; i < VIEWS_COST_ROWS; i++)
+        if (i != 1 || many->bias)
+            rows[n++] = all[i];
+    return n;
+}
+
 char *views_group_digits(long long v, char *buf, size_t n)
 {
     char digits[32];

@@ -65,6 +65,21 @@ struct views_cost {
 void views_cost(long long seq_q, long long seq_k, long long d_model, long long heads, bool bias,
                 struct views_cost *out);
 
+/* The cost table's rows as data: what is counted, one head's count and
+ * the heads' count.  The screen, the text dump and the lesson HTML render
+ * these rows; the biases' row only when the block has biases. */
+#define VIEWS_COST_ROWS 9
+
+struct views_cost_row {
+    const char *what;
+    long long one, many;
+};
+
+/* Fill rows (VIEWS_COST_ROWS of them) from one head's cost and the heads'.
+ * Returns the number of rows. */
+int views_cost_rows(const struct views_cost *one, const struct views_cost *many,
+                    struct views_cost_row *rows);
+
 /* 1234567 -> "1,234,567" into buf (size n), as the cost tables show counts.
  * Returns buf. */
 char *views_group_digits(long long v, char *buf, size_t n);

@@ -241,16 +241,10 @@ static void view_cost(FILE *out, long long seq_q, long long seq_k, long long d, 
             "<table class=\"lt\">\n<thead><tr><th>quantity</th><th>1 head (d_k = d)</th>"
             "<th>%lld heads (d_k = %lld)</th></tr></thead>\n<tbody>\n",
             seq_q, seq_k, d, heads, multi.d_k);
-    cost_row(out, "parameters W_q, W_k, W_v, W_o", single.params_weights, multi.params_weights);
-    if (bias)
-        cost_row(out, "parameters, biases", single.params_bias, multi.params_bias);
-    cost_row(out, "multiply-adds: projections", single.macs_projection, multi.macs_projection);
-    cost_row(out, "multiply-adds: Q·Kᵀ", single.macs_scores, multi.macs_scores);
-    cost_row(out, "exponentials: softmax", single.exps_softmax, multi.exps_softmax);
-    cost_row(out, "multiply-adds: weights·V", single.macs_context, multi.macs_context);
-    cost_row(out, "multiply-adds: output W_o", single.macs_output, multi.macs_output);
-    cost_row(out, "multiply-adds: total", single.macs_total, multi.macs_total);
-    cost_row(out, "attention weights kept", single.attn_floats, multi.attn_floats);
+    struct views_cost_row rows[VIEWS_COST_ROWS];
+    const int n = views_cost_rows(&single, &multi, rows);
+    for (int i = 0; i < n; i++)
+        cost_row(out, rows[i].what, rows[i].one, rows[i].many);
     fputs("</tbody>\n</table>\n", out);
 }
 

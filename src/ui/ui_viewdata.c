@@ -96,8 +96,9 @@ bool ui_view_cost_make(struct ui_viewdata *vd, const struct ui_state *st)
     views_cost(sq, sk, d, h, bias, &multi);
     views_cost(sq, sk, d, 1, bias, &single);
     snprintf(vd->table_title, sizeof vd->table_title, "One attention block, one sequence");
-    const int rows = bias ? 10 : 9;
-    if (!table_alloc(&vd->table, rows, 3))
+    struct views_cost_row cost[VIEWS_COST_ROWS];
+    const int n = views_cost_rows(&single, &multi, cost);
+    if (!table_alloc(&vd->table, n + 1, 3))
         return false;
     vd->table.right[1] = vd->table.right[2] = true;
     char one[64], many[64];
@@ -105,28 +106,11 @@ bool ui_view_cost_make(struct ui_viewdata *vd, const struct ui_state *st)
     snprintf(many, sizeof many, "%lld heads, d_k %lld", h, multi.d_k);
     const char *head[] = {"", one, many};
     bool ok = set_row(&vd->table, 0, head);
-    const struct {
-        const char *what;
-        long long a, b;
-    } lines[] = {
-        {"parameters W_q W_k W_v W_o", single.params_weights, multi.params_weights},
-        {"parameters, biases", single.params_bias, multi.params_bias},
-        {"multiply-adds: projections", single.macs_projection, multi.macs_projection},
-        {"multiply-adds: Q·Kᵀ", single.macs_scores, multi.macs_scores},
-        {"exponentials: softmax", single.exps_softmax, multi.exps_softmax},
-        {"multiply-adds: weights·V", single.macs_context, multi.macs_context},
-        {"multiply-adds: output W_o", single.macs_output, multi.macs_output},
-        {"multiply-adds: total", single.macs_total, multi.macs_total},
-        {"attention weights kept", single.attn_floats, multi.attn_floats},
-    };
-    int r = 1;
-    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
-        if (i == 1 && !bias)
-            continue;
+    for (int i = 0; i < n; i++) {
         char a[40], b[40];
-        const char *row[] = {lines[i].what, views_group_digits(lines[i].a, a, sizeof a),
-                             views_group_digits(lines[i].b, b, sizeof b)};
-        ok = set_row(&vd->table, r++, row) && ok;
+        const char *row[] = {cost[i].what, views_group_digits(cost[i].one, a, sizeof a),
+                             views_group_digits(cost[i].many, b, sizeof b)};
+        ok = set_row(&vd->table, i + 1, row) && ok;
     }
     snprintf(vd->note, sizeof vd->note,
              "At equal width the heads cost the same parameters and the same multiply-adds: "
