@@ -4,7 +4,10 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "safe_file.h"
 
 /* Largest magnitude accepted for a parameter. */
 #define JREAD_MAX_ABS 1e6
@@ -54,21 +57,16 @@ json_t *jread_parse(const struct jread *r, const char *text)
     return root;
 }
 
-json_t *jread_file(const struct jread *r, const char *path)
+json_t *jread_file(const struct jread *r, const char *path, const char *what)
 {
-    json_error_t je;
-    json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
-    if (!root) {
-        jread_fail(r, "%s", je.text);
-        if (r->err && je.line > 0)
-            mha_error_at(r->err, r->name, je.line, je.column);
+    /* only a regular file, never blocking, size capped (safe_file.h) */
+    char *text = NULL;
+    size_t len = 0;
+    struct mha_error local;
+    if (safe_file_read(path, JREAD_MAX_FILE, what, &text, &len, r->err ? r->err : &local))
         return NULL;
-    }
-    if (!json_is_object(root)) {
-        jread_fail(r, "the file must hold a JSON object { ... }, not %s", jread_type(root));
-        json_decref(root);
-        return NULL;
-    }
+    json_t *root = jread_parse(r, text);
+    free(text);
     return root;
 }
 
