@@ -391,6 +391,7 @@ START_TEST(test_bad_model_files)
         {"\"num_heads\": 1", "\"num_heads\": 4", "does not divide"},
         {"\"embedding\": [\n  [\n   ", "\"embedding\": [\n  [\n   \"x\", ", "\"embedding\" row 0"},
         {"\"vocab\": [", "\"vocab\": [\"\", ", "\"vocab\""},
+        {"\"vocab\": [", "\"vocab\": [\"x\\u202e\", ", "\"vocab\"[0] contains the bidirectional"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char *text = model_with(bad[i].from, bad[i].to);

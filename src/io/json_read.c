@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "safe_file.h"
+#include "text_check.h"
 
 /* Largest magnitude accepted for a parameter. */
 #define JREAD_MAX_ABS 1e6
@@ -138,9 +139,10 @@ int jread_label(const struct jread *r, json_t *v, const char *where, char *out, 
     if (n >= max)
         return jread_fail(r, "%s is %zu bytes long; at most %zu are allowed", where, n,
                           max - 1);
-    for (const unsigned char *c = (const unsigned char *)s; *c; c++)
-        if (*c < 0x20 || *c == 0x7f)
-            return jread_fail(r, "%s contains a control character", where);
+    char what[96];
+    if (mha_text_find_unsafe(s, n, false, what, sizeof what) < n)
+        return jread_fail(r, "%s contains %s, which a terminal would obey instead of showing",
+                          where, what);
     memcpy(out, s, n + 1);
     return 0;
 }
