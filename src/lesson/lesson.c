@@ -425,6 +425,15 @@ static void add_blocks(struct parse_ctx *cx, struct lesson_step *st, cmark_node 
                 st->has_scene = true;
                 lesson_parse_scene(cx->l, &st->scene, lit ? lit : "", line);
             }
+        } else if (info && strcmp(info, "reveal") == 0) {
+            if (st->has_reveal)
+                lesson_diag_add(cx->l, line,
+                                "a second ```reveal scene in one step (the first is at line %d)",
+                                st->reveal.line);
+            else {
+                st->has_reveal = true;
+                lesson_parse_scene(cx->l, &st->reveal, lit ? lit : "", line);
+            }
         } else if (info && strcmp(info, "quiz") == 0) {
             if (st->has_quiz)
                 lesson_diag_add(cx->l, line,
@@ -603,6 +612,7 @@ void lesson_free(struct lesson *l)
         free(st->blocks);
         free(st->title);
         lesson_scene_done(&st->scene);
+        lesson_scene_done(&st->reveal);
         lesson_quiz_done(&st->quiz);
     }
     free(l->steps);

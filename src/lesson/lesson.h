@@ -108,6 +108,8 @@ struct lesson_quiz {
     int compute_line;
     double tolerance;
     char *explain;
+    char *hide;       /* cells hidden until answered ("weights, head 0, row tok 0"), or NULL */
+    int hide_line;
 };
 
 /* ---- lessons ---- */
@@ -121,6 +123,11 @@ struct lesson_step {
     struct lesson_scene scene;
     bool has_quiz;
     struct lesson_quiz quiz;
+    /* ```reveal: a scene applied once the step's checkpoint is answered (a
+     * setting that would give the answer away, such as scale: off for "what
+     * happens without the scale?"); later steps start from it. */
+    bool has_reveal;
+    struct lesson_scene reveal;
 };
 
 struct lesson_diag {

@@ -141,7 +141,7 @@ static void checkpoint(struct pane *p, const struct ui_lessons *ls)
     const struct ui_quiz *z = &ls->quiz;
     const struct ui_theme *th = p->th;
     const int quiz = ui_role_attr(th, UI_ROLE_QUIZ);
-    char line[600];
+    char line[1024];
     next_line(p); /* a blank line before */
     int y = next_line(p);
     if (y >= 0) {
@@ -154,7 +154,8 @@ static void checkpoint(struct pane *p, const struct ui_lessons *ls)
         const char *choice = z->q->choices[i];
         const bool answered = z->phase == UI_QUIZ_ANSWERED;
         const bool is_answer = answered && !strcmp(choice, z->answer);
-        const bool is_given = answered && !strcmp(choice, z->given);
+        const bool is_given = (answered && !strcmp(choice, z->given)) ||
+                              (!answered && z->retry && !strcmp(choice, z->first));
         snprintf(line, sizeof line, "%s %s", is_answer ? "✓" : is_given ? "✗" : " ", choice);
         y = next_line(p);
         if (y < 0)
@@ -170,6 +171,10 @@ static void checkpoint(struct pane *p, const struct ui_lessons *ls)
         ui_put(p->win, y, p->margin + 5, line, text_w(p) - 5, attr, th->utf8);
     }
     if (z->phase == UI_QUIZ_ASKING) {
+        if (z->retry) {
+            snprintf(line, sizeof line, "✗ Not quite (you said %s). One more try.", z->first);
+            wrapped(p, line, UI_ROLE_QUIZ, ui_role_attr(th, UI_ROLE_WRONG));
+        }
         if (ui_quiz_numeric(z))
             snprintf(line, sizeof line, "Your answer: %s%s", z->typed, th->utf8 ? "▏" : "_");
         else
@@ -189,6 +194,9 @@ static void checkpoint(struct pane *p, const struct ui_lessons *ls)
         snprintf(line, sizeof line, "The answer: %s.", z->answer);
     else if (z->right)
         snprintf(line, sizeof line, "✓ Right: %s.", z->answer);
+    else if (ui_quiz_numeric(z) && z->retry)
+        snprintf(line, sizeof line, "✗ Not quite: the answer is %s (you said %s, then %s).",
+                 z->answer, z->first, z->given);
     else if (ui_quiz_numeric(z))
         snprintf(line, sizeof line, "✗ Not quite: the answer is %s (you said %s).", z->answer,
                  z->given);

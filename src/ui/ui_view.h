@@ -60,6 +60,7 @@ struct ui_block {
     const struct ui_table *table; /* UI_BLOCK_TABLE */
     const char *note;             /* UI_BLOCK_TABLE: a paragraph under it, or NULL */
     bool inert;                   /* numbers the cursor does not visit (no tensor cell) */
+    const struct lesson_hide *hide; /* cells drawn as "?" until a checkpoint is answered */
 
     /* How roomy the block is drawn (the presenter's layout sets these before
      * measuring): extra columns per cell, a blank line between rows, and
