@@ -233,6 +233,37 @@ START_TEST(no_checkpoint_names_its_answer)
 }
 END_TEST
 
+/* A step whose scene has already switched something off does not ask the
+ * reader to switch it off (lesson 8's mask, lesson 7's scale). */
+START_TEST(no_step_asks_for_what_its_scene_did)
+{
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s/lessons", data_dir());
+    struct lesson_catalog cat;
+    ck_assert_int_eq(lesson_catalog_load(&cat, dir), 0);
+    static char text[16384];
+    for (int i = 0; i < cat.n; i++) {
+        struct lesson *l = lesson_load(cat.paths[i]);
+        ck_assert_ptr_nonnull(l);
+        for (int s = 0; s < l->n_steps; s++) {
+            const struct lesson_scene *sc = &l->steps[s].scene;
+            step_text(&l->steps[s], text, sizeof text);
+            if ((sc->set & (1u << SCENE_CAUSAL)) && !sc->causal)
+                ck_assert_msg(!strstr(text, "switch the mask off"),
+                              "%s step %d asks to switch off the mask its scene switched off",
+                              cat.paths[i], s + 1);
+            if ((sc->set & (1u << SCENE_SCALE)) && !sc->scaled)
+                ck_assert_msg(!strstr(text, "switch the scaling off") &&
+                                  !strstr(text, "switch the scale off"),
+                              "%s step %d asks to switch off the scale its scene switched off",
+                              cat.paths[i], s + 1);
+        }
+        lesson_free(l);
+    }
+    lesson_catalog_done(&cat);
+}
+END_TEST
+
 static Suite *claims_suite(void)
 {
     Suite *s = suite_create("lesson_claims");
@@ -243,6 +274,7 @@ static Suite *claims_suite(void)
     tcase_add_test(t, a_causal_mask_is_where_order_enters);
     tcase_add_test(t, no_scale_never_lowers_the_top_weight);
     tcase_add_test(t, no_checkpoint_names_its_answer);
+    tcase_add_test(t, no_step_asks_for_what_its_scene_did);
     suite_add_tcase(s, t);
     return s;
 }

@@ -127,33 +127,64 @@ static void place_word(struct wrapper *w, const char *word, size_t len, unsigned
     w->col += ww;
 }
 
+/* A word made of pieces from neighbouring spans with no space between them
+ * (`tok 1` and the "." after it): it wraps as one. */
+struct word_piece {
+    const char *text;
+    size_t len;
+    unsigned style;
+};
+
+static void place_pieces(struct wrapper *w, const struct word_piece *p, int n)
+{
+    int total = 0;
+    for (int i = 0; i < n; i++)
+        total += utf8_width_n(p[i].text, p[i].len);
+    /* break before the whole word when it fits on a line of its own */
+    if (n > 1 && w->col > 0 && total <= w->width &&
+        w->col + (w->pending_space ? 1 : 0) + total > w->width)
+        new_line(w);
+    for (int i = 0; i < n; i++)
+        place_word(w, p[i].text, p[i].len, p[i].style);
+}
+
 static void wrap_spans(struct wrapper *w, const struct lesson_span *spans, int n)
 {
+    enum { MAX_PIECES = 16 };
+    struct word_piece word[MAX_PIECES];
+    int pieces = 0;
     new_line(w);
     for (int i = 0; i < n; i++) {
         const char *t = spans[i].text;
-        if (!strcmp(t, "\n")) {
+        if (!strcmp(t, "\n") || !strcmp(t, "\n\n")) {
+            place_pieces(w, word, pieces);
+            pieces = 0;
             new_line(w);
-            continue;
-        }
-        if (!strcmp(t, "\n\n")) {
-            new_line(w);
-            w->line->blank = false;
-            new_line(w);
+            if (t[1] == '\n') {
+                w->line->blank = false;
+                new_line(w);
+            }
             continue;
         }
         while (*t) {
             if (*t == ' ' || *t == '\n') {
+                place_pieces(w, word, pieces);
+                pieces = 0;
                 w->pending_space = true;
                 w->space_style = spans[i].style & LESSON_CODE ? spans[i].style : 0;
                 t++;
                 continue;
             }
             size_t len = strcspn(t, " \n");
-            place_word(w, t, len, spans[i].style);
+            if (pieces == MAX_PIECES) {
+                place_pieces(w, word, pieces);
+                pieces = 0;
+            }
+            word[pieces++] = (struct word_piece){t, len, spans[i].style};
             t += len;
         }
     }
+    place_pieces(w, word, pieces);
 }
 
 static void layout_table(struct lesson_layout *lay, const struct lesson_block *b, int width)

@@ -23,3 +23,16 @@ wait_for "0 · Input"
 check "a file's weights are not called drawn" bash -c "! tmux -L $SOCK capture-pane -p | grep -q 'nn.Linear starts'"
 keys q
 wait_exit 0
+
+# the shapes and cost views have their own sizes: the status line says them,
+# not the example's 4 tokens
+start 120 40 -- --lesson 11 --step 1
+wait_for "seq L = 10 │ d_model d = 512"
+check "no example sizes under the shapes view" \
+    bash -c "! tmux -L $SOCK capture-pane -p | tail -1 | grep -q '4 tokens'"
+keys q
+wait_exit 0
+start 120 40 -- --lesson 12 --step 4
+wait_for "Transformer base │ d_model 512 │ 8 heads of d_k 64 │ 10 tokens"
+keys q
+wait_exit 0
