@@ -50,6 +50,9 @@ static const char usage_text[] =
     "  --print-lesson N|FILE  print a lesson as text, every scene with its numbers\n"
     "  --lesson N|FILE      open the explorer on a lesson, where you left it\n"
     "  --step N             with --lesson: start on step N (1 = the first)\n"
+    "  --reset-progress     forget the steps seen and the answers given in every\n"
+    "                       lesson; with --lesson only in that one, which then\n"
+    "                       opens on step 1\n"
     "\n"
     "Explorer:\n"
     "  --view NAME          open on a view instead of a stage: shapes, cost, heads\n"
@@ -263,6 +266,7 @@ enum {
     OPT_RECORD,
     OPT_REPLAY,
     OPT_SPEED,
+    OPT_RESET_PROGRESS,
 };
 
 static const struct option longopts[] = {
@@ -290,6 +294,7 @@ static const struct option longopts[] = {
     {"record", required_argument, NULL, OPT_RECORD},
     {"replay", required_argument, NULL, OPT_REPLAY},
     {"speed", required_argument, NULL, OPT_SPEED},
+    {"reset-progress", no_argument, NULL, OPT_RESET_PROGRESS},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -361,6 +366,9 @@ static int option(int c, const char *arg, struct cli_options *o)
         break;
     case OPT_LIST_LESSONS:
         o->list_lessons = true;
+        break;
+    case OPT_RESET_PROGRESS:
+        o->reset_progress = true;
         break;
     case OPT_CHECK_LESSONS:
         o->check_lessons = true;
@@ -471,7 +479,7 @@ int cli_parse(int argc, char **argv, struct cli_options *o)
     }
     if (optind < argc)
         return usage_error("unexpected argument '%s'", argv[optind]);
-    if (o->list_lessons || o->print_lesson)
+    if (o->list_lessons || o->print_lesson || (o->reset_progress && !o->lesson))
         return CLI_CONTINUE;
     return combinations(o);
 }

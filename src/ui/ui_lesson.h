@@ -42,6 +42,7 @@ struct ui_lessons {
     bool list_loaded;
     bool menu_open;
     int menu_sel; /* selected row; n_list is "leave the lesson" */
+    bool menu_reset_armed; /* R was pressed once: a second R forgets all progress */
 
     /* the open lesson */
     struct lesson *l; /* owned; NULL: no lesson */
@@ -93,8 +94,14 @@ void ui_lesson_menu_open(struct ui_lessons *ls, struct ui_state *st);
 void ui_lesson_menu_key(struct ui_lessons *ls, struct ui_state *st, int key, bool is_char);
 /* Rows the list has (lessons, and "leave the lesson" while one is open). */
 int ui_lesson_menu_rows(const struct ui_lessons *ls);
+/* The row the list opens on: the first lesson not read to the end. */
+int ui_lesson_menu_next(const struct ui_lessons *ls);
 
-/* Progress marks of entry e: "✓ done", "3/7" or ""; and "quiz 2/3" or "". */
+/* In the list: r restarts the selected lesson (its progress forgotten, step
+ * 1), R twice forgets every lesson's progress. */
+
+/* Progress marks of entry e: steps seen "0/7" .. "7/7 ✓"; and "quiz 2/3"
+ * or "". */
 void ui_lesson_entry_marks(const struct ui_lessons *ls, const struct ui_lesson_entry *e, char *seen,
                            int seen_n, char *quiz, int quiz_n);
 

@@ -98,9 +98,11 @@ keys L
 wait_for "Lessons"
 wait_for "The pipeline at a glance"
 check "lesson 2 is done with one of two quizzes right" \
-    bash -c "tmux -L '$SOCK' capture-pane -p | grep -qE 'The pipeline at a glance +7 +✓ done +quiz 1/2'"
+    bash -c "tmux -L '$SOCK' capture-pane -p | grep -qE 'The pipeline at a glance +7/7 ✓ +quiz 1/2'"
 check "lesson 5 shows 2 of 5 steps seen" \
-    bash -c "tmux -L '$SOCK' capture-pane -p | grep -qE 'Splitting into heads +5 +2/5 +quiz 1/2'"
+    bash -c "tmux -L '$SOCK' capture-pane -p | grep -qE 'Splitting into heads +2/5 +quiz 1/2'"
+check "an unread lesson shows 0 steps seen" \
+    bash -c "tmux -L '$SOCK' capture-pane -p | grep -qE 'Why one head is not enough +0/5 '"
 keys Down
 keys Enter
 wait_for "Lesson 2 · The pipeline at a glance"
@@ -111,5 +113,21 @@ wait_for "Leave the lesson"
 keys NPage
 keys Enter
 wait_for "Left the lesson"
+keys q
+wait_exit 0
+T kill-server
+sleep 0.2
+
+# --reset-progress forgets it all: the list shows 0 steps seen again
+XDG_STATE_HOME="$WORK/state" "$EXE" --reset-progress 2>"$WORK/reset.err" ||
+    fail "--reset-progress failed: $(cat "$WORK/reset.err")"
+check "--reset-progress says what it did" grep -q "forgot the progress of every lesson" "$WORK/reset.err"
+start 120 40
+wait_for "0 · Input"
+keys L
+wait_for "Lessons"
+check "lesson 2 is unread again" \
+    bash -c "tmux -L '$SOCK' capture-pane -p | grep -qE 'The pipeline at a glance +0/7 '"
+keys q
 keys q
 wait_exit 0
