@@ -10,6 +10,7 @@
 #define MHA_LESSON_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "mha.h"
@@ -72,11 +73,25 @@ const char *lesson_view_name(enum lesson_view v);
  * anything else -1. */
 int lesson_switch_from_name(const char *word);
 
+/* The keys of a scene, in the order they are applied (scene_keys.c holds
+ * one row per key: its name, how its value is read and applied, its doc). */
 enum lesson_scene_key {
-    SCENE_STAGE, SCENE_TOKENS, SCENE_D_MODEL, SCENE_HEADS, SCENE_SEED, SCENE_CAUSAL,
-    SCENE_SCALE, SCENE_LOAD, SCENE_FOCUS, SCENE_VIEW, SCENE_BATCH, SCENE_SEQ, SCENE_PRESET,
+    SCENE_LOAD, SCENE_TOKENS, SCENE_D_MODEL, SCENE_SEED, SCENE_HEADS, SCENE_CAUSAL,
+    SCENE_SCALE, SCENE_STAGE, SCENE_VIEW, SCENE_FOCUS, SCENE_BATCH, SCENE_SEQ, SCENE_PRESET,
     SCENE_KEY_COUNT
 };
+
+/* What lessons/README.md says of a key: its value and its meaning. */
+struct lesson_scene_key_info {
+    const char *name;  /* "stage" */
+    const char *value; /* the values it takes, in Markdown */
+    const char *doc;   /* what it does, in Markdown */
+};
+
+/* Key k's row (NULL outside 0..SCENE_KEY_COUNT-1). */
+const struct lesson_scene_key_info *lesson_scene_key_info(int k);
+/* "load, tokens, d_model, ..." into buf (n bytes); returns buf. */
+const char *lesson_scene_key_list(char *buf, size_t n);
 
 struct lesson_scene {
     int line;                  /* line of the ```mha fence */

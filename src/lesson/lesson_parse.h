@@ -11,6 +11,10 @@ char *lesson_strdup(const char *s);
 void lesson_parse_scene(struct lesson *l, struct lesson_scene *sc, const char *body,
                         int fence_line);
 void lesson_scene_done(struct lesson_scene *sc);
+/* Read value into key k's member of sc (scene_keys.c); false with a
+ * diagnostic when the value does not fit. */
+bool lesson_scene_key_read(struct lesson *l, struct lesson_scene *sc, int k, const char *value,
+                           int line);
 
 /* Parse the body of a ```quiz block whose fence is at fence_line. */
 void lesson_parse_quiz(struct lesson *l, struct lesson_quiz *q, const char *body,

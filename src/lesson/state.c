@@ -18,49 +18,7 @@ void lesson_state_init(struct lesson_state *st)
     st->batch = 2;
 }
 
-void lesson_state_apply(struct lesson_state *st, const struct lesson_scene *sc)
-{
-#define HAS(k) (sc->set & (1u << (k)))
-    st->focus = HAS(SCENE_FOCUS) ? sc->focus : NULL;
-    if (HAS(SCENE_LOAD)) {
-        st->load = sc->load;
-        st->heads = 0;
-        st->causal = st->scaled = -1;
-    }
-    if (HAS(SCENE_TOKENS) || HAS(SCENE_D_MODEL) || HAS(SCENE_SEED)) {
-        if (st->load) {
-            /* leaving a loaded example: back to the generated one's defaults */
-            st->load = NULL;
-            if (!st->heads)
-                st->heads = 2;
-        }
-        if (HAS(SCENE_TOKENS))
-            st->tokens = sc->tokens;
-        if (HAS(SCENE_D_MODEL))
-            st->d_model = sc->d_model;
-        if (HAS(SCENE_SEED))
-            st->seed = sc->seed;
-    }
-    if (HAS(SCENE_HEADS))
-        st->heads = sc->heads;
-    if (HAS(SCENE_CAUSAL))
-        st->causal = sc->causal;
-    if (HAS(SCENE_SCALE))
-        st->scaled = sc->scaled;
-    if (HAS(SCENE_STAGE)) {
-        st->stage = sc->stage;
-        st->view = LESSON_VIEW_NONE;
-    }
-    if (HAS(SCENE_VIEW))
-        st->view = sc->view;
-    if (HAS(SCENE_BATCH))
-        st->batch = sc->batch;
-    if (HAS(SCENE_SEQ))
-        st->seq = sc->seq;
-    if (HAS(SCENE_PRESET))
-        st->preset = sc->preset;
-#undef HAS
-}
+/* lesson_state_apply is in scene_keys.c, next to the keys it applies. */
 
 /* A reveal changes what it names; the cell the cursor is on stays unless
  * it names another. */
