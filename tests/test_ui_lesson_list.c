@@ -1,7 +1,9 @@
 /* test_ui_lesson_list.c - the lesson list (L): steps seen as "0/2" ..
  * "2/2 ✓", the cursor on the first lesson not read to the end, r restarts
  * the selected lesson (its progress forgotten), R twice forgets every
- * lesson's progress; and progress_reset under both. */
+ * lesson's progress; and progress_reset under both.  Also the status
+ * notes around lessons: a scene that undoes the reader's change, and the
+ * causal mask on a cross-attention example. */
 #include <check.h>
 #include <curses.h>
 #include <stdio.h>
@@ -135,6 +137,38 @@ START_TEST(test_restart_and_reset)
 }
 END_TEST
 
+/* The next step's scene puts back what the reader changed: the status line
+ * says so (and says nothing when they changed nothing). */
+START_TEST(test_undone_change_is_said)
+{
+    ui_lesson_menu_open(&ls, &st);
+    ui_lesson_menu_key(&ls, &st, '\r', true);
+    ck_assert_int_eq(ls.step, 0);
+    ck_assert_int_eq(ui_lesson_next(&ls, &st), 1);
+    ck_assert_ptr_null(strstr(st.msg, "you had"));
+    ck_assert_int_eq(ui_lesson_prev(&ls, &st), 1);
+    ck_assert_int_eq(ui_state_set_heads(&st, 3), 0);
+    ck_assert_int_eq(ui_state_toggle_causal(&st), 0);
+    ck_assert_int_eq(ui_lesson_next(&ls, &st), 1);
+    ck_assert_int_eq(st.ex->heads, 2);
+    ck_assert_ptr_nonnull(strstr(st.msg, "Step 2's scene set heads 2 (you had 3)"));
+    ck_assert_ptr_nonnull(strstr(st.msg, "causal mask off (you had on)"));
+}
+END_TEST
+
+/* c on a cross-attention example says what the mask means there. */
+START_TEST(test_causal_on_cross_attention)
+{
+    ck_assert_int_eq(ui_state_load(&st, MHA_SOURCE_ROOT "/assets/examples/translate.json"), 0);
+    ck_assert(st.ex->cross);
+    ck_assert_int_eq(ui_state_toggle_causal(&st), 0);
+    ck_assert_ptr_nonnull(strstr(st.msg, "other sequence"));
+    ck_assert_ptr_null(strstr(st.msg, "the tokens before it"));
+    ck_assert_int_eq(ui_state_toggle_causal(&st), 0);
+    ck_assert_ptr_nonnull(strstr(st.msg, "every key of the other sequence"));
+}
+END_TEST
+
 START_TEST(test_progress_reset)
 {
     struct progress *p = ls.progress;
@@ -159,6 +193,8 @@ static Suite *list_suite(void)
     tcase_add_test(t, test_seen_counts_and_next_unread);
     tcase_add_test(t, test_restart_and_reset);
     tcase_add_test(t, test_progress_reset);
+    tcase_add_test(t, test_undone_change_is_said);
+    tcase_add_test(t, test_causal_on_cross_attention);
     suite_add_tcase(s, t);
     return s;
 }

@@ -102,16 +102,54 @@ static int apply_scene(struct ui_lessons *ls, struct ui_state *st, int step, boo
     return 0;
 }
 
+static struct ui_lesson_shown shown_of(const struct mha_example *ex)
+{
+    return (struct ui_lesson_shown){true,        ex->heads,  ex->d_model, ex->lq,
+                                    ex->causal, ex->scaled, ex->seed};
+}
+
+/* "heads 2 (you had 3)" for every setting the reader changed since the
+ * scene set it up (before) and that the new scene sets differently from
+ * theirs (now), into note; false when there is none. */
+static bool undone_note(const struct ui_lesson_shown *scene, const struct ui_lesson_shown *mine,
+                        const struct ui_lesson_shown *now, char *note, size_t n)
+{
+    size_t used = 0;
+    note[0] = '\0';
+#define UNDONE(field, fmt, name, show)                                                          \
+    if (scene->field != mine->field && now->field != mine->field && used < n)                 \
+        used += (size_t)snprintf(note + used, n - used, "%s" name " " fmt " (you had " fmt ")", \
+                                 used ? ", " : "", show(now->field), show(mine->field));
+#define PLAIN(x) (x)
+#define ONOFF(x) ((x) ? "on" : "off")
+    UNDONE(heads, "%d", "heads", PLAIN)
+    UNDONE(d_model, "%d", "d_model", PLAIN)
+    UNDONE(lq, "%d", "tokens", PLAIN)
+    UNDONE(causal, "%s", "causal mask", ONOFF)
+    UNDONE(scaled, "%s", "scaling", ONOFF)
+    UNDONE(seed, "%u", "seed", (unsigned)PLAIN)
+#undef UNDONE
+#undef PLAIN
+#undef ONOFF
+    return used > 0;
+}
+
 int ui_lesson_goto(struct ui_lessons *ls, struct ui_state *st, int step)
 {
     if (!ls->l || step < 0 || step >= ls->l->n_steps)
         return -1;
     st->msg[0] = '\0';
     st->hide.active = false;
+    const struct ui_lesson_shown scene = ls->shown, mine = shown_of(st->ex);
     if (apply_scene(ls, st, step, false))
         return -1;
+    ls->shown = shown_of(st->ex);
+    char note[400];
+    if (scene.valid && !st->msg[0] && undone_note(&scene, &mine, &ls->shown, note, sizeof note))
+        ui_state_say(st, false, "Step %d's scene set %s.", step + 1, note);
     ls->step = step;
     ls->scroll = 0;
+    ls->scroll_to_prompt = true; /* if the step has a checkpoint, it asks */
     const struct lesson_step *s = &ls->l->steps[step];
     const int previous = ls->progress ? progress_quiz(ls->progress, ls->id, step) : -1;
     ui_quiz_start(&ls->quiz, s->has_quiz ? &s->quiz : NULL, previous);
@@ -152,6 +190,7 @@ int ui_lesson_open(struct ui_lessons *ls, struct ui_state *st, const char *path,
     }
     lesson_free(ls->l);
     ls->l = l;
+    ls->shown.valid = false; /* nothing of the reader's to undo yet */
     snprintf(ls->id, sizeof ls->id, "%s", base_name(path));
     char *abs = realpath(path, NULL);
     snprintf(ls->path, sizeof ls->path, "%s", abs ? abs : path);
@@ -221,6 +260,7 @@ void ui_lesson_close(struct ui_lessons *ls, struct ui_state *st)
     lesson_free(ls->l);
     ls->l = NULL;
     ls->id[0] = '\0';
+    ls->shown.valid = false;
     ui_quiz_start(&ls->quiz, NULL, -1);
     st->hide.active = false;
 }
@@ -235,7 +275,10 @@ static void answered(struct ui_lessons *ls, struct ui_state *st)
     char msg[UI_MSG_MAX];
     const bool error = st->msg_error;
     snprintf(msg, sizeof msg, "%s", st->msg);
-    if (apply_scene(ls, st, ls->step, true) == 0 && msg[0])
+    if (apply_scene(ls, st, ls->step, true) != 0)
+        return;
+    ls->shown = shown_of(st->ex);
+    if (msg[0])
         ui_state_say(st, error, "%s", msg);
 }
 

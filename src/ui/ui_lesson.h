@@ -49,7 +49,15 @@ struct ui_lessons {
     char id[UI_LESSON_ID_MAX];
     char path[PATH_MAX]; /* its file, absolute when it can be */
     int step;            /* 0-based */
+    struct ui_lesson_shown {
+        bool valid;
+        int heads, d_model, lq;
+        bool causal, scaled;
+        uint32_t seed;
+    } shown; /* what the step's scene set up, to tell the reader when the next
+                scene undoes a change they made */
     int scroll;          /* first line of the lesson pane shown */
+    bool scroll_to_prompt; /* a checkpoint waits: bring its answer line into the pane */
     struct ui_quiz quiz;
 };
 

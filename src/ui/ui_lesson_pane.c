@@ -21,6 +21,7 @@ struct pane {
     int first, rows; /* content lines [first, first + rows) show from line 1 */
     int n;           /* content lines so far */
     int margin;      /* columns left and right of the text: 1, wider for a presenter */
+    int prompt_end;  /* content lines up to the checkpoint's answer line (0: none) */
 };
 
 /* The presenter's lesson column: wide margins, and no longer lines than
@@ -181,6 +182,7 @@ static void checkpoint(struct pane *p, const struct ui_lessons *ls)
             snprintf(line, sizeof line, "Press 1-%d to answer.",
                      z->q->n_choices < 9 ? z->q->n_choices : 9);
         wrapped(p, line, UI_ROLE_QUIZ, ui_role_attr(th, UI_ROLE_PROMPT));
+        p->prompt_end = p->n;
         if (z->previous >= 0)
             wrapped(p,
                     z->previous ? "You answered this before: right. Answer again, or Space "
@@ -233,9 +235,31 @@ int ui_lesson_pane_lines(const struct ui_app *app, int width)
 {
     if (!app->les.l)
         return 0;
-    struct pane p = {NULL, &app->th, width, 0, 0, 0, pane_margin(app, width)};
+    struct pane p = {NULL, &app->th, width, 0, 0, 0, pane_margin(app, width), 0};
     content(&p, &app->les);
     return 1 + p.n;
+}
+
+int ui_lesson_pane_prompt_end(const struct ui_app *app, int width)
+{
+    if (!app->les.l)
+        return 0;
+    struct pane p = {NULL, &app->th, width, 0, 0, 0, pane_margin(app, width), 0};
+    content(&p, &app->les);
+    return p.prompt_end;
+}
+
+void ui_lesson_pane_follow_prompt(struct ui_app *app)
+{
+    struct ui_lessons *ls = &app->les;
+    if (!ls->scroll_to_prompt || !ls->l || app->lay.too_small || app->lay.side.h <= 0)
+        return;
+    ls->scroll_to_prompt = false;
+    const int total = ui_lesson_pane_lines(app, app->lay.side.w) - 1;
+    const int body = ui_lesson_pane_body(app->lay.side.h, total + 1);
+    const int end = ui_lesson_pane_prompt_end(app, app->lay.side.w);
+    if (end > ls->scroll + body)
+        ls->scroll = end - body;
 }
 
 int ui_lesson_pane_body(int height, int lines)
@@ -271,7 +295,7 @@ void ui_lesson_pane_draw(WINDOW *win, const struct ui_app *app, int width, int h
     /* after a resize the scroll may point past the end until the next key */
     int first = ls->scroll < total - body ? ls->scroll : total - body;
     first = first > 0 ? first : 0;
-    struct pane p = {win, th, width, first, body, 0, pane_margin(app, width)};
+    struct pane p = {win, th, width, first, body, 0, pane_margin(app, width), 0};
     content(&p, ls);
     if (total > body) {
         char more[96];

@@ -51,3 +51,13 @@ wait_for "✓ Right: 1."
 wait_gone "?     ?"
 keys q
 wait_exit 0
+T kill-server
+sleep 0.2
+
+# at 80x24 the checkpoint's answer line is below the fold: the pane scrolls
+# to it while it waits
+start 80 24 -- --lesson 7 --step 5
+wait_for "step 5/7"
+wait_for "Press 1-3 to answer."
+keys q
+wait_exit 0
