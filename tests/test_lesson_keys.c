@@ -1,7 +1,10 @@
 /* test_lesson_keys.c - the scene keys are one table (src/lesson/scene_keys.c):
  * lessons/README.md lists every key with the same value and meaning, and
  * nothing else; the parser's "known keys" message names them all; every
- * key parses and applies from its row. */
+ * key parses and applies from its row.  And the lesson layer's failure
+ * policy, read from its sources: no abort() (out of memory is an error the
+ * caller gets), and no matrix enum of its own beside enum mha_tensor. */
+#include <dirent.h>
 #include <check.h>
 #include <limits.h>
 #include <stdio.h>
@@ -111,6 +114,37 @@ START_TEST(every_key_reads_and_applies)
 }
 END_TEST
 
+START_TEST(lesson_layer_never_aborts)
+{
+    const char *d = getenv("MHA_DATA_DIR");
+    ck_assert_ptr_nonnull(d);
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s/src/lesson", d);
+    DIR *dp = opendir(dir);
+    ck_assert_msg(dp != NULL, "cannot open %s", dir);
+    int files = 0;
+    for (struct dirent *e; (e = readdir(dp));) {
+        const size_t n = strlen(e->d_name);
+        if (n < 3 || (strcmp(e->d_name + n - 2, ".c") && strcmp(e->d_name + n - 2, ".h")))
+            continue;
+        char path[PATH_MAX + 256];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        FILE *f = fopen(path, "r");
+        ck_assert_ptr_nonnull(f);
+        char line[1024];
+        for (int no = 1; fgets(line, sizeof line, f); no++) {
+            ck_assert_msg(!strstr(line, "abort("), "%s:%d calls abort()", path, no);
+            ck_assert_msg(!strstr(line, "enum lesson_matrix"),
+                          "%s:%d: tensors are enum mha_tensor", path, no);
+        }
+        fclose(f);
+        files++;
+    }
+    closedir(dp);
+    ck_assert_int_ge(files, 10);
+}
+END_TEST
+
 static Suite *keys_suite(void)
 {
     Suite *s = suite_create("lesson_keys");
@@ -118,6 +152,7 @@ static Suite *keys_suite(void)
     tcase_add_test(t, readme_lists_every_scene_key);
     tcase_add_test(t, unknown_key_names_every_key);
     tcase_add_test(t, every_key_reads_and_applies);
+    tcase_add_test(t, lesson_layer_never_aborts);
     suite_add_tcase(s, t);
     return s;
 }

@@ -435,13 +435,9 @@ int lesson_print_html(FILE *out, const struct lesson *l, const char *assets_dir)
     export_html_legend(out);
     int rc = 0;
     struct lesson_state st;
-    lesson_state_init(&st);
     for (int s = 0; s < l->n_steps; s++) {
         const struct lesson_step *step = &l->steps[s];
-        if (step->has_scene)
-            lesson_state_apply(&st, &step->scene);
-        else
-            st.focus = NULL;
+        lesson_state_at(l, s, &st); /* the earlier steps' reveals included */
         fprintf(out, "<section class=\"step\" id=\"step-%d\">\n<h2>Step %d of %d", s + 1, s + 1,
                 l->n_steps);
         if (step->title) {

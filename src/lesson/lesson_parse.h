@@ -4,7 +4,12 @@
 
 #include "lesson.h"
 
-/* strdup that aborts with a message when memory runs out. */
+/* Out of memory while a lesson is parsed: lesson_parse frees what it has
+ * and returns NULL (this does not return while it runs; elsewhere it does
+ * nothing and the caller goes on without the allocation). */
+void lesson_out_of_memory(void);
+/* strdup of s (NULL: ""); out of memory goes to lesson_out_of_memory, so
+ * outside a parse it can return NULL. */
 char *lesson_strdup(const char *s);
 
 /* Parse the body of a ```mha block whose fence is at fence_line. */

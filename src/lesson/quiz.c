@@ -61,8 +61,10 @@ static void quiz_kv(struct lesson *l, void *ctx, const char *key, const char *v,
                 continue;
             }
             char **nc = realloc(q->choices, (size_t)(q->n_choices + 1) * sizeof *nc);
-            if (!nc)
-                abort();
+            if (!nc) {
+                lesson_out_of_memory();
+                break;
+            }
             q->choices = nc;
             q->choices[q->n_choices++] = lesson_strdup(c);
         }

@@ -52,8 +52,10 @@ void lesson_each_kv(struct lesson *l, const char *body, int fence_line, bool all
         if (cont) {
             size_t a = strlen(pending_val), b = strlen(t);
             char *j = realloc(pending_val, a + b + 2);
-            if (!j)
-                abort();
+            if (!j) {
+                lesson_out_of_memory();
+                continue;
+            }
             j[a] = ' ';
             memcpy(j + a + 1, t, b + 1);
             pending_val = j;

@@ -216,7 +216,12 @@ static void content(struct pane *p, const struct ui_lessons *ls)
 {
     const struct lesson_step *step = &ls->l->steps[ls->step];
     struct lesson_layout lay;
-    lesson_layout_step(step, text_w(p), &lay);
+    if (lesson_layout_step(step, text_w(p), &lay) != 0) {
+        const int y = next_line(p);
+        if (y >= 0)
+            ui_put(p->win, y, p->margin, "Out of memory: this step cannot be shown.", text_w(p),
+                   ui_role_attr(p->th, UI_ROLE_WRONG), p->th->utf8);
+    }
     for (int i = 0; i < lay.n_lines; i++)
         layout_line(p, &lay.lines[i]);
     lesson_layout_done(&lay);
