@@ -9,7 +9,8 @@ _mha_explorer() {
     local options="--load --tokens --d-model --heads --seed --causal --no-scale
         --dump --format --stage --list-lessons --check-lessons --print-lesson --lesson
         --step --reset-progress --view --focus --bench-frames --present --theme --autoplay
-        --record --replay --speed --help --version"
+        --record --replay --speed --train --vocab --context --steps --batch --lr --save
+        --grad --help --version"
     local stages="input projection split transpose attention merge output"
 
     case $prev in
@@ -18,7 +19,21 @@ _mha_explorer() {
         return
         ;;
     --dump)
-        mapfile -t COMPREPLY < <(compgen -W "$stages all" -- "$cur")
+        mapfile -t COMPREPLY < <(compgen -W "$stages all summary" -- "$cur")
+        return
+        ;;
+    --train)
+        mapfile -t COMPREPLY < <(compgen -W "first-prev prev find-copy majority" -- "$cur")
+        mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY < <(compgen -f -- "$cur")
+        return
+        ;;
+    --grad | --save)
+        mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+        return
+        ;;
+    --batch)
+        [[ $cur == [0-9]* ]] && return # a number of sequences; else a batch file
+        mapfile -t COMPREPLY < <(compgen -f -- "$cur")
         return
         ;;
     --view)
@@ -50,7 +65,7 @@ _mha_explorer() {
         return
         ;;
     --tokens | --d-model | --heads | --seed | --step | --focus | --bench-frames | \
-        --autoplay | --speed)
+        --autoplay | --speed | --vocab | --context | --steps | --lr)
         return # a value of the user's own
         ;;
     esac

@@ -46,14 +46,15 @@ expect() {
     got=$(complete_line "$1" | sort | tr '\n' ' ')
     check [ "$got" = "$2" ] -- "\"$1\" completes to \"$got\", expected \"$2\""
 }
-expect "mha-explorer --st" "--stage --step "
+expect "mha-explorer --st" "--stage --step --steps "
 expect "mha-explorer --stage a" "attention "
-expect "mha-explorer --dump " "all attention input merge output projection split transpose "
+expect "mha-explorer --dump " "all attention input merge output projection split summary transpose "
 expect "mha-explorer --view " "cost heads shapes "
 expect "mha-explorer --theme p" "projector "
 expect "mha-explorer --format s" "svg "
 expect "mha-explorer --lesson 1" "1 10 11 12 13 14 15 "
 expect "mha-explorer --reset" "--reset-progress "
+expect "mha-explorer --train first" "first-prev "
 
 if command -v zsh >/dev/null 2>&1; then
     check zsh -n "$ZSH_FILE" -- "zsh -n $ZSH_FILE"

@@ -99,7 +99,7 @@ START_TEST(every_key_reads_and_applies)
     ck_assert_int_eq(st.causal, 1);
     ck_assert_int_eq(st.scaled, 0);
     ck_assert_int_eq(st.stage, MHA_STAGE_ATTENTION);
-    ck_assert_int_eq(st.view, LESSON_VIEW_COST); /* after the stage, which clears it */
+    ck_assert_int_eq(st.view, MHA_VIEW_COST); /* after the stage, which clears it */
     ck_assert_str_eq(st.focus, "weights");
     ck_assert_int_eq(st.batch, 3);
     ck_assert_int_eq(st.seq, 9);

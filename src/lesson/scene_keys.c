@@ -15,13 +15,6 @@
 #include "lesson_state.h"
 #include "views.h"
 
-static const char *const view_names[] = {"none", "shapes", "cost", "heads"};
-
-const char *lesson_view_name(enum lesson_view v)
-{
-    return (v >= 0 && v <= LESSON_VIEW_HEADS) ? view_names[v] : "none";
-}
-
 /* ---- reading values: each fills its member of sc, or adds a diagnostic and
  * returns false ---- */
 
@@ -130,13 +123,14 @@ static bool read_focus(struct lesson *l, struct lesson_scene *sc, const char *v,
 
 static bool read_view(struct lesson *l, struct lesson_scene *sc, const char *v, int line)
 {
-    for (int i = 0; i <= LESSON_VIEW_HEADS; i++)
-        if (!strcmp(v, view_names[i])) {
-            sc->view = (enum lesson_view)i;
+    for (int i = 0; i < MHA_VIEW_COUNT; i++)
+        if (!strcmp(v, mha_view_name((enum mha_view)i))) {
+            sc->view = (enum mha_view)i;
             return true;
         }
-    lesson_diag_add(l, line, "view: unknown view \"%s\"; expected shapes, cost, heads or none",
-                    v);
+    char names[96];
+    lesson_diag_add(l, line, "view: unknown view \"%s\"; expected %s or none", v,
+                    mha_view_names(names, sizeof names, ", "));
     return false;
 }
 
@@ -216,7 +210,7 @@ static void put_scale(struct lesson_state *st, const struct lesson_scene *sc)
 static void put_stage(struct lesson_state *st, const struct lesson_scene *sc)
 {
     st->stage = sc->stage;
-    st->view = LESSON_VIEW_NONE;
+    st->view = MHA_VIEW_NONE;
 }
 
 static void put_view(struct lesson_state *st, const struct lesson_scene *sc)

@@ -460,7 +460,7 @@ static void check_reveal(struct lesson *l, const struct lesson_state *st,
         return;
     }
     struct lesson_focus f;
-    if (st->focus && st->view == LESSON_VIEW_NONE &&
+    if (st->focus && st->view == MHA_VIEW_NONE &&
         lesson_focus_resolve(st->focus, st->stage, ex, &f, &err))
         lesson_diag_add(l, (reveal->set & (1u << SCENE_FOCUS)) ? reveal->key_line[SCENE_FOCUS]
                                                                  : reveal->line,
@@ -520,16 +520,16 @@ int lesson_check(struct lesson *l, const char *assets_dir)
             lesson_diag_add(l, line, "the example of this step cannot be run: %s", err.text);
             continue;
         }
-        if (st.focus && st.view == LESSON_VIEW_NONE) {
+        if (st.focus && st.view == MHA_VIEW_NONE) {
             struct lesson_focus f;
             if (lesson_focus_resolve(st.focus, st.stage, ex, &f, &err))
                 lesson_diag_add(l, step->scene.key_line[SCENE_FOCUS], "%s", err.text);
         }
-        if (st.focus && st.view != LESSON_VIEW_NONE)
+        if (st.focus && st.view != MHA_VIEW_NONE)
             lesson_diag_add(l, step->scene.key_line[SCENE_FOCUS],
                             "focus points at a cell of a stage, but this step shows the %s "
                             "view",
-                            lesson_view_name(st.view));
+                            mha_view_name(st.view));
         if (step->has_quiz) {
             struct lesson_answer a;
             if (lesson_quiz_expected(&step->quiz, ex, t, &a, &err))
