@@ -44,6 +44,8 @@
 #define TRAIN_MAX_BATCH 4096
 #define TRAIN_NAME_MAX 32   /* output and task names, with the NUL */
 #define TRAIN_LABEL_MAX 64  /* vocabulary labels (UTF-8), with the NUL */
+/* A model whose parameters and activation cache would take more is refused. */
+#define TRAIN_MAX_MODEL_BYTES ((size_t)1 << 30)
 
 /* Defaults of --train. */
 #define TRAIN_DEFAULT_D_MODEL 8
