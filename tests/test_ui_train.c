@@ -1,0 +1,235 @@
+/* test_ui_train.c - the training screen's memory without a terminal: the
+ * checkpoints (kept at their interval, thinned when full with step 0 kept,
+ * found again when scrubbing), the curves (columns over the step limit,
+ * levels), and the pace (ticks that add up to the rate, times rounded as a
+ * recording writes them). */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "ui_train_ring.h"
+
+/* Parameters that say which step they were taken at. */
+static void params_at(float *p, size_t n, long step)
+{
+    for (size_t i = 0; i < n; i++)
+        p[i] = (float)step + (float)i / 100.0f;
+}
+
+START_TEST(test_ring_keeps_every_interval)
+{
+    struct ui_train_ring r;
+    ck_assert_int_eq(ui_train_ring_init(&r, 8, 3, 10), 0);
+    float p[3];
+    struct ui_train_mark m = {0};
+    for (long s = 0; s <= 50; s++) {
+        params_at(p, 3, s);
+        m.loss = (float)s;
+        const bool kept = ui_train_ring_offer(&r, s, p, &m);
+        ck_assert_int_eq(kept, s % 10 == 0);
+    }
+    ck_assert_int_eq(r.n, 6);
+    for (int i = 0; i < r.n; i++) {
+        ck_assert_int_eq(ui_train_ring_mark(&r, i)->step, 10 * i);
+        ck_assert_float_eq(ui_train_ring_params(&r, i)[2], (float)(10 * i) + 0.02f);
+    }
+    /* the same step twice is kept once */
+    params_at(p, 3, 50);
+    ck_assert(!ui_train_ring_offer(&r, 50, p, &m));
+    ck_assert_int_eq(r.n, 6);
+    ui_train_ring_done(&r);
+}
+END_TEST
+
+START_TEST(test_ring_thins_when_full)
+{
+    struct ui_train_ring r;
+    ck_assert_int_eq(ui_train_ring_init(&r, 4, 2, 5), 0);
+    float p[2];
+    struct ui_train_mark m = {0};
+    for (long s = 0; s <= 15; s += 5) {
+        params_at(p, 2, s);
+        ck_assert(ui_train_ring_offer(&r, s, p, &m));
+    }
+    ck_assert_int_eq(r.n, 4); /* 0 5 10 15: full */
+    params_at(p, 2, 20);
+    /* full: 0 and 10 stay, the interval becomes 10, and 20 is kept */
+    ck_assert(ui_train_ring_offer(&r, 20, p, &m));
+    ck_assert_int_eq(r.every, 10);
+    ck_assert_int_eq(r.n, 3);
+    ck_assert_int_eq(ui_train_ring_mark(&r, 0)->step, 0);
+    ck_assert_int_eq(ui_train_ring_mark(&r, 1)->step, 10);
+    ck_assert_int_eq(ui_train_ring_mark(&r, 2)->step, 20);
+    ck_assert_float_eq(ui_train_ring_params(&r, 1)[1], 10.01f);
+    ck_assert_float_eq(ui_train_ring_params(&r, 2)[0], 20.0f);
+    /* 25 is no longer a checkpoint step */
+    params_at(p, 2, 25);
+    ck_assert(!ui_train_ring_offer(&r, 25, p, &m));
+    /* a long run: step 0 is always there, the last checkpoint is recent */
+    for (long s = 26; s <= 1000; s++) {
+        params_at(p, 2, s);
+        ui_train_ring_offer(&r, s, p, &m);
+    }
+    ck_assert_int_le(r.n, 4);
+    ck_assert_int_eq(ui_train_ring_mark(&r, 0)->step, 0);
+    ck_assert_float_eq(ui_train_ring_params(&r, 0)[0], 0.0f);
+    const long last = ui_train_ring_mark(&r, r.n - 1)->step;
+    ck_assert_int_gt(last, 1000 - r.every);
+    ck_assert_float_eq(ui_train_ring_params(&r, r.n - 1)[0], (float)last);
+    ui_train_ring_done(&r);
+}
+END_TEST
+
+START_TEST(test_ring_find)
+{
+    struct ui_train_ring r;
+    ck_assert_int_eq(ui_train_ring_init(&r, 16, 1, 25), 0);
+    ck_assert_int_eq(ui_train_ring_find(&r, 100), -1);
+    float p[1];
+    struct ui_train_mark m = {0};
+    for (long s = 0; s <= 100; s += 25) {
+        p[0] = (float)s;
+        ui_train_ring_offer(&r, s, p, &m);
+    }
+    ck_assert_int_eq(ui_train_ring_find(&r, 0), 0);
+    ck_assert_int_eq(ui_train_ring_find(&r, 24), 0);
+    ck_assert_int_eq(ui_train_ring_find(&r, 25), 1);
+    ck_assert_int_eq(ui_train_ring_find(&r, 99), 3);
+    ck_assert_int_eq(ui_train_ring_find(&r, 5000), 4);
+    ck_assert_int_eq(ui_train_ring_find(&r, -3), 0);
+    ck_assert_ptr_null(ui_train_ring_params(&r, 5));
+    /* a new run forgets the old */
+    ui_train_ring_clear(&r, 50);
+    ck_assert_int_eq(ui_train_ring_find(&r, 10), -1);
+    ck_assert(!ui_train_ring_offer(&r, 25, p, &m));
+    ck_assert(ui_train_ring_offer(&r, 50, p, &m));
+    ui_train_ring_done(&r);
+}
+END_TEST
+
+START_TEST(test_ring_bad_sizes)
+{
+    struct ui_train_ring r;
+    ck_assert_int_eq(ui_train_ring_init(&r, 1, 4, 10), -1);
+    ck_assert_int_eq(ui_train_ring_init(&r, 8, 0, 10), -1);
+    ck_assert_int_eq(ui_train_ring_init(&r, 8, 4, 0), -1);
+    ui_train_ring_done(&r); /* safe after a refusal */
+}
+END_TEST
+
+START_TEST(test_curve_columns)
+{
+    /* 4 steps on a plot of 8 columns over 8 steps: one step a column, then empty */
+    const float v[] = {4.0f, 3.0f, 2.0f, 1.0f};
+    float out[8];
+    ui_train_curve_columns(v, 4, 8, 8, out);
+    ck_assert_float_eq(out[0], 4.0f);
+    ck_assert_float_eq(out[3], 1.0f);
+    for (int c = 4; c < 8; c++)
+        ck_assert(isnan(out[c]));
+    /* two steps a column: their mean */
+    ui_train_curve_columns(v, 4, 4, 2, out);
+    ck_assert_float_eq(out[0], 3.5f);
+    ck_assert_float_eq(out[1], 1.5f);
+    /* more columns than steps: each step spreads over the columns it covers */
+    ui_train_curve_columns(v, 4, 0, 8, out);
+    ck_assert_float_eq(out[0], 4.0f);
+    ck_assert_float_eq(out[1], 4.0f);
+    ck_assert_float_eq(out[7], 1.0f);
+    /* a NaN step is left out of its column */
+    const float w[] = {NAN, 2.0f};
+    ui_train_curve_columns(w, 2, 2, 1, out);
+    ck_assert_float_eq(out[0], 2.0f);
+}
+END_TEST
+
+START_TEST(test_curve_level)
+{
+    ck_assert_int_eq(ui_train_curve_level(0.0f, 0.0f, 4.0f, 8), 0);
+    ck_assert_int_eq(ui_train_curve_level(4.0f, 0.0f, 4.0f, 8), 8);
+    ck_assert_int_eq(ui_train_curve_level(2.0f, 0.0f, 4.0f, 8), 4);
+    ck_assert_int_eq(ui_train_curve_level(9.0f, 0.0f, 4.0f, 8), 8);
+    ck_assert_int_eq(ui_train_curve_level(-1.0f, 0.0f, 4.0f, 8), 0);
+    ck_assert_int_eq(ui_train_curve_level(NAN, 0.0f, 4.0f, 8), -1);
+    ck_assert_int_eq(ui_train_curve_level(1.0f, 1.0f, 1.0f, 8), 0);
+}
+END_TEST
+
+START_TEST(test_history)
+{
+    struct ui_train_history h;
+    ck_assert_int_eq(ui_train_history_init(&h, 3, 2, 2), 0);
+    for (int i = 0; i < 5; i++)
+        ui_train_history_loss(&h, (float)i);
+    ck_assert_int_eq(h.n, 3); /* the limit holds */
+    const float a[2] = {0.5f, 0.25f};
+    ui_train_history_eval(&h, 10, a);
+    ui_train_history_eval(&h, 20, a);
+    ui_train_history_eval(&h, 30, a);
+    ck_assert_int_eq(h.evals, 2);
+    ck_assert_int_eq(h.eval_step[1], 20);
+    ck_assert_float_eq(h.eval_acc[UI_TRAIN_MAX_OUTPUTS + 1], 0.25f);
+    ck_assert(isnan(h.eval_acc[2]));
+    ui_train_history_clear(&h, 1);
+    ck_assert_int_eq(h.n, 0);
+    ck_assert_int_eq(h.evals, 0);
+    ui_train_history_done(&h);
+}
+END_TEST
+
+START_TEST(test_pace)
+{
+    /* every rate: the ticks of one second add up to it, none more than one above another */
+    for (int i = 0; i < UI_TRAIN_RATE_COUNT; i++) {
+        const int rate = ui_train_rates[i];
+        long sum = 0;
+        int lo = 1 << 30, hi = 0;
+        for (long t = 1; t <= 1000 / UI_TRAIN_TICK_MS; t++) {
+            const int s = ui_train_tick_steps(t, rate);
+            sum += s;
+            lo = s < lo ? s : lo;
+            hi = s > hi ? s : hi;
+        }
+        ck_assert_int_eq(sum, rate);
+        ck_assert_int_le(hi - lo, 1);
+        if (i > 0)
+            ck_assert_int_gt(rate, ui_train_rates[i - 1]);
+    }
+    ck_assert_int_eq(ui_train_tick_steps(0, 300), 0);
+    /* the default finishes 1500 steps in about five seconds */
+    ck_assert_int_eq(1500 / ui_train_rates[UI_TRAIN_RATE_DEFAULT], 5);
+    /* times as a recording writes them: to the millisecond */
+    ck_assert_int_eq(ui_train_ms(0.0494), 49);
+    ck_assert_int_eq(ui_train_ms(0.0496), 50);
+    ck_assert_int_eq(ui_train_ms(12.25), 12250);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("ui_train");
+    TCase *ring = tcase_create("checkpoints");
+    tcase_add_test(ring, test_ring_keeps_every_interval);
+    tcase_add_test(ring, test_ring_thins_when_full);
+    tcase_add_test(ring, test_ring_find);
+    tcase_add_test(ring, test_ring_bad_sizes);
+    suite_add_tcase(s, ring);
+    TCase *curve = tcase_create("curves");
+    tcase_add_test(curve, test_curve_columns);
+    tcase_add_test(curve, test_curve_level);
+    tcase_add_test(curve, test_history);
+    suite_add_tcase(s, curve);
+    TCase *pace = tcase_create("pace");
+    tcase_add_test(pace, test_pace);
+    suite_add_tcase(s, pace);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(suite());
+    srunner_run_all(sr, CK_NORMAL);
+    const int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
