@@ -50,6 +50,8 @@ struct ui_app {
     struct ui_rect pos[UI_VIEW_MAX_BLOCKS]; /* on the canvas */
     int n_blocks;
     int canvas_h;
+
+    struct ui_train *train; /* the training screen (--train, --compare); NULL: none */
 };
 
 /* Recompute the layout for rows x cols (recreating the windows when the
@@ -143,6 +145,33 @@ void ui_present_status_draw(WINDOW *win, const struct ui_app *app, int width);
 /* What plays by itself, for the status lines: "autoplay 2s", "paused",
  * "replay 3/20", "replay paused", or "" when nothing does. */
 void ui_play_status(const struct ui_app *app, char *buf, size_t n);
+
+/* The training screen (ui_train_keys.c, ui_train_draw.c, ui_train_export.c). */
+struct ui_train;
+/* It is on screen (in the visualisation's place). */
+bool ui_train_on_screen(const struct ui_app *app);
+/* A key for it: true when it took the key. */
+bool ui_train_key(struct ui_app *app, int key, bool is_char);
+/* The session clock (ms, as a recording writes times; a replay's own
+ * clock while one plays), and the training ticks due by ms: true when
+ * anything trained. */
+long ui_train_session_ms(const struct ui_app *app, double now);
+bool ui_train_timers(struct ui_app *app, long ms);
+/* Milliseconds the loop may wait for a key before a tick is due. */
+int ui_train_loop_wait(const struct ui_app *app, double now, int cap);
+/* The explorer's example made the model shown (in place when the sizes allow). */
+void ui_train_sync_example(struct ui_app *app);
+void ui_train_draw_vis(const struct ui_app *app);
+/* The visualisation takes the text pane's room too. */
+void ui_train_layout(struct ui_layout *lay);
+/* The help's section: lines, and line i's key and text. */
+int ui_train_help_count(void);
+void ui_train_help_line(int i, const char **key, const char **text);
+/* The message line's hint on the training screen. */
+const char *ui_train_hint(const struct ui_app *app);
+/* Write the training state (loss curve, accuracies, heatmaps) as SVG or
+ * HTML (fmt: an export format); path NULL: a new mha-train-<n> file here. */
+void ui_train_export(struct ui_app *app, int fmt, const char *path);
 
 /* Stage names, full and short, and a one-line description. */
 extern const char *const ui_stage_title[7];

@@ -141,8 +141,12 @@ void ui_app_reflow(struct ui_app *app, int rows, int cols)
         present_layout(app, rows, cols, &lay);
     else
         normal_layout(app, rows, cols, &lay);
-    if (!lay.too_small)
+    if (!lay.too_small && ui_train_on_screen(app)) {
+        ui_train_layout(&lay); /* the training draws itself: no blocks */
+        app->n_blocks = 0;
+    } else if (!lay.too_small) {
         place_blocks(app, &lay);
+    }
     if (!lay.too_small && app->les.list_loaded) { /* the lesson list's box fits its rows */
         const int want = ui_lesson_menu_rows(&app->les) + 4;
         if (want < lay.modal.h) {
@@ -199,6 +203,10 @@ static void draw_vis(const struct ui_app *app)
     const int view_h = ui_app_view_h(app);
     char shape[256], title[64];
 
+    if (ui_train_on_screen(app)) {
+        ui_train_draw_vis(app);
+        return;
+    }
     werase(app->vis);
     const struct ui_viewdata *vd = st->view != UI_VIEW_STAGE ? st->vd : NULL;
     if (vd) {

@@ -197,3 +197,40 @@ long ui_train_ms(double seconds)
     snprintf(buf, sizeof buf, "%.3f", seconds);
     return lround(strtod(buf, NULL) * 1000.0);
 }
+
+/* ---- what a head does ----------------------------------------------------------------- */
+
+bool ui_train_head_role(const float *w, int len, struct ui_train_head_role *out)
+{
+    memset(out, 0, sizeof *out);
+    if (len < 3)
+        return false;
+    double first = 0.0, prev = 0.0, self = 0.0;
+    for (int t = 2; t < len; t++) {
+        const float *row = w + (size_t)t * (size_t)len;
+        first += row[0];
+        prev += row[t - 1];
+        self += row[t];
+    }
+    const double n = (double)(len - 2);
+    out->first = (float)(first / n);
+    out->prev = (float)(prev / n);
+    out->self = (float)(self / n);
+    out->kind = UI_TRAIN_ROLE_FIRST;
+    out->share = out->first;
+    if (out->prev > out->share) {
+        out->kind = UI_TRAIN_ROLE_PREV;
+        out->share = out->prev;
+    }
+    if (out->self > out->share) {
+        out->kind = UI_TRAIN_ROLE_SELF;
+        out->share = out->self;
+    }
+    return true;
+}
+
+const char *ui_train_role_name(enum ui_train_role r)
+{
+    static const char *const names[] = {"first token", "previous token", "itself"};
+    return r >= 0 && r <= UI_TRAIN_ROLE_SELF ? names[r] : "?";
+}

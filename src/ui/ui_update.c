@@ -447,6 +447,8 @@ static void handle(struct ui_app *app, int key, bool is_char)
         ui_lesson_menu_key(&app->les, st, key, is_char);
     } else if (ui_lesson_quiz_key(&app->les, st, key, is_char)) {
         /* the checkpoint took it */
+    } else if (ui_train_key(app, key, is_char)) {
+        /* the training screen took it */
     } else {
         const enum ui_action act = ui_key_action_in(key, st->focus, app->les.l != NULL);
         const bool moves = act == UI_ACT_UP || act == UI_ACT_DOWN || act == UI_ACT_LEFT ||
