@@ -161,6 +161,11 @@ bool ui_train_timers(struct ui_app *app, long ms);
 int ui_train_loop_wait(const struct ui_app *app, double now, int cap);
 /* The explorer's example made the model shown (in place when the sizes allow). */
 void ui_train_sync_example(struct ui_app *app);
+/* Start the training screen from s: app->train, and *ex (freed first when
+ * set) the first model's example.  0, or -1 + err (nothing is kept). */
+struct ui_train_setup;
+int ui_train_open(struct ui_app *app, const struct ui_train_setup *s, struct mha_example **ex,
+                  struct mha_error *err);
 void ui_train_draw_vis(const struct ui_app *app);
 /* The visualisation takes the text pane's room too. */
 void ui_train_layout(struct ui_layout *lay);

@@ -37,8 +37,8 @@ static void mark_now(const struct train_run *run, struct ui_train_mark *m)
 
 long ui_train_patience(const struct ui_train *t)
 {
-    const long quarter = t->opt.steps / 4;
-    return quarter > 400 ? quarter : 400;
+    const long fifth = t->opt.steps / 5;
+    return fifth > 300 ? fifth : 300;
 }
 
 /* An evaluation on the held-out batch; the run stops when its score has
@@ -297,6 +297,20 @@ void ui_train_scrub_first(struct ui_train *t)
 const struct train_model *ui_train_pane_model(const struct ui_train_pane *p, long scrub)
 {
     return scrub >= 0 ? p->shown : p->run->model;
+}
+
+long ui_train_span(const struct ui_train *t)
+{
+    long most = 0;
+    for (int i = 0; i < t->n_panes; i++) {
+        const long s = t->panes[i].run->model->step;
+        most = s > most ? s : most;
+    }
+    if (ui_train_done(t))
+        return most > 0 ? most : 1;
+    long span = (most + most / 4 + 99) / 100 * 100;
+    span = span < 500 ? 500 : span;
+    return span < t->opt.steps ? span : t->opt.steps;
 }
 
 /* ---- words ---------------------------------------------------------------------------- */

@@ -107,6 +107,11 @@ void ui_train_scrub_first(struct ui_train *t);
  * parameters the scrub keys loaded, with its sample forwarded. */
 const struct train_model *ui_train_pane_model(const struct ui_train_pane *p, long scrub);
 
+/* Steps the curves' x axis runs over: a little beyond the step reached
+ * while training (at least 500, at most the limit), the last step once
+ * every run stopped. */
+long ui_train_span(const struct ui_train *t);
+
 /* "1 head", "2 heads" */
 void ui_train_pane_title(const struct ui_train_pane *p, char *buf, size_t n);
 /* "stopped at step 820: the held-out accuracy was at its best for 300 steps" etc. */

@@ -52,11 +52,11 @@ static void draw_curve(WINDOW *win, int y, int x, int h, int w, const struct ui_
     if (cw < 4 || h < 2)
         return;
     float col[CURVE_MAX_W];
-    ui_train_curve_columns(p->hist.loss, p->hist.n, t->opt.steps, cw, col);
+    const long span = ui_train_span(t);
+    ui_train_curve_columns(p->hist.loss, p->hist.n, span, cw, col);
     const int attr = ui_head_attr(th, 0);
     const long shown = t->scrub;
-    const int mark = shown >= 0 ? (int)((long long)shown * cw / (t->opt.steps ? t->opt.steps : 1))
-                                : -1;
+    const int mark = shown >= 0 ? (int)((long long)shown * cw / span) : -1;
     for (int c = 0; c < cw; c++) {
         const int level = ui_train_curve_level(col[c], 0.0f, top, h * 8);
         if (c == (mark < cw ? mark : cw - 1) && mark >= 0)
@@ -93,13 +93,15 @@ static void draw_accuracy(WINDOW *win, int y, int x, int w, const struct ui_trai
     snprintf(val, sizeof val, "%5.1f%%", 100.0 * (double)acc);
     const int cw = w - 5 - 1 - 7;
     if (cw >= 4 && cw <= CURVE_MAX_W) {
+        const long span = ui_train_span(t);
         for (int c = 0; c < cw; c++) {
             /* the last evaluation at or before the steps under column c */
-            const long end = (long)((long long)(c + 1) * t->opt.steps / cw);
+            const long begin = (long)((long long)c * span / cw);
+            const long end = (long)((long long)(c + 1) * span / cw);
             float v = NAN;
             for (int e = 0; e < p->hist.evals && p->hist.eval_step[e] < end; e++)
                 v = p->hist.eval_acc[(size_t)e * UI_TRAIN_MAX_OUTPUTS + (size_t)k];
-            if (p->hist.evals && p->hist.eval_step[p->hist.evals - 1] < end - t->opt.steps / cw)
+            if (p->run->model->step < begin)
                 v = NAN; /* not trained that far yet */
             const int level = ui_train_curve_level(v, 0.0f, 1.0f, 8);
             if (level < 0)
@@ -144,16 +146,19 @@ static void draw_head(WINDOW *win, int y, int x, int h, const struct train_model
     const int len = m->sample_len;
     const float *w = train_head_weights(m, h);
     char title[64];
-    snprintf(title, sizeof title, "head %d", h);
+    const bool narrow = heat_w(len, cell_w) < 16;
+    snprintf(title, sizeof title, narrow ? "h%d" : "head %d", h);
     int used = ui_put(win, y, x, title, heat_w(len, cell_w), ui_head_attr(th, h), th->utf8);
     struct ui_train_head_role role;
     if (w && ui_train_head_role(w, len, &role) && role.share >= 0.5f) {
         char what[64];
-        snprintf(what, sizeof what, " %s %.2f",
-                 role.kind == UI_TRAIN_ROLE_FIRST  ? "first"
-                 : role.kind == UI_TRAIN_ROLE_PREV ? "prev"
-                                                   : "self",
-                 (double)role.share);
+        const char *kind = role.kind == UI_TRAIN_ROLE_FIRST  ? "first"
+                           : role.kind == UI_TRAIN_ROLE_PREV ? "prev"
+                                                             : "self";
+        if (narrow)
+            snprintf(what, sizeof what, " %s", kind);
+        else
+            snprintf(what, sizeof what, " %s %.2f", kind, (double)role.share);
         ui_put(win, y, x + used, what, heat_w(len, cell_w) - used, ui_role_attr(th, UI_ROLE_SHAPE),
                th->utf8);
     }
@@ -177,30 +182,55 @@ static void draw_head(WINDOW *win, int y, int x, int h, const struct train_model
     wattrset(win, 0);
 }
 
-/* The heads of one model in w columns from (y, x): as wide cells as fit,
- * side by side; the heads that do not fit are counted.  Returns the lines. */
-static int draw_heads(WINDOW *win, int y, int x, int w, int view_h, const struct train_model *m,
-                      const struct ui_theme *th)
+/* The heads of one model in w columns and h lines from (y, x): the widest
+ * cells with which they all fit, in rows; those that do not fit even with
+ * one-column cells are counted. */
+static void draw_heads(WINDOW *win, int y, int x, int w, int h, const struct train_model *m,
+                       const struct ui_theme *th)
 {
     const int heads = m->cfg.heads, len = m->sample_len;
-    if (len < 1)
-        return 0;
-    int cell_w = 4;
-    while (cell_w > 2 && heads * (heat_w(len, cell_w) + 2) > w)
-        cell_w--;
-    const int per = heat_w(len, cell_w) + 2;
-    int fit = w / per;
-    fit = fit < 1 ? 1 : fit > heads ? heads : fit;
-    for (int h = 0; h < fit; h++)
-        draw_head(win, y, x + h * per, h, m, cell_w, view_h, th);
-    if (fit < heads) {
-        char more[48];
-        snprintf(more, sizeof more, "+%d head%s (a wider terminal shows them)", heads - fit,
-                 heads - fit == 1 ? "" : "s");
-        ui_put(win, y + 2 + len, x, more, w, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
-        return len + 3;
+    if (len < 1 || h < 3)
+        return;
+    const int rows = h / (len + 2) > 0 ? h / (len + 2) : 1;
+    int cell_w = 4, across = 1;
+    for (; cell_w >= 1; cell_w--) {
+        across = w / (heat_w(len, cell_w) + 2);
+        across = across < 1 ? 1 : across;
+        if ((heat_w(len, cell_w) <= w && across * rows >= heads) || cell_w == 1)
+            break;
     }
-    return len + 2;
+    const int per = heat_w(len, cell_w) + 2;
+    const int fit = across * rows < heads ? across * rows : heads;
+    for (int i = 0; i < fit; i++)
+        draw_head(win, y + (i / across) * (len + 2), x + (i % across) * per, i, m, cell_w, y + h,
+                  th);
+    if (fit < heads) {
+        char more[96];
+        snprintf(more, sizeof more, "+%d head%s not shown (a larger terminal shows them)",
+                 heads - fit, heads - fit == 1 ? "" : "s");
+        ui_put(win, y + h - 1, x + (fit % across) * per, more, w - (fit % across) * per,
+               ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
+    }
+}
+
+/* Lines the heatmaps of p take in w columns, given at most room lines:
+ * as many rows of heads as they need with one-column cells, as fit. */
+static int pane_heads_h(const struct ui_train_pane *p, int w, int room)
+{
+    const struct train_model *m = p->run->model;
+    const int len = m->sample_len, heads = m->cfg.heads;
+    int across = w / (heat_w(len, 4) + 2);
+    int rows = 1;
+    for (int cell_w = 4; cell_w >= 1; cell_w--) {
+        across = w / (heat_w(len, cell_w) + 2);
+        across = across < 1 ? 1 : across;
+        rows = (heads + across - 1) / across;
+        if (rows == 1)
+            break;
+    }
+    while (rows > 1 && rows * (len + 2) > room)
+        rows--;
+    return rows * (len + 2);
 }
 
 /* A run's pane h x w at (y, x). */
@@ -209,29 +239,30 @@ static void draw_pane(WINDOW *win, int y, int x, int h, int w, const struct ui_t
 {
     const struct train_model *m = ui_train_pane_model(p, t->scrub);
     const int n_out = p->run->model->cfg.n_outputs;
-    const int len = m->sample_len;
     int line = y;
     if (t->compare) {
         char title[32], note[64] = "";
         ui_train_pane_title(p, title, sizeof title);
         const int tw = ui_put(win, line, x, title, w, ui_role_attr(th, UI_ROLE_TITLE), th->utf8);
         if (p->stop != UI_TRAIN_RUNNING)
-            snprintf(note, sizeof note, "  stopped at step %ld, best %.1f%%",
-                     p->run->model->step, 100.0 * (double)p->best);
+            snprintf(note, sizeof note, "  %s at %ld", p->stop == UI_TRAIN_STOP_LIMIT ? "limit" : "stopped",
+                     p->run->model->step);
         ui_put(win, line++, x + tw, note, w - tw, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
     }
-    /* the heatmaps want len + 2 lines, the accuracies n_out; the curve the rest (3..8) */
-    int curve_h = h - (line - y) - n_out - (len + 2) - 1;
-    curve_h = curve_h > 8 ? 8 : curve_h;
-    if (curve_h < 2)
-        curve_h = 2;
+    /* the heatmaps want len + 2 lines a row of heads, the accuracies n_out;
+     * the curve the rest (2..8) */
+    const int heads_h = pane_heads_h(p, w, h - (line - y) - n_out - 2);
+    int curve_h = h - (line - y) - n_out - heads_h;
+    const int gap = curve_h >= 4 ? 1 : 0; /* a blank line above the heads when there is room */
+    curve_h -= gap;
+    curve_h = curve_h > 8 ? 8 : curve_h < 2 ? 2 : curve_h;
     draw_curve(win, line, x, curve_h, w, t, p, th);
     line += curve_h;
     for (int k = 0; k < n_out; k++)
         draw_accuracy(win, line++, x, w, t, p, k, th);
-    line++;
+    line += gap;
     if (line < y + h)
-        draw_heads(win, line, x, w, y + h, m, th);
+        draw_heads(win, line, x, w, y + h - line, m, th);
 }
 
 /* The header's words: "first-prev · step 340 of 1500 · 300 steps/s". */
@@ -275,17 +306,24 @@ void ui_train_draw_vis(const struct ui_app *app)
         if (!t->compare && ui_train_done(t))
             ui_train_stop_text(&t->panes[i], stop, sizeof stop);
     if (t->compare && ui_train_done(t))
-        snprintf(stop, sizeof stop, "Both runs stopped (each pane says when); ← → scrub back, "
-                                    "r trains again with a new seed.");
+        snprintf(stop, sizeof stop, "Every run stopped (each pane says when and why); ← → "
+                                    "scrub back, r trains again with a new seed.");
     const char *text = stop[0] ? stop : t->task->description;
-    struct ui_line lines[3];
-    const int n = ui_text_wrap(text, width, th->utf8, lines, 3);
-    for (int i = 0; i < n && i < 2; i++) {
+    /* as many lines of it as leave each pane a curve, its accuracies and a row of heads */
+    const struct train_model *m0 = t->panes[0].run->model;
+    const int pane_min = (t->compare ? 1 : 0) + 2 + m0->cfg.n_outputs + m0->sample_len + 2;
+    int room = view_h - pane_min;
+    room = room < 1 ? 1 : room > 4 ? 4 : room;
+    struct ui_line lines[4];
+    int n = ui_text_wrap(text, width, th->utf8, lines, 4);
+    n = n > room ? room : n;
+    for (int i = 0; i < n; i++) {
         char buf[512];
         const int tw = ui_text_fit_n(lines[i].start, lines[i].len, width, th->utf8, buf, sizeof buf);
         ui_put(cv, y++, 0, buf, tw, stop[0] ? ui_role_attr(th, UI_ROLE_INSIGHT) : 0, th->utf8);
     }
-    y++;
+    if (y + pane_min + 2 < view_h)
+        y++;
     const int gap = 3;
     const int pw = (width - gap * (t->n_panes - 1)) / t->n_panes;
     for (int i = 0; i < t->n_panes; i++)

@@ -282,7 +282,7 @@ bool ui_train_timers(struct ui_app *app, long ms)
         return false;
     const bool was_done = ui_train_done(t);
     const bool changed = ui_train_catch_up(t, ms, app->replay.active);
-    if (changed && !t->shown && t->follow_gen == app->st.ex_gen && t->scrub < 0)
+    if (changed && t->follow_gen == app->st.ex_gen && t->scrub < 0)
         ui_train_sync_example(app);
     if (!was_done && ui_train_done(t) && t->shown) {
         char why[256];
@@ -328,4 +328,21 @@ const char *ui_train_hint(const struct ui_app *app)
         return "← → checkpoints · Home step 0 · End now · 0-6 this model's stages · ? help";
     return "Space pause · n step · < > pace · ← → checkpoints · r reseed · + - heads · 0-6 "
            "stages · ? help";
+}
+
+int ui_train_open(struct ui_app *app, const struct ui_train_setup *s, struct mha_example **ex,
+                  struct mha_error *err)
+{
+    struct ui_train *t = ui_train_new(s, err);
+    if (!t)
+        return -1;
+    struct mha_example *nex = train_model_to_example(t->panes[0].run->model, err);
+    if (!nex) {
+        ui_train_free(t);
+        return -1;
+    }
+    mha_example_free(*ex);
+    *ex = nex;
+    app->train = t;
+    return 0;
 }

@@ -181,7 +181,7 @@ int ui_train_curve_level(float value, float lo, float hi, int levels)
 
 /* ---- the pace ------------------------------------------------------------------------- */
 
-const int ui_train_rates[UI_TRAIN_RATE_COUNT] = {2, 5, 10, 25, 50, 100, 300, 600, 1200};
+const int ui_train_rates[UI_TRAIN_RATE_COUNT] = {2, 5, 10, 25, 60, 120, 250, 500, 1000};
 
 int ui_train_tick_steps(long tick, int rate)
 {

@@ -90,7 +90,7 @@ int ui_train_curve_level(float value, float lo, float hi, int levels);
  * second); UI_TRAIN_RATE_DEFAULT is the index of the default. */
 #define UI_TRAIN_TICK_MS 50
 #define UI_TRAIN_RATE_COUNT 9
-#define UI_TRAIN_RATE_DEFAULT 6
+#define UI_TRAIN_RATE_DEFAULT 5
 extern const int ui_train_rates[UI_TRAIN_RATE_COUNT];
 
 /* Steps tick number `tick` (1, 2, ...) runs at rate steps a second: the
