@@ -211,6 +211,18 @@ int main(int argc, char **argv)
     if (o.print_lesson)
         return cli_print_lesson(o.print_lesson, o.format);
 
+    if (o.grad)
+        return cli_grad(&o);
+    if (o.train) {
+        if (o.dump_stage == CLI_DUMP_SUMMARY)
+            return cli_train_summary(&o);
+        fprintf(stderr,
+                "%s: --train without --dump summary opens the training screen, which this "
+                "build does not have; use --train %s --dump summary\n",
+                prog, o.train);
+        return CLI_EXIT_USAGE;
+    }
+
     struct mha_error err;
     mha_error_clear(&err);
     struct mha_example *ex = cli_build_example(&o, &err);

@@ -156,7 +156,7 @@ struct train_model {
 };
 
 /* A model for cfg able to forward batches of up to batch_cap sequences,
- * every number zero and labels "t0".."t{V-1}".  NULL + err on a bad config
+ * every number zero and labels "A", "B", .. (or "t0".. past 26 tokens).  NULL + err on a bad config
  * or out of memory.  Free with train_model_free. */
 struct train_model *train_model_new(const struct train_config *cfg, int batch_cap,
                                     struct mha_error *err);

@@ -160,8 +160,12 @@ struct train_model *train_model_new(const struct train_config *cfg, int batch_ca
     train_tensors_point(&m->v, m->adam_v, cfg);
     p += l.blocks;
     m->vocab_names = (char(*)[TRAIN_LABEL_MAX])(void *)p;
+    /* labels: letters while they last, then t26, t27, ... */
     for (int i = 0; i < cfg->vocab; i++)
-        snprintf(m->vocab_names[i], TRAIN_LABEL_MAX, "t%d", i);
+        if (cfg->vocab <= 26)
+            snprintf(m->vocab_names[i], TRAIN_LABEL_MAX, "%c", 'A' + i);
+        else
+            snprintf(m->vocab_names[i], TRAIN_LABEL_MAX, "t%d", i);
     p += l.labels;
 
     const size_t T = (size_t)cfg->context, d = (size_t)cfg->d_model, B = (size_t)batch_cap;
