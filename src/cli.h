@@ -69,6 +69,10 @@ struct cli_options {
     int batch;              /* --batch ARG as a number (sequences per step with
                              * --train); 0 = not given or not a number */
     double lr;              /* --lr X; 0 = not given */
+
+    /* the training screen (cli_train_screen.c) */
+    int compare[4]; /* --compare 1,2: head counts trained side by side */
+    int n_compare;  /* 0 = not given */
 };
 
 /* Read argv into o.  Returns CLI_CONTINUE when there is work to do, 0 after
