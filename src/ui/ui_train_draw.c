@@ -269,10 +269,10 @@ static void draw_pane(WINDOW *win, int y, int x, int h, int w, const struct ui_t
 static void header_text(const struct ui_train *t, char *buf, size_t n)
 {
     const long step = ui_train_shown_step(t);
-    const char *state = ui_train_done(t) ? "stopped"
-                        : t->scrub >= 0  ? "checkpoint"
-                        : t->paused      ? "paused"
-                                         : NULL;
+    const char *state = t->scrub >= 0     ? "checkpoint"
+                        : ui_train_done(t) ? "stopped"
+                        : t->paused        ? "paused"
+                                           : NULL;
     char pace[48];
     snprintf(pace, sizeof pace, "%d steps/s", ui_train_rates[t->rate]);
     snprintf(buf, n, "%s · step %ld of %d · %s", t->task->name, step, t->opt.steps,

@@ -1,0 +1,65 @@
+#!/bin/bash
+# The training screen: --train opens it on an 80x24 terminal, the model
+# trains and stops by itself saying why, with one head on the first token
+# and one on the previous; Space pauses (the step stays), n steps once, the
+# arrows scrub back through checkpoints to step 0 and End comes back; the
+# stage keys show the trained model and t returns; r and - train again.
+. "$(dirname "$0")/lib.sh"
+
+# the step the header shows ("step 340 of 1500")
+shown_step() { screen | grep -oP 'step \K[0-9]+(?= of)' | head -1; }
+
+start 80 24 -- --train first-prev
+wait_for "Training"
+wait_for "first-prev · step"
+wait_for "At every position after the first"
+wait_for "120 steps/s"
+keys Space
+wait_for "Paused: n steps once"
+wait_for "· paused"
+s1=$(shown_step)
+sleep 0.5
+check "a paused run stays at its step" [ "$(shown_step)" = "$s1" ]
+keys n
+wait_for "step $((s1 + 1)) of"
+keys n
+wait_for "step $((s1 + 2)) of"
+keys Space
+wait_for "Training on."
+wait_for "Stopped at step" 20
+wait_for "· stopped"
+# two heads found two jobs
+wait_for "head 0 first"
+wait_for "head 1 prev"
+check "the first output is learned" bash -c "tmux -L $SOCK capture-pane -p | grep -qP '^first .*(99\.[0-9]|100\.0)%'"
+check "the prev output is learned" bash -c "tmux -L $SOCK capture-pane -p | grep -qP '^prev .*(99\.[0-9]|100\.0)%'"
+# scrub back through the checkpoints, to step 0, and back to now
+keys Left
+wait_for "Checkpoint at step"
+wait_for "· checkpoint"
+keys g
+wait_for "Checkpoint at step 0 "
+wait_for "step 0 of 1500"
+wait_gone "head 1 prev"
+keys G
+wait_for "The model as it is now"
+wait_for "head 1 prev"
+# the trained model's stages, and back
+keys 4
+wait_for "4 · Attention"
+wait_for "The first-prev model at step"
+keys t
+wait_for "Training   first-prev"
+# train again: the next seed, then fewer heads
+keys r
+wait_for "Training again from step 0 with seed 2."
+keys -
+wait_for "Training again with 1 head, seed 2."
+wait_for "heads 1"
+keys q
+wait_exit 0
+
+# a bad task or head count is refused before the terminal is touched
+start 80 24 -- --train first-prev --compare 1,3
+wait_for "--compare 3: 3 heads do not divide d_model 8"
+wait_exit 2
