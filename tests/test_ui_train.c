@@ -5,8 +5,11 @@
  * recording writes them). */
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "ui_train.h"
 #include "ui_train_ring.h"
 
 /* Parameters that say which step they were taken at. */
@@ -203,6 +206,96 @@ START_TEST(test_pace)
 }
 END_TEST
 
+static struct ui_train *train_new(int n, const int *heads, int steps)
+{
+    struct ui_train_setup s = {0};
+    s.task = train_task_find("first-prev");
+    ck_assert_ptr_nonnull(s.task);
+    s.d_model = 8;
+    s.vocab = 16;
+    s.context = 8;
+    train_run_options_default(&s.opt);
+    s.opt.steps = steps;
+    s.n_heads = n;
+    s.compare = n > 1;
+    for (int i = 0; i < n; i++)
+        s.heads[i] = heads[i];
+    struct mha_error err;
+    mha_error_clear(&err);
+    struct ui_train *t = ui_train_new(&s, &err);
+    ck_assert_msg(t != NULL, "%s", err.text);
+    return t;
+}
+
+static int count(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
+START_TEST(test_run_ticks_and_scrub)
+{
+    const int heads[] = {2};
+    struct ui_train *t = train_new(1, heads, 400);
+    /* 60 steps a second: three 50 ms ticks run 3 steps (one every tick) */
+    t->rate = 4;
+    ck_assert_int_eq(ui_train_rates[t->rate], 60);
+    ck_assert(ui_train_catch_up(t, 150, true));
+    ck_assert_int_eq(t->panes[0].run->model->step, 9);
+    ck_assert_int_eq(t->panes[0].hist.n, 9);
+    /* a pause: ticks pass, no steps */
+    t->paused = true;
+    ck_assert(!ui_train_catch_up(t, 500, true));
+    ck_assert_int_eq(t->panes[0].run->model->step, 9);
+    ui_train_step_once(t);
+    ck_assert_int_eq(t->panes[0].run->model->step, 10);
+    /* to the end: it stops by itself, at the latest at the limit */
+    t->paused = false;
+    t->rate = UI_TRAIN_RATE_COUNT - 1;
+    ui_train_catch_up(t, 100000, true);
+    ck_assert(ui_train_done(t));
+    ck_assert_int_le(t->panes[0].run->model->step, 400);
+    ck_assert_int_eq(t->panes[0].ring.marks[0].step, 0);
+    /* scrub to step 0: the checkpoint's parameters are the initial ones */
+    ui_train_scrub_first(t);
+    ck_assert_int_eq(ui_train_shown_step(t), 0);
+    const struct train_model *m0 = ui_train_pane_model(&t->panes[0], t->scrub);
+    ck_assert_ptr_eq(m0, t->panes[0].shown);
+    ck_assert_mem_eq(m0->params, ui_train_ring_params(&t->panes[0].ring, 0),
+                     m0->n_params * sizeof(float));
+    ui_train_scrub(t, +1);
+    ck_assert_int_eq(ui_train_shown_step(t), t->panes[0].ring.marks[1].step);
+    ui_train_scrub_live(t);
+    ck_assert_ptr_eq(ui_train_pane_model(&t->panes[0], t->scrub), t->panes[0].run->model);
+    ui_train_free(t);
+}
+END_TEST
+
+START_TEST(test_svg)
+{
+    const int heads[] = {1, 2};
+    struct ui_train *t = train_new(2, heads, 100);
+    ui_train_catch_up(t, 100000, true);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    ck_assert_int_eq(ui_train_svg_write(mem, t), 0);
+    fclose(mem);
+    ck_assert(strncmp(buf, "<svg ", 5) == 0);
+    ck_assert_ptr_nonnull(strstr(buf, "</svg>"));
+    ck_assert_ptr_nonnull(strstr(buf, ">1 head<"));
+    ck_assert_ptr_nonnull(strstr(buf, ">2 heads<"));
+    /* one cell per query and key for each of the three heads, and loss + 2 outputs per pane */
+    const int sample = t->panes[0].run->model->sample_len;
+    ck_assert_int_eq(count(buf, "<rect x="), 3 * sample * sample);
+    ck_assert_int_eq(count(buf, "<polyline"), 2 * 3);
+    free(buf);
+    ui_train_free(t);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("ui_train");
@@ -220,6 +313,11 @@ static Suite *suite(void)
     TCase *pace = tcase_create("pace");
     tcase_add_test(pace, test_pace);
     suite_add_tcase(s, pace);
+    TCase *run = tcase_create("runs");
+    tcase_set_timeout(run, 60);
+    tcase_add_test(run, test_run_ticks_and_scrub);
+    tcase_add_test(run, test_svg);
+    suite_add_tcase(s, run);
     return s;
 }
 

@@ -47,6 +47,10 @@ void ui_app_link(struct ui_app *app)
 void ui_app_export(struct ui_app *app, int fmt, const char *path)
 {
     struct ui_state *st = &app->st;
+    if (ui_train_on_screen(app)) {
+        ui_train_export(app, fmt, path);
+        return;
+    }
     char written[PATH_MAX + 64];
     struct mha_error err;
     mha_error_clear(&err);

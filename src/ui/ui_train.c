@@ -313,6 +313,14 @@ long ui_train_span(const struct ui_train *t)
     return span < t->opt.steps ? span : t->opt.steps;
 }
 
+float ui_train_pane_accuracy(const struct ui_train *t, const struct ui_train_pane *p, int k)
+{
+    if (t->scrub < 0)
+        return p->run->accuracy[k];
+    const struct ui_train_mark *mk = ui_train_ring_mark(&p->ring, ui_train_ring_find(&p->ring, t->scrub));
+    return mk ? mk->acc[k] : NAN;
+}
+
 /* ---- words ---------------------------------------------------------------------------- */
 
 void ui_train_pane_title(const struct ui_train_pane *p, char *buf, size_t n)

@@ -112,6 +112,15 @@ const struct train_model *ui_train_pane_model(const struct ui_train_pane *p, lon
  * every run stopped. */
 long ui_train_span(const struct ui_train *t);
 
+/* Output k's held-out accuracy at the step shown (the checkpoint's, or
+ * the last evaluation's). */
+float ui_train_pane_accuracy(const struct ui_train *t, const struct ui_train_pane *p, int k);
+
+/* The training state as SVG (the step shown: loss and accuracy curves,
+ * the heads' heatmaps) to out (ui_train_export.c).  0, or -1 on a write
+ * error. */
+int ui_train_svg_write(FILE *out, const struct ui_train *t);
+
 /* "1 head", "2 heads" */
 void ui_train_pane_title(const struct ui_train_pane *p, char *buf, size_t n);
 /* "stopped at step 820: the held-out accuracy was at its best for 300 steps" etc. */

@@ -83,12 +83,7 @@ static void draw_accuracy(WINDOW *win, int y, int x, int w, const struct ui_trai
     snprintf(name, sizeof name, "%-5.5s", m->cfg.outputs[k].name);
     ui_put(win, y, x, name, 5, ui_role_attr(th, UI_ROLE_LABEL), th->utf8);
     /* the value at the step shown: the checkpoint's, or the last evaluation's */
-    float acc = p->run->accuracy[k];
-    if (t->scrub >= 0) {
-        const int c = ui_train_ring_find(&p->ring, t->scrub);
-        const struct ui_train_mark *mk = ui_train_ring_mark(&p->ring, c);
-        acc = mk ? mk->acc[k] : NAN;
-    }
+    const float acc = ui_train_pane_accuracy(t, p, k);
     char val[16];
     snprintf(val, sizeof val, "%5.1f%%", 100.0 * (double)acc);
     const int cw = w - 5 - 1 - 7;
