@@ -108,6 +108,13 @@ int cli_check_lesson_file(const char *path, int step);
 /* The data directory's assets/ (or "assets"), newly allocated. */
 char *cli_assets_dir(void);
 
+/* Fills the train_note of every step of l whose scene trains, with what the
+ * training reached (the program sets it: training lives beside the
+ * explorer).  NULL: --print-lesson says those steps train on the screen
+ * only.  0, or -1 with a message on stderr. */
+struct lesson;
+extern int (*cli_lesson_train_notes)(struct lesson *l);
+
 /* ---- training (cli_train.c) ---- */
 
 /* The training run the options describe: --train TASK (built-in) or FILE (a

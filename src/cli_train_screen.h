@@ -21,4 +21,9 @@ struct cli_train_screen {
 int cli_train_screen_setup(const struct cli_options *o, struct cli_train_screen *ts);
 void cli_train_screen_done(struct cli_train_screen *ts);
 
+/* cli_lesson_train_notes for this program: trains each step that trains,
+ * headless, exactly as the screen does, and notes what it reached. */
+struct lesson;
+int cli_train_lesson_notes(struct lesson *l);
+
 #endif

@@ -75,6 +75,7 @@ int lesson_switch_from_name(const char *word);
 enum lesson_scene_key {
     SCENE_STAGE, SCENE_TOKENS, SCENE_D_MODEL, SCENE_HEADS, SCENE_SEED, SCENE_CAUSAL,
     SCENE_SCALE, SCENE_LOAD, SCENE_FOCUS, SCENE_VIEW, SCENE_BATCH, SCENE_SEQ, SCENE_PRESET,
+    SCENE_TRAIN, SCENE_COMPARE, SCENE_STEPS,
     SCENE_KEY_COUNT
 };
 
@@ -92,6 +93,12 @@ struct lesson_scene {
     enum lesson_view view;
     long long batch, seq;
     char *preset;
+    /* training (train: TASK|off, compare: 1,2, steps: N; heads and seed in a
+     * scene with train: are the model's) */
+    char *train;     /* a built-in task's name, or "off" */
+    int compare[4];
+    int n_compare;
+    int steps;
 };
 
 /* ---- quizzes ---- */
@@ -121,6 +128,7 @@ struct lesson_step {
     struct lesson_scene scene;
     bool has_quiz;
     struct lesson_quiz quiz;
+    char *train_note; /* what the step's training reached, set by --print-lesson, or NULL */
 };
 
 struct lesson_diag {

@@ -6,11 +6,12 @@
 #include <string.h>
 
 #include "lesson_parse.h"
+#include "train.h"
 #include "views.h"
 
 static const char *const scene_keys[SCENE_KEY_COUNT] = {
     "stage", "tokens", "d_model", "heads", "seed", "causal", "scale",
-    "load",  "focus",  "view",    "batch", "seq",  "preset",
+    "load",  "focus",  "view",    "batch", "seq",  "preset", "train", "compare", "steps",
 };
 
 static const char *const view_names[] = {"none", "shapes", "cost", "heads"};
@@ -144,7 +145,8 @@ static void scene_kv(struct lesson *l, void *ctx, const char *key, const char *v
     if (k < 0) {
         lesson_diag_add(l, line,
                         "unknown scene key \"%s\" (known: stage, tokens, d_model, heads, seed, "
-                        "causal, scale, load, focus, view, batch, seq, preset)",
+                        "causal, scale, load, focus, view, batch, seq, preset, train, compare, "
+                        "steps)",
                         key);
         return;
     }
@@ -237,6 +239,41 @@ static void scene_kv(struct lesson *l, void *ctx, const char *key, const char *v
             sc->preset = lesson_strdup(v);
         }
         break;
+    case SCENE_TRAIN:
+        if (strcmp(v, "off") != 0 && !train_task_find(v)) {
+            char names[256];
+            lesson_diag_add(l, line, "train: unknown task \"%s\"; expected %s, or off", v,
+                            train_task_names(names, sizeof names));
+            ok = false;
+        } else {
+            sc->train = lesson_strdup(v);
+        }
+        break;
+    case SCENE_COMPARE: {
+        const char *p = v;
+        sc->n_compare = 0;
+        while (ok && *p) {
+            char *end;
+            errno = 0;
+            const long h = strtol(p, &end, 10);
+            if (end == p || errno || h < 1 || h > TRAIN_MAX_D_MODEL || (*end && *end != ',') ||
+                sc->n_compare == 4) {
+                lesson_diag_add(l, line,
+                                "compare: expected 1 to 4 head counts separated by commas, as in "
+                                "1,2; got \"%s\"",
+                                v);
+                ok = false;
+                break;
+            }
+            sc->compare[sc->n_compare++] = (int)h;
+            p = *end ? end + 1 : end;
+        }
+        break;
+    }
+    case SCENE_STEPS:
+        if ((ok = number_in(l, key, v, 1, 100000, line, &n)))
+            sc->steps = (int)n;
+        break;
     case SCENE_KEY_COUNT:
         break;
     }
@@ -269,5 +306,6 @@ void lesson_scene_done(struct lesson_scene *sc)
     free(sc->load);
     free(sc->focus);
     free(sc->preset);
+    free(sc->train);
     memset(sc, 0, sizeof *sc);
 }

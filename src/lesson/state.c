@@ -5,6 +5,7 @@
 
 #include "example_io.h"
 #include "lesson_state.h"
+#include "train.h"
 
 void lesson_state_init(struct lesson_state *st)
 {
@@ -18,9 +19,37 @@ void lesson_state_init(struct lesson_state *st)
     st->batch = 2;
 }
 
+/* A scene with train: sets up the model that trains; its heads and seed are
+ * the model's, not the example's. */
+static void apply_train(struct lesson_state *st, const struct lesson_scene *sc)
+{
+#define HAS(k) (sc->set & (1u << (k)))
+    if (!strcmp(sc->train, "off")) {
+        st->train = NULL;
+        return;
+    }
+    st->train = sc->train;
+    st->n_train_heads = 1;
+    st->train_heads[0] = HAS(SCENE_HEADS) ? sc->heads : TRAIN_DEFAULT_HEADS;
+    if (HAS(SCENE_COMPARE)) {
+        st->n_train_heads = sc->n_compare;
+        memcpy(st->train_heads, sc->compare, sizeof sc->compare);
+    }
+    st->train_seed = HAS(SCENE_SEED) ? sc->seed : TRAIN_DEFAULT_SEED;
+    st->train_steps = HAS(SCENE_STEPS) ? sc->steps : TRAIN_DEFAULT_STEPS;
+#undef HAS
+}
+
 void lesson_state_apply(struct lesson_state *st, const struct lesson_scene *sc)
 {
 #define HAS(k) (sc->set & (1u << (k)))
+    if (HAS(SCENE_TRAIN)) {
+        struct lesson_scene rest = *sc; /* heads and seed went to the model */
+        rest.set &= ~((1u << SCENE_HEADS) | (1u << SCENE_SEED) | (1u << SCENE_TRAIN));
+        apply_train(st, sc);
+        lesson_state_apply(st, &rest);
+        return;
+    }
     st->focus = HAS(SCENE_FOCUS) ? sc->focus : NULL;
     if (HAS(SCENE_LOAD)) {
         st->load = sc->load;
@@ -245,6 +274,36 @@ int lesson_focus_resolve(const char *spec, int stage, const struct mha_example *
 
 /* ---- checking a whole lesson ---- */
 
+/* compare: and steps: belong to a train: scene; the model of each head
+ * count must be one that trains. */
+static void check_train_scene(struct lesson *l, const struct lesson_scene *sc,
+                              const struct lesson_state *st)
+{
+    const int keys[] = {SCENE_COMPARE, SCENE_STEPS};
+    for (int i = 0; i < 2; i++)
+        if ((sc->set & (1u << keys[i])) && !(sc->set & (1u << SCENE_TRAIN)))
+            lesson_diag_add(l, sc->key_line[keys[i]], "%s: goes with train: in the same scene",
+                            keys[i] == SCENE_COMPARE ? "compare" : "steps");
+    if (!(sc->set & (1u << SCENE_TRAIN)) || !st->train)
+        return;
+    if ((sc->set & (1u << SCENE_COMPARE)) && (sc->set & (1u << SCENE_HEADS)))
+        lesson_diag_add(l, sc->key_line[SCENE_HEADS], "heads: compare: gives the head counts");
+    const struct train_task *task = train_task_find(st->train);
+    for (int i = 0; task && i < st->n_train_heads; i++) {
+        struct train_config cfg;
+        train_task_config(task, TRAIN_DEFAULT_D_MODEL, st->train_heads[i], TRAIN_DEFAULT_VOCAB,
+                          TRAIN_DEFAULT_CONTEXT, &cfg);
+        struct mha_error err;
+        mha_error_clear(&err);
+        if (train_config_check(&cfg, &err) != 0)
+            lesson_diag_add(l,
+                            sc->key_line[(sc->set & (1u << SCENE_COMPARE)) ? SCENE_COMPARE
+                                         : (sc->set & (1u << SCENE_HEADS)) ? SCENE_HEADS
+                                                                           : SCENE_TRAIN],
+                            "train: %s", err.text);
+    }
+}
+
 int lesson_check(struct lesson *l, const char *assets_dir)
 {
     struct lesson_state st;
@@ -261,6 +320,8 @@ int lesson_check(struct lesson *l, const char *assets_dir)
                             "step %d has no ```mha scene; every step sets up the screen", s + 1);
         struct mha_error err;
         mha_error_clear(&err);
+        if (step->has_scene)
+            check_train_scene(l, &step->scene, &st);
         struct mha_example *ex = lesson_state_example(&st, assets_dir, &err);
         if (!ex) {
             char buf[1600];

@@ -52,6 +52,7 @@ struct ui_app {
     int canvas_h;
 
     struct ui_train *train; /* the training screen (--train, --compare); NULL: none */
+    long train_clock_ms;    /* the session clock at the last key or tick (ui_train_session_ms) */
 };
 
 /* Recompute the layout for rows x cols (recreating the windows when the
@@ -167,6 +168,10 @@ struct ui_train_setup;
 int ui_train_open(struct ui_app *app, const struct ui_train_setup *s, struct mha_example **ex,
                   struct mha_error *err);
 void ui_train_draw_vis(const struct ui_app *app);
+/* After a change: a lesson step whose scenes train starts (or keeps) its
+ * training and, when the step arrives, shows the training screen or (a
+ * step with stage:) the model's stages; leaving it ends the training. */
+void ui_train_lesson_sync(struct ui_app *app);
 /* The visualisation takes the text pane's room too. */
 void ui_train_layout(struct ui_layout *lay);
 /* The help's section: lines, and line i's key and text. */

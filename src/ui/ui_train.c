@@ -3,6 +3,8 @@
  * scrubbing back through them.  No curses here. */
 #include "ui_train.h"
 
+#include "lesson_state.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,6 +130,25 @@ struct ui_train *ui_train_new(const struct ui_train_setup *s, struct mha_error *
         t->n_panes = i + 1;
     }
     return t;
+}
+
+int ui_train_setup_from_lesson(const struct lesson_state *st, struct ui_train_setup *s,
+                               struct mha_error *err)
+{
+    memset(s, 0, sizeof *s);
+    s->task = st->train ? train_task_find(st->train) : NULL;
+    if (!s->task)
+        return mha_error_set(err, "train: unknown task \"%s\"", st->train ? st->train : "");
+    s->d_model = TRAIN_DEFAULT_D_MODEL;
+    s->vocab = TRAIN_DEFAULT_VOCAB;
+    s->context = TRAIN_DEFAULT_CONTEXT;
+    train_run_options_default(&s->opt);
+    s->opt.seed = st->train_seed;
+    s->opt.steps = st->train_steps;
+    s->n_heads = st->n_train_heads;
+    s->compare = st->n_train_heads > 1;
+    memcpy(s->heads, st->train_heads, sizeof s->heads);
+    return 0;
 }
 
 void ui_train_free(struct ui_train *t)
@@ -343,7 +364,7 @@ void ui_train_stop_text(const struct ui_train_pane *p, char *buf, size_t n)
                  step, 100.0 * p->best, p->best_step, step - p->best_step);
         break;
     case UI_TRAIN_STOP_LIMIT:
-        snprintf(buf, n, "Stopped at the step limit, %ld (--steps); best held-out %.1f%% at "
+        snprintf(buf, n, "Stopped at the step limit, %ld; best held-out %.1f%% at "
                  "step %ld.", step, 100.0 * p->best, p->best_step);
         break;
     }

@@ -61,6 +61,9 @@ struct ui_train {
     long start_ms; /* the session clock (ms) when it started */
     long now_ms;   /* the session clock at the last catch-up */
     long scrub;    /* step whose checkpoint is shown; -1: the model as it is */
+    bool lesson;      /* a lesson's scene started it (and leaving the lesson ends it) */
+    int lesson_step;  /* the step whose scene chose what is shown */
+    char lesson_key[96]; /* what its scene asked for: task, heads, seed, steps */
     unsigned follow_gen; /* the explorer's example (ui_state ex_gen) that is the first
                             model, refreshed as it trains; other examples are left alone */
 };
@@ -74,6 +77,12 @@ struct ui_train_setup {
     int heads[UI_TRAIN_MAX_PANES];
     bool compare;
 };
+
+/* The training a lesson's state describes (d_model, vocab and context at
+ * --train's defaults).  0, or -1 + err. */
+struct lesson_state;
+int ui_train_setup_from_lesson(const struct lesson_state *st, struct ui_train_setup *s,
+                               struct mha_error *err);
 
 /* Build the runs (each initialised from opt.seed, nothing trained yet).
  * NULL + err on a bad size or out of memory.  Free with ui_train_free. */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "export.h"
+#include "lesson_state.h"
 #include "ui_app.h"
 #include "ui_train.h"
 
@@ -36,7 +37,7 @@ struct train_binding {
 };
 
 static const struct train_binding table[] = {
-    {{' '}, "Space", TACT_PAUSE, "pause / train on"},
+    {{' ', 'p'}, "Space p", TACT_PAUSE, "pause / train on (p in a lesson)"},
     {{'n'}, "n", TACT_STEP, "one step (pauses)"},
     {{'<', ','}, "<", TACT_SLOWER, "slower"},
     {{'>', '.'}, ">", TACT_FASTER, "faster"},
@@ -206,6 +207,9 @@ bool ui_train_key(struct ui_app *app, int key, bool is_char)
     const struct train_binding *b = lookup(key);
     if (!b)
         return false;
+    /* in a lesson Space reads on and the page keys scroll its text */
+    if (app->les.l && ((is_char && key == ' ') || b->act == TACT_SWALLOW))
+        return false;
     st->msg[0] = '\0';
     switch (b->act) {
     case TACT_PAUSE:
@@ -277,6 +281,7 @@ long ui_train_session_ms(const struct ui_app *app, double now)
 
 bool ui_train_timers(struct ui_app *app, long ms)
 {
+    app->train_clock_ms = ms;
     struct ui_train *t = app->train;
     if (!t)
         return false;
@@ -345,4 +350,73 @@ int ui_train_open(struct ui_app *app, const struct ui_train_setup *s, struct mha
     *ex = nex;
     app->train = t;
     return 0;
+}
+
+/* ---- lessons that train -------------------------------------------------------------- */
+
+/* What a scene asks for, to see whether the training running is its own
+ * (keys may have moved its seed or heads on since). */
+static void setup_key(const struct ui_train_setup *s, char *buf, size_t n)
+{
+    size_t used = (size_t)snprintf(buf, n, "%s %u %d", s->task->name, (unsigned)s->opt.seed,
+                                   s->opt.steps);
+    for (int i = 0; i < s->n_heads && used < n; i++)
+        used += (size_t)snprintf(buf + used, n - used, " %d", s->heads[i]);
+}
+
+static void end_lesson_training(struct ui_app *app)
+{
+    if (app->train && app->train->lesson) {
+        ui_train_free(app->train);
+        app->train = NULL;
+    }
+}
+
+void ui_train_lesson_sync(struct ui_app *app)
+{
+    const struct lesson *l = app->les.l;
+    if (!l) {
+        end_lesson_training(app);
+        return;
+    }
+    struct lesson_state ls;
+    lesson_state_at(l, app->les.step, &ls);
+    if (!ls.train) {
+        end_lesson_training(app);
+        return;
+    }
+    struct ui_train_setup s;
+    struct mha_error err;
+    mha_error_clear(&err);
+    if (ui_train_setup_from_lesson(&ls, &s, &err) != 0) {
+        ui_state_say(&app->st, true, "%s", err.text);
+        return;
+    }
+    struct ui_train *t = app->train;
+    char key[96];
+    setup_key(&s, key, sizeof key);
+    if (!t || !t->lesson || strcmp(t->lesson_key, key) != 0) {
+        t = ui_train_new(&s, &err);
+        if (!t) {
+            ui_state_say(&app->st, true, "This step cannot train: %s", err.text);
+            return;
+        }
+        ui_train_free(app->train);
+        app->train = t;
+        t->lesson = true;
+        snprintf(t->lesson_key, sizeof t->lesson_key, "%s", key);
+        t->lesson_step = -1;
+        t->start_ms = t->now_ms = app->train_clock_ms;
+    }
+    if (t->lesson_step != app->les.step) {
+        /* the step just arrived: a stage: in its scene shows the model's stages */
+        const struct lesson_step *step = &l->steps[app->les.step];
+        const bool stages = step->has_scene && (step->scene.set & (1u << SCENE_STAGE));
+        t->lesson_step = app->les.step;
+        t->shown = !stages;
+        t->scrub = -1;
+        ui_train_sync_example(app);
+        if (stages)
+            ui_state_set_stage(&app->st, ls.stage);
+    }
 }

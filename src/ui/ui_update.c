@@ -421,6 +421,7 @@ static void clamp_lesson_scroll(struct ui_app *app)
 static void settle(struct ui_app *app)
 {
     struct ui_state *st = &app->st;
+    ui_train_lesson_sync(app);
     ui_app_reflow(app, app->rows, app->cols);
     ui_app_apply_focus(app);
     const bool focus = st->focus;
