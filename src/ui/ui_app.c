@@ -222,6 +222,7 @@ int ui_run(struct mha_example *ex, const struct ui_options *opt)
     }
     if (warning[0])
         ui_state_say(&app->st, true, "%s", warning);
+    ui_train_lesson_sync(app); /* a lesson that opens on a step that trains */
 
     int frames = opt->bench_frames;
     const char *env = getenv("MHA_UI_BENCH_FRAMES");

@@ -172,8 +172,8 @@ void ui_train_draw_vis(const struct ui_app *app);
  * training and, when the step arrives, shows the training screen or (a
  * step with stage:) the model's stages; leaving it ends the training. */
 void ui_train_lesson_sync(struct ui_app *app);
-/* The visualisation takes the text pane's room too. */
-void ui_train_layout(struct ui_layout *lay);
+/* The visualisation takes the text pane's room too (not a lesson's). */
+void ui_train_layout(const struct ui_app *app, struct ui_layout *lay);
 /* The help's section: lines, and line i's key and text. */
 int ui_train_help_count(void);
 void ui_train_help_line(int i, const char **key, const char **text);

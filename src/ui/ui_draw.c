@@ -142,7 +142,7 @@ void ui_app_reflow(struct ui_app *app, int rows, int cols)
     else
         normal_layout(app, rows, cols, &lay);
     if (!lay.too_small && ui_train_on_screen(app)) {
-        ui_train_layout(&lay); /* the training draws itself: no blocks */
+        ui_train_layout(app, &lay); /* the training draws itself: no blocks */
         app->n_blocks = 0;
     } else if (!lay.too_small) {
         place_blocks(app, &lay);

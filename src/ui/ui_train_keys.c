@@ -304,9 +304,9 @@ bool ui_train_on_screen(const struct ui_app *app)
     return app->train && app->train->shown;
 }
 
-void ui_train_layout(struct ui_layout *lay)
+void ui_train_layout(const struct ui_app *app, struct ui_layout *lay)
 {
-    if (lay->side.h <= 0 || lay->side.w <= 0)
+    if (app->les.l || lay->side.h <= 0 || lay->side.w <= 0) /* a lesson keeps its pane */
         return;
     if (lay->side_by_side) /* the text pane's columns join the visualisation */
         lay->vis.w = lay->side.x + lay->side.w - lay->vis.x;
