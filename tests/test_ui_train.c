@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "ui_train.h"
+#include "views.h"
+#include "views_drift.h"
 #include "ui_train_ring.h"
 
 /* Parameters that say which step they were taken at. */
@@ -296,6 +298,44 @@ START_TEST(test_svg)
 }
 END_TEST
 
+/* Each head's form compared with itself is 1; with W_q negated -1; scaled 1;
+ * with another head's rows in its place, the cosine of the two forms. */
+START_TEST(test_drift)
+{
+    struct mha_error err;
+    mha_error_clear(&err);
+    struct mha_example *a = mha_example_generated(4, NULL, 8, 2, 5, &err);
+    struct mha_example *b = mha_example_generated(4, NULL, 8, 2, 5, &err);
+    struct mha_example *c = mha_example_generated(4, NULL, 8, 4, 5, &err);
+    ck_assert(a && b && c);
+    double cos[2];
+    ck_assert_int_eq(views_heads_drift(a, b, cos), 0);
+    ck_assert_float_eq_tol(cos[0], 1.0, 1e-9);
+    ck_assert_float_eq_tol(cos[1], 1.0, 1e-9);
+    for (int i = 0; i < 64; i++)
+        b->w_q[i] = -3.0f * a->w_q[i];
+    ck_assert_int_eq(views_heads_drift(a, b, cos), 0);
+    ck_assert_float_eq_tol(cos[0], -1.0, 1e-9);
+    ck_assert_float_eq_tol(cos[1], -1.0, 1e-9);
+    /* head 0's rows swapped with head 1's: the cosine of the two heads' forms, which
+     * the heads view's similarity gives */
+    for (int i = 0; i < 32; i++) {
+        b->w_q[i] = a->w_q[32 + i], b->w_q[32 + i] = a->w_q[i];
+        b->w_k[i] = a->w_k[32 + i], b->w_k[32 + i] = a->w_k[i];
+    }
+    ck_assert_int_eq(views_heads_drift(a, b, cos), 0);
+    double sim[4], rank[2], sv[8];
+    ck_assert_int_eq(views_heads(a, sim, rank, sv, &err), 0);
+    ck_assert_float_eq_tol(cos[0], sim[1], 1e-9);
+    ck_assert_float_eq_tol(cos[1], sim[2], 1e-9);
+    /* other sizes are refused */
+    ck_assert_int_eq(views_heads_drift(a, c, cos), -1);
+    mha_example_free(a);
+    mha_example_free(b);
+    mha_example_free(c);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("ui_train");
@@ -317,6 +357,7 @@ static Suite *suite(void)
     tcase_set_timeout(run, 60);
     tcase_add_test(run, test_run_ticks_and_scrub);
     tcase_add_test(run, test_svg);
+    tcase_add_test(run, test_drift);
     suite_add_tcase(s, run);
     return s;
 }

@@ -24,7 +24,12 @@ static void describe(const struct ui_state *st, char *head, size_t hn, char *for
                  "Each token enters as a row of d_model numbers. Query rows are the questions "
                  "the tokens ask, key rows are what the questions are matched against, and value "
                  "rows are what a match hands back. The four weight matrices are everything this "
-                 "layer learns; here they are random, as on the first day of training.");
+                 "layer learns; %s%s%s",
+                 st->baseline ? "here they were learned by training (" : st->generated
+                     ? "here they are random, as on the first day of training."
+                     : "here they are the example file's.",
+                 st->baseline ? st->trained : "", st->baseline ? "), and each input row is "
+                 "the token's embedding plus its position's." : "");
         break;
     case MHA_STAGE_PROJECTION:
         snprintf(head, hn, "1 · Projection: three roles");
@@ -157,7 +162,12 @@ static void describe_view(const struct ui_state *st, char *head, size_t hn, char
                  "every two heads: the cosine of their forms, 1 when they rank token pairs "
                  "alike, near 0 when they look for different things. The effective rank (the "
                  "entropy of A_i's singular values) says how many of its d_k directions a head "
-                 "really uses. Random weights give heads that differ; trained ones specialise.");
+                 "really uses. %s",
+                 st->baseline ? "These weights were learned: the table sets each head beside "
+                                "itself at step 0, and shows how far training moved it."
+                              : "These weights were not trained, so any difference between "
+                                "the heads is chance; a model trained with --train (or lesson "
+                                "16) shows heads that learned different jobs.");
         break;
     }
 }

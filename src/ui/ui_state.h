@@ -35,6 +35,10 @@ struct ui_state {
     struct mha_trace *tr;     /* owned, made by mha_run from ex */
     bool generated;           /* ex's numbers were drawn from ex->seed */
     unsigned ex_gen;          /* counts the examples shown (each change of the numbers) */
+    /* ex is a model in training: the same model at step 0 (the training's; the heads
+     * view compares the two) and what was trained; NULL / "" for any other example */
+    const struct mha_example *baseline;
+    char trained[128];
     char source[256];         /* where ex came from, for the status line */
     char load_path[PATH_MAX]; /* the file ex came from (absolute when known), "" if none */
 

@@ -14,6 +14,7 @@ static void pane_done(struct ui_train_pane *p)
 {
     train_run_free(p->run);
     train_model_free(p->shown);
+    mha_example_free(p->start);
     ui_train_ring_done(&p->ring);
     ui_train_history_done(&p->hist);
     memset(p, 0, sizeof *p);
@@ -85,6 +86,11 @@ static int pane_new(const struct ui_train *t, int heads, struct ui_train_pane *p
     const struct train_model *m = p->run->model;
     p->shown = train_model_new(&m->cfg, 1, err);
     if (!p->shown || train_model_copy_params(p->shown, m, err) != 0) {
+        pane_done(p);
+        return -1;
+    }
+    p->start = train_model_to_example(m, err);
+    if (!p->start) {
         pane_done(p);
         return -1;
     }

@@ -38,6 +38,7 @@ enum ui_train_stop { UI_TRAIN_RUNNING, UI_TRAIN_STOP_STABLE, UI_TRAIN_STOP_LIMIT
 struct ui_train_pane {
     struct train_run *run;
     struct train_model *shown; /* a checkpoint's parameters, for scrubbing (sample only) */
+    struct mha_example *start; /* the model at step 0 on its sample, for the heads view */
     struct ui_train_ring ring;
     struct ui_train_history hist;
     enum ui_train_stop stop;

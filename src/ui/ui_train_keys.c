@@ -104,6 +104,8 @@ void ui_train_sync_example(struct ui_app *app)
     if (ex->lq == m->sample_len && ex->lk == m->sample_len && !ex->cross &&
         ex->d_model == m->cfg.d_model && ex->heads == m->cfg.heads &&
         train_model_fill_example(m, st->ex, &err) == 0) {
+        st->baseline = t->panes[0].start;
+        snprintf(st->trained, sizeof st->trained, "%s", source);
         ui_state_refresh(st);
         snprintf(st->source, sizeof st->source, "%s", source);
         t->follow_gen = st->ex_gen;
@@ -114,8 +116,13 @@ void ui_train_sync_example(struct ui_app *app)
         ui_state_say(st, true, "The model cannot be shown: %s", err.text);
         return;
     }
-    if (ui_state_set_example(st, nex, false, source) == 0)
+    if (ui_state_set_example(st, nex, false, source) == 0) {
         t->follow_gen = st->ex_gen;
+        st->baseline = t->panes[0].start;
+        snprintf(st->trained, sizeof st->trained, "%s", source);
+        if (st->view != UI_VIEW_STAGE)
+            ui_state_refresh(st); /* the heads view compares with step 0 */
+    }
 }
 
 /* ---- keys ---------------------------------------------------------------------------- */

@@ -48,6 +48,11 @@ wait_for "head 1 prev"
 keys 4
 wait_for "4 · Attention"
 wait_for "The first-prev model at step"
+# the heads view compares the learned weights with step 0
+keys v v v
+wait_for "Each head at step 0 and now"
+wait_for "against step 0"
+wait_for "These weights were learned"
 keys t
 wait_for "Training   first-prev"
 # train again: the next seed, then fewer heads
