@@ -141,6 +141,9 @@ struct ui_present_text {
 };
 void ui_present_text(const struct ui_state *st, bool utf8, int width, struct ui_present_text *out);
 void ui_present_head_draw(WINDOW *win, const struct ui_app *app);
+/* The presenter's header on the training screen: "TRAINING" and the task
+ * (pt unchanged when the training screen is not shown). */
+void ui_train_present_text(const struct ui_app *app, struct ui_present_text *pt);
 void ui_present_status_draw(WINDOW *win, const struct ui_app *app, int width);
 
 /* What plays by itself, for the status lines: "autoplay 2s", "paused",
@@ -179,6 +182,8 @@ int ui_train_help_count(void);
 void ui_train_help_line(int i, const char **key, const char **text);
 /* The message line's hint on the training screen. */
 const char *ui_train_hint(const struct ui_app *app);
+/* :link on the training screen: the options that train the same again. */
+void ui_train_link(struct ui_app *app);
 /* Write the training state (loss curve, accuracies, heatmaps) as SVG or
  * HTML (fmt: an export format); path NULL: a new mha-train-<n> file here. */
 void ui_train_export(struct ui_app *app, int fmt, const char *path);

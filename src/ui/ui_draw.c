@@ -115,6 +115,7 @@ static void present_layout(struct ui_app *app, int rows, int cols, struct ui_lay
     const struct ui_state *st = &app->st;
     struct ui_present_text pt;
     ui_present_text(st, app->th.utf8, cols - 2 * ui_present_margin(cols), &pt);
+    ui_train_present_text(app, &pt);
     struct ui_present_need need = {
         .msg_lines = st->cmd_active || st->msg[0] ? ui_msg_lines(st, app->th.utf8, cols) : 0,
         .formula_lines = pt.formula_lines,

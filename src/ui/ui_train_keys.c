@@ -8,6 +8,7 @@
 #include "export.h"
 #include "lesson_state.h"
 #include "ui_app.h"
+#include "ui_text.h"
 #include "ui_train.h"
 
 enum train_act {
@@ -426,4 +427,55 @@ void ui_train_lesson_sync(struct ui_app *app)
         if (stages)
             ui_state_set_stage(&app->st, ls.stage);
     }
+}
+
+/* ---- presenter and :link --------------------------------------------------------------- */
+
+void ui_train_present_text(const struct ui_app *app, struct ui_present_text *pt)
+{
+    if (!ui_train_on_screen(app))
+        return;
+    const struct ui_train *t = app->train;
+    char heads[48] = "";
+    size_t used = 0;
+    for (int i = 0; i < t->n_panes && used < sizeof heads; i++)
+        used += (size_t)snprintf(heads + used, sizeof heads - used, "%s%d", i ? " vs " : "",
+                                 t->heads[i]);
+    snprintf(pt->title, sizeof pt->title, "TRAINING");
+    snprintf(pt->name, sizeof pt->name, "Training · %s", t->task->name);
+    snprintf(pt->subtitle, sizeof pt->subtitle, "%s head%s · d_model %d · step %ld", heads,
+             t->n_panes == 1 && t->heads[0] == 1 ? "" : "s", t->d_model, ui_train_shown_step(t));
+    snprintf(pt->formula[0], sizeof pt->formula[0],
+             "loss = mean cross-entropy of each output · Adam, lr %g, %d sequences a step",
+             (double)t->opt.lr, t->opt.batch);
+    pt->formula_lines = 1;
+    pt->caption_w = ui_text_width(pt->name, app->th.utf8) > ui_text_width(pt->subtitle, app->th.utf8)
+                        ? ui_text_width(pt->name, app->th.utf8)
+                        : ui_text_width(pt->subtitle, app->th.utf8);
+}
+
+void ui_train_link(struct ui_app *app)
+{
+    const struct ui_train *t = app->train;
+    char text[512];
+    size_t used = (size_t)snprintf(text, sizeof text, "mha-explorer --train %s", t->task->name);
+    if (t->n_panes > 1) {
+        used += (size_t)snprintf(text + used, sizeof text - used, " --compare ");
+        for (int i = 0; i < t->n_panes && used < sizeof text; i++)
+            used += (size_t)snprintf(text + used, sizeof text - used, "%s%d", i ? "," : "",
+                                     t->heads[i]);
+    } else {
+        used += (size_t)snprintf(text + used, sizeof text - used, " --heads %d", t->heads[0]);
+    }
+    if (used < sizeof text)
+        used += (size_t)snprintf(text + used, sizeof text - used, " --d-model %d --seed %u",
+                                 t->d_model, (unsigned)t->opt.seed);
+    if (used < sizeof text && t->opt.steps != TRAIN_DEFAULT_STEPS)
+        used += (size_t)snprintf(text + used, sizeof text - used, " --steps %d", t->opt.steps);
+    if (used < sizeof text && app->th.name != COLORSCALE_THEME_DARK)
+        used += (size_t)snprintf(text + used, sizeof text - used, " --theme %s",
+                                 colorscale_theme_name(app->th.name));
+    if (used < sizeof text && app->st.present)
+        snprintf(text + used, sizeof text - used, " --present");
+    ui_state_say(&app->st, false, "%s", text);
 }

@@ -3,7 +3,8 @@
 # trains and stops by itself saying why, with one head on the first token
 # and one on the previous; Space pauses (the step stays), n steps once, the
 # arrows scrub back through checkpoints to step 0 and End comes back; the
-# stage keys show the trained model and t returns; r and - train again.
+# stage keys show the trained model and t returns; r and - train again;
+# presenter mode titles it, :link gives the options, :export svg draws it.
 . "$(dirname "$0")/lib.sh"
 
 # the step the header shows ("step 340 of 1500")
@@ -61,6 +62,27 @@ wait_for "Training again from step 0 with seed 2."
 keys -
 wait_for "Training again with 1 head, seed 2."
 wait_for "heads 1"
+keys q
+wait_exit 0
+
+# presenter mode, :link and the picture of the training state
+start 100 30 -- --train first-prev --present --seed 3 --steps 400
+wait_for "Training · first-prev"
+wait_for "2 heads · d_model 8 · step"
+keys :
+type_text "link"
+keys Enter
+wait_for "mha-explorer --train first-prev --heads 2 --d-model 8 --seed 3 --steps 400 --present"
+keys :
+type_text "export svg $WORK/train.svg"
+keys Enter
+wait_for "Wrote $WORK/train.svg (the training at step"
+check "the picture is an SVG with the loss curve and both heads" \
+    bash -c "head -c 5 '$WORK/train.svg' | grep -q '<svg' && grep -q '>loss<' '$WORK/train.svg' && grep -q '>head 1' '$WORK/train.svg'"
+keys :
+type_text "export csv"
+keys Enter
+wait_for "The training screen is written as svg or html"
 keys q
 wait_exit 0
 
