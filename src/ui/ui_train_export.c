@@ -137,7 +137,7 @@ static double pane(FILE *out, const struct ui_train *t, const struct ui_train_pa
                     y + ACC_H -
                         ACC_H * (double)p->hist.eval_acc[(size_t)e * UI_TRAIN_MAX_OUTPUTS + (size_t)k]);
         fputs("\"/>\n", out);
-        fprintf(out, "<text class=\"s\" x=\"%.1f\" y=\"%.1f\" fill=\"%s\">", x + PLOT_X,
+        fprintf(out, "<text class=\"s\" x=\"%.1f\" y=\"%.1f\" style=\"fill:%s\">", x + PLOT_X,
                 y + ACC_H + 30 + 14 * k, line_colours[k % 4]);
         text(out, live->cfg.outputs[k].name);
         fprintf(out, " %.1f%%</text>\n", 100.0 * (double)ui_train_pane_accuracy(t, p, k));
