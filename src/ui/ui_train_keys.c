@@ -105,6 +105,10 @@ void ui_train_sync_example(struct ui_app *app)
     if (ex->lq == m->sample_len && ex->lk == m->sample_len && !ex->cross &&
         ex->d_model == m->cfg.d_model && ex->heads == m->cfg.heads &&
         train_model_fill_example(m, st->ex, &err) == 0) {
+        /* the labels follow a new sample (a new seed); unchanged ones are not copied again */
+        for (int i = 0; i < m->sample_len; i++)
+            if (strcmp(st->ex->tokens[i], m->vocab_names[m->sample[i]]) != 0)
+                mha_example_set_token(st->ex, false, i, m->vocab_names[m->sample[i]]);
         st->baseline = t->panes[0].start;
         snprintf(st->trained, sizeof st->trained, "%s", source);
         ui_state_refresh(st);
