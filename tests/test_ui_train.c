@@ -244,19 +244,19 @@ START_TEST(test_run_ticks_and_scrub)
     /* 60 steps a second: three 50 ms ticks run 3 steps (one every tick) */
     t->rate = 4;
     ck_assert_int_eq(ui_train_rates[t->rate], 60);
-    ck_assert(ui_train_catch_up(t, 150, true));
+    ck_assert(ui_train_catch_up(t, 150, true, 0));
     ck_assert_int_eq(t->panes[0].run->model->step, 9);
     ck_assert_int_eq(t->panes[0].hist.n, 9);
     /* a pause: ticks pass, no steps */
     t->paused = true;
-    ck_assert(!ui_train_catch_up(t, 500, true));
+    ck_assert(!ui_train_catch_up(t, 500, true, 0));
     ck_assert_int_eq(t->panes[0].run->model->step, 9);
     ui_train_step_once(t);
     ck_assert_int_eq(t->panes[0].run->model->step, 10);
     /* to the end: it stops by itself, at the latest at the limit */
     t->paused = false;
     t->rate = UI_TRAIN_RATE_COUNT - 1;
-    ui_train_catch_up(t, 100000, true);
+    ui_train_catch_up(t, 100000, true, 0);
     ck_assert(ui_train_done(t));
     ck_assert_int_le(t->panes[0].run->model->step, 400);
     ck_assert_int_eq(t->panes[0].ring.marks[0].step, 0);
@@ -279,7 +279,7 @@ START_TEST(test_svg)
 {
     const int heads[] = {1, 2};
     struct ui_train *t = train_new(2, heads, 100);
-    ui_train_catch_up(t, 100000, true);
+    ui_train_catch_up(t, 100000, true, 0);
     char *buf = NULL;
     size_t len = 0;
     FILE *mem = open_memstream(&buf, &len);

@@ -157,10 +157,11 @@ bool ui_train_on_screen(const struct ui_app *app);
 /* A key for it: true when it took the key. */
 bool ui_train_key(struct ui_app *app, int key, bool is_char);
 /* The session clock (ms, as a recording writes times; a replay's own
- * clock while one plays), and the training ticks due by ms: true when
- * anything trained. */
+ * clock while one plays), and the training ticks due by ms (all: every
+ * one, before a key; else a second's worth at most, so the screen is
+ * redrawn between): true when anything trained. */
 long ui_train_session_ms(const struct ui_app *app, double now);
-bool ui_train_timers(struct ui_app *app, long ms);
+bool ui_train_timers(struct ui_app *app, long ms, bool all);
 /* Milliseconds the loop may wait for a key before a tick is due. */
 int ui_train_loop_wait(const struct ui_app *app, double now, int cap);
 /* The explorer's example made the model shown (in place when the sizes allow). */

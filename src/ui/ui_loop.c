@@ -102,7 +102,7 @@ static bool timers(struct ui_app *app, double now)
     bool is_char;
     while (ui_replay_due(r, now, &rk)) {
         /* the training ticks before the key, as when it was recorded */
-        if (ui_train_timers(app, ui_train_ms(r->rec->events[r->next - 1].t)))
+        if (ui_train_timers(app, ui_train_ms(r->rec->events[r->next - 1].t), true))
             ui_app_reflow(app, app->rows, app->cols);
         if (ui_rec_to_curses(rk, &key, &is_char))
             feed(app, key, is_char);
@@ -119,7 +119,7 @@ static bool timers(struct ui_app *app, double now)
     }
     if (!app->lay.too_small && ui_app_autoplay(app, now))
         changed = true;
-    if (ui_train_timers(app, ui_train_session_ms(app, now))) {
+    if (ui_train_timers(app, ui_train_session_ms(app, now), false)) {
         ui_app_reflow(app, app->rows, app->cols);
         changed = true;
     }
@@ -171,7 +171,7 @@ int ui_app_interactive(struct ui_app *app)
             replay_control(app, (int)ch, is_char, now);
         } else {
             /* the training ticks due before the key, as a replay will run them */
-            if (ui_train_timers(app, ui_train_session_ms(app, now)))
+            if (ui_train_timers(app, ui_train_session_ms(app, now), true))
                 ui_app_reflow(app, app->rows, app->cols);
             feed(app, (int)ch, is_char);
         }

@@ -225,7 +225,7 @@ bool ui_train_done(const struct ui_train *t)
     return true;
 }
 
-bool ui_train_catch_up(struct ui_train *t, long now_ms, bool exact)
+bool ui_train_catch_up(struct ui_train *t, long now_ms, bool exact, int max_ticks)
 {
     t->now_ms = now_ms;
     long due = t->start_ms + (t->tick + 1) * UI_TRAIN_TICK_MS;
@@ -236,7 +236,7 @@ bool ui_train_catch_up(struct ui_train *t, long now_ms, bool exact)
         due = t->start_ms + (t->tick + 1) * UI_TRAIN_TICK_MS;
     }
     bool changed = false;
-    while (due <= now_ms) {
+    for (int n = 0; due <= now_ms && (max_ticks <= 0 || n < max_ticks); n++) {
         t->tick++;
         if (!t->paused && !ui_train_done(t)) {
             steps(t, ui_train_tick_steps(t->tick, ui_train_rates[t->rate]));

@@ -95,10 +95,13 @@ void ui_train_free(struct ui_train *t);
  * err) the old runs stay. */
 int ui_train_restart(struct ui_train *t, uint32_t seed, int heads, struct mha_error *err);
 
-/* Run the ticks due by now_ms on the session clock; true when any step ran.
- * exact (a replay): every tick runs, however far behind; otherwise a clock
- * that jumped by more than a second is followed from where it is now. */
-bool ui_train_catch_up(struct ui_train *t, long now_ms, bool exact);
+/* Run the ticks due by now_ms on the session clock (at most max_ticks of
+ * them, 0: all); true when any step ran.  exact (a replay, or a session
+ * being recorded): every tick runs, however far behind, so the steps
+ * between two keys are the recorded ones; otherwise a clock that jumped by
+ * more than a second (a machine that cannot keep the pace) is followed from
+ * where it is now. */
+bool ui_train_catch_up(struct ui_train *t, long now_ms, bool exact, int max_ticks);
 /* Milliseconds until the next tick (cap when none is due: paused or done). */
 int ui_train_wait_ms(const struct ui_train *t, long now_ms, int cap);
 /* One step of every run still going (the single-step key). */

@@ -291,14 +291,16 @@ long ui_train_session_ms(const struct ui_app *app, double now)
     return ui_train_ms(now - app->record_start);
 }
 
-bool ui_train_timers(struct ui_app *app, long ms)
+bool ui_train_timers(struct ui_app *app, long ms, bool all)
 {
     app->train_clock_ms = ms;
     struct ui_train *t = app->train;
     if (!t)
         return false;
     const bool was_done = ui_train_done(t);
-    const bool changed = ui_train_catch_up(t, ms, app->replay.active);
+    /* a recording and its replay run every tick; a key waits for those due before it */
+    const bool exact = app->replay.active || app->record;
+    const bool changed = ui_train_catch_up(t, ms, exact, all ? 0 : 20);
     if (changed && t->follow_gen == app->st.ex_gen && t->scrub < 0)
         ui_train_sync_example(app);
     if (!was_done && ui_train_done(t) && t->shown) {

@@ -5,10 +5,10 @@
 # (NO_COLOR) the heatmaps fall back to shade glyphs and nothing is coloured.
 . "$(dirname "$0")/lib.sh"
 
-start 80 24 NO_COLOR=1 -- --train first-prev --compare 1,2 --steps 600
+start 80 24 NO_COLOR=1 -- --train first-prev --compare 1,2 --steps 300
 wait_for "1 head "
 wait_for "2 heads"
-wait_for "Every run stopped" 20
+wait_for "Every run stopped" 60
 check "no colour under NO_COLOR" bash -c "! (tmux -L $SOCK capture-pane -p -e | grep -qP '\e\[[0-9;]*(3[0-7]|4[0-7]|38;5|48;5)[;m]')"
 check "shade glyphs stand in for colour" bash -c "tmux -L $SOCK capture-pane -p | grep -q '█'"
 # the 2-head pane (right half) learned prev; the 1-head pane (left half) did not

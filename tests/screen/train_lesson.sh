@@ -12,7 +12,7 @@ check "the printed lesson says where the training stops ($printed)" test -n "$pr
 start 120 40 -- --lesson 16
 wait_for "Lesson 16 · Two heads learn two"
 wait_for "Training   first-prev"
-wait_for "$printed" 20
+wait_for "$printed" 90
 wait_for "head 1 prev"
 keys Space
 wait_for "step 2/5"

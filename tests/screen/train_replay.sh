@@ -37,7 +37,7 @@ check "five keys recorded" test "$(grep -cE '^[0-9]+\.[0-9]{3} ' "$REC")" -eq 5
 
 for speed in 1 2; do
     start 80 24 -- --train first-prev --replay "$REC" --speed $speed
-    wait_for "The replay finished" 20
+    wait_for "The replay finished" 60
     body >"$WORK/replayed"
     if ! diff "$WORK/recorded" "$WORK/replayed"; then
         fail "the replay at speed $speed ended on another screen"
