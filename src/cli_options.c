@@ -17,8 +17,8 @@
 #include "mat.h"
 #include "mha_config.h"
 #include "model_io.h"
-#include "train.h"
 #include "text_check.h"
+#include "train.h"
 
 static const char *prog = "mha-explorer";
 

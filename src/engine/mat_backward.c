@@ -6,6 +6,12 @@
 
 #include <stddef.h>
 
+#include "mha_config.h"
+
+#if MHA_HAVE_CBLAS
+#include <cblas.h>
+#endif
+
 void mat_mul_backward(const float *a, const float *b, const float *dc, float *da, float *db,
                       int m, int n, int k, bool trans_b)
 {
@@ -60,6 +66,18 @@ void mat_linear_backward(const float *x, const float *w, const float *dy, float 
         for (int i = 0; i < m; i++)
             for (int j = 0; j < n; j++)
                 db[j] += dy[(size_t)i * (size_t)n + (size_t)j];
+#if MHA_HAVE_CBLAS
+    /* the same two products as one cblas_sgemm each (beta 1 adds) */
+    if (mat_get_backend() == MAT_BACKEND_CBLAS && m > 0 && n > 0 && k > 0) {
+        if (dx)
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, k, n, 1.0f, dy, n, w, k,
+                        1.0f, dx, k);
+        if (dw)
+            cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, n, k, m, 1.0f, dy, n, x, k,
+                        1.0f, dw, k);
+        return;
+    }
+#endif
     /* pass 1: y = x·wᵀ is mat_mul with trans_b */
     mat_mul_backward(x, w, dy, dx, dw, m, n, k, true);
 }

@@ -153,20 +153,14 @@ int mha_forward(const struct mha_example *ex, struct mha_trace *t, struct mha_er
     return 0;
 }
 
-void mha_forward_seq(const float *query, const float *key, const float *value,
-                     const struct mha_params *w, const unsigned char *mask, bool causal,
-                     bool scaled, struct mha_trace *t)
+void mha_forward_attend(const unsigned char *mask, bool causal, bool scaled,
+                        struct mha_trace *t)
 {
-    /* query: (lq, d), key/value: (lk, d) -> every stage of t */
+    /* t->q, k, v filled (pass 1) -> qh .. merged */
     const int lq = t->lq, lk = t->lk, d = t->d_model, h_n = t->heads, d_k = t->d_k;
     t->causal = causal;
     t->scaled = scaled;
     t->scale = scaled ? (float)(1.0 / sqrt((double)d_k)) : 1.0f;
-
-    /* pass 1: projections q = query·W_qᵀ + b_q, and the same for k and v */
-    mat_linear(query, w->w_q, w->b_q, t->q, lq, d, d);
-    mat_linear(key, w->w_k, w->b_k, t->k, lk, d, d);
-    mat_linear(value, w->w_v, w->b_v, t->v, lk, d, d);
 
     /* pass 2 and 3: split (a view of q, k, v) and transpose to (H, L, d_k) */
     split_transpose(t->q, t->qh, lq, h_n, d_k);
@@ -210,6 +204,23 @@ void mha_forward_seq(const float *query, const float *key, const float *value,
         for (int h = 0; h < h_n; h++)
             memcpy(t->merged + (size_t)i * (size_t)d + (size_t)h * (size_t)d_k,
                    t->context + mha_idx3(lq, d_k, h, i, 0), (size_t)d_k * sizeof(float));
+
+}
+
+void mha_forward_seq(const float *query, const float *key, const float *value,
+                     const struct mha_params *w, const unsigned char *mask, bool causal,
+                     bool scaled, struct mha_trace *t)
+{
+    /* query: (lq, d), key/value: (lk, d) -> every stage of t */
+    const int lq = t->lq, lk = t->lk, d = t->d_model;
+
+    /* pass 1: projections q = query·W_qᵀ + b_q, and the same for k and v */
+    mat_linear(query, w->w_q, w->b_q, t->q, lq, d, d);
+    mat_linear(key, w->w_k, w->b_k, t->k, lk, d, d);
+    mat_linear(value, w->w_v, w->b_v, t->v, lk, d, d);
+
+    /* passes 2 to 5 */
+    mha_forward_attend(mask, causal, scaled, t);
 
     /* pass 6: output = merged·W_oᵀ + b_o */
     mat_linear(t->merged, w->w_o, w->b_o, t->output, lq, d, d);

@@ -185,6 +185,18 @@ void mha_forward_seq(const float *query, const float *key, const float *value,
                      const struct mha_params *w, const unsigned char *mask, bool causal,
                      bool scaled, struct mha_trace *t);
 
+/* Passes 2 to 5 of mha_forward_seq alone: from t->q, t->k, t->v (pass 1,
+ * which a caller may compute for many sequences at once) to t->merged.
+ * Pass 6 (output = merged·W_oᵀ + b_o) is left to the caller. */
+void mha_forward_attend(const unsigned char *mask, bool causal, bool scaled,
+                        struct mha_trace *t);
+
+/* The backward twin of mha_forward_attend (passes 5 down to 2): from
+ * d_merged (lq, d) WRITE the gradients of the projections d_q (lq, d), d_k
+ * and d_v (lk, d).  work: mha_backward_work_floats(...) floats. */
+void mha_backward_attend(const struct mha_trace *t, const float *d_merged, float *d_q,
+                         float *d_k, float *d_v, float *work);
+
 /* Floats of scratch mha_backward needs for t's sizes. */
 size_t mha_backward_work_floats(int lq, int lk, int d_model, int heads);
 

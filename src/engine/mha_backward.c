@@ -46,38 +46,18 @@ static void merge_heads(const float *src, float *dst, int len, int heads, int d_
                    src + mha_idx3(len, d_k, h, l, 0), (size_t)d_k * sizeof(float));
 }
 
-void mha_backward(const float *query, const float *key, const float *value,
-                  const struct mha_params *w, const struct mha_trace *t, const float *d_output,
-                  struct mha_params *g, float *d_query, float *d_key, float *d_value,
-                  float *work)
+void mha_backward_attend(const struct mha_trace *t, const float *d_merged, float *dq,
+                         float *dk, float *dv, float *work)
 {
-    /* d_output: (lq, d) -> g += d params; d_query (lq, d), d_key, d_value (lk, d) */
+    /* d_merged: (lq, d) -> dq (lq, d), dk, dv (lk, d), the projections' gradients */
     const int lq = t->lq, lk = t->lk, d = t->d_model, h_n = t->heads, d_k = t->d_k;
     const struct back_layout l = back_layout_of(lq, lk, d, h_n);
-    float *f = work;
-    float *dq = f;
-    f += l.dq;
-    float *dk = f;
-    f += l.dk;
-    float *dv = f;
-    f += l.dv;
-    float *d_merged = f;
-    f += l.d_merged;
-    float *d_ctx = f;
-    f += l.d_ctx;
-    float *d_qh = f;
-    f += l.d_qh;
-    float *d_kh = f;
-    f += l.d_kh;
-    float *d_vh = f;
-    f += l.d_vh;
-    float *d_row = f;
-    f += l.d_row;
-    float *d_att = f;
-
-    /* pass 6: output = merged·W_oᵀ + b_o */
-    memset(d_merged, 0, l.d_merged * sizeof(float));
-    mat_linear_backward(t->merged, w->w_o, d_output, d_merged, g->w_o, g->b_o, lq, d, d);
+    float *d_ctx = work;
+    float *d_qh = d_ctx + l.d_ctx;
+    float *d_kh = d_qh + l.d_qh;
+    float *d_vh = d_kh + l.d_kh;
+    float *d_row = d_vh + l.d_vh;
+    float *d_att = d_row + l.d_row;
 
     /* pass 5: merge was (H, lq, d_k) -> (lq, d); split the gradient back */
     for (int h = 0; h < h_n; h++)
@@ -116,6 +96,27 @@ void mha_backward(const float *query, const float *key, const float *value,
     merge_heads(d_qh, dq, lq, h_n, d_k);
     merge_heads(d_kh, dk, lk, h_n, d_k);
     merge_heads(d_vh, dv, lk, h_n, d_k);
+}
+
+void mha_backward(const float *query, const float *key, const float *value,
+                  const struct mha_params *w, const struct mha_trace *t, const float *d_output,
+                  struct mha_params *g, float *d_query, float *d_key, float *d_value,
+                  float *work)
+{
+    /* d_output: (lq, d) -> g += d params; d_query (lq, d), d_key, d_value (lk, d) */
+    const int lq = t->lq, lk = t->lk, d = t->d_model;
+    const struct back_layout l = back_layout_of(lq, lk, d, t->heads);
+    float *dq = work + (l.d_ctx + l.d_qh + l.d_kh + l.d_vh + l.d_row + l.d_att);
+    float *dk = dq + l.dq;
+    float *dv = dk + l.dk;
+    float *d_merged = dv + l.dv;
+
+    /* pass 6: output = merged·W_oᵀ + b_o */
+    memset(d_merged, 0, l.d_merged * sizeof(float));
+    mat_linear_backward(t->merged, w->w_o, d_output, d_merged, g->w_o, g->b_o, lq, d, d);
+
+    /* passes 5 to 2 */
+    mha_backward_attend(t, d_merged, dq, dk, dv, work);
 
     /* pass 1: q = query·W_qᵀ + b_q, and the same for k and v */
     memset(d_query, 0, (size_t)lq * (size_t)d * sizeof(float));

@@ -145,7 +145,8 @@ struct train_model {
     float *r;              /* x + attention output (B, T, d) */
     float *probs[TRAIN_MAX_OUTPUTS]; /* softmax of the logits (B, T, C_k) */
 
-    /* scratch of the backward pass (one sequence at a time) */
+    /* scratch of the backward pass, (batch_cap, T, d) each but work (one
+     * sequence's attention) */
     float *d_r, *d_x, *d_query, *d_key, *d_value, *work;
 
     /* the sample sequence's own forward pass (train_model_sample) */
@@ -153,6 +154,10 @@ struct train_model {
     struct mha_trace *sample_trace;
 
     void *arena; /* the single allocation behind everything above */
+
+    /* more backward scratch: d merged (batch_cap, T, d), d logits
+     * (batch_cap, T, largest C) */
+    float *d_merged, *d_logits;
 };
 
 /* A model for cfg able to forward batches of up to batch_cap sequences,
@@ -172,7 +177,13 @@ void train_model_init(struct train_model *m, uint32_t seed);
 int train_model_copy_params(struct train_model *dst, const struct train_model *src,
                             struct mha_error *err);
 
-/* Forward b (b->size <= batch_cap, b->len <= context, ids < vocab) and the
+/* The batch's traces are packed tensor by tensor: traces[s].q is
+ * traces[0].q + s·T·d, and so for every stage, so the projections (pass 1)
+ * and the output projection (pass 6) of the whole batch are one matrix
+ * multiply each over batch·T rows; passes 2 to 5 run per sequence
+ * (mha_forward_attend).  The sample's trace is separate.
+ *
+ * Forward b (b->size <= batch_cap, b->len <= context, ids < vocab) and the
  * loss: fills x, traces, r, probs, loss, out_loss, out_count.  -1 + err on
  * a batch that does not fit. */
 int train_forward(struct train_model *m, const struct train_batch *b, struct mha_error *err);

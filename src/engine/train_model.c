@@ -94,7 +94,10 @@ static struct model_layout model_layout_of(const struct train_config *cfg, size_
     l.traces = align_up((B + 1) * sizeof(struct mha_trace));
     l.trace_mem = (B + 1) * align_up(tf * sizeof(float));
     l.flags = (B + 1) * align_up(T);
-    l.scratch = align_up((5 * T * d + mha_backward_work_floats(cfg->context, cfg->context,
+    int c_max = 0;
+    for (int k = 0; k < cfg->n_outputs; k++)
+        c_max = cfg->outputs[k].classes > c_max ? cfg->outputs[k].classes : c_max;
+    l.scratch = align_up((6 * B * T * d + B * T * (size_t)c_max + mha_backward_work_floats(cfg->context, cfg->context,
                                                                cfg->d_model, cfg->heads)) *
                          sizeof(float));
     l.sample = align_up(T * d * sizeof(float));
@@ -117,11 +120,41 @@ static void point_trace(struct train_model *m, struct mha_trace *t, int i, int l
     mha_trace_point(t, floats, flags, len, len, c->d_model, c->heads);
 }
 
+/* Point the batch's traces at sequences of len tokens, packed tensor by
+ * tensor (see train.h), in the memory of slots 0..batch_cap-1. */
 void train_model_point_traces(struct train_model *m, int len);
 void train_model_point_traces(struct train_model *m, int len)
 {
-    for (int s = 0; s < m->batch_cap; s++)
-        point_trace(m, &m->traces[s], s, len);
+    const struct train_config *c = &m->cfg;
+    const size_t B = (size_t)m->batch_cap, L = (size_t)len, d = (size_t)c->d_model;
+    const size_t att = (size_t)c->heads * L * L;
+    char *mem = (char *)(void *)(m->traces + m->batch_cap + 1);
+    mem = (char *)m->arena + align_up((size_t)(mem - (char *)m->arena));
+    const size_t tf = mha_trace_floats(c->context, c->context, c->d_model, c->heads);
+    unsigned char *flags = (unsigned char *)(mem + (B + 1) * align_up(tf * sizeof(float)));
+    float *f = (float *)(void *)mem;
+    float *q = f, *k = q + B * L * d, *v = k + B * L * d, *qh = v + B * L * d;
+    float *kh = qh + B * L * d, *vh = kh + B * L * d, *sc = vh + B * L * d;
+    float *ssc = sc + B * att, *w = ssc + B * att, *ctx = w + B * att;
+    float *merged = ctx + B * L * d, *out = merged + B * L * d;
+    for (size_t s = 0; s < B; s++) {
+        struct mha_trace *t = &m->traces[s];
+        /* the sizes and any pointers, then every tensor moved to its place */
+        mha_trace_point(t, f, flags, len, len, c->d_model, c->heads);
+        t->q = q + s * L * d;
+        t->k = k + s * L * d;
+        t->v = v + s * L * d;
+        t->qh = qh + s * L * d;
+        t->kh = kh + s * L * d;
+        t->vh = vh + s * L * d;
+        t->scores = sc + s * att;
+        t->scaled_scores = ssc + s * att;
+        t->weights = w + s * att;
+        t->context = ctx + s * L * d;
+        t->merged = merged + s * L * d;
+        t->output = out + s * L * d;
+        t->row_empty = flags + s * align_up((size_t)c->context);
+    }
     m->fwd_len = len;
 }
 
@@ -178,12 +211,18 @@ struct train_model *train_model_new(const struct train_config *cfg, int batch_ca
     m->traces = (struct mha_trace *)(void *)p;
     p += l.traces + l.trace_mem + l.flags;
     f = (float *)(void *)p;
-    m->d_r = f, f += T * d;
-    m->d_x = f, f += T * d;
-    m->d_query = f, f += T * d;
-    m->d_key = f, f += T * d;
-    m->d_value = f, f += T * d;
-    m->work = f;
+    m->d_r = f, f += B * T * d;
+    m->d_x = f, f += B * T * d;
+    m->d_query = f, f += B * T * d;
+    m->d_key = f, f += B * T * d;
+    m->d_value = f, f += B * T * d;
+    m->d_merged = f, f += B * T * d;
+    m->d_logits = f;
+    size_t c_max = 0;
+    for (int k = 0; k < cfg->n_outputs; k++)
+        if ((size_t)cfg->outputs[k].classes > c_max)
+            c_max = (size_t)cfg->outputs[k].classes;
+    m->work = m->d_logits + B * T * c_max; /* d_logits: (B, T, largest C) */
     p += l.scratch;
     m->sample_x = (float *)(void *)p;
     m->sample_trace = &m->traces[batch_cap];

@@ -3,6 +3,7 @@
  * and counting right answers.  Every buffer is the model's own; nothing
  * here allocates. */
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "mat.h"
@@ -11,6 +12,63 @@
 /* train_model.c */
 void train_model_point_traces(struct train_model *m, int len);
 void train_embed(const struct train_model *m, const int *tokens, int len, float *x);
+
+/* e^x for -87 <= x <= 0: Cephes' expf polynomial after x = n·ln 2 + r,
+ * |r| <= ln 2 / 2 (within 1.3e-7 relative of e^x over the whole range).
+ * n is rounded by adding 1.5·2^23 (it lands in the low mantissa bits) and
+ * 2^n is built from those bits: no branch, no conversion, no library call,
+ * so a loop of it vectorizes. */
+static inline float exp_reduced(float x)
+{
+    const float t = x * 1.44269504088896341f + 12582912.0f;
+    const float fn = t - 12582912.0f;
+    int32_t tb;
+    memcpy(&tb, &t, sizeof tb);
+    const float r = (x - fn * 0.693359375f) + fn * 2.12194440e-4f;
+    float p = 1.9875691500e-4f;
+    p = p * r + 1.3981999507e-3f;
+    p = p * r + 8.3334519073e-3f;
+    p = p * r + 4.1665795894e-2f;
+    p = p * r + 1.6666665459e-1f;
+    p = p * r + 5.0000001201e-1f;
+    const float e = p * r * r + r + 1.0f;
+    const int32_t bits = (tb - 0x4B400000 + 127) * (1 << 23); /* 2^n */
+    float scale;
+    memcpy(&scale, &bits, sizeof scale);
+    return e * scale;
+}
+
+/* Softmax of every row of the logits (rows, C) in place, for the loss.
+ * Logits are never masked.  An entry more than 87 below its row's max
+ * becomes e^-87 (about 1.6e-38) instead of 0, which no sum notices. */
+static void softmax_rows(float *p, int rows, int C)
+{
+    const size_t n = (size_t)rows * (size_t)C;
+    /* pass 1: subtract each row's max, clamp at -87 */
+    for (int i = 0; i < rows; i++) {
+        float *row = p + (size_t)i * (size_t)C;
+        float max = row[0];
+        for (int j = 1; j < C; j++)
+            max = row[j] > max ? row[j] : max;
+        for (int j = 0; j < C; j++) {
+            const float x = row[j] - max;
+            row[j] = x > -87.0f ? x : -87.0f;
+        }
+    }
+    /* pass 2: e^x over the whole block, one long loop that vectorizes */
+    for (size_t i = 0; i < n; i++)
+        p[i] = exp_reduced(p[i]);
+    /* pass 3: normalise each row */
+    for (int i = 0; i < rows; i++) {
+        float *row = p + (size_t)i * (size_t)C;
+        float sum = 0.0f;
+        for (int j = 0; j < C; j++)
+            sum += row[j];
+        const float inv = 1.0f / sum;
+        for (int j = 0; j < C; j++)
+            row[j] *= inv;
+    }
+}
 
 static int check_batch(const struct train_model *m, const struct train_batch *b,
                        struct mha_error *err)
@@ -32,46 +90,49 @@ int train_forward(struct train_model *m, const struct train_batch *b, struct mha
     if (check_batch(m, b, err))
         return -1;
     const struct train_config *c = &m->cfg;
-    const int T = b->len, d = c->d_model;
+    const int T = b->len, d = c->d_model, rows = b->size * T;
     const size_t Td = (size_t)T * (size_t)d;
     if (T != m->fwd_len)
         train_model_point_traces(m, T);
     m->fwd_size = b->size;
-    double loss[TRAIN_MAX_OUTPUTS] = {0};
-    for (int k = 0; k < c->n_outputs; k++)
-        m->out_count[k] = 0;
+    const struct mha_params *w = &m->p.attn;
+    const struct mha_trace *t0 = &m->traces[0]; /* tensors of the whole batch */
 
-    for (int s = 0; s < b->size; s++) {
-        const int *tok = b->tokens + (size_t)s * (size_t)T;
-        float *x = m->x + (size_t)s * Td, *r = m->r + (size_t)s * Td;
-        struct mha_trace *tr = &m->traces[s];
-        /* pass 1: x = embedding[tokens] + positions[:T] */
-        train_embed(m, tok, T, x);
-        /* pass 2: a = MHA(x, x, x), the explorer's attention, trace kept */
-        mha_forward_seq(x, x, x, &m->p.attn, NULL, c->causal, c->scaled, tr);
-        /* pass 3: r = x + a */
-        for (size_t i = 0; i < Td; i++)
-            r[i] = x[i] + tr->output[i];
-        /* pass 4: per output, logits = r·Uᵀ + bias, softmax, cross-entropy */
-        for (int k = 0; k < c->n_outputs; k++) {
-            const int C = c->outputs[k].classes;
-            float *probs = m->probs[k] + (size_t)s * (size_t)T * (size_t)C;
-            const int *target = b->targets[k] + (size_t)s * (size_t)T;
-            mat_linear(r, m->p.unembed[k], m->p.bias[k], probs, T, C, d);
-            for (int t = 0; t < T; t++) {
-                float *row = probs + (size_t)t * (size_t)C;
-                mat_softmax_row(row, C);
-                if (target[t] < 0)
-                    continue;
-                const float p = row[target[t]];
-                loss[k] -= log(p > 1e-30f ? (double)p : 1e-30);
-                m->out_count[k]++;
-            }
-        }
-    }
+    /* pass 1: x = embedding[tokens] + positions[:T], every sequence */
+    for (int s = 0; s < b->size; s++)
+        train_embed(m, b->tokens + (size_t)s * (size_t)T, T, m->x + (size_t)s * Td);
+    /* pass 2: a = MHA(x, x, x), the explorer's attention: its pass 1 (the
+     * projections) over all batch·T rows at once, passes 2-5 per sequence,
+     * its pass 6 (the output projection) over all rows again */
+    mat_linear(m->x, w->w_q, w->b_q, t0->q, rows, d, d);
+    mat_linear(m->x, w->w_k, w->b_k, t0->k, rows, d, d);
+    mat_linear(m->x, w->w_v, w->b_v, t0->v, rows, d, d);
+    for (int s = 0; s < b->size; s++)
+        mha_forward_attend(NULL, c->causal, c->scaled, &m->traces[s]);
+    mat_linear(t0->merged, w->w_o, w->b_o, t0->output, rows, d, d);
+    /* pass 3: r = x + a */
+    for (size_t i = 0; i < (size_t)rows * (size_t)d; i++)
+        m->r[i] = m->x[i] + t0->output[i];
+    /* pass 4: per output, logits = r·Uᵀ + bias, softmax, cross-entropy over
+     * the targets that are not -1 */
     m->loss = 0.0f;
     for (int k = 0; k < c->n_outputs; k++) {
-        m->out_loss[k] = m->out_count[k] ? (float)(loss[k] / m->out_count[k]) : 0.0f;
+        const int C = c->outputs[k].classes;
+        float *probs = m->probs[k];
+        const int *target = b->targets[k];
+        mat_linear(m->r, m->p.unembed[k], m->p.bias[k], probs, rows, C, d);
+        softmax_rows(probs, rows, C);
+        double loss = 0.0;
+        int count = 0;
+        for (int i = 0; i < rows; i++) {
+            if (target[i] < 0)
+                continue;
+            const float p = probs[(size_t)i * (size_t)C + (size_t)target[i]];
+            loss -= log(p > 1e-30f ? (double)p : 1e-30);
+            count++;
+        }
+        m->out_count[k] = count;
+        m->out_loss[k] = count ? (float)(loss / count) : 0.0f;
         m->loss += m->out_loss[k];
     }
     return 0;
@@ -80,57 +141,59 @@ int train_forward(struct train_model *m, const struct train_batch *b, struct mha
 void train_backward(struct train_model *m, const struct train_batch *b)
 {
     const struct train_config *c = &m->cfg;
-    const int T = b->len, d = c->d_model;
-    const size_t Td = (size_t)T * (size_t)d;
+    const int T = b->len, d = c->d_model, rows = m->fwd_size * T;
+    const size_t Td = (size_t)T * (size_t)d, n = (size_t)rows * (size_t)d;
+    const struct mha_params *w = &m->p.attn;
+    struct mha_params *g = &m->g.attn;
+    const struct mha_trace *t0 = &m->traces[0];
     memset(m->grads, 0, m->n_params * sizeof(float));
+    memset(m->d_r, 0, n * sizeof(float));
 
+    /* pass 4: d logits = (probs − onehot(target)) / count on rows with a
+     * target, 0 elsewhere; into U, bias and d_r */
+    for (int k = 0; k < c->n_outputs; k++) {
+        if (!m->out_count[k])
+            continue;
+        const int C = c->outputs[k].classes;
+        const float inv = 1.0f / (float)m->out_count[k];
+        const int *target = b->targets[k];
+        for (int i = 0; i < rows; i++) {
+            const float *p = m->probs[k] + (size_t)i * (size_t)C;
+            float *dl = m->d_logits + (size_t)i * (size_t)C;
+            if (target[i] < 0) {
+                memset(dl, 0, (size_t)C * sizeof *dl);
+                continue;
+            }
+            for (int j = 0; j < C; j++)
+                dl[j] = p[j] * inv;
+            dl[target[i]] -= inv;
+        }
+        mat_linear_backward(m->r, m->p.unembed[k], m->d_logits, m->d_r, m->g.unembed[k],
+                            m->g.bias[k], rows, C, d);
+    }
+    /* pass 3: r = x + a: d_a = d_r, and d_x starts as d_r */
+    memcpy(m->d_x, m->d_r, n * sizeof(float));
+    /* pass 2: a = MHA(x, x, x) backwards: the output projection over all
+     * rows, passes 5-2 per sequence, the projections over all rows */
+    memset(m->d_merged, 0, n * sizeof(float));
+    mat_linear_backward(t0->merged, w->w_o, m->d_r, m->d_merged, g->w_o, g->b_o, rows, d, d);
+    for (int s = 0; s < m->fwd_size; s++)
+        mha_backward_attend(&m->traces[s], m->d_merged + (size_t)s * Td,
+                            m->d_query + (size_t)s * Td, m->d_key + (size_t)s * Td,
+                            m->d_value + (size_t)s * Td, m->work);
+    mat_linear_backward(m->x, w->w_q, m->d_query, m->d_x, g->w_q, g->b_q, rows, d, d);
+    mat_linear_backward(m->x, w->w_k, m->d_key, m->d_x, g->w_k, g->b_k, rows, d, d);
+    mat_linear_backward(m->x, w->w_v, m->d_value, m->d_x, g->w_v, g->b_v, rows, d, d);
+    /* pass 1: x = embedding[tokens] + positions */
     for (int s = 0; s < m->fwd_size; s++) {
         const int *tok = b->tokens + (size_t)s * (size_t)T;
-        const float *x = m->x + (size_t)s * Td, *r = m->r + (size_t)s * Td;
-        const struct mha_trace *tr = &m->traces[s];
-        memset(m->d_r, 0, Td * sizeof(float));
-        /* pass 4: d logits = (probs − onehot(target)) / count, rows without
-         * a target give nothing; into U, bias and d_r */
-        for (int k = 0; k < c->n_outputs; k++) {
-            if (!m->out_count[k])
-                continue;
-            const int C = c->outputs[k].classes;
-            const float inv = 1.0f / (float)m->out_count[k];
-            const float *probs = m->probs[k] + (size_t)s * (size_t)T * (size_t)C;
-            const int *target = b->targets[k] + (size_t)s * (size_t)T;
-            float *gu = m->g.unembed[k], *gb = m->g.bias[k];
-            const float *u = m->p.unembed[k];
-            for (int t = 0; t < T; t++) {
-                if (target[t] < 0)
-                    continue;
-                const float *p = probs + (size_t)t * (size_t)C;
-                const float *rt = r + (size_t)t * (size_t)d;
-                float *drt = m->d_r + (size_t)t * (size_t)d;
-                for (int j = 0; j < C; j++) {
-                    const float dl = (p[j] - (j == target[t] ? 1.0f : 0.0f)) * inv;
-                    gb[j] += dl;
-                    float *guj = gu + (size_t)j * (size_t)d;
-                    const float *uj = u + (size_t)j * (size_t)d;
-                    for (int e = 0; e < d; e++) {
-                        guj[e] += dl * rt[e];
-                        drt[e] += dl * uj[e];
-                    }
-                }
-            }
-        }
-        /* pass 3 and 2: r = x + MHA(x, x, x): d_x = d_r + d_query + d_key + d_value */
-        mha_backward(x, x, x, &m->p.attn, tr, m->d_r, &m->g.attn, m->d_query, m->d_key,
-                     m->d_value, m->work);
-        /* pass 1: x = embedding[tokens] + positions */
         for (int t = 0; t < T; t++) {
-            const size_t o = (size_t)t * (size_t)d;
+            const float *dx = m->d_x + (size_t)s * Td + (size_t)t * (size_t)d;
             float *ge = m->g.embedding + (size_t)tok[t] * (size_t)d;
-            float *gp = m->g.positions + o;
+            float *gp = m->g.positions + (size_t)t * (size_t)d;
             for (int e = 0; e < d; e++) {
-                const float dx = m->d_r[o + (size_t)e] + m->d_query[o + (size_t)e] +
-                                 m->d_key[o + (size_t)e] + m->d_value[o + (size_t)e];
-                ge[e] += dx;
-                gp[e] += dx;
+                ge[e] += dx[e];
+                gp[e] += dx[e];
             }
         }
     }

@@ -39,7 +39,7 @@ struct train_batch *model_io_load_batch(const char *path, const struct train_mod
 {
     mha_error_clear(err);
     const struct jread r = {path, err};
-    json_t *root = jread_file(&r, path);
+    json_t *root = jread_file(&r, path, "batch file");
     if (!root)
         return NULL;
     struct train_batch *b = NULL;
@@ -180,7 +180,7 @@ struct train_dataset *model_io_load_dataset(const char *path, struct mha_error *
 {
     mha_error_clear(err);
     const struct jread r = {path, err};
-    json_t *root = jread_file(&r, path);
+    json_t *root = jread_file(&r, path, "task file");
     if (!root)
         return NULL;
     struct train_dataset *d = read_dataset(&r, root, path);

@@ -4,7 +4,11 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "safe_file.h"
+#include "text_check.h"
 
 /* Largest magnitude accepted for a parameter. */
 #define JREAD_MAX_ABS 1e6
@@ -54,21 +58,16 @@ json_t *jread_parse(const struct jread *r, const char *text)
     return root;
 }
 
-json_t *jread_file(const struct jread *r, const char *path)
+json_t *jread_file(const struct jread *r, const char *path, const char *what)
 {
-    json_error_t je;
-    json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
-    if (!root) {
-        jread_fail(r, "%s", je.text);
-        if (r->err && je.line > 0)
-            mha_error_at(r->err, r->name, je.line, je.column);
+    /* only a regular file, never blocking, size capped (safe_file.h) */
+    char *text = NULL;
+    size_t len = 0;
+    struct mha_error local;
+    if (safe_file_read(path, JREAD_MAX_FILE, what, &text, &len, r->err ? r->err : &local))
         return NULL;
-    }
-    if (!json_is_object(root)) {
-        jread_fail(r, "the file must hold a JSON object { ... }, not %s", jread_type(root));
-        json_decref(root);
-        return NULL;
-    }
+    json_t *root = jread_parse(r, text);
+    free(text);
     return root;
 }
 
@@ -140,9 +139,10 @@ int jread_label(const struct jread *r, json_t *v, const char *where, char *out, 
     if (n >= max)
         return jread_fail(r, "%s is %zu bytes long; at most %zu are allowed", where, n,
                           max - 1);
-    for (const unsigned char *c = (const unsigned char *)s; *c; c++)
-        if (*c < 0x20 || *c == 0x7f)
-            return jread_fail(r, "%s contains a control character", where);
+    char what[96];
+    if (mha_text_find_unsafe(s, n, false, what, sizeof what) < n)
+        return jread_fail(r, "%s contains %s, which a terminal would obey instead of showing",
+                          where, what);
     memcpy(out, s, n + 1);
     return 0;
 }

@@ -26,8 +26,13 @@ const char *jread_type(const json_t *v);
 
 /* Parse text as a JSON object; NULL + err with line and column. */
 json_t *jread_parse(const struct jread *r, const char *text);
-/* Read the file whole and parse it; NULL + err. */
-json_t *jread_file(const struct jread *r, const char *path);
+/* Largest training file read (bytes). */
+#define JREAD_MAX_FILE ((size_t)256 << 20)
+
+/* Read the regular file whole (safe_file_read: no FIFOs or devices, at most
+ * JREAD_MAX_FILE bytes; what names the kind of file) and parse it; NULL +
+ * err. */
+json_t *jread_file(const struct jread *r, const char *path, const char *what);
 
 /* Every key of obj is one of the NULL-terminated known list; where names
  * the object ("the model", "outputs[1]"). */

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "json_read.h"
+#include "safe_file.h"
 
 static const char *const model_keys[] = {
     "vocab", "d_model", "num_heads", "context", "causal", "scaled", "embedding", "positions",
@@ -21,7 +22,13 @@ static const char *const bias_names[4] = {"b_q", "b_k", "b_v", "b_o"};
 
 bool model_io_is_model_file(const char *path)
 {
-    json_t *root = json_load_file(path, 0, NULL);
+    char *text = NULL;
+    size_t len = 0;
+    struct mha_error err;
+    if (safe_file_read(path, JREAD_MAX_FILE, "model file", &text, &len, &err))
+        return false;
+    json_t *root = json_loads(text, 0, NULL);
+    free(text);
     const bool yes = root && json_is_object(root) &&
                      (json_object_get(root, "embedding") || json_object_get(root, "outputs"));
     json_decref(root);
@@ -207,7 +214,7 @@ struct train_model *model_io_load(const char *path, int batch_cap, struct mha_er
 {
     mha_error_clear(err);
     const struct jread r = {path, err};
-    json_t *root = jread_file(&r, path);
+    json_t *root = jread_file(&r, path, "model file");
     if (!root)
         return NULL;
     struct train_model *m = load_root(&r, root, batch_cap);
