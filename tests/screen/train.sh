@@ -92,3 +92,25 @@ wait_exit 0
 start 80 24 -- --train first-prev --compare 1,3
 wait_for "--compare 3: 3 heads do not divide d_model 8"
 wait_exit 2
+
+# option errors, without a terminal: exit status 2 and what was wrong
+refused() { # WANT ARGS...: exit status 2 and WANT on stderr
+    local want=$1
+    shift
+    local err status
+    err=$("$EXE" "$@" 2>&1 >/dev/null </dev/null)
+    status=$?
+    [ $status -eq 2 ] && grep -qF -- "$want" <<<"$err"
+}
+check "--compare alone" refused "--compare needs --train TASK|FILE" --compare 1,2
+check "--compare with --heads" refused "--heads: --compare gives the head counts" \
+    --train first-prev --compare 1,2 --heads 2
+check "--compare 1,,2" refused "--compare: expected head counts separated by commas" \
+    --train first-prev --compare 1,,2
+check "--compare 1,2,4,8,8" refused "--compare: at most 4 runs side by side" \
+    --train first-prev --compare 1,2,4,8,8
+check "--compare 1,2," refused "ends with a comma" --train first-prev --compare 1,2,
+check "--train with --view" refused "--view cannot be combined with --train" \
+    --train first-prev --view heads
+check "--train without a terminal" refused "To train without a terminal add --dump summary" \
+    --train first-prev
