@@ -45,7 +45,7 @@ void ui_train_sync_example(struct ui_app *app)
         t->follow_gen = st->ex_gen;
         st->baseline = t->panes[0].start;
         snprintf(st->trained, sizeof st->trained, "%s", source);
-        if (st->view != UI_VIEW_STAGE)
+        if (st->view != MHA_VIEW_NONE)
             ui_state_refresh(st); /* the heads view compares with step 0 */
     }
 }
