@@ -55,7 +55,7 @@ wait_for "The first-prev model at step"
 keys v v v
 wait_for "Each head at step 0 and now"
 wait_for "against step 0"
-wait_for "These weights were learned"
+wait_for "Measured on the learned weights"
 keys t
 wait_for "Training   first-prev"
 # train again: the next seed, then fewer heads
