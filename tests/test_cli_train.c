@@ -302,6 +302,9 @@ START_TEST(train_usage_errors)
     expect_error((const char *[]){"--train", "find-copy", "--vocab", "4", "--dump", "summary",
                                   NULL},
                  "--vocab 4: task find-copy needs");
+    expect_error((const char *[]){"--train", "prev", "--batch", "4096", "--context", "64",
+                                  "--d-model", "256", "--dump", "summary", NULL},
+                 "GiB to keep every activation; the limit is 1 GiB");
     expect_error((const char *[]){"--train", "prev", "--dump", "attention", NULL},
                  "--dump: with --train the dump is 'summary'");
     expect_error((const char *[]){"--train", "prev", "--dump", "summary", "--format", "svg",

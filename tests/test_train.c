@@ -311,6 +311,22 @@ START_TEST(test_deterministic)
     struct train_run *a = train("first-prev", 2, 7, 200), *b = train("first-prev", 2, 7, 200);
     ck_assert_mem_eq(a->model->params, b->model->params, a->model->n_params * sizeof(float));
     ck_assert_float_eq(a->eval_loss, b->eval_loss);
+    /* the same steps in ticks of 10, measured in between: the same numbers */
+    struct train_run_options o;
+    train_run_options_default(&o);
+    o.seed = 7;
+    o.steps = 200;
+    struct mha_error err;
+    struct train_run *t = train_run_new(train_task_find("first-prev"), 8, 2, 16, 8, &o, &err);
+    ck_assert_ptr_nonnull(t);
+    for (int tick = 0; tick < 25; tick++) {
+        train_run_steps(t, 10);
+        if (tick % 5 == 0)
+            train_run_evaluate(t);
+    }
+    ck_assert_int_eq(t->model->step, 200);
+    ck_assert_mem_eq(a->model->params, t->model->params, a->model->n_params * sizeof(float));
+    train_run_free(t);
     struct train_run *c = train("first-prev", 2, 8, 200);
     ck_assert(memcmp(a->model->params, c->model->params, a->model->n_params * sizeof(float)));
     train_run_free(a);

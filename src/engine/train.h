@@ -44,6 +44,8 @@
 #define TRAIN_MAX_BATCH 4096
 #define TRAIN_NAME_MAX 32   /* output and task names, with the NUL */
 #define TRAIN_LABEL_MAX 64  /* vocabulary labels (UTF-8), with the NUL */
+/* A model whose parameters and activation cache would take more is refused. */
+#define TRAIN_MAX_MODEL_BYTES ((size_t)1 << 30)
 
 /* Defaults of --train. */
 #define TRAIN_DEFAULT_D_MODEL 8
@@ -292,7 +294,20 @@ int train_task_check(const struct train_task *task, int vocab, int context,
 void train_task_config(const struct train_task *task, int d_model, int heads, int vocab,
                        int context, struct train_config *cfg);
 
-/* ---- a training run: what the command line and the screen drive ---- */
+/* ---- a training run: what the command line and the screen drive ----
+ *
+ * A screen that trains live, one thread:
+ *   run = train_run_new(task, d, heads, vocab, context, &opt, &err);  (or cli_train_build)
+ *   every tick:  train_run_steps(run, k);              k steps, sample trace refreshed
+ *                train_head_weights(run->model, h);    (len, len) map of head h
+ *                run->last_loss;  now and then train_run_evaluate(run) -> run->accuracy[]
+ *   stages:      ex = train_model_to_example(run->model, &err) once, then
+ *                train_model_fill_example(run->model, ex, &err) + mha_forward(ex, trace)
+ *                after each tick (no allocation)
+ *   checkpoints: a second model of the same config and train_model_copy_params
+ *   restart:     train_run_free + train_run_new with another seed or head count
+ * The same options and the same number of steps give the same numbers, whatever the ticks.
+ */
 
 struct train_run_options {
     int steps;       /* step limit */

@@ -170,6 +170,15 @@ struct train_model *train_model_new(const struct train_config *cfg, int batch_ca
     }
     const size_t n = train_param_count(cfg);
     const struct model_layout l = model_layout_of(cfg, n, batch_cap);
+    if (l.total > TRAIN_MAX_MODEL_BYTES) {
+        mha_error_set(err,
+                      "a batch of %d sequences of %d tokens at d_model %d needs %.1f GiB to keep "
+                      "every activation; the limit is %.0f GiB: use a smaller batch, context "
+                      "or d_model",
+                      batch_cap, cfg->context, cfg->d_model, (double)l.total / (1u << 30),
+                      (double)TRAIN_MAX_MODEL_BYTES / (1u << 30));
+        return NULL;
+    }
     char *arena = aligned_alloc(64, l.total);
     if (!arena) {
         mha_error_set(err, "out of memory allocating %zu bytes for the model", l.total);
