@@ -42,6 +42,8 @@ struct cli_options {
     int n_check_files;
     const char *lesson; /* --lesson N|FILE */
     int step;           /* --step N, 1-based; 0 = not given */
+    bool reset_progress; /* --reset-progress: forget every lesson's progress (with --lesson,
+                            that lesson's, then open it on step 1) */
 
     /* the explorer */
     int stage; /* 0..6 */
@@ -100,6 +102,11 @@ void cli_output_error(int code);
 int cli_list_lessons(void);
 int cli_check_lessons(char **files, int n_files);
 int cli_print_lesson(const char *spec, int format);
+
+/* --reset-progress: forget what the reader did in the lesson named by
+ * lesson_spec, or in every lesson when it is NULL (cli_progress.c).
+ * Returns 0, or an exit status with the reason on stderr. */
+int cli_reset_progress(const char *lesson_spec);
 
 /* The lesson named by number (bundled) or path, newly allocated; NULL with
  * a message when there is none. */

@@ -56,6 +56,9 @@ static const char usage_text[] =
     "  --print-lesson N|FILE  print a lesson as text, every scene with its numbers\n"
     "  --lesson N|FILE      open the explorer on a lesson, where you left it\n"
     "  --step N             with --lesson: start on step N (1 = the first)\n"
+    "  --reset-progress     forget the steps seen and the answers given in every\n"
+    "                       lesson; with --lesson only in that one, which then\n"
+    "                       opens on step 1\n"
     "\n"
     "Explorer:\n"
     "  --view NAME          open on a view instead of a stage: shapes, cost, heads\n"
@@ -326,6 +329,7 @@ enum {
     OPT_CONTEXT,
     OPT_STEPS,
     OPT_LR,
+    OPT_RESET_PROGRESS,
     OPT_COMPARE,
 };
 
@@ -362,6 +366,7 @@ static const struct option longopts[] = {
     {"context", required_argument, NULL, OPT_CONTEXT},
     {"steps", required_argument, NULL, OPT_STEPS},
     {"lr", required_argument, NULL, OPT_LR},
+    {"reset-progress", no_argument, NULL, OPT_RESET_PROGRESS},
     {"compare", required_argument, NULL, OPT_COMPARE},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
@@ -571,6 +576,9 @@ static int option(int c, const char *arg, struct cli_options *o)
     case OPT_LIST_LESSONS:
         o->list_lessons = true;
         break;
+    case OPT_RESET_PROGRESS:
+        o->reset_progress = true;
+        break;
     case OPT_CHECK_LESSONS:
         o->check_lessons = true;
         break;
@@ -687,7 +695,7 @@ int cli_parse(int argc, char **argv, struct cli_options *o)
     }
     if (optind < argc)
         return usage_error("unexpected argument '%s'", argv[optind]);
-    if (o->list_lessons || o->print_lesson)
+    if (o->list_lessons || o->print_lesson || (o->reset_progress && !o->lesson))
         return CLI_CONTINUE;
     return combinations(o);
 }

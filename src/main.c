@@ -220,6 +220,13 @@ int main(int argc, char **argv)
 #endif
     if (o.print_lesson)
         return cli_print_lesson(o.print_lesson, o.format);
+    if (o.reset_progress) {
+        rc = cli_reset_progress(o.lesson);
+        if (rc != 0 || !o.lesson)
+            return rc;
+        if (o.step == 0)
+            o.step = 1; /* the lesson starts again */
+    }
 
     if (o.grad)
         return cli_grad(&o);

@@ -730,7 +730,8 @@ START_TEST(test_generated_deterministic)
 }
 END_TEST
 
-/* mha_example_generate draws from [-2, 2) for inputs, [-1, 1) for weights. */
+/* mha_example_generate draws from [-2, 2) for inputs and, away from the
+ * page's example, from +-1/sqrt(d_model) for weights. */
 START_TEST(test_generated_ranges)
 {
     struct mha_error err;
@@ -739,9 +740,129 @@ START_TEST(test_generated_ranges)
     for (size_t i = 0; i < 3 * 7 * 12; i++)
         ck_assert(ex->query[i] >= -2.0f && ex->query[i] < 2.0f);
     for (size_t i = 0; i < 4 * 12 * 12; i++)
-        ck_assert(ex->w_q[i] >= -1.0f && ex->w_q[i] < 1.0f);
+        ck_assert(ex->w_q[i] >= -1.0f / sqrtf(12.0f) && ex->w_q[i] < 1.0f / sqrtf(12.0f));
     ck_assert_str_eq(ex->tokens[6], "tok 6");
     mha_example_free(ex);
+}
+END_TEST
+
+/* Every case the reference drew from a seed ("generated"): the engine's
+ * generator gives exactly its inputs and weights (the page's example from
+ * [-1, 1), every other one from nn.Linear's +-1/sqrt(d_model)), and the
+ * stages agree with the reference. */
+START_TEST(test_generated_cases)
+{
+    const enum mat_backend backend = backend_for(_i);
+    size_t i;
+    const json_t *c;
+    int seen = 0;
+    json_array_foreach(cases, i, c)
+    {
+        const json_t *gen = json_object_get(c, "generated");
+        if (!gen)
+            continue;
+        seen++;
+        const int lq = read_int(c, "lq"), lk = read_int(c, "lk");
+        const int d = read_int(c, "d_model"), heads = read_int(c, "heads");
+        const bool cross = read_bool(c, "cross");
+        const uint32_t seed = (uint32_t)read_int(gen, "seed");
+        struct mha_error err;
+        mha_error_clear(&err);
+        struct mha_example *ex = mha_example_new(lq, lk, d, heads, cross, &err);
+        ck_assert_msg(ex != NULL, "%s: %s", case_name(c), err.text);
+        mha_example_generate(ex, seed);
+        ex->scaled = read_bool(c, "scaled");
+        ck_assert_double_eq(mha_generated_weight_bound(lq, lk, d, cross, seed),
+                            json_number_value(json_object_get(gen, "bound")));
+        const size_t dd = (size_t)d;
+        const struct {
+            const char *key;
+            const float *got;
+            size_t n;
+        } parts[] = {
+            {"query", ex->query, (size_t)lq * dd}, {"key", ex->key, (size_t)lk * dd},
+            {"value", ex->value, (size_t)lk * dd}, {"w_q", ex->w_q, dd * dd},
+            {"w_k", ex->w_k, dd * dd},             {"w_v", ex->w_v, dd * dd},
+            {"w_o", ex->w_o, dd * dd},
+        };
+        for (size_t p = 0; p < sizeof parts / sizeof parts[0]; p++) {
+            float *exp = read_floats(c, parts[p].key, parts[p].n);
+            for (size_t k = 0; k < parts[p].n; k++)
+                ck_assert_msg(parts[p].got[k] == exp[k], "%s: %s[%zu] is %.9g, reference %.9g",
+                              case_name(c), parts[p].key, k, (double)parts[p].got[k],
+                              (double)exp[k]);
+            free(exp);
+        }
+        struct mha_trace *t = run_example(ex, case_name(c));
+        compare_all_stages(c, t, backend);
+        mha_trace_free(t);
+        mha_example_free(ex);
+    }
+    ck_assert_int_ge(seen, 5);
+}
+END_TEST
+
+static int cmp_float(const void *a, const void *b)
+{
+    const float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+/* Medians over seeds 1..8 of the largest weight in each softmax row of a
+ * generated example, scaled (*on) and not (*off). */
+static void median_row_max(int n, int d, int heads, float *on, float *off)
+{
+    const int seeds = 8;
+    const size_t rows = (size_t)seeds * (size_t)heads * (size_t)n;
+    float *maxes[2] = {malloc(rows * sizeof(float)), malloc(rows * sizeof(float))};
+    ck_assert(maxes[0] && maxes[1]);
+    size_t m = 0;
+    for (int s = 1; s <= seeds; s++) {
+        struct mha_error err;
+        struct mha_example *ex = mha_example_generated(n, NULL, d, heads, (uint32_t)s, &err);
+        ck_assert_ptr_nonnull(ex);
+        for (int k = 0; k < 2; k++) {
+            ex->scaled = k == 0;
+            struct mha_trace *t = run_example(ex, "median");
+            for (size_t r = 0; r < (size_t)heads * (size_t)n; r++) {
+                float top = 0.0f;
+                for (int j = 0; j < n; j++)
+                    top = fmaxf(top, t->weights[r * (size_t)n + (size_t)j]);
+                maxes[k][m + r] = top;
+            }
+            mha_trace_free(t);
+        }
+        m += (size_t)heads * (size_t)n;
+        mha_example_free(ex);
+    }
+    for (int k = 0; k < 2; k++)
+        qsort(maxes[k], m, sizeof(float), cmp_float);
+    *on = (maxes[0][m / 2 - 1] + maxes[0][m / 2]) / 2.0f;
+    *off = (maxes[1][m / 2 - 1] + maxes[1][m / 2]) / 2.0f;
+    free(maxes[0]);
+    free(maxes[1]);
+}
+
+/* Generated weights beyond the page's example keep softmax soft when scaled
+ * and sharpen it when not, at every width the lessons use: with [-1, 1)
+ * weights at d_model 24 the scaled rows were already one-hot (median 0.99). */
+START_TEST(test_generated_scaling_contrast)
+{
+    static const int sizes[][3] = {{4, 24, 4}, {10, 64, 8}, {6, 12, 2}};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        const int n = sizes[k][0], d = sizes[k][1], h = sizes[k][2];
+        float on, off;
+        median_row_max(n, d, h, &on, &off);
+        ck_assert_msg(on < 0.75f, "d_model %d, %d heads: scaled median row max %.3f", d, h,
+                      (double)on);
+        ck_assert_msg(off > on + 0.05f, "d_model %d, %d heads: unscaled %.3f vs scaled %.3f", d,
+                      h, (double)off, (double)on);
+    }
+    /* the page's example keeps its own numbers: weights from [-1, 1) */
+    ck_assert_double_eq(mha_generated_weight_bound(4, 4, 6, false, 42), 1.0);
+    ck_assert_double_eq(mha_generated_weight_bound(4, 4, 6, true, 42), 1.0 / sqrt(6.0));
+    ck_assert_double_eq(mha_generated_weight_bound(4, 4, 6, false, 43), 1.0 / sqrt(6.0));
+    ck_assert_double_eq(mha_generated_weight_bound(5, 5, 6, false, 42), 1.0 / sqrt(6.0));
 }
 END_TEST
 
@@ -761,6 +882,13 @@ static Suite *engine_suite(void)
     tc = tcase_create("default");
     tcase_add_test(tc, test_default_inputs);
     tcase_add_loop_test(tc, test_default_stages, 0, 2);
+    suite_add_tcase(s, tc);
+
+    /* generated examples: the reference's draws, and scaling's contrast */
+    tc = tcase_create("generated");
+    tcase_set_timeout(tc, 60);
+    tcase_add_loop_test(tc, test_generated_cases, 0, 2);
+    tcase_add_test(tc, test_generated_scaling_contrast);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("masking");

@@ -278,7 +278,7 @@ START_TEST(state_accumulates_and_replays)
     ck_assert(ex->causal);
     struct lesson_focus f;
     ck_assert_int_eq(lesson_focus_resolve(st.focus, st.stage, ex, &f, &err), 0);
-    ck_assert_int_eq(f.matrix, LM_WEIGHTS);
+    ck_assert_int_eq(f.matrix, MHA_TENSOR_WEIGHTS);
     ck_assert_int_eq(f.head, 1);
     ck_assert_int_eq(f.row, 2);
     ck_assert_int_eq(f.col, 1);

@@ -259,7 +259,15 @@ START_TEST(test_quiz_state_machine)
     ck_assert_str_eq(z.given, "sat");
     struct lesson_answer a = {.numeric = false};
     strcpy(a.text, "mat");
-    ui_quiz_mark(&z, &a);
+    /* a first wrong answer: one more try, and the answer stays hidden */
+    ck_assert(!ui_quiz_mark(&z, &a));
+    ck_assert(ui_quiz_asking(&z));
+    ck_assert(z.retry);
+    ck_assert_str_eq(z.first, "sat");
+    ck_assert_str_eq(z.answer, "");
+    ck_assert_int_eq(ui_quiz_key(&z, '2', true), UI_QUIZ_TAKEN); /* tried already */
+    ck_assert_int_eq(ui_quiz_key(&z, '1', true), UI_QUIZ_SUBMIT);
+    ck_assert(ui_quiz_mark(&z, &a));
     ck_assert(!z.right);
     ck_assert_str_eq(z.answer, "mat");
     ck_assert(!ui_quiz_asking(&z));
@@ -298,6 +306,9 @@ START_TEST(test_checkpoint_uses_the_screen_and_is_kept)
     /* the reader makes 6 heads before answering: d_k is now 1 on screen */
     ck_assert_int_eq(ui_state_set_heads(&st, 6), 0);
     type("2\r");
+    ck_assert(ui_quiz_asking(&ls.quiz)); /* one more try */
+    ck_assert_int_eq(progress_quiz(ls.progress, "01-test.md", 1), -1);
+    type("3\r");
     ck_assert(ls.quiz.phase == UI_QUIZ_ANSWERED);
     ck_assert(!ls.quiz.right);
     ck_assert_str_eq(ls.quiz.answer, "1");
@@ -344,7 +355,7 @@ START_TEST(test_lesson_list_marks)
     ck_assert_int_eq(e->n_quizzes, 2);
     char seen[32], quiz[32];
     ui_lesson_entry_marks(&ls, e, seen, sizeof seen, quiz, sizeof quiz);
-    ck_assert_str_eq(seen, "");
+    ck_assert_str_eq(seen, "0/4");
     ck_assert_str_eq(quiz, "");
     ui_lesson_menu_key(&ls, &st, '\r', true); /* opens it */
     ck_assert(!ls.menu_open);
@@ -352,13 +363,15 @@ START_TEST(test_lesson_list_marks)
     ck_assert_int_eq(ls.step, 0);
     ui_lesson_goto(&ls, &st, 2);
     type("1");
+    if (ui_quiz_asking(&ls.quiz))
+        type("2"); /* the second try */
     ui_lesson_entry_marks(&ls, e, seen, sizeof seen, quiz, sizeof quiz);
     ck_assert_str_eq(seen, "2/4");
     ck_assert_str_eq(quiz, ls.quiz.right ? "quiz 1/2" : "quiz 0/2");
     ui_lesson_goto(&ls, &st, 1);
     ui_lesson_goto(&ls, &st, 3);
     ui_lesson_entry_marks(&ls, e, seen, sizeof seen, quiz, sizeof quiz);
-    ck_assert_str_eq(seen, "✓ done");
+    ck_assert_str_eq(seen, "4/4 ✓");
     /* the list, while a lesson is open, ends with "leave the lesson" */
     ui_lesson_menu_open(&ls, &st);
     ck_assert_int_eq(ui_lesson_menu_rows(&ls), 2);

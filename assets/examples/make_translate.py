@@ -5,11 +5,14 @@ Queries come from the French "le chat noir", keys and values from the English
 "the black cat" (key = value; both are written to the file).  d_model 8,
 2 heads of d_k 4.
 
-  head 0 aligns by meaning:   le -> the,  chat -> cat,    noir -> black
-  head 1 aligns by position:  le -> the,  chat -> black,  noir -> cat
+  head 0 aligns by meaning:     le -> the,  chat -> cat,    noir -> black
+  head 1 follows word order:   le -> the,  chat -> black,  noir -> cat
 
 French puts the adjective after the noun and English before it, so the two
-heads agree on the first word and cross over on the other two.
+heads agree on the first word and cross over on the other two.  Head 1 shows
+the pattern a head that matched places would give, but it gets there from
+the words alone: the example has no positional information, so its fitted
+W_q and W_k tie "chat" to "black" and "noir" to "cat" wherever they stand.
 
 The embeddings, W_v and W_o are fixed random numbers; W_q and W_k are fitted
 per head with numpy (Adam) so each head's softmax rows match its target.
@@ -93,8 +96,10 @@ def main():
         "description": (
             "Cross-attention: queries from the French 'le chat noir' look at keys and values "
             "from the English 'the black cat'. d_model 8, 2 heads of d_k 4. Head 0 aligns by "
-            "meaning (chat -> cat, noir -> black), head 1 by position (chat -> black, "
-            "noir -> cat). Rebuild with assets/examples/make_translate.py."),
+            "meaning (chat -> cat, noir -> black). Head 1 was fitted to the pattern of word "
+            "order (chat -> black, noir -> cat) from the words alone: there is no positional "
+            "information, so it ties those words together wherever they stand. Rebuild with "
+            "assets/examples/make_translate.py."),
         "tokens": Q_TOKENS,
         "key_tokens": K_TOKENS,
         "d_model": D_MODEL,

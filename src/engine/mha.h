@@ -88,11 +88,34 @@ void mha_example_free(struct mha_example *ex);
  * of text (NULL-safe).  Returns 0, or -1 on out of memory. */
 int mha_example_set_token(struct mha_example *ex, bool keys, int i, const char *text);
 
-/* Fill every number from the mulberry32 generator seeded with seed, in the
- * step-by-step page's order: query, key, value (each uniform in [-2, 2)),
- * then W_q, W_k, W_v, W_o (uniform in [-1, 1)), every matrix row by row.
- * Biases become zero.  For self-attention the key and value draws are still
- * made (so the numbers match the page) and used as given. */
+/* Generated numbers: one rule for every example drawn from a seed.
+ *
+ * The page's example is the step-by-step page's draw: self-attention with 4
+ * query and 4 key tokens, d_model 6 and seed 42.  Heads and token labels do
+ * not enter the rule: they change no number that is drawn, so `+` on the
+ * page's example splits the same numbers in a new way.  Its weights are
+ * uniform in [-1, 1), exactly as on the page.
+ *
+ * Every other generated example draws its weights the way nn.Linear starts
+ * them: uniform in [-1/sqrt(d_in), 1/sqrt(d_in)) with d_in = d_model for all
+ * four matrices.  Weights of [-1, 1) at every width would make the scores
+ * grow with d_model until every softmax row is one-hot, scaled or not;
+ * nn.Linear's scale keeps q and k of the same size at any width, so scaling
+ * on versus off shows the contrast it has in a real model.
+ *
+ * Draw order, the same for both: query, key, value (each uniform in
+ * [-2, 2)), then W_q, W_k, W_v, W_o, every matrix row by row; biases zero.
+ * For self-attention the key and value draws are still made (so the numbers
+ * match the page) and used as given. */
+
+/* True when these sizes and seed are the page's example (see above). */
+bool mha_generated_is_page(int lq, int lk, int d_model, bool cross, uint32_t seed);
+/* The bound b of the generated weights for these sizes and seed: they are
+ * uniform in [-b, b).  1 for the page's example, else 1/sqrt(d_model). */
+double mha_generated_weight_bound(int lq, int lk, int d_model, bool cross, uint32_t seed);
+
+/* Fill every number from the mulberry32 generator seeded with seed, by the
+ * rule above (ex's sizes decide the weights' bound). */
 void mha_example_generate(struct mha_example *ex, uint32_t seed);
 
 /* The default example: the step-by-step page's 4 tokens "tok 0".."tok 3",

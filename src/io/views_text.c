@@ -47,7 +47,8 @@ void dump_view_shapes(FILE *out, long long batch, long long seq, long long d_mod
 static void cost_line(FILE *out, const char *what, long long one, long long many)
 {
     char a[40], b[40];
-    fprintf(out, "%-28s %20s %20s\n", what, views_group_digits(one, a, sizeof a),
+    pad(out, what, 28); /* by columns: "Q·Kᵀ" is 4 columns in 7 bytes */
+    fprintf(out, " %20s %20s\n", views_group_digits(one, a, sizeof a),
             views_group_digits(many, b, sizeof b));
 }
 

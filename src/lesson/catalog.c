@@ -58,13 +58,13 @@ char *lesson_catalog_resolve(const struct lesson_catalog *c, const char *spec)
     for (const char *p = spec; *p; p++)
         digits = digits && *p >= '0' && *p <= '9';
     if (!digits)
-        return lesson_strdup(spec);
+        return strdup(spec); /* NULL when out of memory */
     int want = atoi(spec);
     for (int i = 0; i < c->n; i++) {
         const char *base = strrchr(c->paths[i], '/');
         base = base ? base + 1 : c->paths[i];
         if (atoi(base) == want)
-            return lesson_strdup(c->paths[i]);
+            return strdup(c->paths[i]);
     }
     return NULL;
 }
@@ -175,13 +175,9 @@ int lesson_print_text(FILE *out, const struct lesson *l, const char *assets_dir,
     print_rule(out, "═", width < 60 ? width : 60);
     fputc('\n', out);
     struct lesson_state st;
-    lesson_state_init(&st);
     for (int s = 0; s < l->n_steps; s++) {
         const struct lesson_step *step = &l->steps[s];
-        if (step->has_scene)
-            lesson_state_apply(&st, &step->scene);
-        else
-            st.focus = NULL;
+        lesson_state_at(l, s, &st); /* the earlier steps' reveals included */
         fprintf(out, "Step %d of %d%s%s\n", s + 1, l->n_steps, step->title ? ": " : "",
                 step->title ? step->title : "");
         print_rule(out, "─", width < 60 ? width : 60);
@@ -192,7 +188,8 @@ int lesson_print_text(FILE *out, const struct lesson *l, const char *assets_dir,
             body.n_blocks--;
         }
         struct lesson_layout lay;
-        lesson_layout_step(&body, width, &lay);
+        if (lesson_layout_step(&body, width, &lay) != 0)
+            fputs("(out of memory while laying out this step)\n", out);
         print_layout(out, &lay);
         lesson_layout_done(&lay);
         fputc('\n', out);

@@ -12,8 +12,12 @@ static struct lesson_line *add_line(struct lesson_layout *lay, enum lesson_block
                                     enum lesson_callout callout, int indent)
 {
     struct lesson_line *l = realloc(lay->lines, (size_t)(lay->n_lines + 1) * sizeof *l);
-    if (!l)
-        abort();
+    if (!l) {
+        lay->oom = true;
+        memset(&lay->sink, 0, sizeof lay->sink);
+        lay->sink.sink = true;
+        return &lay->sink;
+    }
     lay->lines = l;
     l += lay->n_lines++;
     memset(l, 0, sizeof *l);
@@ -23,29 +27,35 @@ static struct lesson_line *add_line(struct lesson_layout *lay, enum lesson_block
     return l;
 }
 
+/* Append text to line; out of memory marks the line failed. */
 static void add_seg(struct lesson_line *line, const char *text, size_t len, unsigned style)
 {
-    if (len == 0)
+    if (len == 0 || line->sink || line->failed)
         return;
     if (line->n_segs > 0 && line->segs[line->n_segs - 1].style == style) {
         struct lesson_seg *s = &line->segs[line->n_segs - 1];
         size_t a = strlen(s->text);
         char *j = realloc(s->text, a + len + 1);
-        if (!j)
-            abort();
+        if (!j) {
+            line->failed = true;
+            return;
+        }
         memcpy(j + a, text, len);
         j[a + len] = '\0';
         s->text = j;
         return;
     }
-    struct lesson_seg *s = realloc(line->segs, (size_t)(line->n_segs + 1) * sizeof *s);
-    if (!s)
-        abort();
+    char *copy = malloc(len + 1);
+    struct lesson_seg *s = copy ? realloc(line->segs, (size_t)(line->n_segs + 1) * sizeof *s)
+                                : NULL;
+    if (!s) {
+        free(copy);
+        line->failed = true;
+        return;
+    }
     line->segs = s;
     s += line->n_segs++;
-    s->text = malloc(len + 1);
-    if (!s->text)
-        abort();
+    s->text = copy;
     memcpy(s->text, text, len);
     s->text[len] = '\0';
     s->style = style;
@@ -54,11 +64,18 @@ static void add_seg(struct lesson_line *line, const char *text, size_t len, unsi
 /* Put text (unstyled) in front of a line's segments. */
 static void prepend_seg(struct lesson_line *line, const char *text)
 {
-    struct lesson_seg *s = realloc(line->segs, (size_t)(line->n_segs + 1) * sizeof *s);
-    if (!s)
-        abort();
+    if (line->sink || line->failed)
+        return;
+    char *copy = strdup(text);
+    struct lesson_seg *s = copy ? realloc(line->segs, (size_t)(line->n_segs + 1) * sizeof *s)
+                                : NULL;
+    if (!s) {
+        free(copy);
+        line->failed = true;
+        return;
+    }
     memmove(s + 1, s, (size_t)line->n_segs * sizeof *s);
-    s[0].text = lesson_strdup(text);
+    s[0].text = copy;
     s[0].style = 0;
     line->segs = s;
     line->n_segs++;
@@ -127,40 +144,73 @@ static void place_word(struct wrapper *w, const char *word, size_t len, unsigned
     w->col += ww;
 }
 
+/* A word made of pieces from neighbouring spans with no space between them
+ * (`tok 1` and the "." after it): it wraps as one. */
+struct word_piece {
+    const char *text;
+    size_t len;
+    unsigned style;
+};
+
+static void place_pieces(struct wrapper *w, const struct word_piece *p, int n)
+{
+    int total = 0;
+    for (int i = 0; i < n; i++)
+        total += utf8_width_n(p[i].text, p[i].len);
+    /* break before the whole word when it fits on a line of its own */
+    if (n > 1 && w->col > 0 && total <= w->width &&
+        w->col + (w->pending_space ? 1 : 0) + total > w->width)
+        new_line(w);
+    for (int i = 0; i < n; i++)
+        place_word(w, p[i].text, p[i].len, p[i].style);
+}
+
 static void wrap_spans(struct wrapper *w, const struct lesson_span *spans, int n)
 {
+    enum { MAX_PIECES = 16 };
+    struct word_piece word[MAX_PIECES];
+    int pieces = 0;
     new_line(w);
     for (int i = 0; i < n; i++) {
         const char *t = spans[i].text;
-        if (!strcmp(t, "\n")) {
+        if (!strcmp(t, "\n") || !strcmp(t, "\n\n")) {
+            place_pieces(w, word, pieces);
+            pieces = 0;
             new_line(w);
-            continue;
-        }
-        if (!strcmp(t, "\n\n")) {
-            new_line(w);
-            w->line->blank = false;
-            new_line(w);
+            if (t[1] == '\n') {
+                w->line->blank = false;
+                new_line(w);
+            }
             continue;
         }
         while (*t) {
             if (*t == ' ' || *t == '\n') {
+                place_pieces(w, word, pieces);
+                pieces = 0;
                 w->pending_space = true;
                 w->space_style = spans[i].style & LESSON_CODE ? spans[i].style : 0;
                 t++;
                 continue;
             }
             size_t len = strcspn(t, " \n");
-            place_word(w, t, len, spans[i].style);
+            if (pieces == MAX_PIECES) {
+                place_pieces(w, word, pieces);
+                pieces = 0;
+            }
+            word[pieces++] = (struct word_piece){t, len, spans[i].style};
             t += len;
         }
     }
+    place_pieces(w, word, pieces);
 }
 
 static void layout_table(struct lesson_layout *lay, const struct lesson_block *b, int width)
 {
-    int *cw = calloc((size_t)b->cols, sizeof *cw);
-    if (!cw)
-        abort();
+    int *cw = calloc((size_t)(b->cols > 0 ? b->cols : 1), sizeof *cw);
+    if (!cw) {
+        lay->oom = true;
+        return;
+    }
     for (int r = 0; r < b->rows; r++)
         for (int c = 0; c < b->cols; c++) {
             int w = utf8_width(b->cells[r * b->cols + c]);
@@ -233,6 +283,8 @@ int lesson_layout_step(const struct lesson_step *step, int width, struct lesson_
             int first = out->n_lines;
             wrap_spans(&w, b->spans, b->n_spans);
             /* the bullet goes in the indent of the item's first line */
+            if (first >= out->n_lines)
+                break; /* no line could be made (out of memory) */
             struct lesson_line *l = &out->lines[first];
             char bullet[24];
             snprintf(bullet, sizeof bullet, "%s ", b->bullet);
@@ -279,6 +331,13 @@ int lesson_layout_step(const struct lesson_step *step, int width, struct lesson_
     /* drop a trailing blank line */
     if (out->n_lines > 0 && out->lines[out->n_lines - 1].blank)
         out->n_lines--;
+    for (int i = 0; i < out->n_lines && !out->oom; i++)
+        out->oom = out->lines[i].failed;
+    if (out->oom) {
+        lesson_layout_done(out);
+        out->oom = true;
+        return -1;
+    }
     return 0;
 }
 

@@ -3,6 +3,7 @@
 
 #include <cmark.h>
 #include <errno.h>
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,23 +42,30 @@ void lesson_diag_add(struct lesson *l, int line, const char *fmt, ...)
 
 /* ---- growing arrays ---- */
 
+/* While lesson_parse runs, where running out of memory goes: back to it,
+ * and it frees the lesson so far and returns NULL.  (Parsing is not
+ * reentrant and the program reads lessons on one thread.) */
+static jmp_buf *oom_exit;
+
+void lesson_out_of_memory(void)
+{
+    if (oom_exit)
+        longjmp(*oom_exit, 1);
+}
+
 static void *grow(void *p, int n, size_t each)
 {
     void *q = realloc(p, (size_t)(n + 1) * each);
-    if (!q) {
-        fputs("mha-explorer: out of memory while reading a lesson\n", stderr);
-        abort();
-    }
+    if (!q)
+        lesson_out_of_memory();
     return q;
 }
 
 char *lesson_strdup(const char *s)
 {
     char *c = strdup(s ? s : "");
-    if (!c) {
-        fputs("mha-explorer: out of memory while reading a lesson\n", stderr);
-        abort();
-    }
+    if (!c)
+        lesson_out_of_memory();
     return c;
 }
 
@@ -91,8 +99,10 @@ static void add_span(struct lesson_block *b, const char *text, unsigned style)
         struct lesson_span *p = &b->spans[b->n_spans - 1];
         size_t a = strlen(p->text), c = strlen(text);
         char *j = realloc(p->text, a + c + 1);
-        if (!j)
-            abort();
+        if (!j) {
+            lesson_out_of_memory();
+            return;
+        }
         memcpy(j + a, text, c + 1);
         p->text = j;
         return;
@@ -261,9 +271,13 @@ static bool try_table(struct lesson *l, struct lesson_step *st, cmark_node *para
         if (count != b->cols)
             lesson_diag_add(l, first + r, "table row has %d cells; the header has %d", count,
                             b->cols);
-        b->cells = realloc(b->cells, (size_t)(b->rows + 1) * (size_t)b->cols * sizeof *b->cells);
-        if (!b->cells)
-            abort();
+        char **grown =
+            realloc(b->cells, (size_t)(b->rows + 1) * (size_t)b->cols * sizeof *b->cells);
+        if (!grown) {
+            lesson_out_of_memory();
+            return true;
+        }
+        b->cells = grown;
         for (int c = 0; c < b->cols; c++)
             b->cells[b->rows * b->cols + c] = lesson_strdup(c < count ? cells[c] : "");
         for (int c = 0; c < count; c++)
@@ -427,6 +441,15 @@ static void add_blocks(struct parse_ctx *cx, struct lesson_step *st, cmark_node 
                 st->has_scene = true;
                 lesson_parse_scene(cx->l, &st->scene, lit ? lit : "", line);
             }
+        } else if (info && strcmp(info, "reveal") == 0) {
+            if (st->has_reveal)
+                lesson_diag_add(cx->l, line,
+                                "a second ```reveal scene in one step (the first is at line %d)",
+                                st->reveal.line);
+            else {
+                st->has_reveal = true;
+                lesson_parse_scene(cx->l, &st->reveal, lit ? lit : "", line);
+            }
         } else if (info && strcmp(info, "quiz") == 0) {
             if (st->has_quiz)
                 lesson_diag_add(cx->l, line,
@@ -519,9 +542,18 @@ static void check_controls(struct lesson *l, const char *s, size_t n)
 
 struct lesson *lesson_parse(const char *text, size_t len, const char *path)
 {
-    struct lesson *l = calloc(1, sizeof *l);
+    struct lesson *volatile l = calloc(1, sizeof *l);
     if (!l)
         return NULL;
+    jmp_buf here;
+    cmark_node *volatile doc = NULL;
+    if (setjmp(here)) { /* out of memory somewhere below */
+        oom_exit = NULL;
+        cmark_node_free(doc);
+        lesson_free(l);
+        return NULL;
+    }
+    oom_exit = &here;
     l->path = lesson_strdup(path);
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
@@ -530,7 +562,7 @@ struct lesson *lesson_parse(const char *text, size_t len, const char *path)
     check_utf8(l, (const unsigned char *)text, len);
     check_controls(l, text, len);
 
-    cmark_node *doc = cmark_parse_document(text, len, CMARK_OPT_VALIDATE_UTF8);
+    doc = cmark_parse_document(text, len, CMARK_OPT_VALIDATE_UTF8);
     struct parse_ctx cx = {l, text, len};
     struct lesson_step *st = NULL;
     for (cmark_node *n = cmark_node_first_child(doc); n; n = cmark_node_next(n)) {
@@ -561,6 +593,7 @@ struct lesson *lesson_parse(const char *text, size_t len, const char *path)
         add_blocks(&cx, st, n, 0);
     }
     cmark_node_free(doc);
+    doc = NULL;
     if (st && st->n_blocks == 0 && !st->has_scene && !st->has_quiz && l->n_steps > 1)
         lesson_diag_add(l, st->line, "the last step is empty (a --- at the end of the file?)");
     if (!l->title)
@@ -568,6 +601,7 @@ struct lesson *lesson_parse(const char *text, size_t len, const char *path)
                               "(# Title)");
     if (l->n_steps == 0)
         lesson_diag_add(l, 1, "the lesson has no steps");
+    oom_exit = NULL;
     return l;
 }
 
@@ -612,6 +646,7 @@ void lesson_free(struct lesson *l)
         free(st->title);
         lesson_scene_done(&st->scene);
         free(st->train_note);
+        lesson_scene_done(&st->reveal);
         lesson_quiz_done(&st->quiz);
     }
     free(l->steps);

@@ -10,6 +10,7 @@
 #define MHA_LESSON_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "mha.h"
@@ -71,12 +72,26 @@ struct lesson_block {
  * anything else -1. */
 int lesson_switch_from_name(const char *word);
 
+/* The keys of a scene, in the order they are applied (scene_keys.c holds
+ * one row per key: its name, how its value is read and applied, its doc). */
 enum lesson_scene_key {
-    SCENE_STAGE, SCENE_TOKENS, SCENE_D_MODEL, SCENE_HEADS, SCENE_SEED, SCENE_CAUSAL,
-    SCENE_SCALE, SCENE_LOAD, SCENE_FOCUS, SCENE_VIEW, SCENE_BATCH, SCENE_SEQ, SCENE_PRESET,
+    SCENE_LOAD, SCENE_TOKENS, SCENE_D_MODEL, SCENE_SEED, SCENE_HEADS, SCENE_CAUSAL,
+    SCENE_SCALE, SCENE_STAGE, SCENE_VIEW, SCENE_FOCUS, SCENE_BATCH, SCENE_SEQ, SCENE_PRESET,
     SCENE_TRAIN, SCENE_COMPARE, SCENE_STEPS,
     SCENE_KEY_COUNT
 };
+
+/* What lessons/README.md says of a key: its value and its meaning. */
+struct lesson_scene_key_info {
+    const char *name;  /* "stage" */
+    const char *value; /* the values it takes, in Markdown */
+    const char *doc;   /* what it does, in Markdown */
+};
+
+/* Key k's row (NULL outside 0..SCENE_KEY_COUNT-1). */
+const struct lesson_scene_key_info *lesson_scene_key_info(int k);
+/* "load, tokens, d_model, ..." into buf (n bytes); returns buf. */
+const char *lesson_scene_key_list(char *buf, size_t n);
 
 struct lesson_scene {
     int line;                  /* line of the ```mha fence */
@@ -114,6 +129,8 @@ struct lesson_quiz {
     int compute_line;
     double tolerance;
     char *explain;
+    char *hide;       /* cells hidden until answered ("weights, head 0, row tok 0"), or NULL */
+    int hide_line;
 };
 
 /* ---- lessons ---- */
@@ -128,6 +145,11 @@ struct lesson_step {
     bool has_quiz;
     struct lesson_quiz quiz;
     char *train_note; /* what the step's training reached, set by --print-lesson, or NULL */
+    /* ```reveal: a scene applied once the step's checkpoint is answered (a
+     * setting that would give the answer away, such as scale: off for "what
+     * happens without the scale?"); later steps start from it. */
+    bool has_reveal;
+    struct lesson_scene reveal;
 };
 
 struct lesson_diag {

@@ -286,42 +286,10 @@ static int view_heads(FILE *out, const struct mha_example *ex)
 /* The tensor a lesson's focus names, on the stage it is shown. */
 static enum mha_tensor focus_tensor(const struct lesson_focus *f, int stage)
 {
-    switch (f->matrix) {
-    case LM_QUERY:
-        return MHA_TENSOR_QUERY;
-    case LM_KEY:
-        return MHA_TENSOR_KEY;
-    case LM_VALUE:
-        return MHA_TENSOR_VALUE;
-    case LM_W_Q:
-        return MHA_TENSOR_W_Q;
-    case LM_W_K:
-        return MHA_TENSOR_W_K;
-    case LM_W_V:
-        return MHA_TENSOR_W_V;
-    case LM_W_O:
-        return MHA_TENSOR_W_O;
-    case LM_Q:
-        return stage == MHA_STAGE_TRANSPOSE ? MHA_TENSOR_QH : MHA_TENSOR_Q;
-    case LM_K:
-        return stage == MHA_STAGE_TRANSPOSE ? MHA_TENSOR_KH : MHA_TENSOR_K;
-    case LM_V:
-        return stage == MHA_STAGE_TRANSPOSE ? MHA_TENSOR_VH : MHA_TENSOR_V;
-    case LM_SCORES:
-        return MHA_TENSOR_SCORES;
-    case LM_SCALED:
-        return MHA_TENSOR_SCALED;
-    case LM_WEIGHTS:
-        return MHA_TENSOR_WEIGHTS;
-    case LM_CONTEXT:
-        return MHA_TENSOR_CONTEXT;
-    case LM_MERGED:
-        return MHA_TENSOR_MERGED;
-    case LM_OUTPUT:
-    case LM_COUNT:
-        break;
-    }
-    return MHA_TENSOR_OUTPUT;
+    const bool qkv = f->matrix >= MHA_TENSOR_Q && f->matrix <= MHA_TENSOR_V;
+    if (qkv && stage == MHA_STAGE_TRANSPOSE)
+        return (enum mha_tensor)(MHA_TENSOR_QH + (f->matrix - MHA_TENSOR_Q));
+    return f->matrix;
 }
 
 static void scene_head(FILE *out, const struct lesson_state *st, const struct mha_example *ex)
@@ -462,13 +430,9 @@ int lesson_print_html(FILE *out, const struct lesson *l, const char *assets_dir)
     export_html_legend(out);
     int rc = 0;
     struct lesson_state st;
-    lesson_state_init(&st);
     for (int s = 0; s < l->n_steps; s++) {
         const struct lesson_step *step = &l->steps[s];
-        if (step->has_scene)
-            lesson_state_apply(&st, &step->scene);
-        else
-            st.focus = NULL;
+        lesson_state_at(l, s, &st); /* the earlier steps' reveals included */
         fprintf(out, "<section class=\"step\" id=\"step-%d\">\n<h2>Step %d of %d", s + 1, s + 1,
                 l->n_steps);
         if (step->title) {

@@ -4,13 +4,22 @@
 
 #include "lesson.h"
 
-/* strdup that aborts with a message when memory runs out. */
+/* Out of memory while a lesson is parsed: lesson_parse frees what it has
+ * and returns NULL (this does not return while it runs; elsewhere it does
+ * nothing and the caller goes on without the allocation). */
+void lesson_out_of_memory(void);
+/* strdup of s (NULL: ""); out of memory goes to lesson_out_of_memory, so
+ * outside a parse it can return NULL. */
 char *lesson_strdup(const char *s);
 
 /* Parse the body of a ```mha block whose fence is at fence_line. */
 void lesson_parse_scene(struct lesson *l, struct lesson_scene *sc, const char *body,
                         int fence_line);
 void lesson_scene_done(struct lesson_scene *sc);
+/* Read value into key k's member of sc (scene_keys.c); false with a
+ * diagnostic when the value does not fit. */
+bool lesson_scene_key_read(struct lesson *l, struct lesson_scene *sc, int k, const char *value,
+                           int line);
 
 /* Parse the body of a ```quiz block whose fence is at fence_line. */
 void lesson_parse_quiz(struct lesson *l, struct lesson_quiz *q, const char *body,

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "lesson.h"
+#include "explain.h"
 #include "mha.h"
 
 struct lesson_state {
@@ -37,29 +38,47 @@ struct lesson_state {
 /* The state before any scene: the default example on the input stage. */
 void lesson_state_init(struct lesson_state *st);
 void lesson_state_apply(struct lesson_state *st, const struct lesson_scene *sc);
-/* Apply the scenes of steps 0..step. */
+/* Apply the scenes of steps 0..step (with the reveals of the steps before
+ * step, as lesson_state_at_answered with answered false). */
 void lesson_state_at(const struct lesson *l, int step, struct lesson_state *st);
+/* Apply the scenes of steps 0..step as the screen shows them: every earlier
+ * step's ```reveal included (it was answered, or passed), and step's own
+ * when answered is true. */
+void lesson_state_at_answered(const struct lesson *l, int step, bool answered,
+                              struct lesson_state *st);
 
 /* Build the example the state describes; assets_dir is where "load" paths
  * are found.  NULL + err (naming the file for a bad example file). */
 struct mha_example *lesson_state_example(const struct lesson_state *st, const char *assets_dir,
                                          struct mha_error *err);
 
-/* Matrices a focus can name. */
-enum lesson_matrix {
-    LM_QUERY, LM_KEY, LM_VALUE, LM_W_Q, LM_W_K, LM_W_V, LM_W_O,
-    LM_Q, LM_K, LM_V,
-    LM_SCORES, LM_SCALED, LM_WEIGHTS, LM_CONTEXT,
-    LM_MERGED, LM_OUTPUT,
-    LM_COUNT
-};
-const char *lesson_matrix_name(enum lesson_matrix m);
+/* The name a focus gives tensor x ("query", "w_q", "q", "weights", ...),
+ * or NULL for the tensors a lesson names through their stage (Q_h, K_h and
+ * V_h are "q", "k" and "v" on the split and transpose stages). */
+const char *lesson_matrix_name(enum mha_tensor x);
 
 struct lesson_focus {
-    enum lesson_matrix matrix;
+    enum mha_tensor matrix; /* one of the tensors lesson_matrix_name names */
     int head; /* 0 where the matrix has no heads */
     int row, col;
 };
+
+/* Cells a checkpoint hides until it is answered: one tensor, and a head, a
+ * row and a column, each -1 for all of them. */
+struct lesson_hide {
+    bool active;
+    enum mha_tensor tensor;
+    int head, row, col;
+};
+
+/* What quiz q hides on ex: its hide: spec ("weights, head 0, row tok 0";
+ * head, row and col optional), else what its compute: asks about (weight:
+ * that cell of the weights; argmax: that row of the weights), else nothing
+ * (active false).  -1 with err when the spec does not fit ex. */
+int lesson_quiz_hide(const struct lesson_quiz *q, const struct mha_example *ex,
+                     struct lesson_hide *out, struct mha_error *err);
+/* True when h hides cell c (a tensor the screen shows, Q_h counting as Q). */
+bool lesson_hide_covers(const struct lesson_hide *h, const struct mha_cell *c);
 
 /* Resolve "weights, head 1, row it, col mat" for stage against ex.  A
  * missing matrix means the stage's first; missing head/row/col mean 0. */

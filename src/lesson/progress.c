@@ -205,3 +205,12 @@ int progress_quiz(const struct progress *p, const char *lesson, int step)
     json_t *v = json_object_get(json_object_get(entry(p, lesson, false), "quiz"), key);
     return v ? (json_is_true(v) ? 1 : 0) : -1;
 }
+
+void progress_reset(struct progress *p, const char *lesson)
+{
+    json_t *lessons = json_object_get(p->root, "lessons");
+    if (lesson)
+        json_object_del(lessons, lesson);
+    else
+        json_object_clear(lessons);
+}

@@ -38,4 +38,8 @@ void progress_set_quiz(struct progress *p, const char *lesson, int step, bool ri
 /* -1: not answered, 0: wrong, 1: right */
 int progress_quiz(const struct progress *p, const char *lesson, int step);
 
+/* Forget what the reader did in lesson (steps seen, answers, where they
+ * were), or in every lesson when lesson is NULL.  progress_save keeps it. */
+void progress_reset(struct progress *p, const char *lesson);
+
 #endif

@@ -33,6 +33,10 @@ static void quiz_kv(struct lesson *l, void *ctx, const char *key, const char *v,
         q->compute_line = line;
     } else if (!strcmp(key, "explain"))
         slot = &q->explain;
+    else if (!strcmp(key, "hide")) {
+        slot = &q->hide;
+        q->hide_line = line;
+    }
     else if (!strcmp(key, "tolerance")) {
         if (!parse_double(v, &q->tolerance) || q->tolerance < 0)
             lesson_diag_add(l, line, "tolerance: expected a number >= 0, got \"%s\"", v);
@@ -57,8 +61,10 @@ static void quiz_kv(struct lesson *l, void *ctx, const char *key, const char *v,
                 continue;
             }
             char **nc = realloc(q->choices, (size_t)(q->n_choices + 1) * sizeof *nc);
-            if (!nc)
-                abort();
+            if (!nc) {
+                lesson_out_of_memory();
+                break;
+            }
             q->choices = nc;
             q->choices[q->n_choices++] = lesson_strdup(c);
         }
@@ -71,7 +77,7 @@ static void quiz_kv(struct lesson *l, void *ctx, const char *key, const char *v,
     } else {
         lesson_diag_add(l, line,
                         "unknown quiz key \"%s\" (known: question, choices, answer, compute, "
-                        "tolerance, explain)",
+                        "tolerance, explain, hide)",
                         key);
         return;
     }
@@ -144,6 +150,7 @@ void lesson_quiz_done(struct lesson_quiz *q)
     free(q->answer);
     free(q->compute);
     free(q->explain);
+    free(q->hide);
     memset(q, 0, sizeof *q);
 }
 

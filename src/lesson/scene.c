@@ -6,14 +6,6 @@
 #include <string.h>
 
 #include "lesson_parse.h"
-#include "train.h"
-#include "views.h"
-
-static const char *const scene_keys[SCENE_KEY_COUNT] = {
-    "stage", "tokens", "d_model", "heads", "seed", "causal", "scale",
-    "load",  "focus",  "view",    "batch", "seq",  "preset", "train", "compare", "steps",
-};
-
 
 int lesson_switch_from_name(const char *word)
 {
@@ -25,14 +17,6 @@ int lesson_switch_from_name(const char *word)
         if (!strcmp(word, off[i]))
             return 0;
     }
-    return -1;
-}
-
-int lesson_scene_key_from_name(const char *name)
-{
-    for (int k = 0; k < SCENE_KEY_COUNT; k++)
-        if (strcmp(scene_keys[k], name) == 0)
-            return k;
     return -1;
 }
 
@@ -68,8 +52,10 @@ void lesson_each_kv(struct lesson *l, const char *body, int fence_line, bool all
         if (cont) {
             size_t a = strlen(pending_val), b = strlen(t);
             char *j = realloc(pending_val, a + b + 2);
-            if (!j)
-                abort();
+            if (!j) {
+                lesson_out_of_memory();
+                continue;
+            }
             j[a] = ' ';
             memcpy(j + a + 1, t, b + 1);
             pending_val = j;
@@ -101,47 +87,14 @@ void lesson_each_kv(struct lesson *l, const char *body, int fence_line, bool all
     free(copy);
 }
 
-/* Whole number in [lo, hi]; diag and false otherwise. */
-static bool number_in(struct lesson *l, const char *key, const char *v, long long lo,
-                      long long hi, int line, long long *out)
-{
-    char *end;
-    errno = 0;
-    long long n = strtoll(v, &end, 10);
-    if (!*v || *end || errno) {
-        lesson_diag_add(l, line, "%s: \"%s\" is not a whole number", key, v);
-        return false;
-    }
-    if (n < lo || n > hi) {
-        lesson_diag_add(l, line, "%s: %lld is out of range; expected %lld..%lld", key, n, lo,
-                        hi);
-        return false;
-    }
-    *out = n;
-    return true;
-}
-
-static bool on_off(struct lesson *l, const char *key, const char *v, int line, bool *out)
-{
-    const int on = lesson_switch_from_name(v);
-    if (on < 0) {
-        lesson_diag_add(l, line, "%s: expected on or off, got \"%s\"", key, v);
-        return false;
-    }
-    *out = on;
-    return true;
-}
-
 static void scene_kv(struct lesson *l, void *ctx, const char *key, const char *v, int line)
 {
     struct lesson_scene *sc = ctx;
     int k = lesson_scene_key_from_name(key);
     if (k < 0) {
-        lesson_diag_add(l, line,
-                        "unknown scene key \"%s\" (known: stage, tokens, d_model, heads, seed, "
-                        "causal, scale, load, focus, view, batch, seq, preset, train, compare, "
-                        "steps)",
-                        key);
+        char known[256];
+        lesson_diag_add(l, line, "unknown scene key \"%s\" (known: %s)", key,
+                        lesson_scene_key_list(known, sizeof known));
         return;
     }
     if (sc->set & (1u << k)) {
@@ -153,126 +106,7 @@ static void scene_kv(struct lesson *l, void *ctx, const char *key, const char *v
         lesson_diag_add(l, line, "%s: the value is missing", key);
         return;
     }
-    long long n;
-    bool ok = true;
-    switch ((enum lesson_scene_key)k) {
-    case SCENE_STAGE:
-        sc->stage = mha_stage_from_name(v);
-        if (sc->stage < 0) {
-            lesson_diag_add(l, line,
-                            "stage: unknown stage \"%s\"; expected input, projection, split, "
-                            "transpose, attention, merge, output or 0..6",
-                            v);
-            ok = false;
-        }
-        break;
-    case SCENE_TOKENS:
-        sc->tokens = lesson_strdup(v);
-        break;
-    case SCENE_D_MODEL:
-        if ((ok = number_in(l, key, v, 1, MHA_MAX_D_MODEL, line, &n)))
-            sc->d_model = (int)n;
-        break;
-    case SCENE_HEADS:
-        if ((ok = number_in(l, key, v, 1, MHA_MAX_D_MODEL, line, &n)))
-            sc->heads = (int)n;
-        break;
-    case SCENE_SEED:
-        if ((ok = number_in(l, key, v, 0, 4294967295LL, line, &n)))
-            sc->seed = (uint32_t)n;
-        break;
-    case SCENE_CAUSAL:
-        ok = on_off(l, key, v, line, &sc->causal);
-        break;
-    case SCENE_SCALE:
-        ok = on_off(l, key, v, line, &sc->scaled);
-        break;
-    case SCENE_LOAD:
-        if (v[0] == '/' || strstr(v, "..")) {
-            lesson_diag_add(l, line,
-                            "load: \"%s\" must be a path inside the assets folder, e.g. "
-                            "examples/cat-sat.json",
-                            v);
-            ok = false;
-        } else {
-            sc->load = lesson_strdup(v);
-        }
-        break;
-    case SCENE_FOCUS:
-        sc->focus = lesson_strdup(v);
-        break;
-    case SCENE_VIEW:
-        ok = false;
-        for (int i = 0; i < MHA_VIEW_COUNT; i++)
-            if (!strcmp(v, mha_view_name((enum mha_view)i))) {
-                sc->view = (enum mha_view)i;
-                ok = true;
-            }
-        if (!ok) {
-            char names[96];
-            lesson_diag_add(l, line, "view: unknown view \"%s\"; expected %s or none", v,
-                            mha_view_names(names, sizeof names, ", "));
-        }
-        break;
-    case SCENE_BATCH:
-        if ((ok = number_in(l, key, v, 1, 4096, line, &n)))
-            sc->batch = n;
-        break;
-    case SCENE_SEQ:
-        if ((ok = number_in(l, key, v, 1, 1000000, line, &n)))
-            sc->seq = n;
-        break;
-    case SCENE_PRESET:
-        if (!views_preset_find(v)) {
-            lesson_diag_add(l, line,
-                            "preset: unknown preset \"%s\"; expected transformer-base, "
-                            "transformer-large, bert-base, bert-large, gpt2-small, gpt2-xl "
-                            "or gpt3-175b",
-                            v);
-            ok = false;
-        } else {
-            sc->preset = lesson_strdup(v);
-        }
-        break;
-    case SCENE_TRAIN:
-        if (strcmp(v, "off") != 0 && !train_task_find(v)) {
-            char names[256];
-            lesson_diag_add(l, line, "train: unknown task \"%s\"; expected %s, or off", v,
-                            train_task_names(names, sizeof names));
-            ok = false;
-        } else {
-            sc->train = lesson_strdup(v);
-        }
-        break;
-    case SCENE_COMPARE: {
-        const char *p = v;
-        sc->n_compare = 0;
-        while (ok && *p) {
-            char *end;
-            errno = 0;
-            const long h = strtol(p, &end, 10);
-            if (end == p || errno || h < 1 || h > TRAIN_MAX_D_MODEL || (*end && *end != ',') ||
-                sc->n_compare == 4) {
-                lesson_diag_add(l, line,
-                                "compare: expected 1 to 4 head counts separated by commas, as in "
-                                "1,2; got \"%s\"",
-                                v);
-                ok = false;
-                break;
-            }
-            sc->compare[sc->n_compare++] = (int)h;
-            p = *end ? end + 1 : end;
-        }
-        break;
-    }
-    case SCENE_STEPS:
-        if ((ok = number_in(l, key, v, 1, 100000, line, &n)))
-            sc->steps = (int)n;
-        break;
-    case SCENE_KEY_COUNT:
-        break;
-    }
-    if (ok) {
+    if (lesson_scene_key_read(l, sc, k, v, line)) {
         sc->set |= 1u << k;
         sc->key_line[k] = line;
     }

@@ -21,84 +21,36 @@ void lesson_state_init(struct lesson_state *st)
     st->batch = 2;
 }
 
-/* A scene with train: sets up the model that trains; its heads and seed are
- * the model's, not the example's. */
-static void apply_train(struct lesson_state *st, const struct lesson_scene *sc)
+/* lesson_state_apply is in scene_keys.c, next to the keys it applies. */
+
+/* A reveal changes what it names; the cell the cursor is on stays unless
+ * it names another. */
+static void apply_reveal(struct lesson_state *st, const struct lesson_scene *reveal)
 {
-#define HAS(k) (sc->set & (1u << (k)))
-    if (!strcmp(sc->train, "off")) {
-        st->train = NULL;
-        return;
-    }
-    st->train = sc->train;
-    st->n_train_heads = 1;
-    st->train_heads[0] = HAS(SCENE_HEADS) ? sc->heads : TRAIN_DEFAULT_HEADS;
-    if (HAS(SCENE_COMPARE)) {
-        st->n_train_heads = sc->n_compare;
-        memcpy(st->train_heads, sc->compare, sizeof sc->compare);
-    }
-    st->train_seed = HAS(SCENE_SEED) ? sc->seed : TRAIN_DEFAULT_SEED;
-    st->train_steps = HAS(SCENE_STEPS) ? sc->steps : TRAIN_DEFAULT_STEPS;
-#undef HAS
+    const char *focus = st->focus;
+    lesson_state_apply(st, reveal);
+    if (!(reveal->set & (1u << SCENE_FOCUS)))
+        st->focus = focus;
 }
 
-void lesson_state_apply(struct lesson_state *st, const struct lesson_scene *sc)
+void lesson_state_at_answered(const struct lesson *l, int step, bool answered,
+                              struct lesson_state *st)
 {
-#define HAS(k) (sc->set & (1u << (k)))
-    if (HAS(SCENE_TRAIN)) {
-        struct lesson_scene rest = *sc; /* heads and seed went to the model */
-        rest.set &= ~((1u << SCENE_HEADS) | (1u << SCENE_SEED) | (1u << SCENE_TRAIN));
-        apply_train(st, sc);
-        lesson_state_apply(st, &rest);
-        return;
+    lesson_state_init(st);
+    for (int s = 0; s <= step && s < l->n_steps; s++) {
+        const struct lesson_step *ls = &l->steps[s];
+        if (ls->has_scene)
+            lesson_state_apply(st, &ls->scene);
+        else
+            st->focus = NULL;
+        if (ls->has_reveal && (s < step || answered))
+            apply_reveal(st, &ls->reveal);
     }
-    st->focus = HAS(SCENE_FOCUS) ? sc->focus : NULL;
-    if (HAS(SCENE_LOAD)) {
-        st->load = sc->load;
-        st->heads = 0;
-        st->causal = st->scaled = -1;
-    }
-    if (HAS(SCENE_TOKENS) || HAS(SCENE_D_MODEL) || HAS(SCENE_SEED)) {
-        if (st->load) {
-            /* leaving a loaded example: back to the generated one's defaults */
-            st->load = NULL;
-            if (!st->heads)
-                st->heads = 2;
-        }
-        if (HAS(SCENE_TOKENS))
-            st->tokens = sc->tokens;
-        if (HAS(SCENE_D_MODEL))
-            st->d_model = sc->d_model;
-        if (HAS(SCENE_SEED))
-            st->seed = sc->seed;
-    }
-    if (HAS(SCENE_HEADS))
-        st->heads = sc->heads;
-    if (HAS(SCENE_CAUSAL))
-        st->causal = sc->causal;
-    if (HAS(SCENE_SCALE))
-        st->scaled = sc->scaled;
-    if (HAS(SCENE_STAGE)) {
-        st->stage = sc->stage;
-        st->view = MHA_VIEW_NONE;
-    }
-    if (HAS(SCENE_VIEW))
-        st->view = sc->view;
-    if (HAS(SCENE_BATCH))
-        st->batch = sc->batch;
-    if (HAS(SCENE_SEQ))
-        st->seq = sc->seq;
-    if (HAS(SCENE_PRESET))
-        st->preset = sc->preset;
-#undef HAS
 }
 
 void lesson_state_at(const struct lesson *l, int step, struct lesson_state *st)
 {
-    lesson_state_init(st);
-    for (int s = 0; s <= step && s < l->n_steps; s++)
-        if (l->steps[s].has_scene)
-            lesson_state_apply(st, &l->steps[s].scene);
+    lesson_state_at_answered(l, step, false, st);
 }
 
 struct mha_example *lesson_state_example(const struct lesson_state *st, const char *assets_dir,
@@ -133,40 +85,54 @@ struct mha_example *lesson_state_example(const struct lesson_state *st, const ch
 
 /* ---- focus ---- */
 
-static const char *const matrix_names[LM_COUNT] = {
-    "query", "key", "value", "w_q", "w_k", "w_v", "w_o", "q", "k", "v",
-    "scores", "scaled", "weights", "context", "merged", "output",
+static const char *const matrix_names[MHA_TENSOR_COUNT] = {
+    [MHA_TENSOR_QUERY] = "query",   [MHA_TENSOR_KEY] = "key",         [MHA_TENSOR_VALUE] = "value",
+    [MHA_TENSOR_W_Q] = "w_q",       [MHA_TENSOR_W_K] = "w_k",         [MHA_TENSOR_W_V] = "w_v",
+    [MHA_TENSOR_W_O] = "w_o",       [MHA_TENSOR_Q] = "q",             [MHA_TENSOR_K] = "k",
+    [MHA_TENSOR_V] = "v",           [MHA_TENSOR_SCORES] = "scores",   [MHA_TENSOR_SCALED] = "scaled",
+    [MHA_TENSOR_WEIGHTS] = "weights", [MHA_TENSOR_CONTEXT] = "context",
+    [MHA_TENSOR_MERGED] = "merged", [MHA_TENSOR_OUTPUT] = "output",
 };
 
-const char *lesson_matrix_name(enum lesson_matrix m)
+const char *lesson_matrix_name(enum mha_tensor x)
 {
-    return (m >= 0 && m < LM_COUNT) ? matrix_names[m] : "";
+    return (x >= 0 && x < MHA_TENSOR_COUNT) ? matrix_names[x] : NULL;
+}
+
+/* The tensor a focus names, or -1. */
+static int matrix_from_name(const char *name)
+{
+    for (int i = 0; i < MHA_TENSOR_COUNT; i++)
+        if (matrix_names[i] && !strcmp(name, matrix_names[i]))
+            return i;
+    return -1;
 }
 
 /* Matrices each stage shows, first = default. */
-static bool stage_has(int stage, enum lesson_matrix m)
+static bool stage_has(int stage, enum mha_tensor m)
 {
     switch (stage) {
-    case MHA_STAGE_INPUT: return m <= LM_W_O;
+    case MHA_STAGE_INPUT: return m <= MHA_TENSOR_W_O;
     case MHA_STAGE_PROJECTION:
     case MHA_STAGE_SPLIT:
-    case MHA_STAGE_TRANSPOSE: return m >= LM_Q && m <= LM_V;
-    case MHA_STAGE_ATTENTION: return m >= LM_SCORES && m <= LM_CONTEXT;
-    case MHA_STAGE_MERGE: return m == LM_MERGED;
-    case MHA_STAGE_OUTPUT: return m == LM_OUTPUT;
+    case MHA_STAGE_TRANSPOSE: return m >= MHA_TENSOR_Q && m <= MHA_TENSOR_V;
+    case MHA_STAGE_ATTENTION: return m >= MHA_TENSOR_SCORES && m <= MHA_TENSOR_CONTEXT;
+    case MHA_STAGE_MERGE: return m == MHA_TENSOR_MERGED;
+    case MHA_STAGE_OUTPUT: return m == MHA_TENSOR_OUTPUT;
     }
     return false;
 }
 
-static enum lesson_matrix stage_default(int stage)
+static enum mha_tensor stage_default(int stage)
 {
-    static const enum lesson_matrix d[MHA_STAGE_COUNT] = {
-        LM_QUERY, LM_Q, LM_Q, LM_Q, LM_WEIGHTS, LM_MERGED, LM_OUTPUT};
+    static const enum mha_tensor d[MHA_STAGE_COUNT] = {
+        MHA_TENSOR_QUERY,   MHA_TENSOR_Q,      MHA_TENSOR_Q,     MHA_TENSOR_Q,
+        MHA_TENSOR_WEIGHTS, MHA_TENSOR_MERGED, MHA_TENSOR_OUTPUT};
     return d[stage];
 }
 
 /* Rows, columns and their labels of matrix m (labels NULL: by index). */
-static void matrix_shape(const struct mha_example *ex, enum lesson_matrix m, int *rows,
+static void matrix_shape(const struct mha_example *ex, enum mha_tensor m, int *rows,
                          int *cols, char *const **row_labels, char *const **col_labels)
 {
     const int d = ex->d_model, dk = ex->d_model / ex->heads;
@@ -174,29 +140,29 @@ static void matrix_shape(const struct mha_example *ex, enum lesson_matrix m, int
     *col_labels = NULL;
     *cols = d;
     switch (m) {
-    case LM_QUERY: case LM_Q: case LM_MERGED: case LM_OUTPUT:
+    case MHA_TENSOR_QUERY: case MHA_TENSOR_Q: case MHA_TENSOR_MERGED: case MHA_TENSOR_OUTPUT:
         *rows = ex->lq;
         *row_labels = ex->tokens;
         break;
-    case LM_KEY: case LM_VALUE: case LM_K: case LM_V:
+    case MHA_TENSOR_KEY: case MHA_TENSOR_VALUE: case MHA_TENSOR_K: case MHA_TENSOR_V:
         *rows = ex->lk;
         *row_labels = ex->key_tokens;
         break;
-    case LM_W_Q: case LM_W_K: case LM_W_V: case LM_W_O:
+    case MHA_TENSOR_W_Q: case MHA_TENSOR_W_K: case MHA_TENSOR_W_V: case MHA_TENSOR_W_O:
         *rows = d;
         break;
-    case LM_SCORES: case LM_SCALED: case LM_WEIGHTS:
+    case MHA_TENSOR_SCORES: case MHA_TENSOR_SCALED: case MHA_TENSOR_WEIGHTS:
         *rows = ex->lq;
         *cols = ex->lk;
         *row_labels = ex->tokens;
         *col_labels = ex->key_tokens;
         break;
-    case LM_CONTEXT:
+    case MHA_TENSOR_CONTEXT:
         *rows = ex->lq;
         *cols = dk;
         *row_labels = ex->tokens;
         break;
-    case LM_COUNT:
+    default: /* Q_h, K_h, V_h are named through q, k, v */
         *rows = 0;
         break;
     }
@@ -232,16 +198,13 @@ int lesson_focus_resolve(const char *spec, int stage, const struct mha_example *
         } else if (!strncmp(p, "col ", 4)) {
             col = p + 4;
         } else if (part == 0) {
-            int m = -1;
-            for (int i = 0; i < LM_COUNT; i++)
-                if (!strcmp(p, matrix_names[i]))
-                    m = i;
+            const int m = matrix_from_name(p);
             if (m < 0)
                 return mha_error_set(err, "focus: unknown matrix \"%s\"", p);
-            if (!stage_has(stage, (enum lesson_matrix)m))
+            if (!stage_has(stage, (enum mha_tensor)m))
                 return mha_error_set(err, "focus: the %s stage does not show \"%s\"",
                                      mha_stage_name((enum mha_stage)stage), p);
-            out->matrix = (enum lesson_matrix)m;
+            out->matrix = (enum mha_tensor)m;
         } else {
             return mha_error_set(err,
                                  "focus: \"%s\" is not understood; expected head N, row R or "
@@ -272,6 +235,115 @@ int lesson_focus_resolve(const char *spec, int stage, const struct mha_example *
                                  col, matrix_names[out->matrix], cols);
     }
     return 0;
+}
+
+/* ---- cells a checkpoint hides ---- */
+
+static bool has_heads(enum mha_tensor m)
+{
+    return m >= MHA_TENSOR_SCORES && m <= MHA_TENSOR_CONTEXT;
+}
+
+static int hide_spec(const char *spec, const struct mha_example *ex, struct lesson_hide *out,
+                     struct mha_error *err)
+{
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", spec);
+    const char *row = NULL, *col = NULL;
+    int part = 0;
+    for (char *save = NULL, *p = strtok_r(buf, ",", &save); p;
+         p = strtok_r(NULL, ",", &save), part++) {
+        while (*p == ' ')
+            p++;
+        size_t n = strlen(p);
+        while (n > 0 && p[n - 1] == ' ')
+            p[--n] = '\0';
+        if (part == 0) {
+            const int m = matrix_from_name(p);
+            if (m < 0)
+                return mha_error_set(err,
+                                     "hide: \"%s\" is not a matrix; start with one such as "
+                                     "weights, scores or context",
+                                     p);
+            out->tensor = (enum mha_tensor)m;
+        } else if (!strncmp(p, "head ", 5)) {
+            char *end;
+            long h = strtol(p + 5, &end, 10);
+            if (!has_heads(out->tensor))
+                return mha_error_set(err, "hide: %s has no heads; drop \"%s\"",
+                                     matrix_names[out->tensor], p);
+            if (*end || h < 0 || h >= ex->heads)
+                return mha_error_set(err, "hide: \"%s\": heads are numbered 0..%d here", p,
+                                     ex->heads - 1);
+            out->head = (int)h;
+        } else if (!strncmp(p, "row ", 4)) {
+            row = p + 4;
+        } else if (!strncmp(p, "col ", 4)) {
+            col = p + 4;
+        } else {
+            return mha_error_set(err,
+                                 "hide: \"%s\" is not understood; expected a matrix, then "
+                                 "head N, row R or col C",
+                                 p);
+        }
+    }
+    int rows = 0, cols = 0;
+    char *const *rl, *const *cl;
+    matrix_shape(ex, out->tensor, &rows, &cols, &rl, &cl);
+    if (row && (out->row = lesson_find_label(rl, rows, row)) < 0)
+        return mha_error_set(err, "hide: row \"%s\" is not a row of %s (%d rows)", row,
+                             matrix_names[out->tensor], rows);
+    if (col && (out->col = lesson_find_label(cl, cols, col)) < 0)
+        return mha_error_set(err, "hide: col \"%s\" is not a column of %s (%d columns)", col,
+                             matrix_names[out->tensor], cols);
+    return 0;
+}
+
+int lesson_quiz_hide(const struct lesson_quiz *q, const struct mha_example *ex,
+                     struct lesson_hide *out, struct mha_error *err)
+{
+    *out = (struct lesson_hide){false, MHA_TENSOR_WEIGHTS, -1, -1, -1};
+    if (!q)
+        return 0;
+    if (q->hide) {
+        if (hide_spec(q->hide, ex, out, err))
+            return -1;
+        out->active = true;
+        return 0;
+    }
+    struct lesson_compute c;
+    if (!q->computed || !q->compute || lesson_compute_parse(q->compute, &c))
+        return 0;
+    if (c.kind != COMPUTE_WEIGHT && c.kind != COMPUTE_ARGMAX)
+        return 0;
+    if (c.head < 0 || c.head >= ex->heads)
+        return mha_error_set(err, "compute: head %d: heads are numbered 0..%d here", c.head,
+                             ex->heads - 1);
+    out->head = c.head;
+    out->row = lesson_find_label(ex->tokens, ex->lq, c.row);
+    if (out->row < 0)
+        return mha_error_set(err, "compute: row \"%s\" is not a query token here", c.row);
+    if (c.kind == COMPUTE_WEIGHT) {
+        out->col = lesson_find_label(ex->key_tokens, ex->lk, c.col);
+        if (out->col < 0)
+            return mha_error_set(err, "compute: col \"%s\" is not a key token here", c.col);
+    }
+    out->active = true;
+    return 0;
+}
+
+bool lesson_hide_covers(const struct lesson_hide *h, const struct mha_cell *c)
+{
+    if (!h || !h->active)
+        return false;
+    const bool per_head_qkv = h->tensor >= MHA_TENSOR_Q && h->tensor <= MHA_TENSOR_V &&
+                              c->tensor == h->tensor + (MHA_TENSOR_QH - MHA_TENSOR_Q);
+    if (per_head_qkv) /* Q_h shows Q's numbers by head: a hidden column is hidden there too */
+        return (h->row < 0 || h->row == c->row) && h->col < 0;
+    if (c->tensor != h->tensor)
+        return false;
+    return (h->head < 0 || h->head == c->head) && (h->row < 0 || h->row == c->row) &&
+           (h->col < 0 || h->col == c->col);
 }
 
 /* ---- checking a whole lesson ---- */
@@ -339,9 +411,9 @@ static bool same_example(const struct lesson_state *a, const struct lesson_state
 static struct mha_example *shape_only(const struct lesson_state *st, struct mha_error *err)
 {
     const char *text = st->tokens ? st->tokens : "";
-    char *copy = lesson_strdup(text);
+    char *copy = strdup(text);
     const char **words = malloc((strlen(text) / 2 + 2) * sizeof *words);
-    if (!words) {
+    if (!copy || !words) {
         free(copy);
         mha_error_set(err, "out of memory");
         return NULL;
@@ -402,6 +474,29 @@ static void cache_draw(struct check_cache *c)
     c->ex->causal = causal;
     c->ex->scaled = scaled;
     c->drawn = true;
+}
+
+/* The screen after a step's reveal must build, and its focus resolve. */
+static void check_reveal(struct lesson *l, const struct lesson_state *st,
+                         const struct lesson_scene *reveal, const char *assets_dir)
+{
+    struct mha_error err;
+    mha_error_clear(&err);
+    struct mha_example *ex =
+        st->load ? lesson_state_example(st, assets_dir, &err) : shape_only(st, &err);
+    if (!ex) {
+        char buf[1600];
+        lesson_diag_add(l, reveal->line, "the example after this reveal cannot be built: %s",
+                        mha_error_format(&err, buf, sizeof buf));
+        return;
+    }
+    struct lesson_focus f;
+    if (st->focus && st->view == MHA_VIEW_NONE &&
+        lesson_focus_resolve(st->focus, st->stage, ex, &f, &err))
+        lesson_diag_add(l, (reveal->set & (1u << SCENE_FOCUS)) ? reveal->key_line[SCENE_FOCUS]
+                                                                 : reveal->line,
+                        "after the reveal: %s", err.text);
+    mha_example_free(ex);
 }
 
 int lesson_check(struct lesson *l, const char *assets_dir)
@@ -484,8 +579,22 @@ int lesson_check(struct lesson *l, const char *assets_dir)
                                     a.text);
             }
         }
+        if (step->has_quiz) {
+            struct lesson_hide h;
+            if (lesson_quiz_hide(&step->quiz, ex, &h, &err))
+                lesson_diag_add(l, step->quiz.hide_line ? step->quiz.hide_line : step->quiz.line,
+                                "%s", err.text);
+        }
         if (t != cache.t)
             mha_trace_free(t);
+        if (step->has_reveal) {
+            if (!step->has_quiz)
+                lesson_diag_add(l, step->reveal.line,
+                                "a ```reveal scene is applied once the step's checkpoint is "
+                                "answered, but this step has no ```quiz");
+            apply_reveal(&st, &step->reveal);
+            check_reveal(l, &st, &step->reveal, assets_dir);
+        }
     }
     mha_trace_free(cache.t);
     mha_example_free(cache.ex);

@@ -106,6 +106,13 @@ int ui_side_lines(const struct ui_app *app, int width);
  * lines its text takes at this width (title included), the lines of text it
  * shows at this height, and the drawing. */
 int ui_lesson_pane_lines(const struct ui_app *app, int width);
+/* Content lines of the lesson pane up to and including the waiting
+ * checkpoint's answer line; 0 when no checkpoint waits. */
+int ui_lesson_pane_prompt_end(const struct ui_app *app, int width);
+/* A step's checkpoint has just started to wait: scroll the lesson pane so
+ * its answer line shows, with as much of the text above as fits (once, so
+ * the reader can scroll back up). */
+void ui_lesson_pane_follow_prompt(struct ui_app *app);
 int ui_lesson_pane_body(int height, int lines);
 void ui_lesson_pane_draw(WINDOW *win, const struct ui_app *app, int width, int height);
 /* The lesson list, in the modal window. */

@@ -50,6 +50,21 @@ void ui_bar_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme *
     wnoutrefresh(win);
 }
 
+/* The sizes line of a view ("batch B = 2, seq L = 10, d_model d = 512, ...")
+ * as status parts, one per comma-separated piece (at most 8). */
+static void status_view_parts(const char *line, char part[8][96], int *n)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", line);
+    for (char *save = NULL, *p = strtok_r(buf, ",:", &save); p && *n < 8;
+         p = strtok_r(NULL, ",:", &save)) {
+        while (*p == ' ')
+            p++;
+        if (*p)
+            snprintf(part[(*n)++], 96, "%.95s", p);
+    }
+}
+
 void ui_status_draw(WINDOW *win, const struct ui_app *app, int width)
 {
     const struct ui_state *st = &app->st;
@@ -59,24 +74,32 @@ void ui_status_draw(WINDOW *win, const struct ui_app *app, int width)
     ui_fill(win, 0, 0, width, base);
     char part[8][96];
     int n = 0;
-    if (ex->cross)
+    const bool sized_view = (st->view == MHA_VIEW_SHAPES || st->view == MHA_VIEW_COST) && st->vd &&
+                            st->vd->line[0] && !st->vd->error[0];
+    if (sized_view) {
+        /* the shapes and cost views have sizes of their own (a batch, a
+         * sequence length, a published model): say those, not the example's */
+        status_view_parts(st->vd->line, part, &n);
+    } else if (ex->cross)
         snprintf(part[n++], sizeof part[0], "%d queries, %d keys", ex->lq, ex->lk);
     else
         snprintf(part[n++], sizeof part[0], "%d tokens", ex->lq);
-    snprintf(part[n++], sizeof part[0], "d_model %d", ex->d_model);
-    snprintf(part[n++], sizeof part[0], "heads %d", ex->heads);
-    snprintf(part[n++], sizeof part[0], "d_k %d", st->tr->d_k);
-    snprintf(part[n++], sizeof part[0], "mask %s",
-             ex->causal ? (ex->has_mask ? "causal+file" : "causal")
-                        : (ex->has_mask ? "file" : "off"));
-    if (ex->scaled)
-        snprintf(part[n++], sizeof part[0], "scaling ÷√%d", st->tr->d_k);
-    else
-        snprintf(part[n++], sizeof part[0], "scaling off");
-    if (st->generated)
-        snprintf(part[n++], sizeof part[0], "seed %u", (unsigned)ex->seed);
-    if (st->source[0])
-        snprintf(part[n++], sizeof part[0], "%.60s", st->source);
+    if (!sized_view) {
+        snprintf(part[n++], sizeof part[0], "d_model %d", ex->d_model);
+        snprintf(part[n++], sizeof part[0], "heads %d", ex->heads);
+        snprintf(part[n++], sizeof part[0], "d_k %d", st->tr->d_k);
+        snprintf(part[n++], sizeof part[0], "mask %s",
+                 ex->causal ? (ex->has_mask ? "causal+file" : "causal")
+                            : (ex->has_mask ? "file" : "off"));
+        if (ex->scaled)
+            snprintf(part[n++], sizeof part[0], "scaling ÷√%d", st->tr->d_k);
+        else
+            snprintf(part[n++], sizeof part[0], "scaling off");
+        if (st->generated)
+            snprintf(part[n++], sizeof part[0], "seed %u", (unsigned)ex->seed);
+        if (st->source[0])
+            snprintf(part[n++], sizeof part[0], "%.60s", st->source);
+    }
 
     char play[64], help[96];
     ui_play_status(app, play, sizeof play);

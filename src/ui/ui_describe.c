@@ -34,6 +34,21 @@ static void describe(const struct ui_state *st, char *head, size_t hn, char *for
                      : "here they are the example file's.",
                  st->baseline ? st->trained : "", st->baseline ? "), and each input row is "
                  "the token's embedding plus its position's." : "");
+        if (st->generated) {
+            const struct mha_example *ex = st->ex;
+            const size_t used = strlen(text);
+            if (mha_generated_is_page(ex->lq, ex->lk, ex->d_model, ex->cross, ex->seed))
+                snprintf(text + used, tn - used,
+                         " Drawn from seed %u as on the step-by-step page: inputs uniform in "
+                         "[-2, 2), weights in [-1, 1).",
+                         (unsigned)ex->seed);
+            else
+                snprintf(text + used, tn - used,
+                         " Drawn from seed %u: inputs uniform in [-2, 2), weights uniform in "
+                         "±1/√%d = ±%.3f, as nn.Linear starts them.",
+                         (unsigned)ex->seed, d,
+                         mha_generated_weight_bound(ex->lq, ex->lk, d, ex->cross, ex->seed));
+        }
         break;
     case MHA_STAGE_PROJECTION:
         snprintf(formula, fn, "Q = query · W_qᵀ   K = key · W_kᵀ\nV = value · W_vᵀ");

@@ -167,6 +167,7 @@ void ui_app_reflow(struct ui_app *app, int rows, int cols)
     if (!lay.too_small)
         app->st.scroll = ui_scroll_follow(app->st.scroll, app->st.scroll, 0,
                                           lay.vis.h - UI_VIS_HEADER, app->canvas_h);
+    ui_lesson_pane_follow_prompt(app);
 }
 
 /* Which legends the current stage needs (the stage table says). */

@@ -35,6 +35,8 @@ static bool cursor_cell(const struct ui_app *app, struct mha_cell *cell)
     if (!ui_block_selectable(b))
         return false;
     *cell = ui_block_cell(b, st->cur_r, st->cur_c);
+    if (lesson_hide_covers(&st->hide, cell))
+        return false; /* a checkpoint asks for it: no arithmetic until answered */
     return mha_cell_valid(st->tr, cell);
 }
 

@@ -47,29 +47,11 @@ static void save(struct ui_lessons *ls, struct ui_state *st)
 struct mha_cell ui_lesson_focus_cell(const struct lesson_focus *f, int stage,
                                      const struct mha_trace *t)
 {
-    static const enum mha_tensor tensor[LM_COUNT] = {
-        [LM_QUERY] = MHA_TENSOR_QUERY,
-        [LM_KEY] = MHA_TENSOR_KEY,
-        [LM_VALUE] = MHA_TENSOR_VALUE,
-        [LM_W_Q] = MHA_TENSOR_W_Q,
-        [LM_W_K] = MHA_TENSOR_W_K,
-        [LM_W_V] = MHA_TENSOR_W_V,
-        [LM_W_O] = MHA_TENSOR_W_O,
-        [LM_Q] = MHA_TENSOR_Q,
-        [LM_K] = MHA_TENSOR_K,
-        [LM_V] = MHA_TENSOR_V,
-        [LM_SCORES] = MHA_TENSOR_SCORES,
-        [LM_SCALED] = MHA_TENSOR_SCALED,
-        [LM_WEIGHTS] = MHA_TENSOR_WEIGHTS,
-        [LM_CONTEXT] = MHA_TENSOR_CONTEXT,
-        [LM_MERGED] = MHA_TENSOR_MERGED,
-        [LM_OUTPUT] = MHA_TENSOR_OUTPUT,
-    };
-    struct mha_cell c = {tensor[f->matrix], f->head, f->row, f->col};
-    const bool qkv = f->matrix == LM_Q || f->matrix == LM_K || f->matrix == LM_V;
+    struct mha_cell c = {f->matrix, f->head, f->row, f->col};
+    const bool qkv = f->matrix >= MHA_TENSOR_Q && f->matrix <= MHA_TENSOR_V;
     if (qkv && (stage == MHA_STAGE_SPLIT || stage == MHA_STAGE_TRANSPOSE)) {
         /* those stages show the per-head tensors Q_h, K_h, V_h */
-        c.tensor = (enum mha_tensor)(MHA_TENSOR_QH + (f->matrix - LM_Q));
+        c.tensor = (enum mha_tensor)(MHA_TENSOR_QH + (f->matrix - MHA_TENSOR_Q));
         if (stage == MHA_STAGE_SPLIT && t->d_k > 0) {
             c.head = f->col / t->d_k;
             c.col = f->col % t->d_k;
@@ -78,11 +60,12 @@ struct mha_cell ui_lesson_focus_cell(const struct lesson_focus *f, int stage,
     return c;
 }
 
-/* Put the screen in the state the scenes of steps 0..step describe. */
-static int apply_scene(struct ui_lessons *ls, struct ui_state *st, int step)
+/* Put the screen in the state the scenes of steps 0..step describe (with
+ * step's ```reveal when answered). */
+static int apply_scene(struct ui_lessons *ls, struct ui_state *st, int step, bool answered)
 {
     struct lesson_state s;
-    lesson_state_at(ls->l, step, &s);
+    lesson_state_at_answered(ls->l, step, answered, &s);
     struct mha_error err;
     mha_error_clear(&err);
     struct mha_example *ex = lesson_state_example(&s, ls->assets_dir, &err);
@@ -119,18 +102,63 @@ static int apply_scene(struct ui_lessons *ls, struct ui_state *st, int step)
     return 0;
 }
 
+static struct ui_lesson_shown shown_of(const struct mha_example *ex)
+{
+    return (struct ui_lesson_shown){true,        ex->heads,  ex->d_model, ex->lq,
+                                    ex->causal, ex->scaled, ex->seed};
+}
+
+/* "heads 2 (you had 3)" for every setting the reader changed since the
+ * scene set it up (before) and that the new scene sets differently from
+ * theirs (now), into note; false when there is none. */
+static bool undone_note(const struct ui_lesson_shown *scene, const struct ui_lesson_shown *mine,
+                        const struct ui_lesson_shown *now, char *note, size_t n)
+{
+    size_t used = 0;
+    note[0] = '\0';
+#define UNDONE(field, fmt, name, show)                                                          \
+    if (scene->field != mine->field && now->field != mine->field && used < n)                 \
+        used += (size_t)snprintf(note + used, n - used, "%s" name " " fmt " (you had " fmt ")", \
+                                 used ? ", " : "", show(now->field), show(mine->field));
+#define PLAIN(x) (x)
+#define ONOFF(x) ((x) ? "on" : "off")
+    UNDONE(heads, "%d", "heads", PLAIN)
+    UNDONE(d_model, "%d", "d_model", PLAIN)
+    UNDONE(lq, "%d", "tokens", PLAIN)
+    UNDONE(causal, "%s", "causal mask", ONOFF)
+    UNDONE(scaled, "%s", "scaling", ONOFF)
+    UNDONE(seed, "%u", "seed", (unsigned)PLAIN)
+#undef UNDONE
+#undef PLAIN
+#undef ONOFF
+    return used > 0;
+}
+
 int ui_lesson_goto(struct ui_lessons *ls, struct ui_state *st, int step)
 {
     if (!ls->l || step < 0 || step >= ls->l->n_steps)
         return -1;
     st->msg[0] = '\0';
-    if (apply_scene(ls, st, step))
+    st->hide.active = false;
+    const struct ui_lesson_shown scene = ls->shown, mine = shown_of(st->ex);
+    if (apply_scene(ls, st, step, false))
         return -1;
+    ls->shown = shown_of(st->ex);
+    char note[400];
+    if (scene.valid && !st->msg[0] && undone_note(&scene, &mine, &ls->shown, note, sizeof note))
+        ui_state_say(st, false, "Step %d's scene set %s.", step + 1, note);
     ls->step = step;
     ls->scroll = 0;
+    ls->scroll_to_prompt = true; /* if the step has a checkpoint, it asks */
     const struct lesson_step *s = &ls->l->steps[step];
     const int previous = ls->progress ? progress_quiz(ls->progress, ls->id, step) : -1;
     ui_quiz_start(&ls->quiz, s->has_quiz ? &s->quiz : NULL, previous);
+    if (s->has_quiz) {
+        struct mha_error err;
+        mha_error_clear(&err);
+        if (lesson_quiz_hide(&s->quiz, st->ex, &st->hide, &err))
+            st->hide.active = false; /* --check-lessons reports it; show the cells */
+    }
     if (ls->progress) {
         progress_mark_seen(ls->progress, ls->id, step);
         progress_set_last_step(ls->progress, ls->id, step);
@@ -162,6 +190,7 @@ int ui_lesson_open(struct ui_lessons *ls, struct ui_state *st, const char *path,
     }
     lesson_free(ls->l);
     ls->l = l;
+    ls->shown.valid = false; /* nothing of the reader's to undo yet */
     snprintf(ls->id, sizeof ls->id, "%s", base_name(path));
     char *abs = realpath(path, NULL);
     snprintf(ls->path, sizeof ls->path, "%s", abs ? abs : path);
@@ -231,7 +260,26 @@ void ui_lesson_close(struct ui_lessons *ls, struct ui_state *st)
     lesson_free(ls->l);
     ls->l = NULL;
     ls->id[0] = '\0';
+    ls->shown.valid = false;
     ui_quiz_start(&ls->quiz, NULL, -1);
+    st->hide.active = false;
+}
+
+/* The checkpoint was answered (or shown): its cells show again, and the
+ * step's ```reveal, if it has one, is applied.  The message stays. */
+static void answered(struct ui_lessons *ls, struct ui_state *st)
+{
+    st->hide.active = false;
+    if (!ls->l->steps[ls->step].has_reveal)
+        return;
+    char msg[UI_MSG_MAX];
+    const bool error = st->msg_error;
+    snprintf(msg, sizeof msg, "%s", st->msg);
+    if (apply_scene(ls, st, ls->step, true) != 0)
+        return;
+    ls->shown = shown_of(st->ex);
+    if (msg[0])
+        ui_state_say(st, error, "%s", msg);
 }
 
 /* The answer the checkpoint expects: from the example on screen, or, when
@@ -260,8 +308,12 @@ bool ui_lesson_quiz_key(struct ui_lessons *ls, struct ui_state *st, int key, boo
     const enum ui_quiz_input in = ui_quiz_key(&ls->quiz, key, is_char);
     if (in == UI_QUIZ_TAKEN && !ui_quiz_numeric(&ls->quiz)) {
         const int n = ls->quiz.q->n_choices < 9 ? ls->quiz.q->n_choices : 9;
-        ui_state_say(st, false, "The checkpoint has %d choices: press 1-%d (or Space to go on).", n,
-                     n);
+        if (ls->quiz.retry && is_char && key >= '1' && key - '1' < n)
+            ui_state_say(st, false, "You tried \"%s\" already: pick another one.",
+                         ls->quiz.first);
+        else
+            ui_state_say(st, false,
+                         "The checkpoint has %d choices: press 1-%d (or Space to go on).", n, n);
     }
     if (in != UI_QUIZ_SUBMIT)
         return in == UI_QUIZ_TAKEN;
@@ -270,7 +322,13 @@ bool ui_lesson_quiz_key(struct ui_lessons *ls, struct ui_state *st, int key, boo
         ui_state_say(st, true, "This checkpoint's answer cannot be worked out here.");
         return true;
     }
-    ui_quiz_mark(&ls->quiz, &expected);
+    if (!ui_quiz_mark(&ls->quiz, &expected)) {
+        ui_state_say(st, false, "Not quite. One more try: %s",
+                     ui_quiz_numeric(&ls->quiz) ? "type another number and press Enter."
+                                                : "pick another choice.");
+        return true;
+    }
+    answered(ls, st);
     if (ls->progress) {
         progress_set_quiz(ls->progress, ls->id, ls->step, ls->quiz.right);
         save(ls, st);
@@ -293,6 +351,7 @@ bool ui_lesson_reveal(struct ui_lessons *ls, struct ui_state *st)
         return false;
     }
     ui_quiz_reveal(&ls->quiz, &expected);
+    answered(ls, st);
     ls->scroll = 1 << 20; /* down to the answer (clamped when drawn) */
     return true;
 }

@@ -42,13 +42,22 @@ struct ui_lessons {
     bool list_loaded;
     bool menu_open;
     int menu_sel; /* selected row; n_list is "leave the lesson" */
+    bool menu_reset_armed; /* R was pressed once: a second R forgets all progress */
 
     /* the open lesson */
     struct lesson *l; /* owned; NULL: no lesson */
     char id[UI_LESSON_ID_MAX];
     char path[PATH_MAX]; /* its file, absolute when it can be */
     int step;            /* 0-based */
+    struct ui_lesson_shown {
+        bool valid;
+        int heads, d_model, lq;
+        bool causal, scaled;
+        uint32_t seed;
+    } shown; /* what the step's scene set up, to tell the reader when the next
+                scene undoes a change they made */
     int scroll;          /* first line of the lesson pane shown */
+    bool scroll_to_prompt; /* a checkpoint waits: bring its answer line into the pane */
     struct ui_quiz quiz;
 };
 
@@ -93,8 +102,14 @@ void ui_lesson_menu_open(struct ui_lessons *ls, struct ui_state *st);
 void ui_lesson_menu_key(struct ui_lessons *ls, struct ui_state *st, int key, bool is_char);
 /* Rows the list has (lessons, and "leave the lesson" while one is open). */
 int ui_lesson_menu_rows(const struct ui_lessons *ls);
+/* The row the list opens on: the first lesson not read to the end. */
+int ui_lesson_menu_next(const struct ui_lessons *ls);
 
-/* Progress marks of entry e: "✓ done", "3/7" or ""; and "quiz 2/3" or "". */
+/* In the list: r restarts the selected lesson (its progress forgotten, step
+ * 1), R twice forgets every lesson's progress. */
+
+/* Progress marks of entry e: steps seen "0/7" .. "7/7 ✓"; and "quiz 2/3"
+ * or "". */
 void ui_lesson_entry_marks(const struct ui_lessons *ls, const struct ui_lesson_entry *e, char *seen,
                            int seen_n, char *quiz, int quiz_n);
 

@@ -57,23 +57,39 @@ void ui_lesson_menu_open(struct ui_lessons *ls, struct ui_state *st)
         return;
     }
     ls->menu_open = true;
-    ls->menu_sel = 0;
+    ls->menu_reset_armed = false;
+    ls->menu_sel = ui_lesson_menu_next(ls);
     for (int i = 0; i < ls->n_list; i++)
         if (ls->l && !strcmp(ls->list[i].id, ls->id))
             ls->menu_sel = i; /* the open lesson */
+}
+
+/* Steps of e seen so far. */
+static int seen_steps(const struct ui_lessons *ls, const struct ui_lesson_entry *e)
+{
+    const int n = ls->progress ? progress_seen_count(ls->progress, e->id) : 0;
+    return n < e->n_steps ? n : e->n_steps;
+}
+
+int ui_lesson_menu_next(const struct ui_lessons *ls)
+{
+    for (int i = 0; i < ls->n_list; i++)
+        if (!ls->list[i].broken && seen_steps(ls, &ls->list[i]) < ls->list[i].n_steps)
+            return i;
+    return 0;
 }
 
 void ui_lesson_entry_marks(const struct ui_lessons *ls, const struct ui_lesson_entry *e, char *seen,
                            int seen_n, char *quiz, int quiz_n)
 {
     seen[0] = quiz[0] = '\0';
+    const int n = seen_steps(ls, e);
+    if (n >= e->n_steps && e->n_steps > 0)
+        snprintf(seen, (size_t)seen_n, "%d/%d ✓", n, e->n_steps);
+    else
+        snprintf(seen, (size_t)seen_n, "%d/%d", n, e->n_steps);
     if (!ls->progress)
         return;
-    const int n = progress_seen_count(ls->progress, e->id);
-    if (n >= e->n_steps && e->n_steps > 0)
-        snprintf(seen, (size_t)seen_n, "✓ done");
-    else if (n > 0)
-        snprintf(seen, (size_t)seen_n, "%d/%d", n, e->n_steps);
     int answered = 0, right = 0;
     for (int i = 0; i < e->n_quizzes; i++) {
         const int q = progress_quiz(ls->progress, e->id, e->quiz_steps[i]);
@@ -82,6 +98,31 @@ void ui_lesson_entry_marks(const struct ui_lessons *ls, const struct ui_lesson_e
     }
     if (answered > 0)
         snprintf(quiz, (size_t)quiz_n, "quiz %d/%d", right, e->n_quizzes);
+}
+
+static void save_progress(struct ui_lessons *ls, struct ui_state *st, const char *done)
+{
+    struct mha_error err;
+    mha_error_clear(&err);
+    if (progress_save(ls->progress, &err) != 0)
+        ui_state_say(st, true, "Your progress could not be saved: %s", err.text);
+    else
+        ui_state_say(st, false, "%s", done);
+}
+
+/* Forget e's progress and open it on its first step. */
+static void restart(struct ui_lessons *ls, struct ui_state *st, const struct ui_lesson_entry *e)
+{
+    if (e->broken) {
+        ui_state_say(st, true, "%s has problems: mha-explorer --check-lessons %s lists them.",
+                     e->id, e->path);
+        return;
+    }
+    if (ls->progress)
+        progress_reset(ls->progress, e->id);
+    ls->menu_open = false;
+    if (ui_lesson_open(ls, st, e->path, 0) == 0)
+        ui_state_say(st, false, "\"%s\" starts again from step 1.", e->title);
 }
 
 void ui_lesson_menu_key(struct ui_lessons *ls, struct ui_state *st, int key, bool is_char)
@@ -121,6 +162,24 @@ void ui_lesson_menu_key(struct ui_lessons *ls, struct ui_state *st, int key, boo
             ui_lesson_open(ls, st, e->path, -1);
         }
         break;
+    case 'r':
+        if (ls->menu_sel < ls->n_list)
+            restart(ls, st, &ls->list[ls->menu_sel]);
+        break;
+    case 'R':
+        if (!ls->menu_reset_armed) {
+            ls->menu_reset_armed = true;
+            ui_state_say(st, false,
+                         "Press R again to forget the progress of every lesson (any other key "
+                         "keeps it).");
+            return;
+        }
+        if (ls->progress) {
+            progress_reset(ls->progress, NULL);
+            save_progress(ls, st, "Progress of every lesson forgotten.");
+        }
+        ls->menu_sel = ui_lesson_menu_next(ls);
+        break;
     case 27:
     case 'L':
     case 'q':
@@ -129,6 +188,7 @@ void ui_lesson_menu_key(struct ui_lessons *ls, struct ui_state *st, int key, boo
     default:
         break;
     }
+    ls->menu_reset_armed = false;
 }
 
 /* ---- drawing ------------------------------------------------------------------------------ */
@@ -146,15 +206,14 @@ void ui_lesson_menu_draw(WINDOW *win, const struct ui_lessons *ls, const struct 
         wborder(win, '|', '|', '-', '-', '+', '+', '+', '+');
     ui_put(win, 0, 2, " Lessons ", w - 4, ui_role_attr(th, UI_ROLE_PANE_TITLE), th->utf8);
     const int inner = w - 4, x = 2;
-    /* columns from the right: quiz 8, seen 6, steps 5, one apart; the
-     * titles get the rest (46 columns on an 80-column screen) */
-    const int quiz_x = x + inner - 8, seen_x = quiz_x - 7, steps_x = seen_x - 6;
-    const int title_w = steps_x - (x + 5) - 1;
+    /* columns from the right: quiz 8, steps seen 9 ("12/12 ✓"), one apart;
+     * the titles get the rest (49 columns on an 80-column screen) */
+    const int quiz_x = x + inner - 8, seen_x = quiz_x - 10;
+    const int title_w = seen_x - (x + 5) - 1;
     const int head_attr = ui_role_attr(th, UI_ROLE_SHAPE);
     ui_put(win, 1, x + 2, " #", 2, head_attr, th->utf8);
     ui_put(win, 1, x + 5, "lesson", title_w, head_attr, th->utf8);
-    ui_put(win, 1, steps_x, "steps", 5, head_attr, th->utf8);
-    ui_put(win, 1, seen_x, "seen", 6, head_attr, th->utf8);
+    ui_put(win, 1, seen_x, "seen", 9, head_attr, th->utf8);
     ui_put(win, 1, quiz_x, "quizzes", 8, head_attr, th->utf8);
     const int rows = ui_lesson_menu_rows(ls), body = h - 4;
     const int first = ui_window_start(ls->menu_sel, body, rows);
@@ -170,18 +229,17 @@ void ui_lesson_menu_draw(WINDOW *win, const struct ui_lessons *ls, const struct 
             continue;
         }
         const struct ui_lesson_entry *e = &ls->list[r];
-        char num[16], steps[16], seen[32], quiz[32];
+        char num[16], seen[32], quiz[32];
         const bool open = ls->l && !strcmp(e->id, ls->id);
         ui_put(win, y, x, open ? "▸" : " ", 1, base, th->utf8);
         snprintf(num, sizeof num, "%2d", e->number);
         ui_put(win, y, x + 2, num, 2, sel ? base : ui_role_attr(th, UI_ROLE_HELP_KEY), th->utf8);
         ui_put(win, y, x + 5, e->title, title_w, base, th->utf8);
-        snprintf(steps, sizeof steps, "%5d", e->n_steps);
-        ui_put(win, y, steps_x, e->broken ? " bad!" : steps, 5,
-               sel ? base : ui_role_attr(th, e->broken ? UI_ROLE_WRONG : UI_ROLE_SHAPE), th->utf8);
         ui_lesson_entry_marks(ls, e, seen, sizeof seen, quiz, sizeof quiz);
-        const bool done = !strncmp(seen, "✓", strlen("✓"));
-        ui_put(win, y, seen_x, seen, 6, sel ? base : ui_role_attr(th, done ? UI_ROLE_RIGHT : 0),
+        const bool done = strstr(seen, "✓") != NULL;
+        ui_put(win, y, seen_x, e->broken ? "bad!" : seen, 9,
+               sel ? base
+                   : ui_role_attr(th, e->broken ? UI_ROLE_WRONG : done ? UI_ROLE_RIGHT : 0),
                th->utf8);
         ui_put(win, y, quiz_x, quiz, 8, base, th->utf8);
     }
@@ -191,8 +249,9 @@ void ui_lesson_menu_draw(WINDOW *win, const struct ui_lessons *ls, const struct 
                  first + body < rows ? first + body : rows, rows);
         ui_put(win, 0, w - 2 - ui_text_width(more, th->utf8), more, w, head_attr, th->utf8);
     }
-    ui_put(win, h - 2, x, "↑ ↓ choose · Enter opens (where you left it) · Esc closes", inner,
-           head_attr, th->utf8);
+    ui_put(win, h - 2, x,
+           "↑ ↓ choose · Enter opens where you left it · r restarts it · R forgets all · Esc",
+           inner, head_attr, th->utf8);
     wattrset(win, 0);
     wnoutrefresh(win);
 }

@@ -21,6 +21,7 @@ struct pane {
     int first, rows; /* content lines [first, first + rows) show from line 1 */
     int n;           /* content lines so far */
     int margin;      /* columns left and right of the text: 1, wider for a presenter */
+    int prompt_end;  /* content lines up to the checkpoint's answer line (0: none) */
 };
 
 /* The presenter's lesson column: wide margins, and no longer lines than
@@ -141,7 +142,7 @@ static void checkpoint(struct pane *p, const struct ui_lessons *ls)
     const struct ui_quiz *z = &ls->quiz;
     const struct ui_theme *th = p->th;
     const int quiz = ui_role_attr(th, UI_ROLE_QUIZ);
-    char line[600];
+    char line[1024];
     next_line(p); /* a blank line before */
     int y = next_line(p);
     if (y >= 0) {
@@ -154,7 +155,8 @@ static void checkpoint(struct pane *p, const struct ui_lessons *ls)
         const char *choice = z->q->choices[i];
         const bool answered = z->phase == UI_QUIZ_ANSWERED;
         const bool is_answer = answered && !strcmp(choice, z->answer);
-        const bool is_given = answered && !strcmp(choice, z->given);
+        const bool is_given = (answered && !strcmp(choice, z->given)) ||
+                              (!answered && z->retry && !strcmp(choice, z->first));
         snprintf(line, sizeof line, "%s %s", is_answer ? "✓" : is_given ? "✗" : " ", choice);
         y = next_line(p);
         if (y < 0)
@@ -170,12 +172,17 @@ static void checkpoint(struct pane *p, const struct ui_lessons *ls)
         ui_put(p->win, y, p->margin + 5, line, text_w(p) - 5, attr, th->utf8);
     }
     if (z->phase == UI_QUIZ_ASKING) {
+        if (z->retry) {
+            snprintf(line, sizeof line, "✗ Not quite (you said %s). One more try.", z->first);
+            wrapped(p, line, UI_ROLE_QUIZ, ui_role_attr(th, UI_ROLE_WRONG));
+        }
         if (ui_quiz_numeric(z))
             snprintf(line, sizeof line, "Your answer: %s%s", z->typed, th->utf8 ? "▏" : "_");
         else
             snprintf(line, sizeof line, "Press 1-%d to answer.",
                      z->q->n_choices < 9 ? z->q->n_choices : 9);
         wrapped(p, line, UI_ROLE_QUIZ, ui_role_attr(th, UI_ROLE_PROMPT));
+        p->prompt_end = p->n;
         if (z->previous >= 0)
             wrapped(p,
                     z->previous ? "You answered this before: right. Answer again, or Space "
@@ -189,6 +196,9 @@ static void checkpoint(struct pane *p, const struct ui_lessons *ls)
         snprintf(line, sizeof line, "The answer: %s.", z->answer);
     else if (z->right)
         snprintf(line, sizeof line, "✓ Right: %s.", z->answer);
+    else if (ui_quiz_numeric(z) && z->retry)
+        snprintf(line, sizeof line, "✗ Not quite: the answer is %s (you said %s, then %s).",
+                 z->answer, z->first, z->given);
     else if (ui_quiz_numeric(z))
         snprintf(line, sizeof line, "✗ Not quite: the answer is %s (you said %s).", z->answer,
                  z->given);
@@ -206,7 +216,12 @@ static void content(struct pane *p, const struct ui_lessons *ls)
 {
     const struct lesson_step *step = &ls->l->steps[ls->step];
     struct lesson_layout lay;
-    lesson_layout_step(step, text_w(p), &lay);
+    if (lesson_layout_step(step, text_w(p), &lay) != 0) {
+        const int y = next_line(p);
+        if (y >= 0)
+            ui_put(p->win, y, p->margin, "Out of memory: this step cannot be shown.", text_w(p),
+                   ui_role_attr(p->th, UI_ROLE_WRONG), p->th->utf8);
+    }
     for (int i = 0; i < lay.n_lines; i++)
         layout_line(p, &lay.lines[i]);
     lesson_layout_done(&lay);
@@ -225,9 +240,31 @@ int ui_lesson_pane_lines(const struct ui_app *app, int width)
 {
     if (!app->les.l)
         return 0;
-    struct pane p = {NULL, &app->th, width, 0, 0, 0, pane_margin(app, width)};
+    struct pane p = {NULL, &app->th, width, 0, 0, 0, pane_margin(app, width), 0};
     content(&p, &app->les);
     return 1 + p.n;
+}
+
+int ui_lesson_pane_prompt_end(const struct ui_app *app, int width)
+{
+    if (!app->les.l)
+        return 0;
+    struct pane p = {NULL, &app->th, width, 0, 0, 0, pane_margin(app, width), 0};
+    content(&p, &app->les);
+    return p.prompt_end;
+}
+
+void ui_lesson_pane_follow_prompt(struct ui_app *app)
+{
+    struct ui_lessons *ls = &app->les;
+    if (!ls->scroll_to_prompt || !ls->l || app->lay.too_small || app->lay.side.h <= 0)
+        return;
+    ls->scroll_to_prompt = false;
+    const int total = ui_lesson_pane_lines(app, app->lay.side.w) - 1;
+    const int body = ui_lesson_pane_body(app->lay.side.h, total + 1);
+    const int end = ui_lesson_pane_prompt_end(app, app->lay.side.w);
+    if (end > ls->scroll + body)
+        ls->scroll = end - body;
 }
 
 int ui_lesson_pane_body(int height, int lines)
@@ -263,7 +300,7 @@ void ui_lesson_pane_draw(WINDOW *win, const struct ui_app *app, int width, int h
     /* after a resize the scroll may point past the end until the next key */
     int first = ls->scroll < total - body ? ls->scroll : total - body;
     first = first > 0 ? first : 0;
-    struct pane p = {win, th, width, first, body, 0, pane_margin(app, width)};
+    struct pane p = {win, th, width, first, body, 0, pane_margin(app, width), 0};
     content(&p, ls);
     if (total > body) {
         char more[96];

@@ -256,6 +256,15 @@ static void draw_number(WINDOW *win, int y, int x, const struct ui_block *b,
     mvwaddstr(win, y, x, text);
 }
 
+/* A cell a checkpoint hides until it is answered: a "?" where the number was. */
+static void draw_hidden(WINDOW *win, int y, int x, int cw, bool cursor, const struct ui_theme *th)
+{
+    char text[48];
+    snprintf(text, sizeof text, "%*s", cw > 1 && cw < 40 ? cw : 1, "?");
+    wattrset(win, ui_role_attr(th, cursor ? UI_ROLE_CURSOR : UI_ROLE_QUIZ));
+    mvwaddstr(win, y, x, text);
+}
+
 void ui_block_draw(WINDOW *win, int y, int x, int view_h, const struct ui_block *b,
                    const struct ui_block_geom *g, int cur_r, int cur_c, const struct ui_theme *th)
 {
@@ -298,6 +307,13 @@ void ui_block_draw(WINDOW *win, int y, int x, int view_h, const struct ui_block 
             const int cx = x + g->grid.label_w + 1 + (c - c0) * cw;
             const float v = ui_block_at(b, r, c);
             const bool cursor = r == cur_r && c == cur_c;
+            if (b->hide) {
+                const struct mha_cell cell = ui_block_cell(b, r, c);
+                if (lesson_hide_covers(b->hide, &cell)) {
+                    draw_hidden(win, line, cx, cw, cursor, th);
+                    continue;
+                }
+            }
             if (b->kind == UI_BLOCK_HEATMAP)
                 ui_heatmap_cell(
                     win, line, cx, v, cw, g->compact, cursor,

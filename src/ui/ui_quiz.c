@@ -43,6 +43,8 @@ enum ui_quiz_input ui_quiz_key(struct ui_quiz *z, int key, bool is_char)
             const int i = key - '1';
             if (i >= z->q->n_choices)
                 return UI_QUIZ_TAKEN; /* no such choice: nothing happens */
+            if (z->retry && !strcmp(z->q->choices[i], z->first))
+                return UI_QUIZ_TAKEN; /* already tried */
             snprintf(z->given, sizeof z->given, "%s", z->q->choices[i]);
             return UI_QUIZ_SUBMIT;
         }
@@ -81,16 +83,25 @@ void ui_quiz_format_number(double v, char *buf, int n)
         snprintf(buf, (size_t)n, "%.4g", v);
 }
 
-void ui_quiz_mark(struct ui_quiz *z, const struct lesson_answer *expected)
+bool ui_quiz_mark(struct ui_quiz *z, const struct lesson_answer *expected)
 {
     if (!z->q)
-        return;
+        return true;
     z->right = lesson_quiz_is_right(z->q, expected, z->given);
+    const bool one_choice_left = z->q->n_choices == 2; /* a retry would give it away */
+    if (!z->right && !z->retry && !one_choice_left) {
+        z->retry = true;
+        snprintf(z->first, sizeof z->first, "%s", z->given);
+        z->given[0] = '\0';
+        z->typed[0] = '\0';
+        return false;
+    }
     if (expected->numeric)
         ui_quiz_format_number(expected->number, z->answer, (int)sizeof z->answer);
     else
         snprintf(z->answer, sizeof z->answer, "%s", expected->text);
     z->phase = UI_QUIZ_ANSWERED;
+    return true;
 }
 
 void ui_quiz_reveal(struct ui_quiz *z, const struct lesson_answer *expected)

@@ -26,6 +26,8 @@ struct ui_quiz {
     char answer[256]; /* the expected answer, as shown */
     bool right;
     bool revealed; /* answered by no one: autoplay showed the answer */
+    bool retry;       /* the first answer was wrong: one more try before the answer shows */
+    char first[256];  /* that first answer */
 };
 
 /* Start asking q (NULL: no checkpoint).  previous: as progress_quiz says. */
@@ -47,9 +49,11 @@ enum ui_quiz_input {
  * deletes, Enter submits. */
 enum ui_quiz_input ui_quiz_key(struct ui_quiz *z, int key, bool is_char);
 
-/* Mark given against expected (lesson_quiz_expected's answer): sets right,
- * answer and the phase. */
-void ui_quiz_mark(struct ui_quiz *z, const struct lesson_answer *expected);
+/* Mark given against expected (lesson_quiz_expected's answer).  A first
+ * wrong answer keeps asking (retry set, first holds it, the answer stays
+ * hidden) and returns false; otherwise sets right, answer and the phase
+ * and returns true. */
+bool ui_quiz_mark(struct ui_quiz *z, const struct lesson_answer *expected);
 
 /* Show expected without an answer (autoplay going past a checkpoint):
  * answered, neither right nor wrong. */

@@ -348,10 +348,18 @@ int ui_state_toggle_causal(struct ui_state *st)
     n->causal = !st->ex->causal;
     if (replace(st, n, st->generated))
         return -1;
-    ui_state_say(st, false,
-                 st->ex->causal ? "Causal mask on: each token sees only itself and "
-                                  "the tokens before it."
-                                : "Causal mask off: every token sees every token.");
+    if (st->ex->cross)
+        ui_state_say(st, false,
+                     st->ex->causal
+                         ? "Causal mask on: query i sees only keys 0..i of the other sequence. "
+                           "Cross-attention seldom wants that: the sequence it reads is known "
+                           "whole (decoders mask their own self-attention instead)."
+                         : "Causal mask off: every query sees every key of the other sequence.");
+    else
+        ui_state_say(st, false,
+                     st->ex->causal ? "Causal mask on: each token sees only itself and "
+                                      "the tokens before it."
+                                    : "Causal mask off: every token sees every token.");
     return 0;
 }
 

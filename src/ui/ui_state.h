@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "explain.h"
+#include "lesson_state.h"
 #include "mha.h"
 #include "views.h"
 
@@ -73,6 +74,10 @@ struct ui_state {
 
     /* largest |value| of each tensor (finite values), for the colour scales */
     float range[MHA_TENSOR_COUNT];
+
+    /* cells a lesson's checkpoint hides until it is answered (drawn as ?,
+     * not explained) */
+    struct lesson_hide hide;
 };
 
 /* Take ownership of ex and run it.  generated: its numbers came from its

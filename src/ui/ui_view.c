@@ -302,6 +302,8 @@ int ui_view_build(const struct ui_state *st, int width, struct ui_block *out, in
         stage_output(&b, width);
         break;
     }
+    for (int i = 0; st->hide.active && i < b.n; i++)
+        out[i].hide = &st->hide; /* a checkpoint's cells, hidden until answered */
     return b.n;
 }
 

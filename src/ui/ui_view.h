@@ -63,6 +63,7 @@ struct ui_block {
     bool head_labels; /* columns labelled "h<head>.<j>" as the lessons and exports write them */
     float num_range;  /* > 0: the largest magnitude of a matrix shown beside this one,
                          whose numbers are written with the same decimals */
+    const struct lesson_hide *hide; /* cells drawn as "?" until a checkpoint is answered */
 
     /* How roomy the block is drawn (the presenter's layout sets these before
      * measuring): extra columns per cell, a blank line between rows, and

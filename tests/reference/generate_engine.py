@@ -260,6 +260,45 @@ def case_default():
                      query, key, value)
 
 
+def generated(name, what, lq, lk, d, h, seed, cross=False, scaled=True):
+    """An example the program draws from a seed (mha_example_generate): the
+    page's example (self-attention, 4 tokens, d_model 6, seed 42, any number
+    of heads) draws its weights from [-1, 1) as the page does; every other
+    one draws them as nn.Linear initialises its weight, uniform in
+    [-1/sqrt(d_model), 1/sqrt(d_model)).  Same draw order for both: query,
+    key, value (uniform [-2, 2)), then W_q, W_k, W_v, W_o, row by row."""
+    page = not cross and lq == 4 and lk == 4 and d == 6 and seed == 42
+    bound = 1.0 if page else 1.0 / math.sqrt(d)
+    g = Mulberry32(seed)
+    query = g.matrix(lq, d, -2.0, 2.0)
+    key = g.matrix(lk, d, -2.0, 2.0)
+    value = g.matrix(lk, d, -2.0, 2.0)
+    params = {w: g.matrix(d, d, -bound, bound) for w in ("w_q", "w_k", "w_v", "w_o")}
+    for b in ("b_q", "b_k", "b_v", "b_o"):
+        params[b] = np.zeros(d, dtype=F32)
+    c = make_case(name, what, lq, lk, d, h, params, query, key, value, scaled=scaled,
+                  cross=cross)
+    c["generated"] = {"seed": seed, "bound": bound}
+    return c
+
+
+def case_generated():
+    return [
+        generated("page_heads3", "the page's numbers split into 3 heads (heads do not "
+                  "change the draw)", 4, 4, 6, 3, 42),
+        generated("generated_d12", "4 tokens, d_model 12, 2 heads, seed 42: nn.Linear "
+                  "weights (lesson 7's wider heads)", 4, 4, 12, 2, 42),
+        generated("generated_d12_unscaled", "the same, scores not divided by sqrt(d_k)",
+                  4, 4, 12, 2, 42, scaled=False),
+        generated("generated_d24", "4 tokens, d_model 24, 4 heads, seed 42: nn.Linear "
+                  "weights", 4, 4, 24, 4, 42),
+        generated("generated_5tok", "5 tokens at the page's width: not the page, so "
+                  "nn.Linear weights", 5, 5, 6, 2, 42),
+        generated("generated_cross", "cross-attention drawn from seed 7, 3 queries over "
+                  "5 keys", 3, 5, 6, 3, 7, cross=True),
+    ]
+
+
 def case_self_bias():
     n, d, h = 5, 8, 2
     params = init_module(d, h, True, 101)
@@ -393,6 +432,8 @@ def record(c, exp):
                 "b_q", "b_k", "b_v", "b_o"):
         out[key] = to_json(c[key])
     out["mask"] = None if c["mask"] is None else [[int(v) for v in row] for row in c["mask"]]
+    if "generated" in c:
+        out["generated"] = c["generated"]
     out["expected"] = {key: to_json(val) for key, val in exp.items()}
     return out
 
@@ -401,7 +442,7 @@ def main():
     torch.set_num_threads(1)
     cases = [case_default(), case_self_bias(), case_cross(), case_causal(), case_mask(),
              case_causal_and_mask(), case_fully_masked_row(), case_one_head(),
-             case_heads_eq_d(), case_huge(), case_unscaled(), case_large()]
+             case_heads_eq_d(), case_huge(), case_unscaled(), case_large()] + case_generated()
     doc = {
         "generator": "tests/reference/generate_engine.py",
         "torch": torch.__version__,

@@ -31,7 +31,7 @@ T kill-server
 start 120 40 -- --lesson 2 --step 4 --autoplay 0.5
 wait_for "step 4/7"
 wait_for "step 5/7" 4
-wait_for "The answer: 2." 4
+wait_for "The answer: 3." 4
 wait_for "step 6/7" 4
 keys Escape # pauses (and leaves the cell cursor if a step put it somewhere)
 wait_for "paused"

@@ -22,17 +22,21 @@ wait_bar "2 Split"
 space_until "step 4/7"
 wait_bar "3 Transpose"
 
-# step 5 asks how many weight tables: predict first (a wrong number here)
+# step 5 asks how many weight tables with 3 heads: predict first (a wrong
+# number, one more try, another wrong one)
 space_until "step 5/7"
 wait_bar "4 Attention"
 wait_for "Checkpoint: predict, then check"
 wait_for "Your answer:"
 keys Space
 wait_for "Predict first"
-type_text "3"
-wait_for "Your answer: 3"
+type_text "2"
+wait_for "Your answer: 2"
 keys Enter
-wait_for "✗ Not quite: the answer is 2 (you said 3)."
+wait_for "✗ Not quite (you said 2). One more try."
+type_text "4"
+keys Enter
+wait_for "✗ Not quite: the answer is 3 (you said 2,"
 
 # a stage key inside the lesson changes the screen; the next step resets it
 keys 0
@@ -68,16 +72,18 @@ wait_exit 0
 T kill-server
 sleep 0.2
 
-# another lesson, from step 3: its scene has 3 heads, the next one 1
+# another lesson, from step 3: it asks about 3 heads while 2 are on screen,
+# and its reveal makes 3 once answered; the next step has 1
 start 120 40 -- --lesson 5 --step 3
 wait_for "Lesson 5 · Splitting into heads"
 wait_for "step 3/5"
-wait_for "heads 3 │ d_k 2"
+wait_for "heads 2 │ d_k 3"
 wait_bar "2 Split"
 wait_for "With d_model 6 and 3 heads, how many columns"
 type_text "2"
 keys Enter
 wait_for "✓ Right: 2."
+wait_for "heads 3 │ d_k 2"
 space_until "step 4/5"
 wait_for "heads 1 │ d_k 6"
 keys q
@@ -92,9 +98,11 @@ keys L
 wait_for "Lessons"
 wait_for "The pipeline at a glance"
 check "lesson 2 is done with one of two quizzes right" \
-    bash -c "tmux -L '$SOCK' capture-pane -p | grep -qE 'The pipeline at a glance +7 +✓ done +quiz 1/2'"
+    bash -c "tmux -L '$SOCK' capture-pane -p | grep -qE 'The pipeline at a glance +7/7 ✓ +quiz 1/2'"
 check "lesson 5 shows 2 of 5 steps seen" \
-    bash -c "tmux -L '$SOCK' capture-pane -p | grep -qE 'Splitting into heads +5 +2/5 +quiz 1/2'"
+    bash -c "tmux -L '$SOCK' capture-pane -p | grep -qE 'Splitting into heads +2/5 +quiz 1/2'"
+check "an unread lesson shows 0 steps seen" \
+    bash -c "tmux -L '$SOCK' capture-pane -p | grep -qE 'Why one head is not enough +0/5 '"
 keys Down
 keys Enter
 wait_for "Lesson 2 · The pipeline at a glance"
@@ -105,5 +113,21 @@ wait_for "Leave the lesson"
 keys NPage
 keys Enter
 wait_for "Left the lesson"
+keys q
+wait_exit 0
+T kill-server
+sleep 0.2
+
+# --reset-progress forgets it all: the list shows 0 steps seen again
+XDG_STATE_HOME="$WORK/state" "$EXE" --reset-progress 2>"$WORK/reset.err" ||
+    fail "--reset-progress failed: $(cat "$WORK/reset.err")"
+check "--reset-progress says what it did" grep -q "forgot the progress of every lesson" "$WORK/reset.err"
+start 120 40
+wait_for "0 · Input"
+keys L
+wait_for "Lessons"
+check "lesson 2 is unread again" \
+    bash -c "tmux -L '$SOCK' capture-pane -p | grep -qE 'The pipeline at a glance +0/7 '"
+keys q
 keys q
 wait_exit 0

@@ -46,7 +46,7 @@ press_until j "value input 4×6"
 wait_for "more above"
 press_until NPage "W_v (out × in) 6×6"
 wait_for "W_o (out × in) 6×6"
-press_until_gone NPage "more below"
+press_until_gone NPage "more below · j" # the canvas (the text pane may be cut too)
 # a key that changes nothing on the canvas leaves the scroll where it was
 keys r
 wait_for "seed 43"

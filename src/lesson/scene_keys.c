@@ -1,0 +1,404 @@
+/* scene_keys.c - the keys of a ```mha scene as one table: name, the kind of
+ * value and how it is read, how it changes the lesson state, and the words
+ * lessons/README.md uses for it.  A new key is one row here plus its member
+ * of struct lesson_scene; the parser, the "known keys" message, the state
+ * and the README check (tests/test_lesson_keys.c) all read this table.
+ *
+ * Rows are in the order they are applied: a load comes before the heads
+ * and switches that may follow it, a stage before a view. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lesson_parse.h"
+#include "lesson_state.h"
+#include "train.h"
+#include "views.h"
+
+/* ---- reading values: each fills its member of sc, or adds a diagnostic and
+ * returns false ---- */
+
+static bool number_in(struct lesson *l, const char *key, const char *v, long long lo,
+                      long long hi, int line, long long *out)
+{
+    char *end;
+    errno = 0;
+    long long n = strtoll(v, &end, 10);
+    if (!*v || *end || errno) {
+        lesson_diag_add(l, line, "%s: \"%s\" is not a whole number", key, v);
+        return false;
+    }
+    if (n < lo || n > hi) {
+        lesson_diag_add(l, line, "%s: %lld is out of range; expected %lld..%lld", key, n, lo,
+                        hi);
+        return false;
+    }
+    *out = n;
+    return true;
+}
+
+static bool on_off(struct lesson *l, const char *key, const char *v, int line, bool *out)
+{
+    const int on = lesson_switch_from_name(v);
+    if (on < 0) {
+        lesson_diag_add(l, line, "%s: expected on or off, got \"%s\"", key, v);
+        return false;
+    }
+    *out = on;
+    return true;
+}
+
+static bool read_stage(struct lesson *l, struct lesson_scene *sc, const char *v, int line)
+{
+    sc->stage = mha_stage_from_name(v);
+    if (sc->stage >= 0)
+        return true;
+    lesson_diag_add(l, line,
+                    "stage: unknown stage \"%s\"; expected input, projection, split, transpose, "
+                    "attention, merge, output or 0..6",
+                    v);
+    return false;
+}
+
+static bool read_tokens(struct lesson *l, struct lesson_scene *sc, const char *v, int line)
+{
+    (void)l, (void)line;
+    return (sc->tokens = lesson_strdup(v)) != NULL;
+}
+
+static bool read_d_model(struct lesson *l, struct lesson_scene *sc, const char *v, int line)
+{
+    long long n;
+    if (!number_in(l, "d_model", v, 1, MHA_MAX_D_MODEL, line, &n))
+        return false;
+    sc->d_model = (int)n;
+    return true;
+}
+
+static bool read_heads(struct lesson *l, struct lesson_scene *sc, const char *v, int line)
+{
+    long long n;
+    if (!number_in(l, "heads", v, 1, MHA_MAX_D_MODEL, line, &n))
+        return false;
+    sc->heads = (int)n;
+    return true;
+}
+
+static bool read_seed(struct lesson *l, struct lesson_scene *sc, const char *v, int line)
+{
+    long long n;
+    if (!number_in(l, "seed", v, 0, 4294967295LL, line, &n))
+        return false;
+    sc->seed = (uint32_t)n;
+    return true;
+}
+
+static bool read_causal(struct lesson *l, struct lesson_scene *sc, const char *v, int line)
+{
+    return on_off(l, "causal", v, line, &sc->causal);
+}
+
+static bool read_scale(struct lesson *l, struct lesson_scene *sc, const char *v, int line)
+{
+    return on_off(l, "scale", v, line, &sc->scaled);
+}
+
+static bool read_load(struct lesson *l, struct lesson_scene *sc, const char *v, int line)
+{
+    if (v[0] == '/' || strstr(v, "..")) {
+        lesson_diag_add(l, line,
+                        "load: \"%s\" must be a path inside the assets folder, e.g. "
+                        "examples/cat-sat.json",
+                        v);
+        return false;
+    }
+    return (sc->load = lesson_strdup(v)) != NULL;
+}
+
+static bool read_focus(struct lesson *l, struct lesson_scene *sc, const char *v, int line)
+{
+    (void)l, (void)line;
+    return (sc->focus = lesson_strdup(v)) != NULL;
+}
+
+static bool read_view(struct lesson *l, struct lesson_scene *sc, const char *v, int line)
+{
+    for (int i = 0; i < MHA_VIEW_COUNT; i++)
+        if (!strcmp(v, mha_view_name((enum mha_view)i))) {
+            sc->view = (enum mha_view)i;
+            return true;
+        }
+    char names[96];
+    lesson_diag_add(l, line, "view: unknown view \"%s\"; expected %s or none", v,
+                    mha_view_names(names, sizeof names, ", "));
+    return false;
+}
+
+static bool read_batch(struct lesson *l, struct lesson_scene *sc, const char *v, int line)
+{
+    return number_in(l, "batch", v, 1, 4096, line, &sc->batch);
+}
+
+static bool read_seq(struct lesson *l, struct lesson_scene *sc, const char *v, int line)
+{
+    return number_in(l, "seq", v, 1, 1000000, line, &sc->seq);
+}
+
+static bool read_preset(struct lesson *l, struct lesson_scene *sc, const char *v, int line)
+{
+    if (views_preset_find(v))
+        return (sc->preset = lesson_strdup(v)) != NULL;
+    lesson_diag_add(l, line,
+                    "preset: unknown preset \"%s\"; expected transformer-base, "
+                    "transformer-large, bert-base, bert-large, gpt2-small, gpt2-xl or gpt3-175b",
+                    v);
+    return false;
+}
+
+static bool read_train(struct lesson *l, struct lesson_scene *sc, const char *v, int line)
+{
+    if (strcmp(v, "off") == 0 || train_task_find(v))
+        return (sc->train = lesson_strdup(v)) != NULL;
+    char names[256];
+    lesson_diag_add(l, line, "train: unknown task \"%s\"; expected %s, or off", v,
+                    train_task_names(names, sizeof names));
+    return false;
+}
+
+static bool read_compare(struct lesson *l, struct lesson_scene *sc, const char *v, int line)
+{
+    const char *p = v;
+    sc->n_compare = 0;
+    while (*p) {
+        char *end;
+        errno = 0;
+        const long h = strtol(p, &end, 10);
+        if (end == p || errno || h < 1 || h > TRAIN_MAX_D_MODEL || (*end && *end != ',') ||
+            sc->n_compare == 4 || (*end == ',' && !end[1])) {
+            lesson_diag_add(l, line,
+                            "compare: expected 1 to 4 head counts separated by commas, as in "
+                            "1,2; got \"%s\"",
+                            v);
+            return false;
+        }
+        sc->compare[sc->n_compare++] = (int)h;
+        p = *end ? end + 1 : end;
+    }
+    return true;
+}
+
+static bool read_steps(struct lesson *l, struct lesson_scene *sc, const char *v, int line)
+{
+    long long n;
+    if (!number_in(l, "steps", v, 1, 100000, line, &n))
+        return false;
+    sc->steps = (int)n;
+    return true;
+}
+
+/* ---- applying: what a key changes in the state the scenes build up ---- */
+
+static void put_load(struct lesson_state *st, const struct lesson_scene *sc)
+{
+    st->load = sc->load;
+    st->heads = 0; /* the file's own */
+    st->causal = st->scaled = -1;
+}
+
+/* tokens, d_model and seed describe a generated example: leave a loaded one */
+static void leave_load(struct lesson_state *st)
+{
+    if (!st->load)
+        return;
+    st->load = NULL;
+    if (!st->heads)
+        st->heads = 2;
+}
+
+static void put_tokens(struct lesson_state *st, const struct lesson_scene *sc)
+{
+    leave_load(st);
+    st->tokens = sc->tokens;
+}
+
+static void put_d_model(struct lesson_state *st, const struct lesson_scene *sc)
+{
+    leave_load(st);
+    st->d_model = sc->d_model;
+}
+
+static void put_seed(struct lesson_state *st, const struct lesson_scene *sc)
+{
+    leave_load(st);
+    st->seed = sc->seed;
+}
+
+static void put_heads(struct lesson_state *st, const struct lesson_scene *sc)
+{
+    st->heads = sc->heads;
+}
+
+static void put_causal(struct lesson_state *st, const struct lesson_scene *sc)
+{
+    st->causal = sc->causal;
+}
+
+static void put_scale(struct lesson_state *st, const struct lesson_scene *sc)
+{
+    st->scaled = sc->scaled;
+}
+
+static void put_stage(struct lesson_state *st, const struct lesson_scene *sc)
+{
+    st->stage = sc->stage;
+    st->view = MHA_VIEW_NONE;
+}
+
+static void put_view(struct lesson_state *st, const struct lesson_scene *sc)
+{
+    st->view = sc->view;
+}
+
+static void put_focus(struct lesson_state *st, const struct lesson_scene *sc)
+{
+    st->focus = sc->focus;
+}
+
+static void put_batch(struct lesson_state *st, const struct lesson_scene *sc)
+{
+    st->batch = sc->batch;
+}
+
+static void put_seq(struct lesson_state *st, const struct lesson_scene *sc)
+{
+    st->seq = sc->seq;
+}
+
+static void put_preset(struct lesson_state *st, const struct lesson_scene *sc)
+{
+    st->preset = sc->preset;
+}
+
+/* A scene with train: sets up the model that trains: its heads (or
+ * compare:), seed and steps are the model's, each train: scene starting from
+ * the defaults; lesson_state_apply keeps heads and seed off the example. */
+static void put_train(struct lesson_state *st, const struct lesson_scene *sc)
+{
+    if (!strcmp(sc->train, "off")) {
+        st->train = NULL;
+        return;
+    }
+    const unsigned set = sc->set;
+    st->train = sc->train;
+    st->n_train_heads = 1;
+    st->train_heads[0] = (set & (1u << SCENE_HEADS)) ? sc->heads : TRAIN_DEFAULT_HEADS;
+    if (set & (1u << SCENE_COMPARE)) {
+        st->n_train_heads = sc->n_compare;
+        memcpy(st->train_heads, sc->compare, sizeof sc->compare);
+    }
+    st->train_seed = (set & (1u << SCENE_SEED)) ? sc->seed : TRAIN_DEFAULT_SEED;
+    st->train_steps = (set & (1u << SCENE_STEPS)) ? sc->steps : TRAIN_DEFAULT_STEPS;
+}
+
+/* compare: and steps: are read by put_train (they go with train:) */
+static void put_with_train(struct lesson_state *st, const struct lesson_scene *sc)
+{
+    (void)st, (void)sc;
+}
+
+/* ---- the table ---- */
+
+struct scene_key_row {
+    struct lesson_scene_key_info info;
+    bool (*read)(struct lesson *l, struct lesson_scene *sc, const char *value, int line);
+    void (*apply)(struct lesson_state *st, const struct lesson_scene *sc);
+};
+
+static const struct scene_key_row keys[SCENE_KEY_COUNT] = {
+    [SCENE_LOAD] = {{"load", "a file under `assets/`, e.g. `examples/cat-sat.json`",
+                     "an example file (its tokens, sizes and weights)"},
+                    read_load, put_load},
+    [SCENE_TOKENS] = {{"tokens", "words separated by spaces",
+                       "a generated example with these tokens"},
+                      read_tokens, put_tokens},
+    [SCENE_D_MODEL] = {{"d_model", "1..2048", "model width"}, read_d_model, put_d_model},
+    [SCENE_SEED] = {{"seed", "0..4294967295", "seed of the generated numbers"}, read_seed,
+                    put_seed},
+    [SCENE_HEADS] = {{"heads", "a divisor of `d_model`", "number of heads"}, read_heads,
+                     put_heads},
+    [SCENE_CAUSAL] = {{"causal", "`on` / `off`", "causal mask"}, read_causal, put_causal},
+    [SCENE_SCALE] = {{"scale", "`on` / `off`", "divide scores by √d_k"}, read_scale, put_scale},
+    [SCENE_STAGE] = {{"stage",
+                      "`input` `projection` `split` `transpose` `attention` `merge` `output` "
+                      "or `0`..`6`",
+                      "the stage on screen (also clears `view`)"},
+                     read_stage, put_stage},
+    [SCENE_VIEW] = {{"view", "`shapes` `cost` `heads` `none`",
+                     "a view other than the seven stages"},
+                    read_view, put_view},
+    [SCENE_FOCUS] = {{"focus", "e.g. `weights, head 1, row it, col mat`",
+                      "the cell the cursor starts on (see below)"},
+                     read_focus, put_focus},
+    [SCENE_BATCH] = {{"batch", "1..4096", "batch size for the `shapes` view (default 2)"},
+                     read_batch, put_batch},
+    [SCENE_SEQ] = {{"seq", "1..1000000",
+                    "sequence length for the `shapes` and `cost` views (default: the token "
+                    "count)"},
+                   read_seq, put_seq},
+    [SCENE_PRESET] = {{"preset",
+                       "`transformer-base` `transformer-large` `bert-base` `bert-large` "
+                       "`gpt2-small` `gpt2-xl` `gpt3-175b`",
+                       "published sizes for the `cost` view"},
+                      read_preset, put_preset},
+    [SCENE_TRAIN] = {{"train", "a task (`first-prev` `prev` `find-copy` `majority`) or `off`",
+                      "train a model on the training screen (d_model 8, vocabulary 16, "
+                      "sequences of 8); `heads` and `seed` in the same scene are the model's "
+                      "(default 2 heads, seed 1)"},
+                     read_train, put_train},
+    [SCENE_COMPARE] = {{"compare", "head counts, e.g. `1,2` (up to 4)",
+                        "with `train`: train these head counts side by side"},
+                       read_compare, put_with_train},
+    [SCENE_STEPS] = {{"steps", "1..100000", "with `train`: the step limit (default 1500)"},
+                     read_steps, put_with_train},
+};
+
+const struct lesson_scene_key_info *lesson_scene_key_info(int k)
+{
+    return (k >= 0 && k < SCENE_KEY_COUNT) ? &keys[k].info : NULL;
+}
+
+int lesson_scene_key_from_name(const char *name)
+{
+    for (int k = 0; k < SCENE_KEY_COUNT; k++)
+        if (strcmp(keys[k].info.name, name) == 0)
+            return k;
+    return -1;
+}
+
+const char *lesson_scene_key_list(char *buf, size_t n)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < SCENE_KEY_COUNT && used < n; k++)
+        used += (size_t)snprintf(buf + used, n - used, "%s%s", k ? ", " : "", keys[k].info.name);
+    return buf;
+}
+
+bool lesson_scene_key_read(struct lesson *l, struct lesson_scene *sc, int k, const char *value,
+                           int line)
+{
+    return keys[k].read(l, sc, value, line);
+}
+
+void lesson_state_apply(struct lesson_state *st, const struct lesson_scene *sc)
+{
+    st->focus = NULL; /* a focus belongs to its own step */
+    /* in a scene that trains, heads and seed are the model's (put_train) */
+    const unsigned model = (sc->set & (1u << SCENE_TRAIN))
+                               ? (1u << SCENE_HEADS) | (1u << SCENE_SEED)
+                               : 0u;
+    for (int k = 0; k < SCENE_KEY_COUNT; k++)
+        if (sc->set & (1u << k) & ~model)
+            keys[k].apply(st, sc);
+}

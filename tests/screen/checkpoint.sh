@@ -1,0 +1,63 @@
+#!/bin/bash
+# Checkpoints ask before they tell: the row a checkpoint asks about shows
+# "?" until it is answered, and Enter on it explains nothing; a first wrong
+# answer gets one more try (a choice tried once cannot be picked again);
+# the step's reveal (scaling off) is applied only once it is answered.
+. "$(dirname "$0")/lib.sh"
+
+# lesson 7 step 3: which key does row tok 1 of head 0 favour? its weights hide
+start 120 40 -- --lesson 7 --step 3
+wait_for "step 3/7"
+wait_for "In head 0, which key does row tok 1 attend"
+check "head 0's weights row tok 1 is hidden" \
+    bash -c "tmux -L '$SOCK' capture-pane -p | grep -qE '^tok 1 +\? +\? +\? +\? +tok 1'"
+keys 3
+wait_for "One more try"
+keys 3
+wait_for "already: pick another one"
+keys 2
+wait_for "✓ Right: tok 1."
+check "the weights show once answered" \
+    bash -c "tmux -L '$SOCK' capture-pane -p | grep -qE '^tok 1 +0\.17 +0\.44 +0\.03 +0\.36'"
+keys q
+wait_exit 0
+T kill-server
+sleep 0.2
+
+# lesson 7 step 5: asked with the scaling on; the reveal switches it off
+start 120 40 -- --lesson 7 --step 5
+wait_for "step 5/7"
+wait_for "scaling ÷√3"
+keys 1
+wait_for "✓ Right: it goes up, towards 1."
+wait_for "scaling off"
+# the next step starts from the revealed setting
+space_until "step 6/7"
+wait_for "scaling off"
+wait_for "d_model 12"
+keys q
+wait_exit 0
+T kill-server
+sleep 0.2
+
+# lesson 1 step 1: every weight is hidden while it asks for their sum
+start 120 40 -- --lesson 1 --step 1
+wait_for "What do the weights in one row of one head"
+check "no weight is shown" \
+    bash -c "tmux -L '$SOCK' capture-pane -p | grep -qE '^tok 0 +\? +\? +\? +\?'"
+type_text "1"
+keys Enter
+wait_for "✓ Right: 1."
+wait_gone "?     ?"
+keys q
+wait_exit 0
+T kill-server
+sleep 0.2
+
+# at 80x24 the checkpoint's answer line is below the fold: the pane scrolls
+# to it while it waits
+start 80 24 -- --lesson 7 --step 5
+wait_for "step 5/7"
+wait_for "Press 1-3 to answer."
+keys q
+wait_exit 0
