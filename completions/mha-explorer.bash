@@ -10,7 +10,7 @@ _mha_explorer() {
         --dump --format --stage --list-lessons --check-lessons --print-lesson --lesson
         --step --reset-progress --view --focus --bench-frames --present --theme --autoplay
         --record --replay --speed --train --vocab --context --steps --batch --lr --save
-        --grad --help --version"
+        --grad --compare --help --version"
     local stages="input projection split transpose attention merge output"
 
     case $prev in
@@ -65,7 +65,7 @@ _mha_explorer() {
         return
         ;;
     --tokens | --d-model | --heads | --seed | --step | --focus | --bench-frames | \
-        --autoplay | --speed | --vocab | --context | --steps | --lr)
+        --autoplay | --speed | --vocab | --context | --steps | --lr | --compare)
         return # a value of the user's own
         ;;
     esac

@@ -69,6 +69,10 @@ struct cli_options {
     int batch;              /* --batch ARG as a number (sequences per step with
                              * --train); 0 = not given or not a number */
     double lr;              /* --lr X; 0 = not given */
+
+    /* the training screen (cli_train_screen.c) */
+    int compare[4]; /* --compare 1,2: head counts trained side by side */
+    int n_compare;  /* 0 = not given */
 };
 
 /* Read argv into o.  Returns CLI_CONTINUE when there is work to do, 0 after
@@ -115,6 +119,13 @@ int cli_check_lesson_file(const char *path, int step);
 
 /* The data directory's assets/ (or "assets"), newly allocated. */
 char *cli_assets_dir(void);
+
+/* Fills the train_note of every step of l whose scene trains, with what the
+ * training reached (the program sets it: training lives beside the
+ * explorer).  NULL: --print-lesson says those steps train on the screen
+ * only.  0, or -1 with a message on stderr. */
+struct lesson;
+extern int (*cli_lesson_train_notes)(struct lesson *l);
 
 /* ---- training (cli_train.c) ---- */
 

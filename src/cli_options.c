@@ -89,7 +89,9 @@ static const char usage_tail[] =
     "                       or a task file (a batch file plus \"vocab\" and\n"
     "                       \"outputs\"); with --dump summary it trains without a\n"
     "                       terminal and prints task, sizes, steps, seed, held-out\n"
-    "                       loss, accuracy per output and ms_per_step\n"
+    "                       loss, accuracy per output and ms_per_step; on a\n"
+    "                       terminal without --dump it opens the training screen\n"
+    "                       (the loss, accuracies and heads live; ? lists its keys)\n"
     "  --d-model N --heads H  model width (default 8) and heads (default 2)\n"
     "  --vocab N            tokens in the vocabulary (2..256, default 16)\n"
     "  --context T          longest sequence (1..64, default 8)\n"
@@ -98,6 +100,8 @@ static const char usage_tail[] =
     "  --lr X               Adam's learning rate (default 0.01)\n"
     "  --seed S             seed of the initial weights and the batches (default 1)\n"
     "  --save FILE          write the trained model to FILE (a model file)\n"
+    "  --compare H,H...     on the screen: the same task, d_model and seed trained\n"
+    "                       side by side with these head counts (up to 4), e.g. 1,2\n"
     "  --grad MODEL --batch BATCH  print the loss and the gradient of every\n"
     "                       parameter of a model file on a batch file, as JSON\n"
     "  --load MODEL         a model file opens the explorer on its sample sequence:\n"
@@ -326,6 +330,7 @@ enum {
     OPT_STEPS,
     OPT_LR,
     OPT_RESET_PROGRESS,
+    OPT_COMPARE,
 };
 
 static const struct option longopts[] = {
@@ -362,10 +367,54 @@ static const struct option longopts[] = {
     {"steps", required_argument, NULL, OPT_STEPS},
     {"lr", required_argument, NULL, OPT_LR},
     {"reset-progress", no_argument, NULL, OPT_RESET_PROGRESS},
+    {"compare", required_argument, NULL, OPT_COMPARE},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
 };
+
+/* --compare 1,2,4: head counts, comma-separated, 1..4 of them. */
+static int compare_option(const char *arg, struct cli_options *o)
+{
+    const int max = (int)(sizeof o->compare / sizeof o->compare[0]);
+    o->n_compare = 0;
+    const char *p = arg;
+    while (*p) {
+        char *end;
+        errno = 0;
+        const long h = strtol(p, &end, 10);
+        if (end == p || errno || h < 1 || h > TRAIN_MAX_D_MODEL || (*end && *end != ','))
+            return usage_error("--compare: expected head counts separated by commas, as in "
+                               "--compare 1,2; got '%s'",
+                               arg);
+        if (o->n_compare == max)
+            return usage_error("--compare: at most 4 runs side by side, got '%s'", arg);
+        o->compare[o->n_compare++] = (int)h;
+        p = *end ? end + 1 : end;
+        if (*end && !*p)
+            return usage_error("--compare: '%s' ends with a comma", arg);
+    }
+    if (o->n_compare == 0)
+        return usage_error("--compare: expected head counts such as 1,2%s", "");
+    return CLI_CONTINUE;
+}
+
+/* --compare and the training screen's other limits; CLI_CONTINUE or an exit status. */
+static int screen_combinations(const struct cli_options *o)
+{
+    if (o->n_compare && !o->train)
+        return usage_error("%s needs --train TASK|FILE", "--compare");
+    if (o->n_compare && o->heads)
+        return usage_error("%s: --compare gives the head counts", "--heads");
+    if (o->n_compare && o->dump_stage == CLI_DUMP_SUMMARY)
+        return usage_error("--compare trains on the screen; for the figures run --dump summary "
+                           "once per --heads%s",
+                           "");
+    if (o->train && (o->view || o->focus || o->stage))
+        return usage_error("%s cannot be combined with --train: the training screen comes first",
+                           o->view ? "--view" : o->focus ? "--focus" : "--stage");
+    return CLI_CONTINUE;
+}
 
 /* The training options; CLI_CONTINUE or an exit status. */
 static int train_option(int c, const char *arg, struct cli_options *o)
@@ -410,6 +459,8 @@ static int train_option(int c, const char *arg, struct cli_options *o)
         if (parse_seconds("--lr", arg, 1e-6, 10.0, &o->lr))
             return CLI_EXIT_USAGE;
         break;
+    case OPT_COMPARE:
+        return compare_option(arg, o);
     }
     return CLI_CONTINUE;
 }
@@ -587,7 +638,9 @@ static int option(int c, const char *arg, struct cli_options *o)
 /* Options that do not go together. */
 static int combinations(const struct cli_options *o)
 {
-    const int rc = train_combinations(o);
+    int rc = screen_combinations(o);
+    if (rc == CLI_CONTINUE)
+        rc = train_combinations(o);
     if (rc != CLI_CONTINUE || o->train || o->grad)
         return rc;
     if (o->load && (o->tokens || o->d_model || o->seed >= 0))

@@ -18,6 +18,7 @@
 #include "record.h"
 #include "text_check.h"
 #if MHA_HAVE_UI
+#include "cli_train_screen.h"
 #include "ui.h"
 #endif
 
@@ -130,7 +131,10 @@ static FILE *open_record(const char *path)
     return f;
 }
 
-static int run_explorer(const struct cli_options *o, struct mha_example *ex)
+/* train: open on the training screen (ex may be NULL then); NULL: the stages. */
+struct ui_train_setup;
+static int run_explorer(const struct cli_options *o, struct mha_example *ex,
+                        const struct ui_train_setup *train)
 {
     char *lesson_path = NULL;
     struct recording rec;
@@ -147,9 +151,12 @@ static int run_explorer(const struct cli_options *o, struct mha_example *ex)
         rec_free(&rec);
         fprintf(stderr,
                 "%s: the explorer needs a terminal, but standard %s is not one.\n"
-                "To print stages without a terminal use --dump STAGE, e.g.\n"
-                "  %s --dump attention --format text\n",
-                prog, isatty(STDIN_FILENO) ? "output" : "input", prog);
+                "%s\n",
+                prog, isatty(STDIN_FILENO) ? "output" : "input",
+                train ? "To train without a terminal add --dump summary, e.g.\n"
+                        "  mha-explorer --train first-prev --dump summary"
+                      : "To print stages without a terminal use --dump STAGE, e.g.\n"
+                        "  mha-explorer --dump attention --format text");
         mha_example_free(ex);
         return CLI_EXIT_USAGE;
     }
@@ -175,9 +182,11 @@ static int run_explorer(const struct cli_options *o, struct mha_example *ex)
                             .record_name = o->record,
                             .replay = o->replay ? &rec : NULL,
                             .replay_name = o->replay,
-                            .speed = o->speed};
+                            .speed = o->speed,
+                            .train = train};
     rc = ui_run(ex, &uo);
 #else
+    (void)train;
     fprintf(stderr,
             "%s: this build has no interactive explorer (ncursesw was not found); "
             "use --dump STAGE\n",
@@ -206,6 +215,9 @@ int main(int argc, char **argv)
         return cli_check_lessons(o.check_files, o.n_check_files);
     if (o.list_lessons)
         return cli_list_lessons();
+#if MHA_HAVE_UI
+    cli_lesson_train_notes = cli_train_lesson_notes;
+#endif
     if (o.print_lesson)
         return cli_print_lesson(o.print_lesson, o.format);
     if (o.reset_progress) {
@@ -221,11 +233,20 @@ int main(int argc, char **argv)
     if (o.train) {
         if (o.dump_stage == CLI_DUMP_SUMMARY)
             return cli_train_summary(&o);
+#if MHA_HAVE_UI
+        struct cli_train_screen ts;
+        if ((rc = cli_train_screen_setup(&o, &ts)) != 0)
+            return rc;
+        rc = run_explorer(&o, NULL, &ts.setup);
+        cli_train_screen_done(&ts);
+        return rc;
+#else
         fprintf(stderr,
                 "%s: --train without --dump summary opens the training screen, which this "
                 "build does not have; use --train %s --dump summary\n",
                 prog, o.train);
         return CLI_EXIT_USAGE;
+#endif
     }
 
     struct mha_error err;
@@ -240,5 +261,5 @@ int main(int argc, char **argv)
         mha_example_free(ex);
         return rc;
     }
-    return run_explorer(&o, ex);
+    return run_explorer(&o, ex, NULL);
 }

@@ -230,6 +230,65 @@ START_TEST(test_views_point_at_the_trace)
 }
 END_TEST
 
+/* ------------------------------------------------------------ TCase buffers */
+
+/* The stage numbers of a trace equal a fresh run of ex. */
+static void same_as_fresh_run(const struct mha_example *ex, const struct mha_trace *tr)
+{
+    struct mha_error err;
+    mha_error_clear(&err);
+    struct mha_trace *fresh = mha_run(ex, &err);
+    ck_assert_ptr_nonnull(fresh);
+    const size_t d = (size_t)ex->d_model, lq = (size_t)ex->lq, h = (size_t)ex->heads;
+    ck_assert_mem_eq(tr->q, fresh->q, lq * d * sizeof(float));
+    ck_assert_mem_eq(tr->weights, fresh->weights, h * lq * (size_t)ex->lk * sizeof(float));
+    ck_assert_mem_eq(tr->output, fresh->output, lq * d * sizeof(float));
+    mha_trace_free(fresh);
+}
+
+/* A change that keeps the sizes keeps the example's and the trace's
+ * buffers (the screen's blocks point into them) and shows the new numbers. */
+START_TEST(test_same_sizes_keep_the_buffers)
+{
+    const struct mha_example *ex = st.ex;
+    const struct mha_trace *tr = st.tr;
+    const float *q = st.tr->q, *wq = st.ex->w_q;
+    const float before = st.tr->output[0];
+    ck_assert_int_eq(ui_state_set_seed(&st, 7), 0);
+    ck_assert_ptr_eq(st.ex, ex);
+    ck_assert_ptr_eq(st.tr, tr);
+    ck_assert_ptr_eq(st.tr->q, q);
+    ck_assert_ptr_eq(st.ex->w_q, wq);
+    ck_assert_uint_eq(st.ex->seed, 7);
+    ck_assert(st.tr->output[0] != before);
+    same_as_fresh_run(st.ex, st.tr);
+    ck_assert_int_eq(ui_state_toggle_causal(&st), 0);
+    ck_assert_ptr_eq(st.tr, tr);
+    ck_assert(st.ex->causal);
+    ck_assert_float_eq(st.tr->weights[1], 0.0f); /* row 0 sees only itself */
+    same_as_fresh_run(st.ex, st.tr);
+    /* other sizes need other buffers */
+    ck_assert_int_eq(ui_state_set_heads(&st, 3), 0);
+    ck_assert_int_eq(st.tr->heads, 3);
+    same_as_fresh_run(st.ex, st.tr);
+}
+END_TEST
+
+/* A model changed in place is drawn as it is: refresh runs it again into
+ * the same trace. */
+START_TEST(test_refresh_in_place)
+{
+    const struct mha_trace *tr = st.tr;
+    const unsigned gen = st.ex_gen;
+    for (int i = 0; i < st.ex->d_model * st.ex->d_model; i++)
+        st.ex->w_q[i] *= 2.0f;
+    ui_state_refresh(&st);
+    ck_assert_ptr_eq(st.tr, tr);
+    ck_assert_uint_eq(st.ex_gen, gen);
+    same_as_fresh_run(st.ex, st.tr);
+}
+END_TEST
+
 /* The view registry: a row for every view beyond the stages, each one
  * made, described and named from it; the list of names is generated. */
 START_TEST(test_view_registry)
@@ -273,6 +332,11 @@ static Suite *state_suite(void)
     tcase_add_test(t, test_toggles_and_seed);
     tcase_add_test(t, test_tokens_command);
     tcase_add_test(t, test_stage_and_unknown_commands);
+    suite_add_tcase(s, t);
+    t = tcase_create("buffers");
+    tcase_add_checked_fixture(t, setup, teardown);
+    tcase_add_test(t, test_same_sizes_keep_the_buffers);
+    tcase_add_test(t, test_refresh_in_place);
     suite_add_tcase(s, t);
     t = tcase_create("keys");
     tcase_add_test(t, test_key_table);

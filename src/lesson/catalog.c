@@ -193,12 +193,15 @@ int lesson_print_text(FILE *out, const struct lesson *l, const char *assets_dir,
         print_layout(out, &lay);
         lesson_layout_done(&lay);
         fputc('\n', out);
+        if (step->train_note)
+            fprintf(out, "Trained: %s\n\n", step->train_note);
         /* one example and trace serve the step's screen and its checkpoint */
         struct mha_error err;
         mha_error_clear(&err);
         struct mha_example *ex = lesson_state_example(&st, assets_dir, &err);
         struct mha_trace *t = ex ? mha_run(ex, &err) : NULL;
-        if (print_scene(out, &st, ex, t, &err))
+        /* a step that trains shows the training (its note above), not a stage */
+        if (!step->train_note && print_scene(out, &st, ex, t, &err))
             rc = -1;
         if (step->has_quiz)
             print_quiz(out, &step->quiz, ex, t, &err);

@@ -645,6 +645,7 @@ void lesson_free(struct lesson *l)
         free(st->blocks);
         free(st->title);
         lesson_scene_done(&st->scene);
+        free(st->train_note);
         lesson_scene_done(&st->reveal);
         lesson_quiz_done(&st->quiz);
     }

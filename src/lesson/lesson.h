@@ -77,6 +77,7 @@ int lesson_switch_from_name(const char *word);
 enum lesson_scene_key {
     SCENE_LOAD, SCENE_TOKENS, SCENE_D_MODEL, SCENE_SEED, SCENE_HEADS, SCENE_CAUSAL,
     SCENE_SCALE, SCENE_STAGE, SCENE_VIEW, SCENE_FOCUS, SCENE_BATCH, SCENE_SEQ, SCENE_PRESET,
+    SCENE_TRAIN, SCENE_COMPARE, SCENE_STEPS,
     SCENE_KEY_COUNT
 };
 
@@ -106,6 +107,12 @@ struct lesson_scene {
     enum mha_view view;
     long long batch, seq;
     char *preset;
+    /* training (train: TASK|off, compare: 1,2, steps: N; heads and seed in a
+     * scene with train: are the model's) */
+    char *train;     /* a built-in task's name, or "off" */
+    int compare[4];
+    int n_compare;
+    int steps;
 };
 
 /* ---- quizzes ---- */
@@ -137,6 +144,7 @@ struct lesson_step {
     struct lesson_scene scene;
     bool has_quiz;
     struct lesson_quiz quiz;
+    char *train_note; /* what the step's training reached, set by --print-lesson, or NULL */
     /* ```reveal: a scene applied once the step's checkpoint is answered (a
      * setting that would give the answer away, such as scale: off for "what
      * happens without the scale?"); later steps start from it. */

@@ -448,6 +448,11 @@ int lesson_print_html(FILE *out, const struct lesson *l, const char *assets_dir)
             block_html(out, &ls, &step->blocks[b]);
         }
         lists_close_to(out, &ls, 0);
+        if (step->train_note) {
+            fputs("<p class=\"trained\"><strong>Trained:</strong> ", out);
+            export_xml_text(out, step->train_note);
+            fputs("</p>\n", out);
+        }
         const bool show_scene = s == 0 || step->has_scene;
         if (show_scene || step->has_quiz) {
             /* one example and trace serve the step's screen and its checkpoint */

@@ -26,6 +26,13 @@ struct lesson_state {
     const char *focus; /* this step's focus, or NULL */
     long long batch, seq; /* seq 0: the token count */
     const char *preset;
+    /* training: a task (NULL: none), its head counts (more than one: side
+     * by side), seed and step limit */
+    const char *train;
+    int train_heads[4];
+    int n_train_heads;
+    uint32_t train_seed;
+    int train_steps;
 };
 
 /* The state before any scene: the default example on the input stage. */

@@ -135,5 +135,6 @@ void lesson_scene_done(struct lesson_scene *sc)
     free(sc->load);
     free(sc->focus);
     free(sc->preset);
+    free(sc->train);
     memset(sc, 0, sizeof *sc);
 }

@@ -13,6 +13,7 @@
 
 #include "lesson_parse.h"
 #include "lesson_state.h"
+#include "train.h"
 #include "views.h"
 
 /* ---- reading values: each fills its member of sc, or adds a diagnostic and
@@ -155,6 +156,47 @@ static bool read_preset(struct lesson *l, struct lesson_scene *sc, const char *v
     return false;
 }
 
+static bool read_train(struct lesson *l, struct lesson_scene *sc, const char *v, int line)
+{
+    if (strcmp(v, "off") == 0 || train_task_find(v))
+        return (sc->train = lesson_strdup(v)) != NULL;
+    char names[256];
+    lesson_diag_add(l, line, "train: unknown task \"%s\"; expected %s, or off", v,
+                    train_task_names(names, sizeof names));
+    return false;
+}
+
+static bool read_compare(struct lesson *l, struct lesson_scene *sc, const char *v, int line)
+{
+    const char *p = v;
+    sc->n_compare = 0;
+    while (*p) {
+        char *end;
+        errno = 0;
+        const long h = strtol(p, &end, 10);
+        if (end == p || errno || h < 1 || h > TRAIN_MAX_D_MODEL || (*end && *end != ',') ||
+            sc->n_compare == 4 || (*end == ',' && !end[1])) {
+            lesson_diag_add(l, line,
+                            "compare: expected 1 to 4 head counts separated by commas, as in "
+                            "1,2; got \"%s\"",
+                            v);
+            return false;
+        }
+        sc->compare[sc->n_compare++] = (int)h;
+        p = *end ? end + 1 : end;
+    }
+    return true;
+}
+
+static bool read_steps(struct lesson *l, struct lesson_scene *sc, const char *v, int line)
+{
+    long long n;
+    if (!number_in(l, "steps", v, 1, 100000, line, &n))
+        return false;
+    sc->steps = (int)n;
+    return true;
+}
+
 /* ---- applying: what a key changes in the state the scenes build up ---- */
 
 static void put_load(struct lesson_state *st, const struct lesson_scene *sc)
@@ -238,6 +280,33 @@ static void put_preset(struct lesson_state *st, const struct lesson_scene *sc)
     st->preset = sc->preset;
 }
 
+/* A scene with train: sets up the model that trains: its heads (or
+ * compare:), seed and steps are the model's, each train: scene starting from
+ * the defaults; lesson_state_apply keeps heads and seed off the example. */
+static void put_train(struct lesson_state *st, const struct lesson_scene *sc)
+{
+    if (!strcmp(sc->train, "off")) {
+        st->train = NULL;
+        return;
+    }
+    const unsigned set = sc->set;
+    st->train = sc->train;
+    st->n_train_heads = 1;
+    st->train_heads[0] = (set & (1u << SCENE_HEADS)) ? sc->heads : TRAIN_DEFAULT_HEADS;
+    if (set & (1u << SCENE_COMPARE)) {
+        st->n_train_heads = sc->n_compare;
+        memcpy(st->train_heads, sc->compare, sizeof sc->compare);
+    }
+    st->train_seed = (set & (1u << SCENE_SEED)) ? sc->seed : TRAIN_DEFAULT_SEED;
+    st->train_steps = (set & (1u << SCENE_STEPS)) ? sc->steps : TRAIN_DEFAULT_STEPS;
+}
+
+/* compare: and steps: are read by put_train (they go with train:) */
+static void put_with_train(struct lesson_state *st, const struct lesson_scene *sc)
+{
+    (void)st, (void)sc;
+}
+
 /* ---- the table ---- */
 
 struct scene_key_row {
@@ -282,6 +351,16 @@ static const struct scene_key_row keys[SCENE_KEY_COUNT] = {
                        "`gpt2-small` `gpt2-xl` `gpt3-175b`",
                        "published sizes for the `cost` view"},
                       read_preset, put_preset},
+    [SCENE_TRAIN] = {{"train", "a task (`first-prev` `prev` `find-copy` `majority`) or `off`",
+                      "train a model on the training screen (d_model 8, vocabulary 16, "
+                      "sequences of 8); `heads` and `seed` in the same scene are the model's "
+                      "(default 2 heads, seed 1)"},
+                     read_train, put_train},
+    [SCENE_COMPARE] = {{"compare", "head counts, e.g. `1,2` (up to 4)",
+                        "with `train`: train these head counts side by side"},
+                       read_compare, put_with_train},
+    [SCENE_STEPS] = {{"steps", "1..100000", "with `train`: the step limit (default 1500)"},
+                     read_steps, put_with_train},
 };
 
 const struct lesson_scene_key_info *lesson_scene_key_info(int k)
@@ -315,7 +394,11 @@ bool lesson_scene_key_read(struct lesson *l, struct lesson_scene *sc, int k, con
 void lesson_state_apply(struct lesson_state *st, const struct lesson_scene *sc)
 {
     st->focus = NULL; /* a focus belongs to its own step */
+    /* in a scene that trains, heads and seed are the model's (put_train) */
+    const unsigned model = (sc->set & (1u << SCENE_TRAIN))
+                               ? (1u << SCENE_HEADS) | (1u << SCENE_SEED)
+                               : 0u;
     for (int k = 0; k < SCENE_KEY_COUNT; k++)
-        if (sc->set & (1u << k))
+        if (sc->set & (1u << k) & ~model)
             keys[k].apply(st, sc);
 }

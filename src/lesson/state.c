@@ -6,6 +6,7 @@
 #include "example_io.h"
 #include "lesson_parse.h"
 #include "lesson_state.h"
+#include "train.h"
 #include "text_check.h"
 
 void lesson_state_init(struct lesson_state *st)
@@ -347,6 +348,36 @@ bool lesson_hide_covers(const struct lesson_hide *h, const struct mha_cell *c)
 
 /* ---- checking a whole lesson ---- */
 
+/* compare: and steps: belong to a train: scene; the model of each head
+ * count must be one that trains. */
+static void check_train_scene(struct lesson *l, const struct lesson_scene *sc,
+                              const struct lesson_state *st)
+{
+    const int keys[] = {SCENE_COMPARE, SCENE_STEPS};
+    for (int i = 0; i < 2; i++)
+        if ((sc->set & (1u << keys[i])) && !(sc->set & (1u << SCENE_TRAIN)))
+            lesson_diag_add(l, sc->key_line[keys[i]], "%s: goes with train: in the same scene",
+                            keys[i] == SCENE_COMPARE ? "compare" : "steps");
+    if (!(sc->set & (1u << SCENE_TRAIN)) || !st->train)
+        return;
+    if ((sc->set & (1u << SCENE_COMPARE)) && (sc->set & (1u << SCENE_HEADS)))
+        lesson_diag_add(l, sc->key_line[SCENE_HEADS], "heads: compare: gives the head counts");
+    const struct train_task *task = train_task_find(st->train);
+    for (int i = 0; task && i < st->n_train_heads; i++) {
+        struct train_config cfg;
+        train_task_config(task, TRAIN_DEFAULT_D_MODEL, st->train_heads[i], TRAIN_DEFAULT_VOCAB,
+                          TRAIN_DEFAULT_CONTEXT, &cfg);
+        struct mha_error err;
+        mha_error_clear(&err);
+        if (train_config_check(&cfg, &err) != 0)
+            lesson_diag_add(l,
+                            sc->key_line[(sc->set & (1u << SCENE_COMPARE)) ? SCENE_COMPARE
+                                         : (sc->set & (1u << SCENE_HEADS)) ? SCENE_HEADS
+                                                                           : SCENE_TRAIN],
+                            "train: %s", err.text);
+    }
+}
+
 /* The check builds each step's example only as far as it needs: sizes and
  * labels (for heads, focus and the trace's size), numbers only for a
  * checkpoint that computes its answer, and a step whose example is the one
@@ -494,6 +525,8 @@ int lesson_check(struct lesson *l, const char *assets_dir)
                             "step %d has no ```mha scene; every step sets up the screen", s + 1);
         struct mha_error err;
         mha_error_clear(&err);
+        if (step->has_scene)
+            check_train_scene(l, &step->scene, &st);
         cache_build(&cache, &st, assets_dir);
         struct mha_example *ex = cache.ex;
         if (!ex) {

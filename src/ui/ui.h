@@ -8,6 +8,7 @@
 #include "mha.h"
 
 struct recording;
+struct ui_train_setup;
 
 struct ui_options {
     int stage;             /* stage to open on, 0..6 */
@@ -39,6 +40,9 @@ struct ui_options {
     const struct recording *replay; /* play these keys in (the caller keeps it) */
     const char *replay_name;
     double speed; /* the replay's times are divided by it; 0 = 1 */
+
+    /* The training screen (main.c: --train TASK on a terminal, --compare). */
+    const struct ui_train_setup *train; /* open on it (ex may be NULL then), or NULL */
 };
 
 /* Run the explorer on ex until the user quits.  The explorer takes ownership
@@ -46,7 +50,8 @@ struct ui_options {
  * a terminal.  Restores the terminal on every way out.  Returns the process
  * exit status: 0 after a normal quit; 2, with the reason on stderr and the
  * terminal untouched, when the lesson, view or focus asked for cannot be
- * shown. */
+ * shown.  With opt->train the explorer opens on the training screen and its
+ * example is the model's sample (ex, if given, is freed). */
 int ui_run(struct mha_example *ex, const struct ui_options *opt);
 
 #endif

@@ -14,6 +14,7 @@
 
 #include "ui_app.h"
 #include "ui_play.h"
+#include "ui_train.h"
 #include "paths.h"
 
 static bool locale_is_utf8(void)
@@ -178,13 +179,22 @@ int ui_run(struct mha_example *ex, const struct ui_options *opt)
                        : COLORSCALE_THEME_DARK;
     struct mha_error err;
     mha_error_clear(&err);
-    const char *source = opt->load_path ? base_name(opt->load_path) : "";
-    if (ui_state_init(&app->st, ex, opt->load_path == NULL, source, &err)) {
+    if (opt->train && ui_train_open(app, opt->train, &ex, &err) != 0) {
         char buf[MHA_ERROR_TEXT_MAX + MHA_ERROR_FILE_MAX + 32];
         fprintf(stderr, "mha-explorer: %s\n", mha_error_format(&err, buf, sizeof buf));
         free(app);
         return 2;
     }
+    const char *source = opt->load_path ? base_name(opt->load_path) : "";
+    if (ui_state_init(&app->st, ex, opt->load_path == NULL && !opt->train, source, &err)) {
+        char buf[MHA_ERROR_TEXT_MAX + MHA_ERROR_FILE_MAX + 32];
+        fprintf(stderr, "mha-explorer: %s\n", mha_error_format(&err, buf, sizeof buf));
+        ui_train_free(app->train);
+        free(app);
+        return 2;
+    }
+    if (app->train)
+        ui_train_sync_example(app);
     if (opt->stage > 0 && opt->stage < MHA_STAGE_COUNT)
         app->st.stage = opt->stage;
     app->st.present = opt->present;
@@ -207,11 +217,13 @@ int ui_run(struct mha_example *ex, const struct ui_options *opt)
         fprintf(stderr, "mha-explorer: %s\n", app->st.msg);
         ui_lessons_done(&app->les);
         ui_state_done(&app->st);
+        ui_train_free(app->train);
         free(app);
         return 2;
     }
     if (warning[0])
         ui_state_say(&app->st, true, "%s", warning);
+    ui_train_lesson_sync(app); /* a lesson that opens on a step that trains */
 
     int frames = opt->bench_frames;
     const char *env = getenv("MHA_UI_BENCH_FRAMES");
@@ -225,6 +237,7 @@ int ui_run(struct mha_example *ex, const struct ui_options *opt)
         status = ui_app_interactive(app);
     ui_lessons_done(&app->les);
     ui_state_done(&app->st);
+    ui_train_free(app->train);
     free(app);
     return status;
 }

@@ -50,6 +50,9 @@ struct ui_app {
     struct ui_rect pos[UI_VIEW_MAX_BLOCKS]; /* on the canvas */
     int n_blocks;
     int canvas_h;
+
+    struct ui_train *train; /* the training screen (--train, --compare); NULL: none */
+    long train_clock_ms;    /* the session clock at the last key or tick (ui_train_session_ms) */
 };
 
 /* Recompute the layout for rows x cols (recreating the windows when the
@@ -149,11 +152,52 @@ struct ui_present_text {
 };
 void ui_present_text(const struct ui_state *st, bool utf8, int width, struct ui_present_text *out);
 void ui_present_head_draw(WINDOW *win, const struct ui_app *app);
+/* The presenter's header on the training screen: "TRAINING" and the task
+ * (pt unchanged when the training screen is not shown). */
+void ui_train_present_text(const struct ui_app *app, struct ui_present_text *pt);
 void ui_present_status_draw(WINDOW *win, const struct ui_app *app, int width);
 
 /* What plays by itself, for the status lines: "autoplay 2s", "paused",
  * "replay 3/20", "replay paused", or "" when nothing does. */
 void ui_play_status(const struct ui_app *app, char *buf, size_t n);
 
+/* The training screen (ui_train_keys.c, ui_train_draw.c, ui_train_export.c). */
+struct ui_train;
+/* It is on screen (in the visualisation's place). */
+bool ui_train_on_screen(const struct ui_app *app);
+/* A key for it: true when it took the key. */
+bool ui_train_key(struct ui_app *app, int key, bool is_char);
+/* The session clock (ms, as a recording writes times; a replay's own
+ * clock while one plays), and the training ticks due by ms (all: every
+ * one, before a key; else a second's worth at most, so the screen is
+ * redrawn between): true when anything trained. */
+long ui_train_session_ms(const struct ui_app *app, double now);
+bool ui_train_timers(struct ui_app *app, long ms, bool all);
+/* Milliseconds the loop may wait for a key before a tick is due. */
+int ui_train_loop_wait(const struct ui_app *app, double now, int cap);
+/* The explorer's example made the model shown (in place when the sizes allow). */
+void ui_train_sync_example(struct ui_app *app);
+/* Start the training screen from s: app->train, and *ex (freed first when
+ * set) the first model's example.  0, or -1 + err (nothing is kept). */
+struct ui_train_setup;
+int ui_train_open(struct ui_app *app, const struct ui_train_setup *s, struct mha_example **ex,
+                  struct mha_error *err);
+void ui_train_draw_vis(const struct ui_app *app);
+/* After a change: a lesson step whose scenes train starts (or keeps) its
+ * training and, when the step arrives, shows the training screen or (a
+ * step with stage:) the model's stages; leaving it ends the training. */
+void ui_train_lesson_sync(struct ui_app *app);
+/* The visualisation takes the text pane's room too (not a lesson's). */
+void ui_train_layout(const struct ui_app *app, struct ui_layout *lay);
+/* The help's section: lines, and line i's key and text. */
+int ui_train_help_count(void);
+void ui_train_help_line(int i, const char **key, const char **text);
+/* The message line's hint on the training screen. */
+const char *ui_train_hint(const struct ui_app *app);
+/* :link on the training screen: the options that train the same again. */
+void ui_train_link(struct ui_app *app);
+/* Write the training state (loss curve, accuracies, heatmaps) as SVG or
+ * HTML (fmt: an export format); path NULL: a new mha-train-<n> file here. */
+void ui_train_export(struct ui_app *app, int fmt, const char *path);
 
 #endif

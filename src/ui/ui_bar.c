@@ -137,6 +137,8 @@ static const char *hint(const struct ui_app *app)
                    : "Checkpoint: press the number of your answer · Space skips · ? help";
     if (ls->l)
         return "Space read on · Backspace back · J K scroll · L lessons · Esc leave · ? help";
+    if (ui_train_hint(app))
+        return ui_train_hint(app);
     if (app->st.focus)
         return "↑↓←→ move · Enter explains the number · Tab next matrix · Esc back";
     return "← → stages · Tab numbers · + - heads · [ ] d_model · v views · L lessons · ? help";

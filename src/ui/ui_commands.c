@@ -27,6 +27,10 @@ static bool cursor_cell(const struct ui_app *app, struct mha_cell *cell)
 
 void ui_app_link(struct ui_app *app)
 {
+    if (ui_train_on_screen(app)) {
+        ui_train_link(app);
+        return;
+    }
     struct mha_cell cell;
     const bool cursor = cursor_cell(app, &cell);
     struct ui_link *link = malloc(sizeof *link);
@@ -47,6 +51,10 @@ void ui_app_link(struct ui_app *app)
 void ui_app_export(struct ui_app *app, int fmt, const char *path)
 {
     struct ui_state *st = &app->st;
+    if (ui_train_on_screen(app)) {
+        ui_train_export(app, fmt, path);
+        return;
+    }
     char written[PATH_MAX + 64];
     struct mha_error err;
     mha_error_clear(&err);

@@ -28,7 +28,12 @@ static void describe(const struct ui_state *st, char *head, size_t hn, char *for
                  "Each token enters as a row of d_model numbers. Query rows are the questions "
                  "the tokens ask, key rows are what the questions are matched against, and value "
                  "rows are what a match hands back. The four weight matrices are everything this "
-                 "layer learns; here they are random, as on the first day of training.");
+                 "layer learns; %s%s%s",
+                 st->baseline ? "here they were learned by training (" : st->generated
+                     ? "here they are random, as on the first day of training."
+                     : "here they are the example file's.",
+                 st->baseline ? st->trained : "", st->baseline ? "), and each input row is "
+                 "the token's embedding plus its position's." : "");
         if (st->generated) {
             const struct mha_example *ex = st->ex;
             const size_t used = strlen(text);
@@ -156,7 +161,12 @@ void ui_view_heads_describe(const struct ui_state *st, char *head, size_t hn, ch
              "every two heads: the cosine of their forms, 1 when they rank token pairs "
              "alike, near 0 when they look for different things. The effective rank (the "
              "entropy of A_i's singular values) says how many of its d_k directions a head "
-             "really uses. Random weights give heads that differ; trained ones specialise.");
+             "really uses. %s",
+             st->baseline ? "These weights were learned: the table sets each head beside "
+                            "itself at step 0, and shows how far training moved it."
+                          : "These weights were not trained, so any difference between "
+                            "the heads is chance; a model trained with --train (or lesson "
+                            "16) shows heads that learned different jobs.");
 }
 
 /* The view's text when a view is shown, else the stage's. */

@@ -116,6 +116,7 @@ static void present_layout(struct ui_app *app, int rows, int cols, struct ui_lay
     const struct ui_state *st = &app->st;
     struct ui_present_text pt;
     ui_present_text(st, app->th.utf8, cols - 2 * ui_present_margin(cols), &pt);
+    ui_train_present_text(app, &pt);
     struct ui_present_need need = {
         .msg_lines = st->cmd_active || st->msg[0] ? ui_msg_lines(st, app->th.utf8, cols) : 0,
         .formula_lines = pt.formula_lines,
@@ -142,8 +143,12 @@ void ui_app_reflow(struct ui_app *app, int rows, int cols)
         present_layout(app, rows, cols, &lay);
     else
         normal_layout(app, rows, cols, &lay);
-    if (!lay.too_small)
+    if (!lay.too_small && ui_train_on_screen(app)) {
+        ui_train_layout(app, &lay); /* the training draws itself: no blocks */
+        app->n_blocks = 0;
+    } else if (!lay.too_small) {
         place_blocks(app, &lay);
+    }
     if (!lay.too_small && app->les.list_loaded) { /* the lesson list's box fits its rows */
         const int want = ui_lesson_menu_rows(&app->les) + 4;
         if (want < lay.modal.h) {
@@ -222,6 +227,10 @@ static void draw_vis(const struct ui_app *app)
     const int view_h = ui_app_view_h(app);
     char shape[256], title[64];
 
+    if (ui_train_on_screen(app)) {
+        ui_train_draw_vis(app);
+        return;
+    }
     werase(app->vis);
     const struct ui_viewdata *vd = st->view != MHA_VIEW_NONE ? st->vd : NULL;
     if (vd) {

@@ -4,12 +4,14 @@
  *
  *   mha-ui-driver [--tokens "A B C"] [--d-model N] [--heads N] [--seed N]
  *                 [--causal] [--no-scale] [--stage N]
- *                 [--bench FRAMES] [--rows N] [--cols N] */
+ *                 [--bench FRAMES] [--rows N] [--cols N]
+ *                 [--train TASK [--compare H,H..] [--steps N]] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ui.h"
+#include "ui_train.h"
 
 #define MAX_TOKENS 1024
 
@@ -28,6 +30,8 @@ int main(int argc, char **argv)
     unsigned long seed = 42;
     bool causal = false, no_scale = false;
     char *tokens_text = NULL;
+    const char *train = NULL, *compare = NULL;
+    int steps = TRAIN_DEFAULT_STEPS;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -60,10 +64,41 @@ int main(int argc, char **argv)
             opt.bench_rows = atoi(v);
         else if (!strcmp(a, "--cols"))
             opt.bench_cols = atoi(v);
+        else if (!strcmp(a, "--train"))
+            train = v;
+        else if (!strcmp(a, "--compare"))
+            compare = v;
+        else if (!strcmp(a, "--steps"))
+            steps = atoi(v);
         else
             return usage();
     }
 
+    struct ui_train_setup setup = {0};
+    if (train) {
+        setup.task = train_task_find(train);
+        if (!setup.task) {
+            fprintf(stderr, "mha-ui-driver: no task %s\n", train);
+            return 2;
+        }
+        setup.d_model = d_model == 6 ? TRAIN_DEFAULT_D_MODEL : d_model;
+        setup.vocab = TRAIN_DEFAULT_VOCAB;
+        setup.context = TRAIN_DEFAULT_CONTEXT;
+        train_run_options_default(&setup.opt);
+        setup.opt.steps = steps;
+        setup.opt.seed = (uint32_t)(seed == 42 ? TRAIN_DEFAULT_SEED : seed);
+        setup.n_heads = 1;
+        setup.heads[0] = heads;
+        if (compare) {
+            setup.compare = true;
+            setup.n_heads = 0;
+            for (const char *p = compare; *p && setup.n_heads < UI_TRAIN_MAX_PANES; p++)
+                if (*p >= '1' && *p <= '9')
+                    setup.heads[setup.n_heads++] = *p - '0';
+        }
+        opt.train = &setup;
+        return ui_run(NULL, &opt);
+    }
     static const char *tokens[MAX_TOKENS];
     char *copy = tokens_text ? strdup(tokens_text) : NULL;
     if (copy) {

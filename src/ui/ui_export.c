@@ -134,6 +134,16 @@ int ui_export_write(const struct ui_state *st, int fmt, const char *dir, const c
     size_t len = 0;
     if (render(st, fmt, &buf, &len, err))
         return -1;
+    const char *what = st->view != MHA_VIEW_NONE ? ui_view_mode_name(st->view)
+                                                 : mha_stage_name((enum mha_stage)st->stage);
+    const char *ext = st->view != MHA_VIEW_NONE ? "txt" : ui_export_extension(fmt);
+    return ui_export_write_buffer(buf, len, what, ext, dir, path, written, size, err);
+}
+
+int ui_export_write_buffer(char *buf, size_t len, const char *what, const char *ext,
+                           const char *dir, const char *path, char *written, size_t size,
+                           struct mha_error *err)
+{
     char folder[PATH_MAX], tmp[PATH_MAX + 32];
     if (path)
         folder_of(path, folder, sizeof folder);
@@ -160,9 +170,6 @@ int ui_export_write(const struct ui_state *st, int fmt, const char *dir, const c
         return mha_error_set(err, "cannot write in %s: %s", folder, strerror(ok ? errno : saved));
     }
     free(buf);
-    const char *what = st->view != MHA_VIEW_NONE ? ui_view_mode_name(st->view)
-                                                 : mha_stage_name((enum mha_stage)st->stage);
-    const char *ext = st->view != MHA_VIEW_NONE ? "txt" : ui_export_extension(fmt);
     char name[PATH_MAX + 128];
     int placed = 1;
     if (path) {

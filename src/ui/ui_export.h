@@ -32,4 +32,10 @@ void ui_export_name(const char *what, int n, const char *ext, char *buf, size_t 
 int ui_export_write(const struct ui_state *st, int fmt, const char *dir, const char *path,
                     char *written, size_t size, struct mha_error *err);
 
+/* The same for text already rendered: buf (len bytes, freed here whatever
+ * happens) to path, or to the first mha-<what>-<n>.<ext> of dir. */
+int ui_export_write_buffer(char *buf, size_t len, const char *what, const char *ext,
+                           const char *dir, const char *path, char *written, size_t size,
+                           struct mha_error *err);
+
 #endif

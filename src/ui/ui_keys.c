@@ -172,6 +172,15 @@ static int help_layout(struct help_line *out, int max, char labels[][48])
         for (int i = 0; order[m] == UI_KEYS_TEACH && i < teach && n < max; i++)
             out[n++] = teach_help[i];
     }
+    if (n + 2 < max) { /* the training screen's own keys */
+        out[n++] = (struct help_line){NULL, NULL, false};
+        out[n++] = (struct help_line){NULL, "On the training screen (--train, --compare)", true};
+    }
+    for (int i = 0; i < ui_train_help_count() && n < max; i++) {
+        out[n].heading = false;
+        ui_train_help_line(i, &out[n].key, &out[n].text);
+        n++;
+    }
     if (n + 2 < max) {
         out[n++] = (struct help_line){NULL, NULL, false};
         out[n++] =
@@ -182,7 +191,7 @@ static int help_layout(struct help_line *out, int max, char labels[][48])
     return n;
 }
 
-#define HELP_MAX 96
+#define HELP_MAX 128
 
 int ui_help_lines(void)
 {

@@ -10,6 +10,7 @@
 
 #include "ui_app.h"
 #include "ui_play.h"
+#include "ui_train_ring.h"
 
 /* Set by the signal handler, read by the loop; nothing else happens there. */
 static volatile sig_atomic_t got_signal;
@@ -100,6 +101,9 @@ static bool timers(struct ui_app *app, double now)
     int rk, key;
     bool is_char;
     while (ui_replay_due(r, now, &rk)) {
+        /* the training ticks before the key, as when it was recorded */
+        if (ui_train_timers(app, ui_train_ms(r->rec->events[r->next - 1].t), true))
+            ui_app_reflow(app, app->rows, app->cols);
         if (ui_rec_to_curses(rk, &key, &is_char))
             feed(app, key, is_char);
         app->st.quit = false; /* a replay never closes the explorer */
@@ -115,6 +119,10 @@ static bool timers(struct ui_app *app, double now)
     }
     if (!app->lay.too_small && ui_app_autoplay(app, now))
         changed = true;
+    if (ui_train_timers(app, ui_train_session_ms(app, now), false)) {
+        ui_app_reflow(app, app->rows, app->cols);
+        changed = true;
+    }
     return changed;
 }
 
@@ -148,7 +156,9 @@ int ui_app_interactive(struct ui_app *app)
             dirty = false;
         }
         /* wake for what is due, and now and then to see a signal's flag */
-        wtimeout(stdscr, ui_play_wait_ms(&app->autoplay, &app->replay, ui_play_clock(), 250));
+        const double before = ui_play_clock();
+        wtimeout(stdscr, ui_train_loop_wait(
+                             app, before, ui_play_wait_ms(&app->autoplay, &app->replay, before, 250)));
         wint_t ch;
         const int r = wget_wch(stdscr, &ch);
         const double now = ui_play_clock();
@@ -157,10 +167,14 @@ int ui_app_interactive(struct ui_app *app)
             continue;
         }
         const bool is_char = r == OK;
-        if (app->replay.active && !(!is_char && ch == KEY_RESIZE))
+        if (app->replay.active && !(!is_char && ch == KEY_RESIZE)) {
             replay_control(app, (int)ch, is_char, now);
-        else
+        } else {
+            /* the training ticks due before the key, as a replay will run them */
+            if (ui_train_timers(app, ui_train_session_ms(app, now), true))
+                ui_app_reflow(app, app->rows, app->cols);
             feed(app, (int)ch, is_char);
+        }
         record(app, (int)ch, is_char, now);
         dirty = true;
     }

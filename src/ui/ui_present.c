@@ -89,6 +89,7 @@ void ui_present_head_draw(WINDOW *win, const struct ui_app *app)
     const int margin = ui_present_margin(width), scale = app->lay.big;
     struct ui_present_text pt;
     ui_present_text(&app->st, th->utf8, width - 2 * margin, &pt);
+    ui_train_present_text(app, &pt);
     const int big = ui_role_attr(th, UI_ROLE_BIG_TITLE), rows = ui_big_rows(scale);
     char line[2048];
     int title_w = 0;

@@ -99,12 +99,81 @@ static void refresh_view(struct ui_state *st)
     }
 }
 
-/* Run nex; on success it replaces the current example.  On failure nex is
- * freed and the engine's reason goes to the message line. */
+static int copy_tokens(struct mha_example *dst, const struct mha_example *src);
+
+/* The sizes of a and b's buffers agree (their arrays line up one for one). */
+static bool same_sizes(const struct mha_example *a, const struct mha_example *b)
+{
+    return a->lq == b->lq && a->lk == b->lk && a->d_model == b->d_model && a->heads == b->heads &&
+           a->cross == b->cross;
+}
+
+/* nex's numbers, labels and switches copied into the current example and
+ * run into the current trace, whose buffers stay where they are (the
+ * screen's blocks point into them).  0, or -1 when a label cannot be copied
+ * (out of memory; nothing of nex is shown then). */
+static int replace_in_place(struct ui_state *st, const struct mha_example *nex)
+{
+    struct mha_example *ex = st->ex;
+    const size_t d = (size_t)ex->d_model, lq = (size_t)ex->lq, lk = (size_t)ex->lk;
+    const size_t sizes[] = {lq * d, lk * d, lk * d, d * d, d * d, d * d, d * d, d, d, d, d};
+    float *dst[] = {ex->query, ex->key, ex->value, ex->w_q, ex->w_k, ex->w_v,
+                    ex->w_o,   ex->b_q, ex->b_k,   ex->b_v, ex->b_o};
+    const float *src[] = {nex->query, nex->key, nex->value, nex->w_q, nex->w_k, nex->w_v,
+                          nex->w_o,   nex->b_q, nex->b_k,   nex->b_v, nex->b_o};
+    if (copy_tokens(ex, nex))
+        return -1;
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        memcpy(dst[i], src[i], sizes[i] * sizeof(float));
+    memcpy(ex->mask, nex->mask, lq * lk);
+    ex->causal = nex->causal;
+    ex->scaled = nex->scaled;
+    ex->has_bias = nex->has_bias;
+    ex->has_mask = nex->has_mask;
+    ex->seed = nex->seed;
+    struct mha_error err;
+    mha_error_clear(&err);
+    return mha_forward(ex, st->tr, &err);
+}
+
+void ui_state_refresh(struct ui_state *st)
+{
+    struct mha_error err;
+    mha_error_clear(&err);
+    if (mha_forward(st->ex, st->tr, &err) != 0) {
+        ui_state_say(st, true, "%s", err.text);
+        return;
+    }
+    update_ranges(st);
+    if (st->view != MHA_VIEW_NONE)
+        refresh_view(st);
+}
+
+/* Run nex; on success it replaces the current example (in the current
+ * buffers when the sizes agree).  On failure nex is freed and the engine's
+ * reason goes to the message line. */
 static int replace(struct ui_state *st, struct mha_example *nex, bool generated)
 {
     struct mha_error err;
     mha_error_clear(&err);
+    st->baseline = NULL; /* a new example is no model in training, unless the training says so */
+    st->trained[0] = '\0';
+    if (st->ex && st->tr && same_sizes(st->ex, nex)) {
+        const int rc = replace_in_place(st, nex);
+        mha_example_free(nex);
+        if (rc != 0) {
+            ui_state_say(st, true, "out of memory: the new numbers cannot be shown");
+            return -1;
+        }
+        st->generated = generated;
+        st->ex_gen++;
+        st->block = 0;
+        st->cur_r = st->cur_c = 0;
+        update_ranges(st);
+        if (st->view != MHA_VIEW_NONE)
+            refresh_view(st);
+        return 0;
+    }
     struct mha_trace *tr = mha_run(nex, &err);
     if (!tr) {
         char buf[UI_MSG_MAX];
@@ -117,6 +186,7 @@ static int replace(struct ui_state *st, struct mha_example *nex, bool generated)
     st->ex = nex;
     st->tr = tr;
     st->generated = generated;
+    st->ex_gen++;
     st->block = 0;
     st->cur_r = st->cur_c = 0;
     update_ranges(st);

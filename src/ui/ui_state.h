@@ -36,6 +36,11 @@ struct ui_state {
     struct mha_example *ex;   /* owned */
     struct mha_trace *tr;     /* owned, made by mha_run from ex */
     bool generated;           /* ex's numbers were drawn from ex->seed */
+    unsigned ex_gen;          /* counts the examples shown (each change of the numbers) */
+    /* ex is a model in training: the same model at step 0 (the training's; the heads
+     * view compares the two) and what was trained; NULL / "" for any other example */
+    const struct mha_example *baseline;
+    char trained[128];
     char source[256];         /* where ex came from, for the status line */
     char load_path[PATH_MAX]; /* the file ex came from (absolute when known), "" if none */
 
@@ -103,6 +108,9 @@ int ui_state_load(struct ui_state *st, const char *path);
  * status line ("" for a generated example).  On failure ex is freed. */
 int ui_state_set_example(struct ui_state *st, struct mha_example *ex, bool generated,
                          const char *source);
+/* The example's numbers were changed in place (a model that trains): run
+ * it again into the same trace, no allocation, and redraw from that. */
+void ui_state_refresh(struct ui_state *st);
 /* Remember the file the example came from (made absolute when it can be;
  * NULL: none), for :link. */
 void ui_state_set_load_path(struct ui_state *st, const char *path);

@@ -456,6 +456,7 @@ static void clamp_side_scroll(struct ui_app *app, unsigned before)
 static void settle(struct ui_app *app, unsigned side_before)
 {
     struct ui_state *st = &app->st;
+    ui_train_lesson_sync(app);
     ui_app_reflow(app, app->rows, app->cols);
     ui_app_apply_focus(app);
     const bool focus = st->focus;
@@ -484,6 +485,8 @@ static void handle(struct ui_app *app, int key, bool is_char)
         ui_lesson_menu_key(&app->les, st, key, is_char);
     } else if (ui_lesson_quiz_key(&app->les, st, key, is_char)) {
         /* the checkpoint took it */
+    } else if (ui_train_key(app, key, is_char)) {
+        /* the training screen took it */
     } else {
         const enum ui_action act = ui_key_action_in(key, st->focus, app->les.l != NULL);
         const bool moves = act == UI_ACT_UP || act == UI_ACT_DOWN || act == UI_ACT_LEFT ||

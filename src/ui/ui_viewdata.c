@@ -8,6 +8,7 @@
 
 #include "ui_views.h"
 #include "views.h"
+#include "views_drift.h"
 
 /* Room for rows x cols cells; false when out of memory. */
 static bool table_alloc(struct ui_table *t, int rows, int cols)
@@ -120,6 +121,56 @@ bool ui_view_cost_make(struct ui_viewdata *vd, const struct ui_state *st)
     return ok;
 }
 
+/* A model in training: each head's effective rank at step 0 and now, and
+ * how alike its score form is to the one it started with. */
+static bool heads_since_start(struct ui_viewdata *vd, const struct ui_state *st,
+                              const struct mha_example *start)
+{
+    const int H = vd->heads, dk = vd->d_k;
+    struct mha_error err;
+    mha_error_clear(&err);
+    struct views_heads_result *r0 = views_heads_new(start, &err);
+    double cos[64];
+    if (!r0 || H > 64 || views_heads_drift(st->ex, start, cos) != 0) {
+        views_heads_free(r0);
+        snprintf(vd->error, sizeof vd->error, "%s", r0 ? "too many heads to compare" : err.text);
+        return true;
+    }
+    snprintf(vd->line, sizeof vd->line, "d_model %d, %d heads of d_k %d: %s against step 0",
+             st->ex->d_model, H, dk, st->trained);
+    snprintf(vd->table_title, sizeof vd->table_title, "Each head at step 0 and now");
+    bool ok = table_alloc(&vd->table, H + 1, 5);
+    if (!ok) {
+        views_heads_free(r0);
+        return false;
+    }
+    vd->table.right[1] = vd->table.right[2] = vd->table.right[4] = true;
+    vd->table.bar_col = 3;
+    char of[48];
+    snprintf(of, sizeof of, "now, of d_k = %d", dk);
+    const char *head[] = {"head", "rank at step 0", "rank now", of, "form like step 0"};
+    ok = set_row(&vd->table, 0, head);
+    double least = 1.0;
+    for (int i = 0; i < H; i++) {
+        char r0s[32], rs[32], frac[32], cs[32];
+        snprintf(r0s, sizeof r0s, "%.2f", r0->rank[i]);
+        snprintf(rs, sizeof rs, "%.2f", vd->rank[i]);
+        snprintf(frac, sizeof frac, "%.4f", dk > 0 ? vd->rank[i] / dk : 0.0);
+        snprintf(cs, sizeof cs, "%.2f", cos[i]);
+        least = cos[i] < least ? cos[i] : least;
+        const char *row[] = {vd->row_labels[i], r0s, rs, frac, cs};
+        ok = set_row(&vd->table, i + 1, row) && ok;
+    }
+    snprintf(vd->note, sizeof vd->note,
+             "Measured on the learned weights: the heatmap compares the heads' score forms "
+             "now; the table gives each head's effective rank at step 0 and now, and the "
+             "cosine between its form now and at step 0 (1: unchanged, near 0: it looks for "
+             "something else). The least alike here is %.2f.",
+             least);
+    views_heads_free(r0);
+    return ok;
+}
+
 bool ui_view_heads_make(struct ui_viewdata *vd, const struct ui_state *st)
 {
     const struct mha_example *ex = st->ex;
@@ -161,6 +212,9 @@ bool ui_view_heads_make(struct ui_viewdata *vd, const struct ui_state *st)
     views_heads_free(r);
     if (!ok || vd->error[0])
         return ok;
+    const struct mha_example *b = st->baseline;
+    if (b && b->d_model == ex->d_model && b->heads == H)
+        return heads_since_start(vd, st, b);
     snprintf(vd->table_title, sizeof vd->table_title, "Effective rank of each head");
     if (!table_alloc(&vd->table, H + 1, 3))
         return false;

@@ -1,0 +1,144 @@
+/* cli_train_screen.c - --train TASK|FILE on a terminal, and --compare: the
+ * training screen's setup from the options, checked (every head count
+ * built once, so a bad size is a message and exit status 2) before the
+ * terminal is touched. */
+#include "cli_train_screen.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lesson.h"
+#include "lesson_state.h"
+#include "train.h"
+
+int cli_train_screen_setup(const struct cli_options *o, struct cli_train_screen *out)
+{
+    memset(out, 0, sizeof *out);
+    struct ui_train_setup *s = &out->setup;
+    const int n = o->n_compare ? o->n_compare : 1;
+    for (int i = 0; i < n; i++) {
+        struct cli_options one = *o;
+        if (o->n_compare)
+            one.heads = o->compare[i];
+        struct mha_error err;
+        mha_error_clear(&err);
+        struct train_dataset *data = NULL;
+        struct train_run *run = cli_train_build(&one, &data, &err);
+        if (!run) {
+            if (o->n_compare && strncmp(err.text, "--heads", 7) == 0)
+                fprintf(stderr, "mha-explorer: --compare %d%s\n", o->compare[i], err.text + 7);
+            else
+                cli_report(&err);
+            cli_train_screen_done(out);
+            return CLI_EXIT_USAGE;
+        }
+        if (i == 0) {
+            out->task = *run->task; /* a file's task points at data, kept below */
+            s->task = &out->task;
+            s->d_model = run->model->cfg.d_model;
+            s->vocab = run->model->cfg.vocab;
+            s->context = run->model->cfg.context;
+            s->opt = run->opt;
+            out->data = data;
+            data = NULL;
+        }
+        s->heads[i] = run->model->cfg.heads;
+        train_run_free(run);
+        train_dataset_free(data);
+    }
+    s->n_heads = n;
+    s->compare = o->n_compare > 0;
+    return 0;
+}
+
+void cli_train_screen_done(struct cli_train_screen *ts)
+{
+    train_dataset_free(ts->data);
+    ts->data = NULL;
+}
+
+/* ---- lessons that train: what --print-lesson says they reach ---- */
+
+/* "first 100.0%, prev 99.6%; head 0 first token 1.00, head 1 previous token 0.98" */
+static void pane_figures(const struct ui_train *t, const struct ui_train_pane *p, char *buf,
+                         size_t n)
+{
+    const struct train_model *m = p->run->model;
+    size_t used = 0;
+    char why[256];
+    ui_train_stop_text(p, why, sizeof why);
+    used += (size_t)snprintf(buf + used, n - used, "%s Held-out accuracy:", why);
+    for (int k = 0; k < m->cfg.n_outputs && used < n; k++)
+        used += (size_t)snprintf(buf + used, n - used, "%s %s %.1f%%", k ? "," : "",
+                                 m->cfg.outputs[k].name,
+                                 100.0 * (double)ui_train_pane_accuracy(t, p, k));
+    for (int h = 0; h < m->cfg.heads && used < n; h++) {
+        struct ui_train_head_role r;
+        const float *w = train_head_weights(m, h);
+        if (!w || !ui_train_head_role(w, m->sample_len, &r))
+            continue;
+        used += (size_t)snprintf(buf + used, n - used, "%s head %d puts %.2f on the %s",
+                                 h ? "," : ".", h, (double)r.share, ui_train_role_name(r.kind));
+    }
+    if (used < n)
+        snprintf(buf + used, n - used, ".");
+}
+
+int cli_train_lesson_notes(struct lesson *l)
+{
+    struct lesson_state st;
+    lesson_state_init(&st);
+    for (int s = 0; s < l->n_steps; s++) {
+        struct lesson_step *step = &l->steps[s];
+        if (!step->has_scene)
+            continue;
+        lesson_state_apply(&st, &step->scene);
+        if (!st.train)
+            continue;
+        if (!(step->scene.set & (1u << SCENE_TRAIN))) {
+            /* a later step of the same training: the model's stages on screen */
+            char text[256];
+            snprintf(text, sizeof text,
+                     "this step shows stage %d of the %s model trained above, as it is at the "
+                     "end of its training (the explorer shows its numbers).",
+                     st.stage, st.train);
+            free(step->train_note);
+            if (!(step->train_note = strdup(text))) {
+                fprintf(stderr, "mha-explorer: out of memory\n");
+                return -1;
+            }
+            continue;
+        }
+        struct ui_train_setup setup;
+        struct mha_error err;
+        mha_error_clear(&err);
+        struct ui_train *t = NULL;
+        if (ui_train_setup_from_lesson(&st, &setup, &err) == 0)
+            t = ui_train_new(&setup, &err);
+        if (!t) {
+            fprintf(stderr, "mha-explorer: %s:%d: %s\n", l->path, step->scene.line, err.text);
+            return -1;
+        }
+        /* the same steps the screen takes, whatever its pace */
+        while (!ui_train_done(t))
+            ui_train_step_once(t);
+        char text[2048];
+        size_t used = (size_t)snprintf(text, sizeof text, "%s, d_model %d, seed %u.",
+                                       setup.task->name, setup.d_model, (unsigned)setup.opt.seed);
+        for (int i = 0; i < t->n_panes && used < sizeof text; i++) {
+            char title[32], fig[900];
+            ui_train_pane_title(&t->panes[i], title, sizeof title);
+            pane_figures(t, &t->panes[i], fig, sizeof fig);
+            used += (size_t)snprintf(text + used, sizeof text - used, " %s: %s", title, fig);
+        }
+        ui_train_free(t);
+        free(step->train_note);
+        step->train_note = strdup(text);
+        if (!step->train_note) {
+            fprintf(stderr, "mha-explorer: out of memory\n");
+            return -1;
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,144 @@
+/* ui_train.h - the training screen (--train TASK, --compare 1,2): a small
+ * attention model trains in front of the class, its loss curve, held-out
+ * accuracies and one heatmap per head on the sample sequence updating live.
+ *
+ * One thread.  The screen's loop wakes every UI_TRAIN_TICK_MS of the
+ * session's own clock (the time a recording writes) and each tick runs the
+ * steps the pace gives it, so a replay runs the same steps between the same
+ * keys.  Checkpoints of the parameters (ui_train_ring.h) let the keys scrub
+ * back through the run.  --compare trains several models that differ only
+ * in their number of heads side by side, in lockstep.
+ *
+ * The training screen is shown in the explorer's visualisation area; the
+ * pipeline bar, message line, status line, help, the ':' commands and
+ * exports stay the explorer's.  The stage keys leave it for the stages of
+ * the model as it is (or as the checkpoint shown was); t comes back.
+ */
+#ifndef UI_TRAIN_H
+#define UI_TRAIN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "train.h"
+#include "ui_train_ring.h"
+
+#define UI_TRAIN_MAX_PANES 4
+/* Checkpoints kept per run, steps between them at first, and steps between
+ * held-out evaluations. */
+#define UI_TRAIN_CHECKPOINTS 64
+#define UI_TRAIN_CHECKPOINT_EVERY 25
+#define UI_TRAIN_EVAL_EVERY 50
+
+/* Why a run stopped. */
+enum ui_train_stop { UI_TRAIN_RUNNING, UI_TRAIN_STOP_STABLE, UI_TRAIN_STOP_LIMIT };
+
+/* One model training (a pane of --compare). */
+struct ui_train_pane {
+    struct train_run *run;
+    struct train_model *shown; /* a checkpoint's parameters, for scrubbing (sample only) */
+    struct mha_example *start; /* the model at step 0 on its sample, for the heads view */
+    struct ui_train_ring ring;
+    struct ui_train_history hist;
+    enum ui_train_stop stop;
+    float best;      /* best held-out score (the worst output's accuracy) */
+    long best_step;  /* when it was first reached */
+};
+
+struct ui_train {
+    const struct train_task *task; /* the caller's (outlives this) */
+    int d_model, vocab, context;
+    struct train_run_options opt;
+    int n_panes;
+    int heads[UI_TRAIN_MAX_PANES];
+    struct ui_train_pane panes[UI_TRAIN_MAX_PANES];
+    bool compare; /* --compare: panes titled by their heads */
+
+    bool shown;    /* the training screen is on screen (else the explorer's stages) */
+    bool paused;   /* by Space or a single step */
+    int rate;      /* index into ui_train_rates */
+    long tick;     /* ticks since the run started */
+    long start_ms; /* the session clock (ms) when it started */
+    long now_ms;   /* the session clock at the last catch-up */
+    long scrub;    /* step whose checkpoint is shown; -1: the model as it is */
+    bool lesson;      /* a lesson's scene started it (and leaving the lesson ends it) */
+    int lesson_step;  /* the step whose scene chose what is shown */
+    char lesson_key[96]; /* what its scene asked for: task, heads, seed, steps */
+    unsigned follow_gen; /* the explorer's example (ui_state ex_gen) that is the first
+                            model, refreshed as it trains; other examples are left alone */
+};
+
+/* What a training screen starts with. */
+struct ui_train_setup {
+    const struct train_task *task;
+    int d_model, vocab, context;
+    struct train_run_options opt;
+    int n_heads;                      /* 1 without --compare */
+    int heads[UI_TRAIN_MAX_PANES];
+    bool compare;
+};
+
+/* The training a lesson's state describes (d_model, vocab and context at
+ * --train's defaults).  0, or -1 + err. */
+struct lesson_state;
+int ui_train_setup_from_lesson(const struct lesson_state *st, struct ui_train_setup *s,
+                               struct mha_error *err);
+
+/* Build the runs (each initialised from opt.seed, nothing trained yet).
+ * NULL + err on a bad size or out of memory.  Free with ui_train_free. */
+struct ui_train *ui_train_new(const struct ui_train_setup *s, struct mha_error *err);
+void ui_train_free(struct ui_train *t);
+
+/* Start again from step 0 (at the session time of the last catch-up) with
+ * seed, and (heads > 0, one pane only) this many heads.  On failure (-1 +
+ * err) the old runs stay. */
+int ui_train_restart(struct ui_train *t, uint32_t seed, int heads, struct mha_error *err);
+
+/* Run the ticks due by now_ms on the session clock (at most max_ticks of
+ * them, 0: all); true when any step ran.  exact (a replay, or a session
+ * being recorded): every tick runs, however far behind, so the steps
+ * between two keys are the recorded ones; otherwise a clock that jumped by
+ * more than a second (a machine that cannot keep the pace) is followed from
+ * where it is now. */
+bool ui_train_catch_up(struct ui_train *t, long now_ms, bool exact, int max_ticks);
+/* Milliseconds until the next tick (cap when none is due: paused or done). */
+int ui_train_wait_ms(const struct ui_train *t, long now_ms, int cap);
+/* One step of every run still going (the single-step key). */
+void ui_train_step_once(struct ui_train *t);
+/* Every run has stopped. */
+bool ui_train_done(const struct ui_train *t);
+
+/* The step the screen shows (the scrubbed checkpoint, or the live step) and
+ * the checkpoint to its left / right (-1: none). */
+long ui_train_shown_step(const struct ui_train *t);
+void ui_train_scrub(struct ui_train *t, int dir);
+void ui_train_scrub_live(struct ui_train *t);
+void ui_train_scrub_first(struct ui_train *t);
+
+/* The model a pane shows: the live one, or (scrub >= 0) the checkpoint's
+ * parameters the scrub keys loaded, with its sample forwarded. */
+const struct train_model *ui_train_pane_model(const struct ui_train_pane *p, long scrub);
+
+/* Steps the curves' x axis runs over: a little beyond the step reached
+ * while training (at least 500, at most the limit), the last step once
+ * every run stopped. */
+long ui_train_span(const struct ui_train *t);
+
+/* Output k's held-out accuracy at the step shown (the checkpoint's, or
+ * the last evaluation's). */
+float ui_train_pane_accuracy(const struct ui_train *t, const struct ui_train_pane *p, int k);
+
+/* The training state as SVG (the step shown: loss and accuracy curves,
+ * the heads' heatmaps) to out (ui_train_export.c).  0, or -1 on a write
+ * error. */
+int ui_train_svg_write(FILE *out, const struct ui_train *t);
+
+/* "1 head", "2 heads" */
+void ui_train_pane_title(const struct ui_train_pane *p, char *buf, size_t n);
+/* "stopped at step 820: the held-out accuracy was at its best for 300 steps" etc. */
+void ui_train_stop_text(const struct ui_train_pane *p, char *buf, size_t n);
+/* Steps the held-out score must stay at its best before a run stops. */
+long ui_train_patience(const struct ui_train *t);
+
+#endif

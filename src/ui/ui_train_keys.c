@@ -1,0 +1,240 @@
+/* ui_train_keys.c - the training screen's keys: one table for the handling
+ * and the help's section, and what each does (the hand-over to the
+ * explorer's stages and back included). */
+#include <curses.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "export.h"
+#include "lesson_state.h"
+#include "ui_app.h"
+#include "ui_text.h"
+#include "ui_train.h"
+
+enum train_act {
+    TACT_PAUSE,
+    TACT_STEP,
+    TACT_SLOWER,
+    TACT_FASTER,
+    TACT_RESEED,
+    TACT_HEADS_MORE,
+    TACT_HEADS_FEWER,
+    TACT_BACK,
+    TACT_FORWARD,
+    TACT_FIRST,
+    TACT_LIVE,
+    TACT_STAGE,
+    TACT_EXPORT,
+    TACT_SWALLOW
+};
+
+#define KEYS_MAX 8
+
+struct train_binding {
+    int keys[KEYS_MAX];
+    const char *label;
+    enum train_act act;
+    const char *help; /* NULL: not in the help (keys that do nothing here) */
+};
+
+static const struct train_binding table[] = {
+    {{' ', 'p'}, "Space p", TACT_PAUSE, "pause / train on (p in a lesson)"},
+    {{'n'}, "n", TACT_STEP, "one step (pauses)"},
+    {{'<', ','}, "<", TACT_SLOWER, "slower"},
+    {{'>', '.'}, ">", TACT_FASTER, "faster"},
+    {{'r'}, "r", TACT_RESEED, "train again from step 0 with the next seed"},
+    {{'+', '='}, "+ -", TACT_HEADS_MORE, "train again with more / fewer heads"},
+    {{'-', '_'}, "-", TACT_HEADS_FEWER, NULL},
+    {{KEY_LEFT, 'h'}, "← →", TACT_BACK, "back / on through the checkpoints"},
+    {{KEY_RIGHT, 'l'}, "→ l", TACT_FORWARD, NULL},
+    {{KEY_HOME, 'g'}, "Home End", TACT_FIRST, "step 0 / the model as it is now"},
+    {{KEY_END, 'G'}, "End G", TACT_LIVE, NULL},
+    {{'0', '1', '2', '3', '4', '5', '6'}, "0 … 6", TACT_STAGE,
+     "the stages of the model shown (t comes back)"},
+    {{'e'}, "e", TACT_EXPORT, "write the training state as SVG (:export html too)"},
+    {{'c', 's', '[', ']', '\t', KEY_BTAB}, "", TACT_SWALLOW, NULL},
+    {{'v', KEY_ENTER, '\n', '\r', 'j', 'k'}, "", TACT_SWALLOW, NULL},
+    {{KEY_UP, KEY_DOWN, KEY_NPAGE, KEY_PPAGE}, "", TACT_SWALLOW, NULL},
+};
+static const int table_n = (int)(sizeof table / sizeof table[0]);
+
+int ui_train_help_count(void)
+{
+    int n = 0;
+    for (int i = 0; i < table_n; i++)
+        n += table[i].help != NULL;
+    return n + 1; /* and t */
+}
+
+void ui_train_help_line(int i, const char **key, const char **text)
+{
+    for (int k = 0; k < table_n; k++) {
+        if (!table[k].help)
+            continue;
+        if (i-- == 0) {
+            *key = table[k].label;
+            *text = table[k].help;
+            return;
+        }
+    }
+    *key = "t";
+    *text = "the training screen again (after --train)";
+}
+
+static const struct train_binding *lookup(int key)
+{
+    for (int i = 0; i < table_n; i++)
+        for (int k = 0; k < KEYS_MAX && table[i].keys[k]; k++)
+            if (table[i].keys[k] == key)
+                return &table[i];
+    return NULL;
+}
+
+/* ---- keys ---------------------------------------------------------------------------- */
+
+static void restart(struct ui_app *app, uint32_t seed, int heads)
+{
+    struct ui_train *t = app->train;
+    struct mha_error err;
+    mha_error_clear(&err);
+    if (ui_train_restart(t, seed, heads, &err) != 0) {
+        ui_state_say(&app->st, true, "Not restarted: %s", err.text);
+        return;
+    }
+    ui_train_sync_example(app);
+    if (heads > 0)
+        ui_state_say(&app->st, false, "Training again with %d head%s, seed %u.", heads,
+                     heads == 1 ? "" : "s", (unsigned)seed);
+    else
+        ui_state_say(&app->st, false, "Training again from step 0 with seed %u.",
+                     (unsigned)seed);
+}
+
+static void change_heads(struct ui_app *app, int dir)
+{
+    struct ui_train *t = app->train;
+    if (t->n_panes > 1) {
+        ui_state_say(&app->st, true,
+                     "The panes keep their heads (--compare chose them); r trains them all again.");
+        return;
+    }
+    const int d = t->d_model, now = t->heads[0];
+    int h = now;
+    do
+        h += dir;
+    while (h >= 1 && h <= d && d % h != 0);
+    if (h < 1 || h > d) {
+        ui_state_say(&app->st, true, "%s: %d head%s with d_model %d.",
+                     dir > 0 ? "No more heads" : "No fewer heads", now, now == 1 ? "" : "s", d);
+        return;
+    }
+    restart(app, t->opt.seed, h);
+}
+
+static void scrub_message(struct ui_app *app)
+{
+    struct ui_train *t = app->train;
+    if (t->scrub < 0) {
+        ui_state_say(&app->st, false, "The model as it is now, step %ld.", ui_train_shown_step(t));
+        return;
+    }
+    ui_state_say(&app->st, false,
+                 "Checkpoint at step %ld (one every %ld steps) · ← → move · End: now · Space "
+                 "trains on.",
+                 t->scrub, t->panes[0].ring.every);
+}
+
+static void to_stage(struct ui_app *app, int stage)
+{
+    struct ui_train *t = app->train;
+    ui_train_sync_example(app);
+    t->shown = false;
+    ui_state_set_stage(&app->st, stage);
+    ui_state_say(&app->st, false,
+                 "The %s model at step %ld%s: its stages, with Enter to explain a number. t goes "
+                 "back to the training.",
+                 t->task->name, ui_train_shown_step(t),
+                 t->scrub >= 0 ? " (a checkpoint)" : ui_train_done(t) || t->paused ? "" :
+                 ", still training");
+}
+
+bool ui_train_key(struct ui_app *app, int key, bool is_char)
+{
+    struct ui_train *t = app->train;
+    struct ui_state *st = &app->st;
+    if (!t)
+        return false;
+    if (!t->shown) {
+        if (is_char && key == 't' && !st->focus) {
+            t->shown = true;
+            st->msg[0] = '\0';
+            return true;
+        }
+        return false;
+    }
+    if (is_char && key == 't') {
+        ui_state_say(st, false, "This is the training screen; 0-6 show the model's stages.");
+        return true;
+    }
+    const struct train_binding *b = lookup(key);
+    if (!b)
+        return false;
+    /* in a lesson Space reads on and the page keys scroll its text */
+    if (app->les.l && ((is_char && key == ' ') || b->act == TACT_SWALLOW))
+        return false;
+    st->msg[0] = '\0';
+    switch (b->act) {
+    case TACT_PAUSE:
+        if (ui_train_done(t)) {
+            ui_state_say(st, false, "Training has stopped; r trains again with a new seed.");
+        } else {
+            t->paused = !t->paused || t->scrub >= 0;
+            ui_train_scrub_live(t);
+            ui_state_say(st, false, t->paused ? "Paused: n steps once, Space trains on."
+                                              : "Training on.");
+        }
+        break;
+    case TACT_STEP:
+        if (ui_train_done(t))
+            ui_state_say(st, false, "Training has stopped; r trains again with a new seed.");
+        else
+            ui_train_step_once(t);
+        break;
+    case TACT_SLOWER:
+    case TACT_FASTER:
+        t->rate += b->act == TACT_FASTER ? 1 : -1;
+        t->rate = t->rate < 0 ? 0 : t->rate >= UI_TRAIN_RATE_COUNT ? UI_TRAIN_RATE_COUNT - 1 : t->rate;
+        ui_state_say(st, false, "%d steps a second.", ui_train_rates[t->rate]);
+        break;
+    case TACT_RESEED:
+        restart(app, t->opt.seed + 1u, 0);
+        break;
+    case TACT_HEADS_MORE:
+    case TACT_HEADS_FEWER:
+        change_heads(app, b->act == TACT_HEADS_MORE ? +1 : -1);
+        break;
+    case TACT_BACK:
+    case TACT_FORWARD:
+        ui_train_scrub(t, b->act == TACT_BACK ? -1 : +1);
+        scrub_message(app);
+        break;
+    case TACT_FIRST:
+        ui_train_scrub_first(t);
+        scrub_message(app);
+        break;
+    case TACT_LIVE:
+        ui_train_scrub_live(t);
+        scrub_message(app);
+        break;
+    case TACT_STAGE:
+        to_stage(app, key - '0');
+        break;
+    case TACT_EXPORT:
+        ui_app_export(app, EXPORT_FORMAT_SVG, NULL);
+        break;
+    case TACT_SWALLOW:
+        ui_state_say(st, false, "Not on the training screen: 0-6 show the model's stages.");
+        break;
+    }
+    return true;
+}

@@ -1,0 +1,21 @@
+#!/bin/bash
+# --compare 1,2 at 80x24: two panes titled "1 head" and "2 heads" train the
+# same task side by side; the two-head run learns both outputs, the one-head
+# run stops with the previous-token output far behind.  Without colour
+# (NO_COLOR) the heatmaps fall back to shade glyphs and nothing is coloured.
+. "$(dirname "$0")/lib.sh"
+
+start 80 24 NO_COLOR=1 -- --train first-prev --compare 1,2 --steps 300
+wait_for "1 head "
+wait_for "2 heads"
+wait_for "Every run stopped" 60
+check "no colour under NO_COLOR" bash -c "! (tmux -L $SOCK capture-pane -p -e | grep -qP '\e\[[0-9;]*(3[0-7]|4[0-7]|38;5|48;5)[;m]')"
+check "shade glyphs stand in for colour" bash -c "tmux -L $SOCK capture-pane -p | grep -q '█'"
+# the 2-head pane (right half) learned prev; the 1-head pane (left half) did not
+line=$(screen | grep -P '^prev ' | head -1)
+left_prev=$(echo "$line" | grep -oP '[0-9.]+(?=%)' | sed -n 1p)
+right_prev=$(echo "$line" | grep -oP '[0-9.]+(?=%)' | sed -n 2p)
+check "two heads learn prev ($right_prev%)" awk "BEGIN { exit !($right_prev >= 99) }"
+check "one head stays well below ($left_prev%)" awk "BEGIN { exit !($left_prev <= 90) }"
+keys q
+wait_exit 0

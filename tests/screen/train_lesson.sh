@@ -1,0 +1,37 @@
+#!/bin/bash
+# Lessons that train: lesson 16's first step trains on screen beside the
+# lesson text and stops where --print-lesson says it stops (the same run,
+# headless and on screen); p pauses there, Space reads on; the step with a
+# stage shows the trained model's stages; lesson 17 trains one head against
+# two side by side.
+. "$(dirname "$0")/lib.sh"
+
+printed=$("$EXE" --print-lesson 16 | grep -m1 -oP 'Stopped at step [0-9]+')
+check "the printed lesson says where the training stops ($printed)" test -n "$printed"
+
+start 120 40 -- --lesson 16
+wait_for "Lesson 16 · Two heads learn two"
+wait_for "Training   first-prev"
+wait_for "$printed" 90
+wait_for "head 1 prev"
+keys Space
+wait_for "step 2/5"
+wait_for "Training   first-prev" # the same training goes on
+space_until "step 3/5"
+space_until "step 4/5"
+wait_for "4 · Attention"
+wait_for "first-prev, step"
+keys t
+wait_for "Training   first-prev"
+space_until "step 5/5"
+wait_for "Training   first-prev"
+keys q
+wait_exit 0
+
+start 120 40 -- --lesson 17
+wait_for "1 head "
+wait_for "2 heads"
+keys p
+wait_for "Paused"
+keys q
+wait_exit 0
