@@ -105,8 +105,7 @@ static int check_explorer_options(const struct cli_options *o, const struct mha_
  * CLI_EXIT_USAGE with file:line: what is wrong. */
 static int load_replay(const struct cli_options *o, struct recording *rec)
 {
-    rec->events = NULL;
-    rec->n = 0;
+    memset(rec, 0, sizeof *rec);
     if (!o->replay || o->bench_frames > 0)
         return 0;
     struct mha_error err;
@@ -119,27 +118,11 @@ static int load_replay(const struct cli_options *o, struct recording *rec)
     return 0;
 }
 
-/* The file --record writes, opened and given its first line before the
- * terminal is touched: NULL with a message when it cannot be written. */
-static FILE *open_record(const char *path)
-{
-    FILE *f = fopen(path, "w");
-    if (!f || rec_write_header(f) != 0) {
-        fprintf(stderr, "%s: --record: cannot write %s: %s\n", prog, path, strerror(errno));
-        if (f)
-            fclose(f);
-        return NULL;
-    }
-    return f;
-}
-
-static int run_explorer(const struct cli_options *o, struct mha_example *ex)
+static int run_explorer(const struct cli_options *o, struct mha_example *ex,
+                        const struct recording *rec)
 {
     char *lesson_path = NULL;
-    struct recording rec;
     int rc = check_explorer_options(o, ex, &lesson_path);
-    if (!rc)
-        rc = load_replay(o, &rec);
     if (rc) {
         free(lesson_path);
         mha_example_free(ex);
@@ -147,7 +130,6 @@ static int run_explorer(const struct cli_options *o, struct mha_example *ex)
     }
     if (o->bench_frames <= 0 && (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO))) {
         free(lesson_path);
-        rec_free(&rec);
         fprintf(stderr,
                 "%s: the explorer needs a terminal, but standard %s is not one.\n"
                 "To print stages without a terminal use --dump STAGE, e.g.\n"
@@ -156,12 +138,15 @@ static int run_explorer(const struct cli_options *o, struct mha_example *ex)
         mha_example_free(ex);
         return CLI_EXIT_USAGE;
     }
-    FILE *record = NULL;
-    if (o->record && o->bench_frames <= 0 && !(record = open_record(o->record))) {
+    struct cli_record record = {0};
+    struct rec_start start = {0};
+    if (o->record && o->bench_frames <= 0 &&
+        ((rc = cli_record_start_args(o, &start)) != 0 ||
+         (rc = cli_record_open(o->record, o->force, &record)) != 0)) {
         free(lesson_path);
-        rec_free(&rec);
+        rec_start_free(&start);
         mha_example_free(ex);
-        return CLI_EXIT_USAGE;
+        return rc;
     }
 #if MHA_HAVE_UI
     struct ui_options uo = {.stage = o->stage,
@@ -174,9 +159,10 @@ static int run_explorer(const struct cli_options *o, struct mha_example *ex)
                             .theme = o->theme ? colorscale_theme_from_name(o->theme) : 0,
                             .present = o->present,
                             .autoplay = o->autoplay,
-                            .record = record,
+                            .record = record.f,
                             .record_name = o->record,
-                            .replay = o->replay ? &rec : NULL,
+                            .record_start = &start,
+                            .replay = o->replay && o->bench_frames <= 0 ? rec : NULL,
                             .replay_name = o->replay,
                             .speed = o->speed};
     rc = ui_run(ex, &uo);
@@ -188,12 +174,9 @@ static int run_explorer(const struct cli_options *o, struct mha_example *ex)
     mha_example_free(ex);
     rc = CLI_EXIT_USAGE;
 #endif
-    if (record && fclose(record) != 0 && rc == 0) {
-        fprintf(stderr, "%s: --record: %s was not written completely\n", prog, o->record);
-        rc = EXIT_FAILURE;
-    }
+    rc = cli_record_finish(&record, o->record, rc);
+    rec_start_free(&start);
     free(lesson_path);
-    rec_free(&rec);
     return rc;
 }
 
@@ -211,11 +194,22 @@ int main(int argc, char **argv)
     if (o.print_lesson)
         return cli_print_lesson(o.print_lesson, o.format);
 
+    /* a recording that carries its start opens the explorer as it was */
+    struct recording rec;
+    if (o.dump_stage == CLI_NO_DUMP && (rc = load_replay(&o, &rec)) != 0)
+        return rc;
+    if (o.dump_stage == CLI_NO_DUMP && o.replay &&
+        (rc = cli_replay_options(argc, argv, o.replay, &rec, &o)) != CLI_CONTINUE) {
+        rec_free(&rec);
+        return rc;
+    }
     struct mha_error err;
     mha_error_clear(&err);
     struct mha_example *ex = cli_build_example(&o, &err);
     if (!ex) {
         cli_report(&err);
+        if (o.dump_stage == CLI_NO_DUMP)
+            rec_free(&rec);
         return CLI_EXIT_USAGE;
     }
     if (o.dump_stage != CLI_NO_DUMP) {
@@ -223,5 +217,7 @@ int main(int argc, char **argv)
         mha_example_free(ex);
         return rc;
     }
-    return run_explorer(&o, ex);
+    rc = run_explorer(&o, ex, &rec);
+    rec_free(&rec);
+    return rc;
 }

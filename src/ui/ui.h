@@ -8,6 +8,7 @@
 #include "mha.h"
 
 struct recording;
+struct rec_start;
 
 struct ui_options {
     int stage;             /* stage to open on, 0..6 */
@@ -34,8 +35,12 @@ struct ui_options {
     int theme;                      /* enum colorscale_theme: 0 = dark */
     bool present;                   /* open in the presenter's layout */
     double autoplay;                /* > 0: autoplay on, a move every so many seconds */
-    FILE *record;                   /* write the keys here (rec_write_header done); not closed */
+    FILE *record;                   /* write the keys here (the explorer writes the first lines
+                                       once the terminal is up); not closed */
     const char *record_name;        /* its name, for messages */
+    struct rec_start *record_start; /* the options that reproduce the start, or NULL; the
+                                       explorer adds the lesson's step and the size (the caller
+                                       frees it with rec_start_free) */
     const struct recording *replay; /* play these keys in (the caller keeps it) */
     const char *replay_name;
     double speed; /* the replay's times are divided by it; 0 = 1 */

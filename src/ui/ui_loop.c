@@ -64,11 +64,7 @@ static void record(struct ui_app *app, int key, bool is_char, double now)
     const int code = ui_rec_from_curses(key, is_char);
     if (!app->record || code < 0 || code == REC_KEY_RESIZE || app->st.quit)
         return;
-    if (rec_write_event(app->record, now - app->record_start, code) != 0) {
-        app->record = NULL; /* ui_run's caller closes the file */
-        ui_state_say(&app->st, true, "The recording stopped: %s cannot be written.",
-                     app->record_name);
-    }
+    ui_record_write(app, now - app->record_start, code);
 }
 
 /* A typed key while a replay plays: q quits, Esc stops the replay, any
@@ -107,9 +103,9 @@ static bool timers(struct ui_app *app, double now)
     }
     if (r->active && ui_replay_finished(r)) {
         r->active = false;
-        ui_state_say(&app->st, false,
-                     "The replay finished: %d keys from %s. The explorer is yours.", r->rec->n,
-                     r->name);
+        ui_state_say(&app->st, false, "The replay finished: %d keys from %s%s. The explorer is yours.",
+                     r->rec->n, r->name,
+                     r->rec->warning[0] ? " (its last line was cut short and left out)" : "");
         ui_app_reflow(app, app->rows, app->cols);
         changed = true;
     }
@@ -132,6 +128,7 @@ int ui_app_interactive(struct ui_app *app)
     ui_app_setup_curses(app);
     ui_app_reflow(app, LINES, COLS);
     ui_app_apply_focus(app);
+    ui_record_begin(app);
     const double start = ui_play_clock();
     app->record_start = start;
     if (app->replay.rec)
