@@ -219,5 +219,9 @@ int main(int argc, char **argv)
     }
     rc = run_explorer(&o, ex, &rec);
     rec_free(&rec);
+#if MHA_HAVE_UI
+    return ui_exit(rc); /* ncurses' own memory too */
+#else
     return rc;
+#endif
 }

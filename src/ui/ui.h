@@ -54,4 +54,10 @@ struct ui_options {
  * shown. */
 int ui_run(struct mha_example *ex, const struct ui_options *opt);
 
+/* End the process with status once everything else is freed, through
+ * ncurses' exit_curses where the build found it (it frees what ncurses
+ * still holds when ncurses was built to); otherwise returns status for
+ * main to return. */
+int ui_exit(int status);
+
 #endif

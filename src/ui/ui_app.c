@@ -97,6 +97,7 @@ static int bench(struct ui_app *app, int frames, int rows, int cols)
     ui_app_free_windows(app);
     endwin();
     delscreen(scr);
+    ui_release_curses();
     fclose(out);
     fclose(in);
 

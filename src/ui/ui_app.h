@@ -92,6 +92,11 @@ void ui_record_begin(struct ui_app *app);
 void ui_record_write(struct ui_app *app, double t, int code);
 void ui_record_status(const struct ui_app *app, char *buf, size_t n);
 
+/* After delscreen (ui_exit.c): free what ncurses keeps for the whole
+ * process (its cache of parsed terminal strings), so that the sanitizer
+ * builds' leak check sees only the program's own memory. */
+void ui_release_curses(void);
+
 /* Delete the windows (before endwin). */
 void ui_app_free_windows(struct ui_app *app);
 

@@ -1,7 +1,7 @@
 /* ui_loop.c - the explorer in a real terminal: the input loop with its
  * timers (autoplay and a replay wake it through wtimeout; no signals, no
  * threads), the keys written to a recording as they come, a replay's keys
- * fed in as if typed, Ctrl-C as a flag, and resizes. */
+ * fed in as if typed, Ctrl-C and Ctrl-\ as a flag, and resizes. */
 #include <curses.h>
 #include <signal.h>
 #include <stdio.h>
@@ -20,7 +20,7 @@ static void on_signal(int sig)
 }
 
 struct saved_signals {
-    struct sigaction intr, term, hup;
+    struct sigaction intr, term, hup, quit;
 };
 
 static void catch_signals(struct saved_signals *old)
@@ -33,6 +33,7 @@ static void catch_signals(struct saved_signals *old)
     sigaction(SIGINT, &sa, &old->intr);
     sigaction(SIGTERM, &sa, &old->term);
     sigaction(SIGHUP, &sa, &old->hup);
+    sigaction(SIGQUIT, &sa, &old->quit); /* Ctrl-\ too leaves the terminal as it was */
 }
 
 static void restore_signals(const struct saved_signals *old)
@@ -40,6 +41,7 @@ static void restore_signals(const struct saved_signals *old)
     sigaction(SIGINT, &old->intr, NULL);
     sigaction(SIGTERM, &old->term, NULL);
     sigaction(SIGHUP, &old->hup, NULL);
+    sigaction(SIGQUIT, &old->quit, NULL);
 }
 
 /* A key into the explorer, typed or replayed. */
@@ -165,6 +167,7 @@ int ui_app_interactive(struct ui_app *app)
     ui_app_free_windows(app);
     endwin();
     delscreen(scr);
+    ui_release_curses();
     restore_signals(&old);
     return got_signal == SIGINT ? 130 : got_signal ? 128 + (int)got_signal : 0;
 }
