@@ -4,7 +4,7 @@
 # explorer must live through it, quit, and leave the terminal as it was
 # (main screen, cursor shown, typed keys echoed), and under the sanitizers
 # (AddressSanitizer, UndefinedBehaviorSanitizer, LeakSanitizer) report
-# nothing.  The same gusts every run (a seeded generator): 220 a mode, about
+# nothing.  The same gusts every run (a seeded generator): 160 a mode, about
 # a minute in all, on the sanitizer build; 45 a mode on other builds, where
 # only surviving and the terminal are checked.  Each mode stops after twice
 # its expected time whatever it reached.
@@ -14,7 +14,7 @@
 
 if ldd "$EXE" 2>/dev/null | grep -q 'libasan'; then
     SANITIZED=1
-    GUSTS=${STORM_GUSTS:-220}
+    GUSTS=${STORM_GUSTS:-160}
 else
     SANITIZED=0
     GUSTS=${STORM_GUSTS:-45}
