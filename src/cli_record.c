@@ -74,7 +74,9 @@ int cli_record_finish(struct cli_record *r, const char *name, int status)
     }
     /* what was written is kept, even after a write error: replay plays the
      * complete lines of a recording that was cut short */
-    const int placed = r->force ? rename(r->tmp, r->path) : link(r->tmp, r->path);
+    int placed = r->force ? rename(r->tmp, r->path) : link(r->tmp, r->path);
+    if (placed != 0 && !r->force && errno != EEXIST && access(r->path, F_OK) != 0)
+        placed = rename(r->tmp, r->path); /* a file system without hard links */
     if (placed != 0) {
         fprintf(stderr, "%s: --record: cannot put the recording at %s: %s; it is in %s\n", prog,
                 name, strerror(errno), r->tmp);

@@ -301,8 +301,11 @@ int progress_file_keep(const char *target, int move, char *aside, size_t n)
     char name[PATH_MAX + 32];
     for (int i = 1; i <= PROGRESS_MAX_KEPT; i++) {
         snprintf(name, sizeof name, "%s.corrupt.%d", target, i);
-        /* link() and O_EXCL both fail on an existing name: nothing is replaced */
-        const int rc = move ? link(target, name) : copy_to_new(target, name);
+        /* link() and O_EXCL both fail on an existing name: nothing is replaced;
+         * where the file system has no hard links, a move is a copy */
+        int rc = move ? link(target, name) : copy_to_new(target, name);
+        if (rc != 0 && move && errno != EEXIST && errno != ENOENT)
+            rc = copy_to_new(target, name);
         if (rc != 0 && errno == EEXIST)
             continue;
         if (rc != 0)
