@@ -117,7 +117,7 @@ static char *slurp(const char *path, bool *missing, char *why, size_t n)
     *missing = false;
     const int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {
-        *missing = errno == ENOENT;
+        *missing = errno == ENOENT || errno == ENOTDIR; /* no file, or not even its folder */
         snprintf(why, n, "%s", strerror(errno));
         return NULL;
     }
