@@ -480,7 +480,8 @@ START_TEST(classroom_options)
     result_free(&r);
     r = run((const char *[]){"--help", NULL});
     static const char *const options[] = {"--theme NAME",  "--present",     "--autoplay SECONDS",
-                                          "--record FILE", "--replay FILE", "--speed X"};
+                                          "--record FILE", "--replay FILE", "--speed X",
+                                          "--force"};
     for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
         ck_assert_msg(strstr(r.out, options[i]) != NULL, "--help lacks %s", options[i]);
     result_free(&r);
