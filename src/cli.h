@@ -9,7 +9,11 @@
 
 #include <stdbool.h>
 
+#include <limits.h>
+#include <stdio.h>
+
 #include "mha.h"
+#include "record.h"
 
 #define CLI_EXIT_USAGE 2
 /* cli_parse's "go on": the options were read and the program has work to do. */
@@ -54,6 +58,7 @@ struct cli_options {
     bool present;       /* --present */
     double autoplay;    /* --autoplay SECONDS; 0 = off */
     const char *record; /* --record FILE */
+    bool force;         /* --force: --record may replace an existing file */
     const char *replay; /* --replay FILE */
     double speed;       /* --speed X; 1 unless given */
     bool speed_given;
@@ -126,6 +131,37 @@ char *cli_assets_dir(void);
  * only.  0, or -1 with a message on stderr. */
 struct lesson;
 extern int (*cli_lesson_train_notes)(struct lesson *l);
+/* ---- recordings (cli_record.c) ---- */
+
+/* The file --record writes: a temporary file beside it (a symbolic link's
+ * target), renamed to it by cli_record_finish. */
+struct cli_record {
+    char path[PATH_MAX];
+    char tmp[PATH_MAX + 16];
+    FILE *f; /* NULL: not recording */
+    bool force;
+};
+
+/* Refuse an existing path unless force, then create the temporary file.
+ * 0, or CLI_EXIT_USAGE with a message ("--record: ...").  Before the
+ * terminal is touched. */
+int cli_record_open(const char *path, bool force, struct cli_record *r);
+/* Close the file and put it in place (nothing is created when the explorer
+ * wrote nothing).  A write error keeps what was written, says so, and makes
+ * the exit status 1.  Returns the exit status, status unless that failed. */
+int cli_record_finish(struct cli_record *r, const char *name, int status);
+
+/* The options of o that set up the explorer's start (example, lesson,
+ * stage, view, focus, theme, presenter mode, autoplay) as arguments, into a
+ * new start (rec_start_free it).  0, or an exit status after a message. */
+int cli_record_start_args(const struct cli_options *o, struct rec_start *s);
+
+/* A recording that carries its start: argv parsed again into o with the
+ * recorded options in front (those given now win).  CLI_CONTINUE (also for
+ * a recording without a start, o left alone), or an exit status after a
+ * message.  o's strings then point into argv and rec: keep rec. */
+int cli_replay_options(int argc, char **argv, const char *name, const struct recording *rec,
+                       struct cli_options *o);
 
 /* ---- training (cli_train.c) ---- */
 

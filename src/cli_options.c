@@ -75,9 +75,12 @@ static const char usage_text[] =
     "                       NO_COLOR turns colour off whatever the theme\n"
     "  --autoplay SECONDS   move on by itself every SECONDS (0.1..3600): the lesson's\n"
     "                       steps, else the stages round and round; a key pauses\n"
-    "  --record FILE        save the keys of the session, with their timing\n"
+    "  --record FILE        save the keys of the session, with their timing, and\n"
+    "                       the options, lesson step and terminal size it started with\n"
+    "  --force              with --record: replace FILE if it exists\n"
     "  --replay FILE        play a recording into the explorer, which stays open\n"
-    "                       after it; a key pauses it, Esc stops it, q quits\n"
+    "                       after it; a key pauses it, Esc stops it, q quits; it\n"
+    "                       opens as the recording started (options given win)\n"
     "  --speed X            with --replay: X times as fast (0.01..1000, default 1)\n"
     "\n"
     ;
@@ -320,6 +323,7 @@ enum {
     OPT_RECORD,
     OPT_REPLAY,
     OPT_SPEED,
+    OPT_FORCE,
     /* training */
     OPT_TRAIN,
     OPT_GRAD,
@@ -358,6 +362,7 @@ static const struct option longopts[] = {
     {"record", required_argument, NULL, OPT_RECORD},
     {"replay", required_argument, NULL, OPT_REPLAY},
     {"speed", required_argument, NULL, OPT_SPEED},
+    {"force", no_argument, NULL, OPT_FORCE},
     {"train", required_argument, NULL, OPT_TRAIN},
     {"grad", required_argument, NULL, OPT_GRAD},
     {"batch", required_argument, NULL, OPT_BATCH},
@@ -629,6 +634,9 @@ static int option(int c, const char *arg, struct cli_options *o)
             return CLI_EXIT_USAGE;
         o->speed_given = true;
         break;
+    case OPT_FORCE:
+        o->force = true;
+        break;
     default:
         return train_option(c, arg, o);
     }
@@ -649,7 +657,7 @@ static int combinations(const struct cli_options *o)
                            o->tokens    ? "--tokens"
                            : o->d_model ? "--d-model"
                                         : "--seed");
-    if (o->step && !o->lesson)
+    if (o->step && !o->lesson && !o->replay) /* with --replay, the recording may name one */
         return usage_error("%s needs --lesson N|FILE", "--step");
     if (o->lesson && (o->load || o->tokens || o->d_model || o->heads || o->seed >= 0))
         return usage_error("%s cannot be combined with --lesson: the lesson's scenes set up "
@@ -661,6 +669,8 @@ static int combinations(const struct cli_options *o)
                                         : "--seed");
     if (o->speed_given && !o->replay)
         return usage_error("%s needs --replay FILE", "--speed");
+    if (o->force && !o->record)
+        return usage_error("%s needs --record FILE", "--force");
     if (o->record && o->replay)
         return usage_error("%s cannot be combined with --replay: a replay is not recorded again",
                            "--record");

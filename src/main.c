@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_train_screen.h"
 #include "colorscale.h"
 #include "dump.h"
 #include "export.h"
@@ -18,7 +19,6 @@
 #include "record.h"
 #include "text_check.h"
 #if MHA_HAVE_UI
-#include "cli_train_screen.h"
 #include "ui.h"
 #endif
 
@@ -103,8 +103,7 @@ static int check_explorer_options(const struct cli_options *o, const struct mha_
  * CLI_EXIT_USAGE with file:line: what is wrong. */
 static int load_replay(const struct cli_options *o, struct recording *rec)
 {
-    rec->events = NULL;
-    rec->n = 0;
+    memset(rec, 0, sizeof *rec);
     if (!o->replay || o->bench_frames > 0)
         return 0;
     struct mha_error err;
@@ -117,30 +116,13 @@ static int load_replay(const struct cli_options *o, struct recording *rec)
     return 0;
 }
 
-/* The file --record writes, opened and given its first line before the
- * terminal is touched: NULL with a message when it cannot be written. */
-static FILE *open_record(const char *path)
-{
-    FILE *f = fopen(path, "w");
-    if (!f || rec_write_header(f) != 0) {
-        fprintf(stderr, "%s: --record: cannot write %s: %s\n", prog, path, strerror(errno));
-        if (f)
-            fclose(f);
-        return NULL;
-    }
-    return f;
-}
-
 /* train: open on the training screen (ex may be NULL then); NULL: the stages. */
 struct ui_train_setup;
 static int run_explorer(const struct cli_options *o, struct mha_example *ex,
-                        const struct ui_train_setup *train)
+                        const struct recording *rec, const struct ui_train_setup *train)
 {
     char *lesson_path = NULL;
-    struct recording rec;
     int rc = check_explorer_options(o, ex, &lesson_path);
-    if (!rc)
-        rc = load_replay(o, &rec);
     if (rc) {
         free(lesson_path);
         mha_example_free(ex);
@@ -148,7 +130,6 @@ static int run_explorer(const struct cli_options *o, struct mha_example *ex,
     }
     if (o->bench_frames <= 0 && (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO))) {
         free(lesson_path);
-        rec_free(&rec);
         fprintf(stderr,
                 "%s: the explorer needs a terminal, but standard %s is not one.\n"
                 "%s\n",
@@ -160,12 +141,15 @@ static int run_explorer(const struct cli_options *o, struct mha_example *ex,
         mha_example_free(ex);
         return CLI_EXIT_USAGE;
     }
-    FILE *record = NULL;
-    if (o->record && o->bench_frames <= 0 && !(record = open_record(o->record))) {
+    struct cli_record record = {0};
+    struct rec_start start = {0};
+    if (o->record && o->bench_frames <= 0 &&
+        ((rc = cli_record_start_args(o, &start)) != 0 ||
+         (rc = cli_record_open(o->record, o->force, &record)) != 0)) {
         free(lesson_path);
-        rec_free(&rec);
+        rec_start_free(&start);
         mha_example_free(ex);
-        return CLI_EXIT_USAGE;
+        return rc;
     }
 #if MHA_HAVE_UI
     struct ui_options uo = {.stage = o->stage,
@@ -178,9 +162,10 @@ static int run_explorer(const struct cli_options *o, struct mha_example *ex,
                             .theme = o->theme ? colorscale_theme_from_name(o->theme) : 0,
                             .present = o->present,
                             .autoplay = o->autoplay,
-                            .record = record,
+                            .record = record.f,
                             .record_name = o->record,
-                            .replay = o->replay ? &rec : NULL,
+                            .record_start = &start,
+                            .replay = o->replay && o->bench_frames <= 0 ? rec : NULL,
                             .replay_name = o->replay,
                             .speed = o->speed,
                             .train = train};
@@ -194,12 +179,9 @@ static int run_explorer(const struct cli_options *o, struct mha_example *ex,
     mha_example_free(ex);
     rc = CLI_EXIT_USAGE;
 #endif
-    if (record && fclose(record) != 0 && rc == 0) {
-        fprintf(stderr, "%s: --record: %s was not written completely\n", prog, o->record);
-        rc = EXIT_FAILURE;
-    }
+    rc = cli_record_finish(&record, o->record, rc);
+    rec_start_free(&start);
     free(lesson_path);
-    rec_free(&rec);
     return rc;
 }
 
@@ -230,17 +212,32 @@ int main(int argc, char **argv)
 
     if (o.grad)
         return cli_grad(&o);
+    if (o.train && o.dump_stage == CLI_DUMP_SUMMARY)
+        return cli_train_summary(&o);
+
+    /* a recording that carries its start opens the explorer as it was */
+    struct recording rec;
+    memset(&rec, 0, sizeof rec);
+    if (o.dump_stage == CLI_NO_DUMP && (rc = load_replay(&o, &rec)) != 0)
+        return rc;
+    if (o.dump_stage == CLI_NO_DUMP && o.replay &&
+        (rc = cli_replay_options(argc, argv, o.replay, &rec, &o)) != CLI_CONTINUE) {
+        rec_free(&rec);
+        return rc;
+    }
     if (o.train) {
-        if (o.dump_stage == CLI_DUMP_SUMMARY)
-            return cli_train_summary(&o);
 #if MHA_HAVE_UI
         struct cli_train_screen ts;
-        if ((rc = cli_train_screen_setup(&o, &ts)) != 0)
+        if ((rc = cli_train_screen_setup(&o, &ts)) != 0) {
+            rec_free(&rec);
             return rc;
-        rc = run_explorer(&o, NULL, &ts.setup);
+        }
+        rc = run_explorer(&o, NULL, &rec, &ts.setup);
         cli_train_screen_done(&ts);
-        return rc;
+        rec_free(&rec);
+        return ui_exit(rc);
 #else
+        rec_free(&rec);
         fprintf(stderr,
                 "%s: --train without --dump summary opens the training screen, which this "
                 "build does not have; use --train %s --dump summary\n",
@@ -248,12 +245,13 @@ int main(int argc, char **argv)
         return CLI_EXIT_USAGE;
 #endif
     }
-
     struct mha_error err;
     mha_error_clear(&err);
     struct mha_example *ex = cli_build_example(&o, &err);
     if (!ex) {
         cli_report(&err);
+        if (o.dump_stage == CLI_NO_DUMP)
+            rec_free(&rec);
         return CLI_EXIT_USAGE;
     }
     if (o.dump_stage != CLI_NO_DUMP) {
@@ -261,5 +259,11 @@ int main(int argc, char **argv)
         mha_example_free(ex);
         return rc;
     }
-    return run_explorer(&o, ex, NULL);
+    rc = run_explorer(&o, ex, &rec, NULL);
+    rec_free(&rec);
+#if MHA_HAVE_UI
+    return ui_exit(rc); /* ncurses' own memory too */
+#else
+    return rc;
+#endif
 }

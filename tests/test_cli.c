@@ -396,6 +396,52 @@ START_TEST(explorer_options)
 }
 END_TEST
 
+/* --record and --replay: --force needs --record; a recording's own options
+ * are read as if given, before the terminal is needed, and named when they
+ * are wrong; options given with --replay win. */
+static const char *write_recording(char *path, const char *text)
+{
+    const int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, text, strlen(text)), (int)strlen(text));
+    close(fd);
+    return path;
+}
+
+START_TEST(recordings_carry_their_start)
+{
+    expect_error((const char *[]){"--force", NULL}, "--force needs --record FILE");
+    char p[] = "/tmp/mha-cli-rec-XXXXXX";
+    write_recording(p, "mha-explorer-recording 2\nsize 80x24\narg --heads\narg 0\n0.5 right\n");
+    struct result r = run((const char *[]){"--replay", p, NULL});
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "--heads: 0 is out of range") != NULL, "%s", r.err);
+    ck_assert_msg(strstr(r.err, "those ") && strstr(r.err, p) && strstr(r.err, "was recorded with"),
+                  "%s", r.err);
+    result_free(&r);
+    unlink(p);
+    /* a lesson and step that do not exist: refused as if given */
+    char q[] = "/tmp/mha-cli-rec-XXXXXX";
+    write_recording(q, "mha-explorer-recording 2\narg --lesson\narg 7\narg --step\narg 99\n");
+    r = run((const char *[]){"--replay", q, NULL});
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "step 99") != NULL, "%s", r.err);
+    result_free(&r);
+    /* the step given now wins over the recorded one */
+    r = run((const char *[]){"--replay", q, "--step", "2", NULL});
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "needs a terminal") != NULL, "%s", r.err);
+    result_free(&r);
+    unlink(q);
+    /* --step with a recording that names no lesson */
+    char v[] = "/tmp/mha-cli-rec-XXXXXX";
+    write_recording(v, "mha-explorer-recording 1\n0.5 right\n");
+    expect_error((const char *[]){"--replay", v, "--step", "2", NULL},
+                 "--step needs --lesson N|FILE");
+    unlink(v);
+}
+END_TEST
+
 START_TEST(classroom_options)
 {
     expect_error((const char *[]){"--theme", "pink", NULL}, "--theme: unknown theme 'pink'");
@@ -434,7 +480,8 @@ START_TEST(classroom_options)
     result_free(&r);
     r = run((const char *[]){"--help", NULL});
     static const char *const options[] = {"--theme NAME",  "--present",     "--autoplay SECONDS",
-                                          "--record FILE", "--replay FILE", "--speed X"};
+                                          "--record FILE", "--replay FILE", "--speed X",
+                                          "--force"};
     for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
         ck_assert_msg(strstr(r.out, options[i]) != NULL, "--help lacks %s", options[i]);
     result_free(&r);
@@ -462,6 +509,7 @@ static Suite *cli_suite(void)
     tcase_add_test(tc, lesson_commands);
     tcase_add_test(tc, explorer_options);
     tcase_add_test(tc, classroom_options);
+    tcase_add_test(tc, recordings_carry_their_start);
     suite_add_tcase(s, tc);
     return s;
 }

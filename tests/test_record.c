@@ -93,7 +93,7 @@ static const struct bad bad_cases[] = {
 START_TEST(malformed_lines_are_reported_and_nothing_is_kept)
 {
     const struct bad *c = &bad_cases[_i];
-    struct recording r = {(struct rec_event *)1, 99};
+    struct recording r = {.events = (struct rec_event *)1, .n = 99};
     struct mha_error err;
     ck_assert_int_ne(rec_parse(c->text, "demo.rec", &r, &err), 0);
     ck_assert_ptr_null(r.events);

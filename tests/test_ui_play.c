@@ -173,7 +173,7 @@ END_TEST
 START_TEST(test_replay_clock)
 {
     struct rec_event ev[] = {{0.0, 'l'}, {1.0, REC_KEY_RIGHT}, {3.0, '+'}};
-    struct recording rec = {ev, 3};
+    struct recording rec = {.events = ev, .n = 3};
     struct ui_replay r;
     struct ui_autoplay off = {0};
     ui_replay_start(&r, &rec, "demo.rec", 2.0, 10.0);

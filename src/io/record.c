@@ -10,6 +10,7 @@
 #include <string.h>
 
 #define REC_MAGIC "mha-explorer-recording 1"
+#define REC_MAGIC_2 "mha-explorer-recording 2"
 
 static const struct {
     const char *name;
@@ -78,10 +79,12 @@ static int fail_at(struct mha_error *err, const char *name, int line, const char
     return -1;
 }
 
-int rec_parse(const char *text, const char *name, struct recording *out, struct mha_error *err)
+static int parse_text(const char *text, const char *name, struct recording *out,
+                      struct mha_error *err)
 {
     out->events = NULL;
     out->n = 0;
+    out->version = 0;
     struct rec_event *ev = NULL;
     int n = 0, cap = 0, line = 0;
     bool header = false;
@@ -91,7 +94,7 @@ int rec_parse(const char *text, const char *name, struct recording *out, struct 
         line++;
         const char *nl = strchr(p, '\n');
         size_t len = nl ? (size_t)(nl - p) : strlen(p);
-        char buf[256];
+        char buf[REC_MAX_LINE];
         if (len >= sizeof buf) {
             free(ev);
             return fail_at(err, name, line, "line is too long%s", "");
@@ -107,13 +110,25 @@ int rec_parse(const char *text, const char *name, struct recording *out, struct 
         if (!*s || *s == '#')
             continue;
         if (!header) {
-            if (strcmp(s, REC_MAGIC) != 0) {
+            if (strcmp(s, REC_MAGIC) != 0 && strcmp(s, REC_MAGIC_2) != 0) {
                 free(ev);
                 return fail_at(err, name, line, "not a recording: the first line must be \"%s\"",
                                REC_MAGIC);
             }
+            out->version = strcmp(s, REC_MAGIC) == 0 ? 1 : 2;
             header = true;
             continue;
+        }
+        if (out->version == 2 && n == 0) {
+            const int st = rec_start_line(&out->start, s, err);
+            if (st < 0) {
+                free(ev);
+                rec_start_free(&out->start);
+                mha_error_at(err, name, line, 0);
+                return -1;
+            }
+            if (st > 0)
+                continue;
         }
         char *end;
         errno = 0;
@@ -172,10 +187,54 @@ int rec_parse(const char *text, const char *name, struct recording *out, struct 
     return 0;
 }
 
+/* The last line when text does not end with a newline (NULL when it does):
+ * a line cut short if the recording was never finished. */
+static const char *unterminated_last_line(const char *text)
+{
+    const size_t len = strlen(text);
+    if (len == 0 || text[len - 1] == '\n')
+        return NULL;
+    const char *nl = strrchr(text, '\n');
+    return nl ? nl + 1 : NULL; /* a file of one line is not a torn recording */
+}
+
+/* Read text.  The program writes version 2 and ends every line it writes,
+ * so there a last line without its newline was cut short (a full disk, a
+ * crash): it is left out with a warning and the complete lines before it
+ * are kept.  Version 1 is read as it always was. */
+int rec_parse(const char *text, const char *name, struct recording *out, struct mha_error *err)
+{
+    memset(out, 0, sizeof *out);
+    const char *torn = unterminated_last_line(text);
+    const bool v2 = strncmp(text, REC_MAGIC_2 "\n", sizeof REC_MAGIC_2) == 0;
+    if (!torn || !v2) {
+        const int rc = parse_text(text, name, out, err);
+        if (rc != 0)
+            rec_start_free(&out->start);
+        return rc;
+    }
+    int torn_line = 1;
+    for (const char *p = text; p < torn; p++)
+        torn_line += *p == '\n';
+    char *head = strndup(text, (size_t)(torn - text));
+    if (!head)
+        return fail_at(err, name, torn_line, "out of memory%s", "");
+    const int rc = parse_text(head, name, out, err);
+    free(head);
+    if (rc != 0) {
+        rec_start_free(&out->start);
+        return rc;
+    }
+    snprintf(out->warning, sizeof out->warning,
+             "%s:%d: the last line is cut short (the recording was not finished); "
+             "playing the %d keys before it",
+             name, torn_line, out->n);
+    return 0;
+}
+
 int rec_load(const char *path, struct recording *out, struct mha_error *err)
 {
-    out->events = NULL;
-    out->n = 0;
+    memset(out, 0, sizeof *out);
     char *buf;
     size_t len;
     if (safe_file_read(path, REC_MAX_BYTES, "recording", &buf, &len, err) != 0)
@@ -194,6 +253,7 @@ void rec_free(struct recording *r)
     free(r->events);
     r->events = NULL;
     r->n = 0;
+    rec_start_free(&r->start);
 }
 
 int rec_write_header(FILE *out)

@@ -8,6 +8,18 @@
  *   2.125 :
  *   2.300 h
  *
+ * Version 2 (what --record writes) adds, between the first line and the
+ * first key, what reproduces the start: the terminal's size and the
+ * options the explorer was opened with, one argument a line (backslash,
+ * newline and other control characters written as \\, \n, \xHH):
+ *
+ *   mha-explorer-recording 2
+ *   size 120x40
+ *   arg --lesson
+ *   arg 7
+ *   arg --step
+ *   arg 3
+ *
  * Each event is "<seconds since the start> <key>", times never decreasing.
  * A key is a printable character other than space and '#' as itself, or one
  * of the names: space hash enter tab backtab backspace escape left right up
@@ -52,9 +64,25 @@ struct rec_event {
     int key; /* a Unicode code point (ctrl-x is 1..26), or an enum rec_key */
 };
 
+#define REC_MAX_START_ARGS 64
+#define REC_MAX_ARG 2048 /* bytes of one argument */
+#define REC_MAX_LINE (4 * REC_MAX_ARG + 16)
+
+/* What a recording was started with. */
+struct rec_start {
+    char *args[REC_MAX_START_ARGS]; /* newly allocated, freed by rec_free */
+    int n_args;
+    int rows, cols; /* the terminal's size; 0 when not recorded */
+};
+
 struct recording {
     struct rec_event *events;
     int n;
+    int version; /* 1: keys only, 2: with its start */
+    struct rec_start start;
+    /* "" or what was left out while reading: a last line cut short (a
+     * recording that was never finished), with its line number */
+    char warning[256];
 };
 
 /* Parse a whole recording; on any problem nothing is returned (out stays
@@ -69,8 +97,20 @@ const char *rec_key_name(int key, char *buf);
 int rec_key_from_name(const char *name);
 
 /* Writing, one event at a time (the file stays readable if the session ends
- * early).  Return 0, or -1 on a write error. */
+ * early).  Return 0, or -1 on a write error.  rec_write_header starts a
+ * version 1 recording (keys only), rec_write_start a version 2 one with
+ * what it started from (start NULL: nothing but the first line). */
 int rec_write_header(FILE *out);
+int rec_write_start(FILE *out, const struct rec_start *start);
 int rec_write_event(FILE *out, double t, int key);
+
+/* Reading the start of a version 2 recording (record_start.c): one line
+ * before the first key, "size RxC" or "arg TEXT", into start.  1 when the
+ * line was one of them, 0 when it is not, -1 with err's text filled when it
+ * is one but malformed. */
+int rec_start_line(struct rec_start *start, const char *line, struct mha_error *err);
+/* Add a copy of arg to start's arguments; -1 when full or out of memory. */
+int rec_start_add(struct rec_start *start, const char *arg);
+void rec_start_free(struct rec_start *start);
 
 #endif

@@ -15,16 +15,28 @@ struct progress;
  * is set. */
 const char *progress_default_path(char *buf, size_t n);
 
-/* Load progress from path (NULL: the default).  A missing file is an empty
- * record.  A file that is not a progress record is renamed aside (to
- * "<path>.corrupt") and an empty record returned, with warning filled (it is
- * "" otherwise).  Returns NULL only when out of memory. */
+/* Load progress from path (NULL: the default; a symbolic link is followed).
+ * A missing file is an empty record.  Entries that cannot be read are left
+ * out and named in warning, and the file is kept whole as the first free
+ * "<path>.corrupt.N" (never replacing an earlier copy) before it is written
+ * again without them; a file that is not a progress record at all is moved
+ * to such a name and an empty record returned.  warning is "" when all was
+ * read.  Returns NULL only when out of memory. */
 struct progress *progress_load(const char *path, char *warning, size_t warning_size);
 void progress_free(struct progress *p);
 
-/* Write the record (creating the folders); a temporary file is renamed over
- * the old one, so a failed save leaves the old file whole. */
-int progress_save(const struct progress *p, struct mha_error *err);
+/* Write the record (creating the folders).  Under a lock on
+ * "<file>.lock", the file is read again and this explorer's changes merged
+ * into it (steps seen: the union; a quiz answer: the newer one; the last
+ * step: ours if we moved it), and a temporary file renamed over it, so a
+ * failed save leaves the old file whole and explorers running at once keep
+ * each other's progress.  A symbolic link stays one: its target is written.
+ * p then holds the merged record. */
+int progress_save(struct progress *p, struct mha_error *err);
+
+/* Forget a lesson's progress (lesson NULL: every lesson's); the next save
+ * removes it from the file too, even if another explorer saved it since. */
+void progress_forget(struct progress *p, const char *lesson);
 
 /* lesson: a stable id, the lesson's file name ("01-why-heads.md"). */
 void progress_mark_seen(struct progress *p, const char *lesson, int step);

@@ -9,6 +9,7 @@
 
 struct recording;
 struct ui_train_setup;
+struct rec_start;
 
 struct ui_options {
     int stage;             /* stage to open on, 0..6 */
@@ -35,8 +36,12 @@ struct ui_options {
     int theme;                      /* enum colorscale_theme: 0 = dark */
     bool present;                   /* open in the presenter's layout */
     double autoplay;                /* > 0: autoplay on, a move every so many seconds */
-    FILE *record;                   /* write the keys here (rec_write_header done); not closed */
+    FILE *record;                   /* write the keys here (the explorer writes the first lines
+                                       once the terminal is up); not closed */
     const char *record_name;        /* its name, for messages */
+    struct rec_start *record_start; /* the options that reproduce the start, or NULL; the
+                                       explorer adds the lesson's step and the size (the caller
+                                       frees it with rec_start_free) */
     const struct recording *replay; /* play these keys in (the caller keeps it) */
     const char *replay_name;
     double speed; /* the replay's times are divided by it; 0 = 1 */
@@ -53,5 +58,11 @@ struct ui_options {
  * shown.  With opt->train the explorer opens on the training screen and its
  * example is the model's sample (ex, if given, is freed). */
 int ui_run(struct mha_example *ex, const struct ui_options *opt);
+
+/* End the process with status once everything else is freed, through
+ * ncurses' exit_curses where the build found it (it frees what ncurses
+ * still holds when ncurses was built to); otherwise returns status for
+ * main to return. */
+int ui_exit(int status);
 
 #endif

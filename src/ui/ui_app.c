@@ -98,6 +98,7 @@ static int bench(struct ui_app *app, int frames, int rows, int cols)
     ui_app_free_windows(app);
     endwin();
     delscreen(scr);
+    ui_release_curses();
     fclose(out);
     fclose(in);
 
@@ -202,6 +203,7 @@ int ui_run(struct mha_example *ex, const struct ui_options *opt)
     app->autoplay.interval = opt->autoplay > 0.0 ? opt->autoplay : UI_AUTOPLAY_DEFAULT;
     app->autoplay.on = opt->autoplay > 0.0;
     app->record = opt->record;
+    app->record_start_args = opt->record_start;
     snprintf(app->record_name, sizeof app->record_name, "%s",
              opt->record_name ? opt->record_name : "the recording");
     app->replay.rec = opt->replay;

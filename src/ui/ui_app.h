@@ -43,6 +43,8 @@ struct ui_app {
     FILE *record; /* the caller's; NULL: not recording */
     char record_name[256];
     double record_start;
+    struct rec_start *record_start_args; /* the caller's; what the recording starts from */
+    bool record_failed;                  /* a write failed: the recording stopped there */
 
     /* the current view, derived from st and lay by ui_app_reflow */
     struct ui_block blocks[UI_VIEW_MAX_BLOCKS];
@@ -83,6 +85,20 @@ void ui_app_link(struct ui_app *app);
 void ui_app_export(struct ui_app *app, int fmt, const char *path);
 void ui_app_set_theme(struct ui_app *app, enum colorscale_theme theme);
 void ui_app_toggle_autoplay(struct ui_app *app);
+
+/* Once the terminal is up (ui_record.c): a recording's first lines (the
+ * options, the lesson's step, the terminal's size), and a replay's note
+ * when its terminal differs or its last line was cut short. */
+void ui_record_begin(struct ui_app *app);
+/* A recording that could not be written: a key, its failure said and
+ * marked for good in the status line (after what buf holds). */
+void ui_record_write(struct ui_app *app, double t, int code);
+void ui_record_status(const struct ui_app *app, char *buf, size_t n);
+
+/* After delscreen (ui_exit.c): free what ncurses keeps for the whole
+ * process (its cache of parsed terminal strings), so that the sanitizer
+ * builds' leak check sees only the program's own memory. */
+void ui_release_curses(void);
 
 /* Delete the windows (before endwin). */
 void ui_app_free_windows(struct ui_app *app);

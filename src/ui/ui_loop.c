@@ -1,7 +1,7 @@
 /* ui_loop.c - the explorer in a real terminal: the input loop with its
  * timers (autoplay and a replay wake it through wtimeout; no signals, no
  * threads), the keys written to a recording as they come, a replay's keys
- * fed in as if typed, Ctrl-C as a flag, and resizes. */
+ * fed in as if typed, Ctrl-C and Ctrl-\ as a flag, and resizes. */
 #include <curses.h>
 #include <signal.h>
 #include <stdio.h>
@@ -21,7 +21,7 @@ static void on_signal(int sig)
 }
 
 struct saved_signals {
-    struct sigaction intr, term, hup;
+    struct sigaction intr, term, hup, quit;
 };
 
 static void catch_signals(struct saved_signals *old)
@@ -34,6 +34,7 @@ static void catch_signals(struct saved_signals *old)
     sigaction(SIGINT, &sa, &old->intr);
     sigaction(SIGTERM, &sa, &old->term);
     sigaction(SIGHUP, &sa, &old->hup);
+    sigaction(SIGQUIT, &sa, &old->quit); /* Ctrl-\ too leaves the terminal as it was */
 }
 
 static void restore_signals(const struct saved_signals *old)
@@ -41,6 +42,7 @@ static void restore_signals(const struct saved_signals *old)
     sigaction(SIGINT, &old->intr, NULL);
     sigaction(SIGTERM, &old->term, NULL);
     sigaction(SIGHUP, &old->hup, NULL);
+    sigaction(SIGQUIT, &old->quit, NULL);
 }
 
 /* A key into the explorer, typed or replayed. */
@@ -65,11 +67,7 @@ static void record(struct ui_app *app, int key, bool is_char, double now)
     const int code = ui_rec_from_curses(key, is_char);
     if (!app->record || code < 0 || code == REC_KEY_RESIZE || app->st.quit)
         return;
-    if (rec_write_event(app->record, now - app->record_start, code) != 0) {
-        app->record = NULL; /* ui_run's caller closes the file */
-        ui_state_say(&app->st, true, "The recording stopped: %s cannot be written.",
-                     app->record_name);
-    }
+    ui_record_write(app, now - app->record_start, code);
 }
 
 /* A typed key while a replay plays: q quits, Esc stops the replay, any
@@ -111,9 +109,9 @@ static bool timers(struct ui_app *app, double now)
     }
     if (r->active && ui_replay_finished(r)) {
         r->active = false;
-        ui_state_say(&app->st, false,
-                     "The replay finished: %d keys from %s. The explorer is yours.", r->rec->n,
-                     r->name);
+        ui_state_say(&app->st, false, "The replay finished: %d keys from %s%s. The explorer is yours.",
+                     r->rec->n, r->name,
+                     r->rec->warning[0] ? " (its last line was cut short and left out)" : "");
         ui_app_reflow(app, app->rows, app->cols);
         changed = true;
     }
@@ -140,6 +138,7 @@ int ui_app_interactive(struct ui_app *app)
     ui_app_setup_curses(app);
     ui_app_reflow(app, LINES, COLS);
     ui_app_apply_focus(app);
+    ui_record_begin(app);
     const double start = ui_play_clock();
     app->record_start = start;
     if (app->replay.rec)
@@ -182,6 +181,7 @@ int ui_app_interactive(struct ui_app *app)
     ui_app_free_windows(app);
     endwin();
     delscreen(scr);
+    ui_release_curses();
     restore_signals(&old);
     return got_signal == SIGINT ? 130 : got_signal ? 128 + (int)got_signal : 0;
 }

@@ -32,7 +32,7 @@ check "the cursor is on a cell" test "$(grep -c '^[0-9]*:' "$WORK/recorded")" -g
 keys q
 wait_exit 0
 T kill-server
-check "the recording starts with its header" bash -c "head -1 '$REC' | grep -qx 'mha-explorer-recording 1'"
+check "the recording starts with its header" bash -c "head -1 '$REC' | grep -qx 'mha-explorer-recording 2'"
 check "seven keys recorded, the q left out" test "$(grep -cE '^[0-9]+\.[0-9]{3} ' "$REC")" -eq 7
 check "keys by name" grep -qE '^[0-9.]+ right$' "$REC"
 check "times never go back" bash -c "grep -E '^[0-9]' '$REC' | cut -d' ' -f1 | sort -c -n"

@@ -1,0 +1,192 @@
+/* cli_record.c - the files of --record and --replay on the command line: a
+ * recording is written to a temporary file beside its name and renamed
+ * there at the end (never over an existing file without --force), starts
+ * with the options that reproduce the start, and a replay opens with the
+ * options its recording carries. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "mha.h"
+
+static const char *prog = "mha-explorer";
+
+int cli_record_open(const char *path, bool force, struct cli_record *r)
+{
+    memset(r, 0, sizeof *r);
+    r->force = force;
+    struct stat sb;
+    const bool exists = stat(path, &sb) == 0;
+    if (exists && !force) {
+        fprintf(stderr,
+                "%s: --record: %s exists; a recording never replaces a file unless given "
+                "--force\n",
+                prog, path);
+        return CLI_EXIT_USAGE;
+    }
+    if (exists && !S_ISREG(sb.st_mode)) {
+        fprintf(stderr, "%s: --record: %s is not a regular file\n", prog, path);
+        return CLI_EXIT_USAGE;
+    }
+    /* a symbolic link stays one: its target is what gets replaced */
+    if (!(exists && realpath(path, r->path)))
+        snprintf(r->path, sizeof r->path, "%s", path);
+    snprintf(r->tmp, sizeof r->tmp, "%s.part-XXXXXX", r->path);
+    const int fd = mkstemp(r->tmp);
+    if (fd < 0 || !(r->f = fdopen(fd, "w"))) {
+        fprintf(stderr, "%s: --record: cannot write %s: %s\n", prog, path, strerror(errno));
+        if (fd >= 0) {
+            close(fd);
+            unlink(r->tmp);
+        }
+        return CLI_EXIT_USAGE;
+    }
+    const mode_t mask = umask(0);
+    umask(mask);
+    fchmod(fd, 0666 & ~mask); /* as the file would be if written directly */
+    return 0;
+}
+
+int cli_record_finish(struct cli_record *r, const char *name, int status)
+{
+    if (!r->f)
+        return status;
+    bool bad = ferror(r->f) != 0;
+    bad = fflush(r->f) != 0 || bad;
+    bad = fsync(fileno(r->f)) != 0 || bad;
+    const int e = errno;
+    const long size = ftell(r->f);
+    bad = fclose(r->f) != 0 || bad;
+    r->f = NULL;
+    if (size <= 0) { /* the explorer never started: nothing to keep */
+        unlink(r->tmp);
+        if (bad && status == 0) {
+            fprintf(stderr, "%s: --record: cannot write %s: %s\n", prog, name, strerror(e));
+            return EXIT_FAILURE;
+        }
+        return status;
+    }
+    /* what was written is kept, even after a write error: replay plays the
+     * complete lines of a recording that was cut short */
+    int placed = r->force ? rename(r->tmp, r->path) : link(r->tmp, r->path);
+    if (placed != 0 && !r->force && errno != EEXIST && access(r->path, F_OK) != 0)
+        placed = rename(r->tmp, r->path); /* a file system without hard links */
+    if (placed != 0) {
+        fprintf(stderr, "%s: --record: cannot put the recording at %s: %s; it is in %s\n", prog,
+                name, strerror(errno), r->tmp);
+        return status ? status : EXIT_FAILURE;
+    }
+    if (!r->force)
+        unlink(r->tmp);
+    if (bad) {
+        fprintf(stderr,
+                "%s: --record: %s is incomplete: writing it failed (%s); the keys before the "
+                "failure are kept\n",
+                prog, name, strerror(e));
+        return status ? status : EXIT_FAILURE;
+    }
+    return status;
+}
+
+static const char *const stage_names[] = {"input",     "projection", "split", "transpose",
+                                          "attention", "merge",      "output"};
+
+/* add the option, and its value when there is one */
+static int add(struct rec_start *s, const char *opt, const char *value)
+{
+    if (value && strlen(value) >= REC_MAX_ARG) {
+        fprintf(stderr, "%s: --record: the value of %s is too long to record (%d bytes at most)\n",
+                prog, opt, REC_MAX_ARG - 1);
+        return CLI_EXIT_USAGE;
+    }
+    if (rec_start_add(s, opt) != 0 || (value && rec_start_add(s, value) != 0)) {
+        fprintf(stderr, "%s: out of memory\n", prog);
+        return EXIT_FAILURE;
+    }
+    return 0;
+}
+
+int cli_record_start_args(const struct cli_options *o, struct rec_start *s)
+{
+    memset(s, 0, sizeof *s);
+    char num[3][32];
+    snprintf(num[0], sizeof num[0], "%d", o->d_model);
+    snprintf(num[1], sizeof num[1], "%d", o->heads);
+    snprintf(num[2], sizeof num[2], "%lld", o->seed);
+    char autoplay[32];
+    snprintf(autoplay, sizeof autoplay, "%.17g", o->autoplay);
+    int rc = 0;
+    /* the lesson's step is added by the explorer, as the lesson opened */
+    if (!rc && o->lesson)
+        rc = add(s, "--lesson", o->lesson);
+    if (!rc && o->load)
+        rc = add(s, "--load", o->load);
+    if (!rc && o->tokens)
+        rc = add(s, "--tokens", o->tokens);
+    if (!rc && o->d_model)
+        rc = add(s, "--d-model", num[0]);
+    if (!rc && o->heads)
+        rc = add(s, "--heads", num[1]);
+    if (!rc && o->seed >= 0)
+        rc = add(s, "--seed", num[2]);
+    if (!rc && o->causal)
+        rc = add(s, "--causal", NULL);
+    if (!rc && o->no_scale)
+        rc = add(s, "--no-scale", NULL);
+    if (!rc && o->stage > 0 && o->stage < MHA_STAGE_COUNT)
+        rc = add(s, "--stage", stage_names[o->stage]);
+    if (!rc && o->view)
+        rc = add(s, "--view", o->view);
+    if (!rc && o->focus)
+        rc = add(s, "--focus", o->focus);
+    if (!rc && o->theme)
+        rc = add(s, "--theme", o->theme);
+    if (!rc && o->present)
+        rc = add(s, "--present", NULL);
+    if (!rc && o->autoplay > 0.0)
+        rc = add(s, "--autoplay", autoplay);
+    if (rc)
+        rec_start_free(s);
+    return rc;
+}
+
+int cli_replay_options(int argc, char **argv, const char *name, const struct recording *rec,
+                       struct cli_options *o)
+{
+    if (rec->version < 2 || rec->start.n_args == 0) {
+        if (!o->step || o->lesson)
+            return CLI_CONTINUE;
+        fprintf(stderr, "%s: --step needs --lesson N|FILE (%s does not name a lesson)\n", prog,
+                name);
+        return CLI_EXIT_USAGE;
+    }
+    /* the recorded options first, so those given now take precedence */
+    const int n = argc + rec->start.n_args;
+    char **args = calloc((size_t)n + 1, sizeof *args);
+    if (!args) {
+        fprintf(stderr, "%s: out of memory\n", prog);
+        return EXIT_FAILURE;
+    }
+    args[0] = argv[0];
+    for (int i = 0; i < rec->start.n_args; i++)
+        args[1 + i] = rec->start.args[i];
+    for (int i = 1; i < argc; i++)
+        args[rec->start.n_args + i] = argv[i];
+    const int rc = cli_parse(n, args, o);
+    free(args); /* o points into argv and the recording, not into args */
+    if (rc == CLI_CONTINUE && o->step && !o->lesson) {
+        fprintf(stderr, "%s: --step needs --lesson N|FILE (%s does not name a lesson)\n", prog,
+                name);
+        return CLI_EXIT_USAGE;
+    }
+    if (rc != CLI_CONTINUE)
+        fprintf(stderr, "%s: --replay: (the options include those %s was recorded with)\n",
+                prog, name);
+    return rc;
+}

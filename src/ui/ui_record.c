@@ -1,0 +1,84 @@
+/* ui_record.c - the start of a recording and of a replay, once the terminal
+ * is up: a recording's first lines say what reproduces the start (the
+ * options, the lesson's step as it opened, the terminal's size); a replay
+ * says when the terminal differs from the one it was made in, or when its
+ * last line was cut short. */
+#include <curses.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui_app.h"
+
+/* The step the lesson opened on, as --step gives it (1-based), replacing
+ * any --step among the options: without one the lesson would open where
+ * the reader left it, which is somewhere else by the time it is replayed. */
+static void pin_lesson_step(struct rec_start *start, const struct ui_lessons *ls)
+{
+    int out = 0;
+    for (int i = 0; i < start->n_args; i++) {
+        if (!strcmp(start->args[i], "--step") && i + 1 < start->n_args) {
+            free(start->args[i]);
+            free(start->args[i + 1]);
+            i++;
+            continue;
+        }
+        start->args[out++] = start->args[i];
+    }
+    start->n_args = out;
+    if (!ls->l)
+        return;
+    char step[16];
+    snprintf(step, sizeof step, "%d", ls->step + 1);
+    rec_start_add(start, "--step");
+    rec_start_add(start, step);
+}
+
+/* A write failed: no more keys are written; ui_run's caller closes the
+ * file, keeps what was written and says so again on exit. */
+static void stopped(struct ui_app *app, int err)
+{
+    app->record = NULL;
+    app->record_failed = true;
+    ui_state_say(&app->st, true,
+                 "The recording stopped: %s cannot be written (%s); the keys before are kept.",
+                 app->record_name, strerror(err));
+}
+
+void ui_record_write(struct ui_app *app, double t, int code)
+{
+    if (app->record && rec_write_event(app->record, t, code) != 0)
+        stopped(app, errno);
+}
+
+void ui_record_status(const struct ui_app *app, char *buf, size_t n)
+{
+    if (!app->record_failed)
+        return;
+    const size_t len = strlen(buf);
+    snprintf(buf + len, n - len, "%srecording stopped", len ? " · " : "");
+}
+
+void ui_record_begin(struct ui_app *app)
+{
+    if (app->record) {
+        struct rec_start empty = {0};
+        struct rec_start *start = app->record_start_args ? app->record_start_args : &empty;
+        pin_lesson_step(start, &app->les);
+        start->rows = LINES;
+        start->cols = COLS;
+        if (rec_write_start(app->record, start) != 0)
+            stopped(app, errno);
+    }
+    const struct recording *rec = app->replay.rec;
+    if (!rec)
+        return;
+    char size[160] = "";
+    if (rec->start.rows > 0 && (rec->start.rows != LINES || rec->start.cols != COLS))
+        snprintf(size, sizeof size,
+                 "Recorded in a %dx%d terminal, replayed in %dx%d: the screen may differ. ",
+                 rec->start.cols, rec->start.rows, COLS, LINES);
+    if (size[0] || rec->warning[0])
+        ui_state_say(&app->st, rec->warning[0] != '\0', "%s%s", size, rec->warning);
+}
