@@ -307,6 +307,31 @@ START_TEST(forgetting_survives_the_merge)
 }
 END_TEST
 
+/* the lesson list's r/R and --reset-progress go through progress_reset: what
+ * they forget must stay forgotten when the save merges with the file */
+START_TEST(a_reset_survives_the_merge)
+{
+    struct progress *a = load_quiet();
+    progress_mark_seen(a, "01-x.md", 1);
+    progress_mark_seen(a, "02-y.md", 2);
+    save(a);
+    progress_free(a);
+    struct progress *p = load_quiet();
+    progress_reset(p, "01-x.md");
+    save(p);
+    progress_free(p);
+    p = load_quiet();
+    ck_assert_int_eq(progress_seen_count(p, "01-x.md"), 0);
+    ck_assert_int_eq(progress_seen_count(p, "02-y.md"), 1);
+    progress_reset(p, NULL);
+    save(p);
+    progress_free(p);
+    p = load_quiet();
+    ck_assert_int_eq(progress_seen_count(p, "02-y.md"), 0);
+    progress_free(p);
+}
+END_TEST
+
 static Suite *progress_suite(void)
 {
     Suite *s = suite_create("progress");
@@ -317,6 +342,7 @@ static Suite *progress_suite(void)
     tcase_add_test(tc, the_newer_quiz_answer_wins);
     tcase_add_test(tc, saves_at_the_same_time_lose_nothing);
     tcase_add_test(tc, forgetting_survives_the_merge);
+    tcase_add_test(tc, a_reset_survives_the_merge);
     suite_add_tcase(s, tc);
     tc = tcase_create("damage");
     tcase_add_checked_fixture(tc, setup, teardown);
