@@ -55,6 +55,7 @@ struct cli_options {
     const char *replay; /* --replay FILE */
     double speed;       /* --speed X; 1 unless given */
     bool speed_given;
+    bool no_mouse; /* --no-mouse */
 };
 
 /* Read argv into o.  Returns CLI_CONTINUE when there is work to do, 0 after

@@ -58,6 +58,9 @@ static const char usage_text[] =
     "                       token or 0-based index)\n"
     "  --bench-frames N     no interaction and no terminal needed: redraw N frames\n"
     "                       off screen and print the median time\n"
+    "  --no-mouse           leave the mouse to the terminal (for selecting text);\n"
+    "                       otherwise a click picks a stage, a number or a lesson\n"
+    "                       and the wheel scrolls, where the terminal reports them\n"
     "\n"
     "Teaching:\n"
     "  --present            presenter mode (P): the stage's title in big letters,\n"
@@ -71,8 +74,8 @@ static const char usage_text[] =
     "                       after it; a key pauses it, Esc stops it, q quits\n"
     "  --speed X            with --replay: X times as fast (0.01..1000, default 1)\n"
     "\n"
-    "In the explorer, :link prints the options that reopen the screen as it is,\n"
-    "and e writes the stage as an SVG picture.\n"
+    "In the explorer, :link shows the options that reopen the screen as it is\n"
+    "(:link FILE writes them), and e writes the stage as an SVG picture.\n"
     "\n"
     "  -h, --help           show this help and exit\n"
     "  -V, --version        show the version and exit\n"
@@ -263,6 +266,7 @@ enum {
     OPT_RECORD,
     OPT_REPLAY,
     OPT_SPEED,
+    OPT_NO_MOUSE,
 };
 
 static const struct option longopts[] = {
@@ -290,6 +294,7 @@ static const struct option longopts[] = {
     {"record", required_argument, NULL, OPT_RECORD},
     {"replay", required_argument, NULL, OPT_REPLAY},
     {"speed", required_argument, NULL, OPT_SPEED},
+    {"no-mouse", no_argument, NULL, OPT_NO_MOUSE},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -396,6 +401,9 @@ static int option(int c, const char *arg, struct cli_options *o)
         break;
     case OPT_PRESENT:
         o->present = true;
+        break;
+    case OPT_NO_MOUSE:
+        o->no_mouse = true;
         break;
     case OPT_AUTOPLAY:
         if (parse_seconds("--autoplay", arg, 0.1, 3600.0, &o->autoplay))

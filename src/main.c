@@ -178,7 +178,8 @@ static int run_explorer(const struct cli_options *o, struct mha_example *ex)
                             .record_name = o->record,
                             .replay = o->replay ? &rec : NULL,
                             .replay_name = o->replay,
-                            .speed = o->speed};
+                            .speed = o->speed,
+                            .no_mouse = o->no_mouse};
     rc = ui_run(ex, &uo);
 #else
     fprintf(stderr,

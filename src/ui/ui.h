@@ -39,6 +39,8 @@ struct ui_options {
     const struct recording *replay; /* play these keys in (the caller keeps it) */
     const char *replay_name;
     double speed; /* the replay's times are divided by it; 0 = 1 */
+
+    bool no_mouse; /* main.c: --no-mouse: leave clicks and the wheel to the terminal */
 };
 
 /* Run the explorer on ex until the user quits.  The explorer takes ownership

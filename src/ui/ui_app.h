@@ -14,7 +14,10 @@
 
 #include "ui_layout.h"
 #include "ui_lesson.h"
+#include "ui_mode.h"
 #include "ui_play.h"
+#include "ui_popup.h"
+#include "ui_prompt.h"
 #include "ui_state.h"
 #include "ui_theme.h"
 #include "ui_view.h"
@@ -43,6 +46,15 @@ struct ui_app {
     FILE *record; /* the caller's; NULL: not recording */
     char record_name[256];
     double record_start;
+
+    /* the modes open over the main screen (ui_mode.h), and theirs */
+    struct ui_mode_stack modes;
+    bool quit_armed;          /* a checkpoint asked for a second q before quitting */
+    struct ui_popup popup;    /* :link's command line */
+    struct ui_history hist;   /* the ':' lines run before */
+    struct ui_history find_hist; /* the '/' words looked for before */
+    char find_word[UI_CMD_MAX];  /* the last /word, for n */
+    bool mouse;               /* the terminal reports clicks (--no-mouse: off) */
 
     /* the current view, derived from st and lay by ui_app_reflow */
     struct ui_block blocks[UI_VIEW_MAX_BLOCKS];
@@ -80,6 +92,22 @@ void ui_app_link(struct ui_app *app);
 void ui_app_export(struct ui_app *app, int fmt, const char *path);
 void ui_app_set_theme(struct ui_app *app, enum colorscale_theme theme);
 void ui_app_toggle_autoplay(struct ui_app *app);
+
+/* The main screen's scroll action, lines down (up when negative), as the
+ * arrow keys do it (the mouse wheel uses it). */
+void ui_app_scroll_lines(struct ui_app *app, int lines);
+/* The layout, view and cursor again after a change made outside a key. */
+void ui_app_after_change(struct ui_app *app);
+/* The main screen's clicks (ui_mouse.c), and mouse reporting switched on
+ * when app->mouse asks for it. */
+bool ui_mouse_main(struct ui_app *app, const MEVENT *ev);
+void ui_mouse_setup(struct ui_app *app);
+/* A KEY_MOUSE from the input: the event read and passed down the modes. */
+void ui_app_mouse(struct ui_app *app);
+/* The main screen's windows (everything but the modes over it). */
+void ui_app_draw_main(const struct ui_app *app);
+/* The stage of the pipeline bar under column x, or -1 (ui_bar.c). */
+int ui_bar_stage_at(const struct ui_app *app, int x);
 
 /* Delete the windows (before endwin). */
 void ui_app_free_windows(struct ui_app *app);
