@@ -1,5 +1,5 @@
 #!/bin/bash
-# :link prints the command line that reopens the screen as it is: run
+# :link shows the command line that reopens the screen as it is: run
 # through a shell again, it shows the same stage, sizes, tokens, mask,
 # scaling and seed (the status line), the same cell under the cursor, the
 # same theme and the presenter's layout.
