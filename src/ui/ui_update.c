@@ -409,7 +409,7 @@ bool ui_app_autoplay(struct ui_app *app, double now)
     if (!a->on || now < a->due)
         return false;
     const struct ui_state *st = &app->st;
-    if (st->help_open || st->cmd_active || app->les.menu_open) {
+    if (st->help_open || st->cmd_active || app->les.menu_open || app->popup.command) {
         a->due = now + a->interval; /* nothing moves under an open overlay */
         return false;
     }
