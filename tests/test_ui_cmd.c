@@ -334,6 +334,18 @@ START_TEST(test_shell_lines)
         total += lines[i].len;
     }
     ck_assert_int_eq((int)total + 2, (int)strlen(longarg)); /* two spaces between arguments */
+
+    /* a quoted argument cut across lines keeps its spaces: the lines join back
+     * exactly, with a space only where a line ended between arguments */
+    const char *quoted = "mha-explorer --tokens 'a b c d e f g h i j k l m n o p q r' --heads 3";
+    const int k = ui_popup_shell_lines(quoted, 14, true, lines, 16);
+    char back[256] = "";
+    for (int i = 0; i < k; i++) {
+        strncat(back, lines[i].start, lines[i].len);
+        if (i + 1 < k && lines[i].start + lines[i].len != lines[i + 1].start)
+            strcat(back, " ");
+    }
+    ck_assert_str_eq(back, quoted);
 }
 END_TEST
 

@@ -20,45 +20,71 @@ static int width_n(const char *s, size_t n, bool utf8)
     return ui_text_width(buf, utf8);
 }
 
+/* Mark the spaces of cmd that separate arguments (outside quotes, not
+ * escaped) in brk (strlen(cmd) bytes). */
+static void breaks(const char *cmd, size_t n, char *brk)
+{
+    char quote = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char c = cmd[i];
+        brk[i] = 0;
+        if (quote) {
+            if (c == quote)
+                quote = 0;
+            else if (quote == '"' && c == '\\' && i + 1 < n)
+                brk[++i] = 0;
+        } else if (c == '\\' && i + 1 < n) {
+            brk[++i] = 0;
+        } else if (c == '\'' || c == '"') {
+            quote = c;
+        } else if (c == ' ') {
+            brk[i] = 1;
+        }
+    }
+}
+
 int ui_popup_shell_lines(const char *cmd, int width, bool utf8, struct ui_line *lines, int max)
 {
     const int room = width > 4 ? width - 2 : 2; /* " \" at the end */
+    const size_t n = strlen(cmd);
+    char *brk = malloc(n + 1);
+    if (!brk)
+        return 0;
+    breaks(cmd, n, brk);
     int count = 0;
-    const char *p = cmd;
-    while (*p) {
-        /* take arguments while they fit */
-        const char *end = p, *q = p;
-        char quote = 0;
-        for (;;) {
-            if (*q == '\0' || (*q == ' ' && !quote)) {
-                if (end != p && width_n(p, (size_t)(q - p), utf8) > room)
-                    break; /* this argument goes on the next line */
-                end = q;
-                if (*q == '\0')
+    size_t p = 0;
+    while (p < n) {
+        /* the last argument boundary that still fits */
+        size_t end = 0;
+        bool found = false;
+        for (size_t q = p + 1; q <= n; q++)
+            if (q == n || brk[q]) {
+                if (width_n(cmd + p, q - p, utf8) > room)
                     break;
-            } else if (*q == '\\' && !quote && q[1]) {
-                q++;
-            } else if ((*q == '\'' || *q == '"') && (!quote || quote == *q)) {
-                quote = quote ? 0 : *q;
+                end = q;
+                found = true;
             }
-            q++;
-        }
-        if (width_n(p, (size_t)(end - p), utf8) > room) { /* one long argument: cut it */
-            const char *c = p;
-            while (c < end && width_n(p, (size_t)(c - p + 1), utf8) <= room) {
-                c++;
-                while (c < end && ((unsigned char)*c & 0xC0u) == 0x80u)
-                    c++;
+        if (!found) { /* one argument longer than a line: cut it between characters */
+            end = p;
+            while (end < n && !(end > p && brk[end])) {
+                size_t next = end + 1;
+                while (next < n && ((unsigned char)cmd[next] & 0xC0u) == 0x80u)
+                    next++;
+                if (width_n(cmd + p, next - p, utf8) > room)
+                    break;
+                end = next;
             }
-            end = c > p ? c : p + 1;
+            if (end == p)
+                end = p + 1;
         }
         if (count < max)
-            lines[count] = (struct ui_line){p, (size_t)(end - p)};
+            lines[count] = (struct ui_line){cmd + p, end - p};
         count++;
         p = end;
-        while (*p == ' ')
+        while (p < n && brk[p])
             p++;
     }
+    free(brk);
     return count;
 }
 
@@ -145,7 +171,14 @@ static bool popup_mouse(struct ui_app *app, const MEVENT *ev)
     return true;
 }
 
-#define POPUP_LINES 64
+#define POPUP_LINES 512
+
+/* Line k of the command goes on into the next without a space between:
+ * an argument cut in two. */
+static bool cut_after(const struct ui_line *l, int k, int n)
+{
+    return k + 1 < n && l[k].start + l[k].len == l[k + 1].start;
+}
 
 static void popup_draw(const struct ui_app *app)
 {
@@ -155,10 +188,20 @@ static void popup_draw(const struct ui_app *app)
     if (w < 20 || app->rows < 6)
         return;
     const int inner = w - 4;
-    struct ui_line cmd[POPUP_LINES], text[16];
+    static struct ui_line cmd[POPUP_LINES];
+    struct ui_line text[16];
     int nc = ui_popup_shell_lines(p->command, inner, th->utf8, cmd, POPUP_LINES);
-    int nt = p->text[0] ? ui_text_wrap(p->text, inner, th->utf8, text, 16) : 0;
     nc = nc > POPUP_LINES ? POPUP_LINES : nc;
+    char more[sizeof p->text + 160];
+    bool cut = false;
+    for (int k = 0; k < nc; k++)
+        cut = cut || cut_after(cmd, k, nc);
+    snprintf(more, sizeof more, "%s%s",
+             cut ? "An argument too long for a line is cut across lines here: take it from the "
+                   "clipboard or with :link FILE. "
+                 : "",
+             p->text);
+    int nt = more[0] ? ui_text_wrap(more, inner, th->utf8, text, 16) : 0;
     nt = nt > 16 ? 16 : nt;
     const int body = nc + (nt ? nt + 1 : 0);
     int h = body + 4;
@@ -185,10 +228,10 @@ static void popup_draw(const struct ui_app *app)
         if (k < nc) {
             int cw = ui_text_fit_n(cmd[k].start, cmd[k].len, inner, th->utf8, buf, sizeof buf);
             cw = ui_put(win, y, 2, buf, cw, ui_role_attr(th, UI_ROLE_CODE), th->utf8);
-            if (k + 1 < nc)
+            if (k + 1 < nc && !cut_after(cmd, k, nc))
                 ui_put(win, y, 2 + cw, " \\", 2, ui_role_attr(th, UI_ROLE_CODE), th->utf8);
         } else if (k > nc && k - nc - 1 < nt) {
-            const struct ui_line *l = &text[k - nc - 1];
+            const struct ui_line *l = &text[k - nc - 1]; /* in more[] */
             int tw = ui_text_fit_n(l->start, l->len, inner, th->utf8, buf, sizeof buf);
             ui_put(win, y, 2, buf, tw, 0, th->utf8);
         }
