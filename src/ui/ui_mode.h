@@ -20,7 +20,7 @@
  *      app (keep its state in struct ui_app or a struct of its own there);
  *   2. declare it below and add it to ui_mode_registry[] in ui_modes.c,
  *      and the file to ui_src in src/ui/meson.build.
- * The key test (tests/test_ui_keys.c) checks that no key is bound twice in
+ * The key test (tests/test_ui_cmd.c) checks that no key is bound twice in
  * one mode's table. */
 #ifndef UI_MODE_H
 #define UI_MODE_H
