@@ -77,7 +77,7 @@ const struct ui_key_binding ui_key_table[] = {
      "q",
      UI_KEYS_ANY,
      UI_ACT_QUIT,
-     "quit (over the help, a panel, a pop-up or the presenter: close it)"},
+     "quit (over an overlay or a mode: leave it)"},
 };
 const int ui_key_count = (int)(sizeof ui_key_table / sizeof ui_key_table[0]);
 
@@ -180,9 +180,10 @@ static const struct help_line more_help[] = {
     {"wheel", "scroll, as ↑ ↓ do", false},
     {NULL, NULL, false},
     {NULL, "Leaving", true},
-    {"q Esc", "close the help, a pop-up or the explain panel, leave the", false},
-    {"", "presenter's layout; on the main screen q quits", false},
-    {"", "while a checkpoint waits for a number, a q asks for a second", false},
+    {"q Esc", "close the help, a pop-up, the lesson list or", false},
+    {"", "the explain panel; leave the presenter's layout;", false},
+    {"", "on the main screen q quits; while a checkpoint", false},
+    {"", "waits for a number, q asks for a second q", false},
 };
 
 /* Lay the help out into out (room for max); returns the number of lines. */
