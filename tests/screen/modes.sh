@@ -26,6 +26,20 @@ wait_for "find WORD"
 wait_for "link [FILE]"
 keys q
 wait_gone "mha-explorer: keys and commands"
+# at 80 columns no help line is cut short
+T resize-window -x 80 -y 24
+check "the terminal is 80 columns wide" test "$(T display -p '#{window_width}')" = 80
+wait_for "0 · Input"
+keys ?
+wait_for "mha-explorer: keys and commands"
+for page in 1 2 3 4 5 6; do
+    check "help page $page has no line cut short" bash -c "! tmux -L '$SOCK' capture-pane -p | grep -qE '…\s*\$'"
+    keys Space
+    sleep 0.2
+done
+keys q
+wait_gone "mha-explorer: keys and commands"
+T resize-window -x 100 -y 30
 # the explain panel: q closes it, the cursor stays on its number
 keys Tab Enter
 wait_for "Explain"
