@@ -135,7 +135,7 @@ START_TEST(test_complete_commands)
     ck_assert_int_eq(comp.start, 1);
     char out[UI_CMD_MAX];
     ck_assert_int_eq(ui_complete_apply(":he", &comp, out, sizeof out), 0); /* nothing to add */
-    ck_assert_int_eq(ui_complete("ex", NULL, &comp), 2);                    /* examples, export */
+    ck_assert_int_eq(ui_complete("ex", NULL, &comp), 2);                   /* examples, export */
     ck_assert_str_eq(comp.common, "ex");
     ck_assert_int_eq(ui_complete(":expo", NULL, &comp), 1);
     ck_assert_int_eq(ui_complete_apply(":expo", &comp, out, sizeof out), 1);

@@ -49,12 +49,12 @@ struct ui_app {
 
     /* the modes open over the main screen (ui_mode.h), and theirs */
     struct ui_mode_stack modes;
-    bool quit_armed;          /* a checkpoint asked for a second q before quitting */
-    struct ui_popup popup;    /* :link's command line */
-    struct ui_history hist;   /* the ':' lines run before */
+    bool quit_armed;             /* a checkpoint asked for a second q before quitting */
+    struct ui_popup popup;       /* :link's command line */
+    struct ui_history hist;      /* the ':' lines run before */
     struct ui_history find_hist; /* the '/' words looked for before */
     char find_word[UI_CMD_MAX];  /* the last /word, for n */
-    bool mouse;               /* the terminal reports clicks (--no-mouse: off) */
+    bool mouse;                  /* the terminal reports clicks (--no-mouse: off) */
 
     /* the current view, derived from st and lay by ui_app_reflow */
     struct ui_block blocks[UI_VIEW_MAX_BLOCKS];

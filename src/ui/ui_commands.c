@@ -60,9 +60,10 @@ void ui_app_link(struct ui_app *app)
                       ":link FILE writes it to a file."
                     : ":link FILE writes it to a file.");
     ui_popup_open(app, "The command line that reopens this screen", command, text);
-    ui_state_say(&app->st, false, "%s", copied ? "The link is on the clipboard if the terminal "
-                                                 "lets programs put it there."
-                                               : "");
+    ui_state_say(&app->st, false, "%s",
+                 copied ? "The link is on the clipboard if the terminal "
+                          "lets programs put it there."
+                        : "");
 }
 
 /* ":link FILE": the command line into a new file, never over one. */

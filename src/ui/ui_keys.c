@@ -26,7 +26,11 @@ const struct ui_key_binding ui_key_table[] = {
     {{'c'}, "c", UI_KEYS_ANY, UI_ACT_CAUSAL, "causal mask on / off"},
     {{'s'}, "s", UI_KEYS_ANY, UI_ACT_SCALE, "1/√d_k scaling on / off"},
     {{'r'}, "r", UI_KEYS_ANY, UI_ACT_RESEED, "new random numbers (next seed)"},
-    {{':'}, ":", UI_KEYS_ANY, UI_ACT_COMMAND, "command line (see below): ↑ ↓ history, Tab completes"},
+    {{':'},
+     ":",
+     UI_KEYS_ANY,
+     UI_ACT_COMMAND,
+     "command line (see below): ↑ ↓ history, Tab completes"},
     {{'/'}, "/", UI_KEYS_ANY, UI_ACT_FIND, "find a token: /cat puts the cursor on its row"},
     {{'n'}, "n", UI_KEYS_ANY, UI_ACT_FIND_NEXT, "the next row that matches the last /word"},
     {{'\t'}, "Tab", UI_KEYS_ANY, UI_ACT_FOCUS_NEXT, "point at numbers / next matrix"},
@@ -73,11 +77,7 @@ const struct ui_key_binding ui_key_table[] = {
      "close the panel / leave the numbers / leave the lesson"},
     {{'?', KEY_F(1)}, "? F1", UI_KEYS_ANY, UI_ACT_HELP, "this help"},
     {{CTRL('l')}, "^L", UI_KEYS_ANY, UI_ACT_REDRAW, "redraw the screen"},
-    {{'q', 'Q'},
-     "q",
-     UI_KEYS_ANY,
-     UI_ACT_QUIT,
-     "quit (over an overlay or a mode: leave it)"},
+    {{'q', 'Q'}, "q", UI_KEYS_ANY, UI_ACT_QUIT, "quit (over an overlay or a mode: leave it)"},
 };
 const int ui_key_count = (int)(sizeof ui_key_table / sizeof ui_key_table[0]);
 
@@ -103,9 +103,9 @@ int ui_key_find_double(const struct ui_key_binding **first, const struct ui_key_
             const enum ui_key_mode ma = effective(a->mode), mb = effective(b->mode);
             /* the lesson's keys win over the others on purpose; browse and focus
              * never show at once */
-            const bool clash = ma == mb || (ma == UI_KEYS_ANY && (mb == UI_KEYS_BROWSE ||
-                                                                  mb == UI_KEYS_FOCUS)) ||
-                               (mb == UI_KEYS_ANY && (ma == UI_KEYS_BROWSE || ma == UI_KEYS_FOCUS));
+            const bool clash =
+                ma == mb || (ma == UI_KEYS_ANY && (mb == UI_KEYS_BROWSE || mb == UI_KEYS_FOCUS)) ||
+                (mb == UI_KEYS_ANY && (ma == UI_KEYS_BROWSE || ma == UI_KEYS_FOCUS));
             for (int k = 0; clash && k < UI_KEY_MAX_KEYS && a->keys[k]; k++)
                 if (binding_has(b, a->keys[k])) {
                     *first = a;

@@ -105,8 +105,7 @@ void ui_popup_close(struct ui_app *app)
 
 size_t ui_base64(const char *text, size_t n, char *out, size_t outsz)
 {
-    static const char digits[] =
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     const size_t need = (n + 2) / 3 * 4;
     if (need + 1 > outsz)
         return 0;
@@ -158,8 +157,8 @@ static bool popup_key(struct ui_app *app, int key, bool is_char)
             app->popup.scroll = 0;
         return true;
     }
-    if (ui_mode_is_leave_key(key, is_char) || (is_char && (key == '\n' || key == '\r' || key == ' ')) ||
-        (!is_char && key == KEY_ENTER))
+    if (ui_mode_is_leave_key(key, is_char) ||
+        (is_char && (key == '\n' || key == '\r' || key == ' ')) || (!is_char && key == KEY_ENTER))
         ui_popup_close(app);
     return true; /* a pop-up takes every key while it shows */
 }
@@ -242,5 +241,5 @@ static void popup_draw(const struct ui_app *app)
     delwin(win);
 }
 
-const struct ui_mode ui_mode_popup = {"pop-up", popup_open, popup_key, popup_mouse, popup_draw,
-                                      false};
+const struct ui_mode ui_mode_popup = {"pop-up",    popup_open, popup_key,
+                                      popup_mouse, popup_draw, false};

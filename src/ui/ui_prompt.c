@@ -95,8 +95,8 @@ static void complete(struct ui_app *app)
                     slash--;
             else if (slash)
                 slash++;
-            used += (size_t)snprintf(st->msg + used, sizeof st->msg - used, "%s%s",
-                                     i ? "  " : "", slash ? slash : item);
+            used += (size_t)snprintf(st->msg + used, sizeof st->msg - used, "%s%s", i ? "  " : "",
+                                     slash ? slash : item);
         }
         st->msg_error = false;
     }

@@ -60,7 +60,7 @@ enum ui_quiz_input ui_quiz_key(struct ui_quiz *z, int key, bool is_char)
     if (is_backspace(key, is_char)) {
         if (len == 0)
             return UI_QUIZ_IGNORED; /* back to the previous step */
-        do /* one whole character */
+        do                          /* one whole character */
             len--;
         while (len > 0 && ((unsigned char)z->typed[len] & 0xC0u) == 0x80u);
         z->typed[len] = '\0';

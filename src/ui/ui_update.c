@@ -373,8 +373,8 @@ static bool main_open(const struct ui_app *app)
     return true;
 }
 
-const struct ui_mode ui_mode_main = {"main", main_open, main_key, ui_mouse_main, ui_app_draw_main,
-                                     true};
+const struct ui_mode ui_mode_main = {"main",        main_open,        main_key,
+                                     ui_mouse_main, ui_app_draw_main, true};
 
 /* The screen's scroll action, for the mouse wheel: as ↑ / ↓ would. */
 void ui_app_scroll_lines(struct ui_app *app, int lines)
