@@ -14,8 +14,6 @@
 #define CLI_EXIT_USAGE 2
 /* cli_parse's "go on": the options were read and the program has work to do. */
 #define CLI_CONTINUE (-1)
-/* Formats from this number on are export formats (svg, html, ...). */
-#define CLI_FORMAT_EXPORT 100
 /* dump_stage when there is no --dump. */
 #define CLI_NO_DUMP (-2)
 
@@ -31,7 +29,7 @@ struct cli_options {
 
     /* output without a terminal */
     int dump_stage; /* CLI_NO_DUMP, DUMP_ALL or 0..6 */
-    int format;     /* dump_format, or CLI_FORMAT_EXPORT + export_format */
+    int format;     /* enum mha_format (format.h); MHA_FORMAT_TEXT unless given */
     bool format_given;
 
     /* lessons */
@@ -70,6 +68,13 @@ struct mha_example *cli_build_example(const struct cli_options *o, struct mha_er
 
 /* "mha-explorer: <err formatted>" on stderr. */
 void cli_report(const struct mha_error *err);
+
+/* At exit, flush and close stdout; if anything printed was lost, say so on
+ * stderr and exit with status 1 instead (cli_exit.c).  Call once, first. */
+void cli_check_stdout_at_exit(void);
+/* "mha-explorer: cannot write the output: <strerror(code)>" on stderr, once
+ * however often it is called (code 0: no reason known). */
+void cli_output_error(int code);
 
 /* ---- lessons (cli_lessons.c) ---- */
 

@@ -13,8 +13,23 @@
 #include "lesson_html.h"
 #include "lesson_state.h"
 #include "paths.h"
+#include "text_check.h"
 
 static const char *prog = "mha-explorer";
+
+/* "file:line: text" (or "file: text" without a line) on out, with any
+ * character a terminal would obey written as <U+XXXX>: lessons and their
+ * paths come from someone else. */
+static void print_diag(FILE *out, const char *file, int line, const char *text)
+{
+    char f[1024], t[2048];
+    mha_text_escape(file, f, sizeof f);
+    mha_text_escape(text, t, sizeof t);
+    if (line > 0)
+        fprintf(out, "%s:%d: %s\n", f, line, t);
+    else
+        fprintf(out, "%s: %s\n", f, t);
+}
 
 static const char *lessons_dir(void)
 {
@@ -41,8 +56,10 @@ int cli_list_lessons(void)
         struct lesson *l = lesson_load(cat.paths[i]);
         if (!l)
             continue;
-        printf("%2d  %-48s %2d steps%s\n", l->number, l->title ? l->title : "(no title)",
-               l->n_steps, l->n_diags ? "  (has problems: see --check-lessons)" : "");
+        char title[512];
+        mha_text_escape(l->title ? l->title : "(no title)", title, sizeof title);
+        printf("%2d  %-48s %2d steps%s\n", l->number, title, l->n_steps,
+               l->n_diags ? "  (has problems: see --check-lessons)" : "");
         lesson_free(l);
     }
     lesson_catalog_done(&cat);
@@ -72,12 +89,8 @@ int cli_check_lessons(char **files, int n_files)
         }
         if (l->n_diags == 0 || l->steps)
             lesson_check(l, assets);
-        for (int d = 0; d < l->n_diags; d++) {
-            if (l->diags[d].line > 0)
-                printf("%s:%d: %s\n", files[i], l->diags[d].line, l->diags[d].text);
-            else
-                printf("%s: %s\n", files[i], l->diags[d].text);
-        }
+        for (int d = 0; d < l->n_diags; d++)
+            print_diag(stdout, files[i], l->diags[d].line, l->diags[d].text);
         problems += l->n_diags;
         lesson_free(l);
     }
@@ -94,15 +107,19 @@ char *cli_find_lesson(const char *spec)
     lesson_catalog_load(&cat, lessons_dir());
     char *path = lesson_catalog_resolve(&cat, spec);
     lesson_catalog_done(&cat);
-    if (!path)
-        fprintf(stderr, "%s: there is no lesson %s (see --list-lessons)\n", prog, spec);
+    if (!path) {
+        char shown[512];
+        fprintf(stderr, "%s: there is no lesson %s (see --list-lessons)\n", prog,
+                mha_text_escape(spec, shown, sizeof shown));
+    }
     return path;
 }
 
 int cli_print_lesson(const char *spec, int format)
 {
-    bool html = format == CLI_FORMAT_EXPORT + EXPORT_FORMAT_HTML;
-    if (format != DUMP_FORMAT_TEXT && !html) {
+    char shown[1024];
+    bool html = format == MHA_FORMAT_HTML;
+    if (format != MHA_FORMAT_TEXT && !html) {
         fprintf(stderr, "%s: --print-lesson prints text or html\n", prog);
         return CLI_EXIT_USAGE;
     }
@@ -116,8 +133,9 @@ int cli_print_lesson(const char *spec, int format)
         lesson_check(l, assets);
     if (!l || l->n_diags) {
         for (int d = 0; l && d < l->n_diags; d++)
-            fprintf(stderr, "%s:%d: %s\n", path, l->diags[d].line, l->diags[d].text);
-        fprintf(stderr, "%s: %s has problems; nothing printed\n", prog, path);
+            print_diag(stderr, path, l->diags[d].line, l->diags[d].text);
+        fprintf(stderr, "%s: %s has problems; nothing printed\n", prog,
+                mha_text_escape(path, shown, sizeof shown));
         rc = CLI_EXIT_USAGE;
     } else {
         char *buf = NULL;
@@ -134,7 +152,7 @@ int cli_print_lesson(const char *spec, int format)
             fprintf(stderr, "%s: cannot format the lesson\n", prog);
             rc = EXIT_FAILURE;
         } else if (fwrite(buf, 1, len, stdout) != len || fflush(stdout) != 0) {
-            fprintf(stderr, "%s: cannot write the output: %s\n", prog, strerror(errno));
+            cli_output_error(errno);
             rc = EXIT_FAILURE;
         }
         free(buf);
@@ -147,6 +165,7 @@ int cli_print_lesson(const char *spec, int format)
 
 int cli_check_lesson_file(const char *path, int step)
 {
+    char shown[1024];
     struct lesson *l = lesson_load(path);
     char *assets = cli_assets_dir();
     int rc = 0;
@@ -154,11 +173,13 @@ int cli_check_lesson_file(const char *path, int step)
         lesson_check(l, assets);
     if (!l || l->n_diags || l->n_steps == 0) {
         for (int d = 0; l && d < l->n_diags; d++)
-            fprintf(stderr, "%s:%d: %s\n", path, l->diags[d].line, l->diags[d].text);
-        fprintf(stderr, "%s: %s has problems; it cannot be opened\n", prog, path);
+            print_diag(stderr, path, l->diags[d].line, l->diags[d].text);
+        fprintf(stderr, "%s: %s has problems; it cannot be opened\n", prog,
+                mha_text_escape(path, shown, sizeof shown));
         rc = CLI_EXIT_USAGE;
     } else if (step > l->n_steps) {
-        fprintf(stderr, "%s: --step %d: %s has %d steps\n", prog, step, path, l->n_steps);
+        fprintf(stderr, "%s: --step %d: %s has %d steps\n", prog, step,
+                mha_text_escape(path, shown, sizeof shown), l->n_steps);
         rc = CLI_EXIT_USAGE;
     }
     lesson_free(l);

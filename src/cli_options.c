@@ -13,11 +13,15 @@
 #include "dump.h"
 #include "export.h"
 #include "example_io.h"
+#include "format.h"
 #include "mat.h"
 #include "mha_config.h"
+#include "text_check.h"
 
 static const char *prog = "mha-explorer";
 
+/* Printed with printf: the one %s is the list of formats (format.h), so a
+ * literal percent sign must be written %%. */
 static const char usage_text[] =
     "Usage: mha-explorer [OPTION]...\n"
     "Explore transformer multi-head attention step by step, with real numbers.\n"
@@ -39,8 +43,8 @@ static const char usage_text[] =
     "  --dump STAGE         print STAGE and exit, no terminal needed; STAGE is one of\n"
     "                       input projection split transpose attention merge output\n"
     "                       all (or its number 0..6)\n"
-    "  --format FMT         text (default), json, svg, html, markdown, csv or latex;\n"
-    "                       --print-lesson takes text or html\n"
+    "  --format FMT         %s\n"
+    "                       (default text); --print-lesson takes text or html\n"
     "  --stage STAGE        stage the explorer opens on (default input)\n"
     "\n"
     "Lessons:\n"
@@ -87,8 +91,9 @@ static const char usage_text[] =
 
 static int usage_error(const char *fmt, const char *arg)
 {
+    char shown[512];
     fprintf(stderr, "%s: ", prog);
-    fprintf(stderr, fmt, arg);
+    fprintf(stderr, fmt, mha_text_escape(arg, shown, sizeof shown));
     fprintf(stderr, "\nTry '%s --help' for more information.\n", prog);
     return CLI_EXIT_USAGE;
 }
@@ -96,7 +101,9 @@ static int usage_error(const char *fmt, const char *arg)
 void cli_report(const struct mha_error *err)
 {
     char buf[MHA_ERROR_FILE_MAX + MHA_ERROR_TEXT_MAX + 64];
-    fprintf(stderr, "%s: %s\n", prog, mha_error_format(err, buf, sizeof buf));
+    char shown[sizeof buf * 2];
+    fprintf(stderr, "%s: %s\n", prog,
+            mha_text_escape(mha_error_format(err, buf, sizeof buf), shown, sizeof shown));
 }
 
 /* Parse a whole decimal number in [lo, hi]; 0 on success. */
@@ -106,7 +113,9 @@ static int parse_number(const char *opt, const char *s, long long lo, long long 
     errno = 0;
     long long v = strtoll(s, &end, 10);
     if (s[0] == '\0' || *end != '\0' || errno == ERANGE) {
-        fprintf(stderr, "%s: %s: '%s' is not a whole number\n", prog, opt, s);
+        char shown[256];
+        fprintf(stderr, "%s: %s: '%s' is not a whole number\n", prog, opt,
+                mha_text_escape(s, shown, sizeof shown));
         return -1;
     }
     if (v < lo || v > hi) {
@@ -125,7 +134,9 @@ static int parse_seconds(const char *opt, const char *s, double lo, double hi, d
     errno = 0;
     double v = strtod(s, &end);
     if (s[0] == '\0' || *end != '\0' || errno == ERANGE || !isfinite(v)) {
-        fprintf(stderr, "%s: %s: '%s' is not a number\n", prog, opt, s);
+        char shown[256];
+        fprintf(stderr, "%s: %s: '%s' is not a number\n", prog, opt,
+                mha_text_escape(s, shown, sizeof shown));
         return -1;
     }
     if (v < lo || v > hi) {
@@ -203,6 +214,12 @@ static struct mha_example *generated(const struct cli_options *o, struct mha_err
             mha_error_set(err, "--tokens: %d tokens; at most %d are allowed", n, MHA_MAX_TOKENS);
             return NULL;
         }
+        for (int i = 0; i < n; i++)
+            if (mha_label_check(tokens[i], i, err)) {
+                free_tokens(tokens, n);
+                prefix_error(err, "--tokens: ");
+                return NULL;
+            }
     }
     int d = o->d_model ? o->d_model : 6;
     int h = o->heads ? o->heads : (d % 2 == 0 ? 2 : 1);
@@ -305,9 +322,11 @@ static int option(int c, const char *arg, struct cli_options *o)
 {
     long long n;
     switch (c) {
-    case 'h':
-        fputs(usage_text, stdout);
+    case 'h': {
+        char list[128];
+        printf(usage_text, mha_format_list(MHA_FORMAT_ANY, " or ", list, sizeof list));
         return 0;
+    }
     case 'V':
         printf("mha-explorer %s (matrix multiply: %s)\n", MHA_VERSION,
                mat_backend_name(mat_get_backend()));
@@ -324,13 +343,11 @@ static int option(int c, const char *arg, struct cli_options *o)
                                arg);
         break;
     case OPT_FORMAT:
-        if ((o->format = dump_format_from_name(arg)) < 0) {
-            int e = export_format_from_name(arg);
-            if (e < 0)
-                return usage_error("--format: unknown format '%s'; expected text, json, "
-                                   "svg, html, markdown, csv or latex",
-                                   arg);
-            o->format = CLI_FORMAT_EXPORT + e;
+        if ((o->format = mha_format_from_name(arg)) < 0) {
+            char msg[256], list[128];
+            snprintf(msg, sizeof msg, "--format: unknown format '%%s'; expected %s",
+                     mha_format_list(MHA_FORMAT_ANY, " or ", list, sizeof list));
+            return usage_error(msg, arg);
         }
         o->format_given = true;
         break;
@@ -458,7 +475,7 @@ int cli_parse(int argc, char **argv, struct cli_options *o)
     memset(o, 0, sizeof *o);
     o->seed = -1;
     o->dump_stage = CLI_NO_DUMP;
-    o->format = DUMP_FORMAT_TEXT;
+    o->format = MHA_FORMAT_TEXT;
     o->speed = 1.0;
     optind = 0; /* glibc: start again from argv[1], whatever an earlier call left */
     opterr = 0;

@@ -12,16 +12,21 @@
 #include "colorscale.h"
 #include "dump.h"
 #include "export.h"
+#include "format.h"
 #include "lesson_state.h"
 #include "mha_config.h"
 #include "record.h"
+#include "text_check.h"
 #if MHA_HAVE_UI
 #include "ui.h"
 #endif
 
 static const char *prog = "mha-explorer";
 
-/* Print the stage to a buffer first so a failure leaves stdout untouched. */
+/* Print the stage straight to stdout: every check on the input is done
+ * before the first byte, so a refusal leaves stdout untouched, and the
+ * output is written as it goes (the largest json dump is 1.7 GB of text and
+ * needs no copy of itself). */
 static int run_dump(const struct cli_options *o, const struct mha_example *ex)
 {
     struct mha_error err;
@@ -31,32 +36,20 @@ static int run_dump(const struct cli_options *o, const struct mha_example *ex)
         cli_report(&err);
         return CLI_EXIT_USAGE;
     }
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&buf, &len);
     int rc = 0;
-    if (!mem) {
-        fprintf(stderr, "%s: out of memory while formatting the output\n", prog);
-        rc = EXIT_FAILURE;
-    } else if (o->format >= CLI_FORMAT_EXPORT) {
-        if (export_write(mem, ex, t, o->dump_stage,
-                         (enum export_format)(o->format - CLI_FORMAT_EXPORT), &err) != 0) {
+    errno = 0;
+    if (mha_format_write(stdout, ex, t, o->dump_stage, o->format, &err) != 0) {
+        if (ferror(stdout)) {
+            cli_output_error(errno);
+            rc = EXIT_FAILURE;
+        } else {
             cli_report(&err);
             rc = CLI_EXIT_USAGE;
         }
-    } else if (dump_write(mem, ex, t, o->dump_stage, (enum dump_format)o->format) != 0) {
-        fprintf(stderr, "%s: out of memory while formatting the output\n", prog);
+    } else if (fflush(stdout) != 0) {
+        cli_output_error(errno);
         rc = EXIT_FAILURE;
     }
-    if (mem && fclose(mem) != 0 && rc == 0) {
-        fprintf(stderr, "%s: out of memory while formatting the output\n", prog);
-        rc = EXIT_FAILURE;
-    }
-    if (rc == 0 && (fwrite(buf, 1, len, stdout) != len || fflush(stdout) != 0)) {
-        fprintf(stderr, "%s: cannot write the output: %s\n", prog, strerror(errno));
-        rc = EXIT_FAILURE;
-    }
-    free(buf);
     mha_trace_free(t);
     return rc;
 }
@@ -67,6 +60,7 @@ static int check_explorer_options(const struct cli_options *o, const struct mha_
                                   char **path)
 {
     *path = NULL;
+    char shown[2048];
     if (o->view) {
         bool known = false;
         for (int v = LESSON_VIEW_NONE; v <= LESSON_VIEW_HEADS; v++)
@@ -75,7 +69,7 @@ static int check_explorer_options(const struct cli_options *o, const struct mha_
             fprintf(stderr,
                     "%s: --view: unknown view '%s'; expected shapes, cost, heads or none\n"
                     "Try '%s --help' for more information.\n",
-                    prog, o->view, prog);
+                    prog, mha_text_escape(o->view, shown, sizeof shown), prog);
             return CLI_EXIT_USAGE;
         }
     }
@@ -84,7 +78,8 @@ static int check_explorer_options(const struct cli_options *o, const struct mha_
         struct mha_error err;
         mha_error_clear(&err);
         if (lesson_focus_resolve(o->focus, o->stage, ex, &f, &err) != 0) {
-            fprintf(stderr, "%s: --%s\n", prog, err.text); /* "focus: ..." */
+            fprintf(stderr, "%s: --%s\n", prog, /* "focus: ..." */
+                    mha_text_escape(err.text, shown, sizeof shown));
             return CLI_EXIT_USAGE;
         }
     }
@@ -201,6 +196,7 @@ static int run_explorer(const struct cli_options *o, struct mha_example *ex)
 int main(int argc, char **argv)
 {
     setlocale(LC_ALL, "");
+    cli_check_stdout_at_exit();
     struct cli_options o;
     int rc = cli_parse(argc, argv, &o);
     if (rc != CLI_CONTINUE)

@@ -5,6 +5,7 @@
 
 #include "mha.h"
 #include "rng.h"
+#include "text_check.h"
 
 static const char *const stage_names[MHA_STAGE_COUNT] = {
     "input", "projection", "split", "transpose", "attention", "merge", "output",
@@ -193,6 +194,9 @@ struct mha_example *mha_example_generated(int n_tokens, const char *const *token
 {
     /* A generated example is what the page draws: three input matrices of
      * the same length (query, key and value drawn separately). */
+    for (int i = 0; tokens && i < n_tokens; i++)
+        if (mha_label_check(tokens[i], i, err))
+            return NULL;
     struct mha_example *ex = mha_example_new(n_tokens, n_tokens, d_model, heads, false, err);
     if (!ex)
         return NULL;

@@ -1,7 +1,6 @@
 /* dump.c - stages of a trace as JSON (for programs) and text (for people). */
 #include "dump.h"
 
-#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,173 +9,8 @@
 
 int dump_format_from_name(const char *name)
 {
-    if (!name)
-        return -1;
-    if (strcmp(name, "text") == 0)
-        return DUMP_FORMAT_TEXT;
-    if (strcmp(name, "json") == 0)
-        return DUMP_FORMAT_JSON;
-    return -1;
-}
-
-/* ---- JSON ---------------------------------------------------------------- */
-
-/* A float as JSON: null for -inf (a masked score), a real otherwise. */
-static json_t *num(float x)
-{
-    return isfinite(x) ? json_real(x) : json_null();
-}
-
-static json_t *vec(const float *v, int n)
-{
-    json_t *arr = json_array();
-    for (int i = 0; i < n; i++)
-        json_array_append_new(arr, num(v[i]));
-    return arr;
-}
-
-/* rows x cols block starting at m. */
-static json_t *mat2(const float *m, int rows, int cols)
-{
-    json_t *arr = json_array();
-    for (int i = 0; i < rows; i++) {
-        json_t *row = json_array();
-        for (int j = 0; j < cols; j++)
-            json_array_append_new(row, num(m[(size_t)i * (size_t)cols + (size_t)j]));
-        json_array_append_new(arr, row);
-    }
-    return arr;
-}
-
-/* (n, rows, cols) tensor. */
-static json_t *mat3(const float *m, int n, int rows, int cols)
-{
-    json_t *arr = json_array();
-    for (int h = 0; h < n; h++)
-        json_array_append_new(arr, mat2(m + (size_t)h * (size_t)rows * (size_t)cols, rows, cols));
-    return arr;
-}
-
-/* A projection (L, d) seen as (L, H, d_k). */
-static json_t *split_json(const struct mha_trace *t, const float *proj, int len)
-{
-    json_t *arr = json_array();
-    for (int l = 0; l < len; l++) {
-        json_t *heads = json_array();
-        for (int h = 0; h < t->heads; h++) {
-            json_t *row = json_array();
-            for (int j = 0; j < t->d_k; j++)
-                json_array_append_new(row, num(mha_split_at(t, proj, l, h, j)));
-            json_array_append_new(heads, row);
-        }
-        json_array_append_new(arr, heads);
-    }
-    return arr;
-}
-
-static json_t *labels_json(char *const *labels, int n)
-{
-    json_t *arr = json_array();
-    for (int i = 0; i < n; i++)
-        json_array_append_new(arr, json_string(labels[i]));
-    return arr;
-}
-
-static json_t *qkv(json_t *q, json_t *k, json_t *v)
-{
-    json_t *o = json_object();
-    json_object_set_new(o, "q", q);
-    json_object_set_new(o, "k", k);
-    json_object_set_new(o, "v", v);
-    return o;
-}
-
-static json_t *stage_json(const struct mha_example *ex, const struct mha_trace *t, int s)
-{
-    const int d = t->d_model, H = t->heads, dk = t->d_k, lq = t->lq, lk = t->lk;
-    json_t *o;
-    switch (s) {
-    case MHA_STAGE_INPUT:
-        o = json_object();
-        json_object_set_new(o, "query", mat2(ex->query, lq, d));
-        json_object_set_new(o, "key", mat2(ex->key, lk, d));
-        json_object_set_new(o, "value", mat2(ex->value, lk, d));
-        json_object_set_new(o, "w_q", mat2(ex->w_q, d, d));
-        json_object_set_new(o, "w_k", mat2(ex->w_k, d, d));
-        json_object_set_new(o, "w_v", mat2(ex->w_v, d, d));
-        json_object_set_new(o, "w_o", mat2(ex->w_o, d, d));
-        if (ex->has_bias) {
-            json_object_set_new(o, "b_q", vec(ex->b_q, d));
-            json_object_set_new(o, "b_k", vec(ex->b_k, d));
-            json_object_set_new(o, "b_v", vec(ex->b_v, d));
-            json_object_set_new(o, "b_o", vec(ex->b_o, d));
-        }
-        if (ex->has_mask) {
-            json_t *m = json_array();
-            for (int i = 0; i < lq; i++) {
-                json_t *row = json_array();
-                for (int j = 0; j < lk; j++)
-                    json_array_append_new(row, json_integer(ex->mask[(size_t)i * lk + j]));
-                json_array_append_new(m, row);
-            }
-            json_object_set_new(o, "mask", m);
-        }
-        return o;
-    case MHA_STAGE_PROJECTION:
-        return qkv(mat2(t->q, lq, d), mat2(t->k, lk, d), mat2(t->v, lk, d));
-    case MHA_STAGE_SPLIT:
-        return qkv(split_json(t, t->q, lq), split_json(t, t->k, lk), split_json(t, t->v, lk));
-    case MHA_STAGE_TRANSPOSE:
-        return qkv(mat3(t->qh, H, lq, dk), mat3(t->kh, H, lk, dk), mat3(t->vh, H, lk, dk));
-    case MHA_STAGE_ATTENTION:
-        o = json_object();
-        json_object_set_new(o, "scores", mat3(t->scores, H, lq, lk));
-        json_object_set_new(o, "scaled", mat3(t->scaled_scores, H, lq, lk));
-        json_object_set_new(o, "weights", mat3(t->weights, H, lq, lk));
-        json_object_set_new(o, "context", mat3(t->context, H, lq, dk));
-        if (t->empty_rows) {
-            json_t *rows = json_array();
-            for (int i = 0; i < lq; i++)
-                if (t->row_empty[i])
-                    json_array_append_new(rows, json_integer(i));
-            json_object_set_new(o, "fully_masked_rows", rows);
-        }
-        return o;
-    case MHA_STAGE_MERGE:
-        return mat2(t->merged, lq, d);
-    case MHA_STAGE_OUTPUT:
-        return mat2(t->output, lq, d);
-    }
-    return json_null();
-}
-
-static json_t *config_json(const struct mha_example *ex, const struct mha_trace *t)
-{
-    json_t *c = json_object();
-    json_object_set_new(c, "tokens", labels_json(ex->tokens, ex->lq));
-    json_object_set_new(c, "key_tokens", labels_json(ex->key_tokens, ex->lk));
-    json_object_set_new(c, "d_model", json_integer(t->d_model));
-    json_object_set_new(c, "num_heads", json_integer(t->heads));
-    json_object_set_new(c, "head_dim", json_integer(t->d_k));
-    json_object_set_new(c, "causal", json_boolean(t->causal));
-    json_object_set_new(c, "scaled", json_boolean(t->scaled));
-    json_object_set_new(c, "cross", json_boolean(ex->cross));
-    json_object_set_new(c, "has_mask", json_boolean(ex->has_mask));
-    json_object_set_new(c, "has_bias", json_boolean(ex->has_bias));
-    json_object_set_new(c, "seed", json_integer(ex->seed));
-    return c;
-}
-
-char *dump_json_string(const struct mha_example *ex, const struct mha_trace *t, int stage)
-{
-    json_t *root = json_object();
-    json_object_set_new(root, "config", config_json(ex, t));
-    for (int s = 0; s < MHA_STAGE_COUNT; s++)
-        if (stage == DUMP_ALL || stage == s)
-            json_object_set_new(root, mha_stage_name((enum mha_stage)s), stage_json(ex, t, s));
-    char *text = json_dumps(root, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
-    json_decref(root);
-    return text;
+    const int f = mha_format_from_name(name);
+    return f >= 0 && mha_format_get(f)->kind == MHA_FORMAT_DUMP ? f : -1;
 }
 
 /* ---- text ---------------------------------------------------------------- */
@@ -420,20 +254,22 @@ static void text_header(FILE *out, const struct mha_example *ex, const struct mh
     fputs("\n\n", out);
 }
 
-int dump_write(FILE *out, const struct mha_example *ex, const struct mha_trace *t, int stage,
-               enum dump_format fmt)
+int dump_text_write(FILE *out, const struct mha_example *ex, const struct mha_trace *t, int stage)
 {
-    if (fmt == DUMP_FORMAT_JSON) {
-        char *s = dump_json_string(ex, t, stage);
-        if (!s)
-            return -1;
-        int rc = (fputs(s, out) < 0 || fputc('\n', out) == EOF) ? -1 : 0;
-        free(s);
-        return rc;
-    }
     text_header(out, ex, t);
     for (int s = 0; s < MHA_STAGE_COUNT; s++)
         if (stage == DUMP_ALL || stage == s)
             dump_text_stage(out, ex, t, s);
     return ferror(out) ? -1 : 0;
+}
+
+int dump_write(FILE *out, const struct mha_example *ex, const struct mha_trace *t, int stage,
+               enum dump_format fmt, struct mha_error *err)
+{
+    if (fmt != DUMP_FORMAT_TEXT && fmt != DUMP_FORMAT_JSON) {
+        char list[64];
+        return mha_error_set(err, "not a dump format; expected %s",
+                             mha_format_list(MHA_FORMAT_DUMP, " or ", list, sizeof list));
+    }
+    return mha_format_write(out, ex, t, stage, (int)fmt, err);
 }

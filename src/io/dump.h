@@ -5,11 +5,13 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "format.h"
 #include "mha.h"
 
-enum dump_format { DUMP_FORMAT_TEXT, DUMP_FORMAT_JSON };
+/* The dump formats, numbered as in format.h's table. */
+enum dump_format { DUMP_FORMAT_TEXT = MHA_FORMAT_TEXT, DUMP_FORMAT_JSON = MHA_FORMAT_JSON };
 
-/* "text" / "json" -> format; -1 if unknown. */
+/* "text" (or "txt") / "json" -> format; -1 for anything else. */
 int dump_format_from_name(const char *name);
 
 /* Which stages to print: one stage, or all of them (stage == -1). */
@@ -18,11 +20,22 @@ int dump_format_from_name(const char *name);
 /* Print the stage (or DUMP_ALL) of t, computed from ex, to out.
  * json: one object; "config" always, then the stage's key(s).
  * text: each matrix with its name, shape, row labels and aligned numbers.
- * Returns 0, or -1 on a write error. */
+ * Both are written as they go (no copy of the output is built).
+ * Returns 0; or -1 with err filled, writing nothing, for a format that is
+ * not a dump format or an unknown stage; or -1 with err "write error ..."
+ * when out fails part-way.  err may be NULL. */
 int dump_write(FILE *out, const struct mha_example *ex, const struct mha_trace *t, int stage,
-               enum dump_format fmt);
+               enum dump_format fmt, struct mha_error *err);
 
-/* The JSON document as a newly allocated string (caller frees with free()). */
+/* The writers behind dump_write (format.h's table calls them): 0, or -1
+ * on a write error. */
+int dump_text_write(FILE *out, const struct mha_example *ex, const struct mha_trace *t,
+                    int stage);
+int dump_json_write(FILE *out, const struct mha_example *ex, const struct mha_trace *t,
+                    int stage);
+
+/* The JSON document as a newly allocated string (caller frees with free());
+ * NULL when out of memory. */
 char *dump_json_string(const struct mha_example *ex, const struct mha_trace *t, int stage);
 
 /* One matrix as text: "title  (rows × cols)", a header of column labels,

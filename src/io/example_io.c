@@ -1,5 +1,7 @@
 /* example_io.c - reading and writing JSON example files. */
 #include "example_io.h"
+#include "safe_file.h"
+#include "text_check.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -8,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* Largest magnitude accepted for an input number: keeps every product of the
@@ -62,6 +65,7 @@ static int check_keys(const struct reader *r, json_t *root)
 {
     const char *key;
     json_t *value;
+    char shown[128];
     json_object_foreach(root, key, value) {
         bool known = false;
         for (size_t i = 0; i < sizeof known_keys / sizeof known_keys[0]; i++)
@@ -72,7 +76,7 @@ static int check_keys(const struct reader *r, json_t *root)
                         "unknown field \"%s\" (known fields: tokens, key_tokens, d_model, "
                         "num_heads, causal, scaled, seed, query, key, value, w_q, w_k, w_v, "
                         "w_o, b_q, b_k, b_v, b_o, mask, description)",
-                        key);
+                        mha_text_escape(key, shown, sizeof shown));
     }
     return 0;
 }
@@ -121,9 +125,10 @@ static int check_tokens(const struct reader *r, json_t *arr, const char *field)
         if (s[0] == '\0' || strlen(s) != json_string_length(t))
             return fail(r, "\"%s\"[%zu] must be a non-empty string without NUL characters",
                         field, i);
-        for (const unsigned char *c = (const unsigned char *)s; *c; c++)
-            if (*c < 0x20 || *c == 0x7f)
-                return fail(r, "\"%s\"[%zu] contains a control character", field, i);
+        char what[64];
+        if (mha_text_find_unsafe(s, strlen(s), false, what, sizeof what) != strlen(s))
+            return fail(r, "\"%s\"[%zu] contains %s; token labels are plain text", field, i,
+                        what);
     }
     return (int)n;
 }
@@ -352,10 +357,15 @@ static struct mha_example *load_root(json_t *root, const json_error_t *jerr, con
 
 struct mha_example *mha_example_load(const char *path, struct mha_error *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
+    FILE *f = safe_file_fopen(path, err);
+    if (!f)
+        return NULL;
+    struct stat sb;
+    if (fstat(fileno(f), &sb) == 0 && (long long)sb.st_size > MHA_EXAMPLE_MAX_BYTES) {
+        fclose(f);
         mha_error_clear(err);
-        mha_error_set(err, "cannot open: %s", strerror(errno));
+        mha_error_set(err, "the file is larger than %lld bytes; is it an example?",
+                      MHA_EXAMPLE_MAX_BYTES);
         mha_error_at(err, path, 0, 0);
         return NULL;
     }

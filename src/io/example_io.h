@@ -17,9 +17,14 @@
 
 #include "mha.h"
 
+/* An example file larger than this is refused unread: one at the largest
+ * sizes (1024 tokens, d_model 2048, every matrix given) is about 400 MB. */
+#define MHA_EXAMPLE_MAX_BYTES ((long long)1 << 30)
+
 /* Parse an example from a file.  Returns a new example (caller frees with
  * mha_example_free), or NULL with err naming the file, the line and column
- * (syntax errors) or the field and what was expected. */
+ * (syntax errors) or the field and what was expected.  A FIFO, a device, a
+ * folder or a file over MHA_EXAMPLE_MAX_BYTES is refused before reading. */
 struct mha_example *mha_example_load(const char *path, struct mha_error *err);
 
 /* Same from a string in memory; name is used as the file name in errors. */

@@ -1,11 +1,11 @@
 /* export.h - the stages of a trace as pictures, pages and tables for slides,
  * handouts, notes, spreadsheets and papers.
  *
- * The command line maps onto export_write:
+ * The command line and :export write through format.h's table of all seven
+ * formats (mha_format_write), which calls the writers below for these five:
  *   --dump STAGE --format svg|html|markdown|csv|latex
  *       stage = mha_stage_from_name(STAGE), or DUMP_ALL for "all";
- *       fmt = export_format_from_name(FORMAT) (-1: not an export format;
- *       "text" and "json" stay with dump_write).
+ *       fmt = mha_format_from_name(FORMAT) ("text" and "json" are dump.h's).
  * and --print-lesson N --format html maps onto lesson_print_html (lesson_html.h).
  *
  * What each format writes (every one takes one stage or DUMP_ALL):
@@ -27,7 +27,9 @@
  *             record per matrix row (its label, then the numbers), and an
  *             empty line after the block.  Lines end in CRLF; fields are quoted
  *             as RFC 4180 says when they hold a comma, a quote, CR or LF
- *             (quotes doubled); labels are UTF-8 as given.
+ *             (quotes doubled); labels are UTF-8 as given, except that a
+ *             label starting with =, +, -, @, tab or CR, which a spreadsheet
+ *             would run as a formula, is quoted with a leading ' ("'=cmd").
  *   latex     per stage a "% ---- stage N: name ----" comment; per matrix a
  *             comment with its title, then a center environment with a bold
  *             title, the shape and a tabular (l|rrr, with | between heads where
@@ -58,19 +60,22 @@
 
 #include "dump.h"
 #include "explain.h"
+#include "format.h"
 #include "mha.h"
 
+/* The picture and table formats, numbered as in format.h's table (which
+ * lists them first, then the dump formats text and json). */
 enum export_format {
-    EXPORT_FORMAT_SVG,
-    EXPORT_FORMAT_HTML,
-    EXPORT_FORMAT_MARKDOWN,
-    EXPORT_FORMAT_CSV,
-    EXPORT_FORMAT_LATEX,
-    EXPORT_FORMAT_COUNT
+    EXPORT_FORMAT_SVG = MHA_FORMAT_SVG,
+    EXPORT_FORMAT_HTML = MHA_FORMAT_HTML,
+    EXPORT_FORMAT_MARKDOWN = MHA_FORMAT_MARKDOWN,
+    EXPORT_FORMAT_CSV = MHA_FORMAT_CSV,
+    EXPORT_FORMAT_LATEX = MHA_FORMAT_LATEX,
+    EXPORT_FORMAT_COUNT = MHA_FORMAT_TEXT
 };
 
 /* "svg", "html", "markdown" (or "md"), "csv", "latex" (or "tex") -> format;
- * -1 for anything else. */
+ * -1 for anything else (the dump formats included). */
 int export_format_from_name(const char *name);
 /* The canonical name ("markdown"); NULL out of range. */
 const char *export_format_name(enum export_format fmt);

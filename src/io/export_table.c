@@ -8,37 +8,28 @@
 
 /* ---- formats ---------------------------------------------------------------- */
 
-static const char *const format_names[EXPORT_FORMAT_COUNT] = {"svg", "html", "markdown", "csv",
-                                                              "latex"};
-static const char *const format_ext[EXPORT_FORMAT_COUNT] = {"svg", "html", "md", "csv", "tex"};
-
 int export_format_from_name(const char *name)
 {
-    if (!name)
-        return -1;
-    for (int f = 0; f < EXPORT_FORMAT_COUNT; f++)
-        if (strcmp(name, format_names[f]) == 0)
-            return f;
-    if (strcmp(name, "md") == 0)
-        return EXPORT_FORMAT_MARKDOWN;
-    if (strcmp(name, "tex") == 0)
-        return EXPORT_FORMAT_LATEX;
-    return -1;
+    const int f = mha_format_from_name(name);
+    return f >= 0 && f < EXPORT_FORMAT_COUNT ? f : -1;
 }
 
 const char *export_format_name(enum export_format fmt)
 {
-    return fmt >= 0 && fmt < EXPORT_FORMAT_COUNT ? format_names[fmt] : NULL;
+    return fmt >= 0 && fmt < EXPORT_FORMAT_COUNT ? mha_format_get(fmt)->name : NULL;
 }
 
 const char *export_format_extension(enum export_format fmt)
 {
-    return fmt >= 0 && fmt < EXPORT_FORMAT_COUNT ? format_ext[fmt] : NULL;
+    return fmt >= 0 && fmt < EXPORT_FORMAT_COUNT ? mha_format_get(fmt)->extension : NULL;
 }
 
 const char *export_format_names(void)
 {
-    return "svg, html, markdown, csv, latex";
+    static char list[96];
+    if (!list[0])
+        mha_format_list(MHA_FORMAT_PICTURE | MHA_FORMAT_TABLE, ", ", list, sizeof list);
+    return list;
 }
 
 /* ---- the matrices of a stage -------------------------------------------------- */
@@ -334,39 +325,7 @@ int export_write(FILE *out, const struct mha_example *ex, const struct mha_trace
     if (fmt < 0 || fmt >= EXPORT_FORMAT_COUNT)
         return mha_error_set(err, "unknown export format; expected one of %s",
                              export_format_names());
-    if (stage != DUMP_ALL && (stage < 0 || stage >= MHA_STAGE_COUNT))
-        return mha_error_set(err, "unknown stage %d; expected 0..6 or all", stage);
-    if (fmt == EXPORT_FORMAT_SVG || fmt == EXPORT_FORMAT_HTML) {
-        size_t cells = export_cell_count(ex, t, stage);
-        if (cells > EXPORT_MAX_CELLS)
-            return mha_error_set(err,
-                                 "%s: %zu numbers are too many for a picture (the limit is "
-                                 "%d); choose one stage, a smaller example, or --format csv",
-                                 format_names[fmt], cells, EXPORT_MAX_CELLS);
-    }
-    int rc = 0;
-    switch (fmt) {
-    case EXPORT_FORMAT_SVG:
-        rc = export_svg_write(out, ex, t, stage);
-        break;
-    case EXPORT_FORMAT_HTML:
-        rc = export_html_write(out, ex, t, stage);
-        break;
-    case EXPORT_FORMAT_MARKDOWN:
-        rc = export_markdown_write(out, ex, t, stage);
-        break;
-    case EXPORT_FORMAT_CSV:
-        rc = export_csv_write(out, ex, t, stage);
-        break;
-    case EXPORT_FORMAT_LATEX:
-        rc = export_latex_write(out, ex, t, stage);
-        break;
-    case EXPORT_FORMAT_COUNT:
-        break;
-    }
-    if (rc != 0 || ferror(out))
-        return mha_error_set(err, "write error while writing the %s export", format_names[fmt]);
-    return 0;
+    return mha_format_write(out, ex, t, stage, (int)fmt, err);
 }
 
 /* Call fn for every matrix of the stage (or of all stages) in order. */
@@ -451,14 +410,19 @@ int export_markdown_write(FILE *out, const struct mha_example *ex, const struct 
 
 /* ---- csv ------------------------------------------------------------------------ */
 
-/* One field, quoted (quotes doubled) when it holds a comma, quote, CR or LF. */
+/* One field, quoted (quotes doubled) when it holds a comma, quote, CR or LF.
+ * A label a spreadsheet would take for a formula (it starts with =, +, -,
+ * @, tab or CR) is written as text: quoted, with a leading '. */
 static void csv_field(FILE *out, const char *s)
 {
-    if (!strpbrk(s, ",\"\r\n")) {
+    const bool formula = s[0] && strchr("=+-@\t\r", s[0]);
+    if (!formula && !strpbrk(s, ",\"\r\n")) {
         fputs(s, out);
         return;
     }
     fputc('"', out);
+    if (formula)
+        fputc('\'', out);
     for (; *s; s++) {
         if (*s == '"')
             fputc('"', out);

@@ -1,5 +1,6 @@
 /* record.c - reading and writing recordings. */
 #include "record.h"
+#include "safe_file.h"
 
 #include <errno.h>
 #include <math.h>
@@ -175,29 +176,10 @@ int rec_load(const char *path, struct recording *out, struct mha_error *err)
 {
     out->events = NULL;
     out->n = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        mha_error_clear(err);
-        mha_error_set(err, "cannot open: %s", strerror(errno));
-        mha_error_at(err, path, 0, 0);
+    char *buf;
+    size_t len;
+    if (safe_file_read(path, REC_MAX_BYTES, "recording", &buf, &len, err) != 0)
         return -1;
-    }
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&buf, &len);
-    char chunk[4096];
-    size_t got;
-    while (mem && (got = fread(chunk, 1, sizeof chunk, f)) > 0)
-        fwrite(chunk, 1, got, mem);
-    bool bad = ferror(f) != 0;
-    fclose(f);
-    if (!mem || fclose(mem) != 0 || bad) {
-        free(buf);
-        mha_error_clear(err);
-        mha_error_set(err, "cannot read the recording");
-        mha_error_at(err, path, 0, 0);
-        return -1;
-    }
     if (strlen(buf) != len) {
         free(buf);
         return fail_at(err, path, 0, "the recording holds a NUL byte; is it text?%s", "");

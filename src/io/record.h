@@ -43,6 +43,9 @@ enum rec_key {
 
 #define REC_MAX_EVENTS 100000
 #define REC_MAX_SECONDS (24.0 * 3600.0)
+/* A recording file larger than this is refused unread (100000 keys fit in
+ * a quarter of it). */
+#define REC_MAX_BYTES ((size_t)8 << 20)
 
 struct rec_event {
     double t;

@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "lesson_parse.h"
+#include "safe_file.h"
+#include "text_check.h"
 
 #define LESSON_MAX_BYTES (1u << 20)
 
@@ -492,6 +494,29 @@ static void check_utf8(struct lesson *l, const unsigned char *s, size_t n)
     }
 }
 
+/* Report each line that holds a character a terminal would obey (ESC, the
+ * other controls, C1, bidirectional overrides): titles, text, quiz choices
+ * and scene values are all printed, so none may carry them.  Bytes that
+ * are not UTF-8 are check_utf8's. */
+static void check_controls(struct lesson *l, const char *s, size_t n)
+{
+    int line = 1, reported = 0;
+    for (size_t i = 0; i < n && reported < 20; line++) {
+        const char *nl = memchr(s + i, '\n', n - i);
+        size_t end = nl ? (size_t)(nl - s) : n;
+        char what[64];
+        size_t at = mha_text_find_unsafe(s + i, end - i, true, what, sizeof what);
+        if (at < end - i && strncmp(what, "a byte", 6) != 0) {
+            lesson_diag_add(l, line,
+                            "the text holds %s, which a terminal would obey instead of "
+                            "showing; remove it",
+                            what);
+            reported++;
+        }
+        i = end + 1;
+    }
+}
+
 struct lesson *lesson_parse(const char *text, size_t len, const char *path)
 {
     struct lesson *l = calloc(1, sizeof *l);
@@ -503,6 +528,7 @@ struct lesson *lesson_parse(const char *text, size_t len, const char *path)
     if (base[0] >= '0' && base[0] <= '9')
         l->number = atoi(base);
     check_utf8(l, (const unsigned char *)text, len);
+    check_controls(l, text, len);
 
     cmark_node *doc = cmark_parse_document(text, len, CMARK_OPT_VALIDATE_UTF8);
     struct parse_ctx cx = {l, text, len};
@@ -547,36 +573,18 @@ struct lesson *lesson_parse(const char *text, size_t len, const char *path)
 
 struct lesson *lesson_load(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
+    struct mha_error err;
+    char *buf;
+    size_t n;
+    if (safe_file_read(path, LESSON_MAX_BYTES, "lesson", &buf, &n, &err) != 0) {
         struct lesson *l = lesson_parse("", 0, path);
         if (l) {
             l->n_diags = 0;
-            lesson_diag_add(l, 0, "cannot open: %s", strerror(errno));
+            lesson_diag_add(l, 0, "%s", err.text);
         }
         return l;
     }
-    char *buf = malloc(LESSON_MAX_BYTES + 1);
-    size_t n = buf ? fread(buf, 1, LESSON_MAX_BYTES + 1, f) : 0;
-    bool err = buf && ferror(f);
-    int saved = errno;
-    fclose(f);
-    if (!buf)
-        return NULL;
-    struct lesson *l;
-    if (err || n > LESSON_MAX_BYTES) {
-        l = lesson_parse("", 0, path);
-        if (l) {
-            l->n_diags = 0;
-            if (err)
-                lesson_diag_add(l, 0, "cannot read: %s", strerror(saved));
-            else
-                lesson_diag_add(l, 0, "the file is larger than %u bytes; is it a lesson?",
-                                LESSON_MAX_BYTES);
-        }
-    } else {
-        l = lesson_parse(buf, n, path);
-    }
+    struct lesson *l = lesson_parse(buf, n, path);
     free(buf);
     return l;
 }

@@ -51,7 +51,7 @@ const struct ui_cmd ui_cmd_table[] = {
      UI_ARG_TEXT, true, ui_cmd_find_word},
     {"link", {NULL}, "link [FILE]", "the command line that reopens this screen",
      UI_ARG_FILE, true, ui_cmd_link},
-    {"export", {NULL}, "export FMT [FILE]", "write the stage: svg html markdown csv latex text json",
+    {"export", {NULL}, "export FMT [FILE]", "write the stage to a file (Tab lists the formats)",
      UI_ARG_FORMAT, true, ui_cmd_export},
     {"theme", {NULL}, "theme NAME", "dark, light, projector or mono",
      UI_ARG_THEME, true, ui_cmd_theme},

@@ -175,10 +175,11 @@ static int export_command(struct ui_app *app, const char *arg)
         file++;
     const int fmt = ui_export_format_from_name(fmt_name);
     if (fmt < 0) {
+        char list[96];
         ui_state_say(&app->st, true,
-                     ":export %s: the formats are svg, html, markdown, csv, latex, text and "
-                     "json, as in :export html or :export csv notes.csv.",
-                     fmt_name);
+                     ":export %s: the formats are %s, as in :export html or :export csv "
+                     "notes.csv.",
+                     fmt_name, mha_format_list(MHA_FORMAT_ANY, " and ", list, sizeof list));
         return -1;
     }
     ui_app_export(app, fmt, *file ? file : NULL);

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 
 #include "colorscale.h"
-#include "export.h"
+#include "format.h"
 #include "mha.h"
 #include "ui_cmd.h"
 #include "ui_examples.h"
@@ -75,10 +75,8 @@ static void add_files(struct ui_completion *c, const char *word)
 
 static void add_formats(struct ui_completion *c, const char *word)
 {
-    for (int f = 0; f < EXPORT_FORMAT_COUNT; f++)
-        add(c, word, export_format_name((enum export_format)f));
-    add(c, word, "text");
-    add(c, word, "json");
+    for (int f = 0; f < MHA_FORMAT_COUNT; f++)
+        add(c, word, mha_format_get(f)->name);
 }
 
 static void add_argument(struct ui_completion *c, const struct ui_cmd *cmd, int arg_index,

@@ -17,21 +17,13 @@
 
 int ui_export_format_from_name(const char *name)
 {
-    if (!strcmp(name, "text") || !strcmp(name, "txt"))
-        return UI_EXPORT_TEXT;
-    if (!strcmp(name, "json"))
-        return UI_EXPORT_JSON;
-    return export_format_from_name(name);
+    return mha_format_from_name(name);
 }
 
 const char *ui_export_extension(int fmt)
 {
-    if (fmt == UI_EXPORT_TEXT)
-        return "txt";
-    if (fmt == UI_EXPORT_JSON)
-        return "json";
-    const char *ext = export_format_extension((enum export_format)fmt);
-    return ext ? ext : "txt";
+    const struct mha_format_info *f = mha_format_get(fmt);
+    return f ? f->extension : "txt";
 }
 
 void ui_export_name(const char *what, int n, const char *ext, char *buf, size_t size)
@@ -97,11 +89,8 @@ static int render(const struct ui_state *st, int fmt, char **buf, size_t *len,
     int rc = 0;
     if (st->view != UI_VIEW_STAGE && st->vd)
         write_view(mem, st->vd);
-    else if (fmt == UI_EXPORT_TEXT || fmt == UI_EXPORT_JSON)
-        rc = dump_write(mem, st->ex, st->tr, st->stage,
-                        fmt == UI_EXPORT_TEXT ? DUMP_FORMAT_TEXT : DUMP_FORMAT_JSON);
     else
-        rc = export_write(mem, st->ex, st->tr, st->stage, (enum export_format)fmt, err);
+        rc = mha_format_write(mem, st->ex, st->tr, st->stage, fmt, err);
     if (fclose(mem) != 0 && rc == 0)
         rc = mha_error_set(err, "out of memory");
     if (rc) {
@@ -156,6 +145,11 @@ int ui_export_write(const struct ui_state *st, int fmt, const char *dir, const c
         free(buf);
         return mha_error_set(err, "cannot write in %s: %s", folder, strerror(errno));
     }
+    /* mkstemp makes the file 0600; an export is a handout: the permissions
+     * any new file gets here (0666 less the umask) */
+    const mode_t mask = umask(0);
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
     FILE *f = fdopen(fd, "w");
     const bool ok = f && fwrite(buf, 1, len, f) == len && fflush(f) == 0 && fsync(fd) == 0;
     const int saved = errno;

@@ -8,14 +8,15 @@
 
 #include <stddef.h>
 
+#include "format.h"
 #include "ui_state.h"
 
-/* The formats :export knows, beyond export.h's svg, html, markdown, csv
- * and latex: the text and json of --dump. */
-enum ui_export_kind { UI_EXPORT_TEXT = 100, UI_EXPORT_JSON = 101 };
+/* :export knows every format of format.h's table: export.h's svg, html,
+ * markdown, csv and latex, and the text and json of --dump. */
+enum ui_export_kind { UI_EXPORT_TEXT = MHA_FORMAT_TEXT, UI_EXPORT_JSON = MHA_FORMAT_JSON };
 
-/* "svg", "html", "markdown", "md", "csv", "latex", "tex", "text", "txt",
- * "json" -> an export_format or enum ui_export_kind; -1 for anything else. */
+/* A format's name or alias ("md", "tex", "txt") -> enum mha_format; -1 for
+ * anything else. */
 int ui_export_format_from_name(const char *name);
 /* The file extension of a format ("svg", "txt", ...). */
 const char *ui_export_extension(int fmt);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "text_check.h"
 #include "example_io.h"
 #include "lesson.h"
 #include "ui_cmd.h"
@@ -331,6 +332,14 @@ int ui_state_set_tokens(struct ui_state *st, const char *text)
     if (n == 0) {
         ui_state_say(st, true, "Give the tokens after the command, as in :tokens The cat sat.");
         goto out;
+    }
+    for (int i = 0; i < n; i++) {
+        struct mha_error err;
+        mha_error_clear(&err);
+        if (mha_label_check(toks[i], i, &err)) {
+            ui_state_say(st, true, "%s.", err.text);
+            goto out;
+        }
     }
     struct mha_example *ex = generate(st, n, st->ex->d_model, st->ex->heads, st->ex->seed, toks);
     if (ex && replace(st, ex, true) == 0) {

@@ -1,0 +1,314 @@
+/* dump_json.c - the JSON dump written as it goes.
+ *
+ * The document is the one jansson would write for the same tree (compact,
+ * keys in order, reals with 9 significant digits, "1.0" for a whole real,
+ * exponents without "+" or leading zeros), but no tree is built: at the
+ * largest example (1024 tokens, d_model 2048, 32 heads: 143 million
+ * numbers) a tree needed over 9 GB before the first byte was written; this
+ * needs nothing beyond the trace.  Strings are escaped as JSON requires;
+ * a byte that is not UTF-8 is written as U+FFFD, so every label is kept and
+ * config.tokens always has one label per row. */
+#include "dump.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A real as jansson's jsonp_dtostr writes it with precision 9. */
+static void put_real(FILE *out, double x)
+{
+    char buf[40];
+    int len = snprintf(buf, sizeof buf, "%.9g", x);
+    if (len < 0 || (size_t)len >= sizeof buf - 3)
+        return;
+    if (!strchr(buf, '.') && !strchr(buf, 'e')) {
+        memcpy(buf + len, ".0", 3);
+        len += 2;
+    }
+    char *e = strchr(buf, 'e');
+    if (e) {
+        char *start = e + 1, *end = e + 2;
+        if (*start == '-')
+            start++;
+        while (*end == '0')
+            end++;
+        if (end != start)
+            memmove(start, end, strlen(end) + 1);
+    }
+    fputs(buf, out);
+}
+
+/* A float: null for -inf (a masked score), a real otherwise. */
+static void put_num(FILE *out, float x)
+{
+    if (isfinite(x))
+        put_real(out, x);
+    else
+        fputs("null", out);
+}
+
+/* Length of the valid UTF-8 character at s, 0 for a byte that starts none. */
+static size_t utf8_len(const unsigned char *s)
+{
+    const size_t k = s[0] < 0x80           ? 1
+                     : (s[0] & 0xE0) == 0xC0 ? 2
+                     : (s[0] & 0xF0) == 0xE0 ? 3
+                     : (s[0] & 0xF8) == 0xF0 ? 4
+                                             : 0;
+    unsigned long c = k == 2 ? (s[0] & 0x1Fu) : k == 3 ? (s[0] & 0x0Fu) : (s[0] & 0x07u);
+    for (size_t i = 1; i < k; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+        c = (c << 6) | (s[i] & 0x3Fu);
+    }
+    static const unsigned long least[5] = {0, 0, 0x80, 0x800, 0x10000};
+    if (k > 1 && (c < least[k] || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)))
+        return 0;
+    return k;
+}
+
+static void put_string(FILE *out, const char *str)
+{
+    fputc('"', out);
+    for (const unsigned char *s = (const unsigned char *)(str ? str : ""); *s;) {
+        const size_t k = utf8_len(s);
+        if (k == 0) {
+            fputs("\xEF\xBF\xBD", out); /* U+FFFD */
+            s++;
+            continue;
+        }
+        if (*s == '"' || *s == '\\')
+            fprintf(out, "\\%c", *s);
+        else if (*s == '\b')
+            fputs("\\b", out);
+        else if (*s == '\f')
+            fputs("\\f", out);
+        else if (*s == '\n')
+            fputs("\\n", out);
+        else if (*s == '\r')
+            fputs("\\r", out);
+        else if (*s == '\t')
+            fputs("\\t", out);
+        else if (*s < 0x20 || *s == 0x7F)
+            fprintf(out, "\\u%04X", *s);
+        else
+            fwrite(s, 1, k, out);
+        s += k;
+    }
+    fputc('"', out);
+}
+
+static void put_key(FILE *out, bool first, const char *key)
+{
+    if (!first)
+        fputc(',', out);
+    put_string(out, key);
+    fputc(':', out);
+}
+
+static void vec(FILE *out, const float *v, int n)
+{
+    fputc('[', out);
+    for (int i = 0; i < n; i++) {
+        if (i)
+            fputc(',', out);
+        put_num(out, v[i]);
+    }
+    fputc(']', out);
+}
+
+/* rows x cols block starting at m. */
+static void mat2(FILE *out, const float *m, int rows, int cols)
+{
+    fputc('[', out);
+    for (int i = 0; i < rows; i++) {
+        if (i)
+            fputc(',', out);
+        vec(out, m + (size_t)i * (size_t)cols, cols);
+    }
+    fputc(']', out);
+}
+
+/* (n, rows, cols) tensor. */
+static void mat3(FILE *out, const float *m, int n, int rows, int cols)
+{
+    fputc('[', out);
+    for (int h = 0; h < n; h++) {
+        if (h)
+            fputc(',', out);
+        mat2(out, m + (size_t)h * (size_t)rows * (size_t)cols, rows, cols);
+    }
+    fputc(']', out);
+}
+
+/* A projection (L, d) seen as (L, H, d_k). */
+static void split(FILE *out, const struct mha_trace *t, const float *proj, int len)
+{
+    fputc('[', out);
+    for (int l = 0; l < len; l++) {
+        fputs(l ? ",[" : "[", out);
+        for (int h = 0; h < t->heads; h++) {
+            fputs(h ? ",[" : "[", out);
+            for (int j = 0; j < t->d_k; j++) {
+                if (j)
+                    fputc(',', out);
+                put_num(out, mha_split_at(t, proj, l, h, j));
+            }
+            fputc(']', out);
+        }
+        fputc(']', out);
+    }
+    fputc(']', out);
+}
+
+static void labels(FILE *out, char *const *l, int n)
+{
+    fputc('[', out);
+    for (int i = 0; i < n; i++) {
+        if (i)
+            fputc(',', out);
+        put_string(out, l[i]);
+    }
+    fputc(']', out);
+}
+
+static void input(FILE *out, const struct mha_example *ex, const struct mha_trace *t)
+{
+    const int d = t->d_model, lq = t->lq, lk = t->lk;
+    const char *names[] = {"query", "key", "value", "w_q", "w_k", "w_v", "w_o"};
+    const float *m[] = {ex->query, ex->key, ex->value, ex->w_q, ex->w_k, ex->w_v, ex->w_o};
+    const int rows[] = {lq, lk, lk, d, d, d, d};
+    fputc('{', out);
+    for (int i = 0; i < 7; i++) {
+        put_key(out, i == 0, names[i]);
+        mat2(out, m[i], rows[i], d);
+    }
+    if (ex->has_bias) {
+        const char *bn[] = {"b_q", "b_k", "b_v", "b_o"};
+        const float *b[] = {ex->b_q, ex->b_k, ex->b_v, ex->b_o};
+        for (int i = 0; i < 4; i++) {
+            put_key(out, false, bn[i]);
+            vec(out, b[i], d);
+        }
+    }
+    if (ex->has_mask) {
+        put_key(out, false, "mask");
+        fputc('[', out);
+        for (int i = 0; i < lq; i++) {
+            fputs(i ? ",[" : "[", out);
+            for (int j = 0; j < lk; j++)
+                fprintf(out, j ? ",%d" : "%d", ex->mask[(size_t)i * (size_t)lk + (size_t)j]);
+            fputc(']', out);
+        }
+        fputc(']', out);
+    }
+    fputc('}', out);
+}
+
+static void stage(FILE *out, const struct mha_example *ex, const struct mha_trace *t, int s)
+{
+    const int d = t->d_model, H = t->heads, dk = t->d_k, lq = t->lq, lk = t->lk;
+    switch (s) {
+    case MHA_STAGE_INPUT:
+        input(out, ex, t);
+        break;
+    case MHA_STAGE_PROJECTION:
+        fputs("{\"q\":", out);
+        mat2(out, t->q, lq, d);
+        fputs(",\"k\":", out);
+        mat2(out, t->k, lk, d);
+        fputs(",\"v\":", out);
+        mat2(out, t->v, lk, d);
+        fputc('}', out);
+        break;
+    case MHA_STAGE_SPLIT:
+        fputs("{\"q\":", out);
+        split(out, t, t->q, lq);
+        fputs(",\"k\":", out);
+        split(out, t, t->k, lk);
+        fputs(",\"v\":", out);
+        split(out, t, t->v, lk);
+        fputc('}', out);
+        break;
+    case MHA_STAGE_TRANSPOSE:
+        fputs("{\"q\":", out);
+        mat3(out, t->qh, H, lq, dk);
+        fputs(",\"k\":", out);
+        mat3(out, t->kh, H, lk, dk);
+        fputs(",\"v\":", out);
+        mat3(out, t->vh, H, lk, dk);
+        fputc('}', out);
+        break;
+    case MHA_STAGE_ATTENTION:
+        fputs("{\"scores\":", out);
+        mat3(out, t->scores, H, lq, lk);
+        fputs(",\"scaled\":", out);
+        mat3(out, t->scaled_scores, H, lq, lk);
+        fputs(",\"weights\":", out);
+        mat3(out, t->weights, H, lq, lk);
+        fputs(",\"context\":", out);
+        mat3(out, t->context, H, lq, dk);
+        if (t->empty_rows) {
+            fputs(",\"fully_masked_rows\":[", out);
+            bool first = true;
+            for (int i = 0; i < lq; i++)
+                if (t->row_empty[i]) {
+                    fprintf(out, first ? "%d" : ",%d", i);
+                    first = false;
+                }
+            fputc(']', out);
+        }
+        fputc('}', out);
+        break;
+    case MHA_STAGE_MERGE:
+        mat2(out, t->merged, lq, d);
+        break;
+    case MHA_STAGE_OUTPUT:
+        mat2(out, t->output, lq, d);
+        break;
+    }
+}
+
+static void config(FILE *out, const struct mha_example *ex, const struct mha_trace *t)
+{
+    fputs("{\"tokens\":", out);
+    labels(out, ex->tokens, ex->lq);
+    fputs(",\"key_tokens\":", out);
+    labels(out, ex->key_tokens, ex->lk);
+    fprintf(out,
+            ",\"d_model\":%d,\"num_heads\":%d,\"head_dim\":%d,\"causal\":%s,\"scaled\":%s,"
+            "\"cross\":%s,\"has_mask\":%s,\"has_bias\":%s,\"seed\":%lu}",
+            t->d_model, t->heads, t->d_k, t->causal ? "true" : "false",
+            t->scaled ? "true" : "false", ex->cross ? "true" : "false",
+            ex->has_mask ? "true" : "false", ex->has_bias ? "true" : "false",
+            (unsigned long)ex->seed);
+}
+
+int dump_json_write(FILE *out, const struct mha_example *ex, const struct mha_trace *t, int stage_)
+{
+    fputs("{\"config\":", out);
+    config(out, ex, t);
+    for (int s = 0; s < MHA_STAGE_COUNT; s++)
+        if (stage_ == DUMP_ALL || stage_ == s) {
+            put_key(out, false, mha_stage_name((enum mha_stage)s));
+            stage(out, ex, t, s);
+        }
+    fputc('}', out);
+    return ferror(out) ? -1 : 0;
+}
+
+char *dump_json_string(const struct mha_example *ex, const struct mha_trace *t, int stage_)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    if (!mem)
+        return NULL;
+    const int rc = dump_json_write(mem, ex, t, stage_);
+    if (fclose(mem) != 0 || rc != 0) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}

@@ -1,0 +1,96 @@
+/* format.c - the table of output formats, and writing through it. */
+#include "format.h"
+
+#include <string.h>
+
+#include "dump.h"
+#include "export.h"
+
+static int text_write(FILE *out, const struct mha_example *ex, const struct mha_trace *t,
+                      int stage)
+{
+    return dump_text_write(out, ex, t, stage);
+}
+
+static int json_write(FILE *out, const struct mha_example *ex, const struct mha_trace *t,
+                      int stage)
+{
+    return dump_json_write(out, ex, t, stage) != 0 || fputc('\n', out) == EOF ? -1 : 0;
+}
+
+static const struct mha_format_info formats[MHA_FORMAT_COUNT] = {
+    [MHA_FORMAT_SVG] = {"svg", NULL, "svg", MHA_FORMAT_PICTURE, export_svg_write},
+    [MHA_FORMAT_HTML] = {"html", NULL, "html", MHA_FORMAT_PICTURE, export_html_write},
+    [MHA_FORMAT_MARKDOWN] = {"markdown", "md", "md", MHA_FORMAT_TABLE, export_markdown_write},
+    [MHA_FORMAT_CSV] = {"csv", NULL, "csv", MHA_FORMAT_TABLE, export_csv_write},
+    [MHA_FORMAT_LATEX] = {"latex", "tex", "tex", MHA_FORMAT_TABLE, export_latex_write},
+    [MHA_FORMAT_TEXT] = {"text", "txt", "txt", MHA_FORMAT_DUMP, text_write},
+    [MHA_FORMAT_JSON] = {"json", NULL, "json", MHA_FORMAT_DUMP, json_write},
+};
+
+const struct mha_format_info *mha_format_get(int fmt)
+{
+    return fmt >= 0 && fmt < MHA_FORMAT_COUNT ? &formats[fmt] : NULL;
+}
+
+int mha_format_from_name(const char *name)
+{
+    if (!name)
+        return -1;
+    for (int f = 0; f < MHA_FORMAT_COUNT; f++)
+        if (!strcmp(name, formats[f].name) || (formats[f].alias && !strcmp(name, formats[f].alias)))
+            return f;
+    return -1;
+}
+
+const char *mha_format_list(unsigned kinds, const char *last, char *buf, size_t n)
+{
+    /* the dumps (the default output) first, then pictures, then tables */
+    static const enum mha_format_kind order[] = {MHA_FORMAT_DUMP, MHA_FORMAT_PICTURE,
+                                                 MHA_FORMAT_TABLE};
+    int count = 0, total = 0;
+    for (int f = 0; f < MHA_FORMAT_COUNT; f++)
+        total += (kinds & formats[f].kind) != 0;
+    size_t used = 0;
+    if (n)
+        buf[0] = '\0';
+    for (size_t k = 0; k < sizeof order / sizeof order[0]; k++)
+        for (int f = 0; f < MHA_FORMAT_COUNT && n; f++) {
+            if (!(kinds & order[k]) || formats[f].kind != order[k])
+                continue;
+            const char *sep = count == 0 ? "" : count + 1 == total ? last : ", ";
+            const int w = snprintf(buf + used, n - used, "%s%s", sep, formats[f].name);
+            if (w < 0 || (size_t)w >= n - used) {
+                buf[used] = '\0'; /* whole names only */
+                return buf;
+            }
+            used += (size_t)w;
+            count++;
+        }
+    return buf;
+}
+
+int mha_format_write(FILE *out, const struct mha_example *ex, const struct mha_trace *t,
+                     int stage, int fmt, struct mha_error *err)
+{
+    const struct mha_format_info *f = mha_format_get(fmt);
+    if (!f) {
+        char list[128];
+        return mha_error_set(err, "unknown format; expected %s",
+                             mha_format_list(MHA_FORMAT_ANY, " or ", list, sizeof list));
+    }
+    if (stage != DUMP_ALL && (stage < 0 || stage >= MHA_STAGE_COUNT))
+        return mha_error_set(err, "unknown stage %d; expected 0..6 or all", stage);
+    if (f->kind == MHA_FORMAT_PICTURE) {
+        const size_t cells = export_cell_count(ex, t, stage);
+        if (cells > EXPORT_MAX_CELLS)
+            return mha_error_set(err,
+                                 "%s: %zu numbers are too many for a picture (the limit is "
+                                 "%d); choose one stage, a smaller example, or --format csv",
+                                 f->name, cells, EXPORT_MAX_CELLS);
+    }
+    if (f->write(out, ex, t, stage) != 0 || ferror(out))
+        return mha_error_set(err, "write error while writing the %s %s", f->name,
+                             f->kind == MHA_FORMAT_DUMP ? "dump" : "export");
+    return 0;
+}
