@@ -96,6 +96,8 @@ void ui_app_toggle_autoplay(struct ui_app *app);
 /* The main screen's scroll action, lines down (up when negative), as the
  * arrow keys do it (the mouse wheel uses it). */
 void ui_app_scroll_lines(struct ui_app *app, int lines);
+/* The lesson text's scroll, as J and K do it. */
+void ui_app_scroll_lesson(struct ui_app *app, int lines);
 /* The layout, view and cursor again after a change made outside a key. */
 void ui_app_after_change(struct ui_app *app);
 /* The main screen's clicks (ui_mouse.c), and mouse reporting switched on

@@ -177,7 +177,7 @@ static const struct help_line more_help[] = {
     {NULL, "Mouse (where the terminal reports it; --no-mouse leaves it to the terminal)", true},
     {"click", "a stage in the bar: go there; a number: explain it", false},
     {"click", "a lesson in the list (L): open it", false},
-    {"wheel", "scroll, as ↑ ↓ do", false},
+    {"wheel", "scroll, as ↑ ↓ do (the lesson text as J K do)", false},
     {NULL, NULL, false},
     {NULL, "Leaving", true},
     {"q Esc", "close the help, a pop-up, the lesson list or", false},

@@ -1,6 +1,7 @@
 /* ui_mouse.c - the mouse where the terminal reports it (--no-mouse: off):
  * a click on a stage in the pipeline bar goes there, a click on a number
- * explains it, the wheel scrolls as the arrow keys do.  The modes over the
+ * explains it, the wheel scrolls the numbers as the arrow keys do (the
+ * lesson text as J and K do, over it).  The modes over the
  * main screen take their own clicks (ui_mode.h). */
 #include "ui_app.h"
 #include "ui_mode.h"
@@ -73,12 +74,12 @@ static bool cell_at(const struct ui_app *app, int cy, int cx, int *block, int *r
 bool ui_mouse_main(struct ui_app *app, const MEVENT *ev)
 {
     struct ui_state *st = &app->st;
-    if (ev->bstate & BUTTON4_PRESSED) {
-        ui_app_scroll_lines(app, -3);
-        return true;
-    }
-    if (ev->bstate & UI_BUTTON5) {
-        ui_app_scroll_lines(app, +3);
+    const int wheel = ev->bstate & BUTTON4_PRESSED ? -3 : ev->bstate & UI_BUTTON5 ? +3 : 0;
+    if (wheel) { /* over the lesson text it scrolls the lesson, else the numbers */
+        if (app->les.l && inside(&app->lay.side, ev->y, ev->x))
+            ui_app_scroll_lesson(app, wheel);
+        else
+            ui_app_scroll_lines(app, wheel);
         return true;
     }
     if (!(ev->bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)))

@@ -383,6 +383,12 @@ void ui_app_scroll_lines(struct ui_app *app, int lines)
         apply(app, lines < 0 ? UI_ACT_UP : UI_ACT_DOWN, 0);
 }
 
+void ui_app_scroll_lesson(struct ui_app *app, int lines)
+{
+    for (int i = 0; i < (lines < 0 ? -lines : lines); i++)
+        apply(app, lines < 0 ? UI_ACT_LESSON_LINE_UP : UI_ACT_LESSON_LINE_DOWN, 0);
+}
+
 void ui_app_after_change(struct ui_app *app)
 {
     settle(app);

@@ -73,6 +73,19 @@ keys q
 wait_exit 0
 T kill-server
 
+# over the lesson text the wheel scrolls the lesson, as J does
+start 80 24 -- --lesson 1 --step 1
+wait_for "Lesson 1 · Why one head is not enough · step 1/5"
+check "the lesson text starts at its top" bash -c "! tmux -L '$SOCK' capture-pane -p | grep -qF 'K scroll back'"
+y=$(line_of "Lesson 1 · Why one head")
+wheel_down $((y + 2)) 6
+wait_for "↑ PgUp K scroll back"
+wheel_up $((y + 2)) 6
+wait_gone "↑ PgUp K scroll back"
+keys q
+wait_exit 0
+T kill-server
+
 # --no-mouse: the terminal keeps its mouse (selecting text works as usual)
 start 100 30 -- --no-mouse
 wait_for "0 · Input"
