@@ -165,6 +165,9 @@ def main():
     ap.add_argument("--repeat", type=int, help="timed calls at every size")
     ap.add_argument("--warmup", type=int, help="untimed calls first at every size")
     ap.add_argument("--causal", action="store_true", help="causal mask on both sides")
+    ap.add_argument("--train", action="store_true",
+                    help="time one training step (mha-bench --train) against PyTorch's "
+                         "instead (see bench/compare_train.py)")
     ap.add_argument("--no-plain", action="store_true",
                     help="skip the plain-loop backend (slow at the large sizes)")
     args = ap.parse_args()
@@ -176,6 +179,13 @@ def main():
         sys.exit("compare.py: --repeat must be at least 1 and --warmup at least 0")
 
     torch.set_num_threads(1)
+    if args.train:
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        from compare_train import compare_train  # noqa: E402
+        compare_train(args.mha_bench, args.json, *(
+            [args.warmup if args.warmup is not None else 100,
+             args.repeat if args.repeat is not None else 2000]))
+        return
     rows = []
     for size in args.size or list(SIZES):
         seq, d_model, heads = size

@@ -47,7 +47,12 @@ static void usage(FILE *out)
             "  --backend B      matrix multiply: plain (the reference loops) or cblas\n"
             "                   (default: cblas when this build has it; it %s)\n"
             "  --causal         mask keys after the query (decoder-style attention)\n"
-            "  --help           show this text\n",
+            "  --help           show this text\n"
+            "\n"
+            "mha-bench --train [--d-model 8] [--heads 2] [--vocab 16] [--context 8]\n"
+            "          [--batch 64] [--repeat N] [--warmup W] [--backend B]\n"
+            "times one training step of the first-prev model (forward, loss,\n"
+            "backward, Adam) on a fixed batch instead.\n",
             MHA_MAX_TOKENS, MHA_MAX_D_MODEL, BENCH_MAX_RUNS, BENCH_MAX_RUNS,
             mat_have_cblas() ? "does" : "does not");
 }
@@ -171,8 +176,13 @@ static double median_of(double *times, long n)
     return n % 2 ? times[n / 2] : 0.5 * (times[n / 2 - 1] + times[n / 2]);
 }
 
+int bench_train(int argc, char **argv); /* train_bench.c */
+
 int main(int argc, char **argv)
 {
+    /* mha-bench --train ...: a training step instead of a forward pass */
+    if (argc > 1 && strcmp(argv[1], "--train") == 0)
+        return bench_train(argc - 1, argv + 1);
     struct bench_opts o = {
         .seq = 4,
         .d_model = 6,

@@ -16,6 +16,8 @@
 #define CLI_CONTINUE (-1)
 /* dump_stage when there is no --dump. */
 #define CLI_NO_DUMP (-2)
+/* dump_stage for --dump summary (with --train). */
+#define CLI_DUMP_SUMMARY (-3)
 
 struct cli_options {
     /* the example */
@@ -54,6 +56,18 @@ struct cli_options {
     double speed;       /* --speed X; 1 unless given */
     bool speed_given;
     bool no_mouse; /* --no-mouse */
+
+    /* training (cli_train.c); d_model, heads and seed above apply too */
+    const char *train;      /* --train TASK|FILE */
+    const char *grad;       /* --grad MODEL */
+    const char *batch_file; /* --batch ARG as given: the BATCH file with --grad */
+    const char *save;       /* --save FILE, with --train */
+    int vocab;              /* --vocab N; 0 = not given */
+    int context;            /* --context T; 0 = not given */
+    int steps;              /* --steps N; 0 = not given */
+    int batch;              /* --batch ARG as a number (sequences per step with
+                             * --train); 0 = not given or not a number */
+    double lr;              /* --lr X; 0 = not given */
 };
 
 /* Read argv into o.  Returns CLI_CONTINUE when there is work to do, 0 after
@@ -95,5 +109,28 @@ int cli_check_lesson_file(const char *path, int step);
 
 /* The data directory's assets/ (or "assets"), newly allocated. */
 char *cli_assets_dir(void);
+
+/* ---- training (cli_train.c) ---- */
+
+/* The training run the options describe: --train TASK (built-in) or FILE (a
+ * teacher's task file; *data gets the dataset, which must outlive the run,
+ * free it with train_dataset_free after train_run_free), --d-model, --heads,
+ * --vocab, --context, --steps, --batch, --lr, --seed.  NULL + err naming the
+ * option.  Used by --train --dump summary and by the training screen. */
+struct train_run;
+struct train_dataset;
+struct train_run *cli_train_build(const struct cli_options *o, struct train_dataset **data,
+                                  struct mha_error *err);
+
+/* --train TASK|FILE --dump summary: train headless, print the summary,
+ * --save the model.  Exit status. */
+int cli_train_summary(const struct cli_options *o);
+
+/* --grad MODEL --batch BATCH: print {"loss", "grad"} JSON.  Exit status. */
+int cli_grad(const struct cli_options *o);
+
+/* --load MODEL (a model file): the example of its sample, for --dump and the
+ * explorer.  NULL + err. */
+struct mha_example *cli_model_example(const char *path, struct mha_error *err);
 
 #endif

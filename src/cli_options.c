@@ -16,7 +16,9 @@
 #include "format.h"
 #include "mat.h"
 #include "mha_config.h"
+#include "model_io.h"
 #include "text_check.h"
+#include "train.h"
 
 static const char *prog = "mha-explorer";
 
@@ -77,6 +79,29 @@ static const char usage_text[] =
     "  --replay FILE        play a recording into the explorer, which stays open\n"
     "                       after it; a key pauses it, Esc stops it, q quits\n"
     "  --speed X            with --replay: X times as fast (0.01..1000, default 1)\n"
+    "\n"
+    ;
+
+/* The rest of --help (one string would pass the length C compilers must take). */
+static const char usage_tail[] =
+    "Training (a one-layer attention model that learns a task):\n"
+    "  --train TASK|FILE    train on a task: first-prev, prev, find-copy, majority,\n"
+    "                       or a task file (a batch file plus \"vocab\" and\n"
+    "                       \"outputs\"); with --dump summary it trains without a\n"
+    "                       terminal and prints task, sizes, steps, seed, held-out\n"
+    "                       loss, accuracy per output and ms_per_step\n"
+    "  --d-model N --heads H  model width (default 8) and heads (default 2)\n"
+    "  --vocab N            tokens in the vocabulary (2..256, default 16)\n"
+    "  --context T          longest sequence (1..64, default 8)\n"
+    "  --steps N            training steps (default 1500)\n"
+    "  --batch N            sequences per step (1..4096, default 64)\n"
+    "  --lr X               Adam's learning rate (default 0.01)\n"
+    "  --seed S             seed of the initial weights and the batches (default 1)\n"
+    "  --save FILE          write the trained model to FILE (a model file)\n"
+    "  --grad MODEL --batch BATCH  print the loss and the gradient of every\n"
+    "                       parameter of a model file on a batch file, as JSON\n"
+    "  --load MODEL         a model file opens the explorer on its sample sequence:\n"
+    "                       the stages show the trained model's numbers\n"
     "\n"
     "In the explorer, :link shows the options that reopen the screen as it is\n"
     "(:link FILE writes them), and e writes the stage as an SVG picture.\n"
@@ -234,6 +259,14 @@ static struct mha_example *generated(const struct cli_options *o, struct mha_err
 struct mha_example *cli_build_example(const struct cli_options *o, struct mha_error *err)
 {
     struct mha_example *ex = NULL;
+    if (o->load && model_io_is_model_file(o->load)) {
+        if (o->heads || o->causal || o->no_scale) {
+            mha_error_set(err, "%s cannot be combined with a model file: the model fixes it",
+                          o->heads ? "--heads" : o->causal ? "--causal" : "--no-scale");
+            return NULL;
+        }
+        return cli_model_example(o->load, err);
+    }
     if (o->load) {
         ex = mha_example_load(o->load, err);
         if (!ex)
@@ -284,6 +317,15 @@ enum {
     OPT_REPLAY,
     OPT_SPEED,
     OPT_NO_MOUSE,
+    /* training */
+    OPT_TRAIN,
+    OPT_GRAD,
+    OPT_BATCH,
+    OPT_SAVE,
+    OPT_VOCAB,
+    OPT_CONTEXT,
+    OPT_STEPS,
+    OPT_LR,
 };
 
 static const struct option longopts[] = {
@@ -312,10 +354,106 @@ static const struct option longopts[] = {
     {"replay", required_argument, NULL, OPT_REPLAY},
     {"speed", required_argument, NULL, OPT_SPEED},
     {"no-mouse", no_argument, NULL, OPT_NO_MOUSE},
+    {"train", required_argument, NULL, OPT_TRAIN},
+    {"grad", required_argument, NULL, OPT_GRAD},
+    {"batch", required_argument, NULL, OPT_BATCH},
+    {"save", required_argument, NULL, OPT_SAVE},
+    {"vocab", required_argument, NULL, OPT_VOCAB},
+    {"context", required_argument, NULL, OPT_CONTEXT},
+    {"steps", required_argument, NULL, OPT_STEPS},
+    {"lr", required_argument, NULL, OPT_LR},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
 };
+
+/* The training options; CLI_CONTINUE or an exit status. */
+static int train_option(int c, const char *arg, struct cli_options *o)
+{
+    long long n;
+    switch (c) {
+    case OPT_TRAIN:
+        o->train = arg;
+        break;
+    case OPT_GRAD:
+        o->grad = arg;
+        break;
+    case OPT_BATCH:
+        /* a BATCH file with --grad, a number of sequences with --train */
+        o->batch_file = arg;
+        o->batch = 0;
+        if (arg[0] >= '0' && arg[0] <= '9' && strspn(arg, "0123456789") == strlen(arg)) {
+            if (parse_number("--batch", arg, 1, TRAIN_MAX_BATCH, &n))
+                return CLI_EXIT_USAGE;
+            o->batch = (int)n;
+        }
+        break;
+    case OPT_SAVE:
+        o->save = arg;
+        break;
+    case OPT_VOCAB:
+        if (parse_number("--vocab", arg, 2, TRAIN_MAX_VOCAB, &n))
+            return CLI_EXIT_USAGE;
+        o->vocab = (int)n;
+        break;
+    case OPT_CONTEXT:
+        if (parse_number("--context", arg, 1, TRAIN_MAX_CONTEXT, &n))
+            return CLI_EXIT_USAGE;
+        o->context = (int)n;
+        break;
+    case OPT_STEPS:
+        if (parse_number("--steps", arg, 0, 10000000, &n))
+            return CLI_EXIT_USAGE;
+        o->steps = (int)n;
+        break;
+    case OPT_LR:
+        if (parse_seconds("--lr", arg, 1e-6, 10.0, &o->lr))
+            return CLI_EXIT_USAGE;
+        break;
+    }
+    return CLI_CONTINUE;
+}
+
+/* Training options that do not go together; CLI_CONTINUE or an exit status. */
+static int train_combinations(const struct cli_options *o)
+{
+    const char *train_only = o->vocab     ? "--vocab"
+                             : o->context ? "--context"
+                             : o->steps   ? "--steps"
+                             : o->lr > 0  ? "--lr"
+                             : o->save    ? "--save"
+                                          : NULL;
+    if (train_only && !o->train)
+        return usage_error("%s needs --train TASK|FILE", train_only);
+    if (o->dump_stage == CLI_DUMP_SUMMARY && !o->train)
+        return usage_error("%s needs --train TASK|FILE", "--dump summary");
+    if (o->train && o->dump_stage != CLI_DUMP_SUMMARY && o->dump_stage != CLI_NO_DUMP)
+        return usage_error("%s: with --train the dump is 'summary'", "--dump");
+    if (o->train && o->format_given && o->format != DUMP_FORMAT_TEXT &&
+        o->format != DUMP_FORMAT_JSON)
+        return usage_error("%s: the training summary is text or json", "--format");
+    if (o->train && (o->grad || o->load || o->tokens || o->lesson || o->causal || o->no_scale))
+        return usage_error("%s cannot be combined with --train",
+                           o->grad     ? "--grad"
+                           : o->load   ? "--load"
+                           : o->tokens ? "--tokens"
+                           : o->lesson ? "--lesson"
+                           : o->causal ? "--causal"
+                                       : "--no-scale");
+    if (o->train && o->batch_file && !o->batch)
+        return usage_error("--batch: with --train give the number of sequences per step, "
+                           "not '%s'",
+                           o->batch_file);
+    if (o->grad && !o->batch_file)
+        return usage_error("%s needs --batch BATCH (a batch file)", "--grad");
+    if (o->batch_file && !o->grad && !o->train)
+        return usage_error("%s needs --grad MODEL or --train TASK|FILE", "--batch");
+    if (o->grad && (o->load || o->dump_stage != CLI_NO_DUMP || o->d_model || o->heads ||
+                    o->seed >= 0))
+        return usage_error("%s takes only --batch BATCH: the model file fixes the rest",
+                           "--grad");
+    return CLI_CONTINUE;
+}
 
 /* One option with its value; CLI_CONTINUE or an exit status. */
 static int option(int c, const char *arg, struct cli_options *o)
@@ -325,6 +463,7 @@ static int option(int c, const char *arg, struct cli_options *o)
     case 'h': {
         char list[128];
         printf(usage_text, mha_format_list(MHA_FORMAT_ANY, " or ", list, sizeof list));
+        fputs(usage_tail, stdout);
         return 0;
     }
     case 'V':
@@ -335,7 +474,9 @@ static int option(int c, const char *arg, struct cli_options *o)
         o->load = arg;
         break;
     case OPT_DUMP:
-        if (strcmp(arg, "all") == 0)
+        if (strcmp(arg, "summary") == 0)
+            o->dump_stage = CLI_DUMP_SUMMARY;
+        else if (strcmp(arg, "all") == 0)
             o->dump_stage = DUMP_ALL;
         else if ((o->dump_stage = mha_stage_from_name(arg)) < 0)
             return usage_error("--dump: unknown stage '%s'; expected input, projection, "
@@ -437,6 +578,8 @@ static int option(int c, const char *arg, struct cli_options *o)
             return CLI_EXIT_USAGE;
         o->speed_given = true;
         break;
+    default:
+        return train_option(c, arg, o);
     }
     return CLI_CONTINUE;
 }
@@ -444,6 +587,9 @@ static int option(int c, const char *arg, struct cli_options *o)
 /* Options that do not go together. */
 static int combinations(const struct cli_options *o)
 {
+    const int rc = train_combinations(o);
+    if (rc != CLI_CONTINUE || o->train || o->grad)
+        return rc;
     if (o->load && (o->tokens || o->d_model || o->seed >= 0))
         return usage_error("%s cannot be combined with --load: the example file fixes its "
                            "tokens, d_model and numbers",

@@ -63,13 +63,15 @@ static int check_explorer_options(const struct cli_options *o, const struct mha_
     char shown[2048];
     if (o->view) {
         bool known = false;
-        for (int v = LESSON_VIEW_NONE; v <= LESSON_VIEW_HEADS; v++)
-            known = known || !strcmp(o->view, lesson_view_name((enum lesson_view)v));
+        for (int v = MHA_VIEW_NONE; v < MHA_VIEW_COUNT; v++)
+            known = known || !strcmp(o->view, mha_view_name((enum mha_view)v));
         if (!known) {
+            char names[96];
             fprintf(stderr,
-                    "%s: --view: unknown view '%s'; expected shapes, cost, heads or none\n"
+                    "%s: --view: unknown view '%s'; expected %s or none\n"
                     "Try '%s --help' for more information.\n",
-                    prog, mha_text_escape(o->view, shown, sizeof shown), prog);
+                    prog, mha_text_escape(o->view, shown, sizeof shown),
+                    mha_view_names(names, sizeof names, ", "), prog);
             return CLI_EXIT_USAGE;
         }
     }
@@ -207,6 +209,18 @@ int main(int argc, char **argv)
         return cli_list_lessons();
     if (o.print_lesson)
         return cli_print_lesson(o.print_lesson, o.format);
+
+    if (o.grad)
+        return cli_grad(&o);
+    if (o.train) {
+        if (o.dump_stage == CLI_DUMP_SUMMARY)
+            return cli_train_summary(&o);
+        fprintf(stderr,
+                "%s: --train without --dump summary opens the training screen, which this "
+                "build does not have; use --train %s --dump summary\n",
+                prog, o.train);
+        return CLI_EXIT_USAGE;
+    }
 
     struct mha_error err;
     mha_error_clear(&err);

@@ -26,6 +26,7 @@
 #include "mat.h"
 #include "mha.h"
 #include "rng.h"
+#include "stages.h"
 
 #ifndef TOL_REL
 #define TOL_REL 1e-4
@@ -262,10 +263,35 @@ START_TEST(test_forward_reuse)
     struct mha_example *ex = build_case(c);
     struct mha_trace *t = run_example(ex, case_name(c));
     struct mha_error err;
-    for (size_t i = 0; i < (size_t)ex->lq * (size_t)ex->d_model; i++)
-        t->output[i] = NAN;
+    /* every stage poisoned: a forward pass that skipped any of them would
+     * leave NaN (or the wrong empty-row flags) behind */
+    const size_t lq = (size_t)t->lq, lk = (size_t)t->lk, d = (size_t)t->d_model;
+    const size_t h = (size_t)t->heads, d_k = (size_t)t->d_k;
+    struct {
+        float *x;
+        size_t n;
+    } stages[] = {
+        {t->q, lq * d},         {t->k, lk * d},           {t->v, lk * d},
+        {t->qh, h * lq * d_k},  {t->kh, h * lk * d_k},    {t->vh, h * lk * d_k},
+        {t->scores, h * lq * lk}, {t->scaled_scores, h * lq * lk}, {t->weights, h * lq * lk},
+        {t->context, h * lq * d_k}, {t->merged, lq * d}, {t->output, lq * d},
+    };
+    unsigned char *empty_before = malloc(lq);
+    ck_assert_ptr_nonnull(empty_before);
+    memcpy(empty_before, t->row_empty, lq);
+    const int empty_rows = t->empty_rows;
+    for (size_t s = 0; s < sizeof stages / sizeof stages[0]; s++)
+        for (size_t i = 0; i < stages[s].n; i++)
+            stages[s].x[i] = NAN;
+    memset(t->row_empty, 0xAA, lq);
+    t->empty_rows = -1;
     ck_assert_int_eq(mha_forward(ex, t, &err), 0);
     compare_all_stages(c, t, backend);
+    for (size_t s = 0; s < sizeof stages / sizeof stages[0]; s++)
+        ck_assert_msg(all_not_nan(stages[s].x, stages[s].n), "stage buffer %zu left poisoned", s);
+    ck_assert_mem_eq(t->row_empty, empty_before, lq);
+    ck_assert_int_eq(t->empty_rows, empty_rows);
+    free(empty_before);
     mha_trace_free(t);
     mha_example_free(ex);
 }
@@ -596,6 +622,35 @@ START_TEST(test_stage_names_round_trip)
 }
 END_TEST
 
+/* The stage table: a row per stage, every field filled, names that round
+ * trip, tensors that are the stage's, and the generated lists. */
+START_TEST(test_stage_table)
+{
+    for (int s = 0; s < MHA_STAGE_COUNT; s++) {
+        const struct mha_stage_info *i = mha_stage_info((enum mha_stage)s);
+        ck_assert_str_eq(i->name, mha_stage_name((enum mha_stage)s));
+        ck_assert(i->title && *i->title && i->short_title && *i->short_title);
+        ck_assert(i->subtitle && *i->subtitle && i->heading && *i->heading);
+        ck_assert(i->formula && *i->formula && i->sentence && *i->sentence);
+        ck_assert(i->dump_heading && strncmp(i->dump_heading, i->name, strlen(i->name)) == 0);
+        ck_assert_int_le((int)strlen(i->short_title), (int)strlen(i->title));
+        ck_assert_int_gt(i->n_tensors, 0);
+        ck_assert_int_le(i->n_tensors, MHA_STAGE_MAX_TENSORS);
+        for (int k = 0; k < i->n_tensors; k++)
+            ck_assert(i->tensors[k] >= 0 && i->tensors[k] < MHA_TENSOR_COUNT);
+        char digit[2] = {(char)('0' + s), 0};
+        ck_assert_int_eq(mha_stage_from_name(digit), s);
+    }
+    char digit[2] = {(char)('0' + MHA_STAGE_COUNT), 0};
+    ck_assert_int_eq(mha_stage_from_name(digit), -1);
+    ck_assert_int_eq(mha_stage_info(MHA_STAGE_ATTENTION)->tensors[2], MHA_TENSOR_WEIGHTS);
+    char buf[200];
+    ck_assert_str_eq(mha_stage_range(buf, sizeof buf), "0-6");
+    ck_assert_str_eq(mha_stage_names(buf, sizeof buf, " or "),
+                     "input, projection, split, transpose, attention, merge or output");
+}
+END_TEST
+
 /* --------------------------------------------------------- TCase generator */
 
 /* The first outputs of mulberry32 equal the ones the Python generator
@@ -732,6 +787,7 @@ static Suite *engine_suite(void)
     tc = tcase_create("stages");
     tcase_add_test(tc, test_stage_from_name);
     tcase_add_test(tc, test_stage_names_round_trip);
+    tcase_add_test(tc, test_stage_table);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("generator");

@@ -230,6 +230,65 @@ START_TEST(test_long_sums_are_shortened)
 }
 END_TEST
 
+/* Rows listed in the text plus the count its "… N more terms" or
+ * "… N other keys" line gives. */
+static int terms_accounted(const char *text)
+{
+    int rows = 0, hidden = 0;
+    for (const char *s = text; *s;) {
+        const char *nl = strchr(s, '\n');
+        const size_t len = nl ? (size_t)(nl - s) : strlen(s);
+        char line[512];
+        snprintf(line, sizeof line, "%.*s", (int)len, s);
+        const char *dots = strstr(line, "\xe2\x80\xa6 "); /* "… " */
+        int n;
+        if (dots && (strstr(line, "more term") || strstr(line, "other key")) &&
+            sscanf(dots + 4, "%d", &n) == 1)
+            hidden += n;
+        else if (strncmp(line, "  m=", 4) == 0)
+            rows++;
+        else if (strncmp(line, "  ", 2) == 0) {
+            const char *p = line + 2;
+            while (*p == ' ')
+                p++;
+            const char *digits = p;
+            while (*p >= '0' && *p <= '9')
+                p++;
+            rows += p > digits && *p == ' ';
+        }
+        s += len + (nl ? 1 : 0);
+    }
+    return rows + hidden;
+}
+
+START_TEST(test_hidden_terms_are_counted)
+{
+    struct mha_error err;
+    teardown();
+    ex = mha_example_generated(9, NULL, 12, 3, 5, &err);
+    ck_assert_ptr_nonnull(ex);
+    tr = mha_run(ex, &err);
+    ck_assert_ptr_nonnull(tr);
+    const struct mha_cell cells[] = {
+        {MHA_TENSOR_OUTPUT, 0, 0, 0},  /* 12 terms */
+        {MHA_TENSOR_Q, 0, 8, 11},      /* 12 terms */
+        {MHA_TENSOR_SCORES, 2, 4, 7},  /* 4 terms (d_k) */
+        {MHA_TENSOR_WEIGHTS, 1, 3, 0}, /* 9 keys, the asked one first */
+        {MHA_TENSOR_WEIGHTS, 0, 2, 5}, /* the asked one among the hidden */
+        {MHA_TENSOR_WEIGHTS, 2, 8, 8}, /* the asked one last */
+    };
+    for (size_t i = 0; i < sizeof cells / sizeof cells[0]; i++)
+        for (int max_terms = 3; max_terms <= 14; max_terms++) {
+            struct mha_explain_options opt = {.max_terms = max_terms};
+            ck_assert_int_eq(mha_explain_cell(ex, tr, &cells[i], &opt, &e, NULL), 0);
+            ck_assert_int_gt(e.n_terms, 0);
+            ck_assert_msg(terms_accounted(e.text) == e.n_terms,
+                          "cell %zu, max_terms %d: %d of %d terms accounted for in:\n%s", i,
+                          max_terms, terms_accounted(e.text), e.n_terms, e.text);
+        }
+}
+END_TEST
+
 START_TEST(test_ascii_and_utf8_tokens)
 {
     ck_assert_int_eq(mha_example_set_token(ex, false, 1, "Katze🐈 mit einem langen Namen"), 0);
@@ -313,6 +372,7 @@ static Suite *explain_suite(void)
     tcase_add_test(variants, test_no_scaling);
     tcase_add_test(variants, test_bias);
     tcase_add_test(variants, test_long_sums_are_shortened);
+    tcase_add_test(variants, test_hidden_terms_are_counted);
     tcase_add_test(variants, test_ascii_and_utf8_tokens);
     tcase_add_test(variants, test_bad_cells);
     suite_add_tcase(s, variants);

@@ -265,7 +265,7 @@ START_TEST(state_accumulates_and_replays)
     ck_assert_int_eq(st.causal, 1);   /* carried over */
     ck_assert_ptr_null(st.focus);     /* focus belongs to its own step */
     lesson_state_at(l, 2, &st);
-    ck_assert_int_eq(st.view, LESSON_VIEW_COST);
+    ck_assert_int_eq(st.view, MHA_VIEW_COST);
     ck_assert_str_eq(st.preset, "bert-base");
     /* going back replays from the start */
     lesson_state_at(l, 0, &st);
@@ -449,7 +449,7 @@ START_TEST(bundled_lessons_pass_the_check)
             ck_assert_msg(l->steps[s].has_scene, "%s step %d has no scene", cat.paths[i], s);
             has_quiz |= l->steps[s].has_quiz;
             lesson_state_at(l, s, &st);
-            if (st.view == LESSON_VIEW_NONE)
+            if (st.view == MHA_VIEW_NONE)
                 stage_seen[st.stage] = true;
             else
                 view_seen[st.view] = true;
@@ -462,7 +462,7 @@ START_TEST(bundled_lessons_pass_the_check)
         ck_assert_msg(stage_seen[s], "no lesson shows stage %d", s);
     for (int v = 1; v < 4; v++)
         ck_assert_msg(view_seen[v], "no lesson shows the %s view",
-                      lesson_view_name((enum lesson_view)v));
+                      mha_view_name((enum mha_view)v));
     lesson_catalog_done(&cat);
 }
 END_TEST

@@ -112,7 +112,7 @@ START_TEST(test_formats_names_and_views)
     ui_export_name("output", 12, "html", name, sizeof name);
     ck_assert_str_eq(name, "mha-output-12.html");
     /* a view: its table as text, whatever the format */
-    ck_assert_int_eq(ui_state_set_view(&st, UI_VIEW_COST), 0);
+    ck_assert_int_eq(ui_state_set_view(&st, MHA_VIEW_COST), 0);
     ck_assert_int_eq(
         ui_export_write(&st, EXPORT_FORMAT_SVG, dir, NULL, written, sizeof written, &err), 0);
     snprintf(want, sizeof want, "%s/mha-cost-1.txt", dir);

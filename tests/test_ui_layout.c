@@ -230,6 +230,27 @@ END_TEST
 
 /* ------------------------------------------------------------ TCase numbers */
 
+/* Two matrices side by side write the same decimals, each in a width its
+ * own numbers fit. */
+START_TEST(test_shared_number_formats)
+{
+    static const float ranges[][2] = {{10.23f, 5.91f}, {8.19f, 4.73f}, {150.0f, 86.6f},
+                                      {1234.5f, 712.7f}, {0.5f, 0.29f}, {2e6f, 1e6f}};
+    for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++) {
+        const float a = ranges[i][0], b = ranges[i][1];
+        const struct ui_numfmt fa = ui_numfmt_shared(a, b), fb = ui_numfmt_shared(b, a);
+        ck_assert_int_eq(fa.decimals, fb.decimals);
+        char buf[64];
+        ck_assert_int_le((int)strlen(ui_num_format(buf, sizeof buf, -a, fa)), fa.width);
+        ck_assert_int_le((int)strlen(ui_num_format(buf, sizeof buf, -b, fb)), fb.width);
+        ck_assert_int_le(fa.width, 8);
+    }
+    /* the scores 10.23 and their scaled 5.91 both with two decimals */
+    ck_assert_int_eq(ui_numfmt_shared(10.23f, 5.91f).decimals, 2);
+    ck_assert_int_eq(ui_numfmt_for(10.23f, false).decimals, 1); /* alone: one */
+}
+END_TEST
+
 START_TEST(test_number_formats)
 {
     char buf[32];
@@ -284,6 +305,7 @@ static Suite *layout_suite(void)
     suite_add_tcase(s, t);
     t = tcase_create("numbers");
     tcase_add_test(t, test_number_formats);
+    tcase_add_test(t, test_shared_number_formats);
     suite_add_tcase(s, t);
     return s;
 }

@@ -141,7 +141,7 @@ START_TEST(test_open_applies_the_first_scene)
     ck_assert_str_eq(ls.id, "01-test.md");
     ck_assert_int_eq(ls.step, 0);
     ck_assert_int_eq(st.stage, MHA_STAGE_PROJECTION);
-    ck_assert_int_eq(st.view, UI_VIEW_STAGE);
+    ck_assert_int_eq(st.view, MHA_VIEW_NONE);
     /* the cursor goes to Q[tok 1, 4] once the view is built */
     ck_assert(st.focus_pending);
     ck_assert_int_eq(st.focus_cell.tensor, MHA_TENSOR_Q);
@@ -207,7 +207,7 @@ END_TEST
 START_TEST(test_a_view_scene)
 {
     ck_assert_int_eq(ui_lesson_open(&ls, &st, path, 3), 0);
-    ck_assert_int_eq(st.view, UI_VIEW_COST);
+    ck_assert_int_eq(st.view, MHA_VIEW_COST);
     ck_assert_ptr_nonnull(st.vd);
     ck_assert(!st.focus_pending);
     ck_assert_str_eq(st.view_preset, "bert-base");
@@ -219,7 +219,7 @@ START_TEST(test_a_view_scene)
     ck_assert_ptr_nonnull(strstr(st.msg, "last step"));
     /* a stage key leaves the view */
     ck_assert_int_eq(ui_state_set_stage(&st, MHA_STAGE_MERGE), 0);
-    ck_assert_int_eq(st.view, UI_VIEW_STAGE);
+    ck_assert_int_eq(st.view, MHA_VIEW_NONE);
     ck_assert_ptr_null(st.vd);
 }
 END_TEST
@@ -415,7 +415,7 @@ END_TEST
 START_TEST(test_views_hold_the_engine_numbers)
 {
     ck_assert_int_eq(ui_state_command(&st, ":view shapes"), 0);
-    ck_assert_int_eq(st.view, UI_VIEW_SHAPES);
+    ck_assert_int_eq(st.view, MHA_VIEW_SHAPES);
     ck_assert_ptr_nonnull(st.vd);
     ck_assert_int_eq(st.vd->table.cols, 4);
     ck_assert_str_eq(st.vd->table.cells[0], "step");
@@ -456,9 +456,9 @@ START_TEST(test_views_hold_the_engine_numbers)
     ck_assert_int_eq(ui_state_command(&st, "view nowhere"), -1);
     ck_assert(st.msg_error);
     ck_assert_int_eq(ui_state_command(&st, "view none"), 0);
-    ck_assert_int_eq(st.view, UI_VIEW_STAGE);
-    ck_assert_int_eq(ui_view_mode_from_name("heads"), UI_VIEW_HEADS);
-    ck_assert_int_eq(ui_view_mode_from_name("stage"), UI_VIEW_STAGE);
+    ck_assert_int_eq(st.view, MHA_VIEW_NONE);
+    ck_assert_int_eq(ui_view_mode_from_name("heads"), MHA_VIEW_HEADS);
+    ck_assert_int_eq(ui_view_mode_from_name("stage"), MHA_VIEW_NONE);
     ck_assert_int_eq(ui_view_mode_from_name("x"), -1);
 }
 END_TEST

@@ -154,7 +154,7 @@ END_TEST
 START_TEST(test_a_view)
 {
     ck_assert_int_eq(ui_state_set_heads(&st, 3), 0);
-    ui_state_set_view(&st, UI_VIEW_COST);
+    ui_state_set_view(&st, MHA_VIEW_COST);
     struct cli_options o;
     struct argv_buf a;
     char note[256];
@@ -258,7 +258,7 @@ START_TEST(test_every_cell_comes_back)
     ck_assert(ui_link_focus(&st, &cell, spec, sizeof spec));
     ck_assert_str_eq(spec, "scores, head 0, row 1, col 0");
     /* a cell on a view has no --focus */
-    ui_state_set_view(&st, UI_VIEW_SHAPES);
+    ui_state_set_view(&st, MHA_VIEW_SHAPES);
     ck_assert(!ui_link_focus(&st, &cell, spec, sizeof spec));
 }
 END_TEST

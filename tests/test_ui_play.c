@@ -112,9 +112,9 @@ START_TEST(test_stages_go_round_on_the_timer)
         ck_assert_double_eq(a.due, 102.0 + 2.0 * i);
     }
     /* from a view, the stages again */
-    ui_state_set_view(&st, UI_VIEW_COST);
+    ui_state_set_view(&st, MHA_VIEW_COST);
     ck_assert_int_eq(ui_autoplay_tick(&a, &ls, &st, false, 200.0), UI_MOVE_STAGE);
-    ck_assert_int_eq(st.view, UI_VIEW_STAGE);
+    ck_assert_int_eq(st.view, MHA_VIEW_NONE);
     /* a key pauses it: nothing moves, and the status says so */
     ui_autoplay_stop(&a, true);
     ck_assert(!a.on && a.paused);

@@ -11,6 +11,8 @@
 #include "ui_keys.h"
 #include "ui_state.h"
 #include "ui_view.h"
+#include "ui_viewdata.h"
+#include "ui_views.h"
 
 static struct ui_state st;
 
@@ -228,6 +230,34 @@ START_TEST(test_views_point_at_the_trace)
 }
 END_TEST
 
+/* The view registry: a row for every view beyond the stages, each one
+ * made, described and named from it; the list of names is generated. */
+START_TEST(test_view_registry)
+{
+    ck_assert_ptr_null(ui_view_ops(MHA_VIEW_NONE));
+    ck_assert_ptr_null(ui_view_ops(MHA_VIEW_COUNT));
+    for (int v = MHA_VIEW_NONE + 1; v < MHA_VIEW_COUNT; v++) {
+        const struct ui_view_ops *ops = ui_view_ops((enum mha_view)v);
+        ck_assert_ptr_nonnull(ops);
+        ck_assert_int_eq(ops->id, v);
+        ck_assert(ops->make && ops->describe && ops->cycle_msg && *ops->cycle_msg);
+        ck_assert_int_eq(ui_view_mode_from_name(mha_view_name((enum mha_view)v)), v);
+        ck_assert_int_eq(ui_state_set_view(&st, (enum mha_view)v), 0);
+        ck_assert_ptr_nonnull(st.vd);
+        ck_assert_int_eq(st.vd->mode, v);
+        ck_assert(st.vd->name[0] && st.vd->table.rows > 1);
+        struct ui_block blocks[UI_VIEW_MAX_BLOCKS];
+        ck_assert_int_gt(ui_view_build(&st, 100, blocks, UI_VIEW_MAX_BLOCKS), 0);
+    }
+    ck_assert_int_eq(ui_view_mode_from_name("none"), MHA_VIEW_NONE);
+    char names[96];
+    ck_assert_str_eq(mha_view_names(names, sizeof names, " or "), "shapes, cost or heads");
+    /* the message for an unknown view lists them, from the same table */
+    ck_assert_int_eq(ui_state_command(&st, "view nope"), -1);
+    ck_assert_ptr_nonnull(strstr(st.msg, "shapes, cost and heads"));
+}
+END_TEST
+
 static Suite *state_suite(void)
 {
     Suite *s = suite_create("ui_state");
@@ -250,6 +280,7 @@ static Suite *state_suite(void)
     t = tcase_create("views");
     tcase_add_checked_fixture(t, setup, teardown);
     tcase_add_test(t, test_views_point_at_the_trace);
+    tcase_add_test(t, test_view_registry);
     suite_add_tcase(s, t);
     return s;
 }

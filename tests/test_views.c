@@ -163,6 +163,38 @@ START_TEST(shapes_table_for_batch_2_seq_10)
 }
 END_TEST
 
+/* The cost rows every renderer shows: the biases' row only with biases,
+ * each row the counts of its field, the total the sum of the multiply-adds. */
+START_TEST(cost_rows_are_the_counts)
+{
+    for (int bias = 0; bias < 2; bias++) {
+        struct views_cost one, many;
+        views_cost(10, 12, 512, 1, bias, &one);
+        views_cost(10, 12, 512, 8, bias, &many);
+        struct views_cost_row rows[VIEWS_COST_ROWS];
+        const int n = views_cost_rows(&one, &many, rows);
+        ck_assert_int_eq(n, bias ? 9 : 8);
+        long long macs_one = 0, macs_many = 0, total_one = -1, total_many = -1;
+        bool saw_bias = false;
+        for (int i = 0; i < n; i++) {
+            saw_bias = saw_bias || strstr(rows[i].what, "biases") != NULL;
+            if (!strcmp(rows[i].what, "multiply-adds: total")) {
+                total_one = rows[i].one, total_many = rows[i].many;
+            } else if (!strncmp(rows[i].what, "multiply-adds:", 14)) {
+                macs_one += rows[i].one;
+                macs_many += rows[i].many;
+            }
+        }
+        ck_assert(saw_bias == (bool)bias);
+        ck_assert_int_eq(total_one, one.macs_total);
+        ck_assert_int_eq(total_many, many.macs_total);
+        ck_assert_int_eq(macs_one, one.macs_total);
+        ck_assert_int_eq(macs_many, many.macs_total);
+        ck_assert_int_eq(rows[0].one, 4LL * 512 * 512);
+    }
+}
+END_TEST
+
 static Suite *views_suite(void)
 {
     Suite *s = suite_create("views");
@@ -176,6 +208,7 @@ static Suite *views_suite(void)
     tcase_add_loop_test(tc, cost_matches_formulas, 0, 4);
     tcase_add_test(tc, cost_single_and_multi_head_equal_width);
     tcase_add_test(tc, counts_grouped_by_thousands);
+    tcase_add_test(tc, cost_rows_are_the_counts);
     tcase_add_test(tc, presets_are_consistent);
     suite_add_tcase(s, tc);
     tc = tcase_create("shapes");

@@ -5,25 +5,22 @@
 
 #include "mha.h"
 #include "rng.h"
+#include "stages.h"
 #include "text_check.h"
-
-static const char *const stage_names[MHA_STAGE_COUNT] = {
-    "input", "projection", "split", "transpose", "attention", "merge", "output",
-};
 
 const char *mha_stage_name(enum mha_stage s)
 {
-    return (s >= 0 && s < MHA_STAGE_COUNT) ? stage_names[s] : NULL;
+    return (s >= 0 && s < MHA_STAGE_COUNT) ? mha_stage_info(s)->name : NULL;
 }
 
 int mha_stage_from_name(const char *name)
 {
     if (!name)
         return -1;
-    if (name[0] >= '0' && name[0] <= '6' && name[1] == '\0')
+    if (name[0] >= '0' && name[0] < '0' + MHA_STAGE_COUNT && name[1] == '\0')
         return name[0] - '0';
     for (int s = 0; s < MHA_STAGE_COUNT; s++) {
-        const char *a = stage_names[s], *b = name;
+        const char *a = mha_stage_info((enum mha_stage)s)->name, *b = name;
         while (*a && *b && (*a == (*b | 0x20)))
             a++, b++;
         if (!*a && !*b)

@@ -227,9 +227,11 @@ static double terms(struct writer *w, const float *a, size_t sa, const float *b,
         sum += prod;
         if (m >= show && m != n - 1) {
             rest += prod;
-            if (m == n - 2)
-                put(w, "  %s %d more terms add up to %s\n", w->s->ellipsis, n - show - 1,
-                    num(p, w->s, rest));
+            if (m == n - 2) {
+                const int hidden = n - show - 1;
+                put(w, "  %s %d more term%s up to %s\n", w->s->ellipsis, hidden,
+                    hidden == 1 ? " adds" : "s add", num(p, w->s, rest));
+            }
             continue;
         }
         if (names)
@@ -434,6 +436,7 @@ static void explain_weight_cell(struct writer *w, const struct mha_example *ex,
         w->s->sum, w->s->minus, i);
     put(w, "  max of the row = %s\n", num(a, w->s, max));
     double total = 0.0, mine = 0.0, rest = 0.0;
+    int hidden = 0;
     const int show = lk <= w->max_terms ? lk : w->max_terms - 1;
     for (int k = 0; k < lk; k++) {
         const double ek = isinf(row[k]) ? 0.0 : exp((double)row[k] - max);
@@ -442,6 +445,7 @@ static void explain_weight_cell(struct writer *w, const struct mha_example *ex,
             mine = ek;
         if (k >= show && k != lk - 1 && k != j) {
             rest += ek;
+            hidden++;
             continue;
         }
         if (isinf(row[k]))
@@ -451,8 +455,9 @@ static void explain_weight_cell(struct writer *w, const struct mha_example *ex,
                 num(a, w->s, row[k]), w->s->minus, num(b, w->s, max), num(e, w->s, ek),
                 k == j ? "  <" : "");
     }
-    if (rest > 0.0 || show < lk - 1)
-        put(w, "  %s the other keys add %s\n", w->s->ellipsis, num(e, w->s, rest));
+    if (hidden > 0)
+        put(w, "  %s %d other key%s %s\n", w->s->ellipsis, hidden,
+            hidden == 1 ? " adds" : "s add", num(e, w->s, rest));
     put(w, "  %s = %s\n", w->s->sum, num(a, w->s, total));
     if (isinf(row[j])) {
         w->e->masked = true;

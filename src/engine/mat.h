@@ -37,4 +37,21 @@ void mat_linear(const float *x, const float *w, const float *b, float *y, int m,
  * entry is -INFINITY. */
 bool mat_softmax_row(float *row, int n);
 
+/* ---- backward twins (training): each ADDS into its outputs ---- */
+
+/* Of c (m, n) = a (m, k) · b (b (k, n), or (n, k) when trans_b), given dc:
+ * da (m, k) += dc·bᵀ (or dc·b), db += aᵀ·dc (or dcᵀ·a).  da or db may be
+ * NULL to skip it. */
+void mat_mul_backward(const float *a, const float *b, const float *dc, float *da, float *db,
+                      int m, int n, int k, bool trans_b);
+
+/* Of y (m, n) = x (m, k) · wᵀ + b, given dy: dx (m, k) += dy·w,
+ * dw (n, k) += dyᵀ·x, db (n) += column sums of dy.  dx or db may be NULL. */
+void mat_linear_backward(const float *x, const float *w, const float *dy, float *dx, float *dw,
+                         float *db, int m, int n, int k);
+
+/* Of y = softmax(x) over a row of n, given y and dy: dx = y ⊙ (dy − Σ y·dy)
+ * (written, not added).  Masked entries (y = 0) get exactly 0. */
+void mat_softmax_row_backward(const float *y, const float *dy, float *dx, int n);
+
 #endif

@@ -41,6 +41,36 @@ size_t mha_trace_bytes(int lq, int lk, int d_model, int heads)
     return sizeof(struct mha_trace) + 64 + floats * sizeof(float) + (size_t)lq;
 }
 
+size_t mha_trace_floats(int lq, int lk, int d_model, int heads)
+{
+    struct trace_layout l = layout_of(lq, lk, d_model, heads);
+    return l.q + l.k + l.v + l.qh + l.kh + l.vh + 3 * l.att + l.context + l.merged + l.output;
+}
+
+void mha_trace_point(struct mha_trace *t, float *f, unsigned char *flags, int lq, int lk,
+                     int d_model, int heads)
+{
+    t->lq = lq;
+    t->lk = lk;
+    t->d_model = d_model;
+    t->heads = heads;
+    t->d_k = d_model / heads;
+    struct trace_layout l = layout_of(lq, lk, d_model, heads);
+    t->q = f, f += l.q;
+    t->k = f, f += l.k;
+    t->v = f, f += l.v;
+    t->qh = f, f += l.qh;
+    t->kh = f, f += l.kh;
+    t->vh = f, f += l.vh;
+    t->scores = f, f += l.att;
+    t->scaled_scores = f, f += l.att;
+    t->weights = f, f += l.att;
+    t->context = f, f += l.context;
+    t->merged = f, f += l.merged;
+    t->output = f;
+    t->row_empty = flags;
+}
+
 struct mha_trace *mha_trace_new(const struct mha_example *ex, struct mha_error *err)
 {
     if (mha_check_sizes(ex->lq, ex->lk, ex->d_model, ex->heads, err))
@@ -62,30 +92,13 @@ struct mha_trace *mha_trace_new(const struct mha_example *ex, struct mha_error *
     }
     struct mha_trace *t = (struct mha_trace *)(void *)arena;
     memset(t, 0, sizeof *t);
-    t->arena = arena;
-    t->arena_bytes = bytes;
-    t->lq = ex->lq;
-    t->lk = ex->lk;
-    t->d_model = ex->d_model;
-    t->heads = ex->heads;
-    t->d_k = ex->d_model / ex->heads;
-
-    struct trace_layout l = layout_of(ex->lq, ex->lk, ex->d_model, ex->heads);
     size_t off = (sizeof *t + 63u) & ~(size_t)63u;
     float *f = (float *)(void *)(arena + off);
-    t->q = f, f += l.q;
-    t->k = f, f += l.k;
-    t->v = f, f += l.v;
-    t->qh = f, f += l.qh;
-    t->kh = f, f += l.kh;
-    t->vh = f, f += l.vh;
-    t->scores = f, f += l.att;
-    t->scaled_scores = f, f += l.att;
-    t->weights = f, f += l.att;
-    t->context = f, f += l.context;
-    t->merged = f, f += l.merged;
-    t->output = f, f += l.output;
-    t->row_empty = (unsigned char *)f;
+    const size_t floats = mha_trace_floats(ex->lq, ex->lk, ex->d_model, ex->heads);
+    mha_trace_point(t, f, (unsigned char *)(f + floats), ex->lq, ex->lk, ex->d_model,
+                    ex->heads);
+    t->arena = arena;
+    t->arena_bytes = bytes;
     return t;
 }
 
@@ -105,21 +118,49 @@ static void split_transpose(const float *src, float *dst, int len, int heads, in
                    (size_t)d_k * sizeof(float));
 }
 
+size_t mha_params_count(int d_model)
+{
+    return 4u * (size_t)d_model * (size_t)d_model + 4u * (size_t)d_model;
+}
+
+void mha_params_point(struct mha_params *p, float *block, int d_model)
+{
+    const size_t d = (size_t)d_model;
+    p->w_q = block, block += d * d;
+    p->w_k = block, block += d * d;
+    p->w_v = block, block += d * d;
+    p->w_o = block, block += d * d;
+    p->b_q = block, block += d;
+    p->b_k = block, block += d;
+    p->b_v = block, block += d;
+    p->b_o = block;
+}
+
+struct mha_params mha_example_params(const struct mha_example *ex)
+{
+    struct mha_params p;
+    mha_params_point(&p, ex->w_q, ex->d_model);
+    return p;
+}
+
 int mha_forward(const struct mha_example *ex, struct mha_trace *t, struct mha_error *err)
 {
-    /* query: (lq, d), key/value: (lk, d) -> every stage of t */
     if (ex->lq != t->lq || ex->lk != t->lk || ex->d_model != t->d_model ||
         ex->heads != t->heads)
         return mha_error_set(err, "trace was made for other sizes than this example");
-    const int lq = t->lq, lk = t->lk, d = t->d_model, h_n = t->heads, d_k = t->d_k;
-    t->causal = ex->causal;
-    t->scaled = ex->scaled;
-    t->scale = ex->scaled ? (float)(1.0 / sqrt((double)d_k)) : 1.0f;
+    const struct mha_params w = mha_example_params(ex);
+    mha_forward_seq(ex->query, ex->key, ex->value, &w, ex->mask, ex->causal, ex->scaled, t);
+    return 0;
+}
 
-    /* pass 1: projections q = query·W_qᵀ + b_q, and the same for k and v */
-    mat_linear(ex->query, ex->w_q, ex->b_q, t->q, lq, d, d);
-    mat_linear(ex->key, ex->w_k, ex->b_k, t->k, lk, d, d);
-    mat_linear(ex->value, ex->w_v, ex->b_v, t->v, lk, d, d);
+void mha_forward_attend(const unsigned char *mask, bool causal, bool scaled,
+                        struct mha_trace *t)
+{
+    /* t->q, k, v filled (pass 1) -> qh .. merged */
+    const int lq = t->lq, lk = t->lk, d = t->d_model, h_n = t->heads, d_k = t->d_k;
+    t->causal = causal;
+    t->scaled = scaled;
+    t->scale = scaled ? (float)(1.0 / sqrt((double)d_k)) : 1.0f;
 
     /* pass 2 and 3: split (a view of q, k, v) and transpose to (H, L, d_k) */
     split_transpose(t->q, t->qh, lq, h_n, d_k);
@@ -135,20 +176,21 @@ int mha_forward(const struct mha_example *ex, struct mha_trace *t, struct mha_er
         const float *kh = t->kh + mha_idx3(lk, d_k, h, 0, 0);
         const float *vh = t->vh + mha_idx3(lk, d_k, h, 0, 0);
         float *scores = t->scores + (size_t)h * att;
-        float *scaled = t->scaled_scores + (size_t)h * att;
+        float *scaled_scores = t->scaled_scores + (size_t)h * att;
         float *weights = t->weights + (size_t)h * att;
         mat_mul(qh, kh, scores, lq, lk, d_k, true);
         for (int i = 0; i < lq; i++) {
             /* the same rule as mha_is_masked, read row by row: the explicit
              * mask, and with causal every key after i */
             const size_t row0 = (size_t)i * (size_t)lk;
-            const unsigned char *keep = ex->mask + row0;
-            const int visible = ex->causal && i + 1 < lk ? i + 1 : lk;
+            const unsigned char *keep = mask ? mask + row0 : NULL;
+            const int visible = causal && i + 1 < lk ? i + 1 : lk;
             for (int j = 0; j < lk; j++)
-                scaled[row0 + (size_t)j] =
-                    j < visible && keep[j] ? scores[row0 + (size_t)j] * t->scale : -INFINITY;
+                scaled_scores[row0 + (size_t)j] = j < visible && (!keep || keep[j])
+                                                      ? scores[row0 + (size_t)j] * t->scale
+                                                      : -INFINITY;
             float *row = weights + row0;
-            memcpy(row, scaled + row0, (size_t)lk * sizeof *row);
+            memcpy(row, scaled_scores + row0, (size_t)lk * sizeof *row);
             if (!mat_softmax_row(row, lk) && !t->row_empty[i]) {
                 t->row_empty[i] = 1;
                 t->empty_rows++;
@@ -163,9 +205,25 @@ int mha_forward(const struct mha_example *ex, struct mha_trace *t, struct mha_er
             memcpy(t->merged + (size_t)i * (size_t)d + (size_t)h * (size_t)d_k,
                    t->context + mha_idx3(lq, d_k, h, i, 0), (size_t)d_k * sizeof(float));
 
+}
+
+void mha_forward_seq(const float *query, const float *key, const float *value,
+                     const struct mha_params *w, const unsigned char *mask, bool causal,
+                     bool scaled, struct mha_trace *t)
+{
+    /* query: (lq, d), key/value: (lk, d) -> every stage of t */
+    const int lq = t->lq, lk = t->lk, d = t->d_model;
+
+    /* pass 1: projections q = query·W_qᵀ + b_q, and the same for k and v */
+    mat_linear(query, w->w_q, w->b_q, t->q, lq, d, d);
+    mat_linear(key, w->w_k, w->b_k, t->k, lk, d, d);
+    mat_linear(value, w->w_v, w->b_v, t->v, lk, d, d);
+
+    /* passes 2 to 5 */
+    mha_forward_attend(mask, causal, scaled, t);
+
     /* pass 6: output = merged·W_oᵀ + b_o */
-    mat_linear(t->merged, ex->w_o, ex->b_o, t->output, lq, d, d);
-    return 0;
+    mat_linear(t->merged, w->w_o, w->b_o, t->output, lq, d, d);
 }
 
 struct mha_trace *mha_run(const struct mha_example *ex, struct mha_error *err)

@@ -149,6 +149,68 @@ int mha_forward(const struct mha_example *ex, struct mha_trace *t, struct mha_er
 /* Convenience: new trace + forward.  NULL + err on failure. */
 struct mha_trace *mha_run(const struct mha_example *ex, struct mha_error *err);
 
+/* ---- the learned parameters and the per-sequence core (training) ---- */
+
+/* The attention's learned parameters, in the order an example lays them out
+ * (w_q w_k w_v w_o (d, d) [out][in], then b_q b_k b_v b_o (d)): one block of
+ * mha_params_count(d) floats, so gradients and optimizer state can share its
+ * layout.  The views point into someone else's block. */
+struct mha_params {
+    float *w_q, *w_k, *w_v, *w_o;
+    float *b_q, *b_k, *b_v, *b_o;
+};
+
+/* 4·d² + 4·d */
+size_t mha_params_count(int d_model);
+/* Point p into block (mha_params_count(d_model) floats, the order above). */
+void mha_params_point(struct mha_params *p, float *block, int d_model);
+/* The example's parameters (views into ex's own block, which holds them in
+ * the same order). */
+struct mha_params mha_example_params(const struct mha_example *ex);
+
+/* Floats a trace of these sizes keeps (its tensors), and bytes of its
+ * row_empty flags: the memory mha_trace_point lays a trace into. */
+size_t mha_trace_floats(int lq, int lk, int d_model, int heads);
+/* Point t's tensors into floats (mha_trace_floats(...) of them) and
+ * row_empty into flags (lq bytes); t->arena stays NULL (not owned).  Sizes
+ * must pass mha_check_sizes. */
+void mha_trace_point(struct mha_trace *t, float *floats, unsigned char *flags, int lq, int lk,
+                     int d_model, int heads);
+
+/* The forward pass of one sequence: query (lq, d), key and value (lk, d)
+ * through w into every stage of t (sizes as t was pointed/made for).  mask
+ * (lq, lk) 1 keep / 0 masked, or NULL for none; causal masks keys j > i.
+ * mha_forward is this with the example's arrays.  No allocation. */
+void mha_forward_seq(const float *query, const float *key, const float *value,
+                     const struct mha_params *w, const unsigned char *mask, bool causal,
+                     bool scaled, struct mha_trace *t);
+
+/* Passes 2 to 5 of mha_forward_seq alone: from t->q, t->k, t->v (pass 1,
+ * which a caller may compute for many sequences at once) to t->merged.
+ * Pass 6 (output = merged·W_oᵀ + b_o) is left to the caller. */
+void mha_forward_attend(const unsigned char *mask, bool causal, bool scaled,
+                        struct mha_trace *t);
+
+/* The backward twin of mha_forward_attend (passes 5 down to 2): from
+ * d_merged (lq, d) WRITE the gradients of the projections d_q (lq, d), d_k
+ * and d_v (lk, d).  work: mha_backward_work_floats(...) floats. */
+void mha_backward_attend(const struct mha_trace *t, const float *d_merged, float *d_q,
+                         float *d_k, float *d_v, float *work);
+
+/* Floats of scratch mha_backward needs for t's sizes. */
+size_t mha_backward_work_floats(int lq, int lk, int d_model, int heads);
+
+/* The backward twin of mha_forward_seq, passes numbered in reverse (6 .. 1):
+ * from d_output (lq, d), the gradient of the loss with respect to t->output,
+ * ADD the gradients of the parameters into g (layout of w) and WRITE
+ * d_query (lq, d), d_key and d_value (lk, d) (three distinct buffers).
+ * t is the trace of the forward pass of query, key, value through w.
+ * work: mha_backward_work_floats(...) floats.  No allocation. */
+void mha_backward(const float *query, const float *key, const float *value,
+                  const struct mha_params *w, const struct mha_trace *t, const float *d_output,
+                  struct mha_params *g, float *d_query, float *d_key, float *d_value,
+                  float *work);
+
 /* Split view (stage 2): element [l][h][j] of q, k or v seen as (L, H, d_k). */
 static inline float mha_split_at(const struct mha_trace *t, const float *proj, int l, int h,
                                  int j)

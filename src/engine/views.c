@@ -6,6 +6,46 @@
 #include <stdlib.h>
 #include <string.h>
 
+static const char *const view_names[MHA_VIEW_COUNT] = {
+    [MHA_VIEW_NONE] = "none",
+    [MHA_VIEW_SHAPES] = "shapes",
+    [MHA_VIEW_COST] = "cost",
+    [MHA_VIEW_HEADS] = "heads",
+};
+
+const char *mha_view_name(enum mha_view v)
+{
+    return v >= 0 && v < MHA_VIEW_COUNT ? view_names[v] : view_names[MHA_VIEW_NONE];
+}
+
+int mha_view_from_name(const char *name)
+{
+    if (!name)
+        return -1;
+    if (!strcmp(name, "stage"))
+        return MHA_VIEW_NONE;
+    for (int v = 0; v < MHA_VIEW_COUNT; v++)
+        if (!strcmp(name, view_names[v]))
+            return v;
+    return -1;
+}
+
+const char *mha_view_names(char *buf, size_t n, const char *last_sep)
+{
+    size_t used = 0;
+    if (n == 0)
+        return buf;
+    buf[0] = '\0';
+    for (int v = MHA_VIEW_NONE + 1; v < MHA_VIEW_COUNT && used < n; v++) {
+        const char *sep = v == MHA_VIEW_NONE + 1 ? "" : v == MHA_VIEW_COUNT - 1 ? last_sep : ", ";
+        const int w = snprintf(buf + used, n - used, "%s%s", sep, view_names[v]);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+    return buf;
+}
+
 /* ---- shapes ---------------------------------------------------------------- */
 
 static void shape_row(struct views_shape_row *r, const char *step, const char *code,
@@ -57,6 +97,27 @@ char *views_shape_string(const struct views_shape_row *row, char *buf, size_t n)
 }
 
 /* ---- cost ------------------------------------------------------------------ */
+
+int views_cost_rows(const struct views_cost *one, const struct views_cost *many,
+                    struct views_cost_row *rows)
+{
+    const struct views_cost_row all[VIEWS_COST_ROWS] = {
+        {"parameters W_q W_k W_v W_o", one->params_weights, many->params_weights},
+        {"parameters, biases", one->params_bias, many->params_bias},
+        {"multiply-adds: projections", one->macs_projection, many->macs_projection},
+        {"multiply-adds: Q·Kᵀ", one->macs_scores, many->macs_scores},
+        {"exponentials: softmax", one->exps_softmax, many->exps_softmax},
+        {"multiply-adds: weights·V", one->macs_context, many->macs_context},
+        {"multiply-adds: output W_o", one->macs_output, many->macs_output},
+        {"multiply-adds: total", one->macs_total, many->macs_total},
+        {"attention weights kept", one->attn_floats, many->attn_floats},
+    };
+    int n = 0;
+    for (int i = 0; i < VIEWS_COST_ROWS; i++)
+        if (i != 1 || many->bias)
+            rows[n++] = all[i];
+    return n;
+}
 
 char *views_group_digits(long long v, char *buf, size_t n)
 {

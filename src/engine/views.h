@@ -10,6 +10,21 @@
 
 #include "mha.h"
 
+/* ---- which view ---- */
+
+/* The views beyond the seven stages: one enum for the screen and the
+ * lessons.  MHA_VIEW_NONE is the stage itself. */
+enum mha_view { MHA_VIEW_NONE, MHA_VIEW_SHAPES, MHA_VIEW_COST, MHA_VIEW_HEADS, MHA_VIEW_COUNT };
+
+/* "none", "shapes", "cost", "heads"; "none" for anything else. */
+const char *mha_view_name(enum mha_view v);
+/* The view of that name ("none" and "stage" give MHA_VIEW_NONE); -1 if
+ * unknown. */
+int mha_view_from_name(const char *name);
+/* "shapes, cost, heads": the views' names (not "none") joined by ", ",
+ * last_sep before the last one (" or ", " and ", ", ").  Returns buf. */
+const char *mha_view_names(char *buf, size_t n, const char *last_sep);
+
 /* ---- shapes ---- */
 
 #define VIEWS_SHAPE_ROWS 10
@@ -49,6 +64,21 @@ struct views_cost {
 
 void views_cost(long long seq_q, long long seq_k, long long d_model, long long heads, bool bias,
                 struct views_cost *out);
+
+/* The cost table's rows as data: what is counted, one head's count and
+ * the heads' count.  The screen, the text dump and the lesson HTML render
+ * these rows; the biases' row only when the block has biases. */
+#define VIEWS_COST_ROWS 9
+
+struct views_cost_row {
+    const char *what;
+    long long one, many;
+};
+
+/* Fill rows (VIEWS_COST_ROWS of them) from one head's cost and the heads'.
+ * Returns the number of rows. */
+int views_cost_rows(const struct views_cost *one, const struct views_cost *many,
+                    struct views_cost_row *rows);
 
 /* 1234567 -> "1,234,567" into buf (size n), as the cost tables show counts.
  * Returns buf. */

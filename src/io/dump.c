@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stages.h"
 #include "utf8.h"
 
 int dump_format_from_name(const char *name)
@@ -96,15 +97,6 @@ void dump_text_matrix(FILE *out, const char *title, const float *m, int rows, in
     fputc('\n', out);
 }
 
-static const char *const stage_heading[MHA_STAGE_COUNT] = {
-    "input: query, key and value, and the four weight matrices",
-    "projection: Q = query·W_qᵀ + b_q, K = key·W_kᵀ + b_k, V = value·W_vᵀ + b_v",
-    "split: each row of Q, K and V cut into heads of d_k columns, (L, d) -> (L, H, d_k)",
-    "transpose: (L, H, d_k) -> (H, L, d_k), one block per head",
-    "attention: weights = softmax(Q·Kᵀ / √d_k), context = weights · V, per head",
-    "merge: the heads' contexts side by side, (H, L, d_k) -> (L, d)",
-    "output: output = merged·W_oᵀ + b_o",
-};
 
 /* Labels "<prefix><i>" for i in 0..n-1, or "h<i/d_k>.<i%d_k>" when d_k > 0;
  * one allocation (pointers then strings), free() it.  NULL on out of memory. */
@@ -147,7 +139,7 @@ void dump_text_stage(FILE *out, const struct mha_example *ex, const struct mha_t
 {
     const int d = t->d_model, H = t->heads, dk = t->d_k, lq = t->lq, lk = t->lk;
     char title[160];
-    fprintf(out, "== %d %s ==\n\n", s, stage_heading[s]);
+    fprintf(out, "== %d %s ==\n\n", s, mha_stage_info(s)->dump_heading);
     switch (s) {
     case MHA_STAGE_INPUT:
         dump_text_matrix(out, "query", ex->query, lq, d, ex->tokens, NULL);

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stages.h"
+
 /* ---- formats ---------------------------------------------------------------- */
 
 int export_format_from_name(const char *name)
@@ -255,49 +257,19 @@ void export_number(char *buf, size_t n, float x, const char *inf_text)
 
 /* ---- what each stage is ---------------------------------------------------------- */
 
-static const char *const stage_titles[MHA_STAGE_COUNT] = {
-    "Input", "Projection", "Split into heads", "Transpose", "Attention", "Merge", "Output"};
-
-static const char *const stage_formulas[MHA_STAGE_COUNT] = {
-    "query (L_q, d)   key, value (L_k, d)   W_q, W_k, W_v, W_o (d, d)",
-    "Q = query·W_qᵀ + b_q    K = key·W_kᵀ + b_k    V = value·W_vᵀ + b_v",
-    "(L, d) → (L, H, d_k)   with d_k = d ÷ H",
-    "(L, H, d_k) → (H, L, d_k)",
-    "weights = softmax(Q_h·K_hᵀ ÷ √d_k)    context = weights·V_h",
-    "(H, L, d_k) → (L, H·d_k) = (L, d)",
-    "output = merged·W_oᵀ + b_o",
-};
-
-static const char *const stage_sentences[MHA_STAGE_COUNT] = {
-    "Each token enters as a row of numbers; the four weight matrices are what the model "
-    "learned, stored [out][in] as nn.Linear keeps them.",
-    "Three learned matrices turn every token into a query (what it looks for), a key (what it "
-    "offers to others) and a value (what it hands on when chosen).",
-    "Nothing is computed here: each row is cut into H pieces of d_k columns, and piece h "
-    "belongs to head h.",
-    "The head axis moves to the front, so that every head owns a small matrix of its own and "
-    "can attend without looking at the others.",
-    "In every head each query is compared with each key; softmax turns a row of scores into "
-    "weights that sum to 1, and the context is the values averaged with those weights.",
-    "The heads' contexts are laid side by side again: head 0 fills the first d_k columns, head "
-    "1 the next d_k, and so on.",
-    "One last learned matrix mixes the heads' columns, so each output column can draw on what "
-    "every head found.",
-};
-
 const char *export_stage_title(int stage)
 {
-    return stage >= 0 && stage < MHA_STAGE_COUNT ? stage_titles[stage] : "";
+    return stage >= 0 && stage < MHA_STAGE_COUNT ? mha_stage_info(stage)->heading : "";
 }
 
 const char *export_stage_formula(int stage)
 {
-    return stage >= 0 && stage < MHA_STAGE_COUNT ? stage_formulas[stage] : "";
+    return stage >= 0 && stage < MHA_STAGE_COUNT ? mha_stage_info(stage)->formula : "";
 }
 
 const char *export_stage_sentence(int stage)
 {
-    return stage >= 0 && stage < MHA_STAGE_COUNT ? stage_sentences[stage] : "";
+    return stage >= 0 && stage < MHA_STAGE_COUNT ? mha_stage_info(stage)->sentence : "";
 }
 
 void export_summary(char *buf, size_t n, const struct mha_example *ex, const struct mha_trace *t)

@@ -80,7 +80,8 @@ int mha_format_write(FILE *out, const struct mha_example *ex, const struct mha_t
                              mha_format_list(MHA_FORMAT_ANY, " or ", list, sizeof list));
     }
     if (stage != DUMP_ALL && (stage < 0 || stage >= MHA_STAGE_COUNT))
-        return mha_error_set(err, "unknown stage %d; expected 0..6 or all", stage);
+        return mha_error_set(err, "unknown stage %d; expected %d..%d or all", stage, 0,
+                             MHA_STAGE_COUNT - 1);
     if (f->kind == MHA_FORMAT_PICTURE) {
         const size_t cells = export_cell_count(ex, t, stage);
         if (cells > EXPORT_MAX_CELLS)

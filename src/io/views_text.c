@@ -69,16 +69,10 @@ void dump_view_cost(FILE *out, long long seq_q, long long seq_k, long long d_mod
     char title[48];
     snprintf(title, sizeof title, "%lld heads (d_k = %lld)", heads, multi.d_k);
     fprintf(out, "%-28s %20s %20s\n", "quantity", "1 head (d_k = d)", title);
-    cost_line(out, "parameters W_q,W_k,W_v,W_o", single.params_weights, multi.params_weights);
-    if (bias)
-        cost_line(out, "parameters, biases", single.params_bias, multi.params_bias);
-    cost_line(out, "multiply-adds: projections", single.macs_projection, multi.macs_projection);
-    cost_line(out, "multiply-adds: Q·Kᵀ", single.macs_scores, multi.macs_scores);
-    cost_line(out, "exponentials: softmax", single.exps_softmax, multi.exps_softmax);
-    cost_line(out, "multiply-adds: weights·V", single.macs_context, multi.macs_context);
-    cost_line(out, "multiply-adds: output W_o", single.macs_output, multi.macs_output);
-    cost_line(out, "multiply-adds: total", single.macs_total, multi.macs_total);
-    cost_line(out, "attention weights kept", single.attn_floats, multi.attn_floats);
+    struct views_cost_row rows[VIEWS_COST_ROWS];
+    const int n = views_cost_rows(&single, &multi, rows);
+    for (int i = 0; i < n; i++)
+        cost_line(out, rows[i].what, rows[i].one, rows[i].many);
     fputs("\nSame parameters and the same multiply-adds: the heads share the width, so\n"
           "only the number of softmax maps (and exponentials) grows with the heads.\n\n",
           out);

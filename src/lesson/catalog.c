@@ -112,8 +112,8 @@ static int print_scene(FILE *out, const struct lesson_state *st, const struct mh
         return -1;
     }
     fprintf(out, "[screen: ");
-    if (st->view != LESSON_VIEW_NONE)
-        fprintf(out, "%s view", lesson_view_name(st->view));
+    if (st->view != MHA_VIEW_NONE)
+        fprintf(out, "%s view", mha_view_name(st->view));
     else
         fprintf(out, "stage %d %s", st->stage, mha_stage_name((enum mha_stage)st->stage));
     fprintf(out, " · %d tokens · d_model %d · %d heads · d_k %d · causal %s · scale %s", ex->lq,
@@ -121,22 +121,23 @@ static int print_scene(FILE *out, const struct lesson_state *st, const struct mh
             onoff(st->scaled, ex->scaled));
     if (st->load)
         fprintf(out, " · example %s", st->load);
-    if (st->focus && st->view == LESSON_VIEW_NONE)
+    if (st->focus && st->view == MHA_VIEW_NONE)
         fprintf(out, " · pointing at %s", st->focus);
     fputs("]\n\n", out);
     long long seq = st->seq ? st->seq : ex->lq;
     switch (st->view) {
-    case LESSON_VIEW_SHAPES:
+    case MHA_VIEW_SHAPES:
         dump_view_shapes(out, st->batch, seq, ex->d_model, ex->heads);
         break;
-    case LESSON_VIEW_COST:
+    case MHA_VIEW_COST:
         dump_view_cost(out, seq, st->seq ? st->seq : ex->lk, ex->d_model, ex->heads, ex->has_bias,
                        st->preset);
         break;
-    case LESSON_VIEW_HEADS:
+    case MHA_VIEW_HEADS:
         dump_view_heads(out, ex);
         break;
-    case LESSON_VIEW_NONE:
+    case MHA_VIEW_NONE:
+    case MHA_VIEW_COUNT: /* not a view */
         dump_text_stage(out, ex, t, st->stage);
         break;
     }

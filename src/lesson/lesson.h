@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "mha.h"
+#include "views.h"
 
 /* ---- text ---- */
 
@@ -63,9 +64,7 @@ struct lesson_block {
 
 /* ---- scenes ---- */
 
-enum lesson_view { LESSON_VIEW_NONE, LESSON_VIEW_SHAPES, LESSON_VIEW_COST, LESSON_VIEW_HEADS };
-
-const char *lesson_view_name(enum lesson_view v);
+/* A scene's view is an enum mha_view (views.h): the screen's own enum. */
 
 /* An on/off value, as scenes (causal:, scale:) and the explorer's commands
  * take it: "on", "yes", "true", "1" -> 1; "off", "no", "false", "0" -> 0;
@@ -89,7 +88,7 @@ struct lesson_scene {
     bool causal, scaled;
     char *load;                /* relative to the assets directory */
     char *focus;               /* unparsed, resolved against an example later */
-    enum lesson_view view;
+    enum mha_view view;
     long long batch, seq;
     char *preset;
 };

@@ -241,16 +241,10 @@ static void view_cost(FILE *out, long long seq_q, long long seq_k, long long d, 
             "<table class=\"lt\">\n<thead><tr><th>quantity</th><th>1 head (d_k = d)</th>"
             "<th>%lld heads (d_k = %lld)</th></tr></thead>\n<tbody>\n",
             seq_q, seq_k, d, heads, multi.d_k);
-    cost_row(out, "parameters W_q, W_k, W_v, W_o", single.params_weights, multi.params_weights);
-    if (bias)
-        cost_row(out, "parameters, biases", single.params_bias, multi.params_bias);
-    cost_row(out, "multiply-adds: projections", single.macs_projection, multi.macs_projection);
-    cost_row(out, "multiply-adds: Q·Kᵀ", single.macs_scores, multi.macs_scores);
-    cost_row(out, "exponentials: softmax", single.exps_softmax, multi.exps_softmax);
-    cost_row(out, "multiply-adds: weights·V", single.macs_context, multi.macs_context);
-    cost_row(out, "multiply-adds: output W_o", single.macs_output, multi.macs_output);
-    cost_row(out, "multiply-adds: total", single.macs_total, multi.macs_total);
-    cost_row(out, "attention weights kept", single.attn_floats, multi.attn_floats);
+    struct views_cost_row rows[VIEWS_COST_ROWS];
+    const int n = views_cost_rows(&single, &multi, rows);
+    for (int i = 0; i < n; i++)
+        cost_row(out, rows[i].what, rows[i].one, rows[i].many);
     fputs("</tbody>\n</table>\n", out);
 }
 
@@ -333,8 +327,8 @@ static enum mha_tensor focus_tensor(const struct lesson_focus *f, int stage)
 static void scene_head(FILE *out, const struct lesson_state *st, const struct mha_example *ex)
 {
     fputs("<p class=\"scene-head\">Screen: ", out);
-    if (st->view != LESSON_VIEW_NONE)
-        fprintf(out, "%s view", lesson_view_name(st->view));
+    if (st->view != MHA_VIEW_NONE)
+        fprintf(out, "%s view", mha_view_name(st->view));
     else
         fprintf(out, "stage %d · %s", st->stage, export_stage_title(st->stage));
     fprintf(out, " · %d tokens · d_model %d · %d heads · d_k %d · causal %s · scale %s", ex->lq,
@@ -392,17 +386,18 @@ static int scene_html(FILE *out, const struct lesson_state *st, const struct mha
         scene_head(out, st, ex);
         long long seq = st->seq ? st->seq : ex->lq;
         switch (st->view) {
-        case LESSON_VIEW_SHAPES:
+        case MHA_VIEW_SHAPES:
             view_shapes(out, st->batch, seq, ex);
             break;
-        case LESSON_VIEW_COST:
+        case MHA_VIEW_COST:
             view_cost(out, seq, st->seq ? st->seq : ex->lk, ex->d_model, ex->heads, ex->has_bias,
                       st->preset);
             break;
-        case LESSON_VIEW_HEADS:
+        case MHA_VIEW_HEADS:
             view_heads(out, ex);
             break;
-        case LESSON_VIEW_NONE:
+        case MHA_VIEW_NONE:
+        case MHA_VIEW_COUNT: /* not a view */
             scene_stage(out, st, ex, t);
             break;
         }

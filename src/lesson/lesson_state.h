@@ -12,7 +12,7 @@
 
 struct lesson_state {
     int stage;
-    enum lesson_view view;
+    enum mha_view view;
     /* generated example (when load is NULL) */
     const char *tokens; /* NULL: "tok 0".."tok 3" */
     int d_model;

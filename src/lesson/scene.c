@@ -13,12 +13,6 @@ static const char *const scene_keys[SCENE_KEY_COUNT] = {
     "load",  "focus",  "view",    "batch", "seq",  "preset",
 };
 
-static const char *const view_names[] = {"none", "shapes", "cost", "heads"};
-
-const char *lesson_view_name(enum lesson_view v)
-{
-    return (v >= 0 && v <= LESSON_VIEW_HEADS) ? view_names[v] : "none";
-}
 
 int lesson_switch_from_name(const char *word)
 {
@@ -207,15 +201,16 @@ static void scene_kv(struct lesson *l, void *ctx, const char *key, const char *v
         break;
     case SCENE_VIEW:
         ok = false;
-        for (int i = 0; i <= LESSON_VIEW_HEADS; i++)
-            if (!strcmp(v, view_names[i])) {
-                sc->view = (enum lesson_view)i;
+        for (int i = 0; i < MHA_VIEW_COUNT; i++)
+            if (!strcmp(v, mha_view_name((enum mha_view)i))) {
+                sc->view = (enum mha_view)i;
                 ok = true;
             }
-        if (!ok)
-            lesson_diag_add(l, line, "view: unknown view \"%s\"; expected shapes, cost, heads "
-                                     "or none",
-                            v);
+        if (!ok) {
+            char names[96];
+            lesson_diag_add(l, line, "view: unknown view \"%s\"; expected %s or none", v,
+                            mha_view_names(names, sizeof names, ", "));
+        }
         break;
     case SCENE_BATCH:
         if ((ok = number_in(l, key, v, 1, 4096, line, &n)))

@@ -51,7 +51,7 @@ void lesson_state_apply(struct lesson_state *st, const struct lesson_scene *sc)
         st->scaled = sc->scaled;
     if (HAS(SCENE_STAGE)) {
         st->stage = sc->stage;
-        st->view = LESSON_VIEW_NONE;
+        st->view = MHA_VIEW_NONE;
     }
     if (HAS(SCENE_VIEW))
         st->view = sc->view;
@@ -397,16 +397,16 @@ int lesson_check(struct lesson *l, const char *assets_dir)
             lesson_diag_add(l, line, "the example of this step cannot be run: %s", err.text);
             continue;
         }
-        if (st.focus && st.view == LESSON_VIEW_NONE) {
+        if (st.focus && st.view == MHA_VIEW_NONE) {
             struct lesson_focus f;
             if (lesson_focus_resolve(st.focus, st.stage, ex, &f, &err))
                 lesson_diag_add(l, step->scene.key_line[SCENE_FOCUS], "%s", err.text);
         }
-        if (st.focus && st.view != LESSON_VIEW_NONE)
+        if (st.focus && st.view != MHA_VIEW_NONE)
             lesson_diag_add(l, step->scene.key_line[SCENE_FOCUS],
                             "focus points at a cell of a stage, but this step shows the %s "
                             "view",
-                            lesson_view_name(st.view));
+                            mha_view_name(st.view));
         if (step->has_quiz) {
             struct lesson_answer a;
             if (lesson_quiz_expected(&step->quiz, ex, t, &a, &err))

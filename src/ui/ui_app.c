@@ -90,7 +90,7 @@ static int bench(struct ui_app *app, int frames, int rows, int cols)
     ui_quiz_start(&app->les.quiz, NULL, -1); /* the digits move stages, they answer nothing */
     for (int i = 0; i < frames; i++) {
         const double t0 = now_ms();
-        ui_app_key(app, '0' + (app->st.stage + 1) % 7, true);
+        ui_app_key(app, '0' + (app->st.stage + 1) % MHA_STAGE_COUNT, true);
         ui_app_draw(app);
         doupdate();
         ms[i] = now_ms() - t0;
@@ -135,14 +135,15 @@ static int start(struct ui_app *app, const struct ui_options *opt)
     if (opt->view) {
         const int v = ui_view_mode_from_name(opt->view);
         if (v < 0) {
-            ui_state_say(st, true, "--view: no view \"%s\"; expected shapes, cost, heads or none",
-                         opt->view);
+            char names[96];
+            ui_state_say(st, true, "--view: no view \"%s\"; expected %s or none", opt->view,
+                         mha_view_names(names, sizeof names, ", "));
             return -1;
         }
-        ui_state_set_view(st, (enum ui_view_mode)v);
+        ui_state_set_view(st, (enum mha_view)v);
     }
     if (opt->focus) {
-        if (st->view != UI_VIEW_STAGE) {
+        if (st->view != MHA_VIEW_NONE) {
             ui_state_say(st, true, "--focus points at a cell of a stage, but the %s view is shown",
                          ui_view_mode_name(st->view));
             return -1;

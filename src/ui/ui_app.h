@@ -96,10 +96,10 @@ void ui_app_toggle_autoplay(struct ui_app *app);
 /* The main screen's scroll action, lines down (up when negative), as the
  * arrow keys do it (the mouse wheel uses it). */
 void ui_app_scroll_lines(struct ui_app *app, int lines);
-/* The lesson text's scroll, as J and K do it. */
+/* The text pane's scroll (the lesson's text or the stage's), as J and K do it. */
 void ui_app_scroll_lesson(struct ui_app *app, int lines);
-/* The layout, view and cursor again after a change made outside a key. */
-void ui_app_after_change(struct ui_app *app);
+/* A mouse event down the modes, then the layout, view and cursor again. */
+void ui_app_mouse_event(struct ui_app *app, const MEVENT *ev);
 /* The main screen's clicks (ui_mouse.c), and mouse reporting switched on
  * when app->mouse asks for it. */
 bool ui_mouse_main(struct ui_app *app, const MEVENT *ev);
@@ -143,6 +143,10 @@ void ui_app_apply_focus(struct ui_app *app);
 /* The explain panel (in the text pane's place while it is open). */
 void ui_explain_panel_draw(WINDOW *win, const struct ui_app *app, int width, int height);
 int ui_explain_panel_lines(const struct ui_app *app, int width);
+/* How far the text pane (stage text or explain panel, not a lesson) can
+ * scroll at its size. */
+int ui_explain_panel_max_scroll(const struct ui_app *app, int width, int height);
+int ui_side_max_scroll(const struct ui_app *app);
 /* A pane's title bar on its first line. */
 void ui_pane_title(WINDOW *win, const char *title, int width, const struct ui_theme *th);
 void ui_help_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme *th, int rows,
@@ -160,7 +164,7 @@ void ui_describe_heading(const struct ui_state *st, char *head, size_t hn, char 
  * status line. */
 struct ui_present_text {
     char title[64];       /* "4 ATTENTION" */
-    char name[64];        /* "Attention · stage 4 of 0-6" */
+    char name[64];        /* "Attention · stage 4 of 0-6" (mha_stage_range) */
     char subtitle[128];   /* "who looks at whom" */
     char formula[2][256]; /* one line, or two */
     int formula_lines;
@@ -174,8 +178,5 @@ void ui_present_status_draw(WINDOW *win, const struct ui_app *app, int width);
  * "replay 3/20", "replay paused", or "" when nothing does. */
 void ui_play_status(const struct ui_app *app, char *buf, size_t n);
 
-/* Stage names, full and short, and a one-line description. */
-extern const char *const ui_stage_title[7];
-extern const char *const ui_stage_brief[7];
 
 #endif

@@ -4,39 +4,40 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "stages.h"
 #include "ui_app.h"
 #include "ui_text.h"
 
-const char *const ui_stage_title[7] = {"Input",     "Projection", "Split", "Transpose",
-                                       "Attention", "Merge",      "Output"};
-const char *const ui_stage_brief[7] = {"Input", "Proj",  "Split", "Transp",
-                                       "Attn",  "Merge", "Output"};
-
 void ui_bar_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme *th, int width)
 {
-    struct ui_bar_slot slots[7];
+    struct ui_bar_slot slots[MHA_STAGE_COUNT];
+    const char *full[MHA_STAGE_COUNT], *brief[MHA_STAGE_COUNT];
+    for (int s = 0; s < MHA_STAGE_COUNT; s++) {
+        full[s] = mha_stage_info((enum mha_stage)s)->title;
+        brief[s] = mha_stage_info((enum mha_stage)s)->short_title;
+    }
     const int bar = ui_role_attr(th, UI_ROLE_BAR);
     ui_fill(win, 0, 0, width, bar);
-    int used = ui_bar_fit(width, ui_stage_title, ui_stage_brief, st->stage, slots);
-    for (int s = 0; s < 7; s++) {
+    int used = ui_bar_fit(width, full, brief, st->stage, slots);
+    for (int s = 0; s < MHA_STAGE_COUNT; s++) {
         char text[32];
         if (slots[s].digit_only)
             snprintf(text, sizeof text, " %d ", s);
         else
             snprintf(text, sizeof text, " %d %s ", s,
-                     slots[s].full_name ? ui_stage_title[s] : ui_stage_brief[s]);
+                     slots[s].full_name ? full[s] : brief[s]);
         if (slots[s].x >= width)
             break;
-        const bool cur = s == st->stage && st->view == UI_VIEW_STAGE;
+        const bool cur = s == st->stage && st->view == MHA_VIEW_NONE;
         const int attr = cur ? ui_role_attr(th, UI_ROLE_BAR_CURRENT) : bar;
         ui_put(win, 0, slots[s].x, text, width - slots[s].x, attr, th->utf8);
-        if (s < 6 && slots[s].x + slots[s].w < width)
+        if (s < MHA_STAGE_COUNT - 1 && slots[s].x + slots[s].w < width)
             ui_put(win, 0, slots[s].x + slots[s].w, "›", 1, ui_role_attr(th, UI_ROLE_BAR_ARROW),
                    th->utf8);
     }
     /* the view beyond the stages, or the program's name, at the right */
     char name[48];
-    if (st->view != UI_VIEW_STAGE)
+    if (st->view != MHA_VIEW_NONE)
         snprintf(name, sizeof name, " %s view ", ui_view_mode_name(st->view));
     else
         snprintf(name, sizeof name, " mha-explorer ");
@@ -44,7 +45,7 @@ void ui_bar_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme *
     if (used + nw + 2 <= width)
         ui_put(
             win, 0, width - nw, name, nw,
-            ui_role_attr(th, st->view != UI_VIEW_STAGE ? UI_ROLE_BAR_CURRENT : UI_ROLE_BAR_ARROW),
+            ui_role_attr(th, st->view != MHA_VIEW_NONE ? UI_ROLE_BAR_CURRENT : UI_ROLE_BAR_ARROW),
             th->utf8);
     wnoutrefresh(win);
 }

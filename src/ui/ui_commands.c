@@ -119,7 +119,7 @@ void ui_app_export(struct ui_app *app, int fmt, const char *path)
         ui_state_say(st, true, "Nothing written: %s.", err.text);
         return;
     }
-    if (st->view != UI_VIEW_STAGE)
+    if (st->view != MHA_VIEW_NONE)
         ui_state_say(st, false, "Wrote %s (the %s view's table as text).", written,
                      ui_view_mode_name(st->view));
     else

@@ -11,6 +11,7 @@
 #include "colorscale.h"
 #include "format.h"
 #include "mha.h"
+#include "views.h"
 #include "ui_cmd.h"
 #include "ui_examples.h"
 #include "ui_state.h"
@@ -88,8 +89,8 @@ static void add_argument(struct ui_completion *c, const struct ui_cmd *cmd, int 
             add(c, word, mha_stage_name((enum mha_stage)s));
         break;
     case UI_ARG_VIEW:
-        for (int v = 1; arg_index == 0 && v < UI_VIEW_MODES; v++)
-            add(c, word, ui_view_mode_name((enum ui_view_mode)v));
+        for (int v = 1; arg_index == 0 && v < MHA_VIEW_COUNT; v++)
+            add(c, word, mha_view_name((enum mha_view)v));
         if (arg_index == 0)
             add(c, word, "none");
         break;

@@ -4,8 +4,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "stages.h"
 #include "ui_app.h"
+#include "ui_pane_text.h"
 #include "ui_text.h"
+#include "ui_views.h"
 
 /* Heading, formula and text of the current stage, with the example's sizes. */
 static void describe(const struct ui_state *st, char *head, size_t hn, char *formula, size_t fn,
@@ -13,9 +16,10 @@ static void describe(const struct ui_state *st, char *head, size_t hn, char *for
 {
     const struct mha_trace *t = st->tr;
     const int lq = t->lq, d = t->d_model, h = t->heads, dk = t->d_k;
+    const struct mha_stage_info *info = mha_stage_info(st->stage);
+    snprintf(head, hn, "%d · %s: %s", st->stage, info->title, info->subtitle);
     switch (st->stage) {
     case MHA_STAGE_INPUT:
-        snprintf(head, hn, "0 · Input: what goes in");
         snprintf(formula, fn,
                  "query, key, value: (L, d) = (%d, %d)\nW_q, W_k, W_v, W_o: (d, d) = "
                  "(%d, %d)",
@@ -27,7 +31,6 @@ static void describe(const struct ui_state *st, char *head, size_t hn, char *for
                  "layer learns; here they are random, as on the first day of training.");
         break;
     case MHA_STAGE_PROJECTION:
-        snprintf(head, hn, "1 · Projection: three roles");
         snprintf(formula, fn, "Q = query · W_qᵀ   K = key · W_kᵀ\nV = value · W_vᵀ");
         snprintf(text, tn,
                  "Every input row is multiplied by a weight matrix and comes out the same width. "
@@ -37,7 +40,6 @@ static void describe(const struct ui_state *st, char *head, size_t hn, char *for
                  "[out][in], as nn.Linear does, hence the ᵀ.");
         break;
     case MHA_STAGE_SPLIT:
-        snprintf(head, hn, "2 · Split: a slice per head");
         snprintf(formula, fn, "d_k = d_model / heads = %d / %d = %d", d, h, dk);
         snprintf(text, tn,
                  "Each row of Q, K and V is cut into %d piece%s of %d numbers: head 0 takes "
@@ -48,7 +50,6 @@ static void describe(const struct ui_state *st, char *head, size_t hn, char *for
                  h > 1 ? ", head 1 the next ones, and so on" : "");
         break;
     case MHA_STAGE_TRANSPOSE:
-        snprintf(head, hn, "3 · Transpose: heads to the front");
         snprintf(formula, fn, "(L, H, d_k) = (%d, %d, %d) → (H, L, d_k) = (%d, %d, %d)", lq, h, dk,
                  h, lq, dk);
         snprintf(text, tn,
@@ -58,7 +59,6 @@ static void describe(const struct ui_state *st, char *head, size_t hn, char *for
                  "tokens at once and mix numbers that do not belong together.");
         break;
     case MHA_STAGE_ATTENTION:
-        snprintf(head, hn, "4 · Attention: who looks at whom");
         snprintf(formula, fn, "weights = softmax(Q_h · K_hᵀ %s%s)\ncontext = weights · V_h",
                  t->scaled ? "/ √d_k" : "", st->ex->causal ? " + mask" : "");
         snprintf(text, tn,
@@ -71,7 +71,6 @@ static void describe(const struct ui_state *st, char *head, size_t hn, char *for
                  dk);
         break;
     case MHA_STAGE_MERGE:
-        snprintf(head, hn, "5 · Merge: heads side by side");
         snprintf(formula, fn, "(H, L, d_k) = (%d, %d, %d) → (L, H·d_k) = (%d, %d)", h, lq, dk, lq,
                  d);
         snprintf(text, tn,
@@ -80,8 +79,8 @@ static void describe(const struct ui_state *st, char *head, size_t hn, char *for
                  "nothing is added or multiplied.");
         break;
     default:
-        snprintf(head, hn, "6 · Output: mixing the heads");
-        snprintf(formula, fn, "output = merged · W_oᵀ\nMHA = Concat(head_1..head_H) · W_oᵀ");
+        snprintf(formula, fn, "output = merged · W_oᵀ\nMHA = Concat(head_0%s) · W_oᵀ",
+                 h == 1 ? "" : h == 2 ? ", head_1" : h == 3 ? ", head_1, head_2" : " … head_H−1");
         snprintf(text, tn,
                  "A last linear layer lets every output column read every head, so what the "
                  "heads found separately can be combined and weighed. Without it each head's "
@@ -90,28 +89,6 @@ static void describe(const struct ui_state *st, char *head, size_t hn, char *for
                  lq, d);
         break;
     }
-}
-
-static int draw_wrapped(WINDOW *win, int y, int x, int width, int max_y, const char *text, int attr,
-                        bool utf8)
-{
-    struct ui_line lines[64];
-    int n = ui_text_wrap(text, width, utf8, lines, 64);
-    for (int i = 0; i < n && i < 64; i++, y++) {
-        if (win && y < max_y) {
-            char buf[1024];
-            /* the last line that fits ends in "…" when more text follows */
-            const bool cut = y == max_y - 1 && i < n - 1;
-            int w = ui_text_fit_n(lines[i].start, lines[i].len, cut ? width - 2 : width, utf8, buf,
-                                  sizeof buf);
-            ui_put(win, y, x, buf, w, attr, utf8);
-            const size_t len = strlen(buf);
-            const bool has_ellipsis = len >= 3 && strcmp(buf + len - 3, "…") == 0;
-            if (cut && !has_ellipsis)
-                ui_put(win, y, x + w, " …", 2, attr, utf8);
-        }
-    }
-    return n;
 }
 
 /* The pane's frame: a title bar on the first line, and a left rule when
@@ -123,51 +100,57 @@ void ui_pane_title(WINDOW *win, const char *title, int width, const struct ui_th
     ui_put(win, 0, 1, title, width - 2, attr, th->utf8);
 }
 
-/* The same for the views beyond the stages. */
-static void describe_view(const struct ui_state *st, char *head, size_t hn, char *formula,
-                          size_t fn, char *text, size_t tn)
+/* The views beyond the stages, one function each (rows of ui_views.c). */
+void ui_view_shapes_describe(const struct ui_state *st, char *head, size_t hn, char *formula,
+                             size_t fn, char *text, size_t tn)
 {
     const struct mha_trace *t = st->tr;
-    switch (st->view) {
-    case UI_VIEW_SHAPES:
-        snprintf(head, hn, "Shapes: the same numbers, new strides");
-        snprintf(formula, fn, "(B, L, d) → (B, L, H, d_k) → (B, H, L, d_k)\nd = H · d_k = %d · %d",
-                 t->heads, t->d_k);
-        snprintf(text, tn,
-                 "This is how the stages look in PyTorch code, with a batch of sequences. view "
-                 "and transpose only change how memory is read; nothing is copied until "
-                 "contiguous() before the heads are merged. v shows the next view, 0-6 a stage.");
-        break;
-    case UI_VIEW_COST:
-        snprintf(head, hn, "Cost: what the heads cost");
-        snprintf(formula, fn,
-                 "parameters = 4 · d_model² (+ 4 · d_model biases)\n"
-                 "Q·Kᵀ: H · L² · d_k = L² · d_model multiply-adds");
-        snprintf(text, tn,
-                 "Parameters and multiply-adds for one attention block, one head of full width "
-                 "against H heads of d_k = d_model / H. Splitting shares the width out, so the "
-                 "totals stay the same; only the number of attention maps grows. A lesson can "
-                 "show a published model's sizes here.");
-        break;
-    default:
-        snprintf(head, hn, "Heads: do they differ?");
-        snprintf(formula, fn, "A_i = W_q,iᵀ · W_k,i   (d × d, rank ≤ d_k = %d)", t->d_k);
-        snprintf(text, tn,
-                 "Each head scores token pairs with its own form A_i. The heatmap compares "
-                 "every two heads: the cosine of their forms, 1 when they rank token pairs "
-                 "alike, near 0 when they look for different things. The effective rank (the "
-                 "entropy of A_i's singular values) says how many of its d_k directions a head "
-                 "really uses. Random weights give heads that differ; trained ones specialise.");
-        break;
-    }
+    char range[16];
+    snprintf(head, hn, "Shapes: the same numbers, new strides");
+    snprintf(formula, fn, "(B, L, d) → (B, L, H, d_k) → (B, H, L, d_k)\nd = H · d_k = %d · %d",
+             t->heads, t->d_k);
+    snprintf(text, tn,
+             "This is how the stages look in PyTorch code, with a batch of sequences. view "
+             "and transpose only change how memory is read; nothing is copied until "
+             "contiguous() before the heads are merged. v shows the next view, %s a stage.",
+             mha_stage_range(range, sizeof range));
+}
+
+void ui_view_cost_describe(const struct ui_state *st, char *head, size_t hn, char *formula,
+                           size_t fn, char *text, size_t tn)
+{
+    (void)st;
+    snprintf(head, hn, "Cost: what the heads cost");
+    snprintf(formula, fn,
+             "parameters = 4 · d_model² (+ 4 · d_model biases)\n"
+             "Q·Kᵀ: H · L² · d_k = L² · d_model multiply-adds");
+    snprintf(text, tn,
+             "Parameters and multiply-adds for one attention block, one head of full width "
+             "against H heads of d_k = d_model / H. Splitting shares the width out, so the "
+             "totals stay the same; only the number of attention maps grows. A lesson can "
+             "show a published model's sizes here.");
+}
+
+void ui_view_heads_describe(const struct ui_state *st, char *head, size_t hn, char *formula,
+                            size_t fn, char *text, size_t tn)
+{
+    snprintf(head, hn, "Heads: do they differ?");
+    snprintf(formula, fn, "A_i = W_q,iᵀ · W_k,i   (d × d, rank ≤ d_k = %d)", st->tr->d_k);
+    snprintf(text, tn,
+             "Each head scores token pairs with its own form A_i. The heatmap compares "
+             "every two heads: the cosine of their forms, 1 when they rank token pairs "
+             "alike, near 0 when they look for different things. The effective rank (the "
+             "entropy of A_i's singular values) says how many of its d_k directions a head "
+             "really uses. Random weights give heads that differ; trained ones specialise.");
 }
 
 /* The view's text when a view is shown, else the stage's. */
 static void describe_shown(const struct ui_state *st, char *head, size_t hn, char *formula,
                            size_t fn, char *text, size_t tn)
 {
-    if (st->view != UI_VIEW_STAGE)
-        describe_view(st, head, hn, formula, fn, text, tn);
+    const struct ui_view_ops *view = ui_view_ops(st->view);
+    if (view)
+        view->describe(st, head, hn, formula, fn, text, tn);
     else
         describe(st, head, hn, formula, fn, text, tn);
 }
@@ -178,18 +161,39 @@ void ui_describe_heading(const struct ui_state *st, char *head, size_t hn, char 
     describe_shown(st, head, hn, formula, fn, text, sizeof text);
 }
 
-static int description(WINDOW *win, const struct ui_app *app, int width, int height)
-{
+/* The description's text, and its lines at a width. */
+struct description {
     char head[96], formula[256], text[1200];
-    describe_shown(&app->st, head, sizeof head, formula, sizeof formula, text, sizeof text);
+    struct ui_pane_text p;
+};
+
+static void description(const struct ui_app *app, int width, struct description *d)
+{
+    describe_shown(&app->st, d->head, sizeof d->head, d->formula, sizeof d->formula, d->text,
+                   sizeof d->text);
     const struct ui_theme *th = &app->th;
-    if (win)
-        ui_pane_title(win, head, width, th);
-    int y = 1;
-    y += draw_wrapped(win, y, 1, width - 2, height, formula, ui_role_attr(th, UI_ROLE_FORMULA),
-                      th->utf8);
-    y += draw_wrapped(win, y, 1, width - 2, height, text, 0, th->utf8);
-    return y;
+    d->p.n = 0;
+    d->p.pin_last = false;
+    ui_pane_text_wrap(&d->p, d->formula, width - 2, ui_role_attr(th, UI_ROLE_FORMULA), th->utf8);
+    ui_pane_text_wrap(&d->p, d->text, width - 2, 0, th->utf8);
+}
+
+static struct description *the_description(void)
+{
+    static struct description d; /* 8 KiB: not on the stack of every caller */
+    return &d;
+}
+
+int ui_side_max_scroll(const struct ui_app *app)
+{
+    if (!app->side || (app->les.l && !(app->st.explain_open && app->st.focus)))
+        return 0;
+    const int width = app->lay.side.w, height = app->lay.side.h;
+    if (app->st.explain_open && app->st.focus)
+        return ui_explain_panel_max_scroll(app, width, height);
+    struct description *d = the_description();
+    description(app, width, d);
+    return ui_pane_text_max_scroll(&d->p, height - 1);
 }
 
 int ui_side_lines(const struct ui_app *app, int width)
@@ -198,7 +202,9 @@ int ui_side_lines(const struct ui_app *app, int width)
         return ui_explain_panel_lines(app, width);
     if (app->les.l)
         return ui_lesson_pane_lines(app, width);
-    return description(NULL, app, width, 0);
+    struct description *d = the_description();
+    description(app, width, d);
+    return 1 + d->p.n;
 }
 
 void ui_side_draw(WINDOW *win, const struct ui_app *app)
@@ -210,8 +216,12 @@ void ui_side_draw(WINDOW *win, const struct ui_app *app)
         ui_explain_panel_draw(win, app, width, height);
     else if (app->les.l)
         ui_lesson_pane_draw(win, app, width, height);
-    else
-        description(win, app, width, height);
+    else {
+        struct description *d = the_description();
+        description(app, width, d);
+        ui_pane_title(win, d->head, width, &app->th);
+        ui_pane_text_draw(win, 1, height - 1, width - 2, &d->p, app->st.side_scroll, &app->th);
+    }
     wattrset(win, 0);
     wnoutrefresh(win);
 }

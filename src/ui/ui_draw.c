@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "stages.h"
 #include "ui_app.h"
 #include "ui_bigtext.h"
 #include "ui_text.h"
@@ -164,15 +165,13 @@ void ui_app_reflow(struct ui_app *app, int rows, int cols)
     ui_modes_sync(app);
 }
 
-/* Which legends the current stage needs. */
+/* Which legends the current stage needs (the stage table says). */
 static unsigned legend_parts(int stage)
 {
-    switch (stage) {
-    case MHA_STAGE_SPLIT:
-    case MHA_STAGE_TRANSPOSE:
-    case MHA_STAGE_MERGE:
+    switch (mha_stage_info(stage)->legend) {
+    case MHA_LEGEND_HEADS:
         return UI_LEGEND_HEADS;
-    case MHA_STAGE_ATTENTION:
+    case MHA_LEGEND_SIGNED_PROB:
         return UI_LEGEND_SIGNED | UI_LEGEND_PROB;
     default:
         return UI_LEGEND_SIGNED;
@@ -192,6 +191,29 @@ static void draw_view_error(const struct ui_app *app, const char *text, int widt
     }
 }
 
+/* Where the canvas is cut, a marker at the right end of its first or last
+ * line says so, with the keys that scroll there. */
+static void draw_more(const struct ui_app *app, int width, int view_h)
+{
+    const struct ui_state *st = &app->st;
+    const struct ui_theme *th = &app->th;
+    if (app->canvas_h <= view_h)
+        return;
+    const int attr = ui_role_attr(th, UI_ROLE_NOTICE);
+    char more[64];
+    if (st->scroll > 0) {
+        snprintf(more, sizeof more, " ↑ %d more above · k PgUp ", st->scroll);
+        const int mw = ui_text_width(more, th->utf8);
+        ui_put(app->canvas, 0, mw < width ? width - mw : 0, more, width, attr, th->utf8);
+    }
+    const int below = app->canvas_h - (st->scroll + view_h);
+    if (below > 0 && (view_h > 1 || st->scroll == 0)) {
+        snprintf(more, sizeof more, " ↓ %d more below · j PgDn Space ", below);
+        const int mw = ui_text_width(more, th->utf8);
+        ui_put(app->canvas, view_h - 1, mw < width ? width - mw : 0, more, width, attr, th->utf8);
+    }
+}
+
 static void draw_vis(const struct ui_app *app)
 {
     const struct ui_state *st = &app->st;
@@ -201,12 +223,12 @@ static void draw_vis(const struct ui_app *app)
     char shape[256], title[64];
 
     werase(app->vis);
-    const struct ui_viewdata *vd = st->view != UI_VIEW_STAGE ? st->vd : NULL;
+    const struct ui_viewdata *vd = st->view != MHA_VIEW_NONE ? st->vd : NULL;
     if (vd) {
         snprintf(title, sizeof title, "%s view   ", vd->name);
         snprintf(shape, sizeof shape, "%s", vd->line);
     } else {
-        snprintf(title, sizeof title, "%d · %s   ", st->stage, ui_stage_title[st->stage]);
+        snprintf(title, sizeof title, "%d · %s   ", st->stage, mha_stage_info(st->stage)->title);
         ui_view_shape_line(st, shape, sizeof shape);
     }
     int used = st->present ? 0 /* the header says it in big letters */
@@ -225,11 +247,14 @@ static void draw_vis(const struct ui_app *app)
     }
     if (!vd)
         ui_legend_draw(app->vis, 1, 0, width, legend_parts(st->stage), st->tr->heads, th);
-    else if (vd->mode == UI_VIEW_HEADS && !vd->error[0])
+    else if (vd->mode == MHA_VIEW_HEADS && !vd->error[0])
         ui_legend_draw(app->vis, 1, 0, width, UI_LEGEND_COSINE, st->tr->heads, th);
-    else if (!st->present) /* a key hint: not on the presenter's screen */
-        ui_put(app->vis, 1, 0, "v: next view · 0-6 or ← →: back to the stages", width,
-               ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
+    else if (!st->present) { /* a key hint: not on the presenter's screen */
+        char hint[96], range[16];
+        snprintf(hint, sizeof hint, "v: next view · %s or ← →: back to the stages",
+                 mha_stage_range(range, sizeof range));
+        ui_put(app->vis, 1, 0, hint, width, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
+    }
     wnoutrefresh(app->vis);
 
     werase(app->canvas);
@@ -243,6 +268,7 @@ static void draw_vis(const struct ui_app *app)
         ui_block_draw(app->canvas, p->y - st->scroll, p->x, view_h, &app->blocks[i], &app->geoms[i],
                       here ? st->cur_r : -1, here ? st->cur_c : -1, th);
     }
+    draw_more(app, width, view_h);
     wnoutrefresh(app->canvas);
 }
 

@@ -87,7 +87,7 @@ static int render(const struct ui_state *st, int fmt, char **buf, size_t *len,
     if (!mem)
         return mha_error_set(err, "out of memory");
     int rc = 0;
-    if (st->view != UI_VIEW_STAGE && st->vd)
+    if (st->view != MHA_VIEW_NONE && st->vd)
         write_view(mem, st->vd);
     else
         rc = mha_format_write(mem, st->ex, st->tr, st->stage, fmt, err);
@@ -160,9 +160,9 @@ int ui_export_write(const struct ui_state *st, int fmt, const char *dir, const c
         return mha_error_set(err, "cannot write in %s: %s", folder, strerror(ok ? errno : saved));
     }
     free(buf);
-    const char *what = st->view != UI_VIEW_STAGE ? ui_view_mode_name(st->view)
+    const char *what = st->view != MHA_VIEW_NONE ? ui_view_mode_name(st->view)
                                                  : mha_stage_name((enum mha_stage)st->stage);
-    const char *ext = st->view != UI_VIEW_STAGE ? "txt" : ui_export_extension(fmt);
+    const char *ext = st->view != MHA_VIEW_NONE ? "txt" : ui_export_extension(fmt);
     char name[PATH_MAX + 128];
     int placed = 1;
     if (path) {

@@ -50,7 +50,7 @@ void ui_app_find(struct ui_app *app, const char *word, bool next)
             block = i;
     if (block < 0) {
         ui_state_say(st, true, "No matrix here has a row per token%s.",
-                     st->view != UI_VIEW_STAGE ? ": the views have none (0-6 goes to a stage)"
+                     st->view != MHA_VIEW_NONE ? ": the views have none (0-6 goes to a stage)"
                                                : "");
         return;
     }

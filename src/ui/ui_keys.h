@@ -47,7 +47,7 @@ enum ui_action {
     UI_ACT_LESSON_PREV,
     UI_ACT_LESSON_PAGE_UP,
     UI_ACT_LESSON_PAGE_DOWN,
-    UI_ACT_LESSON_LINE_UP,
+    UI_ACT_LESSON_LINE_UP, /* J K: the text pane shown (lesson, stage text, explain panel) */
     UI_ACT_LESSON_LINE_DOWN,
     UI_ACT_THEME,
     UI_ACT_PRESENT,

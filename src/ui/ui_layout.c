@@ -134,15 +134,16 @@ void ui_layout_compute_present(int rows, int cols, const struct ui_present_need 
     }
 }
 
-int ui_bar_fit(int width, const char *const full[7], const char *const brief[7], int current,
-               struct ui_bar_slot slots[7])
+int ui_bar_fit(int width, const char *const full[MHA_STAGE_COUNT],
+               const char *const brief[MHA_STAGE_COUNT], int current,
+               struct ui_bar_slot slots[MHA_STAGE_COUNT])
 {
     /* forms, widest first: all full; brief + current full; brief; digits +
      * current full; digits */
     int used = 0;
     for (int form = 0; form < 5; form++) {
         used = 0;
-        for (int s = 0; s < 7; s++) {
+        for (int s = 0; s < MHA_STAGE_COUNT; s++) {
             bool cur = s == current;
             bool full_name = form == 0 || (cur && (form == 1 || form == 3));
             bool digit = !full_name && form >= 3;
@@ -223,6 +224,28 @@ struct ui_numfmt ui_numfmt_for(float range, bool probabilities)
     if (r < 99999.5)
         return (struct ui_numfmt){0, 6};
     return (struct ui_numfmt){-1, 8};
+}
+
+/* Columns the numbers up to range take with decimals (at least 5). */
+static int width_at(double range, int decimals)
+{
+    char buf[64];
+    const int w = snprintf(buf, sizeof buf, "%.*f", decimals, -fabs(range));
+    return w > 5 ? w : 5;
+}
+
+struct ui_numfmt ui_numfmt_shared(float range, float other)
+{
+    const struct ui_numfmt a = ui_numfmt_for(range, false), b = ui_numfmt_for(other, false);
+    if (a.decimals < 0 || b.decimals < 0) /* exponent form: both */
+        return (struct ui_numfmt){-1, 8};
+    const double r = isfinite(range) ? fabs((double)range) : 0.0;
+    const double o = isfinite(other) ? fabs((double)other) : 0.0;
+    const double big = r > o ? r : o;
+    const int more = a.decimals > b.decimals ? a.decimals : b.decimals;
+    const int fewer = a.decimals < b.decimals ? a.decimals : b.decimals;
+    const int decimals = width_at(big, more) <= 7 ? more : fewer;
+    return (struct ui_numfmt){decimals, width_at(r, decimals)};
 }
 
 char *ui_num_format(char *buf, size_t n, float v, struct ui_numfmt fmt)

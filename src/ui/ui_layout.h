@@ -7,6 +7,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "mha.h"
+
 /* Below this size the explorer shows only the "enlarge the terminal" notice. */
 #define UI_MIN_COLS 64
 #define UI_MIN_ROWS 18
@@ -80,13 +82,14 @@ struct ui_bar_slot {
     bool digit_only;
 };
 
-/* Place the seven stage slots " N Name " with a 1-column separator between
+/* Place the MHA_STAGE_COUNT stage slots " N Name " with a 1-column separator between
  * them in width columns.  full[] and brief[] are the stage names in two
  * lengths (display widths are their byte lengths: ASCII names).  The current
  * stage keeps its full name as long as anything fits.  Returns the columns
  * used (may exceed width only when even digits do not fit). */
-int ui_bar_fit(int width, const char *const full[7], const char *const brief[7], int current,
-               struct ui_bar_slot slots[7]);
+int ui_bar_fit(int width, const char *const full[MHA_STAGE_COUNT],
+               const char *const brief[MHA_STAGE_COUNT], int current,
+               struct ui_bar_slot slots[MHA_STAGE_COUNT]);
 
 /* ---- flow of blocks in the visualisation ---------------------------------------------- */
 
@@ -130,6 +133,13 @@ struct ui_numfmt {
     int decimals, width;
 };
 struct ui_numfmt ui_numfmt_for(float range, bool probabilities);
+
+/* The format of a matrix of largest magnitude range shown beside one of
+ * largest magnitude other, so that both write the same decimals: the more
+ * precise of the two as long as the wider numbers still take at most 7
+ * columns, else the fewer.  Symmetric in the decimals; the width fits
+ * range's own numbers. */
+struct ui_numfmt ui_numfmt_shared(float range, float other);
 
 /* Write v right-aligned in fmt.width columns ("-inf" for a masked score).
  * Returns buf. */

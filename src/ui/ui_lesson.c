@@ -103,8 +103,8 @@ static int apply_scene(struct ui_lessons *ls, struct ui_state *st, int step)
     ui_state_set_stage(st, s.stage);
     st->scroll = 0;
     st->focus = st->explain_open = st->focus_pending = false;
-    if (s.view != LESSON_VIEW_NONE) {
-        ui_state_set_view(st, (enum ui_view_mode)s.view);
+    if (s.view != MHA_VIEW_NONE) {
+        ui_state_set_view(st, s.view);
         return 0;
     }
     if (s.focus) {

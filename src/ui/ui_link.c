@@ -95,7 +95,7 @@ bool ui_link_focus(const struct ui_state *st, const struct mha_cell *cell, char 
 {
     const struct mha_example *ex = st->ex;
     const char *m = matrix_name(cell->tensor);
-    if (st->view != UI_VIEW_STAGE || !m || !mha_cell_valid(st->tr, cell))
+    if (st->view != MHA_VIEW_NONE || !m || !mha_cell_valid(st->tr, cell))
         return false;
     int heads, rows, cols, col = cell->col;
     mha_tensor_shape(st->tr, cell->tensor, &heads, &rows, &cols);
@@ -137,7 +137,7 @@ static bool shows_the_scene(const struct ui_state *st, const struct ui_lessons *
 {
     struct lesson_state s;
     lesson_state_at(ls->l, ls->step, &s);
-    if ((int)st->view != (int)s.view || (s.view == LESSON_VIEW_NONE && st->stage != s.stage))
+    if (st->view != s.view || (s.view == MHA_VIEW_NONE && st->stage != s.stage))
         return false;
     struct mha_error err;
     mha_error_clear(&err);
@@ -228,7 +228,7 @@ void ui_link_fill(const struct ui_state *st, const struct ui_lessons *ls,
     memset(out, 0, sizeof *out);
     struct link_state *l = &out->ls;
     l->stage = st->stage;
-    l->view = st->view != UI_VIEW_STAGE ? ui_view_mode_name(st->view) : NULL;
+    l->view = st->view != MHA_VIEW_NONE ? ui_view_mode_name(st->view) : NULL;
     l->theme = theme != COLORSCALE_THEME_DARK ? colorscale_theme_name(theme) : NULL;
     l->present = present;
     if (ls && ls->l && shows_the_scene(st, ls)) {

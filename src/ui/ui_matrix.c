@@ -55,6 +55,16 @@ static void shape_text(const struct ui_block *b, char *buf, size_t n)
     snprintf(buf, n, " %d×%d", b->rows, b->cols);
 }
 
+/* Column c's label "h<head>.<j>": a block of split columns spans every
+ * head, a head's own block its d_k columns.  Returns its length. */
+static int head_label(const struct ui_block *b, int c, char *buf, size_t n)
+{
+    const bool spans = b->map == UI_MAP_SPLIT || b->tint == UI_TINT_HEAD_COLS;
+    const int head = spans && b->head_cols > 0 ? c / b->head_cols : b->head;
+    const int j = spans && b->head_cols > 0 ? c % b->head_cols : c;
+    return snprintf(buf, n, "h%d.%d", head, j);
+}
+
 /* The widest cell that lets every column show: the block's padding, then
  * half of it, then none; room for short tokens over the columns first. */
 static int cell_width(const struct ui_block *b, int label_w, int base_w, int want, int max_w)
@@ -84,13 +94,17 @@ void ui_block_measure(const struct ui_block *b, int max_w, int max_h, const stru
         return;
     }
     const bool heat = b->kind == UI_BLOCK_HEATMAP;
-    g->fmt = ui_numfmt_for(b->range, b->tint == UI_TINT_PROB);
+    g->fmt = b->num_range > 0.0f ? ui_numfmt_shared(b->range, b->num_range)
+                                 : ui_numfmt_for(b->range, b->tint == UI_TINT_PROB);
     const int label_w = label_width(b->row_labels, b->rows, th->utf8);
     int base_w = heat ? ui_heatmap_cell_w(th) : g->fmt.width + 1;
     int want = 0;
     if (b->col_labels) { /* token columns: room for short tokens */
         const int lw = label_width(b->col_labels, b->cols, th->utf8);
         want = (lw < 6 ? lw : 6) + 1;
+    } else if (b->head_labels) { /* "h<head>.<j>": room for the widest */
+        char last[32];
+        want = head_label(b, b->cols - 1, last, sizeof last) + 1;
     }
     g->header = 2 + (b->head_header ? 1 : 0);
     int cell_w = cell_width(b, label_w, base_w, want, max_w);
@@ -196,6 +210,8 @@ static void draw_col_labels(WINDOW *win, int y, int x, const struct ui_block *b,
         const char *label = text;
         if (b->col_labels)
             label = b->col_labels[c];
+        else if (b->head_labels)
+            head_label(b, c, text, sizeof text);
         else if (b->tint == UI_TINT_HEAD_COLS && b->head_cols > 0)
             snprintf(text, sizeof text, "%d", c % b->head_cols);
         else

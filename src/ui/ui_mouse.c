@@ -1,8 +1,9 @@
 /* ui_mouse.c - the mouse where the terminal reports it (--no-mouse: off):
  * a click on a stage in the pipeline bar goes there, a click on a number
  * explains it, the wheel scrolls the numbers as the arrow keys do (the
- * lesson text as J and K do, over it).  The modes over the
+ * text pane, the lesson's or the stage's, as J and K do, over it).  The modes over the
  * main screen take their own clicks (ui_mode.h). */
+#include "stages.h"
 #include "ui_app.h"
 #include "ui_mode.h"
 
@@ -21,15 +22,19 @@ void ui_app_mouse(struct ui_app *app)
     MEVENT ev;
     if (getmouse(&ev) != OK)
         return;
-    ui_modes_mouse(app, &ev);
-    ui_app_after_change(app);
+    ui_app_mouse_event(app, &ev);
 }
 
 int ui_bar_stage_at(const struct ui_app *app, int x)
 {
     struct ui_bar_slot slots[MHA_STAGE_COUNT];
+    const char *full[MHA_STAGE_COUNT], *brief[MHA_STAGE_COUNT];
+    for (int s = 0; s < MHA_STAGE_COUNT; s++) { /* as ui_bar_draw lays the bar out */
+        full[s] = mha_stage_info((enum mha_stage)s)->title;
+        brief[s] = mha_stage_info((enum mha_stage)s)->short_title;
+    }
     const int width = app->lay.bar.w;
-    ui_bar_fit(width, ui_stage_title, ui_stage_brief, app->st.stage, slots);
+    ui_bar_fit(width, full, brief, app->st.stage, slots);
     x -= app->lay.bar.x;
     for (int s = 0; s < MHA_STAGE_COUNT; s++)
         if (slots[s].x < width && x >= slots[s].x && x < slots[s].x + slots[s].w)
@@ -75,8 +80,8 @@ bool ui_mouse_main(struct ui_app *app, const MEVENT *ev)
 {
     struct ui_state *st = &app->st;
     const int wheel = ev->bstate & BUTTON4_PRESSED ? -3 : ev->bstate & UI_BUTTON5 ? +3 : 0;
-    if (wheel) { /* over the lesson text it scrolls the lesson, else the numbers */
-        if (app->les.l && inside(&app->lay.side, ev->y, ev->x))
+    if (wheel) { /* over the text pane it scrolls the text as J K do, else the numbers */
+        if (inside(&app->lay.side, ev->y, ev->x))
             ui_app_scroll_lesson(app, wheel);
         else
             ui_app_scroll_lines(app, wheel);

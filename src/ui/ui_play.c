@@ -59,7 +59,7 @@ enum ui_move ui_autoplay_tick(struct ui_autoplay *a, struct ui_lessons *ls, stru
         break;
     case UI_MOVE_STAGE:
         st->msg[0] = '\0';
-        ui_state_set_stage(st, st->view != UI_VIEW_STAGE ? st->stage
+        ui_state_set_stage(st, st->view != MHA_VIEW_NONE ? st->stage
                                                          : (st->stage + 1) % MHA_STAGE_COUNT);
         break;
     case UI_MOVE_END:

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "stages.h"
 #include "ui_app.h"
 #include "ui_bigtext.h"
 #include "ui_text.h"
@@ -52,10 +53,12 @@ void ui_present_text(const struct ui_state *st, bool utf8, int width, struct ui_
     const char *colon = strstr(head, ": ");
     snprintf(out->subtitle, sizeof out->subtitle, "%s", colon ? colon + 2 : "");
     const char *name =
-        st->view == UI_VIEW_STAGE ? ui_stage_title[st->stage] : ui_view_mode_name(st->view);
-    if (st->view == UI_VIEW_STAGE) {
+        st->view == MHA_VIEW_NONE ? mha_stage_info(st->stage)->title : ui_view_mode_name(st->view);
+    if (st->view == MHA_VIEW_NONE) {
+        char range[16];
         snprintf(out->title, sizeof out->title, "%d %s", st->stage, name);
-        snprintf(out->name, sizeof out->name, "%s · stage %d of 0-6", name, st->stage);
+        snprintf(out->name, sizeof out->name, "%s · stage %d of %s", name, st->stage,
+                 mha_stage_range(range, sizeof range));
     } else {
         snprintf(out->title, sizeof out->title, "%s", name);
         snprintf(out->name, sizeof out->name, "the %s view", name);
@@ -71,7 +74,7 @@ static void dots(WINDOW *win, int y, int x, const struct ui_app *app)
 {
     const struct ui_theme *th = &app->th;
     for (int s = 0; s < MHA_STAGE_COUNT; s++) {
-        const bool cur = app->st.view == UI_VIEW_STAGE && s == app->st.stage;
+        const bool cur = app->st.view == MHA_VIEW_NONE && s == app->st.stage;
         ui_put(win, y, x + 2 * s, cur ? (th->utf8 ? "●" : "*") : (th->utf8 ? "○" : "o"), 1,
                ui_role_attr(th, cur ? UI_ROLE_BIG_TITLE : UI_ROLE_SHAPE), th->utf8);
     }

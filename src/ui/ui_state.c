@@ -13,6 +13,7 @@
 #include "example_io.h"
 #include "lesson.h"
 #include "ui_cmd.h"
+#include "stages.h"
 #include "ui_viewdata.h"
 
 void ui_state_say(struct ui_state *st, bool error, const char *fmt, ...)
@@ -90,11 +91,11 @@ static void refresh_view(struct ui_state *st)
 {
     ui_viewdata_free(st->vd);
     st->vd = NULL;
-    if (st->view == UI_VIEW_STAGE)
+    if (st->view == MHA_VIEW_NONE)
         return;
     st->vd = ui_viewdata_new(st->view, st);
     if (!st->vd) {
-        st->view = UI_VIEW_STAGE;
+        st->view = MHA_VIEW_NONE;
         ui_state_say(st, true, "out of memory: the view cannot be shown");
     }
 }
@@ -120,7 +121,7 @@ static int replace(struct ui_state *st, struct mha_example *nex, bool generated)
     st->block = 0;
     st->cur_r = st->cur_c = 0;
     update_ranges(st);
-    if (st->view != UI_VIEW_STAGE)
+    if (st->view != MHA_VIEW_NONE)
         refresh_view(st);
     return 0;
 }
@@ -390,26 +391,19 @@ void ui_state_set_load_path(struct ui_state *st, const char *path)
     free(abs);
 }
 
-static const char *const view_names[UI_VIEW_MODES] = {"stage", "shapes", "cost", "heads"};
-
-const char *ui_view_mode_name(enum ui_view_mode v)
+const char *ui_view_mode_name(enum mha_view v)
 {
-    return v >= 0 && v < UI_VIEW_MODES ? view_names[v] : "stage";
+    return v > MHA_VIEW_NONE && v < MHA_VIEW_COUNT ? mha_view_name(v) : "stage";
 }
 
 int ui_view_mode_from_name(const char *name)
 {
-    if (!strcmp(name, "none"))
-        return UI_VIEW_STAGE;
-    for (int i = 0; i < UI_VIEW_MODES; i++)
-        if (!strcmp(name, view_names[i]))
-            return i;
-    return -1;
+    return mha_view_from_name(name);
 }
 
-int ui_state_set_view(struct ui_state *st, enum ui_view_mode view)
+int ui_state_set_view(struct ui_state *st, enum mha_view view)
 {
-    if (view < 0 || view >= UI_VIEW_MODES)
+    if (view < 0 || view >= MHA_VIEW_COUNT)
         return -1;
     st->view = view;
     st->focus = false;
@@ -424,8 +418,8 @@ int ui_state_set_stage(struct ui_state *st, int stage)
 {
     if (stage < 0 || stage >= MHA_STAGE_COUNT)
         return -1;
-    if (st->view != UI_VIEW_STAGE) {
-        ui_state_set_view(st, UI_VIEW_STAGE);
+    if (st->view != MHA_VIEW_NONE) {
+        ui_state_set_view(st, MHA_VIEW_NONE);
         st->stage = stage;
         return 0;
     }
@@ -522,10 +516,9 @@ int ui_cmd_stage(struct ui_state *st, struct ui_app *app, const char *arg)
     (void)app;
     int s = mha_stage_from_name(arg);
     if (s < 0) {
-        ui_state_say(st, true,
-                     "No stage \"%s\": the stages are input, projection, split, "
-                     "transpose, attention, merge, output (or 0..6).",
-                     arg);
+        char names[160];
+        ui_state_say(st, true, "No stage \"%s\": the stages are %s (or 0..%d).", arg,
+                     mha_stage_names(names, sizeof names, ", "), MHA_STAGE_COUNT - 1);
         return -1;
     }
     return ui_state_set_stage(st, s);
@@ -536,13 +529,12 @@ int ui_cmd_view(struct ui_state *st, struct ui_app *app, const char *arg)
     (void)app;
     int view = ui_view_mode_from_name(arg);
     if (view < 0) {
-        ui_state_say(st, true,
-                     "No view \"%s\": the views are shapes, cost and heads (none "
-                     "goes back to the stage).",
-                     arg);
+        char names[96];
+        ui_state_say(st, true, "No view \"%s\": the views are %s (none goes back to the stage).",
+                     arg, mha_view_names(names, sizeof names, " and "));
         return -1;
     }
-    ui_state_set_view(st, (enum ui_view_mode)view);
+    ui_state_set_view(st, (enum mha_view)view);
     return 0;
 }
 

@@ -16,17 +16,18 @@
 
 #include "explain.h"
 #include "mha.h"
+#include "views.h"
 
 #define UI_MSG_MAX 1200
 #define UI_CMD_MAX 512
 
-/* What the visualisation shows: the current stage, or one of the views
- * beyond the stages (their numbers are in ui_viewdata.h). */
-enum ui_view_mode { UI_VIEW_STAGE, UI_VIEW_SHAPES, UI_VIEW_COST, UI_VIEW_HEADS, UI_VIEW_MODES };
+/* What the visualisation shows is an enum mha_view (views.h, the one enum
+ * lessons use too): the current stage (MHA_VIEW_NONE) or a view beyond the
+ * stages (their numbers are in ui_viewdata.h, the registry in ui_views.h). */
 
-/* "shapes", "cost", "heads" (and "none" / "stage" for UI_VIEW_STAGE); -1 if unknown. */
+/* "shapes", "cost", "heads" (and "none" / "stage" for MHA_VIEW_NONE); -1 if unknown. */
 int ui_view_mode_from_name(const char *name);
-const char *ui_view_mode_name(enum ui_view_mode v);
+const char *ui_view_mode_name(enum mha_view v);
 
 struct ui_viewdata;
 
@@ -38,7 +39,7 @@ struct ui_state {
     char load_path[PATH_MAX]; /* the file ex came from (absolute when known), "" if none */
 
     int stage; /* 0..6 */
-    enum ui_view_mode view;
+    enum mha_view view;
     long long view_batch;   /* shapes view: batch size (default 2) */
     long long view_seq;     /* shapes and cost views: sequence length, 0 = the token count */
     char view_preset[32];   /* cost view: a published configuration's id, "" = none */
@@ -48,6 +49,7 @@ struct ui_state {
     int block;              /* focused block of the current stage's view */
     int cur_r, cur_c;       /* cursor inside that block */
     int scroll;             /* first line of the visualisation canvas shown */
+    int side_scroll;        /* first line of the text pane shown (stage text, explain panel) */
     bool focus_pending;     /* put the cursor on focus_cell once the view is built */
     struct mha_cell focus_cell;
     bool explain_open; /* the explain panel replaces the description */
@@ -102,9 +104,9 @@ int ui_state_set_example(struct ui_state *st, struct mha_example *ex, bool gener
 void ui_state_set_load_path(struct ui_state *st, const char *path);
 /* The stage view of stage (a view beyond the stages is closed). */
 int ui_state_set_stage(struct ui_state *st, int stage);
-/* Show a view (UI_VIEW_STAGE: back to the stage).  The shapes and cost views
+/* Show a view (MHA_VIEW_NONE: back to the stage).  The shapes and cost views
  * use view_batch, view_seq and view_preset; set them first. */
-int ui_state_set_view(struct ui_state *st, enum ui_view_mode view);
+int ui_state_set_view(struct ui_state *st, enum mha_view view);
 
 /* Run one command line ("heads 3", "tokens The cat sat", ...; a leading ':'
  * is allowed) without the explorer: the commands of ui_cmd_table that need

@@ -11,6 +11,7 @@
 #include "ui_keys.h"
 #include "ui_mode.h"
 #include "ui_prompt.h"
+#include "ui_views.h"
 
 int ui_app_view_h(const struct ui_app *app)
 {
@@ -53,8 +54,8 @@ static void follow_cursor(struct ui_app *app)
 {
     struct ui_state *st = &app->st;
     const int view_h = ui_app_view_h(app);
-    if (!st->focus || !selectable(app, st->block)) {
-        st->scroll = ui_scroll_follow(st->scroll, 0, 0, view_h, app->canvas_h);
+    if (!st->focus || !selectable(app, st->block)) { /* no cursor: the scroll stays, inside */
+        st->scroll = ui_scroll_follow(st->scroll, st->scroll, 0, view_h, app->canvas_h);
         return;
     }
     const struct ui_block *b = &app->blocks[st->block];
@@ -129,18 +130,23 @@ static void lesson_scroll(struct ui_app *app, int lines)
                                    : (lines < -1 ? -page : -1);
 }
 
+/* J and K: the text pane a line down or up, the lesson's text or else the
+ * stage's text or the explain panel, whichever is shown. */
+static void text_scroll(struct ui_app *app, int lines)
+{
+    if (lesson_pane_shown(app))
+        lesson_scroll(app, lines);
+    else
+        app->st.side_scroll += lines;
+}
+
 static void cycle_view(struct ui_state *st)
 {
-    const enum ui_view_mode next = (enum ui_view_mode)((st->view + 1) % UI_VIEW_MODES);
+    const enum mha_view next = (enum mha_view)((st->view + 1) % MHA_VIEW_COUNT);
     ui_state_set_view(st, next);
-    static const char *const what[UI_VIEW_MODES] = {
-        "Back to the stage.",
-        "Shapes view: the tensor shapes through view, transpose, contiguous and merge.",
-        "Cost view: parameters and multiply-adds, one head against %d heads.",
-        "Heads view: how the heads' score forms differ, and the effective rank of each.",
-    };
+    const struct ui_view_ops *view = ui_view_ops(next);
     if (!st->msg_error)
-        ui_state_say(st, false, what[next], st->ex->heads);
+        ui_state_say(st, false, view ? view->cycle_msg : "Back to the stage.", st->ex->heads);
 }
 
 static void apply(struct ui_app *app, enum ui_action act, int key)
@@ -149,13 +155,13 @@ static void apply(struct ui_app *app, enum ui_action act, int key)
     const int view_h = ui_app_view_h(app);
     switch (act) {
     case UI_ACT_STAGE_PREV:
-        if (st->view != UI_VIEW_STAGE)
+        if (st->view != MHA_VIEW_NONE)
             ui_state_set_stage(st, st->stage);
         else if (st->stage > 0)
             ui_state_set_stage(st, st->stage - 1);
         break;
     case UI_ACT_STAGE_NEXT:
-        if (st->view != UI_VIEW_STAGE)
+        if (st->view != MHA_VIEW_NONE)
             ui_state_set_stage(st, st->stage);
         else if (st->stage < MHA_STAGE_COUNT - 1)
             ui_state_set_stage(st, st->stage + 1);
@@ -273,10 +279,10 @@ static void apply(struct ui_app *app, enum ui_action act, int key)
         lesson_scroll(app, +2);
         break;
     case UI_ACT_LESSON_LINE_UP:
-        lesson_scroll(app, -1);
+        text_scroll(app, -1);
         break;
     case UI_ACT_LESSON_LINE_DOWN:
-        lesson_scroll(app, +1);
+        text_scroll(app, +1);
         break;
     case UI_ACT_HELP:
         st->help_open = true;
@@ -338,9 +344,38 @@ static void clamp_lesson_scroll(struct ui_app *app)
     app->les.scroll = app->les.scroll > max ? max : app->les.scroll < 0 ? 0 : app->les.scroll;
 }
 
+/* What the text pane shows, as a number: when it changes the pane's
+ * scroll goes back to the top. */
+static unsigned side_content(const struct ui_app *app)
+{
+    const struct ui_state *st = &app->st;
+    const bool explain = st->explain_open && st->focus;
+    unsigned k = explain ? 1u : 0u;
+    k = k * 31u + (unsigned)st->stage;
+    k = k * 31u + (unsigned)st->view;
+    if (explain) {
+        k = k * 31u + (unsigned)st->block;
+        k = k * 31u + (unsigned)st->cur_r;
+        k = k * 31u + (unsigned)st->cur_c;
+    }
+    return k;
+}
+
+/* Keep the text pane's scroll inside its text, at the top for new text. */
+static void clamp_side_scroll(struct ui_app *app, unsigned before)
+{
+    struct ui_state *st = &app->st;
+    if (side_content(app) != before)
+        st->side_scroll = 0;
+    if (app->lay.too_small)
+        return;
+    const int max = ui_side_max_scroll(app);
+    st->side_scroll = st->side_scroll > max ? max : st->side_scroll < 0 ? 0 : st->side_scroll;
+}
+
 /* After a change: the layout and view again, the cursor where it may be
  * and in sight, the lesson text inside its pane. */
-static void settle(struct ui_app *app)
+static void settle(struct ui_app *app, unsigned side_before)
 {
     struct ui_state *st = &app->st;
     ui_app_reflow(app, app->rows, app->cols);
@@ -351,6 +386,7 @@ static void settle(struct ui_app *app)
         ui_app_reflow(app, app->rows, app->cols);
     follow_cursor(app);
     clamp_lesson_scroll(app);
+    clamp_side_scroll(app, side_before);
 }
 
 /* The main screen: the key table (ui_keys.c) and its actions. */
@@ -389,19 +425,22 @@ void ui_app_scroll_lesson(struct ui_app *app, int lines)
         apply(app, lines < 0 ? UI_ACT_LESSON_LINE_UP : UI_ACT_LESSON_LINE_DOWN, 0);
 }
 
-void ui_app_after_change(struct ui_app *app)
+void ui_app_mouse_event(struct ui_app *app, const MEVENT *ev)
 {
-    settle(app);
+    const unsigned side_before = side_content(app);
+    ui_modes_mouse(app, ev);
+    settle(app, side_before);
 }
 
 static void handle(struct ui_app *app, int key, bool is_char)
 {
+    const unsigned side_before = side_content(app);
     const bool playing = app->autoplay.on;
     ui_modes_key(app, key, is_char);
     /* any key but the one that stops it pauses autoplay */
     if (playing && app->autoplay.on)
         ui_autoplay_stop(&app->autoplay, true);
-    settle(app);
+    settle(app, side_before);
 }
 
 void ui_app_key(struct ui_app *app, int key, bool is_char)
@@ -419,11 +458,12 @@ bool ui_app_autoplay(struct ui_app *app, double now)
         a->due = now + a->interval; /* nothing moves under an open overlay */
         return false;
     }
+    const unsigned side_before = side_content(app);
     int total, body;
     lesson_pane_size(app, &total, &body);
     const bool below = lesson_pane_shown(app) && app->les.scroll + body < total;
     if (ui_autoplay_tick(a, &app->les, &app->st, below, now) == UI_MOVE_SCROLL)
         app->les.scroll += body > 2 ? body - 1 : 1;
-    settle(app);
+    settle(app, side_before);
     return true;
 }

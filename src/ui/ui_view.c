@@ -101,10 +101,10 @@ static void stage_input(struct builder *b)
     tensor(b, MHA_TENSOR_QUERY, 0, false, "query input");
     tensor(b, MHA_TENSOR_KEY, 0, false, "key input");
     tensor(b, MHA_TENSOR_VALUE, 0, false, "value input");
-    tensor(b, MHA_TENSOR_W_Q, 0, true, "W_q");
-    tensor(b, MHA_TENSOR_W_K, 0, false, "W_k");
-    tensor(b, MHA_TENSOR_W_V, 0, false, "W_v");
-    tensor(b, MHA_TENSOR_W_O, 0, false, "W_o");
+    tensor(b, MHA_TENSOR_W_Q, 0, true, "W_q (out × in)");
+    tensor(b, MHA_TENSOR_W_K, 0, false, "W_k (out × in)");
+    tensor(b, MHA_TENSOR_W_V, 0, false, "W_v (out × in)");
+    tensor(b, MHA_TENSOR_W_O, 0, false, "W_o (out × in)");
 }
 
 static void stage_projection(struct builder *b, int width)
@@ -113,7 +113,7 @@ static void stage_projection(struct builder *b, int width)
     static const enum mha_tensor w[] = {MHA_TENSOR_W_Q, MHA_TENSOR_W_K, MHA_TENSOR_W_V};
     static const enum mha_tensor out[] = {MHA_TENSOR_Q, MHA_TENSOR_K, MHA_TENSOR_V};
     static const char *const in_t[] = {"query", "key", "value"};
-    static const char *const w_t[] = {"W_qᵀ", "W_kᵀ", "W_vᵀ"};
+    static const char *const w_t[] = {"W_qᵀ (in × out)", "W_kᵀ (in × out)", "W_vᵀ (in × out)"};
     static const char *const out_t[] = {"Q = query · W_qᵀ", "K = key · W_kᵀ", "V = value · W_vᵀ"};
     static const char *const res_t[] = {"Q", "K", "V"};
     const bool whole = 3 * approx_width(b->st->ex->d_model) + 8 <= width;
@@ -143,6 +143,7 @@ static void stage_split(struct builder *b)
         k->tint = UI_TINT_HEAD_COLS;
         k->head_cols = b->st->tr->d_k;
         k->head_header = true;
+        k->head_labels = true;
         k->map = UI_MAP_SPLIT;
         k->base.tensor = heads[i];
     }
@@ -166,6 +167,7 @@ static void stage_transpose(struct builder *b)
                 return;
             k->tint = UI_TINT_HEAD;
             k->head = h;
+            k->head_labels = true;
         }
     }
 }
@@ -175,13 +177,18 @@ static void stage_attention(struct builder *b)
     const struct ui_state *st = b->st;
     char title[96];
     for (int h = 0; h < shown_heads(st); h++) {
+        /* the scores before and after the scale, written with the same decimals */
         snprintf(title, sizeof title, "head %d: Q·Kᵀ", h);
-        tensor(b, MHA_TENSOR_SCORES, h, true, title);
+        struct ui_block *s = tensor(b, MHA_TENSOR_SCORES, h, true, title);
+        if (s)
+            s->num_range = st->range[MHA_TENSOR_SCALED];
         if (st->tr->scaled)
             snprintf(title, sizeof title, "÷ √%d%s", st->tr->d_k, st->ex->causal ? ", masked" : "");
         else
             snprintf(title, sizeof title, "not scaled%s", st->ex->causal ? ", masked" : "");
-        tensor(b, MHA_TENSOR_SCALED, h, false, title);
+        s = tensor(b, MHA_TENSOR_SCALED, h, false, title);
+        if (s)
+            s->num_range = st->range[MHA_TENSOR_SCORES];
         struct ui_block *k = tensor(b, MHA_TENSOR_WEIGHTS, h, false, "softmax → weights");
         if (k) {
             k->kind = UI_BLOCK_HEATMAP;
@@ -222,13 +229,15 @@ static void stage_output(struct builder *b, int width)
     if (whole) {
         tensor(b, MHA_TENSOR_MERGED, 0, false, "merged");
         op(b, "×");
-        transposed(b, MHA_TENSOR_W_O, "W_oᵀ");
+        transposed(b, MHA_TENSOR_W_O, "W_oᵀ (in × out)");
         op(b, "=");
         tensor(b, MHA_TENSOR_OUTPUT, 0, false, "output");
         tensor(b, MHA_TENSOR_QUERY, 0, true, "the query input it started from");
-    } else {
+    } else { /* the result first, then what made it, then the input */
         tensor(b, MHA_TENSOR_OUTPUT, 0, false, "output = merged · W_oᵀ");
-        tensor(b, MHA_TENSOR_QUERY, 0, false, "query input it started from");
+        tensor(b, MHA_TENSOR_MERGED, 0, true, "merged");
+        transposed(b, MHA_TENSOR_W_O, "W_oᵀ (in × out)");
+        tensor(b, MHA_TENSOR_QUERY, 0, true, "query input it started from");
     }
 }
 
@@ -238,7 +247,7 @@ static void other_view(struct builder *b)
     const struct ui_viewdata *vd = b->st->vd;
     if (!vd || vd->error[0])
         return;
-    if (vd->mode == UI_VIEW_HEADS) {
+    if (vd->mode == MHA_VIEW_HEADS) {
         struct ui_block *k = add(b, UI_BLOCK_MATRIX, false);
         if (!k)
             return;
@@ -266,7 +275,7 @@ static void other_view(struct builder *b)
 int ui_view_build(const struct ui_state *st, int width, struct ui_block *out, int max)
 {
     struct builder b = {st, out, 0, max};
-    if (st->view != UI_VIEW_STAGE) {
+    if (st->view != MHA_VIEW_NONE) {
         other_view(&b);
         return b.n;
     }

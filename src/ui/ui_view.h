@@ -60,6 +60,9 @@ struct ui_block {
     const struct ui_table *table; /* UI_BLOCK_TABLE */
     const char *note;             /* UI_BLOCK_TABLE: a paragraph under it, or NULL */
     bool inert;                   /* numbers the cursor does not visit (no tensor cell) */
+    bool head_labels; /* columns labelled "h<head>.<j>" as the lessons and exports write them */
+    float num_range;  /* > 0: the largest magnitude of a matrix shown beside this one,
+                         whose numbers are written with the same decimals */
 
     /* How roomy the block is drawn (the presenter's layout sets these before
      * measuring): extra columns per cell, a blank line between rows, and

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ui_views.h"
 #include "views.h"
 
 /* Room for rows x cols cells; false when out of memory. */
@@ -45,7 +46,7 @@ static long long seq_len(const struct ui_state *st, bool keys)
     return keys ? st->ex->lk : st->ex->lq;
 }
 
-static bool make_shapes(struct ui_viewdata *vd, const struct ui_state *st)
+bool ui_view_shapes_make(struct ui_viewdata *vd, const struct ui_state *st)
 {
     const long long batch = st->view_batch > 0 ? st->view_batch : 2, seq = seq_len(st, false);
     const long long d = st->ex->d_model, h = st->ex->heads;
@@ -74,7 +75,7 @@ static bool make_shapes(struct ui_viewdata *vd, const struct ui_state *st)
     return ok;
 }
 
-static bool make_cost(struct ui_viewdata *vd, const struct ui_state *st)
+bool ui_view_cost_make(struct ui_viewdata *vd, const struct ui_state *st)
 {
     long long d = st->ex->d_model, h = st->ex->heads;
     const long long sq = seq_len(st, false), sk = seq_len(st, true);
@@ -95,8 +96,9 @@ static bool make_cost(struct ui_viewdata *vd, const struct ui_state *st)
     views_cost(sq, sk, d, h, bias, &multi);
     views_cost(sq, sk, d, 1, bias, &single);
     snprintf(vd->table_title, sizeof vd->table_title, "One attention block, one sequence");
-    const int rows = bias ? 10 : 9;
-    if (!table_alloc(&vd->table, rows, 3))
+    struct views_cost_row cost[VIEWS_COST_ROWS];
+    const int n = views_cost_rows(&single, &multi, cost);
+    if (!table_alloc(&vd->table, n + 1, 3))
         return false;
     vd->table.right[1] = vd->table.right[2] = true;
     char one[64], many[64];
@@ -104,28 +106,11 @@ static bool make_cost(struct ui_viewdata *vd, const struct ui_state *st)
     snprintf(many, sizeof many, "%lld heads, d_k %lld", h, multi.d_k);
     const char *head[] = {"", one, many};
     bool ok = set_row(&vd->table, 0, head);
-    const struct {
-        const char *what;
-        long long a, b;
-    } lines[] = {
-        {"parameters W_q W_k W_v W_o", single.params_weights, multi.params_weights},
-        {"parameters, biases", single.params_bias, multi.params_bias},
-        {"multiply-adds: projections", single.macs_projection, multi.macs_projection},
-        {"multiply-adds: Q·Kᵀ", single.macs_scores, multi.macs_scores},
-        {"exponentials: softmax", single.exps_softmax, multi.exps_softmax},
-        {"multiply-adds: weights·V", single.macs_context, multi.macs_context},
-        {"multiply-adds: output W_o", single.macs_output, multi.macs_output},
-        {"multiply-adds: total", single.macs_total, multi.macs_total},
-        {"attention weights kept", single.attn_floats, multi.attn_floats},
-    };
-    int r = 1;
-    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
-        if (i == 1 && !bias)
-            continue;
+    for (int i = 0; i < n; i++) {
         char a[40], b[40];
-        const char *row[] = {lines[i].what, views_group_digits(lines[i].a, a, sizeof a),
-                             views_group_digits(lines[i].b, b, sizeof b)};
-        ok = set_row(&vd->table, r++, row) && ok;
+        const char *row[] = {cost[i].what, views_group_digits(cost[i].one, a, sizeof a),
+                             views_group_digits(cost[i].many, b, sizeof b)};
+        ok = set_row(&vd->table, i + 1, row) && ok;
     }
     snprintf(vd->note, sizeof vd->note,
              "At equal width the heads cost the same parameters and the same multiply-adds: "
@@ -135,7 +120,7 @@ static bool make_cost(struct ui_viewdata *vd, const struct ui_state *st)
     return ok;
 }
 
-static bool make_heads(struct ui_viewdata *vd, const struct ui_state *st)
+bool ui_view_heads_make(struct ui_viewdata *vd, const struct ui_state *st)
 {
     const struct mha_example *ex = st->ex;
     const int H = ex->heads, dk = ex->d_model / ex->heads;
@@ -197,28 +182,15 @@ static bool make_heads(struct ui_viewdata *vd, const struct ui_state *st)
     return ok; /* the text pane says what the numbers mean */
 }
 
-struct ui_viewdata *ui_viewdata_new(enum ui_view_mode mode, const struct ui_state *st)
+struct ui_viewdata *ui_viewdata_new(enum mha_view mode, const struct ui_state *st)
 {
     struct ui_viewdata *vd = calloc(1, sizeof *vd);
     if (!vd)
         return NULL;
     vd->mode = mode;
     vd->table.bar_col = -1;
-    bool ok = true;
-    switch (mode) {
-    case UI_VIEW_SHAPES:
-        ok = make_shapes(vd, st);
-        break;
-    case UI_VIEW_COST:
-        ok = make_cost(vd, st);
-        break;
-    case UI_VIEW_HEADS:
-        ok = make_heads(vd, st);
-        break;
-    default:
-        break;
-    }
-    if (!ok) {
+    const struct ui_view_ops *ops = ui_view_ops(mode); /* the registry's row */
+    if (ops && !ops->make(vd, st)) {
         ui_viewdata_free(vd);
         return NULL;
     }

@@ -22,7 +22,7 @@ struct ui_table {
 };
 
 struct ui_viewdata {
-    enum ui_view_mode mode;
+    enum mha_view mode;
     char name[32];    /* "Shapes", "Cost", "Heads" */
     char line[256];   /* the sizes it was made for, for the top of the visualisation */
     char error[1100]; /* why there is nothing to show ("" when there is) */
@@ -43,7 +43,7 @@ struct ui_viewdata {
  * give the shapes and cost views their sizes).  Returns a new record (free
  * with ui_viewdata_free), NULL only when out of memory.  A view that cannot
  * be made (heads with d_model above 512) has its reason in error. */
-struct ui_viewdata *ui_viewdata_new(enum ui_view_mode mode, const struct ui_state *st);
+struct ui_viewdata *ui_viewdata_new(enum mha_view mode, const struct ui_state *st);
 void ui_viewdata_free(struct ui_viewdata *vd);
 
 #endif

@@ -16,7 +16,14 @@ for s in "${stages[@]}"; do
     wait_for "$s"
 done
 keys Right # past the last stage: stays
+# keys are handled in order: once the help that ? opens shows, Right has
+# been handled too, so "still on stage 6" is checked after it
+keys '?'
+wait_for "keys and commands"
+keys Escape
+wait_gone "keys and commands"
 wait_for "6 · Output"
+wait_bar "6 Output"
 keys 3
 wait_for "3 · Transpose"
 wait_for "Q head 1"

@@ -44,7 +44,7 @@ check "five lines of big letters at 200x60" test "$(big_title_lines 5)" -eq 5
 check "no pipeline bar, no key hints" no_hints
 # roomy numbers: a blank line between the rows of a matrix
 check "rows of numbers apart" bash -c "tmux -L '$SOCK' capture-pane -p |
-    grep -A1 -E '^ +tok 0 +0\.7 ' | tail -1 | grep -qE '^ *$'"
+    grep -A1 -E '^ +tok 0 +0\.67 ' | tail -1 | grep -qE '^ *$'"
 keys Escape
 wait_for "Presenter mode off"
 keys q

@@ -1,0 +1,208 @@
+/* cli_train.c - training from the command line: the run the options
+ * describe, --train ... --dump summary (headless, a progress bar on stderr
+ * when it is a terminal), --grad MODEL --batch BATCH, and a model file
+ * opened with --load. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "dump.h"
+#include "model_io.h"
+#include "train.h"
+
+static const char *prog = "mha-explorer";
+
+struct train_run *cli_train_build(const struct cli_options *o, struct train_dataset **data,
+                                  struct mha_error *err)
+{
+    *data = NULL;
+    const struct train_task *task = train_task_find(o->train);
+    struct train_task file_task;
+    if (!task) {
+        if (access(o->train, F_OK) != 0) {
+            char names[256];
+            mha_error_set(err,
+                          "--train: unknown task '%s'; expected %s, or a task file (no file "
+                          "of that name exists)",
+                          o->train, train_task_names(names, sizeof names));
+            return NULL;
+        }
+        *data = model_io_load_dataset(o->train, err);
+        if (!*data)
+            return NULL;
+        train_task_from_dataset(&file_task, *data);
+        task = &file_task;
+    }
+    struct train_run_options ro;
+    train_run_options_default(&ro);
+    if (o->steps)
+        ro.steps = o->steps;
+    if (o->batch)
+        ro.batch = o->batch;
+    if (o->lr > 0)
+        ro.lr = (float)o->lr;
+    if (o->seed >= 0)
+        ro.seed = (uint32_t)o->seed;
+    const int d = o->d_model ? o->d_model : TRAIN_DEFAULT_D_MODEL;
+    const int h = o->heads ? o->heads : (d % TRAIN_DEFAULT_HEADS ? 1 : TRAIN_DEFAULT_HEADS);
+    const int vocab = o->vocab ? o->vocab : *data ? (*data)->vocab : TRAIN_DEFAULT_VOCAB;
+    const int context = o->context ? o->context : *data ? (*data)->len : TRAIN_DEFAULT_CONTEXT;
+    struct mha_error sub;
+    mha_error_clear(&sub);
+    if (d > TRAIN_MAX_D_MODEL) {
+        mha_error_set(err, "--d-model %d: a model that trains has d_model 1..%d", d,
+                      TRAIN_MAX_D_MODEL);
+    } else if (h > d || d % h) {
+        mha_check_sizes(1, 1, d, h, &sub);
+        mha_error_set(err, "--heads: %s", sub.text);
+    } else {
+        struct train_run *run = train_run_new(task, d, h, vocab, context, &ro, err);
+        if (run)
+            return run;
+    }
+    train_dataset_free(*data);
+    *data = NULL;
+    return NULL;
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* "[#####.....]  750/1500" on stderr, redrawn in place. */
+static void progress(int done, int total)
+{
+    const int width = 30, fill = total ? (int)((long)done * width / total) : width;
+    fprintf(stderr, "\rtraining [");
+    for (int i = 0; i < width; i++)
+        fputc(i < fill ? '#' : '.', stderr);
+    fprintf(stderr, "] %d/%d", done, total);
+    fflush(stderr);
+}
+
+static void write_summary(FILE *f, const struct train_run *run, int format, double ms)
+{
+    const struct train_model *m = run->model;
+    const struct train_config *c = &m->cfg;
+    if (format == DUMP_FORMAT_JSON) {
+        fprintf(f, "{\n  \"task\": \"%s\",\n", run->task->name);
+        fprintf(f, "  \"d_model\": %d,\n  \"num_heads\": %d,\n  \"vocab\": %d,\n", c->d_model,
+                c->heads, c->vocab);
+        fprintf(f, "  \"context\": %d,\n  \"steps\": %ld,\n  \"batch\": %d,\n", c->context,
+                m->step, run->opt.batch);
+        fprintf(f, "  \"lr\": %g,\n  \"seed\": %u,\n  \"loss\": %.6f,\n  \"accuracy\": {",
+                (double)run->opt.lr, run->opt.seed, (double)run->eval_loss);
+        for (int k = 0; k < c->n_outputs; k++)
+            fprintf(f, "%s\"%s\": %.4f", k ? ", " : "", c->outputs[k].name,
+                    (double)run->accuracy[k]);
+        fprintf(f, "},\n  \"held_out\": %d,\n  \"ms_per_step\": %.4f\n}\n", run->eval->size,
+                ms);
+        return;
+    }
+    fprintf(f, "task         %s\n", run->task->name);
+    fprintf(f, "d_model      %d\nnum_heads    %d\nvocab        %d\ncontext      %d\n",
+            c->d_model, c->heads, c->vocab, c->context);
+    fprintf(f, "steps        %ld\nbatch        %d\nlr           %g\nseed         %u\n", m->step,
+            run->opt.batch, (double)run->opt.lr, run->opt.seed);
+    fprintf(f, "loss         %.6f (held out)\n", (double)run->eval_loss);
+    for (int k = 0; k < c->n_outputs; k++)
+        fprintf(f, "accuracy     %-8s %.4f on %d held-out sequences\n", c->outputs[k].name,
+                (double)run->accuracy[k], run->eval->size);
+    fprintf(f, "ms_per_step  %.4f\n", ms);
+}
+
+int cli_train_summary(const struct cli_options *o)
+{
+    struct mha_error err;
+    mha_error_clear(&err);
+    struct train_dataset *data;
+    struct train_run *run = cli_train_build(o, &data, &err);
+    if (!run) {
+        cli_report(&err);
+        return CLI_EXIT_USAGE;
+    }
+    const bool bar = isatty(STDERR_FILENO);
+    const int total = run->opt.steps, chunk = total / 100 > 0 ? total / 100 : 1;
+    double ms = 0.0;
+    for (int done = 0; done < total;) {
+        const double t0 = now_ms();
+        const int n = train_run_steps(run, chunk);
+        ms += now_ms() - t0;
+        done += n;
+        if (bar)
+            progress(done, total);
+        if (n == 0)
+            break;
+    }
+    if (bar)
+        fputc('\n', stderr);
+    train_run_evaluate(run);
+    int rc = 0;
+    if (o->save && model_io_save(run->model, o->save, &err)) {
+        cli_report(&err);
+        rc = CLI_EXIT_USAGE;
+    }
+    if (!rc) {
+        write_summary(stdout, run, o->format, total ? ms / total : 0.0);
+        if (fflush(stdout) != 0) {
+            fprintf(stderr, "%s: cannot write the output: %s\n", prog, strerror(errno));
+            rc = EXIT_FAILURE;
+        }
+    }
+    train_run_free(run);
+    train_dataset_free(data);
+    return rc;
+}
+
+int cli_grad(const struct cli_options *o)
+{
+    struct mha_error err;
+    mha_error_clear(&err);
+    struct train_model *probe = model_io_load(o->grad, 1, &err), *m = NULL;
+    struct train_batch *b = probe ? model_io_load_batch(o->batch_file, probe, &err) : NULL;
+    if (b)
+        m = train_model_new(&probe->cfg, b->size, &err);
+    int rc = CLI_EXIT_USAGE;
+    if (m && !train_model_copy_params(m, probe, &err) && !train_forward(m, b, &err)) {
+        train_backward(m, b);
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *mem = open_memstream(&buf, &len);
+        rc = !mem || model_io_write_grad(mem, m) != 0;
+        rc = (mem && fclose(mem) != 0) || rc;
+        if (!rc && (fwrite(buf, 1, len, stdout) != len || fflush(stdout) != 0)) {
+            fprintf(stderr, "%s: cannot write the output: %s\n", prog, strerror(errno));
+            rc = EXIT_FAILURE;
+        } else if (rc) {
+            fprintf(stderr, "%s: out of memory while formatting the output\n", prog);
+            rc = EXIT_FAILURE;
+        }
+        free(buf);
+    } else {
+        cli_report(&err);
+    }
+    train_model_free(m);
+    train_batch_free(b);
+    train_model_free(probe);
+    return rc;
+}
+
+struct mha_example *cli_model_example(const char *path, struct mha_error *err)
+{
+    struct train_model *m = model_io_load(path, 1, err);
+    if (!m)
+        return NULL;
+    struct mha_example *ex = train_model_to_example(m, err);
+    if (!ex)
+        mha_error_at(err, path, 0, 0);
+    train_model_free(m);
+    return ex;
+}

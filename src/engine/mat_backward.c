@@ -1,0 +1,93 @@
+/* mat_backward.c - the backward twins of mat_mul, mat_linear and
+ * mat_softmax_row: given the gradient of the result, add the gradients of
+ * the inputs.  Plain loops over small matrices (the sizes a model trained on
+ * screen has), in the order that keeps the inner loop contiguous. */
+#include "mat.h"
+
+#include <stddef.h>
+
+#include "mha_config.h"
+
+#if MHA_HAVE_CBLAS
+#include <cblas.h>
+#endif
+
+void mat_mul_backward(const float *a, const float *b, const float *dc, float *da, float *db,
+                      int m, int n, int k, bool trans_b)
+{
+    /* a: (m, k), b: (n, k) when trans_b else (k, n), dc: (m, n) */
+    for (int i = 0; i < m; i++) {
+        const float *ai = a + (size_t)i * (size_t)k;
+        const float *dci = dc + (size_t)i * (size_t)n;
+        float *dai = da ? da + (size_t)i * (size_t)k : NULL;
+        if (trans_b) {
+            /* pass 2: c[i][j] = Σ_p a[i][p] b[j][p], so
+             * da[i][p] += dc[i][j] b[j][p] and db[j][p] += dc[i][j] a[i][p] */
+            for (int j = 0; j < n; j++) {
+                const float g = dci[j];
+                const float *bj = b + (size_t)j * (size_t)k;
+                if (dai)
+                    for (int p = 0; p < k; p++)
+                        dai[p] += g * bj[p];
+                if (db) {
+                    float *dbj = db + (size_t)j * (size_t)k;
+                    for (int p = 0; p < k; p++)
+                        dbj[p] += g * ai[p];
+                }
+            }
+        } else {
+            /* pass 1: c[i][j] = Σ_p a[i][p] b[p][j], so
+             * da[i][p] += Σ_j dc[i][j] b[p][j] and db[p][j] += a[i][p] dc[i][j] */
+            for (int p = 0; p < k; p++) {
+                const float *bp = b + (size_t)p * (size_t)n;
+                if (dai) {
+                    float sum = 0.0f;
+                    for (int j = 0; j < n; j++)
+                        sum += dci[j] * bp[j];
+                    dai[p] += sum;
+                }
+                if (db) {
+                    float *dbp = db + (size_t)p * (size_t)n;
+                    const float aip = ai[p];
+                    for (int j = 0; j < n; j++)
+                        dbp[j] += aip * dci[j];
+                }
+            }
+        }
+    }
+}
+
+void mat_linear_backward(const float *x, const float *w, const float *dy, float *dx, float *dw,
+                         float *db, int m, int n, int k)
+{
+    /* x: (m, k), w: (n, k), dy: (m, n) */
+    /* pass 2: the bias gets every row of dy */
+    if (db)
+        for (int i = 0; i < m; i++)
+            for (int j = 0; j < n; j++)
+                db[j] += dy[(size_t)i * (size_t)n + (size_t)j];
+#if MHA_HAVE_CBLAS
+    /* the same two products as one cblas_sgemm each (beta 1 adds) */
+    if (mat_get_backend() == MAT_BACKEND_CBLAS && m > 0 && n > 0 && k > 0) {
+        if (dx)
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, k, n, 1.0f, dy, n, w, k,
+                        1.0f, dx, k);
+        if (dw)
+            cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, n, k, m, 1.0f, dy, n, x, k,
+                        1.0f, dw, k);
+        return;
+    }
+#endif
+    /* pass 1: y = x·wᵀ is mat_mul with trans_b */
+    mat_mul_backward(x, w, dy, dx, dw, m, n, k, true);
+}
+
+void mat_softmax_row_backward(const float *y, const float *dy, float *dx, int n)
+{
+    /* pass 2: Σ_j y_j dy_j; pass 1: dx_i = y_i (dy_i − that sum) */
+    float dot = 0.0f;
+    for (int j = 0; j < n; j++)
+        dot += y[j] * dy[j];
+    for (int j = 0; j < n; j++)
+        dx[j] = y[j] * (dy[j] - dot);
+}

@@ -1,0 +1,145 @@
+/* stages.c - the stage table (stages.h). */
+#include "stages.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const struct mha_stage_info stages[MHA_STAGE_COUNT] = {
+    [MHA_STAGE_INPUT] =
+        {
+            .name = "input",
+            .title = "Input",
+            .short_title = "Input",
+            .subtitle = "what goes in",
+            .heading = "Input",
+            .formula = "query (L_q, d)   key, value (L_k, d)   W_q, W_k, W_v, W_o (d, d)",
+            .sentence = "Each token enters as a row of numbers; the four weight matrices are "
+                        "what the model learned, stored [out][in] as nn.Linear keeps them.",
+            .dump_heading = "input: query, key and value, and the four weight matrices",
+            .legend = MHA_LEGEND_SIGNED,
+            .n_tensors = 7,
+            .tensors = {MHA_TENSOR_QUERY, MHA_TENSOR_KEY, MHA_TENSOR_VALUE, MHA_TENSOR_W_Q,
+                        MHA_TENSOR_W_K, MHA_TENSOR_W_V, MHA_TENSOR_W_O},
+        },
+    [MHA_STAGE_PROJECTION] =
+        {
+            .name = "projection",
+            .title = "Projection",
+            .short_title = "Proj",
+            .subtitle = "three roles",
+            .heading = "Projection",
+            .formula = "Q = query·W_qᵀ + b_q    K = key·W_kᵀ + b_k    V = value·W_vᵀ + b_v",
+            .sentence = "Three learned matrices turn every token into a query (what it looks "
+                        "for), a key (what it offers to others) and a value (what it hands on "
+                        "when chosen).",
+            .dump_heading = "projection: Q = query·W_qᵀ + b_q, K = key·W_kᵀ + b_k, "
+                            "V = value·W_vᵀ + b_v",
+            .legend = MHA_LEGEND_SIGNED,
+            .n_tensors = 3,
+            .tensors = {MHA_TENSOR_Q, MHA_TENSOR_K, MHA_TENSOR_V},
+        },
+    [MHA_STAGE_SPLIT] =
+        {
+            .name = "split",
+            .title = "Split",
+            .short_title = "Split",
+            .subtitle = "a slice per head",
+            .heading = "Split into heads",
+            .formula = "(L, d) → (L, H, d_k)   with d_k = d ÷ H",
+            .sentence = "Nothing is computed here: each row is cut into H pieces of d_k "
+                        "columns, and piece h belongs to head h.",
+            .dump_heading = "split: each row of Q, K and V cut into heads of d_k columns, "
+                            "(L, d) -> (L, H, d_k)",
+            .legend = MHA_LEGEND_HEADS,
+            .n_tensors = 3,
+            .tensors = {MHA_TENSOR_Q, MHA_TENSOR_K, MHA_TENSOR_V},
+        },
+    [MHA_STAGE_TRANSPOSE] =
+        {
+            .name = "transpose",
+            .title = "Transpose",
+            .short_title = "Transp",
+            .subtitle = "heads to the front",
+            .heading = "Transpose",
+            .formula = "(L, H, d_k) → (H, L, d_k)",
+            .sentence = "The head axis moves to the front, so that every head owns a small "
+                        "matrix of its own and can attend without looking at the others.",
+            .dump_heading = "transpose: (L, H, d_k) -> (H, L, d_k), one block per head",
+            .legend = MHA_LEGEND_HEADS,
+            .n_tensors = 3,
+            .tensors = {MHA_TENSOR_QH, MHA_TENSOR_KH, MHA_TENSOR_VH},
+        },
+    [MHA_STAGE_ATTENTION] =
+        {
+            .name = "attention",
+            .title = "Attention",
+            .short_title = "Attn",
+            .subtitle = "who looks at whom",
+            .heading = "Attention",
+            .formula = "weights = softmax(Q_h·K_hᵀ ÷ √d_k)    context = weights·V_h",
+            .sentence = "In every head each query is compared with each key; softmax turns a "
+                        "row of scores into weights that sum to 1, and the context is the "
+                        "values averaged with those weights.",
+            .dump_heading = "attention: weights = softmax(Q·Kᵀ / √d_k), context = weights · V, "
+                            "per head",
+            .legend = MHA_LEGEND_SIGNED_PROB,
+            .n_tensors = 4,
+            .tensors = {MHA_TENSOR_SCORES, MHA_TENSOR_SCALED, MHA_TENSOR_WEIGHTS,
+                        MHA_TENSOR_CONTEXT},
+        },
+    [MHA_STAGE_MERGE] =
+        {
+            .name = "merge",
+            .title = "Merge",
+            .short_title = "Merge",
+            .subtitle = "heads side by side",
+            .heading = "Merge",
+            .formula = "(H, L, d_k) → (L, H·d_k) = (L, d)",
+            .sentence = "The heads' contexts are laid side by side again: head 0 fills the "
+                        "first d_k columns, head 1 the next d_k, and so on.",
+            .dump_heading = "merge: the heads' contexts side by side, (H, L, d_k) -> (L, d)",
+            .legend = MHA_LEGEND_HEADS,
+            .n_tensors = 2,
+            .tensors = {MHA_TENSOR_CONTEXT, MHA_TENSOR_MERGED},
+        },
+    [MHA_STAGE_OUTPUT] =
+        {
+            .name = "output",
+            .title = "Output",
+            .short_title = "Output",
+            .subtitle = "mixing the heads",
+            .heading = "Output",
+            .formula = "output = merged·W_oᵀ + b_o",
+            .sentence = "One last learned matrix mixes the heads' columns, so each output "
+                        "column can draw on what every head found.",
+            .dump_heading = "output: output = merged·W_oᵀ + b_o",
+            .legend = MHA_LEGEND_SIGNED,
+            .n_tensors = 1,
+            .tensors = {MHA_TENSOR_OUTPUT},
+        },
+};
+
+const struct mha_stage_info *mha_stage_info(enum mha_stage s)
+{
+    return &stages[s >= 0 && s < MHA_STAGE_COUNT ? s : 0];
+}
+
+const char *mha_stage_range(char *buf, size_t n)
+{
+    snprintf(buf, n, "0-%d", MHA_STAGE_COUNT - 1);
+    return buf;
+}
+
+const char *mha_stage_names(char *buf, size_t n, const char *last_sep)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int s = 0; s < MHA_STAGE_COUNT && used < n; s++) {
+        const char *sep = s == 0 ? "" : s == MHA_STAGE_COUNT - 1 ? last_sep : ", ";
+        const int w = snprintf(buf + used, n - used, "%s%s", sep, stages[s].name);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+    return buf;
+}

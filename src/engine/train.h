@@ -1,0 +1,338 @@
+/* train.h - a one-layer attention model that trains: the explorer's own
+ * attention (mha_forward) with an embedding in front and one linear read-out
+ * per output behind, its backward pass, Adam, and the tasks it learns.
+ *
+ *   x        = embedding[tokens] + positions[:T]           (T, d)
+ *   a        = MHA(x, x, x)   the engine's attention, trace kept
+ *   r        = x + a                                        (T, d)
+ *   logits_k = r·U_kᵀ + bias_k   for each output k          (T, C_k)
+ *   loss     = Σ_k mean over targets != -1 of cross-entropy(logits_k, target)
+ *
+ * Shaped like llm.c's train_gpt2.c: the model owns one parameter block;
+ * the gradients and both Adam moments are blocks of the same layout, so one
+ * loop updates them all; named views (struct train_tensors) point into each.
+ * The forward pass keeps every activation the backward pass reads (one
+ * mha_trace per sequence of the batch is the attention's activation cache).
+ * Everything is allocated by train_model_new; no step allocates.  One
+ * thread; the same seed gives the same numbers, byte for byte.  Pure C, no
+ * I/O: files are read and written by src/io/model_io.h.
+ *
+ * Parameter block layout (floats, in this order):
+ *   embedding (V, d) | positions (T, d) |
+ *   w_q w_k w_v w_o (d, d) [out][in], b_q b_k b_v b_o (d)   (struct mha_params) |
+ *   for each output k: unembed (C_k, d), bias (C_k)
+ * Biases that a model does not have (has_bias / outputs[k].has_bias false)
+ * stay in the block as zeros; their gradients are kept at zero, so Adam
+ * never moves them.
+ */
+#ifndef MHA_TRAIN_H
+#define MHA_TRAIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mha.h"
+#include "mha_error.h"
+#include "rng.h"
+
+/* Limits of the model and the files that describe it. */
+#define TRAIN_MAX_OUTPUTS 4
+#define TRAIN_MAX_VOCAB 256
+#define TRAIN_MAX_CONTEXT 64
+#define TRAIN_MAX_D_MODEL 256
+#define TRAIN_MAX_BATCH 4096
+#define TRAIN_NAME_MAX 32   /* output and task names, with the NUL */
+#define TRAIN_LABEL_MAX 64  /* vocabulary labels (UTF-8), with the NUL */
+
+/* Defaults of --train. */
+#define TRAIN_DEFAULT_D_MODEL 8
+#define TRAIN_DEFAULT_HEADS 2
+#define TRAIN_DEFAULT_VOCAB 16
+#define TRAIN_DEFAULT_CONTEXT 8
+#define TRAIN_DEFAULT_STEPS 1500
+#define TRAIN_DEFAULT_BATCH 64
+#define TRAIN_DEFAULT_LR 0.01f
+#define TRAIN_DEFAULT_SEED 1u
+/* Sequences in the held-out batch accuracies are measured on. */
+#define TRAIN_EVAL_SEQUENCES 1024
+
+/* ---- the attention's learned parameters (issue: one named block) ---- */
+
+/* One output head of the model: its name, how many classes it picks from,
+ * whether it has a bias. */
+struct train_output_spec {
+    char name[TRAIN_NAME_MAX];
+    int classes;
+    bool has_bias;
+};
+
+/* Sizes and switches of a model. */
+struct train_config {
+    int d_model;  /* d; heads divide it */
+    int heads;    /* H */
+    int vocab;    /* V: token ids 0..V-1 */
+    int context;  /* T: longest sequence, rows of positions */
+    bool causal;  /* mask keys after the query */
+    bool scaled;  /* scores / sqrt(d_k) (default true) */
+    bool has_bias; /* attention biases b_q .. b_o are learned */
+    int n_outputs;
+    struct train_output_spec outputs[TRAIN_MAX_OUTPUTS];
+};
+
+/* Named views into one block laid out as above (parameters, gradients,
+ * Adam m or Adam v: the same offsets in each). */
+struct train_tensors {
+    float *embedding; /* (V, d) */
+    float *positions; /* (T, d) */
+    struct mha_params attn;              /* w_q .. b_o, see mha.h */
+    float *unembed[TRAIN_MAX_OUTPUTS];   /* (C_k, d) */
+    float *bias[TRAIN_MAX_OUTPUTS];      /* (C_k) */
+};
+
+/* Floats of a block for cfg (0 when cfg is invalid). */
+size_t train_param_count(const struct train_config *cfg);
+/* Point the views t into block (train_param_count(cfg) floats). */
+void train_tensors_point(struct train_tensors *t, float *block, const struct train_config *cfg);
+
+/* Check cfg: sizes within the limits above, heads divide d_model, every
+ * output has 2..TRAIN_MAX_VOCAB classes and a name.  0, or -1 + err naming
+ * the field ("heads: 3 do not divide d_model 8 ..."). */
+int train_config_check(const struct train_config *cfg, struct mha_error *err);
+
+/* ---- batches ---- */
+
+/* size sequences of len tokens and, per output, a target per token (-1 = no
+ * target).  One allocation; free with train_batch_free. */
+struct train_batch {
+    int size, len, n_outputs;
+    int *tokens;                      /* (size, len) */
+    int *targets[TRAIN_MAX_OUTPUTS];  /* (size, len) each */
+    void *block;
+};
+
+struct train_batch *train_batch_new(int size, int len, int n_outputs, struct mha_error *err);
+void train_batch_free(struct train_batch *b);
+
+/* ---- the model ---- */
+
+struct train_model {
+    struct train_config cfg;
+    size_t n_params;       /* floats in each of the four blocks */
+    float *params;         /* the parameter block */
+    float *grads;          /* d loss / d params, same layout */
+    float *adam_m, *adam_v; /* Adam's first and second moments, same layout */
+    struct train_tensors p, g, m, v; /* views into the four blocks */
+    int adam_t;            /* Adam steps taken (for bias correction) */
+    long step;             /* training steps taken */
+
+    /* labels: vocab names (V) shown on screen and written to files */
+    char (*vocab_names)[TRAIN_LABEL_MAX];
+    char task[TRAIN_NAME_MAX]; /* task the model was trained on, "" if none */
+    int sample[TRAIN_MAX_CONTEXT]; /* the sequence the explorer shows */
+    int sample_len;                /* 0 = none */
+
+    /* last forward pass */
+    int batch_cap;         /* most sequences one forward pass takes */
+    int fwd_size, fwd_len; /* size and length of the last batch forwarded */
+    float loss;            /* its loss */
+    float out_loss[TRAIN_MAX_OUTPUTS]; /* each output's mean cross-entropy */
+    int out_count[TRAIN_MAX_OUTPUTS];  /* targets != -1 it counted */
+
+    /* activation cache, (batch_cap, T, ...) each */
+    float *x;              /* embedding + positions (B, T, d) */
+    struct mha_trace *traces; /* B traces, the attention of each sequence */
+    float *r;              /* x + attention output (B, T, d) */
+    float *probs[TRAIN_MAX_OUTPUTS]; /* softmax of the logits (B, T, C_k) */
+
+    /* scratch of the backward pass, (batch_cap, T, d) each but work (one
+     * sequence's attention) */
+    float *d_r, *d_x, *d_query, *d_key, *d_value, *work;
+
+    /* the sample sequence's own forward pass (train_model_sample) */
+    float *sample_x;
+    struct mha_trace *sample_trace;
+
+    void *arena; /* the single allocation behind everything above */
+
+    /* more backward scratch: d merged (batch_cap, T, d), d logits
+     * (batch_cap, T, largest C) */
+    float *d_merged, *d_logits;
+};
+
+/* A model for cfg able to forward batches of up to batch_cap sequences,
+ * every number zero and labels "A", "B", .. (or "t0".. past 26 tokens).  NULL + err on a bad config
+ * or out of memory.  Free with train_model_free. */
+struct train_model *train_model_new(const struct train_config *cfg, int batch_cap,
+                                    struct mha_error *err);
+void train_model_free(struct train_model *m);
+
+/* Fill the parameters from seed (mulberry32): embedding and positions
+ * N(0, 1)-like, weights uniform in ±1/sqrt(fan_in) (nn.Linear), biases
+ * zero; gradients, moments, adam_t and step cleared. */
+void train_model_init(struct train_model *m, uint32_t seed);
+
+/* Copy parameters, labels, task and sample (not the moments) from src to
+ * dst of the same config.  0, or -1 + err when the configs differ. */
+int train_model_copy_params(struct train_model *dst, const struct train_model *src,
+                            struct mha_error *err);
+
+/* The batch's traces are packed tensor by tensor: traces[s].q is
+ * traces[0].q + s·T·d, and so for every stage, so the projections (pass 1)
+ * and the output projection (pass 6) of the whole batch are one matrix
+ * multiply each over batch·T rows; passes 2 to 5 run per sequence
+ * (mha_forward_attend).  The sample's trace is separate.
+ *
+ * Forward b (b->size <= batch_cap, b->len <= context, ids < vocab) and the
+ * loss: fills x, traces, r, probs, loss, out_loss, out_count.  -1 + err on
+ * a batch that does not fit. */
+int train_forward(struct train_model *m, const struct train_batch *b, struct mha_error *err);
+
+/* Gradients of the last forward pass (which must have been of b): sets
+ * grads (overwritten, not accumulated).  No allocation. */
+void train_backward(struct train_model *m, const struct train_batch *b);
+
+/* One Adam step (β1 0.9, β2 0.999, ε 1e-8, no weight decay) on grads. */
+void train_adam_step(struct train_model *m, float lr);
+
+/* forward + backward + Adam on b; returns the loss before the update, or
+ * NAN + err when b does not fit. */
+float train_step(struct train_model *m, const struct train_batch *b, float lr,
+                 struct mha_error *err);
+
+/* Predicted class (argmax of probs) of output k for token t of sequence s
+ * of the last forward pass. */
+int train_predict(const struct train_model *m, int k, int s, int t);
+
+/* Forward b and count, per output, targets predicted right: right[k] and
+ * total[k] (targets != -1).  b may be larger than batch_cap (forwarded in
+ * chunks).  Leaves the activation cache holding the last chunk. */
+int train_count_right(struct train_model *m, const struct train_batch *b, long *right,
+                      long *total, struct mha_error *err);
+
+/* ---- the sample sequence and the explorer ---- */
+
+/* Set the sample (len <= context, ids < vocab). 0 or -1 + err. */
+int train_model_set_sample(struct train_model *m, const int *tokens, int len,
+                           struct mha_error *err);
+
+/* Forward the sample sequence through the attention into sample_trace
+ * (no allocation).  The trace's weights (H, T, T) are the per-head maps. */
+int train_model_sample_forward(struct train_model *m, struct mha_error *err);
+
+/* Head h's attention weights on the sample, (len, len) row-major, from the
+ * last train_model_sample_forward; NULL when h is out of range or no
+ * sample was run. */
+const float *train_head_weights(const struct train_model *m, int h);
+
+/* The model on its sample as an explorer example: query = key = value =
+ * embedding[sample] + positions, w_q .. b_o copied, labels from
+ * vocab_names, causal and scaled from cfg.  NULL + err without a sample or
+ * on out of memory.  Caller frees with mha_example_free. */
+struct mha_example *train_model_to_example(const struct train_model *m, struct mha_error *err);
+
+/* The same into an existing example of matching sizes (lq = lk = sample_len,
+ * d_model, heads), without allocating: for a screen that redraws a model
+ * being trained.  0, or -1 + err when the sizes differ. */
+int train_model_fill_example(const struct train_model *m, struct mha_example *ex,
+                             struct mha_error *err);
+
+/* ---- tasks ---- */
+
+/* Rows of example sequences a task samples from (a teacher's own task,
+ * read by dataset_io_load): rows × len tokens and targets per output. */
+struct train_dataset {
+    int rows, len, vocab, n_outputs;
+    bool causal;
+    struct train_output_spec outputs[TRAIN_MAX_OUTPUTS];
+    char (*vocab_names)[TRAIN_LABEL_MAX]; /* vocab labels */
+    int *tokens;                          /* (rows, len) */
+    int *targets[TRAIN_MAX_OUTPUTS];      /* (rows, len), -1 = none */
+    char name[TRAIN_NAME_MAX];            /* from the file name */
+    void *block;
+};
+void train_dataset_free(struct train_dataset *d);
+
+/* A task: what the model is asked to learn. */
+struct train_task {
+    const char *name;        /* "first-prev" */
+    const char *summary;     /* one line for lists and screen titles */
+    const char *description; /* in words, for the screen and the summary */
+    bool causal;
+    int n_outputs;
+    const char *output_names[TRAIN_MAX_OUTPUTS];
+    int min_vocab, min_context; /* smallest sizes it makes sense for */
+    /* classes output k picks from, for this vocab and context */
+    int (*classes)(int k, int vocab, int context);
+    /* fill b (all b->size sequences of b->len tokens) from rng */
+    void (*generate)(const struct train_task *task, struct train_batch *b, int vocab,
+                     struct rng *rng);
+    const struct train_dataset *data; /* a file's task; NULL for built-in */
+};
+
+/* Built-in tasks, in the order lists show them. */
+int train_task_count(void);
+const struct train_task *train_task_at(int i);
+/* Task by name; NULL when unknown. */
+const struct train_task *train_task_find(const char *name);
+/* "first-prev, prev, ..." into buf (for error messages). */
+const char *train_task_names(char *buf, size_t n);
+
+/* The task of a dataset (sampling rows with replacement): task->data = d;
+ * d must outlive task. */
+void train_task_from_dataset(struct train_task *task, const struct train_dataset *d);
+
+/* Check that the task fits vocab and context (min sizes, dataset vocab and
+ * length).  0 or -1 + err naming the option to change. */
+int train_task_check(const struct train_task *task, int vocab, int context,
+                     struct mha_error *err);
+
+/* A model config for the task: its outputs (classes from vocab and
+ * context, biases on), causal from the task, scaled, attention biases on. */
+void train_task_config(const struct train_task *task, int d_model, int heads, int vocab,
+                       int context, struct train_config *cfg);
+
+/* ---- a training run: what the command line and the screen drive ---- */
+
+struct train_run_options {
+    int steps;       /* step limit */
+    int batch;       /* sequences per step */
+    float lr;
+    uint32_t seed;   /* init and batches; the held-out set is drawn apart */
+    int eval_size;   /* held-out sequences (>= TRAIN_EVAL_SEQUENCES) */
+};
+
+/* Owns the model, a training batch refilled every step from its own rng,
+ * the fixed held-out batch, and the sample sequence (the first held-out
+ * sequence).  Free with train_run_free. */
+struct train_run {
+    const struct train_task *task;
+    struct train_task own_task;  /* copy when the task came from a dataset */
+    struct train_run_options opt;
+    struct train_model *model;
+    struct train_batch *batch, *eval;
+    struct rng rng;             /* draws the training batches */
+    float last_loss;            /* loss of the last step */
+    float accuracy[TRAIN_MAX_OUTPUTS]; /* from the last train_run_evaluate */
+    float eval_loss;
+};
+
+/* Defaults: TRAIN_DEFAULT_* above. */
+void train_run_options_default(struct train_run_options *o);
+
+/* A run of task (which must outlive it) on a model of d_model/heads/vocab/
+ * context, initialised from o->seed, sample forwarded.  NULL + err. */
+struct train_run *train_run_new(const struct train_task *task, int d_model, int heads,
+                                int vocab, int context, const struct train_run_options *o,
+                                struct mha_error *err);
+void train_run_free(struct train_run *run);
+
+/* n more steps (stops at opt.steps); returns steps taken.  The sample's
+ * trace is refreshed afterwards. */
+int train_run_steps(struct train_run *run, int n);
+
+/* Accuracy per output (and loss) on the held-out batch into
+ * run->accuracy / run->eval_loss. */
+void train_run_evaluate(struct train_run *run);
+
+#endif

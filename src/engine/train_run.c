@@ -1,0 +1,160 @@
+/* train_run.c - batches, and a training run: a model, the batch it is fed
+ * every step, the held-out batch it is measured on and the sample the
+ * screen shows, all allocated up front. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "train.h"
+
+struct train_batch *train_batch_new(int size, int len, int n_outputs, struct mha_error *err)
+{
+    if (size < 1 || size > 1 << 20 || len < 1 || len > TRAIN_MAX_CONTEXT || n_outputs < 1 ||
+        n_outputs > TRAIN_MAX_OUTPUTS) {
+        mha_error_set(err, "a batch of %d sequences of %d tokens with %d outputs is not possible",
+                      size, len, n_outputs);
+        return NULL;
+    }
+    const size_t cells = (size_t)size * (size_t)len;
+    const size_t bytes = sizeof(struct train_batch) + 16 + cells * sizeof(int) * (size_t)(1 + n_outputs);
+    char *block = calloc(1, bytes);
+    if (!block) {
+        mha_error_set(err, "out of memory allocating a batch of %d sequences", size);
+        return NULL;
+    }
+    struct train_batch *b = (struct train_batch *)(void *)block;
+    b->block = block;
+    b->size = size;
+    b->len = len;
+    b->n_outputs = n_outputs;
+    int *p = (int *)(void *)(block + ((sizeof *b + 15u) & ~(size_t)15u));
+    b->tokens = p, p += cells;
+    for (int k = 0; k < n_outputs; k++)
+        b->targets[k] = p, p += cells;
+    return b;
+}
+
+void train_batch_free(struct train_batch *b)
+{
+    if (b)
+        free(b->block);
+}
+
+void train_dataset_free(struct train_dataset *d)
+{
+    if (d)
+        free(d->block);
+}
+
+void train_run_options_default(struct train_run_options *o)
+{
+    o->steps = TRAIN_DEFAULT_STEPS;
+    o->batch = TRAIN_DEFAULT_BATCH;
+    o->lr = TRAIN_DEFAULT_LR;
+    o->seed = TRAIN_DEFAULT_SEED;
+    o->eval_size = TRAIN_EVAL_SEQUENCES;
+}
+
+/* Streams of the generator kept apart: init, training batches, held-out. */
+#define RUN_STREAM_BATCHES 0x9E3779B9u
+#define RUN_STREAM_EVAL 0x85EBCA6Bu
+
+struct train_run *train_run_new(const struct train_task *task, int d_model, int heads,
+                                int vocab, int context, const struct train_run_options *o,
+                                struct mha_error *err)
+{
+    if (train_task_check(task, vocab, context, err))
+        return NULL;
+    if (o->steps < 0 || o->batch < 1 || o->batch > TRAIN_MAX_BATCH || !(o->lr > 0.0f) ||
+        !isfinite(o->lr) || o->eval_size < 1) {
+        mha_error_set(err, "training options out of range (steps %d, batch %d, lr %g)",
+                      o->steps, o->batch, (double)o->lr);
+        return NULL;
+    }
+    struct train_run *run = calloc(1, sizeof *run);
+    if (!run) {
+        mha_error_set(err, "out of memory");
+        return NULL;
+    }
+    run->opt = *o;
+    if (task->data) {
+        run->own_task = *task;
+        run->task = &run->own_task;
+    } else {
+        run->task = task;
+    }
+    struct train_config cfg;
+    train_task_config(task, d_model, heads, vocab, context, &cfg);
+    const int len = task->data ? task->data->len : context;
+    run->model = train_model_new(&cfg, o->batch, err);
+    if (!run->model)
+        goto fail;
+    run->batch = train_batch_new(o->batch, len, cfg.n_outputs, err);
+    run->eval = run->batch ? train_batch_new(o->eval_size, len, cfg.n_outputs, err) : NULL;
+    if (!run->eval)
+        goto fail;
+    struct train_model *m = run->model;
+    snprintf(m->task, sizeof m->task, "%s", task->name);
+    if (task->data)
+        memcpy(m->vocab_names, task->data->vocab_names, (size_t)vocab * TRAIN_LABEL_MAX);
+    train_model_init(m, o->seed);
+    rng_init(&run->rng, o->seed ^ RUN_STREAM_BATCHES);
+    struct rng held;
+    rng_init(&held, o->seed ^ RUN_STREAM_EVAL);
+    run->task->generate(run->task, run->eval, vocab, &held);
+    if (train_model_set_sample(m, run->eval->tokens, len, err) ||
+        train_model_sample_forward(m, err))
+        goto fail;
+    run->last_loss = NAN;
+    return run;
+fail:
+    train_run_free(run);
+    return NULL;
+}
+
+void train_run_free(struct train_run *run)
+{
+    if (!run)
+        return;
+    train_model_free(run->model);
+    train_batch_free(run->batch);
+    train_batch_free(run->eval);
+    free(run);
+}
+
+int train_run_steps(struct train_run *run, int n)
+{
+    struct train_model *m = run->model;
+    int done = 0;
+    while (done < n && m->step < run->opt.steps) {
+        run->task->generate(run->task, run->batch, m->cfg.vocab, &run->rng);
+        run->last_loss = train_step(m, run->batch, run->opt.lr, NULL);
+        done++;
+    }
+    train_model_sample_forward(m, NULL);
+    return done;
+}
+
+void train_run_evaluate(struct train_run *run)
+{
+    long right[TRAIN_MAX_OUTPUTS], total[TRAIN_MAX_OUTPUTS];
+    struct train_model *m = run->model;
+    double loss = 0.0;
+    if (train_count_right(m, run->eval, right, total, NULL))
+        return;
+    /* the loss of the whole held-out batch, chunk by chunk */
+    for (int s0 = 0; s0 < run->eval->size; s0 += m->batch_cap) {
+        struct train_batch chunk = *run->eval;
+        chunk.size = chunk.size - s0 < m->batch_cap ? chunk.size - s0 : m->batch_cap;
+        const size_t off = (size_t)s0 * (size_t)chunk.len;
+        chunk.tokens += off;
+        for (int k = 0; k < chunk.n_outputs; k++)
+            chunk.targets[k] += off;
+        train_forward(m, &chunk, NULL);
+        loss += (double)m->loss * chunk.size;
+    }
+    run->eval_loss = (float)(loss / run->eval->size);
+    for (int k = 0; k < m->cfg.n_outputs; k++)
+        run->accuracy[k] = total[k] ? (float)right[k] / (float)total[k] : 0.0f;
+}

@@ -1,0 +1,263 @@
+/* json_read.c - checked JSON field readers for the training files. */
+#include "json_read.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "safe_file.h"
+#include "text_check.h"
+
+/* Largest magnitude accepted for a parameter. */
+#define JREAD_MAX_ABS 1e6
+
+int jread_fail(const struct jread *r, const char *fmt, ...)
+{
+    if (r->err) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(r->err->text, sizeof r->err->text, fmt, ap);
+        va_end(ap);
+        mha_error_at(r->err, r->name, 0, 0);
+    }
+    return -1;
+}
+
+const char *jread_type(const json_t *v)
+{
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: return "an object";
+    case JSON_ARRAY: return "an array";
+    case JSON_STRING: return "a string";
+    case JSON_INTEGER: return "an integer";
+    case JSON_REAL: return "a number";
+    case JSON_TRUE:
+    case JSON_FALSE: return "a boolean";
+    case JSON_NULL: return "null";
+    }
+    return "a value";
+}
+
+json_t *jread_parse(const struct jread *r, const char *text)
+{
+    json_error_t je;
+    json_t *root = json_loads(text, JSON_REJECT_DUPLICATES, &je);
+    if (!root) {
+        jread_fail(r, "not valid JSON: %s", je.text);
+        if (r->err)
+            mha_error_at(r->err, r->name, je.line, je.column);
+        return NULL;
+    }
+    if (!json_is_object(root)) {
+        jread_fail(r, "the file must hold a JSON object { ... }, not %s", jread_type(root));
+        json_decref(root);
+        return NULL;
+    }
+    return root;
+}
+
+json_t *jread_file(const struct jread *r, const char *path, const char *what)
+{
+    /* only a regular file, never blocking, size capped (safe_file.h) */
+    char *text = NULL;
+    size_t len = 0;
+    struct mha_error local;
+    if (safe_file_read(path, JREAD_MAX_FILE, what, &text, &len, r->err ? r->err : &local))
+        return NULL;
+    json_t *root = jread_parse(r, text);
+    free(text);
+    return root;
+}
+
+int jread_keys(const struct jread *r, json_t *obj, const char *where,
+               const char *const *known)
+{
+    const char *key;
+    json_t *value;
+    json_object_foreach(obj, key, value) {
+        bool ok = false;
+        for (const char *const *k = known; *k && !ok; k++)
+            ok = !strcmp(*k, key);
+        if (!ok) {
+            char list[512];
+            size_t used = 0;
+            list[0] = '\0';
+            for (const char *const *k = known; *k && used < sizeof list; k++)
+                used += (size_t)snprintf(list + used, sizeof list - used, "%s%s",
+                                         k == known ? "" : ", ", *k);
+            return jread_fail(r, "%s: unknown field \"%s\" (known: %s)", where, key, list);
+        }
+    }
+    return 0;
+}
+
+int jread_int(const struct jread *r, json_t *obj, const char *field, long lo, long hi,
+              long *out)
+{
+    json_t *v = json_object_get(obj, field);
+    if (!v)
+        return 0;
+    if (!json_is_integer(v))
+        return jread_fail(r, "\"%s\" must be an integer, not %s", field, jread_type(v));
+    const json_int_t n = json_integer_value(v);
+    if (n < lo || n > hi)
+        return jread_fail(r, "\"%s\" is %lld; it must be between %ld and %ld", field,
+                          (long long)n, lo, hi);
+    *out = (long)n;
+    return 1;
+}
+
+int jread_bool(const struct jread *r, json_t *obj, const char *field, bool *out)
+{
+    json_t *v = json_object_get(obj, field);
+    if (!v)
+        return 0;
+    if (!json_is_boolean(v))
+        return jread_fail(r, "\"%s\" must be true or false, not %s", field, jread_type(v));
+    *out = json_is_true(v);
+    return 1;
+}
+
+json_t *jread_need(const struct jread *r, json_t *obj, const char *field, const char *what)
+{
+    json_t *v = json_object_get(obj, field);
+    if (!v)
+        jread_fail(r, "missing field \"%s\" (%s)", field, what);
+    return v;
+}
+
+int jread_label(const struct jread *r, json_t *v, const char *where, char *out, size_t max)
+{
+    if (!json_is_string(v))
+        return jread_fail(r, "%s must be a string, not %s", where, jread_type(v));
+    const char *s = json_string_value(v);
+    const size_t n = json_string_length(v);
+    if (n == 0 || strlen(s) != n)
+        return jread_fail(r, "%s must be a non-empty string without NUL characters", where);
+    if (n >= max)
+        return jread_fail(r, "%s is %zu bytes long; at most %zu are allowed", where, n,
+                          max - 1);
+    char what[96];
+    if (mha_text_find_unsafe(s, n, false, what, sizeof what) < n)
+        return jread_fail(r, "%s contains %s, which a terminal would obey instead of showing",
+                          where, what);
+    memcpy(out, s, n + 1);
+    return 0;
+}
+
+static int read_number(const struct jread *r, json_t *v, const char *field, int i, int j,
+                       float *out)
+{
+    char where[128];
+    if (j >= 0)
+        snprintf(where, sizeof where, "\"%s\" row %d, column %d", field, i, j);
+    else
+        snprintf(where, sizeof where, "\"%s\"[%d]", field, i);
+    if (!json_is_number(v))
+        return jread_fail(r, "%s must be a number, not %s", where, jread_type(v));
+    const double x = json_number_value(v);
+    if (!isfinite(x) || fabs(x) > JREAD_MAX_ABS)
+        return jread_fail(r, "%s is %g; numbers must be finite and at most %g in size", where,
+                          x, JREAD_MAX_ABS);
+    *out = (float)x;
+    return 0;
+}
+
+int jread_matrix(const struct jread *r, json_t *arr, const char *field, int rows, int cols,
+                 const char *rows_why, const char *cols_why, float *dst)
+{
+    if (!json_is_array(arr))
+        return jread_fail(r, "\"%s\" must be an array of rows, not %s", field, jread_type(arr));
+    if (json_array_size(arr) != (size_t)rows)
+        return jread_fail(r, "\"%s\" has %zu rows; expected %d (%s)", field,
+                          json_array_size(arr), rows, rows_why);
+    for (int i = 0; i < rows; i++) {
+        json_t *row = json_array_get(arr, (size_t)i);
+        if (!json_is_array(row))
+            return jread_fail(r, "\"%s\" row %d must be an array of numbers, not %s", field, i,
+                              jread_type(row));
+        if (json_array_size(row) != (size_t)cols)
+            return jread_fail(r, "\"%s\" row %d has %zu numbers; expected %d (%s)", field, i,
+                              json_array_size(row), cols, cols_why);
+        for (int j = 0; j < cols; j++)
+            if (read_number(r, json_array_get(row, (size_t)j), field, i, j,
+                            &dst[(size_t)i * (size_t)cols + (size_t)j]))
+                return -1;
+    }
+    return 0;
+}
+
+int jread_vector(const struct jread *r, json_t *arr, const char *field, int n,
+                 const char *why, float *dst)
+{
+    if (!json_is_array(arr))
+        return jread_fail(r, "\"%s\" must be an array of %d numbers, not %s", field, n,
+                          jread_type(arr));
+    if (json_array_size(arr) != (size_t)n)
+        return jread_fail(r, "\"%s\" has %zu numbers; expected %d (%s)", field,
+                          json_array_size(arr), n, why);
+    for (int i = 0; i < n; i++)
+        if (read_number(r, json_array_get(arr, (size_t)i), field, i, -1, &dst[i]))
+            return -1;
+    return 0;
+}
+
+int jread_ids_shape(const struct jread *r, json_t *arr, const char *field, int max_rows,
+                    int max_cols, int *rows, int *cols)
+{
+    if (!json_is_array(arr))
+        return jread_fail(r, "\"%s\" must be an array of rows of token ids, not %s", field,
+                          jread_type(arr));
+    const size_t n = json_array_size(arr);
+    if (n < 1 || n > (size_t)max_rows)
+        return jread_fail(r, "\"%s\" has %zu rows; it must have between 1 and %d", field, n,
+                          max_rows);
+    json_t *first = json_array_get(arr, 0);
+    if (!json_is_array(first))
+        return jread_fail(r, "\"%s\" row 0 must be an array of ids, not %s", field,
+                          jread_type(first));
+    const size_t len = json_array_size(first);
+    if (len < 1 || len > (size_t)max_cols)
+        return jread_fail(r,
+                          "\"%s\" row 0 has %zu tokens; sequences must have between 1 and %d "
+                          "(the context)",
+                          field, len, max_cols);
+    *rows = (int)n;
+    *cols = (int)len;
+    return 0;
+}
+
+int jread_ids(const struct jread *r, json_t *arr, const char *field, int rows, int cols,
+              int lo, int hi, int *dst)
+{
+    if (!json_is_array(arr))
+        return jread_fail(r, "\"%s\" must be an array of rows, not %s", field, jread_type(arr));
+    if (json_array_size(arr) != (size_t)rows)
+        return jread_fail(r, "\"%s\" has %zu rows; expected %d (one per sequence)", field,
+                          json_array_size(arr), rows);
+    for (int i = 0; i < rows; i++) {
+        json_t *row = json_array_get(arr, (size_t)i);
+        if (!json_is_array(row))
+            return jread_fail(r, "\"%s\" row %d must be an array of ids, not %s", field, i,
+                              jread_type(row));
+        if (json_array_size(row) != (size_t)cols)
+            return jread_fail(r, "\"%s\" row %d has %zu entries; expected %d like row 0", field,
+                              i, json_array_size(row), cols);
+        for (int j = 0; j < cols; j++) {
+            json_t *v = json_array_get(row, (size_t)j);
+            if (!json_is_integer(v))
+                return jread_fail(r, "\"%s\" row %d, column %d must be an integer id, not %s",
+                                  field, i, j, jread_type(v));
+            const json_int_t id = json_integer_value(v);
+            if (id < lo || id > hi)
+                return jread_fail(r,
+                                  "\"%s\" row %d, column %d: id %lld is out of range; "
+                                  "expected %d..%d",
+                                  field, i, j, (long long)id, lo, hi);
+            dst[(size_t)i * (size_t)cols + (size_t)j] = (int)id;
+        }
+    }
+    return 0;
+}

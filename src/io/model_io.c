@@ -1,0 +1,366 @@
+/* model_io.c - model files <-> struct train_model, and the --grad output. */
+#include "model_io.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "json_read.h"
+#include "safe_file.h"
+
+static const char *const model_keys[] = {
+    "vocab", "d_model", "num_heads", "context", "causal", "scaled", "embedding", "positions",
+    "w_q",   "w_k",     "w_v",       "w_o",     "b_q",    "b_k",    "b_v",       "b_o",
+    "outputs", "task",  "sample",    "description", NULL,
+};
+static const char *const output_keys[] = {"name", "classes", "unembed", "bias", NULL};
+static const char *const weight_names[4] = {"w_q", "w_k", "w_v", "w_o"};
+static const char *const bias_names[4] = {"b_q", "b_k", "b_v", "b_o"};
+
+bool model_io_is_model_file(const char *path)
+{
+    char *text = NULL;
+    size_t len = 0;
+    struct mha_error err;
+    if (safe_file_read(path, JREAD_MAX_FILE, "model file", &text, &len, &err))
+        return false;
+    json_t *root = json_loads(text, 0, NULL);
+    free(text);
+    const bool yes = root && json_is_object(root) &&
+                     (json_object_get(root, "embedding") || json_object_get(root, "outputs"));
+    json_decref(root);
+    return yes;
+}
+
+/* The sizes and outputs of the file into cfg (no numbers yet). */
+static int read_config(const struct jread *r, json_t *root, struct train_config *cfg)
+{
+    long d = 0, h = 0, t = 0;
+    memset(cfg, 0, sizeof *cfg);
+    json_t *vocab = jread_need(r, root, "vocab", "the token names, an array of strings");
+    if (!vocab)
+        return -1;
+    if (!json_is_array(vocab))
+        return jread_fail(r, "\"vocab\" must be an array of token names, not %s",
+                          jread_type(vocab));
+    if (json_array_size(vocab) < 2 || json_array_size(vocab) > TRAIN_MAX_VOCAB)
+        return jread_fail(r, "\"vocab\" has %zu names; a model has 2 to %d tokens",
+                          json_array_size(vocab), TRAIN_MAX_VOCAB);
+    cfg->vocab = (int)json_array_size(vocab);
+    if (jread_int(r, root, "d_model", 1, TRAIN_MAX_D_MODEL, &d) != 1 ||
+        jread_int(r, root, "num_heads", 1, d, &h) != 1 ||
+        jread_int(r, root, "context", 1, TRAIN_MAX_CONTEXT, &t) != 1) {
+        if (!r->err || !r->err->text[0])
+            jread_fail(r, "\"d_model\", \"num_heads\" and \"context\" are required integers");
+        return -1;
+    }
+    if (d % h)
+        return jread_fail(r, "\"num_heads\" %ld does not divide \"d_model\" %ld (every head "
+                             "gets d_model / num_heads dimensions)", h, d);
+    cfg->d_model = (int)d;
+    cfg->heads = (int)h;
+    cfg->context = (int)t;
+    cfg->scaled = true;
+    if (jread_bool(r, root, "causal", &cfg->causal) < 0 ||
+        jread_bool(r, root, "scaled", &cfg->scaled) < 0)
+        return -1;
+    int biases = 0;
+    for (int i = 0; i < 4; i++)
+        biases += json_object_get(root, bias_names[i]) != NULL;
+    if (biases != 0 && biases != 4)
+        return jread_fail(r, "give all four of \"b_q\", \"b_k\", \"b_v\", \"b_o\" or none");
+    cfg->has_bias = biases == 4;
+
+    json_t *outs = jread_need(r, root, "outputs", "a list of {name, classes, unembed, bias}");
+    if (!outs)
+        return -1;
+    if (!json_is_array(outs) || json_array_size(outs) < 1 ||
+        json_array_size(outs) > TRAIN_MAX_OUTPUTS)
+        return jread_fail(r, "\"outputs\" must be an array of 1 to %d objects",
+                          TRAIN_MAX_OUTPUTS);
+    cfg->n_outputs = (int)json_array_size(outs);
+    for (int k = 0; k < cfg->n_outputs; k++) {
+        json_t *o = json_array_get(outs, (size_t)k);
+        char where[48];
+        snprintf(where, sizeof where, "outputs[%d]", k);
+        if (!json_is_object(o))
+            return jread_fail(r, "%s must be an object, not %s", where, jread_type(o));
+        if (jread_keys(r, o, where, output_keys))
+            return -1;
+        json_t *name = json_object_get(o, "name");
+        char name_where[64];
+        snprintf(name_where, sizeof name_where, "%s \"name\"", where);
+        if (!name)
+            return jread_fail(r, "%s: missing field \"name\"", where);
+        if (jread_label(r, name, name_where, cfg->outputs[k].name, TRAIN_NAME_MAX))
+            return -1;
+        long c = 0;
+        if (jread_int(r, o, "classes", 2, TRAIN_MAX_VOCAB, &c) != 1) {
+            if (!r->err || !r->err->text[0])
+                jread_fail(r, "%s: missing field \"classes\" (how many classes it picks from)",
+                           where);
+            else {
+                char text[MHA_ERROR_TEXT_MAX];
+                snprintf(text, sizeof text, "%s", r->err->text);
+                jread_fail(r, "%s: %s", where, text);
+            }
+            return -1;
+        }
+        cfg->outputs[k].classes = (int)c;
+        cfg->outputs[k].has_bias = json_object_get(o, "bias") != NULL;
+    }
+    return 0;
+}
+
+/* Every number of the file into m. */
+static int read_numbers(const struct jread *r, json_t *root, struct train_model *m)
+{
+    const struct train_config *c = &m->cfg;
+    json_t *vocab = json_object_get(root, "vocab");
+    for (int i = 0; i < c->vocab; i++) {
+        char where[48];
+        snprintf(where, sizeof where, "\"vocab\"[%d]", i);
+        if (jread_label(r, json_array_get(vocab, (size_t)i), where, m->vocab_names[i],
+                        TRAIN_LABEL_MAX))
+            return -1;
+    }
+    json_t *v;
+    if (!(v = jread_need(r, root, "embedding", "one row of d_model numbers per token")) ||
+        jread_matrix(r, v, "embedding", c->vocab, c->d_model, "one per vocab entry", "d_model",
+                     m->p.embedding))
+        return -1;
+    if (!(v = jread_need(r, root, "positions", "one row of d_model numbers per position")) ||
+        jread_matrix(r, v, "positions", c->context, c->d_model, "context", "d_model",
+                     m->p.positions))
+        return -1;
+    float *w[4] = {m->p.attn.w_q, m->p.attn.w_k, m->p.attn.w_v, m->p.attn.w_o};
+    float *b[4] = {m->p.attn.b_q, m->p.attn.b_k, m->p.attn.b_v, m->p.attn.b_o};
+    for (int i = 0; i < 4; i++) {
+        if (!(v = jread_need(r, root, weight_names[i], "a d_model x d_model matrix")) ||
+            jread_matrix(r, v, weight_names[i], c->d_model, c->d_model, "d_model", "d_model",
+                         w[i]))
+            return -1;
+        if (c->has_bias && jread_vector(r, json_object_get(root, bias_names[i]), bias_names[i],
+                                        c->d_model, "d_model", b[i]))
+            return -1;
+    }
+    json_t *outs = json_object_get(root, "outputs");
+    for (int k = 0; k < c->n_outputs; k++) {
+        json_t *o = json_array_get(outs, (size_t)k);
+        char field[64];
+        snprintf(field, sizeof field, "outputs[%d].unembed", k);
+        if (!(v = json_object_get(o, "unembed")))
+            return jread_fail(r, "outputs[%d]: missing field \"unembed\" (classes x d_model)", k);
+        if (jread_matrix(r, v, field, c->outputs[k].classes, c->d_model, "classes", "d_model",
+                         m->p.unembed[k]))
+            return -1;
+        snprintf(field, sizeof field, "outputs[%d].bias", k);
+        if (c->outputs[k].has_bias &&
+            jread_vector(r, json_object_get(o, "bias"), field, c->outputs[k].classes,
+                         "classes", m->p.bias[k]))
+            return -1;
+    }
+    if ((v = json_object_get(root, "task")) &&
+        jread_label(r, v, "\"task\"", m->task, sizeof m->task))
+        return -1;
+    if ((v = json_object_get(root, "sample"))) {
+        if (!json_is_array(v))
+            return jread_fail(r, "\"sample\" must be an array of token ids, not %s",
+                              jread_type(v));
+        const size_t n = json_array_size(v);
+        if (n < 1 || n > (size_t)c->context)
+            return jread_fail(r, "\"sample\" has %zu tokens; it must have 1 to %d (context)", n,
+                              c->context);
+        json_t *rows = json_array();
+        json_array_append(rows, v);
+        int ids[TRAIN_MAX_CONTEXT];
+        const int rc = jread_ids(r, rows, "sample", 1, (int)n, 0, c->vocab - 1, ids);
+        json_decref(rows);
+        if (rc)
+            return -1;
+        train_model_set_sample(m, ids, (int)n, NULL);
+    } else {
+        int ids[TRAIN_MAX_CONTEXT];
+        for (int t = 0; t < c->context; t++)
+            ids[t] = t % c->vocab;
+        train_model_set_sample(m, ids, c->context, NULL);
+    }
+    return 0;
+}
+
+static struct train_model *load_root(const struct jread *r, json_t *root, int batch_cap)
+{
+    struct train_config cfg;
+    if (jread_keys(r, root, "the model", model_keys) || read_config(r, root, &cfg))
+        return NULL;
+    struct train_model *m = train_model_new(&cfg, batch_cap, r->err);
+    if (!m) {
+        if (r->err)
+            mha_error_at(r->err, r->name, 0, 0);
+        return NULL;
+    }
+    if (read_numbers(r, root, m)) {
+        train_model_free(m);
+        return NULL;
+    }
+    train_model_sample_forward(m, NULL);
+    return m;
+}
+
+struct train_model *model_io_load(const char *path, int batch_cap, struct mha_error *err)
+{
+    mha_error_clear(err);
+    const struct jread r = {path, err};
+    json_t *root = jread_file(&r, path, "model file");
+    if (!root)
+        return NULL;
+    struct train_model *m = load_root(&r, root, batch_cap);
+    json_decref(root);
+    return m;
+}
+
+struct train_model *model_io_load_string(const char *text, const char *name, int batch_cap,
+                                         struct mha_error *err)
+{
+    mha_error_clear(err);
+    const struct jread r = {name, err};
+    json_t *root = jread_parse(&r, text);
+    if (!root)
+        return NULL;
+    struct train_model *m = load_root(&r, root, batch_cap);
+    json_decref(root);
+    return m;
+}
+
+static json_t *matrix_json(const float *a, int rows, int cols)
+{
+    json_t *arr = json_array();
+    for (int i = 0; i < rows; i++) {
+        json_t *row = json_array();
+        for (int j = 0; j < cols; j++)
+            json_array_append_new(row, json_real(a[(size_t)i * (size_t)cols + (size_t)j]));
+        json_array_append_new(arr, row);
+    }
+    return arr;
+}
+
+static json_t *vector_json(const float *a, int n)
+{
+    json_t *arr = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(arr, json_real(a[i]));
+    return arr;
+}
+
+/* The tensors of t (parameters or gradients) as model-file fields into obj. */
+static void tensors_json(json_t *obj, const struct train_model *m, const struct train_tensors *t)
+{
+    const struct train_config *c = &m->cfg;
+    const int d = c->d_model;
+    json_object_set_new(obj, "embedding", matrix_json(t->embedding, c->vocab, d));
+    json_object_set_new(obj, "positions", matrix_json(t->positions, c->context, d));
+    const float *w[4] = {t->attn.w_q, t->attn.w_k, t->attn.w_v, t->attn.w_o};
+    const float *b[4] = {t->attn.b_q, t->attn.b_k, t->attn.b_v, t->attn.b_o};
+    for (int i = 0; i < 4; i++)
+        json_object_set_new(obj, weight_names[i], matrix_json(w[i], d, d));
+    for (int i = 0; c->has_bias && i < 4; i++)
+        json_object_set_new(obj, bias_names[i], vector_json(b[i], d));
+}
+
+static json_t *outputs_json(const struct train_model *m, const struct train_tensors *t,
+                            bool with_names)
+{
+    const struct train_config *c = &m->cfg;
+    json_t *outs = json_array();
+    for (int k = 0; k < c->n_outputs; k++) {
+        json_t *o = json_object();
+        if (with_names) {
+            json_object_set_new(o, "name", json_string(c->outputs[k].name));
+            json_object_set_new(o, "classes", json_integer(c->outputs[k].classes));
+        }
+        json_object_set_new(o, "unembed", matrix_json(t->unembed[k], c->outputs[k].classes,
+                                                      c->d_model));
+        if (c->outputs[k].has_bias)
+            json_object_set_new(o, "bias", vector_json(t->bias[k], c->outputs[k].classes));
+        json_array_append_new(outs, o);
+    }
+    return outs;
+}
+
+char *model_io_to_string(const struct train_model *m)
+{
+    const struct train_config *c = &m->cfg;
+    json_t *root = json_object();
+    json_t *vocab = json_array();
+    for (int i = 0; i < c->vocab; i++)
+        json_array_append_new(vocab, json_string(m->vocab_names[i]));
+    json_object_set_new(root, "vocab", vocab);
+    json_object_set_new(root, "d_model", json_integer(c->d_model));
+    json_object_set_new(root, "num_heads", json_integer(c->heads));
+    json_object_set_new(root, "context", json_integer(c->context));
+    json_object_set_new(root, "causal", json_boolean(c->causal));
+    json_object_set_new(root, "scaled", json_boolean(c->scaled));
+    if (m->task[0])
+        json_object_set_new(root, "task", json_string(m->task));
+    if (m->sample_len > 0) {
+        json_t *s = json_array();
+        for (int t = 0; t < m->sample_len; t++)
+            json_array_append_new(s, json_integer(m->sample[t]));
+        json_object_set_new(root, "sample", s);
+    }
+    tensors_json(root, m, &m->p);
+    json_object_set_new(root, "outputs", outputs_json(m, &m->p, true));
+    char *text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
+    json_decref(root);
+    return text;
+}
+
+int model_io_save(const struct train_model *m, const char *path, struct mha_error *err)
+{
+    mha_error_clear(err);
+    char *text = model_io_to_string(m);
+    const size_t len = strlen(path);
+    char *tmp = text ? malloc(len + 32) : NULL;
+    if (!tmp) {
+        free(text);
+        return mha_error_set(err, "out of memory");
+    }
+    snprintf(tmp, len + 32, "%s.tmp%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "wb");
+    int rc = 0;
+    if (!f) {
+        rc = mha_error_set(err, "cannot write: %s", strerror(errno));
+    } else {
+        bool ok = fputs(text, f) >= 0 && fputc('\n', f) != EOF;
+        ok = (fclose(f) == 0) && ok;
+        if (!ok || rename(tmp, path) != 0) {
+            rc = mha_error_set(err, "cannot write: %s", strerror(errno));
+            remove(tmp);
+        }
+    }
+    if (rc)
+        mha_error_at(err, path, 0, 0);
+    free(tmp);
+    free(text);
+    return rc;
+}
+
+int model_io_write_grad(FILE *out, const struct train_model *m)
+{
+    json_t *root = json_object();
+    json_object_set_new(root, "loss", json_real(m->loss));
+    json_t *grad = json_object();
+    tensors_json(grad, m, &m->g);
+    json_object_set_new(grad, "outputs", outputs_json(m, &m->g, false));
+    json_object_set_new(root, "grad", grad);
+    char *text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
+    json_decref(root);
+    if (!text)
+        return -1;
+    const int rc = fputs(text, out) < 0 || fputc('\n', out) == EOF ? -1 : 0;
+    free(text);
+    return rc;
+}

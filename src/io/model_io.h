@@ -1,0 +1,71 @@
+/* model_io.h - model files, batch files and a teacher's task files (JSON)
+ * <-> the training engine (train.h), and the --grad output.
+ *
+ * Model file:
+ *   { "vocab": ["a", "b", ...],            token names, V of them
+ *     "d_model": 8, "num_heads": 2, "context": 8, "causal": true,
+ *     "scaled": true,                       optional, default true
+ *     "embedding": [V][d], "positions": [T][d],
+ *     "w_q": [d][d], "w_k", "w_v", "w_o",  [out][in]
+ *     "b_q": [d], "b_k", "b_v", "b_o",     optional, all four or none
+ *     "outputs": [ {"name": "first", "classes": V, "unembed": [C][d],
+ *                   "bias": [C] (optional)}, ... ],
+ *     "task": "first-prev",                 optional
+ *     "sample": [ids...] }                  optional, the sequence shown
+ * A model file is told from an example file by "embedding" and "outputs"
+ * (an example file has "tokens" and neither of them).
+ *
+ * Batch file:
+ *   { "tokens": [[ids...] x B],  B sequences of the same length T <= context,
+ *     "targets": [ [[ids or -1...] x B] per output ] }
+ *
+ * Task file (--train FILE): a batch file plus
+ *   "vocab": [names...], "outputs": ["name", ...] (one per targets list),
+ *   optional "causal" (default true).  Rows are sampled into batches.
+ *
+ * Every error names the file and the field, row and column that is wrong
+ * (shapes, ids out of range, T > context, non-finite numbers, unknown
+ * fields or task), and nothing is returned half-made.
+ */
+#ifndef MHA_MODEL_IO_H
+#define MHA_MODEL_IO_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "train.h"
+
+/* True when path parses as a JSON object with "embedding" or "outputs" (a
+ * model file rather than an example file).  False on any error (the
+ * example reader then reports it). */
+bool model_io_is_model_file(const char *path);
+
+/* Read a model file into a new model able to forward batch_cap sequences.
+ * NULL + err (file and field) on any problem.  Free with train_model_free. */
+struct train_model *model_io_load(const char *path, int batch_cap, struct mha_error *err);
+struct train_model *model_io_load_string(const char *text, const char *name, int batch_cap,
+                                         struct mha_error *err);
+
+/* Write m as a model file: to a temporary file in the same directory, then
+ * renamed over path, so a failed save leaves nothing half-written.  0 or -1
+ * + err. */
+int model_io_save(const struct train_model *m, const char *path, struct mha_error *err);
+
+/* m as a model file in a new string (caller frees). NULL on out of memory. */
+char *model_io_to_string(const struct train_model *m);
+
+/* Read a batch file for m (ids < vocab and < each output's classes, T <=
+ * context, one targets list per output).  New batch or NULL + err. */
+struct train_batch *model_io_load_batch(const char *path, const struct train_model *m,
+                                        struct mha_error *err);
+
+/* Read a teacher's task file.  New dataset or NULL + err. */
+struct train_dataset *model_io_load_dataset(const char *path, struct mha_error *err);
+
+/* Print {"loss": x, "grad": {...}} for m's last forward+backward (the
+ * --grad output): every parameter's gradient, the b_* only when the model
+ * has them, "outputs": [{"unembed", "bias" if present}].  Numbers with 9
+ * significant digits.  0, or -1 on a write error. */
+int model_io_write_grad(FILE *out, const struct train_model *m);
+
+#endif
