@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -72,20 +74,23 @@ struct hostile_result hostile_run(const char *const *args, const char *data_dir,
     }
     struct hostile_result r = {0};
     int st = 0;
+    struct rusage ru = {0};
     for (;;) {
-        pid_t w = waitpid(pid, &st, WNOHANG);
+        pid_t w = wait4(pid, &st, WNOHANG, &ru);
         ck_assert_int_ge(w, 0);
         if (w == pid)
             break;
         if (now() - start > limit) {
             kill(pid, SIGKILL);
-            waitpid(pid, &st, 0);
+            wait4(pid, &st, 0, &ru);
             r.timed_out = true;
             break;
         }
         usleep(2000);
     }
     r.seconds = now() - start;
+    r.cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+            (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
     r.status = r.timed_out          ? -1
                : WIFEXITED(st) ? WEXITSTATUS(st)
                                : 128 + WTERMSIG(st);

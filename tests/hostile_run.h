@@ -9,6 +9,7 @@ struct hostile_result {
     int status;     /* exit status, 128 + signal, or -1 when killed for time */
     bool timed_out; /* it ran longer than allowed and was killed */
     double seconds; /* how long it ran */
+    double cpu;     /* processor time it used (user + system), seconds */
     char *out, *err;
 };
 
