@@ -62,6 +62,7 @@ struct cli_options {
     const char *replay; /* --replay FILE */
     double speed;       /* --speed X; 1 unless given */
     bool speed_given;
+    bool no_mouse; /* --no-mouse */
 
     /* training (cli_train.c); d_model, heads and seed above apply too */
     const char *train;      /* --train TASK|FILE */

@@ -67,6 +67,9 @@ static const char usage_text[] =
     "                       token or 0-based index)\n"
     "  --bench-frames N     no interaction and no terminal needed: redraw N frames\n"
     "                       off screen and print the median time\n"
+    "  --no-mouse           leave the mouse to the terminal (for selecting text);\n"
+    "                       otherwise a click picks a stage, a number or a lesson\n"
+    "                       and the wheel scrolls, where the terminal reports them\n"
     "\n"
     "Teaching:\n"
     "  --present            presenter mode (P): the stage's title in big letters,\n"
@@ -110,8 +113,8 @@ static const char usage_tail[] =
     "  --load MODEL         a model file opens the explorer on its sample sequence:\n"
     "                       the stages show the trained model's numbers\n"
     "\n"
-    "In the explorer, :link prints the options that reopen the screen as it is,\n"
-    "and e writes the stage as an SVG picture.\n"
+    "In the explorer, :link shows the options that reopen the screen as it is\n"
+    "(:link FILE writes them), and e writes the stage as an SVG picture.\n"
     "\n"
     "  -h, --help           show this help and exit\n"
     "  -V, --version        show the version and exit\n"
@@ -324,6 +327,7 @@ enum {
     OPT_REPLAY,
     OPT_SPEED,
     OPT_FORCE,
+    OPT_NO_MOUSE,
     /* training */
     OPT_TRAIN,
     OPT_GRAD,
@@ -363,6 +367,7 @@ static const struct option longopts[] = {
     {"replay", required_argument, NULL, OPT_REPLAY},
     {"speed", required_argument, NULL, OPT_SPEED},
     {"force", no_argument, NULL, OPT_FORCE},
+    {"no-mouse", no_argument, NULL, OPT_NO_MOUSE},
     {"train", required_argument, NULL, OPT_TRAIN},
     {"grad", required_argument, NULL, OPT_GRAD},
     {"batch", required_argument, NULL, OPT_BATCH},
@@ -618,6 +623,9 @@ static int option(int c, const char *arg, struct cli_options *o)
         break;
     case OPT_PRESENT:
         o->present = true;
+        break;
+    case OPT_NO_MOUSE:
+        o->no_mouse = true;
         break;
     case OPT_AUTOPLAY:
         if (parse_seconds("--autoplay", arg, 0.1, 3600.0, &o->autoplay))

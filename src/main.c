@@ -168,7 +168,8 @@ static int run_explorer(const struct cli_options *o, struct mha_example *ex,
                             .replay = o->replay && o->bench_frames <= 0 ? rec : NULL,
                             .replay_name = o->replay,
                             .speed = o->speed,
-                            .train = train};
+                            .train = train,
+                            .no_mouse = o->no_mouse};
     rc = ui_run(ex, &uo);
 #else
     (void)train;

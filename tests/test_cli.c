@@ -174,6 +174,8 @@ START_TEST(explorer_without_a_terminal_points_to_dump)
 {
     expect_error((const char *[]){NULL}, "needs a terminal");
     expect_error((const char *[]){"--tokens", "a b", NULL}, "--dump STAGE");
+    /* --no-mouse is an option of the explorer: it reaches the terminal check */
+    expect_error((const char *[]){"--no-mouse", NULL}, "needs a terminal");
 }
 END_TEST
 

@@ -286,7 +286,13 @@ START_TEST(test_quiz_state_machine)
     ck_assert_int_eq(ui_quiz_key(&z, KEY_BACKSPACE, false), UI_QUIZ_TAKEN);
     ck_assert_int_eq(ui_quiz_key(&z, '8', true), UI_QUIZ_TAKEN);
     ck_assert_str_eq(z.typed, "-0.98");
-    ck_assert_int_eq(ui_quiz_key(&z, 'x', true), UI_QUIZ_IGNORED);
+    /* once typing began every character is typed, q too (it does not quit) */
+    ck_assert_int_eq(ui_quiz_key(&z, 'q', true), UI_QUIZ_TAKEN);
+    ck_assert_int_eq(ui_quiz_key(&z, 'x', true), UI_QUIZ_TAKEN);
+    ck_assert_str_eq(z.typed, "-0.98qx");
+    ck_assert_int_eq(ui_quiz_key(&z, KEY_BACKSPACE, false), UI_QUIZ_TAKEN);
+    ck_assert_int_eq(ui_quiz_key(&z, 127, true), UI_QUIZ_TAKEN);
+    ck_assert_str_eq(z.typed, "-0.98");
     ck_assert_int_eq(ui_quiz_key(&z, KEY_ENTER, false), UI_QUIZ_SUBMIT);
     a = (struct lesson_answer){.numeric = true, .number = -0.9812};
     ui_quiz_mark(&z, &a);

@@ -48,6 +48,7 @@ struct ui_options {
 
     /* The training screen (main.c: --train TASK on a terminal, --compare). */
     const struct ui_train_setup *train; /* open on it (ex may be NULL then), or NULL */
+    bool no_mouse; /* main.c: --no-mouse: leave clicks and the wheel to the terminal */
 };
 
 /* Run the explorer on ex until the user quits.  The explorer takes ownership

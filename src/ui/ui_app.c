@@ -37,6 +37,7 @@ void ui_app_setup_curses(struct ui_app *app)
     keypad(stdscr, TRUE);
     set_escdelay(25);
     curs_set(0);
+    ui_mouse_setup(app);
     ui_theme_init(&app->th, app->th.utf8, app->th.name);
 }
 
@@ -199,6 +200,7 @@ int ui_run(struct mha_example *ex, const struct ui_options *opt)
     if (opt->stage > 0 && opt->stage < MHA_STAGE_COUNT)
         app->st.stage = opt->stage;
     app->st.present = opt->present;
+    app->mouse = !opt->no_mouse;
     ui_state_set_load_path(&app->st, opt->load_path);
     app->autoplay.interval = opt->autoplay > 0.0 ? opt->autoplay : UI_AUTOPLAY_DEFAULT;
     app->autoplay.on = opt->autoplay > 0.0;
@@ -237,6 +239,9 @@ int ui_run(struct mha_example *ex, const struct ui_options *opt)
                        opt->bench_cols > 0 ? opt->bench_cols : 200);
     else
         status = ui_app_interactive(app);
+    ui_popup_close(app);
+    ui_history_done(&app->hist);
+    ui_history_done(&app->find_hist);
     ui_lessons_done(&app->les);
     ui_state_done(&app->st);
     ui_train_free(app->train);

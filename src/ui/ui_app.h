@@ -14,7 +14,10 @@
 
 #include "ui_layout.h"
 #include "ui_lesson.h"
+#include "ui_mode.h"
 #include "ui_play.h"
+#include "ui_popup.h"
+#include "ui_prompt.h"
 #include "ui_state.h"
 #include "ui_theme.h"
 #include "ui_view.h"
@@ -45,6 +48,15 @@ struct ui_app {
     double record_start;
     struct rec_start *record_start_args; /* the caller's; what the recording starts from */
     bool record_failed;                  /* a write failed: the recording stopped there */
+
+    /* the modes open over the main screen (ui_mode.h), and theirs */
+    struct ui_mode_stack modes;
+    bool quit_armed;             /* a checkpoint asked for a second q before quitting */
+    struct ui_popup popup;       /* :link's command line */
+    struct ui_history hist;      /* the ':' lines run before */
+    struct ui_history find_hist; /* the '/' words looked for before */
+    char find_word[UI_CMD_MAX];  /* the last /word, for n */
+    bool mouse;                  /* the terminal reports clicks (--no-mouse: off) */
 
     /* the current view, derived from st and lay by ui_app_reflow */
     struct ui_block blocks[UI_VIEW_MAX_BLOCKS];
@@ -99,6 +111,23 @@ void ui_record_status(const struct ui_app *app, char *buf, size_t n);
  * process (its cache of parsed terminal strings), so that the sanitizer
  * builds' leak check sees only the program's own memory. */
 void ui_release_curses(void);
+/* The main screen's scroll action, lines down (up when negative), as the
+ * arrow keys do it (the mouse wheel uses it). */
+void ui_app_scroll_lines(struct ui_app *app, int lines);
+/* The text pane's scroll (the lesson's text or the stage's), as J and K do it. */
+void ui_app_scroll_lesson(struct ui_app *app, int lines);
+/* A mouse event down the modes, then the layout, view and cursor again. */
+void ui_app_mouse_event(struct ui_app *app, const MEVENT *ev);
+/* The main screen's clicks (ui_mouse.c), and mouse reporting switched on
+ * when app->mouse asks for it. */
+bool ui_mouse_main(struct ui_app *app, const MEVENT *ev);
+void ui_mouse_setup(struct ui_app *app);
+/* A KEY_MOUSE from the input: the event read and passed down the modes. */
+void ui_app_mouse(struct ui_app *app);
+/* The main screen's windows (everything but the modes over it). */
+void ui_app_draw_main(const struct ui_app *app);
+/* The stage of the pipeline bar under column x, or -1 (ui_bar.c). */
+int ui_bar_stage_at(const struct ui_app *app, int x);
 
 /* Delete the windows (before endwin). */
 void ui_app_free_windows(struct ui_app *app);
@@ -210,8 +239,9 @@ int ui_train_help_count(void);
 void ui_train_help_line(int i, const char **key, const char **text);
 /* The message line's hint on the training screen. */
 const char *ui_train_hint(const struct ui_app *app);
-/* :link on the training screen: the options that train the same again. */
-void ui_train_link(struct ui_app *app);
+/* :link on the training screen: the options that train the same again, as a
+ * new string (the caller frees it; NULL when out of memory). */
+char *ui_train_link_command(const struct ui_app *app);
 /* Write the training state (loss curve, accuracies, heatmaps) as SVG or
  * HTML (fmt: an export format); path NULL: a new mha-train-<n> file here. */
 void ui_train_export(struct ui_app *app, int fmt, const char *path);

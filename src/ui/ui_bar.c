@@ -146,10 +146,12 @@ static const char *hint(const struct ui_app *app)
 
 int ui_msg_lines(const struct ui_state *st, bool utf8, int width)
 {
-    if (st->cmd_active || !st->msg[0])
+    if (!st->msg[0])
         return 1;
     struct ui_line lines[4];
     int n = ui_text_wrap(st->msg, width - 2, utf8, lines, 4);
+    if (st->cmd_active) /* the prompt, with what Tab offers above it */
+        return 1 + (n < 1 ? 0 : n > 3 ? 3 : n);
     return n < 1 ? 1 : n > 4 ? 4 : n;
 }
 
@@ -160,13 +162,26 @@ void ui_msg_draw(WINDOW *win, const struct ui_app *app, int width, int height)
     werase(win);
     if (st->cmd_active) {
         const int prompt = ui_role_attr(th, UI_ROLE_PROMPT);
-        ui_put(win, 0, 0, ":", 1, prompt, th->utf8);
-        /* show the end of a long command line */
+        const int y = height - 1;
+        struct ui_line lines[3];
+        const int n = st->msg[0] ? ui_text_wrap(st->msg, width - 2, th->utf8, lines, 3) : 0;
+        for (int i = 0; i < n && i < 3 && i < y; i++) {
+            char buf[1024];
+            int w =
+                ui_text_fit_n(lines[i].start, lines[i].len, width - 2, th->utf8, buf, sizeof buf);
+            ui_put(win, i, 1, buf, w, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
+        }
+        const char lead[2] = {st->cmd_lead ? st->cmd_lead : ':', '\0'};
+        ui_put(win, y, 0, lead, 1, prompt, th->utf8);
+        /* show the end of a long command line, whole characters */
         const char *text = st->cmd;
-        while (ui_text_width(text, th->utf8) > width - 3 && *text)
+        while (ui_text_width(text, th->utf8) > width - 3 && *text) {
             text++;
-        int w = ui_put(win, 0, 1, text, width - 2, 0, th->utf8);
-        ui_put(win, 0, 1 + w, " ", 1, A_REVERSE, th->utf8);
+            while (((unsigned char)*text & 0xC0u) == 0x80u)
+                text++;
+        }
+        int w = ui_put(win, y, 1, text, width - 2, 0, th->utf8);
+        ui_put(win, y, 1 + w, " ", 1, A_REVERSE, th->utf8);
     } else if (st->msg[0]) {
         const int attr = ui_role_attr(th, st->msg_error ? UI_ROLE_ERROR : UI_ROLE_INFO);
         struct ui_line lines[4];

@@ -1,18 +1,22 @@
 /* ui_commands.c - what concerns the explorer as a whole rather than its
  * numbers: :link, :export and e, :theme and T, :present, :autoplay and a.
- * Every other command goes to ui_state_command. */
+ * The table that dispatches them is in ui_cmd.c. */
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "lesson.h"
 #include "ui_app.h"
+#include "ui_cmd.h"
 #include "ui_export.h"
+#include "ui_examples.h"
 #include "ui_link.h"
+#include "ui_popup.h"
 
 /* The cell under the cursor into cell; false when there is none. */
 static bool cursor_cell(const struct ui_app *app, struct mha_cell *cell)
@@ -25,27 +29,91 @@ static bool cursor_cell(const struct ui_app *app, struct mha_cell *cell)
     return true;
 }
 
-void ui_app_link(struct ui_app *app)
+/* The link and its note for the screen as it is; false when out of memory. */
+static bool make_link(struct ui_app *app, char **command, char *note, size_t n)
 {
     if (ui_train_on_screen(app)) {
-        ui_train_link(app);
-        return;
+        note[0] = '\0';
+        *command = ui_train_link_command(app);
+        if (!*command)
+            ui_state_say(&app->st, true, "out of memory");
+        return *command != NULL;
     }
     struct mha_cell cell;
     const bool cursor = cursor_cell(app, &cell);
     struct ui_link *link = malloc(sizeof *link);
-    char *text = NULL;
+    *command = NULL;
     if (link) {
         ui_link_fill(&app->st, &app->les, cursor ? &cell : NULL, app->th.name, app->st.present,
                      link);
-        text = ui_link_text(link);
+        *command = link_command(&link->ls);
+        snprintf(note, n, "%s", link->note);
     }
-    if (text)
-        ui_state_say(&app->st, false, "%s", text);
-    else
-        ui_state_say(&app->st, true, "out of memory");
-    free(text);
     free(link);
+    if (!*command)
+        ui_state_say(&app->st, true, "out of memory");
+    return *command != NULL;
+}
+
+void ui_app_link(struct ui_app *app)
+{
+    char *command, note[256], text[600];
+    if (!make_link(app, &command, note, sizeof note))
+        return;
+    const bool copied = ui_clip_osc52(command);
+    snprintf(text, sizeof text, "%s%s%s%s", note[0] ? "It cannot say everything: " : "", note,
+             note[0] ? ". " : "",
+             copied ? "Copied to the clipboard where the terminal allows it (OSC 52). "
+                      ":link FILE writes it to a file."
+                    : ":link FILE writes it to a file.");
+    ui_popup_open(app, "The command line that reopens this screen", command, text);
+    ui_state_say(&app->st, false, "%s",
+                 copied ? "The link is on the clipboard if the terminal "
+                          "lets programs put it there."
+                        : "");
+}
+
+/* ":link FILE": the command line into a new file, never over one. */
+static int link_to_file(struct ui_app *app, const char *arg)
+{
+    struct ui_state *st = &app->st;
+    char path[PATH_MAX], *command, note[256];
+    if (ui_path_expand(arg, path, sizeof path) != 0) {
+        ui_state_say(st, true, "Nothing written: %s is not a file name I can use.", arg);
+        return -1;
+    }
+    if (!make_link(app, &command, note, sizeof note))
+        return -1;
+    const int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+    if (fd < 0) {
+        ui_state_say(st, true, "Nothing written: %s %s.", path,
+                     errno == EEXIST ? "exists (:link writes a new file, never over one)"
+                                     : strerror(errno));
+        free(command);
+        return -1;
+    }
+    const size_t len = strlen(command);
+    const bool ok = write(fd, command, len) == (ssize_t)len && write(fd, "\n", 1) == 1;
+    const bool closed = close(fd) == 0;
+    free(command);
+    if (!ok || !closed) {
+        const int e = errno;
+        unlink(path);
+        ui_state_say(st, true, "Nothing written: %s: %s.", path, strerror(e));
+        return -1;
+    }
+    ui_state_say(st, false, "Wrote the command line to %s%s%s.", path,
+                 note[0] ? "; it cannot say everything: " : "", note);
+    return 0;
+}
+
+int ui_cmd_link(struct ui_state *st, struct ui_app *app, const char *arg)
+{
+    (void)st;
+    if (*arg)
+        return link_to_file(app, arg);
+    ui_app_link(app);
+    return 0;
 }
 
 void ui_app_export(struct ui_app *app, int fmt, const char *path)
@@ -153,35 +221,40 @@ static int autoplay_command(struct ui_app *app, const char *arg)
     return 0;
 }
 
+int ui_cmd_export(struct ui_state *st, struct ui_app *app, const char *arg)
+{
+    (void)st;
+    return export_command(app, arg);
+}
+
+int ui_cmd_autoplay(struct ui_state *st, struct ui_app *app, const char *arg)
+{
+    (void)st;
+    return autoplay_command(app, arg);
+}
+
+int ui_cmd_theme(struct ui_state *st, struct ui_app *app, const char *arg)
+{
+    const int t = colorscale_theme_from_name(arg);
+    if (t < 0) {
+        ui_state_say(st, true, ":theme %s: the themes are dark, light, projector and mono.", arg);
+        return -1;
+    }
+    ui_app_set_theme(app, (enum colorscale_theme)t);
+    return 0;
+}
+
+int ui_cmd_present(struct ui_state *st, struct ui_app *app, const char *arg)
+{
+    (void)app;
+    const int want = lesson_switch_from_name(arg);
+    const bool on = want < 0 ? !st->present : want;
+    st->present = on;
+    ui_state_say(st, false, on ? "Presenter mode: P goes back." : "Presenter mode off.");
+    return 0;
+}
+
 int ui_app_command(struct ui_app *app, const char *line)
 {
-    struct ui_state *st = &app->st;
-    char word[32];
-    const char *arg = ui_command_split(line, word, sizeof word);
-    if (!strcmp(word, "link")) {
-        ui_app_link(app);
-        return 0;
-    }
-    if (!strcmp(word, "export"))
-        return export_command(app, arg);
-    if (!strcmp(word, "autoplay"))
-        return autoplay_command(app, arg);
-    if (!strcmp(word, "theme")) {
-        const int t = colorscale_theme_from_name(arg);
-        if (t < 0) {
-            ui_state_say(st, true, ":theme %s: the themes are dark, light, projector and mono.",
-                         arg);
-            return -1;
-        }
-        ui_app_set_theme(app, (enum colorscale_theme)t);
-        return 0;
-    }
-    if (!strcmp(word, "present")) {
-        const int want = lesson_switch_from_name(arg);
-        const bool on = want < 0 ? !st->present : want;
-        st->present = on;
-        ui_state_say(st, false, on ? "Presenter mode: P goes back." : "Presenter mode off.");
-        return 0;
-    }
-    return ui_state_command(st, line);
+    return ui_cmd_run(&app->st, app, line);
 }

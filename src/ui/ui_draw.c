@@ -168,6 +168,7 @@ void ui_app_reflow(struct ui_app *app, int rows, int cols)
         app->st.scroll = ui_scroll_follow(app->st.scroll, app->st.scroll, 0,
                                           lay.vis.h - UI_VIS_HEADER, app->canvas_h);
     ui_lesson_pane_follow_prompt(app);
+    ui_modes_sync(app);
 }
 
 /* Which legends the current stage needs (the stage table says). */
@@ -327,10 +328,11 @@ void ui_app_draw(const struct ui_app *app)
         draw_too_small(app);
         return;
     }
-    if (app->st.help_open) {
-        ui_help_draw(app->full, &app->st, &app->th, app->rows, app->cols);
-        return;
-    }
+    ui_modes_draw(app);
+}
+
+void ui_app_draw_main(const struct ui_app *app)
+{
     if (app->lay.present)
         ui_present_head_draw(app->head, app);
     else
@@ -344,8 +346,6 @@ void ui_app_draw(const struct ui_app *app)
         ui_present_status_draw(app->status, app, app->lay.status.w);
     else
         ui_status_draw(app->status, app, app->lay.status.w);
-    if (app->les.menu_open && app->modal)
-        ui_lesson_menu_draw(app->modal, &app->les, &app->th);
 }
 
 void ui_app_free_windows(struct ui_app *app)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ui_app.h"
+#include "ui_cmd.h"
 #include "ui_text.h"
 
 #define CTRL(c) ((c)&0x1f)
@@ -25,7 +26,13 @@ const struct ui_key_binding ui_key_table[] = {
     {{'c'}, "c", UI_KEYS_ANY, UI_ACT_CAUSAL, "causal mask on / off"},
     {{'s'}, "s", UI_KEYS_ANY, UI_ACT_SCALE, "1/√d_k scaling on / off"},
     {{'r'}, "r", UI_KEYS_ANY, UI_ACT_RESEED, "new random numbers (next seed)"},
-    {{':'}, ":", UI_KEYS_ANY, UI_ACT_COMMAND, "command line (see below)"},
+    {{':'},
+     ":",
+     UI_KEYS_ANY,
+     UI_ACT_COMMAND,
+     "command line (see below): ↑ ↓ history, Tab completes"},
+    {{'/'}, "/", UI_KEYS_ANY, UI_ACT_FIND, "find a token: /cat puts the cursor on its row"},
+    {{'n'}, "n", UI_KEYS_ANY, UI_ACT_FIND_NEXT, "the next row that matches the last /word"},
     {{'\t'}, "Tab", UI_KEYS_ANY, UI_ACT_FOCUS_NEXT, "point at numbers / next matrix"},
     {{KEY_BTAB}, "S-Tab", UI_KEYS_ANY, UI_ACT_FOCUS_PREV, "previous matrix"},
     {{KEY_UP, 'k'}, "↑ k", UI_KEYS_FOCUS, UI_ACT_UP, "move the cell cursor"},
@@ -70,7 +77,7 @@ const struct ui_key_binding ui_key_table[] = {
      "close the panel / leave the numbers / leave the lesson"},
     {{'?', KEY_F(1)}, "? F1", UI_KEYS_ANY, UI_ACT_HELP, "this help"},
     {{CTRL('l')}, "^L", UI_KEYS_ANY, UI_ACT_REDRAW, "redraw the screen"},
-    {{'q', 'Q'}, "q", UI_KEYS_ANY, UI_ACT_QUIT, "quit"},
+    {{'q', 'Q'}, "q", UI_KEYS_ANY, UI_ACT_QUIT, "quit (over an overlay or a mode: leave it)"},
 };
 const int ui_key_count = (int)(sizeof ui_key_table / sizeof ui_key_table[0]);
 
@@ -80,6 +87,33 @@ static bool binding_has(const struct ui_key_binding *b, int key)
         if (b->keys[i] == key)
             return true;
     return false;
+}
+
+/* The table's modes as a key sees them: the teaching keys are bound everywhere. */
+static enum ui_key_mode effective(enum ui_key_mode m)
+{
+    return m == UI_KEYS_TEACH ? UI_KEYS_ANY : m;
+}
+
+int ui_key_find_double(const struct ui_key_binding **first, const struct ui_key_binding **second)
+{
+    for (int i = 0; i < ui_key_count; i++)
+        for (int j = i + 1; j < ui_key_count; j++) {
+            const struct ui_key_binding *a = &ui_key_table[i], *b = &ui_key_table[j];
+            const enum ui_key_mode ma = effective(a->mode), mb = effective(b->mode);
+            /* the lesson's keys win over the others on purpose; browse and focus
+             * never show at once */
+            const bool clash =
+                ma == mb || (ma == UI_KEYS_ANY && (mb == UI_KEYS_BROWSE || mb == UI_KEYS_FOCUS)) ||
+                (mb == UI_KEYS_ANY && (ma == UI_KEYS_BROWSE || ma == UI_KEYS_FOCUS));
+            for (int k = 0; clash && k < UI_KEY_MAX_KEYS && a->keys[k]; k++)
+                if (binding_has(b, a->keys[k])) {
+                    *first = a;
+                    *second = b;
+                    return a->keys[k];
+                }
+        }
+    return 0;
 }
 
 const struct ui_key_binding *ui_key_lookup(int key, bool focus, bool lesson)
@@ -138,6 +172,20 @@ static const struct help_line teach_help[] = {
     {"during --replay", "any key pauses / plays on, Esc stops it, q quits", false},
 };
 
+static const struct help_line more_help[] = {
+    {NULL, NULL, false},
+    {NULL, "Mouse (where the terminal reports it; --no-mouse leaves it to the terminal)", true},
+    {"click", "a stage in the bar: go there; a number: explain it", false},
+    {"click", "a lesson in the list (L): open it", false},
+    {"wheel", "scroll, as ↑ ↓ do (over the text pane: as J K)", false},
+    {NULL, NULL, false},
+    {NULL, "Leaving", true},
+    {"q Esc", "close the help, a pop-up, the lesson list or", false},
+    {"", "the explain panel; leave the presenter's layout;", false},
+    {"", "on the main screen q quits; while a checkpoint", false},
+    {"", "waits for a number, q asks for a second q", false},
+};
+
 /* Lay the help out into out (room for max); returns the number of lines. */
 static int help_layout(struct help_line *out, int max, char labels[][48])
 {
@@ -186,8 +234,12 @@ static int help_layout(struct help_line *out, int max, char labels[][48])
         out[n++] =
             (struct help_line){NULL, "Commands (type : first, Enter runs, Esc cancels)", true};
     }
-    for (int i = 0; i < ui_command_help_count && n < max; i++)
-        out[n++] = (struct help_line){ui_command_help[i].usage, ui_command_help[i].text, false};
+    for (int i = 0; i < ui_cmd_count && n < max; i++)
+        out[n++] = (struct help_line){ui_cmd_table[i].usage, ui_cmd_table[i].help, false};
+    /* the mouse, and how q and Esc behave over the main screen */
+    const int extra = (int)(sizeof more_help / sizeof more_help[0]);
+    for (int i = 0; i < extra && n < max; i++)
+        out[n++] = more_help[i];
     return n;
 }
 
@@ -222,7 +274,7 @@ void ui_help_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme 
         }
     }
     char foot[128];
-    snprintf(foot, sizeof foot, "Esc or ? closes · ↑ ↓ scroll%s",
+    snprintf(foot, sizeof foot, "q, Esc or ? closes · ↑ ↓ scroll%s",
              st->help_scroll + body < n ? " (more below)" : "");
     ui_put(win, rows - 1, x, foot, width, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
     wattrset(win, 0);

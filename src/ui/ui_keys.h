@@ -53,6 +53,8 @@ enum ui_action {
     UI_ACT_PRESENT,
     UI_ACT_AUTOPLAY,
     UI_ACT_EXPORT,
+    UI_ACT_FIND,
+    UI_ACT_FIND_NEXT,
     UI_ACT_QUIT
 };
 
@@ -75,6 +77,11 @@ extern const int ui_key_count;
 enum ui_action ui_key_action_in(int key, bool focus, bool lesson);
 /* The same outside a lesson. */
 enum ui_action ui_key_action(int key, bool focus);
+
+/* The first key bound twice in one mode of the table (a mode's own keys,
+ * and the browse or focus keys against those bound everywhere, which they
+ * would hide), with the two bindings; 0 when every key is bound once. */
+int ui_key_find_double(const struct ui_key_binding **first, const struct ui_key_binding **second);
 
 /* The binding that gave the action (NULL when none). */
 const struct ui_key_binding *ui_key_lookup(int key, bool focus, bool lesson);

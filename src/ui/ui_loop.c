@@ -52,6 +52,11 @@ static void feed(struct ui_app *app, int key, bool is_char)
         ui_app_reflow(app, LINES, COLS);
         return;
     }
+    if (!is_char && key == KEY_MOUSE) {
+        if (!app->lay.too_small)
+            ui_app_mouse(app);
+        return;
+    }
     if (app->lay.too_small) { /* only the notice shows: q quits */
         if (is_char && (key == 'q' || key == 'Q'))
             app->st.quit = true;
@@ -166,6 +171,11 @@ int ui_app_interactive(struct ui_app *app)
             continue;
         }
         const bool is_char = r == OK;
+        if (!is_char && ch == KEY_MOUSE && app->replay.active) {
+            MEVENT ignored; /* the replay plays on: clicks do not steer it */
+            getmouse(&ignored);
+            continue;
+        }
         if (app->replay.active && !(!is_char && ch == KEY_RESIZE)) {
             replay_control(app, (int)ch, is_char, now);
         } else {

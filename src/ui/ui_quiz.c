@@ -2,9 +2,11 @@
 #include "ui_quiz.h"
 
 #include <curses.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <wchar.h>
 
 void ui_quiz_start(struct ui_quiz *z, const struct lesson_quiz *q, int previous)
 {
@@ -60,7 +62,10 @@ enum ui_quiz_input ui_quiz_key(struct ui_quiz *z, int key, bool is_char)
     if (is_backspace(key, is_char)) {
         if (len == 0)
             return UI_QUIZ_IGNORED; /* back to the previous step */
-        z->typed[len - 1] = '\0';
+        do                          /* one whole character */
+            len--;
+        while (len > 0 && ((unsigned char)z->typed[len] & 0xC0u) == 0x80u);
+        z->typed[len] = '\0';
         return UI_QUIZ_TAKEN;
     }
     if (is_char && ((key >= '0' && key <= '9') || key == '.' || key == '-' || key == 'e')) {
@@ -69,6 +74,23 @@ enum ui_quiz_input ui_quiz_key(struct ui_quiz *z, int key, bool is_char)
         if (len + 1 < sizeof z->typed) {
             z->typed[len] = (char)key;
             z->typed[len + 1] = '\0';
+        }
+        return UI_QUIZ_TAKEN;
+    }
+    if (len > 0 && is_char && key == 27) { /* Esc drops what was typed */
+        z->typed[0] = '\0';
+        return UI_QUIZ_TAKEN;
+    }
+    if (len > 0 && is_char && key > ' ' && key != 127) {
+        /* once typing began, every character is typed (q included): the
+         * answer is marked as the reader wrote it */
+        char mb[MB_LEN_MAX];
+        mbstate_t ps;
+        memset(&ps, 0, sizeof ps);
+        const size_t n = wcrtomb(mb, (wchar_t)key, &ps);
+        if (n != (size_t)-1 && len + n < sizeof z->typed) {
+            memcpy(z->typed + len, mb, n);
+            z->typed[len + n] = '\0';
         }
         return UI_QUIZ_TAKEN;
     }

@@ -12,6 +12,7 @@
 #include "text_check.h"
 #include "example_io.h"
 #include "lesson.h"
+#include "ui_cmd.h"
 #include "stages.h"
 #include "ui_viewdata.h"
 
@@ -509,25 +510,6 @@ int ui_state_set_stage(struct ui_state *st, int stage)
     return 0;
 }
 
-const struct ui_command_help ui_command_help[] = {
-    {"heads N", "use N heads (N must divide d_model)"},
-    {"d_model N", "model width N; heads move to the nearest divisor"},
-    {"tokens A B C", "new tokens (any UTF-8 words), numbers from the seed"},
-    {"seed N", "draw every number again from seed N"},
-    {"load FILE", "open an example file (JSON)"},
-    {"stage NAME", "go to a stage by name or number (input .. output, 0..6)"},
-    {"view NAME", "shapes, cost or heads instead of the stage; none: back"},
-    {"causal on|off", "the causal mask"},
-    {"scale on|off", "division by sqrt(d_k)"},
-    {"link", "the command line that reopens this screen"},
-    {"export FMT [FILE]", "write the stage: svg html markdown csv latex text json"},
-    {"theme NAME", "dark, light, projector or mono"},
-    {"present on|off", "the presenter's layout"},
-    {"autoplay SECS|off", "autoplay every SECS seconds (0.1 to 3600)"},
-    {"q", "quit"},
-};
-const int ui_command_help_count = (int)(sizeof ui_command_help / sizeof ui_command_help[0]);
-
 /* A whole-string integer (no junk after it); false when there is none. */
 static bool parse_long(const char *s, long lo, long hi, long *out)
 {
@@ -562,93 +544,107 @@ const char *ui_command_split(const char *line, char *word, size_t n)
     return arg;
 }
 
+/* The handlers of the ':' commands that change the numbers or the stage
+ * (the table is in ui_cmd.c). */
+
+int ui_cmd_heads(struct ui_state *st, struct ui_app *app, const char *arg)
+{
+    (void)app;
+    long v;
+    if (!parse_long(arg, 1, MHA_MAX_D_MODEL, &v)) {
+        char list[256];
+        divisor_list(st->ex->d_model, list, sizeof list);
+        ui_state_say(st, true, ":heads needs a whole number; for d_model %d it can be %s.",
+                     st->ex->d_model, list);
+        return -1;
+    }
+    return ui_state_set_heads(st, (int)v);
+}
+
+int ui_cmd_d_model(struct ui_state *st, struct ui_app *app, const char *arg)
+{
+    (void)app;
+    long v;
+    if (!parse_long(arg, -1000000, 1000000, &v)) {
+        ui_state_say(st, true, ":d_model needs a whole number from 1 to %d.", MHA_MAX_D_MODEL);
+        return -1;
+    }
+    return ui_state_set_d_model(st, (int)v);
+}
+
+int ui_cmd_tokens(struct ui_state *st, struct ui_app *app, const char *arg)
+{
+    (void)app;
+    return ui_state_set_tokens(st, arg);
+}
+
+int ui_cmd_seed(struct ui_state *st, struct ui_app *app, const char *arg)
+{
+    (void)app;
+    long v;
+    if (!parse_long(arg, 0, 4294967295L, &v)) {
+        ui_state_say(st, true, ":seed needs a whole number from 0 to 4294967295.");
+        return -1;
+    }
+    return ui_state_set_seed(st, (unsigned long)v);
+}
+
+int ui_cmd_stage(struct ui_state *st, struct ui_app *app, const char *arg)
+{
+    (void)app;
+    int s = mha_stage_from_name(arg);
+    if (s < 0) {
+        char names[160];
+        ui_state_say(st, true, "No stage \"%s\": the stages are %s (or 0..%d).", arg,
+                     mha_stage_names(names, sizeof names, ", "), MHA_STAGE_COUNT - 1);
+        return -1;
+    }
+    return ui_state_set_stage(st, s);
+}
+
+int ui_cmd_view(struct ui_state *st, struct ui_app *app, const char *arg)
+{
+    (void)app;
+    int view = ui_view_mode_from_name(arg);
+    if (view < 0) {
+        char names[96];
+        ui_state_say(st, true, "No view \"%s\": the views are %s (none goes back to the stage).",
+                     arg, mha_view_names(names, sizeof names, " and "));
+        return -1;
+    }
+    ui_state_set_view(st, (enum mha_view)view);
+    return 0;
+}
+
+/* :causal and :scale: on, off, or nothing to switch. */
+static int switch_command(struct ui_state *st, const char *arg, bool causal)
+{
+    int want = parse_switch(arg, causal ? st->ex->causal : st->ex->scaled);
+    if (want < 0) {
+        ui_state_say(st, true, ":%s takes on or off.", causal ? "causal" : "scale");
+        return -1;
+    }
+    if (want == (causal ? st->ex->causal : st->ex->scaled)) {
+        ui_state_say(st, false, "%s is already %s.", causal ? "The causal mask" : "Scaling",
+                     want ? "on" : "off");
+        return 0;
+    }
+    return causal ? ui_state_toggle_causal(st) : ui_state_toggle_scaled(st);
+}
+
+int ui_cmd_causal(struct ui_state *st, struct ui_app *app, const char *arg)
+{
+    (void)app;
+    return switch_command(st, arg, true);
+}
+
+int ui_cmd_scale(struct ui_state *st, struct ui_app *app, const char *arg)
+{
+    (void)app;
+    return switch_command(st, arg, false);
+}
+
 int ui_state_command(struct ui_state *st, const char *line)
 {
-    char word[32];
-    const char *arg = ui_command_split(line, word, sizeof word);
-    long v;
-    if (!word[0])
-        return 0;
-    if (!strcmp(word, "heads") || !strcmp(word, "h")) {
-        if (!parse_long(arg, 1, MHA_MAX_D_MODEL, &v)) {
-            char list[256];
-            divisor_list(st->ex->d_model, list, sizeof list);
-            ui_state_say(st, true, ":heads needs a whole number; for d_model %d it can be %s.",
-                         st->ex->d_model, list);
-            return -1;
-        }
-        return ui_state_set_heads(st, (int)v);
-    }
-    if (!strcmp(word, "d_model") || !strcmp(word, "d-model") || !strcmp(word, "d")) {
-        if (!parse_long(arg, -1000000, 1000000, &v)) {
-            ui_state_say(st, true, ":d_model needs a whole number from 1 to %d.", MHA_MAX_D_MODEL);
-            return -1;
-        }
-        return ui_state_set_d_model(st, (int)v);
-    }
-    if (!strcmp(word, "tokens") || !strcmp(word, "t"))
-        return ui_state_set_tokens(st, arg);
-    if (!strcmp(word, "seed")) {
-        if (!parse_long(arg, 0, 4294967295L, &v)) {
-            ui_state_say(st, true, ":seed needs a whole number from 0 to 4294967295.");
-            return -1;
-        }
-        return ui_state_set_seed(st, (unsigned long)v);
-    }
-    if (!strcmp(word, "load") || !strcmp(word, "e")) {
-        if (!*arg) {
-            ui_state_say(st, true, ":load needs a file name, as in :load example.json.");
-            return -1;
-        }
-        return ui_state_load(st, arg);
-    }
-    if (!strcmp(word, "stage") || !strcmp(word, "s")) {
-        int s = mha_stage_from_name(arg);
-        if (s < 0) {
-            char names[160];
-            ui_state_say(st, true, "No stage \"%s\": the stages are %s (or 0..%d).", arg,
-                         mha_stage_names(names, sizeof names, ", "), MHA_STAGE_COUNT - 1);
-            return -1;
-        }
-        return ui_state_set_stage(st, s);
-    }
-    if (!strcmp(word, "view") || !strcmp(word, "v")) {
-        int view = ui_view_mode_from_name(arg);
-        if (view < 0) {
-            char names[96];
-            ui_state_say(st, true, "No view \"%s\": the views are %s (none goes back to the stage).",
-                         arg, mha_view_names(names, sizeof names, " and "));
-            return -1;
-        }
-        ui_state_set_view(st, (enum mha_view)view);
-        return 0;
-    }
-    if (!strcmp(word, "causal") || !strcmp(word, "scale")) {
-        const bool causal = word[1] == 'a' && word[2] == 'u';
-        int want = parse_switch(arg, causal ? st->ex->causal : st->ex->scaled);
-        if (want < 0) {
-            ui_state_say(st, true, ":%s takes on or off.", word);
-            return -1;
-        }
-        if (want == (causal ? st->ex->causal : st->ex->scaled)) {
-            ui_state_say(st, false, "%s is already %s.", causal ? "The causal mask" : "Scaling",
-                         want ? "on" : "off");
-            return 0;
-        }
-        return causal ? ui_state_toggle_causal(st) : ui_state_toggle_scaled(st);
-    }
-    if (!strcmp(word, "q") || !strcmp(word, "quit")) {
-        st->quit = true;
-        return 0;
-    }
-    if (!strcmp(word, "help")) {
-        st->help_open = true;
-        st->help_scroll = 0;
-        return 0;
-    }
-    ui_state_say(st, true,
-                 "Unknown command :%s. Try :heads N, :d_model N, :tokens ..., :seed N, "
-                 ":load FILE, :stage NAME (? lists them all).",
-                 word);
-    return -1;
+    return ui_cmd_run(st, NULL, line);
 }

@@ -63,7 +63,8 @@ struct ui_state {
     int help_scroll;
     bool present; /* the presenter's layout (P, --present) */
 
-    bool cmd_active; /* the ':' command line is open */
+    bool cmd_active; /* the ':' command line (or the '/' search line) is open */
+    char cmd_lead;   /* ':' or '/' */
     char cmd[UI_CMD_MAX];
     size_t cmd_len;
 
@@ -121,19 +122,13 @@ int ui_state_set_stage(struct ui_state *st, int stage);
 int ui_state_set_view(struct ui_state *st, enum mha_view view);
 
 /* Run one command line ("heads 3", "tokens The cat sat", ...; a leading ':'
- * is allowed).  Returns 0 or -1 as the changes do. */
+ * is allowed) without the explorer: the commands of ui_cmd_table that need
+ * no windows.  Returns 0 or -1 as the changes do. */
 int ui_state_command(struct ui_state *st, const char *line);
 /* Split a command line: its first word (after any ':' and spaces) into word
  * (size n, cut to fit); returns its argument, the rest of the line without
  * leading spaces. */
 const char *ui_command_split(const char *line, char *word, size_t n);
-
-/* The commands, for the help screen: "heads N", ... and what they do. */
-struct ui_command_help {
-    const char *usage, *text;
-};
-extern const struct ui_command_help ui_command_help[];
-extern const int ui_command_help_count;
 
 /* Divisors of n in increasing order (at most max); returns how many. */
 int ui_divisors(int n, int *out, int max);

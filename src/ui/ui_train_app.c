@@ -231,7 +231,7 @@ void ui_train_present_text(const struct ui_app *app, struct ui_present_text *pt)
                         : ui_text_width(pt->subtitle, app->th.utf8);
 }
 
-void ui_train_link(struct ui_app *app)
+char *ui_train_link_command(const struct ui_app *app)
 {
     const struct ui_train *t = app->train;
     char text[512];
@@ -254,5 +254,5 @@ void ui_train_link(struct ui_app *app)
                                  colorscale_theme_name(app->th.name));
     if (used < sizeof text && app->st.present)
         snprintf(text + used, sizeof text - used, " --present");
-    ui_state_say(&app->st, false, "%s", text);
+    return strdup(text);
 }

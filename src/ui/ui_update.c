@@ -7,7 +7,10 @@
 
 #include "ui_app.h"
 #include "export.h"
+#include "ui_find.h"
 #include "ui_keys.h"
+#include "ui_mode.h"
+#include "ui_prompt.h"
 #include "ui_views.h"
 
 int ui_app_view_h(const struct ui_app *app)
@@ -91,94 +94,6 @@ static void move_cursor(struct ui_app *app, int dr, int dc)
     app->st.cur_r += dr;
     app->st.cur_c += dc;
     clamp_cursor(app);
-}
-
-/* The ':' line: editing keys, Enter runs it, Esc drops it. */
-static void command_key(struct ui_app *app, int key, bool is_char)
-{
-    struct ui_state *st = &app->st;
-    if (key == 27) {
-        st->cmd_active = false;
-        return;
-    }
-    if ((!is_char && key == KEY_ENTER) || (is_char && (key == '\n' || key == '\r'))) {
-        char line[UI_CMD_MAX];
-        memcpy(line, st->cmd, st->cmd_len + 1);
-        st->cmd_active = false;
-        st->msg[0] = '\0';
-        ui_app_command(app, line);
-        return;
-    }
-    if ((!is_char && key == KEY_BACKSPACE) || (is_char && (key == 127 || key == 8))) {
-        if (st->cmd_len == 0) {
-            st->cmd_active = false;
-            return;
-        }
-        /* drop one UTF-8 character */
-        do
-            st->cmd_len--;
-        while (st->cmd_len > 0 && ((unsigned char)st->cmd[st->cmd_len] & 0xC0u) == 0x80u);
-        st->cmd[st->cmd_len] = '\0';
-        return;
-    }
-    if (is_char && key == 21) { /* ^U */
-        st->cmd_len = 0;
-        st->cmd[0] = '\0';
-        return;
-    }
-    if (!is_char || key < 32 || key == 127)
-        return;
-    char mb[MB_LEN_MAX];
-    mbstate_t ps;
-    memset(&ps, 0, sizeof ps);
-    size_t n = wcrtomb(mb, (wchar_t)key, &ps);
-    if (n == (size_t)-1 || st->cmd_len + n + 1 >= sizeof st->cmd)
-        return;
-    memcpy(st->cmd + st->cmd_len, mb, n);
-    st->cmd_len += n;
-    st->cmd[st->cmd_len] = '\0';
-}
-
-static void help_key(struct ui_app *app, int key)
-{
-    struct ui_state *st = &app->st;
-    const int page = app->rows - 3 > 1 ? app->rows - 3 : 1;
-    const int max = ui_help_lines() - (app->rows - 2);
-    switch (key) {
-    case KEY_UP:
-    case 'k':
-        st->help_scroll--;
-        break;
-    case KEY_DOWN:
-    case 'j':
-        st->help_scroll++;
-        break;
-    case KEY_PPAGE:
-        st->help_scroll -= page;
-        break;
-    case KEY_NPAGE:
-    case ' ':
-        st->help_scroll += page;
-        break;
-    case 'q':
-    case 'Q':
-        st->quit = true;
-        break;
-    case 27:
-    case '?':
-    case KEY_F(1):
-    case '\n':
-    case '\r':
-    case KEY_ENTER:
-        st->help_open = false;
-        break;
-    default:
-        break;
-    }
-    if (st->help_scroll > max)
-        st->help_scroll = max;
-    if (st->help_scroll < 0)
-        st->help_scroll = 0;
 }
 
 /* Lines of lesson text, and how many the lesson pane shows. */
@@ -279,9 +194,16 @@ static void apply(struct ui_app *app, enum ui_action act, int key)
         ui_state_set_seed(st, (unsigned long)st->ex->seed + 1ul);
         break;
     case UI_ACT_COMMAND:
-        st->cmd_active = true;
-        st->cmd_len = 0;
-        st->cmd[0] = '\0';
+        ui_prompt_open(app, ':');
+        break;
+    case UI_ACT_FIND:
+        ui_prompt_open(app, '/');
+        break;
+    case UI_ACT_FIND_NEXT:
+        if (app->find_word[0])
+            ui_app_find(app, app->find_word, true);
+        else
+            ui_state_say(st, false, "n finds the next match of a /word; there is none yet.");
         break;
     case UI_ACT_FOCUS_NEXT:
         focus_step(app, +1);
@@ -468,33 +390,56 @@ static void settle(struct ui_app *app, unsigned side_before)
     clamp_side_scroll(app, side_before);
 }
 
-static void handle(struct ui_app *app, int key, bool is_char)
+/* The main screen: the key table (ui_keys.c) and its actions. */
+static bool main_key(struct ui_app *app, int key, bool is_char)
 {
     struct ui_state *st = &app->st;
-    const unsigned side_before = side_content(app);
-    /* a character that happens to share a number with a key code is no key */
-    if (is_char && key >= KEY_MIN)
-        key = 0;
-    const bool playing = app->autoplay.on;
-    if (st->cmd_active) {
-        command_key(app, key, is_char);
-    } else if (st->help_open) {
-        help_key(app, key);
-    } else if (app->les.menu_open) {
+    if (ui_train_key(app, key, is_char))
+        return true; /* the training screen took it */
+    key = ui_mode_keycode(key, is_char);
+    const enum ui_action act = ui_key_action_in(key, st->focus, app->les.l != NULL);
+    const bool moves = act == UI_ACT_UP || act == UI_ACT_DOWN || act == UI_ACT_LEFT ||
+                       act == UI_ACT_RIGHT || act == UI_ACT_REDRAW;
+    if (!moves)
         st->msg[0] = '\0';
-        ui_lesson_menu_key(&app->les, st, key, is_char);
-    } else if (ui_lesson_quiz_key(&app->les, st, key, is_char)) {
-        /* the checkpoint took it */
-    } else if (ui_train_key(app, key, is_char)) {
-        /* the training screen took it */
-    } else {
-        const enum ui_action act = ui_key_action_in(key, st->focus, app->les.l != NULL);
-        const bool moves = act == UI_ACT_UP || act == UI_ACT_DOWN || act == UI_ACT_LEFT ||
-                           act == UI_ACT_RIGHT || act == UI_ACT_REDRAW;
-        if (!moves)
-            st->msg[0] = '\0';
-        apply(app, act, key);
-    }
+    apply(app, act, key);
+    return true;
+}
+
+static bool main_open(const struct ui_app *app)
+{
+    (void)app;
+    return true;
+}
+
+const struct ui_mode ui_mode_main = {"main",        main_open,        main_key,
+                                     ui_mouse_main, ui_app_draw_main, true};
+
+/* The screen's scroll action, for the mouse wheel: as ↑ / ↓ would. */
+void ui_app_scroll_lines(struct ui_app *app, int lines)
+{
+    for (int i = 0; i < (lines < 0 ? -lines : lines); i++)
+        apply(app, lines < 0 ? UI_ACT_UP : UI_ACT_DOWN, 0);
+}
+
+void ui_app_scroll_lesson(struct ui_app *app, int lines)
+{
+    for (int i = 0; i < (lines < 0 ? -lines : lines); i++)
+        apply(app, lines < 0 ? UI_ACT_LESSON_LINE_UP : UI_ACT_LESSON_LINE_DOWN, 0);
+}
+
+void ui_app_mouse_event(struct ui_app *app, const MEVENT *ev)
+{
+    const unsigned side_before = side_content(app);
+    ui_modes_mouse(app, ev);
+    settle(app, side_before);
+}
+
+static void handle(struct ui_app *app, int key, bool is_char)
+{
+    const unsigned side_before = side_content(app);
+    const bool playing = app->autoplay.on;
+    ui_modes_key(app, key, is_char);
     /* any key but the one that stops it pauses autoplay */
     if (playing && app->autoplay.on)
         ui_autoplay_stop(&app->autoplay, true);
@@ -512,7 +457,7 @@ bool ui_app_autoplay(struct ui_app *app, double now)
     if (!a->on || now < a->due)
         return false;
     const struct ui_state *st = &app->st;
-    if (st->help_open || st->cmd_active || app->les.menu_open) {
+    if (st->help_open || st->cmd_active || app->les.menu_open || app->popup.command) {
         a->due = now + a->interval; /* nothing moves under an open overlay */
         return false;
     }

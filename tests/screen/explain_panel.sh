@@ -37,7 +37,7 @@ keys K
 keys K
 keys K
 wait_for "output[0, 0] = row 0 of merged"
-keys q
+keys q q # the first q closes the panel, the second quits
 wait_exit 0
 
 # a narrow pane beside the numbers: each softmax term is one row
@@ -54,5 +54,5 @@ check "no softmax term row is wrapped" \
     bash -c "! tmux -L $SOCK capture-pane -p | grep -P 'tok [0-9] +exp\(' | grep -vqP '= [0-9.]+'"
 check "the term rows are on screen" \
     bash -c "tmux -L $SOCK capture-pane -p | grep -qP '3 tok 3 +exp\(0\.2768 − 0\.3870\) = 0\.8956'"
-keys q
+keys q q
 wait_exit 0

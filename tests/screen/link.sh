@@ -1,14 +1,19 @@
 #!/bin/bash
-# :link prints the command line that reopens the screen as it is: run
+# :link shows the command line that reopens the screen as it is: run
 # through a shell again, it shows the same stage, sizes, tokens, mask,
 # scaling and seed (the status line), the same cell under the cursor, the
 # same theme and the presenter's layout.
 . "$(dirname "$0")/lib.sh"
 
-# the link in the message line, its wrapped lines joined again
+# the link in its pop-up: the box's lines from "mha-explorer" to the first
+# that does not end in " \", joined again (the pop-up breaks only between
+# arguments)
+popup_lines() {
+    screen | LC_ALL=C.UTF-8 sed -n 's/^.│ \(.*[^ ]\) *│$/\1/p' |
+        awk '/^mha-explorer /{on=1} on{print; if ($0 !~ / \\$/) exit}'
+}
 link_args() {
-    screen | awk '/^ mha-explorer /{on=1} on{print}' | sed '$d' | sed 's/^ //' |
-        tr '\n' ' ' | sed 's/ *$//; s/^mha-explorer//'
+    popup_lines | sed 's/ \\$//' | tr '\n' ' ' | sed 's/ *$//; s/^mha-explorer//'
 }
 top() {
     screen | head -14
@@ -27,12 +32,29 @@ keys Tab Down Down Right
 sleep 0.3
 status_line=$(screen | tail -1)
 top >"$WORK/before"
+T set -g set-clipboard on # tmux keeps what OSC 52 sends as a paste buffer
 keys :
 type_text "link"
 keys Enter
+wait_for "The command line that reopens this screen"
 wait_for "mha-explorer --tokens"
 args=$(link_args)
 echo "link:$args"
+check "the pop-up breaks the line between arguments" test "$(popup_lines | wc -l)" -ge 2
+check "OSC 52 put the link on the clipboard" test "$(T show-buffer)" = "mha-explorer$args"
+keys q
+wait_gone "The command line that reopens this screen"
+# :link FILE writes it, and never over a file
+keys :
+type_text "link $WORK/link.txt"
+keys Enter
+wait_for "Wrote the command line to"
+check ":link FILE holds the same command line" test "$(cat "$WORK/link.txt")" = "mha-explorer$args"
+keys :
+type_text "link $WORK/link.txt"
+keys Enter
+wait_for "exists (:link writes a new file, never over one)"
+check "the file is as it was" test "$(cat "$WORK/link.txt")" = "mha-explorer$args"
 keys q
 wait_exit 0
 T kill-server
@@ -56,10 +78,14 @@ wait_for "the cost view"
 keys :
 type_text "link"
 keys Enter
-wait_for "mha-explorer --d-model 8 --heads 4 --view cost --theme projector --present"
+wait_for "The command line that reopens this screen"
 args=$(link_args)
+check "the presenter, theme and view in the link" \
+    test "$args" = " --d-model 8 --heads 4 --view cost --theme projector --present"
+keys Escape
+wait_gone "The command line that reopens this screen"
 status_line=$(screen | tail -1)
-keys q
+keys q q
 wait_exit 0
 T kill-server
 eval "set -- $args"
@@ -67,5 +93,5 @@ start 100 30 -- "$@"
 wait_for "the cost view"
 check "the same status line" test "$(screen | tail -1)" = "$status_line"
 check "the projector's white" bash -c "tmux -L '$SOCK' capture-pane -p -e | grep -qF '48;5;231m'"
-keys q
+keys q q
 wait_exit 0

@@ -34,5 +34,7 @@ keys q
 wait_exit 0
 start 120 40 -- --lesson 12 --step 4
 wait_for "Transformer base │ d_model 512 │ 8 heads of d_k 64 │ 10 tokens"
+# the step's checkpoint waits for a number: the first q asks, the second quits
+keys q
 keys q
 wait_exit 0

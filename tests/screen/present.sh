@@ -28,6 +28,10 @@ wait_for "? help"
 keys P
 wait_for "Presenter mode: P goes back"
 wait_gone "? help"
+# q leaves the presenter's layout first; on the usual screen it quits
+keys q
+wait_for "Presenter mode off (P brings it back)."
+wait_for "? help"
 keys q
 wait_exit 0
 T kill-server
@@ -41,6 +45,8 @@ check "no pipeline bar, no key hints" no_hints
 # roomy numbers: a blank line between the rows of a matrix
 check "rows of numbers apart" bash -c "tmux -L '$SOCK' capture-pane -p |
     grep -A1 -E '^ +tok 0 +0\.67 ' | tail -1 | grep -qE '^ *$'"
+keys Escape
+wait_for "Presenter mode off"
 keys q
 wait_exit 0
 T kill-server
@@ -51,5 +57,5 @@ wait_for "Lesson 2 · The pipeline at a glance · step 3/7"
 wait_for "S P L I T"
 wait_for "Each row of 6 numbers is cut into 2 heads"
 check "no key hints" no_hints
-keys q
+keys q q
 wait_exit 0

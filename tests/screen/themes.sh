@@ -39,7 +39,7 @@ check "shade glyphs under NO_COLOR" test "$(glyph_cells)" -gt 4
 keys T
 wait_for "NO_COLOR is set"
 check "still no colour after T" no_colour
-keys q
+keys q q
 wait_exit 0
 T kill-server
 

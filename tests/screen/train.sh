@@ -75,6 +75,7 @@ keys :
 type_text "link"
 keys Enter
 wait_for "mha-explorer --train first-prev --heads 2 --d-model 8 --seed 3 --steps 400 --present"
+keys Escape # the pop-up with the command line closes
 keys :
 type_text "export svg $WORK/train.svg"
 keys Enter
@@ -85,6 +86,8 @@ keys :
 type_text "export csv"
 keys Enter
 wait_for "The training screen is written as svg or html"
+keys q # leaves the presenter's layout
+wait_for "Training   first-prev"
 keys q
 wait_exit 0
 

@@ -10,7 +10,7 @@ _mha_explorer() {
         --dump --format --stage --list-lessons --check-lessons --print-lesson --lesson
         --step --reset-progress --view --focus --bench-frames --present --theme --autoplay
         --record --replay --speed --train --vocab --context --steps --batch --lr --save
-        --grad --compare --help --version"
+        --grad --compare --force --no-mouse --help --version"
     local stages="input projection split transpose attention merge output"
 
     case $prev in

@@ -1,0 +1,95 @@
+/* ui_mode.h - the explorer's modes as a small stack of objects.
+ *
+ * The main screen (stages, views, lessons) is the bottom of the stack.
+ * Above it lie the modes that are open, in the order they were opened: the
+ * presenter's layout, the explain panel, a checkpoint waiting for an answer,
+ * the lesson list, the ':' command line, a pop-up, the help screen.  A key
+ * goes to the top mode first; a mode that does not use it passes it down.
+ * Drawing goes the other way: from the highest mode that covers the whole
+ * screen (or the main screen) up, each mode drawing over the ones below.
+ * q and Esc close the top overlay or leave the top mode; only on the main
+ * screen does q quit.
+ *
+ * A mode is open while its open() says so: the stack follows the state
+ * (ui_modes_sync), so whatever opens a mode (a key, a ':' command, a lesson
+ * scene) needs to know nothing about the stack.
+ *
+ * To add a mode (a training screen, say):
+ *   1. write src/ui/ui_mode_<name>.c with a `const struct ui_mode
+ *      ui_mode_<name>` whose open(), key() and draw() read and change the
+ *      app (keep its state in struct ui_app or a struct of its own there);
+ *   2. declare it below and add it to ui_mode_registry[] in ui_modes.c,
+ *      and the file to ui_src in src/ui/meson.build.
+ * The key test (tests/test_ui_cmd.c) checks that no key is bound twice in
+ * one mode's table. */
+#ifndef UI_MODE_H
+#define UI_MODE_H
+
+#include <curses.h>
+#include <stdbool.h>
+
+struct ui_app;
+
+struct ui_mode {
+    const char *name;
+    /* Open now?  (NULL: always; only the main screen.) */
+    bool (*open)(const struct ui_app *app);
+    /* One key (is_char: a character, else a curses key code): true when
+     * used; false passes it to the mode below. */
+    bool (*key)(struct ui_app *app, int key, bool is_char);
+    /* A mouse event at screen (y, x): true when used.  NULL: passed down. */
+    bool (*mouse)(struct ui_app *app, const MEVENT *ev);
+    /* Draw over the modes below (NULL: the mode only changes how the
+     * screen below is laid out, as the presenter's layout does). */
+    void (*draw)(const struct ui_app *app);
+    /* Covers the whole screen: the modes below are not drawn. */
+    bool covers;
+};
+
+extern const struct ui_mode ui_mode_main;    /* ui_update.c */
+extern const struct ui_mode ui_mode_present; /* ui_modes.c */
+extern const struct ui_mode ui_mode_explain; /* ui_modes.c */
+extern const struct ui_mode ui_mode_quiz;    /* ui_modes.c */
+extern const struct ui_mode ui_mode_menu;    /* ui_modes.c */
+extern const struct ui_mode ui_mode_prompt;  /* ui_prompt.c: ':' and '/' */
+extern const struct ui_mode ui_mode_popup;   /* ui_popup.c */
+extern const struct ui_mode ui_mode_help;    /* ui_mode_help.c */
+
+#define UI_MODE_MAX 12
+
+/* The stack: modes[0] is the main screen. */
+struct ui_mode_stack {
+    const struct ui_mode *modes[UI_MODE_MAX];
+    int n;
+};
+
+/* Bring the stack in line with the state: modes that closed leave it,
+ * modes that opened go on top (in ui_mode_registry's order). */
+void ui_modes_sync(struct ui_app *app);
+/* The top mode. */
+const struct ui_mode *ui_modes_top(const struct ui_app *app);
+/* A key down the stack from the top; true when a mode used it. */
+bool ui_modes_key(struct ui_app *app, int key, bool is_char);
+/* A mouse event down the stack from the top. */
+bool ui_modes_mouse(struct ui_app *app, const MEVENT *ev);
+/* Draw the stack (the windows are wnoutrefreshed, no doupdate). */
+void ui_modes_draw(const struct ui_app *app);
+
+/* q / Q / Esc as a character. */
+bool ui_mode_is_leave_key(int key, bool is_char);
+
+/* The key as the key tables see it: a character that shares its number
+ * with a curses key code (U+0101 and up) is no key there: 0. */
+static inline int ui_mode_keycode(int key, bool is_char)
+{
+    return is_char && key >= KEY_MIN ? 0 : key;
+}
+
+/* The wheel turned towards the user (ncurses with the five-button mouse). */
+#if defined(BUTTON5_PRESSED)
+#define UI_BUTTON5 BUTTON5_PRESSED
+#else
+#define UI_BUTTON5 0
+#endif
+
+#endif

@@ -1,0 +1,181 @@
+/* ui_prompt.c - the ':' and '/' lines as a mode: editing, history, Tab. */
+#include "ui_prompt.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+#include "ui_app.h"
+#include "ui_cmd.h"
+#include "ui_complete.h"
+#include "ui_find.h"
+#include "ui_mode.h"
+
+void ui_history_add(struct ui_history *h, const char *line)
+{
+    if (!line[0] || (h->n > 0 && !strcmp(h->lines[h->n - 1], line)))
+        return;
+    char *copy = strdup(line);
+    if (!copy)
+        return;
+    if (h->n == UI_HISTORY_MAX) {
+        free(h->lines[0]);
+        memmove(h->lines, h->lines + 1, (UI_HISTORY_MAX - 1) * sizeof h->lines[0]);
+        h->n--;
+    }
+    h->lines[h->n++] = copy;
+    h->at = h->n;
+}
+
+void ui_history_reset(struct ui_history *h)
+{
+    h->at = h->n;
+    h->draft[0] = '\0';
+}
+
+const char *ui_history_step(struct ui_history *h, int dir, const char *current)
+{
+    const int to = h->at + (dir < 0 ? -1 : 1);
+    if (to < 0 || to > h->n)
+        return NULL;
+    if (h->at == h->n)
+        snprintf(h->draft, sizeof h->draft, "%s", current);
+    h->at = to;
+    return to == h->n ? h->draft : h->lines[to];
+}
+
+void ui_history_done(struct ui_history *h)
+{
+    for (int i = 0; i < h->n; i++)
+        free(h->lines[i]);
+    memset(h, 0, sizeof *h);
+}
+
+void ui_prompt_open(struct ui_app *app, char lead)
+{
+    struct ui_state *st = &app->st;
+    st->cmd_active = true;
+    st->cmd_lead = lead;
+    st->cmd_len = 0;
+    st->cmd[0] = '\0';
+    st->msg[0] = '\0';
+    ui_history_reset(lead == '/' ? &app->find_hist : &app->hist);
+}
+
+static void set_line(struct ui_state *st, const char *text)
+{
+    snprintf(st->cmd, sizeof st->cmd, "%s", text);
+    st->cmd_len = strlen(st->cmd);
+}
+
+/* Tab: complete the last word; several candidates are listed above the line. */
+static void complete(struct ui_app *app)
+{
+    struct ui_state *st = &app->st;
+    struct ui_completion *c = malloc(sizeof *c);
+    if (!c)
+        return;
+    ui_complete(st->cmd, app->les.assets_dir, c);
+    char grown[UI_CMD_MAX];
+    st->msg[0] = '\0';
+    if (ui_complete_apply(st->cmd, c, grown, (int)sizeof grown)) {
+        set_line(st, grown);
+    } else if (c->n == 0) {
+        ui_state_say(st, false, "Nothing to complete here.");
+    }
+    if (c->n > 1) { /* what is left to choose from */
+        size_t used = 0;
+        for (int i = 0; i < c->n && used + 4 < sizeof st->msg; i++) {
+            const char *item = c->items[i];
+            const char *slash = strrchr(item, '/');
+            if (slash && slash[1] == '\0') /* a folder: its own name */
+                while (slash > item && slash[-1] != '/')
+                    slash--;
+            else if (slash)
+                slash++;
+            used += (size_t)snprintf(st->msg + used, sizeof st->msg - used, "%s%s", i ? "  " : "",
+                                     slash ? slash : item);
+        }
+        st->msg_error = false;
+    }
+    free(c);
+}
+
+static void run(struct ui_app *app)
+{
+    struct ui_state *st = &app->st;
+    char line[UI_CMD_MAX];
+    memcpy(line, st->cmd, st->cmd_len + 1);
+    const char lead = st->cmd_lead;
+    st->cmd_active = false;
+    st->msg[0] = '\0';
+    ui_history_add(lead == '/' ? &app->find_hist : &app->hist, line);
+    if (lead == '/')
+        ui_app_find(app, line, false);
+    else
+        ui_app_command(app, line);
+}
+
+static bool prompt_open(const struct ui_app *app)
+{
+    return app->st.cmd_active;
+}
+
+static bool prompt_key(struct ui_app *app, int key, bool is_char)
+{
+    struct ui_state *st = &app->st;
+    struct ui_history *h = st->cmd_lead == '/' ? &app->find_hist : &app->hist;
+    if (is_char && key == 27) {
+        st->cmd_active = false;
+        st->msg[0] = '\0';
+        return true;
+    }
+    if ((!is_char && key == KEY_ENTER) || (is_char && (key == '\n' || key == '\r'))) {
+        run(app);
+        return true;
+    }
+    if (!is_char && (key == KEY_UP || key == KEY_DOWN)) {
+        const char *line = ui_history_step(h, key == KEY_UP ? -1 : +1, st->cmd);
+        if (line)
+            set_line(st, line);
+        return true;
+    }
+    if (is_char && key == '\t' && st->cmd_lead == ':') {
+        complete(app);
+        return true;
+    }
+    if ((!is_char && key == KEY_BACKSPACE) || (is_char && (key == 127 || key == 8))) {
+        if (st->cmd_len == 0) {
+            st->cmd_active = false;
+            return true;
+        }
+        /* drop one UTF-8 character */
+        do
+            st->cmd_len--;
+        while (st->cmd_len > 0 && ((unsigned char)st->cmd[st->cmd_len] & 0xC0u) == 0x80u);
+        st->cmd[st->cmd_len] = '\0';
+        return true;
+    }
+    if (is_char && key == 21) { /* ^U */
+        st->cmd_len = 0;
+        st->cmd[0] = '\0';
+        return true;
+    }
+    if (!is_char || key < 32 || key == 127)
+        return true;
+    char mb[MB_LEN_MAX];
+    mbstate_t ps;
+    memset(&ps, 0, sizeof ps);
+    const size_t n = wcrtomb(mb, (wchar_t)key, &ps);
+    if (n == (size_t)-1 || st->cmd_len + n + 1 >= sizeof st->cmd)
+        return true;
+    memcpy(st->cmd + st->cmd_len, mb, n);
+    st->cmd_len += n;
+    st->cmd[st->cmd_len] = '\0';
+    st->msg[0] = '\0';
+    return true;
+}
+
+const struct ui_mode ui_mode_prompt = {"command line", prompt_open, prompt_key, NULL, NULL, false};
