@@ -114,8 +114,8 @@ int bench_train(int argc, char **argv)
     printf("{\"train\":true,\"d_model\":%d,\"heads\":%d,\"vocab\":%d,\"context\":%d,"
            "\"batch\":%d,\"repeat\":%ld,\"warmup\":%ld,\"backend\":\"%s\","
            "\"step_ms_median\":%.6f,\"step_ms_min\":%.6f,\"step_ms_mean\":%.6f}\n",
-           d, h, vocab, context, batch, repeat, warmup, mat_backend_name(backend), median,
-           times[0], total / (double)repeat);
+           d, h, vocab, context, batch, repeat, warmup, mat_backend_name(backend), median, times[0],
+           total / (double)repeat);
     free(times);
     train_run_free(run);
     return 0;

@@ -44,8 +44,8 @@ struct cli_options {
     bool check_lessons;
     char **check_files; /* --check-lessons FILE...: points into argv */
     int n_check_files;
-    const char *lesson; /* --lesson N|FILE */
-    int step;           /* --step N, 1-based; 0 = not given */
+    const char *lesson;  /* --lesson N|FILE */
+    int step;            /* --step N, 1-based; 0 = not given */
     bool reset_progress; /* --reset-progress: forget every lesson's progress (with --lesson,
                             that lesson's, then open it on step 1) */
 

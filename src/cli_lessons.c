@@ -127,7 +127,7 @@ static int train_notes(struct lesson *l)
         if (l->steps[s].has_scene && (sc->set & (1u << SCENE_TRAIN)) && strcmp(sc->train, "off"))
             l->steps[s].train_note =
                 strdup("this step trains a model on the explorer's screen, which this "
-                              "build does not have");
+                       "build does not have");
     }
     return 0;
 }

@@ -85,8 +85,7 @@ static const char usage_text[] =
     "                       after it; a key pauses it, Esc stops it, q quits; it\n"
     "                       opens as the recording started (options given win)\n"
     "  --speed X            with --replay: X times as fast (0.01..1000, default 1)\n"
-    "\n"
-    ;
+    "\n";
 
 /* The rest of --help (one string would pass the length C compilers must take). */
 static const char usage_tail[] =
@@ -272,7 +271,9 @@ struct mha_example *cli_build_example(const struct cli_options *o, struct mha_er
     if (o->load && model_io_is_model_file(o->load)) {
         if (o->heads || o->causal || o->no_scale) {
             mha_error_set(err, "%s cannot be combined with a model file: the model fixes it",
-                          o->heads ? "--heads" : o->causal ? "--causal" : "--no-scale");
+                          o->heads    ? "--heads"
+                          : o->causal ? "--causal"
+                                      : "--no-scale");
             return NULL;
         }
         return cli_model_example(o->load, err);
@@ -422,7 +423,9 @@ static int screen_combinations(const struct cli_options *o)
                            "");
     if (o->train && (o->view || o->focus || o->stage))
         return usage_error("%s cannot be combined with --train: the training screen comes first",
-                           o->view ? "--view" : o->focus ? "--focus" : "--stage");
+                           o->view    ? "--view"
+                           : o->focus ? "--focus"
+                                      : "--stage");
     return CLI_CONTINUE;
 }
 
@@ -494,13 +497,12 @@ static int train_combinations(const struct cli_options *o)
         o->format != DUMP_FORMAT_JSON)
         return usage_error("%s: the training summary is text or json", "--format");
     if (o->train && (o->grad || o->load || o->tokens || o->lesson || o->causal || o->no_scale))
-        return usage_error("%s cannot be combined with --train",
-                           o->grad     ? "--grad"
-                           : o->load   ? "--load"
-                           : o->tokens ? "--tokens"
-                           : o->lesson ? "--lesson"
-                           : o->causal ? "--causal"
-                                       : "--no-scale");
+        return usage_error("%s cannot be combined with --train", o->grad     ? "--grad"
+                                                                 : o->load   ? "--load"
+                                                                 : o->tokens ? "--tokens"
+                                                                 : o->lesson ? "--lesson"
+                                                                 : o->causal ? "--causal"
+                                                                             : "--no-scale");
     if (o->train && o->batch_file && !o->batch)
         return usage_error("--batch: with --train give the number of sequences per step, "
                            "not '%s'",
@@ -509,10 +511,9 @@ static int train_combinations(const struct cli_options *o)
         return usage_error("%s needs --batch BATCH (a batch file)", "--grad");
     if (o->batch_file && !o->grad && !o->train)
         return usage_error("%s needs --grad MODEL or --train TASK|FILE", "--batch");
-    if (o->grad && (o->load || o->dump_stage != CLI_NO_DUMP || o->d_model || o->heads ||
-                    o->seed >= 0))
-        return usage_error("%s takes only --batch BATCH: the model file fixes the rest",
-                           "--grad");
+    if (o->grad &&
+        (o->load || o->dump_stage != CLI_NO_DUMP || o->d_model || o->heads || o->seed >= 0))
+        return usage_error("%s takes only --batch BATCH: the model file fixes the rest", "--grad");
     return CLI_CONTINUE;
 }
 

@@ -186,7 +186,7 @@ int cli_replay_options(int argc, char **argv, const char *name, const struct rec
         return CLI_EXIT_USAGE;
     }
     if (rc != CLI_CONTINUE)
-        fprintf(stderr, "%s: --replay: (the options include those %s was recorded with)\n",
-                prog, name);
+        fprintf(stderr, "%s: --replay: (the options include those %s was recorded with)\n", prog,
+                name);
     return rc;
 }

@@ -96,20 +96,19 @@ static void write_summary(FILE *f, const struct train_run *run, int format, doub
         fprintf(f, "{\n  \"task\": \"%s\",\n", run->task->name);
         fprintf(f, "  \"d_model\": %d,\n  \"num_heads\": %d,\n  \"vocab\": %d,\n", c->d_model,
                 c->heads, c->vocab);
-        fprintf(f, "  \"context\": %d,\n  \"steps\": %ld,\n  \"batch\": %d,\n", c->context,
-                m->step, run->opt.batch);
+        fprintf(f, "  \"context\": %d,\n  \"steps\": %ld,\n  \"batch\": %d,\n", c->context, m->step,
+                run->opt.batch);
         fprintf(f, "  \"lr\": %g,\n  \"seed\": %u,\n  \"loss\": %.6f,\n  \"accuracy\": {",
                 (double)run->opt.lr, run->opt.seed, (double)run->eval_loss);
         for (int k = 0; k < c->n_outputs; k++)
             fprintf(f, "%s\"%s\": %.4f", k ? ", " : "", c->outputs[k].name,
                     (double)run->accuracy[k]);
-        fprintf(f, "},\n  \"held_out\": %d,\n  \"ms_per_step\": %.4f\n}\n", run->eval->size,
-                ms);
+        fprintf(f, "},\n  \"held_out\": %d,\n  \"ms_per_step\": %.4f\n}\n", run->eval->size, ms);
         return;
     }
     fprintf(f, "task         %s\n", run->task->name);
-    fprintf(f, "d_model      %d\nnum_heads    %d\nvocab        %d\ncontext      %d\n",
-            c->d_model, c->heads, c->vocab, c->context);
+    fprintf(f, "d_model      %d\nnum_heads    %d\nvocab        %d\ncontext      %d\n", c->d_model,
+            c->heads, c->vocab, c->context);
     fprintf(f, "steps        %ld\nbatch        %d\nlr           %g\nseed         %u\n", m->step,
             run->opt.batch, (double)run->opt.lr, run->opt.seed);
     fprintf(f, "loss         %.6f (held out)\n", (double)run->eval_loss);

@@ -91,9 +91,7 @@ struct hostile_result hostile_run(const char *const *args, const char *data_dir,
     r.seconds = now() - start;
     r.cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
             (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
-    r.status = r.timed_out          ? -1
-               : WIFEXITED(st) ? WEXITSTATUS(st)
-                               : 128 + WTERMSIG(st);
+    r.status = r.timed_out ? -1 : WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
     r.out = slurp(out_fd);
     r.err = slurp(err_fd);
     close(out_fd);
@@ -119,8 +117,8 @@ const char *hostile_unsafe(const char *str)
             snprintf(what, sizeof what, "the C1 control U+%04X", s[1]);
             return what;
         }
-        if (*s == 0xE2 && s[1] == 0x80 && ((s[2] >= 0xAA && s[2] <= 0xAE) || s[2] == 0x8E ||
-                                           s[2] == 0x8F)) {
+        if (*s == 0xE2 && s[1] == 0x80 &&
+            ((s[2] >= 0xAA && s[2] <= 0xAE) || s[2] == 0x8E || s[2] == 0x8F)) {
             snprintf(what, sizeof what, "a bidirectional control (E2 80 %02X)", s[2]);
             return what;
         }

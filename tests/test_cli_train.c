@@ -127,8 +127,8 @@ START_TEST(grad_matches_torch)
     const double lw = json_number_value(json_object_get(want, "loss"));
     ck_assert_double_eq_tol(lg, lw, 1e-5 * lw);
     /* every gradient, torch's layout */
-    const char *keys[] = {"embedding", "positions", "w_q", "w_k", "w_v", "w_o",
-                          "b_q",       "b_k",       "b_v", "b_o"};
+    const char *keys[] = {"embedding", "positions", "w_q", "w_k", "w_v",
+                          "w_o",       "b_q",       "b_k", "b_v", "b_o"};
     json_t *gg = json_object_get(got, "grad"), *gw = json_object_get(want, "grad");
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         json_t *a = json_object_get(gg, keys[i]), *b = json_object_get(gw, keys[i]);
@@ -141,8 +141,8 @@ START_TEST(grad_matches_torch)
                 const size_t j = rows ? c : r0;
                 const double x = json_number_value(json_array_get(ra, j));
                 const double y = json_number_value(json_array_get(rb, j));
-                ck_assert_msg(fabs(x - y) <= 2e-5 + 2e-4 * fabs(y), "%s: %g vs torch %g",
-                              keys[i], x, y);
+                ck_assert_msg(fabs(x - y) <= 2e-5 + 2e-4 * fabs(y), "%s: %g vs torch %g", keys[i],
+                              x, y);
                 n++;
             }
         }
@@ -174,19 +174,21 @@ START_TEST(grad_errors)
                  "more than the model's context 6");
     remove(bad);
     free(bad);
-    bad = tmp_file("{\"vocab\": [\"a\", \"b\"], \"d_model\": 2, \"num_heads\": 1, \"context\": 2,"
-                   " \"embedding\": [[1, 2], [3, 4]], \"positions\": [[0, 0], [0, 0]],"
-                   " \"w_q\": [[1, 0], [0, 1]], \"w_k\": [[1, 0], [0, 1]],"
-                   " \"w_v\": [[1, 0], [0, 1]], \"w_o\": [[1, 0], [0, 1e999]],"
-                   " \"outputs\": [{\"name\": \"o\", \"classes\": 2, \"unembed\": [[1, 0], [0, 1]]}]}");
+    bad = tmp_file(
+        "{\"vocab\": [\"a\", \"b\"], \"d_model\": 2, \"num_heads\": 1, \"context\": 2,"
+        " \"embedding\": [[1, 2], [3, 4]], \"positions\": [[0, 0], [0, 0]],"
+        " \"w_q\": [[1, 0], [0, 1]], \"w_k\": [[1, 0], [0, 1]],"
+        " \"w_v\": [[1, 0], [0, 1]], \"w_o\": [[1, 0], [0, 1e999]],"
+        " \"outputs\": [{\"name\": \"o\", \"classes\": 2, \"unembed\": [[1, 0], [0, 1]]}]}");
     expect_error((const char *[]){"--grad", bad, "--batch", model, NULL}, bad);
     remove(bad);
     free(bad);
-    bad = tmp_file("{\"vocab\": [\"a\", \"b\"], \"d_model\": 2, \"num_heads\": 1, \"context\": 2,"
-                   " \"embedding\": [[1, 2], [3, 4]], \"positions\": [[0, 0]],"
-                   " \"w_q\": [[1, 0], [0, 1]], \"w_k\": [[1, 0], [0, 1]],"
-                   " \"w_v\": [[1, 0], [0, 1]], \"w_o\": [[1, 0], [0, 1]],"
-                   " \"outputs\": [{\"name\": \"o\", \"classes\": 2, \"unembed\": [[1, 0], [0, 1]]}]}");
+    bad = tmp_file(
+        "{\"vocab\": [\"a\", \"b\"], \"d_model\": 2, \"num_heads\": 1, \"context\": 2,"
+        " \"embedding\": [[1, 2], [3, 4]], \"positions\": [[0, 0]],"
+        " \"w_q\": [[1, 0], [0, 1]], \"w_k\": [[1, 0], [0, 1]],"
+        " \"w_v\": [[1, 0], [0, 1]], \"w_o\": [[1, 0], [0, 1]],"
+        " \"outputs\": [{\"name\": \"o\", \"classes\": 2, \"unembed\": [[1, 0], [0, 1]]}]}");
     expect_error((const char *[]){"--grad", bad, "--batch", model, NULL},
                  "\"positions\" has 1 rows; expected 2 (context)");
     remove(bad);
@@ -205,8 +207,8 @@ static char *without_timing(const char *text)
 
 START_TEST(train_summary_deterministic)
 {
-    const char *args[] = {"--train", "first-prev", "--steps", "150", "--seed", "5",
-                          "--dump",  "summary",    NULL};
+    const char *args[] = {"--train", "first-prev", "--steps", "150", "--seed",
+                          "5",       "--dump",     "summary", NULL};
     struct result a = run(args), b = run(args);
     ck_assert_msg(a.status == 0, "status %d: %s", a.status, a.err);
     ck_assert_str_eq(a.err, ""); /* no progress bar when stderr is not a terminal */
@@ -219,8 +221,8 @@ START_TEST(train_summary_deterministic)
     free(tb);
     result_free(&a);
     result_free(&b);
-    struct result j = run((const char *[]){"--train", "prev", "--steps", "20", "--dump",
-                                           "summary", "--format", "json", NULL});
+    struct result j = run((const char *[]){"--train", "prev", "--steps", "20", "--dump", "summary",
+                                           "--format", "json", NULL});
     ck_assert_int_eq(j.status, 0);
     json_t *root = json_loads(j.out, 0, NULL);
     ck_assert_ptr_nonnull(root);
@@ -237,8 +239,8 @@ END_TEST
 START_TEST(save_and_load_model)
 {
     char *path = tmp_file(NULL);
-    struct result r = run((const char *[]){"--train", "first-prev", "--steps", "30", "--save",
-                                           path, "--dump", "summary", NULL});
+    struct result r = run((const char *[]){"--train", "first-prev", "--steps", "30", "--save", path,
+                                           "--dump", "summary", NULL});
     ck_assert_msg(r.status == 0, "%s", r.err);
     result_free(&r);
     r = run((const char *[]){"--load", path, "--dump", "input", NULL});
@@ -264,16 +266,15 @@ START_TEST(train_task_file)
     char *path = tmp_file("{\"vocab\": [\"a\", \"b\", \"c\"], \"outputs\": [\"next\"],"
                           " \"tokens\": [[0, 1, 2], [1, 2, 0], [2, 0, 1]],"
                           " \"targets\": [[[1, 2, -1], [2, 0, -1], [0, 1, -1]]]}");
-    struct result r = run((const char *[]){"--train", path, "--steps", "300", "--dump",
-                                           "summary", "--format", "json", NULL});
+    struct result r = run((const char *[]){"--train", path, "--steps", "300", "--dump", "summary",
+                                           "--format", "json", NULL});
     ck_assert_msg(r.status == 0, "%s", r.err);
     json_t *root = json_loads(r.out, 0, NULL);
     ck_assert_ptr_nonnull(root);
     ck_assert_int_eq(json_integer_value(json_object_get(root, "vocab")), 3);
     ck_assert_int_eq(json_integer_value(json_object_get(root, "context")), 3);
-    ck_assert_double_ge(json_number_value(json_object_get(json_object_get(root, "accuracy"),
-                                                          "next")),
-                        0.99);
+    ck_assert_double_ge(
+        json_number_value(json_object_get(json_object_get(root, "accuracy"), "next")), 0.99);
     json_decref(root);
     result_free(&r);
     remove(path);
@@ -296,19 +297,18 @@ START_TEST(train_usage_errors)
     expect_error((const char *[]){"--lr", "0.1", NULL}, "--lr needs --train");
     expect_error((const char *[]){"--train", "prev", "--heads", "3", "--dump", "summary", NULL},
                  "--heads:");
-    expect_error((const char *[]){"--train", "prev", "--batch", "x.json", "--dump", "summary",
-                                  NULL},
-                 "--batch: with --train give the number");
-    expect_error((const char *[]){"--train", "find-copy", "--vocab", "4", "--dump", "summary",
-                                  NULL},
-                 "--vocab 4: task find-copy needs");
+    expect_error(
+        (const char *[]){"--train", "prev", "--batch", "x.json", "--dump", "summary", NULL},
+        "--batch: with --train give the number");
+    expect_error(
+        (const char *[]){"--train", "find-copy", "--vocab", "4", "--dump", "summary", NULL},
+        "--vocab 4: task find-copy needs");
     expect_error((const char *[]){"--train", "prev", "--batch", "4096", "--context", "64",
                                   "--d-model", "256", "--dump", "summary", NULL},
                  "GiB to keep every activation; the limit is 1 GiB");
     expect_error((const char *[]){"--train", "prev", "--dump", "attention", NULL},
                  "--dump: with --train the dump is 'summary'");
-    expect_error((const char *[]){"--train", "prev", "--dump", "summary", "--format", "svg",
-                                  NULL},
+    expect_error((const char *[]){"--train", "prev", "--dump", "summary", "--format", "svg", NULL},
                  "--format: the training summary is text or json");
 }
 END_TEST

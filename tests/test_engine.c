@@ -271,10 +271,18 @@ START_TEST(test_forward_reuse)
         float *x;
         size_t n;
     } stages[] = {
-        {t->q, lq * d},         {t->k, lk * d},           {t->v, lk * d},
-        {t->qh, h * lq * d_k},  {t->kh, h * lk * d_k},    {t->vh, h * lk * d_k},
-        {t->scores, h * lq * lk}, {t->scaled_scores, h * lq * lk}, {t->weights, h * lq * lk},
-        {t->context, h * lq * d_k}, {t->merged, lq * d}, {t->output, lq * d},
+        {t->q, lq * d},
+        {t->k, lk * d},
+        {t->v, lk * d},
+        {t->qh, h * lq * d_k},
+        {t->kh, h * lk * d_k},
+        {t->vh, h * lk * d_k},
+        {t->scores, h * lq * lk},
+        {t->scaled_scores, h * lq * lk},
+        {t->weights, h * lq * lk},
+        {t->context, h * lq * d_k},
+        {t->merged, lq * d},
+        {t->output, lq * d},
     };
     unsigned char *empty_before = malloc(lq);
     ck_assert_ptr_nonnull(empty_before);
@@ -780,9 +788,12 @@ START_TEST(test_generated_cases)
             const float *got;
             size_t n;
         } parts[] = {
-            {"query", ex->query, (size_t)lq * dd}, {"key", ex->key, (size_t)lk * dd},
-            {"value", ex->value, (size_t)lk * dd}, {"w_q", ex->w_q, dd * dd},
-            {"w_k", ex->w_k, dd * dd},             {"w_v", ex->w_v, dd * dd},
+            {"query", ex->query, (size_t)lq * dd},
+            {"key", ex->key, (size_t)lk * dd},
+            {"value", ex->value, (size_t)lk * dd},
+            {"w_q", ex->w_q, dd * dd},
+            {"w_k", ex->w_k, dd * dd},
+            {"w_v", ex->w_v, dd * dd},
             {"w_o", ex->w_o, dd * dd},
         };
         for (size_t p = 0; p < sizeof parts / sizeof parts[0]; p++) {
@@ -855,8 +866,8 @@ START_TEST(test_generated_scaling_contrast)
         median_row_max(n, d, h, &on, &off);
         ck_assert_msg(on < 0.75f, "d_model %d, %d heads: scaled median row max %.3f", d, h,
                       (double)on);
-        ck_assert_msg(off > on + 0.05f, "d_model %d, %d heads: unscaled %.3f vs scaled %.3f", d,
-                      h, (double)off, (double)on);
+        ck_assert_msg(off > on + 0.05f, "d_model %d, %d heads: unscaled %.3f vs scaled %.3f", d, h,
+                      (double)off, (double)on);
     }
     /* the page's example keeps its own numbers: weights from [-1, 1) */
     ck_assert_double_eq(mha_generated_weight_bound(4, 4, 6, false, 42), 1.0);

@@ -76,8 +76,8 @@ static struct mha_example *example(int which)
             " \"b_q\": [1e-7, -2.5e5, 0, 1], \"mask\": [[1, 0], [0, 0], [1, 1]]}",
             "cross", &err);
     } else {
-        ex = mha_example_generated(5, (const char *[]){"Grüße", "漢字", "a/b", "x", "y"}, 6, 3,
-                                   99, &err);
+        ex = mha_example_generated(5, (const char *[]){"Grüße", "漢字", "a/b", "x", "y"}, 6, 3, 99,
+                                   &err);
         ex->causal = true;
     }
     ck_assert_msg(ex != NULL, "example %d: %s", which, err.text);
@@ -100,9 +100,8 @@ START_TEST(json_is_what_jansson_writes)
         ck_assert_msg(root != NULL, "example %d stage %d: %s", _i, stage, jerr.text);
         char *again = json_dumps(root, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
         ck_assert_str_eq(s, again);
-        ck_assert_int_eq(json_array_size(json_object_get(json_object_get(root, "config"),
-                                                         "tokens")),
-                         ex->lq);
+        ck_assert_int_eq(
+            json_array_size(json_object_get(json_object_get(root, "config"), "tokens")), ex->lq);
         free(again);
         json_decref(root);
         free(s);

@@ -80,15 +80,13 @@ START_TEST(fifo_device_and_directory_are_refused)
     expect_refused((const char *[]){"--load", fifo, "--dump", "all", NULL}, NULL, fifo_msg);
     expect_refused((const char *[]){"--load", "/dev/zero", "--dump", "all", NULL}, NULL,
                    "is a character device, not a regular file");
-    expect_refused((const char *[]){"--load", dir, "--dump", "all", NULL}, NULL,
-                   "is a directory");
+    expect_refused((const char *[]){"--load", dir, "--dump", "all", NULL}, NULL, "is a directory");
     expect_refused((const char *[]){"--check-lessons", fifo, NULL}, NULL, fifo_msg);
     expect_refused((const char *[]){"--check-lessons", dir, NULL}, NULL, "is a directory");
     expect_refused((const char *[]){"--print-lesson", fifo, NULL}, NULL, fifo_msg);
     expect_refused((const char *[]){"--lesson", fifo, NULL}, NULL, fifo_msg);
     expect_refused((const char *[]){"--replay", fifo, NULL}, NULL, fifo_msg);
-    expect_refused((const char *[]){"--replay", "/dev/zero", NULL}, NULL,
-                   "is a character device");
+    expect_refused((const char *[]){"--replay", "/dev/zero", NULL}, NULL, "is a character device");
     expect_refused((const char *[]){"--replay", "/dev/urandom", NULL}, NULL,
                    "is a character device");
     remove_scratch();
@@ -131,8 +129,7 @@ START_TEST(huge_files_are_refused_unread)
 {
     make_scratch();
     char rec[300], les[300];
-    sparse(in_scratch("huge.rec", rec, sizeof rec), "mha-explorer-recording 1\n",
-           (off_t)4 << 30);
+    sparse(in_scratch("huge.rec", rec, sizeof rec), "mha-explorer-recording 1\n", (off_t)4 << 30);
     sparse(in_scratch("huge.md", les, sizeof les), "# Huge\n", (off_t)4 << 30);
     char ex[300];
     sparse(in_scratch("huge.json", ex, sizeof ex), "{\"tokens\": [", (off_t)2 << 30);
@@ -167,17 +164,21 @@ static void heavy_lesson(const char *path)
         if (s == 299)
             fputs("\nd_model: 2048\nheads: 2048\n", f);
         else
-            fprintf(f, "\nd_model: 512\nheads: 8\nseed: %d\nstage: attention\n"
-                       "focus: weights, head 1, row w5, col w7\n", s);
+            fprintf(f,
+                    "\nd_model: 512\nheads: 8\nseed: %d\nstage: attention\n"
+                    "focus: weights, head 1, row w5, col w7\n",
+                    s);
         fputs("```\n", f);
         if (s % 50 == 0)
             fputs("\n```quiz\nquestion: How much does w3 attend to w4 in head 1?\n"
                   "answer: computed\ncompute: weight head 1 row w3 col w4\n"
-                  "explain: Look.\n```\n", f);
+                  "explain: Look.\n```\n",
+                  f);
         if (s == 149)
             fputs("\n```quiz\nquestion: Which key does w3 attend to most?\n"
                   "choices: w0 | w1\nanswer: computed\ncompute: argmax head 1 row w3\n"
-                  "explain: Look.\n```\n", f);
+                  "explain: Look.\n```\n",
+                  f);
     }
     ck_assert_int_eq(fclose(f), 0);
 }
@@ -199,14 +200,14 @@ START_TEST(many_heavy_scenes_are_quick)
     /* before: 6 s of processor time to check and 14 s to open (every scene
      * drawn and run); now a few hundredths.  Processor time, not the clock:
      * the machine may be busy. */
-    struct hostile_result r = hostile_run((const char *[]){"--check-lessons", path, NULL}, NULL,
-                                          NULL, 120);
+    struct hostile_result r =
+        hostile_run((const char *[]){"--check-lessons", path, NULL}, NULL, NULL, 120);
     ck_assert_msg(r.cpu < HEAVY_CPU_LIMIT, "checking took %.1f s", r.cpu);
     ck_assert_int_eq(r.status, 2);
     /* the work skipped is not the checking: the too-large trace and the
      * computed answer are still found */
-    ck_assert_msg(strstr(r.out, "the example of this step cannot be run: this example needs"),
-                  "%s", r.out);
+    ck_assert_msg(strstr(r.out, "the example of this step cannot be run: this example needs"), "%s",
+                  r.out);
     ck_assert_msg(strstr(r.out, "is not one of the choices"), "%s", r.out);
     hostile_result_free(&r);
     /* without the broken steps the explorer opens it at once */
@@ -242,9 +243,9 @@ START_TEST(every_crafted_file_is_refused)
         const size_t n = strlen(e->d_name);
         if (n > 5 && !strcmp(e->d_name + n - 5, ".json")) {
             expect_refused((const char *[]){"--load", path, "--dump", "all", NULL}, NULL, path);
-            expect_refused((const char *[]){"--load", path, "--dump", "all", "--format", "json",
-                                            NULL},
-                           NULL, path);
+            expect_refused(
+                (const char *[]){"--load", path, "--dump", "all", "--format", "json", NULL}, NULL,
+                path);
         } else if (n > 3 && !strcmp(e->d_name + n - 3, ".md")) {
             expect_refused((const char *[]){"--check-lessons", path, NULL}, NULL, path);
             expect_refused((const char *[]){"--print-lesson", path, NULL}, NULL, "has problems");
@@ -299,8 +300,7 @@ START_TEST(crafted_file_reasons)
         expect_refused((const char *[]){"--load", path, "--dump", "all", NULL}, NULL,
                        reasons[_i].message);
     else if (!strcmp(path + n - 3, ".md"))
-        expect_refused((const char *[]){"--check-lessons", path, NULL}, NULL,
-                       reasons[_i].message);
+        expect_refused((const char *[]){"--check-lessons", path, NULL}, NULL, reasons[_i].message);
     else
         expect_refused((const char *[]){"--replay", path, NULL}, NULL, reasons[_i].message);
 }
@@ -310,13 +310,22 @@ END_TEST
 
 START_TEST(command_line_escapes)
 {
-    expect_refused((const char *[]){"--tokens", "The c\x1b]52;c;aGk=\x07" "at", "--dump", "all",
-                                    NULL},
-                   NULL, "--tokens: token 1 (\"c<U+001B>]52;c;aGk=<U+0007>at\") holds the "
-                         "control character ESC (U+001B)");
-    expect_refused((const char *[]){"--tokens", "The c\xc2\x9b" "2Jat", "--dump", "all", NULL},
+    expect_refused((const char *[]){"--tokens",
+                                    "The c\x1b]52;c;aGk=\x07"
+                                    "at",
+                                    "--dump", "all", NULL},
+                   NULL,
+                   "--tokens: token 1 (\"c<U+001B>]52;c;aGk=<U+0007>at\") holds the "
+                   "control character ESC (U+001B)");
+    expect_refused((const char *[]){"--tokens",
+                                    "The c\xc2\x9b"
+                                    "2Jat",
+                                    "--dump", "all", NULL},
                    NULL, "the C1 control character U+009B");
-    expect_refused((const char *[]){"--tokens", "a b\xe2\x80\xae" "c", "--dump", "all", NULL},
+    expect_refused((const char *[]){"--tokens",
+                                    "a b\xe2\x80\xae"
+                                    "c",
+                                    "--dump", "all", NULL},
                    NULL, "the bidirectional control U+202E");
     expect_refused((const char *[]){"--dump", "x\x1b[2J", NULL}, NULL,
                    "--dump: unknown stage 'x<U+001B>[2J'");
@@ -324,8 +333,10 @@ START_TEST(command_line_escapes)
                    "'1<U+001B>[2J' is not a whole number");
     expect_refused((const char *[]){"--print-lesson", "/nonexistent/\x1b[2J.md", NULL}, NULL,
                    "/nonexistent/<U+001B>[2J.md");
-    expect_refused((const char *[]){"--load", "/nonexistent/\x9b" "2J.json", "--dump", "all",
-                                    NULL},
+    expect_refused((const char *[]){"--load",
+                                    "/nonexistent/\x9b"
+                                    "2J.json",
+                                    "--dump", "all", NULL},
                    NULL, "/nonexistent/<0x9B>2J.json: cannot open");
 }
 END_TEST
@@ -341,8 +352,8 @@ START_TEST(list_lessons_escapes_titles)
     snprintf(cmd, sizeof cmd, "cp '%s' '%s/lessons/01-evil.md'",
              data("lesson-title-osc52.md", src, sizeof src), scratch);
     ck_assert_int_eq(system(cmd), 0);
-    struct hostile_result r = hostile_run((const char *[]){"--list-lessons", NULL}, scratch, NULL,
-                                          10);
+    struct hostile_result r =
+        hostile_run((const char *[]){"--list-lessons", NULL}, scratch, NULL, 10);
     ck_assert(!r.timed_out);
     ck_assert_int_eq(r.status, 0);
     ck_assert_msg(!hostile_unsafe(r.out), "--list-lessons printed %s", hostile_unsafe(r.out));
@@ -357,9 +368,9 @@ END_TEST
 
 START_TEST(invalid_utf8_token_is_refused)
 {
-    expect_refused((const char *[]){"--tokens", "The ca\xfft sat", "--dump", "all", "--format",
-                                    "json", NULL},
-                   NULL, "--tokens: token 1 (\"ca<0xFF>t\") holds a byte that is not UTF-8");
+    expect_refused(
+        (const char *[]){"--tokens", "The ca\xfft sat", "--dump", "all", "--format", "json", NULL},
+        NULL, "--tokens: token 1 (\"ca<0xFF>t\") holds a byte that is not UTF-8");
     expect_refused((const char *[]){"--tokens", "The \xc0\xaf", "--dump", "input", NULL}, NULL,
                    "a byte that is not UTF-8 (0xC0)");
 }
@@ -369,10 +380,10 @@ END_TEST
 
 START_TEST(csv_formula_cells_are_quoted)
 {
-    struct hostile_result r = hostile_run((const char *[]){"--tokens", "=1+1 +x -y @z safe",
-                                                           "--dump", "input", "--format", "csv",
-                                                           NULL},
-                                          NULL, NULL, 10);
+    struct hostile_result r =
+        hostile_run((const char *[]){"--tokens", "=1+1 +x -y @z safe", "--dump", "input",
+                                     "--format", "csv", NULL},
+                    NULL, NULL, 10);
     ck_assert_int_eq(r.status, 0);
     ck_assert_ptr_nonnull(strstr(r.out, "\r\n\"'=1+1\","));
     ck_assert_ptr_nonnull(strstr(r.out, "\r\n\"'+x\","));

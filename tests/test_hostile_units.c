@@ -95,13 +95,15 @@ START_TEST(unsafe_characters)
         {"a\x1b[2J", false, 1, "the control character ESC (U+001B)"},
         {"bell\x07", false, 4, "the control character BEL (U+0007)"},
         {"x\x7f", false, 1, "the control character DEL (U+007F)"},
-        {"\xc2\x9b" "2J", false, 0, "the C1 control character U+009B"},
+        {"\xc2\x9b"
+         "2J",
+         false, 0, "the C1 control character U+009B"},
         {"ab\xc2\x85", false, 2, "the C1 control character U+0085"},
         {"gpj\xe2\x80\xae.exe", false, 3, "the bidirectional control U+202E"},
         {"\xe2\x81\xa6x\xe2\x81\xa9", false, 0, "the bidirectional control U+2066"},
         {"\xe2\x80\x8f", false, 0, "the bidirectional control U+200F"},
         {"ca\xfft", false, 2, "a byte that is not UTF-8 (0xFF)"},
-        {"\xc0\xaf", false, 0, "a byte that is not UTF-8 (0xC0)"},  /* overlong '/' */
+        {"\xc0\xaf", false, 0, "a byte that is not UTF-8 (0xC0)"},     /* overlong '/' */
         {"\xed\xa0\x80", false, 0, "a byte that is not UTF-8 (0xED)"}, /* surrogate */
         {"\xe2\x82", false, 0, "a byte that is not UTF-8 (0xE2)"},     /* cut short */
         {"tab\there", false, 3, "the control character TAB (U+0009)"},
@@ -112,8 +114,8 @@ START_TEST(unsafe_characters)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char what[64] = "";
         const size_t len = strlen(cases[i].text);
-        const size_t at = mha_text_find_unsafe(cases[i].text, len, cases[i].lines, what,
-                                               sizeof what);
+        const size_t at =
+            mha_text_find_unsafe(cases[i].text, len, cases[i].lines, what, sizeof what);
         if (cases[i].at == (size_t)-1) {
             ck_assert_msg(at == len, "case %zu: unsafe at %zu", i, at);
         } else {
@@ -129,7 +131,10 @@ START_TEST(escaping)
     char buf[64];
     ck_assert_str_eq(mha_text_escape("a\x1b]52;c;x\x07z", buf, sizeof buf),
                      "a<U+001B>]52;c;x<U+0007>z");
-    ck_assert_str_eq(mha_text_escape("\xc2\x9b" "1\xe2\x80\xae" "2\xff", buf, sizeof buf),
+    ck_assert_str_eq(mha_text_escape("\xc2\x9b"
+                                     "1\xe2\x80\xae"
+                                     "2\xff",
+                                     buf, sizeof buf),
                      "<U+009B>1<U+202E>2<0xFF>");
     ck_assert_str_eq(mha_text_escape("Grüße 漢字", buf, sizeof buf), "Grüße 漢字");
     /* cut whole, never in the middle of an escape or a character */
@@ -139,7 +144,10 @@ START_TEST(escaping)
     struct mha_error err;
     mha_error_clear(&err);
     ck_assert_int_eq(mha_label_check("cat", 0, &err), 0);
-    ck_assert_int_eq(mha_label_check("c\x1b" "at", 2, &err), -1);
+    ck_assert_int_eq(mha_label_check("c\x1b"
+                                     "at",
+                                     2, &err),
+                     -1);
     ck_assert_str_eq(err.text, "token 2 (\"c<U+001B>at\") holds the control character ESC "
                                "(U+001B); token labels are plain text without control or "
                                "bidirectional characters, in UTF-8");
@@ -155,7 +163,10 @@ START_TEST(explorer_tokens_command)
     ck_assert_ptr_nonnull(ex);
     struct ui_state st;
     ck_assert_int_eq(ui_state_init(&st, ex, true, "", &err), 0);
-    const char *bad[] = {"The c\x1b[2Jat", "The ca\xfft", "a \xe2\x80\xae" "b", "x\xc2\x9b"};
+    const char *bad[] = {"The c\x1b[2Jat", "The ca\xfft",
+                         "a \xe2\x80\xae"
+                         "b",
+                         "x\xc2\x9b"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         ck_assert_int_eq(ui_state_set_tokens(&st, bad[i]), -1);
         ck_assert_msg(st.msg_error, "no error for %zu", i);
@@ -214,8 +225,8 @@ START_TEST(export_permissions_follow_umask)
             ui_export_write(&st, EXPORT_FORMAT_SVG, dir, NULL, written, sizeof written, &err), 0);
         struct stat sb;
         ck_assert_int_eq(stat(written, &sb), 0);
-        ck_assert_msg((sb.st_mode & 0777) == modes[i], "umask %03o gave %03o, not %03o",
-                      masks[i], sb.st_mode & 0777, modes[i]);
+        ck_assert_msg((sb.st_mode & 0777) == modes[i], "umask %03o gave %03o, not %03o", masks[i],
+                      sb.st_mode & 0777, modes[i]);
         unlink(written);
     }
     umask(saved);

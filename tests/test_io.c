@@ -247,8 +247,8 @@ START_TEST(json_dump_has_every_stage_with_shapes)
     json_error_t jerr;
     json_t *root = json_loads(s, 0, &jerr);
     ck_assert_msg(root != NULL, "dump is not JSON: %s", jerr.text);
-    static const char *const keys[] = {"config", "input", "projection", "split",
-                                       "transpose", "attention", "merge", "output"};
+    static const char *const keys[] = {"config",    "input",     "projection", "split",
+                                       "transpose", "attention", "merge",      "output"};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         ck_assert_msg(json_object_get(root, keys[i]), "missing %s", keys[i]);
     json_t *cfg = json_object_get(root, "config");

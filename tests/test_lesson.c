@@ -46,64 +46,63 @@ static const char *assets(void)
     return buf;
 }
 
-static const char good[] =
-    "# A good lesson\n"                         /* 1 */
-    "\n"                                        /* 2 */
-    "Some *emphasis*, **strong** and `code`.\n" /* 3 */
-    "\n"                                        /* 4 */
-    "```mha\n"                                  /* 5 */
-    "stage: attention\n"                        /* 6 */
-    "tokens: The cat sat on\n"                  /* 7 */
-    "d_model: 8\n"                              /* 8 */
-    "heads: 4\n"                                /* 9 */
-    "causal: on\n"                              /* 10 */
-    "focus: weights, head 1, row sat, col cat\n" /* 11 */
-    "```\n"                                     /* 12 */
-    "\n"                                        /* 13 */
-    "> **Analogy:** a library.\n"               /* 14 */
-    "\n"                                        /* 15 */
-    "> **What if we didn't?** chaos.\n"         /* 16 */
-    "\n"                                        /* 17 */
-    "> **Key insight** nothing is lost.\n"      /* 18 */
-    "\n"                                        /* 19 */
-    "---\n"                                     /* 20 */
-    "\n"                                        /* 21 */
-    "## Second step\n"                          /* 22 */
-    "\n"                                        /* 23 */
-    "- one\n"                                   /* 24 */
-    "- two\n"                                   /* 25 */
-    "\n"                                        /* 26 */
-    "| a | b |\n"                               /* 27 */
-    "|---|---|\n"                               /* 28 */
-    "| 1 | 2 |\n"                               /* 29 */
-    "\n"                                        /* 30 */
-    "```quiz\n"                                 /* 31 */
-    "question: Which token does sat attend to most?\n"
-    "choices: The | cat | sat | on\n"
-    "answer: computed\n"
-    "compute: argmax head 1 row sat\n"
-    "explain: It is what the weights say,\n"
-    "  read off the screen.\n"
-    "```\n"
-    "\n"
-    "```mha\n"
-    "scale: off\n"
-    "```\n"
-    "\n"
-    "---\n"
-    "\n"
-    "Third.\n"
-    "\n"
-    "```mha\n"
-    "view: cost\n"
-    "preset: bert-base\n"
-    "```\n"
-    "\n"
-    "```quiz\n"
-    "question: d_k?\n"
-    "answer: 2\n"
-    "explain: 8 / 4.\n"
-    "```\n";
+static const char good[] = "# A good lesson\n"                          /* 1 */
+                           "\n"                                         /* 2 */
+                           "Some *emphasis*, **strong** and `code`.\n"  /* 3 */
+                           "\n"                                         /* 4 */
+                           "```mha\n"                                   /* 5 */
+                           "stage: attention\n"                         /* 6 */
+                           "tokens: The cat sat on\n"                   /* 7 */
+                           "d_model: 8\n"                               /* 8 */
+                           "heads: 4\n"                                 /* 9 */
+                           "causal: on\n"                               /* 10 */
+                           "focus: weights, head 1, row sat, col cat\n" /* 11 */
+                           "```\n"                                      /* 12 */
+                           "\n"                                         /* 13 */
+                           "> **Analogy:** a library.\n"                /* 14 */
+                           "\n"                                         /* 15 */
+                           "> **What if we didn't?** chaos.\n"          /* 16 */
+                           "\n"                                         /* 17 */
+                           "> **Key insight** nothing is lost.\n"       /* 18 */
+                           "\n"                                         /* 19 */
+                           "---\n"                                      /* 20 */
+                           "\n"                                         /* 21 */
+                           "## Second step\n"                           /* 22 */
+                           "\n"                                         /* 23 */
+                           "- one\n"                                    /* 24 */
+                           "- two\n"                                    /* 25 */
+                           "\n"                                         /* 26 */
+                           "| a | b |\n"                                /* 27 */
+                           "|---|---|\n"                                /* 28 */
+                           "| 1 | 2 |\n"                                /* 29 */
+                           "\n"                                         /* 30 */
+                           "```quiz\n"                                  /* 31 */
+                           "question: Which token does sat attend to most?\n"
+                           "choices: The | cat | sat | on\n"
+                           "answer: computed\n"
+                           "compute: argmax head 1 row sat\n"
+                           "explain: It is what the weights say,\n"
+                           "  read off the screen.\n"
+                           "```\n"
+                           "\n"
+                           "```mha\n"
+                           "scale: off\n"
+                           "```\n"
+                           "\n"
+                           "---\n"
+                           "\n"
+                           "Third.\n"
+                           "\n"
+                           "```mha\n"
+                           "view: cost\n"
+                           "preset: bert-base\n"
+                           "```\n"
+                           "\n"
+                           "```quiz\n"
+                           "question: d_k?\n"
+                           "answer: 2\n"
+                           "explain: 8 / 4.\n"
+                           "```\n";
 
 START_TEST(parses_steps_scenes_quizzes_and_callouts)
 {
@@ -174,21 +173,20 @@ static const struct bad bad_cases[] = {
     {"# T\n\n```mha\nheads: two\n```\n", 4, "heads: \"two\" is not a whole number"},
     {"# T\n\n```mha\nd_model: 5000\n```\n", 4, "d_model: 5000 is out of range"},
     {"# T\n\n```mha\nstage: input\nstage: output\n```\n", 5, "stage is given twice"},
-    {"# T\n\n```mha\nstage: input\n```\n\n```mha\nstage: merge\n```\n", 7,
-     "a second ```mha scene"},
+    {"# T\n\n```mha\nstage: input\n```\n\n```mha\nstage: merge\n```\n", 7, "a second ```mha scene"},
     {"# T\n\n```mha\ncausal: maybe\n```\n", 4, "expected on or off"},
     {"# T\n\n```mha\nview: bars\n```\n", 4, "unknown view \"bars\""},
     {"# T\n\n```mha\npreset: gpt-9\n```\n", 4, "unknown preset \"gpt-9\""},
     {"# T\n\n```mha\nload: ../secret.json\n```\n", 4, "inside the assets folder"},
     {"# T\n\n```mha\nthis is not a pair\n```\n", 4, "expected \"key: value\""},
     {"# T\n\n```mha\n```\n", 3, "sets nothing"},
-    {"# T\n\n```mha\nstage: input\n```\n\n```quiz\nchoices: a | b\nanswer: c\nexplain: x\n```\n",
-     7, "the quiz has no question"},
+    {"# T\n\n```mha\nstage: input\n```\n\n```quiz\nchoices: a | b\nanswer: c\nexplain: x\n```\n", 7,
+     "the quiz has no question"},
     {"# T\n\n```mha\nstage: input\n```\n\n```quiz\nquestion: q\nchoices: a | b\nanswer: c\n"
      "explain: x\n```\n",
      10, "\"c\" is not one of the choices"},
-    {"# T\n\n```mha\nstage: input\n```\n\n```quiz\nquestion: q\nanswer: many\nexplain: x\n```\n",
-     9, "\"many\" is not a number"},
+    {"# T\n\n```mha\nstage: input\n```\n\n```quiz\nquestion: q\nanswer: many\nexplain: x\n```\n", 9,
+     "\"many\" is not a number"},
     {"# T\n\n```mha\nstage: input\n```\n\n```quiz\nquestion: q\nanswer: 1\nhint: x\n"
      "explain: x\n```\n",
      10, "unknown quiz key \"hint\""},
@@ -262,8 +260,8 @@ START_TEST(state_accumulates_and_replays)
     ck_assert_ptr_nonnull(st.focus);
     lesson_state_at(l, 1, &st);
     ck_assert_int_eq(st.scaled, 0);
-    ck_assert_int_eq(st.causal, 1);   /* carried over */
-    ck_assert_ptr_null(st.focus);     /* focus belongs to its own step */
+    ck_assert_int_eq(st.causal, 1); /* carried over */
+    ck_assert_ptr_null(st.focus);   /* focus belongs to its own step */
     lesson_state_at(l, 2, &st);
     ck_assert_int_eq(st.view, MHA_VIEW_COST);
     ck_assert_str_eq(st.preset, "bert-base");
@@ -440,8 +438,8 @@ START_TEST(bundled_lessons_pass_the_check)
     for (int i = 0; i < cat.n; i++) {
         struct lesson *l = lesson_load(cat.paths[i]);
         lesson_check(l, assets());
-        ck_assert_msg(l->n_diags == 0, "%s:%d: %s", cat.paths[i],
-                      l->n_diags ? l->diags[0].line : 0, l->n_diags ? l->diags[0].text : "");
+        ck_assert_msg(l->n_diags == 0, "%s:%d: %s", cat.paths[i], l->n_diags ? l->diags[0].line : 0,
+                      l->n_diags ? l->diags[0].text : "");
         bool has_quiz = false;
         struct lesson_state st;
         for (int s = 0; s < l->n_steps; s++) {
@@ -460,8 +458,7 @@ START_TEST(bundled_lessons_pass_the_check)
     for (int s = 0; s < MHA_STAGE_COUNT; s++)
         ck_assert_msg(stage_seen[s], "no lesson shows stage %d", s);
     for (int v = 1; v < 4; v++)
-        ck_assert_msg(view_seen[v], "no lesson shows the %s view",
-                      mha_view_name((enum mha_view)v));
+        ck_assert_msg(view_seen[v], "no lesson shows the %s view", mha_view_name((enum mha_view)v));
     lesson_catalog_done(&cat);
 }
 END_TEST

@@ -174,8 +174,8 @@ START_TEST(no_scale_never_lowers_the_top_weight)
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
         for (uint32_t seed = 40; seed < 46; seed++) {
             struct mha_error err;
-            struct mha_example *ex = mha_example_generated(sizes[k][0], NULL, sizes[k][1],
-                                                           sizes[k][2], seed, &err);
+            struct mha_example *ex =
+                mha_example_generated(sizes[k][0], NULL, sizes[k][1], sizes[k][2], seed, &err);
             ck_assert_ptr_nonnull(ex);
             struct mha_trace *on = mha_run(ex, &err);
             ex->scaled = false;

@@ -73,8 +73,7 @@ START_TEST(unknown_key_names_every_key)
     ck_assert_int_ge(l->n_diags, 1);
     for (int k = 0; k < SCENE_KEY_COUNT; k++)
         ck_assert_msg(strstr(l->diags[0].text, lesson_scene_key_info(k)->name),
-                      "\"%s\" does not name %s", l->diags[0].text,
-                      lesson_scene_key_info(k)->name);
+                      "\"%s\" does not name %s", l->diags[0].text, lesson_scene_key_info(k)->name);
     lesson_free(l);
 }
 END_TEST
@@ -134,8 +133,8 @@ START_TEST(lesson_layer_never_aborts)
         char line[1024];
         for (int no = 1; fgets(line, sizeof line, f); no++) {
             ck_assert_msg(!strstr(line, "abort("), "%s:%d calls abort()", path, no);
-            ck_assert_msg(!strstr(line, "enum lesson_matrix"),
-                          "%s:%d: tensors are enum mha_tensor", path, no);
+            ck_assert_msg(!strstr(line, "enum lesson_matrix"), "%s:%d: tensors are enum mha_tensor",
+                          path, no);
         }
         fclose(f);
         files++;

@@ -32,29 +32,29 @@ static bool has_diag(const struct lesson *l, int line, const char *want)
     return false;
 }
 
-static const char good[] = "# Train\n"                 /* 1 */
-                           "\n"                         /* 2 */
-                           "Words.\n"                   /* 3 */
-                           "\n"                         /* 4 */
-                           "```mha\n"                   /* 5 */
-                           "train: first-prev\n"        /* 6 */
-                           "heads: 4\n"                 /* 7 */
-                           "seed: 3\n"                  /* 8 */
-                           "steps: 200\n"               /* 9 */
-                           "```\n"                      /* 10 */
-                           "\n---\n\n"                  /* 11-13 */
-                           "More.\n"                    /* 14 */
-                           "\n"                         /* 15 */
-                           "```mha\n"                   /* 16 */
-                           "train: prev\n"              /* 17 */
-                           "compare: 1,2\n"             /* 18 */
-                           "```\n"                      /* 19 */
-                           "\n---\n\n"                  /* 20-22 */
-                           "Done.\n"                    /* 23 */
-                           "\n"                         /* 24 */
-                           "```mha\n"                   /* 25 */
-                           "train: off\n"               /* 26 */
-                           "stage: attention\n"         /* 27 */
+static const char good[] = "# Train\n"           /* 1 */
+                           "\n"                  /* 2 */
+                           "Words.\n"            /* 3 */
+                           "\n"                  /* 4 */
+                           "```mha\n"            /* 5 */
+                           "train: first-prev\n" /* 6 */
+                           "heads: 4\n"          /* 7 */
+                           "seed: 3\n"           /* 8 */
+                           "steps: 200\n"        /* 9 */
+                           "```\n"               /* 10 */
+                           "\n---\n\n"           /* 11-13 */
+                           "More.\n"             /* 14 */
+                           "\n"                  /* 15 */
+                           "```mha\n"            /* 16 */
+                           "train: prev\n"       /* 17 */
+                           "compare: 1,2\n"      /* 18 */
+                           "```\n"               /* 19 */
+                           "\n---\n\n"           /* 20-22 */
+                           "Done.\n"             /* 23 */
+                           "\n"                  /* 24 */
+                           "```mha\n"            /* 25 */
+                           "train: off\n"        /* 26 */
+                           "stage: attention\n"  /* 27 */
                            "```\n";
 
 START_TEST(train_scenes_set_up_the_model)
@@ -77,7 +77,7 @@ START_TEST(train_scenes_set_up_the_model)
     ck_assert_int_eq(st.n_train_heads, 2);
     ck_assert_int_eq(st.train_heads[0], 1);
     ck_assert_int_eq(st.train_heads[1], 2);
-    ck_assert_uint_eq(st.train_seed, 1);    /* each train: scene starts from the defaults */
+    ck_assert_uint_eq(st.train_seed, 1); /* each train: scene starts from the defaults */
     ck_assert_int_eq(st.train_steps, 1500);
     lesson_state_at(l, 2, &st);
     ck_assert_ptr_null(st.train);

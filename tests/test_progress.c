@@ -160,19 +160,19 @@ START_TEST(saves_at_the_same_time_lose_nothing)
     ck_assert_int_eq(progress_seen_count(p, "01-x.md"), WRITERS * ROUNDS);
     for (int w = 0; w < WRITERS; w++)
         for (int r = 0; r < ROUNDS; r++)
-            ck_assert_msg(progress_seen(p, "01-x.md", w * 1000 + r), "step %d lost",
-                          w * 1000 + r);
+            ck_assert_msg(progress_seen(p, "01-x.md", w * 1000 + r), "step %d lost", w * 1000 + r);
     progress_free(p);
 }
 END_TEST
 
 START_TEST(only_bad_entries_are_dropped)
 {
-    const char *text = "{\"version\": 1, \"lessons\": {"
-                       "\"01-good.md\": {\"seen\": [0, 1, \"two\", 3], \"last\": 3,"
-                       "  \"quiz\": {\"1\": true, \"x\": true, \"3\": 7}},"
-                       "\"02-broken.md\": 5,"
-                       "\"03-half.md\": {\"seen\": \"all\", \"last\": 2, \"quiz\": {\"2\": false}}}}";
+    const char *text =
+        "{\"version\": 1, \"lessons\": {"
+        "\"01-good.md\": {\"seen\": [0, 1, \"two\", 3], \"last\": 3,"
+        "  \"quiz\": {\"1\": true, \"x\": true, \"3\": 7}},"
+        "\"02-broken.md\": 5,"
+        "\"03-half.md\": {\"seen\": \"all\", \"last\": 2, \"quiz\": {\"2\": false}}}}";
     write_file(path, text);
     char warn[1024];
     struct progress *p = progress_load(path, warn, sizeof warn);

@@ -10,8 +10,16 @@
 
 START_TEST(the_start_round_trips)
 {
-    static const char *const args[] = {"--tokens", "The cat sat", "--focus", "two\nlines",
-                                       "back\\slash", "\x01" "bell\a", "猫 が", "", "--present"};
+    static const char *const args[] = {"--tokens",
+                                       "The cat sat",
+                                       "--focus",
+                                       "two\nlines",
+                                       "back\\slash",
+                                       "\x01"
+                                       "bell\a",
+                                       "猫 が",
+                                       "",
+                                       "--present"};
     const int n_args = (int)(sizeof args / sizeof args[0]);
     struct rec_start start = {0};
     for (int i = 0; i < n_args; i++)
@@ -105,8 +113,8 @@ START_TEST(only_the_last_line_may_be_torn)
         0);
     ck_assert_int_eq(err.line, 2);
     /* version 1 is read as before: a malformed last line is an error */
-    ck_assert_int_ne(rec_parse("mha-explorer-recording 1\n0.100 right\n0.200 ri", "v1.rec", &r, &err),
-                     0);
+    ck_assert_int_ne(
+        rec_parse("mha-explorer-recording 1\n0.100 right\n0.200 ri", "v1.rec", &r, &err), 0);
     ck_assert_int_eq(err.line, 3);
     /* a first line cut short is not a recording */
     ck_assert_int_ne(rec_parse("mha-explorer-recor", "demo.rec", &r, &err), 0);

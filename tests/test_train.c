@@ -55,8 +55,7 @@ static void compare(json_t *ref, const float *got, size_t n, const char *what)
             ck_assert_uint_lt(i, n);
             const double want = json_number_value(v);
             ck_assert_msg(fabs(got[i] - want) <= 2e-5 + 2e-4 * fabs(want),
-                          "%s[%zu][%zu]: %.9g, torch says %.9g", what, r, c, (double)got[i],
-                          want);
+                          "%s[%zu][%zu]: %.9g, torch says %.9g", what, r, c, (double)got[i], want);
             i++;
         }
     } else {
@@ -83,14 +82,13 @@ START_TEST(test_against_torch)
     json_t *ref = json_load_file(data_path(name, "grad"), 0, NULL);
     ck_assert_ptr_nonnull(ref);
     const double loss = json_number_value(json_object_get(ref, "loss"));
-    ck_assert_msg(fabs(m->loss - loss) <= 1e-5 * fabs(loss), "%s: loss %.9g, torch %.9g",
-                  name, (double)m->loss, loss);
+    ck_assert_msg(fabs(m->loss - loss) <= 1e-5 * fabs(loss), "%s: loss %.9g, torch %.9g", name,
+                  (double)m->loss, loss);
     json_t *g = json_object_get(ref, "grad");
     const struct train_config *c = &m->cfg;
     const size_t d = (size_t)c->d_model;
     compare(json_object_get(g, "embedding"), m->g.embedding, (size_t)c->vocab * d, "embedding");
-    compare(json_object_get(g, "positions"), m->g.positions, (size_t)c->context * d,
-            "positions");
+    compare(json_object_get(g, "positions"), m->g.positions, (size_t)c->context * d, "positions");
     const float *w[8] = {m->g.attn.w_q, m->g.attn.w_k, m->g.attn.w_v, m->g.attn.w_o,
                          m->g.attn.b_q, m->g.attn.b_k, m->g.attn.b_v, m->g.attn.b_o};
     const char *names[8] = {"w_q", "w_k", "w_v", "w_o", "b_q", "b_k", "b_v", "b_o"};
@@ -143,8 +141,7 @@ START_TEST(test_finite_differences)
         if (g == 0.0 && fabs(fd) > 1e-3)
             continue;
         ck_assert_msg(fabs(fd - g) <= 2e-3 + 2e-2 * fabs(g),
-                      "%s: parameter %zu: backward %.6g, finite differences %.6g", name, i, g,
-                      fd);
+                      "%s: parameter %zu: backward %.6g, finite differences %.6g", name, i, g, fd);
         checked++;
     }
     ck_assert_int_gt(checked, (int)(m->n_params / 2));
@@ -429,7 +426,8 @@ START_TEST(test_bad_batch_files)
     static const struct {
         const char *text, *expect;
     } bad[] = {
-        {"{\"tokens\": [[0, 1, 5]], \"targets\": [[[0, 1, 2]]]}", "\"tokens\" row 0, column 2: id 5"},
+        {"{\"tokens\": [[0, 1, 5]], \"targets\": [[[0, 1, 2]]]}",
+         "\"tokens\" row 0, column 2: id 5"},
         {"{\"tokens\": [[0, 1, 2, 3, 4, 0, 1]], \"targets\": [[[0, 1, 2, 3, 4, 0, 1]]]}",
          "more than the model's context 6"},
         {"{\"tokens\": [[0, 1], [2]], \"targets\": [[[0, 1], [2, 3]]]}", "\"tokens\" row 1 has 1"},

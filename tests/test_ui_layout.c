@@ -234,8 +234,8 @@ END_TEST
  * own numbers fit. */
 START_TEST(test_shared_number_formats)
 {
-    static const float ranges[][2] = {{10.23f, 5.91f}, {8.19f, 4.73f}, {150.0f, 86.6f},
-                                      {1234.5f, 712.7f}, {0.5f, 0.29f}, {2e6f, 1e6f}};
+    static const float ranges[][2] = {{10.23f, 5.91f},   {8.19f, 4.73f}, {150.0f, 86.6f},
+                                      {1234.5f, 712.7f}, {0.5f, 0.29f},  {2e6f, 1e6f}};
     for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++) {
         const float a = ranges[i][0], b = ranges[i][1];
         const struct ui_numfmt fa = ui_numfmt_shared(a, b), fb = ui_numfmt_shared(b, a);

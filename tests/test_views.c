@@ -55,8 +55,8 @@ START_TEST(heads_match_numpy)
     for (int h = 0; h < H; h++) {
         double top = json_number_value(json_array_get(json_array_get(want_sv, (size_t)h), 0));
         for (int x = 0; x < dk; x++) {
-            double w = json_number_value(
-                json_array_get(json_array_get(want_sv, (size_t)h), (size_t)x));
+            double w =
+                json_number_value(json_array_get(json_array_get(want_sv, (size_t)h), (size_t)x));
             ck_assert_msg(fabs(sv[h * dk + x] - w) <= 1e-6 * top + 1e-9,
                           "%s: head %d sv %d: %.10g vs %.10g", name, h, x, sv[h * dk + x], w);
         }
@@ -67,8 +67,8 @@ START_TEST(heads_match_numpy)
         for (int j = 0; j < H; j++) {
             double ws =
                 json_number_value(json_array_get(json_array_get(want_sim, (size_t)h), (size_t)j));
-            ck_assert_msg(fabs(sim[h * H + j] - ws) <= 1e-6, "%s: sim %d,%d: %.8g vs %.8g", name,
-                          h, j, sim[h * H + j], ws);
+            ck_assert_msg(fabs(sim[h * H + j] - ws) <= 1e-6, "%s: sim %d,%d: %.8g vs %.8g", name, h,
+                          j, sim[h * H + j], ws);
         }
     }
     free(sim);
@@ -153,9 +153,8 @@ START_TEST(shapes_table_for_batch_2_seq_10)
     int n = views_shapes(2, 10, 512, 8, rows);
     ck_assert_int_eq(n, VIEWS_SHAPE_ROWS);
     static const char *const want[VIEWS_SHAPE_ROWS] = {
-        "(2, 10, 512)",    "(2, 10, 512)",    "(2, 10, 8, 64)", "(2, 8, 10, 64)",
-        "(2, 8, 10, 10)",  "(2, 8, 10, 10)",  "(2, 8, 10, 64)", "(2, 10, 8, 64)",
-        "(2, 10, 512)",    "(2, 10, 512)",
+        "(2, 10, 512)",   "(2, 10, 512)",   "(2, 10, 8, 64)", "(2, 8, 10, 64)", "(2, 8, 10, 10)",
+        "(2, 8, 10, 10)", "(2, 8, 10, 64)", "(2, 10, 8, 64)", "(2, 10, 512)",   "(2, 10, 512)",
     };
     char buf[64];
     for (int i = 0; i < n; i++)

@@ -37,8 +37,8 @@ int mha_check_sizes(int lq, int lk, int d_model, int heads, struct mha_error *er
                              MHA_MAX_TOKENS);
     if (lk < 1 || lk > MHA_MAX_TOKENS)
         return mha_error_set(err,
-                             "%d key tokens: the number of key tokens must be between 1 and %d",
-                             lk, MHA_MAX_TOKENS);
+                             "%d key tokens: the number of key tokens must be between 1 and %d", lk,
+                             MHA_MAX_TOKENS);
     if (d_model < 1 || d_model > MHA_MAX_D_MODEL)
         return mha_error_set(err, "d_model %d: d_model must be between 1 and %d", d_model,
                              MHA_MAX_D_MODEL);
@@ -51,8 +51,8 @@ int mha_check_sizes(int lq, int lk, int d_model, int heads, struct mha_error *er
         list[0] = '\0';
         for (int h = 1; h <= d_model && used < sizeof list - 16; h++)
             if (d_model % h == 0)
-                used += (size_t)snprintf(list + used, sizeof list - used, "%s%d",
-                                         used ? ", " : "", h);
+                used +=
+                    (size_t)snprintf(list + used, sizeof list - used, "%s%d", used ? ", " : "", h);
         return mha_error_set(err,
                              "%d heads do not divide d_model %d: every head gets d_k = "
                              "d_model / heads dimensions, so heads must divide d_model "
@@ -185,8 +185,7 @@ double mha_generated_weight_bound(int lq, int lk, int d_model, bool cross, uint3
 void mha_example_generate(struct mha_example *ex, uint32_t seed)
 {
     const size_t d = (size_t)ex->d_model;
-    const double b =
-        mha_generated_weight_bound(ex->lq, ex->lk, ex->d_model, ex->cross, seed);
+    const double b = mha_generated_weight_bound(ex->lq, ex->lk, ex->d_model, ex->cross, seed);
     struct rng r;
     rng_init(&r, seed);
     ex->seed = seed;
@@ -228,8 +227,8 @@ struct mha_example *mha_example_default(struct mha_error *err)
     return mha_example_generated(4, NULL, 6, 2, 42, err);
 }
 
-struct mha_example *mha_example_from_words(const char *text, int d_model, int heads,
-                                           uint32_t seed, struct mha_error *err)
+struct mha_example *mha_example_from_words(const char *text, int d_model, int heads, uint32_t seed,
+                                           struct mha_error *err)
 {
     size_t len = text ? strlen(text) : 0;
     char *copy = malloc(len + 1);

@@ -113,8 +113,7 @@ const float *mha_tensor_data(const struct mha_example *ex, const struct mha_trac
     }
 }
 
-float mha_tensor_range(const struct mha_example *ex, const struct mha_trace *t,
-                       enum mha_tensor x)
+float mha_tensor_range(const struct mha_example *ex, const struct mha_trace *t, enum mha_tensor x)
 {
     int h, r, c;
     mha_tensor_shape(t, x, &h, &r, &c);
@@ -456,8 +455,8 @@ static void explain_weight_cell(struct writer *w, const struct mha_example *ex,
                 k == j ? "  <" : "");
     }
     if (hidden > 0)
-        put(w, "  %s %d other key%s %s\n", w->s->ellipsis, hidden,
-            hidden == 1 ? " adds" : "s add", num(e, w->s, rest));
+        put(w, "  %s %d other key%s %s\n", w->s->ellipsis, hidden, hidden == 1 ? " adds" : "s add",
+            num(e, w->s, rest));
     put(w, "  %s = %s\n", w->s->sum, num(a, w->s, total));
     if (isinf(row[j])) {
         w->e->masked = true;

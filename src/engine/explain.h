@@ -62,8 +62,7 @@ const float *mha_tensor_data(const struct mha_example *ex, const struct mha_trac
 
 /* The largest finite |v| of x over every head (0 when there is none): the
  * end of its colour scale on the screen and in the exports. */
-float mha_tensor_range(const struct mha_example *ex, const struct mha_trace *t,
-                       enum mha_tensor x);
+float mha_tensor_range(const struct mha_example *ex, const struct mha_trace *t, enum mha_tensor x);
 
 /* True when cell lies inside its tensor's shape. */
 bool mha_cell_valid(const struct mha_trace *t, const struct mha_cell *cell);

@@ -75,8 +75,8 @@ void mat_mul(const float *a, const float *b, float *c, int m, int n, int k, bool
     }
 #if MHA_HAVE_CBLAS
     if (backend == MAT_BACKEND_CBLAS) {
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, trans_b ? CblasTrans : CblasNoTrans, m, n, k,
-                    1.0f, a, k, b, trans_b ? k : n, 0.0f, c, n);
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, trans_b ? CblasTrans : CblasNoTrans, m, n, k, 1.0f,
+                    a, k, b, trans_b ? k : n, 0.0f, c, n);
         return;
     }
 #endif

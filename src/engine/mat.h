@@ -42,8 +42,8 @@ bool mat_softmax_row(float *row, int n);
 /* Of c (m, n) = a (m, k) · b (b (k, n), or (n, k) when trans_b), given dc:
  * da (m, k) += dc·bᵀ (or dc·b), db += aᵀ·dc (or dcᵀ·a).  da or db may be
  * NULL to skip it. */
-void mat_mul_backward(const float *a, const float *b, const float *dc, float *da, float *db,
-                      int m, int n, int k, bool trans_b);
+void mat_mul_backward(const float *a, const float *b, const float *dc, float *da, float *db, int m,
+                      int n, int k, bool trans_b);
 
 /* Of y (m, n) = x (m, k) · wᵀ + b, given dy: dx (m, k) += dy·w,
  * dw (n, k) += dyᵀ·x, db (n) += column sums of dy.  dx or db may be NULL. */

@@ -12,8 +12,8 @@
 #include <cblas.h>
 #endif
 
-void mat_mul_backward(const float *a, const float *b, const float *dc, float *da, float *db,
-                      int m, int n, int k, bool trans_b)
+void mat_mul_backward(const float *a, const float *b, const float *dc, float *da, float *db, int m,
+                      int n, int k, bool trans_b)
 {
     /* a: (m, k), b: (n, k) when trans_b else (k, n), dc: (m, n) */
     for (int i = 0; i < m; i++) {
@@ -70,11 +70,11 @@ void mat_linear_backward(const float *x, const float *w, const float *dy, float 
     /* the same two products as one cblas_sgemm each (beta 1 adds) */
     if (mat_get_backend() == MAT_BACKEND_CBLAS && m > 0 && n > 0 && k > 0) {
         if (dx)
-            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, k, n, 1.0f, dy, n, w, k,
-                        1.0f, dx, k);
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, k, n, 1.0f, dy, n, w, k, 1.0f,
+                        dx, k);
         if (dw)
-            cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, n, k, m, 1.0f, dy, n, x, k,
-                        1.0f, dw, k);
+            cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, n, k, m, 1.0f, dy, n, x, k, 1.0f,
+                        dw, k);
         return;
     }
 #endif

@@ -36,8 +36,8 @@ size_t mha_trace_bytes(int lq, int lk, int d_model, int heads)
         lk > MHA_MAX_TOKENS || d_model > MHA_MAX_D_MODEL || heads > d_model)
         return 0;
     struct trace_layout l = layout_of(lq, lk, d_model, heads);
-    size_t floats = l.q + l.k + l.v + l.qh + l.kh + l.vh + 3 * l.att + l.context + l.merged +
-                    l.output;
+    size_t floats =
+        l.q + l.k + l.v + l.qh + l.kh + l.vh + 3 * l.att + l.context + l.merged + l.output;
     return sizeof(struct mha_trace) + 64 + floats * sizeof(float) + (size_t)lq;
 }
 
@@ -95,8 +95,7 @@ struct mha_trace *mha_trace_new(const struct mha_example *ex, struct mha_error *
     size_t off = (sizeof *t + 63u) & ~(size_t)63u;
     float *f = (float *)(void *)(arena + off);
     const size_t floats = mha_trace_floats(ex->lq, ex->lk, ex->d_model, ex->heads);
-    mha_trace_point(t, f, (unsigned char *)(f + floats), ex->lq, ex->lk, ex->d_model,
-                    ex->heads);
+    mha_trace_point(t, f, (unsigned char *)(f + floats), ex->lq, ex->lk, ex->d_model, ex->heads);
     t->arena = arena;
     t->arena_bytes = bytes;
     return t;
@@ -145,16 +144,14 @@ struct mha_params mha_example_params(const struct mha_example *ex)
 
 int mha_forward(const struct mha_example *ex, struct mha_trace *t, struct mha_error *err)
 {
-    if (ex->lq != t->lq || ex->lk != t->lk || ex->d_model != t->d_model ||
-        ex->heads != t->heads)
+    if (ex->lq != t->lq || ex->lk != t->lk || ex->d_model != t->d_model || ex->heads != t->heads)
         return mha_error_set(err, "trace was made for other sizes than this example");
     const struct mha_params w = mha_example_params(ex);
     mha_forward_seq(ex->query, ex->key, ex->value, &w, ex->mask, ex->causal, ex->scaled, t);
     return 0;
 }
 
-void mha_forward_attend(const unsigned char *mask, bool causal, bool scaled,
-                        struct mha_trace *t)
+void mha_forward_attend(const unsigned char *mask, bool causal, bool scaled, struct mha_trace *t)
 {
     /* t->q, k, v filled (pass 1) -> qh .. merged */
     const int lq = t->lq, lk = t->lk, d = t->d_model, h_n = t->heads, d_k = t->d_k;
@@ -204,7 +201,6 @@ void mha_forward_attend(const unsigned char *mask, bool causal, bool scaled,
         for (int h = 0; h < h_n; h++)
             memcpy(t->merged + (size_t)i * (size_t)d + (size_t)h * (size_t)d_k,
                    t->context + mha_idx3(lq, d_k, h, i, 0), (size_t)d_k * sizeof(float));
-
 }
 
 void mha_forward_seq(const float *query, const float *key, const float *value,

@@ -10,9 +10,9 @@
  *   query  (lq, d)                        1 q, k, v        (lq, d) (lk, d) (lk, d)
  *   key    (lk, d)                        2 split          views of q, k, v as (L, H, d_k)
  *   value  (lk, d)                        3 qh, kh, vh     (H, lq, d_k) (H, lk, d_k) (H, lk, d_k)
- *   w_q w_k w_v w_o (d, d) [out][in]      4 scores, scaled, weights (H, lq, lk); context (H, lq, d_k)
- *   b_q b_k b_v b_o (d)                   5 merged         (lq, d)
- *   mask   (lq, lk) 1 keep / 0 masked     6 output         (lq, d)
+ *   w_q w_k w_v w_o (d, d) [out][in]      4 scores, scaled, weights (H, lq, lk); context (H, lq,
+ * d_k) b_q b_k b_v b_o (d)                   5 merged         (lq, d) mask   (lq, lk) 1 keep / 0
+ * masked     6 output         (lq, d)
  */
 #ifndef MHA_H
 #define MHA_H
@@ -53,15 +53,15 @@ int mha_stage_from_name(const char *name);
  * own: equal to query for a self-attention file, separate draws for the
  * page's generated examples. */
 struct mha_example {
-    int lq, lk;       /* query and key/value sequence lengths */
-    int d_model;      /* model width d */
-    int heads;        /* number of heads H; d_model % heads == 0 */
-    bool causal;      /* mask keys j > i */
-    bool scaled;      /* divide scores by sqrt(d_k) (true in a real model) */
-    bool cross;       /* keys/values come from their own sequence */
-    bool has_bias;    /* biases were given (they are zero otherwise) */
-    bool has_mask;    /* mask holds an explicit 0/1 mask */
-    uint32_t seed;    /* seed the generated parts came from */
+    int lq, lk;    /* query and key/value sequence lengths */
+    int d_model;   /* model width d */
+    int heads;     /* number of heads H; d_model % heads == 0 */
+    bool causal;   /* mask keys j > i */
+    bool scaled;   /* divide scores by sqrt(d_k) (true in a real model) */
+    bool cross;    /* keys/values come from their own sequence */
+    bool has_bias; /* biases were given (they are zero otherwise) */
+    bool has_mask; /* mask holds an explicit 0/1 mask */
+    uint32_t seed; /* seed the generated parts came from */
 
     char **tokens;     /* lq labels, UTF-8, NUL-terminated */
     char **key_tokens; /* lk labels */
@@ -130,8 +130,8 @@ struct mha_example *mha_example_generated(int n_tokens, const char *const *token
 /* A generated example whose tokens are the words of text (split on spaces
  * and tabs); NULL or blank text gives the 4 tokens "tok 0".."tok 3".  Errors
  * (too many tokens, bad sizes) name what to change. */
-struct mha_example *mha_example_from_words(const char *text, int d_model, int heads,
-                                           uint32_t seed, struct mha_error *err);
+struct mha_example *mha_example_from_words(const char *text, int d_model, int heads, uint32_t seed,
+                                           struct mha_error *err);
 
 /* Every stage of one forward pass.  One allocation (arena) holds all the
  * tensors; the pointers point into it.  Built for fixed sizes by
@@ -141,14 +141,14 @@ struct mha_trace {
     bool causal, scaled;
     float scale; /* 1/sqrt(d_k) when scaled, else 1 */
 
-    float *q, *k, *v;        /* 1 projection */
-    float *qh, *kh, *vh;     /* 3 transpose (H, L, d_k) */
-    float *scores;           /* 4 raw q·k (H, lq, lk) */
-    float *scaled_scores;    /* 4 scores * scale, masked = -INFINITY (H, lq, lk) */
-    float *weights;          /* 4 softmax (H, lq, lk); masked = 0 exactly */
-    float *context;          /* 4 weights · v (H, lq, d_k) */
-    float *merged;           /* 5 (lq, d) */
-    float *output;           /* 6 (lq, d) */
+    float *q, *k, *v;         /* 1 projection */
+    float *qh, *kh, *vh;      /* 3 transpose (H, L, d_k) */
+    float *scores;            /* 4 raw q·k (H, lq, lk) */
+    float *scaled_scores;     /* 4 scores * scale, masked = -INFINITY (H, lq, lk) */
+    float *weights;           /* 4 softmax (H, lq, lk); masked = 0 exactly */
+    float *context;           /* 4 weights · v (H, lq, d_k) */
+    float *merged;            /* 5 (lq, d) */
+    float *output;            /* 6 (lq, d) */
     unsigned char *row_empty; /* (lq): 1 when every key of row i is masked */
     int empty_rows;           /* how many rows had every key masked */
 
@@ -211,14 +211,13 @@ void mha_forward_seq(const float *query, const float *key, const float *value,
 /* Passes 2 to 5 of mha_forward_seq alone: from t->q, t->k, t->v (pass 1,
  * which a caller may compute for many sequences at once) to t->merged.
  * Pass 6 (output = merged·W_oᵀ + b_o) is left to the caller. */
-void mha_forward_attend(const unsigned char *mask, bool causal, bool scaled,
-                        struct mha_trace *t);
+void mha_forward_attend(const unsigned char *mask, bool causal, bool scaled, struct mha_trace *t);
 
 /* The backward twin of mha_forward_attend (passes 5 down to 2): from
  * d_merged (lq, d) WRITE the gradients of the projections d_q (lq, d), d_k
  * and d_v (lk, d).  work: mha_backward_work_floats(...) floats. */
-void mha_backward_attend(const struct mha_trace *t, const float *d_merged, float *d_q,
-                         float *d_k, float *d_v, float *work);
+void mha_backward_attend(const struct mha_trace *t, const float *d_merged, float *d_q, float *d_k,
+                         float *d_v, float *work);
 
 /* Floats of scratch mha_backward needs for t's sizes. */
 size_t mha_backward_work_floats(int lq, int lk, int d_model, int heads);
@@ -231,12 +230,10 @@ size_t mha_backward_work_floats(int lq, int lk, int d_model, int heads);
  * work: mha_backward_work_floats(...) floats.  No allocation. */
 void mha_backward(const float *query, const float *key, const float *value,
                   const struct mha_params *w, const struct mha_trace *t, const float *d_output,
-                  struct mha_params *g, float *d_query, float *d_key, float *d_value,
-                  float *work);
+                  struct mha_params *g, float *d_query, float *d_key, float *d_value, float *work);
 
 /* Split view (stage 2): element [l][h][j] of q, k or v seen as (L, H, d_k). */
-static inline float mha_split_at(const struct mha_trace *t, const float *proj, int l, int h,
-                                 int j)
+static inline float mha_split_at(const struct mha_trace *t, const float *proj, int l, int h, int j)
 {
     return proj[(size_t)l * (size_t)t->d_model + (size_t)h * (size_t)t->d_k + (size_t)j];
 }

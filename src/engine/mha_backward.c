@@ -33,8 +33,7 @@ static struct back_layout back_layout_of(int lq, int lk, int d_model, int heads)
 size_t mha_backward_work_floats(int lq, int lk, int d_model, int heads)
 {
     struct back_layout l = back_layout_of(lq, lk, d_model, heads);
-    return l.dq + l.dk + l.dv + l.d_merged + l.d_ctx + l.d_qh + l.d_kh + l.d_vh + l.d_row +
-           l.d_att;
+    return l.dq + l.dk + l.dv + l.d_merged + l.d_ctx + l.d_qh + l.d_kh + l.d_vh + l.d_row + l.d_att;
 }
 
 /* dst (L, H·d_k) = src (H, L, d_k) moved back: the twin of split_transpose */
@@ -46,8 +45,8 @@ static void merge_heads(const float *src, float *dst, int len, int heads, int d_
                    src + mha_idx3(len, d_k, h, l, 0), (size_t)d_k * sizeof(float));
 }
 
-void mha_backward_attend(const struct mha_trace *t, const float *d_merged, float *dq,
-                         float *dk, float *dv, float *work)
+void mha_backward_attend(const struct mha_trace *t, const float *d_merged, float *dq, float *dk,
+                         float *dv, float *work)
 {
     /* d_merged: (lq, d) -> dq (lq, d), dk, dv (lk, d), the projections' gradients */
     const int lq = t->lq, lk = t->lk, d = t->d_model, h_n = t->heads, d_k = t->d_k;
@@ -80,8 +79,8 @@ void mha_backward_attend(const struct mha_trace *t, const float *d_merged, float
         const float *weights = t->weights + (size_t)h * att;
         const float *dc = d_ctx + mha_idx3(lq, d_k, h, 0, 0);
         memset(d_att, 0, l.d_att * sizeof(float));
-        mat_mul_backward(weights, vh, dc, d_att, d_vh + mha_idx3(lk, d_k, h, 0, 0), lq, d_k,
-                         lk, false);
+        mat_mul_backward(weights, vh, dc, d_att, d_vh + mha_idx3(lk, d_k, h, 0, 0), lq, d_k, lk,
+                         false);
         for (int i = 0; i < lq; i++) {
             float *row = d_att + (size_t)i * (size_t)lk;
             mat_softmax_row_backward(weights + (size_t)i * (size_t)lk, row, d_row, lk);
@@ -100,8 +99,7 @@ void mha_backward_attend(const struct mha_trace *t, const float *d_merged, float
 
 void mha_backward(const float *query, const float *key, const float *value,
                   const struct mha_params *w, const struct mha_trace *t, const float *d_output,
-                  struct mha_params *g, float *d_query, float *d_key, float *d_value,
-                  float *work)
+                  struct mha_params *g, float *d_query, float *d_key, float *d_value, float *work)
 {
     /* d_output: (lq, d) -> g += d params; d_query (lq, d), d_key, d_value (lk, d) */
     const int lq = t->lq, lk = t->lk, d = t->d_model;

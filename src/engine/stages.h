@@ -13,9 +13,9 @@
 
 /* Which colour scales a stage's numbers need explained. */
 enum mha_legend {
-    MHA_LEGEND_SIGNED,      /* signed numbers, each matrix its own max */
-    MHA_LEGEND_HEADS,       /* columns in their head's colour */
-    MHA_LEGEND_SIGNED_PROB  /* signed scores and 0..1 weights */
+    MHA_LEGEND_SIGNED,     /* signed numbers, each matrix its own max */
+    MHA_LEGEND_HEADS,      /* columns in their head's colour */
+    MHA_LEGEND_SIGNED_PROB /* signed scores and 0..1 weights */
 };
 
 #define MHA_STAGE_MAX_TENSORS 8

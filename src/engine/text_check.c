@@ -9,14 +9,17 @@
  * above U+10FFFF or a character cut short. */
 static size_t decode(const unsigned char *s, size_t len, unsigned long *cp)
 {
-    const size_t k = s[0] < 0x80           ? 1
+    const size_t k = s[0] < 0x80             ? 1
                      : (s[0] & 0xE0) == 0xC0 ? 2
                      : (s[0] & 0xF0) == 0xE0 ? 3
                      : (s[0] & 0xF8) == 0xF0 ? 4
                                              : 0;
     if (k == 0 || k > len)
         return 0;
-    unsigned long c = k == 1 ? s[0] : k == 2 ? (s[0] & 0x1Fu) : k == 3 ? (s[0] & 0x0Fu) : (s[0] & 0x07u);
+    unsigned long c = k == 1   ? s[0]
+                      : k == 2 ? (s[0] & 0x1Fu)
+                      : k == 3 ? (s[0] & 0x0Fu)
+                               : (s[0] & 0x07u);
     for (size_t i = 1; i < k; i++) {
         if ((s[i] & 0xC0) != 0x80)
             return 0;

@@ -42,8 +42,8 @@
 #define TRAIN_MAX_CONTEXT 64
 #define TRAIN_MAX_D_MODEL 256
 #define TRAIN_MAX_BATCH 4096
-#define TRAIN_NAME_MAX 32   /* output and task names, with the NUL */
-#define TRAIN_LABEL_MAX 64  /* vocabulary labels (UTF-8), with the NUL */
+#define TRAIN_NAME_MAX 32  /* output and task names, with the NUL */
+#define TRAIN_LABEL_MAX 64 /* vocabulary labels (UTF-8), with the NUL */
 /* A model whose parameters and activation cache would take more is refused. */
 #define TRAIN_MAX_MODEL_BYTES ((size_t)1 << 30)
 
@@ -71,12 +71,12 @@ struct train_output_spec {
 
 /* Sizes and switches of a model. */
 struct train_config {
-    int d_model;  /* d; heads divide it */
-    int heads;    /* H */
-    int vocab;    /* V: token ids 0..V-1 */
-    int context;  /* T: longest sequence, rows of positions */
-    bool causal;  /* mask keys after the query */
-    bool scaled;  /* scores / sqrt(d_k) (default true) */
+    int d_model;   /* d; heads divide it */
+    int heads;     /* H */
+    int vocab;     /* V: token ids 0..V-1 */
+    int context;   /* T: longest sequence, rows of positions */
+    bool causal;   /* mask keys after the query */
+    bool scaled;   /* scores / sqrt(d_k) (default true) */
     bool has_bias; /* attention biases b_q .. b_o are learned */
     int n_outputs;
     struct train_output_spec outputs[TRAIN_MAX_OUTPUTS];
@@ -85,11 +85,11 @@ struct train_config {
 /* Named views into one block laid out as above (parameters, gradients,
  * Adam m or Adam v: the same offsets in each). */
 struct train_tensors {
-    float *embedding; /* (V, d) */
-    float *positions; /* (T, d) */
-    struct mha_params attn;              /* w_q .. b_o, see mha.h */
-    float *unembed[TRAIN_MAX_OUTPUTS];   /* (C_k, d) */
-    float *bias[TRAIN_MAX_OUTPUTS];      /* (C_k) */
+    float *embedding;                  /* (V, d) */
+    float *positions;                  /* (T, d) */
+    struct mha_params attn;            /* w_q .. b_o, see mha.h */
+    float *unembed[TRAIN_MAX_OUTPUTS]; /* (C_k, d) */
+    float *bias[TRAIN_MAX_OUTPUTS];    /* (C_k) */
 };
 
 /* Floats of a block for cfg (0 when cfg is invalid). */
@@ -108,8 +108,8 @@ int train_config_check(const struct train_config *cfg, struct mha_error *err);
  * target).  One allocation; free with train_batch_free. */
 struct train_batch {
     int size, len, n_outputs;
-    int *tokens;                      /* (size, len) */
-    int *targets[TRAIN_MAX_OUTPUTS];  /* (size, len) each */
+    int *tokens;                     /* (size, len) */
+    int *targets[TRAIN_MAX_OUTPUTS]; /* (size, len) each */
     void *block;
 };
 
@@ -120,31 +120,31 @@ void train_batch_free(struct train_batch *b);
 
 struct train_model {
     struct train_config cfg;
-    size_t n_params;       /* floats in each of the four blocks */
-    float *params;         /* the parameter block */
-    float *grads;          /* d loss / d params, same layout */
-    float *adam_m, *adam_v; /* Adam's first and second moments, same layout */
+    size_t n_params;                 /* floats in each of the four blocks */
+    float *params;                   /* the parameter block */
+    float *grads;                    /* d loss / d params, same layout */
+    float *adam_m, *adam_v;          /* Adam's first and second moments, same layout */
     struct train_tensors p, g, m, v; /* views into the four blocks */
-    int adam_t;            /* Adam steps taken (for bias correction) */
-    long step;             /* training steps taken */
+    int adam_t;                      /* Adam steps taken (for bias correction) */
+    long step;                       /* training steps taken */
 
     /* labels: vocab names (V) shown on screen and written to files */
     char (*vocab_names)[TRAIN_LABEL_MAX];
-    char task[TRAIN_NAME_MAX]; /* task the model was trained on, "" if none */
+    char task[TRAIN_NAME_MAX];     /* task the model was trained on, "" if none */
     int sample[TRAIN_MAX_CONTEXT]; /* the sequence the explorer shows */
     int sample_len;                /* 0 = none */
 
     /* last forward pass */
-    int batch_cap;         /* most sequences one forward pass takes */
-    int fwd_size, fwd_len; /* size and length of the last batch forwarded */
-    float loss;            /* its loss */
+    int batch_cap;                     /* most sequences one forward pass takes */
+    int fwd_size, fwd_len;             /* size and length of the last batch forwarded */
+    float loss;                        /* its loss */
     float out_loss[TRAIN_MAX_OUTPUTS]; /* each output's mean cross-entropy */
     int out_count[TRAIN_MAX_OUTPUTS];  /* targets != -1 it counted */
 
     /* activation cache, (batch_cap, T, ...) each */
-    float *x;              /* embedding + positions (B, T, d) */
-    struct mha_trace *traces; /* B traces, the attention of each sequence */
-    float *r;              /* x + attention output (B, T, d) */
+    float *x;                        /* embedding + positions (B, T, d) */
+    struct mha_trace *traces;        /* B traces, the attention of each sequence */
+    float *r;                        /* x + attention output (B, T, d) */
     float *probs[TRAIN_MAX_OUTPUTS]; /* softmax of the logits (B, T, C_k) */
 
     /* scratch of the backward pass, (batch_cap, T, d) each but work (one
@@ -209,8 +209,8 @@ int train_predict(const struct train_model *m, int k, int s, int t);
 /* Forward b and count, per output, targets predicted right: right[k] and
  * total[k] (targets != -1).  b may be larger than batch_cap (forwarded in
  * chunks).  Leaves the activation cache holding the last chunk. */
-int train_count_right(struct train_model *m, const struct train_batch *b, long *right,
-                      long *total, struct mha_error *err);
+int train_count_right(struct train_model *m, const struct train_batch *b, long *right, long *total,
+                      struct mha_error *err);
 
 /* ---- the sample sequence and the explorer ---- */
 
@@ -286,8 +286,7 @@ void train_task_from_dataset(struct train_task *task, const struct train_dataset
 
 /* Check that the task fits vocab and context (min sizes, dataset vocab and
  * length).  0 or -1 + err naming the option to change. */
-int train_task_check(const struct train_task *task, int vocab, int context,
-                     struct mha_error *err);
+int train_task_check(const struct train_task *task, int vocab, int context, struct mha_error *err);
 
 /* A model config for the task: its outputs (classes from vocab and
  * context, biases on), causal from the task, scaled, attention biases on. */
@@ -310,11 +309,11 @@ void train_task_config(const struct train_task *task, int d_model, int heads, in
  */
 
 struct train_run_options {
-    int steps;       /* step limit */
-    int batch;       /* sequences per step */
+    int steps; /* step limit */
+    int batch; /* sequences per step */
     float lr;
-    uint32_t seed;   /* init and batches; the held-out set is drawn apart */
-    int eval_size;   /* held-out sequences (>= TRAIN_EVAL_SEQUENCES) */
+    uint32_t seed; /* init and batches; the held-out set is drawn apart */
+    int eval_size; /* held-out sequences (>= TRAIN_EVAL_SEQUENCES) */
 };
 
 /* Owns the model, a training batch refilled every step from its own rng,
@@ -322,12 +321,12 @@ struct train_run_options {
  * sequence).  Free with train_run_free. */
 struct train_run {
     const struct train_task *task;
-    struct train_task own_task;  /* copy when the task came from a dataset */
+    struct train_task own_task; /* copy when the task came from a dataset */
     struct train_run_options opt;
     struct train_model *model;
     struct train_batch *batch, *eval;
-    struct rng rng;             /* draws the training batches */
-    float last_loss;            /* loss of the last step */
+    struct rng rng;                    /* draws the training batches */
+    float last_loss;                   /* loss of the last step */
     float accuracy[TRAIN_MAX_OUTPUTS]; /* from the last train_run_evaluate */
     float eval_loss;
 };
@@ -337,8 +336,8 @@ void train_run_options_default(struct train_run_options *o);
 
 /* A run of task (which must outlive it) on a model of d_model/heads/vocab/
  * context, initialised from o->seed, sample forwarded.  NULL + err. */
-struct train_run *train_run_new(const struct train_task *task, int d_model, int heads,
-                                int vocab, int context, const struct train_run_options *o,
+struct train_run *train_run_new(const struct train_task *task, int d_model, int heads, int vocab,
+                                int context, const struct train_run_options *o,
                                 struct mha_error *err);
 void train_run_free(struct train_run *run);
 

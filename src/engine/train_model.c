@@ -20,29 +20,29 @@ int train_config_check(const struct train_config *cfg, struct mha_error *err)
         return mha_error_set(err, "d_model %d: must be between 1 and %d", cfg->d_model,
                              TRAIN_MAX_D_MODEL);
     if (cfg->heads < 1 || cfg->heads > cfg->d_model || cfg->d_model % cfg->heads)
-        return mha_check_sizes(1, 1, cfg->d_model, cfg->heads, err) ? -1
-               : mha_error_set(err, "heads %d: must divide d_model %d", cfg->heads,
-                               cfg->d_model);
+        return mha_check_sizes(1, 1, cfg->d_model, cfg->heads, err)
+                   ? -1
+                   : mha_error_set(err, "heads %d: must divide d_model %d", cfg->heads,
+                                   cfg->d_model);
     if (cfg->vocab < 2 || cfg->vocab > TRAIN_MAX_VOCAB)
-        return mha_error_set(err, "vocab %d: the vocabulary must have 2 to %d tokens",
-                             cfg->vocab, TRAIN_MAX_VOCAB);
+        return mha_error_set(err, "vocab %d: the vocabulary must have 2 to %d tokens", cfg->vocab,
+                             TRAIN_MAX_VOCAB);
     if (cfg->context < 1 || cfg->context > TRAIN_MAX_CONTEXT)
         return mha_error_set(err, "context %d: must be between 1 and %d", cfg->context,
                              TRAIN_MAX_CONTEXT);
     if (cfg->n_outputs < 1 || cfg->n_outputs > TRAIN_MAX_OUTPUTS)
-        return mha_error_set(err, "outputs: a model has 1 to %d outputs, not %d",
-                             TRAIN_MAX_OUTPUTS, cfg->n_outputs);
+        return mha_error_set(err, "outputs: a model has 1 to %d outputs, not %d", TRAIN_MAX_OUTPUTS,
+                             cfg->n_outputs);
     for (int k = 0; k < cfg->n_outputs; k++) {
         const struct train_output_spec *o = &cfg->outputs[k];
         if (!o->name[0])
             return mha_error_set(err, "outputs[%d]: the output has no name", k);
         for (int j = 0; j < k; j++)
             if (!strcmp(cfg->outputs[j].name, o->name))
-                return mha_error_set(err, "outputs[%d]: the name '%s' is used twice", k,
-                                     o->name);
+                return mha_error_set(err, "outputs[%d]: the name '%s' is used twice", k, o->name);
         if (o->classes < 2 || o->classes > TRAIN_MAX_VOCAB)
-            return mha_error_set(err, "outputs[%d] (%s): classes %d must be between 2 and %d",
-                                 k, o->name, o->classes, TRAIN_MAX_VOCAB);
+            return mha_error_set(err, "outputs[%d] (%s): classes %d must be between 2 and %d", k,
+                                 o->name, o->classes, TRAIN_MAX_VOCAB);
     }
     return 0;
 }
@@ -78,8 +78,7 @@ struct model_layout {
     size_t head, blocks, labels, acts, traces, trace_mem, flags, scratch, sample, total;
 };
 
-static struct model_layout model_layout_of(const struct train_config *cfg, size_t n_params,
-                                           int cap)
+static struct model_layout model_layout_of(const struct train_config *cfg, size_t n_params, int cap)
 {
     const size_t T = (size_t)cfg->context, d = (size_t)cfg->d_model, B = (size_t)cap;
     size_t probs = 0;
@@ -97,12 +96,13 @@ static struct model_layout model_layout_of(const struct train_config *cfg, size_
     int c_max = 0;
     for (int k = 0; k < cfg->n_outputs; k++)
         c_max = cfg->outputs[k].classes > c_max ? cfg->outputs[k].classes : c_max;
-    l.scratch = align_up((6 * B * T * d + B * T * (size_t)c_max + mha_backward_work_floats(cfg->context, cfg->context,
-                                                               cfg->d_model, cfg->heads)) *
-                         sizeof(float));
+    l.scratch =
+        align_up((6 * B * T * d + B * T * (size_t)c_max +
+                  mha_backward_work_floats(cfg->context, cfg->context, cfg->d_model, cfg->heads)) *
+                 sizeof(float));
     l.sample = align_up(T * d * sizeof(float));
-    l.total = l.head + l.blocks + l.labels + l.acts + l.traces + l.trace_mem + l.flags +
-              l.scratch + l.sample;
+    l.total = l.head + l.blocks + l.labels + l.acts + l.traces + l.trace_mem + l.flags + l.scratch +
+              l.sample;
     return l;
 }
 
@@ -114,9 +114,9 @@ static void point_trace(struct train_model *m, struct mha_trace *t, int i, int l
     char *mem = (char *)(void *)(m->traces + m->batch_cap + 1);
     mem = (char *)m->arena + align_up((size_t)(mem - (char *)m->arena));
     float *floats = (float *)(void *)(mem + (size_t)i * align_up(tf * sizeof(float)));
-    unsigned char *flags = (unsigned char *)(mem + (size_t)(m->batch_cap + 1) *
-                                                       align_up(tf * sizeof(float)) +
-                                             (size_t)i * align_up((size_t)c->context));
+    unsigned char *flags =
+        (unsigned char *)(mem + (size_t)(m->batch_cap + 1) * align_up(tf * sizeof(float)) +
+                          (size_t)i * align_up((size_t)c->context));
     mha_trace_point(t, floats, flags, len, len, c->d_model, c->heads);
 }
 
@@ -300,16 +300,15 @@ int train_model_copy_params(struct train_model *dst, const struct train_model *s
     return 0;
 }
 
-int train_model_set_sample(struct train_model *m, const int *tokens, int len,
-                           struct mha_error *err)
+int train_model_set_sample(struct train_model *m, const int *tokens, int len, struct mha_error *err)
 {
     if (len < 1 || len > m->cfg.context)
         return mha_error_set(err, "sample: %d tokens, the model takes 1 to %d (context)", len,
                              m->cfg.context);
     for (int t = 0; t < len; t++)
         if (tokens[t] < 0 || tokens[t] >= m->cfg.vocab)
-            return mha_error_set(err, "sample[%d]: token id %d is not in the vocabulary 0..%d",
-                                 t, tokens[t], m->cfg.vocab - 1);
+            return mha_error_set(err, "sample[%d]: token id %d is not in the vocabulary 0..%d", t,
+                                 tokens[t], m->cfg.vocab - 1);
     memcpy(m->sample, tokens, (size_t)len * sizeof *tokens);
     m->sample_len = len;
     return 0;
@@ -343,8 +342,7 @@ int train_model_sample_forward(struct train_model *m, struct mha_error *err)
 
 const float *train_head_weights(const struct train_model *m, int h)
 {
-    if (h < 0 || h >= m->cfg.heads || m->sample_len < 1 ||
-        m->sample_trace->lq != m->sample_len)
+    if (h < 0 || h >= m->cfg.heads || m->sample_len < 1 || m->sample_trace->lq != m->sample_len)
         return NULL;
     const size_t L = (size_t)m->sample_len;
     return m->sample_trace->weights + (size_t)h * L * L;

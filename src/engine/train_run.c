@@ -17,7 +17,8 @@ struct train_batch *train_batch_new(int size, int len, int n_outputs, struct mha
         return NULL;
     }
     const size_t cells = (size_t)size * (size_t)len;
-    const size_t bytes = sizeof(struct train_batch) + 16 + cells * sizeof(int) * (size_t)(1 + n_outputs);
+    const size_t bytes =
+        sizeof(struct train_batch) + 16 + cells * sizeof(int) * (size_t)(1 + n_outputs);
     char *block = calloc(1, bytes);
     if (!block) {
         mha_error_set(err, "out of memory allocating a batch of %d sequences", size);
@@ -60,16 +61,16 @@ void train_run_options_default(struct train_run_options *o)
 #define RUN_STREAM_BATCHES 0x9E3779B9u
 #define RUN_STREAM_EVAL 0x85EBCA6Bu
 
-struct train_run *train_run_new(const struct train_task *task, int d_model, int heads,
-                                int vocab, int context, const struct train_run_options *o,
+struct train_run *train_run_new(const struct train_task *task, int d_model, int heads, int vocab,
+                                int context, const struct train_run_options *o,
                                 struct mha_error *err)
 {
     if (train_task_check(task, vocab, context, err))
         return NULL;
     if (o->steps < 0 || o->batch < 1 || o->batch > TRAIN_MAX_BATCH || !(o->lr > 0.0f) ||
         !isfinite(o->lr) || o->eval_size < 1) {
-        mha_error_set(err, "training options out of range (steps %d, batch %d, lr %g)",
-                      o->steps, o->batch, (double)o->lr);
+        mha_error_set(err, "training options out of range (steps %d, batch %d, lr %g)", o->steps,
+                      o->batch, (double)o->lr);
         return NULL;
     }
     struct train_run *run = calloc(1, sizeof *run);

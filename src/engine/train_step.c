@@ -237,8 +237,7 @@ float train_step(struct train_model *m, const struct train_batch *b, float lr,
 int train_predict(const struct train_model *m, int k, int s, int t)
 {
     const int C = m->cfg.outputs[k].classes;
-    const float *p =
-        m->probs[k] + ((size_t)s * (size_t)m->fwd_len + (size_t)t) * (size_t)C;
+    const float *p = m->probs[k] + ((size_t)s * (size_t)m->fwd_len + (size_t)t) * (size_t)C;
     int best = 0;
     for (int j = 1; j < C; j++)
         if (p[j] > p[best])
@@ -246,8 +245,8 @@ int train_predict(const struct train_model *m, int k, int s, int t)
     return best;
 }
 
-int train_count_right(struct train_model *m, const struct train_batch *b, long *right,
-                      long *total, struct mha_error *err)
+int train_count_right(struct train_model *m, const struct train_batch *b, long *right, long *total,
+                      struct mha_error *err)
 {
     const int K = m->cfg.n_outputs;
     for (int k = 0; k < K; k++)

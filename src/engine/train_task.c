@@ -49,8 +49,7 @@ static void gen_first_prev(const struct train_task *task, struct train_batch *b,
 }
 
 /* prev: at t >= 1, the token at t-1. */
-static void gen_prev(const struct train_task *task, struct train_batch *b, int vocab,
-                     struct rng *r)
+static void gen_prev(const struct train_task *task, struct train_batch *b, int vocab, struct rng *r)
 {
     (void)task;
     for (int s = 0; s < b->size; s++) {
@@ -207,8 +206,7 @@ static void gen_dataset(const struct train_task *task, struct train_batch *b, in
         const size_t row = (size_t)rand_below(r, d->rows) * (size_t)d->len;
         memcpy(row_of(b->tokens, b, s), d->tokens + row, (size_t)d->len * sizeof(int));
         for (int k = 0; k < d->n_outputs; k++)
-            memcpy(row_of(b->targets[k], b, s), d->targets[k] + row,
-                   (size_t)d->len * sizeof(int));
+            memcpy(row_of(b->targets[k], b, s), d->targets[k] + row, (size_t)d->len * sizeof(int));
     }
 }
 
@@ -236,8 +234,7 @@ void train_task_from_dataset(struct train_task *task, const struct train_dataset
     task->data = d;
 }
 
-int train_task_check(const struct train_task *task, int vocab, int context,
-                     struct mha_error *err)
+int train_task_check(const struct train_task *task, int vocab, int context, struct mha_error *err)
 {
     if (task->data) {
         if (vocab != task->data->vocab)
@@ -274,8 +271,8 @@ void train_task_config(const struct train_task *task, int d_model, int heads, in
     cfg->n_outputs = task->n_outputs;
     for (int k = 0; k < task->n_outputs; k++) {
         snprintf(cfg->outputs[k].name, TRAIN_NAME_MAX, "%s", task->output_names[k]);
-        cfg->outputs[k].classes = task->data ? task->data->outputs[k].classes
-                                             : task->classes(k, vocab, context);
+        cfg->outputs[k].classes =
+            task->data ? task->data->outputs[k].classes : task->classes(k, vocab, context);
         cfg->outputs[k].has_bias = true;
     }
 }

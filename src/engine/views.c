@@ -65,24 +65,22 @@ int views_shapes(long long batch, long long seq, long long d_model, long long he
     const long long B = batch, L = seq, d = d_model, H = heads, dk = d_model / heads;
     int n = 0;
     shape_row(&rows[n++], "input x", "x", "", 3, B, L, d, 0);
-    shape_row(&rows[n++], "projection", "q = w_q(x)", "a new tensor (a matrix multiply)", 3,
-              B, L, d, 0);
+    shape_row(&rows[n++], "projection", "q = w_q(x)", "a new tensor (a matrix multiply)", 3, B, L,
+              d, 0);
     shape_row(&rows[n++], "split heads", "q.view(B, L, H, d_k)",
               "no copy: the same memory read with new strides", 4, B, L, H, dk);
     shape_row(&rows[n++], "transpose", "q.transpose(1, 2)",
               "no copy: strides swapped, now not contiguous", 4, B, H, L, dk);
-    shape_row(&rows[n++], "scores", "q @ k.transpose(-2, -1) / sqrt(d_k)",
-              "one L x L map per head", 4, B, H, L, L);
-    shape_row(&rows[n++], "weights", "scores.softmax(dim=-1)", "each row sums to 1", 4, B, H,
-              L, L);
-    shape_row(&rows[n++], "context", "weights @ v", "back to d_k columns per head", 4, B, H, L,
-              dk);
-    shape_row(&rows[n++], "heads back", "context.transpose(1, 2)",
-              "no copy: not contiguous again", 4, B, L, H, dk);
+    shape_row(&rows[n++], "scores", "q @ k.transpose(-2, -1) / sqrt(d_k)", "one L x L map per head",
+              4, B, H, L, L);
+    shape_row(&rows[n++], "weights", "scores.softmax(dim=-1)", "each row sums to 1", 4, B, H, L, L);
+    shape_row(&rows[n++], "context", "weights @ v", "back to d_k columns per head", 4, B, H, L, dk);
+    shape_row(&rows[n++], "heads back", "context.transpose(1, 2)", "no copy: not contiguous again",
+              4, B, L, H, dk);
     shape_row(&rows[n++], "merge", ".contiguous().view(B, L, d)",
               "contiguous() copies into row order so view can join H and d_k", 3, B, L, d, 0);
-    shape_row(&rows[n++], "output", "w_o(merged)", "a new tensor (a matrix multiply)", 3, B, L,
-              d, 0);
+    shape_row(&rows[n++], "output", "w_o(merged)", "a new tensor (a matrix multiply)", 3, B, L, d,
+              0);
     return n;
 }
 

@@ -34,7 +34,7 @@ struct views_shape_row {
     const char *code;  /* the PyTorch expression that produces it */
     long long dims[4]; /* the shape; unused dims are 0 */
     int n_dims;
-    const char *note;  /* what changed in memory, or "" */
+    const char *note; /* what changed in memory, or "" */
 };
 
 /* Fill rows (VIEWS_SHAPE_ROWS of them) for batch, seq, d_model, heads.
@@ -59,7 +59,7 @@ struct views_cost {
     long long macs_context;    /* heads·seq_q·seq_k·d_k */
     long long macs_output;     /* seq_q·d_model² */
     long long macs_total;
-    long long attn_floats;     /* heads·seq_q·seq_k attention weights kept */
+    long long attn_floats; /* heads·seq_q·seq_k attention weights kept */
 };
 
 void views_cost(long long seq_q, long long seq_k, long long d_model, long long heads, bool bias,

@@ -9,13 +9,12 @@
 #include "model_io.h"
 
 static const char *const batch_keys[] = {"tokens", "targets", NULL};
-static const char *const dataset_keys[] = {"tokens", "targets", "vocab", "outputs", "causal",
-                                           "description", NULL};
+static const char *const dataset_keys[] = {"tokens", "targets",     "vocab", "outputs",
+                                           "causal", "description", NULL};
 
 /* The targets lists: one per output, each rows x len ids in -1..classes-1. */
 static int read_targets(const struct jread *r, json_t *root, int n_outputs,
-                        const struct train_output_spec *outs, int rows, int len,
-                        int *const *dst)
+                        const struct train_output_spec *outs, int rows, int len, int *const *dst)
 {
     json_t *targets = jread_need(r, root, "targets", "one list of rows per output");
     if (!targets)
@@ -68,8 +67,7 @@ done:
 }
 
 /* The outputs list of a task file: names, or {name, classes}. */
-static int read_outputs(const struct jread *r, json_t *root, int vocab,
-                        struct train_dataset *d)
+static int read_outputs(const struct jread *r, json_t *root, int vocab, struct train_dataset *d)
 {
     json_t *outs = jread_need(r, root, "outputs", "the names of the outputs, one per targets list");
     if (!outs)
@@ -87,7 +85,8 @@ static int read_outputs(const struct jread *r, json_t *root, int vocab,
         if (json_is_object(o)) {
             static const char *const keys[] = {"name", "classes", NULL};
             long c = vocab;
-            if (jread_keys(r, o, where, keys) || jread_int(r, o, "classes", 2, TRAIN_MAX_VOCAB, &c) < 0)
+            if (jread_keys(r, o, where, keys) ||
+                jread_int(r, o, "classes", 2, TRAIN_MAX_VOCAB, &c) < 0)
                 return -1;
             d->outputs[k].classes = (int)c;
             o = json_object_get(o, "name");

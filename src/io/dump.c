@@ -44,7 +44,7 @@ static void format_cell(char *buf, size_t n, float x)
 /* One matrix block: title line, then header and rows.  row_labels may be
  * NULL (rows numbered); col_labels NULL gives "d0".."dN". */
 void dump_text_matrix(FILE *out, const char *title, const float *m, int rows, int cols,
-                        char *const *row_labels, char *const *col_labels)
+                      char *const *row_labels, char *const *col_labels)
 {
     fprintf(out, "%s  (%d × %d)\n", title, rows, cols);
     int lw = 0, cw = 6;
@@ -96,7 +96,6 @@ void dump_text_matrix(FILE *out, const char *title, const float *m, int rows, in
     }
     fputc('\n', out);
 }
-
 
 /* Labels "<prefix><i>" for i in 0..n-1, or "h<i/d_k>.<i%d_k>" when d_k > 0;
  * one allocation (pointers then strings), free() it.  NULL on out of memory. */
@@ -176,13 +175,14 @@ void dump_text_stage(FILE *out, const struct mha_example *ex, const struct mha_t
     case MHA_STAGE_TRANSPOSE:
         for (int h = 0; h < H; h++) {
             snprintf(title, sizeof title, "head %d · Q%d", h, h);
-            dump_text_matrix(out, title, t->qh + mha_idx3(lq, dk, h, 0, 0), lq, dk, ex->tokens, NULL);
+            dump_text_matrix(out, title, t->qh + mha_idx3(lq, dk, h, 0, 0), lq, dk, ex->tokens,
+                             NULL);
             snprintf(title, sizeof title, "head %d · K%d", h, h);
             dump_text_matrix(out, title, t->kh + mha_idx3(lk, dk, h, 0, 0), lk, dk, ex->key_tokens,
-                        NULL);
+                             NULL);
             snprintf(title, sizeof title, "head %d · V%d", h, h);
             dump_text_matrix(out, title, t->vh + mha_idx3(lk, dk, h, 0, 0), lk, dk, ex->key_tokens,
-                        NULL);
+                             NULL);
         }
         break;
     case MHA_STAGE_ATTENTION: {
@@ -195,19 +195,17 @@ void dump_text_stage(FILE *out, const struct mha_example *ex, const struct mha_t
             snprintf(title, sizeof title, "head %d · scores = Q%d·K%dᵀ", h, h, h);
             dump_text_matrix(out, title, t->scores + h * att, lq, lk, ex->tokens, ex->key_tokens);
             if (t->scaled)
-                snprintf(title, sizeof title, "head %d · scaled = scores / √%d (masked: -inf)",
-                         h, dk);
+                snprintf(title, sizeof title, "head %d · scaled = scores / √%d (masked: -inf)", h,
+                         dk);
             else
-                snprintf(title, sizeof title, "head %d · scaled (scaling off; masked: -inf)",
-                         h);
+                snprintf(title, sizeof title, "head %d · scaled (scaling off; masked: -inf)", h);
             dump_text_matrix(out, title, t->scaled_scores + h * att, lq, lk, ex->tokens,
-                        ex->key_tokens);
-            snprintf(title, sizeof title, "head %d · weights = softmax(scaled), rows sum to 1",
-                     h);
+                             ex->key_tokens);
+            snprintf(title, sizeof title, "head %d · weights = softmax(scaled), rows sum to 1", h);
             dump_text_matrix(out, title, t->weights + h * att, lq, lk, ex->tokens, ex->key_tokens);
             snprintf(title, sizeof title, "head %d · context = weights · V%d", h, h);
             dump_text_matrix(out, title, t->context + mha_idx3(lq, dk, h, 0, 0), lq, dk, ex->tokens,
-                        NULL);
+                             NULL);
         }
         for (int i = 0; i < lq; i++)
             if (t->row_empty[i])

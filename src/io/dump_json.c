@@ -51,7 +51,7 @@ static void put_num(FILE *out, float x)
 /* Length of the valid UTF-8 character at s, 0 for a byte that starts none. */
 static size_t utf8_len(const unsigned char *s)
 {
-    const size_t k = s[0] < 0x80           ? 1
+    const size_t k = s[0] < 0x80             ? 1
                      : (s[0] & 0xE0) == 0xC0 ? 2
                      : (s[0] & 0xF0) == 0xE0 ? 3
                      : (s[0] & 0xF8) == 0xF0 ? 4

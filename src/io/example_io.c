@@ -18,8 +18,8 @@
 #define MHA_IO_MAX_ABS 1e6
 
 static const char *const known_keys[] = {
-    "tokens", "key_tokens", "d_model", "num_heads", "causal", "scaled", "seed",
-    "query",  "key",        "value",   "w_q",       "w_k",    "w_v",    "w_o",
+    "tokens", "key_tokens", "d_model", "num_heads", "causal", "scaled",      "seed",
+    "query",  "key",        "value",   "w_q",       "w_k",    "w_v",         "w_o",
     "b_q",    "b_k",        "b_v",     "b_o",       "mask",   "description",
 };
 
@@ -49,14 +49,21 @@ static int fail(const struct reader *r, const char *fmt, ...)
 static const char *type_name(const json_t *v)
 {
     switch (json_typeof(v)) {
-    case JSON_OBJECT: return "an object";
-    case JSON_ARRAY: return "an array";
-    case JSON_STRING: return "a string";
-    case JSON_INTEGER: return "an integer";
-    case JSON_REAL: return "a number";
+    case JSON_OBJECT:
+        return "an object";
+    case JSON_ARRAY:
+        return "an array";
+    case JSON_STRING:
+        return "a string";
+    case JSON_INTEGER:
+        return "an integer";
+    case JSON_REAL:
+        return "a number";
     case JSON_TRUE:
-    case JSON_FALSE: return "a boolean";
-    case JSON_NULL: return "null";
+    case JSON_FALSE:
+        return "a boolean";
+    case JSON_NULL:
+        return "null";
     }
     return "a value";
 }
@@ -66,7 +73,8 @@ static int check_keys(const struct reader *r, json_t *root)
     const char *key;
     json_t *value;
     char shown[128];
-    json_object_foreach(root, key, value) {
+    json_object_foreach(root, key, value)
+    {
         bool known = false;
         for (size_t i = 0; i < sizeof known_keys / sizeof known_keys[0]; i++)
             if (strcmp(key, known_keys[i]) == 0)
@@ -123,12 +131,11 @@ static int check_tokens(const struct reader *r, json_t *arr, const char *field)
             return fail(r, "\"%s\"[%zu] must be a string, not %s", field, i, type_name(t));
         const char *s = json_string_value(t);
         if (s[0] == '\0' || strlen(s) != json_string_length(t))
-            return fail(r, "\"%s\"[%zu] must be a non-empty string without NUL characters",
-                        field, i);
+            return fail(r, "\"%s\"[%zu] must be a non-empty string without NUL characters", field,
+                        i);
         char what[64];
         if (mha_text_find_unsafe(s, strlen(s), false, what, sizeof what) != strlen(s))
-            return fail(r, "\"%s\"[%zu] contains %s; token labels are plain text", field, i,
-                        what);
+            return fail(r, "\"%s\"[%zu] contains %s; token labels are plain text", field, i, what);
     }
     return (int)n;
 }
@@ -149,11 +156,10 @@ static int read_number(const struct reader *r, json_t *v, const char *where, flo
 static int read_vector(const struct reader *r, json_t *arr, const char *field, int n, float *dst)
 {
     if (!json_is_array(arr))
-        return fail(r, "\"%s\" must be an array of %d numbers, not %s", field, n,
-                    type_name(arr));
+        return fail(r, "\"%s\" must be an array of %d numbers, not %s", field, n, type_name(arr));
     if (json_array_size(arr) != (size_t)n)
-        return fail(r, "\"%s\" has %zu numbers; expected %d (d_model)", field,
-                    json_array_size(arr), n);
+        return fail(r, "\"%s\" has %zu numbers; expected %d (d_model)", field, json_array_size(arr),
+                    n);
     for (int i = 0; i < n; i++) {
         char where[96];
         snprintf(where, sizeof where, "\"%s\"[%d]", field, i);
@@ -164,14 +170,14 @@ static int read_vector(const struct reader *r, json_t *arr, const char *field, i
 }
 
 /* A rows x cols matrix of numbers; what_rows/what_cols explain the shape. */
-static int read_matrix(const struct reader *r, json_t *arr, const char *field, int rows,
-                       int cols, const char *what_rows, const char *what_cols, float *dst)
+static int read_matrix(const struct reader *r, json_t *arr, const char *field, int rows, int cols,
+                       const char *what_rows, const char *what_cols, float *dst)
 {
     if (!json_is_array(arr))
         return fail(r, "\"%s\" must be an array of rows, not %s", field, type_name(arr));
     if (json_array_size(arr) != (size_t)rows)
-        return fail(r, "\"%s\" has %zu rows; expected %d (%s)", field, json_array_size(arr),
-                    rows, what_rows);
+        return fail(r, "\"%s\" has %zu rows; expected %d (%s)", field, json_array_size(arr), rows,
+                    what_rows);
     for (int i = 0; i < rows; i++) {
         json_t *row = json_array_get(arr, (size_t)i);
         if (!json_is_array(row))
@@ -254,8 +260,9 @@ static struct mha_example *from_json(const struct reader *r, json_t *root)
     }
     if ((got = get_int(r, root, "num_heads", 1, MHA_MAX_D_MODEL, &heads)) <= 0) {
         if (got == 0)
-            fail(r, "\"num_heads\" is missing: give the number of heads (a divisor of "
-                    "d_model %lld)",
+            fail(r,
+                 "\"num_heads\" is missing: give the number of heads (a divisor of "
+                 "d_model %lld)",
                  d_model);
         return NULL;
     }
@@ -268,8 +275,7 @@ static struct mha_example *from_json(const struct reader *r, json_t *root)
         fail(r, "%s", size_err.text);
         return NULL;
     }
-    struct mha_example *ex =
-        mha_example_new(lq, lk, (int)d_model, (int)heads, cross, r->err);
+    struct mha_example *ex = mha_example_new(lq, lk, (int)d_model, (int)heads, cross, r->err);
     if (!ex) {
         if (r->err)
             mha_error_at(r->err, r->name, 0, 0);
@@ -284,8 +290,7 @@ static struct mha_example *from_json(const struct reader *r, json_t *root)
         if (mha_example_set_token(ex, false, i, json_string_value(json_array_get(tokens, i))))
             goto oom;
     for (int j = 0; cross && j < lk; j++)
-        if (mha_example_set_token(ex, true, j,
-                                  json_string_value(json_array_get(key_tokens, j))))
+        if (mha_example_set_token(ex, true, j, json_string_value(json_array_get(key_tokens, j))))
             goto oom;
 
     const int d = (int)d_model;
@@ -308,8 +313,7 @@ static struct mha_example *from_json(const struct reader *r, json_t *root)
     float *b[4] = {ex->b_q, ex->b_k, ex->b_v, ex->b_o};
     for (int i = 0; i < 4; i++) {
         json_t *wv = json_object_get(root, w_names[i]);
-        if (wv && read_matrix(r, wv, w_names[i], d, d, "d_model outputs", "d_model inputs",
-                              w[i]))
+        if (wv && read_matrix(r, wv, w_names[i], d, d, "d_model outputs", "d_model inputs", w[i]))
             goto bad;
         json_t *bv = json_object_get(root, b_names[i]);
         if (bv) {
@@ -441,8 +445,7 @@ char *mha_example_to_string(const struct mha_example *ex)
         for (int i = 0; i < ex->lq; i++) {
             json_t *row = json_array();
             for (int j = 0; j < ex->lk; j++)
-                json_array_append_new(row,
-                                      json_integer(ex->mask[(size_t)i * (size_t)ex->lk + j]));
+                json_array_append_new(row, json_integer(ex->mask[(size_t)i * (size_t)ex->lk + j]));
             json_array_append_new(arr, row);
         }
         json_object_set_new(root, "mask", arr);

@@ -6,14 +6,12 @@
 #include "dump.h"
 #include "export.h"
 
-static int text_write(FILE *out, const struct mha_example *ex, const struct mha_trace *t,
-                      int stage)
+static int text_write(FILE *out, const struct mha_example *ex, const struct mha_trace *t, int stage)
 {
     return dump_text_write(out, ex, t, stage);
 }
 
-static int json_write(FILE *out, const struct mha_example *ex, const struct mha_trace *t,
-                      int stage)
+static int json_write(FILE *out, const struct mha_example *ex, const struct mha_trace *t, int stage)
 {
     return dump_json_write(out, ex, t, stage) != 0 || fputc('\n', out) == EOF ? -1 : 0;
 }
@@ -70,8 +68,8 @@ const char *mha_format_list(unsigned kinds, const char *last, char *buf, size_t 
     return buf;
 }
 
-int mha_format_write(FILE *out, const struct mha_example *ex, const struct mha_trace *t,
-                     int stage, int fmt, struct mha_error *err)
+int mha_format_write(FILE *out, const struct mha_example *ex, const struct mha_trace *t, int stage,
+                     int fmt, struct mha_error *err)
 {
     const struct mha_format_info *f = mha_format_get(fmt);
     if (!f) {

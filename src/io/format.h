@@ -42,13 +42,13 @@ enum mha_format_kind {
 
 /* Writes stage (0..6 or DUMP_ALL) of t, computed from ex; 0, or -1 on a
  * write error. */
-typedef int (*mha_format_writer)(FILE *out, const struct mha_example *ex,
-                                 const struct mha_trace *t, int stage);
+typedef int (*mha_format_writer)(FILE *out, const struct mha_example *ex, const struct mha_trace *t,
+                                 int stage);
 
 struct mha_format_info {
-    const char *name;       /* "markdown" */
-    const char *alias;      /* "md", or NULL */
-    const char *extension;  /* without the dot: "md" */
+    const char *name;      /* "markdown" */
+    const char *alias;     /* "md", or NULL */
+    const char *extension; /* without the dot: "md" */
     enum mha_format_kind kind;
     mha_format_writer write;
 };
@@ -68,7 +68,7 @@ const char *mha_format_list(unsigned kinds, const char *last, char *buf, size_t 
  * picture with more than EXPORT_MAX_CELLS numbers ("svg: 1048576 numbers
  * are too many for a picture ..."); then -1 with err "write error while
  * writing the csv export" when out fails part-way.  0 when all went out. */
-int mha_format_write(FILE *out, const struct mha_example *ex, const struct mha_trace *t,
-                     int stage, int fmt, struct mha_error *err);
+int mha_format_write(FILE *out, const struct mha_example *ex, const struct mha_trace *t, int stage,
+                     int fmt, struct mha_error *err);
 
 #endif

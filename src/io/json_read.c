@@ -28,14 +28,21 @@ int jread_fail(const struct jread *r, const char *fmt, ...)
 const char *jread_type(const json_t *v)
 {
     switch (json_typeof(v)) {
-    case JSON_OBJECT: return "an object";
-    case JSON_ARRAY: return "an array";
-    case JSON_STRING: return "a string";
-    case JSON_INTEGER: return "an integer";
-    case JSON_REAL: return "a number";
+    case JSON_OBJECT:
+        return "an object";
+    case JSON_ARRAY:
+        return "an array";
+    case JSON_STRING:
+        return "a string";
+    case JSON_INTEGER:
+        return "an integer";
+    case JSON_REAL:
+        return "a number";
     case JSON_TRUE:
-    case JSON_FALSE: return "a boolean";
-    case JSON_NULL: return "null";
+    case JSON_FALSE:
+        return "a boolean";
+    case JSON_NULL:
+        return "null";
     }
     return "a value";
 }
@@ -71,12 +78,12 @@ json_t *jread_file(const struct jread *r, const char *path, const char *what)
     return root;
 }
 
-int jread_keys(const struct jread *r, json_t *obj, const char *where,
-               const char *const *known)
+int jread_keys(const struct jread *r, json_t *obj, const char *where, const char *const *known)
 {
     const char *key;
     json_t *value;
-    json_object_foreach(obj, key, value) {
+    json_object_foreach(obj, key, value)
+    {
         bool ok = false;
         for (const char *const *k = known; *k && !ok; k++)
             ok = !strcmp(*k, key);
@@ -93,8 +100,7 @@ int jread_keys(const struct jread *r, json_t *obj, const char *where,
     return 0;
 }
 
-int jread_int(const struct jread *r, json_t *obj, const char *field, long lo, long hi,
-              long *out)
+int jread_int(const struct jread *r, json_t *obj, const char *field, long lo, long hi, long *out)
 {
     json_t *v = json_object_get(obj, field);
     if (!v)
@@ -103,8 +109,8 @@ int jread_int(const struct jread *r, json_t *obj, const char *field, long lo, lo
         return jread_fail(r, "\"%s\" must be an integer, not %s", field, jread_type(v));
     const json_int_t n = json_integer_value(v);
     if (n < lo || n > hi)
-        return jread_fail(r, "\"%s\" is %lld; it must be between %ld and %ld", field,
-                          (long long)n, lo, hi);
+        return jread_fail(r, "\"%s\" is %lld; it must be between %ld and %ld", field, (long long)n,
+                          lo, hi);
     *out = (long)n;
     return 1;
 }
@@ -137,8 +143,7 @@ int jread_label(const struct jread *r, json_t *v, const char *where, char *out, 
     if (n == 0 || strlen(s) != n)
         return jread_fail(r, "%s must be a non-empty string without NUL characters", where);
     if (n >= max)
-        return jread_fail(r, "%s is %zu bytes long; at most %zu are allowed", where, n,
-                          max - 1);
+        return jread_fail(r, "%s is %zu bytes long; at most %zu are allowed", where, n, max - 1);
     char what[96];
     if (mha_text_find_unsafe(s, n, false, what, sizeof what) < n)
         return jread_fail(r, "%s contains %s, which a terminal would obey instead of showing",
@@ -159,8 +164,8 @@ static int read_number(const struct jread *r, json_t *v, const char *field, int 
         return jread_fail(r, "%s must be a number, not %s", where, jread_type(v));
     const double x = json_number_value(v);
     if (!isfinite(x) || fabs(x) > JREAD_MAX_ABS)
-        return jread_fail(r, "%s is %g; numbers must be finite and at most %g in size", where,
-                          x, JREAD_MAX_ABS);
+        return jread_fail(r, "%s is %g; numbers must be finite and at most %g in size", where, x,
+                          JREAD_MAX_ABS);
     *out = (float)x;
     return 0;
 }
@@ -171,8 +176,8 @@ int jread_matrix(const struct jread *r, json_t *arr, const char *field, int rows
     if (!json_is_array(arr))
         return jread_fail(r, "\"%s\" must be an array of rows, not %s", field, jread_type(arr));
     if (json_array_size(arr) != (size_t)rows)
-        return jread_fail(r, "\"%s\" has %zu rows; expected %d (%s)", field,
-                          json_array_size(arr), rows, rows_why);
+        return jread_fail(r, "\"%s\" has %zu rows; expected %d (%s)", field, json_array_size(arr),
+                          rows, rows_why);
     for (int i = 0; i < rows; i++) {
         json_t *row = json_array_get(arr, (size_t)i);
         if (!json_is_array(row))
@@ -189,8 +194,8 @@ int jread_matrix(const struct jread *r, json_t *arr, const char *field, int rows
     return 0;
 }
 
-int jread_vector(const struct jread *r, json_t *arr, const char *field, int n,
-                 const char *why, float *dst)
+int jread_vector(const struct jread *r, json_t *arr, const char *field, int n, const char *why,
+                 float *dst)
 {
     if (!json_is_array(arr))
         return jread_fail(r, "\"%s\" must be an array of %d numbers, not %s", field, n,
@@ -229,8 +234,8 @@ int jread_ids_shape(const struct jread *r, json_t *arr, const char *field, int m
     return 0;
 }
 
-int jread_ids(const struct jread *r, json_t *arr, const char *field, int rows, int cols,
-              int lo, int hi, int *dst)
+int jread_ids(const struct jread *r, json_t *arr, const char *field, int rows, int cols, int lo,
+              int hi, int *dst)
 {
     if (!json_is_array(arr))
         return jread_fail(r, "\"%s\" must be an array of rows, not %s", field, jread_type(arr));
@@ -243,8 +248,8 @@ int jread_ids(const struct jread *r, json_t *arr, const char *field, int rows, i
             return jread_fail(r, "\"%s\" row %d must be an array of ids, not %s", field, i,
                               jread_type(row));
         if (json_array_size(row) != (size_t)cols)
-            return jread_fail(r, "\"%s\" row %d has %zu entries; expected %d like row 0", field,
-                              i, json_array_size(row), cols);
+            return jread_fail(r, "\"%s\" row %d has %zu entries; expected %d like row 0", field, i,
+                              json_array_size(row), cols);
         for (int j = 0; j < cols; j++) {
             json_t *v = json_array_get(row, (size_t)j);
             if (!json_is_integer(v))

@@ -36,12 +36,10 @@ json_t *jread_file(const struct jread *r, const char *path, const char *what);
 
 /* Every key of obj is one of the NULL-terminated known list; where names
  * the object ("the model", "outputs[1]"). */
-int jread_keys(const struct jread *r, json_t *obj, const char *where,
-               const char *const *known);
+int jread_keys(const struct jread *r, json_t *obj, const char *where, const char *const *known);
 
 /* An integer in [lo, hi]: 1 when present (*out set), 0 when absent, -1 bad. */
-int jread_int(const struct jread *r, json_t *obj, const char *field, long lo, long hi,
-              long *out);
+int jread_int(const struct jread *r, json_t *obj, const char *field, long lo, long hi, long *out);
 /* A boolean: 1 present, 0 absent, -1 bad. */
 int jread_bool(const struct jread *r, json_t *obj, const char *field, bool *out);
 /* A required field (present), else -1 naming it. */
@@ -55,14 +53,14 @@ int jread_label(const struct jread *r, json_t *v, const char *where, char *out, 
  * expected sizes ("V, the vocabulary", "d_model"). */
 int jread_matrix(const struct jread *r, json_t *arr, const char *field, int rows, int cols,
                  const char *rows_why, const char *cols_why, float *dst);
-int jread_vector(const struct jread *r, json_t *arr, const char *field, int n,
-                 const char *why, float *dst);
+int jread_vector(const struct jread *r, json_t *arr, const char *field, int n, const char *why,
+                 float *dst);
 
 /* rows x cols integer ids in [lo, hi] (lo may be -1 for "no target");
  * rows is checked when >= 0, else taken from the array (*rows_out); cols
  * likewise (the first row sets it; every row must match). */
-int jread_ids(const struct jread *r, json_t *arr, const char *field, int rows, int cols,
-              int lo, int hi, int *dst);
+int jread_ids(const struct jread *r, json_t *arr, const char *field, int rows, int cols, int lo,
+              int hi, int *dst);
 /* The shape of an array of equal-length integer rows: rows and cols, each
  * within max_rows / max_cols.  -1 + err naming the first wrong row. */
 int jread_ids_shape(const struct jread *r, json_t *arr, const char *field, int max_rows,

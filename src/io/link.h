@@ -7,19 +7,19 @@
 #include <stdint.h>
 
 struct link_state {
-    const char *load;        /* example file, or NULL for a generated example */
-    char *const *tokens;     /* generated: the token labels (n_tokens of them) */
+    const char *load;    /* example file, or NULL for a generated example */
+    char *const *tokens; /* generated: the token labels (n_tokens of them) */
     int n_tokens;
-    int d_model;             /* generated only */
-    uint32_t seed;           /* generated only */
+    int d_model;   /* generated only */
+    uint32_t seed; /* generated only */
     int heads;
     bool causal, scaled;
-    int stage;               /* 0..6 */
-    const char *view;        /* "shapes", "cost", "heads" or NULL */
-    const char *focus;       /* e.g. "weights, head 1, row 2, col 3", or NULL */
-    const char *lesson;      /* lesson number or file, or NULL */
-    int lesson_step;         /* 0-based step within the lesson */
-    const char *theme;       /* or NULL for the default */
+    int stage;          /* 0..6 */
+    const char *view;   /* "shapes", "cost", "heads" or NULL */
+    const char *focus;  /* e.g. "weights, head 1, row 2, col 3", or NULL */
+    const char *lesson; /* lesson number or file, or NULL */
+    int lesson_step;    /* 0-based step within the lesson */
+    const char *theme;  /* or NULL for the default */
     bool present;
 };
 

@@ -12,9 +12,9 @@
 #include "safe_file.h"
 
 static const char *const model_keys[] = {
-    "vocab", "d_model", "num_heads", "context", "causal", "scaled", "embedding", "positions",
-    "w_q",   "w_k",     "w_v",       "w_o",     "b_q",    "b_k",    "b_v",       "b_o",
-    "outputs", "task",  "sample",    "description", NULL,
+    "vocab",     "d_model", "num_heads", "context", "causal", "scaled",      "embedding",
+    "positions", "w_q",     "w_k",       "w_v",     "w_o",    "b_q",         "b_k",
+    "b_v",       "b_o",     "outputs",   "task",    "sample", "description", NULL,
 };
 static const char *const output_keys[] = {"name", "classes", "unembed", "bias", NULL};
 static const char *const weight_names[4] = {"w_q", "w_k", "w_v", "w_o"};
@@ -58,8 +58,10 @@ static int read_config(const struct jread *r, json_t *root, struct train_config 
         return -1;
     }
     if (d % h)
-        return jread_fail(r, "\"num_heads\" %ld does not divide \"d_model\" %ld (every head "
-                             "gets d_model / num_heads dimensions)", h, d);
+        return jread_fail(r,
+                          "\"num_heads\" %ld does not divide \"d_model\" %ld (every head "
+                          "gets d_model / num_heads dimensions)",
+                          h, d);
     cfg->d_model = (int)d;
     cfg->heads = (int)h;
     cfg->context = (int)t;
@@ -79,8 +81,7 @@ static int read_config(const struct jread *r, json_t *root, struct train_config 
         return -1;
     if (!json_is_array(outs) || json_array_size(outs) < 1 ||
         json_array_size(outs) > TRAIN_MAX_OUTPUTS)
-        return jread_fail(r, "\"outputs\" must be an array of 1 to %d objects",
-                          TRAIN_MAX_OUTPUTS);
+        return jread_fail(r, "\"outputs\" must be an array of 1 to %d objects", TRAIN_MAX_OUTPUTS);
     cfg->n_outputs = (int)json_array_size(outs);
     for (int k = 0; k < cfg->n_outputs; k++) {
         json_t *o = json_array_get(outs, (size_t)k);
@@ -140,8 +141,7 @@ static int read_numbers(const struct jread *r, json_t *root, struct train_model 
     float *b[4] = {m->p.attn.b_q, m->p.attn.b_k, m->p.attn.b_v, m->p.attn.b_o};
     for (int i = 0; i < 4; i++) {
         if (!(v = jread_need(r, root, weight_names[i], "a d_model x d_model matrix")) ||
-            jread_matrix(r, v, weight_names[i], c->d_model, c->d_model, "d_model", "d_model",
-                         w[i]))
+            jread_matrix(r, v, weight_names[i], c->d_model, c->d_model, "d_model", "d_model", w[i]))
             return -1;
         if (c->has_bias && jread_vector(r, json_object_get(root, bias_names[i]), bias_names[i],
                                         c->d_model, "d_model", b[i]))
@@ -158,9 +158,8 @@ static int read_numbers(const struct jread *r, json_t *root, struct train_model 
                          m->p.unembed[k]))
             return -1;
         snprintf(field, sizeof field, "outputs[%d].bias", k);
-        if (c->outputs[k].has_bias &&
-            jread_vector(r, json_object_get(o, "bias"), field, c->outputs[k].classes,
-                         "classes", m->p.bias[k]))
+        if (c->outputs[k].has_bias && jread_vector(r, json_object_get(o, "bias"), field,
+                                                   c->outputs[k].classes, "classes", m->p.bias[k]))
             return -1;
     }
     if ((v = json_object_get(root, "task")) &&
@@ -168,8 +167,7 @@ static int read_numbers(const struct jread *r, json_t *root, struct train_model 
         return -1;
     if ((v = json_object_get(root, "sample"))) {
         if (!json_is_array(v))
-            return jread_fail(r, "\"sample\" must be an array of token ids, not %s",
-                              jread_type(v));
+            return jread_fail(r, "\"sample\" must be an array of token ids, not %s", jread_type(v));
         const size_t n = json_array_size(v);
         if (n < 1 || n > (size_t)c->context)
             return jread_fail(r, "\"sample\" has %zu tokens; it must have 1 to %d (context)", n,
@@ -281,8 +279,8 @@ static json_t *outputs_json(const struct train_model *m, const struct train_tens
             json_object_set_new(o, "name", json_string(c->outputs[k].name));
             json_object_set_new(o, "classes", json_integer(c->outputs[k].classes));
         }
-        json_object_set_new(o, "unembed", matrix_json(t->unembed[k], c->outputs[k].classes,
-                                                      c->d_model));
+        json_object_set_new(o, "unembed",
+                            matrix_json(t->unembed[k], c->outputs[k].classes, c->d_model));
         if (c->outputs[k].has_bias)
             json_object_set_new(o, "bias", vector_json(t->bias[k], c->outputs[k].classes));
         json_array_append_new(outs, o);

@@ -84,8 +84,9 @@ int rec_write_start(FILE *out, const struct rec_start *start)
     if (fprintf(out, "mha-explorer-recording 2\n") < 0)
         return -1;
     if (start && start->rows > 0 && start->cols > 0 &&
-        fprintf(out, "# the terminal's size, then the options that reopen the start\n"
-                     "size %dx%d\n",
+        fprintf(out,
+                "# the terminal's size, then the options that reopen the start\n"
+                "size %dx%d\n",
                 start->cols, start->rows) < 0)
         return -1;
     char buf[4 * REC_MAX_ARG + 8];

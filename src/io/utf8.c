@@ -32,10 +32,10 @@ size_t utf8_next(const char *s, size_t len, int *width)
     int w = wcwidth((wchar_t)cp);
     if (w < 0) {
         /* unknown to this locale: wide for the common East Asian and emoji blocks */
-        w = (cp >= 0x1100 && (cp <= 0x115F || (cp >= 0x2E80 && cp <= 0xA4CF) ||
-                              (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF) ||
-                              (cp >= 0xFF00 && cp <= 0xFF60) || (cp >= 0x1F300 && cp <= 0x1FAFF) ||
-                              (cp >= 0x20000 && cp <= 0x3FFFD)))
+        w = (cp >= 0x1100 &&
+             (cp <= 0x115F || (cp >= 0x2E80 && cp <= 0xA4CF) || (cp >= 0xAC00 && cp <= 0xD7A3) ||
+              (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0xFF00 && cp <= 0xFF60) ||
+              (cp >= 0x1F300 && cp <= 0x1FAFF) || (cp >= 0x20000 && cp <= 0x3FFFD)))
                 ? 2
                 : 1;
     }

@@ -13,8 +13,7 @@ static void pad(FILE *out, const char *s, int width)
         fputc(' ', out);
 }
 
-void dump_view_shapes(FILE *out, long long batch, long long seq, long long d_model,
-                      long long heads)
+void dump_view_shapes(FILE *out, long long batch, long long seq, long long d_model, long long heads)
 {
     struct views_shape_row rows[VIEWS_SHAPE_ROWS];
     int n = views_shapes(batch, seq, d_model, heads, rows);
@@ -52,8 +51,8 @@ static void cost_line(FILE *out, const char *what, long long one, long long many
             views_group_digits(many, b, sizeof b));
 }
 
-void dump_view_cost(FILE *out, long long seq_q, long long seq_k, long long d_model,
-                    long long heads, bool bias, const char *preset_id)
+void dump_view_cost(FILE *out, long long seq_q, long long seq_k, long long d_model, long long heads,
+                    bool bias, const char *preset_id)
 {
     const struct views_preset *p = views_preset_find(preset_id);
     if (p) {

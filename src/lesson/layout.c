@@ -46,8 +46,8 @@ static void add_seg(struct lesson_line *line, const char *text, size_t len, unsi
         return;
     }
     char *copy = malloc(len + 1);
-    struct lesson_seg *s = copy ? realloc(line->segs, (size_t)(line->n_segs + 1) * sizeof *s)
-                                : NULL;
+    struct lesson_seg *s =
+        copy ? realloc(line->segs, (size_t)(line->n_segs + 1) * sizeof *s) : NULL;
     if (!s) {
         free(copy);
         line->failed = true;
@@ -67,8 +67,8 @@ static void prepend_seg(struct lesson_line *line, const char *text)
     if (line->sink || line->failed)
         return;
     char *copy = strdup(text);
-    struct lesson_seg *s = copy ? realloc(line->segs, (size_t)(line->n_segs + 1) * sizeof *s)
-                                : NULL;
+    struct lesson_seg *s =
+        copy ? realloc(line->segs, (size_t)(line->n_segs + 1) * sizeof *s) : NULL;
     if (!s) {
         free(copy);
         line->failed = true;
@@ -93,7 +93,7 @@ struct wrapper {
     enum lesson_callout callout;
     int indent, width; /* first column and columns available */
     struct lesson_line *line;
-    int col;           /* columns used on line */
+    int col; /* columns used on line */
     bool pending_space;
     unsigned space_style;
 };
@@ -121,7 +121,8 @@ static void place_word(struct wrapper *w, const char *word, size_t len, unsigned
         size_t used = 0;
         int cols = 0, cw;
         size_t n;
-        while ((n = utf8_next(word + used, len - used, &cw)) > 0 && w->col + cols + cw <= w->width) {
+        while ((n = utf8_next(word + used, len - used, &cw)) > 0 &&
+               w->col + cols + cw <= w->width) {
             used += n;
             cols += cw;
         }
@@ -269,9 +270,8 @@ int lesson_layout_step(const struct lesson_step *step, int width, struct lesson_
             w.width = width;
             wrap_spans(&w, b->spans, b->n_spans);
             if (b->kind == LESSON_HEADING)
-                for (int l = out->n_lines - 1; l >= 0 && out->lines[l].kind == LESSON_HEADING &&
-                                                !out->lines[l].blank;
-                     l--)
+                for (int l = out->n_lines - 1;
+                     l >= 0 && out->lines[l].kind == LESSON_HEADING && !out->lines[l].blank; l--)
                     for (int s = 0; s < out->lines[l].n_segs; s++)
                         out->lines[l].segs[s].style |= LESSON_STRONG;
             break;

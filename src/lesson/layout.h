@@ -13,9 +13,9 @@ struct lesson_seg {
 struct lesson_line {
     enum lesson_block_kind kind; /* the block the line belongs to */
     enum lesson_callout callout;
-    bool title;   /* the call-out's title line, or a table's header */
-    bool blank;   /* an empty separator line */
-    int indent;   /* columns before the first segment */
+    bool title; /* the call-out's title line, or a table's header */
+    bool blank; /* an empty separator line */
+    int indent; /* columns before the first segment */
     struct lesson_seg *segs;
     int n_segs;
     bool failed; /* out of memory while filling it */

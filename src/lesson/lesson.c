@@ -18,10 +18,14 @@
 const char *lesson_callout_title(enum lesson_callout c)
 {
     switch (c) {
-    case LESSON_CALLOUT_ANALOGY: return "Analogy";
-    case LESSON_CALLOUT_WHATIF: return "What if we didn't?";
-    case LESSON_CALLOUT_INSIGHT: return "Key insight";
-    case LESSON_CALLOUT_NONE: break;
+    case LESSON_CALLOUT_ANALOGY:
+        return "Analogy";
+    case LESSON_CALLOUT_WHATIF:
+        return "What if we didn't?";
+    case LESSON_CALLOUT_INSIGHT:
+        return "Key insight";
+    case LESSON_CALLOUT_NONE:
+        break;
     }
     return "";
 }
@@ -78,8 +82,7 @@ static struct lesson_step *new_step(struct lesson *l, int line)
     return s;
 }
 
-static struct lesson_block *new_block(struct lesson_step *s, enum lesson_block_kind kind,
-                                      int line)
+static struct lesson_block *new_block(struct lesson_step *s, enum lesson_block_kind kind, int line)
 {
     s->blocks = grow(s->blocks, s->n_blocks, sizeof *s->blocks);
     struct lesson_block *b = &s->blocks[s->n_blocks++];
@@ -94,8 +97,8 @@ static void add_span(struct lesson_block *b, const char *text, unsigned style)
     if (!text || !*text)
         return;
     /* join with the previous span when the style is the same */
-    if (b->n_spans > 0 && b->spans[b->n_spans - 1].style == style &&
-        strcmp(text, "\n") != 0 && strcmp(b->spans[b->n_spans - 1].text, "\n") != 0) {
+    if (b->n_spans > 0 && b->spans[b->n_spans - 1].style == style && strcmp(text, "\n") != 0 &&
+        strcmp(b->spans[b->n_spans - 1].text, "\n") != 0) {
         struct lesson_span *p = &b->spans[b->n_spans - 1];
         size_t a = strlen(p->text), c = strlen(text);
         char *j = realloc(p->text, a + c + 1);
@@ -234,8 +237,8 @@ static int split_row(const char *s, size_t n, char ***cells_out)
     return count;
 }
 
-static bool try_table(struct lesson *l, struct lesson_step *st, cmark_node *para,
-                      const char *text, size_t len)
+static bool try_table(struct lesson *l, struct lesson_step *st, cmark_node *para, const char *text,
+                      size_t len)
 {
     int first = cmark_node_get_start_line(para), last = cmark_node_get_end_line(para);
     if (last - first < 1)
@@ -383,8 +386,7 @@ static void add_list(struct parse_ctx *cx, struct lesson_step *st, cmark_node *l
         bool first = true;
         for (cmark_node *c = cmark_node_first_child(item); c; c = cmark_node_next(c)) {
             if (first && cmark_node_get_type(c) == CMARK_NODE_PARAGRAPH) {
-                struct lesson_block *b =
-                    new_block(st, LESSON_ITEM, cmark_node_get_start_line(c));
+                struct lesson_block *b = new_block(st, LESSON_ITEM, cmark_node_get_start_line(c));
                 b->level = depth;
                 if (ordered)
                     snprintf(b->bullet, sizeof b->bullet, "%d.", number);
@@ -477,8 +479,7 @@ static void add_blocks(struct parse_ctx *cx, struct lesson_step *st, cmark_node 
         }
         for (cmark_node *c = cmark_node_first_child(n); c; c = cmark_node_next(c)) {
             if (cmark_node_get_type(c) == CMARK_NODE_PARAGRAPH) {
-                struct lesson_block *b =
-                    new_block(st, LESSON_QUOTE, cmark_node_get_start_line(c));
+                struct lesson_block *b = new_block(st, LESSON_QUOTE, cmark_node_get_start_line(c));
                 add_inlines(b, c, 0);
             } else {
                 add_blocks(cx, st, c, depth);
@@ -487,8 +488,7 @@ static void add_blocks(struct parse_ctx *cx, struct lesson_step *st, cmark_node 
         break;
     }
     case CMARK_NODE_HTML_BLOCK:
-        lesson_diag_add(cx->l, line,
-                        "raw HTML is not shown in the terminal; write it as Markdown");
+        lesson_diag_add(cx->l, line, "raw HTML is not shown in the terminal; write it as Markdown");
         break;
     case CMARK_NODE_THEMATIC_BREAK:
         break;
@@ -597,8 +597,9 @@ struct lesson *lesson_parse(const char *text, size_t len, const char *path)
     if (st && st->n_blocks == 0 && !st->has_scene && !st->has_quiz && l->n_steps > 1)
         lesson_diag_add(l, st->line, "the last step is empty (a --- at the end of the file?)");
     if (!l->title)
-        lesson_diag_add(l, 1, "the lesson has no title: start it with a level-1 heading "
-                              "(# Title)");
+        lesson_diag_add(l, 1,
+                        "the lesson has no title: start it with a level-1 heading "
+                        "(# Title)");
     if (l->n_steps == 0)
         lesson_diag_add(l, 1, "the lesson has no steps");
     oom_exit = NULL;

@@ -19,25 +19,25 @@
 /* ---- text ---- */
 
 enum lesson_style { /* bit flags */
-    LESSON_EMPH = 1,
-    LESSON_STRONG = 2,
-    LESSON_CODE = 4,
-    LESSON_LINK = 8,
+                    LESSON_EMPH = 1,
+                    LESSON_STRONG = 2,
+                    LESSON_CODE = 4,
+                    LESSON_LINK = 8,
 };
 
 struct lesson_span {
-    char *text;      /* UTF-8; "\n" alone is a hard line break */
-    unsigned style;  /* enum lesson_style bits */
+    char *text;     /* UTF-8; "\n" alone is a hard line break */
+    unsigned style; /* enum lesson_style bits */
 };
 
 enum lesson_block_kind {
     LESSON_PARAGRAPH,
-    LESSON_HEADING,   /* level 1..6 */
-    LESSON_ITEM,      /* list item: bullet holds "•" or "3."; level = nesting depth 1.. */
-    LESSON_CODE_BLOCK,/* code holds the text */
-    LESSON_CALLOUT,   /* callout kind; spans hold its text, "\n\n" between paragraphs */
-    LESSON_TABLE,     /* cells: rows x cols strings, row 0 is the header */
-    LESSON_QUOTE,     /* a plain block quote */
+    LESSON_HEADING,    /* level 1..6 */
+    LESSON_ITEM,       /* list item: bullet holds "•" or "3."; level = nesting depth 1.. */
+    LESSON_CODE_BLOCK, /* code holds the text */
+    LESSON_CALLOUT,    /* callout kind; spans hold its text, "\n\n" between paragraphs */
+    LESSON_TABLE,      /* cells: rows x cols strings, row 0 is the header */
+    LESSON_QUOTE,      /* a plain block quote */
 };
 
 enum lesson_callout {
@@ -75,9 +75,22 @@ int lesson_switch_from_name(const char *word);
 /* The keys of a scene, in the order they are applied (scene_keys.c holds
  * one row per key: its name, how its value is read and applied, its doc). */
 enum lesson_scene_key {
-    SCENE_LOAD, SCENE_TOKENS, SCENE_D_MODEL, SCENE_SEED, SCENE_HEADS, SCENE_CAUSAL,
-    SCENE_SCALE, SCENE_STAGE, SCENE_VIEW, SCENE_FOCUS, SCENE_BATCH, SCENE_SEQ, SCENE_PRESET,
-    SCENE_TRAIN, SCENE_COMPARE, SCENE_STEPS,
+    SCENE_LOAD,
+    SCENE_TOKENS,
+    SCENE_D_MODEL,
+    SCENE_SEED,
+    SCENE_HEADS,
+    SCENE_CAUSAL,
+    SCENE_SCALE,
+    SCENE_STAGE,
+    SCENE_VIEW,
+    SCENE_FOCUS,
+    SCENE_BATCH,
+    SCENE_SEQ,
+    SCENE_PRESET,
+    SCENE_TRAIN,
+    SCENE_COMPARE,
+    SCENE_STEPS,
     SCENE_KEY_COUNT
 };
 
@@ -94,22 +107,22 @@ const struct lesson_scene_key_info *lesson_scene_key_info(int k);
 const char *lesson_scene_key_list(char *buf, size_t n);
 
 struct lesson_scene {
-    int line;                  /* line of the ```mha fence */
-    unsigned set;              /* bit (1u << key) for every key given */
+    int line;     /* line of the ```mha fence */
+    unsigned set; /* bit (1u << key) for every key given */
     int key_line[SCENE_KEY_COUNT];
     int stage;
     char *tokens;
     int d_model, heads;
     uint32_t seed;
     bool causal, scaled;
-    char *load;                /* relative to the assets directory */
-    char *focus;               /* unparsed, resolved against an example later */
+    char *load;  /* relative to the assets directory */
+    char *focus; /* unparsed, resolved against an example later */
     enum mha_view view;
     long long batch, seq;
     char *preset;
     /* training (train: TASK|off, compare: 1,2, steps: N; heads and seed in a
      * scene with train: are the model's) */
-    char *train;     /* a built-in task's name, or "off" */
+    char *train; /* a built-in task's name, or "off" */
     int compare[4];
     int n_compare;
     int steps;
@@ -122,22 +135,22 @@ struct lesson_quiz {
     char *question;
     char **choices;
     int n_choices;
-    char *answer;     /* a choice, a number, or "computed" */
+    char *answer; /* a choice, a number, or "computed" */
     int answer_line;
     bool computed;
     char *compute;
     int compute_line;
     double tolerance;
     char *explain;
-    char *hide;       /* cells hidden until answered ("weights, head 0, row tok 0"), or NULL */
+    char *hide; /* cells hidden until answered ("weights, head 0, row tok 0"), or NULL */
     int hide_line;
 };
 
 /* ---- lessons ---- */
 
 struct lesson_step {
-    int line;             /* first line of the step */
-    char *title;          /* text of the step's first heading, or NULL */
+    int line;    /* first line of the step */
+    char *title; /* text of the step's first heading, or NULL */
     struct lesson_block *blocks;
     int n_blocks;
     bool has_scene;
@@ -158,9 +171,9 @@ struct lesson_diag {
 };
 
 struct lesson {
-    char *path;   /* as given */
-    char *title;  /* first level-1 heading */
-    int number;   /* NN of NN-slug.md, 0 if the name has none */
+    char *path;  /* as given */
+    char *title; /* first level-1 heading */
+    int number;  /* NN of NN-slug.md, 0 if the name has none */
     struct lesson_step *steps;
     int n_steps;
     struct lesson_diag *diags; /* problems found while parsing (and checking) */

@@ -22,8 +22,7 @@ bool lesson_scene_key_read(struct lesson *l, struct lesson_scene *sc, int k, con
                            int line);
 
 /* Parse the body of a ```quiz block whose fence is at fence_line. */
-void lesson_parse_quiz(struct lesson *l, struct lesson_quiz *q, const char *body,
-                       int fence_line);
+void lesson_parse_quiz(struct lesson *l, struct lesson_quiz *q, const char *body, int fence_line);
 void lesson_quiz_done(struct lesson_quiz *q);
 
 /* Split body into "key: value" lines.  Calls fn for each with the 1-based

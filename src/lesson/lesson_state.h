@@ -20,10 +20,10 @@ struct lesson_state {
     uint32_t seed;
     /* or an example file, relative to the assets directory */
     const char *load;
-    int heads;  /* 0: the file's own (loaded) */
-    int causal; /* -1: as the example has it, else 0/1 */
-    int scaled; /* -1: as the example has it, else 0/1 */
-    const char *focus; /* this step's focus, or NULL */
+    int heads;            /* 0: the file's own (loaded) */
+    int causal;           /* -1: as the example has it, else 0/1 */
+    int scaled;           /* -1: as the example has it, else 0/1 */
+    const char *focus;    /* this step's focus, or NULL */
     long long batch, seq; /* seq 0: the token count */
     const char *preset;
     /* training: a task (NULL: none), its head counts (more than one: side
@@ -59,7 +59,7 @@ const char *lesson_matrix_name(enum mha_tensor x);
 
 struct lesson_focus {
     enum mha_tensor matrix; /* one of the tensors lesson_matrix_name names */
-    int head; /* 0 where the matrix has no heads */
+    int head;               /* 0 where the matrix has no heads */
     int row, col;
 };
 
@@ -88,8 +88,13 @@ int lesson_focus_resolve(const char *spec, int stage, const struct mha_example *
 /* ---- quiz answers ---- */
 
 enum lesson_compute_kind {
-    COMPUTE_D_K, COMPUTE_D_MODEL, COMPUTE_HEADS, COMPUTE_TOKENS, COMPUTE_PARAMS,
-    COMPUTE_ARGMAX, COMPUTE_WEIGHT
+    COMPUTE_D_K,
+    COMPUTE_D_MODEL,
+    COMPUTE_HEADS,
+    COMPUTE_TOKENS,
+    COMPUTE_PARAMS,
+    COMPUTE_ARGMAX,
+    COMPUTE_WEIGHT
 };
 
 struct lesson_compute {

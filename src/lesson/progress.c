@@ -69,8 +69,8 @@ struct progress *progress_load(const char *path, char *warning, size_t warning_s
         json_decref(p->root);
         rs = progress_file_read(p->path, &p->root, dropped, sizeof dropped);
         if (rs == PROGRESS_READ_CORRUPT || rs == PROGRESS_READ_PARTIAL)
-            kept = progress_file_keep(target, rs == PROGRESS_READ_CORRUPT, aside,
-                                      sizeof aside) == 0;
+            kept =
+                progress_file_keep(target, rs == PROGRESS_READ_CORRUPT, aside, sizeof aside) == 0;
         if (kept && rs == PROGRESS_READ_PARTIAL)
             progress_file_write(target, p->root, &err);
     }
@@ -79,13 +79,12 @@ struct progress *progress_load(const char *path, char *warning, size_t warning_s
         return p;
     if (rs == PROGRESS_READ_CORRUPT)
         snprintf(warning, warning_size,
-                 "progress file %s could not be read (%s); %s%s, starting afresh", p->path,
-                 dropped, kept ? "kept it as " : "left it as it is", aside);
+                 "progress file %s could not be read (%s); %s%s, starting afresh", p->path, dropped,
+                 kept ? "kept it as " : "left it as it is", aside);
     else
         snprintf(warning, warning_size,
-                 "progress file %s: left out what could not be read: %s; %s%s", p->path,
-                 dropped, kept ? "the whole file is kept as " : "the file is left as it is",
-                 aside);
+                 "progress file %s: left out what could not be read: %s; %s%s", p->path, dropped,
+                 kept ? "the whole file is kept as " : "the file is left as it is", aside);
     return p;
 }
 
@@ -116,9 +115,11 @@ static void merge_entry(json_t *disk, const json_t *ours, bool our_last)
     }
     size_t i, j;
     json_t *v, *w;
-    json_array_foreach(json_object_get(ours, "seen"), i, v) {
+    json_array_foreach(json_object_get(ours, "seen"), i, v)
+    {
         bool have = false;
-        json_array_foreach(seen, j, w) have = have || json_integer_value(w) == json_integer_value(v);
+        json_array_foreach(seen, j, w) have =
+            have || json_integer_value(w) == json_integer_value(v);
         if (!have)
             json_array_append(seen, v);
     }
@@ -128,7 +129,8 @@ static void merge_entry(json_t *disk, const json_t *ours, bool our_last)
         json_object_set_new(disk, "quiz", quiz);
     }
     const char *key;
-    json_object_foreach(json_object_get(ours, "quiz"), key, v) {
+    json_object_foreach(json_object_get(ours, "quiz"), key, v)
+    {
         const json_t *theirs = json_object_get(quiz, key);
         if (!theirs || answer_time(v) >= answer_time(theirs))
             json_object_set(quiz, key, v);
@@ -147,7 +149,8 @@ static void merge(json_t *disk, const struct progress *p)
     if (json_object_get(p->forgot, ""))
         json_object_clear(lessons);
     json_object_foreach(p->forgot, key, v) json_object_del(lessons, key);
-    json_object_foreach(json_object_get(p->root, "lessons"), key, v) {
+    json_object_foreach(json_object_get(p->root, "lessons"), key, v)
+    {
         json_t *d = json_object_get(lessons, key);
         if (!d) {
             d = json_object();
@@ -228,7 +231,8 @@ bool progress_seen(const struct progress *p, const char *lesson, int step)
     json_t *e = entry(p, lesson, false);
     size_t i;
     json_t *v;
-    json_array_foreach(json_object_get(e, "seen"), i, v) if (json_integer_value(v) == step) return true;
+    json_array_foreach(json_object_get(e, "seen"), i,
+                       v) if (json_integer_value(v) == step) return true;
     return false;
 }
 
@@ -263,8 +267,7 @@ void progress_set_quiz(struct progress *p, const char *lesson, int step, bool ri
     clock_gettime(CLOCK_REALTIME, &now);
     json_t *answer = json_object();
     json_object_set_new(answer, "right", json_boolean(right));
-    json_object_set_new(answer, "at",
-                        json_real((double)now.tv_sec + (double)now.tv_nsec / 1e9));
+    json_object_set_new(answer, "at", json_real((double)now.tv_sec + (double)now.tv_nsec / 1e9));
     json_object_set_new(json_object_get(entry(p, lesson, true), "quiz"), key, answer);
 }
 

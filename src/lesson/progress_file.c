@@ -99,7 +99,8 @@ static bool clean_entry(const char *lesson, json_t *e, char *dropped, size_t n)
         const char *key;
         json_t *v;
         void *it;
-        json_object_foreach_safe(quiz, it, key, v) {
+        json_object_foreach_safe(quiz, it, key, v)
+        {
             if (step_key(key) && quiz_answer(v))
                 continue;
             snprintf(what, sizeof what, ".quiz.\"%.20s\" (not an answer)", key);
@@ -177,7 +178,8 @@ enum progress_read progress_file_read(const char *path, json_t **root, char *dro
     const char *key;
     json_t *e;
     void *it;
-    json_object_foreach_safe(lessons, it, key, e) {
+    json_object_foreach_safe(lessons, it, key, e)
+    {
         if (!json_is_object(e)) {
             note(dropped, n, key, " (not an object)");
             json_object_del(lessons, key);

@@ -27,8 +27,7 @@ static void quiz_kv(struct lesson *l, void *ctx, const char *key, const char *v,
     else if (!strcmp(key, "answer")) {
         slot = &q->answer;
         q->answer_line = line;
-    }
-    else if (!strcmp(key, "compute")) {
+    } else if (!strcmp(key, "compute")) {
         slot = &q->compute;
         q->compute_line = line;
     } else if (!strcmp(key, "explain"))
@@ -36,8 +35,7 @@ static void quiz_kv(struct lesson *l, void *ctx, const char *key, const char *v,
     else if (!strcmp(key, "hide")) {
         slot = &q->hide;
         q->hide_line = line;
-    }
-    else if (!strcmp(key, "tolerance")) {
+    } else if (!strcmp(key, "tolerance")) {
         if (!parse_double(v, &q->tolerance) || q->tolerance < 0)
             lesson_diag_add(l, line, "tolerance: expected a number >= 0, got \"%s\"", v);
         return;
@@ -88,8 +86,7 @@ static void quiz_kv(struct lesson *l, void *ctx, const char *key, const char *v,
     *slot = lesson_strdup(v);
 }
 
-void lesson_parse_quiz(struct lesson *l, struct lesson_quiz *q, const char *body,
-                       int fence_line)
+void lesson_parse_quiz(struct lesson *l, struct lesson_quiz *q, const char *body, int fence_line)
 {
     memset(q, 0, sizeof *q);
     q->line = fence_line;
@@ -109,8 +106,7 @@ void lesson_parse_quiz(struct lesson *l, struct lesson_quiz *q, const char *body
     if (q->computed) {
         struct lesson_compute c;
         if (!q->compute)
-            lesson_diag_add(l, q->answer_line,
-                            "answer: computed needs a \"compute: ...\" line");
+            lesson_diag_add(l, q->answer_line, "answer: computed needs a \"compute: ...\" line");
         else if (lesson_compute_parse(q->compute, &c) != 0)
             lesson_diag_add(l, q->compute_line,
                             "compute: \"%s\" is not understood; expected argmax head H row R, "
@@ -122,8 +118,9 @@ void lesson_parse_quiz(struct lesson *l, struct lesson_quiz *q, const char *body
         return;
     }
     if (q->compute)
-        lesson_diag_add(l, q->compute_line, "compute is given but the answer is not "
-                                            "\"computed\"");
+        lesson_diag_add(l, q->compute_line,
+                        "compute is given but the answer is not "
+                        "\"computed\"");
     if (q->n_choices > 0) {
         bool found = false;
         for (int i = 0; i < q->n_choices; i++)
@@ -199,8 +196,10 @@ int lesson_compute_parse(const char *text, struct lesson_compute *c)
     static const struct {
         const char *word;
         enum lesson_compute_kind kind;
-    } simple[] = {{"d_k", COMPUTE_D_K},       {"d_model", COMPUTE_D_MODEL},
-                  {"heads", COMPUTE_HEADS},   {"tokens", COMPUTE_TOKENS},
+    } simple[] = {{"d_k", COMPUTE_D_K},
+                  {"d_model", COMPUTE_D_MODEL},
+                  {"heads", COMPUTE_HEADS},
+                  {"tokens", COMPUTE_TOKENS},
                   {"params", COMPUTE_PARAMS}};
     for (size_t i = 0; i < sizeof simple / sizeof simple[0]; i++)
         if (strcmp(text, simple[i].word) == 0) {
@@ -264,10 +263,18 @@ int lesson_quiz_expected(const struct lesson_quiz *q, const struct mha_example *
         return mha_error_set(err, "compute: \"%s\" is not understood", q->compute);
     out->numeric = c.kind != COMPUTE_ARGMAX;
     switch (c.kind) {
-    case COMPUTE_D_K: out->number = t->d_k; break;
-    case COMPUTE_D_MODEL: out->number = t->d_model; break;
-    case COMPUTE_HEADS: out->number = t->heads; break;
-    case COMPUTE_TOKENS: out->number = t->lq; break;
+    case COMPUTE_D_K:
+        out->number = t->d_k;
+        break;
+    case COMPUTE_D_MODEL:
+        out->number = t->d_model;
+        break;
+    case COMPUTE_HEADS:
+        out->number = t->heads;
+        break;
+    case COMPUTE_TOKENS:
+        out->number = t->lq;
+        break;
     case COMPUTE_PARAMS:
         out->number = 4.0 * t->d_model * t->d_model + (ex->has_bias ? 4.0 * t->d_model : 0.0);
         break;
@@ -278,8 +285,7 @@ int lesson_quiz_expected(const struct lesson_quiz *q, const struct mha_example *
                                  t->heads - 1);
         int row = lesson_find_label(ex->tokens, ex->lq, c.row);
         if (row < 0)
-            return mha_error_set(err, "compute: row \"%s\" is not a token of the example",
-                                 c.row);
+            return mha_error_set(err, "compute: row \"%s\" is not a token of the example", c.row);
         const float *w = t->weights + mha_idx3(t->lq, t->lk, c.head, row, 0);
         if (c.kind == COMPUTE_WEIGHT) {
             int col = lesson_find_label(ex->key_tokens, ex->lk, c.col);

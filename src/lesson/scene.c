@@ -112,16 +112,16 @@ static void scene_kv(struct lesson *l, void *ctx, const char *key, const char *v
     }
 }
 
-void lesson_parse_scene(struct lesson *l, struct lesson_scene *sc, const char *body,
-                        int fence_line)
+void lesson_parse_scene(struct lesson *l, struct lesson_scene *sc, const char *body, int fence_line)
 {
     memset(sc, 0, sizeof *sc);
     sc->line = fence_line;
     sc->scaled = true;
     lesson_each_kv(l, body, fence_line, false, scene_kv, sc);
     if (sc->set == 0 && l)
-        lesson_diag_add(l, fence_line, "this ```mha scene sets nothing; give at least one "
-                                       "key such as stage: attention");
+        lesson_diag_add(l, fence_line,
+                        "this ```mha scene sets nothing; give at least one "
+                        "key such as stage: attention");
     const unsigned gen = (1u << SCENE_TOKENS) | (1u << SCENE_D_MODEL) | (1u << SCENE_SEED);
     if ((sc->set & (1u << SCENE_LOAD)) && (sc->set & gen))
         lesson_diag_add(l, sc->key_line[SCENE_LOAD],

@@ -19,8 +19,8 @@
 /* ---- reading values: each fills its member of sc, or adds a diagnostic and
  * returns false ---- */
 
-static bool number_in(struct lesson *l, const char *key, const char *v, long long lo,
-                      long long hi, int line, long long *out)
+static bool number_in(struct lesson *l, const char *key, const char *v, long long lo, long long hi,
+                      int line, long long *out)
 {
     char *end;
     errno = 0;
@@ -30,8 +30,7 @@ static bool number_in(struct lesson *l, const char *key, const char *v, long lon
         return false;
     }
     if (n < lo || n > hi) {
-        lesson_diag_add(l, line, "%s: %lld is out of range; expected %lld..%lld", key, n, lo,
-                        hi);
+        lesson_diag_add(l, line, "%s: %lld is out of range; expected %lld..%lld", key, n, lo, hi);
         return false;
     }
     *out = n;
@@ -318,49 +317,60 @@ struct scene_key_row {
 static const struct scene_key_row keys[SCENE_KEY_COUNT] = {
     [SCENE_LOAD] = {{"load", "a file under `assets/`, e.g. `examples/cat-sat.json`",
                      "an example file (its tokens, sizes and weights)"},
-                    read_load, put_load},
+                    read_load,
+                    put_load},
     [SCENE_TOKENS] = {{"tokens", "words separated by spaces",
                        "a generated example with these tokens"},
-                      read_tokens, put_tokens},
+                      read_tokens,
+                      put_tokens},
     [SCENE_D_MODEL] = {{"d_model", "1..2048", "model width"}, read_d_model, put_d_model},
-    [SCENE_SEED] = {{"seed", "0..4294967295", "seed of the generated numbers"}, read_seed,
+    [SCENE_SEED] = {{"seed", "0..4294967295", "seed of the generated numbers"},
+                    read_seed,
                     put_seed},
-    [SCENE_HEADS] = {{"heads", "a divisor of `d_model`", "number of heads"}, read_heads,
-                     put_heads},
+    [SCENE_HEADS] = {{"heads", "a divisor of `d_model`", "number of heads"}, read_heads, put_heads},
     [SCENE_CAUSAL] = {{"causal", "`on` / `off`", "causal mask"}, read_causal, put_causal},
     [SCENE_SCALE] = {{"scale", "`on` / `off`", "divide scores by √d_k"}, read_scale, put_scale},
     [SCENE_STAGE] = {{"stage",
                       "`input` `projection` `split` `transpose` `attention` `merge` `output` "
                       "or `0`..`6`",
                       "the stage on screen (also clears `view`)"},
-                     read_stage, put_stage},
+                     read_stage,
+                     put_stage},
     [SCENE_VIEW] = {{"view", "`shapes` `cost` `heads` `none`",
                      "a view other than the seven stages"},
-                    read_view, put_view},
+                    read_view,
+                    put_view},
     [SCENE_FOCUS] = {{"focus", "e.g. `weights, head 1, row it, col mat`",
                       "the cell the cursor starts on (see below)"},
-                     read_focus, put_focus},
+                     read_focus,
+                     put_focus},
     [SCENE_BATCH] = {{"batch", "1..4096", "batch size for the `shapes` view (default 2)"},
-                     read_batch, put_batch},
+                     read_batch,
+                     put_batch},
     [SCENE_SEQ] = {{"seq", "1..1000000",
                     "sequence length for the `shapes` and `cost` views (default: the token "
                     "count)"},
-                   read_seq, put_seq},
+                   read_seq,
+                   put_seq},
     [SCENE_PRESET] = {{"preset",
                        "`transformer-base` `transformer-large` `bert-base` `bert-large` "
                        "`gpt2-small` `gpt2-xl` `gpt3-175b`",
                        "published sizes for the `cost` view"},
-                      read_preset, put_preset},
+                      read_preset,
+                      put_preset},
     [SCENE_TRAIN] = {{"train", "a task (`first-prev` `prev` `find-copy` `majority`) or `off`",
                       "train a model on the training screen (d_model 8, vocabulary 16, "
                       "sequences of 8); `heads` and `seed` in the same scene are the model's "
                       "(default 2 heads, seed 1)"},
-                     read_train, put_train},
+                     read_train,
+                     put_train},
     [SCENE_COMPARE] = {{"compare", "head counts, e.g. `1,2` (up to 4)",
                         "with `train`: train these head counts side by side"},
-                       read_compare, put_with_train},
+                       read_compare,
+                       put_with_train},
     [SCENE_STEPS] = {{"steps", "1..100000", "with `train`: the step limit (default 1500)"},
-                     read_steps, put_with_train},
+                     read_steps,
+                     put_with_train},
 };
 
 const struct lesson_scene_key_info *lesson_scene_key_info(int k)
@@ -395,9 +405,8 @@ void lesson_state_apply(struct lesson_state *st, const struct lesson_scene *sc)
 {
     st->focus = NULL; /* a focus belongs to its own step */
     /* in a scene that trains, heads and seed are the model's (put_train) */
-    const unsigned model = (sc->set & (1u << SCENE_TRAIN))
-                               ? (1u << SCENE_HEADS) | (1u << SCENE_SEED)
-                               : 0u;
+    const unsigned model =
+        (sc->set & (1u << SCENE_TRAIN)) ? (1u << SCENE_HEADS) | (1u << SCENE_SEED) : 0u;
     for (int k = 0; k < SCENE_KEY_COUNT; k++)
         if (sc->set & (1u << k) & ~model)
             keys[k].apply(st, sc);

@@ -86,12 +86,22 @@ struct mha_example *lesson_state_example(const struct lesson_state *st, const ch
 /* ---- focus ---- */
 
 static const char *const matrix_names[MHA_TENSOR_COUNT] = {
-    [MHA_TENSOR_QUERY] = "query",   [MHA_TENSOR_KEY] = "key",         [MHA_TENSOR_VALUE] = "value",
-    [MHA_TENSOR_W_Q] = "w_q",       [MHA_TENSOR_W_K] = "w_k",         [MHA_TENSOR_W_V] = "w_v",
-    [MHA_TENSOR_W_O] = "w_o",       [MHA_TENSOR_Q] = "q",             [MHA_TENSOR_K] = "k",
-    [MHA_TENSOR_V] = "v",           [MHA_TENSOR_SCORES] = "scores",   [MHA_TENSOR_SCALED] = "scaled",
-    [MHA_TENSOR_WEIGHTS] = "weights", [MHA_TENSOR_CONTEXT] = "context",
-    [MHA_TENSOR_MERGED] = "merged", [MHA_TENSOR_OUTPUT] = "output",
+    [MHA_TENSOR_QUERY] = "query",
+    [MHA_TENSOR_KEY] = "key",
+    [MHA_TENSOR_VALUE] = "value",
+    [MHA_TENSOR_W_Q] = "w_q",
+    [MHA_TENSOR_W_K] = "w_k",
+    [MHA_TENSOR_W_V] = "w_v",
+    [MHA_TENSOR_W_O] = "w_o",
+    [MHA_TENSOR_Q] = "q",
+    [MHA_TENSOR_K] = "k",
+    [MHA_TENSOR_V] = "v",
+    [MHA_TENSOR_SCORES] = "scores",
+    [MHA_TENSOR_SCALED] = "scaled",
+    [MHA_TENSOR_WEIGHTS] = "weights",
+    [MHA_TENSOR_CONTEXT] = "context",
+    [MHA_TENSOR_MERGED] = "merged",
+    [MHA_TENSOR_OUTPUT] = "output",
 };
 
 const char *lesson_matrix_name(enum mha_tensor x)
@@ -112,13 +122,18 @@ static int matrix_from_name(const char *name)
 static bool stage_has(int stage, enum mha_tensor m)
 {
     switch (stage) {
-    case MHA_STAGE_INPUT: return m <= MHA_TENSOR_W_O;
+    case MHA_STAGE_INPUT:
+        return m <= MHA_TENSOR_W_O;
     case MHA_STAGE_PROJECTION:
     case MHA_STAGE_SPLIT:
-    case MHA_STAGE_TRANSPOSE: return m >= MHA_TENSOR_Q && m <= MHA_TENSOR_V;
-    case MHA_STAGE_ATTENTION: return m >= MHA_TENSOR_SCORES && m <= MHA_TENSOR_CONTEXT;
-    case MHA_STAGE_MERGE: return m == MHA_TENSOR_MERGED;
-    case MHA_STAGE_OUTPUT: return m == MHA_TENSOR_OUTPUT;
+    case MHA_STAGE_TRANSPOSE:
+        return m >= MHA_TENSOR_Q && m <= MHA_TENSOR_V;
+    case MHA_STAGE_ATTENTION:
+        return m >= MHA_TENSOR_SCORES && m <= MHA_TENSOR_CONTEXT;
+    case MHA_STAGE_MERGE:
+        return m == MHA_TENSOR_MERGED;
+    case MHA_STAGE_OUTPUT:
+        return m == MHA_TENSOR_OUTPUT;
     }
     return false;
 }
@@ -132,26 +147,37 @@ static enum mha_tensor stage_default(int stage)
 }
 
 /* Rows, columns and their labels of matrix m (labels NULL: by index). */
-static void matrix_shape(const struct mha_example *ex, enum mha_tensor m, int *rows,
-                         int *cols, char *const **row_labels, char *const **col_labels)
+static void matrix_shape(const struct mha_example *ex, enum mha_tensor m, int *rows, int *cols,
+                         char *const **row_labels, char *const **col_labels)
 {
     const int d = ex->d_model, dk = ex->d_model / ex->heads;
     *row_labels = NULL;
     *col_labels = NULL;
     *cols = d;
     switch (m) {
-    case MHA_TENSOR_QUERY: case MHA_TENSOR_Q: case MHA_TENSOR_MERGED: case MHA_TENSOR_OUTPUT:
+    case MHA_TENSOR_QUERY:
+    case MHA_TENSOR_Q:
+    case MHA_TENSOR_MERGED:
+    case MHA_TENSOR_OUTPUT:
         *rows = ex->lq;
         *row_labels = ex->tokens;
         break;
-    case MHA_TENSOR_KEY: case MHA_TENSOR_VALUE: case MHA_TENSOR_K: case MHA_TENSOR_V:
+    case MHA_TENSOR_KEY:
+    case MHA_TENSOR_VALUE:
+    case MHA_TENSOR_K:
+    case MHA_TENSOR_V:
         *rows = ex->lk;
         *row_labels = ex->key_tokens;
         break;
-    case MHA_TENSOR_W_Q: case MHA_TENSOR_W_K: case MHA_TENSOR_W_V: case MHA_TENSOR_W_O:
+    case MHA_TENSOR_W_Q:
+    case MHA_TENSOR_W_K:
+    case MHA_TENSOR_W_V:
+    case MHA_TENSOR_W_O:
         *rows = d;
         break;
-    case MHA_TENSOR_SCORES: case MHA_TENSOR_SCALED: case MHA_TENSOR_WEIGHTS:
+    case MHA_TENSOR_SCORES:
+    case MHA_TENSOR_SCALED:
+    case MHA_TENSOR_WEIGHTS:
         *rows = ex->lq;
         *cols = ex->lk;
         *row_labels = ex->tokens;
@@ -231,8 +257,8 @@ int lesson_focus_resolve(const char *spec, int stage, const struct mha_example *
     if (col) {
         out->col = lesson_find_label(cl, cols, col);
         if (out->col < 0)
-            return mha_error_set(err, "focus: col \"%s\" is not a column of %s (%d columns)",
-                                 col, matrix_names[out->matrix], cols);
+            return mha_error_set(err, "focus: col \"%s\" is not a column of %s (%d columns)", col,
+                                 matrix_names[out->matrix], cols);
     }
     return 0;
 }
@@ -388,8 +414,8 @@ static void check_train_scene(struct lesson *l, const struct lesson_scene *sc,
 struct check_cache {
     struct lesson_state key; /* what ex was built from */
     struct mha_example *ex;
-    bool drawn; /* ex holds its numbers (loaded, or generated from the seed) */
-    struct mha_trace *t; /* ex run, once a checkpoint needed it */
+    bool drawn;           /* ex holds its numbers (loaded, or generated from the seed) */
+    struct mha_trace *t;  /* ex run, once a checkpoint needed it */
     struct mha_error err; /* when ex is NULL: why it cannot be built */
 };
 
@@ -502,9 +528,9 @@ static void check_reveal(struct lesson *l, const struct lesson_state *st,
     struct lesson_focus f;
     if (st->focus && st->view == MHA_VIEW_NONE &&
         lesson_focus_resolve(st->focus, st->stage, ex, &f, &err))
-        lesson_diag_add(l, (reveal->set & (1u << SCENE_FOCUS)) ? reveal->key_line[SCENE_FOCUS]
-                                                                 : reveal->line,
-                        "after the reveal: %s", err.text);
+        lesson_diag_add(
+            l, (reveal->set & (1u << SCENE_FOCUS)) ? reveal->key_line[SCENE_FOCUS] : reveal->line,
+            "after the reveal: %s", err.text);
     mha_example_free(ex);
 }
 
@@ -563,8 +589,7 @@ int lesson_check(struct lesson *l, const char *assets_dir)
                 }
             }
             if (!t) {
-                lesson_diag_add(l, line, "the example of this step cannot be run: %s",
-                                err.text);
+                lesson_diag_add(l, line, "the example of this step cannot be run: %s", err.text);
                 continue;
             }
         }
@@ -581,8 +606,8 @@ int lesson_check(struct lesson *l, const char *assets_dir)
         if (step->has_quiz) {
             struct lesson_answer a;
             if (lesson_quiz_expected(&step->quiz, ex, t, &a, &err))
-                lesson_diag_add(l, step->quiz.compute_line ? step->quiz.compute_line
-                                                           : step->quiz.line,
+                lesson_diag_add(l,
+                                step->quiz.compute_line ? step->quiz.compute_line : step->quiz.line,
                                 "%s", err.text);
             else if (step->quiz.computed && !a.numeric && step->quiz.n_choices > 0) {
                 bool found = false;
@@ -590,8 +615,7 @@ int lesson_check(struct lesson *l, const char *assets_dir)
                     found = found || !strcmp(step->quiz.choices[i], a.text);
                 if (!found)
                     lesson_diag_add(l, step->quiz.compute_line,
-                                    "the computed answer \"%s\" is not one of the choices",
-                                    a.text);
+                                    "the computed answer \"%s\" is not one of the choices", a.text);
             }
         }
         if (step->has_quiz) {

@@ -24,8 +24,7 @@ void ui_bar_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme *
         if (slots[s].digit_only)
             snprintf(text, sizeof text, " %d ", s);
         else
-            snprintf(text, sizeof text, " %d %s ", s,
-                     slots[s].full_name ? full[s] : brief[s]);
+            snprintf(text, sizeof text, " %d %s ", s, slots[s].full_name ? full[s] : brief[s]);
         if (slots[s].x >= width)
             break;
         const bool cur = s == st->stage && st->view == MHA_VIEW_NONE;

@@ -29,11 +29,13 @@ static void describe(const struct ui_state *st, char *head, size_t hn, char *for
                  "the tokens ask, key rows are what the questions are matched against, and value "
                  "rows are what a match hands back. The four weight matrices are everything this "
                  "layer learns; %s%s%s",
-                 st->baseline ? "here they were learned by training (" : st->generated
-                     ? "here they are random, as on the first day of training."
-                     : "here they are the example file's.",
-                 st->baseline ? st->trained : "", st->baseline ? "), and each input row is "
-                 "the token's embedding plus its position's." : "");
+                 st->baseline    ? "here they were learned by training ("
+                 : st->generated ? "here they are random, as on the first day of training."
+                                 : "here they are the example file's.",
+                 st->baseline ? st->trained : "",
+                 st->baseline ? "), and each input row is "
+                                "the token's embedding plus its position's."
+                              : "");
         if (st->generated) {
             const struct mha_example *ex = st->ex;
             const size_t used = strlen(text);
@@ -100,7 +102,10 @@ static void describe(const struct ui_state *st, char *head, size_t hn, char *for
         break;
     default:
         snprintf(formula, fn, "output = merged · W_oᵀ\nMHA = Concat(head_0%s) · W_oᵀ",
-                 h == 1 ? "" : h == 2 ? ", head_1" : h == 3 ? ", head_1, head_2" : " … head_H−1");
+                 h == 1   ? ""
+                 : h == 2 ? ", head_1"
+                 : h == 3 ? ", head_1, head_2"
+                          : " … head_H−1");
         snprintf(text, tn,
                  "A last linear layer lets every output column read every head, so what the "
                  "heads found separately can be combined and weighed. Without it each head's "

@@ -148,9 +148,10 @@ static void lay_out(struct panel *pn, int width, const struct ui_theme *th)
         } else {
             char one[1024];
             snprintf(one, sizeof one, "%.*s", (int)len, s);
-            const int attr = s[0] == '='                  ? ui_role_attr(th, UI_ROLE_FORMULA)
-                             : len > 1 && s[0] == ' ' && s[1] == ' ' ? ui_role_attr(th, UI_ROLE_LABEL)
-                                                                      : 0;
+            const int attr = s[0] == '=' ? ui_role_attr(th, UI_ROLE_FORMULA)
+                             : len > 1 && s[0] == ' ' && s[1] == ' '
+                                 ? ui_role_attr(th, UI_ROLE_LABEL)
+                                 : 0;
             /* wrapped lines point into the engine's text, not into one */
             struct ui_line wl[32];
             const int nw = ui_text_wrap(one, width, th->utf8, wl, 32);

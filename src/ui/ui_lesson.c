@@ -104,7 +104,7 @@ static int apply_scene(struct ui_lessons *ls, struct ui_state *st, int step, boo
 
 static struct ui_lesson_shown shown_of(const struct mha_example *ex)
 {
-    return (struct ui_lesson_shown){true,        ex->heads,  ex->d_model, ex->lq,
+    return (struct ui_lesson_shown){true,       ex->heads,  ex->d_model, ex->lq,
                                     ex->causal, ex->scaled, ex->seed};
 }
 
@@ -116,9 +116,9 @@ static bool undone_note(const struct ui_lesson_shown *scene, const struct ui_les
 {
     size_t used = 0;
     note[0] = '\0';
-#define UNDONE(field, fmt, name, show)                                                          \
-    if (scene->field != mine->field && now->field != mine->field && used < n)                 \
-        used += (size_t)snprintf(note + used, n - used, "%s" name " " fmt " (you had " fmt ")", \
+#define UNDONE(field, fmt, name, show)                                                             \
+    if (scene->field != mine->field && now->field != mine->field && used < n)                      \
+        used += (size_t)snprintf(note + used, n - used, "%s" name " " fmt " (you had " fmt ")",    \
                                  used ? ", " : "", show(now->field), show(mine->field));
 #define PLAIN(x) (x)
 #define ONOFF(x) ((x) ? "on" : "off")
@@ -309,8 +309,7 @@ bool ui_lesson_quiz_key(struct ui_lessons *ls, struct ui_state *st, int key, boo
     if (in == UI_QUIZ_TAKEN && !ui_quiz_numeric(&ls->quiz)) {
         const int n = ls->quiz.q->n_choices < 9 ? ls->quiz.q->n_choices : 9;
         if (ls->quiz.retry && is_char && key >= '1' && key - '1' < n)
-            ui_state_say(st, false, "You tried \"%s\" already: pick another one.",
-                         ls->quiz.first);
+            ui_state_say(st, false, "You tried \"%s\" already: pick another one.", ls->quiz.first);
         else
             ui_state_say(st, false,
                          "The checkpoint has %d choices: press 1-%d (or Space to go on).", n, n);

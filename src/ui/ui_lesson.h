@@ -41,7 +41,7 @@ struct ui_lessons {
     int n_list;
     bool list_loaded;
     bool menu_open;
-    int menu_sel; /* selected row; n_list is "leave the lesson" */
+    int menu_sel;          /* selected row; n_list is "leave the lesson" */
     bool menu_reset_armed; /* R was pressed once: a second R forgets all progress */
 
     /* the open lesson */
@@ -54,9 +54,9 @@ struct ui_lessons {
         int heads, d_model, lq;
         bool causal, scaled;
         uint32_t seed;
-    } shown; /* what the step's scene set up, to tell the reader when the next
-                scene undoes a change they made */
-    int scroll;          /* first line of the lesson pane shown */
+    } shown;               /* what the step's scene set up, to tell the reader when the next
+                              scene undoes a change they made */
+    int scroll;            /* first line of the lesson pane shown */
     bool scroll_to_prompt; /* a checkpoint waits: bring its answer line into the pane */
     struct ui_quiz quiz;
 };

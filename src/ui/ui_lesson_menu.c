@@ -239,7 +239,9 @@ void ui_lesson_menu_draw(WINDOW *win, const struct ui_lessons *ls, const struct 
         const bool done = strstr(seen, "✓") != NULL;
         ui_put(win, y, seen_x, e->broken ? "bad!" : seen, 9,
                sel ? base
-                   : ui_role_attr(th, e->broken ? UI_ROLE_WRONG : done ? UI_ROLE_RIGHT : 0),
+                   : ui_role_attr(th, e->broken ? UI_ROLE_WRONG
+                                      : done    ? UI_ROLE_RIGHT
+                                                : 0),
                th->utf8);
         ui_put(win, y, quiz_x, quiz, 8, base, th->utf8);
     }

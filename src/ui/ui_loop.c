@@ -114,8 +114,9 @@ static bool timers(struct ui_app *app, double now)
     }
     if (r->active && ui_replay_finished(r)) {
         r->active = false;
-        ui_state_say(&app->st, false, "The replay finished: %d keys from %s%s. The explorer is yours.",
-                     r->rec->n, r->name,
+        ui_state_say(&app->st, false,
+                     "The replay finished: %d keys from %s%s. The explorer is yours.", r->rec->n,
+                     r->name,
                      r->rec->warning[0] ? " (its last line was cut short and left out)" : "");
         ui_app_reflow(app, app->rows, app->cols);
         changed = true;
@@ -161,8 +162,9 @@ int ui_app_interactive(struct ui_app *app)
         }
         /* wake for what is due, and now and then to see a signal's flag */
         const double before = ui_play_clock();
-        wtimeout(stdscr, ui_train_loop_wait(
-                             app, before, ui_play_wait_ms(&app->autoplay, &app->replay, before, 250)));
+        wtimeout(stdscr,
+                 ui_train_loop_wait(app, before,
+                                    ui_play_wait_ms(&app->autoplay, &app->replay, before, 250)));
         wint_t ch;
         const int r = wget_wch(stdscr, &ch);
         const double now = ui_play_clock();

@@ -25,9 +25,9 @@ struct ui_quiz {
     char given[256];  /* the answer given, as text */
     char answer[256]; /* the expected answer, as shown */
     bool right;
-    bool revealed; /* answered by no one: autoplay showed the answer */
-    bool retry;       /* the first answer was wrong: one more try before the answer shows */
-    char first[256];  /* that first answer */
+    bool revealed;   /* answered by no one: autoplay showed the answer */
+    bool retry;      /* the first answer was wrong: one more try before the answer shows */
+    char first[256]; /* that first answer */
 };
 
 /* Start asking q (NULL: no checkpoint).  previous: as progress_quiz says. */

@@ -33,10 +33,10 @@ const char *ui_view_mode_name(enum mha_view v);
 struct ui_viewdata;
 
 struct ui_state {
-    struct mha_example *ex;   /* owned */
-    struct mha_trace *tr;     /* owned, made by mha_run from ex */
-    bool generated;           /* ex's numbers were drawn from ex->seed */
-    unsigned ex_gen;          /* counts the examples shown (each change of the numbers) */
+    struct mha_example *ex; /* owned */
+    struct mha_trace *tr;   /* owned, made by mha_run from ex */
+    bool generated;         /* ex's numbers were drawn from ex->seed */
+    unsigned ex_gen;        /* counts the examples shown (each change of the numbers) */
     /* ex is a model in training: the same model at step 0 (the training's; the heads
      * view compares the two) and what was trained; NULL / "" for any other example */
     const struct mha_example *baseline;

@@ -344,7 +344,8 @@ float ui_train_pane_accuracy(const struct ui_train *t, const struct ui_train_pan
 {
     if (t->scrub < 0)
         return p->run->accuracy[k];
-    const struct ui_train_mark *mk = ui_train_ring_mark(&p->ring, ui_train_ring_find(&p->ring, t->scrub));
+    const struct ui_train_mark *mk =
+        ui_train_ring_mark(&p->ring, ui_train_ring_find(&p->ring, t->scrub));
     return mk ? mk->acc[k] : NAN;
 }
 
@@ -370,8 +371,10 @@ void ui_train_stop_text(const struct ui_train_pane *p, char *buf, size_t n)
                  step, 100.0 * p->best, p->best_step, step - p->best_step);
         break;
     case UI_TRAIN_STOP_LIMIT:
-        snprintf(buf, n, "Stopped at the step limit, %ld; best held-out %.1f%% at "
-                 "step %ld.", step, 100.0 * p->best, p->best_step);
+        snprintf(buf, n,
+                 "Stopped at the step limit, %ld; best held-out %.1f%% at "
+                 "step %ld.",
+                 step, 100.0 * p->best, p->best_step);
         break;
     }
 }

@@ -42,8 +42,8 @@ struct ui_train_pane {
     struct ui_train_ring ring;
     struct ui_train_history hist;
     enum ui_train_stop stop;
-    float best;      /* best held-out score (the worst output's accuracy) */
-    long best_step;  /* when it was first reached */
+    float best;     /* best held-out score (the worst output's accuracy) */
+    long best_step; /* when it was first reached */
 };
 
 struct ui_train {
@@ -55,15 +55,15 @@ struct ui_train {
     struct ui_train_pane panes[UI_TRAIN_MAX_PANES];
     bool compare; /* --compare: panes titled by their heads */
 
-    bool shown;    /* the training screen is on screen (else the explorer's stages) */
-    bool paused;   /* by Space or a single step */
-    int rate;      /* index into ui_train_rates */
-    long tick;     /* ticks since the run started */
-    long start_ms; /* the session clock (ms) when it started */
-    long now_ms;   /* the session clock at the last catch-up */
-    long scrub;    /* step whose checkpoint is shown; -1: the model as it is */
-    bool lesson;      /* a lesson's scene started it (and leaving the lesson ends it) */
-    int lesson_step;  /* the step whose scene chose what is shown */
+    bool shown;          /* the training screen is on screen (else the explorer's stages) */
+    bool paused;         /* by Space or a single step */
+    int rate;            /* index into ui_train_rates */
+    long tick;           /* ticks since the run started */
+    long start_ms;       /* the session clock (ms) when it started */
+    long now_ms;         /* the session clock at the last catch-up */
+    long scrub;          /* step whose checkpoint is shown; -1: the model as it is */
+    bool lesson;         /* a lesson's scene started it (and leaving the lesson ends it) */
+    int lesson_step;     /* the step whose scene chose what is shown */
     char lesson_key[96]; /* what its scene asked for: task, heads, seed, steps */
     unsigned follow_gen; /* the explorer's example (ui_state ex_gen) that is the first
                             model, refreshed as it trains; other examples are left alone */
@@ -74,7 +74,7 @@ struct ui_train_setup {
     const struct train_task *task;
     int d_model, vocab, context;
     struct train_run_options opt;
-    int n_heads;                      /* 1 without --compare */
+    int n_heads; /* 1 without --compare */
     int heads[UI_TRAIN_MAX_PANES];
     bool compare;
 };

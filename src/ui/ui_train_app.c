@@ -112,8 +112,7 @@ const char *ui_train_hint(const struct ui_app *app)
     if (!app->train)
         return NULL;
     if (!app->train->shown)
-        return app->st.focus ? NULL
-                             : "t training · ← → stages · Tab numbers · v views · ? help";
+        return app->st.focus ? NULL : "t training · ← → stages · Tab numbers · v views · ? help";
     if (app->train->scrub >= 0)
         return "← → checkpoints · Home step 0 · End now · 0-6 this model's stages · ? help";
     return "Space pause · n step · < > pace · ← → checkpoints · r reseed · + - heads · 0-6 "
@@ -143,8 +142,8 @@ int ui_train_open(struct ui_app *app, const struct ui_train_setup *s, struct mha
  * (keys may have moved its seed or heads on since). */
 static void setup_key(const struct ui_train_setup *s, char *buf, size_t n)
 {
-    size_t used = (size_t)snprintf(buf, n, "%s %u %d", s->task->name, (unsigned)s->opt.seed,
-                                   s->opt.steps);
+    size_t used =
+        (size_t)snprintf(buf, n, "%s %u %d", s->task->name, (unsigned)s->opt.seed, s->opt.steps);
     for (int i = 0; i < s->n_heads && used < n; i++)
         used += (size_t)snprintf(buf + used, n - used, " %d", s->heads[i]);
 }
@@ -226,9 +225,10 @@ void ui_train_present_text(const struct ui_app *app, struct ui_present_text *pt)
              "loss = mean cross-entropy of each output · Adam, lr %g, %d sequences a step",
              (double)t->opt.lr, t->opt.batch);
     pt->formula_lines = 1;
-    pt->caption_w = ui_text_width(pt->name, app->th.utf8) > ui_text_width(pt->subtitle, app->th.utf8)
-                        ? ui_text_width(pt->name, app->th.utf8)
-                        : ui_text_width(pt->subtitle, app->th.utf8);
+    pt->caption_w =
+        ui_text_width(pt->name, app->th.utf8) > ui_text_width(pt->subtitle, app->th.utf8)
+            ? ui_text_width(pt->name, app->th.utf8)
+            : ui_text_width(pt->subtitle, app->th.utf8);
 }
 
 char *ui_train_link_command(const struct ui_app *app)

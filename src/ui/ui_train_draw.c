@@ -120,9 +120,8 @@ static void heat_cell(WINDOW *win, int y, int x, float p, int cell_w, bool maske
         return;
     }
     wattrset(win, ui_seq_attr(th, p));
-    const char *g = th->depth == UI_DEPTH_MONO
-                        ? ui_shade_glyph(colorscale_seq_level(p, 5), th->utf8)
-                        : " ";
+    const char *g =
+        th->depth == UI_DEPTH_MONO ? ui_shade_glyph(colorscale_seq_level(p, 5), th->utf8) : " ";
     for (int i = 0; i < cell_w; i++)
         mvwaddstr(win, y + 0, x + i, g);
 }
@@ -170,8 +169,8 @@ static void draw_head(WINDOW *win, int y, int x, int h, const struct train_model
         ui_put(win, y + 2 + i, x, lab, 3, ui_role_attr(th, UI_ROLE_LABEL), th->utf8);
         for (int j = 0; j < len; j++) {
             const bool masked = m->cfg.causal && j > i;
-            heat_cell(win, y + 2 + i, x + 4 + j * cell_w, w ? w[(size_t)i * len + j] : 0.0f,
-                      cell_w, masked, th);
+            heat_cell(win, y + 2 + i, x + 4 + j * cell_w, w ? w[(size_t)i * len + j] : 0.0f, cell_w,
+                      masked, th);
         }
     }
     wattrset(win, 0);
@@ -240,8 +239,8 @@ static void draw_pane(WINDOW *win, int y, int x, int h, int w, const struct ui_t
         ui_train_pane_title(p, title, sizeof title);
         const int tw = ui_put(win, line, x, title, w, ui_role_attr(th, UI_ROLE_TITLE), th->utf8);
         if (p->stop != UI_TRAIN_RUNNING)
-            snprintf(note, sizeof note, "  %s at %ld", p->stop == UI_TRAIN_STOP_LIMIT ? "limit" : "stopped",
-                     p->run->model->step);
+            snprintf(note, sizeof note, "  %s at %ld",
+                     p->stop == UI_TRAIN_STOP_LIMIT ? "limit" : "stopped", p->run->model->step);
         ui_put(win, line++, x + tw, note, w - tw, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
     }
     /* the heatmaps want len + 2 lines a row of heads, the accuracies n_out;
@@ -264,7 +263,7 @@ static void draw_pane(WINDOW *win, int y, int x, int h, int w, const struct ui_t
 static void header_text(const struct ui_train *t, char *buf, size_t n)
 {
     const long step = ui_train_shown_step(t);
-    const char *state = t->scrub >= 0     ? "checkpoint"
+    const char *state = t->scrub >= 0      ? "checkpoint"
                         : ui_train_done(t) ? "stopped"
                         : t->paused        ? "paused"
                                            : NULL;
@@ -285,10 +284,9 @@ void ui_train_draw_vis(const struct ui_app *app)
     werase(vis);
     char head[200];
     header_text(t, head, sizeof head);
-    int used = app->st.present
-                   ? 0
-                   : ui_put(vis, 0, 0, "Training   ", width, ui_role_attr(th, UI_ROLE_TITLE),
-                            th->utf8);
+    int used = app->st.present ? 0
+                               : ui_put(vis, 0, 0, "Training   ", width,
+                                        ui_role_attr(th, UI_ROLE_TITLE), th->utf8);
     ui_put(vis, 0, used, head, width - used, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
     ui_legend_draw(vis, 1, 0, width, UI_LEGEND_PROB, 0, th);
     wnoutrefresh(vis);
@@ -301,8 +299,9 @@ void ui_train_draw_vis(const struct ui_app *app)
         if (!t->compare && ui_train_done(t))
             ui_train_stop_text(&t->panes[i], stop, sizeof stop);
     if (t->compare && ui_train_done(t))
-        snprintf(stop, sizeof stop, "Every run stopped (each pane says when and why); ← → "
-                                    "scrub back, r trains again with a new seed.");
+        snprintf(stop, sizeof stop,
+                 "Every run stopped (each pane says when and why); ← → "
+                 "scrub back, r trains again with a new seed.");
     const char *text = stop[0] ? stop : t->task->description;
     /* as many lines of it as leave each pane a curve, its accuracies and a row of heads */
     const struct train_model *m0 = t->panes[0].run->model;
@@ -314,7 +313,8 @@ void ui_train_draw_vis(const struct ui_app *app)
     n = n > room ? room : n;
     for (int i = 0; i < n; i++) {
         char buf[512];
-        const int tw = ui_text_fit_n(lines[i].start, lines[i].len, width, th->utf8, buf, sizeof buf);
+        const int tw =
+            ui_text_fit_n(lines[i].start, lines[i].len, width, th->utf8, buf, sizeof buf);
         ui_put(cv, y++, 0, buf, tw, stop[0] ? ui_role_attr(th, UI_ROLE_INSIGHT) : 0, th->utf8);
     }
     if (y + pane_min + 2 < view_h)

@@ -29,11 +29,20 @@ static void text(FILE *out, const char *s)
 {
     for (; *s; s++) {
         switch (*s) {
-        case '&': fputs("&amp;", out); break;
-        case '<': fputs("&lt;", out); break;
-        case '>': fputs("&gt;", out); break;
-        case '"': fputs("&quot;", out); break;
-        default: fputc(*s, out);
+        case '&':
+            fputs("&amp;", out);
+            break;
+        case '<':
+            fputs("&lt;", out);
+            break;
+        case '>':
+            fputs("&gt;", out);
+            break;
+        case '"':
+            fputs("&quot;", out);
+            break;
+        default:
+            fputc(*s, out);
         }
     }
 }
@@ -81,8 +90,7 @@ static void heatmap(FILE *out, const struct train_model *m, int h, double x, dou
     struct ui_train_head_role r;
     if (w && ui_train_head_role(w, len, &r) && r.share >= 0.5f)
         snprintf(role, sizeof role, ": %s %.2f", ui_train_role_name(r.kind), (double)r.share);
-    fprintf(out, "<text class=\"t\" x=\"%.1f\" y=\"%.1f\">head %d%s</text>\n", x, y + 12, h,
-            role);
+    fprintf(out, "<text class=\"t\" x=\"%.1f\" y=\"%.1f\">head %d%s</text>\n", x, y + 12, h, role);
     const double gx = x + 28, gy = y + 20;
     for (int i = 0; i < len; i++) {
         fprintf(out, "<text class=\"l r\" x=\"%.1f\" y=\"%.1f\">", gx - 4, gy + CELL * i + 12);
@@ -92,9 +100,10 @@ static void heatmap(FILE *out, const struct train_model *m, int h, double x, dou
             const bool masked = m->cfg.causal && j > i;
             const float p = w ? w[(size_t)i * (size_t)len + (size_t)j] : 0.0f;
             char hex[8];
-            colorscale_hex(masked ? (struct colorscale_rgb){242, 242, 242}
-                                  : colorscale_seq_fill(colorscale_seq_level(p, COLORSCALE_SEQ_LEVELS)),
-                           hex, sizeof hex);
+            colorscale_hex(
+                masked ? (struct colorscale_rgb){242, 242, 242}
+                       : colorscale_seq_fill(colorscale_seq_level(p, COLORSCALE_SEQ_LEVELS)),
+                hex, sizeof hex);
             fprintf(out,
                     "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" "
                     "stroke=\"#d9d9d9\"><title>%.4f</title></rect>\n",
@@ -135,7 +144,8 @@ static double pane(FILE *out, const struct ui_train *t, const struct ui_train_pa
             fprintf(out, "%.1f,%.1f ",
                     x + PLOT_X + PLOT_W * (double)p->hist.eval_step[e] / (double)span,
                     y + ACC_H -
-                        ACC_H * (double)p->hist.eval_acc[(size_t)e * UI_TRAIN_MAX_OUTPUTS + (size_t)k]);
+                        ACC_H *
+                            (double)p->hist.eval_acc[(size_t)e * UI_TRAIN_MAX_OUTPUTS + (size_t)k]);
         fputs("\"/>\n", out);
         fprintf(out, "<text class=\"s\" x=\"%.1f\" y=\"%.1f\" style=\"fill:%s\">", x + PLOT_X,
                 y + ACC_H + 30 + 14 * k, line_colours[k % 4]);

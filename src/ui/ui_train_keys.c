@@ -49,7 +49,9 @@ static const struct train_binding table[] = {
     {{KEY_RIGHT, 'l'}, "→ l", TACT_FORWARD, NULL},
     {{KEY_HOME, 'g'}, "Home End", TACT_FIRST, "step 0 / the model as it is now"},
     {{KEY_END, 'G'}, "End G", TACT_LIVE, NULL},
-    {{'0', '1', '2', '3', '4', '5', '6'}, "0 … 6", TACT_STAGE,
+    {{'0', '1', '2', '3', '4', '5', '6'},
+     "0 … 6",
+     TACT_STAGE,
      "the stages of the model shown (t comes back)"},
     {{'e'}, "e", TACT_EXPORT, "write the training state as SVG (:export html too)"},
     {{'c', 's', '[', ']', '\t', KEY_BTAB}, "", TACT_SWALLOW, NULL},
@@ -106,8 +108,7 @@ static void restart(struct ui_app *app, uint32_t seed, int heads)
         ui_state_say(&app->st, false, "Training again with %d head%s, seed %u.", heads,
                      heads == 1 ? "" : "s", (unsigned)seed);
     else
-        ui_state_say(&app->st, false, "Training again from step 0 with seed %u.",
-                     (unsigned)seed);
+        ui_state_say(&app->st, false, "Training again from step 0 with seed %u.", (unsigned)seed);
 }
 
 static void change_heads(struct ui_app *app, int dir)
@@ -154,8 +155,9 @@ static void to_stage(struct ui_app *app, int stage)
                  "The %s model at step %ld%s: its stages, with Enter to explain a number. t goes "
                  "back to the training.",
                  t->task->name, ui_train_shown_step(t),
-                 t->scrub >= 0 ? " (a checkpoint)" : ui_train_done(t) || t->paused ? "" :
-                 ", still training");
+                 t->scrub >= 0                   ? " (a checkpoint)"
+                 : ui_train_done(t) || t->paused ? ""
+                                                 : ", still training");
 }
 
 bool ui_train_key(struct ui_app *app, int key, bool is_char)
@@ -190,8 +192,8 @@ bool ui_train_key(struct ui_app *app, int key, bool is_char)
         } else {
             t->paused = !t->paused || t->scrub >= 0;
             ui_train_scrub_live(t);
-            ui_state_say(st, false, t->paused ? "Paused: n steps once, Space trains on."
-                                              : "Training on.");
+            ui_state_say(st, false,
+                         t->paused ? "Paused: n steps once, Space trains on." : "Training on.");
         }
         break;
     case TACT_STEP:
@@ -203,7 +205,9 @@ bool ui_train_key(struct ui_app *app, int key, bool is_char)
     case TACT_SLOWER:
     case TACT_FASTER:
         t->rate += b->act == TACT_FASTER ? 1 : -1;
-        t->rate = t->rate < 0 ? 0 : t->rate >= UI_TRAIN_RATE_COUNT ? UI_TRAIN_RATE_COUNT - 1 : t->rate;
+        t->rate = t->rate < 0                      ? 0
+                  : t->rate >= UI_TRAIN_RATE_COUNT ? UI_TRAIN_RATE_COUNT - 1
+                                                   : t->rate;
         ui_state_say(st, false, "%d steps a second.", ui_train_rates[t->rate]);
         break;
     case TACT_RESEED:

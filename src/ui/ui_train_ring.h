@@ -24,16 +24,16 @@
 /* What a checkpoint remembers beside the parameters. */
 struct ui_train_mark {
     long step;
-    float loss;                         /* loss of the batch of that step (NaN: none yet) */
-    float acc[UI_TRAIN_MAX_OUTPUTS];    /* held-out accuracy at the last evaluation */
+    float loss;                      /* loss of the batch of that step (NaN: none yet) */
+    float acc[UI_TRAIN_MAX_OUTPUTS]; /* held-out accuracy at the last evaluation */
 };
 
 struct ui_train_ring {
-    int cap;          /* checkpoints it can hold (at least 2) */
-    size_t n_params;  /* floats in one checkpoint */
-    long every;       /* steps from one checkpoint to the next */
-    int n;            /* checkpoints held, oldest (step 0) first */
-    float *params;    /* cap * n_params */
+    int cap;                     /* checkpoints it can hold (at least 2) */
+    size_t n_params;             /* floats in one checkpoint */
+    long every;                  /* steps from one checkpoint to the next */
+    int n;                       /* checkpoints held, oldest (step 0) first */
+    float *params;               /* cap * n_params */
     struct ui_train_mark *marks; /* cap */
 };
 
@@ -59,9 +59,9 @@ const struct ui_train_mark *ui_train_ring_mark(const struct ui_train_ring *r, in
 /* ---- the curves ----------------------------------------------------------------------- */
 
 struct ui_train_history {
-    long cap;            /* steps it can hold: the step limit */
-    long n;              /* steps recorded */
-    float *loss;         /* cap */
+    long cap;    /* steps it can hold: the step limit */
+    long n;      /* steps recorded */
+    float *loss; /* cap */
     int n_outputs;
     int evals, eval_cap; /* evaluations recorded */
     long *eval_step;     /* eval_cap */
