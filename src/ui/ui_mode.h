@@ -47,6 +47,7 @@ struct ui_mode {
 };
 
 extern const struct ui_mode ui_mode_main;    /* ui_update.c */
+extern const struct ui_mode ui_mode_train;   /* ui_mode_train.c */
 extern const struct ui_mode ui_mode_present; /* ui_modes.c */
 extern const struct ui_mode ui_mode_explain; /* ui_modes.c */
 extern const struct ui_mode ui_mode_quiz;    /* ui_modes.c */

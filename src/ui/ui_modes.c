@@ -12,8 +12,8 @@
 /* Every mode but the main screen, in the order they go on the stack when
  * several open at once. */
 static const struct ui_mode *const ui_mode_registry[] = {
-    &ui_mode_present, &ui_mode_explain, &ui_mode_quiz, &ui_mode_menu,
-    &ui_mode_prompt,  &ui_mode_popup,   &ui_mode_help,
+    &ui_mode_train, &ui_mode_present, &ui_mode_explain, &ui_mode_quiz,
+    &ui_mode_menu,  &ui_mode_prompt,  &ui_mode_popup,   &ui_mode_help,
 };
 #define REGISTRY_N ((int)(sizeof ui_mode_registry / sizeof ui_mode_registry[0]))
 

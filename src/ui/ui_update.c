@@ -394,8 +394,6 @@ static void settle(struct ui_app *app, unsigned side_before)
 static bool main_key(struct ui_app *app, int key, bool is_char)
 {
     struct ui_state *st = &app->st;
-    if (ui_train_key(app, key, is_char))
-        return true; /* the training screen took it */
     key = ui_mode_keycode(key, is_char);
     const enum ui_action act = ui_key_action_in(key, st->focus, app->les.l != NULL);
     const bool moves = act == UI_ACT_UP || act == UI_ACT_DOWN || act == UI_ACT_LEFT ||
