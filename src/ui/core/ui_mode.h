@@ -15,7 +15,7 @@
  * scene) needs to know nothing about the stack.
  *
  * To add a mode (a training screen, say):
- *   1. write src/ui/ui_mode_<name>.c with a `const struct ui_mode
+ *   1. write src/ui/core/ui_mode_<name>.c with a `const struct ui_mode
  *      ui_mode_<name>` whose open(), key() and draw() read and change the
  *      app (keep its state in struct ui_app or a struct of its own there);
  *   2. declare it below and add it to ui_mode_registry[] in ui_modes.c,
