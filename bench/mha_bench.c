@@ -14,8 +14,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "mat.h"
-#include "mha.h"
+#include "engine/mat.h"
+#include "engine/mha.h"
 #include "mha_config.h"
 
 #define BENCH_SEED 42u

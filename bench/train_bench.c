@@ -10,8 +10,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "mat.h"
-#include "train.h"
+#include "engine/mat.h"
+#include "engine/train.h"
 
 int bench_train(int argc, char **argv);
 

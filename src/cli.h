@@ -12,8 +12,8 @@
 #include <limits.h>
 #include <stdio.h>
 
-#include "mha.h"
-#include "record.h"
+#include "engine/mha.h"
+#include "io/record.h"
 
 #define CLI_EXIT_USAGE 2
 /* cli_parse's "go on": the options were read and the program has work to do. */

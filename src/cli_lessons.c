@@ -6,14 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog.h"
+#include "lesson/catalog.h"
 #include "cli.h"
-#include "dump.h"
-#include "export.h"
-#include "lesson_html.h"
-#include "lesson_state.h"
-#include "paths.h"
-#include "text_check.h"
+#include "io/dump.h"
+#include "io/export.h"
+#include "lesson/lesson_html.h"
+#include "lesson/lesson_state.h"
+#include "io/paths.h"
+#include "engine/text_check.h"
 
 static const char *prog = "mha-explorer";
 

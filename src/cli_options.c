@@ -9,16 +9,16 @@
 #include <string.h>
 
 #include "cli.h"
-#include "colorscale.h"
-#include "dump.h"
-#include "export.h"
-#include "example_io.h"
-#include "format.h"
-#include "mat.h"
+#include "io/colorscale.h"
+#include "io/dump.h"
+#include "io/export.h"
+#include "io/example_io.h"
+#include "io/format.h"
+#include "engine/mat.h"
 #include "mha_config.h"
-#include "model_io.h"
-#include "text_check.h"
-#include "train.h"
+#include "io/model_io.h"
+#include "engine/text_check.h"
+#include "engine/train.h"
 
 static const char *prog = "mha-explorer";
 

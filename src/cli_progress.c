@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "progress.h"
+#include "lesson/progress.h"
 
 int cli_reset_progress(const char *lesson_spec)
 {

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "mha.h"
+#include "engine/mha.h"
 
 static const char *prog = "mha-explorer";
 

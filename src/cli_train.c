@@ -11,9 +11,9 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "dump.h"
-#include "model_io.h"
-#include "train.h"
+#include "io/dump.h"
+#include "io/model_io.h"
+#include "engine/train.h"
 
 static const char *prog = "mha-explorer";
 

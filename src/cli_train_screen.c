@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lesson.h"
-#include "lesson_state.h"
-#include "train.h"
+#include "lesson/lesson.h"
+#include "lesson/lesson_state.h"
+#include "engine/train.h"
 
 int cli_train_screen_setup(const struct cli_options *o, struct cli_train_screen *out)
 {

@@ -5,8 +5,8 @@
 #define MHA_CLI_TRAIN_SCREEN_H
 
 #include "cli.h"
-#include "train.h"
-#include "ui_train.h"
+#include "engine/train.h"
+#include "ui/train/ui_train.h"
 
 /* The setup and what it points to (a task file's task and rows). */
 struct cli_train_screen {

@@ -10,16 +10,16 @@
 
 #include "cli.h"
 #include "cli_train_screen.h"
-#include "colorscale.h"
-#include "dump.h"
-#include "export.h"
-#include "format.h"
-#include "lesson_state.h"
+#include "io/colorscale.h"
+#include "io/dump.h"
+#include "io/export.h"
+#include "io/format.h"
+#include "lesson/lesson_state.h"
 #include "mha_config.h"
-#include "record.h"
-#include "text_check.h"
+#include "io/record.h"
+#include "engine/text_check.h"
 #if MHA_HAVE_UI
-#include "ui.h"
+#include "ui/ui.h"
 #endif
 
 static const char *prog = "mha-explorer";

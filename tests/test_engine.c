@@ -23,10 +23,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mat.h"
-#include "mha.h"
-#include "rng.h"
-#include "stages.h"
+#include "engine/mat.h"
+#include "engine/mha.h"
+#include "engine/rng.h"
+#include "engine/stages.h"
 
 #ifndef TOL_REL
 #define TOL_REL 1e-4

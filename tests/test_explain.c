@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "explain.h"
-#include "mha.h"
+#include "engine/explain.h"
+#include "engine/mha.h"
 
 static struct mha_example *ex;
 static struct mha_trace *tr;

@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "colorscale.h"
-#include "export.h"
-#include "lesson_html.h"
+#include "io/colorscale.h"
+#include "io/export.h"
+#include "lesson/lesson_html.h"
 
 #define N_EXAMPLES 3
 #define TOKEN_XML "&<>\",é猫"

@@ -12,10 +12,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "dump.h"
-#include "example_io.h"
-#include "export.h"
-#include "format.h"
+#include "io/dump.h"
+#include "io/example_io.h"
+#include "io/export.h"
+#include "io/format.h"
 
 START_TEST(table_is_one_number_space)
 {

@@ -9,11 +9,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "export.h"
-#include "record.h"
-#include "safe_file.h"
-#include "text_check.h"
-#include "ui_export.h"
+#include "io/export.h"
+#include "io/record.h"
+#include "io/safe_file.h"
+#include "engine/text_check.h"
+#include "ui/panes/ui_export.h"
 
 START_TEST(safe_file_refuses_what_is_not_a_file)
 {

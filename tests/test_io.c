@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dump.h"
-#include "example_io.h"
-#include "mha.h"
+#include "io/dump.h"
+#include "io/example_io.h"
+#include "engine/mha.h"
 
 static char path_buf[1024];
 

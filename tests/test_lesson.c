@@ -10,12 +10,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "catalog.h"
-#include "layout.h"
-#include "lesson.h"
-#include "lesson_state.h"
-#include "progress.h"
-#include "utf8.h"
+#include "lesson/catalog.h"
+#include "lesson/layout.h"
+#include "lesson/lesson.h"
+#include "lesson/lesson_state.h"
+#include "lesson/progress.h"
+#include "io/utf8.h"
 
 static struct lesson *parse(const char *text)
 {

@@ -19,10 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog.h"
-#include "example_io.h"
-#include "lesson.h"
-#include "mha.h"
+#include "lesson/catalog.h"
+#include "io/example_io.h"
+#include "lesson/lesson.h"
+#include "engine/mha.h"
 
 static const char *data_dir(void)
 {

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lesson.h"
-#include "lesson_state.h"
+#include "lesson/lesson.h"
+#include "lesson/lesson_state.h"
 
 /* lessons/README.md as a string (the caller frees). */
 static char *readme(void)

@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dump.h"
-#include "layout.h"
-#include "lesson.h"
-#include "utf8.h"
+#include "io/dump.h"
+#include "lesson/layout.h"
+#include "lesson/lesson.h"
+#include "io/utf8.h"
 
 START_TEST(code_span_keeps_its_punctuation)
 {

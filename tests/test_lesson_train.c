@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lesson.h"
-#include "lesson_state.h"
+#include "lesson/lesson.h"
+#include "lesson/lesson_state.h"
 
 static struct lesson *parse(const char *text)
 {

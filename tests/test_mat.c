@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mat.h"
-#include "rng.h"
+#include "engine/mat.h"
+#include "engine/rng.h"
 
 /* m, n, k of the shapes the multiply is tried on */
 static const int shapes[][3] = {

@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "progress.h"
+#include "lesson/progress.h"
 
 static char dir[64];
 static char path[PATH_MAX];

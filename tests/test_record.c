@@ -6,8 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "link.h"
-#include "record.h"
+#include "io/link.h"
+#include "io/record.h"
 
 START_TEST(round_trip_every_kind_of_key)
 {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "record.h"
+#include "io/record.h"
 
 START_TEST(the_start_round_trips)
 {

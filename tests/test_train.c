@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mat.h"
-#include "model_io.h"
-#include "train.h"
+#include "engine/mat.h"
+#include "io/model_io.h"
+#include "engine/train.h"
 
 static const char *const cases[] = {
     "causal_2heads_two_outputs",         "plain_1head_unscaled_nobias",

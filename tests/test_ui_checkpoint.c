@@ -10,11 +10,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "lesson_state.h"
+#include "lesson/lesson_state.h"
 #include "mha_config.h"
-#include "ui_lesson.h"
-#include "ui_state.h"
-#include "ui_view.h"
+#include "ui/panes/ui_lesson.h"
+#include "ui/core/ui_state.h"
+#include "ui/views/ui_view.h"
 
 static const char lesson_text[] = "# Reveal\n"
                                   "\n"

@@ -11,15 +11,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "paths.h"
-#include "ui_cmd.h"
-#include "ui_complete.h"
-#include "ui_examples.h"
-#include "ui_find.h"
-#include "ui_keys.h"
-#include "ui_popup.h"
-#include "ui_prompt.h"
-#include "ui_state.h"
+#include "io/paths.h"
+#include "ui/core/ui_cmd.h"
+#include "ui/panes/ui_complete.h"
+#include "ui/panes/ui_examples.h"
+#include "ui/panes/ui_find.h"
+#include "ui/core/ui_keys.h"
+#include "ui/panes/ui_popup.h"
+#include "ui/panes/ui_prompt.h"
+#include "ui/core/ui_state.h"
 
 static struct ui_state st;
 

@@ -10,8 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "export.h"
-#include "ui_export.h"
+#include "io/export.h"
+#include "ui/panes/ui_export.h"
 
 static struct ui_state st;
 static char dir[64];

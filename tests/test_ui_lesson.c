@@ -13,10 +13,10 @@
 #include <unistd.h>
 
 #include "mha_config.h"
-#include "ui_lesson.h"
-#include "ui_state.h"
-#include "ui_view.h"
-#include "ui_viewdata.h"
+#include "ui/panes/ui_lesson.h"
+#include "ui/core/ui_state.h"
+#include "ui/views/ui_view.h"
+#include "ui/views/ui_viewdata.h"
 
 static const char lesson_text[] = "# A test lesson\n"
                                   "\n"

@@ -12,9 +12,9 @@
 #include <sys/stat.h>
 
 #include "mha_config.h"
-#include "progress.h"
-#include "ui_lesson.h"
-#include "ui_state.h"
+#include "lesson/progress.h"
+#include "ui/panes/ui_lesson.h"
+#include "ui/core/ui_state.h"
 
 static const char step_text[] = "# Lesson %c\n\n## One\n\nText.\n\n```mha\nstage: input\n```\n\n"
                                 "---\n\n## Two\n\nMore.\n\n```mha\nstage: projection\n```\n";

@@ -12,10 +12,10 @@
 #include <string.h>
 
 #include "cli.h"
-#include "lesson_state.h"
+#include "lesson/lesson_state.h"
 #include "mha_config.h"
-#include "ui_link.h"
-#include "ui_view.h"
+#include "ui/panes/ui_link.h"
+#include "ui/views/ui_view.h"
 
 static struct ui_state st;
 

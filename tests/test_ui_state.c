@@ -7,12 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "explain.h"
-#include "ui_keys.h"
-#include "ui_state.h"
-#include "ui_view.h"
-#include "ui_viewdata.h"
-#include "ui_views.h"
+#include "engine/explain.h"
+#include "ui/core/ui_keys.h"
+#include "ui/core/ui_state.h"
+#include "ui/views/ui_view.h"
+#include "ui/views/ui_viewdata.h"
+#include "ui/views/ui_views.h"
 
 static struct ui_state st;
 

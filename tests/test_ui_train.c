@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ui_train.h"
-#include "views.h"
-#include "views_drift.h"
-#include "ui_train_ring.h"
+#include "ui/train/ui_train.h"
+#include "engine/views.h"
+#include "engine/views_drift.h"
+#include "ui/train/ui_train_ring.h"
 
 /* Parameters that say which step they were taken at. */
 static void params_at(float *p, size_t n, long step)

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "views.h"
+#include "engine/views.h"
 
 static json_t *cases;
 

@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mha.h"
-#include "rng.h"
-#include "stages.h"
-#include "text_check.h"
+#include "engine/mha.h"
+#include "engine/rng.h"
+#include "engine/stages.h"
+#include "engine/text_check.h"
 
 const char *mha_stage_name(enum mha_stage s)
 {

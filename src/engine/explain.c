@@ -1,5 +1,5 @@
 /* explain.c - the arithmetic behind one number, written out for a person. */
-#include "explain.h"
+#include "engine/explain.h"
 
 #include <math.h>
 #include <stdarg.h>

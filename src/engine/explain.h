@@ -10,7 +10,7 @@
 
 #include <stdbool.h>
 
-#include "mha.h"
+#include "engine/mha.h"
 
 /* Every matrix a screen can point at.  Shapes (heads, rows, cols):
  *   QUERY, KEY, VALUE          (1, lq|lk, d)     the example's inputs

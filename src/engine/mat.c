@@ -1,5 +1,5 @@
 /* mat.c - the matrix multiply (plain loop and CBLAS), linear layers, softmax. */
-#include "mat.h"
+#include "engine/mat.h"
 
 #include <math.h>
 #include <string.h>

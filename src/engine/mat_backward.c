@@ -2,7 +2,7 @@
  * mat_softmax_row: given the gradient of the result, add the gradients of
  * the inputs.  Plain loops over small matrices (the sizes a model trained on
  * screen has), in the order that keeps the inner loop contiguous. */
-#include "mat.h"
+#include "engine/mat.h"
 
 #include <stddef.h>
 

@@ -1,11 +1,11 @@
 /* mha.c - the forward pass, every stage kept in one arena. */
-#include "mha.h"
+#include "engine/mha.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "mat.h"
+#include "engine/mat.h"
 
 /* Number of floats of each stage, in arena order. */
 struct trace_layout {

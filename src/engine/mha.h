@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mha_error.h"
+#include "engine/mha_error.h"
 
 /* Limits the engine accepts. */
 #define MHA_MAX_TOKENS 1024

@@ -3,8 +3,8 @@
  * and walks the passes in reverse, 6 down to 1. */
 #include <string.h>
 
-#include "mat.h"
-#include "mha.h"
+#include "engine/mat.h"
+#include "engine/mha.h"
 
 /* Scratch floats of each gradient, in work order. */
 struct back_layout {

@@ -1,5 +1,5 @@
 /* mha_error.c - filling and formatting struct mha_error. */
-#include "mha_error.h"
+#include "engine/mha_error.h"
 
 #include <stdarg.h>
 #include <stdio.h>

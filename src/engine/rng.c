@@ -1,6 +1,6 @@
 /* rng.c - mulberry32: add the Weyl constant, then two xorshift-multiply
  * rounds and a final xorshift; the 32-bit result over 2^32 is in [0, 1). */
-#include "rng.h"
+#include "engine/rng.h"
 
 void rng_init(struct rng *r, uint32_t seed)
 {

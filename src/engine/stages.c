@@ -1,5 +1,5 @@
 /* stages.c - the stage table (stages.h). */
-#include "stages.h"
+#include "engine/stages.h"
 
 #include <stdio.h>
 #include <string.h>

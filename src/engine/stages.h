@@ -8,8 +8,8 @@
 
 #include <stddef.h>
 
-#include "explain.h"
-#include "mha.h"
+#include "engine/explain.h"
+#include "engine/mha.h"
 
 /* Which colour scales a stage's numbers need explained. */
 enum mha_legend {

@@ -1,5 +1,5 @@
 /* text_check.c - finding and escaping characters a terminal would obey. */
-#include "text_check.h"
+#include "engine/text_check.h"
 
 #include <stdio.h>
 #include <string.h>

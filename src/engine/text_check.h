@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "mha_error.h"
+#include "engine/mha_error.h"
 
 /* True for a code point that must not be printed as it is (see above);
  * tab and newline are unsafe here too (callers allow them where text has

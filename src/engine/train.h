@@ -32,9 +32,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mha.h"
-#include "mha_error.h"
-#include "rng.h"
+#include "engine/mha.h"
+#include "engine/mha_error.h"
+#include "engine/rng.h"
 
 /* Limits of the model and the files that describe it. */
 #define TRAIN_MAX_OUTPUTS 4

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "train.h"
+#include "engine/train.h"
 
 static size_t align_up(size_t n)
 {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "train.h"
+#include "engine/train.h"
 
 struct train_batch *train_batch_new(int size, int len, int n_outputs, struct mha_error *err)
 {

@@ -6,8 +6,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "mat.h"
-#include "train.h"
+#include "engine/mat.h"
+#include "engine/train.h"
 
 /* train_model.c */
 void train_model_point_traces(struct train_model *m, int len);

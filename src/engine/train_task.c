@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "train.h"
+#include "engine/train.h"
 
 static int rand_below(struct rng *r, int n)
 {

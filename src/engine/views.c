@@ -1,5 +1,5 @@
 /* views.c - shapes, cost and per-head analysis. */
-#include "views.h"
+#include "engine/views.h"
 
 #include <math.h>
 #include <stdio.h>

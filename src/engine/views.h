@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "mha.h"
+#include "engine/mha.h"
 
 /* ---- which view ---- */
 

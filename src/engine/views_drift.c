@@ -1,5 +1,5 @@
 /* views_drift.c - each head's score form in two weight sets compared. */
-#include "views_drift.h"
+#include "engine/views_drift.h"
 
 #include <math.h>
 

@@ -5,7 +5,7 @@
 #ifndef VIEWS_DRIFT_H
 #define VIEWS_DRIFT_H
 
-#include "mha.h"
+#include "engine/mha.h"
 
 /* cos[i] for each of a's heads (a and b must have the same d_model and
  * heads; -1 otherwise).  A head whose form is zero in either gets 0.

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json_read.h"
-#include "model_io.h"
+#include "io/json_read.h"
+#include "io/model_io.h"
 
 static const char *const batch_keys[] = {"tokens", "targets", NULL};
 static const char *const dataset_keys[] = {"tokens", "targets",     "vocab", "outputs",

@@ -1,5 +1,5 @@
 /* colorscale.c - the diverging and sequential scales, their levels and RGB. */
-#include "colorscale.h"
+#include "io/colorscale.h"
 
 #include <math.h>
 #include <stdio.h>

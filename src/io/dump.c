@@ -1,12 +1,12 @@
 /* dump.c - stages of a trace as JSON (for programs) and text (for people). */
-#include "dump.h"
+#include "io/dump.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "stages.h"
-#include "utf8.h"
+#include "engine/stages.h"
+#include "io/utf8.h"
 
 int dump_format_from_name(const char *name)
 {

@@ -5,8 +5,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "format.h"
-#include "mha.h"
+#include "io/format.h"
+#include "engine/mha.h"
 
 /* The dump formats, numbered as in format.h's table. */
 enum dump_format { DUMP_FORMAT_TEXT = MHA_FORMAT_TEXT, DUMP_FORMAT_JSON = MHA_FORMAT_JSON };

@@ -8,7 +8,7 @@
  * needs nothing beyond the trace.  Strings are escaped as JSON requires;
  * a byte that is not UTF-8 is written as U+FFFD, so every label is kept and
  * config.tokens always has one label per row. */
-#include "dump.h"
+#include "io/dump.h"
 
 #include <math.h>
 #include <stdio.h>

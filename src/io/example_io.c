@@ -1,7 +1,7 @@
 /* example_io.c - reading and writing JSON example files. */
-#include "example_io.h"
-#include "safe_file.h"
-#include "text_check.h"
+#include "io/example_io.h"
+#include "io/safe_file.h"
+#include "engine/text_check.h"
 
 #include <errno.h>
 #include <stdarg.h>

@@ -15,7 +15,7 @@
 #ifndef MHA_EXAMPLE_IO_H
 #define MHA_EXAMPLE_IO_H
 
-#include "mha.h"
+#include "engine/mha.h"
 
 /* An example file larger than this is refused unread: one at the largest
  * sizes (1024 tokens, d_model 2048, every matrix given) is about 400 MB. */

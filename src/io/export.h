@@ -58,10 +58,10 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "dump.h"
-#include "explain.h"
-#include "format.h"
-#include "mha.h"
+#include "io/dump.h"
+#include "engine/explain.h"
+#include "io/format.h"
+#include "engine/mha.h"
 
 /* The picture and table formats, numbered as in format.h's table (which
  * lists them first, then the dump formats text and json). */

@@ -2,12 +2,12 @@
  * CSS, coloured tables, no scripts and nothing fetched from elsewhere.  The
  * markup is XHTML-compatible (every element closed, attributes quoted, text
  * escaped) so that an XML parser reads it as well as a browser does. */
-#include "export.h"
+#include "io/export.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "colorscale.h"
+#include "io/colorscale.h"
 
 static const char page_css[] =
     ":root{color-scheme:light}\n"

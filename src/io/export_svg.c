@@ -1,13 +1,13 @@
 /* export_svg.c - a stage (or all seven) as one standalone SVG picture, and
  * the XML text escaping the pictures and pages share. */
-#include "export.h"
+#include "io/export.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "colorscale.h"
-#include "utf8.h"
+#include "io/colorscale.h"
+#include "io/utf8.h"
 
 /* ---- XML text ------------------------------------------------------------------ */
 

@@ -1,12 +1,12 @@
 /* export_table.c - the matrices each stage exports, the choice of format,
  * and the table formats: markdown, csv and latex. */
-#include "export.h"
+#include "io/export.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "stages.h"
+#include "engine/stages.h"
 
 /* ---- formats ---------------------------------------------------------------- */
 

@@ -1,10 +1,10 @@
 /* format.c - the table of output formats, and writing through it. */
-#include "format.h"
+#include "io/format.h"
 
 #include <string.h>
 
-#include "dump.h"
-#include "export.h"
+#include "io/dump.h"
+#include "io/export.h"
 
 static int text_write(FILE *out, const struct mha_example *ex, const struct mha_trace *t, int stage)
 {

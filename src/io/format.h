@@ -20,7 +20,7 @@
 
 #include <stdio.h>
 
-#include "mha.h"
+#include "engine/mha.h"
 
 enum mha_format {
     MHA_FORMAT_SVG,

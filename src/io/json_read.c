@@ -1,5 +1,5 @@
 /* json_read.c - checked JSON field readers for the training files. */
-#include "json_read.h"
+#include "io/json_read.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "safe_file.h"
-#include "text_check.h"
+#include "io/safe_file.h"
+#include "engine/text_check.h"
 
 /* Largest magnitude accepted for a parameter. */
 #define JREAD_MAX_ABS 1e6

@@ -7,7 +7,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "mha_error.h"
+#include "engine/mha_error.h"
 
 struct jread {
     const char *name; /* file name for messages */

@@ -1,5 +1,5 @@
 /* link.c - building the command line that reopens a state. */
-#include "link.h"
+#include "io/link.h"
 
 #include <stdio.h>
 #include <stdlib.h>

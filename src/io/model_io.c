@@ -1,5 +1,5 @@
 /* model_io.c - model files <-> struct train_model, and the --grad output. */
-#include "model_io.h"
+#include "io/model_io.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "json_read.h"
-#include "safe_file.h"
+#include "io/json_read.h"
+#include "io/safe_file.h"
 
 static const char *const model_keys[] = {
     "vocab",     "d_model", "num_heads", "context", "causal", "scaled",      "embedding",

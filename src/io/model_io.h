@@ -33,7 +33,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "train.h"
+#include "engine/train.h"
 
 /* True when path parses as a JSON object with "embedding" or "outputs" (a
  * model file rather than an example file).  False on any error (the

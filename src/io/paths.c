@@ -1,5 +1,5 @@
 /* paths.c - finding the data directory. */
-#include "paths.h"
+#include "io/paths.h"
 
 #include <limits.h>
 #include <stdbool.h>

@@ -1,6 +1,6 @@
 /* record.c - reading and writing recordings. */
-#include "record.h"
-#include "safe_file.h"
+#include "io/record.h"
+#include "io/safe_file.h"
 
 #include <errno.h>
 #include <math.h>

@@ -31,7 +31,7 @@
 
 #include <stdio.h>
 
-#include "mha_error.h"
+#include "engine/mha_error.h"
 
 /* Keys that are not characters live above the Unicode range. */
 enum rec_key {

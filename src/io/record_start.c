@@ -1,6 +1,6 @@
 /* record_start.c - what a recording was started with (its terminal size and
  * options): written after the first line, read back before the keys. */
-#include "record.h"
+#include "io/record.h"
 
 #include <errno.h>
 #include <stdbool.h>

@@ -1,6 +1,6 @@
 /* safe_file.c - open without blocking, refuse what is not a regular file,
  * read no more than a cap. */
-#include "safe_file.h"
+#include "io/safe_file.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "mha_error.h"
+#include "engine/mha_error.h"
 
 /* A descriptor open for reading on the regular file at path (blocking mode
  * restored, close-on-exec), or -1 with err = "path: cannot open: ..." or

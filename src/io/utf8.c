@@ -1,6 +1,6 @@
 /* utf8.c - decoding UTF-8 by hand (so it works in any locale) and asking
  * wcwidth for the width; characters it does not know count as one column. */
-#include "utf8.h"
+#include "io/utf8.h"
 
 #include <string.h>
 #include <wchar.h>

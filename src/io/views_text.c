@@ -2,9 +2,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "dump.h"
-#include "utf8.h"
-#include "views.h"
+#include "io/dump.h"
+#include "io/utf8.h"
+#include "engine/views.h"
 
 static void pad(FILE *out, const char *s, int width)
 {

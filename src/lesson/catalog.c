@@ -1,14 +1,14 @@
 /* catalog.c - finding lessons and printing them as text. */
-#include "catalog.h"
+#include "lesson/catalog.h"
 
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "dump.h"
-#include "layout.h"
-#include "lesson_parse.h"
-#include "lesson_state.h"
+#include "io/dump.h"
+#include "lesson/layout.h"
+#include "lesson/lesson_parse.h"
+#include "lesson/lesson_state.h"
 
 static int cmp_str(const void *a, const void *b)
 {

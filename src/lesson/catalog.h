@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "lesson.h"
+#include "lesson/lesson.h"
 
 struct lesson_catalog {
     char **paths; /* NN-slug.md files, sorted by name */

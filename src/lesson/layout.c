@@ -1,12 +1,12 @@
 /* layout.c - greedy word wrapping of styled spans by display width. */
-#include "layout.h"
+#include "lesson/layout.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "lesson_parse.h"
-#include "utf8.h"
+#include "lesson/lesson_parse.h"
+#include "io/utf8.h"
 
 static struct lesson_line *add_line(struct lesson_layout *lay, enum lesson_block_kind kind,
                                     enum lesson_callout callout, int indent)

@@ -3,7 +3,7 @@
 #ifndef MHA_LESSON_LAYOUT_H
 #define MHA_LESSON_LAYOUT_H
 
-#include "lesson.h"
+#include "lesson/lesson.h"
 
 struct lesson_seg {
     char *text;     /* UTF-8, no newlines */

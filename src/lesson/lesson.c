@@ -1,5 +1,5 @@
 /* lesson.c - CommonMark (cmark) -> lesson steps, text blocks, scenes, quizzes. */
-#include "lesson.h"
+#include "lesson/lesson.h"
 
 #include <cmark.h>
 #include <errno.h>
@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lesson_parse.h"
-#include "safe_file.h"
-#include "text_check.h"
+#include "lesson/lesson_parse.h"
+#include "io/safe_file.h"
+#include "engine/text_check.h"
 
 #define LESSON_MAX_BYTES (1u << 20)
 

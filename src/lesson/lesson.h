@@ -13,8 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mha.h"
-#include "views.h"
+#include "engine/mha.h"
+#include "engine/views.h"
 
 /* ---- text ---- */
 

@@ -1,13 +1,13 @@
 /* lesson_html.c - a lesson as one web page: text, screens and quizzes. */
-#include "lesson_html.h"
+#include "lesson/lesson_html.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "export.h"
-#include "lesson_state.h"
-#include "views.h"
+#include "io/export.h"
+#include "lesson/lesson_state.h"
+#include "engine/views.h"
 
 static const char lesson_css[] =
     "section.step{margin-top:2.4em}\n"

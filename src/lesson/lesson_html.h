@@ -14,7 +14,7 @@
 
 #include <stdio.h>
 
-#include "lesson.h"
+#include "lesson/lesson.h"
 
 /* Write the page for l to out.  assets_dir is where scenes load example files
  * from (as for lesson_print_text).  A screen is drawn for the first step and

@@ -2,7 +2,7 @@
 #ifndef MHA_LESSON_PARSE_H
 #define MHA_LESSON_PARSE_H
 
-#include "lesson.h"
+#include "lesson/lesson.h"
 
 /* Out of memory while a lesson is parsed: lesson_parse frees what it has
  * and returns NULL (this does not return while it runs; elsewhere it does

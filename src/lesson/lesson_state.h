@@ -7,9 +7,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "lesson.h"
-#include "explain.h"
-#include "mha.h"
+#include "lesson/lesson.h"
+#include "engine/explain.h"
+#include "engine/mha.h"
 
 struct lesson_state {
     int stage;

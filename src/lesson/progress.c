@@ -4,8 +4,8 @@
  * (version 1 wrote a quiz answer as a bare true/false; both are read).
  * Saving reads the file again under a lock and merges this explorer's
  * changes into it, so explorers running at once keep each other's steps. */
-#include "progress.h"
-#include "progress_file.h"
+#include "lesson/progress.h"
+#include "lesson/progress_file.h"
 
 #include <errno.h>
 #include <jansson.h>

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "mha_error.h"
+#include "engine/mha_error.h"
 
 struct progress;
 

@@ -1,6 +1,6 @@
 /* progress_file.c - the progress file on disk: reading it entry by entry,
  * kept copies, the lock, symbolic links, and whole-file writes. */
-#include "progress_file.h"
+#include "lesson/progress_file.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -9,7 +9,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
-#include "mha_error.h"
+#include "engine/mha_error.h"
 
 enum progress_read {
     PROGRESS_READ_MISSING, /* no file: *root is an empty record */

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lesson_parse.h"
-#include "lesson_state.h"
+#include "lesson/lesson_parse.h"
+#include "lesson/lesson_state.h"
 
 static bool parse_double(const char *s, double *out)
 {

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lesson_parse.h"
+#include "lesson/lesson_parse.h"
 
 int lesson_switch_from_name(const char *word)
 {

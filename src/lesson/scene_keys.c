@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lesson_parse.h"
-#include "lesson_state.h"
-#include "train.h"
-#include "views.h"
+#include "lesson/lesson_parse.h"
+#include "lesson/lesson_state.h"
+#include "engine/train.h"
+#include "engine/views.h"
 
 /* ---- reading values: each fills its member of sc, or adds a diagnostic and
  * returns false ---- */

@@ -3,11 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "example_io.h"
-#include "lesson_parse.h"
-#include "lesson_state.h"
-#include "train.h"
-#include "text_check.h"
+#include "io/example_io.h"
+#include "lesson/lesson_parse.h"
+#include "lesson/lesson_state.h"
+#include "engine/train.h"
+#include "engine/text_check.h"
 
 void lesson_state_init(struct lesson_state *st)
 {

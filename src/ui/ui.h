@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "mha.h"
+#include "engine/mha.h"
 
 struct recording;
 struct ui_train_setup;

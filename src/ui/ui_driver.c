@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ui.h"
-#include "ui_train.h"
+#include "ui/ui.h"
+#include "ui/train/ui_train.h"
 
 #define MAX_TOKENS 1024
 

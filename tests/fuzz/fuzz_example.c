@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dump.h"
-#include "example_io.h"
+#include "io/dump.h"
+#include "io/example_io.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

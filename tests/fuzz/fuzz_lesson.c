@@ -3,10 +3,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "catalog.h"
-#include "layout.h"
-#include "lesson.h"
-#include "lesson_state.h"
+#include "lesson/catalog.h"
+#include "lesson/layout.h"
+#include "lesson/lesson.h"
+#include "lesson/lesson_state.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "record.h"
+#include "io/record.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

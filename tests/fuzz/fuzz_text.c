@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dump.h"
-#include "text_check.h"
+#include "io/dump.h"
+#include "engine/text_check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

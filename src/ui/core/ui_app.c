@@ -1,7 +1,7 @@
 /* ui_app.c - ui_run: the options applied to a new explorer, the curses
  * settings, and the off-screen redraw benchmark.  The input loop is in
  * ui_loop.c. */
-#include "ui.h"
+#include "ui/ui.h"
 
 #include <curses.h>
 #include <langinfo.h>
@@ -12,10 +12,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "ui_app.h"
-#include "ui_play.h"
-#include "ui_train.h"
-#include "paths.h"
+#include "ui/core/ui_app.h"
+#include "ui/core/ui_play.h"
+#include "ui/train/ui_train.h"
+#include "io/paths.h"
 
 static bool locale_is_utf8(void)
 {

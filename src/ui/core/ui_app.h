@@ -12,16 +12,16 @@
 
 #include <stdio.h>
 
-#include "ui_layout.h"
-#include "ui_lesson.h"
-#include "ui_mode.h"
-#include "ui_play.h"
-#include "ui_popup.h"
-#include "ui_prompt.h"
-#include "ui_state.h"
-#include "ui_theme.h"
-#include "ui_view.h"
-#include "ui_widget.h"
+#include "ui/widgets/ui_layout.h"
+#include "ui/panes/ui_lesson.h"
+#include "ui/core/ui_mode.h"
+#include "ui/core/ui_play.h"
+#include "ui/panes/ui_popup.h"
+#include "ui/panes/ui_prompt.h"
+#include "ui/core/ui_state.h"
+#include "ui/widgets/ui_theme.h"
+#include "ui/views/ui_view.h"
+#include "ui/widgets/ui_widget.h"
 
 /* Lines at the top of the visualisation before the canvas: title, legend. */
 #define UI_VIS_HEADER 2

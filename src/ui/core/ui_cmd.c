@@ -1,12 +1,12 @@
 /* ui_cmd.c - the ':' command table, its dispatch, and the closest command
  * to a typo. */
-#include "ui_cmd.h"
+#include "ui/core/ui_cmd.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "ui_app.h"
-#include "ui_find.h"
+#include "ui/core/ui_app.h"
+#include "ui/panes/ui_find.h"
 
 static int cmd_help(struct ui_state *st, struct ui_app *app, const char *arg)
 {

@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "ui_state.h"
+#include "ui/core/ui_state.h"
 
 struct ui_app;
 

@@ -10,13 +10,13 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "lesson.h"
-#include "ui_app.h"
-#include "ui_cmd.h"
-#include "ui_export.h"
-#include "ui_examples.h"
-#include "ui_link.h"
-#include "ui_popup.h"
+#include "lesson/lesson.h"
+#include "ui/core/ui_app.h"
+#include "ui/core/ui_cmd.h"
+#include "ui/panes/ui_export.h"
+#include "ui/panes/ui_examples.h"
+#include "ui/panes/ui_link.h"
+#include "ui/panes/ui_popup.h"
 
 /* The cell under the cursor into cell; false when there is none. */
 static bool cursor_cell(const struct ui_app *app, struct mha_cell *cell)

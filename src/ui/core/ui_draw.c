@@ -4,10 +4,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "stages.h"
-#include "ui_app.h"
-#include "ui_bigtext.h"
-#include "ui_text.h"
+#include "engine/stages.h"
+#include "ui/core/ui_app.h"
+#include "ui/widgets/ui_bigtext.h"
+#include "ui/widgets/ui_text.h"
 
 static void drop_windows(struct ui_app *app)
 {

@@ -7,8 +7,8 @@
 #include <curses.h>
 #include <stdlib.h>
 
-#include "ui.h"
-#include "ui_app.h"
+#include "ui/ui.h"
+#include "ui/core/ui_app.h"
 #include "ui_config.h"
 
 #if UI_HAVE_NC_FREE_TPARM

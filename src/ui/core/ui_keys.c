@@ -1,13 +1,13 @@
 /* ui_keys.c - the key table, its lookup, and the help screen written from it. */
-#include "ui_keys.h"
+#include "ui/core/ui_keys.h"
 
 #include <curses.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "ui_app.h"
-#include "ui_cmd.h"
-#include "ui_text.h"
+#include "ui/core/ui_app.h"
+#include "ui/core/ui_cmd.h"
+#include "ui/widgets/ui_text.h"
 
 #define CTRL(c) ((c)&0x1f)
 

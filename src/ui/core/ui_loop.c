@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ui_app.h"
-#include "ui_play.h"
-#include "ui_train_ring.h"
+#include "ui/core/ui_app.h"
+#include "ui/core/ui_play.h"
+#include "ui/train/ui_train_ring.h"
 
 /* Set by the signal handler, read by the loop; nothing else happens there. */
 static volatile sig_atomic_t got_signal;

@@ -1,7 +1,7 @@
 /* ui_mode_help.c - the help screen as a mode: it covers the screen,
  * scrolls, and q, Esc, ? or Enter close it (as in less and man). */
-#include "ui_app.h"
-#include "ui_mode.h"
+#include "ui/core/ui_app.h"
+#include "ui/core/ui_mode.h"
 
 static bool help_open(const struct ui_app *app)
 {

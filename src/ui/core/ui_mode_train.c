@@ -7,8 +7,8 @@
  * stage keys, q, the lesson's Space) goes on to the main screen.  It draws
  * nothing of its own here: the training screen takes the main screen's
  * visualisation area (ui_train_draw.c). */
-#include "ui_app.h"
-#include "ui_mode.h"
+#include "ui/core/ui_app.h"
+#include "ui/core/ui_mode.h"
 
 static bool train_open(const struct ui_app *app)
 {

@@ -2,12 +2,12 @@
  * state, passing keys and clicks down it, drawing it; and the small modes
  * that are thin layers over the main screen: the presenter's layout, the
  * explain panel, a checkpoint waiting for an answer, the lesson list. */
-#include "ui_mode.h"
+#include "ui/core/ui_mode.h"
 
 #include <string.h>
 
-#include "ui_app.h"
-#include "ui_lesson.h"
+#include "ui/core/ui_app.h"
+#include "ui/panes/ui_lesson.h"
 
 /* Every mode but the main screen, in the order they go on the stack when
  * several open at once. */

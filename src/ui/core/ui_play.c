@@ -1,6 +1,6 @@
 /* ui_play.c - autoplay's moves and timer, the replay's clock, and the keys
  * of a recording in curses' terms. */
-#include "ui_play.h"
+#include "ui/core/ui_play.h"
 
 #include <curses.h>
 #include <math.h>

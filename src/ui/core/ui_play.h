@@ -12,9 +12,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "record.h"
-#include "ui_lesson.h"
-#include "ui_state.h"
+#include "io/record.h"
+#include "ui/panes/ui_lesson.h"
+#include "ui/core/ui_state.h"
 
 /* Seconds on a monotonic clock. */
 double ui_play_clock(void);

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ui_app.h"
+#include "ui/core/ui_app.h"
 
 /* The step the lesson opened on, as --step gives it (1-based), replacing
  * any --step among the options: without one the lesson would open where

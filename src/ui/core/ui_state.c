@@ -1,5 +1,5 @@
 /* ui_state.c - building new examples for every change, and the ':' commands. */
-#include "ui_state.h"
+#include "ui/core/ui_state.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -9,12 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "text_check.h"
-#include "example_io.h"
-#include "lesson.h"
-#include "ui_cmd.h"
-#include "stages.h"
-#include "ui_viewdata.h"
+#include "engine/text_check.h"
+#include "io/example_io.h"
+#include "lesson/lesson.h"
+#include "ui/core/ui_cmd.h"
+#include "engine/stages.h"
+#include "ui/views/ui_viewdata.h"
 
 void ui_state_say(struct ui_state *st, bool error, const char *fmt, ...)
 {

@@ -14,10 +14,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "explain.h"
-#include "lesson_state.h"
-#include "mha.h"
-#include "views.h"
+#include "engine/explain.h"
+#include "lesson/lesson_state.h"
+#include "engine/mha.h"
+#include "engine/views.h"
 
 #define UI_MSG_MAX 1200
 #define UI_CMD_MAX 512

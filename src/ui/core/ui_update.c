@@ -5,13 +5,13 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "ui_app.h"
-#include "export.h"
-#include "ui_find.h"
-#include "ui_keys.h"
-#include "ui_mode.h"
-#include "ui_prompt.h"
-#include "ui_views.h"
+#include "ui/core/ui_app.h"
+#include "io/export.h"
+#include "ui/panes/ui_find.h"
+#include "ui/core/ui_keys.h"
+#include "ui/core/ui_mode.h"
+#include "ui/panes/ui_prompt.h"
+#include "ui/views/ui_views.h"
 
 int ui_app_view_h(const struct ui_app *app)
 {

@@ -1,5 +1,5 @@
 /* ui_complete.c - Tab completion of the ':' line from the command table. */
-#include "ui_complete.h"
+#include "ui/panes/ui_complete.h"
 
 #include <dirent.h>
 #include <limits.h>
@@ -8,13 +8,13 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "colorscale.h"
-#include "format.h"
-#include "mha.h"
-#include "views.h"
-#include "ui_cmd.h"
-#include "ui_examples.h"
-#include "ui_state.h"
+#include "io/colorscale.h"
+#include "io/format.h"
+#include "engine/mha.h"
+#include "engine/views.h"
+#include "ui/core/ui_cmd.h"
+#include "ui/panes/ui_examples.h"
+#include "ui/core/ui_state.h"
 
 static void add(struct ui_completion *c, const char *word, const char *item)
 {

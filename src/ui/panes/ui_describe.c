@@ -4,11 +4,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "stages.h"
-#include "ui_app.h"
-#include "ui_pane_text.h"
-#include "ui_text.h"
-#include "ui_views.h"
+#include "engine/stages.h"
+#include "ui/core/ui_app.h"
+#include "ui/panes/ui_pane_text.h"
+#include "ui/widgets/ui_text.h"
+#include "ui/views/ui_views.h"
 
 /* Heading, formula and text of the current stage, with the example's sizes. */
 static void describe(const struct ui_state *st, char *head, size_t hn, char *formula, size_t fn,

@@ -1,5 +1,5 @@
 /* ui_examples.c - :load by name or path, :examples, and ~ in file names. */
-#include "ui_examples.h"
+#include "ui/panes/ui_examples.h"
 
 #include <dirent.h>
 #include <limits.h>
@@ -8,9 +8,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "paths.h"
-#include "ui_app.h"
-#include "ui_cmd.h"
+#include "io/paths.h"
+#include "ui/core/ui_app.h"
+#include "ui/core/ui_cmd.h"
 
 static int cmp_name(const void *a, const void *b)
 {

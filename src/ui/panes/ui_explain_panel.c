@@ -10,10 +10,10 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "explain.h"
-#include "ui_app.h"
-#include "ui_pane_text.h"
-#include "ui_text.h"
+#include "engine/explain.h"
+#include "ui/core/ui_app.h"
+#include "ui/panes/ui_pane_text.h"
+#include "ui/widgets/ui_text.h"
 
 #define TABLE_ROWS 64
 #define ROW_CHARS 256

@@ -1,5 +1,5 @@
 /* ui_export.c - the current stage or view written to a new file. */
-#include "ui_export.h"
+#include "ui/panes/ui_export.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -8,10 +8,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "dump.h"
-#include "export.h"
-#include "ui_text.h"
-#include "ui_viewdata.h"
+#include "io/dump.h"
+#include "io/export.h"
+#include "ui/widgets/ui_text.h"
+#include "ui/views/ui_viewdata.h"
 
 #define MAX_NUMBER 9999 /* mha-attention-9999.svg is the last automatic name */
 

@@ -8,8 +8,8 @@
 
 #include <stddef.h>
 
-#include "format.h"
-#include "ui_state.h"
+#include "io/format.h"
+#include "ui/core/ui_state.h"
 
 /* :export knows every format of format.h's table: export.h's svg, html,
  * markdown, csv and latex, and the text and json of --dump. */

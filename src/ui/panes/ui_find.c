@@ -1,12 +1,12 @@
 /* ui_find.c - finding a token's row (/word, n, :find). */
-#include "ui_find.h"
+#include "ui/panes/ui_find.h"
 
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
-#include "ui_app.h"
-#include "ui_cmd.h"
+#include "ui/core/ui_app.h"
+#include "ui/core/ui_cmd.h"
 
 int ui_find_row(char *const *labels, int n, const char *word, int from)
 {

@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 
-#include "ui_state.h"
+#include "ui/core/ui_state.h"
 
 struct ui_app;
 

@@ -1,12 +1,12 @@
 /* ui_lesson.c - the open lesson: steps, scenes applied to the state, the
  * checkpoint marked against the example on screen, progress kept. */
-#include "ui_lesson.h"
+#include "ui/panes/ui_lesson.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "lesson_state.h"
+#include "lesson/lesson_state.h"
 
 void ui_lessons_init(struct ui_lessons *ls, const char *lessons_dir, const char *assets_dir,
                      char *warning, int warning_size)

@@ -13,10 +13,10 @@
 #include <limits.h>
 #include <stdbool.h>
 
-#include "lesson.h"
-#include "progress.h"
-#include "ui_quiz.h"
-#include "ui_state.h"
+#include "lesson/lesson.h"
+#include "lesson/progress.h"
+#include "ui/panes/ui_quiz.h"
+#include "ui/core/ui_state.h"
 
 #define UI_LESSON_ID_MAX 128
 

@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog.h"
-#include "ui_app.h"
-#include "ui_lesson.h"
-#include "ui_text.h"
+#include "lesson/catalog.h"
+#include "ui/core/ui_app.h"
+#include "ui/panes/ui_lesson.h"
+#include "ui/widgets/ui_text.h"
 
 /* Read every lesson of the folder once: title, steps, which have checkpoints. */
 static void load_list(struct ui_lessons *ls)

@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "layout.h"
-#include "ui_app.h"
-#include "ui_text.h"
+#include "lesson/layout.h"
+#include "ui/core/ui_app.h"
+#include "ui/widgets/ui_text.h"
 
 #ifndef A_ITALIC
 #define A_ITALIC A_UNDERLINE

@@ -1,14 +1,14 @@
 /* ui_link.c - the explorer's state as the options that reopen it. */
-#include "ui_link.h"
+#include "ui/panes/ui_link.h"
 
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog.h"
-#include "example_io.h"
-#include "lesson_state.h"
+#include "lesson/catalog.h"
+#include "io/example_io.h"
+#include "lesson/lesson_state.h"
 
 /* The name a --focus gives the matrix of tensor x; NULL for none. */
 static const char *matrix_name(enum mha_tensor x)

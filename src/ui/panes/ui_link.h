@@ -10,10 +10,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "colorscale.h"
-#include "link.h"
-#include "ui_lesson.h"
-#include "ui_state.h"
+#include "io/colorscale.h"
+#include "io/link.h"
+#include "ui/panes/ui_lesson.h"
+#include "ui/core/ui_state.h"
 
 struct ui_link {
     struct link_state ls; /* its strings point into the state and the buffers below */

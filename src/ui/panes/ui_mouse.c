@@ -3,9 +3,9 @@
  * explains it, the wheel scrolls the numbers as the arrow keys do (the
  * text pane, the lesson's or the stage's, as J and K do, over it).  The modes over the
  * main screen take their own clicks (ui_mode.h). */
-#include "stages.h"
-#include "ui_app.h"
-#include "ui_mode.h"
+#include "engine/stages.h"
+#include "ui/core/ui_app.h"
+#include "ui/core/ui_mode.h"
 
 void ui_mouse_setup(struct ui_app *app)
 {

@@ -1,10 +1,10 @@
 /* ui_pane_text.c - a text pane's lines, scrolled, with "more" markers. */
-#include "ui_pane_text.h"
+#include "ui/panes/ui_pane_text.h"
 
 #include <stdio.h>
 
-#include "ui_text.h"
-#include "ui_widget.h"
+#include "ui/widgets/ui_text.h"
+#include "ui/widgets/ui_widget.h"
 
 void ui_pane_text_line(struct ui_pane_text *p, const char *s, size_t len, int attr)
 {

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "ui_theme.h"
+#include "ui/widgets/ui_theme.h"
 
 #define UI_PANE_TEXT_MAX 256
 

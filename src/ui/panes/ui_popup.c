@@ -1,13 +1,13 @@
 /* ui_popup.c - the pop-up mode (:link's command line), and OSC 52. */
-#include "ui_popup.h"
+#include "ui/panes/ui_popup.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "ui_app.h"
-#include "ui_mode.h"
+#include "ui/core/ui_app.h"
+#include "ui/core/ui_mode.h"
 
 /* Columns of bytes [s, s + n). */
 static int width_n(const char *s, size_t n, bool utf8)

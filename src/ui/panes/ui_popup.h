@@ -7,7 +7,7 @@
 
 #include <stdbool.h>
 
-#include "ui_text.h"
+#include "ui/widgets/ui_text.h"
 
 struct ui_popup {
     char *command; /* owned; NULL: the pop-up is closed */

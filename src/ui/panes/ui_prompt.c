@@ -1,5 +1,5 @@
 /* ui_prompt.c - the ':' and '/' lines as a mode: editing, history, Tab. */
-#include "ui_prompt.h"
+#include "ui/panes/ui_prompt.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -7,11 +7,11 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "ui_app.h"
-#include "ui_cmd.h"
-#include "ui_complete.h"
-#include "ui_find.h"
-#include "ui_mode.h"
+#include "ui/core/ui_app.h"
+#include "ui/core/ui_cmd.h"
+#include "ui/panes/ui_complete.h"
+#include "ui/panes/ui_find.h"
+#include "ui/core/ui_mode.h"
 
 void ui_history_add(struct ui_history *h, const char *line)
 {

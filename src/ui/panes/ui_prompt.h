@@ -4,7 +4,7 @@
 #ifndef UI_PROMPT_H
 #define UI_PROMPT_H
 
-#include "ui_state.h"
+#include "ui/core/ui_state.h"
 
 #define UI_HISTORY_MAX 64
 

@@ -1,5 +1,5 @@
 /* ui_quiz.c - the checkpoint's states: asking, typing, marked. */
-#include "ui_quiz.h"
+#include "ui/panes/ui_quiz.h"
 
 #include <curses.h>
 #include <limits.h>

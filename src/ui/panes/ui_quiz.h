@@ -7,8 +7,8 @@
 
 #include <stdbool.h>
 
-#include "lesson.h"
-#include "lesson_state.h"
+#include "lesson/lesson.h"
+#include "lesson/lesson_state.h"
 
 enum ui_quiz_phase {
     UI_QUIZ_NONE,    /* the step has no checkpoint */

@@ -1,9 +1,9 @@
 /* ui_train.c - the training screen's runs: building them, the ticks that
  * train them, held-out evaluations, stopping by themselves, checkpoints and
  * scrubbing back through them.  No curses here. */
-#include "ui_train.h"
+#include "ui/train/ui_train.h"
 
-#include "lesson_state.h"
+#include "lesson/lesson_state.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -21,8 +21,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "train.h"
-#include "ui_train_ring.h"
+#include "engine/train.h"
+#include "ui/train/ui_train_ring.h"
 
 #define UI_TRAIN_MAX_PANES 4
 /* Checkpoints kept per run, steps between them at first, and steps between

@@ -5,10 +5,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lesson_state.h"
-#include "ui_app.h"
-#include "ui_text.h"
-#include "ui_train.h"
+#include "lesson/lesson_state.h"
+#include "ui/core/ui_app.h"
+#include "ui/widgets/ui_text.h"
+#include "ui/train/ui_train.h"
 
 /* ---- the explorer's example: the model shown --------------------------------------------- */
 

@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ui_app.h"
-#include "ui_text.h"
-#include "ui_train.h"
+#include "ui/core/ui_app.h"
+#include "ui/widgets/ui_text.h"
+#include "ui/train/ui_train.h"
 
 #define CURVE_MAX_W 512
 

@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "colorscale.h"
-#include "export.h"
-#include "ui_app.h"
-#include "ui_export.h"
-#include "ui_train.h"
+#include "io/colorscale.h"
+#include "io/export.h"
+#include "ui/core/ui_app.h"
+#include "ui/panes/ui_export.h"
+#include "ui/train/ui_train.h"
 
 #define PANE_W 440.0
 #define PLOT_W 360.0

@@ -5,11 +5,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "export.h"
-#include "lesson_state.h"
-#include "ui_app.h"
-#include "ui_text.h"
-#include "ui_train.h"
+#include "io/export.h"
+#include "lesson/lesson_state.h"
+#include "ui/core/ui_app.h"
+#include "ui/widgets/ui_text.h"
+#include "ui/train/ui_train.h"
 
 enum train_act {
     TACT_PAUSE,

@@ -1,6 +1,6 @@
 /* ui_train_ring.c - checkpoints, curves and pace of the training screen
  * (no curses: tested on its own). */
-#include "ui_train_ring.h"
+#include "ui/train/ui_train_ring.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,10 +1,10 @@
 /* ui_view.c - the blocks each stage shows, read straight from the trace. */
-#include "ui_view.h"
+#include "ui/views/ui_view.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "ui_viewdata.h"
+#include "ui/views/ui_viewdata.h"
 
 /* Collects blocks into the caller's array. */
 struct builder {

@@ -7,8 +7,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "explain.h"
-#include "ui_state.h"
+#include "engine/explain.h"
+#include "ui/core/ui_state.h"
 
 /* Stages with one block per head show at most this many heads. */
 #define UI_VIEW_MAX_HEADS 32

@@ -1,14 +1,14 @@
 /* ui_viewdata.c - shapes, cost and heads as tables and matrices, from views.h. */
-#include "ui_viewdata.h"
+#include "ui/views/ui_viewdata.h"
 
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ui_views.h"
-#include "views.h"
-#include "views_drift.h"
+#include "ui/views/ui_views.h"
+#include "engine/views.h"
+#include "engine/views_drift.h"
 
 /* Room for rows x cols cells; false when out of memory. */
 static bool table_alloc(struct ui_table *t, int rows, int cols)

@@ -8,8 +8,8 @@
 
 #include <stdbool.h>
 
-#include "mha.h"
-#include "ui_state.h"
+#include "engine/mha.h"
+#include "ui/core/ui_state.h"
 
 #define UI_TABLE_MAX_COLS 6
 

@@ -1,5 +1,5 @@
 /* ui_views.c - the view registry (ui_views.h): one row per view. */
-#include "ui_views.h"
+#include "ui/views/ui_views.h"
 
 static const struct ui_view_ops views[MHA_VIEW_COUNT] = {
     [MHA_VIEW_SHAPES] = {MHA_VIEW_SHAPES,

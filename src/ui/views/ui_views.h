@@ -13,8 +13,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "ui_state.h"
-#include "ui_viewdata.h"
+#include "ui/core/ui_state.h"
+#include "ui/views/ui_viewdata.h"
 
 struct ui_view_ops {
     enum mha_view id;

@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "stages.h"
-#include "ui_app.h"
-#include "ui_text.h"
+#include "engine/stages.h"
+#include "ui/core/ui_app.h"
+#include "ui/widgets/ui_text.h"
 
 void ui_bar_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme *th, int width)
 {

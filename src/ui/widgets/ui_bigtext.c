@@ -1,5 +1,5 @@
 /* ui_bigtext.c - a 3 x 5 pixel font and its half-block lines. */
-#include "ui_bigtext.h"
+#include "ui/widgets/ui_bigtext.h"
 
 #include <ctype.h>
 #include <stdbool.h>

@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ui_layout.h"
-#include "ui_widget.h"
+#include "ui/widgets/ui_layout.h"
+#include "ui/widgets/ui_widget.h"
 
 int ui_heatmap_cell_w(const struct ui_theme *th)
 {

@@ -1,7 +1,7 @@
 /* ui_layout.c - panes, the pipeline bar, block flow, matrix windows, numbers. */
-#include "ui_layout.h"
+#include "ui/widgets/ui_layout.h"
 
-#include "ui_bigtext.h"
+#include "ui/widgets/ui_bigtext.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "mha.h"
+#include "engine/mha.h"
 
 /* Below this size the explorer shows only the "enlarge the terminal" notice. */
 #define UI_MIN_COLS 64

@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ui_text.h"
-#include "ui_widget.h"
+#include "ui/widgets/ui_text.h"
+#include "ui/widgets/ui_widget.h"
 
 #define LABEL_MAX 10 /* widest row label, in columns */
 

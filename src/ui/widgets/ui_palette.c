@@ -3,7 +3,7 @@
  * scales live in colorscale.c, shared with the exports. */
 #include <curses.h>
 
-#include "ui_theme.h"
+#include "ui/widgets/ui_theme.h"
 
 /* role, fg 256, bg 256, fg 8, bg 8, extra attributes */
 #define R(role, f256, b256, f8, b8, attr) [role] = {true, f256, b256, f8, b8, attr}

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ui_text.h"
-#include "ui_widget.h"
+#include "ui/widgets/ui_text.h"
+#include "ui/widgets/ui_widget.h"
 
 #define GAP 2     /* columns between table columns */
 #define MIN_COL 6 /* a column is not squeezed below this */

@@ -1,11 +1,11 @@
 /* ui_text.c - UTF-8 decoding, display widths, shortening and wrapping. */
-#include "ui_text.h"
+#include "ui/widgets/ui_text.h"
 
 #include <limits.h>
 #include <string.h>
 #include <wchar.h>
 
-#include "utf8.h"
+#include "io/utf8.h"
 
 /* The program's own symbols and what they become without UTF-8. */
 static const struct {

@@ -1,6 +1,6 @@
 /* ui_theme.c - the colour scales of the screen (from colorscale.c), the
  * choice of depth and theme, and the colour pairs. */
-#include "ui_theme.h"
+#include "ui/widgets/ui_theme.h"
 
 #include <curses.h>
 #include <math.h>

@@ -19,7 +19,7 @@
 
 #include <stdbool.h>
 
-#include "colorscale.h"
+#include "io/colorscale.h"
 
 /* How many colours the screen uses. */
 enum ui_depth { UI_DEPTH_MONO, UI_DEPTH_8, UI_DEPTH_256 };

@@ -6,10 +6,10 @@
 #include <curses.h>
 #include <stdbool.h>
 
-#include "ui_layout.h"
-#include "ui_theme.h"
-#include "ui_view.h"
-#include "ui_viewdata.h"
+#include "ui/widgets/ui_layout.h"
+#include "ui/widgets/ui_theme.h"
+#include "ui/views/ui_view.h"
+#include "ui/views/ui_viewdata.h"
 
 /* Size of a block as drawn. */
 struct ui_block_geom {
