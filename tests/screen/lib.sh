@@ -46,6 +46,13 @@ start() {
         echo "sleep 600"
     } >"$WORK/run.sh"
     rm -f "$WORK/status"
+    # a server just told to quit (T kill-server) may still be going away
+    # when the new session reaches it ("server exited unexpectedly"): try again
+    local i
+    for i in 1 2 3 4 5; do
+        T new-session -d -x "$w" -y "$h" "bash '$WORK/run.sh'" 2>/dev/null && return 0
+        sleep 0.3
+    done
     T new-session -d -x "$w" -y "$h" "bash '$WORK/run.sh'"
 }
 
