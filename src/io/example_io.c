@@ -455,19 +455,18 @@ char *mha_example_to_string(const struct mha_example *ex)
     return s;
 }
 
-int mha_example_save(const struct mha_example *ex, const char *path, struct mha_error *err)
+int io_save_text(const char *path, char *text, struct mha_error *err)
 {
     mha_error_clear(err);
-    char *text = mha_example_to_string(ex);
     if (!text)
         return mha_error_set(err, "out of memory");
     size_t len = strlen(path);
-    char *tmp = malloc(len + 16);
+    char *tmp = malloc(len + 32);
     if (!tmp) {
         free(text);
         return mha_error_set(err, "out of memory");
     }
-    snprintf(tmp, len + 16, "%s.tmp%ld", path, (long)getpid());
+    snprintf(tmp, len + 32, "%s.tmp%ld", path, (long)getpid());
     FILE *f = fopen(tmp, "wb");
     int rc = 0;
     if (!f) {
@@ -485,4 +484,9 @@ int mha_example_save(const struct mha_example *ex, const char *path, struct mha_
     free(tmp);
     free(text);
     return rc;
+}
+
+int mha_example_save(const struct mha_example *ex, const char *path, struct mha_error *err)
+{
+    return io_save_text(path, mha_example_to_string(ex), err);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "io/example_io.h"
 #include "io/json_read.h"
 #include "io/safe_file.h"
 
@@ -318,32 +319,7 @@ char *model_io_to_string(const struct train_model *m)
 
 int model_io_save(const struct train_model *m, const char *path, struct mha_error *err)
 {
-    mha_error_clear(err);
-    char *text = model_io_to_string(m);
-    const size_t len = strlen(path);
-    char *tmp = text ? malloc(len + 32) : NULL;
-    if (!tmp) {
-        free(text);
-        return mha_error_set(err, "out of memory");
-    }
-    snprintf(tmp, len + 32, "%s.tmp%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
-    int rc = 0;
-    if (!f) {
-        rc = mha_error_set(err, "cannot write: %s", strerror(errno));
-    } else {
-        bool ok = fputs(text, f) >= 0 && fputc('\n', f) != EOF;
-        ok = (fclose(f) == 0) && ok;
-        if (!ok || rename(tmp, path) != 0) {
-            rc = mha_error_set(err, "cannot write: %s", strerror(errno));
-            remove(tmp);
-        }
-    }
-    if (rc)
-        mha_error_at(err, path, 0, 0);
-    free(tmp);
-    free(text);
-    return rc;
+    return io_save_text(path, model_io_to_string(m), err);
 }
 
 int model_io_write_grad(FILE *out, const struct train_model *m)
