@@ -71,6 +71,27 @@ static void teardown(void)
     ck_assert_int_eq(system(cmd), 0);
 }
 
+/* A title with an escape sequence and a right-to-left override is listed
+ * with both written out, so drawing the list cannot steer the terminal. */
+START_TEST(test_titles_escaped)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/04-bad.md", lessons);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("# Red \x1b[31mtitle\xe2\x80\xae here\n\n## One\n\nText.\n\n```mha\nstage: input\n```\n", f);
+    fclose(f);
+    stop();
+    start();
+    ui_lesson_menu_open(&ls, &st);
+    ck_assert_int_eq(ls.n_list, 4);
+    const char *title = ls.list[3].title;
+    ck_assert_ptr_null(strchr(title, 0x1b));
+    ck_assert_ptr_null(strstr(title, "\xe2\x80\xae"));
+    ck_assert_str_eq(title, "Red <U+001B>[31mtitle<U+202E> here");
+}
+END_TEST
+
 static void marks(int i, char *seen)
 {
     char quiz[32];
@@ -190,6 +211,7 @@ static Suite *list_suite(void)
     Suite *s = suite_create("ui_lesson_list");
     TCase *t = tcase_create("list");
     tcase_add_checked_fixture(t, setup, teardown);
+    tcase_add_test(t, test_titles_escaped);
     tcase_add_test(t, test_seen_counts_and_next_unread);
     tcase_add_test(t, test_restart_and_reset);
     tcase_add_test(t, test_progress_reset);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/text_check.h"
 #include "lesson/catalog.h"
 #include "ui/core/ui_app.h"
 #include "ui/panes/ui_lesson.h"
@@ -27,7 +28,9 @@ static void load_list(struct ui_lessons *ls)
         const char *slash = strrchr(cat.paths[i], '/');
         snprintf(e->id, sizeof e->id, "%s", slash ? slash + 1 : cat.paths[i]);
         e->number = l->number;
-        snprintf(e->title, sizeof e->title, "%s", l->title ? l->title : e->id);
+        /* drawn through ncurses and echoed in messages: a control or bidi
+         * character in a title is written out, never obeyed */
+        mha_text_escape(l->title ? l->title : e->id, e->title, sizeof e->title);
         e->n_steps = l->n_steps;
         e->broken = l->n_diags > 0 || l->n_steps == 0;
         e->quiz_steps = calloc((size_t)(l->n_steps > 0 ? l->n_steps : 1), sizeof *e->quiz_steps);
