@@ -178,6 +178,9 @@ void ui_help_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme 
                   int cols);
 /* Lines the help screen takes (for scrolling). */
 int ui_help_lines(void);
+/* The help's line i: its keys and its words (headings: key ""); false past
+ * the end. */
+bool ui_help_line(int i, char *key, size_t kn, char *text, size_t tn);
 
 /* The heading of the text pane ("4 · Attention: who looks at whom") and
  * the formula (lines apart by '\n') of the current stage or view. */
@@ -234,9 +237,6 @@ void ui_train_draw_vis(const struct ui_app *app);
 void ui_train_lesson_sync(struct ui_app *app);
 /* The visualisation takes the text pane's room too (not a lesson's). */
 void ui_train_layout(const struct ui_app *app, struct ui_layout *lay);
-/* The help's section: lines, and line i's key and text. */
-int ui_train_help_count(void);
-void ui_train_help_line(int i, const char **key, const char **text);
 /* The message line's hint on the training screen. */
 const char *ui_train_hint(const struct ui_app *app);
 /* :link on the training screen: the options that train the same again, as a

@@ -7,6 +7,7 @@
 
 #include "ui/core/ui_app.h"
 #include "ui/core/ui_cmd.h"
+#include "ui/core/ui_keymap.h"
 #include "ui/widgets/ui_text.h"
 
 #define CTRL(c) ((c)&0x1f)
@@ -19,8 +20,8 @@ const struct ui_key_binding ui_key_table[] = {
      UI_KEYS_ANY,
      UI_ACT_STAGE_JUMP,
      "jump to a stage"},
-    {{'+', '='}, "+", UI_KEYS_ANY, UI_ACT_HEADS_MORE, "more heads: next divisor of d_model"},
-    {{'-', '_'}, "-", UI_KEYS_ANY, UI_ACT_HEADS_FEWER, "fewer heads: previous divisor"},
+    {{'+', '='}, "+ =", UI_KEYS_ANY, UI_ACT_HEADS_MORE, "more heads: next divisor of d_model"},
+    {{'-', '_'}, "- _", UI_KEYS_ANY, UI_ACT_HEADS_FEWER, "fewer heads: previous divisor"},
     {{']'}, "]", UI_KEYS_ANY, UI_ACT_DMODEL_UP, "d_model up (heads follow to a divisor)"},
     {{'['}, "[", UI_KEYS_ANY, UI_ACT_DMODEL_DOWN, "d_model down"},
     {{'c'}, "c", UI_KEYS_ANY, UI_ACT_CAUSAL, "causal mask on / off"},
@@ -77,7 +78,7 @@ const struct ui_key_binding ui_key_table[] = {
      "close the panel / leave the numbers / leave the lesson"},
     {{'?', KEY_F(1)}, "? F1", UI_KEYS_ANY, UI_ACT_HELP, "this help"},
     {{CTRL('l')}, "^L", UI_KEYS_ANY, UI_ACT_REDRAW, "redraw the screen"},
-    {{'q', 'Q'}, "q", UI_KEYS_ANY, UI_ACT_QUIT, "quit (over an overlay or a mode: leave it)"},
+    {{'q', 'Q'}, "q Q", UI_KEYS_ANY, UI_ACT_QUIT, "quit (over an overlay or a mode: leave it)"},
 };
 const int ui_key_count = (int)(sizeof ui_key_table / sizeof ui_key_table[0]);
 
@@ -158,11 +159,6 @@ static const char *const mode_heading[] = {
     [UI_KEYS_TEACH] = "Teaching: presenting, autoplay, themes, pictures",
 };
 
-static const struct help_line checkpoint_help[] = {
-    {"1 … 9", "answer a checkpoint: the choice with that number", false},
-    {"0 … 9 . - Enter", "answer a checkpoint that asks for a number", false},
-};
-
 /* How autoplay, e and a replay behave, under the teaching keys. */
 static const struct help_line teach_help[] = {
     {"", "autoplay: the next lesson step (a checkpoint shows", false},
@@ -213,21 +209,21 @@ static int help_layout(struct help_line *out, int max, char labels[][48])
             out[n++] = (struct help_line){labels[nl], b->help, false};
             nl++;
         }
-        /* a checkpoint takes the keys of its answer before the table does */
-        for (int i = 0; order[m] == UI_KEYS_LESSON && i < 2 && n < max; i++)
-            out[n++] = checkpoint_help[i];
         const int teach = (int)(sizeof teach_help / sizeof teach_help[0]);
         for (int i = 0; order[m] == UI_KEYS_TEACH && i < teach && n < max; i++)
             out[n++] = teach_help[i];
     }
-    if (n + 2 < max) { /* the training screen's own keys */
-        out[n++] = (struct help_line){NULL, NULL, false};
-        out[n++] = (struct help_line){NULL, "On the training screen (--train, --compare)", true};
-    }
-    for (int i = 0; i < ui_train_help_count() && n < max; i++) {
-        out[n].heading = false;
-        ui_train_help_line(i, &out[n].key, &out[n].text);
-        n++;
+    /* the keys of the modes over the main screen, each from its table (a
+     * checkpoint takes the keys of its answer before the table above does) */
+    for (int t = 0; t < ui_keymap_count; t++) {
+        const struct ui_keymap *km = ui_keymaps[t];
+        if (n + 2 < max) {
+            out[n++] = (struct help_line){NULL, NULL, false};
+            out[n++] = (struct help_line){NULL, km->heading, true};
+        }
+        for (int i = 0; i < km->n && n < max; i++)
+            if (km->rows[i].label)
+                out[n++] = (struct help_line){km->rows[i].label, km->rows[i].help, false};
     }
     if (n + 2 < max) {
         out[n++] = (struct help_line){NULL, NULL, false};
@@ -243,13 +239,25 @@ static int help_layout(struct help_line *out, int max, char labels[][48])
     return n;
 }
 
-#define HELP_MAX 128
+#define HELP_MAX 256
 
 int ui_help_lines(void)
 {
     struct help_line lines[HELP_MAX];
     char labels[HELP_MAX][48];
     return help_layout(lines, HELP_MAX, labels);
+}
+
+bool ui_help_line(int i, char *key, size_t kn, char *text, size_t tn)
+{
+    struct help_line lines[HELP_MAX];
+    char labels[HELP_MAX][48];
+    const int n = help_layout(lines, HELP_MAX, labels);
+    if (i < 0 || i >= n)
+        return false;
+    snprintf(key, kn, "%s", lines[i].key ? lines[i].key : "");
+    snprintf(text, tn, "%s", lines[i].text ? lines[i].text : "");
+    return true;
 }
 
 void ui_help_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme *th, int rows,
@@ -273,8 +281,8 @@ void ui_help_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme 
             ui_put(win, y, x + 24, l->text, width - 24, 0, th->utf8);
         }
     }
-    char foot[128];
-    snprintf(foot, sizeof foot, "q, Esc or ? closes · ↑ ↓ scroll%s",
+    char foot[160], hint[128];
+    snprintf(foot, sizeof foot, "%s%s", ui_keymap_hint(&ui_keymap_help, hint, sizeof hint),
              st->help_scroll + body < n ? " (more below)" : "");
     ui_put(win, rows - 1, x, foot, width, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
     wattrset(win, 0);

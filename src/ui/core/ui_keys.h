@@ -58,7 +58,7 @@ enum ui_action {
     UI_ACT_QUIT
 };
 
-#define UI_KEY_MAX_KEYS 8
+#define UI_KEY_MAX_KEYS 12
 
 struct ui_key_binding {
     int keys[UI_KEY_MAX_KEYS]; /* curses key codes, 0-terminated */

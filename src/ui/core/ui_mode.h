@@ -18,10 +18,13 @@
  *   1. write src/ui/core/ui_mode_<name>.c with a `const struct ui_mode
  *      ui_mode_<name>` whose open(), key() and draw() read and change the
  *      app (keep its state in struct ui_app or a struct of its own there);
- *   2. declare it below and add it to ui_mode_registry[] in ui_modes.c,
+ *   2. give it a key table (ui_keymap.h: keys, action, help words, hint)
+ *      that its key() looks keys up in and switches on, and add the table
+ *      to ui_keymaps[] in ui_keymap.c: the help screen shows it from there;
+ *   3. declare it below and add it to ui_mode_registry[] in ui_modes.c,
  *      and the file to ui_src in src/ui/meson.build.
- * The key test (tests/test_ui_cmd.c) checks that no key is bound twice in
- * one mode's table. */
+ * tests/test_ui_keymap.c checks that no key is bound twice in one mode's
+ * table, that the help names every bound key, and that it fits 80 columns. */
 #ifndef UI_MODE_H
 #define UI_MODE_H
 
@@ -75,9 +78,6 @@ bool ui_modes_key(struct ui_app *app, int key, bool is_char);
 bool ui_modes_mouse(struct ui_app *app, const MEVENT *ev);
 /* Draw the stack (the windows are wnoutrefreshed, no doupdate). */
 void ui_modes_draw(const struct ui_app *app);
-
-/* q / Q / Esc as a character. */
-bool ui_mode_is_leave_key(int key, bool is_char);
 
 /* The key as the key tables see it: a character that shares its number
  * with a curses key code (U+0101 and up) is no key there: 0. */

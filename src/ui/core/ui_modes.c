@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ui/core/ui_app.h"
+#include "ui/core/ui_keymap.h"
 #include "ui/panes/ui_lesson.h"
 
 /* Every mode but the main screen, in the order they go on the stack when
@@ -16,11 +17,6 @@ static const struct ui_mode *const ui_mode_registry[] = {
     &ui_mode_menu,  &ui_mode_prompt,  &ui_mode_popup,   &ui_mode_help,
 };
 #define REGISTRY_N ((int)(sizeof ui_mode_registry / sizeof ui_mode_registry[0]))
-
-bool ui_mode_is_leave_key(int key, bool is_char)
-{
-    return is_char && (key == 'q' || key == 'Q' || key == 27);
-}
 
 static bool on_stack(const struct ui_mode_stack *s, const struct ui_mode *m)
 {
@@ -102,9 +98,16 @@ static bool present_open(const struct ui_app *app)
     return app->st.present;
 }
 
+enum leave_act { LEAVE };
+
+static const struct ui_keymap_row present_rows[] = {
+    {{'q', 'Q', 27}, "q Q Esc", LEAVE, "back to the usual layout", NULL},
+};
+const struct ui_keymap ui_keymap_present = UI_KEYMAP("In presenter mode (P)", present_rows);
+
 static bool present_key(struct ui_app *app, int key, bool is_char)
 {
-    if (!ui_mode_is_leave_key(key, is_char))
+    if (ui_keymap_action(&ui_keymap_present, ui_mode_keycode(key, is_char), -1) != LEAVE)
         return false;
     app->st.present = false;
     ui_state_say(&app->st, false, "Presenter mode off (P brings it back).");
@@ -120,9 +123,15 @@ static bool explain_open(const struct ui_app *app)
     return app->st.explain_open && app->st.focus;
 }
 
+static const struct ui_keymap_row explain_rows[] = {
+    {{'q', 'Q', 27}, "q Q Esc", LEAVE, "close it; the cursor stays on its number", NULL},
+};
+const struct ui_keymap ui_keymap_explain =
+    UI_KEYMAP("With the explain panel open (Enter)", explain_rows);
+
 static bool explain_key(struct ui_app *app, int key, bool is_char)
 {
-    if (!ui_mode_is_leave_key(key, is_char))
+    if (ui_keymap_action(&ui_keymap_explain, ui_mode_keycode(key, is_char), -1) != LEAVE)
         return false;
     app->st.explain_open = false;
     app->st.msg[0] = '\0';
@@ -145,7 +154,7 @@ static bool quiz_key(struct ui_app *app, int key, bool is_char)
 {
     struct ui_lessons *ls = &app->les;
     const bool typing = ui_quiz_numeric(&ls->quiz) && ls->quiz.typed[0];
-    if (!typing && is_char && (key == 'q' || key == 'Q') && ui_quiz_numeric(&ls->quiz)) {
+    if (!typing && ui_quiz_is_quit(key, is_char) && ui_quiz_numeric(&ls->quiz)) {
         if (app->quit_armed) {
             app->quit_armed = false;
             app->st.quit = true; /* asked twice: as q on the main screen */

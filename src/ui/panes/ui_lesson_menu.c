@@ -8,6 +8,7 @@
 #include "engine/text_check.h"
 #include "lesson/catalog.h"
 #include "ui/core/ui_app.h"
+#include "ui/core/ui_keymap.h"
 #include "ui/panes/ui_lesson.h"
 #include "ui/widgets/ui_text.h"
 
@@ -128,33 +129,43 @@ static void restart(struct ui_lessons *ls, struct ui_state *st, const struct ui_
         ui_state_say(st, false, "\"%s\" starts again from step 1.", e->title);
 }
 
+enum menu_act { MENU_UP, MENU_DOWN, MENU_FIRST, MENU_LAST, MENU_OPEN, MENU_RESTART, MENU_FORGET,
+                MENU_CLOSE };
+
+static const struct ui_keymap_row menu_rows[] = {
+    {{KEY_UP, 'k'}, "↑ k", MENU_UP, "the lesson above (round to the end)", "↑ ↓ choose"},
+    {{KEY_DOWN, 'j'}, "↓ j", MENU_DOWN, "the lesson below (round to the top)", NULL},
+    {{KEY_HOME, KEY_PPAGE}, "Home PgUp", MENU_FIRST, "the first lesson", NULL},
+    {{KEY_END, KEY_NPAGE}, "End PgDn", MENU_LAST, "the last row: leave the lesson", NULL},
+    {{KEY_ENTER, '\n', '\r', ' '},
+     "Enter Space",
+     MENU_OPEN,
+     "open it where you left it",
+     "Enter opens where you left it"},
+    {{'r'}, "r", MENU_RESTART, "restart it: its progress forgotten", "r restarts it"},
+    {{'R'}, "R", MENU_FORGET, "twice: forget every lesson's progress", "R forgets all"},
+    {{27, 'L', 'q'}, "Esc L q", MENU_CLOSE, "close the list", "Esc"},
+};
+const struct ui_keymap ui_keymap_menu = UI_KEYMAP("In the lesson list (L)", menu_rows);
+
 void ui_lesson_menu_key(struct ui_lessons *ls, struct ui_state *st, int key, bool is_char)
 {
     const int rows = ui_lesson_menu_rows(ls);
-    if (is_char && (key == '\n' || key == '\r'))
-        key = KEY_ENTER;
-    if (is_char && key == 'k')
-        key = KEY_UP;
-    if (is_char && key == 'j')
-        key = KEY_DOWN;
-    if (is_char && key == ' ')
-        key = KEY_ENTER;
-    switch (key) {
-    case KEY_UP:
+    (void)is_char;
+    switch (ui_keymap_action(&ui_keymap_menu, key, -1)) {
+    case MENU_UP:
         ls->menu_sel = ls->menu_sel > 0 ? ls->menu_sel - 1 : rows - 1;
         break;
-    case KEY_DOWN:
+    case MENU_DOWN:
         ls->menu_sel = ls->menu_sel + 1 < rows ? ls->menu_sel + 1 : 0;
         break;
-    case KEY_HOME:
-    case KEY_PPAGE:
+    case MENU_FIRST:
         ls->menu_sel = 0;
         break;
-    case KEY_END:
-    case KEY_NPAGE:
+    case MENU_LAST:
         ls->menu_sel = rows - 1;
         break;
-    case KEY_ENTER:
+    case MENU_OPEN:
         ls->menu_open = false;
         if (ls->menu_sel >= ls->n_list) {
             ui_lesson_close(ls, st);
@@ -165,11 +176,11 @@ void ui_lesson_menu_key(struct ui_lessons *ls, struct ui_state *st, int key, boo
             ui_lesson_open(ls, st, e->path, -1);
         }
         break;
-    case 'r':
+    case MENU_RESTART:
         if (ls->menu_sel < ls->n_list)
             restart(ls, st, &ls->list[ls->menu_sel]);
         break;
-    case 'R':
+    case MENU_FORGET:
         if (!ls->menu_reset_armed) {
             ls->menu_reset_armed = true;
             ui_state_say(st, false,
@@ -183,9 +194,7 @@ void ui_lesson_menu_key(struct ui_lessons *ls, struct ui_state *st, int key, boo
         }
         ls->menu_sel = ui_lesson_menu_next(ls);
         break;
-    case 27:
-    case 'L':
-    case 'q':
+    case MENU_CLOSE:
         ls->menu_open = false;
         break;
     default:
@@ -254,9 +263,9 @@ void ui_lesson_menu_draw(WINDOW *win, const struct ui_lessons *ls, const struct 
                  first + body < rows ? first + body : rows, rows);
         ui_put(win, 0, w - 2 - ui_text_width(more, th->utf8), more, w, head_attr, th->utf8);
     }
-    ui_put(win, h - 2, x,
-           "↑ ↓ choose · Enter opens where you left it · r restarts it · R forgets all · Esc",
-           inner, head_attr, th->utf8);
+    char hint[160];
+    ui_put(win, h - 2, x, ui_keymap_hint(&ui_keymap_menu, hint, sizeof hint), inner, head_attr,
+           th->utf8);
     wattrset(win, 0);
     wnoutrefresh(win);
 }

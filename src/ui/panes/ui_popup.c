@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "ui/core/ui_app.h"
+#include "ui/core/ui_keymap.h"
 #include "ui/core/ui_mode.h"
 
 /* Columns of bytes [s, s + n). */
@@ -149,17 +150,30 @@ static bool popup_open(const struct ui_app *app)
     return app->popup.command != NULL;
 }
 
+enum popup_act { POPUP_UP, POPUP_DOWN, POPUP_CLOSE };
+
+static const struct ui_keymap_row popup_rows[] = {
+    {{KEY_UP}, "↑ ↓", POPUP_UP, "scroll it", NULL},
+    {{KEY_DOWN}, NULL, POPUP_DOWN, NULL, NULL},
+    {{'q', 'Q', 27, '\n', '\r', ' ', KEY_ENTER}, "q Q Esc Enter Space", POPUP_CLOSE, "close it", NULL},
+};
+const struct ui_keymap ui_keymap_popup = UI_KEYMAP("In a pop-up (:link)", popup_rows);
+
 static bool popup_key(struct ui_app *app, int key, bool is_char)
 {
-    if (!is_char && (key == KEY_UP || key == KEY_DOWN)) {
+    switch (ui_keymap_action(&ui_keymap_popup, ui_mode_keycode(key, is_char), -1)) {
+    case POPUP_UP:
+    case POPUP_DOWN:
         app->popup.scroll += key == KEY_UP ? -1 : 1;
         if (app->popup.scroll < 0)
             app->popup.scroll = 0;
-        return true;
-    }
-    if (ui_mode_is_leave_key(key, is_char) ||
-        (is_char && (key == '\n' || key == '\r' || key == ' ')) || (!is_char && key == KEY_ENTER))
+        break;
+    case POPUP_CLOSE:
         ui_popup_close(app);
+        break;
+    default:
+        break;
+    }
     return true; /* a pop-up takes every key while it shows */
 }
 

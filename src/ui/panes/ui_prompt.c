@@ -9,6 +9,7 @@
 
 #include "ui/core/ui_app.h"
 #include "ui/core/ui_cmd.h"
+#include "ui/core/ui_keymap.h"
 #include "ui/panes/ui_complete.h"
 #include "ui/panes/ui_find.h"
 #include "ui/core/ui_mode.h"
@@ -123,58 +124,79 @@ static bool prompt_open(const struct ui_app *app)
     return app->st.cmd_active;
 }
 
+enum prompt_act { PROMPT_CANCEL, PROMPT_RUN, PROMPT_OLDER, PROMPT_NEWER, PROMPT_COMPLETE,
+                  PROMPT_ERASE, PROMPT_CLEAR };
+
+static const struct ui_keymap_row prompt_rows[] = {
+    {{27}, "Esc", PROMPT_CANCEL, "cancel: the line is dropped", NULL},
+    {{KEY_ENTER, '\n', '\r'}, "Enter", PROMPT_RUN, "run the command, or find the word", NULL},
+    {{KEY_UP}, "↑ ↓", PROMPT_OLDER, "the lines run before (: and / apart)", NULL},
+    {{KEY_DOWN}, NULL, PROMPT_NEWER, NULL, NULL},
+    {{'\t'}, "Tab", PROMPT_COMPLETE, "complete a command, name or file (:)", NULL},
+    {{KEY_BACKSPACE, 127, 8}, "Backspace", PROMPT_ERASE, "one character; on an empty line: close", NULL},
+    {{21}, "^U", PROMPT_CLEAR, "clear the line", NULL},
+};
+const struct ui_keymap ui_keymap_prompt = UI_KEYMAP("On the command line (: and /)", prompt_rows);
+
+/* A character typed into the line (other keys are taken and dropped). */
+static void type_char(struct ui_state *st, int key)
+{
+    char mb[MB_LEN_MAX];
+    mbstate_t ps;
+    memset(&ps, 0, sizeof ps);
+    const size_t n = wcrtomb(mb, (wchar_t)key, &ps);
+    if (n == (size_t)-1 || st->cmd_len + n + 1 >= sizeof st->cmd)
+        return;
+    memcpy(st->cmd + st->cmd_len, mb, n);
+    st->cmd_len += n;
+    st->cmd[st->cmd_len] = '\0';
+    st->msg[0] = '\0';
+}
+
 static bool prompt_key(struct ui_app *app, int key, bool is_char)
 {
     struct ui_state *st = &app->st;
     struct ui_history *h = st->cmd_lead == '/' ? &app->find_hist : &app->hist;
-    if (is_char && key == 27) {
+    const int code = ui_mode_keycode(key, is_char);
+    const char *line;
+    switch (ui_keymap_action(&ui_keymap_prompt, code, -1)) {
+    case PROMPT_CANCEL:
         st->cmd_active = false;
         st->msg[0] = '\0';
-        return true;
-    }
-    if ((!is_char && key == KEY_ENTER) || (is_char && (key == '\n' || key == '\r'))) {
+        break;
+    case PROMPT_RUN:
         run(app);
-        return true;
-    }
-    if (!is_char && (key == KEY_UP || key == KEY_DOWN)) {
-        const char *line = ui_history_step(h, key == KEY_UP ? -1 : +1, st->cmd);
+        break;
+    case PROMPT_OLDER:
+    case PROMPT_NEWER:
+        line = ui_history_step(h, code == KEY_UP ? -1 : +1, st->cmd);
         if (line)
             set_line(st, line);
-        return true;
-    }
-    if (is_char && key == '\t' && st->cmd_lead == ':') {
-        complete(app);
-        return true;
-    }
-    if ((!is_char && key == KEY_BACKSPACE) || (is_char && (key == 127 || key == 8))) {
+        break;
+    case PROMPT_COMPLETE:
+        if (st->cmd_lead == ':')
+            complete(app);
+        break;
+    case PROMPT_ERASE:
         if (st->cmd_len == 0) {
             st->cmd_active = false;
-            return true;
+            break;
         }
         /* drop one UTF-8 character */
         do
             st->cmd_len--;
         while (st->cmd_len > 0 && ((unsigned char)st->cmd[st->cmd_len] & 0xC0u) == 0x80u);
         st->cmd[st->cmd_len] = '\0';
-        return true;
-    }
-    if (is_char && key == 21) { /* ^U */
+        break;
+    case PROMPT_CLEAR:
         st->cmd_len = 0;
         st->cmd[0] = '\0';
-        return true;
+        break;
+    default:
+        if (is_char && key >= 32 && key != 127)
+            type_char(st, key);
+        break;
     }
-    if (!is_char || key < 32 || key == 127)
-        return true;
-    char mb[MB_LEN_MAX];
-    mbstate_t ps;
-    memset(&ps, 0, sizeof ps);
-    const size_t n = wcrtomb(mb, (wchar_t)key, &ps);
-    if (n == (size_t)-1 || st->cmd_len + n + 1 >= sizeof st->cmd)
-        return true;
-    memcpy(st->cmd + st->cmd_len, mb, n);
-    st->cmd_len += n;
-    st->cmd[st->cmd_len] = '\0';
-    st->msg[0] = '\0';
     return true;
 }
 

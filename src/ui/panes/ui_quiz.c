@@ -8,6 +8,9 @@
 #include <string.h>
 #include <wchar.h>
 
+#include "ui/core/ui_keymap.h"
+#include "ui/core/ui_mode.h"
+
 void ui_quiz_start(struct ui_quiz *z, const struct lesson_quiz *q, int previous)
 {
     memset(z, 0, sizeof *z);
@@ -26,40 +29,86 @@ bool ui_quiz_numeric(const struct ui_quiz *z)
     return z->q && z->q->n_choices == 0;
 }
 
-static bool is_enter(int key, bool is_char)
+enum quiz_act {
+    QUIZ_CHOOSE,  /* a choice's number */
+    QUIZ_NO_CHOICE,
+    QUIZ_DIGIT,   /* a character of the number */
+    QUIZ_EXPONENT,
+    QUIZ_SUBMIT,
+    QUIZ_ERASE,
+    QUIZ_DROP,
+    QUIZ_QUIT     /* q: the mode asks for a second one (core/ui_modes.c) */
+};
+
+static const struct ui_keymap_row choice_rows[] = {
+    {{'1', '2', '3', '4', '5', '6', '7', '8', '9'},
+     "1 … 9",
+     QUIZ_CHOOSE,
+     "answer: the choice with that number",
+     NULL},
+    {{'0'}, "0", QUIZ_NO_CHOICE, "no choice: taken, the stage stays", NULL},
+};
+const struct ui_keymap ui_keymap_quiz_choice =
+    UI_KEYMAP("A checkpoint with choices (Space goes on)", choice_rows);
+
+static const struct ui_keymap_row number_rows[] = {
+    {{'0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '.', '-'},
+     "0 … 9 . -",
+     QUIZ_DIGIT,
+     "type the answer",
+     NULL},
+    {{'e'}, "e", QUIZ_EXPONENT, "an exponent, after a digit (1e-3)", NULL},
+    {{KEY_ENTER, '\n', '\r'}, "Enter", QUIZ_SUBMIT, "mark it (nothing typed: explain)", NULL},
+    {{KEY_BACKSPACE, 127, 8},
+     "Backspace",
+     QUIZ_ERASE,
+     "one character (nothing typed: a step back)",
+     NULL},
+    {{27}, "Esc", QUIZ_DROP, "drop what was typed", NULL},
+    {{'q', 'Q'}, "q Q", QUIZ_QUIT, "typed once typing began; else twice quits", NULL},
+};
+const struct ui_keymap ui_keymap_quiz_number =
+    UI_KEYMAP("A checkpoint that asks for a number", number_rows);
+
+bool ui_quiz_is_quit(int key, bool is_char)
 {
-    return is_char ? key == '\n' || key == '\r' : key == KEY_ENTER;
+    return ui_keymap_action(&ui_keymap_quiz_number, ui_mode_keycode(key, is_char), -1) ==
+           QUIZ_QUIT;
 }
 
-static bool is_backspace(int key, bool is_char)
+static enum ui_quiz_input choose(struct ui_quiz *z, int key, bool is_char)
 {
-    return is_char ? key == 127 || key == 8 : key == KEY_BACKSPACE;
+    switch (ui_keymap_action(&ui_keymap_quiz_choice, ui_mode_keycode(key, is_char), -1)) {
+    case QUIZ_CHOOSE: {
+        const int i = key - '1';
+        if (i >= z->q->n_choices)
+            return UI_QUIZ_TAKEN; /* no such choice: nothing happens */
+        if (z->retry && !strcmp(z->q->choices[i], z->first))
+            return UI_QUIZ_TAKEN; /* already tried */
+        snprintf(z->given, sizeof z->given, "%s", z->q->choices[i]);
+        return UI_QUIZ_SUBMIT;
+    }
+    case QUIZ_NO_CHOICE:
+        return UI_QUIZ_TAKEN;
+    default:
+        return UI_QUIZ_IGNORED;
+    }
 }
 
 enum ui_quiz_input ui_quiz_key(struct ui_quiz *z, int key, bool is_char)
 {
     if (!ui_quiz_asking(z))
         return UI_QUIZ_IGNORED;
-    if (!ui_quiz_numeric(z)) {
-        if (is_char && key >= '1' && key <= '9') {
-            const int i = key - '1';
-            if (i >= z->q->n_choices)
-                return UI_QUIZ_TAKEN; /* no such choice: nothing happens */
-            if (z->retry && !strcmp(z->q->choices[i], z->first))
-                return UI_QUIZ_TAKEN; /* already tried */
-            snprintf(z->given, sizeof z->given, "%s", z->q->choices[i]);
-            return UI_QUIZ_SUBMIT;
-        }
-        return is_char && key == '0' ? UI_QUIZ_TAKEN : UI_QUIZ_IGNORED;
-    }
+    if (!ui_quiz_numeric(z))
+        return choose(z, key, is_char);
     size_t len = strlen(z->typed);
-    if (is_enter(key, is_char)) {
+    switch (ui_keymap_action(&ui_keymap_quiz_number, ui_mode_keycode(key, is_char), -1)) {
+    case QUIZ_SUBMIT:
         if (len == 0)
             return UI_QUIZ_IGNORED; /* Enter explains the number under the cursor */
         snprintf(z->given, sizeof z->given, "%s", z->typed);
         return UI_QUIZ_SUBMIT;
-    }
-    if (is_backspace(key, is_char)) {
+    case QUIZ_ERASE:
         if (len == 0)
             return UI_QUIZ_IGNORED; /* back to the previous step */
         do                          /* one whole character */
@@ -67,19 +116,23 @@ enum ui_quiz_input ui_quiz_key(struct ui_quiz *z, int key, bool is_char)
         while (len > 0 && ((unsigned char)z->typed[len] & 0xC0u) == 0x80u);
         z->typed[len] = '\0';
         return UI_QUIZ_TAKEN;
-    }
-    if (is_char && ((key >= '0' && key <= '9') || key == '.' || key == '-' || key == 'e')) {
-        if (key == 'e' && len == 0)
+    case QUIZ_EXPONENT:
+        if (len == 0)
             return UI_QUIZ_IGNORED;
+        /* fall through */
+    case QUIZ_DIGIT:
         if (len + 1 < sizeof z->typed) {
             z->typed[len] = (char)key;
             z->typed[len + 1] = '\0';
         }
         return UI_QUIZ_TAKEN;
-    }
-    if (len > 0 && is_char && key == 27) { /* Esc drops what was typed */
-        z->typed[0] = '\0';
+    case QUIZ_DROP:
+        if (len == 0)
+            return UI_QUIZ_IGNORED;
+        z->typed[0] = '\0'; /* Esc drops what was typed */
         return UI_QUIZ_TAKEN;
+    default:
+        break;
     }
     if (len > 0 && is_char && key > ' ' && key != 127) {
         /* once typing began, every character is typed (q included): the

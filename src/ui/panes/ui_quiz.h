@@ -48,6 +48,9 @@ enum ui_quiz_input {
  * Choices: 1..9 picks one.  Numbers: digits, '.', '-' type, Backspace
  * deletes, Enter submits. */
 enum ui_quiz_input ui_quiz_key(struct ui_quiz *z, int key, bool is_char);
+/* True for the keys the number checkpoint's table binds to quitting (q Q):
+ * with nothing typed the mode asks for a second one. */
+bool ui_quiz_is_quit(int key, bool is_char);
 
 /* Mark given against expected (lesson_quiz_expected's answer).  A first
  * wrong answer keeps asking (retry set, first holds it, the answer stays

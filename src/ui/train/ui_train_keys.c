@@ -8,6 +8,8 @@
 #include "io/export.h"
 #include "lesson/lesson_state.h"
 #include "ui/core/ui_app.h"
+#include "ui/core/ui_keymap.h"
+#include "ui/core/ui_mode.h"
 #include "ui/widgets/ui_text.h"
 #include "ui/train/ui_train.h"
 
@@ -25,72 +27,43 @@ enum train_act {
     TACT_LIVE,
     TACT_STAGE,
     TACT_EXPORT,
+    TACT_SCREEN, /* t: the training screen (back) */
     TACT_SWALLOW
 };
 
-#define KEYS_MAX 8
-
-struct train_binding {
-    int keys[KEYS_MAX];
-    const char *label;
-    enum train_act act;
-    const char *help; /* NULL: not in the help (keys that do nothing here) */
-};
-
-static const struct train_binding table[] = {
-    {{' ', 'p'}, "Space p", TACT_PAUSE, "pause / train on (p in a lesson)"},
-    {{'n'}, "n", TACT_STEP, "one step (pauses)"},
-    {{'<', ','}, "<", TACT_SLOWER, "slower"},
-    {{'>', '.'}, ">", TACT_FASTER, "faster"},
-    {{'r'}, "r", TACT_RESEED, "train again from step 0 with the next seed"},
-    {{'+', '='}, "+ -", TACT_HEADS_MORE, "train again with more / fewer heads"},
-    {{'-', '_'}, "-", TACT_HEADS_FEWER, NULL},
-    {{KEY_LEFT, 'h'}, "← →", TACT_BACK, "back / on through the checkpoints"},
-    {{KEY_RIGHT, 'l'}, "→ l", TACT_FORWARD, NULL},
-    {{KEY_HOME, 'g'}, "Home End", TACT_FIRST, "step 0 / the model as it is now"},
-    {{KEY_END, 'G'}, "End G", TACT_LIVE, NULL},
+static const struct ui_keymap_row table[] = {
+    {{' ', 'p'}, "Space p", TACT_PAUSE, "pause / train on (p in a lesson)", NULL},
+    {{'n'}, "n", TACT_STEP, "one step (pauses)", NULL},
+    {{'<', ','}, "< ,", TACT_SLOWER, "slower", NULL},
+    {{'>', '.'}, "> .", TACT_FASTER, "faster", NULL},
+    {{'r'}, "r", TACT_RESEED, "train again from step 0 with the next seed", NULL},
+    {{'+', '='}, "+ = - _", TACT_HEADS_MORE, "train again with more / fewer heads", NULL},
+    {{'-', '_'}, NULL, TACT_HEADS_FEWER, NULL, NULL},
+    {{KEY_LEFT, 'h'}, "← h → l", TACT_BACK, "back / on through the checkpoints", NULL},
+    {{KEY_RIGHT, 'l'}, NULL, TACT_FORWARD, NULL, NULL},
+    {{KEY_HOME, 'g'}, "Home g End G", TACT_FIRST, "step 0 / the model as it is now", NULL},
+    {{KEY_END, 'G'}, NULL, TACT_LIVE, NULL, NULL},
     {{'0', '1', '2', '3', '4', '5', '6'},
      "0 … 6",
      TACT_STAGE,
-     "the stages of the model shown (t comes back)"},
-    {{'e'}, "e", TACT_EXPORT, "write the training state as SVG (:export html too)"},
-    {{'c', 's', '[', ']', '\t', KEY_BTAB}, "", TACT_SWALLOW, NULL},
-    {{'v', KEY_ENTER, '\n', '\r', 'j', 'k'}, "", TACT_SWALLOW, NULL},
-    {{KEY_UP, KEY_DOWN, KEY_NPAGE, KEY_PPAGE}, "", TACT_SWALLOW, NULL},
+     "the stages of the model shown (t comes back)",
+     NULL},
+    {{'e'}, "e", TACT_EXPORT, "write the training state as SVG (:export html too)", NULL},
+    {{'t'}, "t", TACT_SCREEN, "the training screen again (after --train)", NULL},
+    {{'c', 's', '[', ']', '\t', KEY_BTAB},
+     "c s [ ] Tab S-Tab",
+     TACT_SWALLOW,
+     "nothing here: 0 … 6 show the stages first",
+     NULL},
+    {{'v', KEY_ENTER, '\n', '\r', 'j', 'k'}, "v Enter j k", TACT_SWALLOW, "nothing here either", NULL},
+    {{KEY_UP, KEY_DOWN, KEY_NPAGE, KEY_PPAGE},
+     "↑ ↓ PgDn PgUp",
+     TACT_SWALLOW,
+     "nothing here (in a lesson: its text)",
+     NULL},
 };
-static const int table_n = (int)(sizeof table / sizeof table[0]);
-
-int ui_train_help_count(void)
-{
-    int n = 0;
-    for (int i = 0; i < table_n; i++)
-        n += table[i].help != NULL;
-    return n + 1; /* and t */
-}
-
-void ui_train_help_line(int i, const char **key, const char **text)
-{
-    for (int k = 0; k < table_n; k++) {
-        if (!table[k].help)
-            continue;
-        if (i-- == 0) {
-            *key = table[k].label;
-            *text = table[k].help;
-            return;
-        }
-    }
-    *key = "t";
-    *text = "the training screen again (after --train)";
-}
-
-static const struct train_binding *lookup(int key)
-{
-    for (int i = 0; i < table_n; i++)
-        for (int k = 0; k < KEYS_MAX && table[i].keys[k]; k++)
-            if (table[i].keys[k] == key)
-                return &table[i];
-    return NULL;
-}
+const struct ui_keymap ui_keymap_train =
+    UI_KEYMAP("On the training screen (--train, --compare)", table);
 
 /* ---- keys ---------------------------------------------------------------------------- */
 
@@ -166,26 +139,22 @@ bool ui_train_key(struct ui_app *app, int key, bool is_char)
     struct ui_state *st = &app->st;
     if (!t)
         return false;
-    if (!t->shown) {
-        if (is_char && key == 't' && !st->focus) {
+    const struct ui_keymap_row *b = ui_keymap_find(&ui_keymap_train, ui_mode_keycode(key, is_char));
+    if (!t->shown) { /* the explorer's stages: only t comes back */
+        if (b && b->action == TACT_SCREEN && !st->focus) {
             t->shown = true;
             st->msg[0] = '\0';
             return true;
         }
         return false;
     }
-    if (is_char && key == 't') {
-        ui_state_say(st, false, "This is the training screen; 0-6 show the model's stages.");
-        return true;
-    }
-    const struct train_binding *b = lookup(key);
     if (!b)
         return false;
     /* in a lesson Space reads on and the page keys scroll its text */
-    if (app->les.l && ((is_char && key == ' ') || b->act == TACT_SWALLOW))
+    if (app->les.l && ((is_char && key == ' ') || b->action == TACT_SWALLOW))
         return false;
     st->msg[0] = '\0';
-    switch (b->act) {
+    switch (b->action) {
     case TACT_PAUSE:
         if (ui_train_done(t)) {
             ui_state_say(st, false, "Training has stopped; r trains again with a new seed.");
@@ -204,7 +173,7 @@ bool ui_train_key(struct ui_app *app, int key, bool is_char)
         break;
     case TACT_SLOWER:
     case TACT_FASTER:
-        t->rate += b->act == TACT_FASTER ? 1 : -1;
+        t->rate += b->action == TACT_FASTER ? 1 : -1;
         t->rate = t->rate < 0                      ? 0
                   : t->rate >= UI_TRAIN_RATE_COUNT ? UI_TRAIN_RATE_COUNT - 1
                                                    : t->rate;
@@ -215,11 +184,11 @@ bool ui_train_key(struct ui_app *app, int key, bool is_char)
         break;
     case TACT_HEADS_MORE:
     case TACT_HEADS_FEWER:
-        change_heads(app, b->act == TACT_HEADS_MORE ? +1 : -1);
+        change_heads(app, b->action == TACT_HEADS_MORE ? +1 : -1);
         break;
     case TACT_BACK:
     case TACT_FORWARD:
-        ui_train_scrub(t, b->act == TACT_BACK ? -1 : +1);
+        ui_train_scrub(t, b->action == TACT_BACK ? -1 : +1);
         scrub_message(app);
         break;
     case TACT_FIRST:
@@ -235,6 +204,9 @@ bool ui_train_key(struct ui_app *app, int key, bool is_char)
         break;
     case TACT_EXPORT:
         ui_app_export(app, EXPORT_FORMAT_SVG, NULL);
+        break;
+    case TACT_SCREEN:
+        ui_state_say(st, false, "This is the training screen; 0-6 show the model's stages.");
         break;
     case TACT_SWALLOW:
         ui_state_say(st, false, "Not on the training screen: 0-6 show the model's stages.");
