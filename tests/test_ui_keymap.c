@@ -23,9 +23,9 @@ START_TEST(test_no_key_bound_twice_in_any_mode)
         const struct ui_keymap_row *a = NULL, *b = NULL;
         char name[16];
         const int key = ui_keymap_find_double(ui_keymaps[t], &a, &b);
-        ck_assert_msg(key == 0, "%s: %s is bound to \"%s\" and to \"%s\"",
-                      ui_keymaps[t]->heading, ui_key_name(key, name, sizeof name),
-                      a && a->label ? a->label : "", b && b->label ? b->label : "");
+        ck_assert_msg(key == 0, "%s: %s is bound to \"%s\" and to \"%s\"", ui_keymaps[t]->heading,
+                      ui_key_name(key, name, sizeof name), a && a->label ? a->label : "",
+                      b && b->label ? b->label : "");
     }
 }
 END_TEST
@@ -66,8 +66,8 @@ START_TEST(test_every_key_in_its_help_line)
         for (int i = 0; i < m->n; i++) {
             const struct ui_keymap_row *r = &m->rows[i];
             ck_assert_msg((r->label == NULL) == (r->help == NULL),
-                          "%s, row %d: a label without words, or words without a label",
-                          m->heading, i);
+                          "%s, row %d: a label without words, or words without a label", m->heading,
+                          i);
             if (r->label)
                 label = r->label;
             ck_assert_msg(r->keys[0] != 0, "%s, row %d binds no key", m->heading, i);

@@ -79,7 +79,8 @@ START_TEST(test_titles_escaped)
     snprintf(path, sizeof path, "%s/04-bad.md", lessons);
     FILE *f = fopen(path, "w");
     ck_assert_ptr_nonnull(f);
-    fputs("# Red \x1b[31mtitle\xe2\x80\xae here\n\n## One\n\nText.\n\n```mha\nstage: input\n```\n", f);
+    fputs("# Red \x1b[31mtitle\xe2\x80\xae here\n\n## One\n\nText.\n\n```mha\nstage: input\n```\n",
+          f);
     fclose(f);
     stop();
     start();

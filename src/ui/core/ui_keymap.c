@@ -8,9 +8,9 @@
 #include <string.h>
 
 const struct ui_keymap *const ui_keymaps[] = {
-    &ui_keymap_quiz_choice, &ui_keymap_quiz_number, &ui_keymap_menu,    &ui_keymap_prompt,
-    &ui_keymap_explain,     &ui_keymap_present,     &ui_keymap_popup,   &ui_keymap_help,
-    &ui_keymap_train,
+    &ui_keymap_quiz_choice, &ui_keymap_quiz_number, &ui_keymap_menu,
+    &ui_keymap_prompt,      &ui_keymap_explain,     &ui_keymap_present,
+    &ui_keymap_popup,       &ui_keymap_help,        &ui_keymap_train,
 };
 const int ui_keymap_count = (int)(sizeof ui_keymaps / sizeof ui_keymaps[0]);
 
@@ -74,8 +74,7 @@ char *ui_keymap_hint(const struct ui_keymap *m, char *buf, size_t n)
     return buf;
 }
 
-bool ui_keymap_help_line(const struct ui_keymap *m, int i, char *label, size_t n,
-                         const char **text)
+bool ui_keymap_help_line(const struct ui_keymap *m, int i, char *label, size_t n, const char **text)
 {
     const struct ui_keymap_row *r = &m->rows[i];
     if (!r->label)
@@ -91,11 +90,11 @@ const char *ui_key_name(int key, char *buf, size_t n)
         int key;
         const char *name;
     } named[] = {
-        {KEY_LEFT, "←"},       {KEY_RIGHT, "→"},     {KEY_UP, "↑"},          {KEY_DOWN, "↓"},
-        {KEY_HOME, "Home"},    {KEY_END, "End"},     {KEY_PPAGE, "PgUp"},    {KEY_NPAGE, "PgDn"},
-        {KEY_ENTER, "Enter"},  {'\n', "Enter"},      {'\r', "Enter"},        {KEY_BACKSPACE, "Backspace"},
-        {127, "Backspace"},    {8, "Backspace"},     {27, "Esc"},            {'\t', "Tab"},
-        {KEY_BTAB, "S-Tab"},   {' ', "Space"},
+        {KEY_LEFT, "←"},      {KEY_RIGHT, "→"}, {KEY_UP, "↑"},       {KEY_DOWN, "↓"},
+        {KEY_HOME, "Home"},   {KEY_END, "End"}, {KEY_PPAGE, "PgUp"}, {KEY_NPAGE, "PgDn"},
+        {KEY_ENTER, "Enter"}, {'\n', "Enter"},  {'\r', "Enter"},     {KEY_BACKSPACE, "Backspace"},
+        {127, "Backspace"},   {8, "Backspace"}, {27, "Esc"},         {'\t', "Tab"},
+        {KEY_BTAB, "S-Tab"},  {' ', "Space"},
     };
     for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
         if (named[i].key == key) {

@@ -28,7 +28,10 @@ struct ui_keymap {
     int n;
 };
 
-#define UI_KEYMAP(heading, rows) {(heading), (rows), (int)(sizeof(rows) / sizeof((rows)[0]))}
+#define UI_KEYMAP(heading, rows)                                                                   \
+    {                                                                                              \
+        (heading), (rows), (int)(sizeof(rows) / sizeof((rows)[0]))                                 \
+    }
 
 /* The row that binds key, or NULL. */
 const struct ui_keymap_row *ui_keymap_find(const struct ui_keymap *m, int key);
@@ -56,14 +59,14 @@ extern const struct ui_keymap *const ui_keymaps[];
 extern const int ui_keymap_count;
 
 /* The tables, each beside its mode's handler. */
-extern const struct ui_keymap ui_keymap_help;         /* core/ui_mode_help.c */
-extern const struct ui_keymap ui_keymap_menu;         /* panes/ui_lesson_menu.c */
-extern const struct ui_keymap ui_keymap_prompt;       /* panes/ui_prompt.c */
-extern const struct ui_keymap ui_keymap_popup;        /* panes/ui_popup.c */
-extern const struct ui_keymap ui_keymap_explain;      /* core/ui_modes.c */
-extern const struct ui_keymap ui_keymap_present;      /* core/ui_modes.c */
-extern const struct ui_keymap ui_keymap_quiz_choice;  /* panes/ui_quiz.c */
-extern const struct ui_keymap ui_keymap_quiz_number;  /* panes/ui_quiz.c */
-extern const struct ui_keymap ui_keymap_train;        /* train/ui_train_keys.c */
+extern const struct ui_keymap ui_keymap_help;        /* core/ui_mode_help.c */
+extern const struct ui_keymap ui_keymap_menu;        /* panes/ui_lesson_menu.c */
+extern const struct ui_keymap ui_keymap_prompt;      /* panes/ui_prompt.c */
+extern const struct ui_keymap ui_keymap_popup;       /* panes/ui_popup.c */
+extern const struct ui_keymap ui_keymap_explain;     /* core/ui_modes.c */
+extern const struct ui_keymap ui_keymap_present;     /* core/ui_modes.c */
+extern const struct ui_keymap ui_keymap_quiz_choice; /* panes/ui_quiz.c */
+extern const struct ui_keymap ui_keymap_quiz_number; /* panes/ui_quiz.c */
+extern const struct ui_keymap ui_keymap_train;       /* train/ui_train_keys.c */
 
 #endif

@@ -21,7 +21,15 @@ static void help_scroll(struct ui_app *app, int by)
         st->help_scroll = 0;
 }
 
-enum help_act { HELP_UP, HELP_DOWN, HELP_PAGE_UP, HELP_PAGE_DOWN, HELP_TOP, HELP_BOTTOM, HELP_CLOSE };
+enum help_act {
+    HELP_UP,
+    HELP_DOWN,
+    HELP_PAGE_UP,
+    HELP_PAGE_DOWN,
+    HELP_TOP,
+    HELP_BOTTOM,
+    HELP_CLOSE
+};
 
 static const struct ui_keymap_row help_rows[] = {
     {{'q', 'Q', 27, '?', KEY_F(1), '\n', '\r', KEY_ENTER},

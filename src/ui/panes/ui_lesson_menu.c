@@ -129,8 +129,16 @@ static void restart(struct ui_lessons *ls, struct ui_state *st, const struct ui_
         ui_state_say(st, false, "\"%s\" starts again from step 1.", e->title);
 }
 
-enum menu_act { MENU_UP, MENU_DOWN, MENU_FIRST, MENU_LAST, MENU_OPEN, MENU_RESTART, MENU_FORGET,
-                MENU_CLOSE };
+enum menu_act {
+    MENU_UP,
+    MENU_DOWN,
+    MENU_FIRST,
+    MENU_LAST,
+    MENU_OPEN,
+    MENU_RESTART,
+    MENU_FORGET,
+    MENU_CLOSE
+};
 
 static const struct ui_keymap_row menu_rows[] = {
     {{KEY_UP, 'k'}, "↑ k", MENU_UP, "the lesson above (round to the end)", "↑ ↓ choose"},

@@ -155,7 +155,11 @@ enum popup_act { POPUP_UP, POPUP_DOWN, POPUP_CLOSE };
 static const struct ui_keymap_row popup_rows[] = {
     {{KEY_UP}, "↑ ↓", POPUP_UP, "scroll it", NULL},
     {{KEY_DOWN}, NULL, POPUP_DOWN, NULL, NULL},
-    {{'q', 'Q', 27, '\n', '\r', ' ', KEY_ENTER}, "q Q Esc Enter Space", POPUP_CLOSE, "close it", NULL},
+    {{'q', 'Q', 27, '\n', '\r', ' ', KEY_ENTER},
+     "q Q Esc Enter Space",
+     POPUP_CLOSE,
+     "close it",
+     NULL},
 };
 const struct ui_keymap ui_keymap_popup = UI_KEYMAP("In a pop-up (:link)", popup_rows);
 

@@ -124,8 +124,15 @@ static bool prompt_open(const struct ui_app *app)
     return app->st.cmd_active;
 }
 
-enum prompt_act { PROMPT_CANCEL, PROMPT_RUN, PROMPT_OLDER, PROMPT_NEWER, PROMPT_COMPLETE,
-                  PROMPT_ERASE, PROMPT_CLEAR };
+enum prompt_act {
+    PROMPT_CANCEL,
+    PROMPT_RUN,
+    PROMPT_OLDER,
+    PROMPT_NEWER,
+    PROMPT_COMPLETE,
+    PROMPT_ERASE,
+    PROMPT_CLEAR
+};
 
 static const struct ui_keymap_row prompt_rows[] = {
     {{27}, "Esc", PROMPT_CANCEL, "cancel: the line is dropped", NULL},
@@ -133,7 +140,11 @@ static const struct ui_keymap_row prompt_rows[] = {
     {{KEY_UP}, "↑ ↓", PROMPT_OLDER, "the lines run before (: and / apart)", NULL},
     {{KEY_DOWN}, NULL, PROMPT_NEWER, NULL, NULL},
     {{'\t'}, "Tab", PROMPT_COMPLETE, "complete a command, name or file (:)", NULL},
-    {{KEY_BACKSPACE, 127, 8}, "Backspace", PROMPT_ERASE, "one character; on an empty line: close", NULL},
+    {{KEY_BACKSPACE, 127, 8},
+     "Backspace",
+     PROMPT_ERASE,
+     "one character; on an empty line: close",
+     NULL},
     {{21}, "^U", PROMPT_CLEAR, "clear the line", NULL},
 };
 const struct ui_keymap ui_keymap_prompt = UI_KEYMAP("On the command line (: and /)", prompt_rows);

@@ -30,14 +30,14 @@ bool ui_quiz_numeric(const struct ui_quiz *z)
 }
 
 enum quiz_act {
-    QUIZ_CHOOSE,  /* a choice's number */
+    QUIZ_CHOOSE, /* a choice's number */
     QUIZ_NO_CHOICE,
-    QUIZ_DIGIT,   /* a character of the number */
+    QUIZ_DIGIT, /* a character of the number */
     QUIZ_EXPONENT,
     QUIZ_SUBMIT,
     QUIZ_ERASE,
     QUIZ_DROP,
-    QUIZ_QUIT     /* q: the mode asks for a second one (core/ui_modes.c) */
+    QUIZ_QUIT /* q: the mode asks for a second one (core/ui_modes.c) */
 };
 
 static const struct ui_keymap_row choice_rows[] = {
@@ -72,8 +72,7 @@ const struct ui_keymap ui_keymap_quiz_number =
 
 bool ui_quiz_is_quit(int key, bool is_char)
 {
-    return ui_keymap_action(&ui_keymap_quiz_number, ui_mode_keycode(key, is_char), -1) ==
-           QUIZ_QUIT;
+    return ui_keymap_action(&ui_keymap_quiz_number, ui_mode_keycode(key, is_char), -1) == QUIZ_QUIT;
 }
 
 static enum ui_quiz_input choose(struct ui_quiz *z, int key, bool is_char)
