@@ -1,0 +1,209 @@
+/* test_docs_lists.c - README.md and the man page (doc/mha-explorer.1) are
+ * written by hand, so they are held to the program's tables: every stage
+ * (src/engine/stages.c), view (src/engine/views.h), output format
+ * (src/io/format.c), theme (src/io/colorscale.c) and ':' command
+ * (src/ui/core/ui_cmd.c) is named where the page lists them.  A row added
+ * to a table without a word in the docs fails here.  (lessons/README.md and
+ * the scene keys: test_lesson_keys.c.) */
+#include <check.h>
+#include <ctype.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mha_config.h"
+#include "engine/stages.h"
+#include "engine/views.h"
+#include "io/colorscale.h"
+#include "io/format.h"
+#include "ui/core/ui_cmd.h"
+
+/* A file of the source tree as a string, roff's "\-" read as "-". */
+static char *source_file(const char *name)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s", MHA_SOURCE_ROOT, name);
+    FILE *f = fopen(path, "r");
+    ck_assert_msg(f != NULL, "cannot read %s", path);
+    static char buf[1 << 18];
+    const size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    char *text = malloc(n + 1), *o = text;
+    ck_assert_ptr_nonnull(text);
+    for (const char *s = buf; *s; s++) {
+        if (s[0] == '\\' && s[1] == '-')
+            s++;
+        *o++ = *s;
+    }
+    *o = '\0';
+    return text;
+}
+
+/* The part of text from the line that starts with start up to the next
+ * line that starts with end (or the end of text): a new string. */
+static char *part(const char *text, const char *start, const char *end)
+{
+    const char *from = text;
+    size_t sl = strlen(start);
+    while (from && !(strncmp(from, start, sl) == 0 && (from == text || from[-1] == '\n')))
+        from = (from = strchr(from, '\n')) ? from + 1 : NULL;
+    ck_assert_msg(from != NULL, "no line starts with \"%s\"", start);
+    const char *to = strchr(from, '\n');
+    while (to && strncmp(to + 1, end, strlen(end)) != 0)
+        to = strchr(to + 1, '\n');
+    const size_t n = to ? (size_t)(to - from) : strlen(from);
+    char *p = strndup(from, n);
+    ck_assert_ptr_nonnull(p);
+    return p;
+}
+
+static bool word_char(char c)
+{
+    return isalnum((unsigned char)c) || c == '_';
+}
+
+/* word in text with no letter, digit or _ right before or after it. */
+static bool has_word(const char *text, const char *word)
+{
+    const size_t n = strlen(word);
+    for (const char *p = strstr(text, word); p; p = strstr(p + 1, word))
+        if ((p == text || !word_char(p[-1])) && !word_char(p[n]))
+            return true;
+    return false;
+}
+
+/* ------------------------------------------------------------ the man page */
+
+START_TEST(test_man_page_lists_every_entry)
+{
+    char *man = source_file("doc/mha-explorer.1");
+    char *dump = part(man, ".BI --dump", ".TP");
+    for (int s = 0; s < MHA_STAGE_COUNT; s++)
+        ck_assert_msg(has_word(dump, mha_stage_info((enum mha_stage)s)->name),
+                      "mha-explorer.1, --dump: stage %s is not listed",
+                      mha_stage_info((enum mha_stage)s)->name);
+    char *format = part(man, ".BI --format", ".TP");
+    for (int f = 0; f < MHA_FORMAT_COUNT; f++)
+        ck_assert_msg(has_word(format, mha_format_get(f)->name),
+                      "mha-explorer.1, --format: format %s is not listed", mha_format_get(f)->name);
+    char *view = part(man, ".BI --view", ".TP");
+    char *views = part(man, ".SH VIEWS", ".SH");
+    for (int v = 1; v < MHA_VIEW_COUNT; v++) {
+        const char *name = mha_view_name((enum mha_view)v);
+        ck_assert_msg(has_word(view, name), "mha-explorer.1, --view: view %s is not listed", name);
+        char entry[64];
+        snprintf(entry, sizeof entry, "\n.B %s\n", name);
+        ck_assert_msg(strstr(views, entry), "mha-explorer.1, VIEWS: view %s has no entry", name);
+    }
+    char *theme = part(man, ".BI --theme", ".TP");
+    for (int t = 0; t < COLORSCALE_THEME_COUNT; t++) {
+        const char *name = colorscale_theme_name((enum colorscale_theme)t);
+        ck_assert_msg(has_word(theme, name), "mha-explorer.1, --theme: theme %s is not listed",
+                      name);
+    }
+    /* each command has an entry of its own: ".TP", then ".B name", ".BI name ..." */
+    char *commands = part(man, ".SH COMMANDS", ".SH");
+    for (int i = 0; i < ui_cmd_count; i++) {
+        const char *name = ui_cmd_table[i].name;
+        bool found = false;
+        for (const char *p = strstr(commands, ".TP\n.B"); p && !found;
+             p = strstr(p + 1, ".TP\n.B")) {
+            p += 6;
+            while (*p && *p != ' ')
+                p++; /* .B, .BI or .BR */
+            while (*p == ' ' || *p == '"')
+                p++;
+            /* its name or one of its aliases ("q or quit") */
+            for (int a = -1; a < UI_CMD_MAX_ALIASES && !found; a++) {
+                const char *w = a < 0 ? name : ui_cmd_table[i].aliases[a];
+                if (!w)
+                    break;
+                found = strncmp(p, w, strlen(w)) == 0 && !word_char(p[strlen(w)]);
+            }
+        }
+        ck_assert_msg(found, "mha-explorer.1, COMMANDS: :%s has no entry", name);
+    }
+    free(dump);
+    free(format);
+    free(view);
+    free(views);
+    free(theme);
+    free(commands);
+    free(man);
+}
+END_TEST
+
+/* ------------------------------------------------------------ README.md */
+
+START_TEST(test_readme_lists_every_entry)
+{
+    char *readme = source_file("README.md");
+    char *printing = part(readme, "## Printing stages", "## ");
+    for (int s = 0; s < MHA_STAGE_COUNT; s++)
+        ck_assert_msg(has_word(printing, mha_stage_info((enum mha_stage)s)->name),
+                      "README.md, Printing stages: stage %s is not listed",
+                      mha_stage_info((enum mha_stage)s)->name);
+    for (int f = 0; f < MHA_FORMAT_COUNT; f++) {
+        char quoted[32];
+        snprintf(quoted, sizeof quoted, "`%s`", mha_format_get(f)->name);
+        ck_assert_msg(strstr(printing, quoted),
+                      "README.md, Printing stages: format %s is not listed",
+                      mha_format_get(f)->name);
+    }
+    char *teaching = part(readme, "## Teaching", "## ");
+    for (int t = 0; t < COLORSCALE_THEME_COUNT; t++) {
+        const char *name = colorscale_theme_name((enum colorscale_theme)t);
+        ck_assert_msg(has_word(teaching, name), "README.md, Teaching: theme %s is not listed",
+                      name);
+    }
+    char *explorer = part(readme, "## The explorer", "## ");
+    for (int i = 0; i < ui_cmd_count; i++) {
+        char spelled[40];
+        snprintf(spelled, sizeof spelled, "`:%s", ui_cmd_table[i].name);
+        ck_assert_msg(strstr(explorer, spelled), "README.md, The explorer: :%s is not listed",
+                      ui_cmd_table[i].name);
+    }
+    for (int v = 1; v < MHA_VIEW_COUNT; v++)
+        ck_assert_msg(has_word(explorer, mha_view_name((enum mha_view)v)),
+                      "README.md, The explorer: view %s is not listed",
+                      mha_view_name((enum mha_view)v));
+    free(printing);
+    free(teaching);
+    free(explorer);
+    free(readme);
+}
+END_TEST
+
+/* The checks above find what is missing: a name that is in no page. */
+START_TEST(test_the_checks_find_a_missing_name)
+{
+    ck_assert(has_word("one, two or three", "two"));
+    ck_assert(!has_word("one, twofold", "two"));
+    ck_assert(!has_word("network", "two"));
+    char *p = part("a\n.TP\n.BI x\nwords\n.TP\nmore\n", ".BI x", ".TP");
+    ck_assert_str_eq(p, ".BI x\nwords");
+    free(p);
+}
+END_TEST
+
+static Suite *docs_suite(void)
+{
+    Suite *s = suite_create("docs_lists");
+    TCase *t = tcase_create("docs");
+    tcase_add_test(t, test_man_page_lists_every_entry);
+    tcase_add_test(t, test_readme_lists_every_entry);
+    tcase_add_test(t, test_the_checks_find_a_missing_name);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *r = srunner_create(docs_suite());
+    srunner_run_all(r, CK_NORMAL);
+    const int failed = srunner_ntests_failed(r);
+    srunner_free(r);
+    return failed == 0 ? 0 : 1;
+}
