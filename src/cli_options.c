@@ -15,6 +15,8 @@
 #include "io/example_io.h"
 #include "io/format.h"
 #include "engine/mat.h"
+#include "engine/stages.h"
+#include "engine/views.h"
 #include "mha_config.h"
 #include "io/model_io.h"
 #include "engine/text_check.h"
@@ -22,8 +24,10 @@
 
 static const char *prog = "mha-explorer";
 
-/* Printed with printf: the one %s is the list of formats (format.h), so a
- * literal percent sign must be written %%. */
+/* Printed with printf, so a literal percent sign must be written %%.  The
+ * lists come from the program's tables, in this order: the stage names
+ * (stages.c), their numbers, the formats (format.c), the views (views.c),
+ * the themes and the default theme (colorscale.c). */
 static const char usage_text[] =
     "Usage: mha-explorer [OPTION]...\n"
     "Explore transformer multi-head attention step by step, with real numbers.\n"
@@ -43,8 +47,8 @@ static const char usage_text[] =
     "\n"
     "Output:\n"
     "  --dump STAGE         print STAGE and exit, no terminal needed; STAGE is one of\n"
-    "                       input projection split transpose attention merge output\n"
-    "                       all (or its number 0..6)\n"
+    "                       %s\n"
+    "                       all (or its number %s)\n"
     "  --format FMT         %s\n"
     "                       (default text); --print-lesson takes text or html\n"
     "  --stage STAGE        stage the explorer opens on (default input)\n"
@@ -61,7 +65,7 @@ static const char usage_text[] =
     "                       opens on step 1\n"
     "\n"
     "Explorer:\n"
-    "  --view NAME          open on a view instead of a stage: shapes, cost, heads\n"
+    "  --view NAME          open on a view instead of a stage: %s\n"
     "  --focus \"SPEC\"       put the cursor on a cell of the starting stage, e.g.\n"
     "                       \"weights, head 1, row 2, col 3\" (rows and columns by\n"
     "                       token or 0-based index)\n"
@@ -74,7 +78,7 @@ static const char usage_text[] =
     "Teaching:\n"
     "  --present            presenter mode (P): the stage's title in big letters,\n"
     "                       roomy numbers, no key hints\n"
-    "  --theme NAME         dark (default), light, projector or mono (T cycles);\n"
+    "  --theme NAME         %s (default %s; T cycles);\n"
     "                       NO_COLOR turns colour off whatever the theme\n"
     "  --autoplay SECONDS   move on by itself every SECONDS (0.1..3600): the lesson's\n"
     "                       steps, else the stages round and round; a key pauses\n"
@@ -517,14 +521,41 @@ static int train_combinations(const struct cli_options *o)
     return CLI_CONTINUE;
 }
 
+/* "a, b, c" -> "a b c", in place: a list as the help's columns show it. */
+static char *spaced(char *list)
+{
+    char *o = list;
+    for (const char *p = list; *p; p++)
+        if (!(p[0] == ',' && p[1] == ' '))
+            *o++ = *p;
+    *o = '\0';
+    return list;
+}
+
+/* An unknown stage for option: the stage names from the table, joined by
+ * ", " with last_sep before the last, and then more. */
+static int unknown_stage(const char *option, const char *arg, const char *last_sep,
+                         const char *more)
+{
+    char msg[256], names[128];
+    snprintf(msg, sizeof msg, "%s: unknown stage '%%s'; expected %s%s", option,
+             mha_stage_names(names, sizeof names, last_sep), more);
+    return usage_error(msg, arg);
+}
+
 /* One option with its value; CLI_CONTINUE or an exit status. */
 static int option(int c, const char *arg, struct cli_options *o)
 {
     long long n;
     switch (c) {
     case 'h': {
-        char list[128];
-        printf(usage_text, mha_format_list(MHA_FORMAT_ANY, " or ", list, sizeof list));
+        char stages[128], range[16], list[128], views[96], themes[96];
+        mha_stage_names(stages, sizeof stages, ", ");
+        printf(usage_text, spaced(stages), mha_stage_range(range, sizeof range),
+               mha_format_list(MHA_FORMAT_ANY, " or ", list, sizeof list),
+               mha_view_names(views, sizeof views, ", "),
+               colorscale_theme_names(themes, sizeof themes, " or "),
+               colorscale_theme_name(COLORSCALE_THEME_DARK));
         fputs(usage_tail, stdout);
         return 0;
     }
@@ -541,9 +572,7 @@ static int option(int c, const char *arg, struct cli_options *o)
         else if (strcmp(arg, "all") == 0)
             o->dump_stage = DUMP_ALL;
         else if ((o->dump_stage = mha_stage_from_name(arg)) < 0)
-            return usage_error("--dump: unknown stage '%s'; expected input, projection, "
-                               "split, transpose, attention, merge, output or all",
-                               arg);
+            return unknown_stage("--dump", arg, ", ", " or all");
         break;
     case OPT_FORMAT:
         if ((o->format = mha_format_from_name(arg)) < 0) {
@@ -580,9 +609,7 @@ static int option(int c, const char *arg, struct cli_options *o)
         break;
     case OPT_STAGE:
         if ((o->stage = mha_stage_from_name(arg)) < 0)
-            return usage_error("--stage: unknown stage '%s'; expected input, projection, "
-                               "split, transpose, attention, merge or output",
-                               arg);
+            return unknown_stage("--stage", arg, " or ", "");
         break;
     case OPT_LIST_LESSONS:
         o->list_lessons = true;
@@ -616,10 +643,12 @@ static int option(int c, const char *arg, struct cli_options *o)
         o->bench_frames = (int)n;
         break;
     case OPT_THEME:
-        if (colorscale_theme_from_name(arg) < 0)
-            return usage_error("--theme: unknown theme '%s'; expected dark, light, projector or "
-                               "mono",
-                               arg);
+        if (colorscale_theme_from_name(arg) < 0) {
+            char msg[192], themes[96];
+            snprintf(msg, sizeof msg, "--theme: unknown theme '%%s'; expected %s",
+                     colorscale_theme_names(themes, sizeof themes, " or "));
+            return usage_error(msg, arg);
+        }
         o->theme = arg;
         break;
     case OPT_PRESENT:

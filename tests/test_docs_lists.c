@@ -4,7 +4,8 @@
  * (src/io/format.c), theme (src/io/colorscale.c) and ':' command
  * (src/ui/core/ui_cmd.c) is named where the page lists them.  A row added
  * to a table without a word in the docs fails here.  (lessons/README.md and
- * the scene keys: test_lesson_keys.c.) */
+ * the scene keys: test_lesson_keys.c.)  The program's own words are
+ * held to the tables too: the help screen, --help and the usage errors. */
 #include <check.h>
 #include <ctype.h>
 #include <limits.h>
@@ -17,7 +18,10 @@
 #include "engine/views.h"
 #include "io/colorscale.h"
 #include "io/format.h"
+#include "ui/core/ui_app.h"
 #include "ui/core/ui_cmd.h"
+#include "ui/core/ui_words.h"
+#include "hostile_run.h"
 
 /* A file of the source tree as a string, roff's "\-" read as "-". */
 static char *source_file(const char *name)
@@ -73,6 +77,98 @@ static bool has_word(const char *text, const char *word)
             return true;
     return false;
 }
+
+/* ------------------------------------------------------------ the program's words */
+
+/* Every name of every list in text (where says which text it is). */
+static void names_all(const char *text, const char *where, bool stages, bool formats, bool views,
+                      bool themes)
+{
+    for (int s = 0; stages && s < MHA_STAGE_COUNT; s++)
+        ck_assert_msg(has_word(text, mha_stage_info((enum mha_stage)s)->name),
+                      "%s does not name stage %s:\n%s", where,
+                      mha_stage_info((enum mha_stage)s)->name, text);
+    for (int f = 0; formats && f < MHA_FORMAT_COUNT; f++)
+        ck_assert_msg(has_word(text, mha_format_get(f)->name), "%s does not name format %s", where,
+                      mha_format_get(f)->name);
+    for (int v = 1; views && v < MHA_VIEW_COUNT; v++)
+        ck_assert_msg(has_word(text, mha_view_name((enum mha_view)v)),
+                      "%s does not name view %s:\n%s", where, mha_view_name((enum mha_view)v),
+                      text);
+    for (int t = 0; themes && t < COLORSCALE_THEME_COUNT; t++)
+        ck_assert_msg(has_word(text, colorscale_theme_name((enum colorscale_theme)t)),
+                      "%s does not name theme %s:\n%s", where,
+                      colorscale_theme_name((enum colorscale_theme)t), text);
+}
+
+START_TEST(test_words_expand)
+{
+    char buf[256], names[128];
+    ck_assert_str_eq(ui_words_expand("next: {themes|, }.", buf, sizeof buf),
+                     "next: dark, light, projector, mono.");
+    ck_assert_str_eq(ui_words_expand("{views| or }", buf, sizeof buf), "shapes, cost or heads");
+    ck_assert_str_eq(ui_words_expand("({range})", buf, sizeof buf), "(0-6)");
+    ck_assert_str_eq(ui_words_expand("{stages| and }", buf, sizeof buf),
+                     mha_stage_names(names, sizeof names, " and "));
+    ck_assert_str_eq(ui_words_expand("{formats| or }", buf, sizeof buf),
+                     mha_format_list(MHA_FORMAT_ANY, " or ", names, sizeof names));
+    /* a brace that names no list stays as it is */
+    ck_assert_str_eq(ui_words_expand("{x} {views", buf, sizeof buf), "{x} {views");
+    ck_assert_str_eq(ui_words_expand("{themes| or }", buf, 12), "dark, light");
+}
+END_TEST
+
+/* The help screen's lines for v, T, :stage, :view and :theme name every
+ * entry of their tables, and no line is left with a {list} in it. */
+START_TEST(test_help_screen_lists_from_tables)
+{
+    char key[64], text[160];
+    int found = 0;
+    for (int i = 0; ui_help_line(i, key, sizeof key, text, sizeof text); i++) {
+        ck_assert_msg(!strchr(text, '{'), "help line %d keeps a list unexpanded: %s", i, text);
+        if (!strcmp(key, "v")) {
+            names_all(text, "the help of v", false, false, true, false);
+            found++;
+        } else if (!strcmp(key, "T") || !strcmp(key, "theme NAME")) {
+            names_all(text, key, false, false, false, true);
+            found++;
+        } else if (!strcmp(key, "view NAME")) {
+            names_all(text, key, false, false, true, false);
+            found++;
+        } else if (!strcmp(key, "stage NAME")) {
+            char range[16];
+            ck_assert_ptr_nonnull(strstr(text, mha_stage_range(range, sizeof range)));
+            found++;
+        }
+    }
+    ck_assert_int_eq(found, 5);
+}
+END_TEST
+
+/* --help and the usage errors list stages, formats, views and themes from
+ * the tables. */
+START_TEST(test_cli_lists_from_tables)
+{
+    struct hostile_result r = hostile_run((const char *[]){"--help", NULL}, NULL, NULL, 30);
+    ck_assert_int_eq(r.status, 0);
+    names_all(r.out, "--help", true, true, true, true);
+    hostile_result_free(&r);
+    static const struct {
+        const char *option;
+        bool stages, formats, themes;
+    } errors[] = {{"--dump", true, false, false},
+                  {"--stage", true, false, false},
+                  {"--format", false, true, false},
+                  {"--theme", false, false, true}};
+    for (size_t i = 0; i < sizeof errors / sizeof errors[0]; i++) {
+        r = hostile_run((const char *[]){errors[i].option, "bogus", NULL}, NULL, "/dev/null", 30);
+        ck_assert_int_eq(r.status, 2);
+        names_all(r.err, errors[i].option, errors[i].stages, errors[i].formats, false,
+                  errors[i].themes);
+        hostile_result_free(&r);
+    }
+}
+END_TEST
 
 /* ------------------------------------------------------------ the man page */
 
@@ -195,6 +291,9 @@ static Suite *docs_suite(void)
     tcase_add_test(t, test_man_page_lists_every_entry);
     tcase_add_test(t, test_readme_lists_every_entry);
     tcase_add_test(t, test_the_checks_find_a_missing_name);
+    tcase_add_test(t, test_words_expand);
+    tcase_add_test(t, test_help_screen_lists_from_tables);
+    tcase_add_test(t, test_cli_lists_from_tables);
     suite_add_tcase(s, t);
     return s;
 }

@@ -63,6 +63,21 @@ const char *colorscale_theme_name(enum colorscale_theme theme)
     return theme >= 0 && theme < COLORSCALE_THEME_COUNT ? theme_names[theme] : NULL;
 }
 
+const char *colorscale_theme_names(char *buf, size_t n, const char *last_sep)
+{
+    size_t used = 0;
+    if (n)
+        buf[0] = '\0';
+    for (int t = 0; t < COLORSCALE_THEME_COUNT && used < n; t++) {
+        const char *sep = t == 0 ? "" : t == COLORSCALE_THEME_COUNT - 1 ? last_sep : ", ";
+        const int w = snprintf(buf + used, n - used, "%s%s", sep, theme_names[t]);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+    return buf;
+}
+
 static struct colorscale_palette palette(const short *bg, const short *fg, int levels)
 {
     return (struct colorscale_palette){bg, fg, levels};

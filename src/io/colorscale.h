@@ -52,6 +52,9 @@ enum colorscale_theme {
 int colorscale_theme_from_name(const char *name);
 /* The theme's name; NULL out of range. */
 const char *colorscale_theme_name(enum colorscale_theme theme);
+/* "dark, light, projector or mono": the names joined by ", ", last_sep
+ * before the last one (" or ", ", ").  Into buf (n bytes); returns buf. */
+const char *colorscale_theme_names(char *buf, size_t n, const char *last_sep);
 
 /* One scale of a theme: levels backgrounds and the text drawn on each. */
 struct colorscale_palette {

@@ -13,6 +13,7 @@
 
 #include "lesson/lesson_parse.h"
 #include "lesson/lesson_state.h"
+#include "engine/stages.h"
 #include "engine/train.h"
 #include "engine/views.h"
 
@@ -53,10 +54,10 @@ static bool read_stage(struct lesson *l, struct lesson_scene *sc, const char *v,
     sc->stage = mha_stage_from_name(v);
     if (sc->stage >= 0)
         return true;
-    lesson_diag_add(l, line,
-                    "stage: unknown stage \"%s\"; expected input, projection, split, transpose, "
-                    "attention, merge, output or 0..6",
-                    v);
+    char names[128], range[16];
+    lesson_diag_add(l, line, "stage: unknown stage \"%s\"; expected %s or %s", v,
+                    mha_stage_names(names, sizeof names, ", "),
+                    mha_stage_range(range, sizeof range));
     return false;
 }
 

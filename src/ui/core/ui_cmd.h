@@ -38,7 +38,7 @@ struct ui_cmd {
     const char *name;
     const char *aliases[UI_CMD_MAX_ALIASES]; /* NULL-terminated (or full) */
     const char *usage;                       /* "heads N", for the help screen */
-    const char *help;                        /* what it does */
+    const char *help;                        /* what it does (lists: ui_words.h) */
     enum ui_cmd_arg arg;
     bool app_only; /* needs the explorer (windows, theme, lessons) */
     int (*run)(struct ui_state *st, struct ui_app *app, const char *arg);

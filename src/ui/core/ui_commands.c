@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "io/colorscale.h"
 #include "lesson/lesson.h"
 #include "ui/core/ui_app.h"
 #include "ui/core/ui_cmd.h"
@@ -237,7 +238,9 @@ int ui_cmd_theme(struct ui_state *st, struct ui_app *app, const char *arg)
 {
     const int t = colorscale_theme_from_name(arg);
     if (t < 0) {
-        ui_state_say(st, true, ":theme %s: the themes are dark, light, projector and mono.", arg);
+        char names[96];
+        ui_state_say(st, true, ":theme %s: the themes are %s.", arg,
+                     colorscale_theme_names(names, sizeof names, " and "));
         return -1;
     }
     ui_app_set_theme(app, (enum colorscale_theme)t);

@@ -8,6 +8,7 @@
 #include "ui/core/ui_app.h"
 #include "ui/core/ui_cmd.h"
 #include "ui/core/ui_keymap.h"
+#include "ui/core/ui_words.h"
 #include "ui/widgets/ui_text.h"
 
 #define CTRL(c) ((c)&0x1f)
@@ -51,11 +52,11 @@ const struct ui_key_binding ui_key_table[] = {
     {{KEY_DOWN, 'j'}, "↓ j", UI_KEYS_BROWSE, UI_ACT_DOWN, "scroll the visualisation"},
     {{KEY_PPAGE}, "PgUp", UI_KEYS_ANY, UI_ACT_PAGE_UP, "page up"},
     {{KEY_NPAGE, ' '}, "PgDn Space", UI_KEYS_ANY, UI_ACT_PAGE_DOWN, "page down"},
-    {{'v'}, "v", UI_KEYS_ANY, UI_ACT_VIEW_CYCLE, "next view: stage, shapes, cost, heads"},
+    {{'v'}, "v", UI_KEYS_ANY, UI_ACT_VIEW_CYCLE, "next view: stage, {views|, }"},
     {{'L'}, "L", UI_KEYS_ANY, UI_ACT_LESSONS, "the lessons: pick one, see your progress"},
     {{'P'}, "P", UI_KEYS_TEACH, UI_ACT_PRESENT, "presenter mode: big title, roomy numbers"},
     {{'a'}, "a", UI_KEYS_TEACH, UI_ACT_AUTOPLAY, "autoplay on / off; any other key pauses it"},
-    {{'T'}, "T", UI_KEYS_TEACH, UI_ACT_THEME, "next theme: dark, light, projector, mono"},
+    {{'T'}, "T", UI_KEYS_TEACH, UI_ACT_THEME, "next theme: {themes|, }"},
     {{'e'}, "e", UI_KEYS_TEACH, UI_ACT_EXPORT, "write the stage as SVG (a view: its table)"},
     {{' '},
      "Space",
@@ -183,7 +184,7 @@ static const struct help_line more_help[] = {
 };
 
 /* Lay the help out into out (room for max); returns the number of lines. */
-static int help_layout(struct help_line *out, int max, char labels[][48])
+static int help_layout(struct help_line *out, int max, char labels[][48], char texts[][96])
 {
     int n = 0, nl = 0;
     static const enum ui_key_mode order[] = {UI_KEYS_BROWSE, UI_KEYS_FOCUS, UI_KEYS_LESSON,
@@ -236,6 +237,10 @@ static int help_layout(struct help_line *out, int max, char labels[][48])
     const int extra = (int)(sizeof more_help / sizeof more_help[0]);
     for (int i = 0; i < extra && n < max; i++)
         out[n++] = more_help[i];
+    /* the lists named in the words ("next theme: {themes|, }") from their tables */
+    for (int i = 0; i < n; i++)
+        if (out[i].text && strchr(out[i].text, '{'))
+            out[i].text = ui_words_expand(out[i].text, texts[i], 96);
     return n;
 }
 
@@ -244,15 +249,15 @@ static int help_layout(struct help_line *out, int max, char labels[][48])
 int ui_help_lines(void)
 {
     struct help_line lines[HELP_MAX];
-    char labels[HELP_MAX][48];
-    return help_layout(lines, HELP_MAX, labels);
+    char labels[HELP_MAX][48], texts[HELP_MAX][96];
+    return help_layout(lines, HELP_MAX, labels, texts);
 }
 
 bool ui_help_line(int i, char *key, size_t kn, char *text, size_t tn)
 {
     struct help_line lines[HELP_MAX];
-    char labels[HELP_MAX][48];
-    const int n = help_layout(lines, HELP_MAX, labels);
+    char labels[HELP_MAX][48], texts[HELP_MAX][96];
+    const int n = help_layout(lines, HELP_MAX, labels, texts);
     if (i < 0 || i >= n)
         return false;
     snprintf(key, kn, "%s", lines[i].key ? lines[i].key : "");
@@ -264,8 +269,8 @@ void ui_help_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme 
                   int cols)
 {
     struct help_line lines[HELP_MAX];
-    char labels[HELP_MAX][48];
-    const int n = help_layout(lines, HELP_MAX, labels);
+    char labels[HELP_MAX][48], texts[HELP_MAX][96];
+    const int n = help_layout(lines, HELP_MAX, labels, texts);
     werase(win);
     ui_pane_title(win, "mha-explorer: keys and commands", cols, th);
     const int width = cols < 84 ? cols - 2 : 82;

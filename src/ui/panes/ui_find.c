@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "engine/stages.h"
 #include "ui/core/ui_app.h"
 #include "ui/core/ui_cmd.h"
 
@@ -49,9 +50,11 @@ void ui_app_find(struct ui_app *app, const char *word, bool next)
         if (token_rows(app, i))
             block = i;
     if (block < 0) {
-        ui_state_say(st, true, "No matrix here has a row per token%s.",
-                     st->view != MHA_VIEW_NONE ? ": the views have none (0-6 goes to a stage)"
-                                               : "");
+        char range[16];
+        ui_state_say(st, true, "No matrix here has a row per token%s%s%s.",
+                     st->view != MHA_VIEW_NONE ? ": the views have none (" : "",
+                     st->view != MHA_VIEW_NONE ? mha_stage_range(range, sizeof range) : "",
+                     st->view != MHA_VIEW_NONE ? " goes to a stage)" : "");
         return;
     }
     const struct ui_block *b = &app->blocks[block];

@@ -7,6 +7,7 @@
 
 #include "lesson/lesson_state.h"
 #include "ui/core/ui_app.h"
+#include "ui/core/ui_words.h"
 #include "ui/widgets/ui_text.h"
 #include "ui/train/ui_train.h"
 
@@ -111,12 +112,16 @@ const char *ui_train_hint(const struct ui_app *app)
 {
     if (!app->train)
         return NULL;
+    static char hint[160]; /* the stage numbers from the stage table */
     if (!app->train->shown)
         return app->st.focus ? NULL : "t training · ← → stages · Tab numbers · v views · ? help";
     if (app->train->scrub >= 0)
-        return "← → checkpoints · Home step 0 · End now · 0-6 this model's stages · ? help";
-    return "Space pause · n step · < > pace · ← → checkpoints · r reseed · + - heads · 0-6 "
-           "stages · ? help";
+        return ui_words_expand(
+            "← → checkpoints · Home step 0 · End now · {range} this model's stages · ? help", hint,
+            sizeof hint);
+    return ui_words_expand("Space pause · n step · < > pace · ← → checkpoints · r reseed · + - "
+                           "heads · {range} stages · ? help",
+                           hint, sizeof hint);
 }
 
 int ui_train_open(struct ui_app *app, const struct ui_train_setup *s, struct mha_example **ex,

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/stages.h"
 #include "io/colorscale.h"
 #include "io/export.h"
 #include "ui/core/ui_app.h"
@@ -254,9 +255,11 @@ void ui_train_export(struct ui_app *app, int fmt, const char *path)
 {
     struct ui_state *st = &app->st;
     if (fmt != EXPORT_FORMAT_SVG && fmt != EXPORT_FORMAT_HTML) {
+        char range[16];
         ui_state_say(st, true,
                      "The training screen is written as svg or html (:export svg, :export html); "
-                     "0-6 show the model's stages, which take every format.");
+                     "%s show the model's stages, which take every format.",
+                     mha_stage_range(range, sizeof range));
         return;
     }
     char *buf = NULL;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "engine/stages.h"
 #include "io/export.h"
 #include "lesson/lesson_state.h"
 #include "ui/core/ui_app.h"
@@ -158,6 +159,7 @@ bool ui_train_key(struct ui_app *app, int key, bool is_char)
     if (app->les.l && ((is_char && key == ' ') || b->action == TACT_SWALLOW))
         return false;
     st->msg[0] = '\0';
+    char range[16];
     switch (b->action) {
     case TACT_PAUSE:
         if (ui_train_done(t)) {
@@ -210,10 +212,12 @@ bool ui_train_key(struct ui_app *app, int key, bool is_char)
         ui_app_export(app, EXPORT_FORMAT_SVG, NULL);
         break;
     case TACT_SCREEN:
-        ui_state_say(st, false, "This is the training screen; 0-6 show the model's stages.");
+        ui_state_say(st, false, "This is the training screen; %s show the model's stages.",
+                     mha_stage_range(range, sizeof range));
         break;
     case TACT_SWALLOW:
-        ui_state_say(st, false, "Not on the training screen: 0-6 show the model's stages.");
+        ui_state_say(st, false, "Not on the training screen: %s show the model's stages.",
+                     mha_stage_range(range, sizeof range));
         break;
     }
     return true;
