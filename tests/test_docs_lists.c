@@ -4,7 +4,8 @@
  * (src/io/format.c), theme (src/io/colorscale.c) and ':' command
  * (src/ui/core/ui_cmd.c) is named where the page lists them.  A row added
  * to a table without a word in the docs fails here.  (lessons/README.md and
- * the scene keys: test_lesson_keys.c.)  The program's own words are
+ * the scene keys: test_lesson_keys.c.)  So are the shell completion files
+ * (scripts/completions).  The program's own words are
  * held to the tables too: the help screen, --help and the usage errors. */
 #include <check.h>
 #include <ctype.h>
@@ -272,6 +273,57 @@ START_TEST(test_readme_lists_every_entry)
 }
 END_TEST
 
+/* ------------------------------------------------------------ shell completion */
+
+/* True when one line of text names every name of list (n of them). */
+static bool line_with_all(const char *text, const char *const *list, int n)
+{
+    for (const char *line = text; line && *line;) {
+        const char *end = strchr(line, '\n');
+        char *copy = strndup(line, end ? (size_t)(end - line) : strlen(line));
+        ck_assert_ptr_nonnull(copy);
+        int found = 0;
+        for (int i = 0; i < n; i++)
+            found += has_word(copy, list[i]);
+        free(copy);
+        if (found == n)
+            return true;
+        line = end ? end + 1 : NULL;
+    }
+    return false;
+}
+
+/* The bash and zsh completion files offer every stage, view, theme and
+ * format: each list is written on one line of each file. */
+START_TEST(test_completion_lists_every_entry)
+{
+    const char *stages[MHA_STAGE_COUNT], *formats[MHA_FORMAT_COUNT], *views[MHA_VIEW_COUNT];
+    const char *themes[COLORSCALE_THEME_COUNT];
+    for (int i = 0; i < MHA_STAGE_COUNT; i++)
+        stages[i] = mha_stage_info((enum mha_stage)i)->name;
+    for (int i = 0; i < MHA_FORMAT_COUNT; i++)
+        formats[i] = mha_format_get(i)->name;
+    for (int i = 1; i < MHA_VIEW_COUNT; i++)
+        views[i - 1] = mha_view_name((enum mha_view)i);
+    for (int i = 0; i < COLORSCALE_THEME_COUNT; i++)
+        themes[i] = colorscale_theme_name((enum colorscale_theme)i);
+    static const char *const files[] = {"scripts/completions/mha-explorer.bash",
+                                        "scripts/completions/_mha-explorer"};
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+        char *text = source_file(files[f]);
+        ck_assert_msg(line_with_all(text, stages, MHA_STAGE_COUNT), "%s: no line lists every stage",
+                      files[f]);
+        ck_assert_msg(line_with_all(text, formats, MHA_FORMAT_COUNT),
+                      "%s: no line lists every format", files[f]);
+        ck_assert_msg(line_with_all(text, views, MHA_VIEW_COUNT - 1),
+                      "%s: no line lists every view", files[f]);
+        ck_assert_msg(line_with_all(text, themes, COLORSCALE_THEME_COUNT),
+                      "%s: no line lists every theme", files[f]);
+        free(text);
+    }
+}
+END_TEST
+
 /* The checks above find what is missing: a name that is in no page. */
 START_TEST(test_the_checks_find_a_missing_name)
 {
@@ -291,6 +343,7 @@ static Suite *docs_suite(void)
     tcase_add_test(t, test_man_page_lists_every_entry);
     tcase_add_test(t, test_readme_lists_every_entry);
     tcase_add_test(t, test_the_checks_find_a_missing_name);
+    tcase_add_test(t, test_completion_lists_every_entry);
     tcase_add_test(t, test_words_expand);
     tcase_add_test(t, test_help_screen_lists_from_tables);
     tcase_add_test(t, test_cli_lists_from_tables);
