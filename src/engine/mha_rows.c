@@ -17,100 +17,13 @@
 #include <string.h>
 
 #include "engine/mat_kernel.h"
+#include "engine/vec8.h"
 
-/* The vectors below are passed between inlined helpers only, never across
- * an interface, so the ABI note about 32-byte vectors does not apply. */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wpsabi"
-#endif
-/* GCC 12 turns store_part's short loop into a memcpy and then loses the
- * bound n < 8 that guards it, warning of reads far past the register. */
-#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11
-#pragma GCC diagnostic ignored "-Wstringop-overread"
-#endif
-
-typedef float vec8 __attribute__((vector_size(32)));
-typedef int32_t ivec8 __attribute__((vector_size(32)));
-typedef float vec4 __attribute__((vector_size(16)));
-
-#define LANES 8
 #define MAX_CHUNKS (MHA_ROWS_MAX_KEYS / LANES)
-
-static const ivec8 iota = {0, 1, 2, 3, 4, 5, 6, 7};
-
-/* n floats of p into a register (n >= 8: a whole register), lanes past n 0 */
-static inline vec8 load_part(const float *p, int n)
-{
-    vec8 v = {0};
-    if (n >= LANES)
-        memcpy(&v, p, sizeof v);
-    else
-        for (int l = 0; l < n && l < LANES; l++)
-            v[l] = p[l];
-    return v;
-}
-
-/* the first n lanes of v to p (n >= 8: the whole register) */
-static inline void store_part(float *p, vec8 v, int n)
-{
-    if (n >= LANES)
-        memcpy(p, &v, sizeof v);
-    else
-        for (int l = 0; l < n && l < LANES; l++)
-            p[l] = v[l];
-}
-
-/* a where keep, else b (keep lanes all ones or all zeros) */
-static inline vec8 select8(ivec8 keep, vec8 a, vec8 b)
-{
-    ivec8 ia, ib;
-    memcpy(&ia, &a, sizeof ia);
-    memcpy(&ib, &b, sizeof ib);
-    const ivec8 r = (ia & keep) | (ib & ~keep);
-    vec8 out;
-    memcpy(&out, &r, sizeof out);
-    return out;
-}
-
-static inline float max8(vec8 v)
-{
-    const float a = v[0] > v[1] ? v[0] : v[1], b = v[2] > v[3] ? v[2] : v[3];
-    const float c = v[4] > v[5] ? v[4] : v[5], d = v[6] > v[7] ? v[6] : v[7];
-    const float ab = a > b ? a : b, cd = c > d ? c : d;
-    return ab > cd ? ab : cd;
-}
-
-static inline float sum8(vec8 v)
-{
-    return ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]));
-}
-
-/* mat_exp_neg on eight lanes (each clamped at MAT_EXP_NEG_MIN first) */
-static inline vec8 exp8(vec8 x)
-{
-    const vec8 lo = {MAT_EXP_NEG_MIN, MAT_EXP_NEG_MIN, MAT_EXP_NEG_MIN, MAT_EXP_NEG_MIN,
-                     MAT_EXP_NEG_MIN, MAT_EXP_NEG_MIN, MAT_EXP_NEG_MIN, MAT_EXP_NEG_MIN};
-    x = select8(x > lo, x, lo);
-    const vec8 t = x * 1.44269504088896341f + 12582912.0f;
-    const vec8 fn = t - 12582912.0f;
-    ivec8 tb;
-    memcpy(&tb, &t, sizeof tb);
-    const vec8 r = (x - fn * 0.693359375f) + fn * 2.12194440e-4f;
-    vec8 p = r * 1.9875691500e-4f + 1.3981999507e-3f;
-    p = p * r + 8.3334519073e-3f;
-    p = p * r + 4.1665795894e-2f;
-    p = p * r + 1.6666665459e-1f;
-    p = p * r + 5.0000001201e-1f;
-    const vec8 e = p * r * r + r + 1.0f;
-    const ivec8 bits = (tb - 0x4B400000 + 127) * (1 << 23); /* 2^n */
-    vec8 scale;
-    memcpy(&scale, &bits, sizeof scale);
-    return e * scale;
-}
 
 /* y[0:n] = Σ_{j < count} s[j] · x[j·ldx + 0:n], summed over j in order in
  * a register eight (then four) columns at a time */
-static inline void weighted_rows(float *restrict y, const float *restrict s, int count,
+static VEC_INLINE void weighted_rows(float *restrict y, const float *restrict s, int count,
                                  const float *restrict x, size_t ldx, int n)
 {
     int p = 0;
@@ -160,7 +73,7 @@ static void transpose_out(const vec8 *t, float *m, int rows, int d_k, int nc)
 }
 
 /* The lanes of chunk c that are keys row i may see. */
-static inline ivec8 keep_lanes(int c, int visible, const unsigned char *keep_row, int lk)
+static VEC_INLINE ivec8 keep_lanes(int c, int visible, const unsigned char *keep_row, int lk)
 {
     const ivec8 idx = iota + c * LANES;
     ivec8 keep = idx < visible;
@@ -175,7 +88,7 @@ static inline ivec8 keep_lanes(int c, int visible, const unsigned char *keep_row
 
 /* The rows of mha_rows_attend with nc chunks of keys, nc a constant after
  * inlining (so the row's registers stay registers). */
-static inline __attribute__((always_inline)) int attend(const struct mha_rows_head *hd,
+static VEC_INLINE int attend(const struct mha_rows_head *hd,
                                                         const unsigned char *mask, bool causal,
                                                         float scale, unsigned char *row_empty,
                                                         const vec8 *kt, const int nc)
@@ -260,7 +173,7 @@ MAT_KERNEL int mha_rows_attend(const struct mha_rows_head *hd, const unsigned ch
 /* The rows of mha_rows_backward with nc chunks of keys (a constant after
  * inlining), vt the head's values transposed, into dkt and dvt (the keys'
  * and values' gradients, transposed too). */
-static inline __attribute__((always_inline)) void
+static VEC_INLINE void
 backward(const struct mha_rows_head *hd, bool causal, float scale, const float *d_ctx,
          float *d_qh, const vec8 *vt, vec8 *dkt, vec8 *dvt, const int nc)
 {
