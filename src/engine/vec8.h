@@ -13,9 +13,7 @@
 
 /* The vectors below are passed between inlined helpers only, never across
  * an interface, so the ABI note about 32-byte vectors does not apply. */
-#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wpsabi"
-#endif
 
 /* Always inlined, into whichever copy of a MAT_KERNEL function calls them
  * (a call would pass the registers through memory). */
