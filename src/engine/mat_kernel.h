@@ -1,11 +1,13 @@
 /* mat_kernel.h - what the engine's inner loops share (engine-internal).
  *
- * MAT_KERNEL builds a function twice, for CPUs with AVX2 (x86-64-v3) and for
- * any other, and the loader picks one when the program starts; the loops in
- * such a function are written so the compiler can run them on whole vector
- * registers (contiguous, no aliasing, no calls).  Both copies compute the
- * same bits: floating-point contraction is off in ISO C mode, so the wider
- * copy only does the same operations more at a time.
+ * MAT_KERNEL builds a function twice, for CPUs with AVX2 and FMA
+ * (x86-64-v3) and for any other, and the loader picks one when the program
+ * starts; the loops in such a function are written so the compiler can run
+ * them on whole vector registers (contiguous, no aliasing, no calls).  The
+ * AVX2 copy fuses each multiply with the add that follows (one rounding
+ * instead of two), so the two copies can differ in the last bits: one
+ * machine gives the same numbers run after run, byte for byte, and two
+ * machines agree to within float rounding.
  *
  * mat_exp_neg is e^x without a library call, so that a loop of it vectorizes
  * too. */
