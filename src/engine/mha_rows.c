@@ -91,6 +91,7 @@ static VEC_INLINE ivec8 keep_lanes(int c, int visible, const unsigned char *keep
  * division), the rows do not, so a pass over several rows lets the CPU
  * overlap them. */
 #define ROW_GROUP 8
+_Static_assert(ROW_GROUP <= LANES, "one register holds a group's sums");
 
 /* The rows of mha_rows_attend with nc chunks of keys, nc a constant after
  * inlining; ROW_GROUP rows at a time, in three passes. */
@@ -105,8 +106,10 @@ static VEC_INLINE int attend(const struct mha_rows_head *hd, const unsigned char
     int empty = 0;
     for (int i0 = 0; i0 < lq; i0 += ROW_GROUP) {
         const int rows = lq - i0 < ROW_GROUP ? lq - i0 : ROW_GROUP;
-        vec8 s[ROW_GROUP][MAX_CHUNKS];
-        float max[ROW_GROUP], inv[ROW_GROUP];
+        const vec8 one = {1, 1, 1, 1, 1, 1, 1, 1};
+        vec8 s[ROW_GROUP][MAX_CHUNKS], fold[ROW_GROUP];
+        for (int r = rows; r < ROW_GROUP; r++)
+            fold[r] = one;
         /* pass 1: scores = q_i · k_j for every key (summed over p in
          * order), scaled and masked; each row's max */
         for (int r = 0; r < rows; r++) {
@@ -132,15 +135,16 @@ static VEC_INLINE int attend(const struct mha_rows_head *hd, const unsigned char
                 store_part(hd->scaled + row0 + (size_t)c * LANES, s[r][c], n);
                 mx = select8(s[r][c] > mx, s[r][c], mx);
             }
-            max[r] = max8(mx);
+            fold[r] = mx;
         }
+        const vec8 max = max8x8(fold); /* lane r: row r's max */
         /* pass 2: e^(s - max), 0 where masked or more than 87 below the
          * max, and the row's sum (a row with no key left: weights 0) */
         for (int r = 0; r < rows; r++) {
             if (max[r] == -INFINITY) {
                 for (int c = 0; c < nc; c++)
                     s[r][c] = zero;
-                inv[r] = 0.0f;
+                fold[r] = one; /* any sum but 0: its weights stay 0 */
                 continue;
             }
             vec8 part = zero;
@@ -149,8 +153,9 @@ static VEC_INLINE int attend(const struct mha_rows_head *hd, const unsigned char
                 s[r][c] = select8(x >= MAT_EXP_NEG_MIN, exp8(x), zero);
                 part += s[r][c];
             }
-            inv[r] = 1.0f / sum8(part);
+            fold[r] = part;
         }
+        const vec8 inv = 1.0f / sum8x8(fold); /* one division for the group */
         /* pass 3: the weights, and context_i = Σ_j w_ij · v_j over the keys
          * row i may see */
         for (int r = 0; r < rows; r++) {

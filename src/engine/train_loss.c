@@ -21,6 +21,7 @@ void train_loss_backward(const float *probs, const int *target, int rows, int C,
  * other (max, e^x, sum, division), the rows do not, so a pass over several
  * rows lets the CPU overlap them. */
 #define ROW_GROUP 8
+_Static_assert(ROW_GROUP <= LANES, "one register holds a group's sums");
 
 /* Softmax of every row of p (rows, C) in place, nc = ceil(C / 8) registers
  * a row (a constant after inlining): the row max, e^(x - max) by exp8 (0
@@ -33,7 +34,10 @@ static VEC_INLINE void softmax_rows8(float *p, int rows, int C, const int nc)
     for (int i0 = 0; i0 < rows; i0 += ROW_GROUP) {
         const int n = rows - i0 < ROW_GROUP ? rows - i0 : ROW_GROUP;
         float *base = p + (size_t)i0 * (size_t)C;
-        float max[ROW_GROUP], inv[ROW_GROUP];
+        const vec8 one = {1, 1, 1, 1, 1, 1, 1, 1};
+        vec8 fold[ROW_GROUP];
+        for (int r = n; r < ROW_GROUP; r++)
+            fold[r] = one;
         /* pass 1: each row's max */
         for (int r = 0; r < n; r++) {
             const float *row = base + (size_t)r * (size_t)C;
@@ -43,8 +47,9 @@ static VEC_INLINE void softmax_rows8(float *p, int rows, int C, const int nc)
                 const ivec8 in = (iota + c * LANES) < C;
                 mx = select8(in & (x > mx), x, mx);
             }
-            max[r] = max8(mx);
+            fold[r] = mx;
         }
+        const vec8 max = max8x8(fold); /* lane r: row r's max */
         /* pass 2: e^(x - max) in place, and the row's sum */
         for (int r = 0; r < n; r++) {
             float *row = base + (size_t)r * (size_t)C;
@@ -56,8 +61,9 @@ static VEC_INLINE void softmax_rows8(float *p, int rows, int C, const int nc)
                 store_part(row + c * LANES, e, C - c * LANES);
                 part += e;
             }
-            inv[r] = 1.0f / sum8(part);
+            fold[r] = part;
         }
+        const vec8 inv = 1.0f / sum8x8(fold); /* one division for the group */
         /* pass 3: normalise */
         for (int r = 0; r < n; r++) {
             float *row = base + (size_t)r * (size_t)C;
