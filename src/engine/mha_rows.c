@@ -17,100 +17,13 @@
 #include <string.h>
 
 #include "engine/mat_kernel.h"
+#include "engine/vec8.h"
 
-/* The vectors below are passed between inlined helpers only, never across
- * an interface, so the ABI note about 32-byte vectors does not apply. */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wpsabi"
-#endif
-/* GCC 12 turns store_part's short loop into a memcpy and then loses the
- * bound n < 8 that guards it, warning of reads far past the register. */
-#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11
-#pragma GCC diagnostic ignored "-Wstringop-overread"
-#endif
-
-typedef float vec8 __attribute__((vector_size(32)));
-typedef int32_t ivec8 __attribute__((vector_size(32)));
-typedef float vec4 __attribute__((vector_size(16)));
-
-#define LANES 8
 #define MAX_CHUNKS (MHA_ROWS_MAX_KEYS / LANES)
-
-static const ivec8 iota = {0, 1, 2, 3, 4, 5, 6, 7};
-
-/* n floats of p into a register (n >= 8: a whole register), lanes past n 0 */
-static inline vec8 load_part(const float *p, int n)
-{
-    vec8 v = {0};
-    if (n >= LANES)
-        memcpy(&v, p, sizeof v);
-    else
-        for (int l = 0; l < n && l < LANES; l++)
-            v[l] = p[l];
-    return v;
-}
-
-/* the first n lanes of v to p (n >= 8: the whole register) */
-static inline void store_part(float *p, vec8 v, int n)
-{
-    if (n >= LANES)
-        memcpy(p, &v, sizeof v);
-    else
-        for (int l = 0; l < n && l < LANES; l++)
-            p[l] = v[l];
-}
-
-/* a where keep, else b (keep lanes all ones or all zeros) */
-static inline vec8 select8(ivec8 keep, vec8 a, vec8 b)
-{
-    ivec8 ia, ib;
-    memcpy(&ia, &a, sizeof ia);
-    memcpy(&ib, &b, sizeof ib);
-    const ivec8 r = (ia & keep) | (ib & ~keep);
-    vec8 out;
-    memcpy(&out, &r, sizeof out);
-    return out;
-}
-
-static inline float max8(vec8 v)
-{
-    const float a = v[0] > v[1] ? v[0] : v[1], b = v[2] > v[3] ? v[2] : v[3];
-    const float c = v[4] > v[5] ? v[4] : v[5], d = v[6] > v[7] ? v[6] : v[7];
-    const float ab = a > b ? a : b, cd = c > d ? c : d;
-    return ab > cd ? ab : cd;
-}
-
-static inline float sum8(vec8 v)
-{
-    return ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]));
-}
-
-/* mat_exp_neg on eight lanes (each clamped at MAT_EXP_NEG_MIN first) */
-static inline vec8 exp8(vec8 x)
-{
-    const vec8 lo = {MAT_EXP_NEG_MIN, MAT_EXP_NEG_MIN, MAT_EXP_NEG_MIN, MAT_EXP_NEG_MIN,
-                     MAT_EXP_NEG_MIN, MAT_EXP_NEG_MIN, MAT_EXP_NEG_MIN, MAT_EXP_NEG_MIN};
-    x = select8(x > lo, x, lo);
-    const vec8 t = x * 1.44269504088896341f + 12582912.0f;
-    const vec8 fn = t - 12582912.0f;
-    ivec8 tb;
-    memcpy(&tb, &t, sizeof tb);
-    const vec8 r = (x - fn * 0.693359375f) + fn * 2.12194440e-4f;
-    vec8 p = r * 1.9875691500e-4f + 1.3981999507e-3f;
-    p = p * r + 8.3334519073e-3f;
-    p = p * r + 4.1665795894e-2f;
-    p = p * r + 1.6666665459e-1f;
-    p = p * r + 5.0000001201e-1f;
-    const vec8 e = p * r * r + r + 1.0f;
-    const ivec8 bits = (tb - 0x4B400000 + 127) * (1 << 23); /* 2^n */
-    vec8 scale;
-    memcpy(&scale, &bits, sizeof scale);
-    return e * scale;
-}
 
 /* y[0:n] = Σ_{j < count} s[j] · x[j·ldx + 0:n], summed over j in order in
  * a register eight (then four) columns at a time */
-static inline void weighted_rows(float *restrict y, const float *restrict s, int count,
+static VEC_INLINE void weighted_rows(float *restrict y, const float *restrict s, int count,
                                  const float *restrict x, size_t ldx, int n)
 {
     int p = 0;
@@ -160,7 +73,7 @@ static void transpose_out(const vec8 *t, float *m, int rows, int d_k, int nc)
 }
 
 /* The lanes of chunk c that are keys row i may see. */
-static inline ivec8 keep_lanes(int c, int visible, const unsigned char *keep_row, int lk)
+static VEC_INLINE ivec8 keep_lanes(int c, int visible, const unsigned char *keep_row, int lk)
 {
     const ivec8 idx = iota + c * LANES;
     ivec8 keep = idx < visible;
@@ -173,66 +86,95 @@ static inline ivec8 keep_lanes(int c, int visible, const unsigned char *keep_row
     return keep;
 }
 
+/* Rows taken together through each pass of attend and backward: a row's
+ * steps depend on each other (max, then e^x, then the sum, then the
+ * division), the rows do not, so a pass over several rows lets the CPU
+ * overlap them. */
+#define ROW_GROUP 8
+_Static_assert(ROW_GROUP <= LANES, "one register holds a group's sums");
+
 /* The rows of mha_rows_attend with nc chunks of keys, nc a constant after
- * inlining (so the row's registers stay registers). */
-static inline __attribute__((always_inline)) int attend(const struct mha_rows_head *hd,
-                                                        const unsigned char *mask, bool causal,
-                                                        float scale, unsigned char *row_empty,
-                                                        const vec8 *kt, const int nc)
+ * inlining; ROW_GROUP rows at a time, in three passes. */
+static VEC_INLINE int attend(const struct mha_rows_head *hd, const unsigned char *mask,
+                             bool causal, float scale, unsigned char *row_empty, const vec8 *kt,
+                             const int nc)
 {
     const int lq = hd->lq, lk = hd->lk, d_k = hd->d_k;
     const vec8 neg_inf = {-INFINITY, -INFINITY, -INFINITY, -INFINITY,
                           -INFINITY, -INFINITY, -INFINITY, -INFINITY};
     const vec8 zero = {0};
     int empty = 0;
-    for (int i = 0; i < lq; i++) {
-        const float *qi = hd->qh + (size_t)i * (size_t)d_k;
-        const size_t row0 = (size_t)i * (size_t)lk;
-        const int visible = causal && i + 1 < lk ? i + 1 : lk;
-        const unsigned char *keep_row = mask ? mask + row0 : NULL;
-        vec8 s[MAX_CHUNKS], e[MAX_CHUNKS];
-        /* scores = q_i · k_j for every key, summed over p in order */
-        for (int c = 0; c < nc; c++)
-            s[c] = zero;
-        for (int p = 0; p < d_k; p++) {
-            const float q = qi[p];
-            const vec8 *kp = kt + (size_t)p * (size_t)nc;
+    for (int i0 = 0; i0 < lq; i0 += ROW_GROUP) {
+        const int rows = lq - i0 < ROW_GROUP ? lq - i0 : ROW_GROUP;
+        const vec8 one = {1, 1, 1, 1, 1, 1, 1, 1};
+        vec8 s[ROW_GROUP][MAX_CHUNKS], fold[ROW_GROUP];
+        for (int r = rows; r < ROW_GROUP; r++)
+            fold[r] = one;
+        /* pass 1: scores = q_i · k_j for every key (summed over p in
+         * order), scaled and masked; each row's max */
+        for (int r = 0; r < rows; r++) {
+            const int i = i0 + r;
+            const float *qi = hd->qh + (size_t)i * (size_t)d_k;
+            const size_t row0 = (size_t)i * (size_t)lk;
+            const int visible = causal && i + 1 < lk ? i + 1 : lk;
+            const unsigned char *keep_row = mask ? mask + row0 : NULL;
+            vec8 acc[MAX_CHUNKS];
             for (int c = 0; c < nc; c++)
-                s[c] += q * kp[c];
-        }
-        /* scaled and masked; the row max */
-        vec8 mx = neg_inf;
-        for (int c = 0; c < nc; c++) {
-            const int n = lk - c * LANES;
-            store_part(hd->scores + row0 + (size_t)c * LANES, s[c], n);
-            s[c] = select8(keep_lanes(c, visible, keep_row, lk), s[c] * scale, neg_inf);
-            store_part(hd->scaled + row0 + (size_t)c * LANES, s[c], n);
-            mx = select8(s[c] > mx, s[c], mx);
-        }
-        const float max = max8(mx);
-        float *w = hd->weights + row0;
-        float *ctx = hd->context + (size_t)i * (size_t)d_k;
-        if (max == -INFINITY) {
-            memset(w, 0, (size_t)lk * sizeof *w);
-            memset(ctx, 0, (size_t)d_k * sizeof *ctx);
-            if (!row_empty[i]) {
-                row_empty[i] = 1;
-                empty++;
+                acc[c] = zero;
+            for (int p = 0; p < d_k; p++) {
+                const float q = qi[p];
+                const vec8 *kp = kt + (size_t)p * (size_t)nc;
+                for (int c = 0; c < nc; c++)
+                    acc[c] += q * kp[c];
             }
-            continue;
+            vec8 mx = neg_inf;
+            for (int c = 0; c < nc; c++) {
+                const int n = lk - c * LANES;
+                store_part(hd->scores + row0 + (size_t)c * LANES, acc[c], n);
+                s[r][c] = select8(keep_lanes(c, visible, keep_row, lk), acc[c] * scale, neg_inf);
+                store_part(hd->scaled + row0 + (size_t)c * LANES, s[r][c], n);
+                mx = select8(s[r][c] > mx, s[r][c], mx);
+            }
+            fold[r] = mx;
         }
-        /* e^(s - max), 0 where masked or more than 87 below the max */
-        vec8 part = zero;
-        for (int c = 0; c < nc; c++) {
-            const vec8 x = s[c] - max;
-            e[c] = select8(x >= MAT_EXP_NEG_MIN, exp8(x), zero);
-            part += e[c];
+        const vec8 max = max8x8(fold); /* lane r: row r's max */
+        /* pass 2: e^(s - max), 0 where masked or more than 87 below the
+         * max, and the row's sum (a row with no key left: weights 0) */
+        for (int r = 0; r < rows; r++) {
+            if (max[r] == -INFINITY) {
+                for (int c = 0; c < nc; c++)
+                    s[r][c] = zero;
+                fold[r] = one; /* any sum but 0: its weights stay 0 */
+                continue;
+            }
+            vec8 part = zero;
+            for (int c = 0; c < nc; c++) {
+                const vec8 x = s[r][c] - max[r];
+                s[r][c] = select8(x >= MAT_EXP_NEG_MIN, exp8(x), zero);
+                part += s[r][c];
+            }
+            fold[r] = part;
         }
-        const float inv = 1.0f / sum8(part);
-        for (int c = 0; c < nc; c++)
-            store_part(w + (size_t)c * LANES, e[c] * inv, lk - c * LANES);
-        /* context_i = Σ_j w_ij · v_j over the keys row i may see */
-        weighted_rows(ctx, w, visible, hd->vh, (size_t)d_k, d_k);
+        const vec8 inv = 1.0f / sum8x8(fold); /* one division for the group */
+        /* pass 3: the weights, and context_i = Σ_j w_ij · v_j over the keys
+         * row i may see */
+        for (int r = 0; r < rows; r++) {
+            const int i = i0 + r;
+            float *w = hd->weights + (size_t)i * (size_t)lk;
+            for (int c = 0; c < nc; c++)
+                store_part(w + (size_t)c * LANES, s[r][c] * inv[r], lk - c * LANES);
+            float *ctx = hd->context + (size_t)i * (size_t)d_k;
+            if (max[r] == -INFINITY) {
+                memset(ctx, 0, (size_t)d_k * sizeof *ctx);
+                if (!row_empty[i]) {
+                    row_empty[i] = 1;
+                    empty++;
+                }
+                continue;
+            }
+            const int visible = causal && i + 1 < lk ? i + 1 : lk;
+            weighted_rows(ctx, w, visible, hd->vh, (size_t)d_k, d_k);
+        }
     }
     return empty;
 }
@@ -259,50 +201,59 @@ MAT_KERNEL int mha_rows_attend(const struct mha_rows_head *hd, const unsigned ch
 
 /* The rows of mha_rows_backward with nc chunks of keys (a constant after
  * inlining), vt the head's values transposed, into dkt and dvt (the keys'
- * and values' gradients, transposed too). */
-static inline __attribute__((always_inline)) void
-backward(const struct mha_rows_head *hd, bool causal, float scale, const float *d_ctx,
-         float *d_qh, const vec8 *vt, vec8 *dkt, vec8 *dvt, const int nc)
+ * and values' gradients, transposed too); ROW_GROUP rows at a time, in two
+ * passes. */
+static VEC_INLINE void backward(const struct mha_rows_head *hd, bool causal, float scale,
+                                const float *d_ctx, float *d_qh, const vec8 *vt, vec8 *dkt,
+                                vec8 *dvt, const int nc)
 {
     const int lq = hd->lq, lk = hd->lk, d_k = hd->d_k;
     const vec8 zero = {0};
-    for (int i = 0; i < lq; i++) {
-        const float *dci = d_ctx + (size_t)i * (size_t)d_k;
-        const float *qi = hd->qh + (size_t)i * (size_t)d_k;
-        const float *wrow = hd->weights + (size_t)i * (size_t)lk;
-        const int visible = causal && i + 1 < lk ? i + 1 : lk;
-        vec8 w[MAX_CHUNKS], dw[MAX_CHUNKS];
-        for (int c = 0; c < nc; c++) {
-            w[c] = load_part(wrow + (size_t)c * LANES, lk - c * LANES);
-            dw[c] = zero;
-        }
-        /* context = weights · v: d weights_ij = d ctx_i · v_j, d v_j += w_ij d ctx_i */
-        for (int p = 0; p < d_k; p++) {
-            const float g = dci[p];
-            const vec8 *vp = vt + (size_t)p * (size_t)nc;
-            vec8 *dvp = dvt + (size_t)p * (size_t)nc;
+    for (int i0 = 0; i0 < lq; i0 += ROW_GROUP) {
+        const int rows = lq - i0 < ROW_GROUP ? lq - i0 : ROW_GROUP;
+        vec8 ds[ROW_GROUP][MAX_CHUNKS];
+        /* pass 1: context = weights · v gives d weights_ij = d ctx_i · v_j
+         * and d v_j += w_ij d ctx_i; softmax gives d scaled =
+         * w ⊙ (d w − Σ w·d w), times scale for the scores */
+        for (int r = 0; r < rows; r++) {
+            const int i = i0 + r;
+            const float *dci = d_ctx + (size_t)i * (size_t)d_k;
+            const float *wrow = hd->weights + (size_t)i * (size_t)lk;
+            vec8 w[MAX_CHUNKS], dw[MAX_CHUNKS];
             for (int c = 0; c < nc; c++) {
-                dw[c] += g * vp[c];
-                dvp[c] += g * w[c];
+                w[c] = load_part(wrow + (size_t)c * LANES, lk - c * LANES);
+                dw[c] = zero;
             }
-        }
-        /* softmax: d scaled = w ⊙ (d w − Σ w·d w), times scale for the scores */
-        vec8 dot = zero;
-        for (int c = 0; c < nc; c++)
-            dot += w[c] * dw[c];
-        const float dsum = sum8(dot);
-        vec8 ds[MAX_CHUNKS];
-        for (int c = 0; c < nc; c++)
-            ds[c] = w[c] * (dw[c] - dsum) * scale;
-        /* scores = q·kᵀ: d q_i = Σ_j ds_ij k_j, d k_j += ds_ij q_i */
-        float dsf[MHA_ROWS_MAX_KEYS];
-        memcpy(dsf, ds, (size_t)nc * sizeof *ds);
-        weighted_rows(d_qh + (size_t)i * (size_t)d_k, dsf, visible, hd->kh, (size_t)d_k, d_k);
-        for (int p = 0; p < d_k; p++) {
-            const float q = qi[p];
-            vec8 *dkp = dkt + (size_t)p * (size_t)nc;
+            for (int p = 0; p < d_k; p++) {
+                const float g = dci[p];
+                const vec8 *vp = vt + (size_t)p * (size_t)nc;
+                vec8 *dvp = dvt + (size_t)p * (size_t)nc;
+                for (int c = 0; c < nc; c++) {
+                    dw[c] += g * vp[c];
+                    dvp[c] += g * w[c];
+                }
+            }
+            vec8 dot = zero;
             for (int c = 0; c < nc; c++)
-                dkp[c] += q * ds[c];
+                dot += w[c] * dw[c];
+            const float dsum = sum8(dot);
+            for (int c = 0; c < nc; c++)
+                ds[r][c] = w[c] * (dw[c] - dsum) * scale;
+        }
+        /* pass 2: scores = q·kᵀ gives d q_i = Σ_j ds_ij k_j and
+         * d k_j += ds_ij q_i */
+        for (int r = 0; r < rows; r++) {
+            const int i = i0 + r;
+            const int visible = causal && i + 1 < lk ? i + 1 : lk;
+            const float *qi = hd->qh + (size_t)i * (size_t)d_k;
+            weighted_rows(d_qh + (size_t)i * (size_t)d_k, (const float *)(const void *)ds[r],
+                          visible, hd->kh, (size_t)d_k, d_k);
+            for (int p = 0; p < d_k; p++) {
+                const float q = qi[p];
+                vec8 *dkp = dkt + (size_t)p * (size_t)nc;
+                for (int c = 0; c < nc; c++)
+                    dkp[c] += q * ds[r][c];
+            }
         }
     }
 }

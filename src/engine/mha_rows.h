@@ -9,11 +9,9 @@
 
 #include <stdbool.h>
 
-#if defined(__GNUC__)
-#define MHA_HAVE_ROWS 1
-#else
-#define MHA_HAVE_ROWS 0
-#endif
+#include "engine/mat_kernel.h"
+
+#define MHA_HAVE_ROWS MAT_HAVE_VECTORS
 
 #define MHA_ROWS_MAX_KEYS 64
 #define MHA_ROWS_MAX_DK 64
