@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "engine/mha.h"
 #include "ui/core/ui_app.h"
 #include "ui/core/ui_cmd.h"
 #include "ui/core/ui_keymap.h"
@@ -12,6 +13,9 @@
 #include "ui/widgets/ui_text.h"
 
 #define CTRL(c) ((c)&0x1f)
+
+/* The stage keys 0 … 6 below are one digit per stage of the stage table. */
+_Static_assert(MHA_STAGE_COUNT == 7, "the stage keys ('0' … '6', \"0 … 6\") name every stage");
 
 const struct ui_key_binding ui_key_table[] = {
     {{KEY_LEFT, 'h'}, "← h", UI_KEYS_BROWSE, UI_ACT_STAGE_PREV, "previous stage"},

@@ -32,6 +32,9 @@ enum train_act {
     TACT_SWALLOW
 };
 
+/* The stage keys 0 … 6 below are one digit per stage of the stage table. */
+_Static_assert(MHA_STAGE_COUNT == 7, "the stage keys ('0' … '6', \"0 … 6\") name every stage");
+
 static const struct ui_keymap_row table[] = {
     {{' ', 'p'}, "Space p", TACT_PAUSE, "pause / train on (p in a lesson)", NULL},
     {{'n'}, "n", TACT_STEP, "one step (pauses)", NULL},
