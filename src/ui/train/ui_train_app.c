@@ -7,6 +7,7 @@
 
 #include "lesson/lesson_state.h"
 #include "ui/core/ui_app.h"
+#include "ui/core/ui_keymap.h"
 #include "ui/core/ui_words.h"
 #include "ui/widgets/ui_text.h"
 #include "ui/train/ui_train.h"
@@ -119,9 +120,10 @@ const char *ui_train_hint(const struct ui_app *app)
         return ui_words_expand(
             "← → checkpoints · Home step 0 · End now · {range} this model's stages · ? help", hint,
             sizeof hint);
-    return ui_words_expand("Space pause · n step · < > pace · ← → checkpoints · r reseed · + - "
-                           "heads · {range} stages · ? help",
-                           hint, sizeof hint);
+    /* the training screen's keys: the hints of their table */
+    char keys[160], line[180];
+    snprintf(line, sizeof line, "%s · ? help", ui_keymap_hint(&ui_keymap_train, keys, sizeof keys));
+    return ui_words_expand(line, hint, sizeof hint);
 }
 
 int ui_train_open(struct ui_app *app, const struct ui_train_setup *s, struct mha_example **ex,
