@@ -73,13 +73,21 @@ static void pane_figures(const struct ui_train *t, const struct ui_train_pane *p
         used += (size_t)snprintf(buf + used, n - used, "%s %s %.1f%%", k ? "," : "",
                                  m->cfg.outputs[k].name,
                                  100.0 * (double)ui_train_pane_accuracy(t, p, k));
-    for (int h = 0; h < m->cfg.heads && used < n; h++) {
-        struct ui_train_head_role r;
-        const float *w = train_head_weights(m, h);
-        if (!w || !ui_train_head_role(w, m->sample_len, &r))
+    struct train_head_stats roles[TRAIN_MAX_D_MODEL];
+    bool first = true;
+    for (int h = 0; h < m->cfg.heads && used < n && ui_train_pane_heads(p, t->scrub, roles); h++) {
+        const struct train_head_stats *r = &roles[h];
+        if (r->kind == TRAIN_HEAD_NONE)
             continue;
-        used += (size_t)snprintf(buf + used, n - used, "%s head %d puts %.2f on the %s",
-                                 h ? "," : ".", h, (double)r.share, ui_train_role_name(r.kind));
+        if (r->kind == TRAIN_HEAD_EVEN)
+            used += (size_t)snprintf(buf + used, n - used,
+                                     "%s head %d spreads its weight evenly (evenness %.2f)",
+                                     first ? "." : ",", h, (double)r->share);
+        else
+            used += (size_t)snprintf(buf + used, n - used, "%s head %d puts %.2f on the %s",
+                                     first ? "." : ",", h, (double)r->share,
+                                     train_head_kind_name(r->kind));
+        first = false;
     }
     if (used < n)
         snprintf(buf + used, n - used, ".");
