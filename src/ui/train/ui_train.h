@@ -66,8 +66,10 @@ struct ui_train {
     bool lesson;         /* a lesson's scene started it (and leaving the lesson ends it) */
     int lesson_step;     /* the step whose scene chose what is shown */
     char lesson_key[96]; /* what its scene asked for: task, heads, seed, steps */
-    unsigned follow_gen; /* the explorer's example (ui_state ex_gen) that is the first
-                            model, refreshed as it trains; other examples are left alone */
+    unsigned follow_gen; /* the explorer's example (ui_state ex_gen) that is the focused
+                            pane's model, refreshed as it trains; others are left alone */
+    int focus;           /* --compare: the pane whose model the stage keys and the heads
+                            view show (Tab or a click chooses it); 0 otherwise */
 };
 
 /* What a training screen starts with. */

@@ -234,9 +234,16 @@ static void draw_pane(WINDOW *win, int y, int x, int h, int w, const struct ui_t
     const int n_out = p->run->model->cfg.n_outputs;
     int line = y;
     if (t->compare) {
-        char title[32], note[64] = "";
-        ui_train_pane_title(p, title, sizeof title);
-        const int tw = ui_put(win, line, x, title, w, ui_role_attr(th, UI_ROLE_TITLE), th->utf8);
+        /* the focused pane (the stage keys' model) is marked and reversed */
+        char title[48], note[64] = "";
+        const bool focused = p == &t->panes[t->focus];
+        const char *mark = focused ? (th->utf8 ? "▶ " : "> ") : "  ";
+        const size_t ml = strlen(mark);
+        memcpy(title, mark, ml);
+        ui_train_pane_title(p, title + ml, sizeof title - ml);
+        const int tw = ui_put(win, line, x, title, w,
+                              ui_role_attr(th, UI_ROLE_TITLE) | (focused ? A_REVERSE : 0),
+                              th->utf8);
         if (p->stop != UI_TRAIN_RUNNING)
             snprintf(note, sizeof note, "  %s at %ld",
                      p->stop == UI_TRAIN_STOP_LIMIT ? "limit" : "stopped", p->run->model->step);
@@ -260,6 +267,28 @@ static void draw_pane(WINDOW *win, int y, int x, int h, int w, const struct ui_t
         const bool measured = ui_train_pane_heads(p, t->scrub, roles);
         draw_heads(win, line, x, w, y + h - line, m, measured ? roles : NULL, th);
     }
+}
+
+/* The width of each pane and the gap between them, as drawn below. */
+static const int pane_gap = 3;
+static int pane_width(const struct ui_app *app)
+{
+    const struct ui_train *t = app->train;
+    return (app->lay.vis.w - 1 - pane_gap * (t->n_panes - 1)) / t->n_panes;
+}
+
+int ui_train_pane_at(const struct ui_app *app, int y, int x)
+{
+    const struct ui_train *t = app->train;
+    const struct ui_layout *l = &app->lay;
+    if (!t || !t->shown || y < l->vis.y + UI_VIS_HEADER || y >= l->vis.y + l->vis.h ||
+        x < l->vis.x || x >= l->vis.x + l->vis.w - 1)
+        return -1;
+    const int pw = pane_width(app);
+    if (pw < 1)
+        return -1;
+    const int i = (x - l->vis.x) / (pw + pane_gap);
+    return i < t->n_panes && (x - l->vis.x) % (pw + pane_gap) < pw ? i : -1;
 }
 
 /* The header's words: "first-prev · step 340 of 1500 · 300 steps/s". */
@@ -322,9 +351,8 @@ void ui_train_draw_vis(const struct ui_app *app)
     }
     if (y + pane_min + 2 < view_h)
         y++;
-    const int gap = 3;
-    const int pw = (width - gap * (t->n_panes - 1)) / t->n_panes;
+    const int pw = pane_width(app);
     for (int i = 0; i < t->n_panes; i++)
-        draw_pane(cv, y, i * (pw + gap), view_h - y, pw, t, &t->panes[i], th);
+        draw_pane(cv, y, i * (pw + pane_gap), view_h - y, pw, t, &t->panes[i], th);
     wnoutrefresh(cv);
 }
