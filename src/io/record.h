@@ -55,8 +55,9 @@ enum rec_key {
 
 #define REC_MAX_EVENTS 100000
 #define REC_MAX_SECONDS (24.0 * 3600.0)
-/* A recording file larger than this is refused unread (100000 keys fit in
- * a quarter of it). */
+/* A recording is read no further than this (100000 keys fit in a quarter
+ * of it): reading stops at the first bad line, a line holding a NUL byte,
+ * or the line this many bytes fall in, and the message names that line. */
 #define REC_MAX_BYTES ((size_t)8 << 20)
 
 struct rec_event {
