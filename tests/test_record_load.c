@@ -2,7 +2,9 @@
  * line, wherever it is: a bad line early in a file past the size cap is
  * named (not the cap), a NUL byte is reported with its line, a file whose
  * lines are all good up to the cap is stopped at the line the cap cut, and
- * a torn last line of a small recording is still left out with a warning. */
+ * a torn last line of a small recording is still left out with a warning.
+ * Mouse events (a click, the wheel) round-trip with where they happened,
+ * and a malformed one is named by its line. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,6 +125,65 @@ START_TEST(torn_last_line_still_kept_out)
 }
 END_TEST
 
+START_TEST(mouse_events_round_trip)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    ck_assert_int_eq(rec_write_start(mem, NULL), 0);
+    ck_assert_int_eq(rec_write_event(mem, 0.25, 'l'), 0);
+    ck_assert_int_eq(rec_write_mouse(mem, 0.5, REC_KEY_CLICK, 12, 40), 0);
+    ck_assert_int_eq(rec_write_mouse(mem, 0.75, REC_KEY_WHEEL_UP, 0, 0), 0);
+    ck_assert_int_eq(rec_write_mouse(mem, 1.0, REC_KEY_WHEEL_DOWN, 9999, 3), 0);
+    fclose(mem);
+    ck_assert_ptr_nonnull(strstr(buf, "\n0.500 click 12 40\n0.750 wheel-up 0 0\n"));
+    struct recording r;
+    struct mha_error err;
+    mha_error_clear(&err);
+    ck_assert_msg(rec_parse(buf, "mem", &r, &err) == 0, "%s", err.text);
+    ck_assert_int_eq(r.n, 4);
+    ck_assert_int_eq(r.events[0].key, 'l');
+    ck_assert_int_eq(r.events[1].key, REC_KEY_CLICK);
+    ck_assert_int_eq(r.events[1].y, 12);
+    ck_assert_int_eq(r.events[1].x, 40);
+    ck_assert_int_eq(r.events[2].key, REC_KEY_WHEEL_UP);
+    ck_assert_int_eq(r.events[3].key, REC_KEY_WHEEL_DOWN);
+    ck_assert_int_eq(r.events[3].y, 9999);
+    ck_assert_int_eq(r.events[3].x, 3);
+    rec_free(&r);
+    free(buf);
+}
+END_TEST
+
+static const struct {
+    const char *line;
+    const char *want;
+} bad_mouse[] = {
+    {"1.0 click", "mem:3: \"click\" needs the screen row and column it happened at"},
+    {"1.0 click 4", "mem:3: \"click\" needs the screen row and column"},
+    {"1.0 click 4 5 6", "mem:3: \"click\" needs the screen row and column"},
+    {"1.0 click -1 5", "mem:3: \"click\" needs the screen row and column"},
+    {"1.0 wheel-up 10000 5", "mem:3: \"wheel-up\" needs the screen row and column"},
+    {"1.0 wheel-down x y", "mem:3: \"wheel-down\" needs the screen row and column"},
+    {"1.0 l 4 5", "mem:3: one key per line"},
+};
+
+START_TEST(malformed_mouse_lines)
+{
+    char text[256];
+    snprintf(text, sizeof text, "mha-explorer-recording 2\n0.5 l\n%s\n2.0 r\n", bad_mouse[_i].line);
+    struct recording r;
+    struct mha_error err;
+    mha_error_clear(&err);
+    ck_assert_int_ne(rec_parse(text, "mem", &r, &err), 0);
+    char buf[600];
+    mha_error_format(&err, buf, sizeof buf);
+    ck_assert_msg(strstr(buf, bad_mouse[_i].want) != NULL, "'%s' lacks '%s'", buf,
+                  bad_mouse[_i].want);
+    ck_assert_int_eq(r.n, 0);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("record_load");
@@ -132,6 +193,8 @@ int main(void)
     tcase_add_test(tc, good_lines_up_to_the_cap);
     tcase_add_test(tc, nul_byte_is_named_by_its_line);
     tcase_add_test(tc, torn_last_line_still_kept_out);
+    tcase_add_test(tc, mouse_events_round_trip);
+    tcase_add_loop_test(tc, malformed_mouse_lines, 0, (int)(sizeof bad_mouse / sizeof bad_mouse[0]));
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

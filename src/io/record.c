@@ -36,6 +36,9 @@ static const struct {
     {"resize", REC_KEY_RESIZE},
     {"backtab", REC_KEY_BACKTAB},
     {"f1", REC_KEY_F1},
+    {"click", REC_KEY_CLICK},
+    {"wheel-up", REC_KEY_WHEEL_UP},
+    {"wheel-down", REC_KEY_WHEEL_DOWN},
 };
 
 const char *rec_key_name(int key, char *buf)
@@ -153,6 +156,20 @@ static int parse_text(const char *text, const char *name, struct recording *out,
         bool trailing = *stop != '\0';
         *stop = '\0';
         int key = rec_key_from_name(end);
+        int y = 0, x = 0;
+        if (key >= 0 && rec_key_is_mouse(key)) {
+            int used = 0;
+            if (!trailing || sscanf(stop + 1, " %d %d %n", &y, &x, &used) != 2 ||
+                stop[1 + used] != '\0' || y < 0 || x < 0 || y >= REC_MAX_SCREEN ||
+                x >= REC_MAX_SCREEN) {
+                free(ev);
+                return fail_at(err, name, line,
+                               "\"%s\" needs the screen row and column it happened at, e.g. "
+                               "\"click 12 40\"",
+                               end);
+            }
+            trailing = false;
+        }
         if (key < 0 || trailing) {
             free(ev);
             return fail_at(err, name, line,
@@ -176,6 +193,8 @@ static int parse_text(const char *text, const char *name, struct recording *out,
         }
         ev[n].t = t;
         ev[n].key = key;
+        ev[n].y = y;
+        ev[n].x = x;
         n++;
         last = t;
     }
@@ -385,6 +404,14 @@ void rec_free(struct recording *r)
 int rec_write_header(FILE *out)
 {
     return fprintf(out, "%s\n# seconds key\n", REC_MAGIC) < 0 || fflush(out) ? -1 : 0;
+}
+
+int rec_write_mouse(FILE *out, double t, int key, int y, int x)
+{
+    char name[16];
+    return fprintf(out, "%.3f %s %d %d\n", t, rec_key_name(key, name), y, x) < 0 || fflush(out)
+               ? -1
+               : 0;
 }
 
 int rec_write_event(FILE *out, double t, int key)

@@ -105,6 +105,12 @@ void ui_record_begin(struct ui_app *app);
 /* A recording that could not be written: a key, its failure said and
  * marked for good in the status line (after what buf holds). */
 void ui_record_write(struct ui_app *app, double t, int code);
+/* A mouse event to the recording (a click or the wheel; others are not
+ * written), with where it happened. */
+void ui_record_mouse(struct ui_app *app, double t, const MEVENT *ev);
+/* The mouse event a recording's REC_KEY_CLICK / _WHEEL_UP / _WHEEL_DOWN at
+ * (y, x) stands for. */
+MEVENT ui_record_mouse_event(int key, int y, int x);
 void ui_record_status(const struct ui_app *app, char *buf, size_t n);
 
 /* After delscreen (ui_exit.c): free what ncurses keeps for the whole
