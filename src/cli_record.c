@@ -172,9 +172,9 @@ int cli_record_start_args(const struct cli_options *o, struct rec_start *s)
     int rc = 0;
     /* the lesson's step is added by the explorer, as the lesson opened */
     if (!rc && o->lesson)
-        rc = add(s, "--lesson",
-                 o->lesson[strspn(o->lesson, "0123456789")] ? absolute(o->lesson, path)
-                                                             : o->lesson);
+        rc =
+            add(s, "--lesson",
+                o->lesson[strspn(o->lesson, "0123456789")] ? absolute(o->lesson, path) : o->lesson);
     if (!rc && o->load)
         rc = add(s, "--load", absolute(o->load, path));
     if (!rc)

@@ -162,7 +162,8 @@ START_TEST(steps_after_a_training)
     ck_assert_ptr_nonnull(strstr(two, "Trained: the training screen of the step above stays"));
     ck_assert_ptr_null(strstr(two, "[screen:"));
     char *three = between(r.out, "Step 3 of 4", "Step 4 of 4");
-    ck_assert_ptr_nonnull(strstr(three, "stage 1 of the prev model trained above (1 head, seed 1)"));
+    ck_assert_ptr_nonnull(
+        strstr(three, "stage 1 of the prev model trained above (1 head, seed 1)"));
     ck_assert_ptr_nonnull(strstr(three, "[screen: stage 1 projection · 8 tokens · d_model 8 · "
                                         "1 heads"));
     char *four = between(r.out, "Step 4 of 4", NULL);

@@ -51,8 +51,8 @@ static void expect_error(const char *file, const char *want)
 START_TEST(bad_line_before_the_cap_is_named)
 {
     /* 9 MiB: a bad third line, then good keys past the cap */
-    const char *f = write_file("mha-explorer-recording 2\n0.000 right\nnot an event\n",
-                               "0.100 l\n", (size_t)9 << 20);
+    const char *f = write_file("mha-explorer-recording 2\n0.000 right\nnot an event\n", "0.100 l\n",
+                               (size_t)9 << 20);
     char want[128];
     snprintf(want, sizeof want, "%s:3: expected \"<seconds> <key>\", got \"not an event\"", f);
     expect_error(f, want);
@@ -70,8 +70,8 @@ END_TEST
 START_TEST(good_lines_up_to_the_cap)
 {
     /* comments are fine but the file goes on past the cap: the line cut is named */
-    const char *f = write_file("mha-explorer-recording 1\n0.5 l\n", "# padding padding\n",
-                               (size_t)9 << 20);
+    const char *f =
+        write_file("mha-explorer-recording 1\n0.5 l\n", "# padding padding\n", (size_t)9 << 20);
     const size_t per = strlen("# padding padding\n");
     const size_t head = strlen("mha-explorer-recording 1\n0.5 l\n");
     const int line = 3 + (int)((REC_MAX_BYTES - head) / per); /* the line the cap falls in */
@@ -105,7 +105,11 @@ START_TEST(nul_byte_is_named_by_its_line)
     /* binary from the first line */
     fd = mkstemp(strcpy(path, "/tmp/mha-rec-load-XXXXXX"));
     ck_assert_int_ge(fd, 0);
-    ck_assert_int_eq(write(fd, "\x7f" "ELF\0\0\n", 7), 7);
+    ck_assert_int_eq(write(fd,
+                           "\x7f"
+                           "ELF\0\0\n",
+                           7),
+                     7);
     close(fd);
     snprintf(want, sizeof want, "%s:1: not a recording", path);
     expect_error(path, want);
@@ -194,7 +198,8 @@ int main(void)
     tcase_add_test(tc, nul_byte_is_named_by_its_line);
     tcase_add_test(tc, torn_last_line_still_kept_out);
     tcase_add_test(tc, mouse_events_round_trip);
-    tcase_add_loop_test(tc, malformed_mouse_lines, 0, (int)(sizeof bad_mouse / sizeof bad_mouse[0]));
+    tcase_add_loop_test(tc, malformed_mouse_lines, 0,
+                        (int)(sizeof bad_mouse / sizeof bad_mouse[0]));
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

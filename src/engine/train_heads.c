@@ -116,8 +116,8 @@ int train_heads_measure(const struct train_model *m, const int *tokens, int n_se
         const int *tok = tokens + (size_t)s * (size_t)len;
         for (int t = 0; t < len; t++)
             for (int i = 0; i < d; i++)
-                ex->query[(size_t)t * d + i] = m->p.embedding[(size_t)tok[t] * d + i] +
-                                               m->p.positions[(size_t)t * d + i];
+                ex->query[(size_t)t * d + i] =
+                    m->p.embedding[(size_t)tok[t] * d + i] + m->p.positions[(size_t)t * d + i];
         memcpy(ex->key, ex->query, (size_t)len * d * sizeof(float));
         memcpy(ex->value, ex->query, (size_t)len * d * sizeof(float));
         rc = mha_forward(ex, tr, err);
@@ -133,8 +133,8 @@ int train_heads_measure(const struct train_model *m, const int *tokens, int n_se
 
 const char *train_head_kind_name(enum train_head_kind k)
 {
-    static const char *const names[] = {"",         "first token",  "previous token",
-                                        "itself",   "earlier copy", "even spread"};
+    static const char *const names[] = {"",       "first token",  "previous token",
+                                        "itself", "earlier copy", "even spread"};
     return k >= TRAIN_HEAD_NONE && k <= TRAIN_HEAD_EVEN ? names[k] : "";
 }
 

@@ -409,9 +409,8 @@ int rec_write_header(FILE *out)
 int rec_write_mouse(FILE *out, double t, int key, int y, int x)
 {
     char name[16];
-    return fprintf(out, "%.3f %s %d %d\n", t, rec_key_name(key, name), y, x) < 0 || fflush(out)
-               ? -1
-               : 0;
+    return fprintf(out, "%.3f %s %d %d\n", t, rec_key_name(key, name), y, x) < 0 || fflush(out) ? -1
+                                                                                                : 0;
 }
 
 int rec_write_event(FILE *out, double t, int key)

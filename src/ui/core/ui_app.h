@@ -221,7 +221,8 @@ bool ui_train_key(struct ui_app *app, int key, bool is_char);
 /* --compare: make pane the focused one (its model is the one the stage
  * keys and the heads view show) and say so. */
 void ui_train_focus(struct ui_app *app, int pane);
-/* The pane of the training screen at screen (y, x), or -1. */
+/* The pane of --compare's training screen at screen (y, x), or -1 (also
+ * when one model trains). */
 int ui_train_pane_at(const struct ui_app *app, int y, int x);
 /* The session clock (ms, as a recording writes times; a replay's own
  * clock while one plays), and the training ticks due by ms (all: every

@@ -32,5 +32,4 @@ static bool train_mouse(struct ui_app *app, const MEVENT *ev)
     return true;
 }
 
-const struct ui_mode ui_mode_train = {"train",    train_open, train_key, train_mouse,
-                                      NULL,       false};
+const struct ui_mode ui_mode_train = {"train", train_open, train_key, train_mouse, NULL, false};

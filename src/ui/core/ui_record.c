@@ -55,8 +55,8 @@ void ui_record_write(struct ui_app *app, double t, int code)
 
 void ui_record_mouse(struct ui_app *app, double t, const MEVENT *ev)
 {
-    const int code = ev->bstate & BUTTON4_PRESSED                        ? REC_KEY_WHEEL_UP
-                     : UI_BUTTON5 && (ev->bstate & UI_BUTTON5)             ? REC_KEY_WHEEL_DOWN
+    const int code = ev->bstate & BUTTON4_PRESSED                       ? REC_KEY_WHEEL_UP
+                     : UI_BUTTON5 && (ev->bstate & UI_BUTTON5)          ? REC_KEY_WHEEL_DOWN
                      : ev->bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED) ? REC_KEY_CLICK
                                                                         : -1;
     if (!app->record || code < 0 || app->st.quit || ev->y < 0 || ev->x < 0 ||

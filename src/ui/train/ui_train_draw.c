@@ -241,9 +241,9 @@ static void draw_pane(WINDOW *win, int y, int x, int h, int w, const struct ui_t
         const size_t ml = strlen(mark);
         memcpy(title, mark, ml);
         ui_train_pane_title(p, title + ml, sizeof title - ml);
-        const int tw = ui_put(win, line, x, title, w,
-                              ui_role_attr(th, UI_ROLE_TITLE) | (focused ? A_REVERSE : 0),
-                              th->utf8);
+        const int tw =
+            ui_put(win, line, x, title, w,
+                   ui_role_attr(th, UI_ROLE_TITLE) | (focused ? A_REVERSE : 0), th->utf8);
         if (p->stop != UI_TRAIN_RUNNING)
             snprintf(note, sizeof note, "  %s at %ld",
                      p->stop == UI_TRAIN_STOP_LIMIT ? "limit" : "stopped", p->run->model->step);
@@ -281,8 +281,8 @@ int ui_train_pane_at(const struct ui_app *app, int y, int x)
 {
     const struct ui_train *t = app->train;
     const struct ui_layout *l = &app->lay;
-    if (!t || !t->shown || y < l->vis.y + UI_VIS_HEADER || y >= l->vis.y + l->vis.h ||
-        x < l->vis.x || x >= l->vis.x + l->vis.w - 1)
+    if (!t || !t->shown || t->n_panes < 2 || y < l->vis.y + UI_VIS_HEADER ||
+        y >= l->vis.y + l->vis.h || x < l->vis.x || x >= l->vis.x + l->vis.w - 1)
         return -1;
     const int pw = pane_width(app);
     if (pw < 1)

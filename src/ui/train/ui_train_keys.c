@@ -55,10 +55,7 @@ static const struct train_binding table[] = {
      TACT_STAGE,
      "the stages of the model shown (t comes back)"},
     {{'e'}, "e", TACT_EXPORT, "write the training state as SVG (:export html too)"},
-    {{'\t', KEY_BTAB},
-     "Tab",
-     TACT_FOCUS,
-     "--compare: the next pane (or a click on one) for the stage keys and heads view"},
+    {{'\t', KEY_BTAB}, "Tab", TACT_FOCUS, "--compare: focus the next pane (or click one)"},
     {{'c', 's', '[', ']'}, "", TACT_SWALLOW, NULL},
     {{'v', KEY_ENTER, '\n', '\r', 'j', 'k'}, "", TACT_SWALLOW, NULL},
     {{KEY_UP, KEY_DOWN, KEY_NPAGE, KEY_PPAGE}, "", TACT_SWALLOW, NULL},
@@ -209,11 +206,13 @@ bool ui_train_key(struct ui_app *app, int key, bool is_char)
     const struct train_binding *b = lookup(key);
     if (!b)
         return false;
+    /* Tab chooses a pane only when there are several */
+    const enum train_act act = b->act == TACT_FOCUS && t->n_panes < 2 ? TACT_SWALLOW : b->act;
     /* in a lesson Space reads on and the page keys scroll its text */
-    if (app->les.l && ((is_char && key == ' ') || b->act == TACT_SWALLOW))
+    if (app->les.l && ((is_char && key == ' ') || act == TACT_SWALLOW))
         return false;
     st->msg[0] = '\0';
-    switch (b->act) {
+    switch (act) {
     case TACT_PAUSE:
         if (ui_train_done(t)) {
             ui_state_say(st, false, "Training has stopped; r trains again with a new seed.");
