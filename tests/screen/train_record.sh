@@ -1,10 +1,12 @@
 #!/bin/bash
-# A recording reproduces its start wherever it is replayed: a --load path is
-# written absolute (the replay runs from another folder), the options of
-# --train and --compare are written (a replay with nothing but --replay
-# trains the same run), and clicks are recorded with where they happened
-# and replayed: a click that focused a --compare pane focuses it again.
+# A recording reproduces its start wherever it is replayed: --load, lesson
+# and task file paths are written absolute (the replay runs from another
+# folder), the options of --train and --compare are written (a replay with
+# nothing but --replay trains the same run), and clicks are recorded with
+# where they happened and replayed: a click that focused a --compare pane
+# focuses it again.
 . "$(dirname "$0")/lib.sh"
+SRC=$(cd "$(dirname "$0")/../.." && pwd) # the source tree, before any cd below
 click() { T send-keys -l $'\e[<0;'"$2;$1M"; T send-keys -l $'\e[<0;'"$2;$1m"; }  # click ROW COL
 
 mkdir -p "$WORK/made" "$WORK/elsewhere"
@@ -26,6 +28,32 @@ cd "$WORK/elsewhere"
 start 100 30 -- --replay "$REC1" --speed 4
 wait_for "The replay finished" 30
 wait_for "1 · Projection"
+keys q
+wait_exit 0
+T kill-server
+
+# ---- a lesson file and a teacher's task file, by relative paths
+cp "$SRC/lessons/01-why-heads.md" "$WORK/made/mine.md"
+printf '{"vocab": ["a", "b", "c"], "outputs": ["next"], "tokens": [[0, 1, 2], [1, 2, 0], [2, 0, 1]], "targets": [[[1, 2, -1], [2, 0, -1], [0, 1, -1]]]}\n' >"$WORK/made/task.json"
+cd "$WORK/made"
+start 100 30 -- --lesson mine.md --record "$WORK/lesson.rec"
+wait_for "step 1/"
+keys q
+wait_for "q again quits"
+keys q
+wait_exit 0
+T kill-server
+check "the lesson file is recorded absolute" grep -qx "arg $WORK/made/mine.md" "$WORK/lesson.rec"
+start 100 30 -- --train task.json --steps 50 --record "$WORK/task.rec"
+wait_for "Training"
+keys q
+wait_exit 0
+T kill-server
+check "the task file is recorded absolute" grep -qx "arg $WORK/made/task.json" "$WORK/task.rec"
+cd "$WORK/elsewhere"
+start 100 30 -- --replay "$WORK/task.rec"
+wait_for "The replay finished" 30
+wait_for "task · step"
 keys q
 wait_exit 0
 T kill-server
