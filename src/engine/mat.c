@@ -51,21 +51,19 @@ static void mul_trans_dots(const float *a, const float *b, float *c, int m, int 
     }
 }
 
-void mat_mul_plain(const float *a, const float *b, float *c, int m, int n, int k, bool trans_b)
+/* c (m, n) = a (m, k) · bᵀ + bias, b (n, k), bias (n) or NULL: a panel of
+ * b's rows at a time is copied transposed into bt (k, w), and row i of c's
+ * panel is Σ_p a[i][p] · row p of bt (the same sums, in the same order, as
+ * dot products of rows), the bias added after. */
+static void mul_trans(const float *a, const float *b, float *c, int m, int n, int k,
+                      const float *bias)
 {
-    /* a: (m, k), b: (n, k) when trans_b else (k, n) -> c: (m, n) */
-    if (!trans_b) {
-        /* row i of c = Σ_p a[i][p] · row p of b */
-        mat_rows_times(a, (size_t)k, 1, b, (size_t)n, c, (size_t)n, m, n, k, false);
-        return;
-    }
-    /* c[i][j] = Σ_p a[i][p] b[j][p]: a panel of b's rows at a time is
-     * copied transposed into bt (k, w), and row i of c's panel is
-     * Σ_p a[i][p] · row p of bt (the same sums, in the same order, as dot
-     * products of rows) */
     const int nb = MAT_PANEL_FLOATS / k;
     if (nb < 8) {
         mul_trans_dots(a, b, c, m, n, k);
+        for (int i = 0; bias && i < m; i++)
+            for (int j = 0; j < n; j++)
+                c[(size_t)i * (size_t)n + (size_t)j] += bias[j];
         return;
     }
     float bt[MAT_PANEL_FLOATS];
@@ -75,8 +73,18 @@ void mat_mul_plain(const float *a, const float *b, float *c, int m, int n, int k
             for (int p = 0; p < k; p++)
                 bt[(size_t)p * (size_t)w + (size_t)jj] =
                     b[(size_t)(j0 + jj) * (size_t)k + (size_t)p];
-        mat_rows_times(a, (size_t)k, 1, bt, (size_t)w, c + j0, (size_t)n, m, w, k, false);
+        mat_rows_times(a, (size_t)k, 1, bt, (size_t)w, c + j0, (size_t)n, m, w, k, false,
+                       bias ? bias + j0 : NULL);
     }
+}
+
+void mat_mul_plain(const float *a, const float *b, float *c, int m, int n, int k, bool trans_b)
+{
+    /* a: (m, k), b: (n, k) when trans_b else (k, n) -> c: (m, n) */
+    if (trans_b)
+        mul_trans(a, b, c, m, n, k, NULL);
+    else /* row i of c = Σ_p a[i][p] · row p of b */
+        mat_rows_times(a, (size_t)k, 1, b, (size_t)n, c, (size_t)n, m, n, k, false, NULL);
 }
 
 void mat_mul(const float *a, const float *b, float *c, int m, int n, int k, bool trans_b)
@@ -100,12 +108,25 @@ void mat_mul(const float *a, const float *b, float *c, int m, int n, int k, bool
 void mat_linear(const float *x, const float *w, const float *b, float *y, int m, int n, int k)
 {
     /* x: (m, k), w: (n, k) -> y: (m, n) = x·wᵀ + b */
-    mat_mul(x, w, y, m, n, k, true);
-    if (!b)
+    if (m <= 0 || n <= 0)
         return;
-    for (int i = 0; i < m; i++)
-        for (int j = 0; j < n; j++)
-            y[(size_t)i * (size_t)n + (size_t)j] += b[j];
+#if MHA_HAVE_CBLAS
+    if (backend == MAT_BACKEND_CBLAS && k > 0 &&
+        (size_t)m * (size_t)n * (size_t)k > MAT_SMALL_MACS) {
+        mat_mul(x, w, y, m, n, k, true);
+        for (int i = 0; b && i < m; i++)
+            for (int j = 0; j < n; j++)
+                y[(size_t)i * (size_t)n + (size_t)j] += b[j];
+        return;
+    }
+#endif
+    if (k <= 0) {
+        for (int i = 0; i < m; i++)
+            for (int j = 0; j < n; j++)
+                y[(size_t)i * (size_t)n + (size_t)j] = b ? b[j] : 0.0f;
+        return;
+    }
+    mul_trans(x, w, y, m, n, k, b);
 }
 
 /* Running maxima the softmax keeps side by side (vector lanes). */

@@ -21,14 +21,14 @@ void mat_mul_backward(const float *a, const float *b, const float *dc, float *da
         /* c = a·bᵀ: da (m, k) += dc (m, n) · b (n, k) and
          * db (n, k) += dcᵀ (n, m) · a (m, k) */
         if (da)
-            mat_rows_times(dc, (size_t)n, 1, b, (size_t)k, da, (size_t)k, m, k, n, true);
+            mat_rows_times(dc, (size_t)n, 1, b, (size_t)k, da, (size_t)k, m, k, n, true, NULL);
         if (db)
-            mat_rows_times(dc, 1, (size_t)n, a, (size_t)k, db, (size_t)k, n, k, m, true);
+            mat_rows_times(dc, 1, (size_t)n, a, (size_t)k, db, (size_t)k, n, k, m, true, NULL);
         return;
     }
     /* c = a·b: da (m, k) += dc (m, n) · bᵀ (n, k) and db (k, n) += aᵀ (k, m) · dc (m, n) */
     if (db)
-        mat_rows_times(a, 1, (size_t)k, dc, (size_t)n, db, (size_t)n, k, n, m, true);
+        mat_rows_times(a, 1, (size_t)k, dc, (size_t)n, db, (size_t)n, k, n, m, true, NULL);
     if (!da)
         return;
     if ((size_t)n * (size_t)k <= MAT_PANEL_FLOATS) {
@@ -37,7 +37,7 @@ void mat_mul_backward(const float *a, const float *b, const float *dc, float *da
         for (int p = 0; p < k; p++)
             for (int j = 0; j < n; j++)
                 bt[(size_t)j * (size_t)k + (size_t)p] = b[(size_t)p * (size_t)n + (size_t)j];
-        mat_rows_times(dc, (size_t)n, 1, bt, (size_t)k, da, (size_t)k, m, k, n, true);
+        mat_rows_times(dc, (size_t)n, 1, bt, (size_t)k, da, (size_t)k, m, k, n, true, NULL);
         return;
     }
     /* a b too large to copy: dot products of dc's rows and b's rows */
@@ -60,9 +60,7 @@ void mat_linear_backward(const float *x, const float *w, const float *dy, float 
     /* x: (m, k), w: (n, k), dy: (m, n) */
     /* pass 2: the bias gets every row of dy */
     if (db)
-        for (int i = 0; i < m; i++)
-            for (int j = 0; j < n; j++)
-                db[j] += dy[(size_t)i * (size_t)n + (size_t)j];
+        mat_col_sums(dy, m, n, db);
 #if MHA_HAVE_CBLAS
     /* the same two products as one cblas_sgemm each (beta 1 adds) */
     if (mat_get_backend() == MAT_BACKEND_CBLAS && m > 0 && n > 0 && k > 0 &&

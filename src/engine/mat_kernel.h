@@ -1,11 +1,13 @@
 /* mat_kernel.h - what the engine's inner loops share (engine-internal).
  *
- * MAT_KERNEL builds a function twice, for CPUs with AVX2 (x86-64-v3) and for
- * any other, and the loader picks one when the program starts; the loops in
- * such a function are written so the compiler can run them on whole vector
- * registers (contiguous, no aliasing, no calls).  Both copies compute the
- * same bits: floating-point contraction is off in ISO C mode, so the wider
- * copy only does the same operations more at a time.
+ * MAT_KERNEL builds a function twice, for CPUs with AVX2 and FMA
+ * (x86-64-v3) and for any other, and the loader picks one when the program
+ * starts; the loops in such a function are written so the compiler can run
+ * them on whole vector registers (contiguous, no aliasing, no calls).  The
+ * AVX2 copy fuses each multiply with the add that follows (one rounding
+ * instead of two), so the two copies can differ in the last bits: one
+ * machine gives the same numbers run after run, byte for byte, and two
+ * machines agree to within float rounding.
  *
  * mat_exp_neg is e^x without a library call, so that a loop of it vectorizes
  * too. */
@@ -18,6 +20,13 @@
 #include <string.h>
 
 #include "mha_config.h"
+
+/* GCC's and Clang's vector types (vector_size), which the row kernels use. */
+#if defined(__GNUC__)
+#define MAT_HAVE_VECTORS 1
+#else
+#define MAT_HAVE_VECTORS 0
+#endif
 
 #if MHA_HAVE_TARGET_CLONES
 #define MAT_KERNEL __attribute__((target_clones("arch=x86-64-v3", "default")))
@@ -33,13 +42,19 @@
 /* Floats of b the plain loop copies transposed onto the stack at a time. */
 #define MAT_PANEL_FLOATS 4096
 
-/* C (m, n) = A (m, kk) · B (kk, n), or C += that when add.  Element (i, p)
- * of A is a[i·ars + p·acs] (so a transposed A needs no copy); B and C are
- * row-major with leading dimensions ldb and ldc.  Each element is summed in
- * the order p = 0, 1, .. (as a dot product would be), and a zero A[i][p]
- * is skipped (it adds nothing).  C must not overlap A or B.  mat_rows.c. */
+/* C (m, n) = A (m, kk) · B (kk, n) + bias, or C += that when add (bias,
+ * n floats, may be NULL).  Element (i, p) of A is a[i·ars + p·acs] (so a
+ * transposed A needs no copy); B and C are row-major with leading
+ * dimensions ldb and ldc.  Each element is summed in the order p = 0, 1, ..
+ * (as a dot product would be), the bias added after.  C must not overlap A
+ * or B.  mat_rows.c. */
 void mat_rows_times(const float *restrict a, size_t ars, size_t acs, const float *restrict b,
-                    size_t ldb, float *restrict c, size_t ldc, int m, int n, int kk, bool add);
+                    size_t ldb, float *restrict c, size_t ldc, int m, int n, int kk, bool add,
+                    const float *restrict bias);
+
+/* out[j] += Σ_i x[i][j] for x (m, n) (the bias gradient of a linear layer).
+ * mat_rows.c. */
+void mat_col_sums(const float *restrict x, int m, int n, float *restrict out);
 
 /* dst[0:n] = src[0:n] for short rows (a head's d_k floats), without a
  * library call: eight, four, then one at a time. */

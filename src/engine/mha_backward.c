@@ -60,18 +60,11 @@ void mha_backward_attend(const struct mha_trace *t, const float *d_merged, float
     float *d_row = d_vh + l.d_vh;
     float *d_att = d_row + l.d_row;
 
-    /* pass 5: merge was (H, lq, d_k) -> (lq, d); split the gradient back */
-    for (int h = 0; h < h_n; h++)
-        for (int i = 0; i < lq; i++)
-            mat_copy(d_ctx + mha_idx3(lq, d_k, h, i, 0),
-                     d_merged + (size_t)i * (size_t)d + (size_t)h * (size_t)d_k, d_k);
-
-    /* pass 4: per head, context = weights·vh, weights = softmax(scaled),
-     * scaled = scores·scale (masked entries have weight 0: no gradient),
-     * scores = qh·khᵀ */
     const size_t att = (size_t)lq * (size_t)lk;
     if (mha_rows_fit(lk, d_k)) {
-        /* heads whose keys fit in a few vector registers: a row at a time */
+        /* passes 5 to 2 for heads whose keys fit in a few vector registers:
+         * a row at a time, each head's columns of d_merged read and of dq,
+         * dk, dv written where they lie (no split, no merge) */
         for (int h = 0; h < h_n; h++) {
             const struct mha_rows_head hd = {
                 .lq = lq,
@@ -82,15 +75,21 @@ void mha_backward_attend(const struct mha_trace *t, const float *d_merged, float
                 .vh = t->vh + mha_idx3(lk, d_k, h, 0, 0),
                 .weights = t->weights + (size_t)h * att,
             };
-            mha_rows_backward(&hd, t->causal, t->scale, d_ctx + mha_idx3(lq, d_k, h, 0, 0),
-                              d_qh + mha_idx3(lq, d_k, h, 0, 0), d_kh + mha_idx3(lk, d_k, h, 0, 0),
-                              d_vh + mha_idx3(lk, d_k, h, 0, 0));
+            const size_t col = (size_t)h * (size_t)d_k;
+            mha_rows_backward(&hd, t->causal, t->scale, d_merged + col, (size_t)d, dq + col,
+                              dk + col, dv + col);
         }
-        merge_heads(d_qh, dq, lq, h_n, d_k);
-        merge_heads(d_kh, dk, lk, h_n, d_k);
-        merge_heads(d_vh, dv, lk, h_n, d_k);
         return;
     }
+    /* pass 5: merge was (H, lq, d_k) -> (lq, d); split the gradient back */
+    for (int h = 0; h < h_n; h++)
+        for (int i = 0; i < lq; i++)
+            mat_copy(d_ctx + mha_idx3(lq, d_k, h, i, 0),
+                     d_merged + (size_t)i * (size_t)d + (size_t)h * (size_t)d_k, d_k);
+
+    /* pass 4: per head, context = weights·vh, weights = softmax(scaled),
+     * scaled = scores·scale (masked entries have weight 0: no gradient),
+     * scores = qh·khᵀ */
     memset(d_qh, 0, l.d_qh * sizeof(float));
     memset(d_kh, 0, l.d_kh * sizeof(float));
     memset(d_vh, 0, l.d_vh * sizeof(float));

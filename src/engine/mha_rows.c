@@ -63,13 +63,13 @@ static void transpose_in(const float *m, vec8 *t, int rows, int d_k, int nc)
             f[((size_t)p * (size_t)nc) * LANES + (size_t)j] = m[(size_t)j * (size_t)d_k + (size_t)p];
 }
 
-/* the twin: t (d_k rows of nc registers) -> m (rows, d_k) */
-static void transpose_out(const vec8 *t, float *m, int rows, int d_k, int nc)
+/* the twin: t (d_k rows of nc registers) -> m (rows, d_k), rows ld apart */
+static void transpose_out(const vec8 *t, float *m, size_t ld, int rows, int d_k, int nc)
 {
     const float *f = (const float *)(const void *)t;
     for (int j = 0; j < rows; j++)
         for (int p = 0; p < d_k; p++)
-            m[(size_t)j * (size_t)d_k + (size_t)p] = f[((size_t)p * (size_t)nc) * LANES + (size_t)j];
+            m[(size_t)j * ld + (size_t)p] = f[((size_t)p * (size_t)nc) * LANES + (size_t)j];
 }
 
 /* The lanes of chunk c that are keys row i may see. */
@@ -86,66 +86,95 @@ static VEC_INLINE ivec8 keep_lanes(int c, int visible, const unsigned char *keep
     return keep;
 }
 
+/* Rows taken together through each pass of attend and backward: a row's
+ * steps depend on each other (max, then e^x, then the sum, then the
+ * division), the rows do not, so a pass over several rows lets the CPU
+ * overlap them. */
+#define ROW_GROUP 8
+_Static_assert(ROW_GROUP <= LANES, "one register holds a group's sums");
+
 /* The rows of mha_rows_attend with nc chunks of keys, nc a constant after
- * inlining (so the row's registers stay registers). */
-static VEC_INLINE int attend(const struct mha_rows_head *hd,
-                                                        const unsigned char *mask, bool causal,
-                                                        float scale, unsigned char *row_empty,
-                                                        const vec8 *kt, const int nc)
+ * inlining; ROW_GROUP rows at a time, in three passes. */
+static VEC_INLINE int attend(const struct mha_rows_head *hd, const unsigned char *mask,
+                             bool causal, float scale, unsigned char *row_empty, const vec8 *kt,
+                             const int nc)
 {
     const int lq = hd->lq, lk = hd->lk, d_k = hd->d_k;
     const vec8 neg_inf = {-INFINITY, -INFINITY, -INFINITY, -INFINITY,
                           -INFINITY, -INFINITY, -INFINITY, -INFINITY};
     const vec8 zero = {0};
     int empty = 0;
-    for (int i = 0; i < lq; i++) {
-        const float *qi = hd->qh + (size_t)i * (size_t)d_k;
-        const size_t row0 = (size_t)i * (size_t)lk;
-        const int visible = causal && i + 1 < lk ? i + 1 : lk;
-        const unsigned char *keep_row = mask ? mask + row0 : NULL;
-        vec8 s[MAX_CHUNKS], e[MAX_CHUNKS];
-        /* scores = q_i · k_j for every key, summed over p in order */
-        for (int c = 0; c < nc; c++)
-            s[c] = zero;
-        for (int p = 0; p < d_k; p++) {
-            const float q = qi[p];
-            const vec8 *kp = kt + (size_t)p * (size_t)nc;
+    for (int i0 = 0; i0 < lq; i0 += ROW_GROUP) {
+        const int rows = lq - i0 < ROW_GROUP ? lq - i0 : ROW_GROUP;
+        const vec8 one = {1, 1, 1, 1, 1, 1, 1, 1};
+        vec8 s[ROW_GROUP][MAX_CHUNKS], fold[ROW_GROUP];
+        for (int r = rows; r < ROW_GROUP; r++)
+            fold[r] = one;
+        /* pass 1: scores = q_i · k_j for every key (summed over p in
+         * order), scaled and masked; each row's max */
+        for (int r = 0; r < rows; r++) {
+            const int i = i0 + r;
+            const float *qi = hd->qh + (size_t)i * (size_t)d_k;
+            const size_t row0 = (size_t)i * (size_t)lk;
+            const int visible = causal && i + 1 < lk ? i + 1 : lk;
+            const unsigned char *keep_row = mask ? mask + row0 : NULL;
+            vec8 acc[MAX_CHUNKS];
             for (int c = 0; c < nc; c++)
-                s[c] += q * kp[c];
-        }
-        /* scaled and masked; the row max */
-        vec8 mx = neg_inf;
-        for (int c = 0; c < nc; c++) {
-            const int n = lk - c * LANES;
-            store_part(hd->scores + row0 + (size_t)c * LANES, s[c], n);
-            s[c] = select8(keep_lanes(c, visible, keep_row, lk), s[c] * scale, neg_inf);
-            store_part(hd->scaled + row0 + (size_t)c * LANES, s[c], n);
-            mx = select8(s[c] > mx, s[c], mx);
-        }
-        const float max = max8(mx);
-        float *w = hd->weights + row0;
-        float *ctx = hd->context + (size_t)i * (size_t)d_k;
-        if (max == -INFINITY) {
-            memset(w, 0, (size_t)lk * sizeof *w);
-            memset(ctx, 0, (size_t)d_k * sizeof *ctx);
-            if (!row_empty[i]) {
-                row_empty[i] = 1;
-                empty++;
+                acc[c] = zero;
+            for (int p = 0; p < d_k; p++) {
+                const float q = qi[p];
+                const vec8 *kp = kt + (size_t)p * (size_t)nc;
+                for (int c = 0; c < nc; c++)
+                    acc[c] += q * kp[c];
             }
-            continue;
+            vec8 mx = neg_inf;
+            for (int c = 0; c < nc; c++) {
+                const int n = lk - c * LANES;
+                store_part(hd->scores + row0 + (size_t)c * LANES, acc[c], n);
+                s[r][c] = select8(keep_lanes(c, visible, keep_row, lk), acc[c] * scale, neg_inf);
+                store_part(hd->scaled + row0 + (size_t)c * LANES, s[r][c], n);
+                mx = select8(s[r][c] > mx, s[r][c], mx);
+            }
+            fold[r] = mx;
         }
-        /* e^(s - max), 0 where masked or more than 87 below the max */
-        vec8 part = zero;
-        for (int c = 0; c < nc; c++) {
-            const vec8 x = s[c] - max;
-            e[c] = select8(x >= MAT_EXP_NEG_MIN, exp8(x), zero);
-            part += e[c];
+        const vec8 max = max8x8(fold); /* lane r: row r's max */
+        /* pass 2: e^(s - max), 0 where masked or more than 87 below the
+         * max, and the row's sum (a row with no key left: weights 0) */
+        for (int r = 0; r < rows; r++) {
+            if (max[r] == -INFINITY) {
+                for (int c = 0; c < nc; c++)
+                    s[r][c] = zero;
+                fold[r] = one; /* any sum but 0: its weights stay 0 */
+                continue;
+            }
+            vec8 part = zero;
+            for (int c = 0; c < nc; c++) {
+                const vec8 x = s[r][c] - max[r];
+                s[r][c] = select8(x >= MAT_EXP_NEG_MIN, exp8(x), zero);
+                part += s[r][c];
+            }
+            fold[r] = part;
         }
-        const float inv = 1.0f / sum8(part);
-        for (int c = 0; c < nc; c++)
-            store_part(w + (size_t)c * LANES, e[c] * inv, lk - c * LANES);
-        /* context_i = Σ_j w_ij · v_j over the keys row i may see */
-        weighted_rows(ctx, w, visible, hd->vh, (size_t)d_k, d_k);
+        const vec8 inv = 1.0f / sum8x8(fold); /* one division for the group */
+        /* pass 3: the weights, and context_i = Σ_j w_ij · v_j over the keys
+         * row i may see */
+        for (int r = 0; r < rows; r++) {
+            const int i = i0 + r;
+            float *w = hd->weights + (size_t)i * (size_t)lk;
+            for (int c = 0; c < nc; c++)
+                store_part(w + (size_t)c * LANES, s[r][c] * inv[r], lk - c * LANES);
+            float *ctx = hd->context + (size_t)i * (size_t)d_k;
+            if (max[r] == -INFINITY) {
+                memset(ctx, 0, (size_t)d_k * sizeof *ctx);
+                if (!row_empty[i]) {
+                    row_empty[i] = 1;
+                    empty++;
+                }
+                continue;
+            }
+            const int visible = causal && i + 1 < lk ? i + 1 : lk;
+            weighted_rows(ctx, w, visible, hd->vh, (size_t)d_k, d_k);
+        }
     }
     return empty;
 }
@@ -172,78 +201,96 @@ MAT_KERNEL int mha_rows_attend(const struct mha_rows_head *hd, const unsigned ch
 
 /* The rows of mha_rows_backward with nc chunks of keys (a constant after
  * inlining), vt the head's values transposed, into dkt and dvt (the keys'
- * and values' gradients, transposed too). */
-static VEC_INLINE void
-backward(const struct mha_rows_head *hd, bool causal, float scale, const float *d_ctx,
-         float *d_qh, const vec8 *vt, vec8 *dkt, vec8 *dvt, const int nc)
+ * and values' gradients, transposed too); ROW_GROUP rows at a time.  d ctx
+ * rows are ld apart, d q rows too. */
+static VEC_INLINE void backward(const struct mha_rows_head *hd, bool causal, float scale,
+                                const float *d_ctx, float *d_q, size_t ld, const vec8 *vt,
+                                vec8 *dkt, vec8 *dvt, const int nc)
 {
     const int lq = hd->lq, lk = hd->lk, d_k = hd->d_k;
     const vec8 zero = {0};
-    for (int i = 0; i < lq; i++) {
-        const float *dci = d_ctx + (size_t)i * (size_t)d_k;
-        const float *qi = hd->qh + (size_t)i * (size_t)d_k;
-        const float *wrow = hd->weights + (size_t)i * (size_t)lk;
-        const int visible = causal && i + 1 < lk ? i + 1 : lk;
-        vec8 w[MAX_CHUNKS], dw[MAX_CHUNKS];
-        for (int c = 0; c < nc; c++) {
-            w[c] = load_part(wrow + (size_t)c * LANES, lk - c * LANES);
-            dw[c] = zero;
-        }
-        /* context = weights · v: d weights_ij = d ctx_i · v_j, d v_j += w_ij d ctx_i */
-        for (int p = 0; p < d_k; p++) {
-            const float g = dci[p];
-            const vec8 *vp = vt + (size_t)p * (size_t)nc;
-            vec8 *dvp = dvt + (size_t)p * (size_t)nc;
+    for (int i0 = 0; i0 < lq; i0 += ROW_GROUP) {
+        const int rows = lq - i0 < ROW_GROUP ? lq - i0 : ROW_GROUP;
+        vec8 ds[ROW_GROUP][MAX_CHUNKS], w[ROW_GROUP][MAX_CHUNKS], fold[ROW_GROUP];
+        for (int r = rows; r < ROW_GROUP; r++)
+            fold[r] = zero;
+        /* pass 1: context = weights · v gives d weights_ij = d ctx_i · v_j */
+        for (int r = 0; r < rows; r++) {
+            const float *dci = d_ctx + (size_t)(i0 + r) * ld;
+            const float *wrow = hd->weights + (size_t)(i0 + r) * (size_t)lk;
             for (int c = 0; c < nc; c++) {
-                dw[c] += g * vp[c];
-                dvp[c] += g * w[c];
+                w[r][c] = load_part(wrow + (size_t)c * LANES, lk - c * LANES);
+                ds[r][c] = zero;
             }
-        }
-        /* softmax: d scaled = w ⊙ (d w − Σ w·d w), times scale for the scores */
-        vec8 dot = zero;
-        for (int c = 0; c < nc; c++)
-            dot += w[c] * dw[c];
-        const float dsum = sum8(dot);
-        vec8 ds[MAX_CHUNKS];
-        for (int c = 0; c < nc; c++)
-            ds[c] = w[c] * (dw[c] - dsum) * scale;
-        /* scores = q·kᵀ: d q_i = Σ_j ds_ij k_j, d k_j += ds_ij q_i */
-        float dsf[MHA_ROWS_MAX_KEYS];
-        memcpy(dsf, ds, (size_t)nc * sizeof *ds);
-        weighted_rows(d_qh + (size_t)i * (size_t)d_k, dsf, visible, hd->kh, (size_t)d_k, d_k);
-        for (int p = 0; p < d_k; p++) {
-            const float q = qi[p];
-            vec8 *dkp = dkt + (size_t)p * (size_t)nc;
+            for (int p = 0; p < d_k; p++) {
+                const float g = dci[p];
+                const vec8 *vp = vt + (size_t)p * (size_t)nc;
+                for (int c = 0; c < nc; c++)
+                    ds[r][c] += g * vp[c];
+            }
+            vec8 dot = zero;
             for (int c = 0; c < nc; c++)
-                dkp[c] += q * ds[c];
+                dot += w[r][c] * ds[r][c];
+            fold[r] = dot;
         }
+        /* and d v_j += w_ij d ctx_i, each (p, chunk) summed over the group's
+         * rows in a register */
+        for (int p = 0; p < d_k; p++)
+            for (int c = 0; c < nc; c++) {
+                vec8 acc = dvt[(size_t)p * (size_t)nc + (size_t)c];
+                for (int r = 0; r < rows; r++)
+                    acc += d_ctx[(size_t)(i0 + r) * ld + (size_t)p] * w[r][c];
+                dvt[(size_t)p * (size_t)nc + (size_t)c] = acc;
+            }
+        /* softmax: d scaled = w ⊙ (d w − Σ w·d w), times scale for the
+         * scores */
+        const vec8 dsum = sum8x8(fold);
+        for (int r = 0; r < rows; r++)
+            for (int c = 0; c < nc; c++)
+                ds[r][c] = w[r][c] * (ds[r][c] - dsum[r]) * scale;
+        /* pass 2: scores = q·kᵀ gives d q_i = Σ_j ds_ij k_j and
+         * d k_j += ds_ij q_i */
+        for (int r = 0; r < rows; r++) {
+            const int i = i0 + r;
+            const int visible = causal && i + 1 < lk ? i + 1 : lk;
+            weighted_rows(d_q + (size_t)i * ld, (const float *)(const void *)ds[r], visible,
+                          hd->kh, (size_t)d_k, d_k);
+        }
+        for (int p = 0; p < d_k; p++)
+            for (int c = 0; c < nc; c++) {
+                vec8 acc = dkt[(size_t)p * (size_t)nc + (size_t)c];
+                for (int r = 0; r < rows; r++)
+                    acc += hd->qh[(size_t)(i0 + r) * (size_t)d_k + (size_t)p] * ds[r][c];
+                dkt[(size_t)p * (size_t)nc + (size_t)c] = acc;
+            }
     }
 }
 
 MAT_KERNEL void mha_rows_backward(const struct mha_rows_head *hd, bool causal, float scale,
-                                  const float *d_ctx, float *d_qh, float *d_kh, float *d_vh)
+                                  const float *d_ctx, size_t ld, float *d_q, float *d_k,
+                                  float *d_v)
 {
-    const int lk = hd->lk, d_k = hd->d_k, nc = (lk + LANES - 1) / LANES;
+    const int lk = hd->lk, dk = hd->d_k, nc = (lk + LANES - 1) / LANES;
     vec8 vt[MHA_ROWS_MAX_DK * MAX_CHUNKS];
     vec8 dkt[MHA_ROWS_MAX_DK * MAX_CHUNKS], dvt[MHA_ROWS_MAX_DK * MAX_CHUNKS];
-    transpose_in(hd->vh, vt, lk, d_k, nc);
-    const size_t nt = (size_t)d_k * (size_t)nc;
+    transpose_in(hd->vh, vt, lk, dk, nc);
+    const size_t nt = (size_t)dk * (size_t)nc;
     const vec8 zero = {0};
     for (size_t x = 0; x < nt; x++)
         dkt[x] = dvt[x] = zero;
     switch (nc) {
     case 1:
-        backward(hd, causal, scale, d_ctx, d_qh, vt, dkt, dvt, 1);
+        backward(hd, causal, scale, d_ctx, d_q, ld, vt, dkt, dvt, 1);
         break;
     case 2:
-        backward(hd, causal, scale, d_ctx, d_qh, vt, dkt, dvt, 2);
+        backward(hd, causal, scale, d_ctx, d_q, ld, vt, dkt, dvt, 2);
         break;
     default:
-        backward(hd, causal, scale, d_ctx, d_qh, vt, dkt, dvt, nc);
+        backward(hd, causal, scale, d_ctx, d_q, ld, vt, dkt, dvt, nc);
         break;
     }
-    transpose_out(dkt, d_kh, lk, d_k, nc);
-    transpose_out(dvt, d_vh, lk, d_k, nc);
+    transpose_out(dkt, d_k, ld, lk, dk, nc);
+    transpose_out(dvt, d_v, ld, lk, dk, nc);
 }
 
 #endif

@@ -9,11 +9,9 @@
 
 #include <stdbool.h>
 
-#if defined(__GNUC__)
-#define MHA_HAVE_ROWS 1
-#else
-#define MHA_HAVE_ROWS 0
-#endif
+#include "engine/mat_kernel.h"
+
+#define MHA_HAVE_ROWS MAT_HAVE_VECTORS
 
 #define MHA_ROWS_MAX_KEYS 64
 #define MHA_ROWS_MAX_DK 64
@@ -41,10 +39,12 @@ static inline bool mha_rows_fit(int lk, int d_k)
 int mha_rows_attend(const struct mha_rows_head *hd, const unsigned char *mask, bool causal,
                     float scale, unsigned char *row_empty);
 
-/* Given d context (lq, d_k) of the head (causal as in the forward pass:
- * keys after the query are skipped, their weights being 0): d qh (lq, d_k), d kh and d vh
- * (lk, d_k), written (not added). */
+/* Given d context (lq, d_k) of the head, its rows ld floats apart (causal
+ * as in the forward pass: keys after the query are skipped, their weights
+ * being 0): d q (lq, d_k), d k and d v (lk, d_k) of the head, written (not
+ * added), their rows ld floats apart too (so a head's columns of (L, d)
+ * matrices are read and written in place). */
 void mha_rows_backward(const struct mha_rows_head *hd, bool causal, float scale,
-                       const float *d_ctx, float *d_qh, float *d_kh, float *d_vh);
+                       const float *d_ctx, size_t ld, float *d_q, float *d_k, float *d_v);
 
 #endif

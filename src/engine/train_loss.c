@@ -16,42 +16,62 @@ void train_loss_backward(const float *probs, const int *target, int rows, int C,
 #include "engine/train.h"
 #include "engine/vec8.h"
 
-#define TRAIN_LOSS_MAX_CHUNKS ((TRAIN_MAX_VOCAB + 7) / 8)
 
-/* Softmax of row (C logits) in place, nc = ceil(C / 8) registers (a
- * constant after inlining, so they stay registers): the row max,
- * e^(x - max) by exp8 (0 more than 87 below the max), the sum, one
- * multiply. */
-static VEC_INLINE void softmax_row8(float *row, int C, const int nc)
+/* Rows taken together through each pass: a row's steps depend on each
+ * other (max, e^x, sum, division), the rows do not, so a pass over several
+ * rows lets the CPU overlap them. */
+#define ROW_GROUP 8
+_Static_assert(ROW_GROUP <= LANES, "one register holds a group's sums");
+
+/* Softmax of every row of p (rows, C) in place, nc = ceil(C / 8) registers
+ * a row (a constant after inlining): the row max, e^(x - max) by exp8 (0
+ * more than 87 below the max), the sum, one multiply. */
+static VEC_INLINE void softmax_rows8(float *p, int rows, int C, const int nc)
 {
     const vec8 neg_inf = {-INFINITY, -INFINITY, -INFINITY, -INFINITY,
                           -INFINITY, -INFINITY, -INFINITY, -INFINITY};
     const vec8 zero = {0};
-    vec8 x[TRAIN_LOSS_MAX_CHUNKS];
-    ivec8 in[TRAIN_LOSS_MAX_CHUNKS];
-    vec8 mx = neg_inf;
-    for (int c = 0; c < nc; c++) {
-        x[c] = load_part(row + c * LANES, C - c * LANES);
-        in[c] = (iota + c * LANES) < C;
-        mx = select8(in[c] & (x[c] > mx), x[c], mx);
+    for (int i0 = 0; i0 < rows; i0 += ROW_GROUP) {
+        const int n = rows - i0 < ROW_GROUP ? rows - i0 : ROW_GROUP;
+        float *base = p + (size_t)i0 * (size_t)C;
+        const vec8 one = {1, 1, 1, 1, 1, 1, 1, 1};
+        vec8 fold[ROW_GROUP];
+        for (int r = n; r < ROW_GROUP; r++)
+            fold[r] = one;
+        /* pass 1: each row's max */
+        for (int r = 0; r < n; r++) {
+            const float *row = base + (size_t)r * (size_t)C;
+            vec8 mx = neg_inf;
+            for (int c = 0; c < nc; c++) {
+                const vec8 x = load_part(row + c * LANES, C - c * LANES);
+                const ivec8 in = (iota + c * LANES) < C;
+                mx = select8(in & (x > mx), x, mx);
+            }
+            fold[r] = mx;
+        }
+        const vec8 max = max8x8(fold); /* lane r: row r's max */
+        /* pass 2: e^(x - max) in place, and the row's sum */
+        for (int r = 0; r < n; r++) {
+            float *row = base + (size_t)r * (size_t)C;
+            vec8 part = zero;
+            for (int c = 0; c < nc; c++) {
+                const vec8 x = load_part(row + c * LANES, C - c * LANES) - max[r];
+                const ivec8 in = ((iota + c * LANES) < C) & (x >= MAT_EXP_NEG_MIN);
+                const vec8 e = select8(in, exp8(x), zero);
+                store_part(row + c * LANES, e, C - c * LANES);
+                part += e;
+            }
+            fold[r] = part;
+        }
+        const vec8 inv = 1.0f / sum8x8(fold); /* one division for the group */
+        /* pass 3: normalise */
+        for (int r = 0; r < n; r++) {
+            float *row = base + (size_t)r * (size_t)C;
+            for (int c = 0; c < nc; c++)
+                store_part(row + c * LANES, load_part(row + c * LANES, C - c * LANES) * inv[r],
+                           C - c * LANES);
+        }
     }
-    const float max = max8(mx);
-    vec8 part = zero;
-    for (int c = 0; c < nc; c++) {
-        x[c] -= max;
-        x[c] = select8(in[c] & (x[c] >= MAT_EXP_NEG_MIN), exp8(x[c]), zero);
-        part += x[c];
-    }
-    const float inv = 1.0f / sum8(part);
-    for (int c = 0; c < nc; c++)
-        store_part(row + c * LANES, x[c] * inv, C - c * LANES);
-}
-
-/* Every row of p (rows, C), nc = ceil(C / 8) a constant after inlining. */
-static VEC_INLINE void softmax_rows8(float *p, int rows, int C, const int nc)
-{
-    for (int i = 0; i < rows; i++)
-        softmax_row8(p + (size_t)i * (size_t)C, C, nc);
 }
 #endif
 
