@@ -18,11 +18,19 @@ void ui_train_sync_example(struct ui_app *app)
 {
     struct ui_train *t = app->train;
     struct ui_state *st = &app->st;
-    const struct train_model *m = ui_train_pane_model(&t->panes[0], t->scrub);
+    const struct ui_train_pane *pane = &t->panes[t->focus];
+    const struct train_model *m = ui_train_pane_model(pane, t->scrub);
     struct mha_error err;
     mha_error_clear(&err);
     char source[128];
-    snprintf(source, sizeof source, "%s, step %ld", t->task->name, ui_train_shown_step(t));
+    if (t->compare) {
+        char title[32];
+        ui_train_pane_title(pane, title, sizeof title);
+        snprintf(source, sizeof source, "%s, %s, step %ld", t->task->name, title,
+                 ui_train_shown_step(t));
+    } else {
+        snprintf(source, sizeof source, "%s, step %ld", t->task->name, ui_train_shown_step(t));
+    }
     const struct mha_example *ex = st->ex;
     if (ex->lq == m->sample_len && ex->lk == m->sample_len && !ex->cross &&
         ex->d_model == m->cfg.d_model && ex->heads == m->cfg.heads &&
@@ -31,7 +39,7 @@ void ui_train_sync_example(struct ui_app *app)
         for (int i = 0; i < m->sample_len; i++)
             if (strcmp(st->ex->tokens[i], m->vocab_names[m->sample[i]]) != 0)
                 mha_example_set_token(st->ex, false, i, m->vocab_names[m->sample[i]]);
-        st->baseline = t->panes[0].start;
+        st->baseline = pane->start;
         snprintf(st->trained, sizeof st->trained, "%s", source);
         ui_state_refresh(st);
         snprintf(st->source, sizeof st->source, "%s", source);
@@ -45,7 +53,7 @@ void ui_train_sync_example(struct ui_app *app)
     }
     if (ui_state_set_example(st, nex, false, source) == 0) {
         t->follow_gen = st->ex_gen;
-        st->baseline = t->panes[0].start;
+        st->baseline = pane->start;
         snprintf(st->trained, sizeof st->trained, "%s", source);
         if (st->view != MHA_VIEW_NONE)
             ui_state_refresh(st); /* the heads view compares with step 0 */
@@ -120,6 +128,10 @@ const char *ui_train_hint(const struct ui_app *app)
         return ui_words_expand(
             "← → checkpoints · Home step 0 · End now · {range} this model's stages · ? help", hint,
             sizeof hint);
+    if (app->train->n_panes > 1)
+        return ui_words_expand("Space pause · n step · < > pace · ← → checkpoints · r reseed · Tab "
+                               "pane · {range} its stages · ? help",
+                               hint, sizeof hint);
     /* the training screen's keys: the hints of their table */
     char keys[160], line[180];
     snprintf(line, sizeof line, "%s · ? help", ui_keymap_hint(&ui_keymap_train, keys, sizeof keys));

@@ -29,6 +29,7 @@ enum train_act {
     TACT_STAGE,
     TACT_EXPORT,
     TACT_SCREEN, /* t: the training screen (back) */
+    TACT_FOCUS,  /* --compare: the next pane */
     TACT_SWALLOW
 };
 
@@ -55,8 +56,13 @@ static const struct ui_keymap_row table[] = {
      "{range} stages"},
     {{'e'}, "e", TACT_EXPORT, "write the training state as SVG (:export html too)", NULL},
     {{'t'}, "t", TACT_SCREEN, "the training screen again (after --train)", NULL},
-    {{'c', 's', '[', ']', '\t', KEY_BTAB},
-     "c s [ ] Tab S-Tab",
+    {{'\t', KEY_BTAB},
+     "Tab S-Tab",
+     TACT_FOCUS,
+     "--compare: focus the next pane (or click one)",
+     NULL},
+    {{'c', 's', '[', ']'},
+     "c s [ ]",
      TACT_SWALLOW,
      "nothing here: 0 … 6 show the stages first",
      NULL},
@@ -127,16 +133,39 @@ static void scrub_message(struct ui_app *app)
                  t->scrub, t->panes[0].ring.every);
 }
 
+void ui_train_focus(struct ui_app *app, int pane)
+{
+    struct ui_train *t = app->train;
+    if (t->n_panes < 2) {
+        ui_state_say(&app->st, false,
+                     "One model trains here; --compare 1,2 trains several side by side.");
+        return;
+    }
+    t->focus = pane < 0 ? 0 : pane >= t->n_panes ? t->n_panes - 1 : pane;
+    ui_train_sync_example(app);
+    char title[32];
+    ui_train_pane_title(&t->panes[t->focus], title, sizeof title);
+    ui_state_say(&app->st, false,
+                 "The %s pane: the stage keys and the heads view show its model (Tab: the next "
+                 "pane).",
+                 title);
+}
+
 static void to_stage(struct ui_app *app, int stage)
 {
     struct ui_train *t = app->train;
     ui_train_sync_example(app);
     t->shown = false;
     ui_state_set_stage(&app->st, stage);
+    char title[40] = "";
+    if (t->compare) {
+        title[0] = ' ';
+        ui_train_pane_title(&t->panes[t->focus], title + 1, sizeof title - 1);
+    }
     ui_state_say(&app->st, false,
-                 "The %s model at step %ld%s: its stages, with Enter to explain a number. t goes "
-                 "back to the training.",
-                 t->task->name, ui_train_shown_step(t),
+                 "The %s%s model at step %ld%s: its stages, with Enter to explain a number. t "
+                 "goes back to the training.",
+                 t->task->name, title, ui_train_shown_step(t),
                  t->scrub >= 0                   ? " (a checkpoint)"
                  : ui_train_done(t) || t->paused ? ""
                                                  : ", still training");
@@ -159,12 +188,14 @@ bool ui_train_key(struct ui_app *app, int key, bool is_char)
     }
     if (!b)
         return false;
+    /* Tab chooses a pane only when there are several */
+    const int act = b->action == TACT_FOCUS && t->n_panes < 2 ? TACT_SWALLOW : b->action;
     /* in a lesson Space reads on and the page keys scroll its text */
-    if (app->les.l && ((is_char && key == ' ') || b->action == TACT_SWALLOW))
+    if (app->les.l && ((is_char && key == ' ') || act == TACT_SWALLOW))
         return false;
     st->msg[0] = '\0';
     char range[16];
-    switch (b->action) {
+    switch (act) {
     case TACT_PAUSE:
         if (ui_train_done(t)) {
             ui_state_say(st, false, "Training has stopped; r trains again with a new seed.");
@@ -218,6 +249,9 @@ bool ui_train_key(struct ui_app *app, int key, bool is_char)
     case TACT_SCREEN:
         ui_state_say(st, false, "This is the training screen; %s show the model's stages.",
                      mha_stage_range(range, sizeof range));
+        break;
+    case TACT_FOCUS:
+        ui_train_focus(app, (t->focus + (key == KEY_BTAB ? t->n_panes - 1 : 1)) % t->n_panes);
         break;
     case TACT_SWALLOW:
         ui_state_say(st, false, "Not on the training screen: %s show the model's stages.",
