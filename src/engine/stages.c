@@ -20,6 +20,17 @@ static const struct mha_stage_info stages[MHA_STAGE_COUNT] = {
             .n_tensors = 7,
             .tensors = {MHA_TENSOR_QUERY, MHA_TENSOR_KEY, MHA_TENSOR_VALUE, MHA_TENSOR_W_Q,
                         MHA_TENSOR_W_K, MHA_TENSOR_W_V, MHA_TENSOR_W_O},
+            .show = {{MHA_FORM_WHOLE, MHA_SHOW_EVERYWHERE, "query input", "query", "query"},
+                     {MHA_FORM_WHOLE, MHA_SHOW_EVERYWHERE, "key input", "key", "key"},
+                     {MHA_FORM_WHOLE, MHA_SHOW_EVERYWHERE, "value input", "value", "value"},
+                     {MHA_FORM_WHOLE, MHA_SHOW_EVERYWHERE | MHA_SHOW_NEW_ROW, "W_q (out × in)",
+                      "W_q", "W_q"},
+                     {MHA_FORM_WHOLE, MHA_SHOW_EVERYWHERE, "W_k (out × in)", "W_k", "W_k"},
+                     {MHA_FORM_WHOLE, MHA_SHOW_EVERYWHERE, "W_v (out × in)", "W_v", "W_v"},
+                     {MHA_FORM_WHOLE, MHA_SHOW_EVERYWHERE, "W_o (out × in)", "W_o", "W_o"}},
+            .with_params = true,
+            .shape_line = "inputs (L, d) = ({Lq}, {d})   weights (d, d) = ({d}, {d}), "
+                          "stored [out][in]",
         },
     [MHA_STAGE_PROJECTION] =
         {
@@ -37,6 +48,13 @@ static const struct mha_stage_info stages[MHA_STAGE_COUNT] = {
             .legend = MHA_LEGEND_SIGNED,
             .n_tensors = 3,
             .tensors = {MHA_TENSOR_Q, MHA_TENSOR_K, MHA_TENSOR_V},
+            .show = {{MHA_FORM_PRODUCT, MHA_SHOW_EVERYWHERE, NULL, "Q = query·W_qᵀ + b_q",
+                      "Q = query·W_qᵀ + b_q"},
+                     {MHA_FORM_PRODUCT, MHA_SHOW_EVERYWHERE, NULL, "K = key·W_kᵀ + b_k",
+                      "K = key·W_kᵀ + b_k"},
+                     {MHA_FORM_PRODUCT, MHA_SHOW_EVERYWHERE, NULL, "V = value·W_vᵀ + b_v",
+                      "V = value·W_vᵀ + b_v"}},
+            .shape_line = "(L, d) · (d, d)ᵀ → (L, d) = ({Lq}, {d}), once for each of Q, K, V",
         },
     [MHA_STAGE_SPLIT] =
         {
@@ -53,6 +71,16 @@ static const struct mha_stage_info stages[MHA_STAGE_COUNT] = {
             .legend = MHA_LEGEND_HEADS,
             .n_tensors = 3,
             .tensors = {MHA_TENSOR_Q, MHA_TENSOR_K, MHA_TENSOR_V},
+            .show = {{MHA_FORM_SPLIT, MHA_SHOW_EVERYWHERE | MHA_SHOW_HEAD_LABELS,
+                      "Q split into heads", "Q split into heads", "Q as ({L}, {H}, {d_k})"},
+                     {MHA_FORM_SPLIT, MHA_SHOW_EVERYWHERE | MHA_SHOW_HEAD_LABELS,
+                      "K split into heads", "K split into heads", "K as ({L}, {H}, {d_k})"},
+                     {MHA_FORM_SPLIT, MHA_SHOW_EVERYWHERE | MHA_SHOW_HEAD_LABELS,
+                      "V split into heads", "V split into heads", "V as ({L}, {H}, {d_k})"}},
+            .shape_line = "(L, d) = ({Lq}, {d}) → (L, H, d_k) = ({Lq}, {H}, {d_k}), "
+                          "d_k = {d} / {H}",
+            .dump_note = "Q, K and V viewed as (L, {H}, {d_k}): column h<i>.<j> is dimension j "
+                         "of head i.\nNo number changes; only how the columns are grouped.\n\n",
         },
     [MHA_STAGE_TRANSPOSE] =
         {
@@ -68,6 +96,15 @@ static const struct mha_stage_info stages[MHA_STAGE_COUNT] = {
             .legend = MHA_LEGEND_HEADS,
             .n_tensors = 3,
             .tensors = {MHA_TENSOR_QH, MHA_TENSOR_KH, MHA_TENSOR_VH},
+            .show = {{MHA_FORM_HEADS, MHA_SHOW_EVERYWHERE | MHA_SHOW_HEAD_LABELS, "Q head {h}",
+                      "head {h} · Q", "head {h} · Q{h}"},
+                     {MHA_FORM_HEADS, MHA_SHOW_EVERYWHERE | MHA_SHOW_HEAD_LABELS, "K head {h}",
+                      "head {h} · K", "head {h} · K{h}"},
+                     {MHA_FORM_HEADS, MHA_SHOW_EVERYWHERE | MHA_SHOW_HEAD_LABELS, "V head {h}",
+                      "head {h} · V", "head {h} · V{h}"}},
+            .screen_order = MHA_ORDER_BY_TENSOR,
+            .export_order = MHA_ORDER_BY_HEAD,
+            .shape_line = "(L, H, d_k) = ({Lq}, {H}, {d_k}) → (H, L, d_k) = ({H}, {Lq}, {d_k})",
         },
     [MHA_STAGE_ATTENTION] =
         {
@@ -86,6 +123,25 @@ static const struct mha_stage_info stages[MHA_STAGE_COUNT] = {
             .n_tensors = 4,
             .tensors = {MHA_TENSOR_SCORES, MHA_TENSOR_SCALED, MHA_TENSOR_WEIGHTS,
                         MHA_TENSOR_CONTEXT},
+            .show = {{MHA_FORM_HEADS, MHA_SHOW_EVERYWHERE, "head {h}: Q·Kᵀ",
+                      "head {h} · scores = Q·Kᵀ", "head {h} · scores = Q{h}·K{h}ᵀ"},
+                     {MHA_FORM_HEADS, MHA_SHOW_EVERYWHERE,
+                      "{scaled?÷ √{d_k}|not scaled}{causal?, masked|}",
+                      "{scaled?head {h} · scaled = scores ÷ √{d_k}|head {h} · scaled (scaling "
+                      "off)}",
+                      "{scaled?head {h} · scaled = scores / √{d_k} (masked: -inf)|head {h} · "
+                      "scaled (scaling off; masked: -inf)}"},
+                     {MHA_FORM_HEADS, MHA_SHOW_EVERYWHERE, "softmax → weights",
+                      "head {h} · weights = softmax(scaled)",
+                      "head {h} · weights = softmax(scaled), rows sum to 1"},
+                     {MHA_FORM_HEADS, MHA_SHOW_EVERYWHERE, "weights · V_h",
+                      "head {h} · context = weights·V", "head {h} · context = weights · V{h}"}},
+            .screen_order = MHA_ORDER_BY_HEAD,
+            .export_order = MHA_ORDER_BY_HEAD,
+            .shape_line = "per head: scores (H, Lq, Lk) = ({H}, {Lq}, {Lk}) → weights → "
+                          "context (H, L, d_k) = ({H}, {Lq}, {d_k})",
+            .dump_note = "scale: {scaled?divide by √d_k|off (scores used as they are)}, "
+                         "mask: {mask}\n\n",
         },
     [MHA_STAGE_MERGE] =
         {
@@ -101,6 +157,14 @@ static const struct mha_stage_info stages[MHA_STAGE_COUNT] = {
             .legend = MHA_LEGEND_HEADS,
             .n_tensors = 2,
             .tensors = {MHA_TENSOR_CONTEXT, MHA_TENSOR_MERGED},
+            .show = {{MHA_FORM_HEADS, MHA_SHOW_SCREEN | MHA_SHOW_EXPORT, "head {h}",
+                      "head {h} · context", NULL},
+                     {MHA_FORM_HEAD_COLS, MHA_SHOW_EVERYWHERE | MHA_SHOW_NEW_ROW,
+                      "merged: heads side by side", "merged: heads side by side",
+                      "merged: head 0 in d0..d{d_k-1}{heads>1?, head 1 next, and so on|}"}},
+            .screen_order = MHA_ORDER_BY_TENSOR,
+            .export_order = MHA_ORDER_BY_TENSOR,
+            .shape_line = "(H, L, d_k) = ({H}, {Lq}, {d_k}) → (L, H·d_k) = ({Lq}, {d})",
         },
     [MHA_STAGE_OUTPUT] =
         {
@@ -114,8 +178,13 @@ static const struct mha_stage_info stages[MHA_STAGE_COUNT] = {
                         "column can draw on what every head found.",
             .dump_heading = "output: output = merged·W_oᵀ + b_o",
             .legend = MHA_LEGEND_SIGNED,
-            .n_tensors = 1,
-            .tensors = {MHA_TENSOR_OUTPUT},
+            .n_tensors = 2, /* the query input, beside it on the screen only */
+            .tensors = {MHA_TENSOR_OUTPUT, MHA_TENSOR_QUERY},
+            .show = {{MHA_FORM_PRODUCT, MHA_SHOW_EVERYWHERE | MHA_SHOW_FACTORS, NULL,
+                      "output = merged·W_oᵀ + b_o", "output = merged·W_oᵀ + b_o"},
+                     {MHA_FORM_WHOLE, MHA_SHOW_SCREEN | MHA_SHOW_NEW_ROW,
+                      "{wide?the |}query input it started from", NULL, NULL}},
+            .shape_line = "(L, d) · W_oᵀ (d, d) → (L, d) = ({Lq}, {d})",
         },
 };
 
