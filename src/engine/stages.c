@@ -193,6 +193,41 @@ const struct mha_stage_info *mha_stage_info(enum mha_stage s)
     return &stages[s >= 0 && s < MHA_STAGE_COUNT ? s : 0];
 }
 
+void mha_stage_walk(const struct mha_stage_info *info, enum mha_order order, int heads,
+                    unsigned where, mha_stage_fn fn, void *arg)
+{
+    const int n = info->n_tensors;
+    int first = 0, last = 0; /* the per-head tensors walked head by head: [first, last) */
+    if (order == MHA_ORDER_BY_HEAD) {
+        while (first < n && info->show[first].form != MHA_FORM_HEADS)
+            first++;
+        last = first;
+        while (last < n && info->show[last].form == MHA_FORM_HEADS)
+            last++;
+    }
+    for (int i = 0; i < n; i++) {
+        if (i == first && first < last) {
+            for (int h = 0; h < heads; h++) {
+                bool row = true;
+                for (int k = first; k < last; k++)
+                    if (info->show[k].flags & where) {
+                        fn(arg, k, h, row);
+                        row = false;
+                    }
+            }
+            i = last - 1;
+            continue;
+        }
+        if (!(info->show[i].flags & where))
+            continue;
+        if (info->show[i].form == MHA_FORM_HEADS)
+            for (int h = 0; h < heads; h++)
+                fn(arg, i, h, h == 0);
+        else
+            fn(arg, i, 0, (info->show[i].flags & MHA_SHOW_NEW_ROW) != 0);
+    }
+}
+
 const char *mha_stage_range(char *buf, size_t n)
 {
     snprintf(buf, n, "0-%d", MHA_STAGE_COUNT - 1);

@@ -124,6 +124,18 @@ struct mha_stage_info {
     const char *dump_note;  /* the text dump's paragraph before the matrices, or NULL */
 };
 
+/* Called for every matrix of a stage a builder shows: the stage's i-th
+ * tensor, head h (0 for a tensor shown whole), and whether it starts a row. */
+typedef void (*mha_stage_fn)(void *arg, int i, int h, bool new_row);
+
+/* Walk the tensors of info that have flag where (MHA_SHOW_SCREEN, ..) in
+ * order: by tensor, a per-head tensor's heads (0 .. heads-1) follow each
+ * other and start a row; by head, the whole tensors before the per-head
+ * ones come first, then each head's matrices (starting a row), then the
+ * rest.  A whole tensor starts a row when its flags say so. */
+void mha_stage_walk(const struct mha_stage_info *info, enum mha_order order, int heads,
+                    unsigned where, mha_stage_fn fn, void *arg);
+
 /* The row of stage s (s must be a stage: 0 <= s < MHA_STAGE_COUNT). */
 const struct mha_stage_info *mha_stage_info(enum mha_stage s);
 

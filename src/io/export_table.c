@@ -128,48 +128,18 @@ static void add_shown(struct builder *b, const struct mha_stage_info *info, int 
     }
 }
 
-static bool exported(const struct mha_stage_info *info, int i)
+static void add_one(void *arg, int i, int h, bool new_row)
 {
-    return (info->show[i].flags & MHA_SHOW_EXPORT) != 0;
+    struct builder *b = arg;
+    add_shown(b, mha_stage_info((enum mha_stage)b->stage), i, h, new_row);
 }
 
-/* The stage's tensors in its order; per-head ones a matrix per head, each
- * group of them (a head's, or a tensor's) starting a row. */
+/* The stage's tensors in its order, then the example's biases where the
+ * stage shows them. */
 static void build_stage(struct builder *b)
 {
     const struct mha_stage_info *info = mha_stage_info((enum mha_stage)b->stage);
-    const int H = b->t->heads;
-    if (info->export_order == MHA_ORDER_BY_HEAD) {
-        int first = 0; /* the whole tensors before the per-head ones, then heads, then the rest */
-        for (; first < info->n_tensors && info->show[first].form != MHA_FORM_HEADS; first++)
-            if (exported(info, first))
-                add_shown(b, info, first, 0, info->show[first].flags & MHA_SHOW_NEW_ROW);
-        int last = first;
-        while (last < info->n_tensors && info->show[last].form == MHA_FORM_HEADS)
-            last++;
-        for (int h = 0; h < H; h++) {
-            bool row = true;
-            for (int i = first; i < last; i++)
-                if (exported(info, i)) {
-                    add_shown(b, info, i, h, row);
-                    row = false;
-                }
-        }
-        for (int i = last; i < info->n_tensors; i++)
-            if (exported(info, i))
-                add_shown(b, info, i, 0, info->show[i].flags & MHA_SHOW_NEW_ROW);
-    } else {
-        for (int i = 0; i < info->n_tensors; i++) {
-            if (!exported(info, i))
-                continue;
-            const bool row = (info->show[i].flags & MHA_SHOW_NEW_ROW) != 0;
-            if (info->show[i].form == MHA_FORM_HEADS)
-                for (int h = 0; h < H; h++)
-                    add_shown(b, info, i, h, h == 0);
-            else
-                add_shown(b, info, i, 0, row);
-        }
-    }
+    mha_stage_walk(info, info->export_order, b->t->heads, MHA_SHOW_EXPORT, add_one, b);
     if (info->with_params && b->ex->has_bias) {
         add_bias(b, "b_q", b->ex->b_q);
         add_bias(b, "b_k", b->ex->b_k);
