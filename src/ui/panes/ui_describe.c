@@ -126,54 +126,6 @@ void ui_pane_title(WINDOW *win, const char *title, int width, const struct ui_th
 }
 
 /* The views beyond the stages, one function each (rows of ui_views.c). */
-void ui_view_shapes_describe(const struct ui_state *st, char *head, size_t hn, char *formula,
-                             size_t fn, char *text, size_t tn)
-{
-    const struct mha_trace *t = st->tr;
-    char range[16];
-    snprintf(head, hn, "Shapes: the same numbers, new strides");
-    snprintf(formula, fn, "(B, L, d) → (B, L, H, d_k) → (B, H, L, d_k)\nd = H · d_k = %d · %d",
-             t->heads, t->d_k);
-    snprintf(text, tn,
-             "This is how the stages look in PyTorch code, with a batch of sequences. view "
-             "and transpose only change how memory is read; nothing is copied until "
-             "contiguous() before the heads are merged. v shows the next view, %s a stage.",
-             mha_stage_range(range, sizeof range));
-}
-
-void ui_view_cost_describe(const struct ui_state *st, char *head, size_t hn, char *formula,
-                           size_t fn, char *text, size_t tn)
-{
-    (void)st;
-    snprintf(head, hn, "Cost: what the heads cost");
-    snprintf(formula, fn,
-             "parameters = 4 · d_model² (+ 4 · d_model biases)\n"
-             "Q·Kᵀ: H · L² · d_k = L² · d_model multiply-adds");
-    snprintf(text, tn,
-             "Parameters and multiply-adds for one attention block, one head of full width "
-             "against H heads of d_k = d_model / H. Splitting shares the width out, so the "
-             "totals stay the same; only the number of attention maps grows. A lesson can "
-             "show a published model's sizes here.");
-}
-
-void ui_view_heads_describe(const struct ui_state *st, char *head, size_t hn, char *formula,
-                            size_t fn, char *text, size_t tn)
-{
-    snprintf(head, hn, "Heads: do they differ?");
-    snprintf(formula, fn, "A_i = W_q,iᵀ · W_k,i   (d × d, rank ≤ d_k = %d)", st->tr->d_k);
-    snprintf(text, tn,
-             "Each head scores token pairs with its own form A_i. The heatmap compares "
-             "every two heads: the cosine of their forms, 1 when they rank token pairs "
-             "alike, near 0 when they look for different things. The effective rank (the "
-             "entropy of A_i's singular values) says how many of its d_k directions a head "
-             "really uses. %s",
-             st->baseline ? "These weights were learned: the table sets each head beside "
-                            "itself at step 0, and shows how far training moved it."
-                          : "These weights were not trained, so any difference between "
-                            "the heads is chance; a model trained with --train (or lesson "
-                            "16) shows heads that learned different jobs.");
-}
-
 /* The view's text when a view is shown, else the stage's. */
 static void describe_shown(const struct ui_state *st, char *head, size_t hn, char *formula,
                            size_t fn, char *text, size_t tn)

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "engine/stages.h"
-#include "ui/views/ui_viewdata.h"
+#include "ui/views/ui_views.h"
 
 /* Collects blocks into the caller's array. */
 struct builder {
@@ -159,43 +159,13 @@ static void shown(void *arg, int i, int h, bool new_row)
     }
 }
 
-/* The views beyond the stages: tables, and the heads' similarity heatmap. */
-static void other_view(struct builder *b)
-{
-    const struct ui_viewdata *vd = b->st->vd;
-    if (!vd || vd->error[0])
-        return;
-    if (vd->mode == MHA_VIEW_HEADS) {
-        struct ui_block *k = add(b, UI_BLOCK_MATRIX, false);
-        if (!k)
-            return;
-        snprintf(k->title, sizeof k->title, "similarity of the heads");
-        k->data = vd->similarity;
-        k->rows = k->cols = vd->heads;
-        k->rs = (size_t)vd->heads, k->cs = 1;
-        k->row_labels = vd->row_labels;
-        k->col_labels = vd->col_labels;
-        k->tint = UI_TINT_SIGNED;
-        k->range = 1.0f;
-        k->inert = true;
-    }
-    struct ui_block *k = add(b, UI_BLOCK_TABLE, false);
-    if (!k)
-        return;
-    snprintf(k->title, sizeof k->title, "%s", vd->table_title);
-    k->table = &vd->table;
-    k->note = vd->note[0] ? vd->note : NULL;
-    k->rows = vd->table.rows;
-    k->cols = vd->table.cols;
-    k->inert = true;
-}
-
 int ui_view_build(const struct ui_state *st, int width, struct ui_block *out, int max)
 {
     struct builder b = {st, out, 0, max, NULL, false};
-    if (st->view != MHA_VIEW_NONE) {
-        other_view(&b);
-        return b.n;
+    if (st->view != MHA_VIEW_NONE) { /* a view's blocks come from its registry row */
+        const struct ui_view_ops *ops = ui_view_ops(st->view);
+        const struct ui_viewdata *vd = st->vd;
+        return ops && vd && !vd->error[0] ? ops->build(vd, out, max) : 0;
     }
     b.info = mha_stage_info((enum mha_stage)st->stage);
     b.wide = 3 * approx_width(st->ex->d_model) + 8 <= width;
