@@ -5,22 +5,23 @@
 #include <string.h>
 
 #include "ui/widgets/ui_text.h"
+#include "ui/widgets/ui_widget.h"
 
 static const struct ui_view_ops views[MHA_VIEW_COUNT] = {
     [MHA_VIEW_SHAPES] = {MHA_VIEW_SHAPES,
                          "Shapes view: the tensor shapes through view, transpose, contiguous "
                          "and merge.",
                          ui_view_shapes_make, ui_view_shapes_build, ui_view_shapes_describe,
-                         ui_view_shapes_export, "txt"},
+                         ui_view_shapes_export, "txt", 0, true},
     [MHA_VIEW_COST] = {MHA_VIEW_COST,
                        "Cost view: parameters and multiply-adds, one head against %d heads.",
                        ui_view_cost_make, ui_view_cost_build, ui_view_cost_describe,
-                       ui_view_cost_export, "txt"},
+                       ui_view_cost_export, "txt", 0, true},
     [MHA_VIEW_HEADS] = {MHA_VIEW_HEADS,
                         "Heads view: how the heads' score forms differ, and the effective rank "
                         "of each.",
                         ui_view_heads_make, ui_view_heads_build, ui_view_heads_describe,
-                        ui_view_heads_export, "txt"},
+                        ui_view_heads_export, "txt", UI_LEGEND_COSINE, false},
 };
 
 const struct ui_view_ops *ui_view_ops(enum mha_view v)

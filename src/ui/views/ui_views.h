@@ -2,8 +2,9 @@
  * shapes, cost and heads views), each pointing at its own file's functions:
  * how its numbers are made, the blocks the screen shows, what the text pane
  * says about it, how :export and e write it, and what the message line says
- * when v brings it up.  The blocks are drawn by the block widgets (a table,
- * a matrix), so a view has no drawing code of its own.
+ * when v brings it up, the legend over it and whose sizes the status line
+ * gives.  The blocks are drawn by the block widgets (a table, a matrix), so
+ * a view has no drawing code of its own.
  *
  * Adding a view: a value in enum mha_view (views.h) with its name, a row in
  * ui_views.c, and one file views/ui_view_<name>.c with its functions (and
@@ -35,6 +36,12 @@ struct ui_view_ops {
     /* the view written out (:export, e) as text; the file's extension */
     void (*export_text)(FILE *out, const struct ui_viewdata *vd);
     const char *extension;
+    /* the legend drawn over the view (UI_LEGEND_* parts of ui_widget.h);
+     * 0: a key hint back to the stages instead */
+    unsigned legend;
+    /* the status line gives the view's own sizes (vd->line: a batch, a
+     * sequence length, a published model) rather than the example's */
+    bool own_sizes;
 };
 
 /* The row of view v; NULL for MHA_VIEW_NONE (the stage) or no view. */
