@@ -31,6 +31,7 @@ static const struct mha_stage_info stages[MHA_STAGE_COUNT] = {
             .with_params = true,
             .shape_line = "inputs (L, d) = ({Lq}, {d})   weights (d, d) = ({d}, {d}), "
                           "stored [out][in]",
+            .focus = MHA_TENSOR_QUERY,
         },
     [MHA_STAGE_PROJECTION] =
         {
@@ -55,6 +56,7 @@ static const struct mha_stage_info stages[MHA_STAGE_COUNT] = {
                      {MHA_FORM_PRODUCT, MHA_SHOW_EVERYWHERE, NULL, "V = value·W_vᵀ + b_v",
                       "V = value·W_vᵀ + b_v"}},
             .shape_line = "(L, d) · (d, d)ᵀ → (L, d) = ({Lq}, {d}), once for each of Q, K, V",
+            .focus = MHA_TENSOR_Q,
         },
     [MHA_STAGE_SPLIT] =
         {
@@ -81,6 +83,7 @@ static const struct mha_stage_info stages[MHA_STAGE_COUNT] = {
                           "d_k = {d} / {H}",
             .dump_note = "Q, K and V viewed as (L, {H}, {d_k}): column h<i>.<j> is dimension j "
                          "of head i.\nNo number changes; only how the columns are grouped.\n\n",
+            .focus = MHA_TENSOR_Q,
         },
     [MHA_STAGE_TRANSPOSE] =
         {
@@ -105,6 +108,7 @@ static const struct mha_stage_info stages[MHA_STAGE_COUNT] = {
             .screen_order = MHA_ORDER_BY_TENSOR,
             .export_order = MHA_ORDER_BY_HEAD,
             .shape_line = "(L, H, d_k) = ({Lq}, {H}, {d_k}) → (H, L, d_k) = ({H}, {Lq}, {d_k})",
+            .focus = MHA_TENSOR_Q,
         },
     [MHA_STAGE_ATTENTION] =
         {
@@ -142,6 +146,7 @@ static const struct mha_stage_info stages[MHA_STAGE_COUNT] = {
                           "context (H, L, d_k) = ({H}, {Lq}, {d_k})",
             .dump_note = "scale: {scaled?divide by √d_k|off (scores used as they are)}, "
                          "mask: {mask}\n\n",
+            .focus = MHA_TENSOR_WEIGHTS,
         },
     [MHA_STAGE_MERGE] =
         {
@@ -165,6 +170,7 @@ static const struct mha_stage_info stages[MHA_STAGE_COUNT] = {
             .screen_order = MHA_ORDER_BY_TENSOR,
             .export_order = MHA_ORDER_BY_TENSOR,
             .shape_line = "(H, L, d_k) = ({H}, {Lq}, {d_k}) → (L, H·d_k) = ({Lq}, {d})",
+            .focus = MHA_TENSOR_MERGED,
         },
     [MHA_STAGE_OUTPUT] =
         {
@@ -185,6 +191,7 @@ static const struct mha_stage_info stages[MHA_STAGE_COUNT] = {
                      {MHA_FORM_WHOLE, MHA_SHOW_SCREEN | MHA_SHOW_NEW_ROW,
                       "{wide?the |}query input it started from", NULL, NULL}},
             .shape_line = "(L, d) · W_oᵀ (d, d) → (L, d) = ({Lq}, {d})",
+            .focus = MHA_TENSOR_OUTPUT,
         },
 };
 
@@ -226,6 +233,15 @@ void mha_stage_walk(const struct mha_stage_info *info, enum mha_order order, int
         else
             fn(arg, i, 0, (info->show[i].flags & MHA_SHOW_NEW_ROW) != 0);
     }
+}
+
+int mha_stage_find(const struct mha_stage_info *info, enum mha_tensor x, unsigned where)
+{
+    const enum mha_tensor heads = mha_tensor_desc(x)->heads;
+    for (int i = 0; i < info->n_tensors; i++)
+        if ((info->show[i].flags & where) && (info->tensors[i] == x || info->tensors[i] == heads))
+            return i;
+    return -1;
 }
 
 const char *mha_stage_range(char *buf, size_t n)

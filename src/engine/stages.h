@@ -122,6 +122,7 @@ struct mha_stage_info {
     bool with_params;       /* the example's biases (and, in JSON, its mask) follow */
     const char *shape_line; /* the screen's line of shapes (a template) */
     const char *dump_note;  /* the text dump's paragraph before the matrices, or NULL */
+    enum mha_tensor focus;  /* what a lesson's focus on the stage means when it names none */
 };
 
 /* Called for every matrix of a stage a builder shows: the stage's i-th
@@ -135,6 +136,11 @@ typedef void (*mha_stage_fn)(void *arg, int i, int h, bool new_row);
  * rest.  A whole tensor starts a row when its flags say so. */
 void mha_stage_walk(const struct mha_stage_info *info, enum mha_order order, int heads,
                     unsigned where, mha_stage_fn fn, void *arg);
+
+/* The entry of info showing tensor x where (MHA_SHOW_SCREEN, ..): x itself,
+ * or the per-head tensor x splits into (Q shown as Q_h).  Its index, or -1
+ * when the stage does not show x there. */
+int mha_stage_find(const struct mha_stage_info *info, enum mha_tensor x, unsigned where);
 
 /* The row of stage s (s must be a stage: 0 <= s < MHA_STAGE_COUNT). */
 const struct mha_stage_info *mha_stage_info(enum mha_stage s);
