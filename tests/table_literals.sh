@@ -1,13 +1,14 @@
 #!/bin/bash
 # table_literals.sh - what the stage table and the view registry describe is
-# named nowhere else: the builders of the screen's blocks, the exports and
-# the dumps name no stage (they walk the rows of src/engine/stages.c), and
-# no file of the screen names a view but its registry row
+# named nowhere else: the builders of the screen's blocks, the exports, the
+# dumps, the text pane and a lesson's focus name no stage (they read the
+# rows of src/engine/stages.c), and no file of the screen names a view but its registry row
 # (src/ui/views/ui_views.c).  Usage: table_literals.sh SOURCE_ROOT
 root=${1:?usage: table_literals.sh SOURCE_ROOT}
 status=0
 for f in src/ui/views/ui_view.c src/io/export_table.c src/io/dump_json.c src/io/dump.c \
-    src/io/export_svg.c src/io/export_html.c; do
+    src/io/export_svg.c src/io/export_html.c src/ui/panes/ui_describe.c src/ui/panes/ui_lesson.c \
+    src/ui/panes/ui_link.c src/lesson/lesson_html.c; do
     if [ ! -f "$root/$f" ]; then
         echo "table_literals: $f is missing" >&2
         status=1

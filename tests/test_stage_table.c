@@ -80,6 +80,12 @@ START_TEST(test_rows_complete)
     for (int s = 0; s < MHA_STAGE_COUNT; s++) {
         const struct mha_stage_info *info = mha_stage_info((enum mha_stage)s);
         ck_assert_msg(info->shape_line && *info->shape_line, "stage %d: no shape line", s);
+        ck_assert_msg(info->pane_formula && *info->pane_formula && info->pane_text &&
+                          *info->pane_text,
+                      "stage %d: no text for the text pane", s);
+        /* the focus a lesson gets when it names no matrix is one the stage shows */
+        ck_assert_msg(mha_stage_find(info, info->focus, MHA_SHOW_DUMP) >= 0,
+                      "stage %d: its focus is not shown", s);
         for (int i = 0; i < info->n_tensors; i++) {
             const struct mha_stage_show *sh = &info->show[i];
             const enum mha_tensor x = info->tensors[i];

@@ -115,17 +115,32 @@ static bool same(const char *s, size_t len, const char *word)
 
 static void expand(struct out *o, const char *s, const char *end, const struct mha_title_ctx *c);
 
+/* "heads>N" or "heads==N" against heads; anything else is false. */
+static bool heads_test(const char *s, size_t len, int heads)
+{
+    char cond[24];
+    if (len >= sizeof cond)
+        return false;
+    memcpy(cond, s, len);
+    cond[len] = '\0';
+    int n, used = 0;
+    if (sscanf(cond, "heads>%d%n", &n, &used) == 1 && (size_t)used == len)
+        return heads > n;
+    if (sscanf(cond, "heads==%d%n", &n, &used) == 1 && (size_t)used == len)
+        return heads == n;
+    return false;
+}
+
 /* One {name} or {cond?A|B} whose text is [s, end) without the braces. */
 static void field(struct out *o, const char *s, const char *end, const struct mha_title_ctx *c)
 {
     const char *q = memchr(s, '?', (size_t)(end - s));
     if (q) {
         const size_t len = (size_t)(q - s);
-        const bool yes = same(s, len, "scaled")     ? c->scaled
-                         : same(s, len, "causal")   ? c->causal
-                         : same(s, len, "heads>1")  ? c->heads > 1
-                         : same(s, len, "wide")     ? c->wide
-                                                    : false;
+        const bool yes = same(s, len, "scaled")   ? c->scaled
+                         : same(s, len, "causal") ? c->causal
+                         : same(s, len, "wide")   ? c->wide
+                                                  : heads_test(s, len, c->heads);
         const char *mid = bar(q + 1, end);
         if (yes)
             expand(o, q + 1, mid, c);

@@ -32,6 +32,12 @@ static const struct mha_stage_info stages[MHA_STAGE_COUNT] = {
             .shape_line = "inputs (L, d) = ({Lq}, {d})   weights (d, d) = ({d}, {d}), "
                           "stored [out][in]",
             .focus = MHA_TENSOR_QUERY,
+            .pane_formula = "query, key, value: (L, d) = ({Lq}, {d})\nW_q, W_k, W_v, W_o: (d, d) = "
+                            "({d}, {d})",
+            .pane_text = "Each token enters as a row of d_model numbers. Query rows are the "
+                         "questions the tokens ask, key rows are what the questions are matched "
+                         "against, and value rows are what a match hands back. The four weight "
+                         "matrices are everything this layer learns; ",
         },
     [MHA_STAGE_PROJECTION] =
         {
@@ -57,6 +63,13 @@ static const struct mha_stage_info stages[MHA_STAGE_COUNT] = {
                       "V = value·W_vᵀ + b_v"}},
             .shape_line = "(L, d) · (d, d)ᵀ → (L, d) = ({Lq}, {d}), once for each of Q, K, V",
             .focus = MHA_TENSOR_Q,
+            .pane_formula = "Q = query · W_qᵀ   K = key · W_kᵀ\nV = value · W_vᵀ",
+            .pane_text = "Every input row is multiplied by a weight matrix and comes out the same "
+                         "width. The three matrices give one token three jobs: what it looks for "
+                         "(Q), how it can be found (K) and what it passes on (V). Without them "
+                         "tokens would be compared as they arrive, with no say in which features "
+                         "matter. The weights are stored [out][in], as nn.Linear does, hence the "
+                         "ᵀ.",
         },
     [MHA_STAGE_SPLIT] =
         {
@@ -84,6 +97,13 @@ static const struct mha_stage_info stages[MHA_STAGE_COUNT] = {
             .dump_note = "Q, K and V viewed as (L, {H}, {d_k}): column h<i>.<j> is dimension j "
                          "of head i.\nNo number changes; only how the columns are grouped.\n\n",
             .focus = MHA_TENSOR_Q,
+            .pane_formula = "d_k = d_model / heads = {d} / {H} = {d_k}",
+            .pane_text = "Each row of Q, K and V is cut into {H} piece{heads>1?s} of {d_k} numbers: "
+                         "head 0 takes columns 0..{d_k-1}{heads>1?, head 1 the next ones, and so "
+                         "on}. No number changes; the width is shared out, not lost. One head can "
+                         "only form one blend per token; several heads can each follow a "
+                         "different kind of link. That is why heads must divide d_model (try "
+                         ":heads 4).",
         },
     [MHA_STAGE_TRANSPOSE] =
         {
@@ -109,6 +129,12 @@ static const struct mha_stage_info stages[MHA_STAGE_COUNT] = {
             .export_order = MHA_ORDER_BY_HEAD,
             .shape_line = "(L, H, d_k) = ({Lq}, {H}, {d_k}) → (H, L, d_k) = ({H}, {Lq}, {d_k})",
             .focus = MHA_TENSOR_Q,
+            .pane_formula = "(L, H, d_k) = ({Lq}, {H}, {d_k}) → (H, L, d_k) = ({H}, {Lq}, {d_k})",
+            .pane_text = "Moving the head axis first gives every head a complete small sequence of "
+                         "its own: L tokens with d_k numbers each. The heads can now run side by "
+                         "side without touching each other. Without this step Q·Kᵀ would "
+                         "multiply across heads and tokens at once and mix numbers that do not "
+                         "belong together.",
         },
     [MHA_STAGE_ATTENTION] =
         {
@@ -147,6 +173,14 @@ static const struct mha_stage_info stages[MHA_STAGE_COUNT] = {
             .dump_note = "scale: {scaled?divide by √d_k|off (scores used as they are)}, "
                          "mask: {mask}\n\n",
             .focus = MHA_TENSOR_WEIGHTS,
+            .pane_formula = "weights = softmax(Q_h · K_hᵀ {scaled?/ √d_k}{causal? + mask})\n"
+                            "context = weights · V_h",
+            .pane_text = "In every head each query row meets every key row in a dot product: the "
+                         "scores. They are divided by √d_k = √{d_k} (s switches this off), masked "
+                         "keys become −∞ (c turns on the causal mask), and softmax turns each row "
+                         "into weights that are positive and add up to 1. The context row is the "
+                         "weights' average of the value rows. Without the scaling, scores grow "
+                         "with d_k and softmax gives nearly all the weight to one key.",
         },
     [MHA_STAGE_MERGE] =
         {
@@ -171,6 +205,10 @@ static const struct mha_stage_info stages[MHA_STAGE_COUNT] = {
             .export_order = MHA_ORDER_BY_TENSOR,
             .shape_line = "(H, L, d_k) = ({H}, {Lq}, {d_k}) → (L, H·d_k) = ({Lq}, {d})",
             .focus = MHA_TENSOR_MERGED,
+            .pane_formula = "(H, L, d_k) = ({H}, {Lq}, {d_k}) → (L, H·d_k) = ({Lq}, {d})",
+            .pane_text = "The heads' context rows are laid next to each other again, head 0 first, "
+                         "so each token has one row of d_model numbers. This is only a "
+                         "rearrangement: nothing is added or multiplied.",
         },
     [MHA_STAGE_OUTPUT] =
         {
@@ -192,6 +230,12 @@ static const struct mha_stage_info stages[MHA_STAGE_COUNT] = {
                       "{wide?the |}query input it started from", NULL, NULL}},
             .shape_line = "(L, d) · W_oᵀ (d, d) → (L, d) = ({Lq}, {d})",
             .focus = MHA_TENSOR_OUTPUT,
+            .pane_formula = "output = merged · W_oᵀ\nMHA = Concat(head_0{heads==2?, head_1}"
+                            "{heads==3?, head_1, head_2}{heads>3? … head_H−1}) · W_oᵀ",
+            .pane_text = "A last linear layer lets every output column read every head, so what the "
+                         "heads found separately can be combined and weighed. Without it each "
+                         "head's result would stay in its own columns. The output has the input's "
+                         "shape ({Lq}, {d}), so layers can be stacked.",
         },
 };
 

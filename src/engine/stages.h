@@ -74,8 +74,8 @@ enum {
 
 /* Titles are templates: {h} the head, {L} the tensor's rows, {Lq}, {Lk},
  * {d}, {H}, {d_k}, {d_k-1}, {mask} ("causal", "none", ..) and choices
- * {scaled?A|B}, {causal?A|B}, {heads>1?A|B}, {wide?A|B} (wide: the screen
- * has room for whole products).  A PRODUCT's screen titles come from the
+ * {scaled?A|B}, {causal?A|B}, {heads>N?A|B}, {heads==N?A|B}, {wide?A|B}
+ * (wide: the screen has room for whole products); "|B" may be left out.  A PRODUCT's screen titles come from the
  * tensors' names ("Q = query · W_qᵀ"). */
 struct mha_stage_show {
     enum mha_form form;
@@ -123,6 +123,9 @@ struct mha_stage_info {
     const char *shape_line; /* the screen's line of shapes (a template) */
     const char *dump_note;  /* the text dump's paragraph before the matrices, or NULL */
     enum mha_tensor focus;  /* what a lesson's focus on the stage means when it names none */
+    const char *pane_formula; /* the screen's text pane: the formula with the sizes (a template,
+                                 lines apart by '\n') */
+    const char *pane_text;    /* ... and what the stage does and why (a template) */
 };
 
 /* Called for every matrix of a stage a builder shows: the stage's i-th
