@@ -1,8 +1,11 @@
 /* stages.h - the stage table: what each of the seven stages is called, its
- * formula and sentence, the legend its numbers need, and the tensors it
- * shows in order.  One row per stage; the screen, the pipeline bar, the
- * presenter, the exports and both dumps read it, so a stage is described
- * once.  Pure data (no I/O). */
+ * formula and sentence, the legend its numbers need, the text pane's words,
+ * and the tensors it shows in order, each with the form it takes there, its
+ * titles and where it is shown.  One row per stage; the screen's blocks, the
+ * pipeline bar, the text pane, the presenter, the exports, both dumps and a
+ * lesson's focus read it, so a stage is described once: a builder walks the
+ * row's tensors (mha_stage_walk) and draws each by its form and its kind
+ * (struct mha_tensor_desc), with no case per stage.  Pure data (no I/O). */
 #ifndef MHA_STAGES_H
 #define MHA_STAGES_H
 
