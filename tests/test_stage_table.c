@@ -195,9 +195,9 @@ static void check_json(const struct ui_state *st, int s)
         size_t keys = 0;
         for (int i = 0; i < info->n_tensors; i++)
             if (info->show[i].flags & MHA_SHOW_DUMP) {
-                ck_assert_msg(json_is_array(json_object_get(v, mha_tensor_desc(info->tensors[i])
-                                                                   ->json_key)),
-                              "stage %d: no %s", s, mha_tensor_desc(info->tensors[i])->json_key);
+                ck_assert_msg(
+                    json_is_array(json_object_get(v, mha_tensor_desc(info->tensors[i])->json_key)),
+                    "stage %d: no %s", s, mha_tensor_desc(info->tensors[i])->json_key);
                 keys++;
             }
         keys += json_object_get(v, "fully_masked_rows") != NULL;
@@ -267,7 +267,8 @@ static void check_screen(struct ui_state *st, int s, int width)
         for (int i = 0; i < info->n_tensors && !known; i++) {
             const struct mha_tensor_desc *d = mha_tensor_desc(info->tensors[i]);
             const enum mha_tensor t = blocks[k].base.tensor;
-            known = t == info->tensors[i] || (info->show[i].form == MHA_FORM_SPLIT && t == d->heads) ||
+            known = t == info->tensors[i] ||
+                    (info->show[i].form == MHA_FORM_SPLIT && t == d->heads) ||
                     (info->show[i].form == MHA_FORM_PRODUCT && (t == d->from || t == d->weight));
         }
         ck_assert_msg(known, "stage %d: block \"%s\" is not in the row", s, blocks[k].title);
@@ -298,9 +299,9 @@ START_TEST(test_builders_follow_rows)
     for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
         struct mha_error err;
         char path[512];
-        struct mha_example *ex = files[f]
-                                     ? mha_example_load(data_path(files[f], path, sizeof path), &err)
-                                     : mha_example_default(&err);
+        struct mha_example *ex =
+            files[f] ? mha_example_load(data_path(files[f], path, sizeof path), &err)
+                     : mha_example_default(&err);
         ck_assert_msg(ex != NULL, "%s", err.text);
         struct ui_state st;
         ck_assert_int_eq(ui_state_init(&st, ex, files[f] == NULL, "", &err), 0);

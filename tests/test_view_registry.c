@@ -84,8 +84,7 @@ START_TEST(test_export_through_row)
         struct mha_error err;
         ck_assert_int_eq(ui_export_write(&st, 0, dir, NULL, written, sizeof written, &err), 0);
         snprintf(suffix, sizeof suffix, "-1.%s", ops->extension);
-        ck_assert_msg(strstr(written, mha_view_name((enum mha_view)v)) &&
-                          strstr(written, suffix),
+        ck_assert_msg(strstr(written, mha_view_name((enum mha_view)v)) && strstr(written, suffix),
                       "%s", written);
         FILE *f = fopen(written, "rb");
         ck_assert_ptr_nonnull(f);

@@ -98,12 +98,13 @@ static const struct mha_stage_info stages[MHA_STAGE_COUNT] = {
                          "of head i.\nNo number changes; only how the columns are grouped.\n\n",
             .focus = MHA_TENSOR_Q,
             .pane_formula = "d_k = d_model / heads = {d} / {H} = {d_k}",
-            .pane_text = "Each row of Q, K and V is cut into {H} piece{heads>1?s} of {d_k} numbers: "
-                         "head 0 takes columns 0..{d_k-1}{heads>1?, head 1 the next ones, and so "
-                         "on}. No number changes; the width is shared out, not lost. One head can "
-                         "only form one blend per token; several heads can each follow a "
-                         "different kind of link. That is why heads must divide d_model (try "
-                         ":heads 4).",
+            .pane_text =
+                "Each row of Q, K and V is cut into {H} piece{heads>1?s} of {d_k} numbers: "
+                "head 0 takes columns 0..{d_k-1}{heads>1?, head 1 the next ones, and so "
+                "on}. No number changes; the width is shared out, not lost. One head can "
+                "only form one blend per token; several heads can each follow a "
+                "different kind of link. That is why heads must divide d_model (try "
+                ":heads 4).",
         },
     [MHA_STAGE_TRANSPOSE] =
         {
@@ -232,10 +233,11 @@ static const struct mha_stage_info stages[MHA_STAGE_COUNT] = {
             .focus = MHA_TENSOR_OUTPUT,
             .pane_formula = "output = merged · W_oᵀ\nMHA = Concat(head_0{heads==2?, head_1}"
                             "{heads==3?, head_1, head_2}{heads>3? … head_H−1}) · W_oᵀ",
-            .pane_text = "A last linear layer lets every output column read every head, so what the "
-                         "heads found separately can be combined and weighed. Without it each "
-                         "head's result would stay in its own columns. The output has the input's "
-                         "shape ({Lq}, {d}), so layers can be stacked.",
+            .pane_text =
+                "A last linear layer lets every output column read every head, so what the "
+                "heads found separately can be combined and weighed. Without it each "
+                "head's result would stay in its own columns. The output has the input's "
+                "shape ({Lq}, {d}), so layers can be stacked.",
         },
 };
 

@@ -66,26 +66,26 @@ enum mha_form {
 
 /* Where a tensor of a stage appears, and how it sits. */
 enum {
-    MHA_SHOW_SCREEN = 1u << 0,      /* the explorer's blocks */
-    MHA_SHOW_EXPORT = 1u << 1,      /* svg, html, markdown, csv, latex */
-    MHA_SHOW_DUMP = 1u << 2,        /* the text and JSON dumps */
-    MHA_SHOW_EVERYWHERE = 7u,       /* all three */
-    MHA_SHOW_NEW_ROW = 1u << 3,     /* starts a new row of the screen and the pictures */
-    MHA_SHOW_FACTORS = 1u << 4,     /* PRODUCT: a narrow screen still shows x and Wᵀ */
-    MHA_SHOW_HEAD_LABELS = 1u << 5  /* the screen labels its columns h<head>.<j> */
+    MHA_SHOW_SCREEN = 1u << 0,     /* the explorer's blocks */
+    MHA_SHOW_EXPORT = 1u << 1,     /* svg, html, markdown, csv, latex */
+    MHA_SHOW_DUMP = 1u << 2,       /* the text and JSON dumps */
+    MHA_SHOW_EVERYWHERE = 7u,      /* all three */
+    MHA_SHOW_NEW_ROW = 1u << 3,    /* starts a new row of the screen and the pictures */
+    MHA_SHOW_FACTORS = 1u << 4,    /* PRODUCT: a narrow screen still shows x and Wᵀ */
+    MHA_SHOW_HEAD_LABELS = 1u << 5 /* the screen labels its columns h<head>.<j> */
 };
 
 /* Titles are templates: {h} the head, {L} the tensor's rows, {Lq}, {Lk},
  * {d}, {H}, {d_k}, {d_k-1}, {mask} ("causal", "none", ..) and choices
  * {scaled?A|B}, {causal?A|B}, {heads>N?A|B}, {heads==N?A|B}, {wide?A|B}
- * (wide: the screen has room for whole products); "|B" may be left out.  A PRODUCT's screen titles come from the
- * tensors' names ("Q = query · W_qᵀ"). */
+ * (wide: the screen has room for whole products); "|B" may be left out.
+ * A PRODUCT's screen titles come from the tensors' names ("Q = query · W_qᵀ"). */
 struct mha_stage_show {
     enum mha_form form;
-    unsigned flags;          /* MHA_SHOW_* */
-    const char *screen;      /* the block's title on the screen */
+    unsigned flags;           /* MHA_SHOW_* */
+    const char *screen;       /* the block's title on the screen */
     const char *export_title; /* the exports' title */
-    const char *dump;        /* the text dump's title */
+    const char *dump;         /* the text dump's title */
 };
 
 /* How the per-head matrices of a stage are ordered: each tensor's heads in
@@ -118,14 +118,14 @@ struct mha_stage_info {
     const char *dump_heading; /* the text dump's "== 2 split: ... ==" line */
     enum mha_legend legend;
     int n_tensors;
-    enum mha_tensor tensors[MHA_STAGE_MAX_TENSORS]; /* what the stage computes or takes in,
-                                                       in the order the exports show it */
+    enum mha_tensor tensors[MHA_STAGE_MAX_TENSORS];    /* what the stage computes or takes in,
+                                                          in the order the exports show it */
     struct mha_stage_show show[MHA_STAGE_MAX_TENSORS]; /* how tensors[i] is shown */
     enum mha_order screen_order, export_order; /* the per-head matrices (dumps: export_order) */
-    bool with_params;       /* the example's biases (and, in JSON, its mask) follow */
-    const char *shape_line; /* the screen's line of shapes (a template) */
-    const char *dump_note;  /* the text dump's paragraph before the matrices, or NULL */
-    enum mha_tensor focus;  /* what a lesson's focus on the stage means when it names none */
+    bool with_params;         /* the example's biases (and, in JSON, its mask) follow */
+    const char *shape_line;   /* the screen's line of shapes (a template) */
+    const char *dump_note;    /* the text dump's paragraph before the matrices, or NULL */
+    enum mha_tensor focus;    /* what a lesson's focus on the stage means when it names none */
     const char *pane_formula; /* the screen's text pane: the formula with the sizes (a template,
                                  lines apart by '\n') */
     const char *pane_text;    /* ... and what the stage does and why (a template) */

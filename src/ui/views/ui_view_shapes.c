@@ -10,7 +10,8 @@
 
 bool ui_view_shapes_make(struct ui_viewdata *vd, const struct ui_state *st)
 {
-    const long long batch = st->view_batch > 0 ? st->view_batch : 2, seq = ui_view_seq_len(st, false);
+    const long long batch = st->view_batch > 0 ? st->view_batch : 2,
+                    seq = ui_view_seq_len(st, false);
     const long long d = st->ex->d_model, h = st->ex->heads;
     struct views_shape_row rows[VIEWS_SHAPE_ROWS];
     const int n = views_shapes(batch, seq, d, h, rows);
