@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "engine/mat_kernel.h"
 #include "mha_config.h"
 
 #if MHA_HAVE_CBLAS
@@ -34,35 +35,56 @@ const char *mat_backend_name(enum mat_backend b)
     return b == MAT_BACKEND_CBLAS ? "cblas" : "plain";
 }
 
+/* c (m, n) = a · bᵀ, b (n, k), by dot products: for k too long to copy even
+ * one column panel of b. */
+static void mul_trans_dots(const float *a, const float *b, float *c, int m, int n, int k)
+{
+    for (int i = 0; i < m; i++) {
+        const float *ai = a + (size_t)i * (size_t)k;
+        for (int j = 0; j < n; j++) {
+            const float *bj = b + (size_t)j * (size_t)k;
+            float sum = 0.0f;
+            for (int p = 0; p < k; p++)
+                sum += ai[p] * bj[p];
+            c[(size_t)i * (size_t)n + (size_t)j] = sum;
+        }
+    }
+}
+
+/* c (m, n) = a (m, k) · bᵀ + bias, b (n, k), bias (n) or NULL: a panel of
+ * b's rows at a time is copied transposed into bt (k, w), and row i of c's
+ * panel is Σ_p a[i][p] · row p of bt (the same sums, in the same order, as
+ * dot products of rows), the bias added after. */
+static void mul_trans(const float *a, const float *b, float *c, int m, int n, int k,
+                      const float *bias)
+{
+    const int nb = MAT_PANEL_FLOATS / k;
+    if (nb < 8) {
+        mul_trans_dots(a, b, c, m, n, k);
+        for (int i = 0; bias && i < m; i++)
+            for (int j = 0; j < n; j++)
+                c[(size_t)i * (size_t)n + (size_t)j] += bias[j];
+        return;
+    }
+    float bt[MAT_PANEL_FLOATS];
+    for (int j0 = 0; j0 < n; j0 += nb) {
+        const int w = n - j0 < nb ? n - j0 : nb;
+        for (int jj = 0; jj < w; jj++)
+            for (int p = 0; p < k; p++)
+                bt[(size_t)p * (size_t)w + (size_t)jj] =
+                    b[(size_t)(j0 + jj) * (size_t)k + (size_t)p];
+        mat_rows_times(a, (size_t)k, 1, bt, (size_t)w, c + j0, (size_t)n, m, w, k, false,
+                       bias ? bias + j0 : NULL);
+    }
+}
+
 void mat_mul_plain(const float *a, const float *b, float *c, int m, int n, int k, bool trans_b)
 {
     /* a: (m, k), b: (n, k) when trans_b else (k, n) -> c: (m, n) */
-    if (trans_b) {
-        /* pass 1: every c[i][j] is the dot product of row i of a and row j of b */
-        for (int i = 0; i < m; i++) {
-            const float *ai = a + (size_t)i * (size_t)k;
-            for (int j = 0; j < n; j++) {
-                const float *bj = b + (size_t)j * (size_t)k;
-                float sum = 0.0f;
-                for (int p = 0; p < k; p++)
-                    sum += ai[p] * bj[p];
-                c[(size_t)i * (size_t)n + (size_t)j] = sum;
-            }
-        }
-        return;
-    }
-    /* pass 1: clear c; pass 2: add a[i][p] times row p of b into row i of c */
-    for (int i = 0; i < m; i++) {
-        float *ci = c + (size_t)i * (size_t)n;
-        memset(ci, 0, (size_t)n * sizeof *ci);
-        const float *ai = a + (size_t)i * (size_t)k;
-        for (int p = 0; p < k; p++) {
-            const float aip = ai[p];
-            const float *bp = b + (size_t)p * (size_t)n;
-            for (int j = 0; j < n; j++)
-                ci[j] += aip * bp[j];
-        }
-    }
+    if (trans_b)
+        mul_trans(a, b, c, m, n, k, NULL);
+    else /* row i of c = Σ_p a[i][p] · row p of b */
+        mat_rows_times(a, (size_t)k, 1, b, (size_t)n, c, (size_t)n, m, n, k, false, NULL);
 }
 
 void mat_mul(const float *a, const float *b, float *c, int m, int n, int k, bool trans_b)
@@ -74,7 +96,7 @@ void mat_mul(const float *a, const float *b, float *c, int m, int n, int k, bool
         return;
     }
 #if MHA_HAVE_CBLAS
-    if (backend == MAT_BACKEND_CBLAS) {
+    if (backend == MAT_BACKEND_CBLAS && (size_t)m * (size_t)n * (size_t)k > MAT_SMALL_MACS) {
         cblas_sgemm(CblasRowMajor, CblasNoTrans, trans_b ? CblasTrans : CblasNoTrans, m, n, k, 1.0f,
                     a, k, b, trans_b ? k : n, 0.0f, c, n);
         return;
@@ -86,20 +108,31 @@ void mat_mul(const float *a, const float *b, float *c, int m, int n, int k, bool
 void mat_linear(const float *x, const float *w, const float *b, float *y, int m, int n, int k)
 {
     /* x: (m, k), w: (n, k) -> y: (m, n) = x·wᵀ + b */
-    mat_mul(x, w, y, m, n, k, true);
-    if (!b)
+    if (m <= 0 || n <= 0)
         return;
-    for (int i = 0; i < m; i++)
-        for (int j = 0; j < n; j++)
-            y[(size_t)i * (size_t)n + (size_t)j] += b[j];
+#if MHA_HAVE_CBLAS
+    if (backend == MAT_BACKEND_CBLAS && k > 0 &&
+        (size_t)m * (size_t)n * (size_t)k > MAT_SMALL_MACS) {
+        mat_mul(x, w, y, m, n, k, true);
+        for (int i = 0; b && i < m; i++)
+            for (int j = 0; j < n; j++)
+                y[(size_t)i * (size_t)n + (size_t)j] += b[j];
+        return;
+    }
+#endif
+    if (k <= 0) {
+        for (int i = 0; i < m; i++)
+            for (int j = 0; j < n; j++)
+                y[(size_t)i * (size_t)n + (size_t)j] = b ? b[j] : 0.0f;
+        return;
+    }
+    mul_trans(x, w, y, m, n, k, b);
 }
 
-/* expf(x) is exactly +0 for every x below this (and for -INFINITY). */
-#define MAT_EXP_ZERO (-104.0f)
 /* Running maxima the softmax keeps side by side (vector lanes). */
 #define MAT_MAX_LANES 8
 
-bool mat_softmax_row(float *row, int n)
+MAT_KERNEL bool mat_softmax_row(float *row, int n)
 {
     /* pass 1: the row max over unmasked entries.  The max of a set does not
      * depend on the order it is read in, so MAT_MAX_LANES running maxima
@@ -124,21 +157,24 @@ bool mat_softmax_row(float *row, int n)
             row[j] = 0.0f;
         return false;
     }
-    /* pass 2: exp(s - max), masked entries exactly 0; the sum in double.
-     * Below MAT_EXP_ZERO expf can only round to +0 (e^-104 < 2^-150, half the
-     * smallest subnormal), so neither expf (whose underflow path is slow) nor
-     * the sum (adding +0 changes nothing) is visited there.  With large
-     * scores that is most of the row. */
-    double sum = 0.0;
+    /* pass 2: e^(s - max) by mat_exp_neg, a vector of entries at a time;
+     * masked entries, and any more than 87 below the max (whose e^x is under
+     * 1.7e-38 and rounds away in the sum), exactly 0.  The sum in double. */
     for (j = 0; j < n; j++) {
         const float x = row[j] - max; /* -INFINITY for a masked entry */
-        if (x < MAT_EXP_ZERO) {
-            row[j] = 0.0f;
-            continue;
-        }
-        row[j] = expf(x);
-        sum += row[j];
+        const float e = mat_exp_neg(x > MAT_EXP_NEG_MIN ? x : MAT_EXP_NEG_MIN);
+        row[j] = x >= MAT_EXP_NEG_MIN ? e : 0.0f;
     }
+    /* the sum in MAT_MAX_LANES running double sums, as the max above */
+    double part[MAT_MAX_LANES] = {0};
+    for (j = 0; j + MAT_MAX_LANES <= n; j += MAT_MAX_LANES)
+        for (int l = 0; l < MAT_MAX_LANES; l++)
+            part[l] += row[j + l];
+    double sum = 0.0;
+    for (int l = 0; l < MAT_MAX_LANES; l++)
+        sum += part[l];
+    for (; j < n; j++)
+        sum += row[j];
     /* pass 3: normalise (sum >= 1 since the max entry contributes exp(0)) */
     const float inv = (float)(1.0 / sum);
     for (int j = 0; j < n; j++)

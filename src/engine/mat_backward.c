@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 
+#include "engine/mat_kernel.h"
 #include "mha_config.h"
 
 #if MHA_HAVE_CBLAS
@@ -16,43 +17,39 @@ void mat_mul_backward(const float *a, const float *b, const float *dc, float *da
                       int n, int k, bool trans_b)
 {
     /* a: (m, k), b: (n, k) when trans_b else (k, n), dc: (m, n) */
+    if (trans_b) {
+        /* c = a·bᵀ: da (m, k) += dc (m, n) · b (n, k) and
+         * db (n, k) += dcᵀ (n, m) · a (m, k) */
+        if (da)
+            mat_rows_times(dc, (size_t)n, 1, b, (size_t)k, da, (size_t)k, m, k, n, true, NULL);
+        if (db)
+            mat_rows_times(dc, 1, (size_t)n, a, (size_t)k, db, (size_t)k, n, k, m, true, NULL);
+        return;
+    }
+    /* c = a·b: da (m, k) += dc (m, n) · bᵀ (n, k) and db (k, n) += aᵀ (k, m) · dc (m, n) */
+    if (db)
+        mat_rows_times(a, 1, (size_t)k, dc, (size_t)n, db, (size_t)n, k, n, m, true, NULL);
+    if (!da)
+        return;
+    if ((size_t)n * (size_t)k <= MAT_PANEL_FLOATS) {
+        /* bᵀ copied, so that rows of it are contiguous */
+        float bt[MAT_PANEL_FLOATS];
+        for (int p = 0; p < k; p++)
+            for (int j = 0; j < n; j++)
+                bt[(size_t)j * (size_t)k + (size_t)p] = b[(size_t)p * (size_t)n + (size_t)j];
+        mat_rows_times(dc, (size_t)n, 1, bt, (size_t)k, da, (size_t)k, m, k, n, true, NULL);
+        return;
+    }
+    /* a b too large to copy: dot products of dc's rows and b's rows */
     for (int i = 0; i < m; i++) {
-        const float *ai = a + (size_t)i * (size_t)k;
         const float *dci = dc + (size_t)i * (size_t)n;
-        float *dai = da ? da + (size_t)i * (size_t)k : NULL;
-        if (trans_b) {
-            /* pass 2: c[i][j] = Σ_p a[i][p] b[j][p], so
-             * da[i][p] += dc[i][j] b[j][p] and db[j][p] += dc[i][j] a[i][p] */
-            for (int j = 0; j < n; j++) {
-                const float g = dci[j];
-                const float *bj = b + (size_t)j * (size_t)k;
-                if (dai)
-                    for (int p = 0; p < k; p++)
-                        dai[p] += g * bj[p];
-                if (db) {
-                    float *dbj = db + (size_t)j * (size_t)k;
-                    for (int p = 0; p < k; p++)
-                        dbj[p] += g * ai[p];
-                }
-            }
-        } else {
-            /* pass 1: c[i][j] = Σ_p a[i][p] b[p][j], so
-             * da[i][p] += Σ_j dc[i][j] b[p][j] and db[p][j] += a[i][p] dc[i][j] */
-            for (int p = 0; p < k; p++) {
-                const float *bp = b + (size_t)p * (size_t)n;
-                if (dai) {
-                    float sum = 0.0f;
-                    for (int j = 0; j < n; j++)
-                        sum += dci[j] * bp[j];
-                    dai[p] += sum;
-                }
-                if (db) {
-                    float *dbp = db + (size_t)p * (size_t)n;
-                    const float aip = ai[p];
-                    for (int j = 0; j < n; j++)
-                        dbp[j] += aip * dci[j];
-                }
-            }
+        float *dai = da + (size_t)i * (size_t)k;
+        for (int p = 0; p < k; p++) {
+            const float *bp = b + (size_t)p * (size_t)n;
+            float sum = 0.0f;
+            for (int j = 0; j < n; j++)
+                sum += dci[j] * bp[j];
+            dai[p] += sum;
         }
     }
 }
@@ -63,12 +60,11 @@ void mat_linear_backward(const float *x, const float *w, const float *dy, float 
     /* x: (m, k), w: (n, k), dy: (m, n) */
     /* pass 2: the bias gets every row of dy */
     if (db)
-        for (int i = 0; i < m; i++)
-            for (int j = 0; j < n; j++)
-                db[j] += dy[(size_t)i * (size_t)n + (size_t)j];
+        mat_col_sums(dy, m, n, db);
 #if MHA_HAVE_CBLAS
     /* the same two products as one cblas_sgemm each (beta 1 adds) */
-    if (mat_get_backend() == MAT_BACKEND_CBLAS && m > 0 && n > 0 && k > 0) {
+    if (mat_get_backend() == MAT_BACKEND_CBLAS && m > 0 && n > 0 && k > 0 &&
+        (size_t)m * (size_t)n * (size_t)k > MAT_SMALL_MACS) {
         if (dx)
             cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, k, n, 1.0f, dy, n, w, k, 1.0f,
                         dx, k);

@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "engine/mat.h"
+#include "engine/mat_kernel.h"
+#include "engine/mha_rows.h"
 
 /* Number of floats of each stage, in arena order. */
 struct trace_layout {
@@ -112,9 +114,8 @@ static void split_transpose(const float *src, float *dst, int len, int heads, in
 {
     for (int h = 0; h < heads; h++)
         for (int l = 0; l < len; l++)
-            memcpy(dst + mha_idx3(len, d_k, h, l, 0),
-                   src + ((size_t)l * (size_t)heads + (size_t)h) * (size_t)d_k,
-                   (size_t)d_k * sizeof(float));
+            mat_copy(dst + mha_idx3(len, d_k, h, l, 0),
+                     src + ((size_t)l * (size_t)heads + (size_t)h) * (size_t)d_k, d_k);
 }
 
 size_t mha_params_count(int d_model)
@@ -168,7 +169,23 @@ void mha_forward_attend(const unsigned char *mask, bool causal, bool scaled, str
     t->empty_rows = 0;
     memset(t->row_empty, 0, (size_t)lq);
     const size_t att = (size_t)lq * (size_t)lk;
-    for (int h = 0; h < h_n; h++) {
+    for (int h = 0; h < h_n && mha_rows_fit(lk, d_k); h++) {
+        /* a head whose keys fit in a few vector registers: a row at a time */
+        const struct mha_rows_head hd = {
+            .lq = lq,
+            .lk = lk,
+            .d_k = d_k,
+            .qh = t->qh + mha_idx3(lq, d_k, h, 0, 0),
+            .kh = t->kh + mha_idx3(lk, d_k, h, 0, 0),
+            .vh = t->vh + mha_idx3(lk, d_k, h, 0, 0),
+            .scores = t->scores + (size_t)h * att,
+            .scaled = t->scaled_scores + (size_t)h * att,
+            .weights = t->weights + (size_t)h * att,
+            .context = t->context + mha_idx3(lq, d_k, h, 0, 0),
+        };
+        t->empty_rows += mha_rows_attend(&hd, mask, causal, t->scale, t->row_empty);
+    }
+    for (int h = 0; h < h_n && !mha_rows_fit(lk, d_k); h++) {
         const float *qh = t->qh + mha_idx3(lq, d_k, h, 0, 0);
         const float *kh = t->kh + mha_idx3(lk, d_k, h, 0, 0);
         const float *vh = t->vh + mha_idx3(lk, d_k, h, 0, 0);
@@ -199,8 +216,8 @@ void mha_forward_attend(const unsigned char *mask, bool causal, bool scaled, str
     /* pass 5: merge (H, lq, d_k) -> (lq, H·d_k) */
     for (int i = 0; i < lq; i++)
         for (int h = 0; h < h_n; h++)
-            memcpy(t->merged + (size_t)i * (size_t)d + (size_t)h * (size_t)d_k,
-                   t->context + mha_idx3(lq, d_k, h, i, 0), (size_t)d_k * sizeof(float));
+            mat_copy(t->merged + (size_t)i * (size_t)d + (size_t)h * (size_t)d_k,
+                     t->context + mha_idx3(lq, d_k, h, i, 0), d_k);
 }
 
 void mha_forward_seq(const float *query, const float *key, const float *value,

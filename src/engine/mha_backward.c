@@ -5,6 +5,8 @@
 
 #include "engine/mat.h"
 #include "engine/mha.h"
+#include "engine/mat_kernel.h"
+#include "engine/mha_rows.h"
 
 /* Scratch floats of each gradient, in work order. */
 struct back_layout {
@@ -41,8 +43,8 @@ static void merge_heads(const float *src, float *dst, int len, int heads, int d_
 {
     for (int h = 0; h < heads; h++)
         for (int l = 0; l < len; l++)
-            memcpy(dst + ((size_t)l * (size_t)heads + (size_t)h) * (size_t)d_k,
-                   src + mha_idx3(len, d_k, h, l, 0), (size_t)d_k * sizeof(float));
+            mat_copy(dst + ((size_t)l * (size_t)heads + (size_t)h) * (size_t)d_k,
+                     src + mha_idx3(len, d_k, h, l, 0), d_k);
 }
 
 void mha_backward_attend(const struct mha_trace *t, const float *d_merged, float *dq, float *dk,
@@ -58,12 +60,32 @@ void mha_backward_attend(const struct mha_trace *t, const float *d_merged, float
     float *d_row = d_vh + l.d_vh;
     float *d_att = d_row + l.d_row;
 
+    const size_t att = (size_t)lq * (size_t)lk;
+    if (mha_rows_fit(lk, d_k)) {
+        /* passes 5 to 2 for heads whose keys fit in a few vector registers:
+         * a row at a time, each head's columns of d_merged read and of dq,
+         * dk, dv written where they lie (no split, no merge) */
+        for (int h = 0; h < h_n; h++) {
+            const struct mha_rows_head hd = {
+                .lq = lq,
+                .lk = lk,
+                .d_k = d_k,
+                .qh = t->qh + mha_idx3(lq, d_k, h, 0, 0),
+                .kh = t->kh + mha_idx3(lk, d_k, h, 0, 0),
+                .vh = t->vh + mha_idx3(lk, d_k, h, 0, 0),
+                .weights = t->weights + (size_t)h * att,
+            };
+            const size_t col = (size_t)h * (size_t)d_k;
+            mha_rows_backward(&hd, t->causal, t->scale, d_merged + col, (size_t)d, dq + col,
+                              dk + col, dv + col);
+        }
+        return;
+    }
     /* pass 5: merge was (H, lq, d_k) -> (lq, d); split the gradient back */
     for (int h = 0; h < h_n; h++)
         for (int i = 0; i < lq; i++)
-            memcpy(d_ctx + mha_idx3(lq, d_k, h, i, 0),
-                   d_merged + (size_t)i * (size_t)d + (size_t)h * (size_t)d_k,
-                   (size_t)d_k * sizeof(float));
+            mat_copy(d_ctx + mha_idx3(lq, d_k, h, i, 0),
+                     d_merged + (size_t)i * (size_t)d + (size_t)h * (size_t)d_k, d_k);
 
     /* pass 4: per head, context = weights·vh, weights = softmax(scaled),
      * scaled = scores·scale (masked entries have weight 0: no gradient),
@@ -71,7 +93,6 @@ void mha_backward_attend(const struct mha_trace *t, const float *d_merged, float
     memset(d_qh, 0, l.d_qh * sizeof(float));
     memset(d_kh, 0, l.d_kh * sizeof(float));
     memset(d_vh, 0, l.d_vh * sizeof(float));
-    const size_t att = (size_t)lq * (size_t)lk;
     for (int h = 0; h < h_n; h++) {
         const float *qh = t->qh + mha_idx3(lq, d_k, h, 0, 0);
         const float *kh = t->kh + mha_idx3(lk, d_k, h, 0, 0);

@@ -12,63 +12,10 @@
 /* train_model.c */
 void train_model_point_traces(struct train_model *m, int len);
 void train_embed(const struct train_model *m, const int *tokens, int len, float *x);
-
-/* e^x for -87 <= x <= 0: Cephes' expf polynomial after x = n·ln 2 + r,
- * |r| <= ln 2 / 2 (within 1.3e-7 relative of e^x over the whole range).
- * n is rounded by adding 1.5·2^23 (it lands in the low mantissa bits) and
- * 2^n is built from those bits: no branch, no conversion, no library call,
- * so a loop of it vectorizes. */
-static inline float exp_reduced(float x)
-{
-    const float t = x * 1.44269504088896341f + 12582912.0f;
-    const float fn = t - 12582912.0f;
-    int32_t tb;
-    memcpy(&tb, &t, sizeof tb);
-    const float r = (x - fn * 0.693359375f) + fn * 2.12194440e-4f;
-    float p = 1.9875691500e-4f;
-    p = p * r + 1.3981999507e-3f;
-    p = p * r + 8.3334519073e-3f;
-    p = p * r + 4.1665795894e-2f;
-    p = p * r + 1.6666665459e-1f;
-    p = p * r + 5.0000001201e-1f;
-    const float e = p * r * r + r + 1.0f;
-    const int32_t bits = (tb - 0x4B400000 + 127) * (1 << 23); /* 2^n */
-    float scale;
-    memcpy(&scale, &bits, sizeof scale);
-    return e * scale;
-}
-
-/* Softmax of every row of the logits (rows, C) in place, for the loss.
- * Logits are never masked.  An entry more than 87 below its row's max
- * becomes e^-87 (about 1.6e-38) instead of 0, which no sum notices. */
-static void softmax_rows(float *p, int rows, int C)
-{
-    const size_t n = (size_t)rows * (size_t)C;
-    /* pass 1: subtract each row's max, clamp at -87 */
-    for (int i = 0; i < rows; i++) {
-        float *row = p + (size_t)i * (size_t)C;
-        float max = row[0];
-        for (int j = 1; j < C; j++)
-            max = row[j] > max ? row[j] : max;
-        for (int j = 0; j < C; j++) {
-            const float x = row[j] - max;
-            row[j] = x > -87.0f ? x : -87.0f;
-        }
-    }
-    /* pass 2: e^x over the whole block, one long loop that vectorizes */
-    for (size_t i = 0; i < n; i++)
-        p[i] = exp_reduced(p[i]);
-    /* pass 3: normalise each row */
-    for (int i = 0; i < rows; i++) {
-        float *row = p + (size_t)i * (size_t)C;
-        float sum = 0.0f;
-        for (int j = 0; j < C; j++)
-            sum += row[j];
-        const float inv = 1.0f / sum;
-        for (int j = 0; j < C; j++)
-            row[j] *= inv;
-    }
-}
+/* train_loss.c */
+double train_softmax_loss(float *p, const int *target, int rows, int C, int *count);
+void train_loss_backward(const float *probs, const int *target, int rows, int C, int count,
+                         float *d_logits);
 
 static int check_batch(const struct train_model *m, const struct train_batch *b,
                        struct mha_error *err)
@@ -121,16 +68,8 @@ int train_forward(struct train_model *m, const struct train_batch *b, struct mha
         float *probs = m->probs[k];
         const int *target = b->targets[k];
         mat_linear(m->r, m->p.unembed[k], m->p.bias[k], probs, rows, C, d);
-        softmax_rows(probs, rows, C);
-        double loss = 0.0;
         int count = 0;
-        for (int i = 0; i < rows; i++) {
-            if (target[i] < 0)
-                continue;
-            const float p = probs[(size_t)i * (size_t)C + (size_t)target[i]];
-            loss -= log(p > 1e-30f ? (double)p : 1e-30);
-            count++;
-        }
+        const double loss = train_softmax_loss(probs, target, rows, C, &count);
         m->out_count[k] = count;
         m->out_loss[k] = count ? (float)(loss / count) : 0.0f;
         m->loss += m->out_loss[k];
@@ -155,19 +94,7 @@ void train_backward(struct train_model *m, const struct train_batch *b)
         if (!m->out_count[k])
             continue;
         const int C = c->outputs[k].classes;
-        const float inv = 1.0f / (float)m->out_count[k];
-        const int *target = b->targets[k];
-        for (int i = 0; i < rows; i++) {
-            const float *p = m->probs[k] + (size_t)i * (size_t)C;
-            float *dl = m->d_logits + (size_t)i * (size_t)C;
-            if (target[i] < 0) {
-                memset(dl, 0, (size_t)C * sizeof *dl);
-                continue;
-            }
-            for (int j = 0; j < C; j++)
-                dl[j] = p[j] * inv;
-            dl[target[i]] -= inv;
-        }
+        train_loss_backward(m->probs[k], b->targets[k], rows, C, m->out_count[k], m->d_logits);
         mat_linear_backward(m->r, m->p.unembed[k], m->d_logits, m->d_r, m->g.unembed[k],
                             m->g.bias[k], rows, C, d);
     }

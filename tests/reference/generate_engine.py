@@ -405,6 +405,39 @@ def case_large():
                      n, n, d, h, params, x, x, x, causal=True)
 
 
+def case_rows_edge():
+    """64 keys, the most a head takes a row at a time in vector registers;
+    a mask with holes and one row with no key at all."""
+    lq, lk, d, h = 10, 64, 24, 2
+    params = init_module(d, h, True, 112)
+    gen = np.random.default_rng(112)
+    mask = (gen.random((lq, lk)) > 0.3).astype(np.int64)
+    mask[0, :] = 1
+    mask[7, :] = 0
+    return make_case("rows_edge", "10 queries over 64 keys (d_k 12), holes in the mask and "
+                     "a row with every key masked", lq, lk, d, h, params, randn((lq, d)),
+                     randn((lk, d)), randn((lk, d)), cross=True, mask=mask.tolist())
+
+
+def case_past_rows():
+    """65 keys: one more than the row kernels take, so the products go
+    through the matrix multiply."""
+    lq, lk, d, h = 9, 65, 16, 2
+    params = init_module(d, h, True, 113)
+    return make_case("past_rows", "9 queries over 65 keys, one past the row kernels' limit",
+                     lq, lk, d, h, params, randn((lq, d)), randn((lk, d)), randn((lk, d)),
+                     cross=True)
+
+
+def case_odd_head():
+    """d_k 3 and 19 keys: partial registers on both axes, rows in groups."""
+    n, d, h = 19, 15, 5
+    params = init_module(d, h, True, 114)
+    x = randn((n, d))
+    return make_case("odd_head", "19 tokens, d_model 15, 5 heads of d_k 3, causal",
+                     n, n, d, h, params, x, x, x, causal=True)
+
+
 # --------------------------------------------------------------------- output
 
 def short32(x):
@@ -442,7 +475,8 @@ def main():
     torch.set_num_threads(1)
     cases = [case_default(), case_self_bias(), case_cross(), case_causal(), case_mask(),
              case_causal_and_mask(), case_fully_masked_row(), case_one_head(),
-             case_heads_eq_d(), case_huge(), case_unscaled(), case_large()] + case_generated()
+             case_heads_eq_d(), case_huge(), case_unscaled(), case_large()] + case_generated() + \
+        [case_rows_edge(), case_past_rows(), case_odd_head()]
     doc = {
         "generator": "tests/reference/generate_engine.py",
         "torch": torch.__version__,

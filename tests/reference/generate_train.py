@@ -43,6 +43,13 @@ CASES = [
      [("x", 9, True), ("y", 4, True)], 0.5),
     ("causal_2heads_empty_output", 6, 2, 6, 4, 4, 3, True, True, True,
      [("seen", 6, True), ("never", 6, True)], 0.0),
+    # longer sequences: keys over several vector registers, rows in groups
+    ("causal_3heads_20tokens", 12, 3, 11, 20, 20, 3, True, True, True,
+     [("a", 11, True)], 0.2),
+    ("plain_1head_64tokens", 16, 1, 6, 64, 64, 2, False, True, True,
+     [("b", 6, True)], 0.1),
+    ("causal_4heads_dk3_9tokens", 12, 4, 9, 12, 9, 3, True, True, False,
+     [("c", 9, True), ("d", 5, False)], 0.2),
 ]
 
 

@@ -1,0 +1,101 @@
+/* mat_kernel.h - what the engine's inner loops share (engine-internal).
+ *
+ * MAT_KERNEL builds a function twice, for CPUs with AVX2 and FMA
+ * (x86-64-v3) and for any other, and the loader picks one when the program
+ * starts; the loops in such a function are written so the compiler can run
+ * them on whole vector registers (contiguous, no aliasing, no calls).  The
+ * AVX2 copy fuses each multiply with the add that follows (one rounding
+ * instead of two), so the two copies can differ in the last bits: one
+ * machine gives the same numbers run after run, byte for byte, and two
+ * machines agree to within float rounding.
+ *
+ * mat_exp_neg is e^x without a library call, so that a loop of it vectorizes
+ * too. */
+#ifndef MHA_MAT_KERNEL_H
+#define MHA_MAT_KERNEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "mha_config.h"
+
+/* GCC's and Clang's vector types (vector_size), which the row kernels use. */
+#if defined(__GNUC__)
+#define MAT_HAVE_VECTORS 1
+#else
+#define MAT_HAVE_VECTORS 0
+#endif
+
+#if MHA_HAVE_TARGET_CLONES
+#define MAT_KERNEL __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define MAT_KERNEL
+#endif
+
+/* Multiply-adds below which mat_mul takes the plain loops even with CBLAS
+ * chosen: a cblas_sgemm call costs more than such a product's arithmetic
+ * (the classroom example, a training step's per-head and per-layer
+ * products). */
+#define MAT_SMALL_MACS 65536
+/* Floats of b the plain loop copies transposed onto the stack at a time. */
+#define MAT_PANEL_FLOATS 4096
+
+/* C (m, n) = A (m, kk) · B (kk, n) + bias, or C += that when add (bias,
+ * n floats, may be NULL).  Element (i, p) of A is a[i·ars + p·acs] (so a
+ * transposed A needs no copy); B and C are row-major with leading
+ * dimensions ldb and ldc.  Each element is summed in the order p = 0, 1, ..
+ * (as a dot product would be), the bias added after.  C must not overlap A
+ * or B.  mat_rows.c. */
+void mat_rows_times(const float *restrict a, size_t ars, size_t acs, const float *restrict b,
+                    size_t ldb, float *restrict c, size_t ldc, int m, int n, int kk, bool add,
+                    const float *restrict bias);
+
+/* out[j] += Σ_i x[i][j] for x (m, n) (the bias gradient of a linear layer).
+ * mat_rows.c. */
+void mat_col_sums(const float *restrict x, int m, int n, float *restrict out);
+
+/* dst[0:n] = src[0:n] for short rows (a head's d_k floats), without a
+ * library call: eight, four, then one at a time. */
+static inline void mat_copy(float *restrict dst, const float *restrict src, int n)
+{
+    int i = 0;
+    for (; i + 8 <= n; i += 8)
+        memcpy(dst + i, src + i, 8 * sizeof *dst);
+    for (; i + 4 <= n; i += 4)
+        memcpy(dst + i, src + i, 4 * sizeof *dst);
+    for (; i < n; i++)
+        dst[i] = src[i];
+}
+
+/* Below this mat_exp_neg's argument is clamped (e^-87 is about 1.6e-38,
+ * close to the smallest normal float). */
+#define MAT_EXP_NEG_MIN (-87.0f)
+
+/* e^x for MAT_EXP_NEG_MIN <= x <= 0: Cephes' expf polynomial after
+ * x = n·ln 2 + r, |r| <= ln 2 / 2, within 1.3e-7 relative of e^x over the
+ * whole range.  n is rounded by adding 1.5·2^23 (it lands in the low
+ * mantissa bits) and 2^n is built from those bits: no branch, no
+ * conversion, no library call. */
+static inline float mat_exp_neg(float x)
+{
+    const float t = x * 1.44269504088896341f + 12582912.0f;
+    const float fn = t - 12582912.0f;
+    int32_t tb;
+    memcpy(&tb, &t, sizeof tb);
+    const float r = (x - fn * 0.693359375f) + fn * 2.12194440e-4f;
+    float p = 1.9875691500e-4f;
+    p = p * r + 1.3981999507e-3f;
+    p = p * r + 8.3334519073e-3f;
+    p = p * r + 4.1665795894e-2f;
+    p = p * r + 1.6666665459e-1f;
+    p = p * r + 5.0000001201e-1f;
+    const float e = p * r * r + r + 1.0f;
+    const int32_t bits = (tb - 0x4B400000 + 127) * (1 << 23); /* 2^n */
+    float scale;
+    memcpy(&scale, &bits, sizeof scale);
+    return e * scale;
+}
+
+#endif

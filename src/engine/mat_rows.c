@@ -1,0 +1,145 @@
+/* mat_rows.c - the loops under every small product of the engine (see
+ * mat_kernel.h).  Row i of C is a sum of rows of B weighted by row i of A;
+ * four rows of C at a time, eight (then four) columns, are kept in
+ * registers, so that each step is a few whole-vector multiplies and adds
+ * whatever the sizes are at run time, four independent sums keep the adder
+ * busy and each row of B is loaded once for the four. */
+#include "engine/mat_kernel.h"
+
+#if MAT_HAVE_VECTORS
+#include "engine/vec8.h"
+
+/* Rows 0..R-1 (R = 4 or 1, a constant after inlining) of the block of C
+ * whose columns are those of one register of type VT. */
+#define ROWS_BLOCK(NAME, VT)                                                                      \
+    static VEC_INLINE void NAME(const float *restrict a, size_t ars, size_t acs,                 \
+                                const float *restrict b, size_t ldb, float *restrict c,           \
+                                size_t ldc, int kk, bool add, const float *restrict bias,         \
+                                const int R)                                                      \
+    {                                                                                             \
+        VT acc[4];                                                                                \
+        for (int r = 0; r < R; r++)                                                               \
+            acc[r] = (VT){0};                                                                     \
+        for (int p = 0; p < kk; p++) {                                                            \
+            VT bp;                                                                                \
+            memcpy(&bp, b + (size_t)p * ldb, sizeof bp);                                          \
+            const float *ap = a + (size_t)p * acs;                                                \
+            for (int r = 0; r < R; r++)                                                           \
+                acc[r] += ap[(size_t)r * ars] * bp;                                               \
+        }                                                                                         \
+        VT bv = {0};                                                                              \
+        if (bias)                                                                                 \
+            memcpy(&bv, bias, sizeof bv);                                                         \
+        for (int r = 0; r < R; r++) {                                                             \
+            float *cr = c + (size_t)r * ldc;                                                      \
+            VT out = acc[r];                                                                      \
+            if (bias)                                                                             \
+                out += bv;                                                                        \
+            if (add) {                                                                            \
+                VT old;                                                                           \
+                memcpy(&old, cr, sizeof old);                                                     \
+                out = old + out;                                                                  \
+            }                                                                                     \
+            memcpy(cr, &out, sizeof out);                                                         \
+        }                                                                                         \
+    }
+ROWS_BLOCK(block8, vec8)
+ROWS_BLOCK(block4, vec4)
+
+/* The same for one column. */
+static VEC_INLINE void block1(const float *restrict a, size_t ars, size_t acs,
+                              const float *restrict b, size_t ldb, float *restrict c, size_t ldc,
+                              int kk, bool add, const float *restrict bias, const int R)
+{
+    float acc[4] = {0};
+    for (int p = 0; p < kk; p++)
+        for (int r = 0; r < R; r++)
+            acc[r] += a[(size_t)p * acs + (size_t)r * ars] * b[(size_t)p * ldb];
+    for (int r = 0; r < R; r++) {
+        const float out = bias ? acc[r] + *bias : acc[r];
+        c[(size_t)r * ldc] = add ? c[(size_t)r * ldc] + out : out;
+    }
+}
+
+/* Rows 0..R-1 of C, every column. */
+static VEC_INLINE void rows(const float *restrict a, size_t ars, size_t acs, const float *restrict b,
+                            size_t ldb, float *restrict c, size_t ldc, int n, int kk, bool add,
+                            const float *restrict bias, const int R)
+{
+    int j = 0;
+    for (; j + 8 <= n; j += 8)
+        block8(a, ars, acs, b + j, ldb, c + j, ldc, kk, add, bias ? bias + j : NULL, R);
+    for (; j + 4 <= n; j += 4)
+        block4(a, ars, acs, b + j, ldb, c + j, ldc, kk, add, bias ? bias + j : NULL, R);
+    for (; j < n; j++)
+        block1(a, ars, acs, b + j, ldb, c + j, ldc, kk, add, bias ? bias + j : NULL, R);
+}
+
+MAT_KERNEL void mat_rows_times(const float *restrict a, size_t ars, size_t acs,
+                               const float *restrict b, size_t ldb, float *restrict c, size_t ldc,
+                               int m, int n, int kk, bool add, const float *restrict bias)
+{
+    int i = 0;
+    for (; i + 4 <= m; i += 4)
+        rows(a + (size_t)i * ars, ars, acs, b, ldb, c + (size_t)i * ldc, ldc, n, kk, add, bias, 4);
+    for (; i < m; i++)
+        rows(a + (size_t)i * ars, ars, acs, b, ldb, c + (size_t)i * ldc, ldc, n, kk, add, bias, 1);
+}
+
+MAT_KERNEL void mat_col_sums(const float *restrict x, int m, int n, float *restrict out)
+{
+    int j = 0;
+    for (; j + 8 <= n; j += 8) {
+        /* four running sums (rows i mod 4), met at the end */
+        vec8 s[4] = {{0}, {0}, {0}, {0}};
+        int i = 0;
+        for (; i + 4 <= m; i += 4)
+            for (int r = 0; r < 4; r++) {
+                vec8 v;
+                memcpy(&v, x + (size_t)(i + r) * (size_t)n + (size_t)j, sizeof v);
+                s[r] += v;
+            }
+        for (; i < m; i++) {
+            vec8 v;
+            memcpy(&v, x + (size_t)i * (size_t)n + (size_t)j, sizeof v);
+            s[0] += v;
+        }
+        vec8 o;
+        memcpy(&o, out + j, sizeof o);
+        o += (s[0] + s[1]) + (s[2] + s[3]);
+        memcpy(out + j, &o, sizeof o);
+    }
+    for (; j < n; j++) {
+        float s = 0.0f;
+        for (int i = 0; i < m; i++)
+            s += x[(size_t)i * (size_t)n + (size_t)j];
+        out[j] += s;
+    }
+}
+
+#else
+
+void mat_rows_times(const float *restrict a, size_t ars, size_t acs, const float *restrict b,
+                    size_t ldb, float *restrict c, size_t ldc, int m, int n, int kk, bool add,
+                    const float *restrict bias)
+{
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < n; j++) {
+            float acc = 0.0f;
+            for (int p = 0; p < kk; p++)
+                acc += a[(size_t)i * ars + (size_t)p * acs] * b[(size_t)p * ldb + (size_t)j];
+            if (bias)
+                acc += bias[j];
+            float *cij = c + (size_t)i * ldc + (size_t)j;
+            *cij = add ? *cij + acc : acc;
+        }
+}
+
+void mat_col_sums(const float *restrict x, int m, int n, float *restrict out)
+{
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < n; j++)
+            out[j] += x[(size_t)i * (size_t)n + (size_t)j];
+}
+
+#endif

@@ -1,0 +1,296 @@
+/* mha_rows.c - pass 4 of the attention and its backward twin for one head
+ * whose keys fit in a few vector registers (mha_rows.h).
+ *
+ * A query row at a time: its scores, scaled scores, weights and their
+ * gradients are vectors over the keys, eight keys to a register, and the
+ * keys and values of the head are kept transposed (d_k rows of lk) so that
+ * every step is a whole-register multiply and add.  The sums are those of
+ * the matrix-multiply path in mha.c (a dot product summed in the order
+ * p = 0, 1, ..), the softmax is mat_softmax_row's (row max, e^x by
+ * mat_exp_neg, masked keys exactly 0; a row of at most MHA_ROWS_MAX_KEYS
+ * is summed in float, in a tree). */
+#include "engine/mha_rows.h"
+
+#if MHA_HAVE_ROWS
+
+#include <math.h>
+#include <string.h>
+
+#include "engine/mat_kernel.h"
+#include "engine/vec8.h"
+
+#define MAX_CHUNKS (MHA_ROWS_MAX_KEYS / LANES)
+
+/* y[0:n] = Σ_{j < count} s[j] · x[j·ldx + 0:n], summed over j in order in
+ * a register eight (then four) columns at a time */
+static VEC_INLINE void weighted_rows(float *restrict y, const float *restrict s, int count,
+                                 const float *restrict x, size_t ldx, int n)
+{
+    int p = 0;
+    for (; p + LANES <= n; p += LANES) {
+        vec8 acc = {0};
+        for (int j = 0; j < count; j++) {
+            vec8 b;
+            memcpy(&b, x + (size_t)j * ldx + (size_t)p, sizeof b);
+            acc += s[j] * b;
+        }
+        memcpy(y + p, &acc, sizeof acc);
+    }
+    for (; p + 4 <= n; p += 4) {
+        vec4 acc = {0};
+        for (int j = 0; j < count; j++) {
+            vec4 b;
+            memcpy(&b, x + (size_t)j * ldx + (size_t)p, sizeof b);
+            acc += s[j] * b;
+        }
+        memcpy(y + p, &acc, sizeof acc);
+    }
+    for (; p < n; p++) {
+        float acc = 0.0f;
+        for (int j = 0; j < count; j++)
+            acc += s[j] * x[(size_t)j * ldx + (size_t)p];
+        y[p] = acc;
+    }
+}
+
+/* m (rows, d_k) -> t (d_k rows of nc registers), keys past rows zero */
+static void transpose_in(const float *m, vec8 *t, int rows, int d_k, int nc)
+{
+    float *f = (float *)(void *)t;
+    memset(f, 0, (size_t)d_k * (size_t)nc * LANES * sizeof *f);
+    for (int j = 0; j < rows; j++)
+        for (int p = 0; p < d_k; p++)
+            f[((size_t)p * (size_t)nc) * LANES + (size_t)j] = m[(size_t)j * (size_t)d_k + (size_t)p];
+}
+
+/* the twin: t (d_k rows of nc registers) -> m (rows, d_k), rows ld apart */
+static void transpose_out(const vec8 *t, float *m, size_t ld, int rows, int d_k, int nc)
+{
+    const float *f = (const float *)(const void *)t;
+    for (int j = 0; j < rows; j++)
+        for (int p = 0; p < d_k; p++)
+            m[(size_t)j * ld + (size_t)p] = f[((size_t)p * (size_t)nc) * LANES + (size_t)j];
+}
+
+/* The lanes of chunk c that are keys row i may see. */
+static VEC_INLINE ivec8 keep_lanes(int c, int visible, const unsigned char *keep_row, int lk)
+{
+    const ivec8 idx = iota + c * LANES;
+    ivec8 keep = idx < visible;
+    if (keep_row) {
+        ivec8 k = {0};
+        for (int l = 0; l < LANES && c * LANES + l < lk; l++)
+            k[l] = keep_row[c * LANES + l] ? -1 : 0;
+        keep &= k;
+    }
+    return keep;
+}
+
+/* Rows taken together through each pass of attend and backward: a row's
+ * steps depend on each other (max, then e^x, then the sum, then the
+ * division), the rows do not, so a pass over several rows lets the CPU
+ * overlap them. */
+#define ROW_GROUP 8
+_Static_assert(ROW_GROUP <= LANES, "one register holds a group's sums");
+
+/* The rows of mha_rows_attend with nc chunks of keys, nc a constant after
+ * inlining; ROW_GROUP rows at a time, in three passes. */
+static VEC_INLINE int attend(const struct mha_rows_head *hd, const unsigned char *mask,
+                             bool causal, float scale, unsigned char *row_empty, const vec8 *kt,
+                             const int nc)
+{
+    const int lq = hd->lq, lk = hd->lk, d_k = hd->d_k;
+    const vec8 neg_inf = {-INFINITY, -INFINITY, -INFINITY, -INFINITY,
+                          -INFINITY, -INFINITY, -INFINITY, -INFINITY};
+    const vec8 zero = {0};
+    int empty = 0;
+    for (int i0 = 0; i0 < lq; i0 += ROW_GROUP) {
+        const int rows = lq - i0 < ROW_GROUP ? lq - i0 : ROW_GROUP;
+        const vec8 one = {1, 1, 1, 1, 1, 1, 1, 1};
+        vec8 s[ROW_GROUP][MAX_CHUNKS], fold[ROW_GROUP];
+        for (int r = rows; r < ROW_GROUP; r++)
+            fold[r] = one;
+        /* pass 1: scores = q_i · k_j for every key (summed over p in
+         * order), scaled and masked; each row's max */
+        for (int r = 0; r < rows; r++) {
+            const int i = i0 + r;
+            const float *qi = hd->qh + (size_t)i * (size_t)d_k;
+            const size_t row0 = (size_t)i * (size_t)lk;
+            const int visible = causal && i + 1 < lk ? i + 1 : lk;
+            const unsigned char *keep_row = mask ? mask + row0 : NULL;
+            vec8 acc[MAX_CHUNKS];
+            for (int c = 0; c < nc; c++)
+                acc[c] = zero;
+            for (int p = 0; p < d_k; p++) {
+                const float q = qi[p];
+                const vec8 *kp = kt + (size_t)p * (size_t)nc;
+                for (int c = 0; c < nc; c++)
+                    acc[c] += q * kp[c];
+            }
+            vec8 mx = neg_inf;
+            for (int c = 0; c < nc; c++) {
+                const int n = lk - c * LANES;
+                store_part(hd->scores + row0 + (size_t)c * LANES, acc[c], n);
+                s[r][c] = select8(keep_lanes(c, visible, keep_row, lk), acc[c] * scale, neg_inf);
+                store_part(hd->scaled + row0 + (size_t)c * LANES, s[r][c], n);
+                mx = select8(s[r][c] > mx, s[r][c], mx);
+            }
+            fold[r] = mx;
+        }
+        const vec8 max = max8x8(fold); /* lane r: row r's max */
+        /* pass 2: e^(s - max), 0 where masked or more than 87 below the
+         * max, and the row's sum (a row with no key left: weights 0) */
+        for (int r = 0; r < rows; r++) {
+            if (max[r] == -INFINITY) {
+                for (int c = 0; c < nc; c++)
+                    s[r][c] = zero;
+                fold[r] = one; /* any sum but 0: its weights stay 0 */
+                continue;
+            }
+            vec8 part = zero;
+            for (int c = 0; c < nc; c++) {
+                const vec8 x = s[r][c] - max[r];
+                s[r][c] = select8(x >= MAT_EXP_NEG_MIN, exp8(x), zero);
+                part += s[r][c];
+            }
+            fold[r] = part;
+        }
+        const vec8 inv = 1.0f / sum8x8(fold); /* one division for the group */
+        /* pass 3: the weights, and context_i = Σ_j w_ij · v_j over the keys
+         * row i may see */
+        for (int r = 0; r < rows; r++) {
+            const int i = i0 + r;
+            float *w = hd->weights + (size_t)i * (size_t)lk;
+            for (int c = 0; c < nc; c++)
+                store_part(w + (size_t)c * LANES, s[r][c] * inv[r], lk - c * LANES);
+            float *ctx = hd->context + (size_t)i * (size_t)d_k;
+            if (max[r] == -INFINITY) {
+                memset(ctx, 0, (size_t)d_k * sizeof *ctx);
+                if (!row_empty[i]) {
+                    row_empty[i] = 1;
+                    empty++;
+                }
+                continue;
+            }
+            const int visible = causal && i + 1 < lk ? i + 1 : lk;
+            weighted_rows(ctx, w, visible, hd->vh, (size_t)d_k, d_k);
+        }
+    }
+    return empty;
+}
+
+MAT_KERNEL int mha_rows_attend(const struct mha_rows_head *hd, const unsigned char *mask, bool causal,
+                               float scale, unsigned char *row_empty)
+{
+    const int nc = (hd->lk + LANES - 1) / LANES;
+    vec8 kt[MHA_ROWS_MAX_DK * MAX_CHUNKS];
+    transpose_in(hd->kh, kt, hd->lk, hd->d_k, nc);
+    switch (nc) {
+    case 1:
+        return attend(hd, mask, causal, scale, row_empty, kt, 1);
+    case 2:
+        return attend(hd, mask, causal, scale, row_empty, kt, 2);
+    case 3:
+        return attend(hd, mask, causal, scale, row_empty, kt, 3);
+    case 4:
+        return attend(hd, mask, causal, scale, row_empty, kt, 4);
+    default:
+        return attend(hd, mask, causal, scale, row_empty, kt, nc);
+    }
+}
+
+/* The rows of mha_rows_backward with nc chunks of keys (a constant after
+ * inlining), vt the head's values transposed, into dkt and dvt (the keys'
+ * and values' gradients, transposed too); ROW_GROUP rows at a time.  d ctx
+ * rows are ld apart, d q rows too. */
+static VEC_INLINE void backward(const struct mha_rows_head *hd, bool causal, float scale,
+                                const float *d_ctx, float *d_q, size_t ld, const vec8 *vt,
+                                vec8 *dkt, vec8 *dvt, const int nc)
+{
+    const int lq = hd->lq, lk = hd->lk, d_k = hd->d_k;
+    const vec8 zero = {0};
+    for (int i0 = 0; i0 < lq; i0 += ROW_GROUP) {
+        const int rows = lq - i0 < ROW_GROUP ? lq - i0 : ROW_GROUP;
+        vec8 ds[ROW_GROUP][MAX_CHUNKS], w[ROW_GROUP][MAX_CHUNKS], fold[ROW_GROUP];
+        for (int r = rows; r < ROW_GROUP; r++)
+            fold[r] = zero;
+        /* pass 1: context = weights · v gives d weights_ij = d ctx_i · v_j */
+        for (int r = 0; r < rows; r++) {
+            const float *dci = d_ctx + (size_t)(i0 + r) * ld;
+            const float *wrow = hd->weights + (size_t)(i0 + r) * (size_t)lk;
+            for (int c = 0; c < nc; c++) {
+                w[r][c] = load_part(wrow + (size_t)c * LANES, lk - c * LANES);
+                ds[r][c] = zero;
+            }
+            for (int p = 0; p < d_k; p++) {
+                const float g = dci[p];
+                const vec8 *vp = vt + (size_t)p * (size_t)nc;
+                for (int c = 0; c < nc; c++)
+                    ds[r][c] += g * vp[c];
+            }
+            vec8 dot = zero;
+            for (int c = 0; c < nc; c++)
+                dot += w[r][c] * ds[r][c];
+            fold[r] = dot;
+        }
+        /* and d v_j += w_ij d ctx_i, each (p, chunk) summed over the group's
+         * rows in a register */
+        for (int p = 0; p < d_k; p++)
+            for (int c = 0; c < nc; c++) {
+                vec8 acc = dvt[(size_t)p * (size_t)nc + (size_t)c];
+                for (int r = 0; r < rows; r++)
+                    acc += d_ctx[(size_t)(i0 + r) * ld + (size_t)p] * w[r][c];
+                dvt[(size_t)p * (size_t)nc + (size_t)c] = acc;
+            }
+        /* softmax: d scaled = w ⊙ (d w − Σ w·d w), times scale for the
+         * scores */
+        const vec8 dsum = sum8x8(fold);
+        for (int r = 0; r < rows; r++)
+            for (int c = 0; c < nc; c++)
+                ds[r][c] = w[r][c] * (ds[r][c] - dsum[r]) * scale;
+        /* pass 2: scores = q·kᵀ gives d q_i = Σ_j ds_ij k_j and
+         * d k_j += ds_ij q_i */
+        for (int r = 0; r < rows; r++) {
+            const int i = i0 + r;
+            const int visible = causal && i + 1 < lk ? i + 1 : lk;
+            weighted_rows(d_q + (size_t)i * ld, (const float *)(const void *)ds[r], visible,
+                          hd->kh, (size_t)d_k, d_k);
+        }
+        for (int p = 0; p < d_k; p++)
+            for (int c = 0; c < nc; c++) {
+                vec8 acc = dkt[(size_t)p * (size_t)nc + (size_t)c];
+                for (int r = 0; r < rows; r++)
+                    acc += hd->qh[(size_t)(i0 + r) * (size_t)d_k + (size_t)p] * ds[r][c];
+                dkt[(size_t)p * (size_t)nc + (size_t)c] = acc;
+            }
+    }
+}
+
+MAT_KERNEL void mha_rows_backward(const struct mha_rows_head *hd, bool causal, float scale,
+                                  const float *d_ctx, size_t ld, float *d_q, float *d_k,
+                                  float *d_v)
+{
+    const int lk = hd->lk, dk = hd->d_k, nc = (lk + LANES - 1) / LANES;
+    vec8 vt[MHA_ROWS_MAX_DK * MAX_CHUNKS];
+    vec8 dkt[MHA_ROWS_MAX_DK * MAX_CHUNKS], dvt[MHA_ROWS_MAX_DK * MAX_CHUNKS];
+    transpose_in(hd->vh, vt, lk, dk, nc);
+    const size_t nt = (size_t)dk * (size_t)nc;
+    const vec8 zero = {0};
+    for (size_t x = 0; x < nt; x++)
+        dkt[x] = dvt[x] = zero;
+    switch (nc) {
+    case 1:
+        backward(hd, causal, scale, d_ctx, d_q, ld, vt, dkt, dvt, 1);
+        break;
+    case 2:
+        backward(hd, causal, scale, d_ctx, d_q, ld, vt, dkt, dvt, 2);
+        break;
+    default:
+        backward(hd, causal, scale, d_ctx, d_q, ld, vt, dkt, dvt, nc);
+        break;
+    }
+    transpose_out(dkt, d_k, ld, lk, dk, nc);
+    transpose_out(dvt, d_v, ld, lk, dk, nc);
+}
+
+#endif

@@ -1,0 +1,50 @@
+/* mha_rows.h - pass 4 of the attention (scores, scaled scores, softmax,
+ * context) and its backward twin for one head, a query row at a time in
+ * vector registers, for heads with at most MHA_ROWS_MAX_KEYS keys and
+ * MHA_ROWS_MAX_DK columns (engine-internal; mha.c and mha_backward.c call
+ * it and take the matrix-multiply path for larger heads).  Built where the
+ * compiler has vector types (GCC, Clang): MHA_HAVE_ROWS. */
+#ifndef MHA_ROWS_H
+#define MHA_ROWS_H
+
+#include <stdbool.h>
+
+#include "engine/mat_kernel.h"
+
+#define MHA_HAVE_ROWS MAT_HAVE_VECTORS
+
+#define MHA_ROWS_MAX_KEYS 64
+#define MHA_ROWS_MAX_DK 64
+
+/* One head's tensors in a trace: qh (lq, d_k), kh and vh (lk, d_k), and
+ * its rows of scores, scaled scores and weights (lq, lk) and context
+ * (lq, d_k). */
+struct mha_rows_head {
+    int lq, lk, d_k;
+    const float *qh, *kh, *vh;
+    float *scores, *scaled, *weights, *context;
+};
+
+/* True when mha_rows_* take a head of these sizes. */
+static inline bool mha_rows_fit(int lk, int d_k)
+{
+    return MHA_HAVE_ROWS && lk <= MHA_ROWS_MAX_KEYS && d_k <= MHA_ROWS_MAX_DK;
+}
+
+/* Scores, scaled scores (masked = -INFINITY), weights (masked = 0) and
+ * context of the head, as mha_forward_attend defines them; sets
+ * row_empty[i] for a row with no key left (its weights and context 0) and
+ * returns how many rows it marked (a row another head marked already is
+ * not counted again). */
+int mha_rows_attend(const struct mha_rows_head *hd, const unsigned char *mask, bool causal,
+                    float scale, unsigned char *row_empty);
+
+/* Given d context (lq, d_k) of the head, its rows ld floats apart (causal
+ * as in the forward pass: keys after the query are skipped, their weights
+ * being 0): d q (lq, d_k), d k and d v (lk, d_k) of the head, written (not
+ * added), their rows ld floats apart too (so a head's columns of (L, d)
+ * matrices are read and written in place). */
+void mha_rows_backward(const struct mha_rows_head *hd, bool causal, float scale,
+                       const float *d_ctx, size_t ld, float *d_q, float *d_k, float *d_v);
+
+#endif

@@ -1,0 +1,149 @@
+/* vec8.h - eight floats to a register, for the engine's row kernels
+ * (engine-internal).  GCC's and Clang's vector types: include only where
+ * MHA_HAVE_ROWS (mha_rows.h).  The helpers are static VEC_INLINE and pass
+ * vectors only to each other. */
+#ifndef MHA_VEC8_H
+#define MHA_VEC8_H
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "engine/mat_kernel.h"
+
+/* The vectors below are passed between inlined helpers only, never across
+ * an interface, so the ABI note about 32-byte vectors does not apply. */
+#pragma GCC diagnostic ignored "-Wpsabi"
+
+/* Always inlined, into whichever copy of a MAT_KERNEL function calls them
+ * (a call would pass the registers through memory). */
+#define VEC_INLINE inline __attribute__((always_inline))
+
+typedef float vec8 __attribute__((vector_size(32)));
+typedef int32_t ivec8 __attribute__((vector_size(32)));
+typedef float vec4 __attribute__((vector_size(16)));
+
+#define LANES 8
+
+static const ivec8 iota = {0, 1, 2, 3, 4, 5, 6, 7};
+
+/* n floats of p into a register (n >= 8: a whole register), lanes past n 0 */
+static VEC_INLINE vec8 load_part(const float *p, int n)
+{
+    vec8 v = {0};
+    if (n >= LANES)
+        memcpy(&v, p, sizeof v);
+    else
+        for (int l = 0; l < n && l < LANES; l++)
+            v[l] = p[l];
+    return v;
+}
+
+/* the first n lanes of v to p (n >= 8: the whole register) */
+static VEC_INLINE void store_part(float *p, vec8 v, int n)
+{
+    if (n >= LANES)
+        memcpy(p, &v, sizeof v);
+    else
+        for (int l = 0; l < n && l < LANES; l++)
+            p[l] = v[l];
+}
+
+/* a where keep, else b (keep lanes all ones or all zeros) */
+static VEC_INLINE vec8 select8(ivec8 keep, vec8 a, vec8 b)
+{
+    ivec8 ia, ib;
+    memcpy(&ia, &a, sizeof ia);
+    memcpy(&ib, &b, sizeof ib);
+    const ivec8 r = (ia & keep) | (ib & ~keep);
+    vec8 out;
+    memcpy(&out, &r, sizeof out);
+    return out;
+}
+
+static VEC_INLINE float max8(vec8 v)
+{
+    const float a = v[0] > v[1] ? v[0] : v[1], b = v[2] > v[3] ? v[2] : v[3];
+    const float c = v[4] > v[5] ? v[4] : v[5], d = v[6] > v[7] ? v[6] : v[7];
+    const float ab = a > b ? a : b, cd = c > d ? c : d;
+    return ab > cd ? ab : cd;
+}
+
+static VEC_INLINE float sum8(vec8 v)
+{
+    return ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]));
+}
+
+/* mat_exp_neg on eight lanes (each clamped at MAT_EXP_NEG_MIN first) */
+static VEC_INLINE vec8 exp8(vec8 x)
+{
+    const vec8 lo = {MAT_EXP_NEG_MIN, MAT_EXP_NEG_MIN, MAT_EXP_NEG_MIN, MAT_EXP_NEG_MIN,
+                     MAT_EXP_NEG_MIN, MAT_EXP_NEG_MIN, MAT_EXP_NEG_MIN, MAT_EXP_NEG_MIN};
+    x = select8(x > lo, x, lo);
+    const vec8 t = x * 1.44269504088896341f + 12582912.0f;
+    const vec8 fn = t - 12582912.0f;
+    ivec8 tb;
+    memcpy(&tb, &t, sizeof tb);
+    const vec8 r = (x - fn * 0.693359375f) + fn * 2.12194440e-4f;
+    vec8 p = r * 1.9875691500e-4f + 1.3981999507e-3f;
+    p = p * r + 8.3334519073e-3f;
+    p = p * r + 4.1665795894e-2f;
+    p = p * r + 1.6666665459e-1f;
+    p = p * r + 5.0000001201e-1f;
+    const vec8 e = p * r * r + r + 1.0f;
+    const ivec8 bits = (tb - 0x4B400000 + 127) * (1 << 23); /* 2^n */
+    vec8 scale;
+    memcpy(&scale, &bits, sizeof scale);
+    return e * scale;
+}
+
+#if defined(__has_builtin)
+#if __has_builtin(__builtin_shufflevector)
+#define VEC_HAVE_SHUFFLE 1
+#endif
+#endif
+
+static VEC_INLINE vec8 vmax8(vec8 a, vec8 b)
+{
+    return select8(a > b, a, b);
+}
+
+/* Eight rows' reductions at once: lane r of the result is the max (or the
+ * sum) of the eight lanes of v[r].  Pairs of registers are folded into one
+ * three times (lanes interleaved, then combined), 21 instructions for the
+ * eight rows instead of seven folds for each. */
+#if VEC_HAVE_SHUFFLE
+#define VEC_FOLD8X8(NAME, OP)                                                                     \
+    static VEC_INLINE vec8 NAME(const vec8 v[8])                                                  \
+    {                                                                                             \
+        vec8 a[4], b[2];                                                                          \
+        for (int k = 0; k < 4; k++)                                                               \
+            a[k] = OP(__builtin_shufflevector(v[2 * k], v[2 * k + 1], 0, 8, 2, 10, 4, 12, 6, 14), \
+                      __builtin_shufflevector(v[2 * k], v[2 * k + 1], 1, 9, 3, 11, 5, 13, 7, 15));\
+        for (int k = 0; k < 2; k++)                                                               \
+            b[k] = OP(__builtin_shufflevector(a[2 * k], a[2 * k + 1], 0, 1, 8, 9, 4, 5, 12, 13),  \
+                      __builtin_shufflevector(a[2 * k], a[2 * k + 1], 2, 3, 10, 11, 6, 7, 14, 15));\
+        return OP(__builtin_shufflevector(b[0], b[1], 0, 1, 2, 3, 8, 9, 10, 11),                  \
+                  __builtin_shufflevector(b[0], b[1], 4, 5, 6, 7, 12, 13, 14, 15));               \
+    }
+#else
+#define VEC_FOLD8X8(NAME, OP)                                                                     \
+    static VEC_INLINE vec8 NAME(const vec8 v[8])                                                  \
+    {                                                                                             \
+        vec8 out;                                                                                 \
+        for (int r = 0; r < 8; r++) {                                                             \
+            float x = v[r][0];                                                                    \
+            for (int l = 1; l < 8; l++)                                                           \
+                x = OP##_1(x, v[r][l]);                                                           \
+            out[r] = x;                                                                           \
+        }                                                                                         \
+        return out;                                                                               \
+    }
+#endif
+#define vmax8_1(x, y) ((x) > (y) ? (x) : (y))
+#define vadd8(x, y) ((x) + (y))
+#define vadd8_1(x, y) ((x) + (y))
+VEC_FOLD8X8(max8x8, vmax8)
+VEC_FOLD8X8(sum8x8, vadd8)
+
+#endif
