@@ -450,8 +450,8 @@ START_TEST(test_no_empty_rows_elsewhere)
         for (int i = 0; i < t->lq; i++) {
             bool empty = json_is_array(mask);
             for (int j = 0; empty && j < t->lk; j++)
-                empty = json_integer_value(json_array_get(json_array_get(mask, (size_t)i),
-                                                          (size_t)j)) == 0;
+                empty = json_integer_value(
+                            json_array_get(json_array_get(mask, (size_t)i), (size_t)j)) == 0;
             want += empty;
             ck_assert_msg(t->row_empty[i] == empty, "%s: row %d", case_name(c), i);
         }

@@ -14,8 +14,10 @@
 #include "engine/train.h"
 
 static const char *const cases[] = {
-    "causal_2heads_two_outputs",         "plain_1head_unscaled_nobias",
-    "causal_4heads_short_three_outputs", "plain_2heads_nobias_half_targets",
+    "causal_2heads_two_outputs",
+    "plain_1head_unscaled_nobias",
+    "causal_4heads_short_three_outputs",
+    "plain_2heads_nobias_half_targets",
     "causal_2heads_empty_output",
     "causal_3heads_20tokens",
     "plain_1head_64tokens",

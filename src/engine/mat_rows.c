@@ -11,37 +11,36 @@
 
 /* Rows 0..R-1 (R = 4 or 1, a constant after inlining) of the block of C
  * whose columns are those of one register of type VT. */
-#define ROWS_BLOCK(NAME, VT)                                                                      \
-    static VEC_INLINE void NAME(const float *restrict a, size_t ars, size_t acs,                 \
-                                const float *restrict b, size_t ldb, float *restrict c,           \
-                                size_t ldc, int kk, bool add, const float *restrict bias,         \
-                                const int R)                                                      \
-    {                                                                                             \
-        VT acc[4];                                                                                \
-        for (int r = 0; r < R; r++)                                                               \
-            acc[r] = (VT){0};                                                                     \
-        for (int p = 0; p < kk; p++) {                                                            \
-            VT bp;                                                                                \
-            memcpy(&bp, b + (size_t)p * ldb, sizeof bp);                                          \
-            const float *ap = a + (size_t)p * acs;                                                \
-            for (int r = 0; r < R; r++)                                                           \
-                acc[r] += ap[(size_t)r * ars] * bp;                                               \
-        }                                                                                         \
-        VT bv = {0};                                                                              \
-        if (bias)                                                                                 \
-            memcpy(&bv, bias, sizeof bv);                                                         \
-        for (int r = 0; r < R; r++) {                                                             \
-            float *cr = c + (size_t)r * ldc;                                                      \
-            VT out = acc[r];                                                                      \
-            if (bias)                                                                             \
-                out += bv;                                                                        \
-            if (add) {                                                                            \
-                VT old;                                                                           \
-                memcpy(&old, cr, sizeof old);                                                     \
-                out = old + out;                                                                  \
-            }                                                                                     \
-            memcpy(cr, &out, sizeof out);                                                         \
-        }                                                                                         \
+#define ROWS_BLOCK(NAME, VT)                                                                       \
+    static VEC_INLINE void NAME(                                                                   \
+        const float *restrict a, size_t ars, size_t acs, const float *restrict b, size_t ldb,      \
+        float *restrict c, size_t ldc, int kk, bool add, const float *restrict bias, const int R)  \
+    {                                                                                              \
+        VT acc[4];                                                                                 \
+        for (int r = 0; r < R; r++)                                                                \
+            acc[r] = (VT){0};                                                                      \
+        for (int p = 0; p < kk; p++) {                                                             \
+            VT bp;                                                                                 \
+            memcpy(&bp, b + (size_t)p * ldb, sizeof bp);                                           \
+            const float *ap = a + (size_t)p * acs;                                                 \
+            for (int r = 0; r < R; r++)                                                            \
+                acc[r] += ap[(size_t)r * ars] * bp;                                                \
+        }                                                                                          \
+        VT bv = {0};                                                                               \
+        if (bias)                                                                                  \
+            memcpy(&bv, bias, sizeof bv);                                                          \
+        for (int r = 0; r < R; r++) {                                                              \
+            float *cr = c + (size_t)r * ldc;                                                       \
+            VT out = acc[r];                                                                       \
+            if (bias)                                                                              \
+                out += bv;                                                                         \
+            if (add) {                                                                             \
+                VT old;                                                                            \
+                memcpy(&old, cr, sizeof old);                                                      \
+                out = old + out;                                                                   \
+            }                                                                                      \
+            memcpy(cr, &out, sizeof out);                                                          \
+        }                                                                                          \
     }
 ROWS_BLOCK(block8, vec8)
 ROWS_BLOCK(block4, vec4)
@@ -62,9 +61,9 @@ static VEC_INLINE void block1(const float *restrict a, size_t ars, size_t acs,
 }
 
 /* Rows 0..R-1 of C, every column. */
-static VEC_INLINE void rows(const float *restrict a, size_t ars, size_t acs, const float *restrict b,
-                            size_t ldb, float *restrict c, size_t ldc, int n, int kk, bool add,
-                            const float *restrict bias, const int R)
+static VEC_INLINE void rows(const float *restrict a, size_t ars, size_t acs,
+                            const float *restrict b, size_t ldb, float *restrict c, size_t ldc,
+                            int n, int kk, bool add, const float *restrict bias, const int R)
 {
     int j = 0;
     for (; j + 8 <= n; j += 8)

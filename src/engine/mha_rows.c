@@ -24,7 +24,7 @@
 /* y[0:n] = Σ_{j < count} s[j] · x[j·ldx + 0:n], summed over j in order in
  * a register eight (then four) columns at a time */
 static VEC_INLINE void weighted_rows(float *restrict y, const float *restrict s, int count,
-                                 const float *restrict x, size_t ldx, int n)
+                                     const float *restrict x, size_t ldx, int n)
 {
     int p = 0;
     for (; p + LANES <= n; p += LANES) {
@@ -60,7 +60,8 @@ static void transpose_in(const float *m, vec8 *t, int rows, int d_k, int nc)
     memset(f, 0, (size_t)d_k * (size_t)nc * LANES * sizeof *f);
     for (int j = 0; j < rows; j++)
         for (int p = 0; p < d_k; p++)
-            f[((size_t)p * (size_t)nc) * LANES + (size_t)j] = m[(size_t)j * (size_t)d_k + (size_t)p];
+            f[((size_t)p * (size_t)nc) * LANES + (size_t)j] =
+                m[(size_t)j * (size_t)d_k + (size_t)p];
 }
 
 /* the twin: t (d_k rows of nc registers) -> m (rows, d_k), rows ld apart */
@@ -95,9 +96,8 @@ _Static_assert(ROW_GROUP <= LANES, "one register holds a group's sums");
 
 /* The rows of mha_rows_attend with nc chunks of keys, nc a constant after
  * inlining; ROW_GROUP rows at a time, in three passes. */
-static VEC_INLINE int attend(const struct mha_rows_head *hd, const unsigned char *mask,
-                             bool causal, float scale, unsigned char *row_empty, const vec8 *kt,
-                             const int nc)
+static VEC_INLINE int attend(const struct mha_rows_head *hd, const unsigned char *mask, bool causal,
+                             float scale, unsigned char *row_empty, const vec8 *kt, const int nc)
 {
     const int lq = hd->lq, lk = hd->lk, d_k = hd->d_k;
     const vec8 neg_inf = {-INFINITY, -INFINITY, -INFINITY, -INFINITY,
@@ -179,8 +179,8 @@ static VEC_INLINE int attend(const struct mha_rows_head *hd, const unsigned char
     return empty;
 }
 
-MAT_KERNEL int mha_rows_attend(const struct mha_rows_head *hd, const unsigned char *mask, bool causal,
-                               float scale, unsigned char *row_empty)
+MAT_KERNEL int mha_rows_attend(const struct mha_rows_head *hd, const unsigned char *mask,
+                               bool causal, float scale, unsigned char *row_empty)
 {
     const int nc = (hd->lk + LANES - 1) / LANES;
     vec8 kt[MHA_ROWS_MAX_DK * MAX_CHUNKS];
@@ -253,8 +253,8 @@ static VEC_INLINE void backward(const struct mha_rows_head *hd, bool causal, flo
         for (int r = 0; r < rows; r++) {
             const int i = i0 + r;
             const int visible = causal && i + 1 < lk ? i + 1 : lk;
-            weighted_rows(d_q + (size_t)i * ld, (const float *)(const void *)ds[r], visible,
-                          hd->kh, (size_t)d_k, d_k);
+            weighted_rows(d_q + (size_t)i * ld, (const float *)(const void *)ds[r], visible, hd->kh,
+                          (size_t)d_k, d_k);
         }
         for (int p = 0; p < d_k; p++)
             for (int c = 0; c < nc; c++) {
@@ -267,8 +267,7 @@ static VEC_INLINE void backward(const struct mha_rows_head *hd, bool causal, flo
 }
 
 MAT_KERNEL void mha_rows_backward(const struct mha_rows_head *hd, bool causal, float scale,
-                                  const float *d_ctx, size_t ld, float *d_q, float *d_k,
-                                  float *d_v)
+                                  const float *d_ctx, size_t ld, float *d_q, float *d_k, float *d_v)
 {
     const int lk = hd->lk, dk = hd->d_k, nc = (lk + LANES - 1) / LANES;
     vec8 vt[MHA_ROWS_MAX_DK * MAX_CHUNKS];

@@ -44,7 +44,7 @@ int mha_rows_attend(const struct mha_rows_head *hd, const unsigned char *mask, b
  * being 0): d q (lq, d_k), d k and d v (lk, d_k) of the head, written (not
  * added), their rows ld floats apart too (so a head's columns of (L, d)
  * matrices are read and written in place). */
-void mha_rows_backward(const struct mha_rows_head *hd, bool causal, float scale,
-                       const float *d_ctx, size_t ld, float *d_q, float *d_k, float *d_v);
+void mha_rows_backward(const struct mha_rows_head *hd, bool causal, float scale, const float *d_ctx,
+                       size_t ld, float *d_q, float *d_k, float *d_v);
 
 #endif

@@ -16,7 +16,6 @@ void train_loss_backward(const float *probs, const int *target, int rows, int C,
 #include "engine/train.h"
 #include "engine/vec8.h"
 
-
 /* Rows taken together through each pass: a row's steps depend on each
  * other (max, e^x, sum, division), the rows do not, so a pass over several
  * rows lets the CPU overlap them. */

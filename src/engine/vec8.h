@@ -113,31 +113,32 @@ static VEC_INLINE vec8 vmax8(vec8 a, vec8 b)
  * three times (lanes interleaved, then combined), 21 instructions for the
  * eight rows instead of seven folds for each. */
 #if VEC_HAVE_SHUFFLE
-#define VEC_FOLD8X8(NAME, OP)                                                                     \
-    static VEC_INLINE vec8 NAME(const vec8 v[8])                                                  \
-    {                                                                                             \
-        vec8 a[4], b[2];                                                                          \
-        for (int k = 0; k < 4; k++)                                                               \
-            a[k] = OP(__builtin_shufflevector(v[2 * k], v[2 * k + 1], 0, 8, 2, 10, 4, 12, 6, 14), \
-                      __builtin_shufflevector(v[2 * k], v[2 * k + 1], 1, 9, 3, 11, 5, 13, 7, 15));\
-        for (int k = 0; k < 2; k++)                                                               \
-            b[k] = OP(__builtin_shufflevector(a[2 * k], a[2 * k + 1], 0, 1, 8, 9, 4, 5, 12, 13),  \
-                      __builtin_shufflevector(a[2 * k], a[2 * k + 1], 2, 3, 10, 11, 6, 7, 14, 15));\
-        return OP(__builtin_shufflevector(b[0], b[1], 0, 1, 2, 3, 8, 9, 10, 11),                  \
-                  __builtin_shufflevector(b[0], b[1], 4, 5, 6, 7, 12, 13, 14, 15));               \
+#define VEC_FOLD8X8(NAME, OP)                                                                      \
+    static VEC_INLINE vec8 NAME(const vec8 v[8])                                                   \
+    {                                                                                              \
+        vec8 a[4], b[2];                                                                           \
+        for (int k = 0; k < 4; k++)                                                                \
+            a[k] = OP(__builtin_shufflevector(v[2 * k], v[2 * k + 1], 0, 8, 2, 10, 4, 12, 6, 14),  \
+                      __builtin_shufflevector(v[2 * k], v[2 * k + 1], 1, 9, 3, 11, 5, 13, 7, 15)); \
+        for (int k = 0; k < 2; k++)                                                                \
+            b[k] =                                                                                 \
+                OP(__builtin_shufflevector(a[2 * k], a[2 * k + 1], 0, 1, 8, 9, 4, 5, 12, 13),      \
+                   __builtin_shufflevector(a[2 * k], a[2 * k + 1], 2, 3, 10, 11, 6, 7, 14, 15));   \
+        return OP(__builtin_shufflevector(b[0], b[1], 0, 1, 2, 3, 8, 9, 10, 11),                   \
+                  __builtin_shufflevector(b[0], b[1], 4, 5, 6, 7, 12, 13, 14, 15));                \
     }
 #else
-#define VEC_FOLD8X8(NAME, OP)                                                                     \
-    static VEC_INLINE vec8 NAME(const vec8 v[8])                                                  \
-    {                                                                                             \
-        vec8 out;                                                                                 \
-        for (int r = 0; r < 8; r++) {                                                             \
-            float x = v[r][0];                                                                    \
-            for (int l = 1; l < 8; l++)                                                           \
-                x = OP##_1(x, v[r][l]);                                                           \
-            out[r] = x;                                                                           \
-        }                                                                                         \
-        return out;                                                                               \
+#define VEC_FOLD8X8(NAME, OP)                                                                      \
+    static VEC_INLINE vec8 NAME(const vec8 v[8])                                                   \
+    {                                                                                              \
+        vec8 out;                                                                                  \
+        for (int r = 0; r < 8; r++) {                                                              \
+            float x = v[r][0];                                                                     \
+            for (int l = 1; l < 8; l++)                                                            \
+                x = OP##_1(x, v[r][l]);                                                            \
+            out[r] = x;                                                                            \
+        }                                                                                          \
+        return out;                                                                                \
     }
 #endif
 #define vmax8_1(x, y) ((x) > (y) ? (x) : (y))
