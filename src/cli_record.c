@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "engine/mha.h"
+#include "engine/train.h"
 
 static const char *prog = "mha-explorer";
 
@@ -112,8 +113,55 @@ static int add(struct rec_start *s, const char *opt, const char *value)
     return 0;
 }
 
+/* A file named on the command line as an absolute path (so a replay from
+ * another folder opens the same file); path itself when it names no file
+ * here (a lesson's number, a task's name). */
+static const char *absolute(const char *path, char *buf)
+{
+    return path[0] != '/' && realpath(path, buf) ? buf : path;
+}
+
+/* The options of --train and --compare that reproduce the run: the task
+ * (a task file's absolute path), the head counts side by side, and the
+ * sizes and pace of the training (d_model, heads and seed are added with
+ * the example's). */
+static int add_training(const struct cli_options *o, struct rec_start *s)
+{
+    char path[PATH_MAX], num[32];
+    int rc = 0;
+    if (!o->train)
+        return 0;
+    rc = add(s, "--train", train_task_find(o->train) ? o->train : absolute(o->train, path));
+    if (!rc && o->n_compare) {
+        char list[64] = "";
+        size_t used = 0;
+        for (int i = 0; i < o->n_compare && used < sizeof list; i++)
+            used += (size_t)snprintf(list + used, sizeof list - used, "%s%d", i ? "," : "",
+                                     o->compare[i]);
+        rc = add(s, "--compare", list);
+    }
+    const struct {
+        const char *opt;
+        int value;
+    } ints[] = {{"--vocab", o->vocab},
+                {"--context", o->context},
+                {"--steps", o->steps},
+                {"--batch", o->batch}};
+    for (size_t i = 0; !rc && i < sizeof ints / sizeof ints[0]; i++)
+        if (ints[i].value > 0) {
+            snprintf(num, sizeof num, "%d", ints[i].value);
+            rc = add(s, ints[i].opt, num);
+        }
+    if (!rc && o->lr > 0.0) {
+        snprintf(num, sizeof num, "%.17g", o->lr);
+        rc = add(s, "--lr", num);
+    }
+    return rc;
+}
+
 int cli_record_start_args(const struct cli_options *o, struct rec_start *s)
 {
+    char path[PATH_MAX];
     memset(s, 0, sizeof *s);
     char num[3][32];
     snprintf(num[0], sizeof num[0], "%d", o->d_model);
@@ -124,9 +172,13 @@ int cli_record_start_args(const struct cli_options *o, struct rec_start *s)
     int rc = 0;
     /* the lesson's step is added by the explorer, as the lesson opened */
     if (!rc && o->lesson)
-        rc = add(s, "--lesson", o->lesson);
+        rc =
+            add(s, "--lesson",
+                o->lesson[strspn(o->lesson, "0123456789")] ? absolute(o->lesson, path) : o->lesson);
     if (!rc && o->load)
-        rc = add(s, "--load", o->load);
+        rc = add(s, "--load", absolute(o->load, path));
+    if (!rc)
+        rc = add_training(o, s);
     if (!rc && o->tokens)
         rc = add(s, "--tokens", o->tokens);
     if (!rc && o->d_model)

@@ -73,43 +73,94 @@ static void pane_figures(const struct ui_train *t, const struct ui_train_pane *p
         used += (size_t)snprintf(buf + used, n - used, "%s %s %.1f%%", k ? "," : "",
                                  m->cfg.outputs[k].name,
                                  100.0 * (double)ui_train_pane_accuracy(t, p, k));
-    for (int h = 0; h < m->cfg.heads && used < n; h++) {
-        struct ui_train_head_role r;
-        const float *w = train_head_weights(m, h);
-        if (!w || !ui_train_head_role(w, m->sample_len, &r))
+    struct train_head_stats roles[TRAIN_MAX_D_MODEL];
+    bool first = true;
+    for (int h = 0; h < m->cfg.heads && used < n && ui_train_pane_heads(p, t->scrub, roles); h++) {
+        const struct train_head_stats *r = &roles[h];
+        if (r->kind == TRAIN_HEAD_NONE)
             continue;
-        used += (size_t)snprintf(buf + used, n - used, "%s head %d puts %.2f on the %s",
-                                 h ? "," : ".", h, (double)r.share, ui_train_role_name(r.kind));
+        if (r->kind == TRAIN_HEAD_EVEN)
+            used += (size_t)snprintf(buf + used, n - used,
+                                     "%s head %d spreads its weight evenly (evenness %.2f)",
+                                     first ? "." : ",", h, (double)r->share);
+        else
+            used += (size_t)snprintf(buf + used, n - used, "%s head %d puts %.2f on the %s",
+                                     first ? "." : ",", h, (double)r->share,
+                                     train_head_kind_name(r->kind));
+        first = false;
     }
     if (used < n)
         snprintf(buf + used, n - used, ".");
+}
+
+/* A later step of the training trained: the model (its first pane, as the
+ * screen shows it) as it is at the end of that training, on its sample:
+ * the step's note says which model, train_example holds it. */
+static int trained_stage_step(struct lesson_step *step, const struct ui_train *t, int stage)
+{
+    const struct train_model *m = ui_train_pane_model(&t->panes[0], -1);
+    struct mha_error err;
+    mha_error_clear(&err);
+    struct mha_example *ex = train_model_to_example(m, &err);
+    if (!ex) {
+        fprintf(stderr, "mha-explorer: %s\n", err.text);
+        return -1;
+    }
+    char title[32], text[512];
+    ui_train_pane_title(&t->panes[0], title, sizeof title);
+    const int n = snprintf(text, sizeof text,
+                           "this step shows stage %d of the %s model trained above (%s, seed %u) "
+                           "at the end of its training, step %ld, on its sample sequence:",
+                           stage, t->task->name, title, (unsigned)t->opt.seed, m->step);
+    for (int i = 0; i < m->sample_len && n > 0 && (size_t)n < sizeof text; i++) {
+        const size_t used = strlen(text);
+        snprintf(text + used, sizeof text - used, " %s", m->vocab_names[m->sample[i]]);
+    }
+    if (strlen(text) + 1 < sizeof text)
+        strcat(text, ".");
+    free(step->train_note);
+    mha_example_free(step->train_example);
+    step->train_example = ex;
+    if (!(step->train_note = strdup(text))) {
+        fprintf(stderr, "mha-explorer: out of memory\n");
+        return -1;
+    }
+    return 0;
 }
 
 int cli_train_lesson_notes(struct lesson *l)
 {
     struct lesson_state st;
     lesson_state_init(&st);
-    for (int s = 0; s < l->n_steps; s++) {
+    struct ui_train *last = NULL; /* the training the steps since its scene show */
+    int rc = 0;
+    for (int s = 0; s < l->n_steps && rc == 0; s++) {
         struct lesson_step *step = &l->steps[s];
-        if (!step->has_scene)
+        if (step->has_scene)
+            lesson_state_apply(&st, &step->scene);
+        if (!st.train) {
+            ui_train_free(last);
+            last = NULL;
             continue;
-        lesson_state_apply(&st, &step->scene);
-        if (!st.train)
-            continue;
-        if (!(step->scene.set & (1u << SCENE_TRAIN))) {
-            /* a later step of the same training: the model's stages on screen */
-            char text[256];
-            snprintf(text, sizeof text,
-                     "this step shows stage %d of the %s model trained above, as it is at the "
-                     "end of its training (the explorer shows its numbers).",
-                     st.stage, st.train);
-            free(step->train_note);
-            if (!(step->train_note = strdup(text))) {
-                fprintf(stderr, "mha-explorer: out of memory\n");
-                return -1;
+        }
+        if (!step->has_scene || !(step->scene.set & (1u << SCENE_TRAIN))) {
+            if (!last) /* a training the scenes ask for without a train: (cannot happen) */
+                continue;
+            if (step->has_scene && (step->scene.set & (1u << SCENE_STAGE))) {
+                rc = trained_stage_step(step, last, st.stage);
+            } else {
+                /* the training screen stays */
+                free(step->train_note);
+                if (!(step->train_note = strdup("the training screen of the step above stays "
+                                                "on the screen."))) {
+                    fprintf(stderr, "mha-explorer: out of memory\n");
+                    rc = -1;
+                }
             }
             continue;
         }
+        ui_train_free(last);
+        last = NULL;
         struct ui_train_setup setup;
         struct mha_error err;
         mha_error_clear(&err);
@@ -118,7 +169,8 @@ int cli_train_lesson_notes(struct lesson *l)
             t = ui_train_new(&setup, &err);
         if (!t) {
             fprintf(stderr, "mha-explorer: %s:%d: %s\n", l->path, step->scene.line, err.text);
-            return -1;
+            rc = -1;
+            break;
         }
         /* the same steps the screen takes, whatever its pace */
         while (!ui_train_done(t))
@@ -132,13 +184,17 @@ int cli_train_lesson_notes(struct lesson *l)
             pane_figures(t, &t->panes[i], fig, sizeof fig);
             used += (size_t)snprintf(text + used, sizeof text - used, " %s: %s", title, fig);
         }
-        ui_train_free(t);
+        last = t;
         free(step->train_note);
         step->train_note = strdup(text);
         if (!step->train_note) {
             fprintf(stderr, "mha-explorer: out of memory\n");
-            return -1;
+            rc = -1;
         }
+        /* a train: scene that also names a stage shows the model's stages */
+        if (rc == 0 && (step->scene.set & (1u << SCENE_STAGE)))
+            rc = trained_stage_step(step, t, st.stage);
     }
-    return 0;
+    ui_train_free(last);
+    return rc;
 }

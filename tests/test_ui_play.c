@@ -172,7 +172,7 @@ END_TEST
 
 START_TEST(test_replay_clock)
 {
-    struct rec_event ev[] = {{0.0, 'l'}, {1.0, REC_KEY_RIGHT}, {3.0, '+'}};
+    struct rec_event ev[] = {{0.0, 'l', 0, 0}, {1.0, REC_KEY_RIGHT, 0, 0}, {3.0, '+', 0, 0}};
     struct recording rec = {.events = ev, .n = 3};
     struct ui_replay r;
     struct ui_autoplay off = {0};

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define REC_MAGIC "mha-explorer-recording 1"
 #define REC_MAGIC_2 "mha-explorer-recording 2"
@@ -34,6 +36,9 @@ static const struct {
     {"resize", REC_KEY_RESIZE},
     {"backtab", REC_KEY_BACKTAB},
     {"f1", REC_KEY_F1},
+    {"click", REC_KEY_CLICK},
+    {"wheel-up", REC_KEY_WHEEL_UP},
+    {"wheel-down", REC_KEY_WHEEL_DOWN},
 };
 
 const char *rec_key_name(int key, char *buf)
@@ -151,6 +156,20 @@ static int parse_text(const char *text, const char *name, struct recording *out,
         bool trailing = *stop != '\0';
         *stop = '\0';
         int key = rec_key_from_name(end);
+        int y = 0, x = 0;
+        if (key >= 0 && rec_key_is_mouse(key)) {
+            int used = 0;
+            if (!trailing || sscanf(stop + 1, " %d %d %n", &y, &x, &used) != 2 ||
+                stop[1 + used] != '\0' || y < 0 || x < 0 || y >= REC_MAX_SCREEN ||
+                x >= REC_MAX_SCREEN) {
+                free(ev);
+                return fail_at(err, name, line,
+                               "\"%s\" needs the screen row and column it happened at, e.g. "
+                               "\"click 12 40\"",
+                               end);
+            }
+            trailing = false;
+        }
         if (key < 0 || trailing) {
             free(ev);
             return fail_at(err, name, line,
@@ -174,6 +193,8 @@ static int parse_text(const char *text, const char *name, struct recording *out,
         }
         ev[n].t = t;
         ev[n].key = key;
+        ev[n].y = y;
+        ev[n].x = x;
         n++;
         last = t;
     }
@@ -232,20 +253,144 @@ int rec_parse(const char *text, const char *name, struct recording *out, struct 
     return 0;
 }
 
+/* At most max bytes of the regular file at path (NUL-terminated, *len of
+ * them), and whether it goes on past them.  0, or -1 with err. */
+static int read_head(const char *path, size_t max, char **out, size_t *len, bool *more,
+                     struct mha_error *err)
+{
+    *out = NULL;
+    *len = 0;
+    *more = false;
+    const int fd = safe_file_open(path, err);
+    if (fd < 0)
+        return -1;
+    struct stat st;
+    size_t cap = fstat(fd, &st) == 0 && st.st_size > 0 ? (size_t)st.st_size : 4096, n = 0;
+    cap = cap > max ? max : cap;
+    char *buf = malloc(cap + 1);
+    int e = 0;
+    for (;;) {
+        if (!buf) {
+            e = ENOMEM;
+            break;
+        }
+        if (n == cap) {
+            if (cap == max) {
+                char probe;
+                ssize_t got;
+                while ((got = read(fd, &probe, 1)) < 0 && errno == EINTR)
+                    ;
+                *more = got > 0;
+                break;
+            }
+            const size_t grow = cap * 2 > max ? max : cap * 2;
+            char *g = realloc(buf, grow + 1);
+            if (!g) {
+                e = ENOMEM;
+                break;
+            }
+            buf = g;
+            cap = grow;
+        }
+        const ssize_t got = read(fd, buf + n, cap - n);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            e = errno;
+            break;
+        }
+        if (got == 0)
+            break;
+        n += (size_t)got;
+    }
+    close(fd);
+    if (e) {
+        free(buf);
+        mha_error_clear(err);
+        mha_error_set(err, "cannot read: %s", strerror(e));
+        mha_error_at(err, path, 0, 0);
+        return -1;
+    }
+    buf[n] = '\0';
+    *out = buf;
+    *len = n;
+    return 0;
+}
+
+/* text has a line that is neither blank nor a comment */
+static bool has_content(const char *text)
+{
+    for (const char *p = text; *p;) {
+        while (*p == ' ' || *p == '\t' || *p == '\r')
+            p++;
+        if (*p && *p != '\n' && *p != '#')
+            return true;
+        p = strchr(p, '\n');
+        if (!p)
+            break;
+        p++;
+    }
+    return false;
+}
+
+/* Read the file's complete lines up to the first that holds a NUL byte or
+ * that goes past the size cap; when those lines are a good recording, the
+ * bad line is the one the reading stopped at. */
 int rec_load(const char *path, struct recording *out, struct mha_error *err)
 {
     memset(out, 0, sizeof *out);
     char *buf;
     size_t len;
-    if (safe_file_read(path, REC_MAX_BYTES, "recording", &buf, &len, err) != 0)
+    bool more;
+    if (read_head(path, REC_MAX_BYTES, &buf, &len, &more, err) != 0)
         return -1;
-    if (strlen(buf) != len) {
+    const char *nul = memchr(buf, '\0', len);
+    if (!nul && !more) {
+        const int rc = rec_parse(buf, path, out, err);
         free(buf);
-        return fail_at(err, path, 0, "the recording holds a NUL byte; is it text?%s", "");
+        return rc;
     }
-    int rc = rec_parse(buf, path, out, err);
+    /* the start of the line that holds the NUL, or of the line the cap cut */
+    size_t cut = nul ? (size_t)(nul - buf) : len;
+    while (cut > 0 && buf[cut - 1] != '\n')
+        cut--;
+    int line = 1;
+    for (size_t i = 0; i < cut; i++)
+        line += buf[i] == '\n';
+    const char saved = buf[cut];
+    buf[cut] = '\0';
+    const bool header = strstr(buf, "mha-explorer-recording ") != NULL;
+    if (has_content(buf) && rec_parse(buf, path, out, err) != 0) {
+        free(buf); /* a bad line before it: that is the first */
+        return -1;
+    }
+    rec_free(out);
+    memset(out, 0, sizeof *out);
+    buf[cut] = saved;
+    if (!nul && cut == 0) { /* one line longer than the cap: too long, or not a recording */
+        const int rc = parse_text(buf, path, out, err);
+        free(buf);
+        rec_free(out);
+        return rc ? rc : fail_at(err, path, 1, "the first line goes on past the size cap%s", "");
+    }
     free(buf);
-    return rc;
+    if (!header)
+        return fail_at(err, path, line,
+                       nul ? "not a recording: the line holds a NUL byte (is it text?); the "
+                             "first line must be \"%s\""
+                           : "not a recording: no \"%s\" line before the size cap",
+                       REC_MAGIC);
+    if (nul)
+        return fail_at(err, path, line,
+                       "the line holds a NUL byte; is the recording text?%s (the lines before "
+                       "it are fine)",
+                       "");
+    char cap[32];
+    snprintf(cap, sizeof cap, "%zu", (size_t)REC_MAX_BYTES);
+    return fail_at(err, path, line,
+                   "the recording goes on past %s bytes here, more than a recording of "
+                   "100000 keys needs",
+                   cap);
 }
 
 void rec_free(struct recording *r)
@@ -259,6 +404,13 @@ void rec_free(struct recording *r)
 int rec_write_header(FILE *out)
 {
     return fprintf(out, "%s\n# seconds key\n", REC_MAGIC) < 0 || fflush(out) ? -1 : 0;
+}
+
+int rec_write_mouse(FILE *out, double t, int key, int y, int x)
+{
+    char name[16];
+    return fprintf(out, "%.3f %s %d %d\n", t, rec_key_name(key, name), y, x) < 0 || fflush(out) ? -1
+                                                                                                : 0;
 }
 
 int rec_write_event(FILE *out, double t, int key)

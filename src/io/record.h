@@ -24,7 +24,10 @@
  * A key is a printable character other than space and '#' as itself, or one
  * of the names: space hash enter tab backtab backspace escape left right up
  * down pageup pagedown home end delete resize f1 ctrl-a .. ctrl-z, or U+XXXX
- * for any other character.
+ * for any other character.  A mouse event is "click", "wheel-up" or
+ * "wheel-down" and the screen row and column it happened at (from 0):
+ *
+ *   3.100 click 12 40
  */
 #ifndef MHA_RECORD_H
 #define MHA_RECORD_H
@@ -51,18 +54,32 @@ enum rec_key {
     REC_KEY_RESIZE,
     REC_KEY_BACKTAB, /* shift-tab */
     REC_KEY_F1,
+    REC_KEY_CLICK, /* mouse events: rec_event's y and x say where */
+    REC_KEY_WHEEL_UP,
+    REC_KEY_WHEEL_DOWN,
 };
+
+/* Rows and columns a mouse event may name. */
+#define REC_MAX_SCREEN 10000
 
 #define REC_MAX_EVENTS 100000
 #define REC_MAX_SECONDS (24.0 * 3600.0)
-/* A recording file larger than this is refused unread (100000 keys fit in
- * a quarter of it). */
+/* A recording is read no further than this (100000 keys fit in a quarter
+ * of it): reading stops at the first bad line, a line holding a NUL byte,
+ * or the line this many bytes fall in, and the message names that line. */
 #define REC_MAX_BYTES ((size_t)8 << 20)
 
 struct rec_event {
     double t;
-    int key; /* a Unicode code point (ctrl-x is 1..26), or an enum rec_key */
+    int key;  /* a Unicode code point (ctrl-x is 1..26), or an enum rec_key */
+    int y, x; /* where a mouse event happened (screen row, column); 0 for keys */
 };
+
+/* key is a mouse event (it is written with its place). */
+static inline int rec_key_is_mouse(int key)
+{
+    return key == REC_KEY_CLICK || key == REC_KEY_WHEEL_UP || key == REC_KEY_WHEEL_DOWN;
+}
 
 #define REC_MAX_START_ARGS 64
 #define REC_MAX_ARG 2048 /* bytes of one argument */
@@ -103,6 +120,8 @@ int rec_key_from_name(const char *name);
 int rec_write_header(FILE *out);
 int rec_write_start(FILE *out, const struct rec_start *start);
 int rec_write_event(FILE *out, double t, int key);
+/* A mouse event (REC_KEY_CLICK, _WHEEL_UP, _WHEEL_DOWN) at screen (y, x). */
+int rec_write_mouse(FILE *out, double t, int key, int y, int x);
 
 /* Reading the start of a version 2 recording (record_start.c): one line
  * before the first key, "size RxC" or "arg TEXT", into start.  1 when the

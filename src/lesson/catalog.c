@@ -195,18 +195,23 @@ int lesson_print_text(FILE *out, const struct lesson *l, const char *assets_dir,
         fputc('\n', out);
         if (step->train_note)
             fprintf(out, "Trained: %s\n\n", step->train_note);
-        /* one example and trace serve the step's screen and its checkpoint */
+        /* one example and trace serve the step's screen and its checkpoint:
+         * the trained model's when the step shows one, else the scenes' */
         struct mha_error err;
         mha_error_clear(&err);
-        struct mha_example *ex = lesson_state_example(&st, assets_dir, &err);
+        struct mha_example *own =
+            step->train_example ? NULL : lesson_state_example(&st, assets_dir, &err);
+        const struct mha_example *ex = step->train_example ? step->train_example : own;
         struct mha_trace *t = ex ? mha_run(ex, &err) : NULL;
+        if (step->train_example)
+            lesson_state_for_trained(&st);
         /* a step that trains shows the training (its note above), not a stage */
-        if (!step->train_note && print_scene(out, &st, ex, t, &err))
+        if ((!step->train_note || step->train_example) && print_scene(out, &st, ex, t, &err))
             rc = -1;
         if (step->has_quiz)
             print_quiz(out, &step->quiz, ex, t, &err);
         mha_trace_free(t);
-        mha_example_free(ex);
+        mha_example_free(own);
     }
     return rc;
 }

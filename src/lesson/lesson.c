@@ -647,6 +647,7 @@ void lesson_free(struct lesson *l)
         free(st->title);
         lesson_scene_done(&st->scene);
         free(st->train_note);
+        mha_example_free(st->train_example);
         lesson_scene_done(&st->reveal);
         lesson_quiz_done(&st->quiz);
     }

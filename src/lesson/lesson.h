@@ -158,6 +158,9 @@ struct lesson_step {
     bool has_quiz;
     struct lesson_quiz quiz;
     char *train_note; /* what the step's training reached, set by --print-lesson, or NULL */
+    /* the trained model on its sample, for a step that shows the stages of
+     * a model trained above: set (owned) by --print-lesson, or NULL */
+    struct mha_example *train_example;
     /* ```reveal: a scene applied once the step's checkpoint is answered (a
      * setting that would give the answer away, such as scale: off for "what
      * happens without the scale?"); later steps start from it. */

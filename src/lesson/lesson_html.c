@@ -453,19 +453,26 @@ int lesson_print_html(FILE *out, const struct lesson *l, const char *assets_dir)
             export_xml_text(out, step->train_note);
             fputs("</p>\n", out);
         }
-        const bool show_scene = s == 0 || step->has_scene;
+        /* a step that trains shows the training (its note above), not a stage;
+         * a step that shows a trained model's stages, that model's */
+        const bool show_scene =
+            step->train_example || (!step->train_note && (s == 0 || step->has_scene));
         if (show_scene || step->has_quiz) {
             /* one example and trace serve the step's screen and its checkpoint */
             struct mha_error err;
             mha_error_clear(&err);
-            struct mha_example *ex = lesson_state_example(&st, assets_dir, &err);
+            struct mha_example *own =
+                step->train_example ? NULL : lesson_state_example(&st, assets_dir, &err);
+            const struct mha_example *ex = step->train_example ? step->train_example : own;
             struct mha_trace *t = ex ? mha_run(ex, &err) : NULL;
+            if (step->train_example)
+                lesson_state_for_trained(&st);
             if (show_scene && scene_html(out, &st, ex, t, &err) != 0)
                 rc = -1;
             if (step->has_quiz)
                 quiz_html(out, &step->quiz, ex, t, &err);
             mha_trace_free(t);
-            mha_example_free(ex);
+            mha_example_free(own);
         }
         fputs("</section>\n", out);
     }

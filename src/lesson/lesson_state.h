@@ -47,6 +47,11 @@ void lesson_state_at(const struct lesson *l, int step, struct lesson_state *st);
 void lesson_state_at_answered(const struct lesson *l, int step, bool answered,
                               struct lesson_state *st);
 
+/* The state as the screen shows a trained model's stages (a stage: step
+ * after a train: step): the stage and focus kept; no view, no example file
+ * or tokens, and the model's own mask and scale. */
+void lesson_state_for_trained(struct lesson_state *st);
+
 /* Build the example the state describes; assets_dir is where "load" paths
  * are found.  NULL + err (naming the file for a bad example file). */
 struct mha_example *lesson_state_example(const struct lesson_state *st, const char *assets_dir,

@@ -22,6 +22,16 @@ void lesson_state_init(struct lesson_state *st)
     st->batch = 2;
 }
 
+void lesson_state_for_trained(struct lesson_state *st)
+{
+    st->view = MHA_VIEW_NONE;
+    st->tokens = NULL;
+    st->load = NULL;
+    st->causal = -1;
+    st->scaled = -1;
+    st->seq = 0;
+}
+
 /* lesson_state_apply is in scene_keys.c, next to the keys it applies. */
 
 /* A reveal changes what it names; the cell the cursor is on stays unless

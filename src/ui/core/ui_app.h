@@ -105,6 +105,12 @@ void ui_record_begin(struct ui_app *app);
 /* A recording that could not be written: a key, its failure said and
  * marked for good in the status line (after what buf holds). */
 void ui_record_write(struct ui_app *app, double t, int code);
+/* A mouse event to the recording (a click or the wheel; others are not
+ * written), with where it happened. */
+void ui_record_mouse(struct ui_app *app, double t, const MEVENT *ev);
+/* The mouse event a recording's REC_KEY_CLICK / _WHEEL_UP / _WHEEL_DOWN at
+ * (y, x) stands for. */
+MEVENT ui_record_mouse_event(int key, int y, int x);
 void ui_record_status(const struct ui_app *app, char *buf, size_t n);
 
 /* After delscreen (ui_exit.c): free what ncurses keeps for the whole
@@ -212,6 +218,12 @@ struct ui_train;
 bool ui_train_on_screen(const struct ui_app *app);
 /* A key for it: true when it took the key. */
 bool ui_train_key(struct ui_app *app, int key, bool is_char);
+/* --compare: make pane the focused one (its model is the one the stage
+ * keys and the heads view show) and say so. */
+void ui_train_focus(struct ui_app *app, int pane);
+/* The pane of --compare's training screen at screen (y, x), or -1 (also
+ * when one model trains). */
+int ui_train_pane_at(const struct ui_app *app, int y, int x);
 /* The session clock (ms, as a recording writes times; a replay's own
  * clock while one plays), and the training ticks due by ms (all: every
  * one, before a key; else a second's worth at most, so the screen is

@@ -107,8 +107,14 @@ static bool timers(struct ui_app *app, double now)
         /* the training ticks before the key, as when it was recorded */
         if (ui_train_timers(app, ui_train_ms(r->rec->events[r->next - 1].t), true))
             ui_app_reflow(app, app->rows, app->cols);
-        if (ui_rec_to_curses(rk, &key, &is_char))
+        const struct rec_event *e = &r->rec->events[r->next - 1];
+        if (rec_key_is_mouse(rk)) {
+            const MEVENT ev = ui_record_mouse_event(rk, e->y, e->x);
+            if (!app->lay.too_small)
+                ui_app_mouse_event(app, &ev);
+        } else if (ui_rec_to_curses(rk, &key, &is_char)) {
             feed(app, key, is_char);
+        }
         app->st.quit = false; /* a replay never closes the explorer */
         changed = true;
     }
@@ -176,6 +182,19 @@ int ui_app_interactive(struct ui_app *app)
         if (!is_char && ch == KEY_MOUSE && app->replay.active) {
             MEVENT ignored; /* the replay plays on: clicks do not steer it */
             getmouse(&ignored);
+            continue;
+        }
+        if (!is_char && ch == KEY_MOUSE && !app->replay.active) {
+            /* a click or the wheel, written with where it happened */
+            MEVENT ev;
+            if (getmouse(&ev) == OK) {
+                if (ui_train_timers(app, ui_train_session_ms(app, now), true))
+                    ui_app_reflow(app, app->rows, app->cols);
+                if (!app->lay.too_small)
+                    ui_app_mouse_event(app, &ev);
+                ui_record_mouse(app, now - app->record_start, &ev);
+            }
+            dirty = true;
             continue;
         }
         if (app->replay.active && !(!is_char && ch == KEY_RESIZE)) {

@@ -20,4 +20,16 @@ static bool train_key(struct ui_app *app, int key, bool is_char)
     return ui_train_key(app, key, is_char);
 }
 
-const struct ui_mode ui_mode_train = {"train", train_open, train_key, NULL, NULL, false};
+/* A click on a pane of --compare focuses it. */
+static bool train_mouse(struct ui_app *app, const MEVENT *ev)
+{
+    if (!ui_train_on_screen(app) || !(ev->bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)))
+        return false;
+    const int pane = ui_train_pane_at(app, ev->y, ev->x);
+    if (pane < 0)
+        return false;
+    ui_train_focus(app, pane);
+    return true;
+}
+
+const struct ui_mode ui_mode_train = {"train", train_open, train_key, train_mouse, NULL, false};

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ui/core/ui_app.h"
+#include "ui/core/ui_mode.h"
 
 /* The step the lesson opened on, as --step gives it (1-based), replacing
  * any --step among the options: without one the lesson would open where
@@ -50,6 +51,31 @@ void ui_record_write(struct ui_app *app, double t, int code)
 {
     if (app->record && rec_write_event(app->record, t, code) != 0)
         stopped(app, errno);
+}
+
+void ui_record_mouse(struct ui_app *app, double t, const MEVENT *ev)
+{
+    const int code = ev->bstate & BUTTON4_PRESSED                       ? REC_KEY_WHEEL_UP
+                     : UI_BUTTON5 && (ev->bstate & UI_BUTTON5)          ? REC_KEY_WHEEL_DOWN
+                     : ev->bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED) ? REC_KEY_CLICK
+                                                                        : -1;
+    if (!app->record || code < 0 || app->st.quit || ev->y < 0 || ev->x < 0 ||
+        ev->y >= REC_MAX_SCREEN || ev->x >= REC_MAX_SCREEN)
+        return;
+    if (rec_write_mouse(app->record, t, code, ev->y, ev->x) != 0)
+        stopped(app, errno);
+}
+
+MEVENT ui_record_mouse_event(int key, int y, int x)
+{
+    MEVENT ev;
+    memset(&ev, 0, sizeof ev);
+    ev.y = y;
+    ev.x = x;
+    ev.bstate = key == REC_KEY_WHEEL_UP     ? BUTTON4_PRESSED
+                : key == REC_KEY_WHEEL_DOWN ? UI_BUTTON5
+                                            : BUTTON1_PRESSED;
+    return ev;
 }
 
 void ui_record_status(const struct ui_app *app, char *buf, size_t n)

@@ -326,6 +326,14 @@ const struct train_model *ui_train_pane_model(const struct ui_train_pane *p, lon
     return scrub >= 0 ? p->shown : p->run->model;
 }
 
+bool ui_train_pane_heads(const struct ui_train_pane *p, long scrub, struct train_head_stats *out)
+{
+    const struct train_batch *eval = p->run->eval;
+    const int n = eval->size < TRAIN_HEADS_SEQUENCES ? eval->size : TRAIN_HEADS_SEQUENCES;
+    return train_heads_measure(ui_train_pane_model(p, scrub), eval->tokens, n, eval->len, out,
+                               NULL) == 0;
+}
+
 long ui_train_span(const struct ui_train *t)
 {
     long most = 0;

@@ -22,6 +22,7 @@
 #include <stdio.h>
 
 #include "engine/train.h"
+#include "engine/train_heads.h"
 #include "ui/train/ui_train_ring.h"
 
 #define UI_TRAIN_MAX_PANES 4
@@ -65,8 +66,10 @@ struct ui_train {
     bool lesson;         /* a lesson's scene started it (and leaving the lesson ends it) */
     int lesson_step;     /* the step whose scene chose what is shown */
     char lesson_key[96]; /* what its scene asked for: task, heads, seed, steps */
-    unsigned follow_gen; /* the explorer's example (ui_state ex_gen) that is the first
-                            model, refreshed as it trains; other examples are left alone */
+    unsigned follow_gen; /* the explorer's example (ui_state ex_gen) that is the focused
+                            pane's model, refreshed as it trains; others are left alone */
+    int focus;           /* --compare: the pane whose model the stage keys and the heads
+                            view show (Tab or a click chooses it); 0 otherwise */
 };
 
 /* What a training screen starts with. */
@@ -119,6 +122,12 @@ void ui_train_scrub_first(struct ui_train *t);
 /* The model a pane shows: the live one, or (scrub >= 0) the checkpoint's
  * parameters the scrub keys loaded, with its sample forwarded. */
 const struct train_model *ui_train_pane_model(const struct ui_train_pane *p, long scrub);
+
+/* What each head of the model p shows (as ui_train_pane_model) does,
+ * measured on the run's first TRAIN_HEADS_SEQUENCES held-out sequences
+ * (the sample is the first of them): out has a slot per head.  false when
+ * it cannot be measured (out of memory). */
+bool ui_train_pane_heads(const struct ui_train_pane *p, long scrub, struct train_head_stats *out);
 
 /* Steps the curves' x axis runs over: a little beyond the step reached
  * while training (at least 500, at most the limit), the last step once

@@ -16,11 +16,19 @@ void ui_train_sync_example(struct ui_app *app)
 {
     struct ui_train *t = app->train;
     struct ui_state *st = &app->st;
-    const struct train_model *m = ui_train_pane_model(&t->panes[0], t->scrub);
+    const struct ui_train_pane *pane = &t->panes[t->focus];
+    const struct train_model *m = ui_train_pane_model(pane, t->scrub);
     struct mha_error err;
     mha_error_clear(&err);
     char source[128];
-    snprintf(source, sizeof source, "%s, step %ld", t->task->name, ui_train_shown_step(t));
+    if (t->compare) {
+        char title[32];
+        ui_train_pane_title(pane, title, sizeof title);
+        snprintf(source, sizeof source, "%s, %s, step %ld", t->task->name, title,
+                 ui_train_shown_step(t));
+    } else {
+        snprintf(source, sizeof source, "%s, step %ld", t->task->name, ui_train_shown_step(t));
+    }
     const struct mha_example *ex = st->ex;
     if (ex->lq == m->sample_len && ex->lk == m->sample_len && !ex->cross &&
         ex->d_model == m->cfg.d_model && ex->heads == m->cfg.heads &&
@@ -29,7 +37,7 @@ void ui_train_sync_example(struct ui_app *app)
         for (int i = 0; i < m->sample_len; i++)
             if (strcmp(st->ex->tokens[i], m->vocab_names[m->sample[i]]) != 0)
                 mha_example_set_token(st->ex, false, i, m->vocab_names[m->sample[i]]);
-        st->baseline = t->panes[0].start;
+        st->baseline = pane->start;
         snprintf(st->trained, sizeof st->trained, "%s", source);
         ui_state_refresh(st);
         snprintf(st->source, sizeof st->source, "%s", source);
@@ -43,7 +51,7 @@ void ui_train_sync_example(struct ui_app *app)
     }
     if (ui_state_set_example(st, nex, false, source) == 0) {
         t->follow_gen = st->ex_gen;
-        st->baseline = t->panes[0].start;
+        st->baseline = pane->start;
         snprintf(st->trained, sizeof st->trained, "%s", source);
         if (st->view != MHA_VIEW_NONE)
             ui_state_refresh(st); /* the heads view compares with step 0 */
@@ -115,6 +123,9 @@ const char *ui_train_hint(const struct ui_app *app)
         return app->st.focus ? NULL : "t training · ← → stages · Tab numbers · v views · ? help";
     if (app->train->scrub >= 0)
         return "← → checkpoints · Home step 0 · End now · 0-6 this model's stages · ? help";
+    if (app->train->n_panes > 1)
+        return "Space pause · n step · < > pace · ← → checkpoints · r reseed · Tab pane · 0-6 "
+               "its stages · ? help";
     return "Space pause · n step · < > pace · ← → checkpoints · r reseed · + - heads · 0-6 "
            "stages · ? help";
 }

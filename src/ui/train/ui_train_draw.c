@@ -132,10 +132,12 @@ static int heat_w(int len, int cell_w)
     return 4 + len * cell_w;
 }
 
-/* Head h of model m as a heatmap at (y, x): its title and role, column
- * numbers (key positions), one row per query labelled with its token. */
-static void draw_head(WINDOW *win, int y, int x, int h, const struct train_model *m, int cell_w,
-                      int view_h, const struct ui_theme *th)
+/* Head h of model m as a heatmap at (y, x): its title and what it was
+ * measured to do (role NULL: not measured), column numbers (key
+ * positions), one row per query labelled with its token. */
+static void draw_head(WINDOW *win, int y, int x, int h, const struct train_model *m,
+                      const struct train_head_stats *role, int cell_w, int view_h,
+                      const struct ui_theme *th)
 {
     const int len = m->sample_len;
     const float *w = train_head_weights(m, h);
@@ -143,16 +145,13 @@ static void draw_head(WINDOW *win, int y, int x, int h, const struct train_model
     const bool narrow = heat_w(len, cell_w) < 16;
     snprintf(title, sizeof title, narrow ? "h%d" : "head %d", h);
     int used = ui_put(win, y, x, title, heat_w(len, cell_w), ui_head_attr(th, h), th->utf8);
-    struct ui_train_head_role role;
-    if (w && ui_train_head_role(w, len, &role) && role.share >= 0.5f) {
+    if (role && role->kind != TRAIN_HEAD_NONE) {
         char what[64];
-        const char *kind = role.kind == UI_TRAIN_ROLE_FIRST  ? "first"
-                           : role.kind == UI_TRAIN_ROLE_PREV ? "prev"
-                                                             : "self";
+        const char *kind = train_head_kind_short(role->kind);
         if (narrow)
             snprintf(what, sizeof what, " %s", kind);
         else
-            snprintf(what, sizeof what, " %s %.2f", kind, (double)role.share);
+            snprintf(what, sizeof what, " %s %.2f", kind, (double)role->share);
         ui_put(win, y, x + used, what, heat_w(len, cell_w) - used, ui_role_attr(th, UI_ROLE_SHAPE),
                th->utf8);
     }
@@ -180,7 +179,7 @@ static void draw_head(WINDOW *win, int y, int x, int h, const struct train_model
  * cells with which they all fit, in rows; those that do not fit even with
  * one-column cells are counted. */
 static void draw_heads(WINDOW *win, int y, int x, int w, int h, const struct train_model *m,
-                       const struct ui_theme *th)
+                       const struct train_head_stats *roles, const struct ui_theme *th)
 {
     const int heads = m->cfg.heads, len = m->sample_len;
     if (len < 1 || h < 3)
@@ -196,8 +195,8 @@ static void draw_heads(WINDOW *win, int y, int x, int w, int h, const struct tra
     const int per = heat_w(len, cell_w) + 2;
     const int fit = across * rows < heads ? across * rows : heads;
     for (int i = 0; i < fit; i++)
-        draw_head(win, y + (i / across) * (len + 2), x + (i % across) * per, i, m, cell_w, y + h,
-                  th);
+        draw_head(win, y + (i / across) * (len + 2), x + (i % across) * per, i, m,
+                  roles ? &roles[i] : NULL, cell_w, y + h, th);
     if (fit < heads) {
         char more[96];
         snprintf(more, sizeof more, "+%d head%s not shown (a larger terminal shows them)",
@@ -235,9 +234,16 @@ static void draw_pane(WINDOW *win, int y, int x, int h, int w, const struct ui_t
     const int n_out = p->run->model->cfg.n_outputs;
     int line = y;
     if (t->compare) {
-        char title[32], note[64] = "";
-        ui_train_pane_title(p, title, sizeof title);
-        const int tw = ui_put(win, line, x, title, w, ui_role_attr(th, UI_ROLE_TITLE), th->utf8);
+        /* the focused pane (the stage keys' model) is marked and reversed */
+        char title[48], note[64] = "";
+        const bool focused = p == &t->panes[t->focus];
+        const char *mark = focused ? (th->utf8 ? "▶ " : "> ") : "  ";
+        const size_t ml = strlen(mark);
+        memcpy(title, mark, ml);
+        ui_train_pane_title(p, title + ml, sizeof title - ml);
+        const int tw =
+            ui_put(win, line, x, title, w,
+                   ui_role_attr(th, UI_ROLE_TITLE) | (focused ? A_REVERSE : 0), th->utf8);
         if (p->stop != UI_TRAIN_RUNNING)
             snprintf(note, sizeof note, "  %s at %ld",
                      p->stop == UI_TRAIN_STOP_LIMIT ? "limit" : "stopped", p->run->model->step);
@@ -255,8 +261,34 @@ static void draw_pane(WINDOW *win, int y, int x, int h, int w, const struct ui_t
     for (int k = 0; k < n_out; k++)
         draw_accuracy(win, line++, x, w, t, p, k, th);
     line += gap;
-    if (line < y + h)
-        draw_heads(win, line, x, w, y + h - line, m, th);
+    if (line < y + h) {
+        /* what each head does, measured on held-out sequences (not only the sample) */
+        struct train_head_stats roles[TRAIN_MAX_D_MODEL];
+        const bool measured = ui_train_pane_heads(p, t->scrub, roles);
+        draw_heads(win, line, x, w, y + h - line, m, measured ? roles : NULL, th);
+    }
+}
+
+/* The width of each pane and the gap between them, as drawn below. */
+static const int pane_gap = 3;
+static int pane_width(const struct ui_app *app)
+{
+    const struct ui_train *t = app->train;
+    return (app->lay.vis.w - 1 - pane_gap * (t->n_panes - 1)) / t->n_panes;
+}
+
+int ui_train_pane_at(const struct ui_app *app, int y, int x)
+{
+    const struct ui_train *t = app->train;
+    const struct ui_layout *l = &app->lay;
+    if (!t || !t->shown || t->n_panes < 2 || y < l->vis.y + UI_VIS_HEADER ||
+        y >= l->vis.y + l->vis.h || x < l->vis.x || x >= l->vis.x + l->vis.w - 1)
+        return -1;
+    const int pw = pane_width(app);
+    if (pw < 1)
+        return -1;
+    const int i = (x - l->vis.x) / (pw + pane_gap);
+    return i < t->n_panes && (x - l->vis.x) % (pw + pane_gap) < pw ? i : -1;
 }
 
 /* The header's words: "first-prev · step 340 of 1500 · 300 steps/s". */
@@ -319,9 +351,8 @@ void ui_train_draw_vis(const struct ui_app *app)
     }
     if (y + pane_min + 2 < view_h)
         y++;
-    const int gap = 3;
-    const int pw = (width - gap * (t->n_panes - 1)) / t->n_panes;
+    const int pw = pane_width(app);
     for (int i = 0; i < t->n_panes; i++)
-        draw_pane(cv, y, i * (pw + gap), view_h - y, pw, t, &t->panes[i], th);
+        draw_pane(cv, y, i * (pw + pane_gap), view_h - y, pw, t, &t->panes[i], th);
     wnoutrefresh(cv);
 }

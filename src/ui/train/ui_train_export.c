@@ -81,15 +81,16 @@ static void axes(FILE *out, double x0, double y0, double w, double h, const char
             name, x0 + w, y0 + h + 14, span);
 }
 
-/* Head h of m as a heatmap at (x, y). */
-static void heatmap(FILE *out, const struct train_model *m, int h, double x, double y)
+/* Head h of m as a heatmap at (x, y), titled with what it was measured
+ * to do (r NULL: not measured). */
+static void heatmap(FILE *out, const struct train_model *m, int h, const struct train_head_stats *r,
+                    double x, double y)
 {
     const int len = m->sample_len;
     const float *w = train_head_weights(m, h);
     char role[64] = "";
-    struct ui_train_head_role r;
-    if (w && ui_train_head_role(w, len, &r) && r.share >= 0.5f)
-        snprintf(role, sizeof role, ": %s %.2f", ui_train_role_name(r.kind), (double)r.share);
+    if (r && r->kind != TRAIN_HEAD_NONE)
+        snprintf(role, sizeof role, ": %s %.2f", train_head_kind_name(r->kind), (double)r->share);
     fprintf(out, "<text class=\"t\" x=\"%.1f\" y=\"%.1f\">head %d%s</text>\n", x, y + 12, h, role);
     const double gx = x + 28, gy = y + 20;
     for (int i = 0; i < len; i++) {
@@ -157,8 +158,11 @@ static double pane(FILE *out, const struct ui_train *t, const struct ui_train_pa
     const double head_w = 28 + CELL * m->sample_len + 24;
     const int across = (int)(PANE_W / head_w) > 0 ? (int)(PANE_W / head_w) : 1;
     const double head_h = 20 + CELL * m->sample_len + 16;
+    struct train_head_stats roles[TRAIN_MAX_D_MODEL];
+    const bool measured = ui_train_pane_heads(p, t->scrub, roles);
     for (int h = 0; h < m->cfg.heads; h++)
-        heatmap(out, m, h, x + head_w * (h % across), y + head_h * (h / across));
+        heatmap(out, m, h, measured ? &roles[h] : NULL, x + head_w * (h % across),
+                y + head_h * (h / across));
     y += head_h * ((m->cfg.heads + across - 1) / across);
     return y;
 }

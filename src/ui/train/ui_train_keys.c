@@ -25,6 +25,7 @@ enum train_act {
     TACT_LIVE,
     TACT_STAGE,
     TACT_EXPORT,
+    TACT_FOCUS,
     TACT_SWALLOW
 };
 
@@ -54,7 +55,8 @@ static const struct train_binding table[] = {
      TACT_STAGE,
      "the stages of the model shown (t comes back)"},
     {{'e'}, "e", TACT_EXPORT, "write the training state as SVG (:export html too)"},
-    {{'c', 's', '[', ']', '\t', KEY_BTAB}, "", TACT_SWALLOW, NULL},
+    {{'\t', KEY_BTAB}, "Tab", TACT_FOCUS, "--compare: focus the next pane (or click one)"},
+    {{'c', 's', '[', ']'}, "", TACT_SWALLOW, NULL},
     {{'v', KEY_ENTER, '\n', '\r', 'j', 'k'}, "", TACT_SWALLOW, NULL},
     {{KEY_UP, KEY_DOWN, KEY_NPAGE, KEY_PPAGE}, "", TACT_SWALLOW, NULL},
 };
@@ -145,16 +147,39 @@ static void scrub_message(struct ui_app *app)
                  t->scrub, t->panes[0].ring.every);
 }
 
+void ui_train_focus(struct ui_app *app, int pane)
+{
+    struct ui_train *t = app->train;
+    if (t->n_panes < 2) {
+        ui_state_say(&app->st, false,
+                     "One model trains here; --compare 1,2 trains several side by side.");
+        return;
+    }
+    t->focus = pane < 0 ? 0 : pane >= t->n_panes ? t->n_panes - 1 : pane;
+    ui_train_sync_example(app);
+    char title[32];
+    ui_train_pane_title(&t->panes[t->focus], title, sizeof title);
+    ui_state_say(&app->st, false,
+                 "The %s pane: the stage keys and the heads view show its model (Tab: the next "
+                 "pane).",
+                 title);
+}
+
 static void to_stage(struct ui_app *app, int stage)
 {
     struct ui_train *t = app->train;
     ui_train_sync_example(app);
     t->shown = false;
     ui_state_set_stage(&app->st, stage);
+    char title[40] = "";
+    if (t->compare) {
+        title[0] = ' ';
+        ui_train_pane_title(&t->panes[t->focus], title + 1, sizeof title - 1);
+    }
     ui_state_say(&app->st, false,
-                 "The %s model at step %ld%s: its stages, with Enter to explain a number. t goes "
-                 "back to the training.",
-                 t->task->name, ui_train_shown_step(t),
+                 "The %s%s model at step %ld%s: its stages, with Enter to explain a number. t "
+                 "goes back to the training.",
+                 t->task->name, title, ui_train_shown_step(t),
                  t->scrub >= 0                   ? " (a checkpoint)"
                  : ui_train_done(t) || t->paused ? ""
                                                  : ", still training");
@@ -181,11 +206,13 @@ bool ui_train_key(struct ui_app *app, int key, bool is_char)
     const struct train_binding *b = lookup(key);
     if (!b)
         return false;
+    /* Tab chooses a pane only when there are several */
+    const enum train_act act = b->act == TACT_FOCUS && t->n_panes < 2 ? TACT_SWALLOW : b->act;
     /* in a lesson Space reads on and the page keys scroll its text */
-    if (app->les.l && ((is_char && key == ' ') || b->act == TACT_SWALLOW))
+    if (app->les.l && ((is_char && key == ' ') || act == TACT_SWALLOW))
         return false;
     st->msg[0] = '\0';
-    switch (b->act) {
+    switch (act) {
     case TACT_PAUSE:
         if (ui_train_done(t)) {
             ui_state_say(st, false, "Training has stopped; r trains again with a new seed.");
@@ -235,6 +262,9 @@ bool ui_train_key(struct ui_app *app, int key, bool is_char)
         break;
     case TACT_EXPORT:
         ui_app_export(app, EXPORT_FORMAT_SVG, NULL);
+        break;
+    case TACT_FOCUS:
+        ui_train_focus(app, (t->focus + (key == KEY_BTAB ? t->n_panes - 1 : 1)) % t->n_panes);
         break;
     case TACT_SWALLOW:
         ui_state_say(st, false, "Not on the training screen: 0-6 show the model's stages.");

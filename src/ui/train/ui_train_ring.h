@@ -100,20 +100,4 @@ int ui_train_tick_steps(long tick, int rate);
 /* A time in seconds as a recording writes it ("%.3f"), in milliseconds. */
 long ui_train_ms(double seconds);
 
-/* ---- what a head does ----------------------------------------------------------------- */
-
-/* The pattern a head's attention weights (len, len) follow most: the mean
- * weight rows 2..len-1 put on the first position, on the previous one and
- * on their own.  kind is the largest of the three. */
-enum ui_train_role { UI_TRAIN_ROLE_FIRST, UI_TRAIN_ROLE_PREV, UI_TRAIN_ROLE_SELF };
-struct ui_train_head_role {
-    float first, prev, self;
-    enum ui_train_role kind;
-    float share; /* the mean weight of kind */
-};
-/* false when len < 3 (no row has a first, previous and own position apart). */
-bool ui_train_head_role(const float *w, int len, struct ui_train_head_role *out);
-/* "first token", "previous token", "itself" */
-const char *ui_train_role_name(enum ui_train_role r);
-
 #endif
