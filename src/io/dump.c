@@ -116,116 +116,92 @@ static char **make_labels(const char *prefix, int n, int d_k)
     return v;
 }
 
-/* A weight matrix with "out i" rows and "in j" columns. */
-static void text_weight(FILE *out, const char *title, const float *w, int d)
+static char *const *side_labels(const struct mha_example *ex, enum mha_side side)
 {
-    char **rows = make_labels("out ", d, 0), **cols = make_labels("in ", d, 0);
-    dump_text_matrix(out, title, w, d, d, rows, cols);
-    free(rows);
-    free(cols);
+    return side == MHA_SIDE_QUERY ? ex->tokens : side == MHA_SIDE_KEY ? ex->key_tokens : NULL;
 }
 
-/* A projection (L, d) printed as (L, H·d_k) with head-labelled columns. */
-static void text_split(FILE *out, const struct mha_trace *t, const char *title, const float *proj,
-                       int len, char *const *labels)
+/* Head h of the stage's i-th tensor, in the form the stage shows it. */
+static void text_shown(FILE *out, const struct mha_example *ex, const struct mha_trace *t,
+                       const struct mha_stage_info *info, int i, int h)
 {
-    char **cols = make_labels("", t->d_model, t->d_k);
-    dump_text_matrix(out, title, proj, len, t->d_model, labels, cols);
-    free(cols);
+    const enum mha_tensor x = info->tensors[i];
+    const struct mha_tensor_desc *d = mha_tensor_desc(x);
+    int heads, rows, cols;
+    mha_tensor_shape(t, x, &heads, &rows, &cols);
+    char title[160];
+    const struct mha_title_ctx ctx = mha_title_ctx_make(ex, t, h, rows, true);
+    mha_title_expand(title, sizeof title, info->show[i].dump, &ctx);
+    const float *m = mha_tensor_data(ex, t, x) + mha_idx3(rows, cols, h, 0, 0);
+    char **row_l = NULL, **col_l = NULL; /* made for weights and split columns */
+    if (d->kind == MHA_KIND_WEIGHT) {
+        row_l = make_labels("out ", rows, 0);
+        col_l = make_labels("in ", cols, 0);
+    } else if (info->show[i].form == MHA_FORM_SPLIT) {
+        col_l = make_labels("", cols, t->d_k);
+    }
+    dump_text_matrix(out, title, m, rows, cols, row_l ? row_l : side_labels(ex, d->rows),
+                     col_l ? col_l : side_labels(ex, d->cols));
+    free(row_l);
+    free(col_l);
+}
+
+struct text_walk {
+    FILE *out;
+    const struct mha_example *ex;
+    const struct mha_trace *t;
+    const struct mha_stage_info *info;
+};
+
+static void text_one(void *arg, int i, int h, bool new_row)
+{
+    (void)new_row;
+    const struct text_walk *w = arg;
+    text_shown(w->out, w->ex, w->t, w->info, i, h);
+}
+
+static bool dumped(const struct mha_stage_info *info, int i)
+{
+    return (info->show[i].flags & MHA_SHOW_DUMP) != 0;
+}
+
+/* The notes under a stage that shows weights: the rows every key is masked
+ * for. */
+static void text_masked_rows(FILE *out, const struct mha_example *ex, const struct mha_trace *t)
+{
+    for (int i = 0; i < t->lq; i++)
+        if (t->row_empty[i])
+            fprintf(out,
+                    "note: every key is masked for \"%s\": its weights and context are "
+                    "all zero\n",
+                    ex->tokens[i]);
+    if (t->empty_rows)
+        fputc('\n', out);
 }
 
 void dump_text_stage(FILE *out, const struct mha_example *ex, const struct mha_trace *t, int s)
 {
-    const int d = t->d_model, H = t->heads, dk = t->d_k, lq = t->lq, lk = t->lk;
-    char title[160];
-    fprintf(out, "== %d %s ==\n\n", s, mha_stage_info(s)->dump_heading);
-    switch (s) {
-    case MHA_STAGE_INPUT:
-        dump_text_matrix(out, "query", ex->query, lq, d, ex->tokens, NULL);
-        dump_text_matrix(out, "key", ex->key, lk, d, ex->key_tokens, NULL);
-        dump_text_matrix(out, "value", ex->value, lk, d, ex->key_tokens, NULL);
-        text_weight(out, "W_q", ex->w_q, d);
-        text_weight(out, "W_k", ex->w_k, d);
-        text_weight(out, "W_v", ex->w_v, d);
-        text_weight(out, "W_o", ex->w_o, d);
-        if (ex->has_bias) {
-            dump_text_matrix(out, "b_q", ex->b_q, 1, d, NULL, NULL);
-            dump_text_matrix(out, "b_k", ex->b_k, 1, d, NULL, NULL);
-            dump_text_matrix(out, "b_v", ex->b_v, 1, d, NULL, NULL);
-            dump_text_matrix(out, "b_o", ex->b_o, 1, d, NULL, NULL);
-        }
-        break;
-    case MHA_STAGE_PROJECTION:
-        dump_text_matrix(out, "Q = query·W_qᵀ + b_q", t->q, lq, d, ex->tokens, NULL);
-        dump_text_matrix(out, "K = key·W_kᵀ + b_k", t->k, lk, d, ex->key_tokens, NULL);
-        dump_text_matrix(out, "V = value·W_vᵀ + b_v", t->v, lk, d, ex->key_tokens, NULL);
-        break;
-    case MHA_STAGE_SPLIT:
-        fprintf(out,
-                "Q, K and V viewed as (L, %d, %d): column h<i>.<j> is dimension j of head "
-                "i.\nNo number changes; only how the columns are grouped.\n\n",
-                H, dk);
-        snprintf(title, sizeof title, "Q as (%d, %d, %d)", lq, H, dk);
-        text_split(out, t, title, t->q, lq, ex->tokens);
-        snprintf(title, sizeof title, "K as (%d, %d, %d)", lk, H, dk);
-        text_split(out, t, title, t->k, lk, ex->key_tokens);
-        snprintf(title, sizeof title, "V as (%d, %d, %d)", lk, H, dk);
-        text_split(out, t, title, t->v, lk, ex->key_tokens);
-        break;
-    case MHA_STAGE_TRANSPOSE:
-        for (int h = 0; h < H; h++) {
-            snprintf(title, sizeof title, "head %d · Q%d", h, h);
-            dump_text_matrix(out, title, t->qh + mha_idx3(lq, dk, h, 0, 0), lq, dk, ex->tokens,
-                             NULL);
-            snprintf(title, sizeof title, "head %d · K%d", h, h);
-            dump_text_matrix(out, title, t->kh + mha_idx3(lk, dk, h, 0, 0), lk, dk, ex->key_tokens,
-                             NULL);
-            snprintf(title, sizeof title, "head %d · V%d", h, h);
-            dump_text_matrix(out, title, t->vh + mha_idx3(lk, dk, h, 0, 0), lk, dk, ex->key_tokens,
-                             NULL);
-        }
-        break;
-    case MHA_STAGE_ATTENTION: {
-        const size_t att = (size_t)lq * (size_t)lk;
-        fprintf(out, "scale: %s, mask: %s\n\n",
-                t->scaled ? "divide by √d_k" : "off (scores used as they are)",
-                ex->causal ? (ex->has_mask ? "causal + explicit" : "causal")
-                           : (ex->has_mask ? "explicit" : "none"));
-        for (int h = 0; h < H; h++) {
-            snprintf(title, sizeof title, "head %d · scores = Q%d·K%dᵀ", h, h, h);
-            dump_text_matrix(out, title, t->scores + h * att, lq, lk, ex->tokens, ex->key_tokens);
-            if (t->scaled)
-                snprintf(title, sizeof title, "head %d · scaled = scores / √%d (masked: -inf)", h,
-                         dk);
-            else
-                snprintf(title, sizeof title, "head %d · scaled (scaling off; masked: -inf)", h);
-            dump_text_matrix(out, title, t->scaled_scores + h * att, lq, lk, ex->tokens,
-                             ex->key_tokens);
-            snprintf(title, sizeof title, "head %d · weights = softmax(scaled), rows sum to 1", h);
-            dump_text_matrix(out, title, t->weights + h * att, lq, lk, ex->tokens, ex->key_tokens);
-            snprintf(title, sizeof title, "head %d · context = weights · V%d", h, h);
-            dump_text_matrix(out, title, t->context + mha_idx3(lq, dk, h, 0, 0), lq, dk, ex->tokens,
-                             NULL);
-        }
-        for (int i = 0; i < lq; i++)
-            if (t->row_empty[i])
-                fprintf(out,
-                        "note: every key is masked for \"%s\": its weights and context are "
-                        "all zero\n",
-                        ex->tokens[i]);
-        if (t->empty_rows)
-            fputc('\n', out);
-        break;
+    const struct mha_stage_info *info = mha_stage_info((enum mha_stage)s);
+    fprintf(out, "== %d %s ==\n\n", s, info->dump_heading);
+    if (info->dump_note) {
+        char note[400];
+        const struct mha_title_ctx ctx = mha_title_ctx_make(ex, t, 0, t->lq, true);
+        fputs(mha_title_expand(note, sizeof note, info->dump_note, &ctx), out);
     }
-    case MHA_STAGE_MERGE:
-        snprintf(title, sizeof title, "merged: head 0 in d0..d%d%s", dk - 1,
-                 H > 1 ? ", head 1 next, and so on" : "");
-        dump_text_matrix(out, title, t->merged, lq, d, ex->tokens, NULL);
-        break;
-    case MHA_STAGE_OUTPUT:
-        dump_text_matrix(out, "output = merged·W_oᵀ + b_o", t->output, lq, d, ex->tokens, NULL);
-        break;
+    bool probs = false;
+    for (int i = 0; i < info->n_tensors; i++)
+        probs |= dumped(info, i) && mha_tensor_desc(info->tensors[i])->kind == MHA_KIND_PROBS;
+    struct text_walk w = {out, ex, t, info};
+    mha_stage_walk(info, info->export_order, t->heads, MHA_SHOW_DUMP, text_one, &w);
+    if (info->with_params && ex->has_bias) {
+        const int d = t->d_model;
+        dump_text_matrix(out, "b_q", ex->b_q, 1, d, NULL, NULL);
+        dump_text_matrix(out, "b_k", ex->b_k, 1, d, NULL, NULL);
+        dump_text_matrix(out, "b_v", ex->b_v, 1, d, NULL, NULL);
+        dump_text_matrix(out, "b_o", ex->b_o, 1, d, NULL, NULL);
     }
+    if (probs)
+        text_masked_rows(out, ex, t);
 }
 
 static void text_header(FILE *out, const struct mha_example *ex, const struct mha_trace *t)

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/stages.h"
+
 /* A real as jansson's jsonp_dtostr writes it with precision 9. */
 static void put_real(FILE *out, double x)
 {
@@ -173,17 +175,11 @@ static void labels(FILE *out, char *const *l, int n)
     fputc(']', out);
 }
 
-static void input(FILE *out, const struct mha_example *ex, const struct mha_trace *t)
+/* The example's biases and mask, after the tensors of the stage that shows
+ * them. */
+static void params(FILE *out, const struct mha_example *ex, const struct mha_trace *t)
 {
     const int d = t->d_model, lq = t->lq, lk = t->lk;
-    const char *names[] = {"query", "key", "value", "w_q", "w_k", "w_v", "w_o"};
-    const float *m[] = {ex->query, ex->key, ex->value, ex->w_q, ex->w_k, ex->w_v, ex->w_o};
-    const int rows[] = {lq, lk, lk, d, d, d, d};
-    fputc('{', out);
-    for (int i = 0; i < 7; i++) {
-        put_key(out, i == 0, names[i]);
-        mat2(out, m[i], rows[i], d);
-    }
     if (ex->has_bias) {
         const char *bn[] = {"b_q", "b_k", "b_v", "b_o"};
         const float *b[] = {ex->b_q, ex->b_k, ex->b_v, ex->b_o};
@@ -203,71 +199,69 @@ static void input(FILE *out, const struct mha_example *ex, const struct mha_trac
         }
         fputc(']', out);
     }
-    fputc('}', out);
 }
 
+/* Tensor x in form f: (H, rows, cols) per head, (L, H, d_k) split, else
+ * (rows, cols). */
+static void tensor(FILE *out, const struct mha_example *ex, const struct mha_trace *t,
+                   enum mha_tensor x, enum mha_form f)
+{
+    int heads, rows, cols;
+    mha_tensor_shape(t, x, &heads, &rows, &cols);
+    const float *data = mha_tensor_data(ex, t, x);
+    if (f == MHA_FORM_HEADS)
+        mat3(out, data, heads, rows, cols);
+    else if (f == MHA_FORM_SPLIT)
+        split(out, t, data, rows);
+    else
+        mat2(out, data, rows, cols);
+}
+
+/* The rows every key is masked for, when a stage dumps weights. */
+static void masked_rows(FILE *out, const struct mha_trace *t)
+{
+    if (!t->empty_rows)
+        return;
+    fputs(",\"fully_masked_rows\":[", out);
+    bool first = true;
+    for (int i = 0; i < t->lq; i++)
+        if (t->row_empty[i]) {
+            fprintf(out, first ? "%d" : ",%d", i);
+            first = false;
+        }
+    fputc(']', out);
+}
+
+/* A stage: its one dumped tensor as it is, or an object of them by key. */
 static void stage(FILE *out, const struct mha_example *ex, const struct mha_trace *t, int s)
 {
-    const int d = t->d_model, H = t->heads, dk = t->d_k, lq = t->lq, lk = t->lk;
-    switch (s) {
-    case MHA_STAGE_INPUT:
-        input(out, ex, t);
-        break;
-    case MHA_STAGE_PROJECTION:
-        fputs("{\"q\":", out);
-        mat2(out, t->q, lq, d);
-        fputs(",\"k\":", out);
-        mat2(out, t->k, lk, d);
-        fputs(",\"v\":", out);
-        mat2(out, t->v, lk, d);
-        fputc('}', out);
-        break;
-    case MHA_STAGE_SPLIT:
-        fputs("{\"q\":", out);
-        split(out, t, t->q, lq);
-        fputs(",\"k\":", out);
-        split(out, t, t->k, lk);
-        fputs(",\"v\":", out);
-        split(out, t, t->v, lk);
-        fputc('}', out);
-        break;
-    case MHA_STAGE_TRANSPOSE:
-        fputs("{\"q\":", out);
-        mat3(out, t->qh, H, lq, dk);
-        fputs(",\"k\":", out);
-        mat3(out, t->kh, H, lk, dk);
-        fputs(",\"v\":", out);
-        mat3(out, t->vh, H, lk, dk);
-        fputc('}', out);
-        break;
-    case MHA_STAGE_ATTENTION:
-        fputs("{\"scores\":", out);
-        mat3(out, t->scores, H, lq, lk);
-        fputs(",\"scaled\":", out);
-        mat3(out, t->scaled_scores, H, lq, lk);
-        fputs(",\"weights\":", out);
-        mat3(out, t->weights, H, lq, lk);
-        fputs(",\"context\":", out);
-        mat3(out, t->context, H, lq, dk);
-        if (t->empty_rows) {
-            fputs(",\"fully_masked_rows\":[", out);
-            bool first = true;
-            for (int i = 0; i < lq; i++)
-                if (t->row_empty[i]) {
-                    fprintf(out, first ? "%d" : ",%d", i);
-                    first = false;
-                }
-            fputc(']', out);
+    const struct mha_stage_info *info = mha_stage_info((enum mha_stage)s);
+    int dumped = 0, only = 0;
+    bool probs = false;
+    for (int i = 0; i < info->n_tensors; i++)
+        if (info->show[i].flags & MHA_SHOW_DUMP) {
+            dumped++;
+            only = i;
+            probs |= mha_tensor_desc(info->tensors[i])->kind == MHA_KIND_PROBS;
         }
-        fputc('}', out);
-        break;
-    case MHA_STAGE_MERGE:
-        mat2(out, t->merged, lq, d);
-        break;
-    case MHA_STAGE_OUTPUT:
-        mat2(out, t->output, lq, d);
-        break;
+    if (dumped == 1 && !info->with_params) {
+        tensor(out, ex, t, info->tensors[only], info->show[only].form);
+        return;
     }
+    fputc('{', out);
+    bool first = true;
+    for (int i = 0; i < info->n_tensors; i++) {
+        if (!(info->show[i].flags & MHA_SHOW_DUMP))
+            continue;
+        put_key(out, first, mha_tensor_desc(info->tensors[i])->json_key);
+        tensor(out, ex, t, info->tensors[i], info->show[i].form);
+        first = false;
+    }
+    if (info->with_params)
+        params(out, ex, t);
+    if (probs)
+        masked_rows(out, t);
+    fputc('}', out);
 }
 
 static void config(FILE *out, const struct mha_example *ex, const struct mha_trace *t)

@@ -87,86 +87,74 @@ static void add_bias(struct builder *b, const char *name, const float *v)
     m->tensor = MHA_TENSOR_COUNT;
 }
 
-static void build_stage(struct builder *b)
+/* The axis of a tensor's rows or columns. */
+static enum export_axis axis_of(enum mha_side side, const struct mha_tensor_desc *d, bool rows)
+{
+    if (side == MHA_SIDE_QUERY)
+        return EXPORT_AXIS_QUERY;
+    if (side == MHA_SIDE_KEY)
+        return EXPORT_AXIS_KEY;
+    if (d->kind == MHA_KIND_WEIGHT)
+        return rows ? EXPORT_AXIS_OUT : EXPORT_AXIS_IN;
+    return EXPORT_AXIS_DIM;
+}
+
+/* Head h of the stage's i-th tensor, in the form the stage shows it. */
+static void add_shown(struct builder *b, const struct mha_stage_info *info, int i, int h,
+                      bool new_row)
 {
     const struct mha_trace *t = b->t;
-    const enum export_axis Q = EXPORT_AXIS_QUERY, K = EXPORT_AXIS_KEY, D = EXPORT_AXIS_DIM;
+    const enum mha_tensor x = info->tensors[i];
+    const struct mha_stage_show *show = &info->show[i];
+    const struct mha_tensor_desc *d = mha_tensor_desc(x);
+    int heads, r, c;
+    mha_tensor_shape(t, x, &heads, &r, &c);
     char title[96];
-    switch (b->stage) {
-    case MHA_STAGE_INPUT:
-        add(b, MHA_TENSOR_QUERY, 0, false, Q, D, "query");
-        add(b, MHA_TENSOR_KEY, 0, false, K, D, "key");
-        add(b, MHA_TENSOR_VALUE, 0, false, K, D, "value");
-        add(b, MHA_TENSOR_W_Q, 0, true, EXPORT_AXIS_OUT, EXPORT_AXIS_IN, "W_q");
-        add(b, MHA_TENSOR_W_K, 0, false, EXPORT_AXIS_OUT, EXPORT_AXIS_IN, "W_k");
-        add(b, MHA_TENSOR_W_V, 0, false, EXPORT_AXIS_OUT, EXPORT_AXIS_IN, "W_v");
-        add(b, MHA_TENSOR_W_O, 0, false, EXPORT_AXIS_OUT, EXPORT_AXIS_IN, "W_o");
-        if (b->ex->has_bias) {
-            add_bias(b, "b_q", b->ex->b_q);
-            add_bias(b, "b_k", b->ex->b_k);
-            add_bias(b, "b_v", b->ex->b_v);
-            add_bias(b, "b_o", b->ex->b_o);
-        }
-        break;
-    case MHA_STAGE_PROJECTION:
-        add(b, MHA_TENSOR_Q, 0, false, Q, D, "Q = query·W_qᵀ + b_q");
-        add(b, MHA_TENSOR_K, 0, false, K, D, "K = key·W_kᵀ + b_k");
-        add(b, MHA_TENSOR_V, 0, false, K, D, "V = value·W_vᵀ + b_v");
-        break;
-    case MHA_STAGE_SPLIT: {
-        static const enum mha_tensor src[3] = {MHA_TENSOR_Q, MHA_TENSOR_K, MHA_TENSOR_V};
-        static const char *const names[3] = {"Q split into heads", "K split into heads",
-                                             "V split into heads"};
-        for (int i = 0; i < 3; i++) {
-            struct export_matrix *m =
-                add(b, src[i], 0, i == 0, i ? K : Q, EXPORT_AXIS_HEAD, names[i]);
-            m->head_cols = t->d_k;
-            snprintf(m->shape, sizeof m->shape, "%d × %d × %d", m->rows, t->heads, t->d_k);
-        }
-        break;
-    }
-    case MHA_STAGE_TRANSPOSE:
-        for (int h = 0; h < t->heads; h++) {
-            snprintf(title, sizeof title, "head %d · Q", h);
-            add(b, MHA_TENSOR_QH, h, true, Q, D, title);
-            snprintf(title, sizeof title, "head %d · K", h);
-            add(b, MHA_TENSOR_KH, h, false, K, D, title);
-            snprintf(title, sizeof title, "head %d · V", h);
-            add(b, MHA_TENSOR_VH, h, false, K, D, title);
-        }
-        break;
-    case MHA_STAGE_ATTENTION:
-        for (int h = 0; h < t->heads; h++) {
-            snprintf(title, sizeof title, "head %d · scores = Q·Kᵀ", h);
-            add(b, MHA_TENSOR_SCORES, h, true, Q, K, title);
-            if (t->scaled)
-                snprintf(title, sizeof title, "head %d · scaled = scores ÷ √%d", h, t->d_k);
-            else
-                snprintf(title, sizeof title, "head %d · scaled (scaling off)", h);
-            add(b, MHA_TENSOR_SCALED, h, false, Q, K, title);
-            snprintf(title, sizeof title, "head %d · weights = softmax(scaled)", h);
-            struct export_matrix *w = add(b, MHA_TENSOR_WEIGHTS, h, false, Q, K, title);
-            w->tint = EXPORT_TINT_PROB;
-            w->range = 1.0f;
-            w->masked_by = t->scaled_scores + mha_idx3(t->lq, t->lk, h, 0, 0);
-            snprintf(title, sizeof title, "head %d · context = weights·V", h);
-            add(b, MHA_TENSOR_CONTEXT, h, false, Q, D, title);
-        }
-        break;
-    case MHA_STAGE_MERGE: {
-        for (int h = 0; h < t->heads; h++) {
-            snprintf(title, sizeof title, "head %d · context", h);
-            add(b, MHA_TENSOR_CONTEXT, h, false, Q, D, title);
-        }
-        struct export_matrix *m =
-            add(b, MHA_TENSOR_MERGED, 0, true, Q, EXPORT_AXIS_HEAD, "merged: heads side by side");
+    const struct mha_title_ctx ctx = mha_title_ctx_make(b->ex, t, h, r, true);
+    mha_title_expand(title, sizeof title, show->export_title, &ctx);
+    struct export_matrix *m =
+        add(b, x, h, new_row, axis_of(d->rows, d, true), axis_of(d->cols, d, false), title);
+    if (show->form == MHA_FORM_SPLIT || show->form == MHA_FORM_HEAD_COLS) {
+        m->col_axis = EXPORT_AXIS_HEAD;
         m->head_cols = t->d_k;
-        break;
     }
-    case MHA_STAGE_OUTPUT:
-        add(b, MHA_TENSOR_OUTPUT, 0, false, Q, D, "output = merged·W_oᵀ + b_o");
-        break;
+    if (show->form == MHA_FORM_SPLIT)
+        snprintf(m->shape, sizeof m->shape, "%d × %d × %d", m->rows, t->heads, t->d_k);
+    if (d->kind == MHA_KIND_PROBS) {
+        m->tint = EXPORT_TINT_PROB;
+        m->range = 1.0f;
+        if (d->mask_of != MHA_TENSOR_COUNT)
+            m->masked_by = mha_tensor_data(b->ex, t, d->mask_of) + mha_idx3(t->lq, t->lk, h, 0, 0);
     }
+}
+
+static void add_one(void *arg, int i, int h, bool new_row)
+{
+    struct builder *b = arg;
+    add_shown(b, mha_stage_info((enum mha_stage)b->stage), i, h, new_row);
+}
+
+/* The stage's tensors in its order, then the example's biases where the
+ * stage shows them. */
+static void build_stage(struct builder *b)
+{
+    const struct mha_stage_info *info = mha_stage_info((enum mha_stage)b->stage);
+    mha_stage_walk(info, info->export_order, b->t->heads, MHA_SHOW_EXPORT, add_one, b);
+    if (info->with_params && b->ex->has_bias) {
+        add_bias(b, "b_q", b->ex->b_q);
+        add_bias(b, "b_k", b->ex->b_k);
+        add_bias(b, "b_v", b->ex->b_v);
+        add_bias(b, "b_o", b->ex->b_o);
+    }
+}
+
+/* Room for every matrix of a stage: a per-head tensor's heads, the biases. */
+static int stage_room(const struct mha_stage_info *info, int heads)
+{
+    int n = 4;
+    for (int i = 0; i < info->n_tensors; i++)
+        n += info->show[i].form == MHA_FORM_HEADS ? heads : 1;
+    return n;
 }
 
 struct export_matrix *export_stage_matrices(const struct mha_example *ex, const struct mha_trace *t,
@@ -175,7 +163,8 @@ struct export_matrix *export_stage_matrices(const struct mha_example *ex, const 
     *n = 0;
     if (stage < 0 || stage >= MHA_STAGE_COUNT)
         return NULL;
-    struct builder b = {ex, t, stage, calloc((size_t)(4 * t->heads + 12), sizeof *b.m), 0};
+    const int room = stage_room(mha_stage_info((enum mha_stage)stage), t->heads);
+    struct builder b = {ex, t, stage, calloc((size_t)room, sizeof *b.m), 0};
     if (!b.m)
         return NULL;
     build_stage(&b);

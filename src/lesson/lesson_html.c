@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "io/export.h"
+#include "engine/stages.h"
 #include "lesson/lesson_state.h"
 #include "engine/views.h"
 
@@ -286,10 +287,9 @@ static int view_heads(FILE *out, const struct mha_example *ex)
 /* The tensor a lesson's focus names, on the stage it is shown. */
 static enum mha_tensor focus_tensor(const struct lesson_focus *f, int stage)
 {
-    const bool qkv = f->matrix >= MHA_TENSOR_Q && f->matrix <= MHA_TENSOR_V;
-    if (qkv && stage == MHA_STAGE_TRANSPOSE)
-        return (enum mha_tensor)(MHA_TENSOR_QH + (f->matrix - MHA_TENSOR_Q));
-    return f->matrix;
+    const struct mha_stage_info *info = mha_stage_info((enum mha_stage)stage);
+    const int i = mha_stage_find(info, f->matrix, MHA_SHOW_EXPORT);
+    return i >= 0 ? info->tensors[i] : f->matrix; /* Q on a stage of heads: Q_h */
 }
 
 static void scene_head(FILE *out, const struct lesson_state *st, const struct mha_example *ex)

@@ -86,7 +86,8 @@ int lesson_quiz_hide(const struct lesson_quiz *q, const struct mha_example *ex,
 bool lesson_hide_covers(const struct lesson_hide *h, const struct mha_cell *c);
 
 /* Resolve "weights, head 1, row it, col mat" for stage against ex.  A
- * missing matrix means the stage's first; missing head/row/col mean 0. */
+ * missing matrix means the stage's focus (its row of the stage table);
+ * missing head/row/col mean 0. */
 int lesson_focus_resolve(const char *spec, int stage, const struct mha_example *ex,
                          struct lesson_focus *out, struct mha_error *err);
 

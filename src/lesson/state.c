@@ -7,6 +7,7 @@
 #include "lesson/lesson_parse.h"
 #include "lesson/lesson_state.h"
 #include "engine/train.h"
+#include "engine/stages.h"
 #include "engine/text_check.h"
 
 void lesson_state_init(struct lesson_state *st)
@@ -128,32 +129,31 @@ static int matrix_from_name(const char *name)
     return -1;
 }
 
-/* Matrices each stage shows, first = default. */
+/* A focus may name the matrices a stage shows in its dumps (by name, or Q,
+ * K, V for the heads they split into); the stage table says which. */
 static bool stage_has(int stage, enum mha_tensor m)
 {
-    switch (stage) {
-    case MHA_STAGE_INPUT:
-        return m <= MHA_TENSOR_W_O;
-    case MHA_STAGE_PROJECTION:
-    case MHA_STAGE_SPLIT:
-    case MHA_STAGE_TRANSPOSE:
-        return m >= MHA_TENSOR_Q && m <= MHA_TENSOR_V;
-    case MHA_STAGE_ATTENTION:
-        return m >= MHA_TENSOR_SCORES && m <= MHA_TENSOR_CONTEXT;
-    case MHA_STAGE_MERGE:
-        return m == MHA_TENSOR_MERGED;
-    case MHA_STAGE_OUTPUT:
-        return m == MHA_TENSOR_OUTPUT;
-    }
-    return false;
+    return matrix_names[m] &&
+           mha_stage_find(mha_stage_info((enum mha_stage)stage), m, MHA_SHOW_DUMP) >= 0;
 }
 
-static enum mha_tensor stage_default(int stage)
+/* True when m is shown as its per-head tensor there (Q as Q_h): one head's
+ * d_k columns. */
+static bool shown_by_head(int stage, enum mha_tensor m)
 {
-    static const enum mha_tensor d[MHA_STAGE_COUNT] = {
-        MHA_TENSOR_QUERY,   MHA_TENSOR_Q,      MHA_TENSOR_Q,     MHA_TENSOR_Q,
-        MHA_TENSOR_WEIGHTS, MHA_TENSOR_MERGED, MHA_TENSOR_OUTPUT};
-    return d[stage];
+    const struct mha_stage_info *info = mha_stage_info((enum mha_stage)stage);
+    const int i = mha_stage_find(info, m, MHA_SHOW_DUMP);
+    return i >= 0 && info->tensors[i] != m;
+}
+
+/* True when the stage shows per-head matrices. */
+static bool stage_per_head(int stage)
+{
+    const struct mha_stage_info *info = mha_stage_info((enum mha_stage)stage);
+    for (int i = 0; i < info->n_tensors; i++)
+        if ((info->show[i].flags & MHA_SHOW_DUMP) && info->show[i].form == MHA_FORM_HEADS)
+            return true;
+    return false;
 }
 
 /* Rows, columns and their labels of matrix m (labels NULL: by index). */
@@ -208,7 +208,7 @@ int lesson_focus_resolve(const char *spec, int stage, const struct mha_example *
                          struct lesson_focus *out, struct mha_error *err)
 {
     memset(out, 0, sizeof *out);
-    out->matrix = stage_default(stage);
+    out->matrix = mha_stage_info((enum mha_stage)stage)->focus;
     bool headed = false;
     char buf[512];
     snprintf(buf, sizeof buf, "%s", spec);
@@ -248,14 +248,14 @@ int lesson_focus_resolve(const char *spec, int stage, const struct mha_example *
                                  p);
         }
     }
-    bool has_heads = stage == MHA_STAGE_TRANSPOSE || stage == MHA_STAGE_ATTENTION;
+    bool has_heads = stage_per_head(stage);
     if (headed && !has_heads)
         return mha_error_set(err, "focus: the %s stage has no per-head matrices; drop \"head\"",
                              mha_stage_name((enum mha_stage)stage));
     int rows = 0, cols = 0;
     char *const *rl, *const *cl;
     matrix_shape(ex, out->matrix, &rows, &cols, &rl, &cl);
-    if (stage == MHA_STAGE_TRANSPOSE)
+    if (shown_by_head(stage, out->matrix))
         cols = ex->d_model / ex->heads;
     if (row) {
         out->row = lesson_find_label(rl, rows, row);

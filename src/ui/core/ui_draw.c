@@ -8,6 +8,7 @@
 #include "ui/core/ui_app.h"
 #include "ui/widgets/ui_bigtext.h"
 #include "ui/widgets/ui_text.h"
+#include "ui/views/ui_views.h"
 
 static void drop_windows(struct ui_app *app)
 {
@@ -257,8 +258,8 @@ static void draw_vis(const struct ui_app *app)
     }
     if (!vd)
         ui_legend_draw(app->vis, 1, 0, width, legend_parts(st->stage), st->tr->heads, th);
-    else if (vd->mode == MHA_VIEW_HEADS && !vd->error[0])
-        ui_legend_draw(app->vis, 1, 0, width, UI_LEGEND_COSINE, st->tr->heads, th);
+    else if (ui_view_ops(vd->mode) && ui_view_ops(vd->mode)->legend && !vd->error[0])
+        ui_legend_draw(app->vis, 1, 0, width, ui_view_ops(vd->mode)->legend, st->tr->heads, th);
     else if (!st->present) { /* a key hint: not on the presenter's screen */
         char hint[96], range[16];
         snprintf(hint, sizeof hint, "v: next view · %s or ← →: back to the stages",

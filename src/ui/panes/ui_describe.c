@@ -10,110 +10,49 @@
 #include "ui/widgets/ui_text.h"
 #include "ui/views/ui_views.h"
 
-/* Heading, formula and text of the current stage, with the example's sizes. */
+/* Where the example's numbers came from: learned, drawn from a seed (and
+ * how), or the file's.  Appended to the text of the stage that shows the
+ * example's own parameters. */
+static void provenance(const struct ui_state *st, char *text, size_t tn)
+{
+    size_t used = strlen(text);
+    snprintf(text + used, tn - used, "%s%s%s",
+             st->baseline    ? "here they were learned by training ("
+             : st->generated ? "here they are random, as on the first day of training."
+                             : "here they are the example file's.",
+             st->baseline ? st->trained : "",
+             st->baseline ? "), and each input row is "
+                            "the token's embedding plus its position's."
+                          : "");
+    if (!st->generated)
+        return;
+    const struct mha_example *ex = st->ex;
+    used = strlen(text);
+    if (mha_generated_is_page(ex->lq, ex->lk, ex->d_model, ex->cross, ex->seed))
+        snprintf(text + used, tn - used,
+                 " Drawn from seed %u as on the step-by-step page: inputs uniform in "
+                 "[-2, 2), weights in [-1, 1).",
+                 (unsigned)ex->seed);
+    else
+        snprintf(text + used, tn - used,
+                 " Drawn from seed %u: inputs uniform in [-2, 2), weights uniform in "
+                 "±1/√%d = ±%.3f, as nn.Linear starts them.",
+                 (unsigned)ex->seed, ex->d_model,
+                 mha_generated_weight_bound(ex->lq, ex->lk, ex->d_model, ex->cross, ex->seed));
+}
+
+/* Heading, formula and text of the current stage, with the example's sizes
+ * (the stage table's templates). */
 static void describe(const struct ui_state *st, char *head, size_t hn, char *formula, size_t fn,
                      char *text, size_t tn)
 {
-    const struct mha_trace *t = st->tr;
-    const int lq = t->lq, d = t->d_model, h = t->heads, dk = t->d_k;
     const struct mha_stage_info *info = mha_stage_info(st->stage);
     snprintf(head, hn, "%d · %s: %s", st->stage, info->title, info->subtitle);
-    switch (st->stage) {
-    case MHA_STAGE_INPUT:
-        snprintf(formula, fn,
-                 "query, key, value: (L, d) = (%d, %d)\nW_q, W_k, W_v, W_o: (d, d) = "
-                 "(%d, %d)",
-                 lq, d, d, d);
-        snprintf(text, tn,
-                 "Each token enters as a row of d_model numbers. Query rows are the questions "
-                 "the tokens ask, key rows are what the questions are matched against, and value "
-                 "rows are what a match hands back. The four weight matrices are everything this "
-                 "layer learns; %s%s%s",
-                 st->baseline    ? "here they were learned by training ("
-                 : st->generated ? "here they are random, as on the first day of training."
-                                 : "here they are the example file's.",
-                 st->baseline ? st->trained : "",
-                 st->baseline ? "), and each input row is "
-                                "the token's embedding plus its position's."
-                              : "");
-        if (st->generated) {
-            const struct mha_example *ex = st->ex;
-            const size_t used = strlen(text);
-            if (mha_generated_is_page(ex->lq, ex->lk, ex->d_model, ex->cross, ex->seed))
-                snprintf(text + used, tn - used,
-                         " Drawn from seed %u as on the step-by-step page: inputs uniform in "
-                         "[-2, 2), weights in [-1, 1).",
-                         (unsigned)ex->seed);
-            else
-                snprintf(text + used, tn - used,
-                         " Drawn from seed %u: inputs uniform in [-2, 2), weights uniform in "
-                         "±1/√%d = ±%.3f, as nn.Linear starts them.",
-                         (unsigned)ex->seed, d,
-                         mha_generated_weight_bound(ex->lq, ex->lk, d, ex->cross, ex->seed));
-        }
-        break;
-    case MHA_STAGE_PROJECTION:
-        snprintf(formula, fn, "Q = query · W_qᵀ   K = key · W_kᵀ\nV = value · W_vᵀ");
-        snprintf(text, tn,
-                 "Every input row is multiplied by a weight matrix and comes out the same width. "
-                 "The three matrices give one token three jobs: what it looks for (Q), how it can "
-                 "be found (K) and what it passes on (V). Without them tokens would be compared "
-                 "as they arrive, with no say in which features matter. The weights are stored "
-                 "[out][in], as nn.Linear does, hence the ᵀ.");
-        break;
-    case MHA_STAGE_SPLIT:
-        snprintf(formula, fn, "d_k = d_model / heads = %d / %d = %d", d, h, dk);
-        snprintf(text, tn,
-                 "Each row of Q, K and V is cut into %d piece%s of %d numbers: head 0 takes "
-                 "columns 0..%d%s. No number changes; the width is shared out, not lost. One head "
-                 "can only form one blend per token; several heads can each follow a different "
-                 "kind of link. That is why heads must divide d_model (try :heads 4).",
-                 h, h == 1 ? "" : "s", dk, dk - 1,
-                 h > 1 ? ", head 1 the next ones, and so on" : "");
-        break;
-    case MHA_STAGE_TRANSPOSE:
-        snprintf(formula, fn, "(L, H, d_k) = (%d, %d, %d) → (H, L, d_k) = (%d, %d, %d)", lq, h, dk,
-                 h, lq, dk);
-        snprintf(text, tn,
-                 "Moving the head axis first gives every head a complete small sequence of its "
-                 "own: L tokens with d_k numbers each. The heads can now run side by side without "
-                 "touching each other. Without this step Q·Kᵀ would multiply across heads and "
-                 "tokens at once and mix numbers that do not belong together.");
-        break;
-    case MHA_STAGE_ATTENTION:
-        snprintf(formula, fn, "weights = softmax(Q_h · K_hᵀ %s%s)\ncontext = weights · V_h",
-                 t->scaled ? "/ √d_k" : "", st->ex->causal ? " + mask" : "");
-        snprintf(text, tn,
-                 "In every head each query row meets every key row in a dot product: the scores. "
-                 "They are divided by √d_k = √%d (s switches this off), masked keys become −∞ "
-                 "(c turns on the causal mask), and softmax turns each row into weights that are "
-                 "positive and add up to 1. The context row is the weights' average of the value "
-                 "rows. Without the scaling, scores grow with d_k and softmax gives nearly all "
-                 "the weight to one key.",
-                 dk);
-        break;
-    case MHA_STAGE_MERGE:
-        snprintf(formula, fn, "(H, L, d_k) = (%d, %d, %d) → (L, H·d_k) = (%d, %d)", h, lq, dk, lq,
-                 d);
-        snprintf(text, tn,
-                 "The heads' context rows are laid next to each other again, head 0 first, so "
-                 "each token has one row of d_model numbers. This is only a rearrangement: "
-                 "nothing is added or multiplied.");
-        break;
-    default:
-        snprintf(formula, fn, "output = merged · W_oᵀ\nMHA = Concat(head_0%s) · W_oᵀ",
-                 h == 1   ? ""
-                 : h == 2 ? ", head_1"
-                 : h == 3 ? ", head_1, head_2"
-                          : " … head_H−1");
-        snprintf(text, tn,
-                 "A last linear layer lets every output column read every head, so what the "
-                 "heads found separately can be combined and weighed. Without it each head's "
-                 "result would stay in its own columns. The output has the input's shape "
-                 "(%d, %d), so layers can be stacked.",
-                 lq, d);
-        break;
-    }
+    const struct mha_title_ctx c = mha_title_ctx_make(st->ex, st->tr, 0, st->tr->lq, true);
+    mha_title_expand(formula, fn, info->pane_formula, &c);
+    mha_title_expand(text, tn, info->pane_text, &c);
+    if (info->with_params)
+        provenance(st, text, tn);
 }
 
 /* The pane's frame: a title bar on the first line, and a left rule when
@@ -123,55 +62,6 @@ void ui_pane_title(WINDOW *win, const char *title, int width, const struct ui_th
     const int attr = ui_role_attr(th, UI_ROLE_PANE_TITLE);
     ui_fill(win, 0, 0, width, attr);
     ui_put(win, 0, 1, title, width - 2, attr, th->utf8);
-}
-
-/* The views beyond the stages, one function each (rows of ui_views.c). */
-void ui_view_shapes_describe(const struct ui_state *st, char *head, size_t hn, char *formula,
-                             size_t fn, char *text, size_t tn)
-{
-    const struct mha_trace *t = st->tr;
-    char range[16];
-    snprintf(head, hn, "Shapes: the same numbers, new strides");
-    snprintf(formula, fn, "(B, L, d) → (B, L, H, d_k) → (B, H, L, d_k)\nd = H · d_k = %d · %d",
-             t->heads, t->d_k);
-    snprintf(text, tn,
-             "This is how the stages look in PyTorch code, with a batch of sequences. view "
-             "and transpose only change how memory is read; nothing is copied until "
-             "contiguous() before the heads are merged. v shows the next view, %s a stage.",
-             mha_stage_range(range, sizeof range));
-}
-
-void ui_view_cost_describe(const struct ui_state *st, char *head, size_t hn, char *formula,
-                           size_t fn, char *text, size_t tn)
-{
-    (void)st;
-    snprintf(head, hn, "Cost: what the heads cost");
-    snprintf(formula, fn,
-             "parameters = 4 · d_model² (+ 4 · d_model biases)\n"
-             "Q·Kᵀ: H · L² · d_k = L² · d_model multiply-adds");
-    snprintf(text, tn,
-             "Parameters and multiply-adds for one attention block, one head of full width "
-             "against H heads of d_k = d_model / H. Splitting shares the width out, so the "
-             "totals stay the same; only the number of attention maps grows. A lesson can "
-             "show a published model's sizes here.");
-}
-
-void ui_view_heads_describe(const struct ui_state *st, char *head, size_t hn, char *formula,
-                            size_t fn, char *text, size_t tn)
-{
-    snprintf(head, hn, "Heads: do they differ?");
-    snprintf(formula, fn, "A_i = W_q,iᵀ · W_k,i   (d × d, rank ≤ d_k = %d)", st->tr->d_k);
-    snprintf(text, tn,
-             "Each head scores token pairs with its own form A_i. The heatmap compares "
-             "every two heads: the cosine of their forms, 1 when they rank token pairs "
-             "alike, near 0 when they look for different things. The effective rank (the "
-             "entropy of A_i's singular values) says how many of its d_k directions a head "
-             "really uses. %s",
-             st->baseline ? "These weights were learned: the table sets each head beside "
-                            "itself at step 0, and shows how far training moved it."
-                          : "These weights were not trained, so any difference between "
-                            "the heads is chance; a model trained with --train (or lesson "
-                            "16) shows heads that learned different jobs.");
 }
 
 /* The view's text when a view is shown, else the stage's. */

@@ -10,8 +10,7 @@
 
 #include "io/dump.h"
 #include "io/export.h"
-#include "ui/widgets/ui_text.h"
-#include "ui/views/ui_viewdata.h"
+#include "ui/views/ui_views.h"
 
 #define MAX_NUMBER 9999 /* mha-attention-9999.svg is the last automatic name */
 
@@ -31,53 +30,6 @@ void ui_export_name(const char *what, int n, const char *ext, char *buf, size_t 
     snprintf(buf, size, "mha-%s-%d.%s", what, n, ext);
 }
 
-/* text padded with spaces to width columns, on the left when right. */
-static void cell(FILE *out, const char *text, int width, bool right)
-{
-    const int pad = width - ui_text_width(text, true);
-    if (right)
-        fprintf(out, "%*s", pad > 0 ? pad : 0, "");
-    fputs(text, out);
-    if (!right)
-        fprintf(out, "%*s", pad > 0 ? pad : 0, "");
-}
-
-/* A view's table as text: its line, the table with a rule under the
- * header, its note; and the heads' similarity matrix. */
-static void write_view(FILE *out, const struct ui_viewdata *vd)
-{
-    fprintf(out, "%s view: %s\n\n", vd->name, vd->line);
-    if (vd->error[0]) {
-        fprintf(out, "%s\n", vd->error);
-        return;
-    }
-    if (vd->similarity)
-        dump_text_matrix(out, "similarity of the heads' score forms (cosine)", vd->similarity,
-                         vd->heads, vd->heads, vd->row_labels, vd->col_labels);
-    const struct ui_table *t = &vd->table;
-    int width[UI_TABLE_MAX_COLS] = {0}, total = 0;
-    for (int c = 0; c < t->cols && c < UI_TABLE_MAX_COLS; c++) {
-        for (int r = 0; r < t->rows; r++) {
-            const int w = ui_text_width(t->cells[r * t->cols + c], true);
-            width[c] = w > width[c] ? w : width[c];
-        }
-        total += width[c] + (c ? 2 : 0);
-    }
-    fprintf(out, "%s%s\n\n", vd->similarity ? "\n" : "", vd->table_title);
-    for (int r = 0; r < t->rows; r++) {
-        for (int c = 0; c < t->cols && c < UI_TABLE_MAX_COLS; c++) {
-            fputs(c ? "  " : "", out);
-            const bool last = c + 1 == t->cols;
-            cell(out, t->cells[r * t->cols + c], last && !t->right[c] ? 0 : width[c], t->right[c]);
-        }
-        fputc('\n', out);
-        for (int i = 0; r == 0 && i < total; i++)
-            fputc(i + 1 == total ? '\n' : '-', out);
-    }
-    if (vd->note[0])
-        fprintf(out, "\n%s\n", vd->note);
-}
-
 /* What st shows in fmt, into a new buffer (free it).  -1 with err. */
 static int render(const struct ui_state *st, int fmt, char **buf, size_t *len,
                   struct mha_error *err)
@@ -87,8 +39,9 @@ static int render(const struct ui_state *st, int fmt, char **buf, size_t *len,
     if (!mem)
         return mha_error_set(err, "out of memory");
     int rc = 0;
-    if (st->view != MHA_VIEW_NONE && st->vd)
-        write_view(mem, st->vd);
+    const struct ui_view_ops *view = ui_view_ops(st->view);
+    if (view && st->vd) /* a view writes itself (its registry row), whatever the format */
+        view->export_text(mem, st->vd);
     else
         rc = mha_format_write(mem, st->ex, st->tr, st->stage, fmt, err);
     if (fclose(mem) != 0 && rc == 0)
@@ -136,7 +89,8 @@ int ui_export_write(const struct ui_state *st, int fmt, const char *dir, const c
         return -1;
     const char *what = st->view != MHA_VIEW_NONE ? ui_view_mode_name(st->view)
                                                  : mha_stage_name((enum mha_stage)st->stage);
-    const char *ext = st->view != MHA_VIEW_NONE ? "txt" : ui_export_extension(fmt);
+    const struct ui_view_ops *view = ui_view_ops(st->view);
+    const char *ext = view ? view->extension : ui_export_extension(fmt);
     return ui_export_write_buffer(buf, len, what, ext, dir, path, written, size, err);
 }
 

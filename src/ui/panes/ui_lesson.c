@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/stages.h"
 #include "lesson/lesson_state.h"
 
 void ui_lessons_init(struct ui_lessons *ls, const char *lessons_dir, const char *assets_dir,
@@ -48,11 +49,16 @@ struct mha_cell ui_lesson_focus_cell(const struct lesson_focus *f, int stage,
                                      const struct mha_trace *t)
 {
     struct mha_cell c = {f->matrix, f->head, f->row, f->col};
-    const bool qkv = f->matrix >= MHA_TENSOR_Q && f->matrix <= MHA_TENSOR_V;
-    if (qkv && (stage == MHA_STAGE_SPLIT || stage == MHA_STAGE_TRANSPOSE)) {
-        /* those stages show the per-head tensors Q_h, K_h, V_h */
-        c.tensor = (enum mha_tensor)(MHA_TENSOR_QH + (f->matrix - MHA_TENSOR_Q));
-        if (stage == MHA_STAGE_SPLIT && t->d_k > 0) {
+    const struct mha_stage_info *info = mha_stage_info((enum mha_stage)stage);
+    const int i = mha_stage_find(info, f->matrix, MHA_SHOW_SCREEN);
+    const enum mha_tensor heads = mha_tensor_desc(f->matrix)->heads;
+    if (i < 0 || heads == MHA_TENSOR_COUNT)
+        return c;
+    if (info->tensors[i] == heads) { /* shown as its per-head tensor (Q as Q_h) */
+        c.tensor = heads;
+    } else if (info->show[i].form == MHA_FORM_SPLIT) { /* its columns cut into heads */
+        c.tensor = heads;
+        if (t->d_k > 0) {
             c.head = f->col / t->d_k;
             c.col = f->col % t->d_k;
         }

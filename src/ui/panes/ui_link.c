@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/stages.h"
 #include "lesson/catalog.h"
 #include "io/example_io.h"
 #include "lesson/lesson_state.h"
@@ -91,6 +92,18 @@ static bool per_head(enum mha_tensor x)
            x == MHA_TENSOR_CONTEXT;
 }
 
+/* True when stage shows per-head tensor x as the columns of the tensor it
+ * splits from (the stage table's SPLIT form: Q_h as Q's columns). */
+static bool split_there(int stage, enum mha_tensor x)
+{
+    const struct mha_stage_info *info = mha_stage_info((enum mha_stage)stage);
+    for (int i = 0; i < info->n_tensors; i++)
+        if ((info->show[i].flags & MHA_SHOW_SCREEN) && info->show[i].form == MHA_FORM_SPLIT &&
+            mha_tensor_desc(info->tensors[i])->heads == x)
+            return true;
+    return false;
+}
+
 bool ui_link_focus(const struct ui_state *st, const struct mha_cell *cell, char *buf, size_t n)
 {
     const struct mha_example *ex = st->ex;
@@ -99,7 +112,7 @@ bool ui_link_focus(const struct ui_state *st, const struct mha_cell *cell, char 
         return false;
     int heads, rows, cols, col = cell->col;
     mha_tensor_shape(st->tr, cell->tensor, &heads, &rows, &cols);
-    const bool split = st->stage == MHA_STAGE_SPLIT && per_head(cell->tensor);
+    const bool split = per_head(cell->tensor) && split_there(st->stage, cell->tensor);
     if (split) { /* the split stage counts a head's columns across Q, K or V */
         col = cell->head * st->tr->d_k + cell->col;
         cols = ex->d_model;

@@ -39,6 +39,15 @@ struct ui_viewdata {
     char **row_labels, **col_labels; /* "head 0" .. and "h0" .. */
 };
 
+/* Room for rows x cols cells of t (row 0 the header); false when out of
+ * memory.  Row r's cells from texts (t->cols of them, copied). */
+bool ui_table_alloc(struct ui_table *t, int rows, int cols);
+bool ui_table_set_row(struct ui_table *t, int r, const char *const *texts);
+
+/* The sequence length the shapes and cost views use: the view's own
+ * (st->view_seq) or the example's queries (keys when keys). */
+long long ui_view_seq_len(const struct ui_state *st, bool keys);
+
 /* Compute the view for st's example (st->view_batch, view_seq, view_preset
  * give the shapes and cost views their sizes).  Returns a new record (free
  * with ui_viewdata_free), NULL only when out of memory.  A view that cannot

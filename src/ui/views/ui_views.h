@@ -1,19 +1,23 @@
 /* ui_views.h - the view registry: one row per view beyond the stages (the
- * shapes, cost and heads views), saying how the screen makes its numbers,
- * what the text pane says about it, and what the message line says when v
- * brings it up.  Everything else about a view is generic: its blocks (a
- * table, and a matrix when it has one) are built by ui_view.c, drawn by the
- * block widgets, and written out by ui_export.c from the same ui_viewdata.
+ * shapes, cost and heads views), each pointing at its own file's functions:
+ * how its numbers are made, the blocks the screen shows, what the text pane
+ * says about it, how :export and e write it, and what the message line says
+ * when v brings it up, the legend over it and whose sizes the status line
+ * gives.  The blocks are drawn by the block widgets (a table, a matrix), so
+ * a view has no drawing code of its own.
  *
  * Adding a view: a value in enum mha_view (views.h) with its name, a row in
- * ui_views.c, and one file with its make and describe functions. */
+ * ui_views.c, and one file views/ui_view_<name>.c with its functions (and
+ * its line in meson.build). */
 #ifndef UI_VIEWS_H
 #define UI_VIEWS_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "ui/core/ui_state.h"
+#include "ui/views/ui_view.h"
 #include "ui/views/ui_viewdata.h"
 
 struct ui_view_ops {
@@ -23,23 +27,55 @@ struct ui_view_ops {
     /* fill vd's tables and matrices for st; false only when out of memory
      * (a view that cannot be made says why in vd->error) */
     bool (*make)(struct ui_viewdata *vd, const struct ui_state *st);
+    /* the blocks the screen shows for vd (made, without an error) into out
+     * (room for max); returns how many */
+    int (*build)(const struct ui_viewdata *vd, struct ui_block *out, int max);
     /* the text pane's heading, formula (lines apart by '\n') and text */
     void (*describe)(const struct ui_state *st, char *head, size_t hn, char *formula, size_t fn,
                      char *text, size_t tn);
+    /* the view written out (:export, e) as text; the file's extension */
+    void (*export_text)(FILE *out, const struct ui_viewdata *vd);
+    const char *extension;
+    /* the legend drawn over the view (UI_LEGEND_* parts of ui_widget.h);
+     * 0: a key hint back to the stages instead */
+    unsigned legend;
+    /* the status line gives the view's own sizes (vd->line: a batch, a
+     * sequence length, a published model) rather than the example's */
+    bool own_sizes;
 };
 
 /* The row of view v; NULL for MHA_VIEW_NONE (the stage) or no view. */
 const struct ui_view_ops *ui_view_ops(enum mha_view v);
 
-/* The views' own functions (ui_viewdata.c and ui_describe.c). */
+/* What the views share (ui_views.c). */
+/* A table block for vd's table (title, note, rows and columns); NULL when
+ * there is no room (n >= max). */
+struct ui_block *ui_view_table_block(const struct ui_viewdata *vd, struct ui_block *out, int *n,
+                                     int max);
+/* "<Name> view: <line>" and a blank line; then the error and false when the
+ * view could not be made. */
+bool ui_view_write_heading(FILE *out, const struct ui_viewdata *vd);
+/* vd's title, its table with a rule under the header, and its note. */
+void ui_view_write_table(FILE *out, const struct ui_viewdata *vd);
+
+/* The views' own functions, one file each: ui_view_shapes.c, ui_view_cost.c,
+ * ui_view_heads.c. */
 bool ui_view_shapes_make(struct ui_viewdata *vd, const struct ui_state *st);
-bool ui_view_cost_make(struct ui_viewdata *vd, const struct ui_state *st);
-bool ui_view_heads_make(struct ui_viewdata *vd, const struct ui_state *st);
+int ui_view_shapes_build(const struct ui_viewdata *vd, struct ui_block *out, int max);
 void ui_view_shapes_describe(const struct ui_state *st, char *head, size_t hn, char *formula,
                              size_t fn, char *text, size_t tn);
+void ui_view_shapes_export(FILE *out, const struct ui_viewdata *vd);
+
+bool ui_view_cost_make(struct ui_viewdata *vd, const struct ui_state *st);
+int ui_view_cost_build(const struct ui_viewdata *vd, struct ui_block *out, int max);
 void ui_view_cost_describe(const struct ui_state *st, char *head, size_t hn, char *formula,
                            size_t fn, char *text, size_t tn);
+void ui_view_cost_export(FILE *out, const struct ui_viewdata *vd);
+
+bool ui_view_heads_make(struct ui_viewdata *vd, const struct ui_state *st);
+int ui_view_heads_build(const struct ui_viewdata *vd, struct ui_block *out, int max);
 void ui_view_heads_describe(const struct ui_state *st, char *head, size_t hn, char *formula,
                             size_t fn, char *text, size_t tn);
+void ui_view_heads_export(FILE *out, const struct ui_viewdata *vd);
 
 #endif

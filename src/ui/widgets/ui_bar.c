@@ -7,6 +7,7 @@
 #include "engine/stages.h"
 #include "ui/core/ui_app.h"
 #include "ui/widgets/ui_text.h"
+#include "ui/views/ui_views.h"
 
 void ui_bar_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme *th, int width)
 {
@@ -73,8 +74,9 @@ void ui_status_draw(WINDOW *win, const struct ui_app *app, int width)
     ui_fill(win, 0, 0, width, base);
     char part[8][96];
     int n = 0;
-    const bool sized_view = (st->view == MHA_VIEW_SHAPES || st->view == MHA_VIEW_COST) && st->vd &&
-                            st->vd->line[0] && !st->vd->error[0];
+    const struct ui_view_ops *view = ui_view_ops(st->view);
+    const bool sized_view =
+        view && view->own_sizes && st->vd && st->vd->line[0] && !st->vd->error[0];
     if (sized_view) {
         /* the shapes and cost views have sizes of their own (a batch, a
          * sequence length, a published model): say those, not the example's */

@@ -1,0 +1,33 @@
+#!/bin/bash
+# table_literals.sh - what the stage table and the view registry describe is
+# named nowhere else: the builders of the screen's blocks, the exports, the
+# dumps, the text pane and a lesson's focus name no stage (they read the
+# rows of src/engine/stages.c), and no file of the screen names a view but its registry row
+# (src/ui/views/ui_views.c).  Usage: table_literals.sh SOURCE_ROOT
+root=${1:?usage: table_literals.sh SOURCE_ROOT}
+status=0
+for f in src/ui/views/ui_view.c src/io/export_table.c src/io/dump_json.c src/io/dump.c \
+    src/io/export_svg.c src/io/export_html.c src/ui/panes/ui_describe.c src/ui/panes/ui_lesson.c \
+    src/ui/panes/ui_link.c src/lesson/lesson_html.c; do
+    if [ ! -f "$root/$f" ]; then
+        echo "table_literals: $f is missing" >&2
+        status=1
+        continue
+    fi
+    # MHA_STAGE_COUNT (how many) is fine; a named stage is a case the table should hold
+    if grep -nE 'MHA_STAGE_[A-Z_]+' "$root/$f" | grep -vE 'MHA_STAGE_(COUNT|MAX_TENSORS)\b' |
+        grep -E 'MHA_STAGE_[A-Z]'; then
+        echo "table_literals: $f names a stage; describe it in the stage table instead" >&2
+        status=1
+    fi
+done
+# MHA_VIEW_NONE (the stage itself) and MHA_VIEW_COUNT are fine
+views=$(grep -rnE 'MHA_VIEW_[A-Z_]+' "$root/src/ui" --include='*.c' --include='*.h' |
+    grep -vE '^[^:]*/src/ui/views/ui_views\.c:' | grep -vE 'MHA_VIEW_(NONE|COUNT)\b' |
+    grep -E 'MHA_VIEW_[A-Z]')
+if [ -n "$views" ]; then
+    echo "$views"
+    echo "table_literals: the screen names a view outside its registry row (views/ui_views.c)" >&2
+    status=1
+fi
+exit $status
