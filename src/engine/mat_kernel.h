@@ -77,25 +77,31 @@ static inline void mat_copy(float *restrict dst, const float *restrict src, int 
  * x = n·ln 2 + r, |r| <= ln 2 / 2, within 1.3e-7 relative of e^x over the
  * whole range.  n is rounded by adding 1.5·2^23 (it lands in the low
  * mantissa bits) and 2^n is built from those bits: no branch, no
- * conversion, no library call. */
+ * conversion, no library call.  The body is written once for a float FT
+ * (and the int IT of its size) so that a scalar and a vector of lanes
+ * (vec8.h) compute it alike. */
+#define MAT_EXP_NEG_BODY(FT, IT, x)                                                                \
+    do {                                                                                           \
+        const FT t_ = (x)*1.44269504088896341f + 12582912.0f;                                      \
+        const FT fn_ = t_ - 12582912.0f;                                                           \
+        IT tb_;                                                                                    \
+        memcpy(&tb_, &t_, sizeof tb_);                                                             \
+        const FT r_ = ((x)-fn_ * 0.693359375f) + fn_ * 2.12194440e-4f;                             \
+        FT p_ = r_ * 1.9875691500e-4f + 1.3981999507e-3f;                                          \
+        p_ = p_ * r_ + 8.3334519073e-3f;                                                           \
+        p_ = p_ * r_ + 4.1665795894e-2f;                                                           \
+        p_ = p_ * r_ + 1.6666665459e-1f;                                                           \
+        p_ = p_ * r_ + 5.0000001201e-1f;                                                           \
+        const FT e_ = p_ * r_ * r_ + r_ + 1.0f;                                                    \
+        const IT bits_ = (tb_ - 0x4B400000 + 127) * (1 << 23); /* 2^n */                           \
+        FT scale_;                                                                                 \
+        memcpy(&scale_, &bits_, sizeof scale_);                                                    \
+        return e_ * scale_;                                                                        \
+    } while (0)
+
 static inline float mat_exp_neg(float x)
 {
-    const float t = x * 1.44269504088896341f + 12582912.0f;
-    const float fn = t - 12582912.0f;
-    int32_t tb;
-    memcpy(&tb, &t, sizeof tb);
-    const float r = (x - fn * 0.693359375f) + fn * 2.12194440e-4f;
-    float p = 1.9875691500e-4f;
-    p = p * r + 1.3981999507e-3f;
-    p = p * r + 8.3334519073e-3f;
-    p = p * r + 4.1665795894e-2f;
-    p = p * r + 1.6666665459e-1f;
-    p = p * r + 5.0000001201e-1f;
-    const float e = p * r * r + r + 1.0f;
-    const int32_t bits = (tb - 0x4B400000 + 127) * (1 << 23); /* 2^n */
-    float scale;
-    memcpy(&scale, &bits, sizeof scale);
-    return e * scale;
+    MAT_EXP_NEG_BODY(float, int32_t, x);
 }
 
 #endif

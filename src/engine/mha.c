@@ -171,18 +171,7 @@ void mha_forward_attend(const unsigned char *mask, bool causal, bool scaled, str
     const size_t att = (size_t)lq * (size_t)lk;
     for (int h = 0; h < h_n && mha_rows_fit(lk, d_k); h++) {
         /* a head whose keys fit in a few vector registers: a row at a time */
-        const struct mha_rows_head hd = {
-            .lq = lq,
-            .lk = lk,
-            .d_k = d_k,
-            .qh = t->qh + mha_idx3(lq, d_k, h, 0, 0),
-            .kh = t->kh + mha_idx3(lk, d_k, h, 0, 0),
-            .vh = t->vh + mha_idx3(lk, d_k, h, 0, 0),
-            .scores = t->scores + (size_t)h * att,
-            .scaled = t->scaled_scores + (size_t)h * att,
-            .weights = t->weights + (size_t)h * att,
-            .context = t->context + mha_idx3(lq, d_k, h, 0, 0),
-        };
+        const struct mha_rows_head hd = mha_rows_head_of(t, h);
         t->empty_rows += mha_rows_attend(&hd, mask, causal, t->scale, t->row_empty);
     }
     for (int h = 0; h < h_n && !mha_rows_fit(lk, d_k); h++) {

@@ -66,15 +66,7 @@ void mha_backward_attend(const struct mha_trace *t, const float *d_merged, float
          * a row at a time, each head's columns of d_merged read and of dq,
          * dk, dv written where they lie (no split, no merge) */
         for (int h = 0; h < h_n; h++) {
-            const struct mha_rows_head hd = {
-                .lq = lq,
-                .lk = lk,
-                .d_k = d_k,
-                .qh = t->qh + mha_idx3(lq, d_k, h, 0, 0),
-                .kh = t->kh + mha_idx3(lk, d_k, h, 0, 0),
-                .vh = t->vh + mha_idx3(lk, d_k, h, 0, 0),
-                .weights = t->weights + (size_t)h * att,
-            };
+            const struct mha_rows_head hd = mha_rows_head_of(t, h);
             const size_t col = (size_t)h * (size_t)d_k;
             mha_rows_backward(&hd, t->causal, t->scale, d_merged + col, (size_t)d, dq + col,
                               dk + col, dv + col);

@@ -8,6 +8,9 @@
 #define MHA_ROWS_H
 
 #include <stdbool.h>
+#include <stddef.h>
+
+#include "engine/mha.h"
 
 #include "engine/mat_kernel.h"
 
@@ -24,6 +27,25 @@ struct mha_rows_head {
     const float *qh, *kh, *vh;
     float *scores, *scaled, *weights, *context;
 };
+
+/* Head h of trace t (its weights, scores and context rows included). */
+static inline struct mha_rows_head mha_rows_head_of(const struct mha_trace *t, int h)
+{
+    const size_t att = (size_t)t->lq * (size_t)t->lk;
+    const struct mha_rows_head hd = {
+        .lq = t->lq,
+        .lk = t->lk,
+        .d_k = t->d_k,
+        .qh = t->qh + mha_idx3(t->lq, t->d_k, h, 0, 0),
+        .kh = t->kh + mha_idx3(t->lk, t->d_k, h, 0, 0),
+        .vh = t->vh + mha_idx3(t->lk, t->d_k, h, 0, 0),
+        .scores = t->scores + (size_t)h * att,
+        .scaled = t->scaled_scores + (size_t)h * att,
+        .weights = t->weights + (size_t)h * att,
+        .context = t->context + mha_idx3(t->lq, t->d_k, h, 0, 0),
+    };
+    return hd;
+}
 
 /* True when mha_rows_* take a head of these sizes. */
 static inline bool mha_rows_fit(int lk, int d_k)

@@ -80,21 +80,7 @@ static VEC_INLINE vec8 exp8(vec8 x)
     const vec8 lo = {MAT_EXP_NEG_MIN, MAT_EXP_NEG_MIN, MAT_EXP_NEG_MIN, MAT_EXP_NEG_MIN,
                      MAT_EXP_NEG_MIN, MAT_EXP_NEG_MIN, MAT_EXP_NEG_MIN, MAT_EXP_NEG_MIN};
     x = select8(x > lo, x, lo);
-    const vec8 t = x * 1.44269504088896341f + 12582912.0f;
-    const vec8 fn = t - 12582912.0f;
-    ivec8 tb;
-    memcpy(&tb, &t, sizeof tb);
-    const vec8 r = (x - fn * 0.693359375f) + fn * 2.12194440e-4f;
-    vec8 p = r * 1.9875691500e-4f + 1.3981999507e-3f;
-    p = p * r + 8.3334519073e-3f;
-    p = p * r + 4.1665795894e-2f;
-    p = p * r + 1.6666665459e-1f;
-    p = p * r + 5.0000001201e-1f;
-    const vec8 e = p * r * r + r + 1.0f;
-    const ivec8 bits = (tb - 0x4B400000 + 127) * (1 << 23); /* 2^n */
-    vec8 scale;
-    memcpy(&scale, &bits, sizeof scale);
-    return e * scale;
+    MAT_EXP_NEG_BODY(vec8, ivec8, x);
 }
 
 #if defined(__has_builtin)
