@@ -11,183 +11,99 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-struct result {
-    int status;
-    char *out;
-    char *err;
-};
-
-static char *slurp_fd(int fd)
-{
-    size_t cap = 4096, len = 0;
-    char *buf = malloc(cap);
-    ck_assert_ptr_nonnull(buf);
-    lseek(fd, 0, SEEK_SET);
-    ssize_t n;
-    while ((n = read(fd, buf + len, cap - len - 1)) > 0) {
-        len += (size_t)n;
-        if (cap - len < 2) {
-            buf = realloc(buf, cap *= 2);
-            ck_assert_ptr_nonnull(buf);
-        }
-    }
-    buf[len] = '\0';
-    return buf;
-}
-
-/* Run the program with args (NULL-terminated), stdin from /dev/null and
- * stdout/stderr captured in temporary files (so stdout is never a tty). */
-static struct result run(const char *const *args)
-{
-    const char *exe = getenv("MHA_EXPLORER");
-    ck_assert_msg(exe != NULL, "MHA_EXPLORER is not set");
-    char out_path[] = "/tmp/mha-cli-out-XXXXXX", err_path[] = "/tmp/mha-cli-err-XXXXXX";
-    int out_fd = mkstemp(out_path), err_fd = mkstemp(err_path);
-    ck_assert(out_fd >= 0 && err_fd >= 0);
-    unlink(out_path);
-    unlink(err_path);
-    char *argv[32];
-    int argc = 0;
-    argv[argc++] = (char *)exe;
-    for (int i = 0; args[i] && argc < 31; i++)
-        argv[argc++] = (char *)args[i];
-    argv[argc] = NULL;
-    pid_t pid = fork();
-    ck_assert_int_ge(pid, 0);
-    if (pid == 0) {
-        int in = open("/dev/null", O_RDONLY);
-        dup2(in, 0);
-        dup2(out_fd, 1);
-        dup2(err_fd, 2);
-        execv(exe, argv);
-        _exit(127);
-    }
-    int st;
-    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
-    struct result r = {WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st), slurp_fd(out_fd),
-                       slurp_fd(err_fd)};
-    close(out_fd);
-    close(err_fd);
-    return r;
-}
-
-static void result_free(struct result *r)
-{
-    free(r->out);
-    free(r->err);
-}
-
-/* A usage/input error: status 2, the message on stderr, stdout empty. */
-static void expect_error(const char *const *args, const char *message)
-{
-    struct result r = run(args);
-    ck_assert_msg(r.status == 2, "status %d for %s (stderr: %s)", r.status, args[0], r.err);
-    ck_assert_msg(strstr(r.err, message) != NULL, "stderr '%s' lacks '%s'", r.err, message);
-    ck_assert_msg(strncmp(r.err, "mha-explorer: ", 14) == 0, "stderr '%s' lacks the name", r.err);
-    ck_assert_msg(r.out[0] == '\0', "stdout not empty after an error: '%s'", r.out);
-    result_free(&r);
-}
-
-static char path_buf[1024];
-
-static const char *data_path(const char *rel)
-{
-    const char *dir = getenv("MHA_TEST_DATA");
-    snprintf(path_buf, sizeof path_buf, "%s/%s", dir ? dir : "tests/data", rel);
-    return path_buf;
-}
+#include "cli_run.h"
 
 START_TEST(help_and_version)
 {
-    struct result r = run((const char *[]){"--help", NULL});
+    struct cli_result r = cli_run((const char *[]){"--help", NULL});
     ck_assert_int_eq(r.status, 0);
     ck_assert_ptr_nonnull(strstr(r.out, "Usage: mha-explorer"));
     ck_assert_ptr_nonnull(strstr(r.out, "--dump STAGE"));
     ck_assert_str_eq(r.err, "");
-    result_free(&r);
-    r = run((const char *[]){"--version", NULL});
+    cli_result_free(&r);
+    r = cli_run((const char *[]){"--version", NULL});
     ck_assert_int_eq(r.status, 0);
     ck_assert_ptr_nonnull(strstr(r.out, "mha-explorer "));
-    result_free(&r);
+    cli_result_free(&r);
 }
 END_TEST
 
 START_TEST(usage_errors)
 {
-    expect_error((const char *[]){"--dump", "bogus", NULL}, "--dump: unknown stage 'bogus'");
-    expect_error((const char *[]){"--dump", "all", "--format", "xml", NULL},
-                 "--format: unknown format 'xml'");
-    expect_error((const char *[]){"--d-model", "abc", "--dump", "all", NULL},
-                 "--d-model: 'abc' is not a whole number");
-    expect_error((const char *[]){"--d-model", "0", "--dump", "all", NULL},
-                 "--d-model: 0 is out of range");
-    expect_error((const char *[]){"--d-model", "4096", "--dump", "all", NULL},
-                 "--d-model: 4096 is out of range");
-    expect_error((const char *[]){"--seed", "-1", "--dump", "all", NULL}, "--seed:");
-    expect_error((const char *[]){"--tokens", "   ", "--dump", "all", NULL},
-                 "--tokens: give at least one token");
-    expect_error((const char *[]){"--bogus", NULL}, "unknown option '--bogus'");
-    expect_error((const char *[]){"--dump", NULL}, "--dump needs a value");
-    expect_error((const char *[]){"extra", NULL}, "unexpected argument 'extra'");
-    expect_error((const char *[]){"--format", "json", NULL}, "--format needs --dump STAGE");
-    expect_error((const char *[]){"--stage", "nowhere", NULL}, "--stage: unknown stage");
-    expect_error((const char *[]){"--load", "x.json", "--tokens", "a b", NULL},
-                 "--tokens cannot be combined with --load");
+    cli_expect_error((const char *[]){"--dump", "bogus", NULL}, "--dump: unknown stage 'bogus'");
+    cli_expect_error((const char *[]){"--dump", "all", "--format", "xml", NULL},
+                     "--format: unknown format 'xml'");
+    cli_expect_error((const char *[]){"--d-model", "abc", "--dump", "all", NULL},
+                     "--d-model: 'abc' is not a whole number");
+    cli_expect_error((const char *[]){"--d-model", "0", "--dump", "all", NULL},
+                     "--d-model: 0 is out of range");
+    cli_expect_error((const char *[]){"--d-model", "4096", "--dump", "all", NULL},
+                     "--d-model: 4096 is out of range");
+    cli_expect_error((const char *[]){"--seed", "-1", "--dump", "all", NULL}, "--seed:");
+    cli_expect_error((const char *[]){"--tokens", "   ", "--dump", "all", NULL},
+                     "--tokens: give at least one token");
+    cli_expect_error((const char *[]){"--bogus", NULL}, "unknown option '--bogus'");
+    cli_expect_error((const char *[]){"--dump", NULL}, "--dump needs a value");
+    cli_expect_error((const char *[]){"extra", NULL}, "unexpected argument 'extra'");
+    cli_expect_error((const char *[]){"--format", "json", NULL}, "--format needs --dump STAGE");
+    cli_expect_error((const char *[]){"--stage", "nowhere", NULL}, "--stage: unknown stage");
+    cli_expect_error((const char *[]){"--load", "x.json", "--tokens", "a b", NULL},
+                     "--tokens cannot be combined with --load");
 }
 END_TEST
 
 START_TEST(heads_that_do_not_divide_are_explained)
 {
-    expect_error((const char *[]){"--heads", "4", "--dump", "all", NULL},
-                 "--heads: 4 heads do not divide d_model 6: every head gets d_k = d_model / "
-                 "heads dimensions, so heads must divide d_model (here: 1, 2, 3, 6)");
-    expect_error((const char *[]){"--d-model", "8", "--heads", "3", "--dump", "all", NULL},
-                 "(here: 1, 2, 4, 8)");
-    expect_error((const char *[]){"--heads", "7", "--dump", "all", NULL},
-                 "7 heads: heads must be between 1 and d_model (6)");
+    cli_expect_error((const char *[]){"--heads", "4", "--dump", "all", NULL},
+                     "--heads: 4 heads do not divide d_model 6: every head gets d_k = d_model / "
+                     "heads dimensions, so heads must divide d_model (here: 1, 2, 3, 6)");
+    cli_expect_error((const char *[]){"--d-model", "8", "--heads", "3", "--dump", "all", NULL},
+                     "(here: 1, 2, 4, 8)");
+    cli_expect_error((const char *[]){"--heads", "7", "--dump", "all", NULL},
+                     "7 heads: heads must be between 1 and d_model (6)");
 }
 END_TEST
 
 START_TEST(bad_files_name_file_line_and_column)
 {
     char p[1024];
-    snprintf(p, sizeof p, "%s", data_path("bad/syntax.json"));
-    struct result r = run((const char *[]){"--load", p, "--dump", "all", NULL});
+    snprintf(p, sizeof p, "%s", cli_data_path("bad/syntax.json"));
+    struct cli_result r = cli_run((const char *[]){"--load", p, "--dump", "all", NULL});
     ck_assert_int_eq(r.status, 2);
     char want[1100];
     snprintf(want, sizeof want, "mha-explorer: %s:4:", p);
     ck_assert_msg(strncmp(r.err, want, strlen(want)) == 0, "stderr: %s", r.err);
     ck_assert_str_eq(r.out, "");
-    result_free(&r);
-    snprintf(p, sizeof p, "%s", data_path("bad/ragged.json"));
-    expect_error((const char *[]){"--load", p, "--dump", "all", "--format", "json", NULL},
-                 "\"query\" row 1 has 1 numbers; expected 2");
-    expect_error((const char *[]){"--load", "/nonexistent/file.json", "--dump", "all", NULL},
-                 "/nonexistent/file.json: cannot open");
-    snprintf(p, sizeof p, "%s", data_path("examples/self.json"));
-    expect_error((const char *[]){"--load", p, "--heads", "3", "--dump", "all", NULL},
-                 "--heads: 3 heads do not divide d_model 4");
+    cli_result_free(&r);
+    snprintf(p, sizeof p, "%s", cli_data_path("bad/ragged.json"));
+    cli_expect_error((const char *[]){"--load", p, "--dump", "all", "--format", "json", NULL},
+                     "\"query\" row 1 has 1 numbers; expected 2");
+    cli_expect_error((const char *[]){"--load", "/nonexistent/file.json", "--dump", "all", NULL},
+                     "/nonexistent/file.json: cannot open");
+    snprintf(p, sizeof p, "%s", cli_data_path("examples/self.json"));
+    cli_expect_error((const char *[]){"--load", p, "--heads", "3", "--dump", "all", NULL},
+                     "--heads: 3 heads do not divide d_model 4");
 }
 END_TEST
 
 START_TEST(explorer_without_a_terminal_points_to_dump)
 {
-    expect_error((const char *[]){NULL}, "needs a terminal");
-    expect_error((const char *[]){"--tokens", "a b", NULL}, "--dump STAGE");
+    cli_expect_error((const char *[]){NULL}, "needs a terminal");
+    cli_expect_error((const char *[]){"--tokens", "a b", NULL}, "--dump STAGE");
     /* --no-mouse is an option of the explorer: it reaches the terminal check */
-    expect_error((const char *[]){"--no-mouse", NULL}, "needs a terminal");
+    cli_expect_error((const char *[]){"--no-mouse", NULL}, "needs a terminal");
 }
 END_TEST
 
 static json_t *dump_json(const char *const *args)
 {
-    struct result r = run(args);
+    struct cli_result r = cli_run(args);
     ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
     ck_assert_str_eq(r.err, "");
     json_error_t jerr;
     json_t *root = json_loads(r.out, 0, &jerr);
     ck_assert_msg(root != NULL, "stdout is not one JSON object: %s", jerr.text);
-    result_free(&r);
+    cli_result_free(&r);
     return root;
 }
 
@@ -213,7 +129,7 @@ static void assert_close(const json_t *got, const json_t *want, double tol, cons
 START_TEST(default_example_matches_reference)
 {
     json_error_t jerr;
-    json_t *ref = json_load_file(data_path("engine_cases.json"), 0, &jerr);
+    json_t *ref = json_load_file(cli_data_path("engine_cases.json"), 0, &jerr);
     ck_assert_msg(ref != NULL, "reference: %s", jerr.text);
     json_t *cases = json_object_get(ref, "cases"), *c = NULL;
     for (size_t i = 0; i < json_array_size(cases); i++)
@@ -279,29 +195,29 @@ START_TEST(generated_examples_are_deterministic)
 {
     const char *a[] = {"--dump", "output", "--format", "json", "--seed", "9", NULL};
     const char *b[] = {"--dump", "output", "--format", "json", "--seed", "10", NULL};
-    struct result r1 = run(a), r2 = run(a), r3 = run(b);
+    struct cli_result r1 = cli_run(a), r2 = cli_run(a), r3 = cli_run(b);
     ck_assert_int_eq(r1.status, 0);
     ck_assert_str_eq(r1.out, r2.out);
     ck_assert_str_ne(r1.out, r3.out);
-    result_free(&r1);
-    result_free(&r2);
-    result_free(&r3);
+    cli_result_free(&r1);
+    cli_result_free(&r2);
+    cli_result_free(&r3);
 }
 END_TEST
 
 START_TEST(text_format_reads_like_a_slide)
 {
-    struct result r = run((const char *[]){"--dump", "projection", NULL});
+    struct cli_result r = cli_run((const char *[]){"--dump", "projection", NULL});
     ck_assert_int_eq(r.status, 0);
     ck_assert_ptr_nonnull(strstr(r.out, "d_model 6, 2 heads, d_k 3"));
     ck_assert_ptr_nonnull(strstr(r.out, "Q = query·W_qᵀ + b_q  (4 × 6)"));
     ck_assert_ptr_nonnull(strstr(r.out, "\ntok 3 "));
     ck_assert_ptr_null(strstr(r.out, "== 0 input"));
-    result_free(&r);
-    r = run((const char *[]){"--dump", "4", "--no-scale", NULL});
+    cli_result_free(&r);
+    r = cli_run((const char *[]){"--dump", "4", "--no-scale", NULL});
     ck_assert_int_eq(r.status, 0);
     ck_assert_ptr_nonnull(strstr(r.out, "scaling off"));
-    result_free(&r);
+    cli_result_free(&r);
 }
 END_TEST
 
@@ -310,42 +226,44 @@ START_TEST(export_formats_and_lessons)
     static const char *const fmts[] = {"svg", "html", "markdown", "csv", "latex"};
     static const char *const starts[] = {"<", "<!DOCTYPE html>", "#", "#", "%"};
     for (size_t i = 0; i < sizeof fmts / sizeof fmts[0]; i++) {
-        struct result r = run((const char *[]){"--dump", "attention", "--format", fmts[i], NULL});
+        struct cli_result r =
+            cli_run((const char *[]){"--dump", "attention", "--format", fmts[i], NULL});
         ck_assert_msg(r.status == 0, "%s: status %d: %s", fmts[i], r.status, r.err);
         ck_assert_msg(strncmp(r.out, starts[i], strlen(starts[i])) == 0, "%s starts '%.40s'",
                       fmts[i], r.out);
         ck_assert_msg(strstr(r.out, "tok 3") != NULL, "%s lacks the token labels", fmts[i]);
-        result_free(&r);
+        cli_result_free(&r);
     }
-    struct result r = run((const char *[]){"--print-lesson", "1", "--format", "html", NULL});
+    struct cli_result r =
+        cli_run((const char *[]){"--print-lesson", "1", "--format", "html", NULL});
     ck_assert_int_eq(r.status, 0);
     ck_assert_ptr_nonnull(strstr(r.out, "Why one head is not enough"));
     ck_assert_ptr_nonnull(strstr(r.out, "</html>"));
-    result_free(&r);
-    r = run((const char *[]){"--print-lesson", "1", NULL});
+    cli_result_free(&r);
+    r = cli_run((const char *[]){"--print-lesson", "1", NULL});
     ck_assert_int_eq(r.status, 0);
     ck_assert_ptr_nonnull(strstr(r.out, "Lesson 1: Why one head is not enough"));
-    result_free(&r);
-    expect_error((const char *[]){"--print-lesson", "1", "--format", "csv", NULL},
-                 "--print-lesson prints text or html");
-    expect_error((const char *[]){"--print-lesson", "99", NULL}, "there is no lesson 99");
-    expect_error((const char *[]){"--dump", "all", "--format", "pdf", NULL},
-                 "expected text, json, svg, html, markdown, csv or latex");
+    cli_result_free(&r);
+    cli_expect_error((const char *[]){"--print-lesson", "1", "--format", "csv", NULL},
+                     "--print-lesson prints text or html");
+    cli_expect_error((const char *[]){"--print-lesson", "99", NULL}, "there is no lesson 99");
+    cli_expect_error((const char *[]){"--dump", "all", "--format", "pdf", NULL},
+                     "expected text, json, svg, html, markdown, csv or latex");
 }
 END_TEST
 
 START_TEST(lesson_commands)
 {
-    struct result r = run((const char *[]){"--list-lessons", NULL});
+    struct cli_result r = cli_run((const char *[]){"--list-lessons", NULL});
     ck_assert_int_eq(r.status, 0);
     ck_assert_ptr_nonnull(strstr(r.out, " 1  Why one head is not enough"));
-    result_free(&r);
-    r = run((const char *[]){"--check-lessons", NULL});
+    cli_result_free(&r);
+    r = cli_run((const char *[]){"--check-lessons", NULL});
     ck_assert_msg(r.status == 0, "bundled lessons: %s%s", r.out, r.err);
-    result_free(&r);
+    cli_result_free(&r);
     char p[1024];
-    snprintf(p, sizeof p, "%s", data_path("bad/lesson.md"));
-    r = run((const char *[]){"--check-lessons", p, NULL});
+    snprintf(p, sizeof p, "%s", cli_data_path("bad/lesson.md"));
+    r = cli_run((const char *[]){"--check-lessons", p, NULL});
     ck_assert_int_eq(r.status, 2);
     char want[1100];
     snprintf(want, sizeof want, "%s:6: unknown scene key \"stagee\"", p);
@@ -353,7 +271,7 @@ START_TEST(lesson_commands)
     snprintf(want, sizeof want, "%s:12: answer: \"7\" is not one of the choices", p);
     ck_assert_msg(strstr(r.out, want) != NULL, "output: %s", r.out);
     ck_assert_ptr_nonnull(strstr(r.err, "1 lesson checked, "));
-    result_free(&r);
+    cli_result_free(&r);
 }
 END_TEST
 
@@ -361,40 +279,41 @@ END_TEST
  * needed; --bench-frames needs none at all. */
 START_TEST(explorer_options)
 {
-    expect_error((const char *[]){"--lesson", "99", NULL}, "there is no lesson 99");
-    expect_error((const char *[]){"--lesson", "2", "--step", "9", NULL}, "--step 9: ");
-    expect_error((const char *[]){"--step", "2", NULL}, "--step needs --lesson");
-    expect_error((const char *[]){"--lesson", "2", "--tokens", "a b", NULL},
-                 "--tokens cannot be combined with --lesson");
-    expect_error((const char *[]){"--view", "sideways", NULL}, "--view: unknown view 'sideways'");
-    expect_error((const char *[]){"--stage", "attention", "--focus", "weights, head 7", NULL},
-                 "--focus: \"head 7\": heads are numbered 0..1");
-    expect_error((const char *[]){"--stage", "merge", "--focus", "q, row 1", NULL},
-                 "the merge stage does not show \"q\"");
+    cli_expect_error((const char *[]){"--lesson", "99", NULL}, "there is no lesson 99");
+    cli_expect_error((const char *[]){"--lesson", "2", "--step", "9", NULL}, "--step 9: ");
+    cli_expect_error((const char *[]){"--step", "2", NULL}, "--step needs --lesson");
+    cli_expect_error((const char *[]){"--lesson", "2", "--tokens", "a b", NULL},
+                     "--tokens cannot be combined with --lesson");
+    cli_expect_error((const char *[]){"--view", "sideways", NULL},
+                     "--view: unknown view 'sideways'");
+    cli_expect_error((const char *[]){"--stage", "attention", "--focus", "weights, head 7", NULL},
+                     "--focus: \"head 7\": heads are numbered 0..1");
+    cli_expect_error((const char *[]){"--stage", "merge", "--focus", "q, row 1", NULL},
+                     "the merge stage does not show \"q\"");
     char p[1024];
-    snprintf(p, sizeof p, "%s", data_path("bad/lesson.md"));
-    struct result r = run((const char *[]){"--lesson", p, NULL});
+    snprintf(p, sizeof p, "%s", cli_data_path("bad/lesson.md"));
+    struct cli_result r = cli_run((const char *[]){"--lesson", p, NULL});
     ck_assert_int_eq(r.status, 2);
     char want[1100];
     snprintf(want, sizeof want, "%s:6: unknown scene key", p);
     ck_assert_msg(strstr(r.err, want) != NULL, "stderr: %s", r.err);
     ck_assert_ptr_nonnull(strstr(r.err, "has problems; it cannot be opened"));
     ck_assert_str_eq(r.out, "");
-    result_free(&r);
+    cli_result_free(&r);
     /* good options reach the terminal check (stdin is not a terminal here) */
-    r = run((const char *[]){"--lesson", "7", "--step", "3", NULL});
+    r = cli_run((const char *[]){"--lesson", "7", "--step", "3", NULL});
     ck_assert_int_eq(r.status, 2);
     ck_assert_ptr_nonnull(strstr(r.err, "needs a terminal"));
-    result_free(&r);
-    r = run((const char *[]){"--bench-frames", "20", "--view", "heads", NULL});
+    cli_result_free(&r);
+    r = cli_run((const char *[]){"--bench-frames", "20", "--view", "heads", NULL});
     ck_assert_msg(r.status == 0, "stderr: %s", r.err);
     ck_assert_ptr_nonnull(strstr(r.out, "redraw after a keypress: median"));
     ck_assert_ptr_nonnull(strstr(r.out, "over 20 frames"));
-    result_free(&r);
-    r = run((const char *[]){"--help", NULL});
+    cli_result_free(&r);
+    r = cli_run((const char *[]){"--help", NULL});
     ck_assert_ptr_nonnull(strstr(r.out, "--lesson N|FILE"));
     ck_assert_ptr_nonnull(strstr(r.out, "--bench-frames N"));
-    result_free(&r);
+    cli_result_free(&r);
 }
 END_TEST
 
@@ -412,52 +331,53 @@ static const char *write_recording(char *path, const char *text)
 
 START_TEST(recordings_carry_their_start)
 {
-    expect_error((const char *[]){"--force", NULL}, "--force needs --record FILE");
+    cli_expect_error((const char *[]){"--force", NULL}, "--force needs --record FILE");
     char p[] = "/tmp/mha-cli-rec-XXXXXX";
     write_recording(p, "mha-explorer-recording 2\nsize 80x24\narg --heads\narg 0\n0.5 right\n");
-    struct result r = run((const char *[]){"--replay", p, NULL});
+    struct cli_result r = cli_run((const char *[]){"--replay", p, NULL});
     ck_assert_int_eq(r.status, 2);
     ck_assert_msg(strstr(r.err, "--heads: 0 is out of range") != NULL, "%s", r.err);
     ck_assert_msg(strstr(r.err, "those ") && strstr(r.err, p) && strstr(r.err, "was recorded with"),
                   "%s", r.err);
-    result_free(&r);
+    cli_result_free(&r);
     unlink(p);
     /* a lesson and step that do not exist: refused as if given */
     char q[] = "/tmp/mha-cli-rec-XXXXXX";
     write_recording(q, "mha-explorer-recording 2\narg --lesson\narg 7\narg --step\narg 99\n");
-    r = run((const char *[]){"--replay", q, NULL});
+    r = cli_run((const char *[]){"--replay", q, NULL});
     ck_assert_int_eq(r.status, 2);
     ck_assert_msg(strstr(r.err, "step 99") != NULL, "%s", r.err);
-    result_free(&r);
+    cli_result_free(&r);
     /* the step given now wins over the recorded one */
-    r = run((const char *[]){"--replay", q, "--step", "2", NULL});
+    r = cli_run((const char *[]){"--replay", q, "--step", "2", NULL});
     ck_assert_int_eq(r.status, 2);
     ck_assert_msg(strstr(r.err, "needs a terminal") != NULL, "%s", r.err);
-    result_free(&r);
+    cli_result_free(&r);
     unlink(q);
     /* --step with a recording that names no lesson */
     char v[] = "/tmp/mha-cli-rec-XXXXXX";
     write_recording(v, "mha-explorer-recording 1\n0.5 right\n");
-    expect_error((const char *[]){"--replay", v, "--step", "2", NULL},
-                 "--step needs --lesson N|FILE");
+    cli_expect_error((const char *[]){"--replay", v, "--step", "2", NULL},
+                     "--step needs --lesson N|FILE");
     unlink(v);
 }
 END_TEST
 
 START_TEST(classroom_options)
 {
-    expect_error((const char *[]){"--theme", "pink", NULL}, "--theme: unknown theme 'pink'");
-    expect_error((const char *[]){"--autoplay", "0", NULL},
-                 "--autoplay: 0 is out of range; expected a number from 0.1 to 3600");
-    expect_error((const char *[]){"--autoplay", "2s", NULL}, "--autoplay: '2s' is not a number");
-    expect_error((const char *[]){"--autoplay", "nan", NULL}, "is not a number");
-    expect_error((const char *[]){"--replay", "x.rec", "--speed", "0", NULL},
-                 "--speed: 0 is out of range");
-    expect_error((const char *[]){"--speed", "2", NULL}, "--speed needs --replay FILE");
-    expect_error((const char *[]){"--record", "a.rec", "--replay", "b.rec", NULL},
-                 "--record cannot be combined with --replay");
-    expect_error((const char *[]){"--replay", "/nonexistent/x.rec", NULL},
-                 "/nonexistent/x.rec: cannot open");
+    cli_expect_error((const char *[]){"--theme", "pink", NULL}, "--theme: unknown theme 'pink'");
+    cli_expect_error((const char *[]){"--autoplay", "0", NULL},
+                     "--autoplay: 0 is out of range; expected a number from 0.1 to 3600");
+    cli_expect_error((const char *[]){"--autoplay", "2s", NULL},
+                     "--autoplay: '2s' is not a number");
+    cli_expect_error((const char *[]){"--autoplay", "nan", NULL}, "is not a number");
+    cli_expect_error((const char *[]){"--replay", "x.rec", "--speed", "0", NULL},
+                     "--speed: 0 is out of range");
+    cli_expect_error((const char *[]){"--speed", "2", NULL}, "--speed needs --replay FILE");
+    cli_expect_error((const char *[]){"--record", "a.rec", "--replay", "b.rec", NULL},
+                     "--record cannot be combined with --replay");
+    cli_expect_error((const char *[]){"--replay", "/nonexistent/x.rec", NULL},
+                     "/nonexistent/x.rec: cannot open");
     /* a malformed recording: its file and line, before anything else */
     char p[] = "/tmp/mha-cli-rec-XXXXXX";
     int fd = mkstemp(p);
@@ -467,26 +387,26 @@ START_TEST(classroom_options)
     close(fd);
     char want[128];
     snprintf(want, sizeof want, "%s:3: unknown key \"sideways\"", p);
-    expect_error((const char *[]){"--replay", p, NULL}, want);
+    cli_expect_error((const char *[]){"--replay", p, NULL}, want);
     unlink(p);
     /* good ones reach the terminal check */
-    struct result r = run((const char *[]){"--theme", "projector", "--present", "--autoplay", "0.5",
-                                           "--stage", "attention", NULL});
+    struct cli_result r = cli_run((const char *[]){
+        "--theme", "projector", "--present", "--autoplay", "0.5", "--stage", "attention", NULL});
     ck_assert_int_eq(r.status, 2);
     ck_assert_ptr_nonnull(strstr(r.err, "needs a terminal"));
-    result_free(&r);
-    r = run((const char *[]){"--bench-frames", "3", "--theme", "light", "--present", "--tokens",
-                             "a b c", "--d-model", "8", "--heads", "4", "--stage", "attention",
-                             "--focus", "weights, head 3, row c, col a", NULL});
+    cli_result_free(&r);
+    r = cli_run((const char *[]){"--bench-frames", "3", "--theme", "light", "--present", "--tokens",
+                                 "a b c", "--d-model", "8", "--heads", "4", "--stage", "attention",
+                                 "--focus", "weights, head 3, row c, col a", NULL});
     ck_assert_msg(r.status == 0, "stderr: %s", r.err);
-    result_free(&r);
-    r = run((const char *[]){"--help", NULL});
+    cli_result_free(&r);
+    r = cli_run((const char *[]){"--help", NULL});
     static const char *const options[] = {"--theme NAME",  "--present",     "--autoplay SECONDS",
                                           "--record FILE", "--replay FILE", "--speed X",
                                           "--force"};
     for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
         ck_assert_msg(strstr(r.out, options[i]) != NULL, "--help lacks %s", options[i]);
-    result_free(&r);
+    cli_result_free(&r);
 }
 END_TEST
 

@@ -9,52 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <stdbool.h>
+#include <unistd.h>
 
-#include "hostile_run.h"
-
-struct result {
-    int status;
-    char *out;
-    char *err;
-};
-
-/* Run the program with args (NULL-terminated), stdin from /dev/null and
- * stdout/stderr captured in temporary files (so stdout is never a tty);
- * a run that hangs fails the test instead of the suite's time limit. */
-static struct result run(const char *const *args)
-{
-    struct hostile_result h = hostile_run(args, NULL, NULL, 240);
-    ck_assert_msg(!h.timed_out, "%s ran for more than 240 s", args[0]);
-    return (struct result){h.status, h.out, h.err};
-}
-
-static void result_free(struct result *r)
-{
-    free(r->out);
-    free(r->err);
-}
-
-/* A usage/input error: status 2, the message on stderr, stdout empty. */
-static void expect_error(const char *const *args, const char *message)
-{
-    struct result r = run(args);
-    ck_assert_msg(r.status == 2, "status %d for %s (stderr: %s)", r.status, args[0], r.err);
-    ck_assert_msg(strstr(r.err, message) != NULL, "stderr '%s' lacks '%s'", r.err, message);
-    ck_assert_msg(strncmp(r.err, "mha-explorer: ", 14) == 0, "stderr '%s' lacks the name", r.err);
-    ck_assert_msg(r.out[0] == '\0', "stdout not empty after an error: '%s'", r.out);
-    result_free(&r);
-}
-
-static char path_buf[1024];
-
-static const char *data_path(const char *rel)
-{
-    const char *dir = getenv("MHA_TEST_DATA");
-    snprintf(path_buf, sizeof path_buf, "%s/%s", dir ? dir : "tests/data", rel);
-    return path_buf;
-}
+#include "cli_run.h"
 
 static char *tmp_file(const char *text)
 {
@@ -71,10 +29,12 @@ static char *tmp_file(const char *text)
 START_TEST(grad_matches_torch)
 {
     char model[1024], batch[1024], grad[1024];
-    snprintf(model, sizeof model, "%s", data_path("train/causal_2heads_two_outputs.model.json"));
-    snprintf(batch, sizeof batch, "%s", data_path("train/causal_2heads_two_outputs.batch.json"));
-    snprintf(grad, sizeof grad, "%s", data_path("train/causal_2heads_two_outputs.grad.json"));
-    struct result r = run((const char *[]){"--grad", model, "--batch", batch, NULL});
+    snprintf(model, sizeof model, "%s",
+             cli_data_path("train/causal_2heads_two_outputs.model.json"));
+    snprintf(batch, sizeof batch, "%s",
+             cli_data_path("train/causal_2heads_two_outputs.batch.json"));
+    snprintf(grad, sizeof grad, "%s", cli_data_path("train/causal_2heads_two_outputs.grad.json"));
+    struct cli_result r = cli_run((const char *[]){"--grad", model, "--batch", batch, NULL});
     ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
     json_t *got = json_loads(r.out, 0, NULL), *want = json_load_file(grad, 0, NULL);
     ck_assert_ptr_nonnull(got);
@@ -109,25 +69,26 @@ START_TEST(grad_matches_torch)
     ck_assert_ptr_nonnull(json_object_get(json_array_get(outs, 1), "bias"));
     json_decref(got);
     json_decref(want);
-    result_free(&r);
+    cli_result_free(&r);
 }
 END_TEST
 
 START_TEST(grad_errors)
 {
     char model[1024];
-    snprintf(model, sizeof model, "%s", data_path("train/plain_1head_unscaled_nobias.model.json"));
-    expect_error((const char *[]){"--grad", model, NULL}, "--grad needs --batch BATCH");
+    snprintf(model, sizeof model, "%s",
+             cli_data_path("train/plain_1head_unscaled_nobias.model.json"));
+    cli_expect_error((const char *[]){"--grad", model, NULL}, "--grad needs --batch BATCH");
     char *bad = tmp_file("{\"tokens\": [[0, 1, 9]], \"targets\": [[[0, 1, 2]]]}");
-    expect_error((const char *[]){"--grad", model, "--batch", bad, NULL},
-                 "\"tokens\" row 0, column 2: id 9 is out of range");
-    expect_error((const char *[]){"--grad", model, "--batch", bad, NULL}, bad);
+    cli_expect_error((const char *[]){"--grad", model, "--batch", bad, NULL},
+                     "\"tokens\" row 0, column 2: id 9 is out of range");
+    cli_expect_error((const char *[]){"--grad", model, "--batch", bad, NULL}, bad);
     remove(bad);
     free(bad);
     bad = tmp_file("{\"tokens\": [[0, 1, 2, 3, 4, 0, 1, 2]], \"targets\": [[[0, 1, 2, 3, 4, 0, "
                    "1, 2]]]}");
-    expect_error((const char *[]){"--grad", model, "--batch", bad, NULL},
-                 "more than the model's context 6");
+    cli_expect_error((const char *[]){"--grad", model, "--batch", bad, NULL},
+                     "more than the model's context 6");
     remove(bad);
     free(bad);
     bad = tmp_file(
@@ -136,7 +97,7 @@ START_TEST(grad_errors)
         " \"w_q\": [[1, 0], [0, 1]], \"w_k\": [[1, 0], [0, 1]],"
         " \"w_v\": [[1, 0], [0, 1]], \"w_o\": [[1, 0], [0, 1e999]],"
         " \"outputs\": [{\"name\": \"o\", \"classes\": 2, \"unembed\": [[1, 0], [0, 1]]}]}");
-    expect_error((const char *[]){"--grad", bad, "--batch", model, NULL}, bad);
+    cli_expect_error((const char *[]){"--grad", bad, "--batch", model, NULL}, bad);
     remove(bad);
     free(bad);
     bad = tmp_file(
@@ -145,8 +106,8 @@ START_TEST(grad_errors)
         " \"w_q\": [[1, 0], [0, 1]], \"w_k\": [[1, 0], [0, 1]],"
         " \"w_v\": [[1, 0], [0, 1]], \"w_o\": [[1, 0], [0, 1]],"
         " \"outputs\": [{\"name\": \"o\", \"classes\": 2, \"unembed\": [[1, 0], [0, 1]]}]}");
-    expect_error((const char *[]){"--grad", bad, "--batch", model, NULL},
-                 "\"positions\" has 1 rows; expected 2 (context)");
+    cli_expect_error((const char *[]){"--grad", bad, "--batch", model, NULL},
+                     "\"positions\" has 1 rows; expected 2 (context)");
     remove(bad);
     free(bad);
 }
@@ -165,7 +126,7 @@ START_TEST(train_summary_deterministic)
 {
     const char *args[] = {"--train", "first-prev", "--steps", "150", "--seed",
                           "5",       "--dump",     "summary", NULL};
-    struct result a = run(args), b = run(args);
+    struct cli_result a = cli_run(args), b = cli_run(args);
     ck_assert_msg(a.status == 0, "status %d: %s", a.status, a.err);
     ck_assert_str_eq(a.err, ""); /* no progress bar when stderr is not a terminal */
     char *ta = without_timing(a.out), *tb = without_timing(b.out);
@@ -175,10 +136,10 @@ START_TEST(train_summary_deterministic)
     ck_assert_ptr_nonnull(strstr(a.out, "accuracy     prev"));
     free(ta);
     free(tb);
-    result_free(&a);
-    result_free(&b);
-    struct result j = run((const char *[]){"--train", "prev", "--steps", "20", "--dump", "summary",
-                                           "--format", "json", NULL});
+    cli_result_free(&a);
+    cli_result_free(&b);
+    struct cli_result j = cli_run((const char *[]){"--train", "prev", "--steps", "20", "--dump",
+                                                   "summary", "--format", "json", NULL});
     ck_assert_int_eq(j.status, 0);
     json_t *root = json_loads(j.out, 0, NULL);
     ck_assert_ptr_nonnull(root);
@@ -188,32 +149,32 @@ START_TEST(train_summary_deterministic)
     ck_assert(json_is_number(json_object_get(json_object_get(root, "accuracy"), "prev")));
     ck_assert(json_is_number(json_object_get(root, "ms_per_step")));
     json_decref(root);
-    result_free(&j);
+    cli_result_free(&j);
 }
 END_TEST
 
 START_TEST(save_and_load_model)
 {
     char *path = tmp_file(NULL);
-    struct result r = run((const char *[]){"--train", "first-prev", "--steps", "30", "--save", path,
-                                           "--dump", "summary", NULL});
+    struct cli_result r = cli_run((const char *[]){"--train", "first-prev", "--steps", "30",
+                                                   "--save", path, "--dump", "summary", NULL});
     ck_assert_msg(r.status == 0, "%s", r.err);
-    result_free(&r);
-    r = run((const char *[]){"--load", path, "--dump", "input", NULL});
+    cli_result_free(&r);
+    r = cli_run((const char *[]){"--load", path, "--dump", "input", NULL});
     ck_assert_msg(r.status == 0, "%s", r.err);
     ck_assert_ptr_nonnull(strstr(r.out, "8 tokens, d_model 8, 2 heads"));
     ck_assert_ptr_nonnull(strstr(r.out, "mask causal"));
-    result_free(&r);
-    r = run((const char *[]){"--load", path, "--dump", "attention", "--format", "json", NULL});
+    cli_result_free(&r);
+    r = cli_run((const char *[]){"--load", path, "--dump", "attention", "--format", "json", NULL});
     ck_assert_int_eq(r.status, 0);
-    result_free(&r);
-    expect_error((const char *[]){"--load", path, "--heads", "1", "--dump", "all", NULL},
-                 "--heads cannot be combined with a model file");
+    cli_result_free(&r);
+    cli_expect_error((const char *[]){"--load", path, "--heads", "1", "--dump", "all", NULL},
+                     "--heads cannot be combined with a model file");
     remove(path);
     free(path);
-    expect_error((const char *[]){"--train", "first-prev", "--steps", "1", "--save",
-                                  "/nonexistent-dir/m.json", "--dump", "summary", NULL},
-                 "/nonexistent-dir/m.json");
+    cli_expect_error((const char *[]){"--train", "first-prev", "--steps", "1", "--save",
+                                      "/nonexistent-dir/m.json", "--dump", "summary", NULL},
+                     "/nonexistent-dir/m.json");
 }
 END_TEST
 
@@ -222,8 +183,8 @@ START_TEST(train_task_file)
     char *path = tmp_file("{\"vocab\": [\"a\", \"b\", \"c\"], \"outputs\": [\"next\"],"
                           " \"tokens\": [[0, 1, 2], [1, 2, 0], [2, 0, 1]],"
                           " \"targets\": [[[1, 2, -1], [2, 0, -1], [0, 1, -1]]]}");
-    struct result r = run((const char *[]){"--train", path, "--steps", "300", "--dump", "summary",
-                                           "--format", "json", NULL});
+    struct cli_result r = cli_run((const char *[]){"--train", path, "--steps", "300", "--dump",
+                                                   "summary", "--format", "json", NULL});
     ck_assert_msg(r.status == 0, "%s", r.err);
     json_t *root = json_loads(r.out, 0, NULL);
     ck_assert_ptr_nonnull(root);
@@ -232,14 +193,14 @@ START_TEST(train_task_file)
     ck_assert_double_ge(
         json_number_value(json_object_get(json_object_get(root, "accuracy"), "next")), 0.99);
     json_decref(root);
-    result_free(&r);
+    cli_result_free(&r);
     remove(path);
     free(path);
     path = tmp_file("{\"vocab\": [\"a\", \"b\"], \"outputs\": [\"next\"],"
                     " \"tokens\": [[0, 1]], \"targets\": [[[1, 2]]]}");
-    expect_error((const char *[]){"--train", path, "--dump", "summary", NULL},
-                 "\"targets[0] (next)\" row 0, column 1: id 2 is out of range");
-    expect_error((const char *[]){"--train", path, "--dump", "summary", NULL}, path);
+    cli_expect_error((const char *[]){"--train", path, "--dump", "summary", NULL},
+                     "\"targets[0] (next)\" row 0, column 1: id 2 is out of range");
+    cli_expect_error((const char *[]){"--train", path, "--dump", "summary", NULL}, path);
     remove(path);
     free(path);
 }
@@ -247,25 +208,26 @@ END_TEST
 
 START_TEST(train_usage_errors)
 {
-    expect_error((const char *[]){"--train", "no-such-task", "--dump", "summary", NULL},
-                 "--train: unknown task 'no-such-task'; expected first-prev, prev");
-    expect_error((const char *[]){"--dump", "summary", NULL}, "--dump summary needs --train");
-    expect_error((const char *[]){"--lr", "0.1", NULL}, "--lr needs --train");
-    expect_error((const char *[]){"--train", "prev", "--heads", "3", "--dump", "summary", NULL},
-                 "--heads:");
-    expect_error(
+    cli_expect_error((const char *[]){"--train", "no-such-task", "--dump", "summary", NULL},
+                     "--train: unknown task 'no-such-task'; expected first-prev, prev");
+    cli_expect_error((const char *[]){"--dump", "summary", NULL}, "--dump summary needs --train");
+    cli_expect_error((const char *[]){"--lr", "0.1", NULL}, "--lr needs --train");
+    cli_expect_error((const char *[]){"--train", "prev", "--heads", "3", "--dump", "summary", NULL},
+                     "--heads:");
+    cli_expect_error(
         (const char *[]){"--train", "prev", "--batch", "x.json", "--dump", "summary", NULL},
         "--batch: with --train give the number");
-    expect_error(
+    cli_expect_error(
         (const char *[]){"--train", "find-copy", "--vocab", "4", "--dump", "summary", NULL},
         "--vocab 4: task find-copy needs");
-    expect_error((const char *[]){"--train", "prev", "--batch", "4096", "--context", "64",
-                                  "--d-model", "256", "--dump", "summary", NULL},
-                 "GiB to keep every activation; the limit is 1 GiB");
-    expect_error((const char *[]){"--train", "prev", "--dump", "attention", NULL},
-                 "--dump: with --train the dump is 'summary'");
-    expect_error((const char *[]){"--train", "prev", "--dump", "summary", "--format", "svg", NULL},
-                 "--format: the training summary is text or json");
+    cli_expect_error((const char *[]){"--train", "prev", "--batch", "4096", "--context", "64",
+                                      "--d-model", "256", "--dump", "summary", NULL},
+                     "GiB to keep every activation; the limit is 1 GiB");
+    cli_expect_error((const char *[]){"--train", "prev", "--dump", "attention", NULL},
+                     "--dump: with --train the dump is 'summary'");
+    cli_expect_error(
+        (const char *[]){"--train", "prev", "--dump", "summary", "--format", "svg", NULL},
+        "--format: the training summary is text or json");
 }
 END_TEST
 
