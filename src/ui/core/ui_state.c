@@ -341,13 +341,21 @@ int ui_state_set_d_model(struct ui_state *st, int d_model)
     return 0;
 }
 
-int ui_state_toggle_causal(struct ui_state *st)
+/* The same example with causal and scaled set as given, in place of the
+ * current one (the numbers kept). */
+static int switch_masking(struct ui_state *st, bool causal, bool scaled)
 {
     struct mha_example *n = clone_with_heads(st, st->ex->heads);
     if (!n)
         return -1;
-    n->causal = !st->ex->causal;
-    if (replace(st, n, st->generated))
+    n->causal = causal;
+    n->scaled = scaled;
+    return replace(st, n, st->generated);
+}
+
+int ui_state_toggle_causal(struct ui_state *st)
+{
+    if (switch_masking(st, !st->ex->causal, st->ex->scaled))
         return -1;
     if (st->ex->cross)
         ui_state_say(st, false,
@@ -366,11 +374,7 @@ int ui_state_toggle_causal(struct ui_state *st)
 
 int ui_state_toggle_scaled(struct ui_state *st)
 {
-    struct mha_example *n = clone_with_heads(st, st->ex->heads);
-    if (!n)
-        return -1;
-    n->scaled = !st->ex->scaled;
-    if (replace(st, n, st->generated))
+    if (switch_masking(st, st->ex->causal, !st->ex->scaled))
         return -1;
     if (st->ex->scaled)
         ui_state_say(st, false, "Scaling on: scores are divided by sqrt(d_k) = %.3f.",
