@@ -243,11 +243,17 @@ struct ui_train_setup;
 int ui_train_open(struct ui_app *app, const struct ui_train_setup *s, struct mha_example **ex,
                   struct mha_error *err);
 void ui_train_draw_vis(const struct ui_app *app);
+/* Lines the training screen's canvas needs in width columns to show every
+ * head's whole heatmap (curve: and a loss curve of 2 lines where the curve
+ * sits above the heads). */
+int ui_train_canvas_need(const struct ui_app *app, int width, bool curve);
 /* After a change: a lesson step whose scenes train starts (or keeps) its
  * training and, when the step arrives, shows the training screen or (a
  * step with stage:) the model's stages; leaving it ends the training. */
 void ui_train_lesson_sync(struct ui_app *app);
-/* The visualisation takes the text pane's room too (not a lesson's). */
+/* The visualisation takes the text pane's room too; a lesson's pane below
+ * it gives up the lines every head's heatmap needs, keeping a few of its
+ * own. */
 void ui_train_layout(const struct ui_app *app, struct ui_layout *lay);
 /* The message line's hint on the training screen. */
 const char *ui_train_hint(const struct ui_app *app);

@@ -93,8 +93,11 @@ static void place_blocks(struct ui_app *app, const struct ui_layout *lay)
 /* The usual layout: pipeline bar, numbers, text pane, message, status. */
 static void normal_layout(struct ui_app *app, int rows, int cols, struct ui_layout *lay)
 {
-    const int msg_lines = ui_msg_lines(&app->st, app->th.utf8, cols);
+    int msg_lines = ui_msg_lines(&app->st, app->th.utf8, cols);
     const bool reading = app->les.l != NULL;
+    /* the training screen keeps its lines: a note takes one (cut), an error all it needs */
+    if (ui_train_on_screen(app) && !app->st.msg_error && !app->st.cmd_active)
+        msg_lines = 1;
     void (*compute)(int, int, int, int, struct ui_layout *) =
         reading ? ui_layout_compute_reading : ui_layout_compute;
     compute(rows, cols, msg_lines, 0, lay);
@@ -118,8 +121,11 @@ static void present_layout(struct ui_app *app, int rows, int cols, struct ui_lay
     struct ui_present_text pt;
     ui_present_text(st, app->th.utf8, cols - 2 * ui_present_margin(cols), &pt);
     ui_train_present_text(app, &pt);
+    int msg_lines = st->cmd_active || st->msg[0] ? ui_msg_lines(st, app->th.utf8, cols) : 0;
+    if (msg_lines > 1 && ui_train_on_screen(app) && !st->msg_error && !st->cmd_active)
+        msg_lines = 1; /* as in the usual layout: the heads keep their lines */
     struct ui_present_need need = {
-        .msg_lines = st->cmd_active || st->msg[0] ? ui_msg_lines(st, app->th.utf8, cols) : 0,
+        .msg_lines = msg_lines,
         .formula_lines = pt.formula_lines,
         .title_w = app->th.utf8 ? ui_big_width(pt.title, 1) : 0,
         .caption_w = pt.caption_w,
@@ -158,6 +164,7 @@ void ui_app_reflow(struct ui_app *app, int rows, int cols)
         }
     }
     const bool remake = !app->full || !same_layout(&lay, &app->lay);
+    const int old_side_h = app->lay.side.h;
     app->lay = lay;
     app->rows = rows;
     app->cols = cols;
@@ -168,7 +175,9 @@ void ui_app_reflow(struct ui_app *app, int rows, int cols)
     if (!lay.too_small)
         app->st.scroll = ui_scroll_follow(app->st.scroll, app->st.scroll, 0,
                                           lay.vis.h - UI_VIS_HEADER, app->canvas_h);
-    ui_lesson_pane_follow_prompt(app);
+    if (remake && app->les.l && !lay.too_small && lay.side.h != old_side_h)
+        app->les.scroll_to_prompt = ui_lesson_pane_prompt_end(app, lay.side.w) > 0;
+    ui_lesson_pane_follow_prompt(app); /* a waiting checkpoint's answer line stays in sight */
     ui_modes_sync(app);
 }
 

@@ -374,8 +374,8 @@ void ui_train_stop_text(const struct ui_train_pane *p, char *buf, size_t n)
         break;
     case UI_TRAIN_STOP_STABLE:
         snprintf(buf, n,
-                 "Stopped at step %ld: the held-out accuracy has been at its best (%.1f%%, "
-                 "step %ld) for %ld steps.",
+                 "Stopped at step %ld: held-out accuracy at its best (%.1f%%, step %ld) "
+                 "for %ld steps.",
                  step, 100.0 * p->best, p->best_step, step - p->best_step);
         break;
     case UI_TRAIN_STOP_LIMIT:

@@ -12,6 +12,12 @@
 #include "ui/widgets/ui_text.h"
 #include "ui/train/ui_train.h"
 
+/* Lines a lesson's pane keeps below the training screen: as many as a
+ * checkpoint wants when the heads can spare them, never fewer than the
+ * least. */
+#define UI_TRAIN_LESSON_LINES 8
+#define UI_TRAIN_LESSON_MIN 4
+
 /* ---- the explorer's example: the model shown --------------------------------------------- */
 
 void ui_train_sync_example(struct ui_app *app)
@@ -87,7 +93,10 @@ bool ui_train_timers(struct ui_app *app, long ms, bool all)
     if (!was_done && ui_train_done(t) && t->shown) {
         char why[256];
         ui_train_stop_text(&t->panes[0], why, sizeof why);
-        ui_state_say(&app->st, false, "%s", t->n_panes > 1 ? "Training stopped." : why);
+        ui_state_say(&app->st, false, "%s",
+                     t->n_panes > 1 ? "Every run stopped (each pane says when and why); ← → "
+                                      "scrub back, r trains again with a new seed."
+                                    : why);
     }
     return changed;
 }
@@ -101,8 +110,25 @@ bool ui_train_on_screen(const struct ui_app *app)
 
 void ui_train_layout(const struct ui_app *app, struct ui_layout *lay)
 {
-    if (app->les.l || lay->side.h <= 0 || lay->side.w <= 0) /* a lesson keeps its pane */
+    if (lay->side.h <= 0 || lay->side.w <= 0)
         return;
+    if (app->les.l) { /* a lesson keeps its pane, below the heads when it sits there */
+        if (lay->side_by_side)
+            return;
+        const int width = lay->vis.w - 1;
+        int need = UI_VIS_HEADER + ui_train_canvas_need(app, width, true);
+        if (lay->side.h - (need - lay->vis.h) < UI_TRAIN_LESSON_LINES)
+            need = UI_VIS_HEADER + ui_train_canvas_need(app, width, false);
+        int give = need - lay->vis.h;
+        if (give > lay->side.h - UI_TRAIN_LESSON_MIN)
+            give = lay->side.h - UI_TRAIN_LESSON_MIN;
+        if (give > 0) {
+            lay->vis.h += give;
+            lay->side.y += give;
+            lay->side.h -= give;
+        }
+        return;
+    }
     if (lay->side_by_side) /* the text pane's columns join the visualisation */
         lay->vis.w = lay->side.x + lay->side.w - lay->vis.x;
     else /* its lines below */

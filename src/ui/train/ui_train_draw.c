@@ -109,42 +109,111 @@ static void draw_accuracy(WINDOW *win, int y, int x, int w, const struct ui_trai
     wattrset(win, 0);
 }
 
-/* One heat cell cell_w wide. */
-static void heat_cell(WINDOW *win, int y, int x, float p, int cell_w, bool masked,
+/* One line of a heat cell cell_w wide at (y, x). */
+static void heat_cell(WINDOW *win, int y, int x, float p, int cell_w, bool masked, bool dot,
                       const struct ui_theme *th)
 {
-    if (masked) {
+    if (masked) { /* blank, with a dot on the cell's middle line */
         wattrset(win, ui_role_attr(th, UI_ROLE_MASKED));
         for (int i = 0; i < cell_w; i++)
-            mvwaddstr(win, y, x + i, i == cell_w - 1 ? (th->utf8 ? "·" : ".") : " ");
+            mvwaddstr(win, y, x + i, dot && i == cell_w - 1 ? (th->utf8 ? "·" : ".") : " ");
         return;
     }
     wattrset(win, ui_seq_attr(th, p));
     const char *g =
         th->depth == UI_DEPTH_MONO ? ui_shade_glyph(colorscale_seq_level(p, 5), th->utf8) : " ";
     for (int i = 0; i < cell_w; i++)
-        mvwaddstr(win, y + 0, x + i, g);
+        mvwaddstr(win, y, x + i, g);
 }
 
-/* Columns a heatmap of len positions takes with cells cell_w wide. */
-static int heat_w(int len, int cell_w)
+/* How a model's heads are drawn: the size of a weight's cell, the grid of
+ * heads, and the box the grid takes. */
+struct heads_geom {
+    int label_w;        /* a row's token and the space after it */
+    int cell_w, cell_h; /* columns and lines one weight takes */
+    int gap;            /* columns between two heads side by side */
+    int across, rows;   /* the grid */
+    int shown;          /* heads drawn; the others are counted */
+    int w, h;           /* the grid's box */
+};
+
+/* Cell sizes, the roomiest first; a terminal's character is about twice as
+ * tall as wide, so w = 2h is square. */
+static const struct {
+    int w, h;
+} cells[] = {{6, 3}, {5, 3}, {4, 2}, {3, 2}, {4, 1}, {3, 1}, {2, 1}, {1, 1}};
+#define N_CELLS ((int)(sizeof cells / sizeof cells[0]))
+
+/* Columns beside the heads the loss curve and the accuracies need at least. */
+#define SIDE_MIN_W 20
+#define SIDE_GAP 2
+
+/* The widest token of the sample (at most 3 columns) and a space. */
+static int label_width(const struct train_model *m, bool utf8)
 {
-    return 4 + len * cell_w;
+    int w = 1;
+    for (int i = 0; i < m->sample_len; i++) {
+        const int tw = ui_text_width(m->vocab_names[m->sample[i]], utf8);
+        w = tw > w ? tw : w;
+    }
+    return (w > 3 ? 3 : w) + 1;
 }
 
-/* Head h of model m as a heatmap at (y, x): its title and what it was
- * measured to do (role NULL: not measured), column numbers (key
- * positions), one row per query labelled with its token. */
+/* The grid of m's heads with cells c and gap columns between heads, as
+ * many across as w allows; true when the whole grid fits w x h. */
+static bool heads_try(const struct train_model *m, int label_w, int c, int gap, int w, int h,
+                      struct heads_geom *g)
+{
+    const int len = m->sample_len, heads = m->cfg.heads;
+    const int hw = label_w + len * cells[c].w, hh = 2 + len * cells[c].h;
+    int across = (w + gap) / (hw + gap);
+    across = across < 1 ? 1 : across > heads ? heads : across;
+    const int rows = (heads + across - 1) / across;
+    *g = (struct heads_geom){label_w,  cells[c].w, cells[c].h, gap,
+                             across,   rows,       heads,      across * hw + (across - 1) * gap,
+                             rows * hh};
+    return g->w <= w && g->h <= h;
+}
+
+/* The roomiest grid of m's heads that fits w x h (true); when none does,
+ * the smallest, cut to the rows of heads that fit (false). */
+static bool heads_fit(const struct train_model *m, bool utf8, int w, int h, struct heads_geom *g)
+{
+    const int label_w = label_width(m, utf8);
+    for (int c = 0; c < N_CELLS; c++)
+        if (heads_try(m, label_w, c, 2, w, h, g))
+            return true;
+    if (heads_try(m, label_w, N_CELLS - 1, 1, w, h, g))
+        return true;
+    const int hh = 2 + m->sample_len;
+    int rows = h / hh;
+    rows = rows < 1 ? 1 : rows > g->rows ? g->rows : rows;
+    g->rows = rows;
+    g->shown = rows * g->across < g->shown ? rows * g->across : g->shown;
+    g->h = rows * hh < h ? rows * hh : h;
+    return false;
+}
+
+/* The smallest grid of m's heads in one row (or as few rows as w allows). */
+static void heads_smallest(const struct train_model *m, bool utf8, int w, struct heads_geom *g)
+{
+    heads_try(m, label_width(m, utf8), N_CELLS - 1, 1, w, 1 << 20, g);
+}
+
+/* Head h of model m at (y, x) in the cells of g, cut at line max_y: its
+ * title and what it was measured to do (role NULL: not measured), the key
+ * positions above the columns, one row per query labelled with its token. */
 static void draw_head(WINDOW *win, int y, int x, int h, const struct train_model *m,
-                      const struct train_head_stats *role, int cell_w, int view_h,
+                      const struct train_head_stats *role, const struct heads_geom *g, int max_y,
                       const struct ui_theme *th)
 {
-    const int len = m->sample_len;
+    const int len = m->sample_len, cw = g->cell_w, ch = g->cell_h;
+    const int hw = g->label_w + len * cw;
     const float *w = train_head_weights(m, h);
     char title[64];
-    const bool narrow = heat_w(len, cell_w) < 16;
+    const bool narrow = hw < 16;
     snprintf(title, sizeof title, narrow ? "h%d" : "head %d", h);
-    int used = ui_put(win, y, x, title, heat_w(len, cell_w), ui_head_attr(th, h), th->utf8);
+    int used = ui_put(win, y, x, title, hw, ui_head_attr(th, h), th->utf8);
     if (role && role->kind != TRAIN_HEAD_NONE) {
         char what[64];
         const char *kind = train_head_kind_short(role->kind);
@@ -152,78 +221,123 @@ static void draw_head(WINDOW *win, int y, int x, int h, const struct train_model
             snprintf(what, sizeof what, " %s", kind);
         else
             snprintf(what, sizeof what, " %s %.2f", kind, (double)role->share);
-        ui_put(win, y, x + used, what, heat_w(len, cell_w) - used, ui_role_attr(th, UI_ROLE_SHAPE),
-               th->utf8);
+        ui_put(win, y, x + used, what, hw - used, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
     }
     const int label = ui_role_attr(th, UI_ROLE_SHAPE);
-    for (int j = 0; j < len && y + 1 < view_h; j++) {
+    for (int j = 0; j < len && y + 1 < max_y; j++) {
         char num[8];
-        snprintf(num, sizeof num, "%*d", cell_w, j % (cell_w >= 2 ? 100 : 10));
-        ui_put(win, y + 1, x + 4 + j * cell_w, num, cell_w, label, th->utf8);
+        snprintf(num, sizeof num, "%*d", cw, j % (cw >= 2 ? 100 : 10));
+        ui_put(win, y + 1, x + g->label_w + j * cw, num, cw, label, th->utf8);
     }
-    for (int i = 0; i < len && y + 2 + i < view_h; i++) {
+    for (int i = 0; i < len; i++) {
+        const int row_y = y + 2 + i * ch;
         const char *tok = m->vocab_names[m->sample[i]];
         char lab[16];
-        ui_text_fit(tok, 3, th->utf8, lab, sizeof lab);
-        ui_put(win, y + 2 + i, x, lab, 3, ui_role_attr(th, UI_ROLE_LABEL), th->utf8);
-        for (int j = 0; j < len; j++) {
-            const bool masked = m->cfg.causal && j > i;
-            heat_cell(win, y + 2 + i, x + 4 + j * cell_w, w ? w[(size_t)i * len + j] : 0.0f, cell_w,
-                      masked, th);
-        }
+        ui_text_fit(tok, g->label_w - 1, th->utf8, lab, sizeof lab);
+        if (row_y + ch / 2 < max_y)
+            ui_put(win, row_y + ch / 2, x, lab, g->label_w - 1, ui_role_attr(th, UI_ROLE_LABEL),
+                   th->utf8);
+        for (int r = 0; r < ch && row_y + r < max_y; r++)
+            for (int j = 0; j < len; j++) {
+                const bool masked = m->cfg.causal && j > i;
+                heat_cell(win, row_y + r, x + g->label_w + j * cw,
+                          w ? w[(size_t)i * len + j] : 0.0f, cw, masked, r == ch / 2, th);
+            }
     }
     wattrset(win, 0);
 }
 
-/* The heads of one model in w columns and h lines from (y, x): the widest
- * cells with which they all fit, in rows; those that do not fit even with
- * one-column cells are counted. */
-static void draw_heads(WINDOW *win, int y, int x, int w, int h, const struct train_model *m,
-                       const struct train_head_stats *roles, const struct ui_theme *th)
+/* The heads of m in the grid g from (y, x), cut at line max_y; heads that
+ * did not fit are counted on the last line. */
+static void draw_heads(WINDOW *win, int y, int x, const struct heads_geom *g, int max_y,
+                       const struct train_model *m, const struct train_head_stats *roles,
+                       const struct ui_theme *th)
 {
-    const int heads = m->cfg.heads, len = m->sample_len;
-    if (len < 1 || h < 3)
-        return;
-    const int rows = h / (len + 2) > 0 ? h / (len + 2) : 1;
-    int cell_w = 4, across = 1;
-    for (; cell_w >= 1; cell_w--) {
-        across = w / (heat_w(len, cell_w) + 2);
-        across = across < 1 ? 1 : across;
-        if ((heat_w(len, cell_w) <= w && across * rows >= heads) || cell_w == 1)
-            break;
-    }
-    const int per = heat_w(len, cell_w) + 2;
-    const int fit = across * rows < heads ? across * rows : heads;
-    for (int i = 0; i < fit; i++)
-        draw_head(win, y + (i / across) * (len + 2), x + (i % across) * per, i, m,
-                  roles ? &roles[i] : NULL, cell_w, y + h, th);
-    if (fit < heads) {
+    const int hw = g->label_w + m->sample_len * g->cell_w, hh = 2 + m->sample_len * g->cell_h;
+    for (int i = 0; i < g->shown; i++)
+        draw_head(win, y + (i / g->across) * hh, x + (i % g->across) * (hw + g->gap), i, m,
+                  roles ? &roles[i] : NULL, g, max_y, th);
+    const int rest = m->cfg.heads - g->shown;
+    if (rest > 0) {
         char more[96];
-        snprintf(more, sizeof more, "+%d head%s not shown (a larger terminal shows them)",
-                 heads - fit, heads - fit == 1 ? "" : "s");
-        ui_put(win, y + h - 1, x + (fit % across) * per, more, w - (fit % across) * per,
+        snprintf(more, sizeof more, "+%d head%s not shown (a larger terminal shows them)", rest,
+                 rest == 1 ? "" : "s");
+        const int at = (g->shown % g->across) * (hw + g->gap);
+        ui_put(win, max_y - 1, x + at, more, g->w - at > 24 ? g->w - at : 24,
                ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
     }
 }
 
-/* Lines the heatmaps of p take in w columns, given at most room lines:
- * as many rows of heads as they need with one-column cells, as fit. */
-static int pane_heads_h(const struct ui_train_pane *p, int w, int room)
+/* Where a pane's parts go, relative to the pane. */
+struct pane_geom {
+    int title_h;      /* the pane's title (--compare): 1, else 0 */
+    bool side;        /* the curve and accuracies beside the heads, else above them */
+    int col_w, col_h; /* their column (side) */
+    int curve_h;      /* 0: no room for the loss curve */
+    int heads_x, heads_y;
+    struct heads_geom heads;
+};
+
+static int cell_area(const struct heads_geom *g)
+{
+    return g->cell_w * g->cell_h;
+}
+
+/* The layout of pane p in w x h: the heads beside the curve when that
+ * gives them cells at least as large as stacking them below it. */
+static void pane_layout(const struct ui_train *t, const struct ui_train_pane *p, bool utf8, int w,
+                        int h, struct pane_geom *pg)
 {
     const struct train_model *m = p->run->model;
-    const int len = m->sample_len, heads = m->cfg.heads;
-    int across = w / (heat_w(len, 4) + 2);
-    int rows = 1;
-    for (int cell_w = 4; cell_w >= 1; cell_w--) {
-        across = w / (heat_w(len, cell_w) + 2);
-        across = across < 1 ? 1 : across;
-        rows = (heads + across - 1) / across;
-        if (rows == 1)
-            break;
+    const int n_out = m->cfg.n_outputs;
+    memset(pg, 0, sizeof *pg);
+    pg->title_h = t->compare ? 1 : 0;
+    const int room = h - pg->title_h;
+    struct heads_geom side, stack;
+    const bool side_ok =
+        heads_fit(m, utf8, w - SIDE_MIN_W - SIDE_GAP, room, &side) && room >= n_out + 2;
+    int curve_h = 2;
+    bool stack_ok = heads_fit(m, utf8, w, room - n_out - 2, &stack);
+    if (!stack_ok) { /* no room for the curve */
+        stack_ok = heads_fit(m, utf8, w, room - n_out, &stack);
+        curve_h = 0;
     }
-    while (rows > 1 && rows * (len + 2) > room)
-        rows--;
-    return rows * (len + 2);
+    if (side_ok && (!stack_ok || cell_area(&side) >= cell_area(&stack))) {
+        pg->side = true;
+        pg->heads = side;
+        pg->col_w = w - side.w - SIDE_GAP;
+        pg->col_h = side.h > n_out + 2 ? side.h : n_out + 2;
+        pg->heads_x = pg->col_w + SIDE_GAP;
+        pg->heads_y = pg->title_h;
+        return;
+    }
+    pg->heads = stack;
+    const int spare = room - n_out - stack.h;
+    if (curve_h > 0) /* the curve takes what the heads leave, up to 8 lines */
+        curve_h = spare > 8 ? 8 : spare;
+    pg->curve_h = curve_h;
+    pg->col_w = w;
+    const int gap = spare - curve_h >= 1 ? 1 : 0; /* a blank line above the heads */
+    pg->heads_y = pg->title_h + curve_h + n_out + gap;
+}
+
+/* Lines pane p needs in w columns to show every head whole, with the
+ * smallest cells: beside the curve, or below it (with a curve of 2 lines
+ * when curve is set, else none). */
+static int pane_need(const struct ui_train *t, const struct ui_train_pane *p, bool utf8, int w,
+                     bool curve)
+{
+    const struct train_model *m = p->run->model;
+    const int title = t->compare ? 1 : 0, n_out = m->cfg.n_outputs;
+    struct heads_geom g;
+    heads_smallest(m, utf8, w, &g);
+    int need = title + (curve ? 2 : 0) + n_out + g.h;
+    heads_smallest(m, utf8, w - SIDE_MIN_W - SIDE_GAP, &g);
+    if (g.w <= w - SIDE_MIN_W - SIDE_GAP) {
+        const int side = title + (g.h > n_out + 2 ? g.h : n_out + 2);
+        need = side < need ? side : need;
+    }
+    return need;
 }
 
 /* A run's pane h x w at (y, x). */
@@ -232,7 +346,8 @@ static void draw_pane(WINDOW *win, int y, int x, int h, int w, const struct ui_t
 {
     const struct train_model *m = ui_train_pane_model(p, t->scrub);
     const int n_out = p->run->model->cfg.n_outputs;
-    int line = y;
+    struct pane_geom pg;
+    pane_layout(t, p, th->utf8, w, h, &pg);
     if (t->compare) {
         /* the focused pane (the stage keys' model) is marked and reversed */
         char title[48], note[64] = "";
@@ -242,39 +357,79 @@ static void draw_pane(WINDOW *win, int y, int x, int h, int w, const struct ui_t
         memcpy(title, mark, ml);
         ui_train_pane_title(p, title + ml, sizeof title - ml);
         const int tw =
-            ui_put(win, line, x, title, w,
-                   ui_role_attr(th, UI_ROLE_TITLE) | (focused ? A_REVERSE : 0), th->utf8);
+            ui_put(win, y, x, title, w, ui_role_attr(th, UI_ROLE_TITLE) | (focused ? A_REVERSE : 0),
+                   th->utf8);
         if (p->stop != UI_TRAIN_RUNNING)
             snprintf(note, sizeof note, "  %s at %ld",
                      p->stop == UI_TRAIN_STOP_LIMIT ? "limit" : "stopped", p->run->model->step);
-        ui_put(win, line++, x + tw, note, w - tw, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
+        ui_put(win, y, x + tw, note, w - tw, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
     }
-    /* the heatmaps want len + 2 lines a row of heads, the accuracies n_out;
-     * the curve the rest (2..8) */
-    const int heads_h = pane_heads_h(p, w, h - (line - y) - n_out - 2);
-    int curve_h = h - (line - y) - n_out - heads_h;
-    const int gap = curve_h >= 4 ? 1 : 0; /* a blank line above the heads when there is room */
-    curve_h -= gap;
-    curve_h = curve_h > 8 ? 8 : curve_h < 2 ? 2 : curve_h;
-    draw_curve(win, line, x, curve_h, w, t, p, th);
-    line += curve_h;
-    for (int k = 0; k < n_out; k++)
-        draw_accuracy(win, line++, x, w, t, p, k, th);
-    line += gap;
-    if (line < y + h) {
-        /* what each head does, measured on held-out sequences (not only the sample) */
-        struct train_head_stats roles[TRAIN_MAX_D_MODEL];
-        const bool measured = ui_train_pane_heads(p, t->scrub, roles);
-        draw_heads(win, line, x, w, y + h - line, m, measured ? roles : NULL, th);
+    int line = y + pg.title_h;
+    if (pg.side) {
+        /* beside the heads: why it stopped (one run, when it fits whole
+         * and leaves the curve 2 lines), the curve, the accuracies */
+        char stop[256] = "";
+        if (!t->compare)
+            ui_train_stop_text(p, stop, sizeof stop);
+        struct ui_line lines[8];
+        int n = stop[0] ? ui_text_wrap(stop, pg.col_w, th->utf8, lines, 8) : 0;
+        if (n > 0 && pg.col_h - n_out - n - 1 < 2)
+            n = 0;
+        int curve_h = pg.col_h - n_out - (n > 0 ? n + 1 : 0);
+        curve_h = curve_h > 16 ? 16 : curve_h;
+        draw_curve(win, line, x, curve_h, pg.col_w, t, p, th);
+        line += curve_h;
+        for (int k = 0; k < n_out; k++)
+            draw_accuracy(win, line++, x, pg.col_w, t, p, k, th);
+        line++;
+        for (int i = 0; i < n; i++) {
+            char buf[512];
+            const int tw =
+                ui_text_fit_n(lines[i].start, lines[i].len, pg.col_w, th->utf8, buf, sizeof buf);
+            ui_put(win, line++, x, buf, tw, ui_role_attr(th, UI_ROLE_INSIGHT), th->utf8);
+        }
+    } else {
+        if (pg.curve_h >= 2)
+            draw_curve(win, line, x, pg.curve_h, w, t, p, th);
+        line += pg.curve_h;
+        for (int k = 0; k < n_out; k++)
+            draw_accuracy(win, line++, x, w, t, p, k, th);
     }
+    /* what each head does, measured on held-out sequences (not only the sample) */
+    struct train_head_stats roles[TRAIN_MAX_D_MODEL];
+    const bool measured = ui_train_pane_heads(p, t->scrub, roles);
+    draw_heads(win, y + pg.heads_y, x + pg.heads_x, &pg.heads, y + h, m, measured ? roles : NULL,
+               th);
 }
 
-/* The width of each pane and the gap between them, as drawn below. */
+/* The panes' columns in width: each the room its heads need beside the
+ * curve (else below it), and what is left shared equally. */
 static const int pane_gap = 3;
-static int pane_width(const struct ui_app *app)
+static void pane_columns(const struct ui_train *t, bool utf8, int width, int xs[UI_TRAIN_MAX_PANES],
+                         int ws[UI_TRAIN_MAX_PANES])
 {
-    const struct ui_train *t = app->train;
-    return (app->lay.vis.w - 1 - pane_gap * (t->n_panes - 1)) / t->n_panes;
+    const int n = t->n_panes;
+    int side[UI_TRAIN_MAX_PANES], stack[UI_TRAIN_MAX_PANES];
+    int sum_side = pane_gap * (n - 1), sum_stack = sum_side;
+    for (int i = 0; i < n; i++) {
+        struct heads_geom g;
+        heads_smallest(t->panes[i].run->model, utf8, 1 << 20, &g);
+        side[i] = g.w + SIDE_GAP + SIDE_MIN_W;
+        stack[i] = g.w > SIDE_MIN_W ? g.w : SIDE_MIN_W;
+        sum_side += side[i];
+        sum_stack += stack[i];
+    }
+    const int *base = n > 1 && sum_side <= width    ? side
+                      : n > 1 && sum_stack <= width ? stack
+                                                    : NULL;
+    const int extra = base ? width - (base == side ? sum_side : sum_stack) : 0;
+    int x = 0;
+    for (int i = 0; i < n; i++) {
+        ws[i] =
+            base ? base[i] + extra / n + (i < extra % n ? 1 : 0) : (width - pane_gap * (n - 1)) / n;
+        xs[i] = x;
+        x += ws[i] + pane_gap;
+    }
 }
 
 int ui_train_pane_at(const struct ui_app *app, int y, int x)
@@ -284,11 +439,12 @@ int ui_train_pane_at(const struct ui_app *app, int y, int x)
     if (!t || !t->shown || t->n_panes < 2 || y < l->vis.y + UI_VIS_HEADER ||
         y >= l->vis.y + l->vis.h || x < l->vis.x || x >= l->vis.x + l->vis.w - 1)
         return -1;
-    const int pw = pane_width(app);
-    if (pw < 1)
-        return -1;
-    const int i = (x - l->vis.x) / (pw + pane_gap);
-    return i < t->n_panes && (x - l->vis.x) % (pw + pane_gap) < pw ? i : -1;
+    int xs[UI_TRAIN_MAX_PANES], ws[UI_TRAIN_MAX_PANES];
+    pane_columns(t, app->th.utf8, l->vis.w - 1, xs, ws);
+    for (int i = 0; i < t->n_panes; i++)
+        if (x - l->vis.x >= xs[i] && x - l->vis.x < xs[i] + ws[i])
+            return i;
+    return -1;
 }
 
 /* The header's words: "first-prev · step 340 of 1500 · 300 steps/s". */
@@ -305,6 +461,47 @@ static void header_text(const struct ui_train *t, char *buf, size_t n)
              state ? state : pace);
 }
 
+/* The header line's words, whether it starts with the screen's title and
+ * whether the colour legend shares its line (then the task's words start on
+ * the line under it).  The title gives way to the legend only when the
+ * canvas has no line to spare (tight). */
+static bool legend_on_header(const struct ui_app *app, int width, bool tight, char *head, size_t n,
+                             bool *titled)
+{
+    header_text(app->train, head, n);
+    const int hw = ui_text_width(head, app->th.utf8);
+    const int lw = ui_legend_prob_width(&app->th) + 3;
+    const int title_w = app->st.present ? 0 : 11;
+    *titled = title_w > 0;
+    if (title_w + hw + lw <= width)
+        return true;
+    if (!tight || hw + lw > width)
+        return false;
+    *titled = false;
+    return true;
+}
+
+/* The most lines the panes need to show every head whole (curve: with
+ * the loss curve in the stacked layout). */
+static int panes_need(const struct ui_train *t, bool utf8, int width, bool curve)
+{
+    int xs[UI_TRAIN_MAX_PANES], ws[UI_TRAIN_MAX_PANES], need = 0;
+    pane_columns(t, utf8, width, xs, ws);
+    for (int i = 0; i < t->n_panes; i++) {
+        const int h = pane_need(t, &t->panes[i], utf8, ws[i], curve);
+        need = h > need ? h : need;
+    }
+    return need;
+}
+
+int ui_train_canvas_need(const struct ui_app *app, int width, bool curve)
+{
+    char head[200];
+    bool titled;
+    const bool top = legend_on_header(app, width, true, head, sizeof head, &titled);
+    return (top ? 0 : 1) + panes_need(app->train, app->th.utf8, width, curve);
+}
+
 void ui_train_draw_vis(const struct ui_app *app)
 {
     const struct ui_train *t = app->train;
@@ -315,44 +512,49 @@ void ui_train_draw_vis(const struct ui_app *app)
 
     werase(vis);
     char head[200];
-    header_text(t, head, sizeof head);
-    int used = app->st.present ? 0
-                               : ui_put(vis, 0, 0, "Training   ", width,
-                                        ui_role_attr(th, UI_ROLE_TITLE), th->utf8);
+    bool titled;
+    const bool tight = view_h < 1 + panes_need(t, th->utf8, width, false);
+    const bool top = legend_on_header(app, width, tight, head, sizeof head, &titled);
+    int used =
+        titled ? ui_put(vis, 0, 0, "Training   ", width, ui_role_attr(th, UI_ROLE_TITLE), th->utf8)
+               : 0;
     ui_put(vis, 0, used, head, width - used, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
-    ui_legend_draw(vis, 1, 0, width, UI_LEGEND_PROB, 0, th);
-    wnoutrefresh(vis);
+    const int lw = ui_legend_prob_width(th);
+    if (top)
+        ui_legend_draw(vis, 0, width - lw, lw > 25 ? lw : 25, UI_LEGEND_PROB, 0, th);
+    else
+        ui_legend_draw(vis, 1, 0, width, UI_LEGEND_PROB, 0, th);
 
-    werase(cv);
-    int y = 0;
-    /* the task in words, or why the runs stopped */
-    char stop[256] = "";
-    for (int i = 0; i < t->n_panes && !stop[0]; i++)
-        if (!t->compare && ui_train_done(t))
-            ui_train_stop_text(&t->panes[i], stop, sizeof stop);
-    if (t->compare && ui_train_done(t))
-        snprintf(stop, sizeof stop,
-                 "Every run stopped (each pane says when and why); ← → "
-                 "scrub back, r trains again with a new seed.");
-    const char *text = stop[0] ? stop : t->task->description;
-    /* as many lines of it as leave each pane a curve, its accuracies and a row of heads */
-    const struct train_model *m0 = t->panes[0].run->model;
-    const int pane_min = (t->compare ? 1 : 0) + 2 + m0->cfg.n_outputs + m0->sample_len + 2;
-    int room = view_h - pane_min;
+    /* the task in words: as many lines as leave every head whole (the
+     * first on the header's second line when the legend left it free) */
+    int need = panes_need(t, th->utf8, width, true);
+    if (view_h - need < (top ? 0 : 1))
+        need = panes_need(t, th->utf8, width, false);
+    int room = (top ? 1 : 0) + view_h - need;
     room = room < 1 ? 1 : room > 4 ? 4 : room;
     struct ui_line lines[4];
-    int n = ui_text_wrap(text, width, th->utf8, lines, 4);
-    n = n > room ? room : n;
-    for (int i = 0; i < n; i++) {
+    const char *text = t->task->description;
+    const int n = ui_text_wrap(text, width, th->utf8, lines, 4);
+    werase(cv);
+    int y = 0;
+    for (int i = 0; i < n && i < room; i++) {
         char buf[512];
-        const int tw =
-            ui_text_fit_n(lines[i].start, lines[i].len, width, th->utf8, buf, sizeof buf);
-        ui_put(cv, y++, 0, buf, tw, stop[0] ? ui_role_attr(th, UI_ROLE_INSIGHT) : 0, th->utf8);
+        int tw;
+        if (i == room - 1 && n > room) /* the last line that fits ends the text with "…" */
+            tw = ui_text_fit(lines[i].start, width, th->utf8, buf, sizeof buf);
+        else
+            tw = ui_text_fit_n(lines[i].start, lines[i].len, width, th->utf8, buf, sizeof buf);
+        if (top && i == 0)
+            ui_put(vis, 1, 0, buf, tw, 0, th->utf8);
+        else
+            ui_put(cv, y++, 0, buf, tw, 0, th->utf8);
     }
-    if (y + pane_min + 2 < view_h)
-        y++;
-    const int pw = pane_width(app);
+    wnoutrefresh(vis);
+    if (y > 0 && y + need < view_h)
+        y++; /* a blank line under the words when there is room */
+    int xs[UI_TRAIN_MAX_PANES], ws[UI_TRAIN_MAX_PANES];
+    pane_columns(t, th->utf8, width, xs, ws);
     for (int i = 0; i < t->n_panes; i++)
-        draw_pane(cv, y, i * (pw + pane_gap), view_h - y, pw, t, &t->panes[i], th);
+        draw_pane(cv, y, xs[i], view_h - y, ws[i], t, &t->panes[i], th);
     wnoutrefresh(cv);
 }

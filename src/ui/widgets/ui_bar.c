@@ -186,15 +186,15 @@ void ui_msg_draw(WINDOW *win, const struct ui_app *app, int width, int height)
     } else if (st->msg[0]) {
         const int attr = ui_role_attr(th, st->msg_error ? UI_ROLE_ERROR : UI_ROLE_INFO);
         struct ui_line lines[4];
-        int n = ui_text_wrap(st->msg, width - 2, th->utf8, lines, 4);
-        if (n > height)
-            n = height;
-        if (n > 4)
-            n = 4;
+        const int all = ui_text_wrap(st->msg, width - 2, th->utf8, lines, 4);
+        const int n = all > height ? height : all;
         for (int i = 0; i < n; i++) {
             char buf[1024];
-            int w =
-                ui_text_fit_n(lines[i].start, lines[i].len, width - 2, th->utf8, buf, sizeof buf);
+            /* a message cut to its lines ends with "…" on the last */
+            int w = i == n - 1 && n < all
+                        ? ui_text_fit(lines[i].start, width - 2, th->utf8, buf, sizeof buf)
+                        : ui_text_fit_n(lines[i].start, lines[i].len, width - 2, th->utf8, buf,
+                                        sizeof buf);
             if (st->msg_error)
                 ui_fill(win, i, 0, width, attr);
             ui_put(win, i, 1, buf, w, attr, th->utf8);

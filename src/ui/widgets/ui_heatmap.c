@@ -87,6 +87,12 @@ static int prob_swatches(WINDOW *win, int y, int x, const struct ui_theme *th)
     return used;
 }
 
+int ui_legend_prob_width(const struct ui_theme *th)
+{
+    /* "weight 0 " + the swatches + " 1" */
+    return 9 + (th->depth == UI_DEPTH_MONO ? 5 : 2 * ui_seq_levels(th->depth)) + 2;
+}
+
 void ui_legend_draw(WINDOW *win, int y, int x, int maxw, unsigned parts, int heads,
                     const struct ui_theme *th)
 {

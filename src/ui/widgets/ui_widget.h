@@ -74,5 +74,7 @@ enum ui_legend_part {
 /* The legend for parts (a mask of ui_legend_part) on one line at (y, x). */
 void ui_legend_draw(WINDOW *win, int y, int x, int maxw, unsigned parts, int heads,
                     const struct ui_theme *th);
+/* Columns the weights' legend (UI_LEGEND_PROB alone) takes. */
+int ui_legend_prob_width(const struct ui_theme *th);
 
 #endif

@@ -1,0 +1,63 @@
+#!/bin/bash
+# The lessons that train keep every head's whole heatmap on screen (title,
+# column numbers, one labelled row per position) while training and after it
+# stops, in the default 80x24 terminal, in the presenter's layout there, and
+# at 160x48, where the cells grow: lesson 16 (one model of 2 heads, with its
+# checkpoint waiting below), lesson 17 (1 head against 2, and 2 against 4).
+. "$(dirname "$0")/lib.sh"
+
+CHECK="$(dirname "$0")/heads_whole.py"
+
+# whole HEADS WHAT [SECONDS]: the screen shows every head of each pane
+# whole (within SECONDS, default 0: at once).
+whole() {
+    local out i=0
+    while ! out=$(screen | python3 "$CHECK" "$1" 8); do
+        [ $i -ge $((${3:-0} * 10)) ] && fail "$2: $out"
+        sleep 0.1
+        i=$((i + 1))
+    done
+    pass
+}
+
+# lesson W H STEP HEADS [args]: a lesson's training step, checked while it
+# trains and once every run has stopped (the screen says so).
+lesson() {
+    local w=$1 h=$2 lesson=$3 step=$4 heads=$5
+    shift 5
+    start "$w" "$h" -- --lesson "$lesson" --step "$step" "$@"
+    wait_for "first-prev · step"
+    whole "$heads" "lesson $lesson step $step at ${w}x$h, while training" 10
+    wait_for "stopped" 90
+    if [[ $heads == *,* ]]; then
+        wait_for "Every run stopped" 90
+    else
+        wait_for "Stopped at step" 90
+    fi
+    whole "$heads" "lesson $lesson step $step at ${w}x$h, stopped"
+    if [ "$lesson/$step" = 16/2 ]; then # its checkpoint waits in the lesson pane below
+        wait_for "Press 1-3 to answer"
+    fi
+    if [ "${1:-}" = --present ]; then # q leaves the presenter's layout first
+        keys q
+        wait_for "Presenter mode off"
+    fi
+    keys q
+    wait_exit 0
+}
+
+lesson 80 24 16 1 2
+lesson 80 24 16 2 2
+lesson 80 24 17 1 1,2
+lesson 80 24 17 3 2,4
+lesson 80 24 16 2 2 --present
+lesson 160 48 16 2 2
+lesson 160 48 17 3 2,4
+
+# at 160x48 the cells are wider than at 80x24 (column numbers 4 or more apart)
+start 160 48 -- --lesson 16 --step 1
+wait_for "head 1"
+screen | grep -qP '^ *0 {3,}1 {3,}2 {3,}3' || fail "the cells did not grow at 160x48"
+pass
+keys q
+wait_exit 0
