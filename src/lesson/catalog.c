@@ -146,22 +146,40 @@ static int print_scene(FILE *out, const struct lesson_state *st, const struct mh
 
 /* A checkpoint and its answer on the step's example and trace (t NULL: err
  * says why there is none). */
+/* A checkpoint's text as plain text: its `inline code` without backticks. */
+static void put_plain(FILE *out, const char *s)
+{
+    for (; *s; s++)
+        if (*s != '`')
+            fputc(*s, out);
+}
+
 static void print_quiz(FILE *out, const struct lesson_quiz *q, const struct mha_example *ex,
                        const struct mha_trace *t, struct mha_error *err)
 {
-    fprintf(out, "Checkpoint: %s\n", q->question ? q->question : "");
-    for (int i = 0; i < q->n_choices; i++)
-        fprintf(out, "  %d) %s\n", i + 1, q->choices[i]);
+    fputs("Checkpoint: ", out);
+    put_plain(out, q->question ? q->question : "");
+    fputc('\n', out);
+    for (int i = 0; i < q->n_choices; i++) {
+        fprintf(out, "  %d) ", i + 1);
+        put_plain(out, q->choices[i]);
+        fputc('\n', out);
+    }
     struct lesson_answer a;
     if (t && lesson_quiz_expected(q, ex, t, &a, err) == 0) {
         if (a.numeric)
             fprintf(out, "Answer: %.10g\n", a.number);
-        else
-            fprintf(out, "Answer: %s\n", a.text);
+        else {
+            fputs("Answer: ", out);
+            put_plain(out, a.text);
+            fputc('\n', out);
+        }
     } else {
         fprintf(out, "Answer: cannot be computed: %s\n", err->text);
     }
-    fprintf(out, "Why: %s\n\n", q->explain ? q->explain : "");
+    fputs("Why: ", out);
+    put_plain(out, q->explain ? q->explain : "");
+    fputs("\n\n", out);
 }
 
 int lesson_print_text(FILE *out, const struct lesson *l, const char *assets_dir, int width)

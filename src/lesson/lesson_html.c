@@ -375,17 +375,43 @@ static int scene_html(FILE *out, const struct lesson_state *st, const struct mha
 }
 
 /* A checkpoint, its answer folded away, on the step's example and trace. */
+
+/* A checkpoint's text with its `inline code` as <code>, the rest escaped. */
+static void quiz_text(FILE *out, const char *s)
+{
+    bool code = false;
+    while (*s) {
+        const char *tick = strchr(s, '`');
+        const size_t n = tick ? (size_t)(tick - s) : strlen(s);
+        char part[1024];
+        for (size_t at = 0; at < n;) { /* in pieces, each escaped */
+            const size_t k = n - at < sizeof part - 1 ? n - at : sizeof part - 1;
+            memcpy(part, s + at, k);
+            part[k] = '\0';
+            export_xml_text(out, part);
+            at += k;
+        }
+        if (!tick)
+            break;
+        fputs(code ? "</code>" : "<code>", out);
+        code = !code;
+        s = tick + 1;
+    }
+    if (code)
+        fputs("</code>", out);
+}
+
 static void quiz_html(FILE *out, const struct lesson_quiz *q, const struct mha_example *ex,
                       const struct mha_trace *t, struct mha_error *err)
 {
     fputs("<div class=\"quiz\">\n<p class=\"qt\">Checkpoint</p>\n<p>", out);
-    export_xml_text(out, q->question ? q->question : "");
+    quiz_text(out, q->question ? q->question : "");
     fputs("</p>\n", out);
     if (q->n_choices > 0) {
         fputs("<ol>\n", out);
         for (int i = 0; i < q->n_choices; i++) {
             fputs("<li>", out);
-            export_xml_text(out, q->choices[i]);
+            quiz_text(out, q->choices[i]);
             fputs("</li>\n", out);
         }
         fputs("</ol>\n", out);
@@ -406,7 +432,7 @@ static void quiz_html(FILE *out, const struct lesson_quiz *q, const struct mha_e
     fputs("</p>\n", out);
     if (q->explain && q->explain[0]) {
         fputs("<p><strong>Why:</strong> ", out);
-        export_xml_text(out, q->explain);
+        quiz_text(out, q->explain);
         fputs("</p>\n", out);
     }
     fputs("</details>\n</div>\n", out);

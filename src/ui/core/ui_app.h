@@ -184,6 +184,8 @@ void ui_help_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme 
                   int cols);
 /* Lines the help screen takes (for scrolling). */
 int ui_help_lines(void);
+/* The help's line of the heading text (0 when it has none). */
+int ui_help_heading_line(const char *heading);
 /* The help's line i: its keys and its words (headings: key ""); false past
  * the end. */
 bool ui_help_line(int i, char *key, size_t kn, char *text, size_t tn);

@@ -257,6 +257,17 @@ int ui_help_lines(void)
     return help_layout(lines, HELP_MAX, labels, texts);
 }
 
+int ui_help_heading_line(const char *heading)
+{
+    struct help_line lines[HELP_MAX];
+    char labels[HELP_MAX][48], texts[HELP_MAX][96];
+    const int n = help_layout(lines, HELP_MAX, labels, texts);
+    for (int i = 0; i < n; i++)
+        if (lines[i].heading && lines[i].text && strcmp(lines[i].text, heading) == 0)
+            return i;
+    return 0;
+}
+
 bool ui_help_line(int i, char *key, size_t kn, char *text, size_t tn)
 {
     struct help_line lines[HELP_MAX];

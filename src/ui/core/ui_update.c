@@ -9,6 +9,7 @@
 #include "io/export.h"
 #include "ui/panes/ui_find.h"
 #include "ui/core/ui_keys.h"
+#include "ui/core/ui_keymap.h"
 #include "ui/core/ui_mode.h"
 #include "ui/panes/ui_prompt.h"
 #include "ui/views/ui_views.h"
@@ -284,9 +285,14 @@ static void apply(struct ui_app *app, enum ui_action act, int key)
     case UI_ACT_LESSON_LINE_DOWN:
         text_scroll(app, +1);
         break;
-    case UI_ACT_HELP:
+    case UI_ACT_HELP: /* at the top, or on the training screen at its keys */
         st->help_open = true;
-        st->help_scroll = 0;
+        st->help_scroll =
+            ui_train_on_screen(app) ? ui_help_heading_line(ui_keymap_train.heading) : 0;
+        if (st->help_scroll > ui_help_lines() - (app->rows - 2))
+            st->help_scroll = ui_help_lines() - (app->rows - 2);
+        if (st->help_scroll < 0)
+            st->help_scroll = 0;
         break;
     case UI_ACT_REDRAW:
         clearok(curscr, TRUE);

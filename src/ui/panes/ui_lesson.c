@@ -150,8 +150,14 @@ int ui_lesson_goto(struct ui_lessons *ls, struct ui_state *st, int step)
     if (apply_scene(ls, st, step, false))
         return -1;
     ls->shown = shown_of(st->ex);
+    /* a step that trains shows its model, not the explorer's example: what
+     * the scene did to the example is not on screen, so not worth a word */
+    struct lesson_state at;
+    lesson_state_at(ls->l, step, &at);
+    const bool trains = at.train != NULL;
     char note[400];
-    if (scene.valid && !st->msg[0] && undone_note(&scene, &mine, &ls->shown, note, sizeof note))
+    if (scene.valid && !trains && !st->msg[0] &&
+        undone_note(&scene, &mine, &ls->shown, note, sizeof note))
         ui_state_say(st, false, "Step %d's scene set %s.", step + 1, note);
     ls->step = step;
     ls->scroll = 0;

@@ -120,20 +120,50 @@ static void layout_line(struct pane *p, const struct lesson_line *line)
     }
 }
 
-/* Text wrapped under a bar, from column 3. */
+/* text without its backticks into plain (size n), code[i] set where the
+ * byte plain[i] was inside `...` (inline code, as the lesson text has it). */
+static void strip_code(const char *text, char *plain, unsigned char *code, size_t n)
+{
+    size_t o = 0;
+    bool in = false;
+    for (const char *c = text; *c && o + 1 < n; c++) {
+        if (*c == '`') {
+            in = !in;
+            continue;
+        }
+        code[o] = in;
+        plain[o++] = *c;
+    }
+    plain[o] = '\0';
+}
+
+/* Text wrapped under a bar, from column 3; `inline code` drawn as code. */
 static void wrapped(struct pane *p, const char *text, enum ui_role bar_role, int attr)
 {
+    char plain[2048];
+    unsigned char code[2048];
+    strip_code(text, plain, code, sizeof plain);
     struct ui_line lines[64];
     const int w = text_w(p) - 2;
-    const int n = ui_text_wrap(text, w, p->th->utf8, lines, 64);
+    const int n = ui_text_wrap(plain, w, p->th->utf8, lines, 64);
     for (int i = 0; i < n && i < 64; i++) {
         const int y = next_line(p);
         if (y < 0)
             continue;
-        char buf[1024];
-        int tw = ui_text_fit_n(lines[i].start, lines[i].len, w, p->th->utf8, buf, sizeof buf);
         bar(p, y, bar_role, true);
-        ui_put(p->win, y, p->margin + 2, buf, tw, attr, p->th->utf8);
+        /* the line in runs of code and not code */
+        int x = 0;
+        for (size_t at = 0; at < lines[i].len && x < w;) {
+            const size_t from = (size_t)(lines[i].start - plain) + at;
+            size_t run = 1;
+            while (at + run < lines[i].len && code[from + run] == code[from])
+                run++;
+            char buf[1024];
+            const int tw = ui_text_fit_n(plain + from, run, w - x, p->th->utf8, buf, sizeof buf);
+            x += ui_put(p->win, y, p->margin + 2 + x, buf, tw,
+                        code[from] ? seg_attr(p->th, LESSON_CODE, attr) : attr, p->th->utf8);
+            at += run;
+        }
     }
 }
 
@@ -157,7 +187,10 @@ static void checkpoint(struct pane *p, const struct ui_lessons *ls)
         const bool is_answer = answered && !strcmp(choice, z->answer);
         const bool is_given = (answered && !strcmp(choice, z->given)) ||
                               (!answered && z->retry && !strcmp(choice, z->first));
-        snprintf(line, sizeof line, "%s %s", is_answer ? "✓" : is_given ? "✗" : " ", choice);
+        char shown[512];
+        unsigned char code[512];
+        strip_code(choice, shown, code, sizeof shown);
+        snprintf(line, sizeof line, "%s %s", is_answer ? "✓" : is_given ? "✗" : " ", shown);
         y = next_line(p);
         if (y < 0)
             continue;

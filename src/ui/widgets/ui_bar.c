@@ -136,6 +136,8 @@ static const char *hint(const struct ui_app *app)
         return ui_quiz_numeric(&ls->quiz)
                    ? "Checkpoint: type your answer, Enter checks it · Space skips · ? help"
                    : "Checkpoint: press the number of your answer · Space skips · ? help";
+    if (ls->l && ui_train_on_screen(app)) /* the training's keys, as a lesson has them */
+        return ui_train_hint(app);
     if (ls->l)
         return "Space read on · Backspace back · J K scroll · L lessons · Esc leave · ? help";
     if (ui_train_hint(app))
