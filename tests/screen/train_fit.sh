@@ -31,12 +31,17 @@ lesson() {
     wait_for "stopped" 90
     if [[ $heads == *,* ]]; then
         wait_for "Every run stopped" 90
-    else
-        wait_for "Stopped at step" 90
     fi
     whole "$heads" "lesson $lesson step $step at ${w}x$h, stopped"
     if [ "$lesson/$step" = 16/2 ]; then # its checkpoint waits in the lesson pane below
         wait_for "Press 1-3 to answer"
+        # what it asks is not on screen until it is answered
+        screen | grep -qE "head 1 prev|h1 prev|[0-9]%" && fail "the checkpoint's answer shows"
+        pass
+        keys 2
+        wait_for "Right: head 1"
+        wait_for "prev 0."
+        whole "$heads" "lesson $lesson step $step at ${w}x$h, answered"
     fi
     if [ "${1:-}" = --present ]; then # q leaves the presenter's layout first
         keys q

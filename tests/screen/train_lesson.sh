@@ -14,8 +14,7 @@ wait_for "Lesson 16 · Two heads learn two"
 wait_for "Training   first-prev"
 wait_for "$printed" 90
 wait_for "head 1 prev"
-keys Space
-wait_for "step 2/5"
+space_until "step 2/5"
 wait_for "Training   first-prev" # the same training goes on
 space_until "step 3/5"
 space_until "step 4/5"

@@ -7,6 +7,7 @@
 
 #include "lesson/lesson_state.h"
 #include "ui/core/ui_app.h"
+#include "ui/panes/ui_quiz.h"
 #include "ui/core/ui_keymap.h"
 #include "ui/core/ui_words.h"
 #include "ui/widgets/ui_text.h"
@@ -93,10 +94,14 @@ bool ui_train_timers(struct ui_app *app, long ms, bool all)
     if (!was_done && ui_train_done(t) && t->shown) {
         char why[256];
         ui_train_stop_text(&t->panes[0], why, sizeof why);
-        ui_state_say(&app->st, false, "%s",
-                     t->n_panes > 1 ? "Every run stopped (each pane says when and why); ← → "
-                                      "scrub back, r trains again with a new seed."
-                                    : why);
+        if (app->les.l && ui_quiz_asking(&app->les.quiz)) /* its figures wait for the answer */
+            ui_state_say(&app->st, false,
+                         "Training stopped; its figures show once the checkpoint is answered.");
+        else
+            ui_state_say(&app->st, false, "%s",
+                         t->n_panes > 1 ? "Every run stopped (each pane says when and why); ← → "
+                                          "scrub back, r trains again with a new seed."
+                                        : why);
     }
     return changed;
 }

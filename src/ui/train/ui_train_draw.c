@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ui/core/ui_app.h"
+#include "ui/panes/ui_quiz.h"
 #include "ui/widgets/ui_text.h"
 #include "ui/train/ui_train.h"
 
@@ -74,7 +75,8 @@ static void draw_curve(WINDOW *win, int y, int x, int h, int w, const struct ui_
 /* Output k's held-out accuracy: its name, a one-line curve of the
  * evaluations over the step limit, and the value at the step shown. */
 static void draw_accuracy(WINDOW *win, int y, int x, int w, const struct ui_train *t,
-                          const struct ui_train_pane *p, int k, const struct ui_theme *th)
+                          const struct ui_train_pane *p, int k, bool hide,
+                          const struct ui_theme *th)
 {
     static const char *const eighths[] = {" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"};
     static const char *const ascii[] = {" ", ".", ".", "-", "-", "=", "=", "#", "#"};
@@ -82,6 +84,10 @@ static void draw_accuracy(WINDOW *win, int y, int x, int w, const struct ui_trai
     char name[16];
     snprintf(name, sizeof name, "%-5.5s", m->cfg.outputs[k].name);
     ui_put(win, y, x, name, 5, ui_role_attr(th, UI_ROLE_LABEL), th->utf8);
+    if (hide) { /* a checkpoint asks about it: shown once answered */
+        ui_put(win, y, x + 6, "? answer first", w - 6, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
+        return;
+    }
     /* the value at the step shown: the checkpoint's, or the last evaluation's */
     const float acc = ui_train_pane_accuracy(t, p, k);
     char val[16];
@@ -342,7 +348,7 @@ static int pane_need(const struct ui_train *t, const struct ui_train_pane *p, bo
 
 /* A run's pane h x w at (y, x). */
 static void draw_pane(WINDOW *win, int y, int x, int h, int w, const struct ui_train *t,
-                      const struct ui_train_pane *p, const struct ui_theme *th)
+                      const struct ui_train_pane *p, bool hide, const struct ui_theme *th)
 {
     const struct train_model *m = ui_train_pane_model(p, t->scrub);
     const int n_out = p->run->model->cfg.n_outputs;
@@ -369,7 +375,7 @@ static void draw_pane(WINDOW *win, int y, int x, int h, int w, const struct ui_t
         /* beside the heads: why it stopped (one run, when it fits whole
          * and leaves the curve 2 lines), the curve, the accuracies */
         char stop[256] = "";
-        if (!t->compare)
+        if (!t->compare && !hide)
             ui_train_stop_text(p, stop, sizeof stop);
         struct ui_line lines[8];
         int n = stop[0] ? ui_text_wrap(stop, pg.col_w, th->utf8, lines, 8) : 0;
@@ -380,7 +386,7 @@ static void draw_pane(WINDOW *win, int y, int x, int h, int w, const struct ui_t
         draw_curve(win, line, x, curve_h, pg.col_w, t, p, th);
         line += curve_h;
         for (int k = 0; k < n_out; k++)
-            draw_accuracy(win, line++, x, pg.col_w, t, p, k, th);
+            draw_accuracy(win, line++, x, pg.col_w, t, p, k, hide, th);
         line++;
         for (int i = 0; i < n; i++) {
             char buf[512];
@@ -393,11 +399,11 @@ static void draw_pane(WINDOW *win, int y, int x, int h, int w, const struct ui_t
             draw_curve(win, line, x, pg.curve_h, w, t, p, th);
         line += pg.curve_h;
         for (int k = 0; k < n_out; k++)
-            draw_accuracy(win, line++, x, w, t, p, k, th);
+            draw_accuracy(win, line++, x, w, t, p, k, hide, th);
     }
     /* what each head does, measured on held-out sequences (not only the sample) */
     struct train_head_stats roles[TRAIN_MAX_D_MODEL];
-    const bool measured = ui_train_pane_heads(p, t->scrub, roles);
+    const bool measured = !hide && ui_train_pane_heads(p, t->scrub, roles);
     draw_heads(win, y + pg.heads_y, x + pg.heads_x, &pg.heads, y + h, m, measured ? roles : NULL,
                th);
 }
@@ -502,6 +508,49 @@ int ui_train_canvas_need(const struct ui_app *app, int width, bool curve)
     return (top ? 0 : 1) + panes_need(app->train, app->th.utf8, width, curve);
 }
 
+/* What the loss and the accuracies mean, in one line of width columns at
+ * most (the longest form that fits): the loss a model that guesses evenly
+ * starts near (the sum of ln classes over the outputs) and what the
+ * accuracies are measured on. */
+static void key_line(const struct train_run *run, int width, bool utf8, char *buf, size_t n)
+{
+    const struct train_config *cfg = &run->model->cfg;
+    char sum[96] = "";
+    size_t used = 0;
+    double guess = 0.0;
+    bool same = true;
+    for (int k = 0; k < cfg->n_outputs; k++) {
+        guess += log((double)cfg->outputs[k].classes);
+        same = same && cfg->outputs[k].classes == cfg->outputs[0].classes;
+    }
+    if (same && cfg->n_outputs > 1)
+        snprintf(sum, sizeof sum, "%d × ln %d", cfg->n_outputs, cfg->outputs[0].classes);
+    else
+        for (int k = 0; k < cfg->n_outputs && used < sizeof sum; k++)
+            used += (size_t)snprintf(sum + used, sizeof sum - used, "%sln %d", k ? " + " : "",
+                                     cfg->outputs[k].classes);
+    const int held = run->eval->size;
+    const int outs = cfg->n_outputs;
+    const char *plural = outs == 1 ? "" : "s";
+    for (int form = 0; form < 3; form++) {
+        if (form == 0)
+            snprintf(buf, n,
+                     "Loss: cross-entropy summed over the %d output%s, near %s = %.1f while it "
+                     "guesses. Accuracy: right answers on %d held-out sequences, never trained on.",
+                     outs, plural, sum, guess, held);
+        else if (form == 1)
+            snprintf(buf, n,
+                     "loss: cross-entropy of %d output%s, %s = %.1f when guessing · accuracy on %d "
+                     "held-out sequences",
+                     outs, plural, sum, guess, held);
+        else
+            snprintf(buf, n, "loss ≈ %s = %.1f when guessing · accuracy on %d held-out sequences",
+                     sum, guess, held);
+        if (ui_text_width(buf, utf8) <= width)
+            return;
+    }
+}
+
 void ui_train_draw_vis(const struct ui_app *app)
 {
     const struct ui_train *t = app->train;
@@ -534,6 +583,11 @@ void ui_train_draw_vis(const struct ui_app *app)
     room = room < 1 ? 1 : room > 4 ? 4 : room;
     struct ui_line lines[4];
     const char *text = t->task->description;
+    char key[320] = "";
+    if (room >= 2) { /* the last line says what the loss and the accuracy are */
+        key_line(t->panes[0].run, width, th->utf8, key, sizeof key);
+        room--;
+    }
     const int n = ui_text_wrap(text, width, th->utf8, lines, 4);
     werase(cv);
     int y = 0;
@@ -549,12 +603,20 @@ void ui_train_draw_vis(const struct ui_app *app)
         else
             ui_put(cv, y++, 0, buf, tw, 0, th->utf8);
     }
+    if (key[0]) {
+        char buf[512];
+        const int tw = ui_text_fit(key, width, th->utf8, buf, sizeof buf);
+        ui_put(cv, y++, 0, buf, tw, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
+    }
     wnoutrefresh(vis);
     if (y > 0 && y + need < view_h)
         y++; /* a blank line under the words when there is room */
     int xs[UI_TRAIN_MAX_PANES], ws[UI_TRAIN_MAX_PANES];
     pane_columns(t, th->utf8, width, xs, ws);
+    /* while a lesson's checkpoint waits, the figures it could be read off
+     * (accuracies, the heads' measured jobs) wait for the answer */
+    const bool hide = app->les.l && ui_quiz_asking(&app->les.quiz);
     for (int i = 0; i < t->n_panes; i++)
-        draw_pane(cv, y, xs[i], view_h - y, ws[i], t, &t->panes[i], th);
+        draw_pane(cv, y, xs[i], view_h - y, ws[i], t, &t->panes[i], hide, th);
     wnoutrefresh(cv);
 }
