@@ -26,47 +26,95 @@ static char *tmp_file(const char *text)
     return strdup(path);
 }
 
+/* The largest |number| in a tree of arrays and objects. */
+static double tree_max_abs(json_t *t)
+{
+    double m = 0.0;
+    const char *key;
+    size_t i;
+    json_t *v;
+    if (json_is_object(t)) {
+        json_object_foreach(t, key, v) m = fmax(m, tree_max_abs(v));
+    } else if (json_is_array(t)) {
+        json_array_foreach(t, i, v) m = fmax(m, tree_max_abs(v));
+    } else {
+        m = fabs(json_number_value(t));
+    }
+    return m;
+}
+
+/* Every number of the tree got against torch's want, same shape:
+ * |got - want| <= abs_tol + rel_tol·|want|.  Returns the numbers compared. */
+static size_t compare_tree(json_t *got, json_t *want, const char *where, double abs_tol,
+                           double rel_tol)
+{
+    ck_assert_msg(got != NULL, "%s: missing in the output", where);
+    char sub[256];
+    size_t n = 0;
+    if (json_is_object(want)) {
+        ck_assert_uint_eq(json_object_size(got), json_object_size(want));
+        const char *key;
+        json_t *v;
+        json_object_foreach(want, key, v)
+        {
+            snprintf(sub, sizeof sub, "%s.%s", where, key);
+            n += compare_tree(json_object_get(got, key), v, sub, abs_tol, rel_tol);
+        }
+    } else if (json_is_array(want)) {
+        ck_assert_msg(json_array_size(got) == json_array_size(want), "%s: %zu entries, torch %zu",
+                      where, json_array_size(got), json_array_size(want));
+        size_t i;
+        json_t *v;
+        json_array_foreach(want, i, v)
+        {
+            snprintf(sub, sizeof sub, "%s[%zu]", where, i);
+            n += compare_tree(json_array_get(got, i), v, sub, abs_tol, rel_tol);
+        }
+    } else {
+        const double x = json_number_value(got), y = json_number_value(want);
+        ck_assert_msg(json_is_number(got) && fabs(x - y) <= abs_tol + rel_tol * fabs(y),
+                      "%s: %.9g, torch %.9g", where, x, y);
+        n = 1;
+    }
+    return n;
+}
+
+/* --grad against PyTorch autograd: ordinary logits, and logits in the
+ * thousands where most targets' probabilities underflow a float (the loss
+ * must still be the exact cross-entropy, not a clipped one). */
+static const char *const grad_cases[] = {
+    "causal_2heads_two_outputs",
+    "large_logits_2heads_two_outputs",
+    "large_logits_1head_plain",
+};
+
 START_TEST(grad_matches_torch)
 {
-    char model[1024], batch[1024], grad[1024];
-    snprintf(model, sizeof model, "%s",
-             cli_data_path("train/causal_2heads_two_outputs.model.json"));
-    snprintf(batch, sizeof batch, "%s",
-             cli_data_path("train/causal_2heads_two_outputs.batch.json"));
-    snprintf(grad, sizeof grad, "%s", cli_data_path("train/causal_2heads_two_outputs.grad.json"));
+    const char *name = grad_cases[_i];
+    char model[1024], batch[1024], grad[1024], rel[256];
+    snprintf(rel, sizeof rel, "train/%s.model.json", name);
+    snprintf(model, sizeof model, "%s", cli_data_path(rel));
+    snprintf(rel, sizeof rel, "train/%s.batch.json", name);
+    snprintf(batch, sizeof batch, "%s", cli_data_path(rel));
+    snprintf(rel, sizeof rel, "train/%s.grad.json", name);
+    snprintf(grad, sizeof grad, "%s", cli_data_path(rel));
     struct cli_result r = cli_run((const char *[]){"--grad", model, "--batch", batch, NULL});
     ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
     json_t *got = json_loads(r.out, 0, NULL), *want = json_load_file(grad, 0, NULL);
     ck_assert_ptr_nonnull(got);
     ck_assert_ptr_nonnull(want);
+    /* the loss to float rounding of the logits: a few float epsilons */
     const double lg = json_number_value(json_object_get(got, "loss"));
     const double lw = json_number_value(json_object_get(want, "loss"));
-    ck_assert_double_eq_tol(lg, lw, 1e-5 * lw);
-    /* every gradient, torch's layout */
-    const char *keys[] = {"embedding", "positions", "w_q", "w_k", "w_v",
-                          "w_o",       "b_q",       "b_k", "b_v", "b_o"};
-    json_t *gg = json_object_get(got, "grad"), *gw = json_object_get(want, "grad");
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-        json_t *a = json_object_get(gg, keys[i]), *b = json_object_get(gw, keys[i]);
-        ck_assert_msg(a && b, "%s missing", keys[i]);
-        const bool rows = json_is_array(json_array_get(b, 0));
-        size_t n = 0;
-        for (size_t r0 = 0; r0 < json_array_size(b); r0++) {
-            json_t *ra = rows ? json_array_get(a, r0) : a, *rb = rows ? json_array_get(b, r0) : b;
-            for (size_t c = 0; c < (rows ? json_array_size(rb) : 1); c++) {
-                const size_t j = rows ? c : r0;
-                const double x = json_number_value(json_array_get(ra, j));
-                const double y = json_number_value(json_array_get(rb, j));
-                ck_assert_msg(fabs(x - y) <= 2e-5 + 2e-4 * fabs(y), "%s: %g vs torch %g", keys[i],
-                              x, y);
-                n++;
-            }
-        }
-        ck_assert_uint_gt(n, 0);
-    }
-    json_t *outs = json_object_get(gg, "outputs");
-    ck_assert_uint_eq(json_array_size(outs), 2);
-    ck_assert_ptr_nonnull(json_object_get(json_array_get(outs, 1), "bias"));
+    ck_assert_msg(fabs(lg - lw) <= 4e-6 * lw, "%s: loss %.9g, torch %.9g", name, lg, lw);
+    /* every gradient in torch's layout, the read-outs' too; a float sum's
+     * rounding grows with the size of its terms, so the absolute part of the
+     * tolerance with the largest gradient (a gradient that is 0 in exact
+     * arithmetic, like b_k's, comes out as rounding noise of that size) */
+    json_t *gw = json_object_get(want, "grad");
+    const double scale = fmax(1.0, tree_max_abs(gw));
+    const size_t n = compare_tree(json_object_get(got, "grad"), gw, "grad", 2e-5 * scale, 2e-4);
+    ck_assert_uint_gt(n, 100);
     json_decref(got);
     json_decref(want);
     cli_result_free(&r);
@@ -235,7 +283,7 @@ static Suite *cli_train_suite(void)
 {
     Suite *s = suite_create("cli_train");
     TCase *tc = tcase_create("train");
-    tcase_add_test(tc, grad_matches_torch);
+    tcase_add_loop_test(tc, grad_matches_torch, 0, (int)(sizeof grad_cases / sizeof grad_cases[0]));
     tcase_add_test(tc, grad_errors);
     tcase_add_test(tc, train_summary_deterministic);
     tcase_add_test(tc, save_and_load_model);

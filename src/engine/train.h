@@ -7,6 +7,7 @@
  *   r        = x + a                                        (T, d)
  *   logits_k = r·U_kᵀ + bias_k   for each output k          (T, C_k)
  *   loss     = Σ_k mean over targets != -1 of cross-entropy(logits_k, target)
+ *              (log-sum-exp minus the target's logit: exact at any logit size)
  *
  * Shaped like llm.c's train_gpt2.c: the model owns one parameter block;
  * the gradients and both Adam moments are blocks of the same layout, so one
