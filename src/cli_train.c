@@ -92,6 +92,7 @@ static void write_summary(FILE *f, const struct train_run *run, int format, doub
 {
     const struct train_model *m = run->model;
     const struct train_config *c = &m->cfg;
+    const bool file = run->task->data != NULL;
     if (format == DUMP_FORMAT_JSON) {
         fprintf(f, "{\n  \"task\": \"%s\",\n", run->task->name);
         fprintf(f, "  \"d_model\": %d,\n  \"num_heads\": %d,\n  \"vocab\": %d,\n", c->d_model,
@@ -103,7 +104,9 @@ static void write_summary(FILE *f, const struct train_run *run, int format, doub
         for (int k = 0; k < c->n_outputs; k++)
             fprintf(f, "%s\"%s\": %.4f", k ? ", " : "", c->outputs[k].name,
                     (double)run->accuracy[k]);
-        fprintf(f, "},\n  \"held_out\": %d,\n  \"ms_per_step\": %.4f\n}\n", run->eval->size, ms);
+        fprintf(f, "},\n  \"held_out\": {\"sequences\": %d, \"source\": \"%s\"},\n",
+                run->eval->size, train_run_held_out_source(run));
+        fprintf(f, "  \"ms_per_step\": %.4f\n}\n", ms);
         return;
     }
     fprintf(f, "task         %s\n", run->task->name);
@@ -113,8 +116,11 @@ static void write_summary(FILE *f, const struct train_run *run, int format, doub
             run->opt.batch, (double)run->opt.lr, run->opt.seed);
     fprintf(f, "loss         %.6f (held out)\n", (double)run->eval_loss);
     for (int k = 0; k < c->n_outputs; k++)
-        fprintf(f, "accuracy     %-8s %.4f on %d held-out sequences\n", c->outputs[k].name,
-                (double)run->accuracy[k], run->eval->size);
+        fprintf(f, "accuracy     %-8s %.4f on %d held-out %s\n", c->outputs[k].name,
+                (double)run->accuracy[k], run->eval->size,
+                file ? (run->eval->size == 1 ? "row of the file" : "rows of the file")
+                : run->eval->size == 1 ? "sequence, never drawn in training"
+                                       : "sequences, never drawn in training");
     fprintf(f, "ms_per_step  %.4f\n", ms);
 }
 

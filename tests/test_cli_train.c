@@ -182,6 +182,7 @@ START_TEST(train_summary_deterministic)
     ck_assert_ptr_nonnull(strstr(a.out, "task         first-prev"));
     ck_assert_ptr_nonnull(strstr(a.out, "steps        150"));
     ck_assert_ptr_nonnull(strstr(a.out, "accuracy     prev"));
+    ck_assert_ptr_nonnull(strstr(a.out, "on 1024 held-out sequences, never drawn in training"));
     free(ta);
     free(tb);
     cli_result_free(&a);
@@ -193,7 +194,10 @@ START_TEST(train_summary_deterministic)
     ck_assert_ptr_nonnull(root);
     ck_assert_str_eq(json_string_value(json_object_get(root, "task")), "prev");
     ck_assert_int_eq(json_integer_value(json_object_get(root, "num_heads")), 2);
-    ck_assert_int_eq(json_integer_value(json_object_get(root, "held_out")), 1024);
+    json_t *held = json_object_get(root, "held_out");
+    ck_assert_int_eq(json_integer_value(json_object_get(held, "sequences")), 1024);
+    ck_assert_str_eq(json_string_value(json_object_get(held, "source")),
+                     "generated, disjoint from training");
     ck_assert(json_is_number(json_object_get(json_object_get(root, "accuracy"), "prev")));
     ck_assert(json_is_number(json_object_get(root, "ms_per_step")));
     json_decref(root);
@@ -226,11 +230,31 @@ START_TEST(save_and_load_model)
 }
 END_TEST
 
+/* A task file of rows rows of 3 tokens over a, b, c (row i: i in base 3)
+ * whose target is the next letter of every token; extra goes in first. */
+static char *task_file(int rows, const char *extra)
+{
+    char text[4096];
+    size_t n = (size_t)snprintf(text, sizeof text,
+                                "{%s\"vocab\": [\"a\", \"b\", \"c\"], \"outputs\": [\"next\"], "
+                                "\"tokens\": [",
+                                extra);
+    for (int i = 0; i < rows; i++)
+        n += (size_t)snprintf(text + n, sizeof text - n, "%s[%d, %d, %d]", i ? ", " : "", i % 3,
+                              i / 3 % 3, i / 9 % 3);
+    n += (size_t)snprintf(text + n, sizeof text - n, "], \"targets\": [[");
+    for (int i = 0; i < rows; i++)
+        n += (size_t)snprintf(text + n, sizeof text - n, "%s[%d, %d, %d]", i ? ", " : "",
+                              (i + 1) % 3, (i / 3 + 1) % 3, (i / 9 + 1) % 3);
+    snprintf(text + n, sizeof text - n, "]]}");
+    return tmp_file(text);
+}
+
 START_TEST(train_task_file)
 {
-    char *path = tmp_file("{\"vocab\": [\"a\", \"b\", \"c\"], \"outputs\": [\"next\"],"
-                          " \"tokens\": [[0, 1, 2], [1, 2, 0], [2, 0, 1]],"
-                          " \"targets\": [[[1, 2, -1], [2, 0, -1], [0, 1, -1]]]}");
+    /* a rule that generalises, measured on rows 4, 9, 14, 19 and 24, never
+     * trained on (every token stands at every position in the others) */
+    char *path = task_file(27, "");
     struct cli_result r = cli_run((const char *[]){"--train", path, "--steps", "300", "--dump",
                                                    "summary", "--format", "json", NULL});
     ck_assert_msg(r.status == 0, "%s", r.err);
@@ -238,9 +262,16 @@ START_TEST(train_task_file)
     ck_assert_ptr_nonnull(root);
     ck_assert_int_eq(json_integer_value(json_object_get(root, "vocab")), 3);
     ck_assert_int_eq(json_integer_value(json_object_get(root, "context")), 3);
+    json_t *held = json_object_get(root, "held_out");
+    ck_assert_int_eq(json_integer_value(json_object_get(held, "sequences")), 5);
+    ck_assert_str_eq(json_string_value(json_object_get(held, "source")), "task file rows");
     ck_assert_double_ge(
         json_number_value(json_object_get(json_object_get(root, "accuracy"), "next")), 0.99);
     json_decref(root);
+    cli_result_free(&r);
+    r = cli_run((const char *[]){"--train", path, "--steps", "300", "--dump", "summary", NULL});
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_ptr_nonnull(strstr(r.out, "on 5 held-out rows of the file\n"));
     cli_result_free(&r);
     remove(path);
     free(path);
@@ -249,6 +280,46 @@ START_TEST(train_task_file)
     cli_expect_error((const char *[]){"--train", path, "--dump", "summary", NULL},
                      "\"targets[0] (next)\" row 0, column 1: id 2 is out of range");
     cli_expect_error((const char *[]){"--train", path, "--dump", "summary", NULL}, path);
+    remove(path);
+    free(path);
+}
+END_TEST
+
+/* Six rows of random targets: the held-out row is one the model never saw,
+ * and the summary says it is one row of the file, not 1024 sequences. */
+START_TEST(train_task_file_random_targets)
+{
+    char *path = tmp_file("{\"vocab\": [\"a\", \"b\", \"c\"], \"outputs\": [\"x\"],"
+                          " \"tokens\": [[0, 1, 2], [1, 2, 0], [2, 0, 1], [0, 2, 1], [1, 0, 2],"
+                          " [2, 1, 0]],"
+                          " \"targets\": [[[1, 0, -1], [2, 2, -1], [0, 1, -1], [2, 0, -1],"
+                          " [1, 1, -1], [0, 2, -1]]]}");
+    struct cli_result r =
+        cli_run((const char *[]){"--train", path, "--steps", "300", "--dump", "summary", NULL});
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_ptr_nonnull(strstr(r.out, "on 1 held-out row of the file\n"));
+    ck_assert_ptr_null(strstr(r.out, "1024"));
+    cli_result_free(&r);
+    remove(path);
+    free(path);
+}
+END_TEST
+
+START_TEST(train_task_file_refused)
+{
+    char *path = tmp_file("{\"vocab\": [\"a\", \"b\"], \"outputs\": [\"x\"],"
+                          " \"tokens\": [[0, 1], [1, 0], [1, 1]],"
+                          " \"targets\": [[[-1, -1], [-1, -1], [-1, -1]]]}");
+    char want[256];
+    snprintf(want, sizeof want, "%s: no targets to learn", path);
+    cli_expect_error((const char *[]){"--train", path, "--dump", "summary", NULL}, want);
+    cli_expect_error((const char *[]){"--train", path, NULL}, want);
+    remove(path);
+    free(path);
+    path = tmp_file("{\"vocab\": [\"a\", \"b\"], \"outputs\": [\"x\"],"
+                    " \"tokens\": [[0, 1]], \"targets\": [[[1, 0]]]}");
+    cli_expect_error((const char *[]){"--train", path, "--dump", "summary", NULL},
+                     "\"tokens\" has 1 row: too few to hold any out; a task file needs 2 rows");
     remove(path);
     free(path);
 }
@@ -288,6 +359,8 @@ static Suite *cli_train_suite(void)
     tcase_add_test(tc, train_summary_deterministic);
     tcase_add_test(tc, save_and_load_model);
     tcase_add_test(tc, train_task_file);
+    tcase_add_test(tc, train_task_file_random_targets);
+    tcase_add_test(tc, train_task_file_refused);
     tcase_add_test(tc, train_usage_errors);
     tcase_set_timeout(tc, 240);
     suite_add_tcase(s, tc);

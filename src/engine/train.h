@@ -57,8 +57,11 @@
 #define TRAIN_DEFAULT_BATCH 64
 #define TRAIN_DEFAULT_LR 0.01f
 #define TRAIN_DEFAULT_SEED 1u
-/* Sequences in the held-out batch accuracies are measured on. */
+/* Sequences in the held-out batch accuracies are measured on (fewer when a
+ * task has few different sequences: at most a fifth of them). */
 #define TRAIN_EVAL_SEQUENCES 1024
+/* One row in this many of a task file is held out (at least one). */
+#define TRAIN_HELD_OUT_EVERY 5
 
 /* ---- the attention's learned parameters (issue: one named block) ---- */
 
@@ -243,7 +246,8 @@ int train_model_fill_example(const struct train_model *m, struct mha_example *ex
 /* ---- tasks ---- */
 
 /* Rows of example sequences a task samples from (a teacher's own task,
- * read by dataset_io_load): rows × len tokens and targets per output. */
+ * read by model_io_load_dataset): rows × len tokens and targets per output.
+ * train_dataset_split keeps some rows out of training to measure on. */
 struct train_dataset {
     int rows, len, vocab, n_outputs;
     bool causal;
@@ -252,9 +256,22 @@ struct train_dataset {
     int *tokens;                          /* (rows, len) */
     int *targets[TRAIN_MAX_OUTPUTS];      /* (rows, len), -1 = none */
     char name[TRAIN_NAME_MAX];            /* from the file name */
+    int n_train, n_held; /* rows trained on, rows held out (n_train + n_held <= rows) */
+    int *order;          /* (rows): the n_train training rows' indices, then the n_held held out */
     void *block;
 };
 void train_dataset_free(struct train_dataset *d);
+
+/* Hold rows of d out of training, into d->order, n_train and n_held: every
+ * TRAIN_HELD_OUT_EVERY-th row (rows 4, 9, 14, ... counting from 0), or the
+ * last row of a file with fewer rows than that, is held out: accuracy is
+ * measured on it and it is never trained on.  Every other row is trained
+ * on, except a row whose tokens equal a held-out row's (so no held-out
+ * sequence is ever seen in training).  0, or -1 + err: fewer than 2 rows
+ * (too few to split), no target at all ("no targets to learn"), an output
+ * with no target in the rows kept for training or in the held-out rows, or
+ * no row left to train on. */
+int train_dataset_split(struct train_dataset *d, struct mha_error *err);
 
 /* A task: what the model is asked to learn. */
 struct train_task {
@@ -270,6 +287,9 @@ struct train_task {
     /* fill b (all b->size sequences of b->len tokens) from rng */
     void (*generate)(const struct train_task *task, struct train_batch *b, int vocab,
                      struct rng *rng);
+    /* how many different sequences of len tokens generate draws from
+     * (uniformly), as a double: it can be huge.  NULL for a file's task. */
+    double (*sequences)(int vocab, int len);
     const struct train_dataset *data; /* a file's task; NULL for built-in */
 };
 
@@ -281,8 +301,8 @@ const struct train_task *train_task_find(const char *name);
 /* "first-prev, prev, ..." into buf (for error messages). */
 const char *train_task_names(char *buf, size_t n);
 
-/* The task of a dataset (sampling rows with replacement): task->data = d;
- * d must outlive task. */
+/* The task of a dataset (sampling its training rows, d->order[0 ..
+ * n_train - 1], with replacement): task->data = d; d must outlive task. */
 void train_task_from_dataset(struct train_task *task, const struct train_dataset *d);
 
 /* Check that the task fits vocab and context (min sizes, dataset vocab and
@@ -314,12 +334,19 @@ struct train_run_options {
     int batch; /* sequences per step */
     float lr;
     uint32_t seed; /* init and batches; the held-out set is drawn apart */
-    int eval_size; /* held-out sequences (>= TRAIN_EVAL_SEQUENCES) */
+    int eval_size; /* held-out sequences of a generated task: at most this many */
 };
 
 /* Owns the model, a training batch refilled every step from its own rng,
  * the fixed held-out batch, and the sample sequence (the first held-out
- * sequence).  Free with train_run_free. */
+ * sequence).  Free with train_run_free.
+ *
+ * Held out means never trained on.  A task file's held-out batch is its
+ * held-out rows (train_dataset_split); training draws only the others.  A
+ * generated task's held-out batch is opt.eval_size different sequences (at
+ * most a fifth of all the task has), drawn with their own rng; a training
+ * draw that equals one of them is drawn again, so no held-out sequence is
+ * ever trained on, however few sequences the task has. */
 struct train_run {
     const struct train_task *task;
     struct train_task own_task; /* copy when the task came from a dataset */
@@ -330,6 +357,8 @@ struct train_run {
     float last_loss;                   /* loss of the last step */
     float accuracy[TRAIN_MAX_OUTPUTS]; /* from the last train_run_evaluate */
     float eval_loss;
+    int *held_set; /* generated task: hash set of the held-out sequences (eval rows + 1) */
+    int held_cap;  /* its slots, a power of two */
 };
 
 /* Defaults: TRAIN_DEFAULT_* above. */
@@ -349,5 +378,9 @@ int train_run_steps(struct train_run *run, int n);
 /* Accuracy per output (and loss) on the held-out batch into
  * run->accuracy / run->eval_loss. */
 void train_run_evaluate(struct train_run *run);
+
+/* What the held-out batch is, in words for a summary: "task file rows"
+ * or "generated, disjoint from training". */
+const char *train_run_held_out_source(const struct train_run *run);
 
 #endif

@@ -142,7 +142,8 @@ static struct train_dataset *read_dataset(const struct jread *r, json_t *root, c
     head.len = len;
     const size_t cells = (size_t)rows * (size_t)len;
     const size_t bytes = sizeof head + 64 + (size_t)head.vocab * TRAIN_LABEL_MAX +
-                         cells * sizeof(int) * (size_t)(1 + head.n_outputs);
+                         cells * sizeof(int) * (size_t)(1 + head.n_outputs) +
+                         (size_t)rows * sizeof(int);
     char *block = calloc(1, bytes);
     if (!block) {
         jread_fail(r, "out of memory reading %d examples", rows);
@@ -158,6 +159,7 @@ static struct train_dataset *read_dataset(const struct jread *r, json_t *root, c
     d->tokens = ip, ip += cells;
     for (int k = 0; k < d->n_outputs; k++)
         d->targets[k] = ip, ip += cells;
+    d->order = ip;
     name_from_path(path, d->name);
     for (int i = 0; i < d->vocab; i++) {
         char where[48];
@@ -169,6 +171,11 @@ static struct train_dataset *read_dataset(const struct jread *r, json_t *root, c
     if (jread_ids(r, tokens, "tokens", rows, len, 0, d->vocab - 1, d->tokens) ||
         read_targets(r, root, d->n_outputs, d->outputs, rows, len, d->targets))
         goto fail;
+    /* the rows held out to measure on, never trained on */
+    if (train_dataset_split(d, r->err)) {
+        mha_error_at(r->err, path, 0, 0);
+        goto fail;
+    }
     return d;
 fail:
     free(block);

@@ -59,7 +59,8 @@ char *model_io_to_string(const struct train_model *m);
 struct train_batch *model_io_load_batch(const char *path, const struct train_model *m,
                                         struct mha_error *err);
 
-/* Read a teacher's task file.  New dataset or NULL + err. */
+/* Read a teacher's task file and hold its rows out (train_dataset_split).
+ * New dataset or NULL + err. */
 struct train_dataset *model_io_load_dataset(const char *path, struct mha_error *err);
 
 /* Print {"loss": x, "grad": {...}} for m's last forward+backward (the
