@@ -7,8 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <jansson.h>
 
 #include "cli.h"
 #include "io/dump.h"
@@ -24,7 +27,12 @@ struct train_run *cli_train_build(const struct cli_options *o, struct train_data
     const struct train_task *task = train_task_find(o->train);
     struct train_task file_task;
     if (!task) {
-        if (access(o->train, F_OK) != 0) {
+        /* not a task's name: a task file, unless nothing of that name
+         * exists (a path that exists but cannot be opened, a symbolic link
+         * loop or a folder without permission, is reported as such by the
+         * file reader) */
+        struct stat st;
+        if (lstat(o->train, &st) != 0 && (errno == ENOENT || errno == ENOTDIR)) {
             char names[256];
             mha_error_set(err,
                           "--train: unknown task '%s'; expected %s, or a task file (no file "
@@ -88,13 +96,27 @@ static void progress(int done, int total)
     fflush(stderr);
 }
 
+/* s as a JSON string, quotes and escapes included. */
+static void json_string_out(FILE *f, const char *s)
+{
+    json_t *j = json_string(s);
+    char *text = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
+    fputs(text ? text : "\"\"", f);
+    free(text);
+    json_decref(j);
+}
+
 static void write_summary(FILE *f, const struct train_run *run, int format, double ms)
 {
     const struct train_model *m = run->model;
     const struct train_config *c = &m->cfg;
     const bool file = run->task->data != NULL;
     if (format == DUMP_FORMAT_JSON) {
-        fprintf(f, "{\n  \"task\": \"%s\",\n", run->task->name);
+        fprintf(f, "{\n  \"task\": ");
+        json_string_out(f, run->task->name);
+        fprintf(f, ",\n  \"description\": ");
+        json_string_out(f, run->task->description);
+        fprintf(f, ",\n");
         fprintf(f, "  \"d_model\": %d,\n  \"num_heads\": %d,\n  \"vocab\": %d,\n", c->d_model,
                 c->heads, c->vocab);
         fprintf(f, "  \"context\": %d,\n  \"steps\": %ld,\n  \"batch\": %d,\n", c->context, m->step,
@@ -110,6 +132,7 @@ static void write_summary(FILE *f, const struct train_run *run, int format, doub
         return;
     }
     fprintf(f, "task         %s\n", run->task->name);
+    fprintf(f, "description  %s\n", run->task->description);
     fprintf(f, "d_model      %d\nnum_heads    %d\nvocab        %d\ncontext      %d\n", c->d_model,
             c->heads, c->vocab, c->context);
     fprintf(f, "steps        %ld\nbatch        %d\nlr           %g\nseed         %u\n", m->step,

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdbool.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli_run.h"
@@ -183,6 +184,7 @@ START_TEST(train_summary_deterministic)
     ck_assert_ptr_nonnull(strstr(a.out, "steps        150"));
     ck_assert_ptr_nonnull(strstr(a.out, "accuracy     prev"));
     ck_assert_ptr_nonnull(strstr(a.out, "on 1024 held-out sequences, never drawn in training"));
+    ck_assert_ptr_nonnull(strstr(a.out, "description  At every position after the first"));
     free(ta);
     free(tb);
     cli_result_free(&a);
@@ -198,6 +200,8 @@ START_TEST(train_summary_deterministic)
     ck_assert_int_eq(json_integer_value(json_object_get(held, "sequences")), 1024);
     ck_assert_str_eq(json_string_value(json_object_get(held, "source")),
                      "generated, disjoint from training");
+    ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(root, "description")),
+                                 "which token came just before"));
     ck_assert(json_is_number(json_object_get(json_object_get(root, "accuracy"), "prev")));
     ck_assert(json_is_number(json_object_get(root, "ms_per_step")));
     json_decref(root);
@@ -254,7 +258,7 @@ START_TEST(train_task_file)
 {
     /* a rule that generalises, measured on rows 4, 9, 14, 19 and 24, never
      * trained on (every token stands at every position in the others) */
-    char *path = task_file(27, "");
+    char *path = task_file(27, "\"description\": \"Name the letter after each one.\", ");
     struct cli_result r = cli_run((const char *[]){"--train", path, "--steps", "300", "--dump",
                                                    "summary", "--format", "json", NULL});
     ck_assert_msg(r.status == 0, "%s", r.err);
@@ -262,6 +266,8 @@ START_TEST(train_task_file)
     ck_assert_ptr_nonnull(root);
     ck_assert_int_eq(json_integer_value(json_object_get(root, "vocab")), 3);
     ck_assert_int_eq(json_integer_value(json_object_get(root, "context")), 3);
+    ck_assert_str_eq(json_string_value(json_object_get(root, "description")),
+                     "Name the letter after each one.");
     json_t *held = json_object_get(root, "held_out");
     ck_assert_int_eq(json_integer_value(json_object_get(held, "sequences")), 5);
     ck_assert_str_eq(json_string_value(json_object_get(held, "source")), "task file rows");
@@ -271,6 +277,7 @@ START_TEST(train_task_file)
     cli_result_free(&r);
     r = cli_run((const char *[]){"--train", path, "--steps", "300", "--dump", "summary", NULL});
     ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_ptr_nonnull(strstr(r.out, "description  Name the letter after each one.\n"));
     ck_assert_ptr_nonnull(strstr(r.out, "on 5 held-out rows of the file\n"));
     cli_result_free(&r);
     remove(path);
@@ -299,6 +306,8 @@ START_TEST(train_task_file_random_targets)
     ck_assert_msg(r.status == 0, "%s", r.err);
     ck_assert_ptr_nonnull(strstr(r.out, "on 1 held-out row of the file\n"));
     ck_assert_ptr_null(strstr(r.out, "1024"));
+    /* no description in the file: the general one */
+    ck_assert_ptr_nonnull(strstr(r.out, "description  Sequences and targets from a file"));
     cli_result_free(&r);
     remove(path);
     free(path);
@@ -322,6 +331,51 @@ START_TEST(train_task_file_refused)
                      "\"tokens\" has 1 row: too few to hold any out; a task file needs 2 rows");
     remove(path);
     free(path);
+    /* targets as rows of tokens, the per-output list left out */
+    path = tmp_file("{\"vocab\": [\"a\", \"b\"], \"outputs\": [\"x\"],"
+                    " \"tokens\": [[0, 1], [1, 0]], \"targets\": [[1, 0], [0, 1]]}");
+    cli_expect_error((const char *[]){"--train", path, "--dump", "summary", NULL},
+                     "\"targets\" has 2 entries; expected 1 (one list per output), shape [1 "
+                     "output: x][2 rows, as \"tokens\"][2 ids, -1 = no target]");
+    remove(path);
+    free(path);
+}
+END_TEST
+
+/* A path that exists but cannot be opened is reported as such, not as an
+ * unknown task. */
+START_TEST(train_task_path_unreadable)
+{
+    char dir[] = "/tmp/mha-cli-train-dir-XXXXXX", loop[64], inner[64], file[96];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(loop, sizeof loop, "%s/loop.json", dir);
+    ck_assert_int_eq(symlink(loop, loop), 0);
+    cli_expect_error((const char *[]){"--train", loop, "--dump", "summary", NULL},
+                     "loop.json: cannot open: Too many levels of symbolic links");
+    struct cli_result r = cli_run((const char *[]){"--train", loop, "--dump", "summary", NULL});
+    ck_assert_ptr_null(strstr(r.err, "unknown task"));
+    cli_result_free(&r);
+    /* a folder that may not be searched (root may search any) */
+    snprintf(inner, sizeof inner, "%s/closed", dir);
+    snprintf(file, sizeof file, "%s/task.json", inner);
+    ck_assert_int_eq(mkdir(inner, 0700), 0);
+    FILE *f = fopen(file, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("{}", f);
+    fclose(f);
+    ck_assert_int_eq(chmod(inner, 0), 0);
+    if (geteuid() != 0)
+        cli_expect_error((const char *[]){"--train", file, "--dump", "summary", NULL},
+                         "task.json: cannot open: Permission denied");
+    ck_assert_int_eq(chmod(inner, 0700), 0);
+    remove(file);
+    rmdir(inner);
+    remove(loop);
+    rmdir(dir);
+    /* nothing of that name at all: an unknown task */
+    cli_expect_error(
+        (const char *[]){"--train", "/nonexistent-dir/task.json", "--dump", "summary", NULL},
+        "--train: unknown task '/nonexistent-dir/task.json'");
 }
 END_TEST
 
@@ -361,6 +415,7 @@ static Suite *cli_train_suite(void)
     tcase_add_test(tc, train_task_file);
     tcase_add_test(tc, train_task_file_random_targets);
     tcase_add_test(tc, train_task_file_refused);
+    tcase_add_test(tc, train_task_path_unreadable);
     tcase_add_test(tc, train_usage_errors);
     tcase_set_timeout(tc, 240);
     suite_add_tcase(s, tc);

@@ -466,7 +466,19 @@ START_TEST(test_bad_batch_files)
          "more than the model's context 6"},
         {"{\"tokens\": [[0, 1], [2]], \"targets\": [[[0, 1], [2, 3]]]}", "\"tokens\" row 1 has 1"},
         {"{\"tokens\": [[0, 1]], \"targets\": [[[0, -2]]]}", "column 1: id -2"},
-        {"{\"tokens\": [[0, 1]], \"targets\": [[[0, 1]], [[0, 1]]]}", "\"targets\" must be"},
+        {"{\"tokens\": [[0, 1]], \"targets\": [[[0, 1]], [[0, 1]]]}",
+         "\"targets\" has 2 entries; expected 1 (one list per output), shape [1 output: "
+         "out][1 row, as \"tokens\"][2 ids, -1 = no target]"},
+        /* the output level left out: rows where the lists should be */
+        {"{\"tokens\": [[0, 1]], \"targets\": [[0, 1]]}",
+         "\"targets[0] (out)\" has 2 rows; expected 1 (one per row of \"tokens\"): "
+         "\"targets\" must have shape [1 output: out][1 row, as \"tokens\"][2 ids"},
+        {"{\"tokens\": [[0, 1], [1, 0]], \"targets\": [[[0, 1], [1]]]}",
+         "\"targets[0] (out)\" row 1 has 1 entry; expected 2 (one per token of its "
+         "sequence): \"targets\" must have shape [1 output: out][2 rows"},
+        {"{\"tokens\": [[0, 1]], \"targets\": [[3]]}",
+         "\"targets[0] (out)\" row 0 is an integer, not a row of 2 ids"},
+        {"{\"tokens\": [[0, 1]], \"targets\": {}}", "\"targets\" must be an array of shape"},
         {"{\"tokens\": [[0, 1]]}", "missing field \"targets\""},
         {"{\"tokens\": [[0, 1]], \"targets\": [[[0, 1e999]]]}", ""},
     };

@@ -2,8 +2,10 @@
  * different sequences against a brute-force count of its draws, a generated
  * task's held-out set (different sequences, at most a fifth of the task's)
  * never drawn into a training batch, a task file's held-out rows (one in
- * five, at least one) never trained on, and every task file that cannot be
- * split or has nothing to learn refused with its reason. */
+ * five, at least one) never trained on, every task file that cannot be
+ * split or has nothing to learn refused with its reason, and README.md and
+ * the man page documenting every task-file field with an example that
+ * loads. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -11,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "mha_config.h"
 #include "engine/train.h"
 #include "io/model_io.h"
 
@@ -218,6 +221,31 @@ START_TEST(test_file_rows_held_out)
 }
 END_TEST
 
+START_TEST(test_file_description)
+{
+    make_dir();
+    struct mha_error err;
+    struct train_dataset *d =
+        load(file_of_rows(6, "\"description\": \"Name the letter after each one.\","), &err);
+    ck_assert_msg(d != NULL, "%s", err.text);
+    struct train_task task;
+    train_task_from_dataset(&task, d);
+    ck_assert_str_eq(task.description, "Name the letter after each one.");
+    ck_assert_str_eq(task.name, "task");
+    train_dataset_free(d);
+    d = load(file_of_rows(6, ""), &err);
+    ck_assert_ptr_nonnull(d);
+    train_task_from_dataset(&task, d);
+    ck_assert_ptr_nonnull(strstr(task.description, "from a file"));
+    train_dataset_free(d);
+    ck_assert_ptr_null(load(file_of_rows(6, "\"description\": \"bell\\u0007\","), &err));
+    ck_assert_ptr_nonnull(strstr(err.text, "\"description\" contains"));
+    ck_assert_ptr_null(load(file_of_rows(6, "\"description\": 3,"), &err));
+    ck_assert_ptr_nonnull(strstr(err.text, "\"description\" must be a string"));
+    remove_dir();
+}
+END_TEST
+
 START_TEST(test_file_refused)
 {
     static const struct {
@@ -285,6 +313,93 @@ START_TEST(test_generated_too_small)
 }
 END_TEST
 
+/* ---- the docs ---- */
+
+/* A file of the source tree as a string, roff's "\-" read as "-". */
+static char *source_file(const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", MHA_SOURCE_ROOT, name);
+    FILE *f = fopen(path, "r");
+    ck_assert_msg(f != NULL, "cannot read %s", path);
+    static char buf[1 << 18];
+    const size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    char *text = malloc(n + 1), *o = text;
+    ck_assert_ptr_nonnull(text);
+    for (const char *c = buf; *c; c++) {
+        if (c[0] == '\\' && c[1] == '-')
+            c++;
+        *o++ = *c;
+    }
+    *o = '\0';
+    return text;
+}
+
+/* The text between the first from after start and the next to: a new
+ * string. */
+static char *between(const char *text, const char *start, const char *from, const char *to)
+{
+    const char *a = strstr(text, start);
+    ck_assert_msg(a != NULL, "no \"%s\"", start);
+    a = strstr(a, from);
+    ck_assert_msg(a != NULL, "no \"%s\" after \"%s\"", from, start);
+    a += strlen(from);
+    const char *b = strstr(a, to);
+    ck_assert_ptr_nonnull(b);
+    return strndup(a, (size_t)(b - a));
+}
+
+/* The example as next-letter.json loads, holds out its row 4, and keeps its
+ * description. */
+static void example_loads(const char *json, const char *where)
+{
+    char path[128];
+    make_dir();
+    snprintf(path, sizeof path, "%s/next-letter.json", dir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(json, f);
+    fclose(f);
+    struct mha_error err;
+    struct train_dataset *d = model_io_load_dataset(path, &err);
+    ck_assert_msg(d != NULL, "%s's example: %s", where, err.text);
+    ck_assert_str_eq(d->name, "next-letter");
+    ck_assert_int_eq(d->n_outputs, 2);
+    ck_assert_int_eq(d->n_held, 1);
+    ck_assert_int_eq(d->order[d->n_train], 4);
+    ck_assert_ptr_nonnull(strstr(d->description, "letter after each one"));
+    train_dataset_free(d);
+    remove(path);
+    rmdir(dir);
+}
+
+START_TEST(test_docs_every_field)
+{
+    char *readme = source_file("README.md"), *man = source_file("doc/mha-explorer.1");
+    char *rpart = between(readme, "### A class's own task file", "\n", "\n## ");
+    char *mpart = between(man, ".SH TASK FILES", "\n", "\n.SH ");
+    for (const char *const *k = model_io_task_file_fields; *k; k++) {
+        char row[64], entry[64];
+        snprintf(row, sizeof row, "| `%s` |", *k);
+        snprintf(entry, sizeof entry, "\n.B %s\n", *k);
+        ck_assert_msg(strstr(rpart, row), "README.md: task-file field %s has no row", *k);
+        ck_assert_msg(strstr(mpart, entry), "mha-explorer.1: task-file field %s has no entry", *k);
+    }
+    char *json = between(rpart, "```json", "\n", "\n```");
+    example_loads(json, "README.md");
+    free(json);
+    json = between(mpart, ".nf", "\n", "\n.fi");
+    example_loads(json, "mha-explorer.1");
+    free(json);
+    free(rpart);
+    free(mpart);
+    free(readme);
+    free(man);
+}
+END_TEST
+
 static Suite *held_suite(void)
 {
     Suite *s = suite_create("train_held");
@@ -293,8 +408,10 @@ static Suite *held_suite(void)
     tcase_add_loop_test(tc, test_generated_never_trained_on, 0,
                         (int)(sizeof generated / sizeof generated[0]));
     tcase_add_test(tc, test_file_rows_held_out);
+    tcase_add_test(tc, test_file_description);
     tcase_add_test(tc, test_file_refused);
     tcase_add_test(tc, test_generated_too_small);
+    tcase_add_test(tc, test_docs_every_field);
     tcase_set_timeout(tc, 120);
     suite_add_tcase(s, tc);
     return s;

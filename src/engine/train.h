@@ -43,8 +43,9 @@
 #define TRAIN_MAX_CONTEXT 64
 #define TRAIN_MAX_D_MODEL 256
 #define TRAIN_MAX_BATCH 4096
-#define TRAIN_NAME_MAX 32  /* output and task names, with the NUL */
-#define TRAIN_LABEL_MAX 64 /* vocabulary labels (UTF-8), with the NUL */
+#define TRAIN_NAME_MAX 32         /* output and task names, with the NUL */
+#define TRAIN_LABEL_MAX 64        /* vocabulary labels (UTF-8), with the NUL */
+#define TRAIN_DESCRIPTION_MAX 512 /* a task file's description (UTF-8), with the NUL */
 /* A model whose parameters and activation cache would take more is refused. */
 #define TRAIN_MAX_MODEL_BYTES ((size_t)1 << 30)
 
@@ -252,10 +253,11 @@ struct train_dataset {
     int rows, len, vocab, n_outputs;
     bool causal;
     struct train_output_spec outputs[TRAIN_MAX_OUTPUTS];
-    char (*vocab_names)[TRAIN_LABEL_MAX]; /* vocab labels */
-    int *tokens;                          /* (rows, len) */
-    int *targets[TRAIN_MAX_OUTPUTS];      /* (rows, len), -1 = none */
-    char name[TRAIN_NAME_MAX];            /* from the file name */
+    char (*vocab_names)[TRAIN_LABEL_MAX];    /* vocab labels */
+    int *tokens;                             /* (rows, len) */
+    int *targets[TRAIN_MAX_OUTPUTS];         /* (rows, len), -1 = none */
+    char name[TRAIN_NAME_MAX];               /* from the file name */
+    char description[TRAIN_DESCRIPTION_MAX]; /* the task in words, "" when the file has none */
     int n_train, n_held; /* rows trained on, rows held out (n_train + n_held <= rows) */
     int *order;          /* (rows): the n_train training rows' indices, then the n_held held out */
     void *block;
@@ -302,7 +304,8 @@ const struct train_task *train_task_find(const char *name);
 const char *train_task_names(char *buf, size_t n);
 
 /* The task of a dataset (sampling its training rows, d->order[0 ..
- * n_train - 1], with replacement): task->data = d; d must outlive task. */
+ * n_train - 1], with replacement): task->data = d, the description the
+ * file's own when it has one; d must outlive task. */
 void train_task_from_dataset(struct train_task *task, const struct train_dataset *d);
 
 /* Check that the task fits vocab and context (min sizes, dataset vocab and

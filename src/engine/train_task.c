@@ -247,8 +247,10 @@ void train_task_from_dataset(struct train_task *task, const struct train_dataset
     memset(task, 0, sizeof *task);
     task->name = d->name;
     task->summary = "the examples of a task file";
-    task->description = "Sequences and targets from a file: the model learns whatever rule "
-                        "the examples follow.";
+    task->description = d->description[0]
+                            ? d->description
+                            : "Sequences and targets from a file: the model learns whatever rule "
+                              "the examples follow.";
     task->causal = d->causal;
     task->n_outputs = d->n_outputs;
     for (int k = 0; k < d->n_outputs; k++)
