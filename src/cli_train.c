@@ -7,8 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <jansson.h>
 
 #include "cli.h"
 #include "io/dump.h"
@@ -24,7 +27,12 @@ struct train_run *cli_train_build(const struct cli_options *o, struct train_data
     const struct train_task *task = train_task_find(o->train);
     struct train_task file_task;
     if (!task) {
-        if (access(o->train, F_OK) != 0) {
+        /* not a task's name: a task file, unless nothing of that name
+         * exists (a path that exists but cannot be opened, a symbolic link
+         * loop or a folder without permission, is reported as such by the
+         * file reader) */
+        struct stat st;
+        if (lstat(o->train, &st) != 0 && (errno == ENOENT || errno == ENOTDIR)) {
             char names[256];
             mha_error_set(err,
                           "--train: unknown task '%s'; expected %s, or a task file (no file "
@@ -88,12 +96,27 @@ static void progress(int done, int total)
     fflush(stderr);
 }
 
+/* s as a JSON string, quotes and escapes included. */
+static void json_string_out(FILE *f, const char *s)
+{
+    json_t *j = json_string(s);
+    char *text = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
+    fputs(text ? text : "\"\"", f);
+    free(text);
+    json_decref(j);
+}
+
 static void write_summary(FILE *f, const struct train_run *run, int format, double ms)
 {
     const struct train_model *m = run->model;
     const struct train_config *c = &m->cfg;
+    const bool file = run->task->data != NULL;
     if (format == DUMP_FORMAT_JSON) {
-        fprintf(f, "{\n  \"task\": \"%s\",\n", run->task->name);
+        fprintf(f, "{\n  \"task\": ");
+        json_string_out(f, run->task->name);
+        fprintf(f, ",\n  \"description\": ");
+        json_string_out(f, run->task->description);
+        fprintf(f, ",\n");
         fprintf(f, "  \"d_model\": %d,\n  \"num_heads\": %d,\n  \"vocab\": %d,\n", c->d_model,
                 c->heads, c->vocab);
         fprintf(f, "  \"context\": %d,\n  \"steps\": %ld,\n  \"batch\": %d,\n", c->context, m->step,
@@ -103,18 +126,24 @@ static void write_summary(FILE *f, const struct train_run *run, int format, doub
         for (int k = 0; k < c->n_outputs; k++)
             fprintf(f, "%s\"%s\": %.4f", k ? ", " : "", c->outputs[k].name,
                     (double)run->accuracy[k]);
-        fprintf(f, "},\n  \"held_out\": %d,\n  \"ms_per_step\": %.4f\n}\n", run->eval->size, ms);
+        fprintf(f, "},\n  \"held_out\": {\"sequences\": %d, \"source\": \"%s\"},\n",
+                run->eval->size, train_run_held_out_source(run));
+        fprintf(f, "  \"ms_per_step\": %.4f\n}\n", ms);
         return;
     }
     fprintf(f, "task         %s\n", run->task->name);
+    fprintf(f, "description  %s\n", run->task->description);
     fprintf(f, "d_model      %d\nnum_heads    %d\nvocab        %d\ncontext      %d\n", c->d_model,
             c->heads, c->vocab, c->context);
     fprintf(f, "steps        %ld\nbatch        %d\nlr           %g\nseed         %u\n", m->step,
             run->opt.batch, (double)run->opt.lr, run->opt.seed);
     fprintf(f, "loss         %.6f (held out)\n", (double)run->eval_loss);
     for (int k = 0; k < c->n_outputs; k++)
-        fprintf(f, "accuracy     %-8s %.4f on %d held-out sequences\n", c->outputs[k].name,
-                (double)run->accuracy[k], run->eval->size);
+        fprintf(f, "accuracy     %-8s %.4f on %d held-out %s\n", c->outputs[k].name,
+                (double)run->accuracy[k], run->eval->size,
+                file ? (run->eval->size == 1 ? "row of the file" : "rows of the file")
+                : run->eval->size == 1 ? "sequence, never drawn in training"
+                                       : "sequences, never drawn in training");
     fprintf(f, "ms_per_step  %.4f\n", ms);
 }
 

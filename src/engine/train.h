@@ -7,6 +7,7 @@
  *   r        = x + a                                        (T, d)
  *   logits_k = r·U_kᵀ + bias_k   for each output k          (T, C_k)
  *   loss     = Σ_k mean over targets != -1 of cross-entropy(logits_k, target)
+ *              (log-sum-exp minus the target's logit: exact at any logit size)
  *
  * Shaped like llm.c's train_gpt2.c: the model owns one parameter block;
  * the gradients and both Adam moments are blocks of the same layout, so one
@@ -42,8 +43,9 @@
 #define TRAIN_MAX_CONTEXT 64
 #define TRAIN_MAX_D_MODEL 256
 #define TRAIN_MAX_BATCH 4096
-#define TRAIN_NAME_MAX 32  /* output and task names, with the NUL */
-#define TRAIN_LABEL_MAX 64 /* vocabulary labels (UTF-8), with the NUL */
+#define TRAIN_NAME_MAX 32         /* output and task names, with the NUL */
+#define TRAIN_LABEL_MAX 64        /* vocabulary labels (UTF-8), with the NUL */
+#define TRAIN_DESCRIPTION_MAX 512 /* a task file's description (UTF-8), with the NUL */
 /* A model whose parameters and activation cache would take more is refused. */
 #define TRAIN_MAX_MODEL_BYTES ((size_t)1 << 30)
 
@@ -56,8 +58,11 @@
 #define TRAIN_DEFAULT_BATCH 64
 #define TRAIN_DEFAULT_LR 0.01f
 #define TRAIN_DEFAULT_SEED 1u
-/* Sequences in the held-out batch accuracies are measured on. */
+/* Sequences in the held-out batch accuracies are measured on (fewer when a
+ * task has few different sequences: at most a fifth of them). */
 #define TRAIN_EVAL_SEQUENCES 1024
+/* One row in this many of a task file is held out (at least one). */
+#define TRAIN_HELD_OUT_EVERY 5
 
 /* ---- the attention's learned parameters (issue: one named block) ---- */
 
@@ -242,18 +247,33 @@ int train_model_fill_example(const struct train_model *m, struct mha_example *ex
 /* ---- tasks ---- */
 
 /* Rows of example sequences a task samples from (a teacher's own task,
- * read by dataset_io_load): rows × len tokens and targets per output. */
+ * read by model_io_load_dataset): rows × len tokens and targets per output.
+ * train_dataset_split keeps some rows out of training to measure on. */
 struct train_dataset {
     int rows, len, vocab, n_outputs;
     bool causal;
     struct train_output_spec outputs[TRAIN_MAX_OUTPUTS];
-    char (*vocab_names)[TRAIN_LABEL_MAX]; /* vocab labels */
-    int *tokens;                          /* (rows, len) */
-    int *targets[TRAIN_MAX_OUTPUTS];      /* (rows, len), -1 = none */
-    char name[TRAIN_NAME_MAX];            /* from the file name */
+    char (*vocab_names)[TRAIN_LABEL_MAX];    /* vocab labels */
+    int *tokens;                             /* (rows, len) */
+    int *targets[TRAIN_MAX_OUTPUTS];         /* (rows, len), -1 = none */
+    char name[TRAIN_NAME_MAX];               /* from the file name */
+    char description[TRAIN_DESCRIPTION_MAX]; /* the task in words, "" when the file has none */
+    int n_train, n_held; /* rows trained on, rows held out (n_train + n_held <= rows) */
+    int *order;          /* (rows): the n_train training rows' indices, then the n_held held out */
     void *block;
 };
 void train_dataset_free(struct train_dataset *d);
+
+/* Hold rows of d out of training, into d->order, n_train and n_held: every
+ * TRAIN_HELD_OUT_EVERY-th row (rows 4, 9, 14, ... counting from 0), or the
+ * last row of a file with fewer rows than that, is held out: accuracy is
+ * measured on it and it is never trained on.  Every other row is trained
+ * on, except a row whose tokens equal a held-out row's (so no held-out
+ * sequence is ever seen in training).  0, or -1 + err: fewer than 2 rows
+ * (too few to split), no target at all ("no targets to learn"), an output
+ * with no target in the rows kept for training or in the held-out rows, or
+ * no row left to train on. */
+int train_dataset_split(struct train_dataset *d, struct mha_error *err);
 
 /* A task: what the model is asked to learn. */
 struct train_task {
@@ -269,6 +289,9 @@ struct train_task {
     /* fill b (all b->size sequences of b->len tokens) from rng */
     void (*generate)(const struct train_task *task, struct train_batch *b, int vocab,
                      struct rng *rng);
+    /* how many different sequences of len tokens generate draws from
+     * (uniformly), as a double: it can be huge.  NULL for a file's task. */
+    double (*sequences)(int vocab, int len);
     const struct train_dataset *data; /* a file's task; NULL for built-in */
 };
 
@@ -280,8 +303,9 @@ const struct train_task *train_task_find(const char *name);
 /* "first-prev, prev, ..." into buf (for error messages). */
 const char *train_task_names(char *buf, size_t n);
 
-/* The task of a dataset (sampling rows with replacement): task->data = d;
- * d must outlive task. */
+/* The task of a dataset (sampling its training rows, d->order[0 ..
+ * n_train - 1], with replacement): task->data = d, the description the
+ * file's own when it has one; d must outlive task. */
 void train_task_from_dataset(struct train_task *task, const struct train_dataset *d);
 
 /* Check that the task fits vocab and context (min sizes, dataset vocab and
@@ -313,12 +337,19 @@ struct train_run_options {
     int batch; /* sequences per step */
     float lr;
     uint32_t seed; /* init and batches; the held-out set is drawn apart */
-    int eval_size; /* held-out sequences (>= TRAIN_EVAL_SEQUENCES) */
+    int eval_size; /* held-out sequences of a generated task: at most this many */
 };
 
 /* Owns the model, a training batch refilled every step from its own rng,
  * the fixed held-out batch, and the sample sequence (the first held-out
- * sequence).  Free with train_run_free. */
+ * sequence).  Free with train_run_free.
+ *
+ * Held out means never trained on.  A task file's held-out batch is its
+ * held-out rows (train_dataset_split); training draws only the others.  A
+ * generated task's held-out batch is opt.eval_size different sequences (at
+ * most a fifth of all the task has), drawn with their own rng; a training
+ * draw that equals one of them is drawn again, so no held-out sequence is
+ * ever trained on, however few sequences the task has. */
 struct train_run {
     const struct train_task *task;
     struct train_task own_task; /* copy when the task came from a dataset */
@@ -329,6 +360,8 @@ struct train_run {
     float last_loss;                   /* loss of the last step */
     float accuracy[TRAIN_MAX_OUTPUTS]; /* from the last train_run_evaluate */
     float eval_loss;
+    int *held_set; /* generated task: hash set of the held-out sequences (eval rows + 1) */
+    int held_cap;  /* its slots, a power of two */
 };
 
 /* Defaults: TRAIN_DEFAULT_* above. */
@@ -348,5 +381,9 @@ int train_run_steps(struct train_run *run, int n);
 /* Accuracy per output (and loss) on the held-out batch into
  * run->accuracy / run->eval_loss. */
 void train_run_evaluate(struct train_run *run);
+
+/* What the held-out batch is, in words for a summary: "task file rows"
+ * or "generated, disjoint from training". */
+const char *train_run_held_out_source(const struct train_run *run);
 
 #endif

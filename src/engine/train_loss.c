@@ -1,6 +1,12 @@
 /* train_loss.c - the read-out's softmax and cross-entropy (pass 4 of
  * train_step.c) and its gradient, a row of logits at a time, eight classes
- * to a vector register where the compiler has vector types. */
+ * to a vector register where the compiler has vector types.
+ *
+ * The cross-entropy of a row is log-sum-exp minus the target's logit,
+ *   -log p[target] = log Σ_j e^(x_j − max) − (x_target − max),
+ * never the log of the rounded probability: a target whose probability
+ * underflows to 0 (logits in the thousands) still costs exactly what it
+ * should, as PyTorch's cross_entropy says. */
 #include <math.h>
 #include <string.h>
 
@@ -24,9 +30,11 @@ _Static_assert(ROW_GROUP <= LANES, "one register holds a group's sums");
 
 /* Softmax of every row of p (rows, C) in place, nc = ceil(C / 8) registers
  * a row (a constant after inlining): the row max, e^(x - max) by exp8 (0
- * more than 87 below the max), the sum, one multiply. */
-static VEC_INLINE void softmax_rows8(float *p, int rows, int C, const int nc)
+ * more than 87 below the max), the sum, one multiply.  Returns the sum over
+ * rows whose target is not -1 of log(sum) − (x_target − max). */
+static VEC_INLINE double softmax_rows8(float *p, const int *target, int rows, int C, const int nc)
 {
+    double loss = 0.0;
     const vec8 neg_inf = {-INFINITY, -INFINITY, -INFINITY, -INFINITY,
                           -INFINITY, -INFINITY, -INFINITY, -INFINITY};
     const vec8 zero = {0};
@@ -49,9 +57,13 @@ static VEC_INLINE void softmax_rows8(float *p, int rows, int C, const int nc)
             fold[r] = mx;
         }
         const vec8 max = max8x8(fold); /* lane r: row r's max */
-        /* pass 2: e^(x - max) in place, and the row's sum */
+        /* pass 2: e^(x - max) in place, and the row's sum; the target's
+         * logit less the max is kept before it is overwritten */
+        double shifted[ROW_GROUP];
         for (int r = 0; r < n; r++) {
             float *row = base + (size_t)r * (size_t)C;
+            const int tg = target[i0 + r];
+            shifted[r] = tg >= 0 ? (double)row[tg] - (double)max[r] : 0.0;
             vec8 part = zero;
             for (int c = 0; c < nc; c++) {
                 const vec8 x = load_part(row + c * LANES, C - c * LANES) - max[r];
@@ -62,7 +74,11 @@ static VEC_INLINE void softmax_rows8(float *p, int rows, int C, const int nc)
             }
             fold[r] = part;
         }
-        const vec8 inv = 1.0f / sum8x8(fold); /* one division for the group */
+        const vec8 sum = sum8x8(fold);
+        const vec8 inv = 1.0f / sum; /* one division for the group */
+        for (int r = 0; r < n; r++)
+            if (target[i0 + r] >= 0)
+                loss += log((double)sum[r]) - shifted[r];
         /* pass 3: normalise */
         for (int r = 0; r < n; r++) {
             float *row = base + (size_t)r * (size_t)C;
@@ -71,47 +87,59 @@ static VEC_INLINE void softmax_rows8(float *p, int rows, int C, const int nc)
                            C - c * LANES);
         }
     }
+    return loss;
+}
+#else
+/* One row's -log softmax(x)[tg] through log-sum-exp, in double, before the
+ * row becomes probabilities. */
+static double row_cross_entropy(const float *x, int C, int tg)
+{
+    double max = x[0], sum = 0.0;
+    for (int j = 1; j < C; j++)
+        max = x[j] > max ? x[j] : max;
+    for (int j = 0; j < C; j++)
+        sum += exp((double)x[j] - max);
+    return log(sum) - ((double)x[tg] - max);
 }
 #endif
 
 /* p (rows, C): logits in, probabilities out.  Returns the sum over rows
- * whose target is not -1 of -log p[target] (p under 1e-30 counted as
- * 1e-30), their number in *count. */
+ * whose target is not -1 of the cross-entropy -log softmax(logits)[target]
+ * through log-sum-exp (finite at any logit size), their number in *count. */
 MAT_KERNEL double train_softmax_loss(float *p, const int *target, int rows, int C, int *count)
 {
 #if MHA_HAVE_ROWS
-    /* every row's softmax first (registers kept for the common class
-     * counts), then the loss */
+    /* registers kept for the common class counts */
+    double loss;
     switch ((C + LANES - 1) / LANES) {
     case 1:
-        softmax_rows8(p, rows, C, 1);
+        loss = softmax_rows8(p, target, rows, C, 1);
         break;
     case 2:
-        softmax_rows8(p, rows, C, 2);
+        loss = softmax_rows8(p, target, rows, C, 2);
         break;
     case 3:
-        softmax_rows8(p, rows, C, 3);
+        loss = softmax_rows8(p, target, rows, C, 3);
         break;
     case 4:
-        softmax_rows8(p, rows, C, 4);
+        loss = softmax_rows8(p, target, rows, C, 4);
         break;
     default:
-        softmax_rows8(p, rows, C, (C + LANES - 1) / LANES);
+        loss = softmax_rows8(p, target, rows, C, (C + LANES - 1) / LANES);
         break;
     }
 #else
-    for (int i = 0; i < rows; i++)
-        mat_softmax_row(p + (size_t)i * (size_t)C, C);
-#endif
     double loss = 0.0;
-    int n = 0;
     for (int i = 0; i < rows; i++) {
-        if (target[i] < 0)
-            continue;
-        const float pt = p[(size_t)i * (size_t)C + (size_t)target[i]];
-        loss -= log(pt > 1e-30f ? (double)pt : 1e-30);
-        n++;
+        float *row = p + (size_t)i * (size_t)C;
+        if (target[i] >= 0)
+            loss += row_cross_entropy(row, C, target[i]);
+        mat_softmax_row(row, C);
     }
+#endif
+    int n = 0;
+    for (int i = 0; i < rows; i++)
+        n += target[i] >= 0;
     *count = n;
     return loss;
 }

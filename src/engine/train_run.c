@@ -8,6 +8,12 @@
 
 #include "engine/train.h"
 
+/* train_held.c */
+int train_held_size(const struct train_task *task, int vocab, int len, int eval_size,
+                    struct mha_error *err);
+int train_held_fill(struct train_run *run, int vocab, struct rng *rng, struct mha_error *err);
+void train_held_redraw(struct train_run *run, struct train_batch *b, int vocab);
+
 struct train_batch *train_batch_new(int size, int len, int n_outputs, struct mha_error *err)
 {
     if (size < 1 || size > 1 << 20 || len < 1 || len > TRAIN_MAX_CONTEXT || n_outputs < 1 ||
@@ -88,11 +94,14 @@ struct train_run *train_run_new(const struct train_task *task, int d_model, int 
     struct train_config cfg;
     train_task_config(task, d_model, heads, vocab, context, &cfg);
     const int len = task->data ? task->data->len : context;
+    const int held = train_held_size(task, vocab, len, o->eval_size, err);
+    if (held < 1)
+        goto fail;
     run->model = train_model_new(&cfg, o->batch, err);
     if (!run->model)
         goto fail;
     run->batch = train_batch_new(o->batch, len, cfg.n_outputs, err);
-    run->eval = run->batch ? train_batch_new(o->eval_size, len, cfg.n_outputs, err) : NULL;
+    run->eval = run->batch ? train_batch_new(held, len, cfg.n_outputs, err) : NULL;
     if (!run->eval)
         goto fail;
     struct train_model *m = run->model;
@@ -101,9 +110,10 @@ struct train_run *train_run_new(const struct train_task *task, int d_model, int 
         memcpy(m->vocab_names, task->data->vocab_names, (size_t)vocab * TRAIN_LABEL_MAX);
     train_model_init(m, o->seed);
     rng_init(&run->rng, o->seed ^ RUN_STREAM_BATCHES);
-    struct rng held;
-    rng_init(&held, o->seed ^ RUN_STREAM_EVAL);
-    run->task->generate(run->task, run->eval, vocab, &held);
+    struct rng held_rng;
+    rng_init(&held_rng, o->seed ^ RUN_STREAM_EVAL);
+    if (train_held_fill(run, vocab, &held_rng, err))
+        goto fail;
     if (train_model_set_sample(m, run->eval->tokens, len, err) ||
         train_model_sample_forward(m, err))
         goto fail;
@@ -121,6 +131,7 @@ void train_run_free(struct train_run *run)
     train_model_free(run->model);
     train_batch_free(run->batch);
     train_batch_free(run->eval);
+    free(run->held_set);
     free(run);
 }
 
@@ -130,6 +141,7 @@ int train_run_steps(struct train_run *run, int n)
     int done = 0;
     while (done < n && m->step < run->opt.steps) {
         run->task->generate(run->task, run->batch, m->cfg.vocab, &run->rng);
+        train_held_redraw(run, run->batch, m->cfg.vocab);
         run->last_loss = train_step(m, run->batch, run->opt.lr, NULL);
         done++;
     }
@@ -158,4 +170,9 @@ void train_run_evaluate(struct train_run *run)
     run->eval_loss = (float)(loss / run->eval->size);
     for (int k = 0; k < m->cfg.n_outputs; k++)
         run->accuracy[k] = total[k] ? (float)right[k] / (float)total[k] : 0.0f;
+}
+
+const char *train_run_held_out_source(const struct train_run *run)
+{
+    return run->task->data ? "task file rows" : "generated, disjoint from training";
 }

@@ -2,6 +2,7 @@
  * random batches from an rng, the classes of its outputs, and what it asks
  * in words.  Also the task of a teacher's own file (rows sampled into
  * batches). */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -23,6 +24,21 @@ static int classes_context(int k, int vocab, int context)
 {
     (void)k, (void)vocab;
     return context;
+}
+
+/* Different sequences a task draws from (uniformly), for its held-out set. */
+static double sequences_any(int vocab, int len)
+{
+    return pow((double)vocab, (double)len);
+}
+
+/* find-copy: len - 1 different tokens in order, then a copy of one of them. */
+static double sequences_find_copy(int vocab, int len)
+{
+    double n = len > 1 ? (double)(len - 1) : 1.0;
+    for (int t = 0; t < len - 1; t++)
+        n *= (double)(vocab - t);
+    return n;
 }
 
 static int *row_of(int *a, const struct train_batch *b, int s)
@@ -92,6 +108,11 @@ static void gen_find_copy(const struct train_task *task, struct train_batch *b, 
 /* Symbols majority draws from: the first few of the vocabulary. */
 #define MAJORITY_SYMBOLS 3
 
+static double sequences_majority(int vocab, int len)
+{
+    return pow((double)(vocab < MAJORITY_SYMBOLS ? vocab : MAJORITY_SYMBOLS), (double)len);
+}
+
 /* majority: tokens from the first three of the vocabulary; at every t the
  * most common token of positions 0..t (no target when two tie). */
 static void gen_majority(const struct train_task *task, struct train_batch *b, int vocab,
@@ -128,7 +149,8 @@ static const struct train_task tasks[] = {
      .min_vocab = 2,
      .min_context = 3,
      .classes = classes_vocab,
-     .generate = gen_first_prev},
+     .generate = gen_first_prev,
+     .sequences = sequences_any},
     {.name = "prev",
      .summary = "name the previous token",
      .description = "At every position after the first, say which token came just before "
@@ -139,7 +161,8 @@ static const struct train_task tasks[] = {
      .min_vocab = 2,
      .min_context = 2,
      .classes = classes_vocab,
-     .generate = gen_prev},
+     .generate = gen_prev,
+     .sequences = sequences_any},
     {.name = "find-copy",
      .summary = "find where the last token appeared before",
      .description = "Every token but the last is different; the last repeats one of them. "
@@ -151,7 +174,8 @@ static const struct train_task tasks[] = {
      .min_vocab = 0, /* checked against the context: vocab >= context - 1 */
      .min_context = 3,
      .classes = classes_context,
-     .generate = gen_find_copy},
+     .generate = gen_find_copy,
+     .sequences = sequences_find_copy},
     {.name = "majority",
      .summary = "name the most common token so far",
      .description = "Tokens come from the first three of the vocabulary. At every position, "
@@ -163,7 +187,8 @@ static const struct train_task tasks[] = {
      .min_vocab = MAJORITY_SYMBOLS,
      .min_context = 2,
      .classes = classes_vocab,
-     .generate = gen_majority},
+     .generate = gen_majority,
+     .sequences = sequences_majority},
 };
 
 #define N_TASKS ((int)(sizeof tasks / sizeof tasks[0]))
@@ -196,14 +221,15 @@ const char *train_task_names(char *buf, size_t n)
     return buf;
 }
 
-/* A dataset's batches: rows drawn uniformly, with replacement. */
+/* A dataset's batches: its training rows (never the held-out ones) drawn
+ * uniformly, with replacement. */
 static void gen_dataset(const struct train_task *task, struct train_batch *b, int vocab,
                         struct rng *r)
 {
     (void)vocab;
     const struct train_dataset *d = task->data;
     for (int s = 0; s < b->size; s++) {
-        const size_t row = (size_t)rand_below(r, d->rows) * (size_t)d->len;
+        const size_t row = (size_t)d->order[rand_below(r, d->n_train)] * (size_t)d->len;
         memcpy(row_of(b->tokens, b, s), d->tokens + row, (size_t)d->len * sizeof(int));
         for (int k = 0; k < d->n_outputs; k++)
             memcpy(row_of(b->targets[k], b, s), d->targets[k] + row, (size_t)d->len * sizeof(int));
@@ -221,8 +247,10 @@ void train_task_from_dataset(struct train_task *task, const struct train_dataset
     memset(task, 0, sizeof *task);
     task->name = d->name;
     task->summary = "the examples of a task file";
-    task->description = "Sequences and targets from a file: the model learns whatever rule "
-                        "the examples follow.";
+    task->description = d->description[0]
+                            ? d->description
+                            : "Sequences and targets from a file: the model learns whatever rule "
+                              "the examples follow.";
     task->causal = d->causal;
     task->n_outputs = d->n_outputs;
     for (int k = 0; k < d->n_outputs; k++)

@@ -9,25 +9,81 @@
 #include "io/model_io.h"
 
 static const char *const batch_keys[] = {"tokens", "targets", NULL};
-static const char *const dataset_keys[] = {"tokens", "targets",     "vocab", "outputs",
-                                           "causal", "description", NULL};
+const char *const model_io_task_file_fields[] = {"vocab",  "outputs",     "tokens", "targets",
+                                                 "causal", "description", NULL};
 
-/* The targets lists: one per output, each rows x len ids in -1..classes-1. */
+/* "[2 outputs: first, prev][5 rows][8 ids]": the shape "targets" must
+ * have, for messages. */
+static const char *targets_shape(int n_outputs, const struct train_output_spec *outs, int rows,
+                                 int len, char *buf, size_t n)
+{
+    size_t used = (size_t)snprintf(buf, n, "[%d output%s: ", n_outputs, n_outputs == 1 ? "" : "s");
+    for (int k = 0; k < n_outputs && used < n; k++)
+        used += (size_t)snprintf(buf + used, n - used, "%s%s", k ? ", " : "", outs[k].name);
+    if (used < n)
+        snprintf(buf + used, n - used, "][%d row%s, as \"tokens\"][%d ids, -1 = no target]", rows,
+                 rows == 1 ? "" : "s", len);
+    return buf;
+}
+
+/* The targets lists: one per output, each rows x len ids in -1..classes-1.
+ * A list of the wrong shape is named with the shape expected. */
 static int read_targets(const struct jread *r, json_t *root, int n_outputs,
                         const struct train_output_spec *outs, int rows, int len, int *const *dst)
 {
+    char shape[256];
+    targets_shape(n_outputs, outs, rows, len, shape, sizeof shape);
     json_t *targets = jread_need(r, root, "targets", "one list of rows per output");
     if (!targets)
         return -1;
-    if (!json_is_array(targets) || json_array_size(targets) != (size_t)n_outputs)
-        return jread_fail(r, "\"targets\" must be an array of %d lists (one per output: %s%s%s)",
-                          n_outputs, outs[0].name, n_outputs > 1 ? ", " : "",
-                          n_outputs > 1 ? outs[1].name : "");
+    if (!json_is_array(targets))
+        return jread_fail(r, "\"targets\" must be an array of shape %s, not %s", shape,
+                          jread_type(targets));
+    if (json_array_size(targets) != (size_t)n_outputs)
+        return jread_fail(r,
+                          "\"targets\" has %zu entr%s; expected %d (one list per output), "
+                          "shape %s",
+                          json_array_size(targets), json_array_size(targets) == 1 ? "y" : "ies",
+                          n_outputs, shape);
     for (int k = 0; k < n_outputs; k++) {
         char field[64];
         snprintf(field, sizeof field, "targets[%d] (%s)", k, outs[k].name);
-        if (jread_ids(r, json_array_get(targets, (size_t)k), field, rows, len, -1,
-                      outs[k].classes - 1, dst[k]))
+        json_t *list = json_array_get(targets, (size_t)k);
+        /* the shape first, for a message that says the whole shape */
+        bool ok = json_is_array(list) && json_array_size(list) == (size_t)rows;
+        for (int i = 0; ok && i < rows; i++) {
+            json_t *row = json_array_get(list, (size_t)i);
+            ok = json_is_array(row) && json_array_size(row) == (size_t)len;
+        }
+        if (!ok) {
+            const char *what = !json_is_array(list) ? jread_type(list) : NULL;
+            int bad = -1;
+            for (int i = 0; !what && i < (int)json_array_size(list) && bad < 0; i++) {
+                json_t *row = json_array_get(list, (size_t)i);
+                if (!json_is_array(row) || json_array_size(row) != (size_t)len)
+                    bad = i;
+            }
+            if (what)
+                return jread_fail(r, "\"%s\" is %s; \"targets\" must have shape %s", field, what,
+                                  shape);
+            if (json_array_size(list) != (size_t)rows)
+                return jread_fail(r,
+                                  "\"%s\" has %zu rows; expected %d (one per row of "
+                                  "\"tokens\"): \"targets\" must have shape %s",
+                                  field, json_array_size(list), rows, shape);
+            json_t *row = json_array_get(list, (size_t)bad);
+            if (!json_is_array(row))
+                return jread_fail(r,
+                                  "\"%s\" row %d is %s, not a row of %d ids: \"targets\" must "
+                                  "have shape %s",
+                                  field, bad, jread_type(row), len, shape);
+            return jread_fail(r,
+                              "\"%s\" row %d has %zu entr%s; expected %d (one per token of "
+                              "its sequence): \"targets\" must have shape %s",
+                              field, bad, json_array_size(row),
+                              json_array_size(row) == 1 ? "y" : "ies", len, shape);
+        }
+        if (jread_ids(r, list, field, rows, len, -1, outs[k].classes - 1, dst[k]))
             return -1;
     }
     return 0;
@@ -124,7 +180,7 @@ static struct train_dataset *read_dataset(const struct jread *r, json_t *root, c
     head.causal = true;
     json_t *vocab, *tokens;
     int rows, len;
-    if (jread_keys(r, root, "the task file", dataset_keys) ||
+    if (jread_keys(r, root, "the task file", model_io_task_file_fields) ||
         !(vocab = jread_need(r, root, "vocab", "the token names, an array of strings")))
         return NULL;
     if (!json_is_array(vocab) || json_array_size(vocab) < 2 ||
@@ -141,8 +197,12 @@ static struct train_dataset *read_dataset(const struct jread *r, json_t *root, c
     head.rows = rows;
     head.len = len;
     const size_t cells = (size_t)rows * (size_t)len;
+    json_t *desc = json_object_get(root, "description");
+    if (desc && jread_label(r, desc, "\"description\"", head.description, TRAIN_DESCRIPTION_MAX))
+        return NULL;
     const size_t bytes = sizeof head + 64 + (size_t)head.vocab * TRAIN_LABEL_MAX +
-                         cells * sizeof(int) * (size_t)(1 + head.n_outputs);
+                         cells * sizeof(int) * (size_t)(1 + head.n_outputs) +
+                         (size_t)rows * sizeof(int);
     char *block = calloc(1, bytes);
     if (!block) {
         jread_fail(r, "out of memory reading %d examples", rows);
@@ -158,6 +218,7 @@ static struct train_dataset *read_dataset(const struct jread *r, json_t *root, c
     d->tokens = ip, ip += cells;
     for (int k = 0; k < d->n_outputs; k++)
         d->targets[k] = ip, ip += cells;
+    d->order = ip;
     name_from_path(path, d->name);
     for (int i = 0; i < d->vocab; i++) {
         char where[48];
@@ -169,6 +230,11 @@ static struct train_dataset *read_dataset(const struct jread *r, json_t *root, c
     if (jread_ids(r, tokens, "tokens", rows, len, 0, d->vocab - 1, d->tokens) ||
         read_targets(r, root, d->n_outputs, d->outputs, rows, len, d->targets))
         goto fail;
+    /* the rows held out to measure on, never trained on */
+    if (train_dataset_split(d, r->err)) {
+        mha_error_at(r->err, path, 0, 0);
+        goto fail;
+    }
     return d;
 fail:
     free(block);

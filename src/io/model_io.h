@@ -20,8 +20,10 @@
  *     "targets": [ [[ids or -1...] x B] per output ] }
  *
  * Task file (--train FILE): a batch file plus
- *   "vocab": [names...], "outputs": ["name", ...] (one per targets list),
- *   optional "causal" (default true).  Rows are sampled into batches.
+ *   "vocab": [names...], "outputs": ["name" or {"name", "classes"}, ...]
+ *   (one per targets list), optional "causal" (default true) and
+ *   "description" (the task in words, one line).  One row in five is held
+ *   out (train_dataset_split); the others are sampled into batches.
  *
  * Every error names the file and the field, row and column that is wrong
  * (shapes, ids out of range, T > context, non-finite numbers, unknown
@@ -59,8 +61,13 @@ char *model_io_to_string(const struct train_model *m);
 struct train_batch *model_io_load_batch(const char *path, const struct train_model *m,
                                         struct mha_error *err);
 
-/* Read a teacher's task file.  New dataset or NULL + err. */
+/* Read a teacher's task file and hold its rows out (train_dataset_split).
+ * New dataset or NULL + err. */
 struct train_dataset *model_io_load_dataset(const char *path, struct mha_error *err);
+
+/* The fields a task file may have, NULL-terminated (README.md and the man
+ * page document each one). */
+extern const char *const model_io_task_file_fields[];
 
 /* Print {"loss": x, "grad": {...}} for m's last forward+backward (the
  * --grad output): every parameter's gradient, the b_* only when the model

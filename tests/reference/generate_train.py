@@ -13,9 +13,11 @@ engine):
 
 Run with Debian's interpreter (python3-torch, python3-numpy):
 
-    /usr/bin/python3 tests/reference/generate_train.py
+    /usr/bin/python3 tests/reference/generate_train.py [CASE ...]
 
-For every case it writes tests/data/train/<case>.model.json (a model file),
+Named cases only are written when any are given (every case is still drawn,
+in order, so the others' numbers stay what they are).  For every case it
+writes tests/data/train/<case>.model.json (a model file),
 <case>.batch.json (a batch file) and <case>.grad.json ({"loss", "grad"} in
 the layout --grad prints).  Parameters are drawn with numpy, rounded to
 float32; the loss and gradients are computed in float64.
@@ -24,6 +26,7 @@ float32; the loss and gradients are computed in float64.
 import json
 import math
 import os
+import sys
 
 import numpy as np
 import torch
@@ -52,12 +55,24 @@ CASES = [
      [("c", 9, True), ("d", 5, False)], 0.2),
 ]
 
+# Logits in the thousands: the read-out's weights (and biases) scaled up so
+# that most targets' probabilities underflow float32 (e^-104 and below) and
+# the cross-entropy has to come from log-sum-exp.  name, d_model, heads,
+# vocab, context, T, B, causal, outputs as (name, classes, bias), fraction
+# of targets set to -1, scale of the read-out.
+LARGE_CASES = [
+    ("large_logits_2heads_two_outputs", 8, 2, 6, 6, 6, 4, True,
+     [("big", 6, True), ("wide", 19, True)], 0.2, 400.0),
+    ("large_logits_1head_plain", 4, 1, 5, 5, 5, 3, False,
+     [("huge", 5, False)], 0.0, 1500.0),
+]
+
 
 def f32(a):
     return np.asarray(a, dtype=np.float32)
 
 
-def draw_model(rng, d, h, vocab, ctx, causal, scaled, bias, outputs):
+def draw_model(rng, d, h, vocab, ctx, causal, scaled, bias, outputs, scale=1.0):
     m = {
         "vocab": ["tok%d" % i for i in range(vocab)],
         "d_model": d,
@@ -76,9 +91,9 @@ def draw_model(rng, d, h, vocab, ctx, causal, scaled, bias, outputs):
     m["outputs"] = []
     for name, classes, has_bias in outputs:
         o = {"name": name, "classes": classes,
-             "unembed": f32(rng.uniform(-0.6, 0.6, (classes, d)))}
+             "unembed": f32(scale * rng.uniform(-0.6, 0.6, (classes, d)))}
         if has_bias:
-            o["bias"] = f32(rng.uniform(-0.3, 0.3, classes))
+            o["bias"] = f32(scale * rng.uniform(-0.3, 0.3, classes))
         m["outputs"].append(o)
     return m
 
@@ -148,11 +163,27 @@ def model_json(m):
     return out
 
 
-def main():
-    os.makedirs(OUT, exist_ok=True)
+def all_cases():
+    """Every case as (name, rng, model, T, B, outputs, drop): CASES from one
+    generator in order, LARGE_CASES from another."""
     rng = np.random.default_rng(20261123)
     for (name, d, h, vocab, ctx, T, B, causal, scaled, bias, outputs, drop) in CASES:
         m = draw_model(rng, d, h, vocab, ctx, causal, scaled, bias, outputs)
+        yield name, rng, m, vocab, T, B, outputs, drop
+    rng = np.random.default_rng(20270611)
+    for (name, d, h, vocab, ctx, T, B, causal, outputs, drop, scale) in LARGE_CASES:
+        m = draw_model(rng, d, h, vocab, ctx, causal, True, True, outputs, scale)
+        yield name, rng, m, vocab, T, B, outputs, drop
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    wanted = set(sys.argv[1:])
+    known = {c[0] for c in CASES} | {c[0] for c in LARGE_CASES}
+    if wanted - known:
+        sys.exit("unknown case(s): %s" % ", ".join(sorted(wanted - known)))
+    for name, rng, m, vocab, T, B, outputs, drop in all_cases():
+        bias = "b_q" in m
         tokens = rng.integers(0, vocab, (B, T))
         targets = []
         for i, (oname, classes, _) in enumerate(outputs):
@@ -185,6 +216,8 @@ def main():
             "batch": {"tokens": tokens.tolist(), "targets": [t.tolist() for t in targets]},
             "grad": {"loss": float(loss), "grad": grad},
         }
+        if wanted and name not in wanted:
+            continue
         for kind, obj in files.items():
             with open(os.path.join(OUT, "%s.%s.json" % (name, kind)), "w") as f:
                 json.dump(obj, f, indent=1)
