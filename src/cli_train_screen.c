@@ -76,17 +76,11 @@ static void pane_figures(const struct ui_train *t, const struct ui_train_pane *p
     struct train_head_stats roles[TRAIN_MAX_D_MODEL];
     bool first = true;
     for (int h = 0; h < m->cfg.heads && used < n && ui_train_pane_heads(p, t->scrub, roles); h++) {
-        const struct train_head_stats *r = &roles[h];
-        if (r->kind == TRAIN_HEAD_NONE)
+        char what[256];
+        train_head_describe(h, &roles[h], what, sizeof what);
+        if (!what[0])
             continue;
-        if (r->kind == TRAIN_HEAD_EVEN)
-            used += (size_t)snprintf(buf + used, n - used,
-                                     "%s head %d spreads its weight evenly (evenness %.2f)",
-                                     first ? "." : ",", h, (double)r->share);
-        else
-            used += (size_t)snprintf(buf + used, n - used, "%s head %d puts %.2f on the %s",
-                                     first ? "." : ",", h, (double)r->share,
-                                     train_head_kind_name(r->kind));
+        used += (size_t)snprintf(buf + used, n - used, "%s %s", first ? "." : ",", what);
         first = false;
     }
     if (used < n)

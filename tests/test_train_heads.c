@@ -22,14 +22,14 @@ START_TEST(test_uniform_causal_is_even)
             w[t * LEN + j] = 1.0f / (float)(t + 1);
     const int tok[LEN] = {0, 1, 2, 3};
     struct train_head_stats s;
-    train_head_stats_of(w, tok, LEN, true, &s);
+    train_head_stats_of(w, tok, NULL, LEN, true, &s);
     ck_assert_float_eq_tol(s.even, 1.0f, 1e-6f);
     ck_assert_int_eq(s.kind, TRAIN_HEAD_EVEN);
     /* rows 2 and 3 put 1/3 and 1/4 on position 0 */
     ck_assert_float_eq_tol(s.first, (1.0f / 3 + 1.0f / 4) / 2, 1e-6f);
     ck_assert_int_eq(s.copy_rows, 0);
     /* without the mask the same rows are not even: they see 4 positions */
-    train_head_stats_of(w, tok, LEN, false, &s);
+    train_head_stats_of(w, tok, NULL, LEN, false, &s);
     ck_assert_float_lt(s.even, 0.9f);
     ck_assert_int_ne(s.kind, TRAIN_HEAD_EVEN);
 }
@@ -37,8 +37,10 @@ END_TEST
 
 START_TEST(test_copy_head)
 {
-    /* B A C A: row 3 (A) puts 0.95 on position 1, the earlier A */
+    /* B A C A, asked only at the last row (as find-copy asks): row 3 (A)
+     * puts 0.95 on position 1, the earlier A */
     const int tok[LEN] = {1, 0, 2, 0};
+    const bool asked[LEN] = {false, false, false, true};
     float w[LEN * LEN] = {0};
     w[0] = 1.0f;
     w[1 * LEN + 1] = 1.0f;
@@ -46,19 +48,57 @@ START_TEST(test_copy_head)
     w[3 * LEN + 1] = 0.95f;
     w[3 * LEN + 3] = 0.05f;
     struct train_head_stats s;
-    train_head_stats_of(w, tok, LEN, true, &s);
+    train_head_stats_of(w, tok, asked, LEN, true, &s);
     ck_assert_int_eq(s.copy_rows, 1);
     ck_assert_float_eq_tol(s.copy, 0.95f, 1e-6f);
     ck_assert_int_eq(s.kind, TRAIN_HEAD_COPY);
+    ck_assert_int_eq(s.kind2, TRAIN_HEAD_NONE);
     ck_assert_str_eq(train_head_kind_short(s.kind), "copy");
-    /* 0.85 on the copy is not enough */
-    w[3 * LEN + 1] = 0.85f;
-    w[3 * LEN + 3] = 0.15f;
-    train_head_stats_of(w, tok, LEN, true, &s);
-    ck_assert_int_ne(s.kind, TRAIN_HEAD_COPY);
-    /* rows 2 and 3 look at themselves: 1 and 0.15 */
-    ck_assert_float_eq_tol(s.self, (1.0f + 0.15f) / 2, 1e-6f);
-    ck_assert_int_eq(s.kind, TRAIN_HEAD_SELF);
+    /* 0.8 on the copy, 0.2 on itself: still the copy head */
+    w[3 * LEN + 1] = 0.8f;
+    w[3 * LEN + 3] = 0.2f;
+    train_head_stats_of(w, tok, asked, LEN, true, &s);
+    ck_assert_int_eq(s.kind, TRAIN_HEAD_COPY);
+    ck_assert_float_eq_tol(s.self, 0.2f, 1e-6f); /* only row 3 is measured */
+    char label[64];
+    train_head_label(&s, label, sizeof label);
+    ck_assert_str_eq(label, "copy .80");
+    /* the rows with no target are not measured: counted, row 2 (itself,
+     * 1.0) would make the head "self" */
+    train_head_stats_of(w, tok, NULL, LEN, true, &s);
+    ck_assert_float_eq_tol(s.self, (1.0f + 0.2f) / 2, 1e-6f);
+    ck_assert_int_ne(s.kind, TRAIN_HEAD_COPY); /* 1 row of 3 has a copy: not a place */
+}
+END_TEST
+
+START_TEST(test_split_head)
+{
+    /* rows 2 and 3 put 0.52 on position 0 and 0.42 on t - 1 (0.06 on
+     * themselves): the label shows the split, not one job */
+    const int tok[LEN] = {0, 1, 2, 3};
+    float w[LEN * LEN] = {0};
+    w[0] = 1.0f;
+    w[1 * LEN + 0] = 1.0f;
+    for (int t = 2; t < LEN; t++)
+        w[t * LEN + 0] = 0.52f, w[t * LEN + t - 1] = 0.42f, w[t * LEN + t] = 0.06f;
+    struct train_head_stats s;
+    train_head_stats_of(w, tok, NULL, LEN, true, &s);
+    ck_assert_int_eq(s.kind, TRAIN_HEAD_FIRST);
+    ck_assert_int_eq(s.kind2, TRAIN_HEAD_PREV);
+    char label[64], words[256];
+    train_head_label(&s, label, sizeof label);
+    ck_assert_str_eq(label, "first .52 / prev .42");
+    train_head_describe(1, &s, words, sizeof words);
+    ck_assert_str_eq(words, "head 1 splits its weight, 0.52 on the first token and 0.42 on the "
+                            "previous token");
+    /* 0.8 / 0.2: one job, the 0.2 is below the split */
+    for (int t = 2; t < LEN; t++)
+        w[t * LEN + 0] = 0.8f, w[t * LEN + t - 1] = 0.2f, w[t * LEN + t] = 0.0f;
+    train_head_stats_of(w, tok, NULL, LEN, true, &s);
+    ck_assert_int_eq(s.kind, TRAIN_HEAD_FIRST);
+    ck_assert_int_eq(s.kind2, TRAIN_HEAD_NONE);
+    train_head_label(&s, label, sizeof label);
+    ck_assert_str_eq(label, "first .80");
 }
 END_TEST
 
@@ -69,22 +109,34 @@ START_TEST(test_place_heads)
     for (int t = 0; t < LEN; t++)
         w[t * LEN + (t ? t - 1 : 0)] = 1.0f;
     struct train_head_stats s;
-    train_head_stats_of(w, tok, LEN, true, &s);
+    train_head_stats_of(w, tok, NULL, LEN, true, &s);
     ck_assert_int_eq(s.kind, TRAIN_HEAD_PREV);
     ck_assert_float_eq_tol(s.share, 1.0f, 1e-6f);
     ck_assert_float_eq_tol(s.even, 0.0f, 1e-6f);
     /* 0.45 on the first, 0.45 on itself, 0.1 on the previous: no place
      * reaches 0.5, and the evenness is (1 + 0.949/log 3 + 0.949/log 4) / 3
-     * = 0.85 (entropy 0.949 of 0.45, 0.45, 0.1): no label at all */
+     * = 0.85 (entropy 0.949 of 0.45, 0.45, 0.1): not even, a split */
     memset(w, 0, sizeof w);
     w[0] = 1.0f;
     w[1 * LEN + 0] = 0.5f, w[1 * LEN + 1] = 0.5f;
     for (int t = 2; t < LEN; t++)
         w[t * LEN + 0] = 0.45f, w[t * LEN + t] = 0.45f, w[t * LEN + t - 1] = 0.1f;
-    train_head_stats_of(w, tok, LEN, true, &s);
+    train_head_stats_of(w, tok, NULL, LEN, true, &s);
     ck_assert_float_eq_tol(s.even, 0.8497f, 1e-3f);
+    char label[64];
+    train_head_label(&s, label, sizeof label);
+    ck_assert_str_eq(label, "first .45 / self .45");
+    /* asked at row 3 only: 0.2 on the first, 0.6 on position 1, 0.1 on the
+     * previous, 0.1 on itself: no place, no pair of places, not even
+     * (evenness 0.79): no label at all */
+    const bool last[LEN] = {false, false, false, true};
+    w[3 * LEN + 0] = 0.2f, w[3 * LEN + 1] = 0.6f, w[3 * LEN + 2] = 0.1f, w[3 * LEN + 3] = 0.1f;
+    train_head_stats_of(w, tok, last, LEN, true, &s);
+    ck_assert_float_eq_tol(s.even, 0.7855f, 1e-3f);
     ck_assert_int_eq(s.kind, TRAIN_HEAD_NONE);
     ck_assert_str_eq(train_head_kind_name(s.kind), "");
+    train_head_label(&s, label, sizeof label);
+    ck_assert_str_eq(label, "");
 }
 END_TEST
 
@@ -106,9 +158,8 @@ static float train_and_measure(const char *task, int heads, uint32_t seed, int s
     ck_assert_msg(run != NULL, "%s", err.text);
     train_run_steps(run, steps);
     train_run_evaluate(run);
-    ck_assert_int_eq(train_heads_measure(run->model, run->eval->tokens, TRAIN_HEADS_SEQUENCES,
-                                         run->eval->len, out, &err),
-                     0);
+    const int n = run->eval->size < TRAIN_HEADS_SEQUENCES ? run->eval->size : TRAIN_HEADS_SEQUENCES;
+    ck_assert_int_eq(train_heads_measure(run->model, run->eval, n, out, &err), 0);
     const float acc = run->accuracy[0];
     train_run_free(run);
     return acc;
@@ -134,7 +185,7 @@ START_TEST(test_trained_find_copy)
                       (double)s[1].copy);
         for (int h = 0; h < 2; h++)
             if (s[h].kind == TRAIN_HEAD_COPY)
-                ck_assert_float_ge(s[h].copy, TRAIN_HEADS_COPY_MIN);
+                ck_assert_float_ge(s[h].copy, TRAIN_HEADS_PLACE_MIN);
     }
     /* at step 0 no head looks at the copy */
     struct train_head_stats s[2];
@@ -179,6 +230,77 @@ START_TEST(test_trained_first_prev_not_copy_or_even)
 }
 END_TEST
 
+/* The output a label names in the built-in tasks: first and prev by name,
+ * the copy is find-copy's "where", an even spread majority's "most". */
+static int named_output(const struct train_model *m, enum train_head_kind k)
+{
+    static const char *const names[] = {"", "first", "prev", "", "where", "most"};
+    for (int o = 0; o < m->cfg.n_outputs; o++)
+        if (names[k][0] && strcmp(m->cfg.outputs[o].name, names[k]) == 0)
+            return o;
+    return -1;
+}
+
+/* Knocking out the heads whose label names an output (together: heads that
+ * share a job make up for each other) drops that output's held-out accuracy
+ * by at least 0.2, for every task at 1, 2 and 4 heads; knocking out one of
+ * them alone never raises it. */
+START_TEST(test_labels_survive_ablation)
+{
+    static const char *const tasks[] = {"first-prev", "prev", "find-copy", "majority"};
+    static const int heads[] = {1, 2, 4};
+    int checked = 0;
+    for (int ti = 0; ti < 4; ti++)
+        for (int hi = 0; hi < 3; hi++) {
+            const int H = heads[hi];
+            struct train_run_options o;
+            train_run_options_default(&o);
+            struct mha_error err;
+            mha_error_clear(&err);
+            struct train_run *run =
+                train_run_new(train_task_find(tasks[ti]), 8, H, 16, 8, &o, &err);
+            ck_assert_msg(run != NULL, "%s", err.text);
+            train_run_steps(run, o.steps);
+            train_run_evaluate(run);
+            struct train_head_stats s[4];
+            const int n =
+                run->eval->size < TRAIN_HEADS_SEQUENCES ? run->eval->size : TRAIN_HEADS_SEQUENCES;
+            ck_assert_int_eq(train_heads_measure(run->model, run->eval, n, s, &err), 0);
+            for (int k = 0; k < run->model->cfg.n_outputs; k++) {
+                bool knock[4] = {false};
+                int group = 0;
+                for (int h = 0; h < H; h++)
+                    if (named_output(run->model, s[h].kind) == k ||
+                        named_output(run->model, s[h].kind2) == k)
+                        knock[h] = true, group++;
+                if (!group)
+                    continue;
+                const float base = run->accuracy[k];
+                float acc[TRAIN_MAX_OUTPUTS];
+                ck_assert_int_eq(train_heads_ablate(run->model, run->eval, knock, acc, &err), 0);
+                ck_assert_msg(acc[k] <= base - 0.2f,
+                              "%s, %d heads: knocking out the %d head(s) labelled %s leaves it "
+                              "at %.3f (from %.3f)",
+                              tasks[ti], H, group, run->model->cfg.outputs[k].name, (double)acc[k],
+                              (double)base);
+                for (int h = 0; h < H; h++) {
+                    if (!knock[h])
+                        continue;
+                    bool one[4] = {false};
+                    one[h] = true;
+                    ck_assert_int_eq(train_heads_ablate(run->model, run->eval, one, acc, &err), 0);
+                    ck_assert_msg(acc[k] <= base + 0.005f, "%s, %d heads: head %d out raises %s",
+                                  tasks[ti], H, h, run->model->cfg.outputs[k].name);
+                }
+                checked++;
+            }
+            train_run_free(run);
+        }
+    /* every task has an output some label names, at every head count */
+    ck_assert_int_ge(checked, 12);
+}
+END_TEST
+
 START_TEST(test_measure_bad_input)
 {
     struct train_run_options o;
@@ -188,10 +310,21 @@ START_TEST(test_measure_bad_input)
     struct train_run *run = train_run_new(train_task_find("prev"), 8, 2, 16, 8, &o, &err);
     ck_assert_ptr_nonnull(run);
     struct train_head_stats s[2];
-    int bad[8] = {0, 1, 2, 3, 4, 5, 6, 16};
-    ck_assert_int_eq(train_heads_measure(run->model, bad, 1, 8, s, &err), -1);
+    struct train_batch *bad = train_batch_new(1, 8, 1, &err);
+    ck_assert_ptr_nonnull(bad);
+    for (int t = 0; t < 8; t++)
+        bad->tokens[t] = t, bad->targets[0][t] = t;
+    bad->tokens[7] = 16;
+    ck_assert_int_eq(train_heads_measure(run->model, bad, 1, s, &err), -1);
     ck_assert_ptr_nonnull(strstr(err.text, "token id 16"));
-    ck_assert_int_eq(train_heads_measure(run->model, bad, 1, 9, s, &err), -1);
+    ck_assert_int_eq(train_heads_measure(run->model, bad, 2, s, &err), -1);
+    float acc[1];
+    const bool knock[2] = {true, false};
+    bad->len = 9; /* longer than the model's context */
+    ck_assert_int_eq(train_heads_ablate(run->model, bad, knock, acc, &err), -1);
+    ck_assert_ptr_nonnull(strstr(err.text, "context is 8"));
+    bad->len = 8;
+    train_batch_free(bad);
     train_run_free(run);
 }
 END_TEST
@@ -202,12 +335,14 @@ int main(void)
     TCase *hand = tcase_create("by hand");
     tcase_add_test(hand, test_uniform_causal_is_even);
     tcase_add_test(hand, test_copy_head);
+    tcase_add_test(hand, test_split_head);
     tcase_add_test(hand, test_place_heads);
     tcase_add_test(hand, test_measure_bad_input);
     suite_add_tcase(s, hand);
     TCase *trained = tcase_create("trained");
     tcase_set_timeout(trained, 240);
     tcase_add_test(trained, test_trained_find_copy);
+    tcase_add_test(trained, test_labels_survive_ablation);
     tcase_add_test(trained, test_trained_majority);
     tcase_add_test(trained, test_trained_first_prev_not_copy_or_even);
     suite_add_tcase(s, trained);

@@ -217,6 +217,19 @@ int train_predict(const struct train_model *m, int k, int s, int t);
 int train_count_right(struct train_model *m, const struct train_batch *b, long *right, long *total,
                       struct mha_error *err);
 
+/* The pieces of train_forward, for passes that change what is between
+ * them (train_heads_ablate): the batch check, passes 1-2 up to the merged
+ * heads, and the rest from the merged heads to the loss; b must fit. */
+int train_check_batch(const struct train_model *m, const struct train_batch *b,
+                      struct mha_error *err);
+void train_forward_attention(struct train_model *m, const struct train_batch *b);
+void train_forward_readout(struct train_model *m, const struct train_batch *b);
+/* out = sequences first .. first + size - 1 of b (no copy). */
+void train_batch_view(const struct train_batch *b, int first, int size, struct train_batch *out);
+/* Add the last forward pass's right answers (of b) to right[k] / total[k]. */
+void train_count_forwarded(const struct train_model *m, const struct train_batch *b, long *right,
+                           long *total);
+
 /* ---- the sample sequence and the explorer ---- */
 
 /* Set the sample (len <= context, ids < vocab). 0 or -1 + err. */

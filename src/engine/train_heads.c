@@ -1,19 +1,24 @@
 /* train_heads.c - a head's job read off its attention weights: sums over
- * the rows of many sequences, then the label the means support. */
+ * the rows of many sequences where the task asks something, then the label
+ * the means support; and the head knocked out, to see what it did. */
 #include "engine/train_heads.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 /* Running sums of one head over the rows of many sequences. */
 struct head_sums {
     double first, prev, self, copy, even;
-    long place_rows, copy_rows, even_rows;
+    long place_rows, copy_rows, even_rows, rows;
 };
 
-static void add_sequence(struct head_sums *s, const float *w, const int *tok, int len, bool causal)
+static void add_sequence(struct head_sums *s, const float *w, const int *tok,
+                         const bool *has_target, int len, bool causal)
 {
     for (int t = 1; t < len; t++) {
+        if (has_target && !has_target[t])
+            continue; /* the task asks nothing here */
         const float *row = w + (size_t)t * (size_t)len;
         const int seen = causal ? t + 1 : len; /* positions the row may see */
         double ent = 0.0, copy = 0.0;
@@ -27,6 +32,7 @@ static void add_sequence(struct head_sums *s, const float *w, const int *tok, in
                 has_copy = true;
             }
         }
+        s->rows++;
         s->even += ent / log((double)seen);
         s->even_rows++;
         if (has_copy) {
@@ -42,62 +48,85 @@ static void add_sequence(struct head_sums *s, const float *w, const int *tok, in
     }
 }
 
+struct place {
+    enum train_head_kind kind;
+    float share;
+};
+
 static void finish(const struct head_sums *s, struct train_head_stats *out)
 {
     memset(out, 0, sizeof *out);
+    struct place c[4];
+    int n = 0;
     if (s->place_rows) {
         out->first = (float)(s->first / (double)s->place_rows);
         out->prev = (float)(s->prev / (double)s->place_rows);
         out->self = (float)(s->self / (double)s->place_rows);
+        c[n++] = (struct place){TRAIN_HEAD_FIRST, out->first};
+        c[n++] = (struct place){TRAIN_HEAD_PREV, out->prev};
+        c[n++] = (struct place){TRAIN_HEAD_SELF, out->self};
     }
+    out->place_rows = s->place_rows;
     if (s->copy_rows)
         out->copy = (float)(s->copy / (double)s->copy_rows);
     out->copy_rows = s->copy_rows;
+    if (s->copy_rows && 2 * s->copy_rows >= s->rows) /* a copy is there to find */
+        c[n++] = (struct place){TRAIN_HEAD_COPY, out->copy};
     if (s->even_rows)
         out->even = (float)(s->even / (double)s->even_rows);
-    out->kind = TRAIN_HEAD_NONE;
-    if (s->copy_rows && out->copy >= TRAIN_HEADS_COPY_MIN) {
-        out->kind = TRAIN_HEAD_COPY;
-        out->share = out->copy;
-        return;
-    }
-    if (s->place_rows) {
-        enum train_head_kind k = TRAIN_HEAD_FIRST;
-        float best = out->first;
-        if (out->prev > best)
-            k = TRAIN_HEAD_PREV, best = out->prev;
-        if (out->self > best)
-            k = TRAIN_HEAD_SELF, best = out->self;
-        if (best >= TRAIN_HEADS_PLACE_MIN) {
-            out->kind = k;
-            out->share = best;
-            return;
-        }
-    }
-    if (s->even_rows && out->even >= TRAIN_HEADS_EVEN_MIN) {
-        out->kind = TRAIN_HEAD_EVEN;
+    /* the two places with the most weight */
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++)
+            if (c[j].share > c[i].share) {
+                const struct place tmp = c[i];
+                c[i] = c[j];
+                c[j] = tmp;
+            }
+    out->kind = out->kind2 = TRAIN_HEAD_NONE;
+    const float second = n > 1 ? c[1].share : 0.0f;
+    if (n > 0 && c[0].share >= TRAIN_HEADS_PLACE_MIN && second < TRAIN_HEADS_SPLIT_MIN) {
+        out->kind = c[0].kind;
+        out->share = c[0].share;
+    } else if (s->even_rows && out->even >= TRAIN_HEADS_EVEN_MIN) {
+        out->kind = TRAIN_HEAD_EVEN; /* an even spread is no split (a split is far from even) */
         out->share = out->even;
+    } else if (n > 1 && second >= TRAIN_HEADS_SPLIT_MIN &&
+               c[0].share + second >= TRAIN_HEADS_PLACE_MIN) {
+        out->kind = c[0].kind;
+        out->share = c[0].share;
+        out->kind2 = c[1].kind;
+        out->share2 = second;
     }
 }
 
-void train_head_stats_of(const float *w, const int *tokens, int len, bool causal,
-                         struct train_head_stats *out)
+void train_head_stats_of(const float *w, const int *tokens, const bool *has_target, int len,
+                         bool causal, struct train_head_stats *out)
 {
     struct head_sums s = {0};
-    add_sequence(&s, w, tokens, len, causal);
+    add_sequence(&s, w, tokens, has_target, len, causal);
     finish(&s, out);
 }
 
-int train_heads_measure(const struct train_model *m, const int *tokens, int n_seq, int len,
+/* Which rows of sequence s of b have a target for any output. */
+static void target_rows(const struct train_batch *b, int s, bool *has)
+{
+    for (int t = 0; t < b->len; t++) {
+        has[t] = false;
+        for (int k = 0; k < b->n_outputs; k++)
+            has[t] = has[t] || b->targets[k][(size_t)s * (size_t)b->len + (size_t)t] >= 0;
+    }
+}
+
+int train_heads_measure(const struct train_model *m, const struct train_batch *b, int n_seq,
                         struct train_head_stats *out, struct mha_error *err)
 {
-    const int d = m->cfg.d_model, H = m->cfg.heads;
-    if (n_seq < 1 || len < 1 || len > m->cfg.context)
+    const int d = m->cfg.d_model, H = m->cfg.heads, len = b->len;
+    if (n_seq < 1 || n_seq > b->size || len < 1 || len > m->cfg.context)
         return mha_error_set(err, "%d sequences of %d tokens cannot be measured on this model",
                              n_seq, len);
     for (long i = 0; i < (long)n_seq * len; i++)
-        if (tokens[i] < 0 || tokens[i] >= m->cfg.vocab)
-            return mha_error_set(err, "token id %d is outside the vocabulary of %d", tokens[i],
+        if (b->tokens[i] < 0 || b->tokens[i] >= m->cfg.vocab)
+            return mha_error_set(err, "token id %d is outside the vocabulary of %d", b->tokens[i],
                                  m->cfg.vocab);
     struct mha_example *ex = mha_example_new(len, len, d, H, false, err);
     struct mha_trace *tr = ex ? mha_trace_new(ex, err) : NULL;
@@ -111,9 +140,11 @@ int train_heads_measure(const struct train_model *m, const int *tokens, int n_se
     ex->has_bias = m->cfg.has_bias;
     struct head_sums sums[TRAIN_MAX_D_MODEL];
     memset(sums, 0, (size_t)H * sizeof sums[0]);
+    bool has[TRAIN_MAX_CONTEXT];
     int rc = 0;
     for (int s = 0; s < n_seq && rc == 0; s++) {
-        const int *tok = tokens + (size_t)s * (size_t)len;
+        const int *tok = b->tokens + (size_t)s * (size_t)len;
+        target_rows(b, s, has);
         for (int t = 0; t < len; t++)
             for (int i = 0; i < d; i++)
                 ex->query[(size_t)t * d + i] =
@@ -122,13 +153,60 @@ int train_heads_measure(const struct train_model *m, const int *tokens, int n_se
         memcpy(ex->value, ex->query, (size_t)len * d * sizeof(float));
         rc = mha_forward(ex, tr, err);
         for (int h = 0; h < H && rc == 0; h++)
-            add_sequence(&sums[h], tr->weights + (size_t)h * len * len, tok, len, m->cfg.causal);
+            add_sequence(&sums[h], tr->weights + (size_t)h * len * len, tok, has, len,
+                         m->cfg.causal);
     }
     for (int h = 0; h < H && rc == 0; h++)
         finish(&sums[h], &out[h]);
     mha_trace_free(tr);
     mha_example_free(ex);
     return rc;
+}
+
+/* Replace the columns of the knocked-out heads of the merged heads of the
+ * last forward pass (rows of d) by mean (d: each column's mean). */
+static void knock_out(float *merged, long rows, int d, int dk, const bool *knock,
+                      const double *mean)
+{
+    for (long r = 0; r < rows; r++)
+        for (int c = 0; c < d; c++)
+            if (knock[c / dk])
+                merged[(size_t)r * (size_t)d + (size_t)c] = (float)mean[c];
+}
+
+int train_heads_ablate(struct train_model *m, const struct train_batch *b, const bool *knock,
+                       float *acc, struct mha_error *err)
+{
+    const int d = m->cfg.d_model, dk = d / m->cfg.heads, K = m->cfg.n_outputs;
+    double mean[TRAIN_MAX_D_MODEL] = {0};
+    long rows = 0;
+    /* pass 1: each column's mean over every position of b */
+    for (int s0 = 0; s0 < b->size; s0 += m->batch_cap) {
+        struct train_batch chunk;
+        train_batch_view(b, s0, b->size - s0 < m->batch_cap ? b->size - s0 : m->batch_cap, &chunk);
+        if (train_check_batch(m, &chunk, err))
+            return -1;
+        train_forward_attention(m, &chunk);
+        const float *merged = m->traces[0].merged;
+        for (long r = 0; r < (long)chunk.size * chunk.len; r++, rows++)
+            for (int c = 0; c < d; c++)
+                mean[c] += merged[(size_t)r * (size_t)d + (size_t)c];
+    }
+    for (int c = 0; c < d; c++)
+        mean[c] /= (double)(rows > 0 ? rows : 1);
+    /* pass 2: the forward pass with the knocked-out heads' columns at their mean */
+    long right[TRAIN_MAX_OUTPUTS] = {0}, total[TRAIN_MAX_OUTPUTS] = {0};
+    for (int s0 = 0; s0 < b->size; s0 += m->batch_cap) {
+        struct train_batch chunk;
+        train_batch_view(b, s0, b->size - s0 < m->batch_cap ? b->size - s0 : m->batch_cap, &chunk);
+        train_forward_attention(m, &chunk);
+        knock_out(m->traces[0].merged, (long)chunk.size * chunk.len, d, dk, knock, mean);
+        train_forward_readout(m, &chunk);
+        train_count_forwarded(m, &chunk, right, total);
+    }
+    for (int k = 0; k < K; k++)
+        acc[k] = total[k] ? (float)right[k] / (float)total[k] : NAN;
+    return 0;
 }
 
 const char *train_head_kind_name(enum train_head_kind k)
@@ -142,4 +220,41 @@ const char *train_head_kind_short(enum train_head_kind k)
 {
     static const char *const names[] = {"", "first", "prev", "self", "copy", "even"};
     return k >= TRAIN_HEAD_NONE && k <= TRAIN_HEAD_EVEN ? names[k] : "";
+}
+
+/* ".52" for 0.52, "1.00" for 1 */
+static void share_text(float v, char *buf, size_t n)
+{
+    char tmp[16];
+    snprintf(tmp, sizeof tmp, "%.2f", (double)v);
+    snprintf(buf, n, "%s", tmp[0] == '0' ? tmp + 1 : tmp);
+}
+
+void train_head_label(const struct train_head_stats *s, char *buf, size_t n)
+{
+    char a[16], b[16];
+    share_text(s->share, a, sizeof a);
+    share_text(s->share2, b, sizeof b);
+    if (s->kind == TRAIN_HEAD_NONE)
+        snprintf(buf, n, "%s", "");
+    else if (s->kind2 != TRAIN_HEAD_NONE)
+        snprintf(buf, n, "%s %s / %s %s", train_head_kind_short(s->kind), a,
+                 train_head_kind_short(s->kind2), b);
+    else
+        snprintf(buf, n, "%s %s", train_head_kind_short(s->kind), a);
+}
+
+void train_head_describe(int h, const struct train_head_stats *s, char *buf, size_t n)
+{
+    if (s->kind == TRAIN_HEAD_NONE)
+        snprintf(buf, n, "%s", "");
+    else if (s->kind == TRAIN_HEAD_EVEN)
+        snprintf(buf, n, "head %d spreads its weight evenly (evenness %.2f)", h, (double)s->share);
+    else if (s->kind2 != TRAIN_HEAD_NONE)
+        snprintf(buf, n, "head %d splits its weight, %.2f on the %s and %.2f on the %s", h,
+                 (double)s->share, train_head_kind_name(s->kind), (double)s->share2,
+                 train_head_kind_name(s->kind2));
+    else
+        snprintf(buf, n, "head %d puts %.2f on the %s", h, (double)s->share,
+                 train_head_kind_name(s->kind));
 }

@@ -7,15 +7,21 @@
 #ifndef MHA_TRAIN_HEADS_H
 #define MHA_TRAIN_HEADS_H
 
+#include <stddef.h>
+
 #include "engine/train.h"
 
-/* Held-out sequences the screen measures its heads on. */
-#define TRAIN_HEADS_SEQUENCES 64
+/* Held-out sequences the heads are measured on (at most: a task with fewer
+ * held-out sequences gives all it has). */
+#define TRAIN_HEADS_SEQUENCES 256
 
-/* A label is given when the mean weight on one place reaches these, or
- * (even) when the rows' mean normalised entropy does. */
+/* A label names one place when the mean weight on it reaches PLACE_MIN and
+ * no other place takes SPLIT_MIN; else "even" when the rows' mean
+ * normalised entropy reaches EVEN_MIN; else two places when the second
+ * takes SPLIT_MIN or more and the two together reach PLACE_MIN (the split
+ * shows: "first .52 / prev .42"). */
 #define TRAIN_HEADS_PLACE_MIN 0.5f
-#define TRAIN_HEADS_COPY_MIN 0.9f
+#define TRAIN_HEADS_SPLIT_MIN 0.25f
 #define TRAIN_HEADS_EVEN_MIN 0.9f
 
 enum train_head_kind {
@@ -27,32 +33,53 @@ enum train_head_kind {
     TRAIN_HEAD_EVEN   /* spread evenly over the positions the row may see */
 };
 
+/* Every measure is over the rows where the task has a target (rows with
+ * no target are not the head's job). */
 struct train_head_stats {
-    /* mean weight rows 2..len-1 put on position 0, on t - 1 and on t */
+    /* mean weight rows 2.. put on position 0, on t - 1 and on t */
     float first, prev, self;
+    long place_rows;
     /* mean weight on the earlier copies of the row's token, over the rows
      * whose token appeared before (copy_rows of them; 0: no such row) */
     float copy;
     long copy_rows;
-    /* mean over rows 1..len-1 of the weights' entropy / log(positions the
-     * row may see): 1 = perfectly even, 0 = all on one position */
+    /* mean over rows 1.. of the weights' entropy / log(positions the row
+     * may see): 1 = perfectly even, 0 = all on one position */
     float even;
-    enum train_head_kind kind; /* the label, TRAIN_HEAD_NONE when none fits */
-    float share;               /* the measure behind it (a weight, or evenness) */
+    enum train_head_kind kind;  /* the label, TRAIN_HEAD_NONE when none fits */
+    float share;                /* the measure behind it (a weight, or evenness) */
+    enum train_head_kind kind2; /* a split label's second place, else TRAIN_HEAD_NONE */
+    float share2;
 };
 
-/* Measure every head of m (out: m->cfg.heads entries) on n_seq sequences
- * of len tokens (tokens: (n_seq, len), ids < vocab, len <= context).  The
- * label: copy when copy >= TRAIN_HEADS_COPY_MIN, else the largest of first,
- * prev and self when it is >= TRAIN_HEADS_PLACE_MIN, else even when even >=
- * TRAIN_HEADS_EVEN_MIN, else none.  0, or -1 + err (bad sizes, out of
- * memory). */
-int train_heads_measure(const struct train_model *m, const int *tokens, int n_seq, int len,
+/* Measure every head of m (out: m->cfg.heads entries) on the first n_seq
+ * sequences of b (ids < vocab, b->len <= context), on the rows where any
+ * output of b has a target.  The label: see TRAIN_HEADS_PLACE_MIN above;
+ * the earlier copy is a place when at least half the measured rows have
+ * one.  0, or -1 + err (bad sizes, out of memory). */
+int train_heads_measure(const struct train_model *m, const struct train_batch *b, int n_seq,
                         struct train_head_stats *out, struct mha_error *err);
 
-/* The same from one head's weights (len, len) on one sequence. */
-void train_head_stats_of(const float *w, const int *tokens, int len, bool causal,
-                         struct train_head_stats *out);
+/* The same from one head's weights (len, len) on one sequence; has_target
+ * (len) says which rows count (NULL: every row). */
+void train_head_stats_of(const float *w, const int *tokens, const bool *has_target, int len,
+                         bool causal, struct train_head_stats *out);
+
+/* Accuracy per output (acc: n_outputs entries, NAN for an output with no
+ * target in b) on b with the heads h where knock[h] is set knocked out:
+ * each one's output (its d_k columns of the merged heads, before the
+ * output projection) replaced by its mean over every position of b.  What
+ * the model loses is what those heads did (heads that do the same job are
+ * knocked out together, or the others make up for it).  0, or -1 + err. */
+int train_heads_ablate(struct train_model *m, const struct train_batch *b, const bool *knock,
+                       float *acc, struct mha_error *err);
+
+/* "head 1 puts .97 on the previous token", "…splits .52 / .42 between the
+ * first token and the previous token", "…spreads its weight evenly
+ * (evenness .95)", or "" with no label: what --print-lesson says. */
+void train_head_describe(int h, const struct train_head_stats *s, char *buf, size_t n);
+/* "prev .97", "first .52 / prev .42", "even .95", "" (titles). */
+void train_head_label(const struct train_head_stats *s, char *buf, size_t n);
 
 /* "first token", "previous token", "itself", "earlier copy", "even spread" */
 const char *train_head_kind_name(enum train_head_kind k);

@@ -17,8 +17,8 @@ double train_softmax_loss(float *p, const int *target, int rows, int C, int *cou
 void train_loss_backward(const float *probs, const int *target, int rows, int C, int count,
                          float *d_logits);
 
-static int check_batch(const struct train_model *m, const struct train_batch *b,
-                       struct mha_error *err)
+int train_check_batch(const struct train_model *m, const struct train_batch *b,
+                      struct mha_error *err)
 {
     if (b->size < 1 || b->size > m->batch_cap)
         return mha_error_set(err, "batch of %d sequences: the model takes 1 to %d at a time",
@@ -32,10 +32,10 @@ static int check_batch(const struct train_model *m, const struct train_batch *b,
     return 0;
 }
 
-int train_forward(struct train_model *m, const struct train_batch *b, struct mha_error *err)
+/* Passes 1 and 2 of the forward pass: x, then the attention up to the
+ * merged heads (the output projection is the read-out's). */
+void train_forward_attention(struct train_model *m, const struct train_batch *b)
 {
-    if (check_batch(m, b, err))
-        return -1;
     const struct train_config *c = &m->cfg;
     const int T = b->len, d = c->d_model, rows = b->size * T;
     const size_t Td = (size_t)T * (size_t)d;
@@ -49,13 +49,25 @@ int train_forward(struct train_model *m, const struct train_batch *b, struct mha
     for (int s = 0; s < b->size; s++)
         train_embed(m, b->tokens + (size_t)s * (size_t)T, T, m->x + (size_t)s * Td);
     /* pass 2: a = MHA(x, x, x), the explorer's attention: its pass 1 (the
-     * projections) over all batch·T rows at once, passes 2-5 per sequence,
-     * its pass 6 (the output projection) over all rows again */
+     * projections) over all batch·T rows at once, passes 2-5 per sequence;
+     * its pass 6 is the read-out's */
     mat_linear(m->x, w->w_q, w->b_q, t0->q, rows, d, d);
     mat_linear(m->x, w->w_k, w->b_k, t0->k, rows, d, d);
     mat_linear(m->x, w->w_v, w->b_v, t0->v, rows, d, d);
     for (int s = 0; s < b->size; s++)
         mha_forward_attend(NULL, c->causal, c->scaled, &m->traces[s]);
+}
+
+/* The rest of the forward pass from the merged heads: the attention's
+ * output projection, r = x + a, and each output's logits, softmax and
+ * cross-entropy. */
+void train_forward_readout(struct train_model *m, const struct train_batch *b)
+{
+    const struct train_config *c = &m->cfg;
+    const int rows = b->size * b->len, d = c->d_model;
+    const struct mha_params *w = &m->p.attn;
+    const struct mha_trace *t0 = &m->traces[0];
+    /* pass 2, its end: the attention's output projection over all rows */
     mat_linear(t0->merged, w->w_o, w->b_o, t0->output, rows, d, d);
     /* pass 3: r = x + a */
     for (size_t i = 0; i < (size_t)rows * (size_t)d; i++)
@@ -74,6 +86,14 @@ int train_forward(struct train_model *m, const struct train_batch *b, struct mha
         m->out_loss[k] = count ? (float)(loss / count) : 0.0f;
         m->loss += m->out_loss[k];
     }
+}
+
+int train_forward(struct train_model *m, const struct train_batch *b, struct mha_error *err)
+{
+    if (train_check_batch(m, b, err))
+        return -1;
+    train_forward_attention(m, b);
+    train_forward_readout(m, b);
     return 0;
 }
 
@@ -172,31 +192,41 @@ int train_predict(const struct train_model *m, int k, int s, int t)
     return best;
 }
 
+void train_batch_view(const struct train_batch *b, int first, int size, struct train_batch *out)
+{
+    *out = *b;
+    out->size = size;
+    const size_t off = (size_t)first * (size_t)b->len;
+    out->tokens = b->tokens + off;
+    for (int k = 0; k < b->n_outputs; k++)
+        out->targets[k] = b->targets[k] + off;
+}
+
+void train_count_forwarded(const struct train_model *m, const struct train_batch *b, long *right,
+                           long *total)
+{
+    for (int k = 0; k < m->cfg.n_outputs; k++)
+        for (int s = 0; s < b->size; s++)
+            for (int t = 0; t < b->len; t++) {
+                const int want = b->targets[k][(size_t)s * (size_t)b->len + (size_t)t];
+                if (want < 0)
+                    continue;
+                total[k]++;
+                right[k] += train_predict(m, k, s, t) == want;
+            }
+}
+
 int train_count_right(struct train_model *m, const struct train_batch *b, long *right, long *total,
                       struct mha_error *err)
 {
-    const int K = m->cfg.n_outputs;
-    for (int k = 0; k < K; k++)
+    for (int k = 0; k < m->cfg.n_outputs; k++)
         right[k] = total[k] = 0;
     for (int s0 = 0; s0 < b->size; s0 += m->batch_cap) {
-        /* a view of the next chunk of b */
-        struct train_batch chunk = *b;
-        chunk.size = b->size - s0 < m->batch_cap ? b->size - s0 : m->batch_cap;
-        const size_t off = (size_t)s0 * (size_t)b->len;
-        chunk.tokens = b->tokens + off;
-        for (int k = 0; k < K; k++)
-            chunk.targets[k] = b->targets[k] + off;
+        struct train_batch chunk; /* a view of the next chunk of b */
+        train_batch_view(b, s0, b->size - s0 < m->batch_cap ? b->size - s0 : m->batch_cap, &chunk);
         if (train_forward(m, &chunk, err))
             return -1;
-        for (int k = 0; k < K; k++)
-            for (int s = 0; s < chunk.size; s++)
-                for (int t = 0; t < b->len; t++) {
-                    const int want = chunk.targets[k][(size_t)s * (size_t)b->len + (size_t)t];
-                    if (want < 0)
-                        continue;
-                    total[k]++;
-                    right[k] += train_predict(m, k, s, t) == want;
-                }
+        train_count_forwarded(m, &chunk, right, total);
     }
     return 0;
 }

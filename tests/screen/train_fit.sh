@@ -40,7 +40,7 @@ lesson() {
         pass
         keys 2
         wait_for "Right: head 1"
-        wait_for "prev 0."
+        wait_for "prev ."
         whole "$heads" "lesson $lesson step $step at ${w}x$h, answered"
     fi
     if [ "${1:-}" = --present ]; then # q leaves the presenter's layout first

@@ -44,12 +44,23 @@ long ui_train_patience(const struct ui_train *t)
     return fifth > 300 ? fifth : 300;
 }
 
+/* Measure what the heads of m (the pane's live model, of = -1, or its
+ * checkpoint at step of) do, for the screen to show until the next time. */
+static void measure_roles(struct ui_train_pane *p, const struct train_model *m, long of)
+{
+    const struct train_batch *eval = p->run->eval;
+    const int n = eval->size < TRAIN_HEADS_SEQUENCES ? eval->size : TRAIN_HEADS_SEQUENCES;
+    p->roles_valid = train_heads_measure(m, eval, n, p->roles, NULL) == 0;
+    p->roles_of = of;
+}
+
 /* An evaluation on the held-out batch; the run stops when its score has
  * been at its best for the patience. */
 static void evaluate(const struct ui_train *t, struct ui_train_pane *p)
 {
     struct train_run *run = p->run;
     train_run_evaluate(run);
+    measure_roles(p, run->model, -1);
     const long step = run->model->step;
     ui_train_history_eval(&p->hist, step, run->accuracy);
     const float s = score(run);
@@ -282,6 +293,7 @@ static void load_checkpoints(struct ui_train *t, long step)
         memcpy(p->shown->params, params, p->shown->n_params * sizeof *params);
         mha_error_clear(&err);
         train_model_sample_forward(p->shown, &err);
+        measure_roles(p, p->shown, step);
     }
 }
 
@@ -328,10 +340,14 @@ const struct train_model *ui_train_pane_model(const struct ui_train_pane *p, lon
 
 bool ui_train_pane_heads(const struct ui_train_pane *p, long scrub, struct train_head_stats *out)
 {
-    const struct train_batch *eval = p->run->eval;
+    const int heads = p->run->model->cfg.heads;
+    if (p->roles_valid && p->roles_of == (scrub >= 0 ? scrub : -1)) {
+        memcpy(out, p->roles, (size_t)heads * sizeof *out);
+        return true;
+    }
+    const struct train_batch *eval = p->run->eval; /* not measured yet: now */
     const int n = eval->size < TRAIN_HEADS_SEQUENCES ? eval->size : TRAIN_HEADS_SEQUENCES;
-    return train_heads_measure(ui_train_pane_model(p, scrub), eval->tokens, n, eval->len, out,
-                               NULL) == 0;
+    return train_heads_measure(ui_train_pane_model(p, scrub), eval, n, out, NULL) == 0;
 }
 
 long ui_train_span(const struct ui_train *t)

@@ -45,6 +45,12 @@ struct ui_train_pane {
     enum ui_train_stop stop;
     float best;     /* best held-out score (the worst output's accuracy) */
     long best_step; /* when it was first reached */
+    /* what each head does, measured when the figures change (an evaluation,
+     * a checkpoint loaded), not at every redraw: of the live model at its
+     * last evaluation (roles_of -1) or of the checkpoint at step roles_of */
+    struct train_head_stats roles[TRAIN_MAX_D_MODEL];
+    long roles_of;
+    bool roles_valid;
 };
 
 struct ui_train {
@@ -125,8 +131,9 @@ const struct train_model *ui_train_pane_model(const struct ui_train_pane *p, lon
 
 /* What each head of the model p shows (as ui_train_pane_model) does,
  * measured on the run's first TRAIN_HEADS_SEQUENCES held-out sequences
- * (the sample is the first of them): out has a slot per head.  false when
- * it cannot be measured (out of memory). */
+ * (the sample is the first of them) at the pane's last evaluation or
+ * checkpoint loaded: out has a slot per head.  false when it cannot be
+ * measured (out of memory). */
 bool ui_train_pane_heads(const struct ui_train_pane *p, long scrub, struct train_head_stats *out);
 
 /* Steps the curves' x axis runs over: a little beyond the step reached

@@ -221,12 +221,17 @@ static void draw_head(WINDOW *win, int y, int x, int h, const struct train_model
     snprintf(title, sizeof title, narrow ? "h%d" : "head %d", h);
     int used = ui_put(win, y, x, title, hw, ui_head_attr(th, h), th->utf8);
     if (role && role->kind != TRAIN_HEAD_NONE) {
-        char what[64];
-        const char *kind = train_head_kind_short(role->kind);
-        if (narrow)
-            snprintf(what, sizeof what, " %s", kind);
-        else
-            snprintf(what, sizeof what, " %s %.2f", kind, (double)role->share);
+        /* "prev .97", "first .52 / prev .42"; short of room, the places alone */
+        char label[64], what[72];
+        train_head_label(role, label, sizeof label);
+        snprintf(what, sizeof what, " %s", label);
+        if (used + ui_text_width(what, th->utf8) > hw) {
+            if (role->kind2 != TRAIN_HEAD_NONE)
+                snprintf(what, sizeof what, " %s/%s", train_head_kind_short(role->kind),
+                         train_head_kind_short(role->kind2));
+            else
+                snprintf(what, sizeof what, " %s", train_head_kind_short(role->kind));
+        }
         ui_put(win, y, x + used, what, hw - used, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
     }
     const int label = ui_role_attr(th, UI_ROLE_SHAPE);

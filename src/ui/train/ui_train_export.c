@@ -89,9 +89,11 @@ static void heatmap(FILE *out, const struct train_model *m, int h, const struct 
 {
     const int len = m->sample_len;
     const float *w = train_head_weights(m, h);
-    char role[64] = "";
-    if (r && r->kind != TRAIN_HEAD_NONE)
-        snprintf(role, sizeof role, ": %s %.2f", train_head_kind_name(r->kind), (double)r->share);
+    char role[80] = "", label[64];
+    if (r && r->kind != TRAIN_HEAD_NONE) {
+        train_head_label(r, label, sizeof label);
+        snprintf(role, sizeof role, ": %s", label);
+    }
     fprintf(out, "<text class=\"t\" x=\"%.1f\" y=\"%.1f\">head %d%s</text>\n", x, y + 12, h, role);
     const double gx = x + 28, gy = y + 20;
     for (int i = 0; i < len; i++) {
