@@ -86,13 +86,13 @@ static double now_ms(void)
 }
 
 /* "[#####.....]  750/1500" on stderr, redrawn in place. */
-static void progress(int done, int total)
+static void progress(long done, long total)
 {
     const int width = 30, fill = total ? (int)((long)done * width / total) : width;
     fprintf(stderr, "\rtraining [");
     for (int i = 0; i < width; i++)
         fputc(i < fill ? '#' : '.', stderr);
-    fprintf(stderr, "] %d/%d", done, total);
+    fprintf(stderr, "] %ld/%ld", done, total);
     fflush(stderr);
 }
 
@@ -106,8 +106,17 @@ static void json_string_out(FILE *f, const char *s)
     json_decref(j);
 }
 
-static void write_summary(FILE *f, const struct train_run *run, int format, double ms)
+/* The progress bar, after each evaluation (on a terminal). */
+static void progress_at(long step, long limit, void *ctx)
 {
+    (void)ctx;
+    progress(step, limit);
+}
+
+static void write_summary(FILE *f, const struct train_run *run, const struct train_stopping *stop,
+                          int format, double ms)
+{
+    const char *rule = stop->stop == TRAIN_STOP_SETTLED ? "settled" : "limit";
     const struct train_model *m = run->model;
     const struct train_config *c = &m->cfg;
     const bool file = run->task->data != NULL;
@@ -128,6 +137,10 @@ static void write_summary(FILE *f, const struct train_run *run, int format, doub
                     (double)run->accuracy[k]);
         fprintf(f, "},\n  \"held_out\": {\"sequences\": %d, \"source\": \"%s\"},\n",
                 run->eval->size, train_run_held_out_source(run));
+        fprintf(f,
+                "  \"stopped\": {\"step\": %ld, \"rule\": \"%s\", \"limit\": %d, "
+                "\"best\": %.4f, \"best_step\": %ld, \"patience\": %ld},\n",
+                m->step, rule, run->opt.steps, (double)stop->best, stop->best_step, stop->patience);
         fprintf(f, "  \"ms_per_step\": %.4f\n}\n", ms);
         return;
     }
@@ -144,6 +157,9 @@ static void write_summary(FILE *f, const struct train_run *run, int format, doub
                 file ? (run->eval->size == 1 ? "row of the file" : "rows of the file")
                 : run->eval->size == 1 ? "sequence, never drawn in training"
                                        : "sequences, never drawn in training");
+    char why[256];
+    train_stopping_text(stop, m->step, why, sizeof why);
+    fprintf(f, "stopped      %s\n", why);
     fprintf(f, "ms_per_step  %.4f\n", ms);
 }
 
@@ -158,28 +174,22 @@ int cli_train_summary(const struct cli_options *o)
         return CLI_EXIT_USAGE;
     }
     const bool bar = isatty(STDERR_FILENO);
-    const int total = run->opt.steps, chunk = total / 100 > 0 ? total / 100 : 1;
-    double ms = 0.0;
-    for (int done = 0; done < total;) {
-        const double t0 = now_ms();
-        const int n = train_run_steps(run, chunk);
-        ms += now_ms() - t0;
-        done += n;
-        if (bar)
-            progress(done, total);
-        if (n == 0)
-            break;
-    }
+    /* the screen's rule: until the held-out score settles, or the limit */
+    struct train_stopping stop;
+    train_stopping_init(&stop, run->opt.steps);
+    const double t0 = now_ms();
+    train_run_until_stopped(run, &stop, bar ? progress_at : NULL, NULL, NULL);
+    const double ms = now_ms() - t0;
     if (bar)
         fputc('\n', stderr);
-    train_run_evaluate(run);
+    const long total = run->model->step;
     int rc = 0;
     if (o->save && model_io_save(run->model, o->save, &err)) {
         cli_report(&err);
         rc = CLI_EXIT_USAGE;
     }
     if (!rc) {
-        write_summary(stdout, run, o->format, total ? ms / total : 0.0);
+        write_summary(stdout, run, &stop, o->format, total ? ms / (double)total : 0.0);
         if (fflush(stdout) != 0) {
             fprintf(stderr, "%s: cannot write the output: %s\n", prog, strerror(errno));
             rc = EXIT_FAILURE;

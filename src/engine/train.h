@@ -395,6 +395,51 @@ int train_run_steps(struct train_run *run, int n);
  * run->accuracy / run->eval_loss. */
 void train_run_evaluate(struct train_run *run);
 
+/* ---- when a run stops: one rule for the screen and the command line ----
+ *
+ * The held-out accuracy is measured at step 0, every TRAIN_EVAL_EVERY
+ * steps and at the step limit; a run's score is its worst output's
+ * accuracy.  The run stops when the score has not beaten its best by more
+ * than TRAIN_STOP_GAIN for the patience (a fifth of the step limit, at
+ * least TRAIN_STOP_PATIENCE_MIN steps): it has settled; else at the limit.
+ * The same options give the same model on the screen, in --dump summary and
+ * in --save. */
+#define TRAIN_EVAL_EVERY 50
+#define TRAIN_STOP_GAIN 0.0005f
+#define TRAIN_STOP_PATIENCE_MIN 300
+
+enum train_stop { TRAIN_RUNNING, TRAIN_STOP_SETTLED, TRAIN_STOP_LIMIT };
+
+struct train_stopping {
+    enum train_stop stop;
+    float best;     /* best score so far */
+    long best_step; /* when it was first reached */
+    long patience;
+};
+
+/* Before step 0's evaluation, for a step limit of steps. */
+void train_stopping_init(struct train_stopping *s, int steps);
+/* The worst output's held-out accuracy at the last evaluation. */
+float train_run_score(const struct train_run *run);
+/* run was just evaluated at its step: keep its best, and stop it when it
+ * has settled or reached the limit.  Returns s->stop. */
+enum train_stop train_stopping_evaluated(struct train_stopping *s, const struct train_run *run);
+/* Whether the step the run has reached is one to evaluate at. */
+bool train_stopping_due(const struct train_run *run);
+/* "Stopped at step 550: held-out accuracy at its best (100.0%, step 250)
+ * for 300 steps." or "Stopped at the step limit, 1500; best held-out 62.8%
+ * at step 1500." ("" while running). */
+void train_stopping_text(const struct train_stopping *s, long step, char *buf, size_t n);
+
+/* Train run from where it is (a fresh run: step 0, evaluated here) until
+ * the rule above stops it, evaluating as the screen does; progress (may be
+ * NULL) is called now and then with the step reached; stop_now (may be
+ * NULL) is asked between steps and ends the run early when it says so.
+ * Returns s->stop (TRAIN_RUNNING when stop_now ended it). */
+enum train_stop train_run_until_stopped(struct train_run *run, struct train_stopping *s,
+                                        void (*progress)(long step, long limit, void *ctx),
+                                        bool (*stop_now)(void *ctx), void *ctx);
+
 /* What the held-out batch is, in words for a summary: "task file rows"
  * or "generated, disjoint from training". */
 const char *train_run_held_out_source(const struct train_run *run);

@@ -158,12 +158,9 @@ void train_run_evaluate(struct train_run *run)
         return;
     /* the loss of the whole held-out batch, chunk by chunk */
     for (int s0 = 0; s0 < run->eval->size; s0 += m->batch_cap) {
-        struct train_batch chunk = *run->eval;
-        chunk.size = chunk.size - s0 < m->batch_cap ? chunk.size - s0 : m->batch_cap;
-        const size_t off = (size_t)s0 * (size_t)chunk.len;
-        chunk.tokens += off;
-        for (int k = 0; k < chunk.n_outputs; k++)
-            chunk.targets[k] += off;
+        struct train_batch chunk;
+        const int left = run->eval->size - s0;
+        train_batch_view(run->eval, s0, left < m->batch_cap ? left : m->batch_cap, &chunk);
         train_forward(m, &chunk, NULL);
         loss += (double)m->loss * chunk.size;
     }

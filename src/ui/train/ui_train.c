@@ -20,15 +20,6 @@ static void pane_done(struct ui_train_pane *p)
     memset(p, 0, sizeof *p);
 }
 
-/* The score a run is judged by: its worst output's held-out accuracy. */
-static float score(const struct train_run *run)
-{
-    float worst = 1.0f;
-    for (int k = 0; k < run->model->cfg.n_outputs; k++)
-        worst = run->accuracy[k] < worst ? run->accuracy[k] : worst;
-    return worst;
-}
-
 static void mark_now(const struct train_run *run, struct ui_train_mark *m)
 {
     memset(m, 0, sizeof *m);
@@ -36,12 +27,6 @@ static void mark_now(const struct train_run *run, struct ui_train_mark *m)
     m->loss = run->last_loss;
     for (int k = 0; k < UI_TRAIN_MAX_OUTPUTS && k < run->model->cfg.n_outputs; k++)
         m->acc[k] = run->accuracy[k];
-}
-
-long ui_train_patience(const struct ui_train *t)
-{
-    const long fifth = t->opt.steps / 5;
-    return fifth > 300 ? fifth : 300;
 }
 
 /* Measure what the heads of m (the pane's live model, of = -1, or its
@@ -56,19 +41,21 @@ static void measure_roles(struct ui_train_pane *p, const struct train_model *m, 
 
 /* An evaluation on the held-out batch; the run stops when its score has
  * been at its best for the patience. */
-static void evaluate(const struct ui_train *t, struct ui_train_pane *p)
+static void evaluate(struct ui_train_pane *p)
 {
     struct train_run *run = p->run;
     train_run_evaluate(run);
     measure_roles(p, run->model, -1);
-    const long step = run->model->step;
-    ui_train_history_eval(&p->hist, step, run->accuracy);
-    const float s = score(run);
-    if (s > p->best + 0.0005f || step == 0) {
-        p->best = s;
-        p->best_step = step;
-    } else if (step - p->best_step >= ui_train_patience(t)) {
+    ui_train_history_eval(&p->hist, run->model->step, run->accuracy);
+    switch (train_stopping_evaluated(&p->stopping, run)) {
+    case TRAIN_STOP_SETTLED:
         p->stop = UI_TRAIN_STOP_STABLE;
+        break;
+    case TRAIN_STOP_LIMIT:
+        p->stop = UI_TRAIN_STOP_LIMIT;
+        break;
+    case TRAIN_RUNNING:
+        break;
     }
 }
 
@@ -76,12 +63,11 @@ static void evaluate(const struct ui_train *t, struct ui_train_pane *p)
 static void pane_begin(const struct ui_train *t, struct ui_train_pane *p)
 {
     p->stop = UI_TRAIN_RUNNING;
-    p->best = 0.0f;
-    p->best_step = 0;
+    train_stopping_init(&p->stopping, t->opt.steps);
     p->run->last_loss = NAN;
     ui_train_ring_clear(&p->ring, UI_TRAIN_CHECKPOINT_EVERY);
     ui_train_history_clear(&p->hist, p->run->model->cfg.n_outputs);
-    evaluate(t, p);
+    evaluate(p);
     struct ui_train_mark m;
     mark_now(p->run, &m);
     ui_train_ring_offer(&p->ring, 0, p->run->model->params, &m);
@@ -201,7 +187,7 @@ int ui_train_restart(struct ui_train *t, uint32_t seed, int heads, struct mha_er
 }
 
 /* n steps of one pane (fewer when it stops). */
-static void pane_steps(const struct ui_train *t, struct ui_train_pane *p, int n)
+static void pane_steps(struct ui_train_pane *p, int n)
 {
     struct train_run *run = p->run;
     for (int i = 0; i < n && p->stop == UI_TRAIN_RUNNING; i++) {
@@ -210,22 +196,18 @@ static void pane_steps(const struct ui_train *t, struct ui_train_pane *p, int n)
             break;
         }
         ui_train_history_loss(&p->hist, run->last_loss);
-        const long step = run->model->step;
-        const bool last = step >= t->opt.steps;
-        if (step % UI_TRAIN_EVAL_EVERY == 0 || last)
-            evaluate(t, p);
+        if (train_stopping_due(run)) /* as headless training evaluates */
+            evaluate(p);
         struct ui_train_mark m;
         mark_now(run, &m);
-        ui_train_ring_offer(&p->ring, step, run->model->params, &m);
-        if (last && p->stop == UI_TRAIN_RUNNING)
-            p->stop = UI_TRAIN_STOP_LIMIT;
+        ui_train_ring_offer(&p->ring, run->model->step, run->model->params, &m);
     }
 }
 
 static void steps(struct ui_train *t, int n)
 {
     for (int i = 0; i < t->n_panes; i++)
-        pane_steps(t, &t->panes[i], n);
+        pane_steps(&t->panes[i], n);
 }
 
 bool ui_train_done(const struct ui_train *t)
@@ -383,22 +365,5 @@ void ui_train_pane_title(const struct ui_train_pane *p, char *buf, size_t n)
 
 void ui_train_stop_text(const struct ui_train_pane *p, char *buf, size_t n)
 {
-    const long step = p->run->model->step;
-    switch (p->stop) {
-    case UI_TRAIN_RUNNING:
-        buf[0] = '\0';
-        break;
-    case UI_TRAIN_STOP_STABLE:
-        snprintf(buf, n,
-                 "Stopped at step %ld: held-out accuracy at its best (%.1f%%, step %ld) "
-                 "for %ld steps.",
-                 step, 100.0 * p->best, p->best_step, step - p->best_step);
-        break;
-    case UI_TRAIN_STOP_LIMIT:
-        snprintf(buf, n,
-                 "Stopped at the step limit, %ld; best held-out %.1f%% at "
-                 "step %ld.",
-                 step, 100.0 * p->best, p->best_step);
-        break;
-    }
+    train_stopping_text(&p->stopping, p->run->model->step, buf, n);
 }

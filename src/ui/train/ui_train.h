@@ -30,7 +30,7 @@
  * held-out evaluations. */
 #define UI_TRAIN_CHECKPOINTS 64
 #define UI_TRAIN_CHECKPOINT_EVERY 25
-#define UI_TRAIN_EVAL_EVERY 50
+#define UI_TRAIN_EVAL_EVERY TRAIN_EVAL_EVERY
 
 /* Why a run stopped. */
 enum ui_train_stop { UI_TRAIN_RUNNING, UI_TRAIN_STOP_STABLE, UI_TRAIN_STOP_LIMIT };
@@ -43,8 +43,7 @@ struct ui_train_pane {
     struct ui_train_ring ring;
     struct ui_train_history hist;
     enum ui_train_stop stop;
-    float best;     /* best held-out score (the worst output's accuracy) */
-    long best_step; /* when it was first reached */
+    struct train_stopping stopping; /* the rule that stops it, as headless training's */
     /* what each head does, measured when the figures change (an evaluation,
      * a checkpoint loaded), not at every redraw: of the live model at its
      * last evaluation (roles_of -1) or of the checkpoint at step roles_of */
@@ -152,9 +151,7 @@ int ui_train_svg_write(FILE *out, const struct ui_train *t);
 
 /* "1 head", "2 heads" */
 void ui_train_pane_title(const struct ui_train_pane *p, char *buf, size_t n);
-/* "stopped at step 820: the held-out accuracy was at its best for 300 steps" etc. */
+/* Why the run stopped (train_stopping_text), "" while it runs. */
 void ui_train_stop_text(const struct ui_train_pane *p, char *buf, size_t n);
-/* Steps the held-out score must stay at its best before a run stops. */
-long ui_train_patience(const struct ui_train *t);
 
 #endif

@@ -1,0 +1,90 @@
+/* train_stop.c - when a run has learned what it will: the held-out score
+ * at its best for the patience, or the step limit.  The training screen
+ * and the command line train by this one rule. */
+#include <stdio.h>
+
+#include "engine/train.h"
+
+void train_stopping_init(struct train_stopping *s, int steps)
+{
+    const long fifth = steps / 5;
+    *s = (struct train_stopping){TRAIN_RUNNING, 0.0f, 0,
+                                 fifth > TRAIN_STOP_PATIENCE_MIN ? fifth : TRAIN_STOP_PATIENCE_MIN};
+}
+
+float train_run_score(const struct train_run *run)
+{
+    float worst = 1.0f;
+    for (int k = 0; k < run->model->cfg.n_outputs; k++)
+        worst = run->accuracy[k] < worst ? run->accuracy[k] : worst;
+    return worst;
+}
+
+bool train_stopping_due(const struct train_run *run)
+{
+    const long step = run->model->step;
+    return step % TRAIN_EVAL_EVERY == 0 || step >= run->opt.steps;
+}
+
+enum train_stop train_stopping_evaluated(struct train_stopping *s, const struct train_run *run)
+{
+    const long step = run->model->step;
+    const float score = train_run_score(run);
+    if (score > s->best + TRAIN_STOP_GAIN || step == 0) {
+        s->best = score;
+        s->best_step = step;
+    } else if (step - s->best_step >= s->patience) {
+        s->stop = TRAIN_STOP_SETTLED;
+    }
+    if (s->stop == TRAIN_RUNNING && step >= run->opt.steps)
+        s->stop = TRAIN_STOP_LIMIT;
+    return s->stop;
+}
+
+void train_stopping_text(const struct train_stopping *s, long step, char *buf, size_t n)
+{
+    switch (s->stop) {
+    case TRAIN_RUNNING:
+        snprintf(buf, n, "%s", "");
+        break;
+    case TRAIN_STOP_SETTLED:
+        snprintf(buf, n,
+                 "Stopped at step %ld: held-out accuracy at its best (%.1f%%, step %ld) "
+                 "for %ld steps.",
+                 step, 100.0 * (double)s->best, s->best_step, step - s->best_step);
+        break;
+    case TRAIN_STOP_LIMIT:
+        snprintf(buf, n, "Stopped at the step limit, %ld; best held-out %.1f%% at step %ld.", step,
+                 100.0 * (double)s->best, s->best_step);
+        break;
+    }
+}
+
+enum train_stop train_run_until_stopped(struct train_run *run, struct train_stopping *s,
+                                        void (*progress)(long step, long limit, void *ctx),
+                                        bool (*stop_now)(void *ctx), void *ctx)
+{
+    if (run->model->step == 0 && s->stop == TRAIN_RUNNING) {
+        train_run_evaluate(run);
+        train_stopping_evaluated(s, run);
+    }
+    while (s->stop == TRAIN_RUNNING) {
+        if (stop_now && stop_now(ctx))
+            return TRAIN_RUNNING;
+        /* on to the next evaluation (or the limit) */
+        const long step = run->model->step, limit = run->opt.steps;
+        long n = TRAIN_EVAL_EVERY - step % TRAIN_EVAL_EVERY;
+        n = step + n > limit ? limit - step : n;
+        if (n <= 0 || train_run_steps(run, (int)n) != n) { /* the limit was already reached */
+            s->stop = TRAIN_STOP_LIMIT;
+            break;
+        }
+        if (train_stopping_due(run)) {
+            train_run_evaluate(run);
+            train_stopping_evaluated(s, run);
+            if (progress)
+                progress(run->model->step, run->opt.steps, ctx);
+        }
+    }
+    return s->stop;
+}
