@@ -3,7 +3,6 @@
 #include "io/safe_file.h"
 #include "engine/text_check.h"
 
-#include <errno.h>
 #include <stdarg.h>
 #include <jansson.h>
 #include <math.h>
@@ -11,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 /* Largest magnitude accepted for an input number: keeps every product of the
  * pipeline far from float overflow even at d_model 2048. */
@@ -460,28 +458,9 @@ int io_save_text(const char *path, char *text, struct mha_error *err)
     mha_error_clear(err);
     if (!text)
         return mha_error_set(err, "out of memory");
-    size_t len = strlen(path);
-    char *tmp = malloc(len + 32);
-    if (!tmp) {
-        free(text);
-        return mha_error_set(err, "out of memory");
-    }
-    snprintf(tmp, len + 32, "%s.tmp%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
-    int rc = 0;
-    if (!f) {
-        rc = mha_error_set(err, "cannot write: %s", strerror(errno));
-    } else {
-        bool ok = fputs(text, f) >= 0 && fputc('\n', f) != EOF;
-        ok = (fclose(f) == 0) && ok;
-        if (!ok || rename(tmp, path) != 0) {
-            rc = mha_error_set(err, "cannot write: %s", strerror(errno));
-            remove(tmp);
-        }
-    }
-    if (rc)
-        mha_error_at(err, path, 0, 0);
-    free(tmp);
+    const size_t len = strlen(text);
+    text[len] = '\n'; /* the terminating NUL becomes the file's last newline */
+    const int rc = safe_file_write(path, text, len + 1, err);
     free(text);
     return rc;
 }

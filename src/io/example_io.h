@@ -37,9 +37,11 @@ struct mha_example *mha_example_load_string(const char *text, const char *name,
 int mha_example_save(const struct mha_example *ex, const char *path, struct mha_error *err);
 
 /* Write text (a new string, NULL for out of memory; freed here) and a
- * newline to path through a temporary file renamed into place, so a failed
- * save leaves nothing half-written.  Returns 0, or -1 + err naming path.
- * Example and model files are saved through it. */
+ * newline to path through safe_file_write (safe_file.h): a target that is
+ * not a regular file is refused, a symbolic link stays one, the mode of an
+ * existing file is kept, and a failed save leaves the old file as it was.
+ * Returns 0, or -1 + err naming path.  Example and model files are saved
+ * through it. */
 int io_save_text(const char *path, char *text, struct mha_error *err);
 
 /* The same as a newly allocated JSON string (caller frees with free()). */
