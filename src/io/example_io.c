@@ -1,5 +1,6 @@
 /* example_io.c - reading and writing JSON example files. */
 #include "io/example_io.h"
+#include "io/json_scan.h"
 #include "io/safe_file.h"
 #include "engine/text_check.h"
 
@@ -339,19 +340,20 @@ bad:
     return NULL;
 }
 
-static struct mha_example *load_root(json_t *root, const json_error_t *jerr, const char *name,
-                                     struct mha_error *err)
+static const struct json_limits example_limits = {
+    .what = "example file",
+    .max_bytes = MHA_EXAMPLE_MAX_BYTES,
+    .max_depth = 3, /* the file, a matrix, a row */
+    .max_items = MHA_MAX_TOKENS > MHA_MAX_D_MODEL ? MHA_MAX_TOKENS : MHA_MAX_D_MODEL,
+    .max_values = MHA_EXAMPLE_MAX_NUMBERS + MHA_EXAMPLE_MAX_ROWS + 2 * MHA_MAX_TOKENS + 64,
+    .max_containers = MHA_EXAMPLE_MAX_ROWS + 64,
+};
+
+static struct mha_example *load_root(json_t *root, const char *name, struct mha_error *err)
 {
-    struct reader r = {name, err};
-    mha_error_clear(err);
-    if (!root) {
-        if (err) {
-            mha_error_set(err, "%s", jerr->text);
-            mha_error_at(err, name, jerr->line > 0 ? jerr->line : 0,
-                         jerr->column > 0 ? jerr->column : 0);
-        }
+    if (!root)
         return NULL;
-    }
+    struct reader r = {name, err};
     struct mha_example *ex = from_json(&r, root);
     json_decref(root);
     return ex;
@@ -359,30 +361,17 @@ static struct mha_example *load_root(json_t *root, const json_error_t *jerr, con
 
 struct mha_example *mha_example_load(const char *path, struct mha_error *err)
 {
-    FILE *f = safe_file_fopen(path, err);
-    if (!f)
-        return NULL;
-    struct stat sb;
-    if (fstat(fileno(f), &sb) == 0 && (long long)sb.st_size > MHA_EXAMPLE_MAX_BYTES) {
-        fclose(f);
-        mha_error_clear(err);
-        mha_error_set(err, "the file is larger than %lld bytes; is it an example?",
-                      MHA_EXAMPLE_MAX_BYTES);
-        mha_error_at(err, path, 0, 0);
-        return NULL;
-    }
-    json_error_t jerr;
-    json_t *root = json_loadf(f, JSON_REJECT_DUPLICATES, &jerr);
-    fclose(f);
-    return load_root(root, &jerr, path, err);
+    mha_error_clear(err);
+    return load_root(json_scan_load(path, &example_limits, JSON_REJECT_DUPLICATES, err), path, err);
 }
 
 struct mha_example *mha_example_load_string(const char *text, const char *name,
                                             struct mha_error *err)
 {
-    json_error_t jerr;
-    json_t *root = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
-    return load_root(root, &jerr, name ? name : "<string>", err);
+    mha_error_clear(err);
+    name = name ? name : "<string>";
+    return load_root(json_scan_loads(text, name, &example_limits, JSON_REJECT_DUPLICATES, err),
+                     name, err);
 }
 
 static json_t *matrix_json(const float *m, int rows, int cols)
