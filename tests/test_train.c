@@ -410,6 +410,7 @@ START_TEST(test_bad_model_files)
         {"\"embedding\": [\n  [\n   ", "\"embedding\": [\n  [\n   \"x\", ", "\"embedding\" row 0"},
         {"\"vocab\": [", "\"vocab\": [\"\", ", "\"vocab\""},
         {"\"vocab\": [", "\"vocab\": [\"x\\u202e\", ", "\"vocab\"[0] contains the bidirectional"},
+        {"\"tok1\",", "\"tok0\",", "\"vocab\"[1] is \"tok0\", the same as \"vocab\"[0]"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char *text = model_with(bad[i].from, bad[i].to);

@@ -174,6 +174,8 @@ static struct train_dataset *read_dataset(const struct jread *r, json_t *root, c
                         TRAIN_LABEL_MAX))
             goto fail;
     }
+    if (jread_unique_labels(r, (const char(*)[TRAIN_LABEL_MAX])d->vocab_names, d->vocab, "vocab"))
+        goto fail;
     if (jread_ids(r, tokens, "tokens", rows, len, 0, d->vocab - 1, d->tokens) ||
         read_targets(r, root, d->n_outputs, d->outputs, rows, len, d->targets))
         goto fail;

@@ -313,3 +313,19 @@ int jread_ids(const struct jread *r, json_t *arr, const char *field, int rows, i
     }
     return 0;
 }
+
+int jread_unique_labels(const struct jread *r, const char (*labels)[TRAIN_LABEL_MAX], int n,
+                        const char *field)
+{
+    for (int i = 1; i < n; i++)
+        for (int j = 0; j < i; j++)
+            if (!strcmp(labels[i], labels[j])) {
+                char shown[TRAIN_LABEL_MAX * 4];
+                return jread_fail(r,
+                                  "\"%s\"[%d] is \"%s\", the same as \"%s\"[%d]; every token "
+                                  "needs a name of its own",
+                                  field, i, mha_text_escape(labels[i], shown, sizeof shown), field,
+                                  j);
+            }
+    return 0;
+}

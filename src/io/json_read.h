@@ -8,6 +8,7 @@
 #include <stdbool.h>
 
 #include "engine/mha_error.h"
+#include "engine/train.h"
 #include "io/json_scan.h"
 
 struct jread {
@@ -57,6 +58,11 @@ json_t *jread_need(const struct jread *r, json_t *obj, const char *field, const 
 /* A label: a non-empty string of at most max-1 bytes, no control
  * characters, copied into out.  where names it in messages. */
 int jread_label(const struct jread *r, json_t *v, const char *where, char *out, size_t max);
+
+/* Every one of the n labels differs from the others; else -1 naming both
+ * entries of field ("\"vocab\"[3] is \"A\", the same as \"vocab\"[1]"). */
+int jread_unique_labels(const struct jread *r, const char (*labels)[TRAIN_LABEL_MAX], int n,
+                        const char *field);
 
 /* rows x cols finite numbers (|x| <= 1e6); rows_why/cols_why explain the
  * expected sizes ("V, the vocabulary", "d_model"). */

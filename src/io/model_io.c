@@ -120,6 +120,8 @@ static int read_numbers(const struct jread *r, json_t *root, struct train_model 
                         TRAIN_LABEL_MAX))
             return -1;
     }
+    if (jread_unique_labels(r, (const char(*)[TRAIN_LABEL_MAX])m->vocab_names, c->vocab, "vocab"))
+        return -1;
     json_t *v;
     if (!(v = jread_need(r, root, "embedding", "one row of d_model numbers per token")) ||
         jread_matrix(r, v, "embedding", c->vocab, c->d_model, "one per vocab entry", "d_model",
