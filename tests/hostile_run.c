@@ -1,5 +1,6 @@
 /* hostile_run.c - a child with a deadline, and a scan for escapes. */
 #include "hostile_run.h"
+#include "test_tmp.h"
 
 #include <check.h>
 #include <fcntl.h>
@@ -43,7 +44,9 @@ struct hostile_result hostile_run(const char *const *args, const char *data_dir,
 {
     const char *exe = getenv("MHA_EXPLORER");
     ck_assert_msg(exe != NULL, "MHA_EXPLORER is not set");
-    char out_path[] = "/tmp/mha-hostile-out-XXXXXX", err_path[] = "/tmp/mha-hostile-err-XXXXXX";
+    char out_path[256], err_path[256];
+    test_tmp_template(out_path, sizeof out_path, "mha-hostile-out");
+    test_tmp_template(err_path, sizeof err_path, "mha-hostile-err");
     int out_fd = mkstemp(out_path), err_fd = mkstemp(err_path);
     ck_assert(out_fd >= 0 && err_fd >= 0);
     unlink(out_path);

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "hostile_run.h"
+#include "test_tmp.h"
 
 /* ---- running the program ------------------------------------------------------- */
 
@@ -25,7 +26,7 @@ static char scratch[256]; /* a folder of FIFOs and the like, made per test */
 
 static void make_scratch(void)
 {
-    snprintf(scratch, sizeof scratch, "/tmp/mha-hostile-XXXXXX");
+    test_tmp_template(scratch, sizeof scratch, "mha-hostile");
     ck_assert_ptr_nonnull(mkdtemp(scratch));
 }
 

@@ -12,6 +12,7 @@
 #include "engine/mat.h"
 #include "io/model_io.h"
 #include "engine/train.h"
+#include "test_tmp.h"
 
 static const char *const cases[] = {
     "causal_2heads_two_outputs",
@@ -231,7 +232,8 @@ START_TEST(test_save_load_round_trip)
     struct train_batch *b;
     struct train_model *m = load_case("causal_4heads_short_three_outputs", &b);
     struct mha_error err;
-    char path[] = "/tmp/mha-train-model-XXXXXX";
+    char path[256];
+    test_tmp_template(path, sizeof path, "mha-train-model");
     const int fd = mkstemp(path);
     ck_assert_int_ge(fd, 0);
     ck_assert_int_eq(model_io_save(m, path, &err), 0);
@@ -370,7 +372,7 @@ END_TEST
 static const char *write_tmp(const char *text)
 {
     static char path[64];
-    snprintf(path, sizeof path, "/tmp/mha-train-bad-XXXXXX");
+    test_tmp_template(path, sizeof path, "mha-train-bad");
     const int fd = mkstemp(path);
     ck_assert_int_ge(fd, 0);
     FILE *f = fdopen(fd, "w");
