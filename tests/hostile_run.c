@@ -39,6 +39,8 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+void (*hostile_run_child_hook)(void);
+
 struct hostile_result hostile_run(const char *const *args, const char *data_dir,
                                   const char *stdout_path, double limit)
 {
@@ -72,6 +74,8 @@ struct hostile_result hostile_run(const char *const *args, const char *data_dir,
         dup2(err_fd, 2);
         if (data_dir)
             setenv("MHA_DATA_DIR", data_dir, 1);
+        if (hostile_run_child_hook)
+            hostile_run_child_hook();
         execv(exe, argv);
         _exit(127);
     }
@@ -94,6 +98,7 @@ struct hostile_result hostile_run(const char *const *args, const char *data_dir,
     r.seconds = now() - start;
     r.cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
             (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+    r.max_rss = ru.ru_maxrss;
     r.status = r.timed_out ? -1 : WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
     r.out = slurp(out_fd);
     r.err = slurp(err_fd);
