@@ -321,16 +321,20 @@ json_t *json_scan_loads(const char *text, const char *name, const struct json_li
     return root;
 }
 
-bool json_scan_has_key(const char *path, const char *const *keys)
+bool json_scan_has_key(const char *path, const struct json_limits *lim, const char *const *keys)
 {
-    static const struct json_limits any = {"file",   SIZE_MAX, JSON_SCAN_MAX_DEPTH,
-                                           SIZE_MAX, SIZE_MAX, SIZE_MAX};
     struct mha_error err;
     const int fd = safe_file_open(path, &err);
     if (fd < 0)
         return false;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || (uintmax_t)st.st_size > lim->max_bytes) {
+        close(fd);
+        return false;
+    }
+    /* a file past lim (an example's long rows) stops the scan: not this kind */
     struct json_scan s;
-    json_scan_init(&s, &any);
+    json_scan_init(&s, lim);
     s.watch = keys;
     char buf[1 << 16];
     for (;;) {

@@ -76,8 +76,9 @@ json_t *json_scan_loads(const char *text, const char *name, const struct json_li
                         size_t flags, struct mha_error *err);
 
 /* True when the file at path holds a JSON object with one of the top-level
- * keys given (NULL-terminated); read with no tree built, stopping at the
- * first key found.  False on any error. */
-bool json_scan_has_key(const char *path, const char *const *keys);
+ * keys given (NULL-terminated) before it passes lim; read with no tree
+ * built, stopping at the first key found.  False on any error and for a
+ * file larger than lim->max_bytes (not read). */
+bool json_scan_has_key(const char *path, const struct json_limits *lim, const char *const *keys);
 
 #endif

@@ -22,9 +22,10 @@ static const char *const bias_names[4] = {"b_q", "b_k", "b_v", "b_o"};
 
 bool model_io_is_model_file(const char *path)
 {
-    /* a look at the top-level keys, no tree built */
+    /* a look at the top-level keys, no tree built, no further than a model
+     * file may go */
     static const char *const keys[] = {"embedding", "outputs", NULL};
-    return json_scan_has_key(path, keys);
+    return json_scan_has_key(path, &jread_model_limits, keys);
 }
 
 /* The sizes and outputs of the file into cfg (no numbers yet). */
