@@ -14,6 +14,7 @@
 
 #include "engine/mha.h"
 #include "io/record.h"
+#include "io/safe_file.h"
 
 #define CLI_EXIT_USAGE 2
 /* cli_parse's "go on": the options were read and the program has work to do. */
@@ -135,11 +136,10 @@ extern int (*cli_lesson_train_notes)(struct lesson *l);
 /* ---- recordings (cli_record.c) ---- */
 
 /* The file --record writes: a temporary file beside it (a symbolic link's
- * target), renamed to it by cli_record_finish. */
+ * target), put in its place by cli_record_finish. */
 struct cli_record {
-    char path[PATH_MAX];
-    char tmp[PATH_MAX + 16];
-    FILE *f; /* NULL: not recording */
+    struct safe_file sf;
+    FILE *f; /* sf's stream; NULL: not recording */
     bool force;
 };
 

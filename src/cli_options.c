@@ -19,6 +19,7 @@
 #include "engine/views.h"
 #include "mha_config.h"
 #include "io/model_io.h"
+#include "io/safe_file.h"
 #include "engine/text_check.h"
 #include "engine/train.h"
 
@@ -523,6 +524,13 @@ static int train_combinations(const struct cli_options *o)
     if (o->grad &&
         (o->load || o->dump_stage != CLI_NO_DUMP || o->d_model || o->heads || o->seed >= 0))
         return usage_error("%s takes only --batch BATCH: the model file fixes the rest", "--grad");
+    struct mha_error err; /* a FIFO or a device: refused before any training */
+    if (o->save && safe_file_check_target(o->save, &err) != 0) {
+        char shown[512];
+        fprintf(stderr, "%s: --save: %s: %s\n", prog, mha_text_escape(o->save, shown, sizeof shown),
+                err.text);
+        return CLI_EXIT_USAGE;
+    }
     return CLI_CONTINUE;
 }
 

@@ -1,6 +1,6 @@
 /* cli_record.c - the files of --record and --replay on the command line: a
- * recording is written to a temporary file beside its name and renamed
- * there at the end (never over an existing file without --force), starts
+ * recording is written to a temporary file beside its name (safe_file.h)
+ * and put there at the end (never over an existing file without --force), starts
  * with the options that reproduce the start, and a replay opens with the
  * options its recording carries. */
 #include <errno.h>
@@ -23,34 +23,22 @@ int cli_record_open(const char *path, bool force, struct cli_record *r)
     memset(r, 0, sizeof *r);
     r->force = force;
     struct stat sb;
-    const bool exists = stat(path, &sb) == 0;
-    if (exists && !force) {
+    if (stat(path, &sb) == 0 && !force) {
         fprintf(stderr,
                 "%s: --record: %s exists; a recording never replaces a file unless given "
                 "--force\n",
                 prog, path);
         return CLI_EXIT_USAGE;
     }
-    if (exists && !S_ISREG(sb.st_mode)) {
-        fprintf(stderr, "%s: --record: %s is not a regular file\n", prog, path);
+    /* refuses a FIFO or a device; a symbolic link stays one (its target is
+     * what gets replaced); the temporary file is made by mkstemp */
+    struct mha_error err;
+    char msg[MHA_ERROR_FILE_MAX + MHA_ERROR_TEXT_MAX];
+    if (safe_file_create(&r->sf, path, &err) != 0 || !(r->f = safe_file_stream(&r->sf, &err))) {
+        safe_file_discard(&r->sf);
+        fprintf(stderr, "%s: --record: %s\n", prog, mha_error_format(&err, msg, sizeof msg));
         return CLI_EXIT_USAGE;
     }
-    /* a symbolic link stays one: its target is what gets replaced */
-    if (!(exists && realpath(path, r->path)))
-        snprintf(r->path, sizeof r->path, "%s", path);
-    snprintf(r->tmp, sizeof r->tmp, "%s.part-XXXXXX", r->path);
-    const int fd = mkstemp(r->tmp);
-    if (fd < 0 || !(r->f = fdopen(fd, "w"))) {
-        fprintf(stderr, "%s: --record: cannot write %s: %s\n", prog, path, strerror(errno));
-        if (fd >= 0) {
-            close(fd);
-            unlink(r->tmp);
-        }
-        return CLI_EXIT_USAGE;
-    }
-    const mode_t mask = umask(0);
-    umask(mask);
-    fchmod(fd, 0666 & ~mask); /* as the file would be if written directly */
     return 0;
 }
 
@@ -60,13 +48,16 @@ int cli_record_finish(struct cli_record *r, const char *name, int status)
         return status;
     bool bad = ferror(r->f) != 0;
     bad = fflush(r->f) != 0 || bad;
-    bad = fsync(fileno(r->f)) != 0 || bad;
-    const int e = errno;
+    int e = bad ? errno : 0;
     const long size = ftell(r->f);
-    bad = fclose(r->f) != 0 || bad;
+    struct mha_error err;
+    if (safe_file_finish(&r->sf, &err) != 0) { /* fsync and close */
+        e = e ? e : errno;
+        bad = true;
+    }
     r->f = NULL;
     if (size <= 0) { /* the explorer never started: nothing to keep */
-        unlink(r->tmp);
+        safe_file_discard(&r->sf);
         if (bad && status == 0) {
             fprintf(stderr, "%s: --record: cannot write %s: %s\n", prog, name, strerror(e));
             return EXIT_FAILURE;
@@ -75,16 +66,12 @@ int cli_record_finish(struct cli_record *r, const char *name, int status)
     }
     /* what was written is kept, even after a write error: replay plays the
      * complete lines of a recording that was cut short */
-    int placed = r->force ? rename(r->tmp, r->path) : link(r->tmp, r->path);
-    if (placed != 0 && !r->force && errno != EEXIST && access(r->path, F_OK) != 0)
-        placed = rename(r->tmp, r->path); /* a file system without hard links */
+    const int placed = safe_file_place(&r->sf, NULL, r->force, &err);
     if (placed != 0) {
         fprintf(stderr, "%s: --record: cannot put the recording at %s: %s; it is in %s\n", prog,
-                name, strerror(errno), r->tmp);
+                name, placed == 1 ? strerror(EEXIST) : err.text, r->sf.tmp);
         return status ? status : EXIT_FAILURE;
     }
-    if (!r->force)
-        unlink(r->tmp);
     if (bad) {
         fprintf(stderr,
                 "%s: --record: %s is incomplete: writing it failed (%s); the keys before the "

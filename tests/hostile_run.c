@@ -1,5 +1,6 @@
 /* hostile_run.c - a child with a deadline, and a scan for escapes. */
 #include "hostile_run.h"
+#include "test_tmp.h"
 
 #include <check.h>
 #include <fcntl.h>
@@ -38,12 +39,16 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+void (*hostile_run_child_hook)(void);
+
 struct hostile_result hostile_run(const char *const *args, const char *data_dir,
                                   const char *stdout_path, double limit)
 {
     const char *exe = getenv("MHA_EXPLORER");
     ck_assert_msg(exe != NULL, "MHA_EXPLORER is not set");
-    char out_path[] = "/tmp/mha-hostile-out-XXXXXX", err_path[] = "/tmp/mha-hostile-err-XXXXXX";
+    char out_path[256], err_path[256];
+    test_tmp_template(out_path, sizeof out_path, "mha-hostile-out");
+    test_tmp_template(err_path, sizeof err_path, "mha-hostile-err");
     int out_fd = mkstemp(out_path), err_fd = mkstemp(err_path);
     ck_assert(out_fd >= 0 && err_fd >= 0);
     unlink(out_path);
@@ -69,6 +74,8 @@ struct hostile_result hostile_run(const char *const *args, const char *data_dir,
         dup2(err_fd, 2);
         if (data_dir)
             setenv("MHA_DATA_DIR", data_dir, 1);
+        if (hostile_run_child_hook)
+            hostile_run_child_hook();
         execv(exe, argv);
         _exit(127);
     }
@@ -91,6 +98,7 @@ struct hostile_result hostile_run(const char *const *args, const char *data_dir,
     r.seconds = now() - start;
     r.cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
             (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+    r.max_rss = ru.ru_maxrss;
     r.status = r.timed_out ? -1 : WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
     r.out = slurp(out_fd);
     r.err = slurp(err_fd);

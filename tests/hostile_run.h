@@ -10,6 +10,7 @@ struct hostile_result {
     bool timed_out; /* it ran longer than allowed and was killed */
     double seconds; /* how long it ran */
     double cpu;     /* processor time it used (user + system), seconds */
+    long max_rss;   /* its peak resident memory, KiB */
     char *out, *err;
 };
 
@@ -19,6 +20,11 @@ struct hostile_result {
 struct hostile_result hostile_run(const char *const *args, const char *data_dir,
                                   const char *stdout_path, double limit);
 void hostile_result_free(struct hostile_result *r);
+
+/* When set, called in the child just before it becomes the program (same
+ * process, so getpid() is the program's PID): to plant a file at a name
+ * that holds the PID, or to set a resource limit. */
+extern void (*hostile_run_child_hook)(void);
 
 /* A description of the first byte sequence in s a terminal would obey
  * (ESC, BEL, another C0 control but tab/newline, DEL, a C1 control in UTF-8

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli_run.h"
+#include "test_tmp.h"
 
 START_TEST(help_and_version)
 {
@@ -332,7 +333,8 @@ static const char *write_recording(char *path, const char *text)
 START_TEST(recordings_carry_their_start)
 {
     cli_expect_error((const char *[]){"--force", NULL}, "--force needs --record FILE");
-    char p[] = "/tmp/mha-cli-rec-XXXXXX";
+    char p[256];
+    test_tmp_template(p, sizeof p, "mha-cli-rec");
     write_recording(p, "mha-explorer-recording 2\nsize 80x24\narg --heads\narg 0\n0.5 right\n");
     struct cli_result r = cli_run((const char *[]){"--replay", p, NULL});
     ck_assert_int_eq(r.status, 2);
@@ -342,7 +344,8 @@ START_TEST(recordings_carry_their_start)
     cli_result_free(&r);
     unlink(p);
     /* a lesson and step that do not exist: refused as if given */
-    char q[] = "/tmp/mha-cli-rec-XXXXXX";
+    char q[256];
+    test_tmp_template(q, sizeof q, "mha-cli-rec");
     write_recording(q, "mha-explorer-recording 2\narg --lesson\narg 7\narg --step\narg 99\n");
     r = cli_run((const char *[]){"--replay", q, NULL});
     ck_assert_int_eq(r.status, 2);
@@ -355,7 +358,8 @@ START_TEST(recordings_carry_their_start)
     cli_result_free(&r);
     unlink(q);
     /* --step with a recording that names no lesson */
-    char v[] = "/tmp/mha-cli-rec-XXXXXX";
+    char v[256];
+    test_tmp_template(v, sizeof v, "mha-cli-rec");
     write_recording(v, "mha-explorer-recording 1\n0.5 right\n");
     cli_expect_error((const char *[]){"--replay", v, "--step", "2", NULL},
                      "--step needs --lesson N|FILE");
@@ -379,13 +383,14 @@ START_TEST(classroom_options)
     cli_expect_error((const char *[]){"--replay", "/nonexistent/x.rec", NULL},
                      "/nonexistent/x.rec: cannot open");
     /* a malformed recording: its file and line, before anything else */
-    char p[] = "/tmp/mha-cli-rec-XXXXXX";
+    char p[256];
+    test_tmp_template(p, sizeof p, "mha-cli-rec");
     int fd = mkstemp(p);
     ck_assert_int_ge(fd, 0);
     const char text[] = "mha-explorer-recording 1\n0.5 right\n0.7 sideways\n";
     ck_assert_int_eq(write(fd, text, sizeof text - 1), (int)sizeof text - 1);
     close(fd);
-    char want[128];
+    char want[384];
     snprintf(want, sizeof want, "%s:3: unknown key \"sideways\"", p);
     cli_expect_error((const char *[]){"--replay", p, NULL}, want);
     unlink(p);

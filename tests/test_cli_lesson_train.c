@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "hostile_run.h"
+#include "test_tmp.h"
 
 static struct hostile_result run(const char *const *args)
 {
@@ -74,8 +75,8 @@ START_TEST(stage_step_prints_the_trained_model)
                                         "2 heads · d_k 4 · causal on · scale on]"));
 
     /* the model --train saves after as many steps, opened with --load */
-    char model[64];
-    snprintf(model, sizeof model, "/tmp/mha-lesson-train-XXXXXX");
+    char model[256];
+    test_tmp_template(model, sizeof model, "mha-lesson-train");
     const int fd = mkstemp(model);
     ck_assert_int_ge(fd, 0);
     close(fd);
@@ -143,8 +144,9 @@ END_TEST
 
 START_TEST(steps_after_a_training)
 {
-    char path[64];
-    snprintf(path, sizeof path, "/tmp/mha-lesson-XXXXXX.md");
+    char path[256];
+    test_tmp_template(path, sizeof path, "mha-lesson");
+    strcat(path, ".md");
     const int fd = mkstemps(path, 3);
     ck_assert_int_ge(fd, 0);
     const char text[] = "# Trains\n\n## One\n\nIt trains.\n\n"

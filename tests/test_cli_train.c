@@ -14,11 +14,12 @@
 #include <unistd.h>
 
 #include "cli_run.h"
+#include "test_tmp.h"
 
 static char *tmp_file(const char *text)
 {
     static char path[64];
-    snprintf(path, sizeof path, "/tmp/mha-cli-train-XXXXXX");
+    test_tmp_template(path, sizeof path, "mha-cli-train");
     const int fd = mkstemp(path);
     ck_assert_int_ge(fd, 0);
     if (text)

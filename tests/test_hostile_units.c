@@ -14,10 +14,12 @@
 #include "io/safe_file.h"
 #include "engine/text_check.h"
 #include "ui/panes/ui_export.h"
+#include "test_tmp.h"
 
 START_TEST(safe_file_refuses_what_is_not_a_file)
 {
-    char dir[] = "/tmp/mha-safe-XXXXXX", fifo[64];
+    char dir[256], fifo[300];
+    test_tmp_template(dir, sizeof dir, "mha-safe");
     ck_assert_ptr_nonnull(mkdtemp(dir));
     snprintf(fifo, sizeof fifo, "%s/pipe", dir);
     ck_assert_int_eq(mkfifo(fifo, 0600), 0);
@@ -39,7 +41,8 @@ END_TEST
 
 START_TEST(safe_file_caps_the_size)
 {
-    char path[] = "/tmp/mha-safe-cap-XXXXXX";
+    char path[256];
+    test_tmp_template(path, sizeof path, "mha-safe-cap");
     int fd = mkstemp(path);
     ck_assert_int_ge(fd, 0);
     ck_assert_int_eq(write(fd, "0123456789", 10), 10);
@@ -67,7 +70,8 @@ END_TEST
 
 START_TEST(recording_cap)
 {
-    char path[] = "/tmp/mha-rec-cap-XXXXXX";
+    char path[256];
+    test_tmp_template(path, sizeof path, "mha-rec-cap");
     int fd = mkstemp(path);
     ck_assert_int_ge(fd, 0);
     const char *head = "mha-explorer-recording 1\n";
@@ -192,7 +196,8 @@ START_TEST(explorer_load_refuses_what_is_not_a_file)
     struct mha_example *ex = mha_example_default(&err);
     struct ui_state st;
     ck_assert_int_eq(ui_state_init(&st, ex, true, "", &err), 0);
-    char dir[] = "/tmp/mha-load-XXXXXX", fifo[64];
+    char dir[256], fifo[300];
+    test_tmp_template(dir, sizeof dir, "mha-load");
     ck_assert_ptr_nonnull(mkdtemp(dir));
     snprintf(fifo, sizeof fifo, "%s/shared.json", dir);
     ck_assert_int_eq(mkfifo(fifo, 0600), 0);
@@ -216,7 +221,8 @@ START_TEST(export_permissions_follow_umask)
     struct mha_example *ex = mha_example_default(&err);
     struct ui_state st;
     ck_assert_int_eq(ui_state_init(&st, ex, true, "", &err), 0);
-    char dir[] = "/tmp/mha-umask-XXXXXX", written[4200];
+    char dir[256], written[4200];
+    test_tmp_template(dir, sizeof dir, "mha-umask");
     ck_assert_ptr_nonnull(mkdtemp(dir));
     const mode_t masks[] = {022, 077, 002, 027};
     const mode_t modes[] = {0644, 0600, 0664, 0640};

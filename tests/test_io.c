@@ -10,6 +10,7 @@
 #include "io/dump.h"
 #include "io/example_io.h"
 #include "engine/mha.h"
+#include "test_tmp.h"
 
 static char path_buf[1024];
 
@@ -218,7 +219,8 @@ START_TEST(round_trip_generated_and_saved)
     ex->scaled = false;
     round_trip(ex);
 
-    char path[] = "/tmp/mha-io-XXXXXX";
+    char path[256];
+    test_tmp_template(path, sizeof path, "mha-io");
     int fd = mkstemp(path);
     ck_assert_int_ge(fd, 0);
     struct mha_error err;

@@ -16,6 +16,7 @@
 #include "lesson/lesson_state.h"
 #include "lesson/progress.h"
 #include "io/utf8.h"
+#include "test_tmp.h"
 
 static struct lesson *parse(const char *text)
 {
@@ -350,12 +351,11 @@ START_TEST(layout_wraps_within_width)
 }
 END_TEST
 
-static char tmpdir[64];
+static char tmpdir[256];
 
 static void make_tmp(void)
 {
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/mha-progress-XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+    ck_assert_ptr_nonnull(test_tmp_dir(tmpdir, sizeof tmpdir, "mha-progress"));
 }
 
 START_TEST(progress_round_trip)
@@ -394,6 +394,8 @@ START_TEST(progress_round_trip)
     setenv("XDG_STATE_HOME", state, 1);
     snprintf(want, sizeof want, "%s/mha-explorer/progress.json", state);
     ck_assert_str_eq(progress_default_path(got, sizeof got), want);
+    unsetenv("XDG_STATE_HOME");
+    ck_assert_int_eq(test_tmp_remove(tmpdir), 0);
 }
 END_TEST
 
@@ -421,6 +423,7 @@ START_TEST(progress_corrupt_file_is_set_aside)
         ck_assert_int_eq(progress_save(p, &err), 0);
         progress_free(p);
     }
+    ck_assert_int_eq(test_tmp_remove(tmpdir), 0);
 }
 END_TEST
 

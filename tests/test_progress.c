@@ -12,14 +12,14 @@
 #include <unistd.h>
 
 #include "lesson/progress.h"
+#include "test_tmp.h"
 
-static char dir[64];
+static char dir[256];
 static char path[PATH_MAX];
 
 static void setup(void)
 {
-    snprintf(dir, sizeof dir, "/tmp/mha-progress-XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(dir));
+    ck_assert_ptr_nonnull(test_tmp_dir(dir, sizeof dir, "mha-progress"));
     snprintf(path, sizeof path, "%s/progress.json", dir);
 }
 

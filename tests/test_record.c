@@ -8,6 +8,7 @@
 
 #include "io/link.h"
 #include "io/record.h"
+#include "test_tmp.h"
 
 START_TEST(round_trip_every_kind_of_key)
 {
@@ -110,7 +111,8 @@ START_TEST(load_reports_missing_and_binary_files)
     struct mha_error err;
     ck_assert_int_ne(rec_load("/nonexistent/x.rec", &r, &err), 0);
     ck_assert_ptr_nonnull(strstr(err.text, "cannot open"));
-    char path[] = "/tmp/mha-rec-XXXXXX";
+    char path[256];
+    test_tmp_template(path, sizeof path, "mha-rec");
     int fd = mkstemp(path);
     ck_assert_int_ge(fd, 0);
     ck_assert_int_eq(write(fd, "mha-explorer-recording 1\n0 l\0\n", 31), 31);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "io/record.h"
+#include "test_tmp.h"
 
 static char path[64];
 
@@ -19,7 +20,7 @@ static char path[64];
  * more than bytes. */
 static const char *write_file(const char *head, const char *line, size_t bytes)
 {
-    snprintf(path, sizeof path, "/tmp/mha-rec-load-XXXXXX");
+    test_tmp_template(path, sizeof path, "mha-rec-load");
     const int fd = mkstemp(path);
     ck_assert_int_ge(fd, 0);
     FILE *f = fdopen(fd, "w");
@@ -87,7 +88,7 @@ END_TEST
 
 START_TEST(nul_byte_is_named_by_its_line)
 {
-    snprintf(path, sizeof path, "/tmp/mha-rec-load-XXXXXX");
+    test_tmp_template(path, sizeof path, "mha-rec-load");
     int fd = mkstemp(path);
     ck_assert_int_ge(fd, 0);
     ck_assert_int_eq(write(fd, "mha-explorer-recording 1\n0 l\n0 r\0\n0 l\n", 37), 37);
@@ -96,14 +97,14 @@ START_TEST(nul_byte_is_named_by_its_line)
     snprintf(want, sizeof want, "%s:3: the line holds a NUL byte", path);
     expect_error(path, want);
     /* a bad line before the NUL comes first */
-    fd = mkstemp(strcpy(path, "/tmp/mha-rec-load-XXXXXX"));
+    fd = mkstemp(test_tmp_template(path, sizeof path, "mha-rec-load"));
     ck_assert_int_ge(fd, 0);
     ck_assert_int_eq(write(fd, "mha-explorer-recording 1\n0 zz\n0 r\0\n", 34), 34);
     close(fd);
     snprintf(want, sizeof want, "%s:2: unknown key \"zz\"", path);
     expect_error(path, want);
     /* binary from the first line */
-    fd = mkstemp(strcpy(path, "/tmp/mha-rec-load-XXXXXX"));
+    fd = mkstemp(test_tmp_template(path, sizeof path, "mha-rec-load"));
     ck_assert_int_ge(fd, 0);
     ck_assert_int_eq(write(fd,
                            "\x7f"

@@ -12,6 +12,7 @@
 #include "engine/mat.h"
 #include "io/model_io.h"
 #include "engine/train.h"
+#include "test_tmp.h"
 
 static const char *const cases[] = {
     "causal_2heads_two_outputs",
@@ -260,7 +261,8 @@ START_TEST(test_save_load_round_trip)
     struct train_batch *b;
     struct train_model *m = load_case("causal_4heads_short_three_outputs", &b);
     struct mha_error err;
-    char path[] = "/tmp/mha-train-model-XXXXXX";
+    char path[256];
+    test_tmp_template(path, sizeof path, "mha-train-model");
     const int fd = mkstemp(path);
     ck_assert_int_ge(fd, 0);
     ck_assert_int_eq(model_io_save(m, path, &err), 0);
@@ -399,7 +401,7 @@ END_TEST
 static const char *write_tmp(const char *text)
 {
     static char path[64];
-    snprintf(path, sizeof path, "/tmp/mha-train-bad-XXXXXX");
+    test_tmp_template(path, sizeof path, "mha-train-bad");
     const int fd = mkstemp(path);
     ck_assert_int_ge(fd, 0);
     FILE *f = fdopen(fd, "w");
@@ -439,6 +441,7 @@ START_TEST(test_bad_model_files)
         {"\"embedding\": [\n  [\n   ", "\"embedding\": [\n  [\n   \"x\", ", "\"embedding\" row 0"},
         {"\"vocab\": [", "\"vocab\": [\"\", ", "\"vocab\""},
         {"\"vocab\": [", "\"vocab\": [\"x\\u202e\", ", "\"vocab\"[0] contains the bidirectional"},
+        {"\"tok1\",", "\"tok0\",", "\"vocab\"[1] is \"tok0\", the same as \"vocab\"[0]"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char *text = model_with(bad[i].from, bad[i].to);

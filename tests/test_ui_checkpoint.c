@@ -15,6 +15,7 @@
 #include "ui/panes/ui_lesson.h"
 #include "ui/core/ui_state.h"
 #include "ui/views/ui_view.h"
+#include "test_tmp.h"
 
 static const char lesson_text[] = "# Reveal\n"
                                   "\n"
@@ -74,7 +75,7 @@ static void write_file(const char *p, const char *text)
 
 static void setup(void)
 {
-    snprintf(dir, sizeof dir, "/tmp/mha-ui-checkpoint-XXXXXX");
+    test_tmp_template(dir, sizeof dir, "mha-ui-checkpoint");
     ck_assert_ptr_nonnull(mkdtemp(dir));
     snprintf(lessons, sizeof lessons, "%s/lessons", dir);
     snprintf(state, sizeof state, "%s/state", dir);

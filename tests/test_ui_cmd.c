@@ -20,6 +20,7 @@
 #include "ui/panes/ui_popup.h"
 #include "ui/panes/ui_prompt.h"
 #include "ui/core/ui_state.h"
+#include "test_tmp.h"
 
 static struct ui_state st;
 
@@ -172,7 +173,8 @@ END_TEST
 
 START_TEST(test_complete_files)
 {
-    char dir[] = "/tmp/mha-complete-XXXXXX";
+    char dir[256];
+    test_tmp_template(dir, sizeof dir, "mha-complete");
     ck_assert_ptr_nonnull(mkdtemp(dir));
     char path[PATH_MAX], line[PATH_MAX + 32], out[PATH_MAX + 64];
     snprintf(path, sizeof path, "%s/notes-one.csv", dir);

@@ -12,6 +12,7 @@
 
 #include "io/export.h"
 #include "ui/panes/ui_export.h"
+#include "test_tmp.h"
 
 static struct ui_state st;
 static char dir[64];
@@ -22,7 +23,7 @@ static void setup(void)
     struct mha_example *ex = mha_example_default(&err);
     ck_assert_ptr_nonnull(ex);
     ck_assert_int_eq(ui_state_init(&st, ex, true, "", &err), 0);
-    snprintf(dir, sizeof dir, "/tmp/mha-ui-export-XXXXXX");
+    test_tmp_template(dir, sizeof dir, "mha-ui-export");
     ck_assert_ptr_nonnull(mkdtemp(dir));
 }
 

@@ -17,6 +17,7 @@
 #include "ui/core/ui_state.h"
 #include "ui/views/ui_view.h"
 #include "ui/views/ui_viewdata.h"
+#include "test_tmp.h"
 
 static const char lesson_text[] = "# A test lesson\n"
                                   "\n"
@@ -106,7 +107,7 @@ static void stop_explorer(void)
 
 static void setup(void)
 {
-    snprintf(dir, sizeof dir, "/tmp/mha-ui-lesson-XXXXXX");
+    test_tmp_template(dir, sizeof dir, "mha-ui-lesson");
     ck_assert_ptr_nonnull(mkdtemp(dir));
     snprintf(lessons, sizeof lessons, "%s/lessons", dir);
     snprintf(state, sizeof state, "%s/state", dir);

@@ -15,6 +15,7 @@
 #include "lesson/progress.h"
 #include "ui/panes/ui_lesson.h"
 #include "ui/core/ui_state.h"
+#include "test_tmp.h"
 
 static const char step_text[] = "# Lesson %c\n\n## One\n\nText.\n\n```mha\nstage: input\n```\n\n"
                                 "---\n\n## Two\n\nMore.\n\n```mha\nstage: projection\n```\n";
@@ -52,7 +53,7 @@ static void stop(void)
 
 static void setup(void)
 {
-    snprintf(dir, sizeof dir, "/tmp/mha-ui-list-XXXXXX");
+    test_tmp_template(dir, sizeof dir, "mha-ui-list");
     ck_assert_ptr_nonnull(mkdtemp(dir));
     snprintf(lessons, sizeof lessons, "%s/lessons", dir);
     snprintf(state, sizeof state, "%s/state", dir);

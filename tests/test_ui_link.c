@@ -16,6 +16,7 @@
 #include "mha_config.h"
 #include "ui/panes/ui_link.h"
 #include "ui/views/ui_view.h"
+#include "test_tmp.h"
 
 static struct ui_state st;
 
@@ -268,7 +269,8 @@ END_TEST
 START_TEST(test_a_lesson_step)
 {
     setenv("MHA_DATA_DIR", MHA_SOURCE_ROOT, 1);
-    char state_dir[] = "/tmp/mha-ui-link-XXXXXX";
+    char state_dir[256];
+    test_tmp_template(state_dir, sizeof state_dir, "mha-ui-link");
     ck_assert_ptr_nonnull(mkdtemp(state_dir));
     setenv("XDG_STATE_HOME", state_dir, 1);
     struct ui_lessons ls;
@@ -298,7 +300,7 @@ START_TEST(test_a_lesson_step)
     free(cmd);
     free(path);
     ui_lessons_done(&ls);
-    char rm[128];
+    char rm[320];
     snprintf(rm, sizeof rm, "rm -rf '%s'", state_dir);
     ck_assert_int_eq(system(rm), 0);
 }

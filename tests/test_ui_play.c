@@ -13,6 +13,7 @@
 
 #include "mha_config.h"
 #include "ui/core/ui_play.h"
+#include "test_tmp.h"
 
 static const char lesson_text[] = "# Autoplay\n"
                                   "\n"
@@ -54,7 +55,7 @@ static struct ui_lessons ls;
 
 static void setup(void)
 {
-    snprintf(dir, sizeof dir, "/tmp/mha-ui-play-XXXXXX");
+    test_tmp_template(dir, sizeof dir, "mha-ui-play");
     ck_assert_ptr_nonnull(mkdtemp(dir));
     char lessons[128], state[128];
     snprintf(lessons, sizeof lessons, "%s/lessons", dir);

@@ -10,6 +10,7 @@
 
 #include "ui/panes/ui_export.h"
 #include "ui/views/ui_views.h"
+#include "test_tmp.h"
 
 static struct ui_state st;
 
@@ -67,7 +68,8 @@ END_TEST
  * whatever format was asked for. */
 START_TEST(test_export_through_row)
 {
-    char dir[] = "/tmp/mha-view-registry-XXXXXX";
+    char dir[256];
+    test_tmp_template(dir, sizeof dir, "mha-view-registry");
     ck_assert_ptr_nonnull(mkdtemp(dir));
     for (int v = MHA_VIEW_NONE + 1; v < MHA_VIEW_COUNT; v++) {
         ck_assert_int_eq(ui_state_set_view(&st, (enum mha_view)v), 0);

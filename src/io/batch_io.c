@@ -94,7 +94,7 @@ struct train_batch *model_io_load_batch(const char *path, const struct train_mod
 {
     mha_error_clear(err);
     const struct jread r = {path, err};
-    json_t *root = jread_file(&r, path, "batch file");
+    json_t *root = jread_file(&r, path, &jread_batch_limits);
     if (!root)
         return NULL;
     struct train_batch *b = NULL;
@@ -192,8 +192,16 @@ static struct train_dataset *read_dataset(const struct jread *r, json_t *root, c
     if (jread_bool(r, root, "causal", &head.causal) < 0 ||
         read_outputs(r, root, head.vocab, &head) ||
         !(tokens = jread_need(r, root, "tokens", "one row of token ids per example")) ||
-        jread_ids_shape(r, tokens, "tokens", 1 << 20, TRAIN_MAX_CONTEXT, &rows, &len))
+        jread_ids_shape(r, tokens, "tokens", JREAD_TASK_MAX_ROWS, TRAIN_MAX_CONTEXT, &rows, &len))
         return NULL;
+    const size_t ids = (size_t)rows * (size_t)len * (size_t)(1 + head.n_outputs);
+    if (ids > JREAD_TASK_MAX_IDS) {
+        jread_fail(r,
+                   "\"tokens\" and \"targets\" hold %zu ids (%d rows of %d tokens, %d "
+                   "outputs); a task file holds at most %d",
+                   ids, rows, len, head.n_outputs, JREAD_TASK_MAX_IDS);
+        return NULL;
+    }
     head.rows = rows;
     head.len = len;
     const size_t cells = (size_t)rows * (size_t)len;
@@ -227,6 +235,8 @@ static struct train_dataset *read_dataset(const struct jread *r, json_t *root, c
                         TRAIN_LABEL_MAX))
             goto fail;
     }
+    if (jread_unique_labels(r, (const char(*)[TRAIN_LABEL_MAX])d->vocab_names, d->vocab, "vocab"))
+        goto fail;
     if (jread_ids(r, tokens, "tokens", rows, len, 0, d->vocab - 1, d->tokens) ||
         read_targets(r, root, d->n_outputs, d->outputs, rows, len, d->targets))
         goto fail;
@@ -245,7 +255,7 @@ struct train_dataset *model_io_load_dataset(const char *path, struct mha_error *
 {
     mha_error_clear(err);
     const struct jread r = {path, err};
-    json_t *root = jread_file(&r, path, "task file");
+    json_t *root = jread_file(&r, path, &jread_task_limits);
     if (!root)
         return NULL;
     struct train_dataset *d = read_dataset(&r, root, path);

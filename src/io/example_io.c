@@ -1,9 +1,9 @@
 /* example_io.c - reading and writing JSON example files. */
 #include "io/example_io.h"
+#include "io/json_scan.h"
 #include "io/safe_file.h"
 #include "engine/text_check.h"
 
-#include <errno.h>
 #include <stdarg.h>
 #include <jansson.h>
 #include <math.h>
@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 /* Largest magnitude accepted for an input number: keeps every product of the
  * pipeline far from float overflow even at d_model 2048. */
@@ -341,19 +340,20 @@ bad:
     return NULL;
 }
 
-static struct mha_example *load_root(json_t *root, const json_error_t *jerr, const char *name,
-                                     struct mha_error *err)
+static const struct json_limits example_limits = {
+    .what = "example file",
+    .max_bytes = MHA_EXAMPLE_MAX_BYTES,
+    .max_depth = 3, /* the file, a matrix, a row */
+    .max_items = MHA_MAX_TOKENS > MHA_MAX_D_MODEL ? MHA_MAX_TOKENS : MHA_MAX_D_MODEL,
+    .max_values = MHA_EXAMPLE_MAX_NUMBERS + MHA_EXAMPLE_MAX_ROWS + 2 * MHA_MAX_TOKENS + 64,
+    .max_containers = MHA_EXAMPLE_MAX_ROWS + 64,
+};
+
+static struct mha_example *load_root(json_t *root, const char *name, struct mha_error *err)
 {
-    struct reader r = {name, err};
-    mha_error_clear(err);
-    if (!root) {
-        if (err) {
-            mha_error_set(err, "%s", jerr->text);
-            mha_error_at(err, name, jerr->line > 0 ? jerr->line : 0,
-                         jerr->column > 0 ? jerr->column : 0);
-        }
+    if (!root)
         return NULL;
-    }
+    struct reader r = {name, err};
     struct mha_example *ex = from_json(&r, root);
     json_decref(root);
     return ex;
@@ -361,30 +361,17 @@ static struct mha_example *load_root(json_t *root, const json_error_t *jerr, con
 
 struct mha_example *mha_example_load(const char *path, struct mha_error *err)
 {
-    FILE *f = safe_file_fopen(path, err);
-    if (!f)
-        return NULL;
-    struct stat sb;
-    if (fstat(fileno(f), &sb) == 0 && (long long)sb.st_size > MHA_EXAMPLE_MAX_BYTES) {
-        fclose(f);
-        mha_error_clear(err);
-        mha_error_set(err, "the file is larger than %lld bytes; is it an example?",
-                      MHA_EXAMPLE_MAX_BYTES);
-        mha_error_at(err, path, 0, 0);
-        return NULL;
-    }
-    json_error_t jerr;
-    json_t *root = json_loadf(f, JSON_REJECT_DUPLICATES, &jerr);
-    fclose(f);
-    return load_root(root, &jerr, path, err);
+    mha_error_clear(err);
+    return load_root(json_scan_load(path, &example_limits, JSON_REJECT_DUPLICATES, err), path, err);
 }
 
 struct mha_example *mha_example_load_string(const char *text, const char *name,
                                             struct mha_error *err)
 {
-    json_error_t jerr;
-    json_t *root = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
-    return load_root(root, &jerr, name ? name : "<string>", err);
+    mha_error_clear(err);
+    name = name ? name : "<string>";
+    return load_root(json_scan_loads(text, name, &example_limits, JSON_REJECT_DUPLICATES, err),
+                     name, err);
 }
 
 static json_t *matrix_json(const float *m, int rows, int cols)
@@ -460,28 +447,9 @@ int io_save_text(const char *path, char *text, struct mha_error *err)
     mha_error_clear(err);
     if (!text)
         return mha_error_set(err, "out of memory");
-    size_t len = strlen(path);
-    char *tmp = malloc(len + 32);
-    if (!tmp) {
-        free(text);
-        return mha_error_set(err, "out of memory");
-    }
-    snprintf(tmp, len + 32, "%s.tmp%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
-    int rc = 0;
-    if (!f) {
-        rc = mha_error_set(err, "cannot write: %s", strerror(errno));
-    } else {
-        bool ok = fputs(text, f) >= 0 && fputc('\n', f) != EOF;
-        ok = (fclose(f) == 0) && ok;
-        if (!ok || rename(tmp, path) != 0) {
-            rc = mha_error_set(err, "cannot write: %s", strerror(errno));
-            remove(tmp);
-        }
-    }
-    if (rc)
-        mha_error_at(err, path, 0, 0);
-    free(tmp);
+    const size_t len = strlen(text);
+    text[len] = '\n'; /* the terminating NUL becomes the file's last newline */
+    const int rc = safe_file_write(path, text, len + 1, err);
     free(text);
     return rc;
 }

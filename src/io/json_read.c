@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/safe_file.h"
 #include "engine/text_check.h"
+#include "engine/train.h"
 
 /* Largest magnitude accepted for a parameter. */
 #define JREAD_MAX_ABS 1e6
@@ -47,17 +47,62 @@ const char *jread_type(const json_t *v)
     return "a value";
 }
 
-json_t *jread_parse(const struct jread *r, const char *text)
+/* ---- the limits of each kind ---------------------------------------------------------
+ *
+ * Sums over the largest file of each kind (train.h): how many numbers and
+ * lists it holds, the most entries in one list and how deep it nests.  The
+ * size allows 48 bytes a number ("-1.2345678901234567e-05, " indented five
+ * levels deep) and 32 bytes an id or a list, 400 bytes a label
+ * (json_scan.h) and 1 MiB for the rest (field names, descriptions).  jansson's tree costs about 48
+ * bytes a number and 150 bytes a list, so none of these reads more than about 150 MB. */
+#define V TRAIN_MAX_VOCAB
+#define T TRAIN_MAX_CONTEXT
+#define D TRAIN_MAX_D_MODEL
+#define K TRAIN_MAX_OUTPUTS
+#define MIB ((size_t)1 << 20)
+
+/* model: rows of d numbers: embedding V, positions T, w_q..w_o 4 d,
+ * each output's unembed V (classes); vectors: b_q..b_o, each output's bias,
+ * the sample */
+#define MODEL_ROWS ((size_t)V + T + 4 * D + K * V)
+#define MODEL_NUMBERS (MODEL_ROWS * D + 4 * D + K * V + T)
+const struct json_limits jread_model_limits = {
+    .what = "model file",
+    .max_bytes = MODEL_NUMBERS * JSON_SCAN_NUMBER_BYTES + (size_t)V * JSON_SCAN_LABEL_BYTES + MIB,
+    .max_depth = 5, /* the file, outputs, an output, unembed, a row */
+    .max_items = V > D ? (V > T ? V : T) : (D > T ? D : T),
+    .max_values = MODEL_NUMBERS + MODEL_ROWS + V + 256,
+    .max_containers = MODEL_ROWS + 64,
+};
+
+/* batch: tokens and each output's targets, TRAIN_MAX_BATCH rows of T ids */
+#define BATCH_ROWS ((size_t)TRAIN_MAX_BATCH * (1 + K))
+#define BATCH_IDS (BATCH_ROWS * T)
+const struct json_limits jread_batch_limits = {
+    .what = "batch file",
+    .max_bytes = (BATCH_IDS + BATCH_ROWS) * JSON_SCAN_ID_BYTES + MIB,
+    .max_depth = 4, /* the file, targets, an output's rows, a row */
+    .max_items = TRAIN_MAX_BATCH,
+    .max_values = BATCH_IDS + BATCH_ROWS + 64,
+    .max_containers = BATCH_ROWS + 64,
+};
+
+/* task: a batch of up to JREAD_TASK_MAX_ROWS rows and JREAD_TASK_MAX_IDS
+ * ids in all, the vocabulary and the outputs */
+#define TASK_ROWS ((size_t)JREAD_TASK_MAX_ROWS * (1 + K))
+const struct json_limits jread_task_limits = {
+    .what = "task file",
+    .max_bytes = ((size_t)JREAD_TASK_MAX_IDS + TASK_ROWS) * JSON_SCAN_ID_BYTES +
+                 (size_t)V * JSON_SCAN_LABEL_BYTES + MIB,
+    .max_depth = 4,
+    .max_items = JREAD_TASK_MAX_ROWS,
+    .max_values = JREAD_TASK_MAX_IDS + TASK_ROWS + V + 4 * K + 64,
+    .max_containers = TASK_ROWS + K + 64,
+};
+
+static json_t *object_root(const struct jread *r, json_t *root)
 {
-    json_error_t je;
-    json_t *root = json_loads(text, JSON_REJECT_DUPLICATES, &je);
-    if (!root) {
-        jread_fail(r, "not valid JSON: %s", je.text);
-        if (r->err)
-            mha_error_at(r->err, r->name, je.line, je.column);
-        return NULL;
-    }
-    if (!json_is_object(root)) {
+    if (root && !json_is_object(root)) {
         jread_fail(r, "the file must hold a JSON object { ... }, not %s", jread_type(root));
         json_decref(root);
         return NULL;
@@ -65,17 +110,19 @@ json_t *jread_parse(const struct jread *r, const char *text)
     return root;
 }
 
-json_t *jread_file(const struct jread *r, const char *path, const char *what)
+json_t *jread_parse(const struct jread *r, const char *text, const struct json_limits *lim)
 {
-    /* only a regular file, never blocking, size capped (safe_file.h) */
-    char *text = NULL;
-    size_t len = 0;
     struct mha_error local;
-    if (safe_file_read(path, JREAD_MAX_FILE, what, &text, &len, r->err ? r->err : &local))
-        return NULL;
-    json_t *root = jread_parse(r, text);
-    free(text);
-    return root;
+    return object_root(
+        r, json_scan_loads(text, r->name, lim, JSON_REJECT_DUPLICATES, r->err ? r->err : &local));
+}
+
+json_t *jread_file(const struct jread *r, const char *path, const struct json_limits *lim)
+{
+    /* only a regular file, never blocking, refused at the first excess */
+    struct mha_error local;
+    return object_root(r,
+                       json_scan_load(path, lim, JSON_REJECT_DUPLICATES, r->err ? r->err : &local));
 }
 
 int jread_keys(const struct jread *r, json_t *obj, const char *where, const char *const *known)
@@ -264,5 +311,21 @@ int jread_ids(const struct jread *r, json_t *arr, const char *field, int rows, i
             dst[(size_t)i * (size_t)cols + (size_t)j] = (int)id;
         }
     }
+    return 0;
+}
+
+int jread_unique_labels(const struct jread *r, const char (*labels)[TRAIN_LABEL_MAX], int n,
+                        const char *field)
+{
+    for (int i = 1; i < n; i++)
+        for (int j = 0; j < i; j++)
+            if (!strcmp(labels[i], labels[j])) {
+                char shown[TRAIN_LABEL_MAX * 4];
+                return jread_fail(r,
+                                  "\"%s\"[%d] is \"%s\", the same as \"%s\"[%d]; every token "
+                                  "needs a name of its own",
+                                  field, i, mha_text_escape(labels[i], shown, sizeof shown), field,
+                                  j);
+            }
     return 0;
 }

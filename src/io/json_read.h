@@ -8,6 +8,8 @@
 #include <stdbool.h>
 
 #include "engine/mha_error.h"
+#include "engine/train.h"
+#include "io/json_scan.h"
 
 struct jread {
     const char *name; /* file name for messages */
@@ -24,15 +26,23 @@ int jread_fail(const struct jread *r, const char *fmt, ...)
 /* "an array", "a string", ... */
 const char *jread_type(const json_t *v);
 
-/* Parse text as a JSON object; NULL + err with line and column. */
-json_t *jread_parse(const struct jread *r, const char *text);
-/* Largest training file read (bytes). */
-#define JREAD_MAX_FILE ((size_t)256 << 20)
+/* A task file holds at most this many rows, and this many token ids and
+ * targets in all (rows x length x (1 + outputs)): 8192 rows of 64 tokens
+ * with 3 outputs, or 131072 rows of 8 tokens with 1 output. */
+#define JREAD_TASK_MAX_ROWS (1 << 17)
+#define JREAD_TASK_MAX_IDS (1 << 21)
 
-/* Read the regular file whole (safe_file_read: no FIFOs or devices, at most
- * JREAD_MAX_FILE bytes; what names the kind of file) and parse it; NULL +
- * err. */
-json_t *jread_file(const struct jread *r, const char *path, const char *what);
+/* The limits of each kind of training file, derived from the maxima of
+ * train.h (json_read.c shows the sums). */
+extern const struct json_limits jread_model_limits, jread_batch_limits, jread_task_limits;
+
+/* Parse text as a JSON object within lim; NULL + err with line and
+ * column. */
+json_t *jread_parse(const struct jread *r, const char *text, const struct json_limits *lim);
+
+/* Read the regular file (no FIFOs or devices) within lim and parse it
+ * (json_scan_load: refused at the first excess); NULL + err. */
+json_t *jread_file(const struct jread *r, const char *path, const struct json_limits *lim);
 
 /* Every key of obj is one of the NULL-terminated known list; where names
  * the object ("the model", "outputs[1]"). */
@@ -48,6 +58,11 @@ json_t *jread_need(const struct jread *r, json_t *obj, const char *field, const 
 /* A label: a non-empty string of at most max-1 bytes, no control
  * characters, copied into out.  where names it in messages. */
 int jread_label(const struct jread *r, json_t *v, const char *where, char *out, size_t max);
+
+/* Every one of the n labels differs from the others; else -1 naming both
+ * entries of field ("\"vocab\"[3] is \"A\", the same as \"vocab\"[1]"). */
+int jread_unique_labels(const struct jread *r, const char (*labels)[TRAIN_LABEL_MAX], int n,
+                        const char *field);
 
 /* rows x cols finite numbers (|x| <= 1e6); rows_why/cols_why explain the
  * expected sizes ("V, the vocabulary", "d_model"). */

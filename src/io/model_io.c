@@ -10,7 +10,6 @@
 
 #include "io/example_io.h"
 #include "io/json_read.h"
-#include "io/safe_file.h"
 
 static const char *const model_keys[] = {
     "vocab",     "d_model", "num_heads", "context", "causal", "scaled",      "embedding",
@@ -23,17 +22,10 @@ static const char *const bias_names[4] = {"b_q", "b_k", "b_v", "b_o"};
 
 bool model_io_is_model_file(const char *path)
 {
-    char *text = NULL;
-    size_t len = 0;
-    struct mha_error err;
-    if (safe_file_read(path, JREAD_MAX_FILE, "model file", &text, &len, &err))
-        return false;
-    json_t *root = json_loads(text, 0, NULL);
-    free(text);
-    const bool yes = root && json_is_object(root) &&
-                     (json_object_get(root, "embedding") || json_object_get(root, "outputs"));
-    json_decref(root);
-    return yes;
+    /* a look at the top-level keys, no tree built, no further than a model
+     * file may go */
+    static const char *const keys[] = {"embedding", "outputs", NULL};
+    return json_scan_has_key(path, &jread_model_limits, keys);
 }
 
 /* The sizes and outputs of the file into cfg (no numbers yet). */
@@ -129,6 +121,8 @@ static int read_numbers(const struct jread *r, json_t *root, struct train_model 
                         TRAIN_LABEL_MAX))
             return -1;
     }
+    if (jread_unique_labels(r, (const char(*)[TRAIN_LABEL_MAX])m->vocab_names, c->vocab, "vocab"))
+        return -1;
     json_t *v;
     if (!(v = jread_need(r, root, "embedding", "one row of d_model numbers per token")) ||
         jread_matrix(r, v, "embedding", c->vocab, c->d_model, "one per vocab entry", "d_model",
@@ -213,7 +207,7 @@ struct train_model *model_io_load(const char *path, int batch_cap, struct mha_er
 {
     mha_error_clear(err);
     const struct jread r = {path, err};
-    json_t *root = jread_file(&r, path, "model file");
+    json_t *root = jread_file(&r, path, &jread_model_limits);
     if (!root)
         return NULL;
     struct train_model *m = load_root(&r, root, batch_cap);
@@ -226,7 +220,7 @@ struct train_model *model_io_load_string(const char *text, const char *name, int
 {
     mha_error_clear(err);
     const struct jread r = {name, err};
-    json_t *root = jread_parse(&r, text);
+    json_t *root = jread_parse(&r, text, &jread_model_limits);
     if (!root)
         return NULL;
     struct train_model *m = load_root(&r, root, batch_cap);

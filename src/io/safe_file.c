@@ -1,9 +1,11 @@
 /* safe_file.c - open without blocking, refuse what is not a regular file,
- * read no more than a cap. */
+ * read no more than a cap; write through a temporary file renamed into
+ * place. */
 #include "io/safe_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -20,15 +22,17 @@ static int fail(struct mha_error *err, const char *path, const char *what, int c
     return -1;
 }
 
-/* What st is, for a message; NULL for a regular file. */
-static const char *not_regular(const struct stat *st)
+/* What st is, for a message; NULL for a regular file.  reading adds what
+ * to do with a FIFO someone meant to share. */
+static const char *not_regular(const struct stat *st, bool reading)
 {
     if (S_ISREG(st->st_mode))
         return NULL;
     if (S_ISDIR(st->st_mode))
         return "is a directory, not a file";
     if (S_ISFIFO(st->st_mode))
-        return "is a FIFO (named pipe), not a regular file; save it to a file first";
+        return reading ? "is a FIFO (named pipe), not a regular file; save it to a file first"
+                       : "is a FIFO (named pipe), not a regular file";
     if (S_ISCHR(st->st_mode))
         return "is a character device, not a regular file";
     if (S_ISBLK(st->st_mode))
@@ -49,7 +53,7 @@ int safe_file_open(const char *path, struct mha_error *err)
         close(fd);
         return fail(err, path, "read", e);
     }
-    const char *why = not_regular(&st);
+    const char *why = not_regular(&st, true);
     if (why) {
         close(fd);
         return fail(err, path, why, 0);
@@ -145,4 +149,283 @@ int safe_file_read(const char *path, size_t max, const char *what, char **out, s
     *out = buf;
     *len = n;
     return 0;
+}
+
+/* ---- writing ------------------------------------------------------------------------- */
+
+int safe_file_resolve(const char *path, char *out, size_t n)
+{
+    char cur[PATH_MAX], link[PATH_MAX];
+    if (snprintf(cur, sizeof cur, "%s", path) >= (int)sizeof cur) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    for (int hops = 0; hops < 40; hops++) {
+        struct stat sb;
+        if (lstat(cur, &sb) != 0 || !S_ISLNK(sb.st_mode)) {
+            if (snprintf(out, n, "%s", cur) < (int)n)
+                return 0;
+            errno = ENAMETOOLONG;
+            return -1;
+        }
+        const ssize_t len = readlink(cur, link, sizeof link - 1);
+        if (len < 0)
+            return -1;
+        link[len] = '\0';
+        if (link[0] == '/') {
+            memcpy(cur, link, (size_t)len + 1);
+            continue;
+        }
+        /* a relative link names a file in the link's own folder */
+        char *slash = strrchr(cur, '/');
+        const size_t dir = slash ? (size_t)(slash - cur) + 1 : 0;
+        if (dir + (size_t)len + 1 > sizeof cur) {
+            errno = ENAMETOOLONG;
+            return -1;
+        }
+        memcpy(cur + dir, link, (size_t)len + 1);
+    }
+    errno = ELOOP;
+    return -1;
+}
+
+void safe_file_folder(const char *path, char *dir, size_t n)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(dir, n, ".");
+    else if (slash == path)
+        snprintf(dir, n, "/");
+    else
+        snprintf(dir, n, "%.*s", (int)(slash - path), path);
+}
+
+/* What is left behind, for a failure's message ("" for a file to be named
+ * later: its writer says what it did). */
+static const char *left(const struct safe_file *sf)
+{
+    if (!sf->target[0])
+        return "";
+    return sf->existed ? "; the file is left as it was" : "; nothing was written";
+}
+
+static int write_fail(const struct safe_file *sf, struct mha_error *err, const char *what, int e)
+{
+    mha_error_clear(err);
+    mha_error_set(err, "cannot %s: %s%s", what, strerror(e), left(sf));
+    mha_error_at(err, sf->name, 0, 0);
+    return -1;
+}
+
+/* Resolve path into target and look at what is there: 0 (existed and mode
+ * set when it is a regular file), or -1 with err. */
+static int look(const char *path, char *target, size_t n, bool *existed, mode_t *mode,
+                struct mha_error *err)
+{
+    *existed = false;
+    if (safe_file_resolve(path, target, n) != 0)
+        return fail(err, path, "write", errno);
+    struct stat sb;
+    if (lstat(target, &sb) != 0) {
+        if (errno != ENOENT)
+            return fail(err, path, "write", errno);
+        return 0;
+    }
+    const char *why = not_regular(&sb, false);
+    if (why)
+        return fail(err, path, why, 0);
+    *existed = true;
+    *mode = sb.st_mode & 0777;
+    return 0;
+}
+
+int safe_file_check_target(const char *path, struct mha_error *err)
+{
+    char target[PATH_MAX];
+    bool existed;
+    mode_t mode;
+    return look(path, target, sizeof target, &existed, &mode, err);
+}
+
+/* 0666 less the umask: the mode open(O_CREAT, 0666) would give. */
+static mode_t new_file_mode(void)
+{
+    const mode_t mask = umask(0);
+    umask(mask);
+    return 0666 & ~mask;
+}
+
+/* The temporary at tmp (a mkstemp template), given sf->mode. */
+static int make_tmp(struct safe_file *sf, const char *folder, struct mha_error *err)
+{
+    sf->fd = mkstemp(sf->tmp); /* O_CREAT | O_EXCL: a link planted at the name fails */
+    if (sf->fd >= 0)
+        fcntl(sf->fd, F_SETFD, FD_CLOEXEC);
+    if (sf->fd < 0) {
+        const int e = errno;
+        sf->tmp[0] = '\0';
+        mha_error_clear(err);
+        mha_error_set(err, "cannot write in %s: %s%s", folder, strerror(e), left(sf));
+        mha_error_at(err, sf->name, 0, 0);
+        return -1;
+    }
+    if (fchmod(sf->fd, sf->mode) != 0) {
+        const int e = errno;
+        safe_file_discard(sf);
+        return write_fail(sf, err, "write", e);
+    }
+    return 0;
+}
+
+static void init(struct safe_file *sf, const char *name)
+{
+    memset(sf, 0, sizeof *sf);
+    sf->fd = -1;
+    sf->name = name;
+}
+
+int safe_file_create(struct safe_file *sf, const char *path, struct mha_error *err)
+{
+    init(sf, path);
+    sf->mode = new_file_mode();
+    if (look(path, sf->target, sizeof sf->target, &sf->existed, &sf->mode, err))
+        return -1;
+    char folder[PATH_MAX];
+    safe_file_folder(sf->target, folder, sizeof folder);
+    const char *base = strrchr(sf->target, '/');
+    base = base ? base + 1 : sf->target;
+    /* "NAME.part-XXXXXX" beside it, or a short name when NAME is long */
+    const int n = strlen(base) + 12 <= NAME_MAX
+                      ? snprintf(sf->tmp, sizeof sf->tmp, "%s.part-XXXXXX", sf->target)
+                      : snprintf(sf->tmp, sizeof sf->tmp, "%s/.part-XXXXXX", folder);
+    if (n >= (int)sizeof sf->tmp) {
+        sf->tmp[0] = '\0';
+        return write_fail(sf, err, "write", ENAMETOOLONG);
+    }
+    return make_tmp(sf, folder, err);
+}
+
+int safe_file_create_in(struct safe_file *sf, const char *folder, struct mha_error *err)
+{
+    init(sf, folder);
+    sf->mode = new_file_mode();
+    if (snprintf(sf->tmp, sizeof sf->tmp, "%s/.part-XXXXXX", folder) >= (int)sizeof sf->tmp) {
+        sf->tmp[0] = '\0';
+        return write_fail(sf, err, "write", ENAMETOOLONG);
+    }
+    return make_tmp(sf, folder, err);
+}
+
+FILE *safe_file_stream(struct safe_file *sf, struct mha_error *err)
+{
+    if (!sf->f && sf->fd >= 0 && !(sf->f = fdopen(sf->fd, "w")))
+        write_fail(sf, err, "write", errno);
+    return sf->f;
+}
+
+int safe_file_finish(struct safe_file *sf, struct mha_error *err)
+{
+    int e = 0;
+    if (sf->f) {
+        if (fflush(sf->f) != 0 || ferror(sf->f))
+            e = errno ? errno : EIO;
+        if (fsync(sf->fd) != 0 && !e)
+            e = errno;
+        if (fclose(sf->f) != 0 && !e)
+            e = errno;
+    } else if (sf->fd >= 0) {
+        if (fsync(sf->fd) != 0)
+            e = errno;
+        if (close(sf->fd) != 0 && !e)
+            e = errno;
+    }
+    sf->f = NULL;
+    sf->fd = -1;
+    return e ? write_fail(sf, err, "write", e) : 0;
+}
+
+/* fsync the folder of path, so the new name survives a power cut (where the
+ * file system allows a folder to be synced). */
+static void sync_folder(const char *path)
+{
+    char folder[PATH_MAX];
+    safe_file_folder(path, folder, sizeof folder);
+    const int fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+        fsync(fd);
+        close(fd);
+    }
+}
+
+int safe_file_place(struct safe_file *sf, const char *name, bool replace, struct mha_error *err)
+{
+    const char *dest = name ? name : sf->target;
+    int rc;
+    if (replace) {
+        rc = rename(sf->tmp, dest);
+    } else {
+        rc = link(sf->tmp, dest);
+        if (rc != 0 && errno == EEXIST)
+            return 1;
+        struct stat sb;
+        if (rc != 0 && lstat(dest, &sb) == 0)
+            return 1;
+        if (rc != 0) /* a file system without hard links: rename, after looking */
+            rc = rename(sf->tmp, dest);
+        else
+            unlink(sf->tmp);
+    }
+    if (rc != 0) {
+        const int e = errno;
+        mha_error_clear(err);
+        mha_error_set(err, "cannot put the file in place: %s%s", strerror(e), left(sf));
+        mha_error_at(err, name ? name : sf->name, 0, 0);
+        return -1;
+    }
+    sf->tmp[0] = '\0';
+    sync_folder(dest);
+    return 0;
+}
+
+int safe_file_commit(struct safe_file *sf, struct mha_error *err)
+{
+    if (safe_file_finish(sf, err) != 0 || safe_file_place(sf, NULL, true, err) != 0) {
+        safe_file_discard(sf);
+        return -1;
+    }
+    return 0;
+}
+
+void safe_file_discard(struct safe_file *sf)
+{
+    if (sf->f)
+        fclose(sf->f);
+    else if (sf->fd >= 0)
+        close(sf->fd);
+    sf->f = NULL;
+    sf->fd = -1;
+    if (sf->tmp[0])
+        unlink(sf->tmp);
+    sf->tmp[0] = '\0';
+}
+
+int safe_file_write(const char *path, const void *data, size_t len, struct mha_error *err)
+{
+    struct safe_file sf;
+    if (safe_file_create(&sf, path, err) != 0)
+        return -1;
+    const char *p = data;
+    while (len > 0) {
+        const ssize_t got = write(sf.fd, p, len);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0) {
+            const int e = got < 0 ? errno : EIO;
+            safe_file_discard(&sf);
+            return write_fail(&sf, err, "write", e);
+        }
+        p += got;
+        len -= (size_t)got;
+    }
+    return safe_file_commit(&sf, err);
 }

@@ -1,5 +1,6 @@
-/* safe_file.h - opening files that someone else wrote: examples, lessons
- * and recordings shared between teachers and students.
+/* safe_file.h - opening files that someone else wrote (examples, lessons
+ * and recordings shared between teachers and students), and the one way
+ * every file is written.
  *
  * A FIFO, a terminal, /dev/zero or a directory named where a file is
  * expected must never block or read without end: these open the path
@@ -11,8 +12,11 @@
 #ifndef MHA_SAFE_FILE_H
 #define MHA_SAFE_FILE_H
 
+#include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "engine/mha_error.h"
 
@@ -31,5 +35,83 @@ FILE *safe_file_fopen(const char *path, struct mha_error *err);
  * recording?").  Returns 0, or -1 with err naming path. */
 int safe_file_read(const char *path, size_t max, const char *what, char **out, size_t *len,
                    struct mha_error *err);
+
+/* ---- writing ------------------------------------------------------------
+ *
+ * Every file the program writes (models, examples, the progress file,
+ * exports, recordings, links) goes through a temporary file beside its
+ * target, as git's lockfile does:
+ *   - a target that exists and is not a regular file (a FIFO, a device, a
+ *     socket, a folder) is refused: "/dev/null: is a character device, not
+ *     a regular file";
+ *   - a symbolic link is followed to the file it names (even one that does
+ *     not exist yet), and that file is replaced in its own folder, so the
+ *     link stays a link;
+ *   - the temporary is made by mkstemp (O_CREAT | O_EXCL: never a guessable
+ *     name, never through a symbolic link planted there), written, fsynced,
+ *     given the old file's mode (a new file: 0666 less the umask), renamed
+ *     into place, and the folder fsynced;
+ *   - on any failure the temporary is removed and the old file is left
+ *     byte for byte as it was, and the message says so. */
+
+struct safe_file {
+    char target[PATH_MAX]; /* the file that is replaced (links followed) */
+    char tmp[PATH_MAX];    /* the temporary beside it, "" once gone */
+    const char *name;      /* the name the caller gave, for messages */
+    int fd;                /* the temporary, -1 once closed */
+    FILE *f;               /* a stream on fd (safe_file_stream), or NULL */
+    bool existed;          /* target was there when the temporary was made */
+    mode_t mode;           /* the mode the file gets */
+};
+
+/* The file path names once symbolic links are followed (it need not
+ * exist); 0, or -1 for a loop of links or a name longer than n. */
+int safe_file_resolve(const char *path, char *out, size_t n);
+
+/* The folder of path into dir: "." when it has none, "/" for a file at
+ * the root. */
+void safe_file_folder(const char *path, char *dir, size_t n);
+
+/* Refuse what is at path when it exists and is not a regular file (links
+ * followed); 0 when a file may be written there (nothing checks that the
+ * folder is writable).  -1 with err "path: is a FIFO ..." and the like. */
+int safe_file_check_target(const char *path, struct mha_error *err);
+
+/* Start writing the file at path: check and resolve it (above), make the
+ * temporary beside the target and give it the mode the file will have.
+ * name is what messages call the file (path itself, usually; kept, not
+ * copied).  0, or -1 with err (nothing made). */
+int safe_file_create(struct safe_file *sf, const char *path, struct mha_error *err);
+
+/* The same for a new file to be named later in folder (safe_file_place
+ * with replace false): the temporary in folder, mode 0666 less the umask.
+ * Its messages leave it to the caller to say that nothing was written. */
+int safe_file_create_in(struct safe_file *sf, const char *folder, struct mha_error *err);
+
+/* A stdio stream writing the temporary ("w"), kept in sf->f and closed by
+ * safe_file_commit / safe_file_discard; NULL with err. */
+FILE *safe_file_stream(struct safe_file *sf, struct mha_error *err);
+
+/* Flush, fsync and close the temporary.  0, or -1 with err (the temporary
+ * is still there: safe_file_discard it, or keep it as recordings do). */
+int safe_file_finish(struct safe_file *sf, struct mha_error *err);
+
+/* Put the finished temporary at name (NULL: the target), replacing what is
+ * there when replace, else only where nothing is (link(), so an existing
+ * name is never touched), and fsync the folder.  0; 1 when !replace and
+ * name exists (the temporary stays); -1 with err (the temporary stays). */
+int safe_file_place(struct safe_file *sf, const char *name, bool replace, struct mha_error *err);
+
+/* safe_file_finish then safe_file_place(sf, NULL, true), removing the
+ * temporary on any failure.  0, or -1 with err saying the old file is left
+ * as it was (or that nothing was written). */
+int safe_file_commit(struct safe_file *sf, struct mha_error *err);
+
+/* Close and remove the temporary (nothing placed).  Safe to call twice. */
+void safe_file_discard(struct safe_file *sf);
+
+/* The whole of data (len bytes) as the file at path, through the steps
+ * above.  0, or -1 with err. */
+int safe_file_write(const char *path, const void *data, size_t len, struct mha_error *err);
 
 #endif

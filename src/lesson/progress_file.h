@@ -43,8 +43,9 @@ void progress_file_unlock(int fd);
  * aside; -1 when no copy could be made. */
 int progress_file_keep(const char *target, int move, char *aside, size_t n);
 
-/* Write root to a temporary file beside target, then rename it over
- * target: the old file stays whole if anything fails. */
+/* Write root to target through safe_file_create/commit (safe_file.h): a
+ * temporary beside it renamed over it, so the old file stays whole if
+ * anything fails.  err's text starts with target. */
 int progress_file_write(const char *target, const json_t *root, struct mha_error *err);
 
 #endif

@@ -3,7 +3,10 @@
 # capture-pane.  Sourced by each test with the program's path as $1.  Skips
 # (exit 77) without tmux.  Every check that holds counts as passed; the first
 # that fails ends the test; the last line is "screen: N passed, M failed".
-# Progress files go to a temporary XDG_STATE_HOME, never the user's.
+# Progress files go to a temporary XDG_STATE_HOME, never the user's, and
+# the program runs in a temporary folder (the one the test went to with cd
+# when that is inside $WORK), so a stray key's export never lands in the
+# checkout.  SRC_ROOT is the source tree, for the files a test opens.
 
 EXE=$(realpath "${1:?usage: $0 path/to/mha-explorer}")
 if ! command -v tmux >/dev/null 2>&1; then
@@ -11,8 +14,10 @@ if ! command -v tmux >/dev/null 2>&1; then
     exit 77
 fi
 
+SRC_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 SOCK=mha-test-$$
 WORK=$(mktemp -d)
+mkdir "$WORK/cwd"
 PASSED=0
 FAILED=0
 T() { tmux -L "$SOCK" -f /dev/null "$@"; }
@@ -38,6 +43,10 @@ start() {
         echo "export TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8"
         echo "export XDG_STATE_HOME='$WORK/state'"
         echo "unset NO_COLOR"
+        case $PWD/ in
+        "$WORK"/*) printf 'cd %q\n' "$PWD" ;;
+        *) printf 'cd %q\n' "$WORK/cwd" ;;
+        esac
         for e in "${envs[@]}"; do printf 'export %q\n' "$e"; done
         printf '%q ' "$EXE" "${args[@]}"
         echo

@@ -18,7 +18,7 @@ wait_for "weights in [-1, 1)."
 keys q
 wait_exit 0
 
-start 160 50 -- --load "$(dirname "$0")/../../assets/examples/cat-sat.json"
+start 160 50 -- --load "$SRC_ROOT/assets/examples/cat-sat.json"
 wait_for "0 · Input"
 check "a file's weights are not called drawn" bash -c "! tmux -L $SOCK capture-pane -p | grep -q 'nn.Linear starts'"
 keys q

@@ -68,7 +68,7 @@ T kill-server
 # the bundled examples by name, a file under ~, /word and n
 mkdir -p "$WORK/home"
 cp "$(dirname "$EXE")/../../assets/examples/translate.json" "$WORK/home/mine.json" 2>/dev/null ||
-    cp "$(dirname "$0")/../../assets/examples/translate.json" "$WORK/home/mine.json"
+    cp "$SRC_ROOT/assets/examples/translate.json" "$WORK/home/mine.json"
 start 100 30 HOME="$WORK/home"
 wait_for "0 · Input"
 keys :

@@ -77,5 +77,5 @@ wait_exit 2
 
 # a recording that cannot be written: refused before the terminal is touched
 start 100 30 -- --record /nonexistent/folder/demo.rec
-wait_for "--record: cannot write /nonexistent/folder/demo.rec"
+wait_for "--record: /nonexistent/folder/demo.rec: cannot write in /nonexistent/folder"
 wait_exit 2

@@ -7,10 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
-#include <unistd.h>
 
 #include "io/colorscale.h"
+#include "io/safe_file.h"
 #include "lesson/lesson.h"
 #include "ui/core/ui_app.h"
 #include "ui/core/ui_cmd.h"
@@ -85,22 +84,31 @@ static int link_to_file(struct ui_app *app, const char *arg)
     }
     if (!make_link(app, &command, note, sizeof note))
         return -1;
-    const int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
-    if (fd < 0) {
-        ui_state_say(st, true, "Nothing written: %s %s.", path,
-                     errno == EEXIST ? "exists (:link writes a new file, never over one)"
-                                     : strerror(errno));
-        free(command);
-        return -1;
+    /* written whole beside its name, then linked there: never over a file */
+    char folder[PATH_MAX];
+    safe_file_folder(path, folder, sizeof folder);
+    struct mha_error err;
+    mha_error_clear(&err);
+    struct safe_file sf;
+    FILE *f = NULL;
+    int placed = -1;
+    if (safe_file_check_target(path, &err) == 0 && safe_file_create_in(&sf, folder, &err) == 0) {
+        if ((f = safe_file_stream(&sf, &err)) && fputs(command, f) >= 0 && fputc('\n', f) != EOF &&
+            safe_file_finish(&sf, &err) == 0)
+            placed = safe_file_place(&sf, path, false, &err);
+        else if (!err.text[0])
+            mha_error_set(&err, "%s", strerror(errno));
+        safe_file_discard(&sf);
     }
-    const size_t len = strlen(command);
-    const bool ok = write(fd, command, len) == (ssize_t)len && write(fd, "\n", 1) == 1;
-    const bool closed = close(fd) == 0;
     free(command);
-    if (!ok || !closed) {
-        const int e = errno;
-        unlink(path);
-        ui_state_say(st, true, "Nothing written: %s: %s.", path, strerror(e));
+    if (placed != 0) {
+        if (placed == 1)
+            ui_state_say(st, true,
+                         "Nothing written: %s exists (:link writes a new file, never "
+                         "over one).",
+                         path);
+        else
+            ui_state_say(st, true, "Nothing written: %s: %s.", path, err.text);
         return -1;
     }
     ui_state_say(st, false, "Wrote the command line to %s%s%s.", path,

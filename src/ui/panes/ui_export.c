@@ -5,11 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "io/dump.h"
 #include "io/export.h"
+#include "io/safe_file.h"
 #include "ui/views/ui_views.h"
 
 #define MAX_NUMBER 9999 /* mha-attention-9999.svg is the last automatic name */
@@ -53,33 +52,6 @@ static int render(const struct ui_state *st, int fmt, char **buf, size_t *len,
     return rc;
 }
 
-/* The folder of path ("." when it has none). */
-static void folder_of(const char *path, char *dir, size_t n)
-{
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        snprintf(dir, n, ".");
-    else if (slash == path)
-        snprintf(dir, n, "/");
-    else
-        snprintf(dir, n, "%.*s", (int)(slash - path), path);
-}
-
-/* Put the finished temporary file at name unless something is there:
- * 0, 1 when name exists, -1 (errno) for any other failure. */
-static int place(const char *tmp, const char *name)
-{
-    if (link(tmp, name) == 0)
-        return 0;
-    if (errno == EEXIST)
-        return 1;
-    /* a file system without hard links: rename, after looking */
-    struct stat sb;
-    if (lstat(name, &sb) == 0)
-        return 1;
-    return rename(tmp, name) == 0 ? 0 : -1;
-}
-
 int ui_export_write(const struct ui_state *st, int fmt, const char *dir, const char *path,
                     char *written, size_t size, struct mha_error *err)
 {
@@ -98,53 +70,52 @@ int ui_export_write_buffer(char *buf, size_t len, const char *what, const char *
                            const char *dir, const char *path, char *written, size_t size,
                            struct mha_error *err)
 {
-    char folder[PATH_MAX], tmp[PATH_MAX + 32];
+    char folder[PATH_MAX];
     if (path)
-        folder_of(path, folder, sizeof folder);
+        safe_file_folder(path, folder, sizeof folder);
     else
         snprintf(folder, sizeof folder, "%s", dir && *dir ? dir : ".");
-    snprintf(tmp, sizeof tmp, "%s/.mha-export-XXXXXX", folder);
-    const int fd = mkstemp(tmp);
-    if (fd < 0) {
+    struct mha_error local;
+    mha_error_clear(&local);
+    if (path && safe_file_check_target(path, &local) != 0) { /* a FIFO, a device, a folder */
         free(buf);
-        return mha_error_set(err, "cannot write in %s: %s", folder, strerror(errno));
+        return mha_error_set(err, "%s: %s", path, local.text);
     }
-    /* mkstemp makes the file 0600; an export is a handout: the permissions
-     * any new file gets here (0666 less the umask) */
-    const mode_t mask = umask(0);
-    umask(mask);
-    fchmod(fd, 0666 & ~mask);
-    FILE *f = fdopen(fd, "w");
-    const bool ok = f && fwrite(buf, 1, len, f) == len && fflush(f) == 0 && fsync(fd) == 0;
-    const int saved = errno;
-    const bool closed = f ? fclose(f) == 0 : close(fd) == 0;
-    if (!ok || !closed) {
-        unlink(tmp);
+    /* a new file is written whole beside its name (an export is a handout:
+     * 0666 less the umask), then linked there: a name that exists is never
+     * replaced */
+    struct safe_file sf;
+    FILE *f = NULL;
+    if (safe_file_create_in(&sf, folder, &local) != 0 || !(f = safe_file_stream(&sf, &local)) ||
+        fwrite(buf, 1, len, f) != len || safe_file_finish(&sf, &local) != 0) {
+        const int e = errno;
+        if (f && !local.text[0])
+            mha_error_set(&local, "cannot write in %s: %s", folder, strerror(e));
+        safe_file_discard(&sf);
         free(buf);
-        return mha_error_set(err, "cannot write in %s: %s", folder, strerror(ok ? errno : saved));
+        return mha_error_set(err, "%s", local.text);
     }
     free(buf);
     char name[PATH_MAX + 128];
     int placed = 1;
     if (path) {
         snprintf(name, sizeof name, "%s", path);
-        placed = place(tmp, name);
+        placed = safe_file_place(&sf, name, false, &local);
     }
     for (int n = 1; !path && placed == 1 && n <= MAX_NUMBER; n++) {
         char base[96];
         ui_export_name(what, n, ext, base, sizeof base);
         snprintf(name, sizeof name, "%s/%s", folder, base);
-        placed = place(tmp, name);
+        placed = safe_file_place(&sf, name, false, &local);
     }
-    const int saved_place = errno;
-    unlink(tmp); /* after a link the name stays; after a rename there is nothing left */
+    safe_file_discard(&sf); /* what is left when nothing was placed */
     if (placed != 0) {
         if (placed == 1)
             return mha_error_set(err,
                                  path ? "%s exists; :export never replaces a file"
                                       : "%s: every name up to 9999 is taken",
                                  path ? path : folder);
-        return mha_error_set(err, "cannot write %s: %s", name, strerror(saved_place));
+        return mha_error_set(err, "%s: %s", name, local.text);
     }
     char *abs = realpath(name, NULL);
     snprintf(written, size, "%s", abs ? abs : name);

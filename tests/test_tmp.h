@@ -1,0 +1,33 @@
+/* test_tmp.h - a test's own temporary folder, made under $TMPDIR (or /tmp)
+ * and removed whole at the end, so a test leaves nothing behind. */
+#ifndef TEST_TMP_H
+#define TEST_TMP_H
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* "$TMPDIR/<name>-XXXXXX" (a mkdtemp/mkstemp template) into buf; the
+ * folder is $TMPDIR when set and not empty, else /tmp.  Returns buf. */
+static inline char *test_tmp_template(char *buf, size_t n, const char *name)
+{
+    const char *dir = getenv("TMPDIR");
+    snprintf(buf, n, "%s/%s-XXXXXX", dir && *dir ? dir : "/tmp", name);
+    return buf;
+}
+
+/* A new folder "$TMPDIR/<name>-XXXXXX" into buf; NULL when it cannot be
+ * made. */
+static inline char *test_tmp_dir(char *buf, size_t n, const char *name)
+{
+    return mkdtemp(test_tmp_template(buf, n, name));
+}
+
+/* Remove the folder and all it holds; 0 on success. */
+static inline int test_tmp_remove(const char *dir)
+{
+    char cmd[4200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    return system(cmd);
+}
+
+#endif
