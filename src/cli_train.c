@@ -17,6 +17,7 @@
 #include "io/dump.h"
 #include "io/model_io.h"
 #include "engine/train.h"
+#include "engine/train_heads.h"
 
 static const char *prog = "mha-explorer";
 
@@ -113,6 +114,24 @@ static void progress_at(long step, long limit, void *ctx)
     progress(step, limit);
 }
 
+/* What each head was measured to do (train_heads.h) as JSON: its label
+ * and the measures behind it. */
+static void heads_json(FILE *f, const struct train_head_stats *roles, int heads)
+{
+    fprintf(f, "  \"heads\": [");
+    for (int h = 0; h < heads; h++) {
+        const struct train_head_stats *r = &roles[h];
+        char label[64];
+        train_head_label(r, label, sizeof label);
+        fprintf(f,
+                "%s\n    {\"label\": \"%s\", \"first\": %.4f, \"prev\": %.4f, \"self\": %.4f, "
+                "\"copy\": %.4f, \"even\": %.4f}",
+                h ? "," : "", label, (double)r->first, (double)r->prev, (double)r->self,
+                (double)r->copy, (double)r->even);
+    }
+    fprintf(f, "\n  ],\n");
+}
+
 static void write_summary(FILE *f, const struct train_run *run, const struct train_stopping *stop,
                           int format, double ms)
 {
@@ -120,6 +139,11 @@ static void write_summary(FILE *f, const struct train_run *run, const struct tra
     const struct train_model *m = run->model;
     const struct train_config *c = &m->cfg;
     const bool file = run->task->data != NULL;
+    /* what the heads do, measured on held-out sequences as the screen measures them */
+    struct train_head_stats roles[TRAIN_MAX_D_MODEL];
+    const int n_seq =
+        run->eval->size < TRAIN_HEADS_SEQUENCES ? run->eval->size : TRAIN_HEADS_SEQUENCES;
+    const bool measured = train_heads_measure(m, run->eval, n_seq, roles, NULL) == 0;
     if (format == DUMP_FORMAT_JSON) {
         fprintf(f, "{\n  \"task\": ");
         json_string_out(f, run->task->name);
@@ -141,6 +165,8 @@ static void write_summary(FILE *f, const struct train_run *run, const struct tra
                 "  \"stopped\": {\"step\": %ld, \"rule\": \"%s\", \"limit\": %d, "
                 "\"best\": %.4f, \"best_step\": %ld, \"patience\": %ld},\n",
                 m->step, rule, run->opt.steps, (double)stop->best, stop->best_step, stop->patience);
+        if (measured)
+            heads_json(f, roles, c->heads);
         fprintf(f, "  \"ms_per_step\": %.4f\n}\n", ms);
         return;
     }
@@ -160,6 +186,11 @@ static void write_summary(FILE *f, const struct train_run *run, const struct tra
     char why[256];
     train_stopping_text(stop, m->step, why, sizeof why);
     fprintf(f, "stopped      %s\n", why);
+    for (int h = 0; h < c->heads && measured; h++) {
+        char label[64];
+        train_head_label(&roles[h], label, sizeof label);
+        fprintf(f, "head %-7d %s\n", h, label[0] ? label : "(no label)");
+    }
     fprintf(f, "ms_per_step  %.4f\n", ms);
 }
 

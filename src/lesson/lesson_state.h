@@ -33,6 +33,7 @@ struct lesson_state {
     int n_train_heads;
     uint32_t train_seed;
     int train_steps;
+    int train_d_model;
 };
 
 /* The state before any scene: the default example on the input stage. */

@@ -281,8 +281,9 @@ static void put_preset(struct lesson_state *st, const struct lesson_scene *sc)
 }
 
 /* A scene with train: sets up the model that trains: its heads (or
- * compare:), seed and steps are the model's, each train: scene starting from
- * the defaults; lesson_state_apply keeps heads and seed off the example. */
+ * compare:), seed, d_model and steps are the model's, each train: scene
+ * starting from the defaults; lesson_state_apply keeps heads, seed and
+ * d_model off the example. */
 static void put_train(struct lesson_state *st, const struct lesson_scene *sc)
 {
     if (!strcmp(sc->train, "off")) {
@@ -299,6 +300,7 @@ static void put_train(struct lesson_state *st, const struct lesson_scene *sc)
     }
     st->train_seed = (set & (1u << SCENE_SEED)) ? sc->seed : TRAIN_DEFAULT_SEED;
     st->train_steps = (set & (1u << SCENE_STEPS)) ? sc->steps : TRAIN_DEFAULT_STEPS;
+    st->train_d_model = (set & (1u << SCENE_D_MODEL)) ? sc->d_model : TRAIN_DEFAULT_D_MODEL;
 }
 
 /* compare: and steps: are read by put_train (they go with train:) */
@@ -405,9 +407,10 @@ bool lesson_scene_key_read(struct lesson *l, struct lesson_scene *sc, int k, con
 void lesson_state_apply(struct lesson_state *st, const struct lesson_scene *sc)
 {
     st->focus = NULL; /* a focus belongs to its own step */
-    /* in a scene that trains, heads and seed are the model's (put_train) */
-    const unsigned model =
-        (sc->set & (1u << SCENE_TRAIN)) ? (1u << SCENE_HEADS) | (1u << SCENE_SEED) : 0u;
+    /* in a scene that trains, heads, seed and d_model are the model's (put_train) */
+    const unsigned model = (sc->set & (1u << SCENE_TRAIN))
+                               ? (1u << SCENE_HEADS) | (1u << SCENE_SEED) | (1u << SCENE_D_MODEL)
+                               : 0u;
     for (int k = 0; k < SCENE_KEY_COUNT; k++)
         if (sc->set & (1u << k) & ~model)
             keys[k].apply(st, sc);

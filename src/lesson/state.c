@@ -401,7 +401,7 @@ static void check_train_scene(struct lesson *l, const struct lesson_scene *sc,
     const struct train_task *task = train_task_find(st->train);
     for (int i = 0; task && i < st->n_train_heads; i++) {
         struct train_config cfg;
-        train_task_config(task, TRAIN_DEFAULT_D_MODEL, st->train_heads[i], TRAIN_DEFAULT_VOCAB,
+        train_task_config(task, st->train_d_model, st->train_heads[i], TRAIN_DEFAULT_VOCAB,
                           TRAIN_DEFAULT_CONTEXT, &cfg);
         struct mha_error err;
         mha_error_clear(&err);

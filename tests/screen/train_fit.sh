@@ -3,7 +3,8 @@
 # column numbers, one labelled row per position) while training and after it
 # stops, in the default 80x24 terminal, in the presenter's layout there, and
 # at 160x48, where the cells grow: lesson 16 (one model of 2 heads, with its
-# checkpoint waiting below), lesson 17 (1 head against 2, and 2 against 4).
+# checkpoint waiting below), lesson 17 (1 head against 2 at d_model 8 and
+# 16, and 2 against 4).
 . "$(dirname "$0")/lib.sh"
 
 CHECK="$(dirname "$0")/heads_whole.py"
@@ -54,10 +55,11 @@ lesson() {
 lesson 80 24 16 1 2
 lesson 80 24 16 2 2
 lesson 80 24 17 1 1,2
-lesson 80 24 17 3 2,4
+lesson 80 24 17 3 1,2
+lesson 80 24 17 4 2,4
 lesson 80 24 16 2 2 --present
 lesson 160 48 16 2 2
-lesson 160 48 17 3 2,4
+lesson 160 48 17 4 2,4
 
 # at 160x48 the cells are wider than at 80x24 (column numbers 4 or more apart)
 start 160 48 -- --lesson 16 --step 1

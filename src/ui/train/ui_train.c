@@ -142,7 +142,7 @@ int ui_train_setup_from_lesson(const struct lesson_state *st, struct ui_train_se
     s->task = st->train ? train_task_find(st->train) : NULL;
     if (!s->task)
         return mha_error_set(err, "train: unknown task \"%s\"", st->train ? st->train : "");
-    s->d_model = TRAIN_DEFAULT_D_MODEL;
+    s->d_model = st->train_d_model;
     s->vocab = TRAIN_DEFAULT_VOCAB;
     s->context = TRAIN_DEFAULT_CONTEXT;
     train_run_options_default(&s->opt);

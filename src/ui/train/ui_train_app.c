@@ -202,8 +202,8 @@ int ui_train_open(struct ui_app *app, const struct ui_train_setup *s, struct mha
  * (keys may have moved its seed or heads on since). */
 static void setup_key(const struct ui_train_setup *s, char *buf, size_t n)
 {
-    size_t used =
-        (size_t)snprintf(buf, n, "%s %u %d", s->task->name, (unsigned)s->opt.seed, s->opt.steps);
+    size_t used = (size_t)snprintf(buf, n, "%s %u %d %d", s->task->name, (unsigned)s->opt.seed,
+                                   s->opt.steps, s->d_model);
     for (int i = 0; i < s->n_heads && used < n; i++)
         used += (size_t)snprintf(buf + used, n - used, " %d", s->heads[i]);
 }
