@@ -4,6 +4,7 @@
  * opened with --load. */
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -194,6 +195,85 @@ static void write_summary(FILE *f, const struct train_run *run, const struct tra
     fprintf(f, "ms_per_step  %.4f\n", ms);
 }
 
+/* ---- Ctrl-C or SIGTERM while training headless ----
+ * The first ends the run after the step under way, and the model reached is
+ * saved (--save) before the program exits as the signal asks (130, 143); a
+ * second one ends the program at once, saving nothing. */
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop_signal(int sig)
+{
+    if (stop_signal) { /* the second: as the signal does by default */
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
+    }
+    stop_signal = sig;
+}
+
+static bool stop_asked(void *ctx)
+{
+    (void)ctx;
+    return stop_signal != 0;
+}
+
+struct stop_signals {
+    struct sigaction intr, term;
+};
+
+static void catch_stop_signals(struct stop_signals *old)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    stop_signal = 0;
+    sigaction(SIGINT, &sa, &old->intr);
+    sigaction(SIGTERM, &sa, &old->term);
+}
+
+static void restore_stop_signals(const struct stop_signals *old)
+{
+    sigaction(SIGINT, &old->intr, NULL);
+    sigaction(SIGTERM, &old->term, NULL);
+}
+
+/* Save the model with SIGINT and SIGTERM held back, so a second one waits
+ * for the file to be whole (or the old one kept) rather than leaving a
+ * temporary behind. */
+static int save_held(const struct train_model *m, const char *path, struct mha_error *err)
+{
+    sigset_t both, before;
+    sigemptyset(&both);
+    sigaddset(&both, SIGINT);
+    sigaddset(&both, SIGTERM);
+    sigprocmask(SIG_BLOCK, &both, &before);
+    const int rc = model_io_save(m, path, err);
+    sigprocmask(SIG_SETMASK, &before, NULL);
+    return rc;
+}
+
+/* The run was stopped by a signal at its step: save what it reached, say
+ * so, and the status the signal asks for. */
+static int interrupted(const struct cli_options *o, const struct train_run *run, int sig)
+{
+    struct mha_error err;
+    mha_error_clear(&err);
+    const int status = sig == SIGINT ? 130 : 128 + sig;
+    if (o->save && save_held(run->model, o->save, &err)) {
+        cli_report(&err);
+        fprintf(stderr, "%s: stopped at step %ld of %d; not saved\n", prog, run->model->step,
+                run->opt.steps);
+        return status;
+    }
+    if (o->save)
+        fprintf(stderr, "%s: stopped at step %ld of %d; saved %s\n", prog, run->model->step,
+                run->opt.steps, o->save);
+    else
+        fprintf(stderr, "%s: stopped at step %ld of %d\n", prog, run->model->step, run->opt.steps);
+    return status;
+}
+
 int cli_train_summary(const struct cli_options *o)
 {
     struct mha_error err;
@@ -208,14 +288,23 @@ int cli_train_summary(const struct cli_options *o)
     /* the screen's rule: until the held-out score settles, or the limit */
     struct train_stopping stop;
     train_stopping_init(&stop, run->opt.steps);
+    struct stop_signals old;
+    catch_stop_signals(&old);
     const double t0 = now_ms();
-    train_run_until_stopped(run, &stop, bar ? progress_at : NULL, NULL, NULL);
+    train_run_until_stopped(run, &stop, bar ? progress_at : NULL, stop_asked, NULL);
     const double ms = now_ms() - t0;
     if (bar)
         fputc('\n', stderr);
+    if (stop_signal) {
+        const int status = interrupted(o, run, stop_signal);
+        restore_stop_signals(&old);
+        train_run_free(run);
+        train_dataset_free(data);
+        return status;
+    }
     const long total = run->model->step;
     int rc = 0;
-    if (o->save && model_io_save(run->model, o->save, &err)) {
+    if (o->save && save_held(run->model, o->save, &err)) {
         cli_report(&err);
         rc = CLI_EXIT_USAGE;
     }
@@ -226,6 +315,7 @@ int cli_train_summary(const struct cli_options *o)
             rc = EXIT_FAILURE;
         }
     }
+    restore_stop_signals(&old);
     train_run_free(run);
     train_dataset_free(data);
     return rc;

@@ -433,8 +433,9 @@ void train_stopping_text(const struct train_stopping *s, long step, char *buf, s
 
 /* Train run from where it is (a fresh run: step 0, evaluated here) until
  * the rule above stops it, evaluating as the screen does; progress (may be
- * NULL) is called now and then with the step reached; stop_now (may be
- * NULL) is asked between steps and ends the run early when it says so.
+ * NULL) is called after each evaluation with the step reached; stop_now
+ * (may be NULL) is asked before each step and ends the run there when it
+ * says so.
  * Returns s->stop (TRAIN_RUNNING when stop_now ended it). */
 enum train_stop train_run_until_stopped(struct train_run *run, struct train_stopping *s,
                                         void (*progress)(long step, long limit, void *ctx),

@@ -71,9 +71,10 @@ enum train_stop train_run_until_stopped(struct train_run *run, struct train_stop
     while (s->stop == TRAIN_RUNNING) {
         if (stop_now && stop_now(ctx))
             return TRAIN_RUNNING;
-        /* on to the next evaluation (or the limit) */
+        /* on to the next evaluation (or the limit); a step at a time when
+         * the caller may want to stop between steps */
         const long step = run->model->step, limit = run->opt.steps;
-        long n = TRAIN_EVAL_EVERY - step % TRAIN_EVAL_EVERY;
+        long n = stop_now ? 1 : TRAIN_EVAL_EVERY - step % TRAIN_EVAL_EVERY;
         n = step + n > limit ? limit - step : n;
         if (n <= 0 || train_run_steps(run, (int)n) != n) { /* the limit was already reached */
             s->stop = TRAIN_STOP_LIMIT;

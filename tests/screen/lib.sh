@@ -29,7 +29,9 @@ cleanup() {
 trap cleanup EXIT
 pass() { PASSED=$((PASSED + 1)); }
 
-# start W H [VAR=value ...] [-- args]: run the explorer in a W x H terminal.
+# start W H [VAR=value ...] [-- args]: run the explorer in a W x H terminal
+# (under the command in the array WRAP, when a test sets one).
+WRAP=()
 start() {
     local w=$1 h=$2
     shift 2
@@ -48,7 +50,7 @@ start() {
         *) printf 'cd %q\n' "$WORK/cwd" ;;
         esac
         for e in "${envs[@]}"; do printf 'export %q\n' "$e"; done
-        printf '%q ' "$EXE" "${args[@]}"
+        printf '%q ' "${WRAP[@]}" "$EXE" "${args[@]}"
         echo
         echo "echo \$? > '$WORK/status'"
         echo "echo EXPLORER-EXITED"

@@ -138,15 +138,19 @@ static bool timers(struct ui_app *app, double now)
 
 int ui_app_interactive(struct ui_app *app)
 {
+    /* the handlers go in before newterm(): ncurses then leaves them alone
+     * (it installs its own only over the default, and its own exits 1), and
+     * what is put back afterwards is what the program started with */
     struct saved_signals old;
+    catch_signals(&old);
     SCREEN *scr = newterm(NULL, stdout, stdin);
     if (!scr) {
+        restore_signals(&old);
         fprintf(stderr, "mha-explorer: cannot use this terminal (TERM=%s)\n",
                 getenv("TERM") ? getenv("TERM") : "");
-        return 1;
+        return got_signal == SIGINT ? 130 : got_signal ? 128 + (int)got_signal : 1;
     }
     set_term(scr);
-    catch_signals(&old);
     ui_app_setup_curses(app);
     ui_app_reflow(app, LINES, COLS);
     ui_app_apply_focus(app);
@@ -213,6 +217,8 @@ int ui_app_interactive(struct ui_app *app)
     endwin();
     delscreen(scr);
     ui_release_curses();
+    /* from here a signal ends the program as signals do (130 for SIGINT,
+     * 143 for SIGTERM): the dispositions it started with, not ncurses' */
     restore_signals(&old);
     return got_signal == SIGINT ? 130 : got_signal ? 128 + (int)got_signal : 0;
 }
