@@ -387,6 +387,10 @@ struct train_run *train_run_new(const struct train_task *task, int d_model, int 
                                 struct mha_error *err);
 void train_run_free(struct train_run *run);
 
+/* Start run again from step 0 with seed, in the memory it has: the same
+ * numbers as train_run_new with that seed.  0, or -1 + err. */
+int train_run_reseed(struct train_run *run, uint32_t seed, struct mha_error *err);
+
 /* n more steps (stops at opt.steps); returns steps taken.  The sample's
  * trace is refreshed afterwards. */
 int train_run_steps(struct train_run *run, int n);

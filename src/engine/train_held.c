@@ -197,10 +197,15 @@ int train_held_fill(struct train_run *run, int vocab, struct rng *rng, struct mh
     int cap = 16;
     while (cap < 2 * e->size)
         cap *= 2;
-    run->held_set = calloc((size_t)cap, sizeof(int));
-    if (!run->held_set)
-        return mha_error_set(err, "out of memory");
-    run->held_cap = cap;
+    if (run->held_set && run->held_cap == cap) { /* drawn again (a new seed): the same set */
+        memset(run->held_set, 0, (size_t)cap * sizeof(int));
+    } else {
+        free(run->held_set);
+        run->held_set = calloc((size_t)cap, sizeof(int));
+        if (!run->held_set)
+            return mha_error_set(err, "out of memory");
+        run->held_cap = cap;
+    }
     /* different sequences only: a draw already held is drawn again (the
      * set is at most a fifth of the task's sequences, so few are) */
     for (int s = 0; s < e->size; s++) {

@@ -124,6 +124,25 @@ fail:
     return NULL;
 }
 
+int train_run_reseed(struct train_run *run, uint32_t seed, struct mha_error *err)
+{
+    struct train_model *m = run->model;
+    const int len = run->eval->len;
+    run->opt.seed = seed;
+    train_model_init(m, seed);
+    rng_init(&run->rng, seed ^ RUN_STREAM_BATCHES);
+    struct rng held_rng;
+    rng_init(&held_rng, seed ^ RUN_STREAM_EVAL);
+    if (train_held_fill(run, m->cfg.vocab, &held_rng, err) ||
+        train_model_set_sample(m, run->eval->tokens, len, err) ||
+        train_model_sample_forward(m, err))
+        return -1;
+    run->last_loss = NAN;
+    run->eval_loss = 0.0f;
+    memset(run->accuracy, 0, sizeof run->accuracy);
+    return 0;
+}
+
 void train_run_free(struct train_run *run)
 {
     if (!run)

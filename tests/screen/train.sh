@@ -117,3 +117,24 @@ check "--train with --view" refused "--view cannot be combined with --train" \
     --train first-prev --view heads
 check "--train without a terminal" refused "To train without a terminal add --dump summary" \
     --train first-prev
+
+# r trains again in the memory the run has: forty presses leave the
+# program's resident size within 1 MB of where it was after the first
+rss() { awk '/^VmRSS/ {print $2}' "/proc/$1/status"; }
+start 100 30 -- --train first-prev
+wait_for "first-prev · step"
+pid=$(pgrep -f -- "^$EXE --train first-prev\$" | head -1)
+[ -n "$pid" ] || fail "no program to measure"
+keys r
+sleep 0.3
+before=$(rss "$pid")
+for i in $(seq 1 40); do
+    keys r
+    sleep 0.05
+done
+wait_for "seed 42"
+after=$(rss "$pid")
+check "retraining 40 times grows the program by $((after - before)) kB (< 1024)" \
+    test $((after - before)) -lt 1024
+keys q
+wait_exit 0

@@ -163,8 +163,40 @@ void ui_train_free(struct ui_train *t)
     free(t);
 }
 
+/* Pane p from step 0 with seed, in the memory it has (the same model, only
+ * another seed): nothing is allocated, so retraining does not grow the
+ * program. */
+static int pane_reseed(const struct ui_train *t, struct ui_train_pane *p, uint32_t seed,
+                       struct mha_error *err)
+{
+    if (train_run_reseed(p->run, seed, err) != 0 ||
+        train_model_copy_params(p->shown, p->run->model, err) != 0 ||
+        train_model_fill_example(p->run->model, p->start, err) != 0)
+        return -1;
+    for (int i = 0; i < p->run->model->sample_len; i++) /* the new sample's tokens */
+        mha_example_set_token(p->start, false, i,
+                              p->run->model->vocab_names[p->run->model->sample[i]]);
+    p->roles_valid = false;
+    pane_begin(t, p);
+    return 0;
+}
+
 int ui_train_restart(struct ui_train *t, uint32_t seed, int heads, struct mha_error *err)
 {
+    bool same = true; /* the same models, another seed: retrained in place */
+    for (int i = 0; i < t->n_panes; i++)
+        same = same && (heads <= 0 || t->n_panes > 1 || heads == t->panes[i].run->model->cfg.heads);
+    if (same) {
+        t->opt.seed = seed;
+        for (int i = 0; i < t->n_panes; i++)
+            if (pane_reseed(t, &t->panes[i], seed, err) != 0)
+                return -1;
+        t->tick = 0;
+        t->start_ms = t->now_ms;
+        t->scrub = -1;
+        t->paused = false;
+        return 0;
+    }
     struct ui_train nt = *t;
     nt.opt.seed = seed;
     if (heads > 0 && t->n_panes == 1)

@@ -99,8 +99,9 @@ struct ui_train *ui_train_new(const struct ui_train_setup *s, struct mha_error *
 void ui_train_free(struct ui_train *t);
 
 /* Start again from step 0 (at the session time of the last catch-up) with
- * seed, and (heads > 0, one pane only) this many heads.  On failure (-1 +
- * err) the old runs stay. */
+ * seed, and (heads > 0, one pane only) this many heads.  Another seed for
+ * the same models trains again in the memory the runs have; other heads
+ * build new runs, and on failure (-1 + err) the old runs stay. */
 int ui_train_restart(struct ui_train *t, uint32_t seed, int heads, struct mha_error *err);
 
 /* Run the ticks due by now_ms on the session clock (at most max_ticks of
