@@ -14,6 +14,7 @@
 
 #include "io/colorscale.h"
 #include "io/export.h"
+#include "svg_fit.h"
 #include "lesson/lesson_html.h"
 
 #define N_EXAMPLES 3
@@ -298,6 +299,42 @@ static void check_xml_format(int which, enum export_format fmt)
         run_close(&r, export_format_name(fmt));
     }
 }
+
+/* Every text of every stage's SVG lies inside the picture (svg_fit.h), at
+ * sizes from 1 head of 2 to 8 heads of 64 and from 2 tokens to 16, with
+ * long token names and the causal mask. */
+START_TEST(svg_text_fits_at_every_size)
+{
+    static const struct {
+        int tokens, d_model, heads;
+    } sizes[] = {{2, 2, 1}, {4, 6, 2}, {6, 16, 4}, {16, 8, 8}, {5, 64, 8}, {3, 6, 6}};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        for (int causal = 0; causal < 2; causal++) {
+            struct mha_error err;
+            mha_error_clear(&err);
+            struct mha_example *ex = mha_example_generated(sizes[i].tokens, NULL, sizes[i].d_model,
+                                                           sizes[i].heads, 3, &err);
+            ck_assert_msg(ex != NULL, "%s", err.text);
+            ex->causal = causal;
+            ck_assert(!mha_example_set_token(ex, false, 0, "an-unusually-long-token-name"));
+            struct mha_trace *t = mha_run(ex, &err);
+            ck_assert_msg(t != NULL, "%s", err.text);
+            for (int stage = DUMP_ALL; stage < MHA_STAGE_COUNT; stage++) {
+                char *doc = NULL;
+                size_t len = 0;
+                FILE *f = open_memstream(&doc, &len);
+                ck_assert_int_eq(export_write(f, ex, t, stage, EXPORT_FORMAT_SVG, &err), 0);
+                fclose(f);
+                const char *why = svg_text_outside(doc);
+                ck_assert_msg(why == NULL, "%d tokens, d_model %d, %d heads, stage %d: %s",
+                              sizes[i].tokens, sizes[i].d_model, sizes[i].heads, stage, why);
+                free(doc);
+            }
+            mha_trace_free(t);
+            mha_example_free(ex);
+        }
+}
+END_TEST
 
 START_TEST(svg_is_standalone_well_formed_with_the_numbers)
 {
@@ -588,6 +625,7 @@ int main(void)
         tcase_add_loop_test(tcase(s, export_format_name(f)), each[f], 0, N_EXAMPLES);
     TCase *api = tcase(s, "api");
     tcase_add_test(api, format_names_and_refusals);
+    tcase_add_test(api, svg_text_fits_at_every_size);
     tcase_add_test(api, xml_text_escapes_and_repairs);
     tcase_add_test(tcase(s, "colorscale"), colour_scales_match_the_screen_and_stay_legible);
     tcase_add_test(tcase(s, "lesson"), lesson_page_is_well_formed_with_text_screens_and_quizzes);

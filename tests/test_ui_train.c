@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "svg_fit.h"
 #include "ui/train/ui_train.h"
 #include "engine/views.h"
 #include "engine/views_drift.h"
@@ -298,6 +299,48 @@ START_TEST(test_svg)
 }
 END_TEST
 
+/* Every text of the training picture lies inside it (svg_fit.h): one run
+ * and compare, heads 1 to 8, d_model 8 to 64, sequences of 4 to 16, before
+ * and after the runs stopped, at a checkpoint too. */
+START_TEST(test_svg_text_fits)
+{
+    static const struct {
+        int d_model, context, n, heads[2];
+    } cases[] = {{8, 8, 1, {2}},  {8, 8, 1, {1}},      {8, 8, 2, {1, 2}}, {8, 8, 2, {2, 4}},
+                 {16, 4, 1, {8}}, {64, 16, 2, {1, 8}}, {8, 16, 1, {4}}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        for (int phase = 0; phase < 3; phase++) {
+            struct ui_train_setup s = {0};
+            s.task = train_task_find("first-prev");
+            s.d_model = cases[i].d_model;
+            s.vocab = 16;
+            s.context = cases[i].context;
+            train_run_options_default(&s.opt);
+            s.opt.steps = 300;
+            s.n_heads = cases[i].n;
+            s.compare = cases[i].n > 1;
+            memcpy(s.heads, cases[i].heads, sizeof s.heads);
+            struct mha_error err;
+            mha_error_clear(&err);
+            struct ui_train *t = ui_train_new(&s, &err);
+            ck_assert_msg(t != NULL, "%s", err.text);
+            if (phase > 0)
+                ui_train_catch_up(t, 100000, true, 0);
+            if (phase == 2)
+                ui_train_scrub_first(t);
+            char *buf = NULL;
+            size_t len = 0;
+            FILE *mem = open_memstream(&buf, &len);
+            ck_assert_int_eq(ui_train_svg_write(mem, t), 0);
+            fclose(mem);
+            const char *why = svg_text_outside(buf);
+            ck_assert_msg(why == NULL, "case %zu, phase %d: %s", i, phase, why);
+            free(buf);
+            ui_train_free(t);
+        }
+}
+END_TEST
+
 /* Each head's form compared with itself is 1; with W_q negated -1; scaled 1;
  * with another head's rows in its place, the cosine of the two forms. */
 START_TEST(test_drift)
@@ -357,6 +400,7 @@ static Suite *suite(void)
     tcase_set_timeout(run, 60);
     tcase_add_test(run, test_run_ticks_and_scrub);
     tcase_add_test(run, test_svg);
+    tcase_add_test(run, test_svg_text_fits);
     tcase_add_test(run, test_drift);
     suite_add_tcase(s, run);
     return s;

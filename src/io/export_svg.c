@@ -107,7 +107,10 @@ static void measure(const struct export_matrix *m, const struct mha_example *ex,
     if (b->rotated)
         grid +=
             cl * CHAR_W * 0.71 - b->cell_w / 2.0 > 0 ? cl * CHAR_W * 0.71 - b->cell_w / 2.0 : 0.0;
-    double title = (utf8_width(m->title) + utf8_width(m->shape) + 3) * 7.6;
+    /* the title in 13px bold and its shape in 12px after a gap of 7 (a
+     * character of DejaVu Sans taken as 0.68 em bold, 0.62 em plain) */
+    double title =
+        utf8_width(m->title) * 13.0 * 0.68 + (utf8_width(m->shape) + 2) * 12.0 * 0.62 + 7.0;
     b->w = grid > title ? grid : title;
     b->h = TITLE_H + b->header_h + m->rows * CELL_H;
 }
@@ -265,6 +268,17 @@ static void token_list(FILE *out, const char *label, char *const *tokens, int n)
         fputs(" …", out);
 }
 
+/* Columns token_list writes. */
+static int token_list_cols(const char *label, char *const *tokens, int n)
+{
+    int cols = utf8_width(label);
+    for (int i = 0; i < n && i < 24; i++) {
+        const int w = utf8_width(tokens[i]);
+        cols += 1 + (w < LABEL_COLS ? w : LABEL_COLS);
+    }
+    return cols + (n > 24 ? 2 : 0);
+}
+
 static const char svg_style[] =
     "<style>\n"
     "text{font-family:'DejaVu Sans',Verdana,Arial,sans-serif;font-size:12px;fill:#1a1a1a}\n"
@@ -317,6 +331,12 @@ int export_svg_write(FILE *out, const struct mha_example *ex, const struct mha_t
     const double height = y + LEGEND_H + MARGIN;
     char summary[256];
     export_summary(summary, sizeof summary, ex, t);
+    /* the summary line (12px, a character taken as 0.62 em) fits too */
+    int line = utf8_width(summary) + token_list_cols(" · tokens:", ex->tokens, ex->lq);
+    if (ex->cross)
+        line += token_list_cols(" · keys:", ex->key_tokens, ex->lk);
+    if (2 * MARGIN + line * 12.0 * 0.62 > width)
+        width = 2 * MARGIN + line * 12.0 * 0.62;
     fprintf(out,
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "

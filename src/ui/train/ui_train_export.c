@@ -25,6 +25,32 @@
 
 static const char *const line_colours[] = {"#0072b2", "#d55e00", "#009e73", "#cc79a7"};
 
+/* How wide text of n characters is at size px: a character of DejaVu Sans
+ * taken as 0.62 em, 0.68 em in bold (a little over its averages, so the
+ * picture is made wide enough for the font a viewer has). */
+static double text_w(int n, double px, bool bold)
+{
+    return n * px * (bold ? 0.68 : 0.62);
+}
+
+/* Characters of s (UTF-8 code points). */
+static int chars(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
+/* Head h's title: "head 0: first .54 / prev .43" (r NULL: not measured). */
+static void head_title(int h, const struct train_head_stats *r, char *buf, size_t n)
+{
+    char label[64] = "";
+    if (r && r->kind != TRAIN_HEAD_NONE)
+        train_head_label(r, label, sizeof label);
+    snprintf(buf, n, "head %d%s%s", h, label[0] ? ": " : "", label);
+}
+
 /* s with &, <, > and quotes escaped. */
 static void text(FILE *out, const char *s)
 {
@@ -89,12 +115,9 @@ static void heatmap(FILE *out, const struct train_model *m, int h, const struct 
 {
     const int len = m->sample_len;
     const float *w = train_head_weights(m, h);
-    char role[80] = "", label[64];
-    if (r && r->kind != TRAIN_HEAD_NONE) {
-        train_head_label(r, label, sizeof label);
-        snprintf(role, sizeof role, ": %s", label);
-    }
-    fprintf(out, "<text class=\"t\" x=\"%.1f\" y=\"%.1f\">head %d%s</text>\n", x, y + 12, h, role);
+    char title[96];
+    head_title(h, r, title, sizeof title);
+    fprintf(out, "<text class=\"t\" x=\"%.1f\" y=\"%.1f\">%s</text>\n", x, y + 12, title);
     const double gx = x + 28, gy = y + 20;
     for (int i = 0; i < len; i++) {
         fprintf(out, "<text class=\"l r\" x=\"%.1f\" y=\"%.1f\">", gx - 4, gy + CELL * i + 12);
@@ -114,6 +137,28 @@ static void heatmap(FILE *out, const struct train_model *m, int h, const struct 
                     gx + CELL * j, gy + CELL * i, CELL, CELL, hex, (double)p);
         }
     }
+}
+
+/* The room one head takes across: its grid or its title, whichever is wider. */
+static double heads_w(const struct train_model *m, const struct train_head_stats *roles)
+{
+    double w = 28 + CELL * m->sample_len + 24;
+    for (int h = 0; h < m->cfg.heads; h++) {
+        char title[96];
+        head_title(h, roles ? &roles[h] : NULL, title, sizeof title);
+        const double tw = text_w(chars(title), 13.0, true) + 24;
+        w = tw > w ? tw : w;
+    }
+    return w;
+}
+
+/* A pane's width: PANE_W, or one head's room when that is wider. */
+static double pane_w(const struct ui_train *t, const struct ui_train_pane *p)
+{
+    struct train_head_stats roles[TRAIN_MAX_D_MODEL];
+    const struct train_model *m = ui_train_pane_model(p, t->scrub);
+    const double w = heads_w(m, ui_train_pane_heads(p, t->scrub, roles) ? roles : NULL);
+    return w > PANE_W ? w : PANE_W;
 }
 
 /* One run's pane at (x, y); returns its height. */
@@ -157,12 +202,13 @@ static double pane(FILE *out, const struct ui_train *t, const struct ui_train_pa
         fprintf(out, " %.1f%%</text>\n", 100.0 * (double)ui_train_pane_accuracy(t, p, k));
     }
     y += ACC_H + 30 + 14 * live->cfg.n_outputs + 8;
-    /* the heads, two to a row */
-    const double head_w = 28 + CELL * m->sample_len + 24;
-    const int across = (int)(PANE_W / head_w) > 0 ? (int)(PANE_W / head_w) : 1;
-    const double head_h = 20 + CELL * m->sample_len + 16;
+    /* the heads, as many to a row as the pane holds */
     struct train_head_stats roles[TRAIN_MAX_D_MODEL];
     const bool measured = ui_train_pane_heads(p, t->scrub, roles);
+    const double head_w = heads_w(m, measured ? roles : NULL);
+    const double pw = pane_w(t, p);
+    const int across = (int)(pw / head_w) > 0 ? (int)(pw / head_w) : 1;
+    const double head_h = 20 + CELL * m->sample_len + 16;
     for (int h = 0; h < m->cfg.heads; h++)
         heatmap(out, m, h, measured ? &roles[h] : NULL, x + head_w * (h % across),
                 y + head_h * (h / across));
@@ -181,21 +227,30 @@ static const char style[] =
     ".r{text-anchor:end}\n"
     "</style>\n";
 
-/* The task's words in lines of about 90 characters at (x, y); returns the
- * y under them. */
-static double words(FILE *out, const char *s, double x, double y)
+/* The task's words in lines of at most cols characters at (x, y); returns
+ * the y under them. */
+static double words(FILE *out, const char *s, int cols, double x, double y)
 {
+    cols = cols < 20 ? 20 : cols > 200 ? 200 : cols;
     while (*s) {
-        size_t n = strlen(s);
-        if (n > 90) {
-            n = 90;
-            while (n > 0 && s[n] != ' ')
-                n--;
-            if (n == 0)
-                n = 90;
+        /* the longest start of at most cols characters that ends at a space */
+        size_t n = 0, cut = 0;
+        int c = 0;
+        while (s[n] && c < cols) {
+            n++;
+            while (((unsigned char)s[n] & 0xC0) == 0x80)
+                n++;
+            c++;
+            if (s[n] == ' ' || !s[n])
+                cut = n;
         }
+        if (!s[n])
+            cut = n;
+        else if (cut == 0)
+            cut = n;
+        n = cut;
         fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">", x, y);
-        char line[128];
+        char line[1024];
         snprintf(line, sizeof line, "%.*s", (int)n, s);
         text(out, line);
         fputs("</text>\n", out);
@@ -209,7 +264,11 @@ static double words(FILE *out, const char *s, double x, double y)
 
 int ui_train_svg_write(FILE *out, const struct ui_train *t)
 {
-    const double width = 2 * MARGIN + PANE_W * t->n_panes;
+    double xs[UI_TRAIN_MAX_PANES + 1];
+    xs[0] = MARGIN;
+    for (int i = 0; i < t->n_panes; i++)
+        xs[i + 1] = xs[i] + pane_w(t, &t->panes[i]);
+    double width = xs[t->n_panes] + MARGIN;
     /* the height: measured by drawing once into nothing */
     FILE *null = fopen("/dev/null", "w");
     double height = 0.0;
@@ -227,7 +286,19 @@ int ui_train_svg_write(FILE *out, const struct ui_train *t)
              t->scrub >= 0 ? " (a checkpoint)" : "");
     if (!t->compare)
         ui_train_stop_text(&t->panes[0], stop, sizeof stop);
-    const double top = MARGIN + 28 + 16 * 4 + (stop[0] ? 16 : 0);
+    /* the title (20px bold) on one line, the words wrapped to the width */
+    const double head_w = 2 * MARGIN + text_w(chars(head), 20.0, true);
+    width = head_w > width ? head_w : width;
+    const int cols = (int)((width - 2 * MARGIN) / text_w(1, 12.0, false));
+    FILE *null2 = fopen("/dev/null", "w");
+    double text_h = 16 * 4;
+    if (null2) {
+        text_h = words(null2, t->task->description, cols, 0.0, 0.0);
+        if (stop[0])
+            text_h = words(null2, stop, cols, 0.0, text_h);
+        fclose(null2);
+    }
+    const double top = MARGIN + 28 + text_h + 8;
     fprintf(out,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
             "viewBox=\"0 0 %.0f %.0f\">\n%s<rect width=\"100%%\" height=\"100%%\" "
@@ -236,12 +307,12 @@ int ui_train_svg_write(FILE *out, const struct ui_train *t)
     fprintf(out, "<text class=\"h\" x=\"%.1f\" y=\"%.1f\">", MARGIN, MARGIN + 8);
     text(out, head);
     fputs("</text>\n", out);
-    double y = words(out, t->task->description, MARGIN, MARGIN + 32);
+    double y = words(out, t->task->description, cols, MARGIN, MARGIN + 32);
     if (stop[0])
-        y = words(out, stop, MARGIN, y);
+        y = words(out, stop, cols, MARGIN, y);
     (void)y;
     for (int i = 0; i < t->n_panes; i++)
-        pane(out, t, &t->panes[i], MARGIN + PANE_W * i, top);
+        pane(out, t, &t->panes[i], xs[i], top);
     fputs("</svg>\n", out);
     return ferror(out) ? -1 : 0;
 }
