@@ -316,7 +316,7 @@ START_TEST(test_svg_text_fits)
             s.vocab = 16;
             s.context = cases[i].context;
             train_run_options_default(&s.opt);
-            s.opt.steps = 300;
+            s.opt.steps = 120;
             s.n_heads = cases[i].n;
             s.compare = cases[i].n > 1;
             memcpy(s.heads, cases[i].heads, sizeof s.heads);
