@@ -154,6 +154,30 @@ START_TEST(parses_steps_scenes_quizzes_and_callouts)
 }
 END_TEST
 
+/* A typed number: digits as strtod reads them, commas only between groups
+ * of three digits. */
+START_TEST(typed_numbers_take_thousands_separators)
+{
+    static const struct {
+        const char *s;
+        bool ok;
+        double v;
+    } cases[] = {{"2359296", true, 2359296},  {"2,359,296", true, 2359296},
+                 {"-1,000.5", true, -1000.5}, {"1,000e3", true, 1e6},
+                 {"0.25", true, 0.25},        {"12,34", false, 0},
+                 {"0,5", false, 0},           {",123", false, 0},
+                 {"1,2345", false, 0},        {"1.000,5", false, 0},
+                 {"three", false, 0},         {"", false, 0},
+                 {"1,000,", false, 0},        {"3 ", false, 0}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        double v = -1;
+        ck_assert_msg(lesson_quiz_number(cases[i].s, &v) == cases[i].ok, "\"%s\"", cases[i].s);
+        if (cases[i].ok)
+            ck_assert_msg(v == cases[i].v, "\"%s\" read as %g", cases[i].s, v);
+    }
+}
+END_TEST
+
 START_TEST(check_passes_good_lesson)
 {
     struct lesson *l = parse(good);
@@ -484,6 +508,7 @@ static Suite *lesson_suite(void)
     TCase *tc = tcase_create("parse");
     tcase_add_test(tc, parses_steps_scenes_quizzes_and_callouts);
     tcase_add_test(tc, check_passes_good_lesson);
+    tcase_add_test(tc, typed_numbers_take_thousands_separators);
     tcase_add_test(tc, switch_words);
     tcase_add_loop_test(tc, parse_errors_have_lines, 0,
                         (int)(sizeof bad_cases / sizeof bad_cases[0]));

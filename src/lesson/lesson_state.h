@@ -123,6 +123,9 @@ int lesson_quiz_expected(const struct lesson_quiz *q, const struct mha_example *
                          const struct mha_trace *t, struct lesson_answer *out,
                          struct mha_error *err);
 /* given: the choice's text, or the number typed. */
+/* The number a reader typed: as strtod reads it, with commas allowed
+ * between groups of three digits ("2,359,296").  false when s is no number. */
+bool lesson_quiz_number(const char *s, double *out);
 bool lesson_quiz_is_right(const struct lesson_quiz *q, const struct lesson_answer *expected,
                           const char *given);
 

@@ -1,6 +1,7 @@
 /* progress.c - the progress record as a small JSON document (jansson):
  * { "version": 2, "lessons": { "<file>": { "seen": [0, 1], "last": 1,
- *   "quiz": { "3": { "right": true, "at": 1763900000.25 } } } } }
+ *   "quiz": { "3": { "right": true, "first": false, "at": 1763900000.25 } } } } }
+ * ("first": right at the first try; older files lack it)
  * (version 1 wrote a quiz answer as a bare true/false; both are read).
  * Saving reads the file again under a lock and merges this explorer's
  * changes into it, so explorers running at once keep each other's steps. */
@@ -269,6 +270,26 @@ void progress_set_quiz(struct progress *p, const char *lesson, int step, bool ri
     json_object_set_new(answer, "right", json_boolean(right));
     json_object_set_new(answer, "at", json_real((double)now.tv_sec + (double)now.tv_nsec / 1e9));
     json_object_set_new(json_object_get(entry(p, lesson, true), "quiz"), key, answer);
+}
+
+void progress_set_quiz_first(struct progress *p, const char *lesson, int step, bool first)
+{
+    char key[16];
+    snprintf(key, sizeof key, "%d", step);
+    json_t *v = json_object_get(json_object_get(entry(p, lesson, true), "quiz"), key);
+    if (json_is_object(v))
+        json_object_set_new(v, "first", json_boolean(first));
+}
+
+int progress_quiz_first(const struct progress *p, const char *lesson, int step)
+{
+    char key[16];
+    snprintf(key, sizeof key, "%d", step);
+    const json_t *v = json_object_get(json_object_get(entry(p, lesson, false), "quiz"), key);
+    const json_t *first = json_is_object(v) ? json_object_get(v, "first") : NULL;
+    if (json_is_boolean(first))
+        return json_is_true(first) ? 1 : 0;
+    return progress_quiz(p, lesson, step);
 }
 
 int progress_quiz(const struct progress *p, const char *lesson, int step)

@@ -49,6 +49,13 @@ void progress_set_last_step(struct progress *p, const char *lesson, int step);
 void progress_set_quiz(struct progress *p, const char *lesson, int step, bool right);
 /* -1: not answered, 0: wrong, 1: right */
 int progress_quiz(const struct progress *p, const char *lesson, int step);
+/* Whether the answer just set (progress_set_quiz) came at the first try:
+ * kept apart ("first"), so a second try that is right does not count as
+ * right the first time. */
+void progress_set_quiz_first(struct progress *p, const char *lesson, int step, bool first);
+/* -1: not answered; 1: right at the first try; 0: not (an answer written
+ * before tries were kept apart counts as its right) */
+int progress_quiz_first(const struct progress *p, const char *lesson, int step);
 
 /* Forget what the reader did in lesson (steps seen, answers, where they
  * were), or in every lesson when lesson is NULL.  progress_save keeps it. */

@@ -18,6 +18,35 @@ static bool parse_double(const char *s, double *out)
     return true;
 }
 
+bool lesson_quiz_number(const char *s, double *out)
+{
+    /* "2,359,296" is 2359296: a comma counts only between groups of three
+     * digits before the point ("0,5" and "12,34" are not numbers) */
+    char plain[64];
+    size_t n = 0;
+    const char *digits = s + (*s == '-' || *s == '+');
+    const char *point = strpbrk(digits, ".eE");
+    for (const char *c = s; *c; c++) {
+        if (*c == ',') {
+            const char *group = c + 1;
+            int k = 0;
+            while (group[k] >= '0' && group[k] <= '9')
+                k++;
+            const bool lead = c > digits && c[-1] >= '0' && c[-1] <= '9';
+            if (!lead || k != 3 || (point && c > point) ||
+                (group[k] && group[k] != ',' && group[k] != '.' && group[k] != 'e' &&
+                 group[k] != 'E'))
+                return false;
+            continue;
+        }
+        if (n + 1 >= sizeof plain)
+            return false;
+        plain[n++] = *c;
+    }
+    plain[n] = '\0';
+    return parse_double(plain, out);
+}
+
 static void quiz_kv(struct lesson *l, void *ctx, const char *key, const char *v, int line)
 {
     struct lesson_quiz *q = ctx;
@@ -311,7 +340,7 @@ bool lesson_quiz_is_right(const struct lesson_quiz *q, const struct lesson_answe
 {
     if (expected->numeric) {
         double v;
-        return parse_double(given, &v) && fabs(v - expected->number) <= q->tolerance;
+        return lesson_quiz_number(given, &v) && fabs(v - expected->number) <= q->tolerance;
     }
     return strcmp(given, expected->text) == 0;
 }

@@ -37,3 +37,18 @@ keys Escape # pauses (and leaves the cell cursor if a step put it somewhere)
 wait_for "paused"
 keys q
 wait_exit 0
+
+# a step that trains is watched to its end: autoplay moves on only once
+# every run has stopped
+start 100 30 -- --lesson 16 --autoplay 0.3
+wait_for "step 1/5"
+wait_for "first-prev · step"
+sleep 1.5 # five intervals: still training, still step 1
+screen | grep -qF "· stopped" || {
+    screen | grep -qF "step 1/5" || fail "autoplay left a step that was still training"
+}
+pass
+wait_for "· stopped" 60
+wait_for "step 2/5" 30
+keys q
+wait_exit 0

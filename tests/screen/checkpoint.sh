@@ -61,3 +61,20 @@ wait_for "step 5/7"
 wait_for "Press 1-3 to answer."
 keys q
 wait_exit 0
+
+# a word typed at a checkpoint that asks for a number is the answer, not the
+# explorer's keys: "three" neither re-draws nor exports (e wrote two SVGs
+# into the working folder), h does not leave the stage, Enter asks for digits
+start 80 24 -- --lesson 2 --step 5
+wait_for "Your answer:"
+type_text "three"
+wait_for "Your answer: three"
+keys Enter
+wait_for '"three" is not a number'
+check "nothing was written into the working folder" test -z "$(ls -A "$WORK/cwd")"
+keys BSpace BSpace BSpace BSpace BSpace
+type_text "3"
+keys Enter
+wait_for "✓ Right: 3."
+keys q
+wait_exit 0

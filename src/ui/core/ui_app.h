@@ -245,6 +245,8 @@ struct ui_train_setup;
 int ui_train_open(struct ui_app *app, const struct ui_train_setup *s, struct mha_example **ex,
                   struct mha_error *err);
 void ui_train_draw_vis(const struct ui_app *app);
+/* The training screen is on screen and a run on it still trains. */
+bool ui_train_running(const struct ui_app *app);
 /* Lines the training screen's canvas needs in width columns to show every
  * head's whole heatmap (curve: and a loss curve of 2 lines where the curve
  * sits above the heads). */

@@ -465,6 +465,10 @@ bool ui_app_autoplay(struct ui_app *app, double now)
         a->due = now + a->interval; /* nothing moves under an open overlay */
         return false;
     }
+    if (app->les.l && ui_train_running(app)) {
+        a->due = now + a->interval; /* a step that trains is watched to its end */
+        return false;
+    }
     const unsigned side_before = side_content(app);
     int total, body;
     lesson_pane_size(app, &total, &body);

@@ -328,6 +328,16 @@ bool ui_lesson_quiz_key(struct ui_lessons *ls, struct ui_state *st, int key, boo
     }
     if (in != UI_QUIZ_SUBMIT)
         return in == UI_QUIZ_TAKEN;
+    double number;
+    if (ui_quiz_numeric(&ls->quiz) && !lesson_quiz_number(ls->quiz.given, &number)) {
+        /* not a number: no try spent, what was typed stays to mend */
+        ui_state_say(st, false,
+                     "\"%s\" is not a number: type it in digits (2,359,296 or 2359296), then "
+                     "Enter.",
+                     ls->quiz.given);
+        ls->quiz.given[0] = '\0';
+        return true;
+    }
     struct lesson_answer expected;
     if (expected_answer(ls, st, &expected)) {
         ui_state_say(st, true, "This checkpoint's answer cannot be worked out here.");
@@ -342,6 +352,7 @@ bool ui_lesson_quiz_key(struct ui_lessons *ls, struct ui_state *st, int key, boo
     answered(ls, st);
     if (ls->progress) {
         progress_set_quiz(ls->progress, ls->id, ls->step, ls->quiz.right);
+        progress_set_quiz_first(ls->progress, ls->id, ls->step, ls->quiz.right && !ls->quiz.retry);
         save(ls, st);
     }
     ls->scroll = 1 << 20; /* down to the verdict (clamped when drawn) */

@@ -108,8 +108,8 @@ int ui_lesson_menu_next(const struct ui_lessons *ls);
 /* In the list: r restarts the selected lesson (its progress forgotten, step
  * 1), R twice forgets every lesson's progress. */
 
-/* Progress marks of entry e: steps seen "0/7" .. "7/7 ✓"; and "quiz 2/3"
- * or "". */
+/* Progress marks of entry e: steps seen "0/7" .. "7/7 ✓"; and the
+ * checkpoints right at the first try, "2/3" (under "first try"), or "". */
 void ui_lesson_entry_marks(const struct ui_lessons *ls, const struct ui_lesson_entry *e, char *seen,
                            int seen_n, char *quiz, int quiz_n);
 

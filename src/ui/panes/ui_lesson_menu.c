@@ -94,14 +94,14 @@ void ui_lesson_entry_marks(const struct ui_lessons *ls, const struct ui_lesson_e
         snprintf(seen, (size_t)seen_n, "%d/%d", n, e->n_steps);
     if (!ls->progress)
         return;
-    int answered = 0, right = 0;
+    int answered = 0, first = 0;
     for (int i = 0; i < e->n_quizzes; i++) {
-        const int q = progress_quiz(ls->progress, e->id, e->quiz_steps[i]);
+        const int q = progress_quiz_first(ls->progress, e->id, e->quiz_steps[i]);
         answered += q >= 0;
-        right += q == 1;
+        first += q == 1;
     }
-    if (answered > 0)
-        snprintf(quiz, (size_t)quiz_n, "quiz %d/%d", right, e->n_quizzes);
+    if (answered > 0) /* right at the first try, of all the checkpoints */
+        snprintf(quiz, (size_t)quiz_n, "%d/%d", first, e->n_quizzes);
 }
 
 static void save_progress(struct ui_lessons *ls, struct ui_state *st, const char *done)
@@ -228,13 +228,13 @@ void ui_lesson_menu_draw(WINDOW *win, const struct ui_lessons *ls, const struct 
     const int inner = w - 4, x = 2;
     /* columns from the right: quiz 8, steps seen 9 ("12/12 ✓"), one apart;
      * the titles get the rest (49 columns on an 80-column screen) */
-    const int quiz_x = x + inner - 8, seen_x = quiz_x - 10;
+    const int quiz_x = x + inner - 10, seen_x = quiz_x - 10;
     const int title_w = seen_x - (x + 5) - 1;
     const int head_attr = ui_role_attr(th, UI_ROLE_SHAPE);
     ui_put(win, 1, x + 2, " #", 2, head_attr, th->utf8);
     ui_put(win, 1, x + 5, "lesson", title_w, head_attr, th->utf8);
     ui_put(win, 1, seen_x, "seen", 9, head_attr, th->utf8);
-    ui_put(win, 1, quiz_x, "quizzes", 8, head_attr, th->utf8);
+    ui_put(win, 1, quiz_x, "first try", 10, head_attr, th->utf8);
     const int rows = ui_lesson_menu_rows(ls), body = h - 4;
     const int first = ui_window_start(ls->menu_sel, body, rows);
     for (int i = 0; i < body && first + i < rows; i++) {
@@ -263,7 +263,7 @@ void ui_lesson_menu_draw(WINDOW *win, const struct ui_lessons *ls, const struct 
                                       : done    ? UI_ROLE_RIGHT
                                                 : 0),
                th->utf8);
-        ui_put(win, y, quiz_x, quiz, 8, base, th->utf8);
+        ui_put(win, y, quiz_x, quiz, 10, base, th->utf8);
     }
     if (rows > body) {
         char more[48];

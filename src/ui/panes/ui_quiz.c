@@ -1,6 +1,8 @@
 /* ui_quiz.c - the checkpoint's states: asking, typing, marked. */
 #include "ui/panes/ui_quiz.h"
 
+#include <ctype.h>
+
 #include <curses.h>
 #include <limits.h>
 #include <math.h>
@@ -53,10 +55,11 @@ const struct ui_keymap ui_keymap_quiz_choice =
 
 static const struct ui_keymap_row number_rows[] = {
     {{'0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '.', '-'},
-     "0 … 9 . -",
+     "0 … 9 . - ,",
      QUIZ_DIGIT,
-     "type the answer",
+     "type the answer (2,359,296 or 2359296)",
      NULL},
+    {{','}, NULL, QUIZ_DIGIT, NULL, NULL},
     {{'e'}, "e", QUIZ_EXPONENT, "an exponent, after a digit (1e-3)", NULL},
     {{KEY_ENTER, '\n', '\r'}, "Enter", QUIZ_SUBMIT, "mark it (nothing typed: explain)", NULL},
     {{KEY_BACKSPACE, 127, 8},
@@ -90,6 +93,10 @@ static enum ui_quiz_input choose(struct ui_quiz *z, int key, bool is_char)
     case QUIZ_NO_CHOICE:
         return UI_QUIZ_TAKEN;
     default:
+        /* a letter is an attempt at an answer, never one of the explorer's
+         * keys (q still quits, Space still skips, ? still helps) */
+        if (is_char && key < 128 && isalpha(key) && !ui_quiz_is_quit(key, is_char))
+            return UI_QUIZ_TAKEN;
         return UI_QUIZ_IGNORED;
     }
 }
@@ -133,9 +140,11 @@ enum ui_quiz_input ui_quiz_key(struct ui_quiz *z, int key, bool is_char)
     default:
         break;
     }
-    if (len > 0 && is_char && key > ' ' && key != 127) {
-        /* once typing began, every character is typed (q included): the
-         * answer is marked as the reader wrote it */
+    if (is_char && key > ' ' && key != 127 &&
+        (len > 0 || (key != '?' && !ui_quiz_is_quit(key, is_char)))) {
+        /* every character is typed (once typing began, q and ? too): the
+         * answer is marked as the reader wrote it, and a letter never
+         * reaches the explorer's keys */
         char mb[MB_LEN_MAX];
         mbstate_t ps;
         memset(&ps, 0, sizeof ps);

@@ -108,6 +108,11 @@ bool ui_train_timers(struct ui_app *app, long ms, bool all)
 
 /* ---- where it sits in the explorer -------------------------------------------------- */
 
+bool ui_train_running(const struct ui_app *app)
+{
+    return ui_train_on_screen(app) && !ui_train_done(app->train);
+}
+
 bool ui_train_on_screen(const struct ui_app *app)
 {
     return app->train && app->train->shown;
