@@ -141,8 +141,8 @@ static const struct train_task tasks[] = {
     {.name = "first-prev",
      .summary = "name the first token and the previous token",
      .description = "At every position after the first, say which token came first in the "
-                    "sequence and which token came just before this one. One head can look "
-                    "at one place at a time; two places need two heads.",
+                    "sequence and which token came just before this one: two places to look "
+                    "at, a head for each, or one head that splits its weight between them.",
      .causal = true,
      .n_outputs = 2,
      .output_names = {"first", "prev"},
