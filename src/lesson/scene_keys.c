@@ -362,9 +362,9 @@ static const struct scene_key_row keys[SCENE_KEY_COUNT] = {
                       read_preset,
                       put_preset},
     [SCENE_TRAIN] = {{"train", "a task (`first-prev` `prev` `find-copy` `majority`) or `off`",
-                      "train a model on the training screen (d_model 8, vocabulary 16, "
-                      "sequences of 8); `heads` and `seed` in the same scene are the model's "
-                      "(default 2 heads, seed 1)"},
+                      "train a model on the training screen (vocabulary 16, sequences of 8); "
+                      "`heads`, `seed` and `d_model` in the same scene are the model's "
+                      "(default 2 heads, seed 1, d_model 8)"},
                      read_train,
                      put_train},
     [SCENE_COMPARE] = {{"compare", "head counts, e.g. `1,2` (up to 4)",
