@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "json_max.h"
 #include "cli_run.h"
 #include "test_tmp.h"
 
@@ -26,23 +27,6 @@ static char *tmp_file(const char *text)
         ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
     close(fd);
     return strdup(path);
-}
-
-/* The largest |number| in a tree of arrays and objects. */
-static double tree_max_abs(json_t *t)
-{
-    double m = 0.0;
-    const char *key;
-    size_t i;
-    json_t *v;
-    if (json_is_object(t)) {
-        json_object_foreach(t, key, v) m = fmax(m, tree_max_abs(v));
-    } else if (json_is_array(t)) {
-        json_array_foreach(t, i, v) m = fmax(m, tree_max_abs(v));
-    } else {
-        m = fabs(json_number_value(t));
-    }
-    return m;
 }
 
 /* Every number of the tree got against torch's want, same shape:

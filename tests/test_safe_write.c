@@ -34,17 +34,12 @@ static void teardown(void)
 
 static const char *in_dir(const char *name, char *buf, size_t n)
 {
-    snprintf(buf, n, "%s/%s", dir, name);
-    return buf;
+    return test_tmp_path(dir, name, buf, n);
 }
 
 static void put(const char *path, const char *text, mode_t mode)
 {
-    FILE *f = fopen(path, "w");
-    ck_assert_ptr_nonnull(f);
-    fputs(text, f);
-    ck_assert_int_eq(fclose(f), 0);
-    ck_assert_int_eq(chmod(path, mode), 0);
+    ck_assert_int_eq(test_tmp_put(path, text, mode), 0);
 }
 
 /* The whole file (at most 4 KiB) into buf. */

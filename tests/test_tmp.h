@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 /* "$TMPDIR/<name>-XXXXXX" (a mkdtemp/mkstemp template) into buf; the
  * folder is $TMPDIR when set and not empty, else /tmp.  Returns buf. */
@@ -20,6 +21,23 @@ static inline char *test_tmp_template(char *buf, size_t n, const char *name)
 static inline char *test_tmp_dir(char *buf, size_t n, const char *name)
 {
     return mkdtemp(test_tmp_template(buf, n, name));
+}
+
+/* "dir/name" into buf; returns buf. */
+static inline const char *test_tmp_path(const char *dir, const char *name, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s/%s", dir, name);
+    return buf;
+}
+
+/* A file at path holding text, with mode; 0, or -1 when it cannot be made. */
+static inline int test_tmp_put(const char *path, const char *text, mode_t mode)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    fputs(text, f);
+    return fclose(f) == 0 && chmod(path, mode) == 0 ? 0 : -1;
 }
 
 /* Remove the folder and all it holds; 0 on success. */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_max.h"
 #include "engine/mat.h"
 #include "io/model_io.h"
 #include "engine/train.h"
@@ -59,23 +60,6 @@ static struct train_model *load_case(const char *name, struct train_batch **batc
  * the size of its terms, so 2e-5 times the largest gradient of the case
  * (at least 1).  Set by test_against_torch. */
 static double abs_tol = 2e-5;
-
-/* The largest |number| in nested arrays and objects. */
-static double tree_max_abs(json_t *t)
-{
-    double m = 0.0;
-    const char *key;
-    size_t i;
-    json_t *v;
-    if (json_is_object(t)) {
-        json_object_foreach(t, key, v) m = fmax(m, tree_max_abs(v));
-    } else if (json_is_array(t)) {
-        json_array_foreach(t, i, v) m = fmax(m, tree_max_abs(v));
-    } else {
-        m = fabs(json_number_value(t));
-    }
-    return m;
-}
 
 /* Every number of the nested arrays ref against n floats at got. */
 static void compare(json_t *ref, const float *got, size_t n, const char *what)
