@@ -9,6 +9,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* strstr by hand: the sanitizers' strstr measures the whole rest of the
+ * picture at every call, which makes a walk over its texts quadratic. */
+static const char *find(const char *s, const char *needle)
+{
+    const size_t n = strlen(needle);
+    for (; *s; s++)
+        if (*s == *needle && strncmp(s, needle, n) == 0)
+            return s;
+    return NULL;
+}
+
 struct font {
     double size;
     bool bold, mono;
@@ -16,22 +27,20 @@ struct font {
 };
 
 /* Apply the declarations of one rule body (up to '}') to f. */
-static void declarations(const char *body, struct font *f)
+static void declarations(const char *rule_body, struct font *f)
 {
-    const char *end = strchr(body, '}');
+    char body[512]; /* the rule alone, so no search runs on into the picture */
+    const char *close = strchr(rule_body, '}');
+    const size_t n = close ? (size_t)(close - rule_body) : strlen(rule_body);
+    snprintf(body, sizeof body, "%.*s", (int)(n < sizeof body ? n : sizeof body - 1), rule_body);
     const char *p;
-    if ((p = strstr(body, "font-size:")) && (!end || p < end))
+    if ((p = strstr(body, "font-size:")))
         f->size = strtod(p + 10, NULL);
-    if ((p = strstr(body, "font-weight:")) && (!end || p < end))
+    if ((p = strstr(body, "font-weight:")))
         f->bold = strncmp(p + 12, "bold", 4) == 0;
-    if ((p = strstr(body, "font-family:")) && (!end || p < end)) {
-        const char *q = strchr(p, ';');
-        f->mono = false;
-        for (const char *c = p; c < (q && q < end ? q : end); c++)
-            if (!strncmp(c, "Mono", 4) || !strncmp(c, "monospace", 9))
-                f->mono = true;
-    }
-    if ((p = strstr(body, "text-anchor:")) && (!end || p < end))
+    if ((p = strstr(body, "font-family:")))
+        f->mono = strstr(p, "Mono") || strstr(p, "monospace");
+    if ((p = strstr(body, "text-anchor:")))
         f->anchor = !strncmp(p + 12, "middle", 6) ? 1 : !strncmp(p + 12, "end", 3) ? 2 : 0;
 }
 
@@ -39,7 +48,7 @@ static void declarations(const char *body, struct font *f)
  * or NULL.  A rule may list several selectors ("l,.v{"). */
 static const char *rule(const char *svg, const char *sel)
 {
-    const char *style = strstr(svg, "<style>"), *stop = style ? strstr(style, "</style>") : NULL;
+    const char *style = find(svg, "<style>"), *stop = style ? find(style, "</style>") : NULL;
     if (!style || !stop)
         return NULL;
     const size_t n = strlen(sel);
@@ -85,10 +94,13 @@ static const char *attr(const char *tag, const char *name, size_t *len)
     const char *end = strchr(tag, '>');
     char key[32];
     snprintf(key, sizeof key, " %s=\"", name);
-    const char *p = strstr(tag, key);
-    if (!p || (end && p > end))
+    const size_t kl = strlen(key);
+    const char *p = tag;
+    while (p < end && strncmp(p, key, kl) != 0) /* within the tag only */
+        p++;
+    if (!end || p >= end)
         return NULL;
-    p += strlen(key);
+    p += kl;
     const char *q = strchr(p, '"');
     *len = q ? (size_t)(q - p) : 0;
     return p;
@@ -121,7 +133,7 @@ static int characters(const char *s, const char *end)
 const char *svg_text_outside(const char *svg)
 {
     static char why[512];
-    const char *root = strstr(svg, "<svg ");
+    const char *root = find(svg, "<svg ");
     size_t len;
     const char *w = root ? attr(root, "width", &len) : NULL;
     if (!w) {
@@ -129,8 +141,8 @@ const char *svg_text_outside(const char *svg)
         return why;
     }
     const double width = strtod(w, NULL);
-    for (const char *t = strstr(root, "<text"); t; t = strstr(t + 1, "<text")) {
-        const char *open_end = strchr(t, '>'), *close = strstr(t, "</text>");
+    for (const char *t = find(root, "<text"); t; t = find(t + 1, "<text")) {
+        const char *open_end = strchr(t, '>'), *close = find(t, "</text>");
         if (!open_end || !close) {
             snprintf(why, sizeof why, "a <text> that does not end");
             return why;
@@ -150,7 +162,7 @@ const char *svg_text_outside(const char *svg)
             x = strtod(xs, NULL);
         if (tr && !strncmp(tr, "translate(", 10)) {
             x += strtod(tr + 10, NULL);
-            const char *rot = strstr(tr, "rotate(");
+            const char *rot = find(tr, "rotate(");
             if (rot && rot < tr + xl)
                 angle = strtod(rot + 7, NULL) * M_PI / 180.0;
         }
