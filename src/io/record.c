@@ -84,127 +84,141 @@ static int fail_at(struct mha_error *err, const char *name, int line, const char
     return -1;
 }
 
+/* A line that is not a key: blank, a comment, the first line, or one of
+ * a version 2 recording's start lines.  1 when it was one of them, 0 when it
+ * is an event to parse, -1 with err. */
+static int other_line(struct rec_reader *rd, const char *s, const char *name,
+                      struct mha_error *err)
+{
+    struct recording *out = rd->out;
+    if (!*s || *s == '#')
+        return 1;
+    if (!rd->header) {
+        if (strcmp(s, REC_MAGIC) != 0 && strcmp(s, REC_MAGIC_2) != 0)
+            return fail_at(err, name, rd->line, "not a recording: the first line must be \"%s\"",
+                           REC_MAGIC);
+        out->version = strcmp(s, REC_MAGIC) == 0 ? 1 : 2;
+        rd->header = true;
+        return 1;
+    }
+    if (out->version == 2 && out->n == 0) {
+        const int st = rec_start_line(&out->start, s, err);
+        if (st < 0)
+            mha_error_at(err, name, rd->line, 0);
+        return st;
+    }
+    return 0;
+}
+
+/* "<seconds> <key>" or "<seconds> <mouse key> <row> <column>" into *e. */
+static int event_line(struct rec_reader *rd, char *s, const char *name, struct rec_event *e,
+                      struct mha_error *err)
+{
+    char *end;
+    errno = 0;
+    double t = strtod(s, &end);
+    if (end == s || errno || !isfinite(t) || (*end != ' ' && *end != '\t'))
+        return fail_at(err, name, rd->line, "expected \"<seconds> <key>\", got \"%s\"", s);
+    if (t < rd->last || t > REC_MAX_SECONDS) {
+        *end = '\0'; /* the time alone */
+        return fail_at(err, name, rd->line,
+                       t < rd->last ? "time %s goes backwards" : "time %s is beyond a day", s);
+    }
+    while (*end == ' ' || *end == '\t')
+        end++;
+    char *stop = end;
+    while (*stop && *stop != ' ' && *stop != '\t')
+        stop++;
+    bool trailing = *stop != '\0';
+    *stop = '\0';
+    int key = rec_key_from_name(end);
+    int y = 0, x = 0;
+    if (key >= 0 && rec_key_is_mouse(key)) {
+        int used = 0;
+        if (!trailing || sscanf(stop + 1, " %d %d %n", &y, &x, &used) != 2 ||
+            stop[1 + used] != '\0' || y < 0 || x < 0 || y >= REC_MAX_SCREEN ||
+            x >= REC_MAX_SCREEN)
+            return fail_at(err, name, rd->line,
+                           "\"%s\" needs the screen row and column it happened at, e.g. "
+                           "\"click 12 40\"",
+                           end);
+        trailing = false;
+    }
+    if (key < 0 || trailing)
+        return fail_at(err, name, rd->line,
+                       trailing ? "one key per line; extra text after \"%s\""
+                                : "unknown key \"%s\" (a character, a name such as "
+                                  "left or enter, or U+XXXX)",
+                       end);
+    *e = (struct rec_event){.t = t, .key = key, .y = y, .x = x};
+    return 0;
+}
+
+int rec_reader_line(struct rec_reader *rd, char *s, const char *name, struct mha_error *err)
+{
+    rd->line++;
+    size_t len = strlen(s);
+    if (len > 0 && s[len - 1] == '\r')
+        s[--len] = '\0';
+    while (*s == ' ' || *s == '\t')
+        s++;
+    const int other = other_line(rd, s, name, err);
+    if (other != 0)
+        return other < 0 ? -1 : 0;
+    struct rec_event e;
+    if (event_line(rd, s, name, &e, err) != 0)
+        return -1;
+    struct recording *out = rd->out;
+    if (out->n == REC_MAX_EVENTS)
+        return fail_at(err, name, rd->line, "more than 100000 keys%s", "");
+    if (out->n == rd->cap) {
+        const int cap = rd->cap ? 2 * rd->cap : 64;
+        struct rec_event *g = realloc(out->events, (size_t)cap * sizeof *g);
+        if (!g)
+            return fail_at(err, name, rd->line, "out of memory%s", "");
+        out->events = g;
+        rd->cap = cap;
+    }
+    out->events[out->n++] = e;
+    rd->last = e.t;
+    return 1;
+}
+
 static int parse_text(const char *text, const char *name, struct recording *out,
                       struct mha_error *err)
 {
     out->events = NULL;
     out->n = 0;
     out->version = 0;
-    struct rec_event *ev = NULL;
-    int n = 0, cap = 0, line = 0;
-    bool header = false;
-    double last = 0.0;
+    struct rec_reader rd = {.out = out};
     const char *p = text;
     while (*p) {
-        line++;
         const char *nl = strchr(p, '\n');
         size_t len = nl ? (size_t)(nl - p) : strlen(p);
         char buf[REC_MAX_LINE];
         if (len >= sizeof buf) {
-            free(ev);
-            return fail_at(err, name, line, "line is too long%s", "");
+            free(out->events);
+            out->events = NULL;
+            out->n = 0;
+            return fail_at(err, name, rd.line + 1, "line is too long%s", "");
         }
         memcpy(buf, p, len);
         buf[len] = '\0';
-        p = nl ? nl + 1 : p + len; /* before the \r below shortens len */
-        if (len > 0 && buf[len - 1] == '\r')
-            buf[--len] = '\0';
-        char *s = buf;
-        while (*s == ' ' || *s == '\t')
-            s++;
-        if (!*s || *s == '#')
-            continue;
-        if (!header) {
-            if (strcmp(s, REC_MAGIC) != 0 && strcmp(s, REC_MAGIC_2) != 0) {
-                free(ev);
-                return fail_at(err, name, line, "not a recording: the first line must be \"%s\"",
-                               REC_MAGIC);
-            }
-            out->version = strcmp(s, REC_MAGIC) == 0 ? 1 : 2;
-            header = true;
-            continue;
+        p = nl ? nl + 1 : p + len;
+        if (rec_reader_line(&rd, buf, name, err) < 0) {
+            free(out->events);
+            out->events = NULL;
+            out->n = 0;
+            return -1;
         }
-        if (out->version == 2 && n == 0) {
-            const int st = rec_start_line(&out->start, s, err);
-            if (st < 0) {
-                free(ev);
-                rec_start_free(&out->start);
-                mha_error_at(err, name, line, 0);
-                return -1;
-            }
-            if (st > 0)
-                continue;
-        }
-        char *end;
-        errno = 0;
-        double t = strtod(s, &end);
-        if (end == s || errno || !isfinite(t) || (*end != ' ' && *end != '\t')) {
-            free(ev);
-            return fail_at(err, name, line, "expected \"<seconds> <key>\", got \"%s\"", s);
-        }
-        if (t < last || t > REC_MAX_SECONDS) {
-            free(ev);
-            *end = '\0'; /* the time alone */
-            return fail_at(err, name, line,
-                           t < last ? "time %s goes backwards" : "time %s is beyond a day", s);
-        }
-        while (*end == ' ' || *end == '\t')
-            end++;
-        char *stop = end;
-        while (*stop && *stop != ' ' && *stop != '\t')
-            stop++;
-        bool trailing = *stop != '\0';
-        *stop = '\0';
-        int key = rec_key_from_name(end);
-        int y = 0, x = 0;
-        if (key >= 0 && rec_key_is_mouse(key)) {
-            int used = 0;
-            if (!trailing || sscanf(stop + 1, " %d %d %n", &y, &x, &used) != 2 ||
-                stop[1 + used] != '\0' || y < 0 || x < 0 || y >= REC_MAX_SCREEN ||
-                x >= REC_MAX_SCREEN) {
-                free(ev);
-                return fail_at(err, name, line,
-                               "\"%s\" needs the screen row and column it happened at, e.g. "
-                               "\"click 12 40\"",
-                               end);
-            }
-            trailing = false;
-        }
-        if (key < 0 || trailing) {
-            free(ev);
-            return fail_at(err, name, line,
-                           trailing ? "one key per line; extra text after \"%s\""
-                                    : "unknown key \"%s\" (a character, a name such as "
-                                      "left or enter, or U+XXXX)",
-                           end);
-        }
-        if (n == REC_MAX_EVENTS) {
-            free(ev);
-            return fail_at(err, name, line, "more than 100000 keys%s", "");
-        }
-        if (n == cap) {
-            cap = cap ? 2 * cap : 64;
-            struct rec_event *g = realloc(ev, (size_t)cap * sizeof *g);
-            if (!g) {
-                free(ev);
-                return fail_at(err, name, line, "out of memory%s", "");
-            }
-            ev = g;
-        }
-        ev[n].t = t;
-        ev[n].key = key;
-        ev[n].y = y;
-        ev[n].x = x;
-        n++;
-        last = t;
     }
-    if (!header) {
-        free(ev);
-        return fail_at(err, name, line ? line : 1, "the recording is empty (no \"%s\" line)",
-                       REC_MAGIC);
+    if (!rd.header) {
+        free(out->events);
+        out->events = NULL;
+        out->n = 0;
+        return fail_at(err, name, rd.line ? rd.line : 1,
+                       "the recording is empty (no \"%s\" line)", REC_MAGIC);
     }
-    out->events = ev;
-    out->n = n;
     return 0;
 }
 

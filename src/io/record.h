@@ -32,6 +32,7 @@
 #ifndef MHA_RECORD_H
 #define MHA_RECORD_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "engine/mha_error.h"
@@ -107,6 +108,20 @@ struct recording {
 int rec_parse(const char *text, const char *name, struct recording *out, struct mha_error *err);
 int rec_load(const char *path, struct recording *out, struct mha_error *err);
 void rec_free(struct recording *r);
+
+/* Reading a recording a line at a time (what rec_parse and a followed
+ * stream share): out gathers the version, the start and the events. */
+struct rec_reader {
+    struct recording *out; /* the caller's, zeroed before the first line */
+    int cap;               /* events allocated in out */
+    int line;              /* lines read */
+    bool header;           /* the first line was read */
+    double last;           /* the time of the last event */
+};
+/* One line s (without its newline; changed in place): 1 when it was an
+ * event (out->n grew), 0 for any other good line, -1 with err naming the
+ * line.  On -1 the caller frees out (rec_free). */
+int rec_reader_line(struct rec_reader *rd, char *s, const char *name, struct mha_error *err);
 
 /* The key's name as written in a recording, into buf (at least 16 bytes). */
 const char *rec_key_name(int key, char *buf);

@@ -1,0 +1,246 @@
+/* test_rec_stream.c - a recording read while it grows: the same lines as a
+ * whole recording, in any pieces; the teacher's clock and end from its
+ * comments; a torn line waits for the rest; NUL, overlong lines, a stream
+ * past the cap and bad keys stop it with the line named and no control
+ * byte in the message; a followed file that grows, shrinks, is replaced or
+ * removed, a FIFO that closes, and paths that are not recordings. */
+#include <check.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "io/rec_stream.h"
+#include "test_tmp.h"
+
+static const char *session = "mha-explorer-recording 2\n"
+                             "size 80x24\n"
+                             "arg --lesson\n"
+                             "arg 3\n"
+                             "# seconds key\n"
+                             "# at 0.000\n"
+                             "0.500 right\n"
+                             "1.250 +\n"
+                             "# at 3.000\n"
+                             "3.400 click 5 7\n"
+                             "# end\n";
+
+/* text without its NUL */
+#define FEED(s, text) rec_stream_feed((s), (text), strlen(text))
+
+static void check_session(const struct rec_stream *s)
+{
+    ck_assert(!s->failed);
+    ck_assert_int_eq(s->rec.version, 2);
+    ck_assert_int_eq(s->rec.start.n_args, 2);
+    ck_assert_str_eq(s->rec.start.args[1], "3");
+    ck_assert_int_eq(s->rec.start.cols, 80);
+    ck_assert_int_eq(s->rec.n, 3);
+    ck_assert_int_eq(s->rec.events[0].key, REC_KEY_RIGHT);
+    ck_assert_int_eq(s->rec.events[1].key, '+');
+    ck_assert_int_eq(s->rec.events[2].key, REC_KEY_CLICK);
+    ck_assert_int_eq(s->rec.events[2].x, 7);
+    ck_assert(s->started && s->ended);
+    ck_assert(s->clock == 3.4);
+}
+
+START_TEST(test_whole_and_in_pieces)
+{
+    const size_t len = strlen(session);
+    for (size_t piece = 1; piece <= len; piece = piece < 8 ? piece + 1 : piece * 3) {
+        struct rec_stream s;
+        rec_stream_init(&s, "class.rec");
+        int added = 0;
+        for (size_t i = 0; i < len; i += piece) {
+            const int r = rec_stream_feed(&s, session + i, i + piece > len ? len - i : piece);
+            ck_assert_int_ge(r, 0);
+            added += r;
+        }
+        ck_assert_int_eq(added, 3);
+        check_session(&s);
+        rec_stream_free(&s);
+    }
+}
+END_TEST
+
+START_TEST(test_start_and_clock)
+{
+    struct rec_stream s;
+    rec_stream_init(&s, "class.rec");
+    ck_assert_int_eq(FEED(&s, "mha-explorer-recording 2\nsize 80x24\n"), 0);
+    ck_assert(!s.started); /* the start lines may go on */
+    ck_assert_int_eq(FEED(&s, "# at 0.000\n"), 0);
+    ck_assert(s.started);
+    ck_assert_int_eq(FEED(&s, "0.75 ri"), 0); /* torn: waits */
+    ck_assert_int_eq(s.rec.n, 0);
+    ck_assert_int_eq(FEED(&s, "ght\n# at 9.5\n"), 1);
+    ck_assert(s.clock == 9.5);
+    /* a clock that goes back, or a comment that only looks like one, is a comment */
+    ck_assert_int_eq(FEED(&s, "# at 2\n# at noon\n# ended\n"), 0);
+    ck_assert(s.clock == 9.5 && !s.ended && !s.failed);
+    rec_stream_free(&s);
+}
+END_TEST
+
+static void expect_stop(const char *text, size_t len, const char *want, int line)
+{
+    struct rec_stream s;
+    rec_stream_init(&s, "class.rec");
+    int r = 0;
+    for (size_t i = 0; i < len && r >= 0; i++)
+        r = rec_stream_feed(&s, text + i, 1);
+    ck_assert_int_eq(r, -1);
+    ck_assert(s.failed);
+    ck_assert_msg(strstr(s.err.text, want), "\"%s\" lacks \"%s\"", s.err.text, want);
+    ck_assert_int_eq(s.err.line, line);
+    for (const char *p = s.err.text; *p; p++)
+        ck_assert_int_ge((unsigned char)*p, 0x20);
+    ck_assert_int_eq(FEED(&s, "0 x\n"), -1); /* stopped for good */
+    rec_stream_free(&s);
+}
+
+START_TEST(test_hostile)
+{
+    expect_stop("mha-explorer-recording 2\n0.1 a\n0.2 \0b\n", 38, "NUL", 3);
+    expect_stop("mha-explorer-recording 2\n0.1 \x1b[2J\n", 34, "unknown key", 2);
+    expect_stop("mha-explorer-recording 2\n0.5 a\n0.2 b\n", 37, "backwards", 3);
+    expect_stop("\x1b]0;owned\x07\n", 11, "not a recording", 1);
+    static char longline[REC_MAX_LINE + 40];
+    memcpy(longline, "mha-explorer-recording 2\n", 25);
+    memset(longline + 25, 'x', sizeof longline - 25);
+    expect_stop(longline, sizeof longline, "too long", 2);
+}
+END_TEST
+
+START_TEST(test_cap)
+{
+    struct rec_stream s;
+    rec_stream_init(&s, "class.rec");
+    ck_assert_int_eq(FEED(&s, "mha-explorer-recording 2\n"), 0);
+    static char comments[1 << 16];
+    for (size_t i = 0; i < sizeof comments; i += 64) {
+        memset(comments + i, ' ', 64);
+        comments[i] = '#';
+        comments[i + 63] = '\n';
+    }
+    int r = 0;
+    for (size_t n = 0; r >= 0 && n < 2 * REC_MAX_BYTES; n += sizeof comments)
+        r = rec_stream_feed(&s, comments, sizeof comments);
+    ck_assert_int_eq(r, -1);
+    ck_assert_ptr_nonnull(strstr(s.err.text, "past 8 MiB"));
+    ck_assert_uint_le(s.bytes, REC_MAX_BYTES + 1);
+    rec_stream_free(&s);
+}
+END_TEST
+
+static char dir[64], file[128];
+
+static void append(const char *text)
+{
+    FILE *f = fopen(file, "a");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    ck_assert_int_eq(fclose(f), 0);
+}
+
+START_TEST(test_follow_file)
+{
+    test_tmp_dir(dir, sizeof dir, "mha-follow");
+    snprintf(file, sizeof file, "%s/class.rec", dir);
+    append("mha-explorer-recording 2\nsize 80x24\n");
+    struct rec_follow f;
+    struct mha_error err;
+    ck_assert_int_eq(rec_follow_open(&f, file, 0.0, &err), 0);
+    ck_assert_int_eq(rec_follow_poll(&f, 0.1, 1 << 20), 0);
+    ck_assert(!f.s.started);
+    append("# at 0.000\n0.2 right\n0.4 le");
+    ck_assert_int_eq(rec_follow_poll(&f, 0.5, 1 << 20), 1);
+    append("ft\n");
+    ck_assert_int_eq(rec_follow_poll(&f, 0.6, 1 << 20), 1);
+    ck_assert_int_eq(f.state, REC_FOLLOW_LIVE);
+    char why[256];
+    rec_follow_why(&f, 0.7, why, sizeof why);
+    ck_assert_str_eq(why, "");
+    rec_follow_why(&f, 0.6 + REC_QUIET_AFTER, why, sizeof why);
+    ck_assert_ptr_nonnull(strstr(why, "nothing from the teacher"));
+    /* a small budget reads a little at a time */
+    append("1.0 a\n1.1 b\n1.2 c\n");
+    ck_assert_int_eq(rec_follow_poll(&f, 1.0, 6), 1);
+    ck_assert_int_eq(rec_follow_poll(&f, 1.0, 1 << 20), 2);
+    /* shorter than what was read */
+    ck_assert_int_eq(truncate(file, 10), 0);
+    ck_assert_int_eq(rec_follow_poll(&f, 2.0, 1 << 20), 0);
+    ck_assert_int_eq(f.state, REC_FOLLOW_SHRANK);
+    rec_follow_close(&f);
+
+    /* another file put at the path, then the path removed */
+    ck_assert_int_eq(rec_follow_open(&f, file, 0.0, &err), 0);
+    char other[160];
+    snprintf(other, sizeof other, "%s/new.rec", dir);
+    FILE *o = fopen(other, "w");
+    fputs("mha-explorer-recording 2\n", o);
+    fclose(o);
+    ck_assert_int_eq(rename(other, file), 0);
+    rec_follow_poll(&f, 1.0, 1 << 20);
+    ck_assert_int_eq(f.state, REC_FOLLOW_REPLACED);
+    rec_follow_close(&f);
+    ck_assert_int_eq(rec_follow_open(&f, file, 0.0, &err), 0);
+    ck_assert_int_eq(unlink(file), 0);
+    rec_follow_poll(&f, 1.0, 1 << 20);
+    ck_assert_int_eq(f.state, REC_FOLLOW_GONE);
+    rec_follow_why(&f, 1.0, why, sizeof why);
+    ck_assert_ptr_nonnull(strstr(why, "was removed"));
+    rec_follow_close(&f);
+    test_tmp_remove(dir);
+}
+END_TEST
+
+START_TEST(test_follow_fifo_and_refusals)
+{
+    test_tmp_dir(dir, sizeof dir, "mha-follow");
+    snprintf(file, sizeof file, "%s/class.fifo", dir);
+    ck_assert_int_eq(mkfifo(file, 0600), 0);
+    struct rec_follow f;
+    struct mha_error err;
+    ck_assert_int_eq(rec_follow_open(&f, file, 0.0, &err), 0); /* no writer yet: no hang */
+    const int w = open(file, O_WRONLY);
+    ck_assert_int_ge(w, 0);
+    const char *text = "mha-explorer-recording 2\n# at 0\n0.1 x\n# end\n";
+    ck_assert_int_eq(write(w, text, strlen(text)), (ssize_t)strlen(text));
+    ck_assert_int_eq(rec_follow_poll(&f, 0.2, 1 << 20), 1);
+    ck_assert_int_eq(f.state, REC_FOLLOW_ENDED);
+    close(w);
+    rec_follow_close(&f);
+
+    ck_assert_int_eq(rec_follow_open(&f, "/dev/null", 0.0, &err), -1);
+    ck_assert_ptr_nonnull(strstr(err.text, "character device"));
+    ck_assert_int_eq(rec_follow_open(&f, dir, 0.0, &err), -1);
+    ck_assert_ptr_nonnull(strstr(err.text, "folder"));
+    char missing[160];
+    snprintf(missing, sizeof missing, "%s/none.rec", dir);
+    ck_assert_int_eq(rec_follow_open(&f, missing, 0.0, &err), -1);
+    ck_assert_ptr_nonnull(strstr(err.text, "cannot open"));
+    unlink(file);
+    test_tmp_remove(dir);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("rec_stream");
+    TCase *tc = tcase_create("stream");
+    tcase_add_test(tc, test_whole_and_in_pieces);
+    tcase_add_test(tc, test_start_and_clock);
+    tcase_add_test(tc, test_hostile);
+    tcase_add_test(tc, test_cap);
+    tcase_add_test(tc, test_follow_file);
+    tcase_add_test(tc, test_follow_fifo_and_refusals);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    const int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
