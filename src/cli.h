@@ -61,6 +61,7 @@ struct cli_options {
     const char *record; /* --record FILE */
     bool force;         /* --force: --record may replace an existing file */
     const char *replay; /* --replay FILE */
+    const char *follow; /* --follow FILE|- */
     double speed;       /* --speed X; 1 unless given */
     bool speed_given;
     bool no_mouse; /* --no-mouse */
@@ -141,12 +142,18 @@ struct cli_record {
     struct safe_file sf;
     FILE *f; /* sf's stream; NULL: not recording */
     bool force;
+    bool placed; /* at its name since its start lines (a class may follow it) */
+    const char *name;
 };
 
 /* Refuse an existing path unless force, then create the temporary file.
  * 0, or CLI_EXIT_USAGE with a message ("--record: ...").  Before the
  * terminal is touched. */
 int cli_record_open(const char *path, bool force, struct cli_record *r);
+/* The explorer wrote the recording's start lines (ui_options'
+ * record_started): the file goes to its name now, so students can follow
+ * it as it grows (--follow); a failure is said and it goes there at the end. */
+void cli_record_started(void *record);
 /* Close the file and put it in place (nothing is created when the explorer
  * wrote nothing).  A write error keeps what was written, says so, and makes
  * the exit status 1.  Returns the exit status, status unless that failed. */
@@ -163,6 +170,15 @@ int cli_record_start_args(const struct cli_options *o, struct rec_start *s);
  * message.  o's strings then point into argv and rec: keep rec. */
 int cli_replay_options(int argc, char **argv, const char *name, const struct recording *rec,
                        struct cli_options *o);
+
+/* ---- following a class (cli_follow.c) ---- */
+
+struct rec_follow;
+/* --follow: open the teacher's recording, wait until its start lines are
+ * whole (saying so once when that takes a while), and parse argv again with
+ * the teacher's options in front, as --replay does.  CLI_CONTINUE with *f
+ * open (rec_follow_close it), or an exit status after a message. */
+int cli_follow_begin(int argc, char **argv, struct cli_options *o, struct rec_follow *f);
 
 /* ---- training (cli_train.c) ---- */
 

@@ -90,6 +90,9 @@ static const char usage_text[] =
     "                       after it; a key pauses it, Esc stops it, q quits; it\n"
     "                       opens as the recording started (options given win)\n"
     "  --speed X            with --replay: X times as fast (0.01..1000, default 1)\n"
+    "  --follow FILE        follow a teacher's session while --record writes FILE: the\n"
+    "                       same steps at your own size; a key of yours explores on\n"
+    "                       your own, F rejoins the teacher (FILE - reads standard input)\n"
     "\n";
 
 /* The rest of --help (one string would pass the length C compilers must take). */
@@ -336,6 +339,7 @@ enum {
     OPT_AUTOPLAY,
     OPT_RECORD,
     OPT_REPLAY,
+    OPT_FOLLOW,
     OPT_SPEED,
     OPT_FORCE,
     OPT_NO_MOUSE,
@@ -376,6 +380,7 @@ static const struct option longopts[] = {
     {"autoplay", required_argument, NULL, OPT_AUTOPLAY},
     {"record", required_argument, NULL, OPT_RECORD},
     {"replay", required_argument, NULL, OPT_REPLAY},
+    {"follow", required_argument, NULL, OPT_FOLLOW},
     {"speed", required_argument, NULL, OPT_SPEED},
     {"force", no_argument, NULL, OPT_FORCE},
     {"no-mouse", no_argument, NULL, OPT_NO_MOUSE},
@@ -423,6 +428,13 @@ static int compare_option(const char *arg, struct cli_options *o)
 /* --compare and the training screen's other limits; CLI_CONTINUE or an exit status. */
 static int screen_combinations(const struct cli_options *o)
 {
+    if (o->follow && (o->record || o->replay))
+        return usage_error("%s cannot be combined with --follow: a follower's screen is the "
+                           "teacher's recording",
+                           o->record ? "--record" : "--replay");
+    if (o->follow && (o->dump_stage != CLI_NO_DUMP || o->bench_frames > 0))
+        return usage_error("%s cannot be combined with --follow, which needs a terminal",
+                           o->dump_stage != CLI_NO_DUMP ? "--dump" : "--bench-frames");
     if (o->n_compare && !o->train)
         return usage_error("%s needs --train TASK|FILE", "--compare");
     if (o->n_compare && o->heads)
@@ -679,6 +691,9 @@ static int option(int c, const char *arg, struct cli_options *o)
         break;
     case OPT_REPLAY:
         o->replay = arg;
+        break;
+    case OPT_FOLLOW:
+        o->follow = arg;
         break;
     case OPT_SPEED:
         if (parse_seconds("--speed", arg, 0.01, 1000.0, &o->speed))

@@ -1,6 +1,7 @@
 /* cli_record.c - the files of --record and --replay on the command line: a
  * recording is written to a temporary file beside its name (safe_file.h)
- * and put there at the end (never over an existing file without --force), starts
+ * and put there once its start lines are written, so a class can follow it
+ * as it grows (never over an existing file without --force); it starts
  * with the options that reproduce the start, and a replay opens with the
  * options its recording carries. */
 #include <errno.h>
@@ -42,6 +43,16 @@ int cli_record_open(const char *path, bool force, struct cli_record *r)
     return 0;
 }
 
+void cli_record_started(void *record)
+{
+    struct cli_record *r = record;
+    if (!r->f || r->placed)
+        return;
+    struct mha_error err;
+    if (fflush(r->f) == 0 && safe_file_place(&r->sf, NULL, r->force, &err) == 0)
+        r->placed = true; /* from here the keys go straight into the file at its name */
+}
+
 int cli_record_finish(struct cli_record *r, const char *name, int status)
 {
     if (!r->f)
@@ -56,6 +67,14 @@ int cli_record_finish(struct cli_record *r, const char *name, int status)
         bad = true;
     }
     r->f = NULL;
+    if (r->placed) { /* at its name since the start */
+        if (bad)
+            fprintf(stderr,
+                    "%s: --record: %s is incomplete: writing it failed (%s); the keys before the "
+                    "failure are kept\n",
+                    prog, name, strerror(e));
+        return bad && !status ? EXIT_FAILURE : status;
+    }
     if (size <= 0) { /* the explorer never started: nothing to keep */
         safe_file_discard(&r->sf);
         if (bad && status == 0) {

@@ -17,6 +17,7 @@
 #include "lesson/lesson_state.h"
 #include "mha_config.h"
 #include "io/record.h"
+#include "io/rec_stream.h"
 #include "engine/text_check.h"
 #if MHA_HAVE_UI
 #include "ui/ui.h"
@@ -119,7 +120,8 @@ static int load_replay(const struct cli_options *o, struct recording *rec)
 /* train: open on the training screen (ex may be NULL then); NULL: the stages. */
 struct ui_train_setup;
 static int run_explorer(const struct cli_options *o, struct mha_example *ex,
-                        const struct recording *rec, const struct ui_train_setup *train)
+                        const struct recording *rec, const struct ui_train_setup *train,
+                        struct rec_follow *follow)
 {
     char *lesson_path = NULL;
     int rc = check_explorer_options(o, ex, &lesson_path);
@@ -128,7 +130,9 @@ static int run_explorer(const struct cli_options *o, struct mha_example *ex,
         mha_example_free(ex);
         return rc;
     }
-    if (o->bench_frames <= 0 && (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO))) {
+    /* --follow - reads the stream from standard input and keys from /dev/tty */
+    const bool keys_from_tty = follow && !strcmp(o->follow, "-");
+    if (o->bench_frames <= 0 && (!isatty(STDOUT_FILENO) || (!keys_from_tty && !isatty(STDIN_FILENO)))) {
         free(lesson_path);
         fprintf(stderr,
                 "%s: the explorer needs a terminal, but standard %s is not one.\n"
@@ -165,12 +169,27 @@ static int run_explorer(const struct cli_options *o, struct mha_example *ex,
                             .record = record.f,
                             .record_name = o->record,
                             .record_start = &start,
+                            .record_started = record.f ? cli_record_started : NULL,
+                            .record_ctx = &record,
+                            .follow = follow,
+                            .keys_from_tty = keys_from_tty,
                             .replay = o->replay && o->bench_frames <= 0 ? rec : NULL,
                             .replay_name = o->replay,
                             .speed = o->speed,
                             .train = train,
                             .no_mouse = o->no_mouse};
     rc = ui_run(ex, &uo);
+    while (rc == UI_RUN_AGAIN) { /* a follower rejoins: from the teacher's start again */
+        struct mha_error err;
+        mha_error_clear(&err);
+        ex = train ? NULL : cli_build_example(o, &err);
+        if (!train && !ex) {
+            cli_report(&err);
+            rc = ui_exit(1);
+            break;
+        }
+        rc = ui_run(ex, &uo);
+    }
 #else
     (void)train;
     fprintf(stderr,
@@ -184,6 +203,14 @@ static int run_explorer(const struct cli_options *o, struct mha_example *ex,
     rec_start_free(&start);
     free(lesson_path);
     return rc;
+}
+
+/* The followed stream, closed on every way out of main. */
+static struct rec_follow *atexit_follow;
+static void close_follow(void)
+{
+    if (atexit_follow)
+        rec_follow_close(atexit_follow);
 }
 
 int main(int argc, char **argv)
@@ -219,6 +246,15 @@ int main(int argc, char **argv)
     /* a recording that carries its start opens the explorer as it was */
     struct recording rec;
     memset(&rec, 0, sizeof rec);
+    /* and so does the teacher's, followed as it grows */
+    struct rec_follow following, *follow = NULL;
+    if (o.follow) {
+        if ((rc = cli_follow_begin(argc, argv, &o, &following)) != CLI_CONTINUE)
+            return rc;
+        follow = &following;
+        atexit_follow = follow;
+        atexit(close_follow);
+    }
     if (o.dump_stage == CLI_NO_DUMP && (rc = load_replay(&o, &rec)) != 0)
         return rc;
     if (o.dump_stage == CLI_NO_DUMP && o.replay &&
@@ -233,7 +269,7 @@ int main(int argc, char **argv)
             rec_free(&rec);
             return rc;
         }
-        rc = run_explorer(&o, NULL, &rec, &ts.setup);
+        rc = run_explorer(&o, NULL, &rec, &ts.setup, follow);
         cli_train_screen_done(&ts);
         rec_free(&rec);
         return ui_exit(rc);
@@ -260,7 +296,7 @@ int main(int argc, char **argv)
         mha_example_free(ex);
         return rc;
     }
-    rc = run_explorer(&o, ex, &rec, NULL);
+    rc = run_explorer(&o, ex, &rec, NULL, follow);
     rec_free(&rec);
 #if MHA_HAVE_UI
     return ui_exit(rc); /* ncurses' own memory too */

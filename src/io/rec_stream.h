@@ -25,7 +25,7 @@
 /* How often the teacher's explorer writes "# at" when nothing else was
  * written (seconds), and how long a student waits before saying the
  * teacher has gone quiet. */
-#define REC_MARK_EVERY 2.0
+#define REC_MARK_EVERY 1.0
 #define REC_QUIET_AFTER 10.0
 
 struct rec_stream {

@@ -10,6 +10,12 @@
 struct recording;
 struct ui_train_setup;
 struct rec_start;
+struct rec_follow;
+
+/* ui_run's status when a follower asked to rejoin the teacher (F): the
+ * caller makes the example again and calls ui_run again with the same
+ * options; the terminal stays as it is in between. */
+#define UI_RUN_AGAIN 256
 
 struct ui_options {
     int stage;             /* stage to open on, 0..6 */
@@ -42,9 +48,16 @@ struct ui_options {
     struct rec_start *record_start; /* the options that reproduce the start, or NULL; the
                                        explorer adds the lesson's step and the size (the caller
                                        frees it with rec_start_free) */
+    void (*record_started)(void *ctx); /* called once the recording's first lines are written
+                                          (the caller puts the file in place, so a class can
+                                          follow it as it grows), or NULL */
+    void *record_ctx;
     const struct recording *replay; /* play these keys in (the caller keeps it) */
     const char *replay_name;
     double speed; /* the replay's times are divided by it; 0 = 1 */
+    struct rec_follow *follow; /* main.c: --follow: the teacher's keys as they come (the
+                                  caller keeps it and its events across UI_RUN_AGAIN) */
+    bool keys_from_tty;        /* read keys from /dev/tty (--follow -: stdin is the stream) */
 
     /* The training screen (main.c: --train TASK on a terminal, --compare). */
     const struct ui_train_setup *train; /* open on it (ex may be NULL then), or NULL */

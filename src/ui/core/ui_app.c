@@ -208,6 +208,10 @@ int ui_run(struct mha_example *ex, const struct ui_options *opt)
     app->record_start_args = opt->record_start;
     snprintf(app->record_name, sizeof app->record_name, "%s",
              opt->record_name ? opt->record_name : "the recording");
+    app->record_started = opt->record_started;
+    app->record_ctx = opt->record_ctx;
+    app->follow = opt->follow;
+    app->keys_from_tty = opt->keys_from_tty;
     app->replay.rec = opt->replay;
     snprintf(app->replay.name, sizeof app->replay.name, "%s",
              opt->replay_name ? opt->replay_name : "the recording");

@@ -48,6 +48,17 @@ struct ui_app {
     double record_start;
     struct rec_start *record_start_args; /* the caller's; what the recording starts from */
     bool record_failed;                  /* a write failed: the recording stopped there */
+    double record_mark;                  /* when the recording last had a line ("# at") */
+    void (*record_started)(void *ctx);   /* the caller's: the start lines are written */
+    void *record_ctx;
+
+    /* following a teacher's recording as it grows (--follow; ui_follow.c) */
+    struct rec_follow *follow; /* the caller's; NULL: not following */
+    int follow_next;           /* the teacher's next event to apply */
+    bool detached;             /* exploring on one's own: the teacher's keys wait */
+    double detach_offset;      /* seconds the teacher's clock was ahead at the detach */
+    bool rejoin;               /* F: the loop ends and the caller starts again */
+    bool keys_from_tty;        /* keys come from /dev/tty (the stream is standard input) */
 
     /* the modes open over the main screen (ui_mode.h), and theirs */
     struct ui_mode_stack modes;
@@ -134,6 +145,27 @@ void ui_app_mouse(struct ui_app *app);
 void ui_app_draw_main(const struct ui_app *app);
 /* The stage of the pipeline bar under column x, or -1 (ui_bar.c). */
 int ui_bar_stage_at(const struct ui_app *app, int x);
+
+/* A key into the explorer as typed (resizes and clicks included), and a
+ * recorded event played in: the training ticks before it, then the key or
+ * the click; it never closes the explorer (ui_loop.c). */
+void ui_app_feed(struct ui_app *app, int key, bool is_char);
+struct rec_event;
+void ui_app_play_event(struct ui_app *app, const struct rec_event *e);
+
+/* Following (ui_follow.c): the teacher's keys that came, applied while
+ * following (true when the screen changed); a typed key, true when it was
+ * the follower's own (F, the q that asks first); the status words. */
+bool ui_follow_tick(struct ui_app *app, double now);
+bool ui_follow_key(struct ui_app *app, int key, bool is_char, double now);
+void ui_follow_status(const struct ui_app *app, double now, char *buf, size_t n);
+/* The teacher's clock in seconds (following), or the follower's own
+ * clock carried on from it (exploring). */
+double ui_follow_clock(const struct ui_app *app, double now);
+/* The recording's "# at" lines, every REC_MARK_EVERY seconds without a
+ * line, and its "# end" when the explorer closes (ui_record.c). */
+void ui_record_tick(struct ui_app *app, double now);
+void ui_record_end(struct ui_app *app);
 
 /* Delete the windows (before endwin). */
 void ui_app_free_windows(struct ui_app *app);

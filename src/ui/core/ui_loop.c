@@ -3,14 +3,21 @@
  * threads), the keys written to a recording as they come, a replay's keys
  * fed in as if typed, Ctrl-C and Ctrl-\ as a flag, and resizes. */
 #include <curses.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ui/core/ui_app.h"
+#include "ui/ui.h"
 #include "ui/core/ui_play.h"
 #include "ui/train/ui_train_ring.h"
+
+/* The screen kept for the next run when a follower rejoins (UI_RUN_AGAIN),
+ * and the terminal keys come from when standard input is the stream. */
+static SCREEN *kept_screen;
+static FILE *tty_in;
 
 /* Set by the signal handler, read by the loop; nothing else happens there. */
 static volatile sig_atomic_t got_signal;
@@ -46,7 +53,7 @@ static void restore_signals(const struct saved_signals *old)
 }
 
 /* A key into the explorer, typed or replayed. */
-static void feed(struct ui_app *app, int key, bool is_char)
+void ui_app_feed(struct ui_app *app, int key, bool is_char)
 {
     if (!is_char && key == KEY_RESIZE) {
         ui_app_reflow(app, LINES, COLS);
@@ -63,6 +70,23 @@ static void feed(struct ui_app *app, int key, bool is_char)
         return;
     }
     ui_app_key(app, key, is_char);
+}
+
+void ui_app_play_event(struct ui_app *app, const struct rec_event *e)
+{
+    /* the training ticks before the key, as when it was recorded */
+    if (ui_train_timers(app, ui_train_ms(e->t), true))
+        ui_app_reflow(app, app->rows, app->cols);
+    int key;
+    bool is_char;
+    if (rec_key_is_mouse(e->key)) {
+        const MEVENT ev = ui_record_mouse_event(e->key, e->y, e->x);
+        if (!app->lay.too_small)
+            ui_app_mouse_event(app, &ev);
+    } else if (ui_rec_to_curses(e->key, &key, &is_char)) {
+        ui_app_feed(app, key, is_char);
+    }
+    app->st.quit = false; /* a replay never closes the explorer */
 }
 
 /* Write a typed key to the recording (not the one that quits: a replay
@@ -99,23 +123,12 @@ static void replay_control(struct ui_app *app, int key, bool is_char, double now
  * screen changed. */
 static bool timers(struct ui_app *app, double now)
 {
-    bool changed = false;
+    bool changed = ui_follow_tick(app, now);
+    ui_record_tick(app, now);
     struct ui_replay *r = &app->replay;
-    int rk, key;
-    bool is_char;
+    int rk;
     while (ui_replay_due(r, now, &rk)) {
-        /* the training ticks before the key, as when it was recorded */
-        if (ui_train_timers(app, ui_train_ms(r->rec->events[r->next - 1].t), true))
-            ui_app_reflow(app, app->rows, app->cols);
-        const struct rec_event *e = &r->rec->events[r->next - 1];
-        if (rec_key_is_mouse(rk)) {
-            const MEVENT ev = ui_record_mouse_event(rk, e->y, e->x);
-            if (!app->lay.too_small)
-                ui_app_mouse_event(app, &ev);
-        } else if (ui_rec_to_curses(rk, &key, &is_char)) {
-            feed(app, key, is_char);
-        }
-        app->st.quit = false; /* a replay never closes the explorer */
+        ui_app_play_event(app, &r->rec->events[r->next - 1]);
         changed = true;
     }
     if (r->active && ui_replay_finished(r)) {
@@ -143,7 +156,15 @@ int ui_app_interactive(struct ui_app *app)
      * what is put back afterwards is what the program started with */
     struct saved_signals old;
     catch_signals(&old);
-    SCREEN *scr = newterm(NULL, stdout, stdin);
+    SCREEN *scr = kept_screen;
+    kept_screen = NULL;
+    if (!scr && app->keys_from_tty && !(tty_in = fopen("/dev/tty", "r"))) {
+        restore_signals(&old);
+        fprintf(stderr, "mha-explorer: cannot read keys from /dev/tty: %s\n", strerror(errno));
+        return 2;
+    }
+    if (!scr)
+        scr = newterm(NULL, stdout, tty_in ? tty_in : stdin);
     if (!scr) {
         restore_signals(&old);
         fprintf(stderr, "mha-explorer: cannot use this terminal (TERM=%s)\n",
@@ -157,13 +178,14 @@ int ui_app_interactive(struct ui_app *app)
     ui_record_begin(app);
     const double start = ui_play_clock();
     app->record_start = start;
+    app->record_mark = start;
     if (app->replay.rec)
         ui_replay_start(&app->replay, app->replay.rec, app->replay.name, app->replay.speed, start);
     if (app->autoplay.on)
         ui_autoplay_start(&app->autoplay, start);
 
     bool dirty = true;
-    while (!app->st.quit && !got_signal) {
+    while (!app->st.quit && !got_signal && !app->rejoin) {
         if (dirty) {
             wnoutrefresh(stdscr); /* blank below, so a resized stdscr is not redrawn later */
             ui_app_draw(app);
@@ -201,21 +223,33 @@ int ui_app_interactive(struct ui_app *app)
             dirty = true;
             continue;
         }
-        if (app->replay.active && !(!is_char && ch == KEY_RESIZE)) {
+        if (app->follow && ui_follow_key(app, (int)ch, is_char, now)) {
+            dirty = true; /* F, or a q that asks first */
+        } else if (app->replay.active && !(!is_char && ch == KEY_RESIZE)) {
             replay_control(app, (int)ch, is_char, now);
         } else {
             /* the training ticks due before the key, as a replay will run them */
             if (ui_train_timers(app, ui_train_session_ms(app, now), true))
                 ui_app_reflow(app, app->rows, app->cols);
-            feed(app, (int)ch, is_char);
+            ui_app_feed(app, (int)ch, is_char);
         }
         record(app, (int)ch, is_char, now);
         dirty = true;
     }
 
     ui_app_free_windows(app);
+    if (app->rejoin && !got_signal) {
+        /* the caller starts again; the terminal stays the explorer's */
+        kept_screen = scr;
+        restore_signals(&old);
+        return UI_RUN_AGAIN;
+    }
+    ui_record_end(app);
     endwin();
     delscreen(scr);
+    if (tty_in)
+        fclose(tty_in);
+    tty_in = NULL;
     ui_release_curses();
     /* from here a signal ends the program as signals do (130 for SIGINT,
      * 143 for SIGTERM): the dispositions it started with, not ncurses' */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ui/core/ui_app.h"
+#include "io/rec_stream.h"
 #include "ui/core/ui_mode.h"
 
 /* The step the lesson opened on, as --step gives it (1-based), replacing
@@ -49,7 +50,23 @@ static void stopped(struct ui_app *app, int err)
 
 void ui_record_write(struct ui_app *app, double t, int code)
 {
+    app->record_mark = app->record_start + t;
     if (app->record && rec_write_event(app->record, t, code) != 0)
+        stopped(app, errno);
+}
+
+void ui_record_tick(struct ui_app *app, double now)
+{
+    if (!app->record || now - app->record_mark < REC_MARK_EVERY)
+        return;
+    app->record_mark = now;
+    if (rec_write_mark(app->record, now - app->record_start) != 0)
+        stopped(app, errno);
+}
+
+void ui_record_end(struct ui_app *app)
+{
+    if (app->record && rec_write_end(app->record) != 0)
         stopped(app, errno);
 }
 
@@ -62,6 +79,7 @@ void ui_record_mouse(struct ui_app *app, double t, const MEVENT *ev)
     if (!app->record || code < 0 || app->st.quit || ev->y < 0 || ev->x < 0 ||
         ev->y >= REC_MAX_SCREEN || ev->x >= REC_MAX_SCREEN)
         return;
+    app->record_mark = app->record_start + t;
     if (rec_write_mouse(app->record, t, code, ev->y, ev->x) != 0)
         stopped(app, errno);
 }
@@ -94,8 +112,11 @@ void ui_record_begin(struct ui_app *app)
         pin_lesson_step(start, &app->les);
         start->rows = LINES;
         start->cols = COLS;
-        if (rec_write_start(app->record, start) != 0)
+        /* the mark says the start lines are whole: a follower may open now */
+        if (rec_write_start(app->record, start) != 0 || rec_write_mark(app->record, 0.0) != 0)
             stopped(app, errno);
+        else if (app->record_started)
+            app->record_started(app->record_ctx);
     }
     const struct recording *rec = app->replay.rec;
     if (!rec)

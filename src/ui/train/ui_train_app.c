@@ -76,6 +76,8 @@ long ui_train_session_ms(const struct ui_app *app, double now)
         const double at = r->paused ? r->paused_at : now;
         return ui_train_ms((at - r->start) * r->speed);
     }
+    if (app->follow) /* the teacher's clock, or one's own carried on from it */
+        return ui_train_ms(ui_follow_clock(app, now));
     return ui_train_ms(now - app->record_start);
 }
 
@@ -87,7 +89,7 @@ bool ui_train_timers(struct ui_app *app, long ms, bool all)
         return false;
     const bool was_done = ui_train_done(t);
     /* a recording and its replay run every tick; a key waits for those due before it */
-    const bool exact = app->replay.active || app->record;
+    const bool exact = app->replay.active || app->record || app->follow;
     const bool changed = ui_train_catch_up(t, ms, exact, all ? 0 : 20);
     if (changed && t->follow_gen == app->st.ex_gen && t->scrub < 0)
         ui_train_sync_example(app);
@@ -148,7 +150,7 @@ void ui_train_layout(const struct ui_app *app, struct ui_layout *lay)
 
 int ui_train_loop_wait(const struct ui_app *app, double now, int cap)
 {
-    if (!app->train)
+    if (!app->train || (app->follow && !app->detached)) /* the teacher's clock moves by lines */
         return cap;
     return ui_train_wait_ms(app->train, ui_train_session_ms(app, now), cap);
 }

@@ -212,4 +212,5 @@ void ui_play_status(const struct ui_app *app, char *buf, size_t n)
 {
     ui_play_status_text(&app->autoplay, &app->replay, buf, n);
     ui_record_status(app, buf, n);
+    ui_follow_status(app, ui_play_clock(), buf, n);
 }
