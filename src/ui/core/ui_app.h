@@ -55,6 +55,7 @@ struct ui_app {
     /* following a teacher's recording as it grows (--follow; ui_follow.c) */
     struct rec_follow *follow; /* the caller's; NULL: not following */
     int follow_next;           /* the teacher's next event to apply */
+    int follow_seen;           /* the stream's state last said (enum rec_follow_state) */
     bool detached;             /* exploring on one's own: the teacher's keys wait */
     double detach_offset;      /* seconds the teacher's clock was ahead at the detach */
     bool rejoin;               /* F: the loop ends and the caller starts again */

@@ -52,10 +52,11 @@ bool ui_follow_tick(struct ui_app *app, double now)
     struct rec_follow *f = app->follow;
     if (!f)
         return false;
-    const enum rec_follow_state was = f->state;
+    const int was = app->follow_seen; /* what was said last (0: live) */
     const bool was_quiet = now - f->last_data >= REC_QUIET_AFTER;
     rec_follow_poll(f, now, READ_AT_ONCE);
-    bool changed = f->state != was || (now - f->last_data >= REC_QUIET_AFTER) != was_quiet;
+    app->follow_seen = (int)f->state;
+    bool changed = (int)f->state != was || (now - f->last_data >= REC_QUIET_AFTER) != was_quiet;
     if (app->detached)
         return changed;
     for (int n = 0; app->follow_next < f->s.rec.n && n < CATCH_UP_EVENTS; n++) {
@@ -64,7 +65,7 @@ bool ui_follow_tick(struct ui_app *app, double now)
     }
     /* between the teacher's keys the training runs to the teacher's clock
      * (ui_train_session_ms gives it), with the loop's other timers */
-    if (changed && f->state != was) {
+    if ((int)f->state != was) {
         char why[400];
         rec_follow_why(f, now, why, sizeof why);
         if (why[0])
@@ -102,7 +103,12 @@ bool ui_follow_key(struct ui_app *app, int key, bool is_char, double now)
         ui_app_reflow(app, app->rows, app->cols);
         return true;
     }
-    app->quit_armed = false;
+    if (app->quit_armed) { /* the key after that q only answers it */
+        app->quit_armed = false;
+        ui_state_say(&app->st, false, "Staying.");
+        ui_app_reflow(app, app->rows, app->cols);
+        return true;
+    }
     if (main_screen && is_char && key == 'F') {
         if (app->detached || app->follow->state == REC_FOLLOW_REPLACED)
             app->rejoin = true; /* the loop ends; the caller starts again from the teacher's start */
