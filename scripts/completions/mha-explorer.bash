@@ -9,7 +9,7 @@ _mha_explorer() {
     local options="--load --tokens --d-model --heads --seed --causal --no-scale
         --dump --format --stage --list-lessons --check-lessons --print-lesson --lesson
         --step --reset-progress --view --focus --bench-frames --present --theme --autoplay
-        --record --replay --speed --train --vocab --context --steps --batch --lr --save
+        --record --replay --follow --speed --train --vocab --context --steps --batch --lr --save
         --grad --compare --force --no-mouse --help --version"
     local stages="input projection split transpose attention merge output"
 
@@ -60,7 +60,7 @@ _mha_explorer() {
         mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY < <(compgen -d -- "$cur")
         return
         ;;
-    --record | --replay)
+    --record | --replay | --follow)
         mapfile -t COMPREPLY < <(compgen -f -- "$cur")
         return
         ;;

@@ -18,17 +18,21 @@ wait_exit 2
 T kill-server
 check "the notes are untouched" grep -qx 'notes for the class' "$WORK/notes.rec"
 
-# ---- with --force it is replaced, but only when the recording is done
+# ---- with --force it is replaced once the explorer is up (its start lines
+# are written whole in a temporary file first), and grows there key by key,
+# so a class can follow it
 start 100 30 -- --record "$WORK/notes.rec" --force
 wait_for "0 · Input"
+check "replaced by the recording's start" bash -c "head -1 '$WORK/notes.rec' | grep -qx 'mha-explorer-recording 2'"
+check "its start lines whole" grep -qx '# at 0.000' "$WORK/notes.rec"
+check "no temporary file beside it" bash -c "! ls '$WORK' | grep -q 'part-'"
 keys Right
 wait_for "1 · Projection"
-check "the old file is whole while recording" grep -qx 'notes for the class' "$WORK/notes.rec"
-check "the recording goes to a temporary file" bash -c "ls '$WORK' | grep -q '^notes.rec.part-'"
+check "each key written as it comes" bash -c "grep -q ' right$' '$WORK/notes.rec'"
 keys q
 wait_exit 0
 T kill-server
-check "replaced at the end" bash -c "head -1 '$WORK/notes.rec' | grep -qx 'mha-explorer-recording 2'"
+check "the end written last" bash -c "tail -1 '$WORK/notes.rec' | grep -qx '# end'"
 check "no temporary file left" bash -c "! ls '$WORK' | grep -q 'part-'"
 
 # ---- the start is recorded and restored

@@ -77,6 +77,8 @@ int ui_cmd_scale(struct ui_state *st, struct ui_app *app, const char *arg);
 
 /* ui_commands.c: the explorer as a whole. */
 int ui_cmd_link(struct ui_state *st, struct ui_app *app, const char *arg);
+/* :class - the students' command for this session (ui_follow.c). */
+int ui_cmd_class(struct ui_state *st, struct ui_app *app, const char *arg);
 int ui_cmd_export(struct ui_state *st, struct ui_app *app, const char *arg);
 int ui_cmd_theme(struct ui_state *st, struct ui_app *app, const char *arg);
 int ui_cmd_present(struct ui_state *st, struct ui_app *app, const char *arg);

@@ -7,11 +7,14 @@
  * size); the teacher's clicks are, where the student's terminal has the
  * teacher's size (elsewhere the same place is another thing). */
 #include <curses.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "io/rec_stream.h"
 #include "ui/core/ui_app.h"
+#include "ui/core/ui_cmd.h"
 #include "ui/core/ui_mode.h"
 #include "ui/train/ui_train_ring.h"
 
@@ -137,4 +140,23 @@ void ui_follow_status(const struct ui_app *app, double now, char *buf, size_t n)
     else
         snprintf(buf + len, n - len, "%sfollowing the teacher · %d key%s", len ? " · " : "",
                  app->follow_next, app->follow_next == 1 ? "" : "s");
+}
+
+int ui_cmd_class(struct ui_state *st, struct ui_app *app, const char *arg)
+{
+    (void)arg;
+    if (!app->record) {
+        ui_state_say(st, false,
+                     "A class follows a recorded session: start the explorer with --record FILE, "
+                     "then :class gives the students' command.");
+        return 0;
+    }
+    char path[PATH_MAX];
+    if (!realpath(app->record_name, path))
+        snprintf(path, sizeof path, "%s", app->record_name);
+    ui_state_say(st, false,
+                 "Students run: mha-explorer --follow %s  (over ssh: ssh HOST tail -c +1 -f %s | "
+                 "mha-explorer --follow -)",
+                 path, path);
+    return 0;
 }
