@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "io/num_text.h"
 
 static void same(float x)
@@ -22,6 +24,18 @@ static void same(float x)
     n = snprintf(want, sizeof want, "%.9g", (double)x);
     if (num_g9(got, x) != n || strcmp(got, want))
         ck_abort_msg("%%.9g of %a: \"%s\", printf \"%s\"", (double)x, got, want);
+}
+
+/* jansson's own text for the real, as json_dumps writes it (precision 9) */
+static void same_json(float x)
+{
+    json_t *r = json_real((double)x);
+    char *want = json_dumps(r, JSON_ENCODE_ANY | JSON_REAL_PRECISION(9));
+    char got[NUM_TEXT_MAX + 2];
+    if (num_g9_json(got, x) != (int)strlen(want) || strcmp(got, want))
+        ck_abort_msg("json of %a: \"%s\", jansson \"%s\"", (double)x, got, want);
+    free(want);
+    json_decref(r);
 }
 
 static uint64_t state = 0x9E3779B97F4A7C15ull;
@@ -41,6 +55,8 @@ START_TEST(test_random_bits)
         memcpy(&x, &bits, sizeof x);
         if (isfinite(x) && fabsf(x) < 1e30f)
             same(x);
+        if (isfinite(x) && i % 8 == 0)
+            same_json(x);
     }
 }
 END_TEST
@@ -66,6 +82,7 @@ START_TEST(test_ties_and_edges)
                            0.99999999f, 9.9999999e-5f, 0.0001f,    1e-4f,       99999.995f};
     for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++) {
         same(edges[i]);
+        same_json(edges[i]);
         same(nextafterf(edges[i], INFINITY));
         same(nextafterf(edges[i], -INFINITY));
     }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "engine/stages.h"
+#include "io/num_text.h"
 #include "io/utf8.h"
 
 int dump_format_from_name(const char *name)
@@ -29,16 +30,10 @@ static void put_padded(FILE *out, const char *s, int width, bool right)
             fputc(' ', out);
 }
 
-static void format_cell(char *buf, size_t n, float x)
+/* A cell's text (at most NUM_TEXT_MAX bytes) into buf; its length. */
+static int format_cell(char *buf, float x)
 {
-    if (x == -INFINITY)
-        snprintf(buf, n, "-inf");
-    else if (fabsf(x) < 0.00005f)
-        snprintf(buf, n, "0.0000"); /* no "-0.0000" */
-    else if (fabsf(x) >= 1e5f)
-        snprintf(buf, n, "%.4g", (double)x);
-    else
-        snprintf(buf, n, "%.4f", (double)x);
+    return num_cell(buf, x, "-inf");
 }
 
 /* One matrix block: title line, then header and rows.  row_labels may be
@@ -48,7 +43,8 @@ void dump_text_matrix(FILE *out, const char *title, const float *m, int rows, in
 {
     fprintf(out, "%s  (%d × %d)\n", title, rows, cols);
     int lw = 0, cw = 6;
-    char buf[48];
+    char buf[NUM_TEXT_MAX];
+    char line[8192]; /* a row's cells, written a piece at a time */
     for (int i = 0; i < rows; i++) {
         int w;
         if (row_labels)
@@ -59,8 +55,7 @@ void dump_text_matrix(FILE *out, const char *title, const float *m, int rows, in
             lw = w;
     }
     for (size_t i = 0; i < (size_t)rows * (size_t)cols; i++) {
-        format_cell(buf, sizeof buf, m[i]);
-        int w = (int)strlen(buf);
+        const int w = format_cell(buf, m[i]);
         if (w > cw)
             cw = w;
     }
@@ -87,12 +82,26 @@ void dump_text_matrix(FILE *out, const char *title, const float *m, int rows, in
             snprintf(buf, sizeof buf, "%d", i);
             put_padded(out, buf, lw, false);
         }
-        for (int j = 0; j < cols; j++) {
-            format_cell(buf, sizeof buf, m[(size_t)i * (size_t)cols + (size_t)j]);
+        /* the row's cells in one piece: "  " and the number, right-aligned */
+        size_t at = 0;
+        for (int j = 0; j < cols && (size_t)cw + 3 > sizeof line; j++) { /* wide labels */
+            format_cell(buf, m[(size_t)i * (size_t)cols + (size_t)j]);
             fputs("  ", out);
             put_padded(out, buf, cw, true);
         }
-        fputc('\n', out);
+        for (int j = 0; j < cols && (size_t)cw + 3 <= sizeof line; j++) {
+            if (at + (size_t)cw + 2 > sizeof line) {
+                fwrite(line, 1, at, out);
+                at = 0;
+            }
+            const int w = format_cell(buf, m[(size_t)i * (size_t)cols + (size_t)j]);
+            memset(line + at, ' ', (size_t)(cw - w) + 2);
+            at += (size_t)(cw - w) + 2;
+            memcpy(line + at, buf, (size_t)w);
+            at += (size_t)w;
+        }
+        line[at++] = '\n';
+        fwrite(line, 1, at, out);
     }
     fputc('\n', out);
 }

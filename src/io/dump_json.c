@@ -16,38 +16,24 @@
 #include <string.h>
 
 #include "engine/stages.h"
+#include "io/num_text.h"
 
-/* A real as jansson's jsonp_dtostr writes it with precision 9. */
-static void put_real(FILE *out, double x)
+/* A float as jansson's jsonp_dtostr writes a real with precision 9 ("%.9g",
+ * then ".0" when it reads as an integer, and no zeros leading the exponent),
+ * or null for -inf (a masked score); its length in p (NUM_TEXT_MAX + 2). */
+static int real_text(char *p, float x)
 {
-    char buf[40];
-    int len = snprintf(buf, sizeof buf, "%.9g", x);
-    if (len < 0 || (size_t)len >= sizeof buf - 3)
-        return;
-    if (!strchr(buf, '.') && !strchr(buf, 'e')) {
-        memcpy(buf + len, ".0", 3);
-        len += 2;
+    if (!isfinite(x)) {
+        memcpy(p, "null", 5);
+        return 4;
     }
-    char *e = strchr(buf, 'e');
-    if (e) {
-        char *start = e + 1, *end = e + 2;
-        if (*start == '-')
-            start++;
-        while (*end == '0')
-            end++;
-        if (end != start)
-            memmove(start, end, strlen(end) + 1);
-    }
-    fputs(buf, out);
+    return num_g9_json(p, x);
 }
 
-/* A float: null for -inf (a masked score), a real otherwise. */
 static void put_num(FILE *out, float x)
 {
-    if (isfinite(x))
-        put_real(out, x);
-    else
-        fputs("null", out);
+    char buf[NUM_TEXT_MAX + 2];
+    fwrite(buf, 1, (size_t)real_text(buf, x), out);
 }
 
 /* Length of the valid UTF-8 character at s, 0 for a byte that starts none. */
@@ -109,15 +95,23 @@ static void put_key(FILE *out, bool first, const char *key)
     fputc(':', out);
 }
 
+/* [v0,v1,...], written a piece at a time. */
 static void vec(FILE *out, const float *v, int n)
 {
-    fputc('[', out);
+    char line[8192];
+    size_t at = 0;
+    line[at++] = '[';
     for (int i = 0; i < n; i++) {
+        if (at + NUM_TEXT_MAX + 4 > sizeof line) {
+            fwrite(line, 1, at, out);
+            at = 0;
+        }
         if (i)
-            fputc(',', out);
-        put_num(out, v[i]);
+            line[at++] = ',';
+        at += (size_t)real_text(line + at, v[i]);
     }
-    fputc(']', out);
+    line[at++] = ']';
+    fwrite(line, 1, at, out);
 }
 
 /* rows x cols block starting at m. */

@@ -1,6 +1,7 @@
 /* export_table.c - the matrices each stage exports, the choice of format,
  * and the table formats: markdown, csv and latex. */
 #include "io/export.h"
+#include "io/num_text.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -234,14 +235,9 @@ bool export_cell_masked(const struct export_matrix *m, int i, int j)
 
 void export_number(char *buf, size_t n, float x, const char *inf_text)
 {
-    if (x == -INFINITY)
-        snprintf(buf, n, "%s", inf_text);
-    else if (fabsf(x) < 0.00005f)
-        snprintf(buf, n, "0.0000");
-    else if (fabsf(x) >= 1e5f)
-        snprintf(buf, n, "%.4g", (double)x);
-    else
-        snprintf(buf, n, "%.4f", (double)x);
+    char text[NUM_TEXT_MAX];
+    num_cell(text, x, inf_text);
+    snprintf(buf, n, "%s", text);
 }
 
 /* ---- what each stage is ---------------------------------------------------------- */

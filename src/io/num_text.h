@@ -13,5 +13,14 @@
 int num_fixed4(char *buf, float x);
 /* snprintf(buf, NUM_TEXT_MAX, "%.9g", (double)x); returns the length. */
 int num_g9(char *buf, float x);
+/* num_g9 as jansson writes a real of precision 9: ".0" after a number that
+ * reads as an integer, no '+' or zeros leading the exponent (buf needs
+ * NUM_TEXT_MAX + 2 bytes); returns the length. */
+int num_g9_json(char *buf, float x);
+
+/* A number as every table shows it: inf_text for -inf (a masked score),
+ * "0.0000" below 0.00005 in size (never "-0.0000"), "%.4g" from 1e5 up,
+ * else "%.4f"; returns the length. */
+int num_cell(char *buf, float x, const char *inf_text);
 
 #endif
