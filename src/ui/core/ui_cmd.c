@@ -59,7 +59,7 @@ const struct ui_cmd ui_cmd_table[] = {
      UI_ARG_SWITCH, true, ui_cmd_present},
     {"autoplay", {NULL}, "autoplay SECS|off", "autoplay every SECS seconds (0.1 to 3600)",
      UI_ARG_TEXT, true, ui_cmd_autoplay},
-    {"class", {NULL}, "class", "the command a class runs to follow this recorded session",
+    {"class", {NULL}, "class", "the command students run to follow this session",
      UI_ARG_NONE, true, ui_cmd_class},
     {"help", {NULL}, "help", "this help",
      UI_ARG_NONE, false, cmd_help},
