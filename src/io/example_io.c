@@ -1,5 +1,6 @@
 /* example_io.c - reading and writing JSON example files. */
 #include "io/example_io.h"
+#include "io/example_stream.h"
 #include "io/json_scan.h"
 #include "io/safe_file.h"
 #include "engine/text_check.h"
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* Largest magnitude accepted for an input number: keeps every product of the
  * pipeline far from float overflow even at d_model 2048. */
@@ -25,6 +27,8 @@ static const char *const known_keys[] = {
 struct reader {
     const char *name; /* file name for messages */
     struct mha_error *err;
+    struct ex_side *side; /* a large file's matrices, read in a second pass; or NULL */
+    bool copy_key, copy_value; /* self-attention: key (and value) are the query */
 };
 
 static int fail(const struct reader *r, const char *fmt, ...)
@@ -151,9 +155,52 @@ static int read_number(const struct reader *r, json_t *v, const char *where, flo
     return 0;
 }
 
+/* A bias the first pass took out of the skeleton: the messages read_vector
+ * gives, and its numbers to come. */
+static int side_vector(const struct reader *r, struct ex_side_field *sf, const char *field, int n,
+                       float *dst)
+{
+    const struct ex_side_row *row = &sf->row[0];
+    if (row->len != n)
+        return fail(r, "\"%s\" has %zu numbers; expected %d (d_model)", field, (size_t)row->len,
+                    n);
+    if (row->bad >= 0)
+        return fail(r, "\"%s\"[%d] is %g; numbers must be finite and at most %g in size", field,
+                    row->bad, row->bad_value, MHA_IO_MAX_ABS);
+    sf->dst = dst;
+    return 0;
+}
+
+/* The same for a matrix (read_matrix's messages). */
+static int side_matrix(const struct reader *r, struct ex_side_field *sf, const char *field,
+                       int rows, int cols, const char *what_rows, const char *what_cols,
+                       float *dst)
+{
+    if (sf->rows != rows)
+        return fail(r, "\"%s\" has %zu rows; expected %d (%s)", field, (size_t)sf->rows, rows,
+                    what_rows);
+    for (int i = 0; i < rows; i++) {
+        const struct ex_side_row *row = &sf->row[i];
+        if (row->not_list)
+            return fail(r, "\"%s\" row %d must be an array of numbers, not %s", field, i,
+                        row->not_list == 1 ? "an integer" : "a number");
+        if (row->len != cols)
+            return fail(r, "\"%s\" row %d has %zu numbers; expected %d (%s)", field, i,
+                        (size_t)row->len, cols, what_cols);
+        if (row->bad >= 0)
+            return fail(r, "\"%s\"[%d][%d] is %g; numbers must be finite and at most %g in size",
+                        field, i, row->bad, row->bad_value, MHA_IO_MAX_ABS);
+    }
+    sf->dst = dst;
+    return 0;
+}
+
 /* A vector of exactly n numbers. */
 static int read_vector(const struct reader *r, json_t *arr, const char *field, int n, float *dst)
 {
+    struct ex_side_field *sf = ex_side_get(r->side, field);
+    if (sf)
+        return side_vector(r, sf, field, n, dst);
     if (!json_is_array(arr))
         return fail(r, "\"%s\" must be an array of %d numbers, not %s", field, n, type_name(arr));
     if (json_array_size(arr) != (size_t)n)
@@ -172,6 +219,9 @@ static int read_vector(const struct reader *r, json_t *arr, const char *field, i
 static int read_matrix(const struct reader *r, json_t *arr, const char *field, int rows, int cols,
                        const char *what_rows, const char *what_cols, float *dst)
 {
+    struct ex_side_field *sf = ex_side_get(r->side, field);
+    if (sf)
+        return side_matrix(r, sf, field, rows, cols, what_rows, what_cols, dst);
     if (!json_is_array(arr))
         return fail(r, "\"%s\" must be an array of rows, not %s", field, type_name(arr));
     if (json_array_size(arr) != (size_t)rows)
@@ -198,6 +248,19 @@ static int read_matrix(const struct reader *r, json_t *arr, const char *field, i
 
 static int read_mask(const struct reader *r, json_t *arr, int lq, int lk, unsigned char *dst)
 {
+    if (r->side && r->side->mask.present) { /* read in the first pass */
+        const struct ex_side_mask *m = &r->side->mask;
+        if (m->rows != lq)
+            return fail(r, "\"mask\" must be an array of %d rows (one per query token)", lq);
+        for (int i = 0; i < lq; i++) {
+            if (m->len[i] != lk)
+                return fail(r, "\"mask\" row %d must hold %d entries (one per key token)", i, lk);
+            if (m->bad[i] >= 0)
+                return fail(r, "\"mask\"[%d][%d] must be 0 (masked) or 1 (kept)", i, m->bad[i]);
+        }
+        memcpy(dst, m->v, (size_t)lq * (size_t)lk);
+        return 0;
+    }
     if (!json_is_array(arr) || json_array_size(arr) != (size_t)lq)
         return fail(r, "\"mask\" must be an array of %d rows (one per query token)", lq);
     for (int i = 0; i < lq; i++) {
@@ -220,7 +283,7 @@ static int read_mask(const struct reader *r, json_t *arr, int lq, int lk, unsign
     return 0;
 }
 
-static struct mha_example *from_json(const struct reader *r, json_t *root)
+static struct mha_example *from_json(struct reader *r, json_t *root)
 {
     if (!json_is_object(root)) {
         fail(r, "the example must be a JSON object, not %s", type_name(root));
@@ -301,10 +364,9 @@ static struct mha_example *from_json(const struct reader *r, json_t *root)
         goto bad;
     if (value && read_matrix(r, value, "value", lk, d, k_rows, "d_model", ex->value))
         goto bad;
-    if (query && !key && !cross) /* self-attention: keys and values are the query */
-        memcpy(ex->key, ex->query, (size_t)lq * (size_t)d * sizeof(float));
-    if (!value && (key || (query && !cross)))
-        memcpy(ex->value, ex->key, (size_t)lk * (size_t)d * sizeof(float));
+    /* self-attention: keys and values are the query (copied once the numbers are in) */
+    r->copy_key = query && !key && !cross;
+    r->copy_value = !value && (key || (query && !cross));
 
     static const char *const w_names[4] = {"w_q", "w_k", "w_v", "w_o"};
     static const char *const b_names[4] = {"b_q", "b_k", "b_v", "b_o"};
@@ -349,19 +411,101 @@ static const struct json_limits example_limits = {
     .max_containers = MHA_EXAMPLE_MAX_ROWS + 64,
 };
 
+static void copy_self(const struct reader *r, struct mha_example *ex)
+{
+    const size_t d = (size_t)ex->d_model;
+    if (r->copy_key)
+        memcpy(ex->key, ex->query, (size_t)ex->lq * d * sizeof(float));
+    if (r->copy_value)
+        memcpy(ex->value, ex->key, (size_t)ex->lk * d * sizeof(float));
+}
+
 static struct mha_example *load_root(json_t *root, const char *name, struct mha_error *err)
 {
     if (!root)
         return NULL;
-    struct reader r = {name, err};
+    struct reader r = {name, err, NULL, false, false};
     struct mha_example *ex = from_json(&r, root);
     json_decref(root);
+    if (ex)
+        copy_self(&r, ex);
     return ex;
+}
+
+/* Files from this size up are read in two passes (example_stream.h). */
+#define STREAM_FROM ((off_t)1 << 20)
+
+/* The two passes; NULL with *fell_back when the file is to be read whole. */
+static struct mha_example *load_streamed(int fd, const char *path, struct mha_error *err,
+                                         bool *fell_back)
+{
+    *fell_back = true;
+    struct ex_side side;
+    struct mha_example *ex = NULL;
+    struct reader r = {path, err, &side, false, false};
+    json_t *root = NULL;
+    int rc = ex_stream_scan(fd, &example_limits, &side);
+    if (rc == 0) {
+        json_error_t je; /* jansson names a mistake where it is in the file itself */
+        root = json_loads(side.skeleton, JSON_REJECT_DUPLICATES, &je);
+        rc = !root || !json_is_object(root) || !json_object_get(root, "d_model");
+    }
+    if (rc == 0) {
+        ex = from_json(&r, root);
+        /* the numbers, and a number jansson would refuse, which it names first */
+        if ((rc = ex_stream_fill(fd, &side)) != 0) {
+            mha_example_free(ex);
+            ex = NULL;
+        }
+    }
+    json_decref(root);
+    /* the limits scanner, whose message comes first where it found an excess */
+    const int verdict = ex_stream_verdict(&side, path, err);
+    if (verdict != 0) {
+        mha_example_free(ex);
+        ex = NULL;
+        rc = verdict;
+    }
+    if (ex)
+        copy_self(&r, ex);
+    ex_side_free(&side);
+    *fell_back = rc > 0;
+    return ex;
+}
+
+struct mha_example *mha_example_load_streamed(const char *path, struct mha_error *err,
+                                              bool *streamed)
+{
+    mha_error_clear(err);
+    *streamed = false;
+    const int fd = safe_file_open(path, err);
+    if (fd < 0)
+        return NULL;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || (uintmax_t)st.st_size > MHA_EXAMPLE_MAX_BYTES) {
+        close(fd); /* the whole reading says so */
+        return load_root(json_scan_load(path, &example_limits, JSON_REJECT_DUPLICATES, err), path,
+                         err);
+    }
+    bool fell_back;
+    struct mha_example *ex = load_streamed(fd, path, err, &fell_back);
+    close(fd);
+    if (!fell_back) {
+        *streamed = true;
+        return ex;
+    }
+    mha_error_clear(err);
+    return load_root(json_scan_load(path, &example_limits, JSON_REJECT_DUPLICATES, err), path, err);
 }
 
 struct mha_example *mha_example_load(const char *path, struct mha_error *err)
 {
     mha_error_clear(err);
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= STREAM_FROM) {
+        bool streamed;
+        return mha_example_load_streamed(path, err, &streamed);
+    }
     return load_root(json_scan_load(path, &example_limits, JSON_REJECT_DUPLICATES, err), path, err);
 }
 

@@ -38,6 +38,13 @@
  * before reading. */
 struct mha_example *mha_example_load(const char *path, struct mha_error *err);
 
+/* mha_example_load's reading of a file of 1 MiB or more, at any size: two
+ * passes with no tree for the numbers (example_stream.h), or the whole tree
+ * where the passes leave it to jansson; *streamed says which.  The result
+ * and every message are the same either way (tests/test_example_stream.c). */
+struct mha_example *mha_example_load_streamed(const char *path, struct mha_error *err,
+                                              bool *streamed);
+
 /* Same from a string in memory; name is used as the file name in errors. */
 struct mha_example *mha_example_load_string(const char *text, const char *name,
                                             struct mha_error *err);

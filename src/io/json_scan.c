@@ -133,6 +133,20 @@ int json_scan_feed(struct json_scan *s, const char *text, size_t n)
     if (s->why[0])
         return -1;
     for (size_t i = 0; i < n; i++) {
+        if (s->in_scalar && !s->in_string) {
+            /* a number's digits at once: ASCII, no newline, nothing to count */
+            size_t j = i;
+            while (j < n && ((text[j] >= '0' && text[j] <= '9') || text[j] == '.' ||
+                             text[j] == '-' || text[j] == '+' || text[j] == 'e' || text[j] == 'E'))
+                j++;
+            if (s->bytes + (j - i) <= s->lim->max_bytes) {
+                s->bytes += j - i;
+                s->column += (int)(j - i);
+                i = j;
+                if (i == n)
+                    break;
+            }
+        }
         const char c = text[i];
         if (c == '\n') {
             s->line++;
