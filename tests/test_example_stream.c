@@ -276,6 +276,15 @@ START_TEST(test_blocks_and_limits)
         memcpy(text + at, "]]}\n", 5);
         same(put("long.json", text));
     }
+    /* empty rows past the limit, in the query and in the mask */
+    for (int field = 0; field < 2; field++) {
+        at = (size_t)sprintf(text, "{\"tokens\": [\"a\"], \"num_heads\": 1, \"d_model\": 2, \"%s\": [",
+                             field ? "mask" : "query");
+        for (int j = 0; j < 90000; j++)
+            at += (size_t)sprintf(text + at, "%s[]", j ? "," : "");
+        memcpy(text + at, "]}\n", 4);
+        same(put("empty.json", text));
+    }
     free(text);
     test_tmp_remove(dir);
 }

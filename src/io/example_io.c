@@ -452,6 +452,9 @@ static struct mha_example *load_streamed(int fd, const char *path, struct mha_er
     }
     if (rc == 0) {
         ex = from_json(&r, root);
+        if (!ex) /* refused: its buffers are gone, the numbers are only checked */
+            for (int i = 0; i < EX_SIDE_FIELDS; i++)
+                side.f[i].dst = NULL;
         /* the numbers, and a number jansson would refuse, which it names first */
         if ((rc = ex_stream_fill(fd, &side)) != 0) {
             mha_example_free(ex);

@@ -31,6 +31,7 @@ struct in {
     struct json_scan *scan; /* scanned here (NULL: by another thread, or pass 2) */
     bool scan_bad;          /* the scanner refused the block in buf */
     struct ex_side *marks;  /* pass 1: the skeleton's length as each block starts */
+    const off_t *refused;   /* pass 1: where the scanner thread refused a block, or -1 */
 };
 
 /* The skeleton's length where the block at base starts (pass 1). */
@@ -55,6 +56,13 @@ static bool refill(struct in *in)
 {
     if (in->eof || in->err || in->scan_bad)
         return false;
+    if (in->refused) { /* nothing past the scanner's refusal is read */
+        const off_t at = __atomic_load_n(in->refused, __ATOMIC_ACQUIRE);
+        if (at >= 0 && in->base + (off_t)in->len > at) {
+            in->eof = true;
+            return false;
+        }
+    }
     in->base += (off_t)in->len;
     in->len = in->pos = 0;
     ssize_t got; /* pread: each reader keeps its own place (pass 2 runs two) */
@@ -333,8 +341,14 @@ static int copy_value(struct in *in, struct ex_side *side)
     return 0;
 }
 
+/* Lists longer than the limits allow are the scanner's to name: the first
+ * pass stops there (and its notes never outgrow what a file may hold). */
+static size_t list_max = 2048;
+
 static struct ex_side_row *add_row(struct ex_side_field *f)
 {
+    if ((size_t)f->rows >= list_max)
+        return NULL;
     if (f->rows == f->cap) {
         const int cap = f->cap ? 2 * f->cap : 64;
         struct ex_side_row *g = realloc(f->row, (size_t)cap * sizeof *g);
@@ -413,7 +427,8 @@ static int number_list(struct in *in, struct ex_side_row *row)
                     p = t; /* the slow way, below */
                     break;
                 }
-                row->len++;
+                if ((size_t)++row->len > list_max)
+                    return 1;
                 want_number = false;
             }
             while (p < end && ws(*p))
@@ -432,9 +447,8 @@ static int number_list(struct in *in, struct ex_side_row *row)
         in->pos = (size_t)(p - in->buf);
         if (want_number) {
             skip_ws(in);
-            if (list_entry(in, row))
+            if (list_entry(in, row) || (size_t)++row->len > list_max)
                 return 1;
-            row->len++;
             want_number = false;
         }
         skip_ws(in);
@@ -521,6 +535,8 @@ static int mask_entry(struct in *in, struct ex_side_mask *m, int *len, int *bad)
         if (nb.kind == 1 && nb.m <= 1 && !(nb.m == 1 && nb.neg)) /* 0, 1 or -0 */
             keep = (int)nb.m;
     }
+    if ((size_t)*len >= list_max)
+        return 1;
     if (keep < 0 && *bad < 0)
         *bad = *len;
     if (m->n == m->vcap) {
@@ -548,6 +564,8 @@ static int take_mask(struct in *in, struct ex_side_mask *m)
     }
     for (;;) {
         skip_ws(in);
+        if ((size_t)m->rows >= list_max)
+            return 1;
         if (m->rows == m->cap) {
             const int cap = m->cap ? 2 * m->cap : 64;
             int *l = realloc(m->len, (size_t)cap * sizeof *l);
@@ -666,7 +684,6 @@ static void *scan_file(void *arg)
 {
     struct scanner *sc = arg;
     char *buf = malloc(BLOCK);
-    sc->failed_at = -1;
     off_t at = 0;
     ssize_t got;
     while (buf) {
@@ -675,7 +692,7 @@ static void *scan_file(void *arg)
         if (got <= 0)
             break;
         if (json_scan_feed(&sc->scan, buf, (size_t)got) != 0) {
-            sc->failed_at = at;
+            __atomic_store_n(&sc->failed_at, at, __ATOMIC_RELEASE);
             break;
         }
         at += got;
@@ -697,11 +714,14 @@ int ex_stream_scan(int fd, const struct json_limits *lim, struct ex_side *side)
         return 1;
     }
     sc->fd = fd;
+    sc->failed_at = -1;
     json_scan_init(&sc->scan, lim);
+    list_max = lim->max_items;
     side->scanner = sc;
     side->apart = pthread_create(&side->thread, NULL, scan_file, sc) == 0;
     in->fd = fd;
     in->marks = side;
+    in->refused = side->apart ? &sc->failed_at : NULL;
     if (!side->apart)
         in->scan = &sc->scan; /* no thread: scan as the blocks come */
     const int rc = top_level(in, side);
