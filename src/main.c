@@ -132,7 +132,8 @@ static int run_explorer(const struct cli_options *o, struct mha_example *ex,
     }
     /* --follow - reads the stream from standard input and keys from /dev/tty */
     const bool keys_from_tty = follow && !strcmp(o->follow, "-");
-    if (o->bench_frames <= 0 && (!isatty(STDOUT_FILENO) || (!keys_from_tty && !isatty(STDIN_FILENO)))) {
+    if (o->bench_frames <= 0 &&
+        (!isatty(STDOUT_FILENO) || (!keys_from_tty && !isatty(STDIN_FILENO)))) {
         free(lesson_path);
         fprintf(stderr,
                 "%s: the explorer needs a terminal, but standard %s is not one.\n"

@@ -108,11 +108,11 @@ START_TEST(test_variants)
     test_tmp_dir(dir, sizeof dir, "mha-ex-stream");
     ck_assert(same(put("good.json", build(&good))));
     const char *queries[] = {
-        "[[0.5, -1.25, 3, 4e-2], [1, 2, 3, 4]]",                               /* rows */
-        "[[0.5, -1.25, 3], [1, 2, 3, 4], [1, 2, 3, 4]]",                       /* a short row */
-        "[[0.5, -1.25, 3, 4], [1, 2, 3, 4, 5], [1, 2, 3, 4]]",                 /* a long row */
-        "[[0.5, -1.25, 3, 4], 7, [1, 2, 3, 4]]",                               /* an integer row */
-        "[[0.5, -1.25, 3, 4], 7.5, [1, 2, 3, 4]]",                             /* a real row */
+        "[[0.5, -1.25, 3, 4e-2], [1, 2, 3, 4]]",                                /* rows */
+        "[[0.5, -1.25, 3], [1, 2, 3, 4], [1, 2, 3, 4]]",                        /* a short row */
+        "[[0.5, -1.25, 3, 4], [1, 2, 3, 4, 5], [1, 2, 3, 4]]",                  /* a long row */
+        "[[0.5, -1.25, 3, 4], 7, [1, 2, 3, 4]]",                                /* an integer row */
+        "[[0.5, -1.25, 3, 4], 7.5, [1, 2, 3, 4]]",                              /* a real row */
         "[[0.5, -1.25, 3, 4], [1, 2, 1234567, 4], [1, 2, 3, 4]]",               /* too large */
         "[[0.5, -1.25, 3, 4], [1, 2, -1000000.5, 4], [1, 2, 3, 2e6]]",          /* two */
         "[[0.5, -1.25, 3, 4], [1, 2, 1e6, 4], [1, 2, 3, 1000000]]",             /* the edge */
@@ -155,8 +155,14 @@ START_TEST(test_variants)
         same(put(name, build(&p)));
         n += 2;
     }
-    const char *biases[] = {"[0.5, 0.25]", "[0.5, 0.25, 1, 2, 3]", "[0.5, 2e6, 1, 3e6]",
-                            "[0.5, [1], 1, 2]", "[0.5, \"x\", 1, 2]", "[]", "7", "[0.5 0.25 1 2]"};
+    const char *biases[] = {"[0.5, 0.25]",
+                            "[0.5, 0.25, 1, 2, 3]",
+                            "[0.5, 2e6, 1, 3e6]",
+                            "[0.5, [1], 1, 2]",
+                            "[0.5, \"x\", 1, 2]",
+                            "[]",
+                            "7",
+                            "[0.5 0.25 1 2]"};
     for (size_t i = 0; i < sizeof biases / sizeof biases[0]; i++) {
         struct parts p = good;
         p.b_q = biases[i];
@@ -186,9 +192,14 @@ START_TEST(test_variants)
         n++;
     }
     /* around the matrices: what only jansson reads */
-    const char *heads[] = {"\"q\\u0075ery\": [[9, 9, 9, 9]], ", "\"query\": [[1, 2, 3, 4]], ",
-                           "\"tokens\": 3, ", "\"seed\": 7, \"causal\": true, ", "\"x\": 1, ",
-                           "\"description\": \"d\", ", "\"d_model\": 4, ", "\"tokens\": [\"a\" ,"};
+    const char *heads[] = {"\"q\\u0075ery\": [[9, 9, 9, 9]], ",
+                           "\"query\": [[1, 2, 3, 4]], ",
+                           "\"tokens\": 3, ",
+                           "\"seed\": 7, \"causal\": true, ",
+                           "\"x\": 1, ",
+                           "\"description\": \"d\", ",
+                           "\"d_model\": 4, ",
+                           "\"tokens\": [\"a\" ,"};
     for (size_t i = 0; i < sizeof heads / sizeof heads[0]; i++) {
         struct parts p = good;
         p.head = heads[i];
@@ -197,7 +208,10 @@ START_TEST(test_variants)
         same(put(name, build(&p)));
         n++;
     }
-    const char *tails[] = {", \"w_q\": [[1]]", ", \"key\": [[1, 2, 3, 4]]", "} trailing", ",",
+    const char *tails[] = {", \"w_q\": [[1]]",
+                           ", \"key\": [[1, 2, 3, 4]]",
+                           "} trailing",
+                           ",",
                            ", \"value\": [[1, 2, 3, 4], [1, 2, 3, 4], [1, 2, 3, 4]]",
                            ", \"key_tokens\": [\"x\"], \"key\": [[1, 2, 3, 4]]"};
     for (size_t i = 0; i < sizeof tails / sizeof tails[0]; i++) {
@@ -236,8 +250,8 @@ START_TEST(test_blocks_and_limits)
     at += (size_t)snprintf(text + at, cap - at, "{\"tokens\": [");
     for (int i = 0; i < rows; i++)
         at += (size_t)snprintf(text + at, cap - at, "%s\"t%d\"", i ? ", " : "", i);
-    at += (size_t)snprintf(text + at, cap - at, "], \"d_model\": %d, \"num_heads\": 4,\n\"query\": [",
-                           d);
+    at += (size_t)snprintf(text + at, cap - at,
+                           "], \"d_model\": %d, \"num_heads\": 4,\n\"query\": [", d);
     unsigned v = 1;
     for (int i = 0; i < rows; i++) {
         at += (size_t)snprintf(text + at, cap - at, "%s[", i ? ",\n" : "");
@@ -268,9 +282,12 @@ START_TEST(test_blocks_and_limits)
     /* a list longer than any an example holds: the limits scanner's message,
      * unless a mistake before it comes first */
     for (int early = 0; early < 3; early++) {
-        at = (size_t)sprintf(text, "{\"tokens\": [\"a\"%s], \"d_model\": 4, \"num_heads\": 1, "
-                                   "\"query\": [[",
-                             early == 1 ? " \"b\"" : early == 2 ? ", 5" : "");
+        at = (size_t)sprintf(text,
+                             "{\"tokens\": [\"a\"%s], \"d_model\": 4, \"num_heads\": 1, "
+                             "\"query\": [[",
+                             early == 1   ? " \"b\""
+                             : early == 2 ? ", 5"
+                                          : "");
         for (int j = 0; j < 70000; j++)
             at += (size_t)sprintf(text + at, "%s0.25", j ? ", " : "");
         memcpy(text + at, "]]}\n", 5);
@@ -278,7 +295,8 @@ START_TEST(test_blocks_and_limits)
     }
     /* empty rows past the limit, in the query and in the mask */
     for (int field = 0; field < 2; field++) {
-        at = (size_t)sprintf(text, "{\"tokens\": [\"a\"], \"num_heads\": 1, \"d_model\": 2, \"%s\": [",
+        at = (size_t)sprintf(text,
+                             "{\"tokens\": [\"a\"], \"num_heads\": 1, \"d_model\": 2, \"%s\": [",
                              field ? "mask" : "query");
         for (int j = 0; j < 90000; j++)
             at += (size_t)sprintf(text + at, "%s[]", j ? "," : "");

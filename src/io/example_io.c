@@ -27,7 +27,7 @@ static const char *const known_keys[] = {
 struct reader {
     const char *name; /* file name for messages */
     struct mha_error *err;
-    struct ex_side *side; /* a large file's matrices, read in a second pass; or NULL */
+    struct ex_side *side;      /* a large file's matrices, read in a second pass; or NULL */
     bool copy_key, copy_value; /* self-attention: key (and value) are the query */
 };
 
@@ -162,8 +162,7 @@ static int side_vector(const struct reader *r, struct ex_side_field *sf, const c
 {
     const struct ex_side_row *row = &sf->row[0];
     if (row->len != n)
-        return fail(r, "\"%s\" has %zu numbers; expected %d (d_model)", field, (size_t)row->len,
-                    n);
+        return fail(r, "\"%s\" has %zu numbers; expected %d (d_model)", field, (size_t)row->len, n);
     if (row->bad >= 0)
         return fail(r, "\"%s\"[%d] is %g; numbers must be finite and at most %g in size", field,
                     row->bad, row->bad_value, MHA_IO_MAX_ABS);
@@ -173,8 +172,7 @@ static int side_vector(const struct reader *r, struct ex_side_field *sf, const c
 
 /* The same for a matrix (read_matrix's messages). */
 static int side_matrix(const struct reader *r, struct ex_side_field *sf, const char *field,
-                       int rows, int cols, const char *what_rows, const char *what_cols,
-                       float *dst)
+                       int rows, int cols, const char *what_rows, const char *what_cols, float *dst)
 {
     if (sf->rows != rows)
         return fail(r, "\"%s\" has %zu rows; expected %d (%s)", field, (size_t)sf->rows, rows,

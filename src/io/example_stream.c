@@ -1,6 +1,7 @@
 /* example_stream.c - the two passes of a large example file (see
  * example_stream.h). */
 #include "io/example_stream.h"
+#include "io/stream_in.h"
 
 #include <errno.h>
 #include <math.h>
@@ -14,243 +15,9 @@
 /* Largest magnitude of an input number (example_io.c's MHA_IO_MAX_ABS). */
 #define MAX_ABS 1e6
 #define SKELETON_MAX ((size_t)16 << 20)
-#define NUMBER_MAX 64 /* longer number texts are left to jansson */
-#define BLOCK ((size_t)1 << 16)
 
 static const char *const field_names[EX_SIDE_FIELDS] = {
     "query", "key", "value", "w_q", "w_k", "w_v", "w_o", "b_q", "b_k", "b_v", "b_o"};
-
-/* ---- reading in blocks, each through the limits scanner ------------------------------- */
-
-struct in {
-    int fd;
-    char buf[BLOCK];
-    size_t len, pos;
-    off_t base; /* the file offset of buf[0] */
-    bool eof, err;
-    struct json_scan *scan; /* scanned here (NULL: by another thread, or pass 2) */
-    bool scan_bad;          /* the scanner refused the block in buf */
-    struct ex_side *marks;  /* pass 1: the skeleton's length as each block starts */
-    const off_t *refused;   /* pass 1: where the scanner thread refused a block, or -1 */
-};
-
-/* The skeleton's length where the block at base starts (pass 1). */
-static int mark_block(struct ex_side *side, off_t base)
-{
-    const size_t k = (size_t)(base / (off_t)BLOCK);
-    if (k >= side->n_marks) {
-        size_t cap = side->n_marks ? side->n_marks * 2 : 1024;
-        while (cap <= k)
-            cap *= 2;
-        size_t *g = realloc(side->marks, cap * sizeof *g);
-        if (!g)
-            return -1;
-        side->marks = g;
-        side->n_marks = cap;
-    }
-    side->marks[k] = side->skel_len;
-    return 0;
-}
-
-static bool refill(struct in *in)
-{
-    if (in->eof || in->err || in->scan_bad)
-        return false;
-    if (in->refused) { /* nothing past the scanner's refusal is read */
-        const off_t at = __atomic_load_n(in->refused, __ATOMIC_ACQUIRE);
-        if (at >= 0 && in->base + (off_t)in->len > at) {
-            in->eof = true;
-            return false;
-        }
-    }
-    in->base += (off_t)in->len;
-    in->len = in->pos = 0;
-    ssize_t got; /* pread: each reader keeps its own place (pass 2 runs two) */
-    while ((got = pread(in->fd, in->buf, BLOCK, in->base)) < 0 && errno == EINTR)
-        ;
-    if (got < 0) {
-        in->err = true;
-        return false;
-    }
-    if (got == 0) {
-        in->eof = true;
-        return false;
-    }
-    in->len = (size_t)got;
-    if (in->marks && mark_block(in->marks, in->base)) {
-        in->err = true;
-        return false;
-    }
-    if (in->scan && json_scan_feed(in->scan, in->buf, in->len) != 0) {
-        in->scan_bad = true; /* jansson would stop here: the scanner's message wins */
-        return false;
-    }
-    return true;
-}
-
-static int peek(struct in *in)
-{
-    if (in->pos == in->len && !refill(in))
-        return -1;
-    return (unsigned char)in->buf[in->pos];
-}
-
-static off_t offset(const struct in *in)
-{
-    return in->base + (off_t)in->pos;
-}
-
-static void skip_ws(struct in *in)
-{
-    int c;
-    while ((c = peek(in)) == ' ' || c == '\t' || c == '\n' || c == '\r')
-        in->pos++;
-}
-
-/* ---- numbers ----------------------------------------------------------------------------- */
-
-static bool number_char(int c)
-{
-    return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
-}
-
-struct number {
-    int kind;   /* 1 an integer, 2 a real; 0 not one jansson takes as it is here */
-    bool exact; /* m * 10^scale is the value, both exact in a double */
-    bool neg;
-    uint64_t m;
-    int scale;
-    int whole;        /* digits before the point, plus the exponent: below 10^whole */
-    const char *text; /* its text (n bytes), until the next read */
-    size_t n;
-    char own[NUMBER_MAX]; /* the text when it was gathered a byte at a time */
-};
-
-/* The number at t (at most up to end): the grammar
- * -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? and its digits into nb.
- * Returns the bytes it takes (nb->kind 0 when it is not one). */
-static size_t number_parse(const char *t, const char *end, struct number *nb)
-{
-    const char *p = t;
-    nb->kind = 0;
-    nb->m = 0;
-    nb->scale = 0;
-    nb->neg = p < end && *p == '-';
-    p += nb->neg;
-    int digits = 0, whole = 0;
-    if (p < end && *p == '0') {
-        p++;
-        whole = 1;
-    } else if (p < end && *p >= '1' && *p <= '9') {
-        for (; p < end && *p >= '0' && *p <= '9'; p++, digits++, whole++)
-            nb->m = nb->m * 10 + (uint64_t)(*p - '0');
-    } else {
-        return (size_t)(p - t);
-    }
-    int kind = 1;
-    if (p < end && *p == '.') {
-        p++;
-        if (!(p < end && *p >= '0' && *p <= '9'))
-            return (size_t)(p - t);
-        for (; p < end && *p >= '0' && *p <= '9'; p++, nb->scale--)
-            if (digits || *p != '0') { /* leading zeros count for nothing */
-                nb->m = nb->m * 10 + (uint64_t)(*p - '0');
-                digits++;
-            }
-        kind = 2;
-    }
-    int e = 0;
-    if (p < end && (*p == 'e' || *p == 'E')) {
-        p++;
-        const bool eneg = p < end && *p == '-';
-        p += p < end && (*p == '-' || *p == '+');
-        if (!(p < end && *p >= '0' && *p <= '9'))
-            return (size_t)(p - t);
-        for (; p < end && *p >= '0' && *p <= '9'; p++)
-            e = e < 100000 ? e * 10 + (*p - '0') : e;
-        e = eneg ? -e : e;
-        kind = 2;
-    }
-    const size_t n = (size_t)(p - t);
-    if ((p < end && number_char((unsigned char)*p)) || n >= NUMBER_MAX ||
-        (kind == 1 && whole > 18)) /* jansson's integers stop at 2^63 */
-        return n;
-    nb->kind = kind;
-    nb->scale += e;
-    nb->whole = whole + e;
-    nb->exact = digits <= 19 && nb->m < ((uint64_t)1 << 53) && nb->scale >= -22 && nb->scale <= 22;
-    nb->text = t;
-    nb->n = n;
-    return n;
-}
-
-/* The number at in: read in place when the buffer holds all of it, else
- * gathered a byte at a time. */
-static void number_read(struct in *in, struct number *nb)
-{
-    const char *t = in->buf + in->pos, *end = in->buf + in->len;
-    const size_t n = number_parse(t, end, nb);
-    if (t + n < end || in->eof) { /* something follows it, or nothing does */
-        in->pos += n;
-        return;
-    }
-    size_t k = 0;
-    int c;
-    while ((c = peek(in)) >= 0 && number_char(c)) {
-        if (k + 1 >= NUMBER_MAX) {
-            nb->kind = 0;
-            return;
-        }
-        nb->own[k++] = (char)c;
-        in->pos++;
-    }
-    char copy[NUMBER_MAX];
-    memcpy(copy, nb->own, k);
-    if (number_parse(copy, copy + k, nb) != k)
-        nb->kind = 0;
-    memcpy(nb->own, copy, k);
-    nb->text = nb->own;
-}
-
-/* Step over a number that is whole in the buffer and below 10^6 for sure
- * (no exponent, at most 6 digits before the point): 1.  0 (nothing
- * stepped over) for any other, which number_read reads. */
-static int number_skip(struct in *in)
-{
-    const char *t = in->buf + in->pos, *end = in->buf + in->len, *p = t;
-    p += p < end && *p == '-';
-    const char *digits = p;
-    while (p < end && *p >= '0' && *p <= '9')
-        p++;
-    if (p == digits || p - digits > 6)
-        return 0;
-    while (p < end && ((*p >= '0' && *p <= '9') || *p == '.' || *p == '-' || *p == '+'))
-        p++;
-    if (p == end || *p == 'e' || *p == 'E')
-        return 0; /* it may go on in the next block, or has an exponent */
-    in->pos += (size_t)(p - t);
-    return 1;
-}
-
-static const double exact_pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                     1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                     1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-
-/* strtod of the number: digits and a power of ten both exact in a double
- * give the correctly rounded quotient or product in one operation, as
- * strtod's result is; the rest goes to strtod. */
-static double number_value(const struct number *nb)
-{
-    if (!nb->exact) {
-        char t[NUMBER_MAX];
-        memcpy(t, nb->text, nb->n);
-        t[nb->n] = '\0';
-        return strtod(t, NULL);
-    }
-    const double v = (double)nb->m;
-    const double r = nb->scale < 0 ? v / exact_pow10[-nb->scale] : v * exact_pow10[nb->scale];
-    return nb->neg ? -r : r;
-}
 
 /* ---- pass 1 ------------------------------------------------------------------------------ */
 
@@ -275,9 +42,9 @@ static int skel_put(struct ex_side *side, const char *s, size_t n)
 }
 
 /* Copy one byte at in to the skeleton. */
-static int copy_byte(struct in *in, struct ex_side *side)
+static int copy_byte(struct stream_in *in, struct ex_side *side)
 {
-    const int c = peek(in);
+    const int c = stream_peek(in);
     if (c < 0)
         return -1;
     const char ch = (char)c;
@@ -287,13 +54,13 @@ static int copy_byte(struct in *in, struct ex_side *side)
 
 /* Copy a string (at its opening quote) to the skeleton; its raw text (up
  * to 15 bytes, for a key) into raw.  jansson checks what is inside. */
-static int copy_string(struct in *in, struct ex_side *side, char *raw, size_t raw_n)
+static int copy_string(struct stream_in *in, struct ex_side *side, char *raw, size_t raw_n)
 {
     size_t k = 0;
     if (copy_byte(in, side))
         return -1;
     for (;;) {
-        const int c = peek(in);
+        const int c = stream_peek(in);
         if (c < 0 || copy_byte(in, side))
             return -1;
         if (c == '"')
@@ -311,13 +78,13 @@ static int copy_string(struct in *in, struct ex_side *side, char *raw, size_t ra
 }
 
 /* Copy any value (a field we do not take out) to the skeleton. */
-static int copy_value(struct in *in, struct ex_side *side)
+static int copy_value(struct stream_in *in, struct ex_side *side)
 {
-    int c = peek(in);
+    int c = stream_peek(in);
     if (c == '"')
         return copy_string(in, side, NULL, 0);
     if (c != '[' && c != '{') { /* a scalar runs to a delimiter; jansson reads it */
-        while ((c = peek(in)) >= 0 && c != ',' && c != '}' && c != ']' && c != ' ' &&
+        while ((c = stream_peek(in)) >= 0 && c != ',' && c != '}' && c != ']' && c != ' ' &&
                c != '\t' && c != '\n' && c != '\r')
             if (copy_byte(in, side))
                 return -1;
@@ -325,7 +92,7 @@ static int copy_value(struct in *in, struct ex_side *side)
     }
     int depth = 0;
     do {
-        c = peek(in);
+        c = stream_peek(in);
         if (c < 0)
             return -1;
         if (c == '"') {
@@ -367,16 +134,16 @@ static struct ex_side_row *add_row(struct ex_side_field *f)
  * first out of range.  0, or 1 when it holds anything but numbers. */
 /* One entry the slow way: a number read whole when it may pass 10^6 (for
  * its message) or runs into the next block. 0, or 1 to fall back. */
-static int list_entry(struct in *in, struct ex_side_row *row)
+static int list_entry(struct stream_in *in, struct ex_side_row *row)
 {
-    struct number nb;
-    if (number_skip(in))
+    struct stream_number nb;
+    if (stream_number_skip(in))
         return 0;
-    number_read(in, &nb);
+    stream_number_read(in, &nb);
     if (!nb.kind)
         return 1;
     if (nb.whole > 6 && row->bad < 0) {
-        const double v = number_value(&nb);
+        const double v = stream_number_value(&nb);
         if (!isfinite(v))
             return 1; /* jansson refuses an overflowing real */
         if (fabs(v) > MAX_ABS) {
@@ -396,12 +163,12 @@ static bool ws(char c)
  * first out of range.  Most are only stepped over (pass 2 reads them, and
  * a number jansson would refuse makes it leave the file to jansson).  0,
  * or 1 when it holds anything but numbers. */
-static int number_list(struct in *in, struct ex_side_row *row)
+static int number_list(struct stream_in *in, struct ex_side_row *row)
 {
     in->pos++; /* [ */
-    skip_ws(in);
-    row->start = offset(in);
-    if (peek(in) == ']') {
+    stream_skip_ws(in);
+    row->start = stream_offset(in);
+    if (stream_peek(in) == ']') {
         in->pos++;
         return 0;
     }
@@ -446,13 +213,13 @@ static int number_list(struct in *in, struct ex_side_row *row)
         }
         in->pos = (size_t)(p - in->buf);
         if (want_number) {
-            skip_ws(in);
+            stream_skip_ws(in);
             if (list_entry(in, row) || (size_t)++row->len > list_max)
                 return 1;
             want_number = false;
         }
-        skip_ws(in);
-        const int c = peek(in);
+        stream_skip_ws(in);
+        const int c = stream_peek(in);
         if (c < 0)
             return 1;
         in->pos++;
@@ -465,7 +232,7 @@ static int number_list(struct in *in, struct ex_side_row *row)
 }
 
 /* A matrix or a bias's value at in ('[' next). 0, or 1 to fall back. */
-static int take_field(struct in *in, struct ex_side_field *f)
+static int take_field(struct stream_in *in, struct ex_side_field *f)
 {
     f->present = true;
     if (f->vector) {
@@ -473,29 +240,29 @@ static int take_field(struct in *in, struct ex_side_field *f)
         return !r || number_list(in, r);
     }
     in->pos++; /* [ */
-    skip_ws(in);
-    if (peek(in) == ']') {
+    stream_skip_ws(in);
+    if (stream_peek(in) == ']') {
         in->pos++;
         return 0;
     }
-    struct number nb;
+    struct stream_number nb;
     for (;;) {
-        skip_ws(in);
+        stream_skip_ws(in);
         struct ex_side_row *r = add_row(f);
         if (!r)
             return 1;
-        const int c = peek(in);
+        const int c = stream_peek(in);
         if (c == '[') {
             if (number_list(in, r))
                 return 1;
         } else {
-            number_read(in, &nb); /* a row that is a number */
-            if (!nb.kind || !isfinite(number_value(&nb)))
+            stream_number_read(in, &nb); /* a row that is a number */
+            if (!nb.kind || !isfinite(stream_number_value(&nb)))
                 return 1;
             r->not_list = (signed char)nb.kind;
         }
-        skip_ws(in);
-        const int d = peek(in);
+        stream_skip_ws(in);
+        const int d = stream_peek(in);
         in->pos++;
         if (d == ']')
             return 0;
@@ -506,30 +273,30 @@ static int take_field(struct in *in, struct ex_side_field *f)
 
 /* A literal at in (true, false, null): 1 when the bytes there are word
  * followed by a delimiter. */
-static int literal(struct in *in, const char *word)
+static int literal(struct stream_in *in, const char *word)
 {
     for (const char *w = word; *w; w++) {
-        if (peek(in) != *w)
+        if (stream_peek(in) != *w)
             return 0;
         in->pos++;
     }
-    const int c = peek(in);
-    return c < 0 || !((c >= 'a' && c <= 'z') || number_char(c));
+    const int c = stream_peek(in);
+    return c < 0 || !((c >= 'a' && c <= 'z') || stream_number_char(c));
 }
 
 /* One mask entry into m: 0 or 1 kept, anything else marked bad. 0, or 1
  * to fall back (what jansson would read differently). */
-static int mask_entry(struct in *in, struct ex_side_mask *m, int *len, int *bad)
+static int mask_entry(struct stream_in *in, struct ex_side_mask *m, int *len, int *bad)
 {
     int keep = -1;
-    const int c = peek(in);
+    const int c = stream_peek(in);
     if (c == 't' || c == 'f' || c == 'n') {
         if (!literal(in, c == 't' ? "true" : c == 'f' ? "false" : "null"))
             return 1;
         keep = c == 't' ? 1 : c == 'f' ? 0 : -1;
     } else {
-        struct number nb;
-        number_read(in, &nb);
+        struct stream_number nb;
+        stream_number_read(in, &nb);
         if (!nb.kind)
             return 1;
         if (nb.kind == 1 && nb.m <= 1 && !(nb.m == 1 && nb.neg)) /* 0, 1 or -0 */
@@ -553,17 +320,17 @@ static int mask_entry(struct in *in, struct ex_side_mask *m, int *len, int *bad)
 }
 
 /* The mask's value at in ('[' next). 0, or 1 to fall back. */
-static int take_mask(struct in *in, struct ex_side_mask *m)
+static int take_mask(struct stream_in *in, struct ex_side_mask *m)
 {
     m->present = true;
     in->pos++; /* [ */
-    skip_ws(in);
-    if (peek(in) == ']') {
+    stream_skip_ws(in);
+    if (stream_peek(in) == ']') {
         in->pos++;
         return 0;
     }
     for (;;) {
-        skip_ws(in);
+        stream_skip_ws(in);
         if ((size_t)m->rows >= list_max)
             return 1;
         if (m->rows == m->cap) {
@@ -581,18 +348,18 @@ static int take_mask(struct in *in, struct ex_side_mask *m)
         m->rows++;
         *len = 0;
         *bad = -1;
-        if (peek(in) == '[') {
+        if (stream_peek(in) == '[') {
             in->pos++;
-            skip_ws(in);
-            if (peek(in) == ']')
+            stream_skip_ws(in);
+            if (stream_peek(in) == ']')
                 in->pos++;
             else
                 for (;;) {
-                    skip_ws(in);
+                    stream_skip_ws(in);
                     if (mask_entry(in, m, len, bad))
                         return 1;
-                    skip_ws(in);
-                    const int c = peek(in);
+                    stream_skip_ws(in);
+                    const int c = stream_peek(in);
                     in->pos++;
                     if (c == ']')
                         break;
@@ -606,8 +373,8 @@ static int take_mask(struct in *in, struct ex_side_mask *m)
             m->n--;
             *len = -1;
         }
-        skip_ws(in);
-        const int d = peek(in);
+        stream_skip_ws(in);
+        const int d = stream_peek(in);
         in->pos++;
         if (d == ']')
             return 0;
@@ -625,30 +392,30 @@ static int field_index(const char *key)
 }
 
 /* The root object, field by field. 0, or 1 to fall back. */
-static int top_level(struct in *in, struct ex_side *side)
+static int top_level(struct stream_in *in, struct ex_side *side)
 {
-    skip_ws(in);
-    if (peek(in) != '{' || copy_byte(in, side))
+    stream_skip_ws(in);
+    if (stream_peek(in) != '{' || copy_byte(in, side))
         return 1;
     for (;;) {
-        skip_ws(in);
-        int c = peek(in);
+        stream_skip_ws(in);
+        int c = stream_peek(in);
         if (c == '}')
             break;
         char key[16];
         if (c != '"' || copy_string(in, side, key, sizeof key))
             return 1;
-        skip_ws(in);
-        if (peek(in) != ':' || copy_byte(in, side))
+        stream_skip_ws(in);
+        if (stream_peek(in) != ':' || copy_byte(in, side))
             return 1;
-        skip_ws(in);
+        stream_skip_ws(in);
         const int i = field_index(key);
-        if (!strcmp(key, "mask") && peek(in) == '[') {
+        if (!strcmp(key, "mask") && stream_peek(in) == '[') {
             if (side->mask.present)
                 return 1;
             if (take_mask(in, &side->mask) || skel_put(side, "[]", 2))
                 return 1;
-        } else if (i >= 0 && peek(in) == '[') {
+        } else if (i >= 0 && stream_peek(in) == '[') {
             if (side->f[i].present)
                 return 1; /* jansson names the second one where it is */
             if (take_field(in, &side->f[i]) || skel_put(side, "[]", 2))
@@ -656,8 +423,8 @@ static int top_level(struct in *in, struct ex_side *side)
         } else if (copy_value(in, side)) {
             return 1;
         }
-        skip_ws(in);
-        c = peek(in);
+        stream_skip_ws(in);
+        c = stream_peek(in);
         if (c == ',') {
             if (copy_byte(in, side))
                 return 1;
@@ -668,8 +435,8 @@ static int top_level(struct in *in, struct ex_side *side)
     }
     if (copy_byte(in, side))
         return 1;
-    skip_ws(in);
-    return peek(in) >= 0 || in->err; /* only white space after it */
+    stream_skip_ws(in);
+    return stream_peek(in) >= 0 || in->err; /* only white space after it */
 }
 
 /* The limits scanner over the whole file, a block at a time, in a thread
@@ -683,11 +450,11 @@ struct scanner {
 static void *scan_file(void *arg)
 {
     struct scanner *sc = arg;
-    char *buf = malloc(BLOCK);
+    char *buf = malloc(STREAM_BLOCK);
     off_t at = 0;
     ssize_t got;
     while (buf) {
-        while ((got = pread(sc->fd, buf, BLOCK, at)) < 0 && errno == EINTR)
+        while ((got = pread(sc->fd, buf, STREAM_BLOCK, at)) < 0 && errno == EINTR)
             ;
         if (got <= 0)
             break;
@@ -707,7 +474,7 @@ int ex_stream_scan(int fd, const struct json_limits *lim, struct ex_side *side)
     for (int i = 0; i < EX_SIDE_FIELDS; i++)
         side->f[i].vector = field_names[i][0] == 'b';
     struct scanner *sc = calloc(1, sizeof *sc);
-    struct in *in = calloc(1, sizeof *in);
+    struct stream_in *in = calloc(1, sizeof *in);
     if (!sc || !in) {
         free(sc);
         free(in);
@@ -725,7 +492,7 @@ int ex_stream_scan(int fd, const struct json_limits *lim, struct ex_side *side)
     if (!side->apart)
         in->scan = &sc->scan; /* no thread: scan as the blocks come */
     const int rc = top_level(in, side);
-    side->stopped = rc ? offset(in) : -1;
+    side->stopped = rc ? stream_offset(in) : -1;
     if (!side->apart)
         sc->failed_at = in->scan_bad ? in->base : -1;
     const bool read_err = in->err;
@@ -747,7 +514,7 @@ int ex_stream_verdict(struct ex_side *side, const char *path, struct mha_error *
         /* jansson would have read every byte before the refused block: the
          * scanner's message is the one, unless the skeleton up to there
          * holds a mistake jansson would have named first */
-        const size_t k = (size_t)(sc->failed_at / (off_t)BLOCK);
+        const size_t k = (size_t)(sc->failed_at / (off_t)STREAM_BLOCK);
         const size_t len = k < side->n_marks && side->skeleton ? side->marks[k] : side->skel_len;
         char *prefix = strndup(side->skeleton ? side->skeleton : "", len);
         json_error_t je;
@@ -770,7 +537,7 @@ int ex_stream_verdict(struct ex_side *side, const char *path, struct mha_error *
 
 /* ---- pass 2 ------------------------------------------------------------------------------ */
 
-static int seek_to(struct in *in, off_t at)
+static int seek_to(struct stream_in *in, off_t at)
 {
     if (at >= in->base && at <= in->base + (off_t)in->len) {
         in->pos = (size_t)(at - in->base);
@@ -782,20 +549,20 @@ static int seek_to(struct in *in, off_t at)
     return 0;
 }
 
-static int fill_row(struct in *in, const struct ex_side_row *r, float *dst, int fd)
+static int fill_row(struct stream_in *in, const struct ex_side_row *r, float *dst, int fd)
 {
     in->fd = fd;
-    struct number nb;
+    struct stream_number nb;
     if (seek_to(in, r->start))
         return -1;
     for (int j = 0; j < r->len; j++) {
-        skip_ws(in);
-        number_read(in, &nb);
+        stream_skip_ws(in);
+        stream_number_read(in, &nb);
         if (!nb.kind)
             return -1;
-        dst[j] = (float)number_value(&nb);
-        skip_ws(in);
-        const int c = peek(in);
+        dst[j] = (float)stream_number_value(&nb);
+        stream_skip_ws(in);
+        const int c = stream_peek(in);
         in->pos++;
         if (c != (j + 1 < r->len ? ',' : ']'))
             return -1;
@@ -814,7 +581,7 @@ struct filler {
 static void *fill_fields(void *arg)
 {
     struct filler *w = arg;
-    struct in *in = calloc(1, sizeof *in);
+    struct stream_in *in = calloc(1, sizeof *in);
     float *scratch = NULL; /* a field with nowhere to go: its numbers only checked */
     w->rc = in ? 0 : -1;
     for (int i = 0; i < EX_SIDE_FIELDS && !w->rc; i++) {
@@ -851,7 +618,8 @@ int ex_stream_fill(int fd, struct ex_side *side)
     }
     struct filler w[2] = {{fd, side, mask[0], 0}, {fd, side, mask[1], 0}};
     pthread_t other;
-    const bool two = load[1] > ((size_t)1 << 16) && pthread_create(&other, NULL, fill_fields, &w[1]) == 0;
+    const bool two =
+        load[1] > ((size_t)1 << 16) && pthread_create(&other, NULL, fill_fields, &w[1]) == 0;
     fill_fields(&w[0]);
     if (two)
         pthread_join(other, NULL);

@@ -27,22 +27,22 @@
 
 /* One entry of a matrix (a row) or, for a bias, the bias itself. */
 struct ex_side_row {
-    int len;         /* numbers in it (a row that is not a list: 0) */
+    int len;              /* numbers in it (a row that is not a list: 0) */
     signed char not_list; /* 0: a list; 1: an integer; 2: a real (what it is instead) */
-    int bad;         /* the first number out of range, or -1 */
+    int bad;              /* the first number out of range, or -1 */
     double bad_value;
-    off_t start;     /* where its numbers start in the file */
+    off_t start; /* where its numbers start in the file */
 };
 
 enum { EX_SIDE_FIELDS = 11 }; /* query key value w_q w_k w_v w_o b_q b_k b_v b_o */
 
 struct ex_side_field {
     bool present;
-    bool vector;              /* a bias: one list of numbers */
-    int rows;                 /* entries of the matrix (a bias: 1) */
+    bool vector; /* a bias: one list of numbers */
+    int rows;    /* entries of the matrix (a bias: 1) */
     int cap;
-    struct ex_side_row *row;  /* rows entries */
-    float *dst;               /* where from_json wants the numbers (pass 2 fills it) */
+    struct ex_side_row *row; /* rows entries */
+    float *dst;              /* where from_json wants the numbers (pass 2 fills it) */
 };
 
 /* The mask, read whole in the first pass (a byte an entry). */

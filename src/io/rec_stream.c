@@ -73,8 +73,8 @@ static int line_done(struct rec_stream *s)
     }
     if (s->rec.n > n0) {
         s->started = true;
-        s->clock = s->rec.events[s->rec.n - 1].t > s->clock ? s->rec.events[s->rec.n - 1].t
-                                                            : s->clock;
+        s->clock =
+            s->rec.events[s->rec.n - 1].t > s->clock ? s->rec.events[s->rec.n - 1].t : s->clock;
         return 1;
     }
     return 0;

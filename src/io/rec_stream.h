@@ -33,12 +33,12 @@ struct rec_stream {
     struct rec_reader rd;
     char name[256]; /* for messages */
     char line[REC_MAX_LINE];
-    size_t len;    /* bytes of the line being read */
-    size_t bytes;  /* read in all */
-    double clock;  /* the teacher's clock: the last event's time or "# at" */
-    bool started;  /* an event or a mark came: the start lines are whole */
-    bool ended;    /* "# end" */
-    bool failed;   /* stopped at a bad line: err says which */
+    size_t len;   /* bytes of the line being read */
+    size_t bytes; /* read in all */
+    double clock; /* the teacher's clock: the last event's time or "# at" */
+    bool started; /* an event or a mark came: the start lines are whole */
+    bool ended;   /* "# end" */
+    bool failed;  /* stopped at a bad line: err says which */
     struct mha_error err;
 };
 

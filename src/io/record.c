@@ -87,8 +87,7 @@ static int fail_at(struct mha_error *err, const char *name, int line, const char
 /* A line that is not a key: blank, a comment, the first line, or one of
  * a version 2 recording's start lines.  1 when it was one of them, 0 when it
  * is an event to parse, -1 with err. */
-static int other_line(struct rec_reader *rd, const char *s, const char *name,
-                      struct mha_error *err)
+static int other_line(struct rec_reader *rd, const char *s, const char *name, struct mha_error *err)
 {
     struct recording *out = rd->out;
     if (!*s || *s == '#')
@@ -136,8 +135,7 @@ static int event_line(struct rec_reader *rd, char *s, const char *name, struct r
     if (key >= 0 && rec_key_is_mouse(key)) {
         int used = 0;
         if (!trailing || sscanf(stop + 1, " %d %d %n", &y, &x, &used) != 2 ||
-            stop[1 + used] != '\0' || y < 0 || x < 0 || y >= REC_MAX_SCREEN ||
-            x >= REC_MAX_SCREEN)
+            stop[1 + used] != '\0' || y < 0 || x < 0 || y >= REC_MAX_SCREEN || x >= REC_MAX_SCREEN)
             return fail_at(err, name, rd->line,
                            "\"%s\" needs the screen row and column it happened at, e.g. "
                            "\"click 12 40\"",
@@ -216,8 +214,8 @@ static int parse_text(const char *text, const char *name, struct recording *out,
         free(out->events);
         out->events = NULL;
         out->n = 0;
-        return fail_at(err, name, rd.line ? rd.line : 1,
-                       "the recording is empty (no \"%s\" line)", REC_MAGIC);
+        return fail_at(err, name, rd.line ? rd.line : 1, "the recording is empty (no \"%s\" line)",
+                       REC_MAGIC);
     }
     return 0;
 }

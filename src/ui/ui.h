@@ -39,22 +39,22 @@ struct ui_options {
     const char *assets_dir;  /* NULL: the data directory's assets/ */
 
     /* Classroom (main.c: --theme, --present, --autoplay, --record, --replay, --speed). */
-    int theme;                      /* enum colorscale_theme: 0 = dark */
-    bool present;                   /* open in the presenter's layout */
-    double autoplay;                /* > 0: autoplay on, a move every so many seconds */
-    FILE *record;                   /* write the keys here (the explorer writes the first lines
-                                       once the terminal is up); not closed */
-    const char *record_name;        /* its name, for messages */
-    struct rec_start *record_start; /* the options that reproduce the start, or NULL; the
-                                       explorer adds the lesson's step and the size (the caller
-                                       frees it with rec_start_free) */
+    int theme;                         /* enum colorscale_theme: 0 = dark */
+    bool present;                      /* open in the presenter's layout */
+    double autoplay;                   /* > 0: autoplay on, a move every so many seconds */
+    FILE *record;                      /* write the keys here (the explorer writes the first lines
+                                          once the terminal is up); not closed */
+    const char *record_name;           /* its name, for messages */
+    struct rec_start *record_start;    /* the options that reproduce the start, or NULL; the
+                                          explorer adds the lesson's step and the size (the caller
+                                          frees it with rec_start_free) */
     void (*record_started)(void *ctx); /* called once the recording's first lines are written
                                           (the caller puts the file in place, so a class can
                                           follow it as it grows), or NULL */
     void *record_ctx;
     const struct recording *replay; /* play these keys in (the caller keeps it) */
     const char *replay_name;
-    double speed; /* the replay's times are divided by it; 0 = 1 */
+    double speed;              /* the replay's times are divided by it; 0 = 1 */
     struct rec_follow *follow; /* main.c: --follow: the teacher's keys as they come (the
                                   caller keeps it and its events across UI_RUN_AGAIN) */
     bool keys_from_tty;        /* read keys from /dev/tty (--follow -: stdin is the stream) */

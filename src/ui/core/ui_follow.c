@@ -114,7 +114,8 @@ bool ui_follow_key(struct ui_app *app, int key, bool is_char, double now)
     }
     if (main_screen && is_char && key == 'F') {
         if (app->detached || app->follow->state == REC_FOLLOW_REPLACED)
-            app->rejoin = true; /* the loop ends; the caller starts again from the teacher's start */
+            app->rejoin =
+                true; /* the loop ends; the caller starts again from the teacher's start */
         else
             ui_state_say(&app->st, false, "Following the teacher already.");
         return true;
