@@ -123,6 +123,44 @@ START_TEST(test_ring_bad_sizes)
 }
 END_TEST
 
+/* The screen's curve comes from buckets of the loss: the same as the
+ * steps' own means while a bucket is one step, close after it grows, with
+ * no column left empty, and the top kept as the steps come. */
+START_TEST(test_history_columns)
+{
+    struct ui_train_history h;
+    ck_assert_int_eq(ui_train_history_init(&h, 200000, 1, 16), 0);
+    float want[400], got[400];
+    for (long s = 0; s < 200000; s++) {
+        const float loss = s == 7 ? NAN : 5.0f * expf(-(float)s / 20000.0f) + (float)(s % 3);
+        ui_train_history_loss(&h, loss);
+        if (s + 1 == 1000 || s + 1 == 5000 || s + 1 == 200000) {
+            const long span = s + 1 == 1000 ? 1500 : s + 1;
+            const int cols = s + 1 == 200000 ? 400 : 100; /* narrower than a bucket */
+            ui_train_curve_columns(h.loss, h.n, span, cols, want);
+            ui_train_history_columns(&h, span, cols, got);
+            for (int c = 0; c < cols; c++) {
+                if (isnan(want[c])) {
+                    ck_assert(isnan(got[c]));
+                    continue;
+                }
+                ck_assert(!isnan(got[c]));
+                if (h.width == 1)
+                    ck_assert_float_eq_tol(got[c], want[c], 1e-5f);
+                else
+                    ck_assert_float_eq_tol(got[c], want[c], 0.05f);
+            }
+        }
+    }
+    ck_assert_float_eq(h.top, 5.0f * expf(-2.0f / 20000.0f) + 2.0f);
+    ck_assert_int_gt(h.width, 1);
+    ui_train_history_clear(&h, 1);
+    ck_assert_int_eq(h.width, 1);
+    ck_assert_float_eq(h.top, 0.0f);
+    ui_train_history_done(&h);
+}
+END_TEST
+
 START_TEST(test_curve_columns)
 {
     /* 4 steps on a plot of 8 columns over 8 steps: one step a column, then empty */
@@ -391,6 +429,7 @@ static Suite *suite(void)
     suite_add_tcase(s, ring);
     TCase *curve = tcase_create("curves");
     tcase_add_test(curve, test_curve_columns);
+    tcase_add_test(curve, test_history_columns);
     tcase_add_test(curve, test_curve_level);
     tcase_add_test(curve, test_history);
     suite_add_tcase(s, curve);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static void pane_done(struct ui_train_pane *p)
 {
@@ -250,6 +251,25 @@ bool ui_train_done(const struct ui_train *t)
     return true;
 }
 
+/* Milliseconds on a monotonic clock (the frame's budget). */
+static double wall_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* Steps done over the last second of the session clock: the pace kept. */
+static void pace_note(struct ui_train *t, long now_ms, int k)
+{
+    if (now_ms - t->pace_from >= 1000) {
+        t->pace_steps_s = (int)((double)t->pace_count * 1000.0 / (double)(now_ms - t->pace_from));
+        t->pace_from = now_ms;
+        t->pace_count = 0;
+    }
+    t->pace_count += k;
+}
+
 bool ui_train_catch_up(struct ui_train *t, long now_ms, bool exact, int max_ticks)
 {
     t->now_ms = now_ms;
@@ -261,15 +281,37 @@ bool ui_train_catch_up(struct ui_train *t, long now_ms, bool exact, int max_tick
         due = t->start_ms + (t->tick + 1) * UI_TRAIN_TICK_MS;
     }
     bool changed = false;
-    for (int n = 0; due <= now_ms && (max_ticks <= 0 || n < max_ticks); n++) {
+    /* the screen's own clock: keys first, then the ticks that fit a frame's
+     * budget; what does not fit is dropped (the header says the pace the
+     * machine keeps).  A recording and its replay run every tick. */
+    const double begin = exact ? 0.0 : wall_ms();
+    bool over = false;
+    for (int n = 0; due <= now_ms && !over && (max_ticks <= 0 || n < max_ticks); n++) {
         t->tick++;
         if (!t->paused && !ui_train_done(t)) {
-            steps(t, ui_train_tick_steps(t->tick, ui_train_rates[t->rate]));
+            const int k = ui_train_tick_steps(t->tick, ui_train_rates[t->rate]);
+            int done = k;
+            if (exact) {
+                steps(t, k);
+            } else { /* a step at a time, as long as the frame's budget lasts */
+                for (done = 0; done < k && !over; done++) {
+                    steps(t, 1);
+                    over = wall_ms() - begin > UI_TRAIN_BUDGET_MS;
+                }
+            }
+            pace_note(t, now_ms, done);
             changed = true;
         }
         due += UI_TRAIN_TICK_MS;
     }
+    if (over && due <= now_ms) /* what did not fit is dropped: go on from now */
+        t->start_ms = now_ms - t->tick * UI_TRAIN_TICK_MS;
     return changed;
+}
+
+int ui_train_pace(const struct ui_train *t)
+{
+    return t->pace_steps_s;
 }
 
 int ui_train_wait_ms(const struct ui_train *t, long now_ms, int cap)

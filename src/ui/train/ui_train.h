@@ -61,12 +61,15 @@ struct ui_train {
     struct ui_train_pane panes[UI_TRAIN_MAX_PANES];
     bool compare; /* --compare: panes titled by their heads */
 
-    bool shown;          /* the training screen is on screen (else the explorer's stages) */
-    bool paused;         /* by Space or a single step */
-    int rate;            /* index into ui_train_rates */
-    long tick;           /* ticks since the run started */
-    long start_ms;       /* the session clock (ms) when it started */
-    long now_ms;         /* the session clock at the last catch-up */
+    bool shown;     /* the training screen is on screen (else the explorer's stages) */
+    bool paused;    /* by Space or a single step */
+    int rate;       /* index into ui_train_rates */
+    long tick;      /* ticks since the run started */
+    long start_ms;  /* the session clock (ms) when it started */
+    long now_ms;    /* the session clock at the last catch-up */
+    long pace_from; /* the pace kept: steps since the session clock was pace_from */
+    long pace_count;
+    int pace_steps_s;    /* steps a second over the last whole second (0: not yet) */
     long scrub;          /* step whose checkpoint is shown; -1: the model as it is */
     bool lesson;         /* a lesson's scene started it (and leaving the lesson ends it) */
     int lesson_step;     /* the step whose scene chose what is shown */
@@ -111,6 +114,11 @@ int ui_train_restart(struct ui_train *t, uint32_t seed, int heads, struct mha_er
  * more than a second (a machine that cannot keep the pace) is followed from
  * where it is now. */
 bool ui_train_catch_up(struct ui_train *t, long now_ms, bool exact, int max_ticks);
+/* Milliseconds of training one catch-up may take before the screen is
+ * drawn and keys are read again (not when exact). */
+#define UI_TRAIN_BUDGET_MS 25
+/* The steps a second kept over the last second (0 before the first). */
+int ui_train_pace(const struct ui_train *t);
 /* Milliseconds until the next tick (cap when none is due: paused or done). */
 int ui_train_wait_ms(const struct ui_train *t, long now_ms, int cap);
 /* One step of every run still going (the single-step key). */

@@ -40,10 +40,7 @@ static void draw_curve(WINDOW *win, int y, int x, int h, int w, const struct ui_
                        const struct ui_train_pane *p, const struct ui_theme *th)
 {
     const int label = ui_role_attr(th, UI_ROLE_SHAPE);
-    float top = 0.0f;
-    for (long s = 0; s < p->hist.n; s++)
-        if (isfinite(p->hist.loss[s]) && p->hist.loss[s] > top)
-            top = p->hist.loss[s];
+    const float top = p->hist.top;
     char lab[16];
     snprintf(lab, sizeof lab, "%4.1f", (double)top);
     ui_put(win, y, x, lab, 5, label, th->utf8);
@@ -54,7 +51,7 @@ static void draw_curve(WINDOW *win, int y, int x, int h, int w, const struct ui_
         return;
     float col[CURVE_MAX_W];
     const long span = ui_train_span(t);
-    ui_train_curve_columns(p->hist.loss, p->hist.n, span, cw, col);
+    ui_train_history_columns(&p->hist, span, cw, col);
     const int attr = ui_head_attr(th, 0);
     const long shown = t->scrub;
     const int mark = shown >= 0 ? (int)((long long)shown * cw / span) : -1;
@@ -466,8 +463,12 @@ static void header_text(const struct ui_train *t, char *buf, size_t n)
                         : ui_train_done(t) ? "stopped"
                         : t->paused        ? "paused"
                                            : NULL;
-    char pace[48];
-    snprintf(pace, sizeof pace, "%d steps/s", ui_train_rates[t->rate]);
+    char pace[64];
+    const int kept = ui_train_pace(t), asked = ui_train_rates[t->rate];
+    if (kept > 0 && kept < asked * 9 / 10) /* the machine cannot keep the pace asked */
+        snprintf(pace, sizeof pace, "%d steps/s (of %d)", kept, asked);
+    else
+        snprintf(pace, sizeof pace, "%d steps/s", asked);
     snprintf(buf, n, "%s · step %ld of %d · %s", t->task->name, step, t->opt.steps,
              state ? state : pace);
 }

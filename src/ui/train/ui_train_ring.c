@@ -93,6 +93,14 @@ const struct ui_train_mark *ui_train_ring_mark(const struct ui_train_ring *r, in
 
 /* ---- the curves ----------------------------------------------------------------------- */
 
+static void buckets_clear(struct ui_train_history *h)
+{
+    memset(h->bucket_sum, 0, sizeof h->bucket_sum);
+    memset(h->bucket_count, 0, sizeof h->bucket_count);
+    h->width = 1;
+    h->top = 0.0f;
+}
+
 int ui_train_history_init(struct ui_train_history *h, long steps, int n_outputs, int eval_cap)
 {
     memset(h, 0, sizeof *h);
@@ -105,6 +113,7 @@ int ui_train_history_init(struct ui_train_history *h, long steps, int n_outputs,
         ui_train_history_done(h);
         return -1;
     }
+    buckets_clear(h);
     h->cap = steps;
     h->eval_cap = eval_cap;
     h->n_outputs = n_outputs;
@@ -121,6 +130,7 @@ void ui_train_history_done(struct ui_train_history *h)
 
 void ui_train_history_clear(struct ui_train_history *h, int n_outputs)
 {
+    buckets_clear(h);
     h->n = 0;
     h->evals = 0;
     h->n_outputs = n_outputs;
@@ -128,8 +138,53 @@ void ui_train_history_clear(struct ui_train_history *h, int n_outputs)
 
 void ui_train_history_loss(struct ui_train_history *h, float loss)
 {
-    if (h->n < h->cap)
-        h->loss[h->n++] = loss;
+    if (h->n >= h->cap)
+        return;
+    h->loss[h->n] = loss;
+    if ((h->n / h->width) >= UI_TRAIN_BUCKETS) { /* full: pairs become one */
+        for (int b = 0; b < UI_TRAIN_BUCKETS / 2; b++) {
+            h->bucket_sum[b] = h->bucket_sum[2 * b] + h->bucket_sum[2 * b + 1];
+            h->bucket_count[b] = h->bucket_count[2 * b] + h->bucket_count[2 * b + 1];
+        }
+        for (int b = UI_TRAIN_BUCKETS / 2; b < UI_TRAIN_BUCKETS; b++) {
+            h->bucket_sum[b] = 0.0;
+            h->bucket_count[b] = 0;
+        }
+        h->width *= 2;
+    }
+    if (isfinite(loss)) {
+        const long b = h->n / h->width;
+        h->bucket_sum[b] += loss;
+        h->bucket_count[b]++;
+        if (loss > h->top)
+            h->top = loss;
+    }
+    h->n++;
+}
+
+void ui_train_history_columns(const struct ui_train_history *h, long span, int cols, float *out)
+{
+    if (span < h->n)
+        span = h->n;
+    for (int c = 0; c < cols; c++) {
+        /* the buckets whose first step falls under column c */
+        const long lo = span > 0 ? (long)((long long)c * span / cols) : 0;
+        long hi = span > 0 ? (long)((long long)(c + 1) * span / cols) : 0;
+        if (hi <= lo)
+            hi = lo + 1;
+        double sum = 0.0;
+        long count = 0;
+        for (long b = (lo + h->width - 1) / h->width; b * h->width < hi && b * h->width < h->n;
+             b++) {
+            sum += h->bucket_sum[b];
+            count += h->bucket_count[b];
+        }
+        if (!count && lo < h->n) { /* a column narrower than a bucket: the bucket it is in */
+            sum = h->bucket_sum[lo / h->width];
+            count = h->bucket_count[lo / h->width];
+        }
+        out[c] = count ? (float)(sum / (double)count) : NAN;
+    }
 }
 
 void ui_train_history_eval(struct ui_train_history *h, long step, const float *acc)

@@ -58,10 +58,19 @@ const struct ui_train_mark *ui_train_ring_mark(const struct ui_train_ring *r, in
 
 /* ---- the curves ----------------------------------------------------------------------- */
 
+/* Buckets of the loss a curve is drawn from, whatever the steps so far. */
+#define UI_TRAIN_BUCKETS 1024
+
 struct ui_train_history {
     long cap;    /* steps it can hold: the step limit */
     long n;      /* steps recorded */
     float *loss; /* cap */
+    float top;   /* the largest finite loss so far */
+    /* the loss summed over runs of `width` steps (doubling as the run grows),
+     * so drawing the curve costs the same at step 10 and step 10^6 */
+    double bucket_sum[UI_TRAIN_BUCKETS];
+    int bucket_count[UI_TRAIN_BUCKETS];
+    long width;
     int n_outputs;
     int evals, eval_cap; /* evaluations recorded */
     long *eval_step;     /* eval_cap */
@@ -80,6 +89,10 @@ void ui_train_history_eval(struct ui_train_history *h, long step, const float *a
  * span steps (span >= n: the rest of the plot stays empty): the mean of the
  * steps under each column into out[cols] (NaN where no step falls). */
 void ui_train_curve_columns(const float *v, long n, long span, int cols, float *out);
+
+/* ui_train_curve_columns of h's loss, from its buckets: the same while a
+ * bucket is one step, within a bucket's width of it after. */
+void ui_train_history_columns(const struct ui_train_history *h, long span, int cols, float *out);
 
 /* Level 0..levels of value in [lo, hi] (clamped; NaN gives -1). */
 int ui_train_curve_level(float value, float lo, float hi, int levels);
