@@ -7,8 +7,9 @@
 #include "engine/mat_kernel.h"
 #include "mha_config.h"
 
+#include "engine/mat_blas.h"
+
 #if MHA_HAVE_CBLAS
-#include <cblas.h>
 static enum mat_backend backend = MAT_BACKEND_CBLAS;
 #else
 static enum mat_backend backend = MAT_BACKEND_PLAIN;
@@ -16,7 +17,7 @@ static enum mat_backend backend = MAT_BACKEND_PLAIN;
 
 bool mat_have_cblas(void)
 {
-    return MHA_HAVE_CBLAS != 0;
+    return MHA_HAVE_CBLAS != 0 && mat_blas_available();
 }
 
 enum mat_backend mat_set_backend(enum mat_backend b)
@@ -95,13 +96,9 @@ void mat_mul(const float *a, const float *b, float *c, int m, int n, int k, bool
         memset(c, 0, (size_t)m * (size_t)n * sizeof *c);
         return;
     }
-#if MHA_HAVE_CBLAS
-    if (backend == MAT_BACKEND_CBLAS && (size_t)m * (size_t)n * (size_t)k > MAT_SMALL_MACS) {
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, trans_b ? CblasTrans : CblasNoTrans, m, n, k, 1.0f,
-                    a, k, b, trans_b ? k : n, 0.0f, c, n);
+    if (backend == MAT_BACKEND_CBLAS && (size_t)m * (size_t)n * (size_t)k > MAT_SMALL_MACS &&
+        mat_blas_sgemm(false, trans_b, m, n, k, 1.0f, a, k, b, trans_b ? k : n, 0.0f, c, n))
         return;
-    }
-#endif
     mat_mul_plain(a, b, c, m, n, k, trans_b);
 }
 
@@ -110,16 +107,14 @@ void mat_linear(const float *x, const float *w, const float *b, float *y, int m,
     /* x: (m, k), w: (n, k) -> y: (m, n) = x·wᵀ + b */
     if (m <= 0 || n <= 0)
         return;
-#if MHA_HAVE_CBLAS
     if (backend == MAT_BACKEND_CBLAS && k > 0 &&
-        (size_t)m * (size_t)n * (size_t)k > MAT_SMALL_MACS) {
+        (size_t)m * (size_t)n * (size_t)k > MAT_SMALL_MACS && mat_blas_available()) {
         mat_mul(x, w, y, m, n, k, true);
         for (int i = 0; b && i < m; i++)
             for (int j = 0; j < n; j++)
                 y[(size_t)i * (size_t)n + (size_t)j] += b[j];
         return;
     }
-#endif
     if (k <= 0) {
         for (int i = 0; i < m; i++)
             for (int j = 0; j < n; j++)

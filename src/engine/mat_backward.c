@@ -9,9 +9,7 @@
 #include "engine/mat_kernel.h"
 #include "mha_config.h"
 
-#if MHA_HAVE_CBLAS
-#include <cblas.h>
-#endif
+#include "engine/mat_blas.h"
 
 void mat_mul_backward(const float *a, const float *b, const float *dc, float *da, float *db, int m,
                       int n, int k, bool trans_b)
@@ -61,19 +59,15 @@ void mat_linear_backward(const float *x, const float *w, const float *dy, float 
     /* pass 2: the bias gets every row of dy */
     if (db)
         mat_col_sums(dy, m, n, db);
-#if MHA_HAVE_CBLAS
     /* the same two products as one cblas_sgemm each (beta 1 adds) */
     if (mat_get_backend() == MAT_BACKEND_CBLAS && m > 0 && n > 0 && k > 0 &&
-        (size_t)m * (size_t)n * (size_t)k > MAT_SMALL_MACS) {
+        (size_t)m * (size_t)n * (size_t)k > MAT_SMALL_MACS && mat_blas_available()) {
         if (dx)
-            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, k, n, 1.0f, dy, n, w, k, 1.0f,
-                        dx, k);
+            mat_blas_sgemm(false, false, m, k, n, 1.0f, dy, n, w, k, 1.0f, dx, k);
         if (dw)
-            cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, n, k, m, 1.0f, dy, n, x, k, 1.0f,
-                        dw, k);
+            mat_blas_sgemm(true, false, n, k, m, 1.0f, dy, n, x, k, 1.0f, dw, k);
         return;
     }
-#endif
     /* pass 1: y = x·wᵀ is mat_mul with trans_b */
     mat_mul_backward(x, w, dy, dx, dw, m, n, k, true);
 }
