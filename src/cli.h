@@ -77,6 +77,7 @@ struct cli_options {
     int batch;              /* --batch ARG as a number (sequences per step with
                              * --train); 0 = not given or not a number */
     double lr;              /* --lr X; 0 = not given */
+    bool keep_case;         /* --keep-case: a text's words as written */
 
     /* the training screen (cli_train_screen.c) */
     int compare[4]; /* --compare 1,2: head counts trained side by side */
@@ -199,8 +200,32 @@ int cli_train_summary(const struct cli_options *o);
 /* --grad MODEL --batch BATCH: print {"loss", "grad"} JSON.  Exit status. */
 int cli_grad(const struct cli_options *o);
 
-/* --load MODEL (a model file): the example of its sample, for --dump and the
- * explorer.  NULL + err. */
-struct mha_example *cli_model_example(const char *path, struct mha_error *err);
+/* --load MODEL (a model file): the example of its sample, or of the words
+ * of tokens when not NULL (--tokens), for --dump and the explorer; a
+ * language model's example ends in its next words after the last token
+ * (ex->next_word).  NULL + err (an unknown word is named with the closest
+ * known ones). */
+struct mha_example *cli_model_example(const char *path, const char *tokens, struct mha_error *err);
+
+/* ---- text (cli_text.c) ---- */
+
+/* The dataset --train NAME|FILE names when it is text: a bundled corpus
+ * (assets/corpus/NAME.txt) or a text file (text_io_is_text), read with
+ * --vocab, --context and --keep-case.  *is_text false (and NULL returned)
+ * when it is neither; NULL + err when it is text and cannot be used. */
+struct train_dataset *cli_text_dataset(const struct cli_options *o, bool *is_text,
+                                       struct mha_error *err);
+
+/* The bundled corpora's names, "sentences", into buf; returns buf. */
+const char *cli_text_corpus_names(char *buf, size_t n);
+
+/* The parts of --dump summary that a text run adds (a run whose dataset
+ * has text): measured on the held-out lines into *ev first.  JSON: the
+ * members after "loss" up to "held_out" (their lines end in ",\n"); text:
+ * lines in the summary's columns. */
+struct train_text_eval;
+int cli_text_measure(struct train_run *run, struct train_text_eval *ev);
+void cli_text_summary_json(FILE *f, const struct train_run *run, const struct train_text_eval *ev);
+void cli_text_summary_text(FILE *f, const struct train_run *run, const struct train_text_eval *ev);
 
 #endif

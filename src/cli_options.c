@@ -99,6 +99,9 @@ static const char usage_text[] =
 static const char usage_tail[] =
     "Training (a one-layer attention model that learns a task):\n"
     "  --train TASK|FILE    train on a task: first-prev, prev, find-copy, majority,\n"
+    "                       a text to predict the next word of (the bundled\n"
+    "                       corpus 'sentences', or FILE.txt: one sentence a line,\n"
+    "                       one line in ten held out; man mha-explorer, TEXT),\n"
     "                       or a task file (\"vocab\", \"outputs\", \"tokens\",\n"
     "                       \"targets\", optional \"causal\" and \"description\"; one\n"
     "                       row in five is held out: man mha-explorer, TASK FILES);\n"
@@ -111,8 +114,11 @@ static const char usage_tail[] =
     "                       opens the training screen (the loss, accuracies and\n"
     "                       heads live; ? lists its keys)\n"
     "  --d-model N --heads H  model width (default 8) and heads (default 2)\n"
-    "  --vocab N            tokens in the vocabulary (2..256, default 16)\n"
-    "  --context T          longest sequence (1..64, default 8)\n"
+    "  --vocab N            tokens in the vocabulary (2..512, default 16; a text's\n"
+    "                       most frequent words, the rest <unk>: default 512)\n"
+    "  --context T          longest sequence (1..64, default 8; a text's lines are\n"
+    "                       cut at 16 words)\n"
+    "  --keep-case          a text's words as written (default: lower-cased)\n"
     "  --steps N            the step limit (default 1500)\n"
     "  --batch N            sequences per step (1..4096, default 64)\n"
     "  --lr X               Adam's learning rate (default 0.01)\n"
@@ -123,7 +129,9 @@ static const char usage_tail[] =
     "  --grad MODEL --batch BATCH  print the loss and the gradient of every\n"
     "                       parameter of a model file on a batch file, as JSON\n"
     "  --load MODEL         a model file opens the explorer on its sample sequence:\n"
-    "                       the stages show the trained model's numbers\n"
+    "                       the stages show the trained model's numbers; with\n"
+    "                       --tokens \"the cat sat\" on that sentence (a text\n"
+    "                       model's output ends in its next word)\n"
     "\n"
     "In the explorer, :link shows the options that reopen the screen as it is\n"
     "(:link FILE writes them), and e writes the stage as an SVG picture.\n"
@@ -132,7 +140,8 @@ static const char usage_tail[] =
     "  -V, --version        show the version and exit\n"
     "\n"
     "--tokens, --d-model and --seed describe a generated example and cannot be\n"
-    "combined with --load; --heads, --causal and --no-scale apply to either.\n"
+    "combined with --load of an example file (--tokens can with a model file);\n"
+    "--heads, --causal and --no-scale apply to either.\n"
     "\n"
     "Exit status: 0 on success, 1 on an internal failure, 2 on a usage or input error.\n";
 
@@ -289,7 +298,7 @@ struct mha_example *cli_build_example(const struct cli_options *o, struct mha_er
                                       : "--no-scale");
             return NULL;
         }
-        return cli_model_example(o->load, err);
+        return cli_model_example(o->load, o->tokens, err);
     }
     if (o->load) {
         ex = mha_example_load(o->load, err);
@@ -350,6 +359,7 @@ enum {
     OPT_SAVE,
     OPT_VOCAB,
     OPT_CONTEXT,
+    OPT_KEEP_CASE,
     OPT_STEPS,
     OPT_LR,
     OPT_RESET_PROGRESS,
@@ -390,6 +400,7 @@ static const struct option longopts[] = {
     {"save", required_argument, NULL, OPT_SAVE},
     {"vocab", required_argument, NULL, OPT_VOCAB},
     {"context", required_argument, NULL, OPT_CONTEXT},
+    {"keep-case", no_argument, NULL, OPT_KEEP_CASE},
     {"steps", required_argument, NULL, OPT_STEPS},
     {"lr", required_argument, NULL, OPT_LR},
     {"reset-progress", no_argument, NULL, OPT_RESET_PROGRESS},
@@ -485,6 +496,9 @@ static int train_option(int c, const char *arg, struct cli_options *o)
             return CLI_EXIT_USAGE;
         o->context = (int)n;
         break;
+    case OPT_KEEP_CASE:
+        o->keep_case = true;
+        break;
     case OPT_STEPS:
         if (parse_number("--steps", arg, 0, 10000000, &n))
             return CLI_EXIT_USAGE;
@@ -503,12 +517,13 @@ static int train_option(int c, const char *arg, struct cli_options *o)
 /* Training options that do not go together; CLI_CONTINUE or an exit status. */
 static int train_combinations(const struct cli_options *o)
 {
-    const char *train_only = o->vocab     ? "--vocab"
-                             : o->context ? "--context"
-                             : o->steps   ? "--steps"
-                             : o->lr > 0  ? "--lr"
-                             : o->save    ? "--save"
-                                          : NULL;
+    const char *train_only = o->vocab       ? "--vocab"
+                             : o->context   ? "--context"
+                             : o->keep_case ? "--keep-case"
+                             : o->steps     ? "--steps"
+                             : o->lr > 0    ? "--lr"
+                             : o->save      ? "--save"
+                                            : NULL;
     if (train_only && !o->train)
         return usage_error("%s needs --train TASK|FILE", train_only);
     if (o->dump_stage == CLI_DUMP_SUMMARY && !o->train)
@@ -717,7 +732,7 @@ static int combinations(const struct cli_options *o)
         rc = train_combinations(o);
     if (rc != CLI_CONTINUE || o->train || o->grad)
         return rc;
-    if (o->load && (o->tokens || o->d_model || o->seed >= 0))
+    if (o->load && ((o->tokens && !model_io_is_model_file(o->load)) || o->d_model || o->seed >= 0))
         return usage_error("%s cannot be combined with --load: the example file fixes its "
                            "tokens, d_model and numbers",
                            o->tokens    ? "--tokens"

@@ -19,6 +19,7 @@
 #include "io/model_io.h"
 #include "engine/train.h"
 #include "engine/train_heads.h"
+#include "engine/train_text.h"
 
 static const char *prog = "mha-explorer";
 
@@ -28,7 +29,16 @@ struct train_run *cli_train_build(const struct cli_options *o, struct train_data
     *data = NULL;
     const struct train_task *task = train_task_find(o->train);
     struct train_task file_task;
+    bool is_text = false;
     if (!task) {
+        *data = cli_text_dataset(o, &is_text, err);
+        if (is_text && !*data)
+            return NULL;
+    }
+    if (!task && *data) {
+        train_task_from_dataset(&file_task, *data);
+        task = &file_task;
+    } else if (!task) {
         /* not a task's name: a task file, unless nothing of that name
          * exists (a path that exists but cannot be opened, a symbolic link
          * loop or a folder without permission, is reported as such by the
@@ -58,10 +68,17 @@ struct train_run *cli_train_build(const struct cli_options *o, struct train_data
         ro.lr = (float)o->lr;
     if (o->seed >= 0)
         ro.seed = (uint32_t)o->seed;
-    const int d = o->d_model ? o->d_model : TRAIN_DEFAULT_D_MODEL;
+    if (is_text && !o->steps)
+        ro.steps = TRAIN_TEXT_DEFAULT_STEPS;
+    const int d = o->d_model ? o->d_model
+                  : is_text  ? TRAIN_TEXT_DEFAULT_D_MODEL
+                             : TRAIN_DEFAULT_D_MODEL;
     const int h = o->heads ? o->heads : (d % TRAIN_DEFAULT_HEADS ? 1 : TRAIN_DEFAULT_HEADS);
-    const int vocab = o->vocab ? o->vocab : *data ? (*data)->vocab : TRAIN_DEFAULT_VOCAB;
-    const int context = o->context ? o->context : *data ? (*data)->len : TRAIN_DEFAULT_CONTEXT;
+    /* a text's --vocab and --context shaped its dataset, which sets both */
+    const int vocab =
+        is_text || !o->vocab ? (*data ? (*data)->vocab : TRAIN_DEFAULT_VOCAB) : o->vocab;
+    const int context =
+        is_text || !o->context ? (*data ? (*data)->len : TRAIN_DEFAULT_CONTEXT) : o->context;
     struct mha_error sub;
     mha_error_clear(&sub);
     if (d > TRAIN_MAX_D_MODEL) {
@@ -133,9 +150,14 @@ static void heads_json(FILE *f, const struct train_head_stats *roles, int heads)
     fprintf(f, "\n  ],\n");
 }
 
-static void write_summary(FILE *f, const struct train_run *run, const struct train_stopping *stop,
+static void write_summary(FILE *f, struct train_run *run, const struct train_stopping *stop,
                           int format, double ms)
 {
+    /* a text's held-out loss, perplexity and top-1 / top-3 per word */
+    const bool text = run->task->data && run->task->data->text;
+    struct train_text_eval ev;
+    if (text && cli_text_measure(run, &ev))
+        memset(&ev, 0, sizeof ev);
     const char *rule = stop->stop == TRAIN_STOP_SETTLED ? "settled" : "limit";
     const struct train_model *m = run->model;
     const struct train_config *c = &m->cfg;
@@ -155,13 +177,17 @@ static void write_summary(FILE *f, const struct train_run *run, const struct tra
                 c->heads, c->vocab);
         fprintf(f, "  \"context\": %d,\n  \"steps\": %ld,\n  \"batch\": %d,\n", c->context, m->step,
                 run->opt.batch);
-        fprintf(f, "  \"lr\": %g,\n  \"seed\": %u,\n  \"loss\": %.6f,\n  \"accuracy\": {",
-                (double)run->opt.lr, run->opt.seed, (double)run->eval_loss);
-        for (int k = 0; k < c->n_outputs; k++)
-            fprintf(f, "%s\"%s\": %.4f", k ? ", " : "", c->outputs[k].name,
-                    (double)run->accuracy[k]);
-        fprintf(f, "},\n  \"held_out\": {\"sequences\": %d, \"source\": \"%s\"},\n",
-                run->eval->size, train_run_held_out_source(run));
+        fprintf(f, "  \"lr\": %g,\n  \"seed\": %u,\n", (double)run->opt.lr, run->opt.seed);
+        if (text) {
+            cli_text_summary_json(f, run, &ev);
+        } else {
+            fprintf(f, "  \"loss\": %.6f,\n  \"accuracy\": {", (double)run->eval_loss);
+            for (int k = 0; k < c->n_outputs; k++)
+                fprintf(f, "%s\"%s\": %.4f", k ? ", " : "", c->outputs[k].name,
+                        (double)run->accuracy[k]);
+            fprintf(f, "},\n  \"held_out\": {\"sequences\": %d, \"source\": \"%s\"},\n",
+                    run->eval->size, train_run_held_out_source(run));
+        }
         fprintf(f,
                 "  \"stopped\": {\"step\": %ld, \"rule\": \"%s\", \"limit\": %d, "
                 "\"best\": %.4f, \"best_step\": %ld, \"patience\": %ld},\n",
@@ -177,8 +203,11 @@ static void write_summary(FILE *f, const struct train_run *run, const struct tra
             c->heads, c->vocab, c->context);
     fprintf(f, "steps        %ld\nbatch        %d\nlr           %g\nseed         %u\n", m->step,
             run->opt.batch, (double)run->opt.lr, run->opt.seed);
-    fprintf(f, "loss         %.6f (held out)\n", (double)run->eval_loss);
-    for (int k = 0; k < c->n_outputs; k++)
+    if (text)
+        cli_text_summary_text(f, run, &ev);
+    else
+        fprintf(f, "loss         %.6f (held out)\n", (double)run->eval_loss);
+    for (int k = 0; k < c->n_outputs && !text; k++)
         fprintf(f, "accuracy     %-8s %.4f on %d held-out %s\n", c->outputs[k].name,
                 (double)run->accuracy[k], run->eval->size,
                 file ? (run->eval->size == 1 ? "row of the file" : "rows of the file")
@@ -352,16 +381,4 @@ int cli_grad(const struct cli_options *o)
     train_batch_free(b);
     train_model_free(probe);
     return rc;
-}
-
-struct mha_example *cli_model_example(const char *path, struct mha_error *err)
-{
-    struct train_model *m = model_io_load(path, 1, err);
-    if (!m)
-        return NULL;
-    struct mha_example *ex = train_model_to_example(m, err);
-    if (!ex)
-        mha_error_at(err, path, 0, 0);
-    train_model_free(m);
-    return ex;
 }

@@ -72,6 +72,7 @@ static const char *const grad_cases[] = {
     "causal_2heads_two_outputs",
     "large_logits_2heads_two_outputs",
     "large_logits_1head_plain",
+    "text_next_word_vocab300",
 };
 
 START_TEST(grad_matches_torch)

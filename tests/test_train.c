@@ -28,6 +28,8 @@ static const char *const cases[] = {
      * is too coarse for finite differences) */
     "large_logits_2heads_two_outputs",
     "large_logits_1head_plain",
+    /* a language model (next-word targets, padded rows, 300 words) */
+    "text_next_word_vocab300",
 };
 /* cases[0 .. N_SMALL_CASES - 1] take finite differences too */
 #define N_SMALL_CASES 8

@@ -9,7 +9,7 @@ _mha_explorer() {
     local options="--load --tokens --d-model --heads --seed --causal --no-scale
         --dump --format --stage --list-lessons --check-lessons --print-lesson --lesson
         --step --reset-progress --view --focus --bench-frames --present --theme --autoplay
-        --record --replay --follow --speed --train --vocab --context --steps --batch --lr --save
+        --record --replay --follow --speed --train --vocab --context --keep-case --steps --batch --lr --save
         --grad --compare --force --no-mouse --help --version"
     local stages="input projection split transpose attention merge output"
 
@@ -23,7 +23,7 @@ _mha_explorer() {
         return
         ;;
     --train)
-        mapfile -t COMPREPLY < <(compgen -W "first-prev prev find-copy majority" -- "$cur")
+        mapfile -t COMPREPLY < <(compgen -W "first-prev prev find-copy majority sentences" -- "$cur")
         mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY < <(compgen -f -- "$cur")
         return
         ;;

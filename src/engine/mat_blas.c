@@ -2,11 +2,17 @@
  * for it.  Loading the library (and its threads) costs about 2 ms, more than
  * a whole run at the classroom's sizes, so the program is not linked to it:
  * dlopen finds libopenblas.so.0 at the first large product, and where it
- * cannot be opened the plain loops do the work. */
+ * cannot be opened the plain loops do the work.
+ *
+ * It works in one thread unless OPENBLAS_NUM_THREADS (or OMP_NUM_THREADS)
+ * asks for more: its waiting threads spin between products, and at the
+ * sizes the program trains at, a spinning thread on a two-core machine
+ * made a 1.5 s run take 14 s. */
 #include "engine/mat_blas.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -32,6 +38,12 @@ static void open_blas(void)
         void *sym = dlsym(lib, "cblas_sgemm");
         memcpy(&sgemm, &sym, sizeof sgemm); /* POSIX: a symbol's address as a function */
         if (sgemm) {
+            void *threads = dlsym(lib, "openblas_set_num_threads");
+            if (threads && !getenv("OPENBLAS_NUM_THREADS") && !getenv("OMP_NUM_THREADS")) {
+                void (*set_threads)(int);
+                memcpy(&set_threads, &threads, sizeof set_threads);
+                set_threads(1);
+            }
             state = 1; /* kept open for the program's life */
             return;
         }

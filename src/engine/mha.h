@@ -52,6 +52,19 @@ int mha_stage_from_name(const char *name);
  * (lk == lq, key_tokens == tokens); key and value are still matrices of their
  * own: equal to query for a self-attention file, separate draws for the
  * page's generated examples. */
+/* A language model's next word after one position of the example: its
+ * likeliest words, likeliest first, with their probabilities (what the
+ * output stage ends in for a model trained on text, train_text.h). */
+#define MHA_NEXT_WORD_MAX 10
+#define MHA_NEXT_WORD_LABEL 64
+struct mha_next_word {
+    int position;      /* the row (query token) whose next word this is */
+    int n;             /* words listed, 1..MHA_NEXT_WORD_MAX */
+    float temperature; /* the softmax's: p = softmax(logits / temperature) */
+    char word[MHA_NEXT_WORD_MAX][MHA_NEXT_WORD_LABEL];
+    float p[MHA_NEXT_WORD_MAX];
+};
+
 struct mha_example {
     int lq, lk;    /* query and key/value sequence lengths */
     int d_model;   /* model width d */
@@ -69,6 +82,9 @@ struct mha_example {
     float *w_q, *w_k, *w_v, *w_o;
     float *b_q, *b_k, *b_v, *b_o;
     unsigned char *mask; /* (lq, lk); all ones when !has_mask */
+
+    bool has_next_word;           /* next_word holds a language model's prediction */
+    struct mha_next_word next_word; /* (set by the model's reader, not by mha_example_new) */
 
     void *block; /* the single allocation behind everything above */
 };

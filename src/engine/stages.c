@@ -222,6 +222,7 @@ static const struct mha_stage_info stages[MHA_STAGE_COUNT] = {
             .sentence = "One last learned matrix mixes the heads' columns, so each output "
                         "column can draw on what every head found.",
             .dump_heading = "output: output = merged·W_oᵀ + b_o",
+            .next_word = true,
             .legend = MHA_LEGEND_SIGNED,
             .n_tensors = 2, /* the query input, beside it on the screen only */
             .tensors = {MHA_TENSOR_OUTPUT, MHA_TENSOR_QUERY},

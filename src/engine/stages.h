@@ -123,6 +123,7 @@ struct mha_stage_info {
     struct mha_stage_show show[MHA_STAGE_MAX_TENSORS]; /* how tensors[i] is shown */
     enum mha_order screen_order, export_order; /* the per-head matrices (dumps: export_order) */
     bool with_params;         /* the example's biases (and, in JSON, its mask) follow */
+    bool next_word;           /* a language model's next word follows (ex->has_next_word) */
     const char *shape_line;   /* the screen's line of shapes (a template) */
     const char *dump_note;    /* the text dump's paragraph before the matrices, or NULL */
     enum mha_tensor focus;    /* what a lesson's focus on the stage means when it names none */

@@ -39,7 +39,7 @@
 
 /* Limits of the model and the files that describe it. */
 #define TRAIN_MAX_OUTPUTS 4
-#define TRAIN_MAX_VOCAB 256
+#define TRAIN_MAX_VOCAB 512
 #define TRAIN_MAX_CONTEXT 64
 #define TRAIN_MAX_D_MODEL 256
 #define TRAIN_MAX_BATCH 4096
@@ -123,6 +123,11 @@ void train_batch_free(struct train_batch *b);
 
 /* ---- the model ---- */
 
+/* How a typed sentence becomes the model's tokens: labels as they are
+ * (the tasks and task files), or words as a text model reads them
+ * (train_text.h), lower-cased or as written. */
+enum train_words { TRAIN_WORDS_NONE, TRAIN_WORDS_LOWER, TRAIN_WORDS_CASE };
+
 struct train_model {
     struct train_config cfg;
     size_t n_params;                 /* floats in each of the four blocks */
@@ -136,6 +141,7 @@ struct train_model {
     /* labels: vocab names (V) shown on screen and written to files */
     char (*vocab_names)[TRAIN_LABEL_MAX];
     char task[TRAIN_NAME_MAX];     /* task the model was trained on, "" if none */
+    enum train_words words;        /* how a sentence becomes tokens (train_text.h) */
     int sample[TRAIN_MAX_CONTEXT]; /* the sequence the explorer shows */
     int sample_len;                /* 0 = none */
 
@@ -273,6 +279,7 @@ struct train_dataset {
     char description[TRAIN_DESCRIPTION_MAX]; /* the task in words, "" when the file has none */
     int n_train, n_held; /* rows trained on, rows held out (n_train + n_held <= rows) */
     int *order;          /* (rows): the n_train training rows' indices, then the n_held held out */
+    struct train_text *text; /* a text file's lines and words (train_text.h); NULL for a task file */
     void *block;
 };
 void train_dataset_free(struct train_dataset *d);

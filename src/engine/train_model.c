@@ -294,6 +294,7 @@ int train_model_copy_params(struct train_model *dst, const struct train_model *s
     memcpy(dst->params, src->params, src->n_params * sizeof(float));
     memcpy(dst->vocab_names, src->vocab_names, (size_t)src->cfg.vocab * TRAIN_LABEL_MAX);
     memcpy(dst->task, src->task, sizeof dst->task);
+    dst->words = src->words;
     memcpy(dst->sample, src->sample, sizeof dst->sample);
     dst->sample_len = src->sample_len;
     dst->step = src->step;

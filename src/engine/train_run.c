@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "engine/train.h"
+#include "engine/train_text.h"
 
 /* train_held.c */
 int train_held_size(const struct train_task *task, int vocab, int len, int eval_size,
@@ -63,6 +64,16 @@ void train_run_options_default(struct train_run_options *o)
     o->eval_size = TRAIN_EVAL_SEQUENCES;
 }
 
+/* The sample the screen shows: the first held-out sequence, a text's
+ * without its padding. */
+static int sample_len(const struct train_run *run)
+{
+    const struct train_dataset *d = run->task->data;
+    if (d && d->text)
+        return d->text->row_len[d->order[d->n_train]];
+    return run->eval->len;
+}
+
 /* Streams of the generator kept apart: init, training batches, held-out. */
 #define RUN_STREAM_BATCHES 0x9E3779B9u
 #define RUN_STREAM_EVAL 0x85EBCA6Bu
@@ -108,13 +119,15 @@ struct train_run *train_run_new(const struct train_task *task, int d_model, int 
     snprintf(m->task, sizeof m->task, "%s", task->name);
     if (task->data)
         memcpy(m->vocab_names, task->data->vocab_names, (size_t)vocab * TRAIN_LABEL_MAX);
+    if (task->data && task->data->text)
+        m->words = task->data->text->lowercase ? TRAIN_WORDS_LOWER : TRAIN_WORDS_CASE;
     train_model_init(m, o->seed);
     rng_init(&run->rng, o->seed ^ RUN_STREAM_BATCHES);
     struct rng held_rng;
     rng_init(&held_rng, o->seed ^ RUN_STREAM_EVAL);
     if (train_held_fill(run, vocab, &held_rng, err))
         goto fail;
-    if (train_model_set_sample(m, run->eval->tokens, len, err) ||
+    if (train_model_set_sample(m, run->eval->tokens, sample_len(run), err) ||
         train_model_sample_forward(m, err))
         goto fail;
     run->last_loss = NAN;
@@ -127,14 +140,13 @@ fail:
 int train_run_reseed(struct train_run *run, uint32_t seed, struct mha_error *err)
 {
     struct train_model *m = run->model;
-    const int len = run->eval->len;
     run->opt.seed = seed;
     train_model_init(m, seed);
     rng_init(&run->rng, seed ^ RUN_STREAM_BATCHES);
     struct rng held_rng;
     rng_init(&held_rng, seed ^ RUN_STREAM_EVAL);
     if (train_held_fill(run, m->cfg.vocab, &held_rng, err) ||
-        train_model_set_sample(m, run->eval->tokens, len, err) ||
+        train_model_set_sample(m, run->eval->tokens, sample_len(run), err) ||
         train_model_sample_forward(m, err))
         return -1;
     run->last_loss = NAN;

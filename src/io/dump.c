@@ -188,6 +188,31 @@ static void text_masked_rows(FILE *out, const struct mha_example *ex, const stru
         fputc('\n', out);
 }
 
+/* A language model's next word after its position: word, p and a bar of
+ * p in twentieths. */
+static void text_next_word(FILE *out, const struct mha_example *ex)
+{
+    const struct mha_next_word *nw = &ex->next_word;
+    const int pos = nw->position >= 0 && nw->position < ex->lq ? nw->position : ex->lq - 1;
+    fprintf(out, "next word after [%s] (position %d, the model's read-out, temperature %g):\n",
+            ex->tokens[pos], pos, (double)nw->temperature);
+    int width = 4;
+    for (int i = 0; i < nw->n; i++) {
+        const int w = utf8_width(nw->word[i]);
+        width = w > width ? w : width;
+    }
+    for (int i = 0; i < nw->n; i++) {
+        fputs("  ", out);
+        put_padded(out, nw->word[i], width, false);
+        fprintf(out, "  %.4f  ", (double)nw->p[i]);
+        const int bar = (int)(nw->p[i] * 20.0f + 0.5f);
+        for (int b = 0; b < bar; b++)
+            fputs("#", out);
+        fputc('\n', out);
+    }
+    fputc('\n', out);
+}
+
 void dump_text_stage(FILE *out, const struct mha_example *ex, const struct mha_trace *t, int s)
 {
     const struct mha_stage_info *info = mha_stage_info((enum mha_stage)s);
@@ -211,6 +236,8 @@ void dump_text_stage(FILE *out, const struct mha_example *ex, const struct mha_t
     }
     if (probs)
         text_masked_rows(out, ex, t);
+    if (info->next_word && ex->has_next_word)
+        text_next_word(out, ex);
 }
 
 static void text_header(FILE *out, const struct mha_example *ex, const struct mha_trace *t)

@@ -226,10 +226,28 @@ static void masked_rows(FILE *out, const struct mha_trace *t)
     fputc(']', out);
 }
 
-/* A stage: its one dumped tensor as it is, or an object of them by key. */
+/* A language model's next word: its likeliest words with probabilities. */
+static void next_word(FILE *out, const struct mha_next_word *nw)
+{
+    fprintf(out, ",\"next_word_position\":%d,\"temperature\":", nw->position);
+    put_num(out, nw->temperature);
+    fputs(",\"next_word\":[", out);
+    for (int i = 0; i < nw->n; i++) {
+        fputs(i ? ",{\"word\":" : "{\"word\":", out);
+        put_string(out, nw->word[i]);
+        fputs(",\"p\":", out);
+        put_num(out, nw->p[i]);
+        fputc('}', out);
+    }
+    fputc(']', out);
+}
+
+/* A stage: its one dumped tensor as it is, or an object of them by key
+ * (the output of a language model always an object: its next word too). */
 static void stage(FILE *out, const struct mha_example *ex, const struct mha_trace *t, int s)
 {
     const struct mha_stage_info *info = mha_stage_info((enum mha_stage)s);
+    const bool words = info->next_word && ex->has_next_word;
     int dumped = 0, only = 0;
     bool probs = false;
     for (int i = 0; i < info->n_tensors; i++)
@@ -238,7 +256,7 @@ static void stage(FILE *out, const struct mha_example *ex, const struct mha_trac
             only = i;
             probs |= mha_tensor_desc(info->tensors[i])->kind == MHA_KIND_PROBS;
         }
-    if (dumped == 1 && !info->with_params) {
+    if (dumped == 1 && !info->with_params && !words) {
         tensor(out, ex, t, info->tensors[only], info->show[only].form);
         return;
     }
@@ -255,6 +273,8 @@ static void stage(FILE *out, const struct mha_example *ex, const struct mha_trac
         params(out, ex, t);
     if (probs)
         masked_rows(out, t);
+    if (words)
+        next_word(out, &ex->next_word);
     fputc('}', out);
 }
 

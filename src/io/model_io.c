@@ -12,9 +12,9 @@
 #include "io/json_read.h"
 
 static const char *const model_keys[] = {
-    "vocab",     "d_model", "num_heads", "context", "causal", "scaled",      "embedding",
-    "positions", "w_q",     "w_k",       "w_v",     "w_o",    "b_q",         "b_k",
-    "b_v",       "b_o",     "outputs",   "task",    "sample", "description", NULL,
+    "vocab",   "d_model", "num_heads", "context",     "causal", "scaled", "embedding", "positions",
+    "w_q",     "w_k",     "w_v",       "w_o",         "b_q",    "b_k",    "b_v",       "b_o",
+    "outputs", "task",    "sample",    "description", "words",  NULL,
 };
 static const char *const output_keys[] = {"name", "classes", "unembed", "bias", NULL};
 static const char *const weight_names[4] = {"w_q", "w_k", "w_v", "w_o"};
@@ -160,6 +160,18 @@ static int read_numbers(const struct jread *r, json_t *root, struct train_model 
     if ((v = json_object_get(root, "task")) &&
         jread_label(r, v, "\"task\"", m->task, sizeof m->task))
         return -1;
+    if ((v = json_object_get(root, "words"))) {
+        const char *w = json_string_value(v);
+        if (w && !strcmp(w, "lower"))
+            m->words = TRAIN_WORDS_LOWER;
+        else if (w && !strcmp(w, "case"))
+            m->words = TRAIN_WORDS_CASE;
+        else
+            return jread_fail(r,
+                              "\"words\" must be \"lower\" or \"case\" (how a text model "
+                              "reads a sentence), not %s",
+                              w ? "another string" : jread_type(v));
+    }
     if ((v = json_object_get(root, "sample"))) {
         if (!json_is_array(v))
             return jread_fail(r, "\"sample\" must be an array of token ids, not %s", jread_type(v));
@@ -298,6 +310,9 @@ char *model_io_to_string(const struct train_model *m)
     json_object_set_new(root, "scaled", json_boolean(c->scaled));
     if (m->task[0])
         json_object_set_new(root, "task", json_string(m->task));
+    if (m->words != TRAIN_WORDS_NONE)
+        json_object_set_new(root, "words",
+                            json_string(m->words == TRAIN_WORDS_LOWER ? "lower" : "case"));
     if (m->sample_len > 0) {
         json_t *s = json_array();
         for (int t = 0; t < m->sample_len; t++)

@@ -53,6 +53,11 @@ CASES = [
      [("b", 6, True)], 0.1),
     ("causal_4heads_dk3_9tokens", 12, 4, 9, 12, 9, 3, True, True, False,
      [("c", 9, True), ("d", 5, False)], 0.2),
+    # a language model as --train FILE.txt builds it: one output "next" with a
+    # class per word, its targets the next token, rows padded with id 0
+    # (<unk>) where they have no target; a vocabulary past 256
+    ("text_next_word_vocab300", 16, 2, 300, 16, 16, 5, True, True, True,
+     [("next", 300, True)], 0.0),
 ]
 
 # Logits in the thousands: the read-out's weights (and biases) scaled up so
@@ -187,6 +192,14 @@ def main():
         tokens = rng.integers(0, vocab, (B, T))
         targets = []
         for i, (oname, classes, _) in enumerate(outputs):
+            if oname == "next":
+                t = np.full((B, T), -1)
+                for s in range(B):
+                    n = int(rng.integers(2, T + 1))
+                    tokens[s, n:] = 0
+                    t[s, :n - 1] = tokens[s, 1:n]
+                targets.append(t)
+                continue
             t = rng.integers(0, classes, (B, T))
             t[rng.random((B, T)) < drop] = -1
             if oname == "never":

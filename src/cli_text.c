@@ -1,0 +1,260 @@
+/* cli_text.c - text on the command line: --train NAME (a bundled corpus)
+ * or FILE.txt read as text, what --dump summary adds for a text model (the
+ * held-out loss per word, perplexity, top-1 and top-3 accuracy, the words
+ * and lines, each job's accuracy), and --load MODEL --tokens "...": a
+ * sentence in the model's words, ending in its next word. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <jansson.h>
+
+#include "cli.h"
+#include "engine/text_check.h"
+#include "engine/train.h"
+#include "engine/train_text.h"
+#include "io/model_io.h"
+#include "io/text_io.h"
+
+/* The corpora under assets/corpus/, by name. */
+static const char *const corpora[] = {"sentences"};
+#define N_CORPORA ((int)(sizeof corpora / sizeof corpora[0]))
+
+const char *cli_text_corpus_names(char *buf, size_t n)
+{
+    size_t used = 0;
+    if (n)
+        buf[0] = '\0';
+    for (int i = 0; i < N_CORPORA && used < n; i++)
+        used += (size_t)snprintf(buf + used, n - used, "%s%s", i ? ", " : "", corpora[i]);
+    return buf;
+}
+
+/* The file of corpus name (newly allocated), or NULL when name is none. */
+static char *corpus_path(const char *name)
+{
+    for (int i = 0; i < N_CORPORA; i++) {
+        if (strcmp(name, corpora[i]) != 0)
+            continue;
+        char *assets = cli_assets_dir();
+        const size_t n = strlen(assets) + strlen(name) + 32;
+        char *path = assets ? malloc(n) : NULL;
+        if (path)
+            snprintf(path, n, "%s/corpus/%s.txt", assets, name);
+        free(assets);
+        return path;
+    }
+    return NULL;
+}
+
+struct train_dataset *cli_text_dataset(const struct cli_options *o, bool *is_text,
+                                       struct mha_error *err)
+{
+    char *path = corpus_path(o->train);
+    struct stat st;
+    *is_text = path != NULL ||
+               ((stat(o->train, &st) != 0 || !S_ISDIR(st.st_mode)) && text_io_is_text(o->train));
+    if (!*is_text)
+        return NULL;
+    const struct train_text_options to = {
+        .vocab = o->vocab ? o->vocab : TRAIN_TEXT_DEFAULT_VOCAB,
+        .context = o->context ? o->context : TRAIN_TEXT_DEFAULT_CONTEXT,
+        .keep_case = o->keep_case,
+    };
+    struct train_dataset *d = NULL;
+    if (to.context < 2)
+        mha_error_set(err, "--context %d: a text needs rows of 2 words or more (a word and the "
+                           "next)",
+                      to.context);
+    else
+        d = text_io_load(path ? path : o->train, &to, err);
+    free(path);
+    return d;
+}
+
+/* ---- the summary ---- */
+
+int cli_text_measure(struct train_run *run, struct train_text_eval *ev)
+{
+    return train_text_evaluate(run, ev, NULL);
+}
+
+static void json_str(FILE *f, const char *s)
+{
+    json_t *j = json_string(s);
+    char *text = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
+    fputs(text ? text : "\"\"", f);
+    free(text);
+    json_decref(j);
+}
+
+void cli_text_summary_json(FILE *f, const struct train_run *run, const struct train_text_eval *ev)
+{
+    const struct train_dataset *d = run->task->data;
+    const struct train_text *t = d->text;
+    fprintf(f, "  \"loss\": %.6f,\n  \"perplexity\": %.4f,\n", ev->loss, ev->perplexity);
+    fprintf(f, "  \"accuracy\": {\"next\": %.4f, \"next_top3\": %.4f},\n", (double)ev->top1,
+            (double)ev->top3);
+    fprintf(f,
+            "  \"held_out\": {\"lines\": %d, \"rows\": %d, \"words\": %ld, \"source\": "
+            "\"text lines\"},\n",
+            t->held_lines, d->n_held, ev->words);
+    fprintf(f, "  \"text\": {\"file\": ");
+    json_str(f, t->file);
+    fprintf(f,
+            ", \"lines\": %d, \"lines_used\": %d, \"words\": %ld, \"different_words\": %ld, "
+            "\"unknown\": %ld, \"unknown_different\": %ld, \"split_lines\": %d, "
+            "\"lowercase\": %s},\n",
+            t->lines, t->used_lines, t->words, t->distinct, t->unknown, t->unknown_kinds,
+            t->split_lines, t->lowercase ? "true" : "false");
+    if (!ev->n_jobs)
+        return;
+    fprintf(f, "  \"jobs\": {");
+    for (int j = 0; j < ev->n_jobs; j++) {
+        fprintf(f, "%s\n    ", j ? "," : "");
+        json_str(f, t->job_names[j]);
+        fprintf(f, ": {\"next\": %.4f, \"next_top3\": %.4f, \"words\": %ld}",
+                (double)ev->job_top1[j], (double)ev->job_top3[j], ev->job_words[j]);
+    }
+    fprintf(f, "\n  },\n");
+}
+
+void cli_text_summary_text(FILE *f, const struct train_run *run, const struct train_text_eval *ev)
+{
+    const struct train_dataset *d = run->task->data;
+    const struct train_text *t = d->text;
+    fprintf(f, "loss         %.6f per word (held out)\nperplexity   %.4f\n", ev->loss,
+            ev->perplexity);
+    fprintf(f, "accuracy     next     %.4f (top 3: %.4f) on %ld words of %d held-out line%s\n",
+            (double)ev->top1, (double)ev->top3, ev->words, t->held_lines,
+            t->held_lines == 1 ? "" : "s");
+    for (int j = 0; j < ev->n_jobs; j++)
+        fprintf(f, "job          %-8s %.4f (top 3: %.4f) on %ld words\n", t->job_names[j],
+                (double)ev->job_top1[j], (double)ev->job_top3[j], ev->job_words[j]);
+    fprintf(f, "text         %s: %d lines (%d with a word to predict), %ld words, %ld different%s\n",
+            t->file, t->lines, t->used_lines, t->words, t->distinct,
+            t->lowercase ? ", lower-cased" : "");
+    fprintf(f, "unknown      %ld word%s read as <unk> (%ld different)\n", t->unknown,
+            t->unknown == 1 ? "" : "s", t->unknown_kinds);
+    if (t->split_lines)
+        fprintf(f, "split        %d line%s longer than %d words cut into rows of %d\n",
+                t->split_lines, t->split_lines == 1 ? "" : "s", t->context, t->context);
+}
+
+/* ---- a sentence for a model ---- */
+
+/* Id of label in m's vocabulary, -1 when none. */
+static int vocab_id(const struct train_model *m, const char *label)
+{
+    for (int i = 0; i < m->cfg.vocab; i++)
+        if (!strcmp(m->vocab_names[i], label))
+            return i;
+    return -1;
+}
+
+/* "kat" (closest: "cat", "hat", "mat") appended to msg. */
+static void unknown_word(const struct train_model *m, const char *word, char *msg, size_t n)
+{
+    char shown[160];
+    size_t used = strlen(msg);
+    used += (size_t)snprintf(msg + used, n - used, "%s\"%s\"", used ? "; " : "",
+                             mha_text_escape(word, shown, sizeof shown));
+    int best[3];
+    const int k = train_text_closest(word, (const char(*)[TRAIN_LABEL_MAX])m->vocab_names,
+                                     m->cfg.vocab, best, 3);
+    for (int i = 0; i < k && used < n; i++)
+        used += (size_t)snprintf(msg + used, n - used, "%s\"%s\"", i ? ", " : " (closest: ",
+                                 mha_text_escape(m->vocab_names[best[i]], shown, sizeof shown));
+    if (k && used < n)
+        snprintf(msg + used, n - used, ")");
+}
+
+/* The words of s as m reads them: a text model's words (lower-cased when it
+ * was trained so), else labels between spaces; their ids into ids.  0, or
+ * -1 + err naming every unknown word with the closest known ones. */
+static int sentence_ids(const struct train_model *m, const char *path, const char *s, int *ids,
+                        int *count, struct mha_error *err)
+{
+    const size_t len = strlen(s);
+    char what[96];
+    if (mha_text_find_unsafe(s, len, true, what, sizeof what) < len)
+        return mha_error_set(err, "--tokens: the text holds %s", what);
+    char *buf = strdup(s);
+    if (!buf)
+        return mha_error_set(err, "out of memory");
+    if (m->words == TRAIN_WORDS_LOWER)
+        train_text_lower(buf, len);
+    char unknown[700] = "";
+    int n = 0, n_unknown = 0;
+    size_t at = 0, start = 0, wlen = 0;
+    for (;;) {
+        if (m->words != TRAIN_WORDS_NONE) {
+            if (!train_text_next_word(buf, len, &at, &start, &wlen))
+                break;
+        } else {
+            at += strspn(buf + at, " \t\r\n");
+            if (at >= len)
+                break;
+            start = at;
+            wlen = strcspn(buf + at, " \t\r\n");
+            at += wlen;
+        }
+        char word[TRAIN_LABEL_MAX * 4];
+        snprintf(word, sizeof word, "%.*s", (int)(wlen < sizeof word ? wlen : sizeof word - 1),
+                 buf + start);
+        const int id = wlen < TRAIN_LABEL_MAX ? vocab_id(m, word) : -1;
+        if (id < 0) {
+            n_unknown++;
+            unknown_word(m, word, unknown, sizeof unknown);
+        } else if (n < TRAIN_MAX_CONTEXT) {
+            ids[n] = id;
+        }
+        n++;
+    }
+    free(buf);
+    if (n_unknown)
+        return mha_error_set(err,
+                             "--tokens: %s not in the vocabulary of %s (%d words, --dump input "
+                             "lists them): %s",
+                             n_unknown == 1 ? "a word is" : "words are", path, m->cfg.vocab,
+                             unknown);
+    if (n == 0)
+        return mha_error_set(err, "--tokens: give at least one word of the model's vocabulary");
+    if (n > m->cfg.context)
+        return mha_error_set(err, "--tokens: %d words; the model %s takes at most %d (its context)",
+                             n, path, m->cfg.context);
+    *count = n;
+    return 0;
+}
+
+struct mha_example *cli_model_example(const char *path, const char *tokens, struct mha_error *err)
+{
+    struct train_model *m = model_io_load(path, 1, err);
+    if (!m)
+        return NULL;
+    struct mha_example *ex = NULL;
+    int ids[TRAIN_MAX_CONTEXT], n = 0;
+    if (tokens && (sentence_ids(m, path, tokens, ids, &n, err) ||
+                   train_model_set_sample(m, ids, n, err) || train_model_sample_forward(m, err)))
+        goto done;
+    ex = train_model_to_example(m, err);
+    if (!ex) {
+        mha_error_at(err, path, 0, 0);
+        goto done;
+    }
+    const int k = train_model_next_output(m);
+    if (k >= 0) {
+        if (train_next_words(m, k, m->sample, m->sample_len, m->sample_len - 1, 1.0f,
+                             MHA_NEXT_WORD_MAX, &ex->next_word, err)) {
+            mha_example_free(ex);
+            ex = NULL;
+            goto done;
+        }
+        ex->has_next_word = true;
+    }
+done:
+    train_model_free(m);
+    return ex;
+}

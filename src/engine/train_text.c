@@ -1,0 +1,302 @@
+/* train_text.c - words of a text as train_text.h cuts them: the word
+ * iterator, lower-casing in place, the check that a file is text, and the
+ * vocabulary words closest to a word that is not one of them. */
+#include "engine/train_text.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "engine/text_check.h"
+
+/* The code point at s[*at] (valid UTF-8, at < len), *at moved past it. */
+static uint32_t decode(const char *s, size_t len, size_t *at)
+{
+    const unsigned char *u = (const unsigned char *)s + *at;
+    const size_t k = u[0] < 0x80 ? 1 : u[0] < 0xE0 ? 2 : u[0] < 0xF0 ? 3 : 4;
+    if (*at + k > len) { /* cut short: one byte, as itself */
+        *at += 1;
+        return u[0];
+    }
+    uint32_t c = k == 1 ? u[0] : k == 2 ? u[0] & 0x1Fu : k == 3 ? u[0] & 0x0Fu : u[0] & 0x07u;
+    for (size_t i = 1; i < k; i++)
+        c = (c << 6) | (u[i] & 0x3Fu);
+    *at += k;
+    return c;
+}
+
+enum char_class { SPACE, PUNCT, WORD };
+
+static enum char_class class_of(uint32_t c)
+{
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f' || c == 0xA0 ||
+        (c >= 0x2000 && c <= 0x200B) || c == 0x202F || c == 0x205F || c == 0x3000 || c == 0xFEFF)
+        return SPACE;
+    if (c < 0x80)
+        return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                       c < 0x21
+                   ? WORD
+                   : PUNCT;
+    /* ¡ « · » ¿, the dashes, quotes and ellipsis of U+2010..U+205E, and
+     * the CJK marks 、。「」 */
+    if (c == 0xA1 || c == 0xAB || c == 0xB7 || c == 0xBB || c == 0xBF ||
+        (c >= 0x2010 && c <= 0x205E) || (c >= 0x3001 && c <= 0x3003) ||
+        (c >= 0x300C && c <= 0x300F))
+        return PUNCT;
+    return WORD;
+}
+
+static bool is_digit(uint32_t c)
+{
+    return c >= '0' && c <= '9';
+}
+
+/* A mark that stays inside a word between the two code points around it:
+ * an apostrophe or hyphen between word characters, a point or comma
+ * between digits. */
+static bool joins(uint32_t before, uint32_t mark, uint32_t after)
+{
+    if (class_of(before) != WORD || class_of(after) != WORD)
+        return false;
+    if (mark == '\'' || mark == 0x2019 || mark == '-')
+        return true;
+    return (mark == '.' || mark == ',') && is_digit(before) && is_digit(after);
+}
+
+bool train_text_next_word(const char *s, size_t len, size_t *at, size_t *start, size_t *wlen)
+{
+    size_t i = *at, here = i;
+    uint32_t c = 0;
+    /* pass 1: the spaces before the word */
+    while (i < len) {
+        here = i;
+        c = decode(s, len, &i);
+        if (class_of(c) != SPACE)
+            break;
+        here = i;
+    }
+    if (here >= len) {
+        *at = len;
+        return false;
+    }
+    *start = here;
+    if (class_of(c) == PUNCT) {
+        /* pass 2a: a mark, and any more of the same mark right after it */
+        size_t j = i;
+        while (j < len) {
+            size_t k = j;
+            if (decode(s, len, &k) != c)
+                break;
+            j = k;
+        }
+        *wlen = j - here;
+        *at = j;
+        return true;
+    }
+    /* pass 2b: word characters, and the marks that join two of them */
+    uint32_t prev = c;
+    size_t end = i;
+    while (end < len) {
+        size_t k = end;
+        const uint32_t d = decode(s, len, &k);
+        const enum char_class cl = class_of(d);
+        if (cl == WORD) {
+            prev = d;
+            end = k;
+            continue;
+        }
+        if (cl == PUNCT && k < len) {
+            size_t m = k;
+            const uint32_t after = decode(s, len, &m);
+            if (joins(prev, d, after)) {
+                prev = after;
+                end = m;
+                continue;
+            }
+        }
+        break;
+    }
+    *wlen = end - here;
+    *at = end;
+    return true;
+}
+
+/* ---- lower case ---- */
+
+/* The lower case of c when the mapping keeps its UTF-8 length, else c. */
+static uint32_t lower_of(uint32_t c)
+{
+    if (c >= 'A' && c <= 'Z')
+        return c + 32;
+    if (c < 0xC0)
+        return c;
+    if (c <= 0xDE && c != 0xD7) /* Latin-1 capitals */
+        return c + 0x20;
+    if (c >= 0x100 && c <= 0x17F) { /* Latin Extended-A: pairs */
+        if (c == 0x130 || c == 0x131 || c == 0x138 || c == 0x149 || c == 0x17F)
+            return c;
+        if (c == 0x178)
+            return 0xFF;
+        const bool odd_capitals = (c >= 0x139 && c <= 0x148) || (c >= 0x179 && c <= 0x17E);
+        return odd_capitals ? (c % 2 ? c + 1 : c) : (c % 2 ? c : c + 1);
+    }
+    if (c >= 0x391 && c <= 0x3A9 && c != 0x3A2) /* Greek */
+        return c + 0x20;
+    if (c >= 0x410 && c <= 0x42F) /* Cyrillic */
+        return c + 0x20;
+    if (c >= 0x400 && c <= 0x40F)
+        return c + 0x50;
+    return c;
+}
+
+static size_t utf8_put(uint32_t c, char *out)
+{
+    unsigned char *u = (unsigned char *)out;
+    if (c < 0x80) {
+        u[0] = (unsigned char)c;
+        return 1;
+    }
+    if (c < 0x800) {
+        u[0] = (unsigned char)(0xC0 | (c >> 6));
+        u[1] = (unsigned char)(0x80 | (c & 0x3F));
+        return 2;
+    }
+    if (c < 0x10000) {
+        u[0] = (unsigned char)(0xE0 | (c >> 12));
+        u[1] = (unsigned char)(0x80 | ((c >> 6) & 0x3F));
+        u[2] = (unsigned char)(0x80 | (c & 0x3F));
+        return 3;
+    }
+    u[0] = (unsigned char)(0xF0 | (c >> 18));
+    u[1] = (unsigned char)(0x80 | ((c >> 12) & 0x3F));
+    u[2] = (unsigned char)(0x80 | ((c >> 6) & 0x3F));
+    u[3] = (unsigned char)(0x80 | (c & 0x3F));
+    return 4;
+}
+
+void train_text_lower(char *s, size_t len)
+{
+    for (size_t i = 0; i < len;) {
+        if ((unsigned char)s[i] < 0x80) { /* the common case, a byte at a time */
+            if (s[i] >= 'A' && s[i] <= 'Z')
+                s[i] = (char)(s[i] + 32);
+            i++;
+            continue;
+        }
+        size_t next = i;
+        const uint32_t c = decode(s, len, &next), l = lower_of(c);
+        if (l != c) {
+            char buf[4];
+            if (utf8_put(l, buf) == next - i)
+                memcpy(s + i, buf, next - i);
+        }
+        i = next;
+    }
+}
+
+/* ---- is it text? ---- */
+
+/* Line and column (1-based, the column in characters) of byte at. */
+static void line_col(const char *s, size_t at, int *line, int *col)
+{
+    int l = 1, c = 1;
+    for (size_t i = 0; i < at; i++) {
+        if (s[i] == '\n') {
+            l++;
+            c = 1;
+        } else if (((unsigned char)s[i] & 0xC0) != 0x80) {
+            c++;
+        }
+    }
+    *line = l;
+    *col = c;
+}
+
+int train_text_check(const char *s, size_t len, const char *name, struct mha_error *err)
+{
+    size_t from = len >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3) ? 3 : 0;
+    const char *nul = memchr(s, '\0', len);
+    char what[96];
+    const size_t bad = from + mha_text_find_unsafe(s + from, len - from, true, what, sizeof what);
+    if (!nul && bad >= len)
+        return 0;
+    int line, col;
+    if (nul && (size_t)(nul - s) <= bad) {
+        line_col(s, (size_t)(nul - s), &line, &col);
+        mha_error_set(err, "a NUL byte: this looks like a binary file, not text (UTF-8 lines, "
+                           "one sentence a line)");
+    } else {
+        line_col(s, bad, &line, &col);
+        if (strstr(what, "not UTF-8"))
+            mha_error_set(err, "%s: the text must be UTF-8 (one sentence a line)", what);
+        else
+            mha_error_set(err, "%s: not text (is it a binary file?); a text file holds "
+                               "printable UTF-8 lines",
+                          what);
+    }
+    mha_error_at(err, name, line, col);
+    return -1;
+}
+
+/* ---- the closest words ---- */
+
+/* Code points of s, at most max, into cp; returns how many. */
+static int code_points(const char *s, uint32_t *cp, int max)
+{
+    const size_t len = strlen(s);
+    int n = 0;
+    for (size_t at = 0; at < len && n < max;)
+        cp[n++] = decode(s, len, &at);
+    return n;
+}
+
+/* Levenshtein distance between a and b. */
+static int distance(const uint32_t *a, int na, const uint32_t *b, int nb)
+{
+    int row[TRAIN_LABEL_MAX + 1];
+    for (int j = 0; j <= nb; j++)
+        row[j] = j;
+    for (int i = 1; i <= na; i++) {
+        int diag = row[0];
+        row[0] = i;
+        for (int j = 1; j <= nb; j++) {
+            const int up = row[j];
+            int best = diag + (a[i - 1] != b[j - 1]);
+            best = up + 1 < best ? up + 1 : best;
+            best = row[j - 1] + 1 < best ? row[j - 1] + 1 : best;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[nb];
+}
+
+int train_text_closest(const char *word, const char (*vocab)[TRAIN_LABEL_MAX], int n, int *best,
+                       int k)
+{
+    uint32_t a[TRAIN_LABEL_MAX], b[TRAIN_LABEL_MAX];
+    const int na = code_points(word, a, TRAIN_LABEL_MAX);
+    int dist[16];
+    int found = 0;
+    k = k > 16 ? 16 : k;
+    for (int i = 0; i < n; i++) {
+        if (!strcmp(vocab[i], TRAIN_TEXT_UNKNOWN))
+            continue;
+        const int d = distance(a, na, b, code_points(vocab[i], b, TRAIN_LABEL_MAX));
+        /* insert by distance, then id (ids come in order) */
+        int at = found < k ? found : k;
+        while (at > 0 && dist[at - 1] > d)
+            at--;
+        if (at >= k)
+            continue;
+        const int last = found < k ? found : k - 1;
+        for (int j = last; j > at; j--) {
+            dist[j] = dist[j - 1];
+            best[j] = best[j - 1];
+        }
+        dist[at] = d;
+        best[at] = i;
+        found += found < k;
+    }
+    return found;
+}

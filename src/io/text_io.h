@@ -1,0 +1,29 @@
+/* text_io.h - a text file to train on (--train FILE.txt), read from disk:
+ * a regular file of at most TRAIN_TEXT_MAX_BYTES, and its jobs file beside
+ * it when there is one; the words, rows and held-out lines are
+ * train_text.h's. */
+#ifndef MHA_TEXT_IO_H
+#define MHA_TEXT_IO_H
+
+#include <stdbool.h>
+
+#include "engine/train_text.h"
+
+/* Whether --train reads path as text rather than as a JSON task file: a
+ * name ending in .txt is text, one ending in .json a task file; any other
+ * is a task file when its first byte that is not a space is '{'.  False
+ * when the file cannot be read (the task-file reader then says why). */
+bool text_io_is_text(const char *path);
+
+/* The jobs file of a text: FILE.jobs for FILE.txt (FILE.jobs for FILE
+ * too), into buf.  Returns buf. */
+const char *text_io_jobs_path(const char *path, char *buf, size_t n);
+
+/* Read the text at path (and its jobs file when it exists) into a new
+ * dataset (train_text_dataset_new).  NULL + err naming the file (and line)
+ * on anything wrong: not a regular file, larger than the cap, not text,
+ * nothing to predict, a jobs file that does not match. */
+struct train_dataset *text_io_load(const char *path, const struct train_text_options *o,
+                                   struct mha_error *err);
+
+#endif

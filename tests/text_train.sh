@@ -1,0 +1,106 @@
+#!/bin/bash
+# Text as training data: --train FILE.txt and --train sentences learn
+# next-word prediction and score it on held-out lines; a trained language
+# model continues a typed sentence (--load MODEL --tokens ... --dump output);
+# bad text files and unknown words are refused with exit status 2 and a
+# message that names what was wrong.
+EXE=$(realpath "${1:?usage: $0 path/to/mha-explorer}")
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+cd "$WORK" || exit 1
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
+check() {
+    local args=()
+    while [ "$1" != -- ]; do args+=("$1"); shift; done
+    shift
+    if "${args[@]}"; then ok; else bad "$*"; fi
+}
+# refused FILE-OR-ARGS... -- PATTERN: exit 2, stderr matches, nothing on stdout
+refused() {
+    local args=()
+    while [ "$1" != -- ]; do args+=("$1"); shift; done
+    shift
+    "$EXE" "${args[@]}" >out.txt 2>err.txt
+    local rc=$?
+    check [ "$rc" -eq 2 ] -- "${args[*]}: exit $rc, not 2 ($(head -c 300 err.txt))"
+    check grep -qE "$1" err.txt -- "${args[*]}: message lacks /$1/: $(head -c 300 err.txt)"
+    check [ ! -s out.txt ] -- "${args[*]}: wrote to stdout"
+}
+json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
+
+# ---- a text nobody tuned for: counting words, scored on held-out lines ----
+python3 - <<'EOF' >count.txt
+import random
+rng = random.Random(7)
+n = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
+def run():
+    a = rng.randrange(0, 5)
+    return " ".join(n[a:a + rng.randrange(2, 5)])
+for _ in range(300):
+    print("Count : " + run() + " , then " + run() + " .")
+EOF
+"$EXE" --train count.txt --dump summary --format json --steps 400 >sum.json 2>err.txt
+rc=$?
+check [ "$rc" -eq 0 ] -- "--train count.txt: exit $rc ($(head -c 300 err.txt))"
+check [ "$(json sum.json 'd["held_out"]["lines"]')" = 30 ] -- "held-out lines: not one in ten of 300"
+check [ "$(json sum.json 'd["text"]["lowercase"]')" = True ] -- "words not lower-cased by default"
+check [ "$(json sum.json 'd["vocab"]')" = 14 ] -- "vocab: <unk>, 9 numbers, count, :, ',', then, . is 14 (nine never comes)"
+top1=$(json sum.json 'd["accuracy"]["next"]')
+top3=$(json sum.json 'd["accuracy"]["next_top3"]')
+check python3 -c "import sys; sys.exit(not (0.6 <= $top1 <= $top3 <= 1))" -- \
+    "counting: top-1 $top1, top-3 $top3 (after a number comes the next: >= 0.6)"
+check python3 -c "
+import json, math, sys
+d = json.load(open('sum.json'))
+sys.exit(not (abs(math.exp(d['loss']) - d['perplexity']) < 1e-3 * d['perplexity']))" -- \
+    "perplexity is not e^loss"
+
+# --vocab keeps the most frequent words; the rest are <unk>, counted
+"$EXE" --train count.txt --dump summary --format json --steps 1 --vocab 5 >v.json 2>/dev/null
+check [ "$(json v.json 'd["vocab"]')" = 5 ] -- "--vocab 5: vocab $(json v.json 'd["vocab"]')"
+check [ "$(json v.json 'd["text"]["unknown"] > 0')" = True ] -- "--vocab 5: no <unk> counted"
+"$EXE" --train count.txt --dump summary --steps 1 --keep-case --format json >k.json 2>/dev/null
+check [ "$(json k.json 'd["text"]["lowercase"]')" = False ] -- "--keep-case: still lower-cased"
+check [ "$(json k.json 'd["vocab"]')" = 14 ] -- "--keep-case: Count is one word either way"
+
+# a line longer than --context is cut into rows, said once in the summary
+"$EXE" --train count.txt --dump summary --steps 1 --context 3 >c.txt 2>/dev/null
+check grep -q "^split .* longer than 3 words" c.txt -- "--context 3: no 'split' line"
+
+# ---- bad text files ----
+printf 'the cat\0sat\n' >nul.txt
+refused --train nul.txt --dump summary -- "nul.txt.*NUL"
+printf 'the cat \xff sat\nthe dog sat\n' >bad8.txt
+refused --train bad8.txt --dump summary -- "bad8.txt.*UTF-8"
+: >empty.txt
+refused --train empty.txt --dump summary -- "empty.txt"
+printf 'one\ntwo\nthree\n' >single.txt
+refused --train single.txt --dump summary -- "single.txt"
+head -c 5000000 /dev/zero | tr '\0' 'a' >big.txt
+refused --train big.txt --dump summary -- "big.txt"
+refused --train nosuch.txt --dump summary -- "nosuch.txt"
+
+# ---- the bundled corpus, a model of it, and the next word ----
+"$EXE" --train sentences --dump summary --format json --save lm.json >s.json 2>err.txt
+rc=$?
+check [ "$rc" -eq 0 ] -- "--train sentences: exit $rc ($(head -c 300 err.txt))"
+check [ "$(json s.json 'd["task"]')" = sentences ] -- "--train sentences: task name"
+check [ "$(json s.json 'sorted(d["jobs"])')" = "['agree', 'content', 'local']" ] -- \
+    "the corpus's jobs are not measured"
+"$EXE" --load lm.json --tokens "the cat sat on the" --dump output --format json >o.json 2>err.txt
+check [ "$(json o.json 'd["output"]["next_word"][0]["word"]')" = mat ] -- \
+    "the cat sat on the ... is not 'mat' first: $(head -c 300 o.json)"
+check [ "$(json o.json 'abs(sum(w["p"] for w in d["output"]["next_word"]) - 1) < 1 and len(d["output"]["next_word"]) == 10')" = True ] -- \
+    "next_word: not 10 words with probabilities"
+check [ "$(json o.json 'd["output"]["next_word_position"]')" = 4 ] -- "next word not after position 4"
+"$EXE" --load lm.json --tokens "The Cat sat on the" --dump output >o.txt 2>err.txt
+check grep -qE "^  mat +0\.[0-9]{4}  #" o.txt -- "text dump lacks the next word 'mat': $(tail -12 o.txt)"
+refused --load lm.json --tokens "the kat sat on teh" --dump output -- '"kat" \(closest: .*"cat"'
+refused --load lm.json --tokens "the cat sat on the mat . the dog sat on the rug . the cat sat" \
+    --dump output -- "at most 16"
+
+echo "text_train: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
