@@ -65,8 +65,9 @@ struct train_dataset *cli_text_dataset(const struct cli_options *o, bool *is_tex
     };
     struct train_dataset *d = NULL;
     if (to.context < 2)
-        mha_error_set(err, "--context %d: a text needs rows of 2 words or more (a word and the "
-                           "next)",
+        mha_error_set(err,
+                      "--context %d: a text needs rows of 2 words or more (a word and the "
+                      "next)",
                       to.context);
     else
         d = text_io_load(path ? path : o->train, &to, err);
@@ -133,7 +134,8 @@ void cli_text_summary_text(FILE *f, const struct train_run *run, const struct tr
     for (int j = 0; j < ev->n_jobs; j++)
         fprintf(f, "job          %-8s %.4f (top 3: %.4f) on %ld words\n", t->job_names[j],
                 (double)ev->job_top1[j], (double)ev->job_top3[j], ev->job_words[j]);
-    fprintf(f, "text         %s: %d lines (%d with a word to predict), %ld words, %ld different%s\n",
+    fprintf(f,
+            "text         %s: %d lines (%d with a word to predict), %ld words, %ld different%s\n",
             t->file, t->lines, t->used_lines, t->words, t->distinct,
             t->lowercase ? ", lower-cased" : "");
     fprintf(f, "unknown      %ld word%s read as <unk> (%ld different)\n", t->unknown,

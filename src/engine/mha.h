@@ -83,7 +83,7 @@ struct mha_example {
     float *b_q, *b_k, *b_v, *b_o;
     unsigned char *mask; /* (lq, lk); all ones when !has_mask */
 
-    bool has_next_word;           /* next_word holds a language model's prediction */
+    bool has_next_word;             /* next_word holds a language model's prediction */
     struct mha_next_word next_word; /* (set by the model's reader, not by mha_example_new) */
 
     void *block; /* the single allocation behind everything above */

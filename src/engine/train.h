@@ -279,7 +279,7 @@ struct train_dataset {
     char description[TRAIN_DESCRIPTION_MAX]; /* the task in words, "" when the file has none */
     int n_train, n_held; /* rows trained on, rows held out (n_train + n_held <= rows) */
     int *order;          /* (rows): the n_train training rows' indices, then the n_held held out */
-    struct train_text *text; /* a text file's lines and words (train_text.h); NULL for a task file */
+    struct train_text *text; /* a text's lines and words (train_text.h), else NULL */
     void *block;
 };
 void train_dataset_free(struct train_dataset *d);

@@ -230,8 +230,9 @@ int train_text_check(const char *s, size_t len, const char *name, struct mha_err
         if (strstr(what, "not UTF-8"))
             mha_error_set(err, "%s: the text must be UTF-8 (one sentence a line)", what);
         else
-            mha_error_set(err, "%s: not text (is it a binary file?); a text file holds "
-                               "printable UTF-8 lines",
+            mha_error_set(err,
+                          "%s: not text (is it a binary file?); a text file holds "
+                          "printable UTF-8 lines",
                           what);
     }
     mha_error_at(err, name, line, col);

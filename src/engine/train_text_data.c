@@ -206,7 +206,8 @@ static int read_jobs(const struct words *w, const char *jobs, size_t len, const 
                     return -1;
                 }
                 for (id = 0; id < t->n_jobs; id++)
-                    if (strlen(t->job_names[id]) == j - i && !memcmp(t->job_names[id], jobs + i, j - i))
+                    if (strlen(t->job_names[id]) == j - i &&
+                        !memcmp(t->job_names[id], jobs + i, j - i))
                         break;
                 if (id == t->n_jobs) {
                     if (t->n_jobs == TRAIN_TEXT_MAX_JOBS) {
@@ -348,8 +349,9 @@ struct train_dataset *train_text_dataset_new(const char *text, size_t len, const
     if (read_words(&w))
         goto oom;
     if (w.n_occ == 0) {
-        mha_error_set(err, "%s: no words to learn from (one sentence a line, words "
-                           "separated by spaces)",
+        mha_error_set(err,
+                      "%s: no words to learn from (one sentence a line, words "
+                      "separated by spaces)",
                       len ? "only spaces and empty lines" : "the file is empty");
         mha_error_at(err, name, 0, 0);
         goto fail;
@@ -388,8 +390,9 @@ struct train_dataset *train_text_dataset_new(const char *text, size_t len, const
     for (int l = 0; l < w.lines; l++) {
         const int n = line_words(&w, l), r = rows_of(n, T);
         if (r > TRAIN_TEXT_MAX_ROWS - rows) {
-            mha_error_set(err, "more than %d rows of at most %d words: the text is too long to "
-                               "train on; use a larger --context or a shorter text",
+            mha_error_set(err,
+                          "more than %d rows of at most %d words: the text is too long to "
+                          "train on; use a larger --context or a shorter text",
                           TRAIN_TEXT_MAX_ROWS, T);
             mha_error_at(err, name, l + 1, 0);
             goto fail;
@@ -417,8 +420,8 @@ struct train_dataset *train_text_dataset_new(const char *text, size_t len, const
     const size_t cells = (size_t)rows * (size_t)longest;
     const size_t bytes = align64(sizeof *d) + align64(sizeof(struct train_text)) +
                          align64((size_t)vocab * TRAIN_LABEL_MAX) +
-                         align64(cells * sizeof(int)) * 2 + align64((size_t)rows * sizeof(int)) * 3 +
-                         align64(cells);
+                         align64(cells * sizeof(int)) * 2 +
+                         align64((size_t)rows * sizeof(int)) * 3 + align64(cells);
     char *block = calloc(1, bytes);
     held = calloc((size_t)rows, sizeof *held);
     if (!block || !held) {

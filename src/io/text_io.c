@@ -54,13 +54,13 @@ struct train_dataset *text_io_load(const char *path, const struct train_text_opt
     text_io_jobs_path(path, jobs_path, sizeof jobs_path);
     struct stat st;
     const bool has_jobs = stat(jobs_path, &st) == 0 || errno != ENOENT;
-    if (has_jobs && safe_file_read(jobs_path, TRAIN_TEXT_MAX_BYTES, "jobs file", &jobs,
-                                   &jobs_len, err)) {
+    if (has_jobs &&
+        safe_file_read(jobs_path, TRAIN_TEXT_MAX_BYTES, "jobs file", &jobs, &jobs_len, err)) {
         free(text);
         return NULL;
     }
-    struct train_dataset *d = train_text_dataset_new(text, len, path, jobs, jobs_len, jobs_path,
-                                                     o, err);
+    struct train_dataset *d =
+        train_text_dataset_new(text, len, path, jobs, jobs_len, jobs_path, o, err);
     free(text);
     free(jobs);
     return d;
