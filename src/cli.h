@@ -207,6 +207,9 @@ int cli_grad(const struct cli_options *o);
  * known ones). */
 struct mha_example *cli_model_example(const char *path, const char *tokens, struct mha_error *err);
 
+/* s as a JSON string, quotes and escapes included (cli_train.c). */
+void cli_json_string(FILE *f, const char *s);
+
 /* ---- text (cli_text.c) ---- */
 
 /* The dataset --train NAME|FILE names when it is text: a bundled corpus

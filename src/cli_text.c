@@ -82,15 +82,6 @@ int cli_text_measure(struct train_run *run, struct train_text_eval *ev)
     return train_text_evaluate(run, ev, NULL);
 }
 
-static void json_str(FILE *f, const char *s)
-{
-    json_t *j = json_string(s);
-    char *text = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
-    fputs(text ? text : "\"\"", f);
-    free(text);
-    json_decref(j);
-}
-
 void cli_text_summary_json(FILE *f, const struct train_run *run, const struct train_text_eval *ev)
 {
     const struct train_dataset *d = run->task->data;
@@ -103,7 +94,7 @@ void cli_text_summary_json(FILE *f, const struct train_run *run, const struct tr
             "\"text lines\"},\n",
             t->held_lines, d->n_held, ev->words);
     fprintf(f, "  \"text\": {\"file\": ");
-    json_str(f, t->file);
+    cli_json_string(f, t->file);
     fprintf(f,
             ", \"lines\": %d, \"lines_used\": %d, \"words\": %ld, \"different_words\": %ld, "
             "\"unknown\": %ld, \"unknown_different\": %ld, \"split_lines\": %d, "
@@ -115,7 +106,7 @@ void cli_text_summary_json(FILE *f, const struct train_run *run, const struct tr
     fprintf(f, "  \"jobs\": {");
     for (int j = 0; j < ev->n_jobs; j++) {
         fprintf(f, "%s\n    ", j ? "," : "");
-        json_str(f, t->job_names[j]);
+        cli_json_string(f, t->job_names[j]);
         fprintf(f, ": {\"next\": %.4f, \"next_top3\": %.4f, \"words\": %ld}",
                 (double)ev->job_top1[j], (double)ev->job_top3[j], ev->job_words[j]);
     }

@@ -115,8 +115,7 @@ static void progress(long done, long total)
     fflush(stderr);
 }
 
-/* s as a JSON string, quotes and escapes included. */
-static void json_string_out(FILE *f, const char *s)
+void cli_json_string(FILE *f, const char *s)
 {
     json_t *j = json_string(s);
     char *text = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
@@ -169,9 +168,9 @@ static void write_summary(FILE *f, struct train_run *run, const struct train_sto
     const bool measured = train_heads_measure(m, run->eval, n_seq, roles, NULL) == 0;
     if (format == DUMP_FORMAT_JSON) {
         fprintf(f, "{\n  \"task\": ");
-        json_string_out(f, run->task->name);
+        cli_json_string(f, run->task->name);
         fprintf(f, ",\n  \"description\": ");
-        json_string_out(f, run->task->description);
+        cli_json_string(f, run->task->description);
         fprintf(f, ",\n");
         fprintf(f, "  \"d_model\": %d,\n  \"num_heads\": %d,\n  \"vocab\": %d,\n", c->d_model,
                 c->heads, c->vocab);
