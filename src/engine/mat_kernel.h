@@ -34,11 +34,16 @@
 #define MAT_KERNEL
 #endif
 
-/* Multiply-adds below which mat_mul takes the plain loops even with CBLAS
- * chosen: a cblas_sgemm call costs more than such a product's arithmetic
- * (the classroom example, a training step's per-head and per-layer
- * products). */
-#define MAT_SMALL_MACS 65536
+/* Multiply-adds up to which mat_mul takes the plain loops even with CBLAS
+ * chosen.  OpenBLAS picks its kernel and blocking for the CPU it finds (or
+ * the one OPENBLAS_CORETYPE names), and their sums round differently, so a
+ * run that trained through it on one machine ends a few steps apart on
+ * another.  The plain loops sum in one order everywhere, so every product
+ * of the classroom's sizes (the example, and training up to d_model 32 at
+ * context 16 with a few hundred words and batches of 64) gives the same
+ * bits on every x86-64 machine with AVX2; above this the library's speed
+ * is worth more than that. */
+#define MAT_SMALL_MACS ((size_t)1 << 23)
 /* Floats of b the plain loop copies transposed onto the stack at a time. */
 #define MAT_PANEL_FLOATS 4096
 
