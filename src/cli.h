@@ -23,6 +23,8 @@
 #define CLI_NO_DUMP (-2)
 /* dump_stage for --dump summary (with --train). */
 #define CLI_DUMP_SUMMARY (-3)
+/* dump_stage for --dump circuits (with --load MODEL). */
+#define CLI_DUMP_CIRCUITS (-4)
 
 struct cli_options {
     /* the example */
@@ -206,6 +208,10 @@ int cli_grad(const struct cli_options *o);
  * (ex->next_word).  NULL + err (an unknown word is named with the closest
  * known ones). */
 struct mha_example *cli_model_example(const char *path, const char *tokens, struct mha_error *err);
+
+/* --load MODEL --dump circuits: each head's QK and OV circuits, read off
+ * the weights (cli_circuits.c).  Exit status. */
+int cli_dump_circuits(const struct cli_options *o);
 
 /* s as a JSON string, quotes and escapes included (cli_train.c). */
 void cli_json_string(FILE *f, const char *s);

@@ -126,6 +126,9 @@ static const char usage_tail[] =
     "  --save FILE          write the trained model to FILE (a model file)\n"
     "  --compare H,H...     on the screen: the same task, d_model and seed trained\n"
     "                       side by side with these head counts (up to 4), e.g. 1,2\n"
+    "  --load MODEL --dump circuits  what each head of a trained model does, read\n"
+    "                       off its weights: where it looks, which word looks at\n"
+    "                       which, which next words it raises (text or json)\n"
     "  --grad MODEL --batch BATCH  print the loss and the gradient of every\n"
     "                       parameter of a model file on a batch file, as JSON\n"
     "  --load MODEL         a model file opens the explorer on its sample sequence:\n"
@@ -611,6 +614,8 @@ static int option(int c, const char *arg, struct cli_options *o)
             o->dump_stage = CLI_DUMP_SUMMARY;
         else if (strcmp(arg, "all") == 0)
             o->dump_stage = DUMP_ALL;
+        else if (strcmp(arg, "circuits") == 0)
+            o->dump_stage = CLI_DUMP_CIRCUITS;
         else if ((o->dump_stage = mha_stage_from_name(arg)) < 0)
             return unknown_stage("--dump", arg, ", ", " or all");
         break;
@@ -724,10 +729,39 @@ static int option(int c, const char *arg, struct cli_options *o)
     return CLI_CONTINUE;
 }
 
+/* --dump circuits reads a trained model's weights and nothing else. */
+static int circuits_combinations(const struct cli_options *o)
+{
+    if (o->dump_stage != CLI_DUMP_CIRCUITS)
+        return CLI_CONTINUE;
+    if (o->train)
+        return usage_error("%s: with --train the dump is 'summary'; save the model (--save FILE) "
+                           "and run --load FILE --dump circuits",
+                           "--dump");
+    if (!o->load || !model_io_is_model_file(o->load))
+        return usage_error("--dump circuits reads a trained model: give --load MODEL, a model "
+                           "file --train ... --save wrote%s",
+                           "");
+    if (o->tokens || o->d_model || o->heads || o->seed >= 0 || o->causal || o->no_scale)
+        return usage_error("%s cannot be combined with --dump circuits, which reads the weights "
+                           "alone",
+                           o->tokens     ? "--tokens"
+                           : o->d_model  ? "--d-model"
+                           : o->heads    ? "--heads"
+                           : o->causal   ? "--causal"
+                           : o->no_scale ? "--no-scale"
+                                         : "--seed");
+    if (o->format != DUMP_FORMAT_TEXT && o->format != DUMP_FORMAT_JSON)
+        return usage_error("%s: the circuits are text or json", "--format");
+    return CLI_CONTINUE;
+}
+
 /* Options that do not go together. */
 static int combinations(const struct cli_options *o)
 {
     int rc = screen_combinations(o);
+    if (rc == CLI_CONTINUE)
+        rc = circuits_combinations(o);
     if (rc == CLI_CONTINUE)
         rc = train_combinations(o);
     if (rc != CLI_CONTINUE || o->train || o->grad)

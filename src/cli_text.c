@@ -82,6 +82,76 @@ int cli_text_measure(struct train_run *run, struct train_text_eval *ev)
     return train_text_evaluate(run, ev, NULL);
 }
 
+/* Each head knocked out alone (train_text_evaluate_knocked) into out
+ * (heads entries); false when it cannot be measured. */
+static bool knock_each(const struct train_run *run, struct train_text_eval *out)
+{
+    const int H = run->model->cfg.heads;
+    bool knock[TRAIN_MAX_D_MODEL];
+    for (int h = 0; h < H; h++) {
+        for (int i = 0; i < H; i++)
+            knock[i] = i == h;
+        if (train_text_evaluate_knocked((struct train_run *)run, knock, &out[h], NULL))
+            return false;
+    }
+    return true;
+}
+
+/* A head does job j when knocking it out takes TRAIN_TEXT_JOB_DROP or more
+ * off the job's top-1 accuracy. */
+static bool does_job(const struct train_text_eval *all, const struct train_text_eval *knocked,
+                     int j)
+{
+    return all->job_words[j] && all->job_top1[j] - knocked->job_top1[j] >= TRAIN_TEXT_JOB_DROP;
+}
+
+static void knocked_json(FILE *f, const struct train_run *run, const struct train_text_eval *ev)
+{
+    static struct train_text_eval k[TRAIN_MAX_D_MODEL];
+    const struct train_text *t = run->task->data->text;
+    if (!knock_each(run, k))
+        return;
+    fprintf(f, "  \"knocked_out\": [");
+    for (int h = 0; h < run->model->cfg.heads; h++) {
+        fprintf(f, "%s\n    {\"head\": %d, \"next\": %.4f", h ? "," : "", h, (double)k[h].top1);
+        if (ev->n_jobs) {
+            fprintf(f, ", \"jobs\": {");
+            for (int j = 0; j < ev->n_jobs; j++) {
+                fprintf(f, "%s", j ? ", " : "");
+                cli_json_string(f, t->job_names[j]);
+                fprintf(f, ": %.4f", (double)k[h].job_top1[j]);
+            }
+            fprintf(f, "}, \"does\": [");
+            for (int j = 0, n = 0; j < ev->n_jobs; j++)
+                if (does_job(ev, &k[h], j)) {
+                    fprintf(f, "%s", n++ ? ", " : "");
+                    cli_json_string(f, t->job_names[j]);
+                }
+            fprintf(f, "]");
+        }
+        fprintf(f, "}");
+    }
+    fprintf(f, "\n  ],\n");
+}
+
+static void knocked_text(FILE *f, const struct train_run *run, const struct train_text_eval *ev)
+{
+    static struct train_text_eval k[TRAIN_MAX_D_MODEL];
+    const struct train_text *t = run->task->data->text;
+    if (!knock_each(run, k))
+        return;
+    for (int h = 0; h < run->model->cfg.heads; h++) {
+        fprintf(f, "knocked out  head %d: next %.4f", h, (double)k[h].top1);
+        for (int j = 0; j < ev->n_jobs; j++)
+            fprintf(f, "%s %s %.4f", j ? "," : ";", t->job_names[j], (double)k[h].job_top1[j]);
+        int n = 0;
+        for (int j = 0; j < ev->n_jobs; j++)
+            if (does_job(ev, &k[h], j))
+                fprintf(f, "%s%s", n++ ? ", " : " (does: ", t->job_names[j]);
+        fprintf(f, "%s\n", n ? ")" : "");
+    }
+}
+
 void cli_text_summary_json(FILE *f, const struct train_run *run, const struct train_text_eval *ev)
 {
     const struct train_dataset *d = run->task->data;
@@ -101,8 +171,10 @@ void cli_text_summary_json(FILE *f, const struct train_run *run, const struct tr
             "\"lowercase\": %s},\n",
             t->lines, t->used_lines, t->words, t->distinct, t->unknown, t->unknown_kinds,
             t->split_lines, t->lowercase ? "true" : "false");
-    if (!ev->n_jobs)
+    if (!ev->n_jobs) {
+        knocked_json(f, run, ev);
         return;
+    }
     fprintf(f, "  \"jobs\": {");
     for (int j = 0; j < ev->n_jobs; j++) {
         fprintf(f, "%s\n    ", j ? "," : "");
@@ -111,6 +183,7 @@ void cli_text_summary_json(FILE *f, const struct train_run *run, const struct tr
                 (double)ev->job_top1[j], (double)ev->job_top3[j], ev->job_words[j]);
     }
     fprintf(f, "\n  },\n");
+    knocked_json(f, run, ev);
 }
 
 void cli_text_summary_text(FILE *f, const struct train_run *run, const struct train_text_eval *ev)
@@ -134,6 +207,7 @@ void cli_text_summary_text(FILE *f, const struct train_run *run, const struct tr
     if (t->split_lines)
         fprintf(f, "split        %d line%s longer than %d words cut into rows of %d\n",
                 t->split_lines, t->split_lines == 1 ? "" : "s", t->context, t->context);
+    knocked_text(f, run, ev);
 }
 
 /* ---- a sentence for a model ---- */

@@ -243,6 +243,8 @@ int main(int argc, char **argv)
         return cli_grad(&o);
     if (o.train && o.dump_stage == CLI_DUMP_SUMMARY)
         return cli_train_summary(&o);
+    if (o.dump_stage == CLI_DUMP_CIRCUITS)
+        return cli_dump_circuits(&o);
 
     /* a recording that carries its start opens the explorer as it was */
     struct recording rec;

@@ -48,7 +48,7 @@ expect() {
 }
 expect "mha-explorer --st" "--stage --step --steps "
 expect "mha-explorer --stage a" "attention "
-expect "mha-explorer --dump " "all attention input merge output projection split summary transpose "
+expect "mha-explorer --dump " "all attention circuits input merge output projection split summary transpose "
 expect "mha-explorer --view " "cost heads shapes "
 expect "mha-explorer --theme p" "projector "
 expect "mha-explorer --format s" "svg "

@@ -5,6 +5,7 @@
 # bad text files and unknown words are refused with exit status 2 and a
 # message that names what was wrong.
 EXE=$(realpath "${1:?usage: $0 path/to/mha-explorer}")
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 cd "$WORK" || exit 1
@@ -101,6 +102,43 @@ check grep -qE "^  mat +0\.[0-9]{4}  #" o.txt -- "text dump lacks the next word 
 refused --load lm.json --tokens "the kat sat on teh" --dump output -- '"kat" \(closest: .*"cat"'
 refused --load lm.json --tokens "the cat sat on the mat . the dog sat on the rug . the cat sat" \
     --dump output -- "at most 16"
+
+# ---- what each head does: the summary's knock-outs and the circuits ----
+check [ "$(json s.json 'len(d["knocked_out"]) == d["num_heads"] and all(set(k["jobs"]) == {"local", "agree", "content"} for k in d["knocked_out"])')" = True ] -- \
+    "--dump summary: no knocked_out entry per head with every job"
+# a head credited with a job loses at least 0.1 of it when knocked out alone
+check [ "$(json s.json 'all(d["jobs"][j]["next"] - k["jobs"][j] >= 0.1 for k in d["knocked_out"] for j in k["does"])')" = True ] -- \
+    "knocked_out: a head credited with a job it does not measurably do"
+"$EXE" --load lm.json --dump circuits --format json >c.json 2>err.txt
+check [ "$(json c.json 'len(d["circuits"]["heads"]) == 2 and len(d["circuits"]["words"]) == d["circuits"]["vocab"]')" = True ] -- \
+    "--dump circuits: not a head each and the words ($(head -c 300 err.txt))"
+check [ "$(json c.json 'all(len(h["looks"]) == 6 and len(h["writes"][0]["raises"]) == 6 and len(h["qk_position"]) == 16 for h in d["circuits"]["heads"])')" = True ] -- \
+    "--dump circuits: a head without its six pairs or its positions"
+"$EXE" --load lm.json --dump circuits >c.txt 2>err.txt
+check grep -qE "^head 1$" c.txt -- "--dump circuits as text lacks head 1: $(head -c 300 c.txt)"
+check grep -qE "^direct path" c.txt -- "--dump circuits as text lacks the direct path"
+# the whole matrices of a small model, as numpy computes them
+ref=$HERE/data/train
+"$EXE" --load "$ref/causal_2heads_two_outputs.model.json" --dump circuits --format json >small.json 2>err.txt
+check python3 - small.json "$ref/circuits.json" <<'PY' -- "--dump circuits: the matrices differ from numpy's"
+import json, sys
+got = json.load(open(sys.argv[1]))["circuits"]
+ref = [c for c in json.load(open(sys.argv[2]))["cases"] if c["name"] == "causal_2heads_two_outputs"][0]
+def close(a, b):
+    big = max(abs(x) for row in b for x in row)
+    return all(abs(x - y) <= 1e-4 * big + 1e-5 for ra, rb in zip(a, b) for x, y in zip(ra, rb))
+ok = all(close(g["qk"], r["qk"]) and close(g["qk_position"], r["qk_position"])
+         and all(close(gw["ov"], rw["ov"]) for gw, rw in zip(g["writes"], r["writes"]))
+         and g["position"]["offset"] == r["offset"][0]
+         for g, r in zip(got["heads"], ref["heads"]))
+ok = ok and all(close(g["ov"], r["ov"]) for g, r in zip(got["direct"], ref["direct"]))
+sys.exit(0 if ok else 1)
+PY
+refused --dump circuits -- "give .-load MODEL"
+refused --load "$ref/../examples/self.json" --dump circuits -- "give .-load MODEL"
+refused --load lm.json --dump circuits --format csv -- "text or json"
+refused --load lm.json --dump circuits --tokens "the cat" -- "tokens cannot be combined"
+refused --train sentences --dump circuits -- "summary"
 
 echo "text_train: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

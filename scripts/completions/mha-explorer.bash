@@ -19,7 +19,7 @@ _mha_explorer() {
         return
         ;;
     --dump)
-        mapfile -t COMPREPLY < <(compgen -W "$stages all summary" -- "$cur")
+        mapfile -t COMPREPLY < <(compgen -W "$stages all summary circuits" -- "$cur")
         return
         ;;
     --train)

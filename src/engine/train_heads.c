@@ -174,13 +174,13 @@ static void knock_out(float *merged, long rows, int d, int dk, const bool *knock
                 merged[(size_t)r * (size_t)d + (size_t)c] = (float)mean[c];
 }
 
-int train_heads_ablate(struct train_model *m, const struct train_batch *b, const bool *knock,
-                       float *acc, struct mha_error *err)
+int train_heads_merged_mean(struct train_model *m, const struct train_batch *b, double *mean,
+                            struct mha_error *err)
 {
-    const int d = m->cfg.d_model, dk = d / m->cfg.heads, K = m->cfg.n_outputs;
-    double mean[TRAIN_MAX_D_MODEL] = {0};
+    const int d = m->cfg.d_model;
     long rows = 0;
-    /* pass 1: each column's mean over every position of b */
+    for (int c = 0; c < d; c++)
+        mean[c] = 0.0;
     for (int s0 = 0; s0 < b->size; s0 += m->batch_cap) {
         struct train_batch chunk;
         train_batch_view(b, s0, b->size - s0 < m->batch_cap ? b->size - s0 : m->batch_cap, &chunk);
@@ -194,14 +194,37 @@ int train_heads_ablate(struct train_model *m, const struct train_batch *b, const
     }
     for (int c = 0; c < d; c++)
         mean[c] /= (double)(rows > 0 ? rows : 1);
+    return 0;
+}
+
+int train_forward_knocked(struct train_model *m, const struct train_batch *b, const bool *knock,
+                          const double *mean, struct mha_error *err)
+{
+    if (train_check_batch(m, b, err))
+        return -1;
+    train_forward_attention(m, b);
+    if (knock)
+        knock_out(m->traces[0].merged, (long)b->size * b->len, m->cfg.d_model,
+                  m->cfg.d_model / m->cfg.heads, knock, mean);
+    train_forward_readout(m, b);
+    return 0;
+}
+
+int train_heads_ablate(struct train_model *m, const struct train_batch *b, const bool *knock,
+                       float *acc, struct mha_error *err)
+{
+    const int K = m->cfg.n_outputs;
+    double mean[TRAIN_MAX_D_MODEL];
+    /* pass 1: each column's mean over every position of b */
+    if (train_heads_merged_mean(m, b, mean, err))
+        return -1;
     /* pass 2: the forward pass with the knocked-out heads' columns at their mean */
     long right[TRAIN_MAX_OUTPUTS] = {0}, total[TRAIN_MAX_OUTPUTS] = {0};
     for (int s0 = 0; s0 < b->size; s0 += m->batch_cap) {
         struct train_batch chunk;
         train_batch_view(b, s0, b->size - s0 < m->batch_cap ? b->size - s0 : m->batch_cap, &chunk);
-        train_forward_attention(m, &chunk);
-        knock_out(m->traces[0].merged, (long)chunk.size * chunk.len, d, dk, knock, mean);
-        train_forward_readout(m, &chunk);
+        if (train_forward_knocked(m, &chunk, knock, mean, err))
+            return -1;
         train_count_forwarded(m, &chunk, right, total);
     }
     for (int k = 0; k < K; k++)

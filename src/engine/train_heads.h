@@ -74,6 +74,17 @@ void train_head_stats_of(const float *w, const int *tokens, const bool *has_targ
 int train_heads_ablate(struct train_model *m, const struct train_batch *b, const bool *knock,
                        float *acc, struct mha_error *err);
 
+/* The pieces of train_heads_ablate, for measures of their own (a text's
+ * jobs, train_text.h): mean (d_model entries) = each column of the merged
+ * heads averaged over every position of b (any size, forwarded in chunks);
+ * and the forward pass of b (<= batch_cap sequences) to the loss with the
+ * heads where knock[h] is set replaced by mean (knock NULL: none).  0, or
+ * -1 + err when b does not fit. */
+int train_heads_merged_mean(struct train_model *m, const struct train_batch *b, double *mean,
+                            struct mha_error *err);
+int train_forward_knocked(struct train_model *m, const struct train_batch *b, const bool *knock,
+                          const double *mean, struct mha_error *err);
+
 /* "head 1 puts .97 on the previous token", "…splits .52 / .42 between the
  * first token and the previous token", "…spreads its weight evenly
  * (evenness .95)", or "" with no label: what --print-lesson says. */

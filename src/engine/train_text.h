@@ -134,6 +134,15 @@ struct train_text_eval {
 /* Measure run (a text dataset's run) on its held-out rows.  Leaves the
  * activation cache holding the last chunk.  0, or -1 + err. */
 int train_text_evaluate(struct train_run *run, struct train_text_eval *out, struct mha_error *err);
+/* The same with the heads where knock[h] is set knocked out (each one's
+ * output replaced by its mean over the held-out rows, as
+ * train_heads_ablate does): what the model loses without them. */
+int train_text_evaluate_knocked(struct train_run *run, const bool *knock,
+                                struct train_text_eval *out, struct mha_error *err);
+
+/* A head is credited with a job when knocking it out alone takes at least
+ * this much off the job's held-out top-1 accuracy. */
+#define TRAIN_TEXT_JOB_DROP 0.1f
 
 /* The output of m that predicts the next word: one named "next" with a
  * class per token; -1 when m is not a language model. */

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "engine/train_heads.h"
 #include "engine/train_text.h"
 
 /* Where target tg stands among the C probabilities of row p: how many are
@@ -19,6 +20,12 @@ static int rank_of(const float *p, int C, int tg)
 
 int train_text_evaluate(struct train_run *run, struct train_text_eval *out, struct mha_error *err)
 {
+    return train_text_evaluate_knocked(run, NULL, out, err);
+}
+
+int train_text_evaluate_knocked(struct train_run *run, const bool *knock,
+                                struct train_text_eval *out, struct mha_error *err)
+{
     memset(out, 0, sizeof *out);
     const struct train_dataset *d = run->task->data;
     if (!d || !d->text)
@@ -27,13 +34,16 @@ int train_text_evaluate(struct train_run *run, struct train_text_eval *out, stru
     const struct train_batch *e = run->eval;
     const int C = m->cfg.outputs[0].classes, T = e->len;
     const struct train_text *t = d->text;
-    double nll = 0.0;
+    double nll = 0.0, mean[TRAIN_MAX_D_MODEL];
+    if (knock && train_heads_merged_mean(m, e, mean, err))
+        return -1;
     long top1 = 0, top3 = 0, job1[TRAIN_TEXT_MAX_JOBS] = {0}, job3[TRAIN_TEXT_MAX_JOBS] = {0};
     for (int s0 = 0; s0 < e->size; s0 += m->batch_cap) {
         struct train_batch chunk;
         const int left = e->size - s0;
         train_batch_view(e, s0, left < m->batch_cap ? left : m->batch_cap, &chunk);
-        if (train_forward(m, &chunk, err))
+        if (knock ? train_forward_knocked(m, &chunk, knock, mean, err)
+                  : train_forward(m, &chunk, err))
             return -1;
         nll += (double)m->out_loss[0] * (double)m->out_count[0];
         for (int s = 0; s < chunk.size; s++) {

@@ -1,0 +1,190 @@
+/* train_circuits.c - a head's QK and OV circuits from a model's weights,
+ * and the readable tops of them (train_circuits.h). */
+#include <math.h>
+#include <string.h>
+
+#include "engine/mat.h"
+#include "engine/train_circuits.h"
+
+size_t train_circuit_scratch(const struct train_model *m)
+{
+    const size_t V = (size_t)m->cfg.vocab, T = (size_t)m->cfg.context, d = (size_t)m->cfg.d_model;
+    const size_t dk = d / (size_t)m->cfg.heads, rows = V > T ? V : T;
+    const size_t qk = 2 * rows * dk, ov = V * dk + d * dk + V * d;
+    return qk > ov ? qk : ov;
+}
+
+static int check_head(const struct train_model *m, int h, struct mha_error *err)
+{
+    if (h < 0 || h >= m->cfg.heads)
+        return mha_error_set(err, "head %d: the model has heads 1 to %d", h + 1, m->cfg.heads);
+    return 0;
+}
+
+/* (rows (n, d)·W_q,hᵀ + b_q,h)·(rows·W_k,hᵀ)ᵀ / s into out (n, n). */
+static void scores(const struct train_model *m, int h, const float *rows, int n, bool query_bias,
+                   float *out, float *scratch)
+{
+    const int d = m->cfg.d_model, dk = d / m->cfg.heads;
+    const size_t off = (size_t)h * (size_t)dk;
+    float *q = scratch, *k = scratch + (size_t)n * (size_t)dk;
+    mat_linear(rows, m->p.attn.w_q + off * (size_t)d, query_bias ? m->p.attn.b_q + off : NULL, q, n,
+               dk, d);
+    mat_linear(rows, m->p.attn.w_k + off * (size_t)d, NULL, k, n, dk, d);
+    mat_mul(q, k, out, n, n, dk, true);
+    if (m->cfg.scaled) {
+        const float s = 1.0f / sqrtf((float)dk);
+        for (size_t i = 0; i < (size_t)n * (size_t)n; i++)
+            out[i] *= s;
+    }
+}
+
+int train_circuit_qk(const struct train_model *m, int h, float *out, float *scratch,
+                     struct mha_error *err)
+{
+    if (check_head(m, h, err))
+        return -1;
+    scores(m, h, m->p.embedding, m->cfg.vocab, true, out, scratch);
+    return 0;
+}
+
+int train_circuit_qk_pos(const struct train_model *m, int h, float *out, float *scratch,
+                         struct mha_error *err)
+{
+    if (check_head(m, h, err))
+        return -1;
+    scores(m, h, m->p.positions, m->cfg.context, false, out, scratch);
+    return 0;
+}
+
+int train_circuit_ov(const struct train_model *m, int h, int k, float *out, float *scratch,
+                     struct mha_error *err)
+{
+    if (h != -1 && check_head(m, h, err))
+        return -1;
+    if (k < 0 || k >= m->cfg.n_outputs)
+        return mha_error_set(err, "output %d: the model has %d", k + 1, m->cfg.n_outputs);
+    const int V = m->cfg.vocab, d = m->cfg.d_model, dk = d / m->cfg.heads;
+    const int C = m->cfg.outputs[k].classes;
+    if (h < 0) {
+        mat_mul(m->p.embedding, m->p.unembed[k], out, V, C, d, true);
+        return 0;
+    }
+    const size_t off = (size_t)h * (size_t)dk;
+    float *ve = scratch, *wo = ve + (size_t)V * (size_t)dk, *o = wo + (size_t)d * (size_t)dk;
+    /* what each word's value is, then what the head's share of the output
+     * projection makes of it, then the logits that raises */
+    mat_linear(m->p.embedding, m->p.attn.w_v + off * (size_t)d, NULL, ve, V, dk, d);
+    for (int r = 0; r < d; r++)
+        memcpy(wo + (size_t)r * (size_t)dk, m->p.attn.w_o + (size_t)r * (size_t)d + off,
+               (size_t)dk * sizeof *wo);
+    mat_mul(ve, wo, o, V, d, dk, true);
+    mat_mul(o, m->p.unembed[k], out, V, C, d, true);
+    return 0;
+}
+
+/* ---- readable ---- */
+
+static double row_mean(const float *row, int n)
+{
+    double s = 0.0;
+    for (int i = 0; i < n; i++)
+        s += row[i];
+    return n ? s / n : 0.0;
+}
+
+/* Put p into the sorted list top (count of n kept, the larger value first;
+ * an equal value keeps its place after the earlier ones). */
+static int keep_top(struct train_circuit_pair *top, int count, int n, struct train_circuit_pair p)
+{
+    if (count == n && !(p.value > top[n - 1].value))
+        return count;
+    int at = count < n ? count : n - 1;
+    while (at > 0 && p.value > top[at - 1].value) {
+        top[at] = top[at - 1];
+        at--;
+    }
+    top[at] = p;
+    return count < n ? count + 1 : count;
+}
+
+int train_circuit_top_qk(const float *qk, int V, int n, struct train_circuit_pair *out)
+{
+    int count = 0;
+    if (n <= 0)
+        return 0;
+    for (int i = 0; i < V; i++) {
+        const float *row = qk + (size_t)i * (size_t)V;
+        const double mean = row_mean(row, V);
+        for (int j = 0; j < V; j++)
+            count =
+                keep_top(out, count, n, (struct train_circuit_pair){i, j, (float)(row[j] - mean)});
+    }
+    return count;
+}
+
+int train_circuit_top_ov(const float *ov, int V, int C, int n, int r,
+                         struct train_circuit_pair *out)
+{
+    if (n <= 0 || r <= 0)
+        return 0;
+    if (r > C)
+        r = C;
+    /* the attended words by their strongest raise */
+    struct train_circuit_pair best[64];
+    if (n > 64)
+        n = 64;
+    int count = 0;
+    for (int j = 0; j < V; j++) {
+        const float *row = ov + (size_t)j * (size_t)C;
+        const double mean = row_mean(row, C);
+        float top = -INFINITY;
+        for (int o = 0; o < C; o++)
+            if (row[o] > top)
+                top = row[o];
+        count = keep_top(best, count, n, (struct train_circuit_pair){j, -1, (float)(top - mean)});
+    }
+    for (int w = 0; w < count; w++) {
+        const int j = best[w].from;
+        const float *row = ov + (size_t)j * (size_t)C;
+        const double mean = row_mean(row, C);
+        int got = 0;
+        for (int o = 0; o < C; o++)
+            got = keep_top(out + (size_t)w * (size_t)r, got, r,
+                           (struct train_circuit_pair){j, o, (float)(row[o] - mean)});
+    }
+    return count;
+}
+
+void train_circuit_offset(const float *qk_pos, int T, bool causal, int *offset, int *count,
+                          int *rows)
+{
+    /* offsets a - b run from -(T - 1) to T - 1 */
+    int wins[2 * TRAIN_MAX_CONTEXT];
+    memset(wins, 0, sizeof wins);
+    *rows = 0;
+    for (int a = 1; a < T; a++) {
+        const float *row = qk_pos + (size_t)a * (size_t)T;
+        const int last = causal ? a : T - 1;
+        int at = 0;
+        for (int b = 1; b <= last; b++)
+            if (row[b] > row[at])
+                at = b;
+        wins[a - at + TRAIN_MAX_CONTEXT - 1]++;
+        (*rows)++;
+    }
+    *offset = 0;
+    *count = 0;
+    /* the smaller offset first: 0, 1, -1, 2, -2, ... */
+    for (int dist = 0; dist < T; dist++)
+        for (int sign = 1; sign >= -1; sign -= 2) {
+            const int off = dist * sign;
+            const int c = wins[off + TRAIN_MAX_CONTEXT - 1];
+            if (c > *count) {
+                *count = c;
+                *offset = off;
+            }
+            if (dist == 0)
+                break;
+        }
+}

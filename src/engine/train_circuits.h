@@ -1,0 +1,77 @@
+/* train_circuits.h - what each head of a trained one-layer model does, read
+ * off its weights: the head's QK circuit (which word looks at which) and
+ * OV circuit (what attending to a word writes into the next-word logits).
+ *
+ * With the model of train.h (x = E[token] + P[position], r = x + MHA(x),
+ * logits_k = r·U_kᵀ + bias_k) and head h's rows W_q,h W_k,h W_v,h (d_k, d)
+ * of the projections and columns W_o,h (d, d_k) of the output projection:
+ *
+ *   QK_h[i][j]     = (E_i·W_q,hᵀ + b_q,h) · (E_j·W_k,hᵀ) / s      (V, V)
+ *   QK_pos,h[a][b] = (P_a·W_q,hᵀ) · (P_b·W_k,hᵀ) / s                (T, T)
+ *   OV_h,k[j][o]   = U_k,o · W_o,h · W_v,h · E_jᵀ                   (V, C_k)
+ *   direct_k[j][o] = U_k,o · E_jᵀ                                   (V, C_k)
+ *
+ * s = sqrt(d_k) when the model scales its scores, else 1.  QK_h is the
+ * score a query word i gives a key word j from the words alone; the key's
+ * bias adds the same to every key of a row and is left out, as softmax over
+ * the keys ignores it.  QK_pos,h is the part that comes from the positions
+ * alone (the cross terms of words and positions are in neither).  OV_h,k is
+ * what head h adds to output k's logits per unit of weight on word j
+ * (without b_v and b_o, which add the same whatever the head attends to);
+ * direct_k is what word j itself adds through the residual path.  Softmax
+ * ignores a constant added to every logit, so the readable tables below
+ * rank by a value minus its row's mean.
+ *
+ * Pure computation on the model's parameters; no allocation but the
+ * caller's buffers and one scratch block. */
+#ifndef MHA_TRAIN_CIRCUITS_H
+#define MHA_TRAIN_CIRCUITS_H
+
+#include <stddef.h>
+
+#include "engine/train.h"
+
+/* Floats of scratch train_circuit_qk / train_circuit_ov need. */
+size_t train_circuit_scratch(const struct train_model *m);
+
+/* QK_h into out (V, V), row = query word.  scratch: train_circuit_scratch
+ * floats.  0, or -1 + err (h out of range). */
+int train_circuit_qk(const struct train_model *m, int h, float *out, float *scratch,
+                     struct mha_error *err);
+/* QK_pos,h into out (T, T), row = query position (every cell, also those a
+ * causal mask hides). */
+int train_circuit_qk_pos(const struct train_model *m, int h, float *out, float *scratch,
+                         struct mha_error *err);
+/* OV_h,k into out (V, C_k), row = attended word; h = -1 gives direct_k. */
+int train_circuit_ov(const struct train_model *m, int h, int k, float *out, float *scratch,
+                     struct mha_error *err);
+
+/* ---- readable ---- */
+
+#define TRAIN_CIRCUIT_TOP 6    /* pairs listed per head */
+#define TRAIN_CIRCUIT_RAISES 3 /* words listed per attended word */
+
+struct train_circuit_pair {
+    int from, to; /* query word -> key word (QK); attended word -> raised word (OV) */
+    float value;  /* above the row's mean */
+};
+
+/* The n (<= V·V) largest QK_h[i][j] - mean_j QK_h[i][·] of qk (V, V), the
+ * larger first (ties: the lower i, then j). */
+int train_circuit_top_qk(const float *qk, int V, int n, struct train_circuit_pair *out);
+
+/* What head h writes, readably: the n attended words j whose largest
+ * OV[j][o] - mean_o OV[j][·] is largest, each with its r largest raised
+ * words (out: n·r pairs, word by word; ties: the lower id).  ov is (V, C).
+ * Returns the number of attended words listed. */
+int train_circuit_top_ov(const float *ov, int V, int C, int n, int r,
+                         struct train_circuit_pair *out);
+
+/* Where head h looks by position alone: for every query position a >= 1
+ * (causal: keys b <= a; else every b), the key position with the largest
+ * QK_pos,h[a][b]; the offset a - b that wins most often (ties: the smaller
+ * offset) and in how many of the positions.  qk_pos is (T, T). */
+void train_circuit_offset(const float *qk_pos, int T, bool causal, int *offset, int *count,
+                          int *rows);
+
+#endif

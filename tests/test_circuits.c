@@ -1,0 +1,209 @@
+/* test_circuits.c - each head's QK and OV circuits and the direct path of
+ * the training cases' model files, and their readable tops, against numpy
+ * (tests/reference/generate_circuits.py -> tests/data/train/circuits.json). */
+#include <check.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "engine/train.h"
+#include "engine/train_circuits.h"
+#include "io/model_io.h"
+
+static json_t *reference(void)
+{
+    static json_t *ref;
+    if (ref)
+        return ref;
+    const char *dir = getenv("MHA_TEST_DATA");
+    ck_assert_ptr_nonnull(dir);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/train/circuits.json", dir);
+    json_error_t e;
+    ref = json_load_file(path, 0, &e);
+    ck_assert_msg(ref != NULL, "%s: %s", path, e.text);
+    return ref;
+}
+
+static struct train_model *load(const char *name)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/train/%s.model.json", getenv("MHA_TEST_DATA"), name);
+    struct mha_error err;
+    struct train_model *m = model_io_load(path, 1, &err);
+    ck_assert_msg(m != NULL, "%s: %s", name, err.text);
+    return m;
+}
+
+/* The rows of ref (a list of lists of cols) against got (rows of cols):
+ * within 1e-4 of the matrix's largest value, plus 1e-5. */
+static void matrix(json_t *ref, const float *got, int cols, const char *what)
+{
+    double big = 0.0;
+    size_t i, j;
+    json_t *row, *v;
+    json_array_foreach(ref, i, row) json_array_foreach(row, j, v) big =
+        fmax(big, fabs(json_real_value(v)));
+    ck_assert_int_gt((int)json_array_size(ref), 0);
+    json_array_foreach(ref, i, row)
+    {
+        ck_assert_int_eq((int)json_array_size(row), cols);
+        json_array_foreach(row, j, v)
+        {
+            const double want = json_real_value(v), have = got[i * (size_t)cols + j];
+            ck_assert_msg(fabs(have - want) <= 1e-4 * big + 1e-5, "%s[%zu][%zu]: %.7g, numpy %.7g",
+                          what, i, j, have, want);
+        }
+    }
+}
+
+static double near(double a, double b)
+{
+    return fabs(a - b) <= 1e-4 * fmax(1.0, fabs(b));
+}
+
+/* The readable OV tops against ref ([[j, [[o, value] ...]] ...]). */
+static void ov_tops(json_t *ref, const float *ov, int V, int C, const char *what)
+{
+    struct train_circuit_pair top[TRAIN_CIRCUIT_TOP * TRAIN_CIRCUIT_RAISES];
+    const int n = train_circuit_top_ov(ov, V, C, TRAIN_CIRCUIT_TOP, TRAIN_CIRCUIT_RAISES, top);
+    ck_assert_int_eq(n, (int)json_array_size(ref));
+    const int r = C < TRAIN_CIRCUIT_RAISES ? C : TRAIN_CIRCUIT_RAISES;
+    for (int w = 0; w < n; w++) {
+        json_t *item = json_array_get(ref, (size_t)w), *raised = json_array_get(item, 1);
+        ck_assert_msg(
+            top[w * TRAIN_CIRCUIT_RAISES].from == (int)json_integer_value(json_array_get(item, 0)),
+            "%s: attended word %d is %d, numpy %d", what, w, top[w * TRAIN_CIRCUIT_RAISES].from,
+            (int)json_integer_value(json_array_get(item, 0)));
+        ck_assert_int_eq((int)json_array_size(raised), r);
+        for (int k = 0; k < r; k++) {
+            const struct train_circuit_pair *p = &top[w * TRAIN_CIRCUIT_RAISES + k];
+            json_t *pair = json_array_get(raised, (size_t)k);
+            ck_assert_msg(p->to == (int)json_integer_value(json_array_get(pair, 0)),
+                          "%s: word %d's raise %d is %d", what, w, k, p->to);
+            ck_assert_msg(near(p->value, json_real_value(json_array_get(pair, 1))),
+                          "%s: word %d's raise %d: %.6g", what, w, k, (double)p->value);
+        }
+    }
+}
+
+START_TEST(test_against_numpy)
+{
+    json_t *c = json_array_get(json_object_get(reference(), "cases"), (size_t)_i);
+    ck_assert_ptr_nonnull(c);
+    const char *name = json_string_value(json_object_get(c, "name"));
+    struct train_model *m = load(name);
+    const int V = m->cfg.vocab, T = m->cfg.context;
+    ck_assert_int_eq(V, (int)json_integer_value(json_object_get(c, "vocab")));
+    int C = 0;
+    for (int k = 0; k < m->cfg.n_outputs; k++)
+        C = m->cfg.outputs[k].classes > C ? m->cfg.outputs[k].classes : C;
+    float *qk = malloc((size_t)V * V * sizeof *qk), *pos = malloc((size_t)T * T * sizeof *pos);
+    float *ov = malloc((size_t)V * C * sizeof *ov);
+    float *scratch = malloc(train_circuit_scratch(m) * sizeof *scratch);
+    ck_assert(qk && pos && ov && scratch);
+    struct mha_error err;
+    json_t *heads = json_object_get(c, "heads");
+    ck_assert_int_eq((int)json_array_size(heads), m->cfg.heads);
+    for (int h = 0; h < m->cfg.heads; h++) {
+        json_t *rh = json_array_get(heads, (size_t)h);
+        char what[160];
+        snprintf(what, sizeof what, "%s head %d", name, h);
+        ck_assert_int_eq(train_circuit_qk(m, h, qk, scratch, &err), 0);
+        ck_assert_int_eq(train_circuit_qk_pos(m, h, pos, scratch, &err), 0);
+        matrix(json_object_get(rh, "qk"), qk, V, what);
+        matrix(json_object_get(rh, "qk_position"), pos, T, what);
+        /* the QK tops */
+        struct train_circuit_pair top[TRAIN_CIRCUIT_TOP];
+        const int n = train_circuit_top_qk(qk, V, TRAIN_CIRCUIT_TOP, top);
+        json_t *rtop = json_object_get(rh, "top");
+        ck_assert_int_eq(n, (int)json_array_size(rtop));
+        for (int i = 0; i < n; i++) {
+            json_t *p = json_array_get(rtop, (size_t)i);
+            ck_assert_msg(top[i].from == (int)json_integer_value(json_array_get(p, 0)) &&
+                              top[i].to == (int)json_integer_value(json_array_get(p, 1)) &&
+                              near(top[i].value, json_real_value(json_array_get(p, 2))),
+                          "%s: QK top %d is %d -> %d %.6g", what, i, top[i].from, top[i].to,
+                          (double)top[i].value);
+        }
+        /* where it looks by position */
+        int offset, count, rows;
+        train_circuit_offset(pos, T, m->cfg.causal, &offset, &count, &rows);
+        json_t *ro = json_object_get(rh, "offset");
+        ck_assert_int_eq(offset, (int)json_integer_value(json_array_get(ro, 0)));
+        ck_assert_int_eq(count, (int)json_integer_value(json_array_get(ro, 1)));
+        ck_assert_int_eq(rows, (int)json_integer_value(json_array_get(ro, 2)));
+        /* what it writes into each output */
+        for (int k = 0; k < m->cfg.n_outputs; k++) {
+            json_t *rw = json_array_get(json_object_get(rh, "writes"), (size_t)k);
+            const int Ck = m->cfg.outputs[k].classes;
+            ck_assert_int_eq(train_circuit_ov(m, h, k, ov, scratch, &err), 0);
+            matrix(json_object_get(rw, "ov"), ov, Ck, what);
+            ov_tops(json_object_get(rw, "top"), ov, V, Ck, what);
+        }
+    }
+    for (int k = 0; k < m->cfg.n_outputs; k++) {
+        json_t *rd = json_array_get(json_object_get(c, "direct"), (size_t)k);
+        const int Ck = m->cfg.outputs[k].classes;
+        ck_assert_int_eq(train_circuit_ov(m, -1, k, ov, scratch, &err), 0);
+        matrix(json_object_get(rd, "ov"), ov, Ck, "direct");
+        ov_tops(json_object_get(rd, "top"), ov, V, Ck, "direct");
+    }
+    free(qk);
+    free(pos);
+    free(ov);
+    free(scratch);
+    train_model_free(m);
+}
+END_TEST
+
+START_TEST(test_bad_heads_and_outputs)
+{
+    struct train_model *m = load("causal_2heads_two_outputs");
+    float *buf = malloc((size_t)m->cfg.vocab * m->cfg.vocab * sizeof *buf);
+    float *scratch = malloc(train_circuit_scratch(m) * sizeof *scratch);
+    struct mha_error err;
+    ck_assert_int_eq(train_circuit_qk(m, 2, buf, scratch, &err), -1);
+    ck_assert_str_eq(err.text, "head 3: the model has heads 1 to 2");
+    ck_assert_int_eq(train_circuit_qk_pos(m, -1, buf, scratch, &err), -1);
+    ck_assert_int_eq(train_circuit_ov(m, 0, 2, buf, scratch, &err), -1);
+    ck_assert_str_eq(err.text, "output 3: the model has 2");
+    free(buf);
+    free(scratch);
+    train_model_free(m);
+}
+END_TEST
+
+/* One position: no query has a choice to make. */
+START_TEST(test_offset_edges)
+{
+    const float one[1] = {0.0f};
+    int offset = 7, count = 7, rows = 7;
+    train_circuit_offset(one, 1, true, &offset, &count, &rows);
+    ck_assert_int_eq(rows, 0);
+    ck_assert_int_eq(count, 0);
+    ck_assert_int_eq(offset, 0);
+    /* a tie between 1 back and 1 ahead goes to 1 back */
+    const float three[9] = {0, 0, 0, 0, 0, 5, 0, 5, 0};
+    train_circuit_offset(three, 3, false, &offset, &count, &rows);
+    ck_assert_int_eq(rows, 2);
+    ck_assert_int_eq(offset, 1);
+    ck_assert_int_eq(count, 1);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("circuits");
+    TCase *tc = tcase_create("numpy");
+    tcase_add_loop_test(tc, test_against_numpy, 0, 4);
+    tcase_add_test(tc, test_bad_heads_and_outputs);
+    tcase_add_test(tc, test_offset_edges);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    const int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
