@@ -21,22 +21,13 @@ struct circuits {
     float *qk, *pos, *ov, *scratch;
     struct train_circuit_pair qk_top[TRAIN_CIRCUIT_TOP];
     struct train_circuit_pair ov_top[TRAIN_CIRCUIT_TOP * TRAIN_CIRCUIT_RAISES];
-    int n_qk, n_ov, offset, offset_count, offset_rows;
+    int n_qk, n_ov;
+    struct train_circuit_place place;
 };
 
 static const char *word(const struct train_model *m, int id)
 {
     return m->vocab_names[id];
-}
-
-/* Output k's class names: the vocabulary's words for a language model or a
- * task whose classes are its tokens, else numbers. */
-static void class_name(const struct train_model *m, int k, int o, char *buf, size_t n)
-{
-    if (m->cfg.outputs[k].classes == m->cfg.vocab)
-        snprintf(buf, n, "%s", word(m, o));
-    else
-        snprintf(buf, n, "%d", o);
 }
 
 /* Head h's (h = -1: the direct path's) circuits for output k into c. */
@@ -50,8 +41,7 @@ static int compute(struct circuits *c, int h, int k, struct mha_error *err)
             train_circuit_qk_pos(m, h, c->pos, c->scratch, err))
             return -1;
         c->n_qk = train_circuit_top_qk(c->qk, V, TRAIN_CIRCUIT_TOP, c->qk_top);
-        train_circuit_offset(c->pos, T, m->cfg.causal, &c->offset, &c->offset_count,
-                             &c->offset_rows);
+        train_circuit_offset(c->pos, T, m->cfg.causal, &c->place);
     }
     if (train_circuit_ov(m, h, k, c->ov, c->scratch, err))
         return -1;
@@ -63,13 +53,9 @@ static int compute(struct circuits *c, int h, int k, struct mha_error *err)
 
 static void offset_text(const struct circuits *c, char *buf, size_t n)
 {
-    if (c->offset_rows == 0)
+    train_circuit_place_text(&c->place, buf, n);
+    if (!buf[0])
         snprintf(buf, n, "(one position: nothing to choose)");
-    else if (c->offset == 0)
-        snprintf(buf, n, "its own position in %d of %d", c->offset_count, c->offset_rows);
-    else
-        snprintf(buf, n, "%d %s in %d of %d", abs(c->offset), c->offset > 0 ? "back" : "ahead",
-                 c->offset_count, c->offset_rows);
 }
 
 static void writes_text(FILE *f, const struct circuits *c, int k, const char *lead,
@@ -84,7 +70,7 @@ static void writes_text(FILE *f, const struct circuits *c, int k, const char *le
         fprintf(f, "              %-12s ->", word(m, p[0].from));
         for (int r = 0; r < TRAIN_CIRCUIT_RAISES && r < m->cfg.outputs[k].classes; r++) {
             char name[TRAIN_LABEL_MAX];
-            class_name(m, k, p[r].to, name, sizeof name);
+            train_circuit_class_name(m, k, p[r].to, name, sizeof name);
             fprintf(f, "%s %s %+.2f", r ? "," : "", name, (double)p[r].value);
         }
         fprintf(f, "\n");
@@ -134,7 +120,7 @@ static void writes_json(FILE *f, const struct circuits *c, int k)
         fprintf(f, ", \"words\": [");
         for (int r = 0; r < TRAIN_CIRCUIT_RAISES && r < C; r++) {
             char name[TRAIN_LABEL_MAX];
-            class_name(m, k, p[r].to, name, sizeof name);
+            train_circuit_class_name(m, k, p[r].to, name, sizeof name);
             fprintf(f, "%s{\"word\": ", r ? ", " : "");
             cli_json_string(f, name);
             fprintf(f, ", \"logit\": %.4f}", (double)p[r].value);
@@ -151,8 +137,10 @@ static void head_json(FILE *f, const struct circuits *c, int h)
 {
     const struct train_model *m = c->m;
     const int V = m->cfg.vocab, T = m->cfg.context;
-    fprintf(f, "    {\"head\": %d, \"position\": {\"offset\": %d, \"positions\": %d, \"of\": %d}",
-            h, c->offset, c->offset_count, c->offset_rows);
+    fprintf(f,
+            "    {\"head\": %d, \"position\": {\"offset\": %d, \"positions\": %d, \"first\": %d, "
+            "\"of\": %d}",
+            h, c->place.offset, c->place.count, c->place.first, c->place.rows);
     fprintf(f, ", \"looks\": [");
     for (int i = 0; i < c->n_qk; i++) {
         fprintf(f, "%s{\"query\": ", i ? ", " : "");

@@ -128,12 +128,13 @@ START_TEST(test_against_numpy)
                           (double)top[i].value);
         }
         /* where it looks by position */
-        int offset, count, rows;
-        train_circuit_offset(pos, T, m->cfg.causal, &offset, &count, &rows);
+        struct train_circuit_place pl;
+        train_circuit_offset(pos, T, m->cfg.causal, &pl);
         json_t *ro = json_object_get(rh, "offset");
-        ck_assert_int_eq(offset, (int)json_integer_value(json_array_get(ro, 0)));
-        ck_assert_int_eq(count, (int)json_integer_value(json_array_get(ro, 1)));
-        ck_assert_int_eq(rows, (int)json_integer_value(json_array_get(ro, 2)));
+        ck_assert_int_eq(pl.offset, (int)json_integer_value(json_array_get(ro, 0)));
+        ck_assert_int_eq(pl.count, (int)json_integer_value(json_array_get(ro, 1)));
+        ck_assert_int_eq(pl.rows, (int)json_integer_value(json_array_get(ro, 2)));
+        ck_assert_int_eq(pl.first, (int)json_integer_value(json_array_get(ro, 3)));
         /* what it writes into each output */
         for (int k = 0; k < m->cfg.n_outputs; k++) {
             json_t *rw = json_array_get(json_object_get(rh, "writes"), (size_t)k);
@@ -179,17 +180,24 @@ END_TEST
 START_TEST(test_offset_edges)
 {
     const float one[1] = {0.0f};
-    int offset = 7, count = 7, rows = 7;
-    train_circuit_offset(one, 1, true, &offset, &count, &rows);
-    ck_assert_int_eq(rows, 0);
-    ck_assert_int_eq(count, 0);
-    ck_assert_int_eq(offset, 0);
+    struct train_circuit_place pl;
+    train_circuit_offset(one, 1, true, &pl);
+    ck_assert_int_eq(pl.rows, 0);
+    ck_assert_int_eq(pl.count, 0);
+    ck_assert_int_eq(pl.offset, 0);
+    ck_assert_int_eq(pl.first, 0);
     /* a tie between 1 back and 1 ahead goes to 1 back */
     const float three[9] = {0, 0, 0, 0, 0, 5, 0, 5, 0};
-    train_circuit_offset(three, 3, false, &offset, &count, &rows);
-    ck_assert_int_eq(rows, 2);
-    ck_assert_int_eq(offset, 1);
-    ck_assert_int_eq(count, 1);
+    train_circuit_offset(three, 3, false, &pl);
+    ck_assert_int_eq(pl.rows, 2);
+    ck_assert_int_eq(pl.offset, 1);
+    ck_assert_int_eq(pl.count, 1);
+    ck_assert_int_eq(pl.first, 0);
+    /* a head on the first position wins there at every offset */
+    const float firsts[9] = {0, 0, 0, 4, 1, 0, 4, 1, 2};
+    train_circuit_offset(firsts, 3, true, &pl);
+    ck_assert_int_eq(pl.first, 2);
+    ck_assert_int_eq(pl.count, 1);
 }
 END_TEST
 

@@ -1,6 +1,7 @@
 /* train_circuits.c - a head's QK and OV circuits from a model's weights,
  * and the readable tops of them (train_circuits.h). */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "engine/mat.h"
@@ -85,6 +86,14 @@ int train_circuit_ov(const struct train_model *m, int h, int k, float *out, floa
 
 /* ---- readable ---- */
 
+void train_circuit_class_name(const struct train_model *m, int k, int o, char *buf, size_t n)
+{
+    if (m->cfg.outputs[k].classes == m->cfg.vocab)
+        snprintf(buf, n, "%s", m->vocab_names[o]);
+    else
+        snprintf(buf, n, "%d", o);
+}
+
 static double row_mean(const float *row, int n)
 {
     double s = 0.0;
@@ -156,13 +165,12 @@ int train_circuit_top_ov(const float *ov, int V, int C, int n, int r,
     return count;
 }
 
-void train_circuit_offset(const float *qk_pos, int T, bool causal, int *offset, int *count,
-                          int *rows)
+void train_circuit_offset(const float *qk_pos, int T, bool causal, struct train_circuit_place *out)
 {
     /* offsets a - b run from -(T - 1) to T - 1 */
     int wins[2 * TRAIN_MAX_CONTEXT];
     memset(wins, 0, sizeof wins);
-    *rows = 0;
+    memset(out, 0, sizeof *out);
     for (int a = 1; a < T; a++) {
         const float *row = qk_pos + (size_t)a * (size_t)T;
         const int last = causal ? a : T - 1;
@@ -171,20 +179,32 @@ void train_circuit_offset(const float *qk_pos, int T, bool causal, int *offset, 
             if (row[b] > row[at])
                 at = b;
         wins[a - at + TRAIN_MAX_CONTEXT - 1]++;
-        (*rows)++;
+        out->first += at == 0;
+        out->rows++;
     }
-    *offset = 0;
-    *count = 0;
-    /* the smaller offset first: 0, 1, -1, 2, -2, ... */
+    /* the smaller distance first: 0, 1, -1, 2, -2, ... */
     for (int dist = 0; dist < T; dist++)
         for (int sign = 1; sign >= -1; sign -= 2) {
             const int off = dist * sign;
             const int c = wins[off + TRAIN_MAX_CONTEXT - 1];
-            if (c > *count) {
-                *count = c;
-                *offset = off;
+            if (c > out->count) {
+                out->count = c;
+                out->offset = off;
             }
             if (dist == 0)
                 break;
         }
+}
+
+void train_circuit_place_text(const struct train_circuit_place *p, char *buf, size_t n)
+{
+    if (p->rows == 0)
+        snprintf(buf, n, "%s", "");
+    else if (p->first > p->count)
+        snprintf(buf, n, "the first (%d of %d)", p->first, p->rows);
+    else if (p->offset == 0)
+        snprintf(buf, n, "itself (%d of %d)", p->count, p->rows);
+    else
+        snprintf(buf, n, "%d %s (%d of %d)", p->offset > 0 ? p->offset : -p->offset,
+                 p->offset > 0 ? "back" : "ahead", p->count, p->rows);
 }

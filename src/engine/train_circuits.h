@@ -27,6 +27,7 @@
 #ifndef MHA_TRAIN_CIRCUITS_H
 #define MHA_TRAIN_CIRCUITS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "engine/train.h"
@@ -47,6 +48,11 @@ int train_circuit_ov(const struct train_model *m, int h, int k, float *out, floa
                      struct mha_error *err);
 
 /* ---- readable ---- */
+
+/* The name of class o of output k: the vocabulary's word when the output
+ * has a class per token (a language model's "next", the letter tasks),
+ * else its number. */
+void train_circuit_class_name(const struct train_model *m, int k, int o, char *buf, size_t n);
 
 #define TRAIN_CIRCUIT_TOP 6    /* pairs listed per head */
 #define TRAIN_CIRCUIT_RAISES 3 /* words listed per attended word */
@@ -69,9 +75,17 @@ int train_circuit_top_ov(const float *ov, int V, int C, int n, int r,
 
 /* Where head h looks by position alone: for every query position a >= 1
  * (causal: keys b <= a; else every b), the key position with the largest
- * QK_pos,h[a][b]; the offset a - b that wins most often (ties: the smaller
- * offset) and in how many of the positions.  qk_pos is (T, T). */
-void train_circuit_offset(const float *qk_pos, int T, bool causal, int *offset, int *count,
-                          int *rows);
+ * QK_pos,h[a][b] (the first of equal ones).  offset: the offset a - b that
+ * wins most often (ties: the smaller distance, then the offset looking
+ * back) and count: in how many of the rows positions; first: in how many
+ * the winner is position 0 (a head that looks at the first token wins
+ * there at every offset).  qk_pos is (T, T). */
+struct train_circuit_place {
+    int offset, count, first, rows;
+};
+void train_circuit_offset(const float *qk_pos, int T, bool causal, struct train_circuit_place *out);
+/* "1 back (12 of 15)", "2 ahead (…)", "itself (…)", or "the first (7 of 7)"
+ * when position 0 wins more rows than any offset; "" with no row. */
+void train_circuit_place_text(const struct train_circuit_place *p, char *buf, size_t n);
 
 #endif

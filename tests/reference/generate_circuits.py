@@ -13,7 +13,8 @@ s = sqrt(dk) when the model is scaled.  The readable tops: the 6 largest
 QK_h[i][j] minus the mean of row i; the 6 words j whose largest OV[j][o]
 minus the row's mean is largest, each with its 3 largest (o, value above the
 mean); the position offset a - b of the best key b <= a (every b when not
-causal) that wins for the most query positions a >= 1.
+causal) that wins for the most query positions a >= 1, and how many of those
+positions' best key is position 0.
 
 Run with Debian's interpreter (python3-numpy), from the repository's top:
 
@@ -59,16 +60,17 @@ def top_ov(ov):
 
 def offset(pos, causal):
     T = pos.shape[0]
-    wins = {}
+    wins, first = {}, 0
     for a in range(1, T):
         last = a if causal else T - 1
         row = pos[a, :last + 1]
         b = int(np.argmax(row))  # the first of equal maxima
         wins[a - b] = wins.get(a - b, 0) + 1
+        first += b == 0
     if not wins:
-        return [0, 0, 0]
+        return [0, 0, 0, 0]
     best = sorted(wins, key=lambda off: (-wins[off], abs(off), -off))[0]
-    return [best, wins[best], T - 1]
+    return [best, wins[best], T - 1, first]
 
 
 def rows(m):

@@ -78,6 +78,7 @@ struct ui_train {
                             pane's model, refreshed as it trains; others are left alone */
     int focus;           /* --compare: the pane whose model the stage keys and the heads
                             view show (Tab or a click chooses it); 0 otherwise */
+    bool circuits;       /* w: what each head writes (its OV circuit) in place of the heatmaps */
 };
 
 /* What a training screen starts with. */

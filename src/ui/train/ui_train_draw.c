@@ -11,6 +11,7 @@
 #include "ui/panes/ui_quiz.h"
 #include "ui/widgets/ui_text.h"
 #include "ui/train/ui_train.h"
+#include "ui/train/ui_train_circuits.h"
 
 #define CURVE_MAX_W 512
 
@@ -406,8 +407,12 @@ static void draw_pane(WINDOW *win, int y, int x, int h, int w, const struct ui_t
     /* what each head does, measured on held-out sequences (not only the sample) */
     struct train_head_stats roles[TRAIN_MAX_D_MODEL];
     const bool measured = !hide && ui_train_pane_heads(p, t->scrub, roles);
-    draw_heads(win, y + pg.heads_y, x + pg.heads_x, &pg.heads, y + h, m, measured ? roles : NULL,
-               th);
+    if (t->circuits)
+        ui_train_draw_circuits(win, y + pg.heads_y, x + pg.heads_x, h - pg.heads_y, w - pg.heads_x,
+                               m, measured ? roles : NULL, th);
+    else
+        draw_heads(win, y + pg.heads_y, x + pg.heads_x, &pg.heads, y + h, m,
+                   measured ? roles : NULL, th);
 }
 
 /* The panes' columns in width: each the room its heads need beside the

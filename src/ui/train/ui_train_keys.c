@@ -28,8 +28,9 @@ enum train_act {
     TACT_LIVE,
     TACT_STAGE,
     TACT_EXPORT,
-    TACT_SCREEN, /* t: the training screen (back) */
-    TACT_FOCUS,  /* --compare: the next pane */
+    TACT_CIRCUITS, /* w: what each head writes / the heatmaps */
+    TACT_SCREEN,   /* t: the training screen (back) */
+    TACT_FOCUS,    /* --compare: the next pane */
     TACT_SWALLOW
 };
 
@@ -54,6 +55,7 @@ static const struct ui_keymap_row table[] = {
      TACT_STAGE,
      "the stages of the model shown (t comes back)",
      "{range} stages"},
+    {{'w'}, "w", TACT_CIRCUITS, "what each head writes (its weights) / the heatmaps", NULL},
     {{'e'}, "e", TACT_EXPORT, "write the training state as SVG (:export html too)", NULL},
     {{'t'}, "t", TACT_SCREEN, "the training screen again (after --train)", NULL},
     {{'\t', KEY_BTAB},
@@ -245,6 +247,13 @@ bool ui_train_key(struct ui_app *app, int key, bool is_char)
         break;
     case TACT_EXPORT:
         ui_app_export(app, EXPORT_FORMAT_SVG, NULL);
+        break;
+    case TACT_CIRCUITS:
+        t->circuits = !t->circuits;
+        ui_state_say(st, false,
+                     t->circuits ? "What attending to a word makes each head raise. "
+                                   "w: the heatmaps again."
+                                 : "The heads' attention on the sample. w: what each head writes.");
         break;
     case TACT_SCREEN:
         ui_state_say(st, false, "This is the training screen; %s show the model's stages.",

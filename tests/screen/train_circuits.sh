@@ -1,0 +1,53 @@
+#!/bin/bash
+# w on the training screen: what each head writes, read off its weights, in
+# place of the heatmaps.  With --compare 1,2 on first-prev the two-head
+# pane's heads say by position what their labels say from the attention
+# (the head labelled first looks at the first position, the one labelled
+# prev one back) and the prev head raises, for the prev output, the token it
+# attends to; w brings the heatmaps back.  A language model lists words; a
+# terminal without UTF-8 gets ASCII arrows.
+. "$(dirname "$0")/lib.sh"
+
+start 80 24 -- --train first-prev --compare 1,2 --steps 600
+wait_for "2 heads"
+wait_for "Every run stopped" 90
+keys w
+wait_for "What each head writes, from its weights"
+wait_for "w: the heatmaps again"
+# the right-hand pane (two heads): characters 37 on
+right=$(screen | python3 -c 'import sys; [print(l.rstrip("\n")[36:]) for l in sys.stdin]')
+first_head=$(grep -oP '^head \d(?= first 1\.00)' <<<"$right" | head -1)
+prev_head=$(grep -oP '^head \d(?= prev [.0-9]+)' <<<"$right" | head -1)
+check "the two-head pane labels a first head and a prev head ($first_head, $prev_head)" \
+    test -n "$first_head" -a -n "$prev_head"
+check "the first head looks at the first position by its weights" \
+    grep -qP "^$first_head first 1\.00  by position: the first" <<<"$right"
+check "the prev head looks one back by its weights" \
+    grep -qP "^$prev_head prev [.0-9]+  by position: 1 back" <<<"$right"
+# the prev head's writes into the prev output: the token it attends to
+prev_writes=$(awk -v h="$prev_head" '$0 ~ "^"h" " {on=1; next} /^head / {on=0} on && /^ +prev:/ {print; exit}' <<<"$right")
+check "the prev head raises the token it attends to ($prev_writes)" \
+    grep -qP '^ +prev: ([A-P])→\1 ' <<<"$prev_writes"
+keys w
+wait_gone "What each head writes"
+wait_for "w: what each head writes"
+keys q
+wait_exit 0
+
+# a language model: words, and a narrow terminal keeps its heads whole or counts them
+start 80 24 -- --train sentences --steps 100
+wait_for " · stopped" 90
+keys w
+wait_for "  next:"
+check "words with arrows" bash -c "tmux -L $SOCK capture-pane -p | grep -qP '^  next: \S+→\S+ \+[0-9]'"
+keys q
+wait_exit 0
+
+# no UTF-8: ASCII arrows
+start 80 24 LANG=C LC_ALL=C -- --train prev --steps 50
+wait_for "50 of 50 . stopped" 90
+keys w
+wait_for "What each head writes, from its weights: attended word -> "
+check "ASCII arrows" bash -c "tmux -L $SOCK capture-pane -p | grep -qP '^  prev: \S+->\S+ '"
+keys q
+wait_exit 0
