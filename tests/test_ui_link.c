@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 #include "lesson/lesson_state.h"
 #include "mha_config.h"
 #include "ui/panes/ui_link.h"

@@ -14,7 +14,7 @@
 
 #include <jansson.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 #include "io/dump.h"
 #include "io/model_io.h"
 #include "engine/train.h"
@@ -113,15 +113,6 @@ static void progress(long done, long total)
         fputc(i < fill ? '#' : '.', stderr);
     fprintf(stderr, "] %ld/%ld", done, total);
     fflush(stderr);
-}
-
-void cli_json_string(FILE *f, const char *s)
-{
-    json_t *j = json_string(s);
-    char *text = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
-    fputs(text ? text : "\"\"", f);
-    free(text);
-    json_decref(j);
 }
 
 /* The progress bar, after each evaluation (on a terminal). */

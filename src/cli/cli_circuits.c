@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 #include "engine/train.h"
 #include "engine/train_circuits.h"
 #include "io/dump.h"

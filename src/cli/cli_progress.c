@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 #include "lesson/progress.h"
 
 int cli_reset_progress(const char *lesson_spec)

@@ -2,7 +2,7 @@
  * training screen's setup from the options, checked (every head count
  * built once, so a bad size is a message and exit status 2) before the
  * terminal is touched. */
-#include "cli_train_screen.h"
+#include "cli/cli_train_screen.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "lesson/catalog.h"
-#include "cli.h"
+#include "cli/cli.h"
 #include "io/dump.h"
 #include "io/export.h"
 #include "lesson/lesson_html.h"
@@ -34,12 +34,6 @@ static void print_diag(FILE *out, const char *file, int line, const char *text)
 static const char *lessons_dir(void)
 {
     return mha_data_path("lessons");
-}
-
-char *cli_assets_dir(void)
-{
-    const char *p = mha_data_path("assets");
-    return strdup(p ? p : "assets");
 }
 
 int cli_list_lessons(void)

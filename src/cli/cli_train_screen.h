@@ -4,7 +4,7 @@
 #ifndef MHA_CLI_TRAIN_SCREEN_H
 #define MHA_CLI_TRAIN_SCREEN_H
 
-#include "cli.h"
+#include "cli/cli.h"
 #include "engine/train.h"
 #include "ui/train/ui_train.h"
 

@@ -11,7 +11,7 @@
 
 #include <jansson.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 #include "engine/text_check.h"
 #include "engine/train.h"
 #include "engine/train_text.h"

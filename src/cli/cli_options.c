@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 #include "io/colorscale.h"
 #include "io/dump.h"
 #include "io/export.h"
@@ -155,14 +155,6 @@ static int usage_error(const char *fmt, const char *arg)
     fprintf(stderr, fmt, mha_text_escape(arg, shown, sizeof shown));
     fprintf(stderr, "\nTry '%s --help' for more information.\n", prog);
     return CLI_EXIT_USAGE;
-}
-
-void cli_report(const struct mha_error *err)
-{
-    char buf[MHA_ERROR_FILE_MAX + MHA_ERROR_TEXT_MAX + 64];
-    char shown[sizeof buf * 2];
-    fprintf(stderr, "%s: %s\n", prog,
-            mha_text_escape(mha_error_format(err, buf, sizeof buf), shown, sizeof shown));
 }
 
 /* Parse a whole decimal number in [lo, hi]; 0 on success. */

@@ -3,7 +3,14 @@
  * (cli_lessons.c).  main.c dispatches; the tests parse command lines with
  * the same code (a :link from the explorer is read back through cli_parse).
  * Messages go to stderr as "mha-explorer: ..."; nothing here touches the
- * terminal. */
+ * terminal.
+ *
+ * The files of src/cli call one another one way only: cli_common.c
+ * (errors, JSON strings, the assets folder) and cli_exit.c at the bottom,
+ * the options (cli_options.c) above the text and lesson tools they use,
+ * the dump, training, recording and explorer runners above them, main.c on
+ * top.  tests/cli_calls.py prints the order and fails on a call that goes
+ * back (a circle). */
 #ifndef MHA_CLI_H
 #define MHA_CLI_H
 
@@ -96,7 +103,7 @@ int cli_parse(int argc, char **argv, struct cli_options *o);
  * --causal and --no-scale applied.  NULL + err ("--heads: ..." and the like). */
 struct mha_example *cli_build_example(const struct cli_options *o, struct mha_error *err);
 
-/* "mha-explorer: <err formatted>" on stderr. */
+/* "mha-explorer: <err formatted>" on stderr (cli_common.c). */
 void cli_report(const struct mha_error *err);
 
 /* At exit, flush and close stdout; if anything printed was lost, say so on
@@ -128,7 +135,7 @@ char *cli_find_lesson(const char *spec);
  * stderr as file:line: messages. */
 int cli_check_lesson_file(const char *path, int step);
 
-/* The data directory's assets/ (or "assets"), newly allocated. */
+/* The data directory's assets/ (or "assets"), newly allocated (cli_common.c). */
 char *cli_assets_dir(void);
 
 /* Fills the train_note of every step of l whose scene trains, with what the
@@ -209,11 +216,32 @@ int cli_grad(const struct cli_options *o);
  * known ones). */
 struct mha_example *cli_model_example(const char *path, const char *tokens, struct mha_error *err);
 
+/* --dump STAGE: the stage of ex (every check done before the first byte,
+ * so a refusal leaves stdout untouched) in o->format (cli_dump.c).  Exit
+ * status. */
+int cli_dump(const struct cli_options *o, const struct mha_example *ex);
+
+/* --replay FILE read whole before anything is played into rec (zeroed
+ * when there is none): 0, or CLI_EXIT_USAGE with file:line: what is wrong
+ * (cli_explorer.c). */
+struct recording;
+int cli_load_replay(const struct cli_options *o, struct recording *rec);
+
+/* The explorer on a terminal: ex's stages, or (train not NULL) the
+ * training screen (ex may be NULL then); rec: the recording to replay
+ * (cli_load_replay); follow: the teacher's stream (--follow), or NULL.
+ * Takes ex.  Exit status (cli_explorer.c, built with the program). */
+struct ui_train_setup;
+struct rec_follow;
+int cli_run_explorer(const struct cli_options *o, struct mha_example *ex,
+                     const struct recording *rec, const struct ui_train_setup *train,
+                     struct rec_follow *follow);
+
 /* --load MODEL --dump circuits: each head's QK and OV circuits, read off
  * the weights (cli_circuits.c).  Exit status. */
 int cli_dump_circuits(const struct cli_options *o);
 
-/* s as a JSON string, quotes and escapes included (cli_train.c). */
+/* s as a JSON string, quotes and escapes included (cli_common.c). */
 void cli_json_string(FILE *f, const char *s);
 
 /* ---- text (cli_text.c) ---- */

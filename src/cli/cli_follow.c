@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 #include "io/rec_stream.h"
 
 static const char *prog = "mha-explorer";

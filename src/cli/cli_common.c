@@ -1,0 +1,35 @@
+/* cli_common.c - what every part of the command line shares: an error
+ * reported on stderr, a string written as JSON, the assets folder.  The
+ * bottom of src/cli: it calls nothing else of the command line. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "cli/cli.h"
+#include "engine/text_check.h"
+#include "io/paths.h"
+
+void cli_report(const struct mha_error *err)
+{
+    char buf[MHA_ERROR_FILE_MAX + MHA_ERROR_TEXT_MAX + 64];
+    char shown[sizeof buf * 2];
+    fprintf(stderr, "mha-explorer: %s\n",
+            mha_text_escape(mha_error_format(err, buf, sizeof buf), shown, sizeof shown));
+}
+
+void cli_json_string(FILE *f, const char *s)
+{
+    json_t *j = json_string(s);
+    char *text = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
+    fputs(text ? text : "\"\"", f);
+    free(text);
+    json_decref(j);
+}
+
+char *cli_assets_dir(void)
+{
+    const char *p = mha_data_path("assets");
+    return strdup(p ? p : "assets");
+}
