@@ -209,13 +209,6 @@ int cli_train_summary(const struct cli_options *o);
 /* --grad MODEL --batch BATCH: print {"loss", "grad"} JSON.  Exit status. */
 int cli_grad(const struct cli_options *o);
 
-/* --load MODEL (a model file): the example of its sample, or of the words
- * of tokens when not NULL (--tokens), for --dump and the explorer; a
- * language model's example ends in its next words after the last token
- * (ex->next_word).  NULL + err (an unknown word is named with the closest
- * known ones). */
-struct mha_example *cli_model_example(const char *path, const char *tokens, struct mha_error *err);
-
 /* --dump STAGE: the stage of ex (every check done before the first byte,
  * so a refusal leaves stdout untouched) in o->format (cli_dump.c).  Exit
  * status. */

@@ -45,6 +45,16 @@ bool model_io_is_model_file(const char *path);
 /* Read a model file into a new model able to forward batch_cap sequences.
  * NULL + err (file and field) on any problem.  Free with train_model_free. */
 struct train_model *model_io_load(const char *path, int batch_cap, struct mha_error *err);
+
+/* The model file at path as an explorer example (model_example.c): run on
+ * its own sample, or on the words of tokens when not NULL (a text model's
+ * words as train_text.h cuts them, lower-cased when it was trained so;
+ * else labels between spaces); a language model's example ends in its
+ * next words after the last word (ex->next_word).  NULL + err: the file
+ * (named), or "WHAT: ..." for the sentence: an unknown word named with the
+ * three closest known ones, no word, more words than the context. */
+struct mha_example *model_io_example(const char *path, const char *tokens, const char *what,
+                                     struct mha_error *err);
 struct train_model *model_io_load_string(const char *text, const char *name, int batch_cap,
                                          struct mha_error *err);
 

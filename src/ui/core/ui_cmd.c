@@ -31,7 +31,7 @@ const struct ui_cmd ui_cmd_table[] = {
      UI_ARG_TEXT, false, ui_cmd_heads},
     {"d_model", {"d-model", "d"}, "d_model N", "model width N; heads move to the nearest divisor",
      UI_ARG_TEXT, false, ui_cmd_d_model},
-    {"tokens", {"t"}, "tokens A B C", "new tokens (any UTF-8 words), numbers from the seed",
+    {"tokens", {"t"}, "tokens A B C", "new tokens: numbers from the seed, or a loaded model",
      UI_ARG_TEXT, false, ui_cmd_tokens},
     {"seed", {NULL}, "seed N", "draw every number again from seed N",
      UI_ARG_TEXT, false, ui_cmd_seed},

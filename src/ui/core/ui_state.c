@@ -11,6 +11,7 @@
 
 #include "engine/text_check.h"
 #include "io/example_io.h"
+#include "io/model_io.h"
 #include "lesson/lesson.h"
 #include "ui/core/ui_cmd.h"
 #include "engine/stages.h"
@@ -132,6 +133,8 @@ static int replace_in_place(struct ui_state *st, const struct mha_example *nex)
     ex->has_bias = nex->has_bias;
     ex->has_mask = nex->has_mask;
     ex->seed = nex->seed;
+    ex->has_next_word = nex->has_next_word;
+    ex->next_word = nex->next_word;
     struct mha_error err;
     mha_error_clear(&err);
     return mha_forward(ex, st->tr, &err);
@@ -396,8 +399,33 @@ int ui_state_set_seed(struct ui_state *st, unsigned long seed)
     return 0;
 }
 
+/* :tokens on a trained model's example: the model runs on the typed words
+ * (its own vocabulary, unknown words named with the closest known ones). */
+static int model_tokens(struct ui_state *st, const char *text)
+{
+    struct mha_error err;
+    mha_error_clear(&err);
+    struct mha_example *ex = model_io_example(st->load_path, text, ":tokens", &err);
+    if (!ex) {
+        char buf[UI_MSG_MAX];
+        ui_state_say(st, true, "%s", mha_error_format(&err, buf, sizeof buf));
+        return -1;
+    }
+    if (replace(st, ex, false))
+        return -1;
+    if (st->ex->has_next_word && st->ex->next_word.n > 0)
+        ui_state_say(st, false, "%d words through the model; after \"%s\" it says \"%s\" (%.2f).",
+                     st->ex->lq, st->ex->tokens[st->ex->lq - 1], st->ex->next_word.word[0],
+                     (double)st->ex->next_word.p[0]);
+    else
+        ui_state_say(st, false, "%d tokens through the model.", st->ex->lq);
+    return 0;
+}
+
 int ui_state_set_tokens(struct ui_state *st, const char *text)
 {
+    if (st->load_path[0] && model_io_is_model_file(st->load_path))
+        return model_tokens(st, text);
     char *copy = strdup(text);
     char **toks = calloc(MHA_MAX_TOKENS + 1, sizeof *toks);
     int n = 0, rc = -1;

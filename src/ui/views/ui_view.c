@@ -2,9 +2,11 @@
 #include "ui/views/ui_view.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "engine/stages.h"
+#include "ui/views/ui_viewdata.h"
 #include "ui/views/ui_views.h"
 
 /* Collects blocks into the caller's array. */
@@ -159,6 +161,53 @@ static void shown(void *arg, int i, int h, bool new_row)
     }
 }
 
+/* A language model's next words, the table its block points into: kept
+ * here and rebuilt only when the words change. */
+static struct ui_table next_table;
+static struct mha_next_word next_shown;
+
+static void next_table_free(void)
+{
+    for (int i = 0; next_table.cells && i < next_table.rows * next_table.cols; i++)
+        free(next_table.cells[i]);
+    free(next_table.cells);
+    memset(&next_table, 0, sizeof next_table);
+}
+
+/* Under the output stage of a trained language model: its likeliest next
+ * words after the last position with their probabilities as bars. */
+static void next_words(struct builder *b)
+{
+    const struct mha_example *ex = b->st->ex;
+    const struct mha_next_word *nw = &ex->next_word;
+    if (nw->n <= 0 || nw->n > MHA_NEXT_WORD_MAX)
+        return;
+    if (!next_table.cells || memcmp(&next_shown, nw, sizeof *nw) != 0) {
+        next_table_free();
+        if (!ui_table_alloc(&next_table, nw->n + 1, 3))
+            return;
+        next_table.right[1] = true;
+        next_table.bar_col = 2;
+        ui_table_set_row(&next_table, 0, (const char *const[]){"word", "p", ""});
+        for (int i = 0; i < nw->n; i++) {
+            char p[16];
+            snprintf(p, sizeof p, "%.4f", (double)nw->p[i]);
+            ui_table_set_row(&next_table, i + 1, (const char *const[]){nw->word[i], p, p});
+        }
+        next_shown = *nw;
+    }
+    struct ui_block *k = add(b, UI_BLOCK_TABLE, true);
+    if (!k)
+        return;
+    const int pos = nw->position >= 0 && nw->position < ex->lq ? nw->position : ex->lq - 1;
+    snprintf(k->title, sizeof k->title, "next word after \"%s\" (position %d, temperature %g)",
+             ex->tokens ? ex->tokens[pos] : "", pos, (double)nw->temperature);
+    k->table = &next_table;
+    k->rows = next_table.rows;
+    k->cols = next_table.cols;
+    k->inert = true;
+}
+
 int ui_view_build(const struct ui_state *st, int width, struct ui_block *out, int max)
 {
     struct builder b = {st, out, 0, max, NULL, false};
@@ -170,6 +219,8 @@ int ui_view_build(const struct ui_state *st, int width, struct ui_block *out, in
     b.info = mha_stage_info((enum mha_stage)st->stage);
     b.wide = 3 * approx_width(st->ex->d_model) + 8 <= width;
     mha_stage_walk(b.info, b.info->screen_order, shown_heads(st), MHA_SHOW_SCREEN, shown, &b);
+    if (b.info->next_word && st->ex->has_next_word)
+        next_words(&b);
     for (int i = 0; st->hide.active && i < b.n; i++)
         out[i].hide = &st->hide; /* a checkpoint's cells, hidden until answered */
     return b.n;

@@ -1,0 +1,129 @@
+/* model_example.c - a trained model as an explorer example: the model
+ * file read, a typed sentence cut into the model's words (a text model's
+ * words, lower-cased when it was trained so, else labels between spaces),
+ * every unknown word named with the closest known ones, the sentence run
+ * through the model, and a language model's next words after its last
+ * word. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/text_check.h"
+#include "engine/train.h"
+#include "engine/train_text.h"
+#include "io/model_io.h"
+
+/* Id of label in m's vocabulary, -1 when none. */
+static int vocab_id(const struct train_model *m, const char *label)
+{
+    for (int i = 0; i < m->cfg.vocab; i++)
+        if (!strcmp(m->vocab_names[i], label))
+            return i;
+    return -1;
+}
+
+/* "kat" (closest: "cat", "hat", "mat") appended to msg. */
+static void unknown_word(const struct train_model *m, const char *word, char *msg, size_t n)
+{
+    char shown[160];
+    size_t used = strlen(msg);
+    used += (size_t)snprintf(msg + used, n - used, "%s\"%s\"", used ? "; " : "",
+                             mha_text_escape(word, shown, sizeof shown));
+    int best[3];
+    const int k = train_text_closest(word, (const char(*)[TRAIN_LABEL_MAX])m->vocab_names,
+                                     m->cfg.vocab, best, 3);
+    for (int i = 0; i < k && used < n; i++)
+        used += (size_t)snprintf(msg + used, n - used, "%s\"%s\"", i ? ", " : " (closest: ",
+                                 mha_text_escape(m->vocab_names[best[i]], shown, sizeof shown));
+    if (k && used < n)
+        snprintf(msg + used, n - used, ")");
+}
+
+/* The words of s as m reads them: a text model's words (lower-cased when it
+ * was trained so), else labels between spaces; their ids into ids.  0, or
+ * -1 + err naming every unknown word with the closest known ones. */
+static int sentence_ids(const struct train_model *m, const char *path, const char *what,
+                        const char *s, int *ids, int *count, struct mha_error *err)
+{
+    if (strrchr(path, '/'))
+        path = strrchr(path, '/') + 1; /* the file's name, not its folders */
+    const size_t len = strlen(s);
+    char bad[96];
+    if (mha_text_find_unsafe(s, len, true, bad, sizeof bad) < len)
+        return mha_error_set(err, "%s: the text holds %s", what, bad);
+    char *buf = strdup(s);
+    if (!buf)
+        return mha_error_set(err, "out of memory");
+    if (m->words == TRAIN_WORDS_LOWER)
+        train_text_lower(buf, len);
+    char unknown[700] = "";
+    int n = 0, n_unknown = 0;
+    size_t at = 0, start = 0, wlen = 0;
+    for (;;) {
+        if (m->words != TRAIN_WORDS_NONE) {
+            if (!train_text_next_word(buf, len, &at, &start, &wlen))
+                break;
+        } else {
+            at += strspn(buf + at, " \t\r\n");
+            if (at >= len)
+                break;
+            start = at;
+            wlen = strcspn(buf + at, " \t\r\n");
+            at += wlen;
+        }
+        char word[TRAIN_LABEL_MAX * 4];
+        snprintf(word, sizeof word, "%.*s", (int)(wlen < sizeof word ? wlen : sizeof word - 1),
+                 buf + start);
+        const int id = wlen < TRAIN_LABEL_MAX ? vocab_id(m, word) : -1;
+        if (id < 0) {
+            n_unknown++;
+            unknown_word(m, word, unknown, sizeof unknown);
+        } else if (n < TRAIN_MAX_CONTEXT) {
+            ids[n] = id;
+        }
+        n++;
+    }
+    free(buf);
+    if (n_unknown)
+        return mha_error_set(err, "%s: %s not in the vocabulary of %s (%d words): %s", what,
+                             n_unknown == 1 ? "a word is" : "words are", path, m->cfg.vocab,
+                             unknown);
+    if (n == 0)
+        return mha_error_set(err, "%s: give at least one word of the model's vocabulary", what);
+    if (n > m->cfg.context)
+        return mha_error_set(err, "%s: %d words; the model %s takes at most %d (its context)", what,
+                             n, path, m->cfg.context);
+    *count = n;
+    return 0;
+}
+
+struct mha_example *model_io_example(const char *path, const char *tokens, const char *what,
+                                     struct mha_error *err)
+{
+    struct train_model *m = model_io_load(path, 1, err);
+    if (!m)
+        return NULL;
+    struct mha_example *ex = NULL;
+    int ids[TRAIN_MAX_CONTEXT], n = 0;
+    if (tokens && (sentence_ids(m, path, what, tokens, ids, &n, err) ||
+                   train_model_set_sample(m, ids, n, err) || train_model_sample_forward(m, err)))
+        goto done;
+    ex = train_model_to_example(m, err);
+    if (!ex) {
+        mha_error_at(err, path, 0, 0);
+        goto done;
+    }
+    const int k = train_model_next_output(m);
+    if (k >= 0) {
+        if (train_next_words(m, k, m->sample, m->sample_len, m->sample_len - 1, 1.0f,
+                             MHA_NEXT_WORD_MAX, &ex->next_word, err)) {
+            mha_example_free(ex);
+            ex = NULL;
+            goto done;
+        }
+        ex->has_next_word = true;
+    }
+done:
+    train_model_free(m);
+    return ex;
+}

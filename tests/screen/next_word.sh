@@ -1,0 +1,35 @@
+#!/bin/bash
+# A trained language model in the explorer: the output stage ends in its
+# next words after the last word, with their probabilities as bars; :tokens
+# runs the model on a new sentence (not numbers drawn from a seed) and an
+# unknown word is named with the closest known ones, the model kept.
+. "$(dirname "$0")/lib.sh"
+
+cd "$WORK/cwd" || exit 1
+"$EXE" --train sentences --dump summary --save lm.json >/dev/null 2>&1 ||
+    fail "--train sentences --save lm.json failed"
+pass
+
+start 100 30 -- --load lm.json --tokens "the cat sat on the" --stage output
+wait_for "6 · Output"
+for _ in 1 2 3 4; do keys NPage; done
+wait_for 'next word after "the" (position 4, temperature 1)'
+check "mat comes first, with its bar" bash -c \
+    "tmux -L $SOCK capture-pane -p | grep -qP '^mat +0\.[0-9]{4}  █'"
+check "ten words under the header" test "$(screen | grep -cP '^\S+ +0\.[0-9]{4}  [█░]+$')" = 10
+
+# :tokens runs the model on the new words
+keys ':'
+type_text "tokens the dog sat on the"
+keys Enter
+wait_for 'words through the model; after "the" it says "rug"'
+check "the model's file is still named" bash -c "tmux -L $SOCK capture-pane -p | grep -q 'lm.json'"
+check "no numbers drawn from a seed" bash -c "! tmux -L $SOCK capture-pane -p | grep -q 'seed 42'"
+# an unknown word: named with the closest, the sentence kept
+keys ':'
+type_text "tokens the dgo sat"
+keys Enter
+wait_for '"dgo" (closest:'
+check "the sentence before is kept" bash -c "tmux -L $SOCK capture-pane -p | grep -q '5 tokens'"
+keys q
+wait_exit 0
