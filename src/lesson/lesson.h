@@ -76,6 +76,7 @@ int lesson_switch_from_name(const char *word);
  * one row per key: its name, how its value is read and applied, its doc). */
 enum lesson_scene_key {
     SCENE_LOAD,
+    SCENE_WORDS,
     SCENE_TOKENS,
     SCENE_D_MODEL,
     SCENE_SEED,
@@ -116,6 +117,7 @@ struct lesson_scene {
     uint32_t seed;
     bool causal, scaled;
     char *load;  /* relative to the assets directory */
+    char *words; /* the sentence a loaded model file runs on */
     char *focus; /* unparsed, resolved against an example later */
     enum mha_view view;
     long long batch, seq;

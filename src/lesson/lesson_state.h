@@ -20,6 +20,7 @@ struct lesson_state {
     uint32_t seed;
     /* or an example file, relative to the assets directory */
     const char *load;
+    const char *words;    /* a model file's sentence (NULL: its own sample) */
     int heads;            /* 0: the file's own (loaded) */
     int causal;           /* -1: as the example has it, else 0/1 */
     int scaled;           /* -1: as the example has it, else 0/1 */
@@ -101,7 +102,8 @@ enum lesson_compute_kind {
     COMPUTE_TOKENS,
     COMPUTE_PARAMS,
     COMPUTE_ARGMAX,
-    COMPUTE_WEIGHT
+    COMPUTE_WEIGHT,
+    COMPUTE_NEXT /* a language model's likeliest next word after the sentence */
 };
 
 struct lesson_compute {

@@ -139,11 +139,15 @@ void lesson_parse_quiz(struct lesson *l, struct lesson_quiz *q, const char *body
         else if (lesson_compute_parse(q->compute, &c) != 0)
             lesson_diag_add(l, q->compute_line,
                             "compute: \"%s\" is not understood; expected argmax head H row R, "
-                            "weight head H row R col C, d_k, d_model, heads, tokens or params",
+                            "weight head H row R col C, d_k, d_model, heads, tokens, params or "
+                            "next",
                             q->compute);
         else if (c.kind == COMPUTE_ARGMAX && q->n_choices == 0)
             lesson_diag_add(l, q->compute_line,
                             "compute: argmax gives a token; list the tokens in \"choices:\"");
+        else if (c.kind == COMPUTE_NEXT && q->n_choices == 0)
+            lesson_diag_add(l, q->compute_line,
+                            "compute: next gives a word; list the words in \"choices:\"");
         return;
     }
     if (q->compute)
@@ -225,11 +229,9 @@ int lesson_compute_parse(const char *text, struct lesson_compute *c)
     static const struct {
         const char *word;
         enum lesson_compute_kind kind;
-    } simple[] = {{"d_k", COMPUTE_D_K},
-                  {"d_model", COMPUTE_D_MODEL},
-                  {"heads", COMPUTE_HEADS},
-                  {"tokens", COMPUTE_TOKENS},
-                  {"params", COMPUTE_PARAMS}};
+    } simple[] = {{"d_k", COMPUTE_D_K},       {"d_model", COMPUTE_D_MODEL},
+                  {"heads", COMPUTE_HEADS},   {"tokens", COMPUTE_TOKENS},
+                  {"params", COMPUTE_PARAMS}, {"next", COMPUTE_NEXT}};
     for (size_t i = 0; i < sizeof simple / sizeof simple[0]; i++)
         if (strcmp(text, simple[i].word) == 0) {
             c->kind = simple[i].kind;
@@ -290,8 +292,14 @@ int lesson_quiz_expected(const struct lesson_quiz *q, const struct mha_example *
     struct lesson_compute c;
     if (lesson_compute_parse(q->compute ? q->compute : "", &c))
         return mha_error_set(err, "compute: \"%s\" is not understood", q->compute);
-    out->numeric = c.kind != COMPUTE_ARGMAX;
+    out->numeric = c.kind != COMPUTE_ARGMAX && c.kind != COMPUTE_NEXT;
     switch (c.kind) {
+    case COMPUTE_NEXT:
+        if (!ex->has_next_word || ex->next_word.n < 1)
+            return mha_error_set(err, "compute: next needs a trained language model (load: "
+                                      "models/sentences.json)");
+        snprintf(out->text, sizeof out->text, "%s", ex->next_word.word[0]);
+        return 0;
     case COMPUTE_D_K:
         out->number = t->d_k;
         break;

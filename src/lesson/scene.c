@@ -133,6 +133,7 @@ void lesson_scene_done(struct lesson_scene *sc)
 {
     free(sc->tokens);
     free(sc->load);
+    free(sc->words);
     free(sc->focus);
     free(sc->preset);
     free(sc->train);

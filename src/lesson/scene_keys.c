@@ -116,6 +116,12 @@ static bool read_load(struct lesson *l, struct lesson_scene *sc, const char *v, 
     return (sc->load = lesson_strdup(v)) != NULL;
 }
 
+static bool read_words(struct lesson *l, struct lesson_scene *sc, const char *v, int line)
+{
+    (void)l, (void)line;
+    return (sc->words = lesson_strdup(v)) != NULL;
+}
+
 static bool read_focus(struct lesson *l, struct lesson_scene *sc, const char *v, int line)
 {
     (void)l, (void)line;
@@ -202,8 +208,14 @@ static bool read_steps(struct lesson *l, struct lesson_scene *sc, const char *v,
 static void put_load(struct lesson_state *st, const struct lesson_scene *sc)
 {
     st->load = sc->load;
-    st->heads = 0; /* the file's own */
+    st->words = NULL; /* a model's own sample, unless words: follows */
+    st->heads = 0;    /* the file's own */
     st->causal = st->scaled = -1;
+}
+
+static void put_words(struct lesson_state *st, const struct lesson_scene *sc)
+{
+    st->words = sc->words;
 }
 
 /* tokens, d_model and seed describe a generated example: leave a loaded one */
@@ -212,6 +224,7 @@ static void leave_load(struct lesson_state *st)
     if (!st->load)
         return;
     st->load = NULL;
+    st->words = NULL;
     if (!st->heads)
         st->heads = 2;
 }
@@ -319,9 +332,15 @@ struct scene_key_row {
 
 static const struct scene_key_row keys[SCENE_KEY_COUNT] = {
     [SCENE_LOAD] = {{"load", "a file under `assets/`, e.g. `examples/cat-sat.json`",
-                     "an example file (its tokens, sizes and weights)"},
+                     "an example file (its tokens, sizes and weights), or a trained model "
+                     "file (`models/sentences.json`)"},
                     read_load,
                     put_load},
+    [SCENE_WORDS] = {{"words", "words separated by spaces",
+                      "with `load` of a model file: the sentence the model runs on (its own "
+                      "words; default its sample)"},
+                     read_words,
+                     put_words},
     [SCENE_TOKENS] = {{"tokens", "words separated by spaces",
                        "a generated example with these tokens"},
                       read_tokens,

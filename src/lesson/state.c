@@ -6,6 +6,7 @@
 #include "io/example_io.h"
 #include "lesson/lesson_parse.h"
 #include "lesson/lesson_state.h"
+#include "io/model_io.h"
 #include "engine/train.h"
 #include "engine/stages.h"
 #include "engine/text_check.h"
@@ -71,6 +72,10 @@ struct mha_example *lesson_state_example(const struct lesson_state *st, const ch
     if (st->load) {
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", assets_dir ? assets_dir : "assets", st->load);
+        if (model_io_is_model_file(path)) /* a trained model on its sentence, as it is */
+            return model_io_example(path, st->words, "words", err);
+        if (st->words)
+            return mha_error_set(err, "words: %s is an example file, not a model", st->load), NULL;
         ex = mha_example_load(path, err);
         if (!ex)
             return NULL;
@@ -438,9 +443,9 @@ static bool same_text(const char *a, const char *b)
  * and flags. */
 static bool same_shape(const struct lesson_state *a, const struct lesson_state *b)
 {
-    return same_text(a->load, b->load) && same_text(a->tokens, b->tokens) &&
-           a->d_model == b->d_model && a->heads == b->heads && a->causal == b->causal &&
-           a->scaled == b->scaled;
+    return same_text(a->load, b->load) && same_text(a->words, b->words) &&
+           same_text(a->tokens, b->tokens) && a->d_model == b->d_model && a->heads == b->heads &&
+           a->causal == b->causal && a->scaled == b->scaled;
 }
 
 /* A generated example with its sizes and labels but every number zero, as

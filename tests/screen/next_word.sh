@@ -12,7 +12,6 @@ pass
 
 start 100 30 -- --load lm.json --tokens "the cat sat on the" --stage output
 wait_for "6 · Output"
-for _ in 1 2 3 4; do keys NPage; done
 wait_for 'next word after "the" (position 4, temperature 1)'
 check "mat comes first, with its bar" bash -c \
     "tmux -L $SOCK capture-pane -p | grep -qP '^mat +0\.[0-9]{4}  █'"

@@ -174,8 +174,9 @@ static void next_table_free(void)
     memset(&next_table, 0, sizeof next_table);
 }
 
-/* Under the output stage of a trained language model: its likeliest next
- * words after the last position with their probabilities as bars. */
+/* On the output stage of a trained language model, above its matrices:
+ * its likeliest next words after the last position with their
+ * probabilities as bars. */
 static void next_words(struct builder *b)
 {
     const struct mha_example *ex = b->st->ex;
@@ -218,9 +219,11 @@ int ui_view_build(const struct ui_state *st, int width, struct ui_block *out, in
     }
     b.info = mha_stage_info((enum mha_stage)st->stage);
     b.wide = 3 * approx_width(st->ex->d_model) + 8 <= width;
-    mha_stage_walk(b.info, b.info->screen_order, shown_heads(st), MHA_SHOW_SCREEN, shown, &b);
+    /* a language model's next words first: the answer the stage ends in,
+     * on screen without scrolling */
     if (b.info->next_word && st->ex->has_next_word)
         next_words(&b);
+    mha_stage_walk(b.info, b.info->screen_order, shown_heads(st), MHA_SHOW_SCREEN, shown, &b);
     for (int i = 0; st->hide.active && i < b.n; i++)
         out[i].hide = &st->hide; /* a checkpoint's cells, hidden until answered */
     return b.n;

@@ -1,0 +1,53 @@
+#!/bin/bash
+# The bundled language model (assets/models/sentences.json, lesson 18) is
+# what the README's one command trains: trained again here and compared byte
+# for byte.  Then the figures lesson 18 states about it, from the model
+# itself: the documents' sentences, agreement, the ambiguous "too", and
+# what its heads write.
+EXE=$(realpath "${1:?usage: $0 path/to/mha-explorer}")
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+MODEL=$HERE/../assets/models/sentences.json
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+cd "$WORK" || exit 1
+passed=0
+failed=0
+check() {
+    local what=$1
+    shift
+    if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $what"; fi
+}
+
+"$EXE" --train sentences --seed 1 --save sentences.json --dump summary >/dev/null 2>err.txt
+check "the README's command trains (exit $?: $(head -c 200 err.txt))" test -s sentences.json
+check "the bundled model is what the command trains, byte for byte" cmp -s sentences.json "$MODEL"
+
+# next_word SENTENCE: "word p" lines, likeliest first
+next_word() {
+    "$EXE" --load "$MODEL" --tokens "$1" --dump output --format json |
+        python3 -c 'import json, sys
+for w in json.load(sys.stdin)["output"]["next_word"]:
+    print(w["word"], w["p"])'
+}
+check "the cat sat on the -> mat" test "$(next_word "the cat sat on the" | head -1 | cut -d' ' -f1)" = mat
+check "the dog sat on the -> rug" test "$(next_word "the dog sat on the" | head -1 | cut -d' ' -f1)" = rug
+check "the keys to the cabinet -> are" test "$(next_word "the keys to the cabinet" | head -1 | cut -d' ' -f1)" = are
+check "the key to the cabinets -> is" test "$(next_word "the key to the cabinets" | head -1 | cut -d' ' -f1)" = is
+# the ambiguous ending: tired and wide first and second, each with 0.3 or more
+too=$(next_word "the animal didn't cross the street because it was too" | head -2)
+check "the animal ... too: spread over tired and wide ($too)" python3 -c '
+import sys
+words = dict(l.split() for l in sys.argv[1].splitlines())
+sys.exit(0 if set(words) == {"tired", "wide"} and min(map(float, words.values())) >= 0.3 else 1)' "$too"
+check "the owl sat on the -> roof" test "$(next_word "the owl sat on the" | head -1 | cut -d' ' -f1)" = roof
+# a head that, attending to owl, raises roof most, and attending to bee, flower
+"$EXE" --load "$MODEL" --dump circuits --format json >c.json
+check "a head raises roof for owl and flower for bee" python3 -c '
+import json, sys
+heads = json.load(open("c.json"))["circuits"]["heads"]
+def raises(h):
+    return {r["attended"]: r["words"][0]["word"] for r in h["writes"][0]["raises"]}
+sys.exit(0 if any(raises(h).get("owl") == "roof" and raises(h).get("bee") == "flower" for h in heads) else 1)'
+
+echo "model_asset: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,38 @@
+#!/bin/bash
+# Lesson 18 on the bundled language model: the checkpoint asks for the next
+# word on the attention stage (no next words on screen), the answer's reveal
+# goes to the output stage, whose end is the model's next words; a later step
+# changes the sentence and the same question has another answer; :tokens in
+# the lesson runs the model too.
+. "$(dirname "$0")/lib.sh"
+
+start 120 40 -- --lesson 18 --step 2
+wait_for "step 2/7"
+wait_for "Which word does the model put first after"
+check "no next words on screen before the answer" \
+    bash -c "! tmux -L '$SOCK' capture-pane -p | grep -q 'next word after'"
+keys 1 # "the": wrong
+wait_for "One more try"
+keys 2 # "mat"
+wait_for "✓ Right: mat."
+wait_for "6 · Output"
+wait_for 'next word after "the" (position 4, temperature 1)'
+check "mat first" bash -c "tmux -L '$SOCK' capture-pane -p | grep -qP '^mat +0\.[0-9]{4}  █'"
+keys q
+wait_exit 0
+T kill-server
+sleep 0.2
+
+# step 4: the dog; the answer is rug
+start 120 40 -- --lesson 18 --step 4
+wait_for "step 4/7"
+wait_for '"the dog sat on the"?'
+keys 2
+wait_for "✓ Right: rug."
+# :tokens runs the lesson's model on a new sentence
+keys ':'
+type_text "tokens the key to the cabinets"
+keys Enter
+wait_for 'after "cabinets" it says "is"'
+keys q
+wait_exit 0
