@@ -293,7 +293,7 @@ struct mha_example *cli_build_example(const struct cli_options *o, struct mha_er
                                       : "--no-scale");
             return NULL;
         }
-        return model_io_example(o->load, o->tokens, "--tokens", err);
+        return model_io_example(o->load, o->tokens, 1.0f, "--tokens", err);
     }
     if (o->load) {
         ex = mha_example_load(o->load, err);

@@ -97,8 +97,8 @@ static int sentence_ids(const struct train_model *m, const char *path, const cha
     return 0;
 }
 
-struct mha_example *model_io_example(const char *path, const char *tokens, const char *what,
-                                     struct mha_error *err)
+struct mha_example *model_io_example(const char *path, const char *tokens, float temperature,
+                                     const char *what, struct mha_error *err)
 {
     struct train_model *m = model_io_load(path, 1, err);
     if (!m)
@@ -115,7 +115,7 @@ struct mha_example *model_io_example(const char *path, const char *tokens, const
     }
     const int k = train_model_next_output(m);
     if (k >= 0) {
-        if (train_next_words(m, k, m->sample, m->sample_len, m->sample_len - 1, 1.0f,
+        if (train_next_words(m, k, m->sample, m->sample_len, m->sample_len - 1, temperature,
                              MHA_NEXT_WORD_MAX, &ex->next_word, err)) {
             mha_example_free(ex);
             ex = NULL;

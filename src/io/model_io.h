@@ -50,11 +50,12 @@ struct train_model *model_io_load(const char *path, int batch_cap, struct mha_er
  * its own sample, or on the words of tokens when not NULL (a text model's
  * words as train_text.h cuts them, lower-cased when it was trained so;
  * else labels between spaces); a language model's example ends in its
- * next words after the last word (ex->next_word).  NULL + err: the file
+ * next words after the last word (ex->next_word), their probabilities
+ * softmax(logits / temperature).  NULL + err: the file
  * (named), or "WHAT: ..." for the sentence: an unknown word named with the
  * three closest known ones, no word, more words than the context. */
-struct mha_example *model_io_example(const char *path, const char *tokens, const char *what,
-                                     struct mha_error *err);
+struct mha_example *model_io_example(const char *path, const char *tokens, float temperature,
+                                     const char *what, struct mha_error *err);
 struct train_model *model_io_load_string(const char *text, const char *name, int batch_cap,
                                          struct mha_error *err);
 

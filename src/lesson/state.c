@@ -73,7 +73,7 @@ struct mha_example *lesson_state_example(const struct lesson_state *st, const ch
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", assets_dir ? assets_dir : "assets", st->load);
         if (model_io_is_model_file(path)) /* a trained model on its sentence, as it is */
-            return model_io_example(path, st->words, "words", err);
+            return model_io_example(path, st->words, 1.0f, "words", err);
         if (st->words)
             return mha_error_set(err, "words: %s is an example file, not a model", st->load), NULL;
         ex = mha_example_load(path, err);

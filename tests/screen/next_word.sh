@@ -1,6 +1,7 @@
 #!/bin/bash
-# A trained language model in the explorer: the output stage ends in its
-# next words after the last word, with their probabilities as bars; :tokens
+# A trained language model in the explorer: the output stage opens with its
+# next words after the last word, with their probabilities as bars; < and >
+# change the temperature (sharper, flatter, the order kept); :tokens
 # runs the model on a new sentence (not numbers drawn from a seed) and an
 # unknown word is named with the closest known ones, the model kept.
 . "$(dirname "$0")/lib.sh"
@@ -17,6 +18,23 @@ check "mat comes first, with its bar" bash -c \
     "tmux -L $SOCK capture-pane -p | grep -qP '^mat +0\.[0-9]{4}  █'"
 check "ten words under the header" test "$(screen | grep -cP '^\S+ +0\.[0-9]{4}  [█░]+$')" = 10
 
+# the temperature: < sharpens the next words, > flattens them; the order stays
+p_of_mat() { screen | grep -oP '^mat +\K0\.[0-9]{4}' | head -1; }
+p1=$(p_of_mat)
+keys '<'
+wait_for 'temperature 0.75)'
+wait_for 'Temperature 0.75: softmax(logits / 0.75), sharper'
+p075=$(p_of_mat)
+check "at 0.75 mat's probability rises ($p1 -> $p075)" awk "BEGIN { exit !($p075 > $p1) }"
+keys '>'
+keys '>'
+wait_for 'temperature 1.5)'
+p15=$(p_of_mat)
+check "at 1.5 it falls ($p1 -> $p15), mat still first" bash -c \
+    "awk 'BEGIN { exit !($p15 < $p1) }' && tmux -L $SOCK capture-pane -p | grep -qP '^mat +0\.[0-9]{4}  '"
+keys '<'
+wait_for 'temperature 1)'
+
 # :tokens runs the model on the new words
 keys ':'
 type_text "tokens the dog sat on the"
@@ -30,5 +48,13 @@ type_text "tokens the dgo sat"
 keys Enter
 wait_for '"dgo" (closest:'
 check "the sentence before is kept" bash -c "tmux -L $SOCK capture-pane -p | grep -q '5 tokens'"
+keys q
+wait_exit 0
+
+# < on an example that is no language model says what it is for
+start 80 24
+wait_for "0 · Input"
+keys '<'
+wait_for "change a language model's temperature"
 keys q
 wait_exit 0

@@ -32,6 +32,8 @@ const struct ui_key_binding ui_key_table[] = {
     {{'c'}, "c", UI_KEYS_ANY, UI_ACT_CAUSAL, "causal mask on / off"},
     {{'s'}, "s", UI_KEYS_ANY, UI_ACT_SCALE, "1/√d_k scaling on / off"},
     {{'r'}, "r", UI_KEYS_ANY, UI_ACT_RESEED, "new random numbers (next seed)"},
+    {{'<', ','}, "< ,", UI_KEYS_ANY, UI_ACT_TEMP_DOWN, "a language model: temperature down"},
+    {{'>', '.'}, "> .", UI_KEYS_ANY, UI_ACT_TEMP_UP, "a language model: temperature up"},
     {{':'},
      ":",
      UI_KEYS_ANY,

@@ -26,6 +26,8 @@ enum ui_action {
     UI_ACT_CAUSAL,
     UI_ACT_SCALE,
     UI_ACT_RESEED,
+    UI_ACT_TEMP_DOWN, /* < > a language model's temperature */
+    UI_ACT_TEMP_UP,
     UI_ACT_COMMAND,
     UI_ACT_FOCUS_NEXT,
     UI_ACT_FOCUS_PREV,

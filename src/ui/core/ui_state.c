@@ -72,6 +72,7 @@ int ui_state_init(struct ui_state *st, struct mha_example *ex, bool generated, c
     }
     st->ex = ex;
     st->generated = generated;
+    st->temperature = 1.0f;
     snprintf(st->source, sizeof st->source, "%s", source ? source : "");
     update_ranges(st);
     return 0;
@@ -405,7 +406,8 @@ static int model_tokens(struct ui_state *st, const char *text)
 {
     struct mha_error err;
     mha_error_clear(&err);
-    struct mha_example *ex = model_io_example(st->load_path, text, ":tokens", &err);
+    struct mha_example *ex =
+        model_io_example(st->load_path, text, st->temperature, ":tokens", &err);
     if (!ex) {
         char buf[UI_MSG_MAX];
         ui_state_say(st, true, "%s", mha_error_format(&err, buf, sizeof buf));
@@ -422,9 +424,69 @@ static int model_tokens(struct ui_state *st, const char *text)
     return 0;
 }
 
+/* The temperatures < and > step through. */
+static const float temperatures[] = {0.25f, 0.5f, 0.75f, 1.0f, 1.5f, 2.0f, 4.0f};
+#define N_TEMPERATURES ((int)(sizeof temperatures / sizeof temperatures[0]))
+
+static bool is_model(const struct ui_state *st)
+{
+    return st->load_path[0] && model_io_is_model_file(st->load_path);
+}
+
+int ui_state_step_temperature(struct ui_state *st, int dir)
+{
+    if (!st->ex->has_next_word || !is_model(st)) {
+        ui_state_say(st, true,
+                     "< > change a language model's temperature: load one (--load MODEL, or "
+                     "lesson 18).");
+        return -1;
+    }
+    const float now = st->ex->next_word.temperature;
+    int at = 0;
+    while (at + 1 < N_TEMPERATURES && temperatures[at] < now)
+        at++;
+    if (temperatures[at] == now)
+        at += dir;
+    else if (dir < 0 || temperatures[at] < now) /* between two steps: the nearer one that way */
+        at += dir < 0 ? -1 : 1;
+    if (at < 0 || at >= N_TEMPERATURES) {
+        ui_state_say(st, true, "Temperature %g is the %s here.", (double)now,
+                     dir < 0 ? "lowest" : "highest");
+        return -1;
+    }
+    /* the same words through the model again, softmax(logits / temperature) */
+    char words[4096];
+    size_t used = 0;
+    words[0] = '\0';
+    for (int i = 0; i < st->ex->lq && used < sizeof words; i++)
+        used += (size_t)snprintf(words + used, sizeof words - used, "%s%s", i ? " " : "",
+                                 st->ex->tokens[i]);
+    const float keep = st->temperature;
+    st->temperature = temperatures[at];
+    struct mha_error err;
+    mha_error_clear(&err);
+    struct mha_example *ex =
+        model_io_example(st->load_path, words, st->temperature, ":tokens", &err);
+    if (!ex || replace(st, ex, false)) {
+        char buf[UI_MSG_MAX];
+        st->temperature = keep;
+        ui_state_say(st, true, "%s", mha_error_format(&err, buf, sizeof buf));
+        return -1;
+    }
+    ui_state_say(st, false,
+                 "Temperature %g: softmax(logits / %g), %s; \"%s\" first with %.2f. < > change "
+                 "it.",
+                 (double)st->temperature, (double)st->temperature,
+                 st->temperature < 1.0f   ? "sharper than the model's own"
+                 : st->temperature > 1.0f ? "flatter than the model's own"
+                                          : "the model's own probabilities",
+                 st->ex->next_word.word[0], (double)st->ex->next_word.p[0]);
+    return 0;
+}
+
 int ui_state_set_tokens(struct ui_state *st, const char *text)
 {
-    if (st->load_path[0] && model_io_is_model_file(st->load_path))
+    if (is_model(st))
         return model_tokens(st, text);
     char *copy = strdup(text);
     char **toks = calloc(MHA_MAX_TOKENS + 1, sizeof *toks);

@@ -43,6 +43,7 @@ struct ui_state {
     char trained[128];
     char source[256];         /* where ex came from, for the status line */
     char load_path[PATH_MAX]; /* the file ex came from (absolute when known), "" if none */
+    float temperature;        /* a language model's next words: softmax(logits / this) */
 
     int stage; /* 0..6 */
     enum mha_view view;
@@ -104,6 +105,10 @@ int ui_state_toggle_causal(struct ui_state *st);
 int ui_state_toggle_scaled(struct ui_state *st);
 int ui_state_set_seed(struct ui_state *st, unsigned long seed);
 int ui_state_set_tokens(struct ui_state *st, const char *text);
+/* A loaded language model's next words again at the next temperature down
+ * (dir -1) or up (+1) of 0.25, 0.5, 0.75, 1, 1.5, 2, 4; -1 with a message
+ * when the example is no language model or the end is reached. */
+int ui_state_step_temperature(struct ui_state *st, int dir);
 int ui_state_load(struct ui_state *st, const char *path);
 /* Take ownership of ex and show it (a lesson's scene).  source: for the
  * status line ("" for a generated example).  On failure ex is freed. */

@@ -194,6 +194,10 @@ static void apply(struct ui_app *app, enum ui_action act, int key)
     case UI_ACT_RESEED:
         ui_state_set_seed(st, (unsigned long)st->ex->seed + 1ul);
         break;
+    case UI_ACT_TEMP_DOWN:
+    case UI_ACT_TEMP_UP:
+        ui_state_step_temperature(st, act == UI_ACT_TEMP_UP ? +1 : -1);
+        break;
     case UI_ACT_COMMAND:
         ui_prompt_open(app, ':');
         break;
