@@ -82,34 +82,20 @@ int cli_text_measure(struct train_run *run, struct train_text_eval *ev)
     return train_text_evaluate(run, ev, NULL);
 }
 
-/* Each head knocked out alone (train_text_evaluate_knocked) into out
- * (heads entries); false when it cannot be measured. */
-static bool knock_each(const struct train_run *run, struct train_text_eval *out)
+/* Each head knocked out alone into k (heads entries) and the jobs it does
+ * into does; false when it cannot be measured. */
+static bool knock_each(const struct train_run *run, const struct train_text_eval *ev,
+                       struct train_text_eval *k, unsigned *does)
 {
-    const int H = run->model->cfg.heads;
-    bool knock[TRAIN_MAX_D_MODEL];
-    for (int h = 0; h < H; h++) {
-        for (int i = 0; i < H; i++)
-            knock[i] = i == h;
-        if (train_text_evaluate_knocked((struct train_run *)run, knock, &out[h], NULL))
-            return false;
-    }
-    return true;
-}
-
-/* A head does job j when knocking it out takes TRAIN_TEXT_JOB_DROP or more
- * off the job's top-1 accuracy. */
-static bool does_job(const struct train_text_eval *all, const struct train_text_eval *knocked,
-                     int j)
-{
-    return all->job_words[j] && all->job_top1[j] - knocked->job_top1[j] >= TRAIN_TEXT_JOB_DROP;
+    return train_text_head_jobs((struct train_run *)run, ev, k, does, NULL) == 0;
 }
 
 static void knocked_json(FILE *f, const struct train_run *run, const struct train_text_eval *ev)
 {
     static struct train_text_eval k[TRAIN_MAX_D_MODEL];
+    static unsigned does[TRAIN_MAX_D_MODEL];
     const struct train_text *t = run->task->data->text;
-    if (!knock_each(run, k))
+    if (!knock_each(run, ev, k, does))
         return;
     fprintf(f, "  \"knocked_out\": [");
     for (int h = 0; h < run->model->cfg.heads; h++) {
@@ -123,7 +109,7 @@ static void knocked_json(FILE *f, const struct train_run *run, const struct trai
             }
             fprintf(f, "}, \"does\": [");
             for (int j = 0, n = 0; j < ev->n_jobs; j++)
-                if (does_job(ev, &k[h], j)) {
+                if (does[h] & (1u << j)) {
                     fprintf(f, "%s", n++ ? ", " : "");
                     cli_json_string(f, t->job_names[j]);
                 }
@@ -137,8 +123,9 @@ static void knocked_json(FILE *f, const struct train_run *run, const struct trai
 static void knocked_text(FILE *f, const struct train_run *run, const struct train_text_eval *ev)
 {
     static struct train_text_eval k[TRAIN_MAX_D_MODEL];
+    static unsigned does[TRAIN_MAX_D_MODEL];
     const struct train_text *t = run->task->data->text;
-    if (!knock_each(run, k))
+    if (!knock_each(run, ev, k, does))
         return;
     for (int h = 0; h < run->model->cfg.heads; h++) {
         fprintf(f, "knocked out  head %d: next %.4f", h, (double)k[h].top1);
@@ -146,7 +133,7 @@ static void knocked_text(FILE *f, const struct train_run *run, const struct trai
             fprintf(f, "%s %s %.4f", j ? "," : ";", t->job_names[j], (double)k[h].job_top1[j]);
         int n = 0;
         for (int j = 0; j < ev->n_jobs; j++)
-            if (does_job(ev, &k[h], j))
+            if (does[h] & (1u << j))
                 fprintf(f, "%s%s", n++ ? ", " : " (does: ", t->job_names[j]);
         fprintf(f, "%s\n", n ? ")" : "");
     }

@@ -144,6 +144,17 @@ int train_text_evaluate_knocked(struct train_run *run, const bool *knock,
  * this much off the job's held-out top-1 accuracy. */
 #define TRAIN_TEXT_JOB_DROP 0.1f
 
+/* What each head of run's model does for the text's jobs: all is the
+ * measure with every head (train_text_evaluate), knocked (heads entries)
+ * receives each head knocked out alone, and does[h] bit j is set when
+ * knocking head h out costs job j TRAIN_TEXT_JOB_DROP or more.  0, or -1 +
+ * err. */
+int train_text_head_jobs(struct train_run *run, const struct train_text_eval *all,
+                         struct train_text_eval *knocked, unsigned *does, struct mha_error *err);
+
+/* "agree", "agree+content", "" for the jobs in does (the text's names). */
+void train_text_jobs_label(const struct train_text *t, unsigned does, char *buf, size_t n);
+
 /* The output of m that predicts the next word: one named "next" with a
  * class per token; -1 when m is not a language model. */
 int train_model_next_output(const struct train_model *m);

@@ -81,6 +81,36 @@ int train_text_evaluate_knocked(struct train_run *run, const bool *knock,
     return 0;
 }
 
+int train_text_head_jobs(struct train_run *run, const struct train_text_eval *all,
+                         struct train_text_eval *knocked, unsigned *does, struct mha_error *err)
+{
+    const int H = run->model->cfg.heads;
+    bool knock[TRAIN_MAX_D_MODEL];
+    for (int h = 0; h < H; h++) {
+        for (int i = 0; i < H; i++)
+            knock[i] = i == h;
+        if (train_text_evaluate_knocked(run, knock, &knocked[h], err))
+            return -1;
+        does[h] = 0;
+        for (int j = 0; j < all->n_jobs; j++)
+            if (all->job_words[j] &&
+                all->job_top1[j] - knocked[h].job_top1[j] >= TRAIN_TEXT_JOB_DROP)
+                does[h] |= 1u << j;
+    }
+    return 0;
+}
+
+void train_text_jobs_label(const struct train_text *t, unsigned does, char *buf, size_t n)
+{
+    size_t used = 0;
+    if (n)
+        buf[0] = '\0';
+    for (int j = 0; j < t->n_jobs && used < n; j++)
+        if (does & (1u << j))
+            used +=
+                (size_t)snprintf(buf + used, n - used, "%s%s", used ? "+" : "", t->job_names[j]);
+}
+
 int train_model_next_output(const struct train_model *m)
 {
     for (int k = 0; k < m->cfg.n_outputs; k++)

@@ -3,6 +3,7 @@
  * scrubbing back through them.  No curses here. */
 #include "ui/train/ui_train.h"
 
+#include "engine/train_text.h"
 #include "lesson/lesson_state.h"
 
 #include <math.h>
@@ -40,6 +41,30 @@ static void measure_roles(struct ui_train_pane *p, const struct train_model *m, 
     p->roles_of = of;
 }
 
+/* A text's jobs each head of the live model does (only when the text has
+ * jobs and the heads are few enough to knock out one by one each time). */
+static void measure_jobs(struct ui_train_pane *p)
+{
+    struct train_run *run = p->run;
+    const struct train_dataset *d = run->task->data;
+    const int H = run->model->cfg.heads;
+    p->jobs_valid = false;
+    if (!d || !d->text || !d->text->n_jobs || H > UI_TRAIN_JOBS_MAX_HEADS)
+        return;
+    struct train_text_eval all, knocked[UI_TRAIN_JOBS_MAX_HEADS];
+    p->jobs_valid = train_text_evaluate(run, &all, NULL) == 0 &&
+                    train_text_head_jobs(run, &all, knocked, p->jobs, NULL) == 0;
+}
+
+void ui_train_pane_jobs(const struct ui_train_pane *p, long scrub, int h, char *buf, size_t n)
+{
+    if (n)
+        buf[0] = '\0';
+    if (!p->jobs_valid || scrub >= 0 || h < 0 || h >= p->run->model->cfg.heads)
+        return;
+    train_text_jobs_label(p->run->task->data->text, p->jobs[h], buf, n);
+}
+
 /* An evaluation on the held-out batch; the run stops when its score has
  * been at its best for the patience. */
 static void evaluate(struct ui_train_pane *p)
@@ -47,6 +72,7 @@ static void evaluate(struct ui_train_pane *p)
     struct train_run *run = p->run;
     train_run_evaluate(run);
     measure_roles(p, run->model, -1);
+    measure_jobs(p);
     ui_train_history_eval(&p->hist, run->model->step, run->accuracy);
     switch (train_stopping_evaluated(&p->stopping, run)) {
     case TRAIN_STOP_SETTLED:
@@ -178,6 +204,7 @@ static int pane_reseed(const struct ui_train *t, struct ui_train_pane *p, uint32
         mha_example_set_token(p->start, false, i,
                               p->run->model->vocab_names[p->run->model->sample[i]]);
     p->roles_valid = false;
+    p->jobs_valid = false;
     pane_begin(t, p);
     return 0;
 }

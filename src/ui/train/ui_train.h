@@ -50,7 +50,15 @@ struct ui_train_pane {
     struct train_head_stats roles[TRAIN_MAX_D_MODEL];
     long roles_of;
     bool roles_valid;
+    /* a text's jobs each head does (train_text_head_jobs: knocked out alone,
+     * the jobs it costs 0.1 or more), measured at the live model's last
+     * evaluation when it has at most UI_TRAIN_JOBS_MAX_HEADS heads */
+    unsigned jobs[TRAIN_MAX_D_MODEL];
+    bool jobs_valid;
 };
+
+#define UI_TRAIN_JOBS_MAX_HEADS 16
+#define UI_TRAIN_JOBS_LABEL 48 /* bytes of a head's jobs label, "agree+content" */
 
 struct ui_train {
     const struct train_task *task; /* the caller's (outlives this) */
@@ -144,6 +152,10 @@ const struct train_model *ui_train_pane_model(const struct ui_train_pane *p, lon
  * checkpoint loaded: out has a slot per head.  false when it cannot be
  * measured (out of memory). */
 bool ui_train_pane_heads(const struct ui_train_pane *p, long scrub, struct train_head_stats *out);
+
+/* "agree+content": the jobs head h of the model p shows does, when measured
+ * (the live model, not a checkpoint); "" otherwise. */
+void ui_train_pane_jobs(const struct ui_train_pane *p, long scrub, int h, char *buf, size_t n);
 
 /* Steps the curves' x axis runs over: a little beyond the step reached
  * while training (at least 500, at most the limit), the last step once

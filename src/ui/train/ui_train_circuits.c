@@ -52,7 +52,8 @@ static void draw_pairs(WINDOW *win, int y, int x, int lines, int w, const struct
 }
 
 void ui_train_draw_circuits(WINDOW *win, int y, int x, int h, int w, const struct train_model *m,
-                            const struct train_head_stats *roles, const struct ui_theme *th)
+                            const struct train_head_stats *roles, char (*jobs)[UI_TRAIN_JOBS_LABEL],
+                            const struct ui_theme *th)
 {
     const int V = m->cfg.vocab, T = m->cfg.context, H = m->cfg.heads, K = m->cfg.n_outputs;
     if (h <= 0 || w <= 0)
@@ -86,6 +87,8 @@ void ui_train_draw_circuits(WINDOW *win, int y, int x, int h, int w, const struc
             position_text(pos, m, where, sizeof where);
         if (roles && roles[hd].kind != TRAIN_HEAD_NONE)
             train_head_label(&roles[hd], role, sizeof role);
+        else if (jobs && jobs[hd][0])
+            snprintf(role, sizeof role, "%s", jobs[hd]);
         const int tw = ui_put(win, line, x, "head ", w, ui_head_attr(th, hd), th->utf8);
         snprintf(title, sizeof title, "%d%s%s  %s", hd, role[0] ? " " : "", role, where);
         ui_put(win, line++, x + tw, title, w - tw, label, th->utf8);

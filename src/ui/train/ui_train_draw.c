@@ -208,8 +208,8 @@ static void heads_smallest(const struct train_model *m, bool utf8, int w, struct
  * title and what it was measured to do (role NULL: not measured), the key
  * positions above the columns, one row per query labelled with its token. */
 static void draw_head(WINDOW *win, int y, int x, int h, const struct train_model *m,
-                      const struct train_head_stats *role, const struct heads_geom *g, int max_y,
-                      const struct ui_theme *th)
+                      const struct train_head_stats *role, const char *jobs,
+                      const struct heads_geom *g, int max_y, const struct ui_theme *th)
 {
     const int len = m->sample_len, cw = g->cell_w, ch = g->cell_h;
     const int hw = g->label_w + len * cw;
@@ -230,6 +230,10 @@ static void draw_head(WINDOW *win, int y, int x, int h, const struct train_model
             else
                 snprintf(what, sizeof what, " %s", train_head_kind_short(role->kind));
         }
+        ui_put(win, y, x + used, what, hw - used, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
+    } else if (jobs && jobs[0]) { /* a text's jobs, measured by knocking it out */
+        char what[48];
+        snprintf(what, sizeof what, " %s", jobs);
         ui_put(win, y, x + used, what, hw - used, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
     }
     const int label = ui_role_attr(th, UI_ROLE_SHAPE);
@@ -260,12 +264,12 @@ static void draw_head(WINDOW *win, int y, int x, int h, const struct train_model
  * did not fit are counted on the last line. */
 static void draw_heads(WINDOW *win, int y, int x, const struct heads_geom *g, int max_y,
                        const struct train_model *m, const struct train_head_stats *roles,
-                       const struct ui_theme *th)
+                       char (*jobs)[UI_TRAIN_JOBS_LABEL], const struct ui_theme *th)
 {
     const int hw = g->label_w + m->sample_len * g->cell_w, hh = 2 + m->sample_len * g->cell_h;
     for (int i = 0; i < g->shown; i++)
         draw_head(win, y + (i / g->across) * hh, x + (i % g->across) * (hw + g->gap), i, m,
-                  roles ? &roles[i] : NULL, g, max_y, th);
+                  roles ? &roles[i] : NULL, jobs ? jobs[i] : NULL, g, max_y, th);
     const int rest = m->cfg.heads - g->shown;
     if (rest > 0) {
         char more[96];
@@ -407,12 +411,17 @@ static void draw_pane(WINDOW *win, int y, int x, int h, int w, const struct ui_t
     /* what each head does, measured on held-out sequences (not only the sample) */
     struct train_head_stats roles[TRAIN_MAX_D_MODEL];
     const bool measured = !hide && ui_train_pane_heads(p, t->scrub, roles);
+    /* and, on a text with jobs, the jobs each head does (knocked out alone) */
+    static char jobs[TRAIN_MAX_D_MODEL][UI_TRAIN_JOBS_LABEL];
+    const bool have_jobs = !hide && p->jobs_valid && t->scrub < 0;
+    for (int i = 0; have_jobs && i < m->cfg.heads; i++)
+        ui_train_pane_jobs(p, t->scrub, i, jobs[i], sizeof jobs[i]);
     if (t->circuits)
         ui_train_draw_circuits(win, y + pg.heads_y, x + pg.heads_x, h - pg.heads_y, w - pg.heads_x,
-                               m, measured ? roles : NULL, th);
+                               m, measured ? roles : NULL, have_jobs ? jobs : NULL, th);
     else
         draw_heads(win, y + pg.heads_y, x + pg.heads_x, &pg.heads, y + h, m,
-                   measured ? roles : NULL, th);
+                   measured ? roles : NULL, have_jobs ? jobs : NULL, th);
 }
 
 /* The panes' columns in width: each the room its heads need beside the
