@@ -52,7 +52,7 @@ expect "mha-explorer --dump " "all attention circuits input merge output project
 expect "mha-explorer --view " "cost heads shapes "
 expect "mha-explorer --theme p" "projector "
 expect "mha-explorer --format s" "svg "
-expect "mha-explorer --lesson 1" "1 10 11 12 13 14 15 16 17 18 "
+expect "mha-explorer --lesson 1" "1 10 11 12 13 14 15 16 17 18 19 "
 expect "mha-explorer --reset" "--reset-progress "
 expect "mha-explorer --train first" "first-prev "
 

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The bundled language model (assets/models/sentences.json, lesson 18) is
+# The bundled language model (assets/models/sentences.json, lessons 18, 19) is
 # what the README's one command trains: trained again here and compared byte
 # for byte.  Then the figures lesson 18 states about it, from the model
 # itself: the documents' sentences, agreement, the ambiguous "too", and
@@ -18,7 +18,8 @@ check() {
     if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $what"; fi
 }
 
-"$EXE" --train sentences --seed 1 --save sentences.json --dump summary >/dev/null 2>err.txt
+"$EXE" --train sentences --seed 1 --save sentences.json --dump summary --format json \
+    >summary.json 2>err.txt
 check "the README's command trains (exit $?: $(head -c 200 err.txt))" test -s sentences.json
 check "the bundled model is what the command trains, byte for byte" cmp -s sentences.json "$MODEL"
 
@@ -40,14 +41,26 @@ import sys
 words = dict(l.split() for l in sys.argv[1].splitlines())
 sys.exit(0 if set(words) == {"tired", "wide"} and min(map(float, words.values())) >= 0.3 else 1)' "$too"
 check "the owl sat on the -> roof" test "$(next_word "the owl sat on the" | head -1 | cut -d' ' -f1)" = roof
-# a head that, attending to owl, raises roof most, and attending to bee, flower
+# head 1, attending to owl, raises roof most (by 11.7), and attending to bee,
+# flower (11.1): lessons 18 and 19
 "$EXE" --load "$MODEL" --dump circuits --format json >c.json
-check "a head raises roof for owl and flower for bee" python3 -c '
+check "head 1 raises roof for owl (11.7) and flower for bee (11.1)" python3 -c '
 import json, sys
-heads = json.load(open("c.json"))["circuits"]["heads"]
-def raises(h):
-    return {r["attended"]: r["words"][0]["word"] for r in h["writes"][0]["raises"]}
-sys.exit(0 if any(raises(h).get("owl") == "roof" and raises(h).get("bee") == "flower" for h in heads) else 1)'
+h = json.load(open("c.json"))["circuits"]["heads"][1]
+top = {r["attended"]: r["words"][0] for r in h["writes"][0]["raises"]}
+ok = (top["owl"]["word"], "%.1f" % top["owl"]["logit"]) == ("roof", "11.7") and \
+     (top["bee"]["word"], "%.1f" % top["bee"]["logit"]) == ("flower", "11.1")
+sys.exit(0 if ok else 1)'
+# knocked out (lesson 19): head 1 leaves 0.04 of content; head 0 leaves 0.73 of
+# it and takes agreement from 0.83 to 0.72; with both, content is 1.00
+check "the knock-outs lesson 19 quotes" python3 -c '
+import json, sys
+s = json.load(open("summary.json"))
+k = s["knocked_out"]
+got = ["%.2f" % x for x in (s["jobs"]["content"]["next"], k[1]["jobs"]["content"],
+                            k[0]["jobs"]["content"], s["jobs"]["agree"]["next"],
+                            k[0]["jobs"]["agree"])]
+sys.exit(0 if got == ["1.00", "0.04", "0.73", "0.83", "0.72"] else 1)'
 
 echo "model_asset: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

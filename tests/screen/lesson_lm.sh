@@ -1,9 +1,10 @@
 #!/bin/bash
 # Lesson 18 on the bundled language model: the checkpoint asks for the next
 # word on the attention stage (no next words on screen), the answer's reveal
-# goes to the output stage, whose end is the model's next words; a later step
+# goes to the output stage, which opens with the next words; a later step
 # changes the sentence and the same question has another answer; :tokens in
-# the lesson runs the model too.
+# the lesson runs the model too.  Lesson 19 asks what head 1 writes for
+# "owl" before the output stage shows the model saying it.
 . "$(dirname "$0")/lib.sh"
 
 start 120 40 -- --lesson 18 --step 2
@@ -34,5 +35,24 @@ keys ':'
 type_text "tokens the key to the cabinets"
 keys Enter
 wait_for 'after "cabinets" it says "is"'
+keys q
+wait_exit 0
+T kill-server
+sleep 0.2
+
+# lesson 19: what head 1 writes for "owl", asked before the output shows it
+start 120 40 -- --lesson 19 --step 2
+wait_for "step 2/4"
+wait_for 'When head 1 attends to "owl"'
+check "no next words on screen before the answer" \
+    bash -c "! tmux -L '$SOCK' capture-pane -p | grep -q 'next word after'"
+keys 3
+wait_for "✓ Right: roof."
+wait_for 'next word after "the" (position 4, temperature 1)'
+check "roof first" bash -c "tmux -L '$SOCK' capture-pane -p | grep -qP '^roof +0\.[0-9]{4}  █'"
+space_until "step 3/4"
+wait_for "Knock head 1 out"
+keys 4
+wait_for "✓ Right: almost none."
 keys q
 wait_exit 0
