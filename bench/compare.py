@@ -195,6 +195,17 @@ def parse_size(text):
     return seq, d_model, heads
 
 
+def parse_train_size(text):
+    try:
+        size = tuple(int(x) for x in text.split(","))
+    except ValueError:
+        size = ()
+    if len(size) != 5 or min(size) < 1 or size[0] % size[1]:
+        raise argparse.ArgumentTypeError(f"'{text}': expected D_MODEL,HEADS,VOCAB,CONTEXT,BATCH "
+                                         "(positive, heads dividing d_model)")
+    return size
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("mha_bench", nargs="?", default="build/bench/mha-bench",
@@ -208,6 +219,10 @@ def main():
     ap.add_argument("--train", action="store_true",
                     help="time one training step (mha-bench --train) against PyTorch's "
                          "instead (see bench/compare_train.py)")
+    ap.add_argument("--train-size", type=parse_train_size, action="append",
+                    metavar="D,H,V,T,B",
+                    help="with --train: only this size (d_model, heads, vocab, context, batch; "
+                         "repeatable; default: the five standard sizes)")
     ap.add_argument("--no-plain", action="store_true",
                     help="skip the plain-loop backend (slow at the large sizes)")
     ap.add_argument("--torch-worker", type=parse_size, help=argparse.SUPPRESS)
@@ -228,9 +243,9 @@ def main():
     if args.train:
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
         from compare_train import compare_train  # noqa: E402
-        compare_train(args.mha_bench, args.json, *(
-            [args.warmup if args.warmup is not None else 100,
-             args.repeat if args.repeat is not None else 2000]))
+        compare_train(args.mha_bench, args.json,
+                      args.warmup if args.warmup is not None else 100,
+                      args.repeat if args.repeat is not None else 2000, args.train_size)
         return
     rows = []
     for size in args.size or list(SIZES):
