@@ -317,7 +317,6 @@ struct train_task {
 
 /* Built-in tasks, in the order lists show them. */
 int train_task_count(void);
-const struct train_task *train_task_at(int i);
 /* Task by name; NULL when unknown. */
 const struct train_task *train_task_find(const char *name);
 /* "first-prev, prev, ..." into buf (for error messages). */

@@ -198,11 +198,6 @@ int train_task_count(void)
     return N_TASKS;
 }
 
-const struct train_task *train_task_at(int i)
-{
-    return i >= 0 && i < N_TASKS ? &tasks[i] : NULL;
-}
-
 const struct train_task *train_task_find(const char *name)
 {
     for (int i = 0; name && i < N_TASKS; i++)

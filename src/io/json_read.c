@@ -110,13 +110,6 @@ static json_t *object_root(const struct jread *r, json_t *root)
     return root;
 }
 
-json_t *jread_parse(const struct jread *r, const char *text, const struct json_limits *lim)
-{
-    struct mha_error local;
-    return object_root(
-        r, json_scan_loads(text, r->name, lim, JSON_REJECT_DUPLICATES, r->err ? r->err : &local));
-}
-
 json_t *jread_file(const struct jread *r, const char *path, const struct json_limits *lim)
 {
     /* only a regular file, never blocking, refused at the first excess */

@@ -36,10 +36,6 @@ const char *jread_type(const json_t *v);
  * train.h (json_read.c shows the sums). */
 extern const struct json_limits jread_model_limits, jread_batch_limits, jread_task_limits;
 
-/* Parse text as a JSON object within lim; NULL + err with line and
- * column. */
-json_t *jread_parse(const struct jread *r, const char *text, const struct json_limits *lim);
-
 /* Read the regular file (no FIFOs or devices) within lim and parse it
  * (json_scan_load: refused at the first excess); NULL + err. */
 json_t *jread_file(const struct jread *r, const char *path, const struct json_limits *lim);

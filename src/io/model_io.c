@@ -227,19 +227,6 @@ struct train_model *model_io_load(const char *path, int batch_cap, struct mha_er
     return m;
 }
 
-struct train_model *model_io_load_string(const char *text, const char *name, int batch_cap,
-                                         struct mha_error *err)
-{
-    mha_error_clear(err);
-    const struct jread r = {name, err};
-    json_t *root = jread_parse(&r, text, &jread_model_limits);
-    if (!root)
-        return NULL;
-    struct train_model *m = load_root(&r, root, batch_cap);
-    json_decref(root);
-    return m;
-}
-
 static json_t *matrix_json(const float *a, int rows, int cols)
 {
     json_t *arr = json_array();

@@ -56,8 +56,6 @@ struct train_model *model_io_load(const char *path, int batch_cap, struct mha_er
  * three closest known ones, no word, more words than the context. */
 struct mha_example *model_io_example(const char *path, const char *tokens, float temperature,
                                      const char *what, struct mha_error *err);
-struct train_model *model_io_load_string(const char *text, const char *name, int batch_cap,
-                                         struct mha_error *err);
 
 /* Write m as a model file: to a temporary file in the same directory, then
  * renamed over path, so a failed save leaves nothing half-written.  0 or -1

@@ -59,13 +59,8 @@ void lesson_state_for_trained(struct lesson_state *st);
 struct mha_example *lesson_state_example(const struct lesson_state *st, const char *assets_dir,
                                          struct mha_error *err);
 
-/* The name a focus gives tensor x ("query", "w_q", "q", "weights", ...),
- * or NULL for the tensors a lesson names through their stage (Q_h, K_h and
- * V_h are "q", "k" and "v" on the split and transpose stages). */
-const char *lesson_matrix_name(enum mha_tensor x);
-
 struct lesson_focus {
-    enum mha_tensor matrix; /* one of the tensors lesson_matrix_name names */
+    enum mha_tensor matrix; /* one of the tensors a focus names ("query", "w_q", "weights" ...) */
     int head;               /* 0 where the matrix has no heads */
     int row, col;
 };

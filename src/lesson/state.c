@@ -120,11 +120,6 @@ static const char *const matrix_names[MHA_TENSOR_COUNT] = {
     [MHA_TENSOR_OUTPUT] = "output",
 };
 
-const char *lesson_matrix_name(enum mha_tensor x)
-{
-    return (x >= 0 && x < MHA_TENSOR_COUNT) ? matrix_names[x] : NULL;
-}
-
 /* The tensor a focus names, or -1. */
 static int matrix_from_name(const char *name)
 {
