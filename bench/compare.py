@@ -123,13 +123,9 @@ def time_torch(seq, d_model, heads, warmup, repeat, causal):
     return statistics.median(times), float(out.double().sum()), float(out.abs().double().sum())
 
 
-def time_torch_apart(seq, d_model, heads, warmup, repeat, causal, fair):
-    """time_torch in a process of its own (as installed, or with FAIR_ENV): its
-    median ms, output sum and sum of magnitudes."""
-    cmd = [sys.executable, os.path.abspath(__file__), "--torch-worker",
-           f"{seq},{d_model},{heads}", "--warmup", str(warmup), "--repeat", str(repeat)]
-    if causal:
-        cmd.append("--causal")
+def run_apart(cmd, fair, what):
+    """The standard output of cmd, run in a process of its own, as installed or
+    with FAIR_ENV; the script stops when it fails."""
     env = dict(os.environ)
     for k in FAIR_ENV:
         env.pop(k, None)
@@ -137,8 +133,18 @@ def time_torch_apart(seq, d_model, heads, warmup, repeat, causal, fair):
         env.update(FAIR_ENV)
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if proc.returncode != 0:
-        sys.exit(f"compare.py: PyTorch at {(seq, d_model, heads)} failed:\n{proc.stderr.strip()}")
-    return tuple(json.loads(proc.stdout))
+        sys.exit(f"compare.py: PyTorch {what} failed:\n{proc.stderr.strip()}")
+    return proc.stdout
+
+
+def time_torch_apart(seq, d_model, heads, warmup, repeat, causal, fair):
+    """time_torch in a process of its own (as installed, or with FAIR_ENV): its
+    median ms, output sum and sum of magnitudes."""
+    cmd = [sys.executable, os.path.abspath(__file__), "--torch-worker",
+           f"{seq},{d_model},{heads}", "--warmup", str(warmup), "--repeat", str(repeat)]
+    if causal:
+        cmd.append("--causal")
+    return tuple(json.loads(run_apart(cmd, fair, f"at {(seq, d_model, heads)}")))
 
 
 def run_bench(exe, seq, d_model, heads, warmup, repeat, backend, causal):

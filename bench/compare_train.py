@@ -93,18 +93,10 @@ def time_torch_step(size, warmup, repeat):
 
 def time_torch_apart(size, warmup, repeat, fair):
     """time_torch_step in a process of its own, as installed or with FAIR_ENV."""
-    from compare import FAIR_ENV  # noqa: E402
+    from compare import run_apart  # noqa: E402
     cmd = [sys.executable, os.path.abspath(__file__), "--worker", ",".join(map(str, size)),
            str(warmup), str(repeat)]
-    env = dict(os.environ)
-    for k in FAIR_ENV:
-        env.pop(k, None)
-    if fair:
-        env.update(FAIR_ENV)
-    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
-    if proc.returncode != 0:
-        sys.exit(f"compare.py: PyTorch's step at {size} failed:\n{proc.stderr.strip()}")
-    return float(proc.stdout)
+    return float(run_apart(cmd, fair, f"step at {size}"))
 
 
 def run_bench_train(exe, size, backend, warmup, repeat):

@@ -400,20 +400,27 @@ int ui_state_set_seed(struct ui_state *st, unsigned long seed)
     return 0;
 }
 
-/* :tokens on a trained model's example: the model runs on the typed words
- * (its own vocabulary, unknown words named with the closest known ones). */
-static int model_tokens(struct ui_state *st, const char *text)
+/* The loaded model run on words at st->temperature, shown; -1 with the
+ * reason on the message line (an unknown word named with the closest). */
+static int run_model(struct ui_state *st, const char *words)
 {
     struct mha_error err;
     mha_error_clear(&err);
     struct mha_example *ex =
-        model_io_example(st->load_path, text, st->temperature, ":tokens", &err);
+        model_io_example(st->load_path, words, st->temperature, ":tokens", &err);
     if (!ex) {
         char buf[UI_MSG_MAX];
         ui_state_say(st, true, "%s", mha_error_format(&err, buf, sizeof buf));
         return -1;
     }
-    if (replace(st, ex, false))
+    return replace(st, ex, false);
+}
+
+/* :tokens on a trained model's example: the model runs on the typed words
+ * (its own vocabulary, unknown words named with the closest known ones). */
+static int model_tokens(struct ui_state *st, const char *text)
+{
+    if (run_model(st, text))
         return -1;
     if (st->ex->has_next_word && st->ex->next_word.n > 0)
         ui_state_say(st, false, "%d words through the model; after \"%s\" it says \"%s\" (%.2f).",
@@ -463,14 +470,8 @@ int ui_state_step_temperature(struct ui_state *st, int dir)
                                  st->ex->tokens[i]);
     const float keep = st->temperature;
     st->temperature = temperatures[at];
-    struct mha_error err;
-    mha_error_clear(&err);
-    struct mha_example *ex =
-        model_io_example(st->load_path, words, st->temperature, ":tokens", &err);
-    if (!ex || replace(st, ex, false)) {
-        char buf[UI_MSG_MAX];
+    if (run_model(st, words)) {
         st->temperature = keep;
-        ui_state_say(st, true, "%s", mha_error_format(&err, buf, sizeof buf));
         return -1;
     }
     ui_state_say(st, false,
