@@ -100,7 +100,7 @@ static void expected(struct run *r, int s)
 }
 
 /* Export stage (0..6 or DUMP_ALL) of example which in fmt. */
-static struct run run_open(int which, int stage, enum export_format fmt)
+static struct run run_open(int which, int stage, enum mha_format fmt)
 {
     struct run r = {example(which), NULL, NULL, NULL, NULL, 0, 0};
     struct mha_error err;
@@ -264,13 +264,13 @@ static void cell_numbers(struct run *r)
 
 /* Every stage and DUMP_ALL of example which: well-formed, tokens escaped,
  * nothing fetched or run, and the cells hold the trace's numbers in order. */
-static void check_xml_format(int which, enum export_format fmt)
+static void check_xml_format(int which, enum mha_format fmt)
 {
     for (int stage = DUMP_ALL; stage < MHA_STAGE_COUNT; stage++) {
         struct run r = run_open(which, stage, fmt);
-        const bool svg = fmt == EXPORT_FORMAT_SVG;
+        const bool svg = fmt == MHA_FORMAT_SVG;
         char msg[200];
-        ck_assert_msg(xml_ok(r.doc, msg), "%s, example %d, stage %d: %s", export_format_name(fmt),
+        ck_assert_msg(xml_ok(r.doc, msg), "%s, example %d, stage %d: %s", mha_format_get(fmt)->name,
                       which, stage, msg);
         size_t hatched = 0; /* masked: −∞ scores and 0 weights (6 of each per head) */
         for (const char *p = r.doc; (p = strstr(p, svg ? "\"v m\"" : "\"v x")) != NULL; p++)
@@ -281,22 +281,23 @@ static void check_xml_format(int which, enum export_format fmt)
             ck_assert_ptr_nonnull(strstr(r.doc, "&amp;&lt;&gt;&quot;,é猫"));
         static const char *const never[] = {TOKEN_XML, "<script", "src=\"", "<link", "href=\"http"};
         for (size_t i = 0; i < sizeof never / sizeof never[0]; i++)
-            ck_assert_msg(!strstr(r.doc, never[i]), "%s has %s", export_format_name(fmt), never[i]);
+            ck_assert_msg(!strstr(r.doc, never[i]), "%s has %s", mha_format_get(fmt)->name,
+                          never[i]);
         ck_assert_ptr_nonnull(strstr(r.doc, svg ? "<svg xmlns=\"http://www.w3.org/2000/svg\" w"
                                                 : "<!DOCTYPE html>\n<html xmlns=\""));
         ck_assert_ptr_nonnull(strstr(r.doc, svg ? "viewBox=\"0 0 " : "class=\"legend\""));
         const char *last = r.doc;
         for (int s = 0; s < MHA_STAGE_COUNT && stage == DUMP_ALL; s++) { /* in order */
             char id[64];
-            snprintf(id, sizeof id,
-                     fmt == EXPORT_FORMAT_SVG ? ">%d · " : "<section id=\"stage-%d\">", s);
+            snprintf(id, sizeof id, fmt == MHA_FORMAT_SVG ? ">%d · " : "<section id=\"stage-%d\">",
+                     s);
             const char *at = strstr(last, id);
             ck_assert_msg(at != NULL, "%s: stage %d missing or out of order",
-                          export_format_name(fmt), s);
+                          mha_format_get(fmt)->name, s);
             last = at;
         }
         cell_numbers(&r);
-        run_close(&r, export_format_name(fmt));
+        run_close(&r, mha_format_get(fmt)->name);
     }
 }
 
@@ -325,7 +326,7 @@ START_TEST(svg_text_fits_at_every_size)
                 char *doc = NULL;
                 size_t len = 0;
                 FILE *f = open_memstream(&doc, &len);
-                ck_assert_int_eq(export_write(f, ex, t, stage, EXPORT_FORMAT_SVG, &err), 0);
+                ck_assert_int_eq(export_write(f, ex, t, stage, MHA_FORMAT_SVG, &err), 0);
                 fclose(f);
                 const char *why = svg_text_outside(doc);
                 ck_assert_msg(why == NULL, "%d tokens, d_model %d, %d heads, stage %d: %s",
@@ -340,13 +341,13 @@ END_TEST
 
 START_TEST(svg_is_standalone_well_formed_with_the_numbers)
 {
-    check_xml_format(_i, EXPORT_FORMAT_SVG);
+    check_xml_format(_i, MHA_FORMAT_SVG);
 }
 END_TEST
 
 START_TEST(html_is_one_self_contained_page_with_the_numbers)
 {
-    check_xml_format(_i, EXPORT_FORMAT_HTML);
+    check_xml_format(_i, MHA_FORMAT_HTML);
 }
 END_TEST
 
@@ -385,7 +386,7 @@ START_TEST(csv_parses_back_to_the_labels_and_numbers)
 {
     static char f[32][64];
     for (int stage = DUMP_ALL; stage < MHA_STAGE_COUNT; stage++) {
-        struct run r = run_open(_i, stage, EXPORT_FORMAT_CSV);
+        struct run r = run_open(_i, stage, MHA_FORMAT_CSV);
         for (const char *p = r.doc; *p;) {
             int rows, cols;
             ck_assert_msg(*p == '#', "a block starts with its comment: %.30s", p);
@@ -438,7 +439,7 @@ static int md_cells(struct run *r, const char *line, bool numbers)
 START_TEST(markdown_tables_have_every_row_and_column)
 {
     for (int stage = DUMP_ALL; stage < MHA_STAGE_COUNT; stage++) {
-        struct run r = run_open(_i, stage, EXPORT_FORMAT_MARKDOWN);
+        struct run r = run_open(_i, stage, MHA_FORMAT_MARKDOWN);
         for (const char *p = r.doc; (p = strstr(p, "\n**")) != NULL;) {
             int rows, cols, dk;
             const char *shape = strstr(p, "** (");
@@ -468,7 +469,7 @@ END_TEST
 START_TEST(latex_tabulars_are_escaped_and_complete)
 {
     for (int stage = DUMP_ALL; stage < MHA_STAGE_COUNT; stage++) {
-        struct run r = run_open(_i, stage, EXPORT_FORMAT_LATEX);
+        struct run r = run_open(_i, stage, MHA_FORMAT_LATEX);
         for (const char *p = r.doc; (p = strstr(p, "\\begin{tabular}")) != NULL;) {
             const char *end = strstr(p, "\\end{tabular}");
             int cols = 0;
@@ -498,26 +499,28 @@ END_TEST
 
 START_TEST(format_names_and_refusals)
 {
-    for (int f = 0; f < EXPORT_FORMAT_COUNT; f++)
-        ck_assert_int_eq(export_format_from_name(export_format_name(f)), f);
-    ck_assert_int_eq(export_format_from_name("md"), EXPORT_FORMAT_MARKDOWN);
-    ck_assert_int_eq(export_format_from_name("text"), -1);
-    ck_assert_int_eq(export_format_from_name(NULL), -1);
-    ck_assert_str_eq(export_format_extension(EXPORT_FORMAT_LATEX), "tex");
+    for (int f = 0; f < MHA_FORMAT_EXPORTS; f++) {
+        ck_assert_int_eq(mha_format_from_name(mha_format_get(f)->name), f);
+        ck_assert(mha_format_get(f)->kind != MHA_FORMAT_DUMP); /* the exports come first */
+    }
+    ck_assert_int_eq(mha_format_from_name("md"), MHA_FORMAT_MARKDOWN);
+    ck_assert_int_eq(mha_format_get(mha_format_from_name("text"))->kind, MHA_FORMAT_DUMP);
+    ck_assert_int_eq(mha_format_from_name(NULL), -1);
+    ck_assert_str_eq(mha_format_get(MHA_FORMAT_LATEX)->extension, "tex");
     struct mha_error err;
     struct mha_example *ex = mha_example_generated(200, NULL, 256, 8, 1, &err);
     struct mha_trace *t = mha_run(ex, &err);
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
-    ck_assert_int_ne(export_write(f, ex, t, 0, EXPORT_FORMAT_SVG, &err), 0);
+    ck_assert_int_ne(export_write(f, ex, t, 0, MHA_FORMAT_SVG, &err), 0);
     ck_assert_ptr_nonnull(strstr(err.text, "too many"));
-    ck_assert_int_ne(export_write(f, ex, t, 7, EXPORT_FORMAT_CSV, &err), 0);
+    ck_assert_int_ne(export_write(f, ex, t, 7, MHA_FORMAT_CSV, &err), 0);
     ck_assert_ptr_nonnull(strstr(err.text, "stage"));
-    ck_assert_int_ne(export_write(f, ex, t, 0, EXPORT_FORMAT_COUNT, &err), 0);
+    ck_assert_int_ne(export_write(f, ex, t, 0, MHA_FORMAT_EXPORTS, &err), 0);
     fflush(f);
     ck_assert_uint_eq(len, 0); /* nothing half-written */
-    ck_assert_int_eq(export_write(f, ex, t, 0, EXPORT_FORMAT_CSV, &err), 0);
+    ck_assert_int_eq(export_write(f, ex, t, 0, MHA_FORMAT_CSV, &err), 0);
     fclose(f);
     ck_assert_uint_gt(len, 4 * 256 * 256 * 6);
     free(buf);
@@ -619,12 +622,12 @@ static TCase *tcase(Suite *s, const char *name)
 int main(void)
 {
     Suite *s = suite_create("export");
-    const TTest *each[EXPORT_FORMAT_COUNT] = {
+    const TTest *each[MHA_FORMAT_EXPORTS] = {
         svg_is_standalone_well_formed_with_the_numbers,
         html_is_one_self_contained_page_with_the_numbers, markdown_tables_have_every_row_and_column,
         csv_parses_back_to_the_labels_and_numbers, latex_tabulars_are_escaped_and_complete};
-    for (int f = 0; f < EXPORT_FORMAT_COUNT; f++) /* one case per format, on every example */
-        tcase_add_loop_test(tcase(s, export_format_name(f)), each[f], 0, N_EXAMPLES);
+    for (int f = 0; f < MHA_FORMAT_EXPORTS; f++) /* one case per format, on every example */
+        tcase_add_loop_test(tcase(s, mha_format_get(f)->name), each[f], 0, N_EXAMPLES);
     TCase *api = tcase(s, "api");
     tcase_add_test(api, format_names_and_refusals);
     TCase *fit = tcase(s, "fit");

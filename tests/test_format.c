@@ -46,18 +46,17 @@ START_TEST(table_is_one_number_space)
     ck_assert_ptr_null(mha_format_get(-1));
     ck_assert_int_eq(mha_format_from_name("pdf"), -1);
     ck_assert_int_eq(mha_format_from_name(NULL), -1);
-    /* the older names are the same numbers */
-    ck_assert_int_eq(DUMP_FORMAT_TEXT, MHA_FORMAT_TEXT);
-    ck_assert_int_eq(DUMP_FORMAT_JSON, MHA_FORMAT_JSON);
-    ck_assert_int_eq(EXPORT_FORMAT_LATEX, MHA_FORMAT_LATEX);
-    ck_assert_int_eq(dump_format_from_name("txt"), MHA_FORMAT_TEXT);
-    ck_assert_int_eq(dump_format_from_name("svg"), -1);
-    ck_assert_int_eq(export_format_from_name("json"), -1);
+    /* a name's kind: a dump, a picture */
+    ck_assert_int_eq(mha_format_from_name("txt"), MHA_FORMAT_TEXT);
+    ck_assert_int_eq(mha_format_get(MHA_FORMAT_TEXT)->kind, MHA_FORMAT_DUMP);
+    ck_assert_int_eq(mha_format_get(mha_format_from_name("svg"))->kind, MHA_FORMAT_PICTURE);
+    ck_assert_int_eq(mha_format_get(mha_format_from_name("json"))->kind, MHA_FORMAT_DUMP);
     char buf[128];
     ck_assert_str_eq(mha_format_list(MHA_FORMAT_ANY, " or ", buf, sizeof buf),
                      "text, json, svg, html, markdown, csv or latex");
     ck_assert_str_eq(mha_format_list(MHA_FORMAT_DUMP, " and ", buf, sizeof buf), "text and json");
-    ck_assert_str_eq(export_format_names(), "svg, html, markdown, csv, latex");
+    ck_assert_str_eq(mha_format_list(MHA_FORMAT_PICTURE | MHA_FORMAT_TABLE, ", ", buf, sizeof buf),
+                     "svg, html, markdown, csv, latex");
     ck_assert_str_eq(mha_format_list(MHA_FORMAT_ANY, " or ", buf, 12), "text, json");
 }
 END_TEST
@@ -142,14 +141,14 @@ START_TEST(dump_write_reports_through_mha_error)
     size_t len = 0;
     FILE *mem = open_memstream(&buf, &len);
     mha_error_clear(&err);
-    ck_assert_int_eq(dump_write(mem, ex, t, DUMP_ALL, (enum dump_format)MHA_FORMAT_SVG, &err), -1);
+    ck_assert_int_eq(dump_write(mem, ex, t, DUMP_ALL, (enum mha_format)MHA_FORMAT_SVG, &err), -1);
     ck_assert_str_eq(err.text, "not a dump format; expected text or json");
     mha_error_clear(&err);
-    ck_assert_int_eq(dump_write(mem, ex, t, 9, DUMP_FORMAT_TEXT, &err), -1);
+    ck_assert_int_eq(dump_write(mem, ex, t, 9, MHA_FORMAT_TEXT, &err), -1);
     ck_assert_str_eq(err.text, "unknown stage 9; expected 0..6 or all");
     fflush(mem);
     ck_assert_uint_eq(len, 0); /* nothing written before the refusal */
-    ck_assert_int_eq(dump_write(mem, ex, t, DUMP_ALL, DUMP_FORMAT_JSON, NULL), 0);
+    ck_assert_int_eq(dump_write(mem, ex, t, DUMP_ALL, MHA_FORMAT_JSON, NULL), 0);
     fclose(mem);
     ck_assert_uint_gt(len, 100);
     free(buf);
@@ -158,7 +157,7 @@ START_TEST(dump_write_reports_through_mha_error)
     if (full) {
         setvbuf(full, NULL, _IONBF, 0);
         mha_error_clear(&err);
-        ck_assert_int_eq(dump_write(full, ex, t, DUMP_ALL, DUMP_FORMAT_TEXT, &err), -1);
+        ck_assert_int_eq(dump_write(full, ex, t, DUMP_ALL, MHA_FORMAT_TEXT, &err), -1);
         ck_assert_str_eq(err.text, "write error while writing the text dump");
         fclose(full);
     }

@@ -230,7 +230,7 @@ START_TEST(export_permissions_follow_umask)
     for (size_t i = 0; i < sizeof masks / sizeof masks[0]; i++) {
         umask(masks[i]);
         ck_assert_int_eq(
-            ui_export_write(&st, EXPORT_FORMAT_SVG, dir, NULL, written, sizeof written, &err), 0);
+            ui_export_write(&st, MHA_FORMAT_SVG, dir, NULL, written, sizeof written, &err), 0);
         struct stat sb;
         ck_assert_int_eq(stat(written, &sb), 0);
         ck_assert_msg((sb.st_mode & 0777) == modes[i], "umask %03o gave %03o, not %03o", masks[i],

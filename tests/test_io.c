@@ -297,7 +297,7 @@ START_TEST(text_dump_labels_and_shapes)
     char *buf = NULL;
     size_t len = 0;
     FILE *mem = open_memstream(&buf, &len);
-    ck_assert_int_eq(dump_write(mem, ex, t, DUMP_ALL, DUMP_FORMAT_TEXT, NULL), 0);
+    ck_assert_int_eq(dump_write(mem, ex, t, DUMP_ALL, MHA_FORMAT_TEXT, NULL), 0);
     fclose(mem);
     ck_assert_ptr_nonnull(strstr(buf, "query  (4 × 4)"));
     ck_assert_ptr_nonnull(strstr(buf, "ñandú"));

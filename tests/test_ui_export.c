@@ -66,7 +66,7 @@ START_TEST(test_new_names_never_replace)
     for (int n = 1; n <= 3; n++) {
         mha_error_clear(&err);
         ck_assert_int_eq(
-            ui_export_write(&st, EXPORT_FORMAT_SVG, dir, NULL, written, sizeof written, &err), 0);
+            ui_export_write(&st, MHA_FORMAT_SVG, dir, NULL, written, sizeof written, &err), 0);
         snprintf(want, sizeof want, "%s/mha-attention-%d.svg", dir, n);
         ck_assert_str_eq(written, want);
     }
@@ -76,8 +76,8 @@ START_TEST(test_new_names_never_replace)
     FILE *f = fopen(want, "w");
     fputs("mine", f);
     fclose(f);
-    ck_assert_int_eq(
-        ui_export_write(&st, EXPORT_FORMAT_SVG, dir, NULL, written, sizeof written, &err), 0);
+    ck_assert_int_eq(ui_export_write(&st, MHA_FORMAT_SVG, dir, NULL, written, sizeof written, &err),
+                     0);
     snprintf(want, sizeof want, "%s/mha-attention-5.svg", dir);
     ck_assert_str_eq(written, want);
     snprintf(want, sizeof want, "%s/mha-attention-4.svg", dir);
@@ -96,26 +96,26 @@ START_TEST(test_formats_names_and_views)
     struct mha_error err;
     mha_error_clear(&err);
     ui_state_set_stage(&st, MHA_STAGE_SPLIT);
-    ck_assert_int_eq(ui_export_write(&st, ui_export_format_from_name("csv"), dir, NULL, written,
-                                     sizeof written, &err),
-                     0);
+    ck_assert_int_eq(
+        ui_export_write(&st, mha_format_from_name("csv"), dir, NULL, written, sizeof written, &err),
+        0);
     snprintf(want, sizeof want, "%s/mha-split-1.csv", dir);
     ck_assert_str_eq(written, want);
-    ck_assert_int_eq(ui_export_write(&st, ui_export_format_from_name("text"), dir, NULL, written,
+    ck_assert_int_eq(ui_export_write(&st, mha_format_from_name("text"), dir, NULL, written,
                                      sizeof written, &err),
                      0);
     ck_assert_ptr_nonnull(strstr(written, "mha-split-1.txt"));
-    ck_assert_int_eq(ui_export_format_from_name("md"), EXPORT_FORMAT_MARKDOWN);
-    ck_assert_int_eq(ui_export_format_from_name("json"), UI_EXPORT_JSON);
-    ck_assert_int_eq(ui_export_format_from_name("png"), -1);
-    ck_assert_str_eq(ui_export_extension(EXPORT_FORMAT_LATEX), "tex");
+    ck_assert_int_eq(mha_format_from_name("md"), MHA_FORMAT_MARKDOWN);
+    ck_assert_int_eq(mha_format_from_name("json"), MHA_FORMAT_JSON);
+    ck_assert_int_eq(mha_format_from_name("png"), -1);
+    ck_assert_str_eq(ui_export_extension(MHA_FORMAT_LATEX), "tex");
     char name[64];
     ui_export_name("output", 12, "html", name, sizeof name);
     ck_assert_str_eq(name, "mha-output-12.html");
     /* a view: its table as text, whatever the format */
     ck_assert_int_eq(ui_state_set_view(&st, MHA_VIEW_COST), 0);
-    ck_assert_int_eq(
-        ui_export_write(&st, EXPORT_FORMAT_SVG, dir, NULL, written, sizeof written, &err), 0);
+    ck_assert_int_eq(ui_export_write(&st, MHA_FORMAT_SVG, dir, NULL, written, sizeof written, &err),
+                     0);
     snprintf(want, sizeof want, "%s/mha-cost-1.txt", dir);
     ck_assert_str_eq(written, want);
     char *text = slurp(written);
@@ -132,13 +132,13 @@ START_TEST(test_a_named_file_and_errors)
     mha_error_clear(&err);
     snprintf(path, sizeof path, "%s/slide.html", dir);
     ck_assert_int_eq(
-        ui_export_write(&st, EXPORT_FORMAT_HTML, NULL, path, written, sizeof written, &err), 0);
+        ui_export_write(&st, MHA_FORMAT_HTML, NULL, path, written, sizeof written, &err), 0);
     ck_assert_str_eq(written, path);
     ck_assert_ptr_nonnull(strstr(slurp(path), "</html>"));
     /* there now: refused, and the file stays as it was */
     const size_t len = strlen(slurp(path));
     ck_assert_int_eq(
-        ui_export_write(&st, EXPORT_FORMAT_SVG, NULL, path, written, sizeof written, &err), -1);
+        ui_export_write(&st, MHA_FORMAT_SVG, NULL, path, written, sizeof written, &err), -1);
     ck_assert_ptr_nonnull(strstr(err.text, "exists"));
     ck_assert_int_eq(strlen(slurp(path)), len);
     ck_assert_int_eq(files_in(dir), 1);
@@ -148,11 +148,11 @@ START_TEST(test_a_named_file_and_errors)
     ck_assert_int_eq(mkdir(ro, 0555), 0);
     if (access(ro, W_OK) != 0) { /* (root writes anywhere) */
         ck_assert_int_eq(
-            ui_export_write(&st, EXPORT_FORMAT_SVG, ro, NULL, written, sizeof written, &err), -1);
+            ui_export_write(&st, MHA_FORMAT_SVG, ro, NULL, written, sizeof written, &err), -1);
         ck_assert_ptr_nonnull(strstr(err.text, "cannot write in"));
         ck_assert_int_eq(files_in(ro), 0);
     }
-    ck_assert_int_eq(ui_export_write(&st, EXPORT_FORMAT_SVG, "/nonexistent/folder", NULL, written,
+    ck_assert_int_eq(ui_export_write(&st, MHA_FORMAT_SVG, "/nonexistent/folder", NULL, written,
                                      sizeof written, &err),
                      -1);
     ck_assert_ptr_nonnull(strstr(err.text, "/nonexistent/folder"));

@@ -162,7 +162,7 @@ static int write_circuits(FILE *f, const char *path, struct circuits *c, int for
     const struct train_model *m = c->m;
     const struct train_config *cfg = &m->cfg;
     const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-    if (format == DUMP_FORMAT_JSON) {
+    if (format == MHA_FORMAT_JSON) {
         fprintf(f, "{\"circuits\": {\n  \"model\": ");
         cli_json_string(f, base);
         fprintf(f, ", \"task\": ");

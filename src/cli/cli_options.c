@@ -525,8 +525,7 @@ static int train_combinations(const struct cli_options *o)
         return usage_error("%s needs --train TASK|FILE", "--dump summary");
     if (o->train && o->dump_stage != CLI_DUMP_SUMMARY && o->dump_stage != CLI_NO_DUMP)
         return usage_error("%s: with --train the dump is 'summary'", "--dump");
-    if (o->train && o->format_given && o->format != DUMP_FORMAT_TEXT &&
-        o->format != DUMP_FORMAT_JSON)
+    if (o->train && o->format_given && o->format != MHA_FORMAT_TEXT && o->format != MHA_FORMAT_JSON)
         return usage_error("%s: the training summary is text or json", "--format");
     if (o->train && (o->grad || o->load || o->tokens || o->lesson || o->causal || o->no_scale))
         return usage_error("%s cannot be combined with --train", o->grad     ? "--grad"
@@ -743,7 +742,7 @@ static int circuits_combinations(const struct cli_options *o)
                            : o->causal   ? "--causal"
                            : o->no_scale ? "--no-scale"
                                          : "--seed");
-    if (o->format != DUMP_FORMAT_TEXT && o->format != DUMP_FORMAT_JSON)
+    if (o->format != MHA_FORMAT_TEXT && o->format != MHA_FORMAT_JSON)
         return usage_error("%s: the circuits are text or json", "--format");
     return CLI_CONTINUE;
 }

@@ -157,7 +157,7 @@ static void write_summary(FILE *f, struct train_run *run, const struct train_sto
     const int n_seq =
         run->eval->size < TRAIN_HEADS_SEQUENCES ? run->eval->size : TRAIN_HEADS_SEQUENCES;
     const bool measured = train_heads_measure(m, run->eval, n_seq, roles, NULL) == 0;
-    if (format == DUMP_FORMAT_JSON) {
+    if (format == MHA_FORMAT_JSON) {
         fprintf(f, "{\n  \"task\": ");
         cli_json_string(f, run->task->name);
         fprintf(f, ",\n  \"description\": ");

@@ -9,12 +9,6 @@
 #include "io/num_text.h"
 #include "io/utf8.h"
 
-int dump_format_from_name(const char *name)
-{
-    const int f = mha_format_from_name(name);
-    return f >= 0 && mha_format_get(f)->kind == MHA_FORMAT_DUMP ? f : -1;
-}
-
 /* ---- text ---------------------------------------------------------------- */
 
 /* Print s padded (right-aligned when right) to width columns. */
@@ -266,9 +260,9 @@ int dump_text_write(FILE *out, const struct mha_example *ex, const struct mha_tr
 }
 
 int dump_write(FILE *out, const struct mha_example *ex, const struct mha_trace *t, int stage,
-               enum dump_format fmt, struct mha_error *err)
+               enum mha_format fmt, struct mha_error *err)
 {
-    if (fmt != DUMP_FORMAT_TEXT && fmt != DUMP_FORMAT_JSON) {
+    if (fmt != MHA_FORMAT_TEXT && fmt != MHA_FORMAT_JSON) {
         char list[64];
         return mha_error_set(err, "not a dump format; expected %s",
                              mha_format_list(MHA_FORMAT_DUMP, " or ", list, sizeof list));

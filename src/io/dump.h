@@ -8,12 +8,6 @@
 #include "io/format.h"
 #include "engine/mha.h"
 
-/* The dump formats, numbered as in format.h's table. */
-enum dump_format { DUMP_FORMAT_TEXT = MHA_FORMAT_TEXT, DUMP_FORMAT_JSON = MHA_FORMAT_JSON };
-
-/* "text" (or "txt") / "json" -> format; -1 for anything else. */
-int dump_format_from_name(const char *name);
-
 /* Which stages to print: one stage, or all of them (stage == -1). */
 #define DUMP_ALL (-1)
 
@@ -25,7 +19,7 @@ int dump_format_from_name(const char *name);
  * not a dump format or an unknown stage; or -1 with err "write error ..."
  * when out fails part-way.  err may be NULL. */
 int dump_write(FILE *out, const struct mha_example *ex, const struct mha_trace *t, int stage,
-               enum dump_format fmt, struct mha_error *err);
+               enum mha_format fmt, struct mha_error *err);
 
 /* The writers behind dump_write (format.h's table calls them): 0, or -1
  * on a write error. */

@@ -63,27 +63,6 @@
 #include "io/format.h"
 #include "engine/mha.h"
 
-/* The picture and table formats, numbered as in format.h's table (which
- * lists them first, then the dump formats text and json). */
-enum export_format {
-    EXPORT_FORMAT_SVG = MHA_FORMAT_SVG,
-    EXPORT_FORMAT_HTML = MHA_FORMAT_HTML,
-    EXPORT_FORMAT_MARKDOWN = MHA_FORMAT_MARKDOWN,
-    EXPORT_FORMAT_CSV = MHA_FORMAT_CSV,
-    EXPORT_FORMAT_LATEX = MHA_FORMAT_LATEX,
-    EXPORT_FORMAT_COUNT = MHA_FORMAT_TEXT
-};
-
-/* "svg", "html", "markdown" (or "md"), "csv", "latex" (or "tex") -> format;
- * -1 for anything else (the dump formats included). */
-int export_format_from_name(const char *name);
-/* The canonical name ("markdown"); NULL out of range. */
-const char *export_format_name(enum export_format fmt);
-/* File extension without the dot: "svg", "html", "md", "csv", "tex". */
-const char *export_format_extension(enum export_format fmt);
-/* "svg, html, markdown, csv, latex", for messages that list the choices. */
-const char *export_format_names(void);
-
 /* Pictures and pages with more numbers than this are refused (a 1024-token
  * example would give a picture no one can open); tables have no limit. */
 #define EXPORT_MAX_CELLS 100000
@@ -93,7 +72,7 @@ const char *export_format_names(void);
  * stage or a picture with more than EXPORT_MAX_CELLS numbers; or -1 with err
  * "write error" when out fails part-way.  err may be NULL. */
 int export_write(FILE *out, const struct mha_example *ex, const struct mha_trace *t, int stage,
-                 enum export_format fmt, struct mha_error *err);
+                 enum mha_format fmt, struct mha_error *err);
 
 /* ---- shared by the exporters and the lesson page ---------------------------- */
 

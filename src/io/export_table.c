@@ -11,30 +11,6 @@
 
 /* ---- formats ---------------------------------------------------------------- */
 
-int export_format_from_name(const char *name)
-{
-    const int f = mha_format_from_name(name);
-    return f >= 0 && f < EXPORT_FORMAT_COUNT ? f : -1;
-}
-
-const char *export_format_name(enum export_format fmt)
-{
-    return fmt >= 0 && fmt < EXPORT_FORMAT_COUNT ? mha_format_get(fmt)->name : NULL;
-}
-
-const char *export_format_extension(enum export_format fmt)
-{
-    return fmt >= 0 && fmt < EXPORT_FORMAT_COUNT ? mha_format_get(fmt)->extension : NULL;
-}
-
-const char *export_format_names(void)
-{
-    static char list[96];
-    if (!list[0])
-        mha_format_list(MHA_FORMAT_PICTURE | MHA_FORMAT_TABLE, ", ", list, sizeof list);
-    return list;
-}
-
 /* ---- the matrices of a stage -------------------------------------------------- */
 
 struct builder {
@@ -277,11 +253,14 @@ void export_summary(char *buf, size_t n, const struct mha_example *ex, const str
 /* ---- the dispatcher ------------------------------------------------------------ */
 
 int export_write(FILE *out, const struct mha_example *ex, const struct mha_trace *t, int stage,
-                 enum export_format fmt, struct mha_error *err)
+                 enum mha_format fmt, struct mha_error *err)
 {
-    if (fmt < 0 || fmt >= EXPORT_FORMAT_COUNT)
-        return mha_error_set(err, "unknown export format; expected one of %s",
-                             export_format_names());
+    if (fmt < 0 || fmt >= MHA_FORMAT_EXPORTS) {
+        char list[96];
+        return mha_error_set(
+            err, "unknown export format; expected one of %s",
+            mha_format_list(MHA_FORMAT_PICTURE | MHA_FORMAT_TABLE, ", ", list, sizeof list));
+    }
     return mha_format_write(out, ex, t, stage, (int)fmt, err);
 }
 

@@ -33,6 +33,10 @@ enum mha_format {
     MHA_FORMAT_COUNT
 };
 
+/* The picture and table formats (those an export writes) come first:
+ * 0 .. MHA_FORMAT_EXPORTS - 1. */
+#define MHA_FORMAT_EXPORTS MHA_FORMAT_TEXT
+
 enum mha_format_kind {
     MHA_FORMAT_PICTURE = 1, /* a picture or page of coloured matrices */
     MHA_FORMAT_TABLE = 2,   /* tables to paste into notes, spreadsheets, papers */

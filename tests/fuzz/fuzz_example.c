@@ -26,8 +26,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         struct mha_trace *t = mha_run(ex, &err);
         if (t) {
             FILE *null = fopen("/dev/null", "w");
-            dump_write(null, ex, t, DUMP_ALL, DUMP_FORMAT_TEXT, NULL);
-            dump_write(null, ex, t, DUMP_ALL, DUMP_FORMAT_JSON, NULL);
+            dump_write(null, ex, t, DUMP_ALL, MHA_FORMAT_TEXT, NULL);
+            dump_write(null, ex, t, DUMP_ALL, MHA_FORMAT_JSON, NULL);
             fclose(null);
             mha_trace_free(t);
         }

@@ -104,7 +104,7 @@ int ui_app_interactive(struct ui_app *app);
  * ui_state_command.  Each leaves what happened in the message line. */
 int ui_app_command(struct ui_app *app, const char *line);
 void ui_app_link(struct ui_app *app);
-/* fmt: an export format or enum ui_export_kind; path NULL: a new
+/* fmt: an export format or enum mha_format; path NULL: a new
  * mha-<stage>-<n> file in the current folder. */
 void ui_app_export(struct ui_app *app, int fmt, const char *path);
 void ui_app_set_theme(struct ui_app *app, enum colorscale_theme theme);

@@ -193,7 +193,7 @@ static int export_command(struct ui_app *app, const char *arg)
     const char *file = arg + n;
     while (isspace((unsigned char)*file))
         file++;
-    const int fmt = ui_export_format_from_name(fmt_name);
+    const int fmt = mha_format_from_name(fmt_name);
     if (fmt < 0) {
         char list[96];
         ui_state_say(&app->st, true,

@@ -314,7 +314,7 @@ static void apply(struct ui_app *app, enum ui_action act, int key)
         ui_app_toggle_autoplay(app);
         break;
     case UI_ACT_EXPORT:
-        ui_app_export(app, EXPORT_FORMAT_SVG, NULL);
+        ui_app_export(app, MHA_FORMAT_SVG, NULL);
         break;
     case UI_ACT_QUIT:
         st->quit = true;

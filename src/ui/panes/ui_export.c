@@ -13,11 +13,6 @@
 
 #define MAX_NUMBER 9999 /* mha-attention-9999.svg is the last automatic name */
 
-int ui_export_format_from_name(const char *name)
-{
-    return mha_format_from_name(name);
-}
-
 const char *ui_export_extension(int fmt)
 {
     const struct mha_format_info *f = mha_format_get(fmt);

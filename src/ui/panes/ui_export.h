@@ -11,13 +11,10 @@
 #include "io/format.h"
 #include "ui/core/ui_state.h"
 
-/* :export knows every format of format.h's table: export.h's svg, html,
- * markdown, csv and latex, and the text and json of --dump. */
-enum ui_export_kind { UI_EXPORT_TEXT = MHA_FORMAT_TEXT, UI_EXPORT_JSON = MHA_FORMAT_JSON };
+/* :export knows every format of format.h's table (mha_format_from_name
+ * reads its name): export.h's svg, html, markdown, csv and latex, and the
+ * text and json of --dump. */
 
-/* A format's name or alias ("md", "tex", "txt") -> enum mha_format; -1 for
- * anything else. */
-int ui_export_format_from_name(const char *name);
 /* The file extension of a format ("svg", "txt", ...). */
 const char *ui_export_extension(int fmt);
 

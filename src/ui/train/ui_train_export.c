@@ -331,7 +331,7 @@ static int html_write(FILE *out, const struct ui_train *t)
 void ui_train_export(struct ui_app *app, int fmt, const char *path)
 {
     struct ui_state *st = &app->st;
-    if (fmt != EXPORT_FORMAT_SVG && fmt != EXPORT_FORMAT_HTML) {
+    if (fmt != MHA_FORMAT_SVG && fmt != MHA_FORMAT_HTML) {
         char range[16];
         ui_state_say(st, true,
                      "The training screen is written as svg or html (:export svg, :export html); "
@@ -342,8 +342,8 @@ void ui_train_export(struct ui_app *app, int fmt, const char *path)
     char *buf = NULL;
     size_t len = 0;
     FILE *mem = open_memstream(&buf, &len);
-    int rc = mem ? (fmt == EXPORT_FORMAT_SVG ? ui_train_svg_write(mem, app->train)
-                                             : html_write(mem, app->train))
+    int rc = mem ? (fmt == MHA_FORMAT_SVG ? ui_train_svg_write(mem, app->train)
+                                          : html_write(mem, app->train))
                  : -1;
     if (mem && fclose(mem) != 0)
         rc = -1;
@@ -355,8 +355,8 @@ void ui_train_export(struct ui_app *app, int fmt, const char *path)
     char written[PATH_MAX + 64];
     struct mha_error err;
     mha_error_clear(&err);
-    if (ui_export_write_buffer(buf, len, "train", fmt == EXPORT_FORMAT_SVG ? "svg" : "html", ".",
-                               path, written, sizeof written, &err) != 0) {
+    if (ui_export_write_buffer(buf, len, "train", fmt == MHA_FORMAT_SVG ? "svg" : "html", ".", path,
+                               written, sizeof written, &err) != 0) {
         ui_state_say(st, true, "Nothing written: %s.", err.text);
         return;
     }

@@ -246,7 +246,7 @@ bool ui_train_key(struct ui_app *app, int key, bool is_char)
         to_stage(app, key - '0');
         break;
     case TACT_EXPORT:
-        ui_app_export(app, EXPORT_FORMAT_SVG, NULL);
+        ui_app_export(app, MHA_FORMAT_SVG, NULL);
         break;
     case TACT_CIRCUITS:
         t->circuits = !t->circuits;
