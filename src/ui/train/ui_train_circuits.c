@@ -85,10 +85,10 @@ void ui_train_draw_circuits(WINDOW *win, int y, int x, int h, int w, const struc
         char title[160], where[80] = "", role[64] = "";
         if (train_circuit_qk_pos(m, hd, pos, scratch, NULL) == 0)
             position_text(pos, m, where, sizeof where);
-        if (roles && roles[hd].kind != TRAIN_HEAD_NONE)
-            train_head_label(&roles[hd], role, sizeof role);
-        else if (jobs && jobs[hd][0])
+        if (jobs && jobs[hd][0]) /* a text's jobs first: what the head is for */
             snprintf(role, sizeof role, "%s", jobs[hd]);
+        else if (roles && roles[hd].kind != TRAIN_HEAD_NONE)
+            train_head_label(&roles[hd], role, sizeof role);
         const int tw = ui_put(win, line, x, "head ", w, ui_head_attr(th, hd), th->utf8);
         snprintf(title, sizeof title, "%d%s%s  %s", hd, role[0] ? " " : "", role, where);
         ui_put(win, line++, x + tw, title, w - tw, label, th->utf8);

@@ -218,7 +218,11 @@ static void draw_head(WINDOW *win, int y, int x, int h, const struct train_model
     const bool narrow = hw < 16;
     snprintf(title, sizeof title, narrow ? "h%d" : "head %d", h);
     int used = ui_put(win, y, x, title, hw, ui_head_attr(th, h), th->utf8);
-    if (role && role->kind != TRAIN_HEAD_NONE) {
+    if (jobs && jobs[0]) { /* a text's jobs, measured by knocking it out: what it is for */
+        char what[48];
+        snprintf(what, sizeof what, " %s", jobs);
+        ui_put(win, y, x + used, what, hw - used, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
+    } else if (role && role->kind != TRAIN_HEAD_NONE) {
         /* "prev .97", "first .52 / prev .42"; short of room, the places alone */
         char label[64], what[72];
         train_head_label(role, label, sizeof label);
@@ -230,10 +234,6 @@ static void draw_head(WINDOW *win, int y, int x, int h, const struct train_model
             else
                 snprintf(what, sizeof what, " %s", train_head_kind_short(role->kind));
         }
-        ui_put(win, y, x + used, what, hw - used, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
-    } else if (jobs && jobs[0]) { /* a text's jobs, measured by knocking it out */
-        char what[48];
-        snprintf(what, sizeof what, " %s", jobs);
         ui_put(win, y, x + used, what, hw - used, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
     }
     const int label = ui_role_attr(th, UI_ROLE_SHAPE);
