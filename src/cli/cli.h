@@ -103,6 +103,9 @@ int cli_parse(int argc, char **argv, struct cli_options *o);
  * --causal and --no-scale applied.  NULL + err ("--heads: ..." and the like). */
 struct mha_example *cli_build_example(const struct cli_options *o, struct mha_error *err);
 
+/* --help on stdout (cli_help.c). */
+void cli_print_help(void);
+
 /* "mha-explorer: <err formatted>" on stderr (cli_common.c). */
 void cli_report(const struct mha_error *err);
 
