@@ -2,7 +2,7 @@
  * written by hand, so they are held to the program's tables: every stage
  * (src/engine/stages.c), view (src/engine/views.h), output format
  * (src/io/format.c), theme (src/io/colorscale.c) and ':' command
- * (src/ui/core/ui_cmd.c) is named where the page lists them.  A row added
+ * (src/ui/modes/ui_cmd.c) is named where the page lists them.  A row added
  * to a table without a word in the docs fails here.  (lessons/README.md and
  * the scene keys: test_lesson_keys.c.)  So are the shell completion files
  * (scripts/completions).  The program's own words are
@@ -19,9 +19,9 @@
 #include "engine/views.h"
 #include "io/colorscale.h"
 #include "io/format.h"
-#include "ui/core/ui_app.h"
-#include "ui/core/ui_cmd.h"
-#include "ui/core/ui_words.h"
+#include "ui/modes/ui_app.h"
+#include "ui/modes/ui_cmd.h"
+#include "ui/state/ui_words.h"
 #include "hostile_run.h"
 
 /* A file of the source tree as a string, roff's "\-" read as "-". */

@@ -13,7 +13,7 @@
 #include "io/record.h"
 #include "io/safe_file.h"
 #include "engine/text_check.h"
-#include "ui/panes/ui_export.h"
+#include "ui/views/ui_export.h"
 #include "test_tmp.h"
 
 START_TEST(safe_file_refuses_what_is_not_a_file)

@@ -14,7 +14,7 @@
 #include "io/dump.h"
 #include "io/example_io.h"
 #include "io/export.h"
-#include "ui/views/ui_view.h"
+#include "ui/views/ui_views.h"
 
 /* ---- templates ------------------------------------------------------------ */
 

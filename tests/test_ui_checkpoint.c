@@ -12,9 +12,9 @@
 
 #include "lesson/lesson_state.h"
 #include "mha_config.h"
-#include "ui/panes/ui_lesson.h"
-#include "ui/core/ui_state.h"
-#include "ui/views/ui_view.h"
+#include "ui/state/ui_lesson.h"
+#include "ui/state/ui_state.h"
+#include "ui/views/ui_views.h"
 #include "test_tmp.h"
 
 static const char lesson_text[] = "# Reveal\n"

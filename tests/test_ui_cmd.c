@@ -12,14 +12,14 @@
 #include <unistd.h>
 
 #include "io/paths.h"
-#include "ui/core/ui_cmd.h"
-#include "ui/panes/ui_complete.h"
-#include "ui/panes/ui_examples.h"
-#include "ui/panes/ui_find.h"
-#include "ui/core/ui_keys.h"
-#include "ui/panes/ui_popup.h"
-#include "ui/panes/ui_prompt.h"
-#include "ui/core/ui_state.h"
+#include "ui/modes/ui_cmd.h"
+#include "ui/modes/ui_complete.h"
+#include "ui/modes/ui_examples.h"
+#include "ui/modes/ui_find.h"
+#include "ui/state/ui_keys.h"
+#include "ui/modes/ui_popup.h"
+#include "ui/modes/ui_prompt.h"
+#include "ui/state/ui_state.h"
 #include "test_tmp.h"
 
 static struct ui_state st;

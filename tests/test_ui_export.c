@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "io/export.h"
-#include "ui/panes/ui_export.h"
+#include "ui/views/ui_export.h"
 #include "test_tmp.h"
 
 static struct ui_state st;

@@ -9,10 +9,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ui/core/ui_app.h"
-#include "ui/core/ui_keymap.h"
-#include "ui/core/ui_keys.h"
-#include "ui/widgets/ui_text.h"
+#include "ui/modes/ui_app.h"
+#include "ui/modes/ui_keymaps.h"
+#include "ui/state/ui_keys.h"
+#include "ui/draw/ui_text.h"
 
 /* ------------------------------------------------------------ TCase tables */
 

@@ -13,9 +13,10 @@
 #include <unistd.h>
 
 #include "mha_config.h"
-#include "ui/panes/ui_lesson.h"
-#include "ui/core/ui_state.h"
-#include "ui/views/ui_view.h"
+#include "ui/state/ui_lesson.h"
+#include "ui/modes/ui_cmd.h"
+#include "ui/state/ui_state.h"
+#include "ui/views/ui_views.h"
 #include "ui/views/ui_viewdata.h"
 #include "test_tmp.h"
 
@@ -209,6 +210,7 @@ START_TEST(test_a_view_scene)
 {
     ck_assert_int_eq(ui_lesson_open(&ls, &st, path, 3), 0);
     ck_assert_int_eq(st.view, MHA_VIEW_COST);
+    ui_views_sync(&st); /* the view's numbers, as the screen makes them before drawing */
     ck_assert_ptr_nonnull(st.vd);
     ck_assert(!st.focus_pending);
     ck_assert_str_eq(st.view_preset, "bert-base");
@@ -430,6 +432,7 @@ END_TEST
 START_TEST(test_views_hold_the_engine_numbers)
 {
     ck_assert_int_eq(ui_state_command(&st, ":view shapes"), 0);
+    ui_views_sync(&st); /* the view's numbers, as the screen makes them before drawing */
     ck_assert_int_eq(st.view, MHA_VIEW_SHAPES);
     ck_assert_ptr_nonnull(st.vd);
     ck_assert_int_eq(st.vd->table.cols, 4);
@@ -447,11 +450,14 @@ START_TEST(test_views_hold_the_engine_numbers)
     ck_assert(!ui_block_selectable(&blocks[0]));
 
     ck_assert_int_eq(ui_state_command(&st, "view cost"), 0);
+    ui_views_sync(&st);
     ck_assert_str_eq(st.vd->table.cells[1 * 3 + 1], "144"); /* 4 · 6² */
     ck_assert_int_eq(ui_state_set_heads(&st, 3), 0);        /* the view follows the example */
+    ui_views_sync(&st);
     ck_assert_ptr_nonnull(strstr(st.vd->table.cells[2], "3 heads"));
 
     ck_assert_int_eq(ui_state_command(&st, "view heads"), 0);
+    ui_views_sync(&st);
     ck_assert_int_eq(st.vd->heads, 3);
     ck_assert_str_eq(st.vd->error, "");
     for (int i = 0; i < 3; i++) {
@@ -465,6 +471,7 @@ START_TEST(test_views_hold_the_engine_numbers)
 
     /* too wide for the heads analysis: the reason instead of the numbers */
     ck_assert_int_eq(ui_state_set_d_model(&st, 600), 0);
+    ui_views_sync(&st);
     ck_assert_ptr_nonnull(strstr(st.vd->error, "512"));
     ck_assert_int_eq(ui_view_build(&st, 120, blocks, UI_VIEW_MAX_BLOCKS), 0);
 

@@ -13,8 +13,8 @@
 
 #include "mha_config.h"
 #include "lesson/progress.h"
-#include "ui/panes/ui_lesson.h"
-#include "ui/core/ui_state.h"
+#include "ui/state/ui_lesson.h"
+#include "ui/state/ui_state.h"
 #include "test_tmp.h"
 
 static const char step_text[] = "# Lesson %c\n\n## One\n\nText.\n\n```mha\nstage: input\n```\n\n"

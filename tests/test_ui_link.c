@@ -14,8 +14,8 @@
 #include "cli/cli.h"
 #include "lesson/lesson_state.h"
 #include "mha_config.h"
-#include "ui/panes/ui_link.h"
-#include "ui/views/ui_view.h"
+#include "ui/state/ui_link.h"
+#include "ui/views/ui_views.h"
 #include "test_tmp.h"
 
 static struct ui_state st;

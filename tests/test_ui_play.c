@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "mha_config.h"
-#include "ui/core/ui_play.h"
+#include "ui/state/ui_play.h"
 #include "test_tmp.h"
 
 static const char lesson_text[] = "# Autoplay\n"

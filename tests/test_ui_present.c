@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ui/widgets/ui_bigtext.h"
-#include "ui/widgets/ui_layout.h"
+#include "ui/draw/ui_bigtext.h"
+#include "ui/draw/ui_layout.h"
 
 static void assert_inside(struct ui_rect r, int rows, int cols)
 {

@@ -8,8 +8,9 @@
 #include <string.h>
 
 #include "engine/explain.h"
-#include "ui/core/ui_keys.h"
-#include "ui/core/ui_state.h"
+#include "ui/state/ui_keys.h"
+#include "ui/modes/ui_cmd.h"
+#include "ui/state/ui_state.h"
 #include "ui/views/ui_view.h"
 #include "ui/views/ui_viewdata.h"
 #include "ui/views/ui_views.h"
@@ -302,6 +303,7 @@ START_TEST(test_view_registry)
         ck_assert(ops->make && ops->describe && ops->cycle_msg && *ops->cycle_msg);
         ck_assert_int_eq(ui_view_mode_from_name(mha_view_name((enum mha_view)v)), v);
         ck_assert_int_eq(ui_state_set_view(&st, (enum mha_view)v), 0);
+        ui_views_sync(&st);
         ck_assert_ptr_nonnull(st.vd);
         ck_assert_int_eq(st.vd->mode, v);
         ck_assert(st.vd->name[0] && st.vd->table.rows > 1);

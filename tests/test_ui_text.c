@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ui/widgets/ui_text.h"
+#include "ui/draw/ui_text.h"
 
 static void utf8_locale(void)
 {

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "io/colorscale.h"
-#include "ui/widgets/ui_theme.h"
+#include "ui/draw/ui_theme.h"
 
 static const enum ui_depth depths[] = {UI_DEPTH_MONO, UI_DEPTH_8, UI_DEPTH_256};
 static const enum colorscale_theme colour_themes[] = {COLORSCALE_THEME_DARK, COLORSCALE_THEME_LIGHT,

@@ -10,10 +10,10 @@
 #include <string.h>
 
 #include "svg_fit.h"
-#include "ui/train/ui_train.h"
+#include "ui/state/ui_train.h"
 #include "engine/views.h"
 #include "engine/views_drift.h"
-#include "ui/train/ui_train_ring.h"
+#include "ui/state/ui_train_ring.h"
 
 /* Parameters that say which step they were taken at. */
 static void params_at(float *p, size_t n, long step)

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ui/panes/ui_export.h"
+#include "ui/views/ui_export.h"
 #include "ui/views/ui_views.h"
 #include "test_tmp.h"
 
@@ -48,6 +48,7 @@ START_TEST(test_blocks_through_row)
     static struct ui_block a[UI_VIEW_MAX_BLOCKS], b[UI_VIEW_MAX_BLOCKS];
     for (int v = MHA_VIEW_NONE + 1; v < MHA_VIEW_COUNT; v++) {
         ck_assert_int_eq(ui_state_set_view(&st, (enum mha_view)v), 0);
+        ui_views_sync(&st);
         ck_assert_ptr_nonnull(st.vd);
         const int n = ui_view_build(&st, 120, a, UI_VIEW_MAX_BLOCKS);
         const int m = ui_view_ops((enum mha_view)v)->build(st.vd, b, UI_VIEW_MAX_BLOCKS);
@@ -73,6 +74,7 @@ START_TEST(test_export_through_row)
     ck_assert_ptr_nonnull(mkdtemp(dir));
     for (int v = MHA_VIEW_NONE + 1; v < MHA_VIEW_COUNT; v++) {
         ck_assert_int_eq(ui_state_set_view(&st, (enum mha_view)v), 0);
+        ui_views_sync(&st);
         const struct ui_view_ops *ops = ui_view_ops((enum mha_view)v);
         char *want = NULL;
         size_t want_len = 0;

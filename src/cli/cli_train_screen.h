@@ -6,7 +6,7 @@
 
 #include "cli/cli.h"
 #include "engine/train.h"
-#include "ui/train/ui_train.h"
+#include "ui/state/ui_train.h"
 
 /* The setup and what it points to (a task file's task and rows). */
 struct cli_train_screen {

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "ui/ui.h"
-#include "ui/train/ui_train.h"
+#include "ui/state/ui_train.h"
 
 #define MAX_TOKENS 1024
 

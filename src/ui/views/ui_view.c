@@ -7,7 +7,6 @@
 
 #include "engine/stages.h"
 #include "ui/views/ui_viewdata.h"
-#include "ui/views/ui_views.h"
 
 /* Collects blocks into the caller's array. */
 struct builder {
@@ -209,14 +208,9 @@ static void next_words(struct builder *b)
     k->inert = true;
 }
 
-int ui_view_build(const struct ui_state *st, int width, struct ui_block *out, int max)
+int ui_stage_build(const struct ui_state *st, int width, struct ui_block *out, int max)
 {
     struct builder b = {st, out, 0, max, NULL, false};
-    if (st->view != MHA_VIEW_NONE) { /* a view's blocks come from its registry row */
-        const struct ui_view_ops *ops = ui_view_ops(st->view);
-        const struct ui_viewdata *vd = st->vd;
-        return ops && vd && !vd->error[0] ? ops->build(vd, out, max) : 0;
-    }
     b.info = mha_stage_info((enum mha_stage)st->stage);
     b.wide = 3 * approx_width(st->ex->d_model) + 8 <= width;
     /* a language model's next words first: the answer the stage ends in,
@@ -241,11 +235,6 @@ void ui_view_shape_line(const struct ui_state *st, char *buf, size_t n)
     if (st->tr->heads > UI_VIEW_MAX_HEADS && per_head && len + 1 < n)
         snprintf(buf + len, n - len, "   (heads 0..%d of %d shown)", UI_VIEW_MAX_HEADS - 1,
                  st->tr->heads);
-}
-
-bool ui_block_selectable(const struct ui_block *b)
-{
-    return b->kind != UI_BLOCK_OP && b->kind != UI_BLOCK_TABLE && !b->inert;
 }
 
 bool ui_view_locate(const struct ui_block *blocks, int n, const struct mha_cell *cell, int *block,
@@ -274,21 +263,4 @@ bool ui_view_locate(const struct ui_block *blocks, int n, const struct mha_cell 
         return true;
     }
     return false;
-}
-
-struct mha_cell ui_block_cell(const struct ui_block *b, int row, int col)
-{
-    struct mha_cell c = b->base;
-    switch (b->map) {
-    case UI_MAP_TRANSPOSED:
-        c.row = col, c.col = row;
-        break;
-    case UI_MAP_SPLIT:
-        c.head = col / b->head_cols, c.row = row, c.col = col % b->head_cols;
-        break;
-    default:
-        c.row = row, c.col = col;
-        break;
-    }
-    return c;
 }

@@ -6,8 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ui/views/ui_views.h"
-
 bool ui_table_alloc(struct ui_table *t, int rows, int cols)
 {
     t->cells = calloc((size_t)rows * (size_t)cols, sizeof *t->cells);
@@ -42,21 +40,6 @@ long long ui_view_seq_len(const struct ui_state *st, bool keys)
     if (st->view_seq > 0)
         return st->view_seq;
     return keys ? st->ex->lk : st->ex->lq;
-}
-
-struct ui_viewdata *ui_viewdata_new(enum mha_view mode, const struct ui_state *st)
-{
-    struct ui_viewdata *vd = calloc(1, sizeof *vd);
-    if (!vd)
-        return NULL;
-    vd->mode = mode;
-    vd->table.bar_col = -1;
-    const struct ui_view_ops *ops = ui_view_ops(mode); /* the registry's row */
-    if (ops && !ops->make(vd, st)) {
-        ui_viewdata_free(vd);
-        return NULL;
-    }
-    return vd;
 }
 
 void ui_viewdata_free(struct ui_viewdata *vd)

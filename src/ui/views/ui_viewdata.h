@@ -9,17 +9,8 @@
 #include <stdbool.h>
 
 #include "engine/mha.h"
-#include "ui/core/ui_state.h"
-
-#define UI_TABLE_MAX_COLS 6
-
-/* A table of text: row 0 is the header. */
-struct ui_table {
-    int rows, cols;
-    char **cells;                  /* rows * cols strings, owned */
-    bool right[UI_TABLE_MAX_COLS]; /* right-aligned columns (numbers) */
-    int bar_col;                   /* a column drawn as a bar in head colours, or -1 */
-};
+#include "ui/draw/ui_block.h"
+#include "ui/state/ui_state.h"
 
 struct ui_viewdata {
     enum mha_view mode;
@@ -48,11 +39,6 @@ bool ui_table_set_row(struct ui_table *t, int r, const char *const *texts);
  * (st->view_seq) or the example's queries (keys when keys). */
 long long ui_view_seq_len(const struct ui_state *st, bool keys);
 
-/* Compute the view for st's example (st->view_batch, view_seq, view_preset
- * give the shapes and cost views their sizes).  Returns a new record (free
- * with ui_viewdata_free), NULL only when out of memory.  A view that cannot
- * be made (heads with d_model above 512) has its reason in error. */
-struct ui_viewdata *ui_viewdata_new(enum mha_view mode, const struct ui_state *st);
 void ui_viewdata_free(struct ui_viewdata *vd);
 
 #endif

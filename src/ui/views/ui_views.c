@@ -2,10 +2,11 @@
  * the views share: a table as a block, and a table written as text. */
 #include "ui/views/ui_views.h"
 
+#include <stdlib.h>
 #include <string.h>
 
-#include "ui/widgets/ui_text.h"
-#include "ui/widgets/ui_widget.h"
+#include "ui/draw/ui_text.h"
+#include "ui/draw/ui_widget.h"
 
 static const struct ui_view_ops views[MHA_VIEW_COUNT] = {
     [MHA_VIEW_SHAPES] = {MHA_VIEW_SHAPES,
@@ -94,4 +95,47 @@ void ui_view_write_table(FILE *out, const struct ui_viewdata *vd)
     }
     if (vd->note[0])
         fprintf(out, "\n%s\n", vd->note);
+}
+
+struct ui_viewdata *ui_viewdata_new(enum mha_view mode, const struct ui_state *st)
+{
+    struct ui_viewdata *vd = calloc(1, sizeof *vd);
+    if (!vd)
+        return NULL;
+    vd->mode = mode;
+    vd->table.bar_col = -1;
+    const struct ui_view_ops *ops = ui_view_ops(mode); /* the registry's row */
+    if (ops && !ops->make(vd, st)) {
+        ui_viewdata_free(vd);
+        return NULL;
+    }
+    return vd;
+}
+
+void ui_views_sync(struct ui_state *st)
+{
+    if (!st->vd_stale)
+        return;
+    st->vd_stale = false;
+    if (st->vd)
+        st->vd_free(st->vd);
+    st->vd = NULL;
+    if (st->view == MHA_VIEW_NONE)
+        return;
+    st->vd = ui_viewdata_new(st->view, st);
+    st->vd_free = ui_viewdata_free;
+    if (!st->vd) {
+        st->view = MHA_VIEW_NONE;
+        ui_state_say(st, true, "out of memory: the view cannot be shown");
+    }
+}
+
+int ui_view_build(struct ui_state *st, int width, struct ui_block *out, int max)
+{
+    if (st->view == MHA_VIEW_NONE)
+        return ui_stage_build(st, width, out, max);
+    ui_views_sync(st); /* a view's blocks come from its registry row */
+    const struct ui_view_ops *ops = ui_view_ops(st->view);
+    const struct ui_viewdata *vd = st->vd;
+    return ops && vd && !vd->error[0] ? ops->build(vd, out, max) : 0;
 }

@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "ui/core/ui_state.h"
+#include "ui/state/ui_state.h"
 #include "ui/views/ui_view.h"
 #include "ui/views/ui_viewdata.h"
 
@@ -77,5 +77,19 @@ int ui_view_heads_build(const struct ui_viewdata *vd, struct ui_block *out, int 
 void ui_view_heads_describe(const struct ui_state *st, char *head, size_t hn, char *formula,
                             size_t fn, char *text, size_t tn);
 void ui_view_heads_export(FILE *out, const struct ui_viewdata *vd);
+
+/* Compute the view for st's example (st->view_batch, view_seq, view_preset
+ * give the shapes and cost views their sizes).  Returns a new record (free
+ * with ui_viewdata_free), NULL only when out of memory.  A view that cannot
+ * be made (heads with d_model above 512) has its reason in error. */
+struct ui_viewdata *ui_viewdata_new(enum mha_view mode, const struct ui_state *st);
+/* Make st's view numbers when the state marked them stale (a view chosen,
+ * the example changed): the screen and the exports call it before they
+ * read st->vd.  Out of memory: back to the stage, and said. */
+void ui_views_sync(struct ui_state *st);
+/* The blocks of st's current stage, or of its view (made first when stale),
+ * for a pane width columns wide (ui_stage_build, or the view's row); the
+ * number of blocks. */
+int ui_view_build(struct ui_state *st, int width, struct ui_block *out, int max);
 
 #endif

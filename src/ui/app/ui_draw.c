@@ -1,0 +1,365 @@
+/* ui_draw.c - from state to screen: the layout and view derived from the
+ * state (reflow), and the drawing of every window (a pure function of the
+ * app: it reads, changes nothing, and leaves doupdate to the loop). */
+#include <stdio.h>
+#include <string.h>
+
+#include "engine/stages.h"
+#include "ui/modes/ui_app.h"
+#include "ui/draw/ui_bigtext.h"
+#include "ui/draw/ui_text.h"
+#include "ui/views/ui_views.h"
+#include "ui/app/ui_modes.h"
+
+static void drop_windows(struct ui_app *app)
+{
+    WINDOW **all[] = {&app->bar,    &app->vis,  &app->canvas, &app->side, &app->msg,
+                      &app->status, &app->full, &app->modal,  &app->head};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+        if (*all[i])
+            delwin(*all[i]);
+        *all[i] = NULL;
+    }
+}
+
+static WINDOW *window(struct ui_rect r)
+{
+    return r.h > 0 && r.w > 0 ? newwin(r.h, r.w, r.y, r.x) : NULL;
+}
+
+static void make_windows(struct ui_app *app)
+{
+    drop_windows(app);
+    const struct ui_layout *l = &app->lay;
+    app->full = newwin(l->rows, l->cols, 0, 0);
+    if (l->too_small)
+        return;
+    app->bar = window(l->bar);
+    app->head = window(l->head);
+    app->vis = window((struct ui_rect){l->vis.y, l->vis.x, UI_VIS_HEADER, l->vis.w});
+    app->canvas = window(
+        (struct ui_rect){l->vis.y + UI_VIS_HEADER, l->vis.x, l->vis.h - UI_VIS_HEADER, l->vis.w});
+    app->side = window(l->side);
+    app->msg = window(l->msg);
+    app->status = window(l->status);
+    app->modal = window(l->modal);
+}
+
+static bool same_rect(struct ui_rect a, struct ui_rect b)
+{
+    return a.y == b.y && a.x == b.x && a.h == b.h && a.w == b.w;
+}
+
+static bool same_layout(const struct ui_layout *a, const struct ui_layout *b)
+{
+    return a->rows == b->rows && a->cols == b->cols && a->too_small == b->too_small &&
+           a->present == b->present && same_rect(a->vis, b->vis) && same_rect(a->side, b->side) &&
+           same_rect(a->msg, b->msg) && same_rect(a->modal, b->modal) &&
+           same_rect(a->head, b->head) && same_rect(a->bar, b->bar);
+}
+
+/* How roomy the presenter draws the numbers, roomiest first: extra columns
+ * per cell, a blank line between rows; the last may drop a decimal. */
+static const struct {
+    int pad;
+    bool airy;
+} roominess[] = {{4, true}, {2, true}, {2, false}, {1, false}, {0, false}};
+
+/* Measure the blocks for the visualisation of lay and flow them on the
+ * canvas; in the presenter's layout as roomy as still fits the view. */
+static void place_blocks(struct ui_app *app, const struct ui_layout *lay)
+{
+    const int max_w = lay->vis.w - 1;
+    const int view_h = lay->vis.h - UI_VIS_HEADER;
+    const int levels = app->st.present ? (int)(sizeof roominess / sizeof roominess[0]) : 1;
+    for (int level = app->st.present ? 0 : levels - 1; level < levels; level++) {
+        const int pad = app->st.present ? roominess[level].pad : 0;
+        const bool airy = app->st.present && roominess[level].airy;
+        struct ui_flow_item items[UI_VIEW_MAX_BLOCKS];
+        for (int i = 0; i < app->n_blocks; i++) {
+            struct ui_block *b = &app->blocks[i];
+            b->pad = pad;
+            b->airy = airy;
+            b->shrink = app->st.present && level == levels - 1;
+            ui_block_measure(b, max_w, view_h > 5 ? view_h : 5, &app->th, &app->geoms[i]);
+            items[i] = (struct ui_flow_item){app->geoms[i].w, app->geoms[i].h, b->new_row};
+        }
+        app->canvas_h =
+            ui_flow(items, app->n_blocks, max_w, pad > 0 ? 4 : 2, airy ? 2 : 1, app->pos);
+        if (app->canvas_h <= view_h)
+            break;
+    }
+}
+
+/* The usual layout: pipeline bar, numbers, text pane, message, status. */
+static void normal_layout(struct ui_app *app, int rows, int cols, struct ui_layout *lay)
+{
+    int msg_lines = ui_msg_lines(&app->st, app->th.utf8, cols);
+    const bool reading = app->les.l != NULL;
+    /* the training screen keeps its lines: a note takes one (cut), an error all it needs */
+    if (ui_train_on_screen(app) && !app->st.msg_error && !app->st.cmd_active)
+        msg_lines = 1;
+    void (*compute)(int, int, int, int, struct ui_layout *) =
+        reading ? ui_layout_compute_reading : ui_layout_compute;
+    compute(rows, cols, msg_lines, 0, lay);
+    if (lay->too_small)
+        return;
+    app->n_blocks = ui_view_build(&app->st, lay->vis.w - 1, app->blocks, UI_VIEW_MAX_BLOCKS);
+    if (!lay->side_by_side) { /* the text pane below asks for its lines */
+        int want = ui_side_lines(app, cols);
+        const int body = rows - 2 - msg_lines;
+        if (!(app->st.explain_open && app->st.focus) && !reading && want > body * 35 / 100)
+            want = body * 35 / 100; /* a description gives way to the numbers */
+        compute(rows, cols, msg_lines, want, lay);
+    }
+}
+
+/* The presenter's layout: big title and formula, numbers, a text pane only
+ * for a lesson or the explain panel, a message only when there is one. */
+static void present_layout(struct ui_app *app, int rows, int cols, struct ui_layout *lay)
+{
+    const struct ui_state *st = &app->st;
+    struct ui_present_text pt;
+    ui_present_text(st, app->th.utf8, cols - 2 * ui_present_margin(cols), &pt);
+    ui_train_present_text(app, &pt);
+    int msg_lines = st->cmd_active || st->msg[0] ? ui_msg_lines(st, app->th.utf8, cols) : 0;
+    if (msg_lines > 1 && ui_train_on_screen(app) && !st->msg_error && !st->cmd_active)
+        msg_lines = 1; /* as in the usual layout: the heads keep their lines */
+    struct ui_present_need need = {
+        .msg_lines = msg_lines,
+        .formula_lines = pt.formula_lines,
+        .title_w = app->th.utf8 ? ui_big_width(pt.title, 1) : 0,
+        .caption_w = pt.caption_w,
+        .pane = app->les.l != NULL || (st->explain_open && st->focus),
+    };
+    ui_layout_compute_present(rows, cols, &need, lay);
+    if (lay->too_small)
+        return;
+    app->n_blocks = ui_view_build(&app->st, lay->vis.w - 1, app->blocks, UI_VIEW_MAX_BLOCKS);
+    if (need.pane && !lay->side_by_side) {
+        need.pane_lines = ui_side_lines(app, cols);
+        ui_layout_compute_present(rows, cols, &need, lay);
+    }
+}
+
+void ui_app_reflow(struct ui_app *app, int rows, int cols)
+{
+    struct ui_layout lay;
+    app->n_blocks = 0;
+    app->canvas_h = 0;
+    if (app->st.present)
+        present_layout(app, rows, cols, &lay);
+    else
+        normal_layout(app, rows, cols, &lay);
+    if (!lay.too_small && ui_train_on_screen(app)) {
+        ui_train_layout(app, &lay); /* the training draws itself: no blocks */
+        app->n_blocks = 0;
+    } else if (!lay.too_small) {
+        place_blocks(app, &lay);
+    }
+    if (!lay.too_small && app->les.list_loaded) { /* the lesson list's box fits its rows */
+        const int want = ui_lesson_menu_rows(&app->les) + 4;
+        if (want < lay.modal.h) {
+            lay.modal.y += (lay.modal.h - want) / 2;
+            lay.modal.h = want;
+        }
+    }
+    const bool remake = !app->full || !same_layout(&lay, &app->lay);
+    const int old_side_h = app->lay.side.h;
+    app->lay = lay;
+    app->rows = rows;
+    app->cols = cols;
+    if (remake) {
+        make_windows(app);
+        touchwin(stdscr); /* the blank between windows (the presenter's margins) is redrawn */
+    }
+    if (!lay.too_small)
+        app->st.scroll = ui_scroll_follow(app->st.scroll, app->st.scroll, 0,
+                                          lay.vis.h - UI_VIS_HEADER, app->canvas_h);
+    if (remake && app->les.l && !lay.too_small && lay.side.h != old_side_h)
+        app->les.scroll_to_prompt = ui_lesson_pane_prompt_end(app, lay.side.w) > 0;
+    ui_lesson_pane_follow_prompt(app); /* a waiting checkpoint's answer line stays in sight */
+    ui_modes_sync(app);
+}
+
+/* Which legends the current stage needs (the stage table says). */
+static unsigned legend_parts(int stage)
+{
+    switch (mha_stage_info(stage)->legend) {
+    case MHA_LEGEND_HEADS:
+        return UI_LEGEND_HEADS;
+    case MHA_LEGEND_SIGNED_PROB:
+        return UI_LEGEND_SIGNED | UI_LEGEND_PROB;
+    default:
+        return UI_LEGEND_SIGNED;
+    }
+}
+
+/* A view that could not be made says why, where it would have been. */
+static void draw_view_error(const struct ui_app *app, const char *text, int width, int view_h)
+{
+    struct ui_line lines[16];
+    const int n = ui_text_wrap(text, width - 2, app->th.utf8, lines, 16);
+    for (int i = 0; i < n && i < 16 && 1 + i < view_h; i++) {
+        char buf[1024];
+        int w =
+            ui_text_fit_n(lines[i].start, lines[i].len, width - 2, app->th.utf8, buf, sizeof buf);
+        ui_put(app->canvas, 1 + i, 1, buf, w, ui_role_attr(&app->th, UI_ROLE_WRONG), app->th.utf8);
+    }
+}
+
+/* Where the canvas is cut, a marker at the right end of its first or last
+ * line says so, with the keys that scroll there. */
+static void draw_more(const struct ui_app *app, int width, int view_h)
+{
+    const struct ui_state *st = &app->st;
+    const struct ui_theme *th = &app->th;
+    if (app->canvas_h <= view_h)
+        return;
+    const int attr = ui_role_attr(th, UI_ROLE_NOTICE);
+    char more[64];
+    if (st->scroll > 0) {
+        snprintf(more, sizeof more, " ↑ %d more above · k PgUp ", st->scroll);
+        const int mw = ui_text_width(more, th->utf8);
+        ui_put(app->canvas, 0, mw < width ? width - mw : 0, more, width, attr, th->utf8);
+    }
+    const int below = app->canvas_h - (st->scroll + view_h);
+    if (below > 0 && (view_h > 1 || st->scroll == 0)) {
+        snprintf(more, sizeof more, " ↓ %d more below · j PgDn Space ", below);
+        const int mw = ui_text_width(more, th->utf8);
+        ui_put(app->canvas, view_h - 1, mw < width ? width - mw : 0, more, width, attr, th->utf8);
+    }
+}
+
+static void draw_vis(const struct ui_app *app)
+{
+    const struct ui_state *st = &app->st;
+    const struct ui_theme *th = &app->th;
+    const int width = app->lay.vis.w - 1;
+    const int view_h = ui_app_view_h(app);
+    char shape[256], title[64];
+
+    if (ui_train_on_screen(app)) {
+        ui_train_draw_vis(app);
+        return;
+    }
+    werase(app->vis);
+    const struct ui_viewdata *vd = st->view != MHA_VIEW_NONE ? st->vd : NULL;
+    if (vd) {
+        snprintf(title, sizeof title, "%s view   ", vd->name);
+        snprintf(shape, sizeof shape, "%s", vd->line);
+    } else {
+        snprintf(title, sizeof title, "%d · %s   ", st->stage, mha_stage_info(st->stage)->title);
+        ui_view_shape_line(st, shape, sizeof shape);
+    }
+    int used = st->present ? 0 /* the header says it in big letters */
+                           : ui_put(app->vis, 0, 0, title, width, ui_role_attr(th, UI_ROLE_TITLE),
+                                    th->utf8);
+    used +=
+        ui_put(app->vis, 0, used, shape, width - used, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
+    if (app->canvas_h > view_h) {
+        char more[64];
+        const bool above = st->scroll > 0, below = st->scroll + view_h < app->canvas_h;
+        snprintf(more, sizeof more, " %s%s lines %d-%d of %d", above ? "↑" : " ", below ? "↓" : " ",
+                 st->scroll + 1, st->scroll + view_h, app->canvas_h);
+        int mw = ui_text_width(more, th->utf8);
+        if (used + mw < width)
+            ui_put(app->vis, 0, width - mw, more, mw, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
+    }
+    if (!vd)
+        ui_legend_draw(app->vis, 1, 0, width, legend_parts(st->stage), st->tr->heads, th);
+    else if (ui_view_ops(vd->mode) && ui_view_ops(vd->mode)->legend && !vd->error[0])
+        ui_legend_draw(app->vis, 1, 0, width, ui_view_ops(vd->mode)->legend, st->tr->heads, th);
+    else if (!st->present) { /* a key hint: not on the presenter's screen */
+        char hint[96], range[16];
+        snprintf(hint, sizeof hint, "v: next view · %s or ← →: back to the stages",
+                 mha_stage_range(range, sizeof range));
+        ui_put(app->vis, 1, 0, hint, width, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
+    }
+    wnoutrefresh(app->vis);
+
+    werase(app->canvas);
+    if (vd && vd->error[0])
+        draw_view_error(app, vd->error, width, view_h);
+    for (int i = 0; i < app->n_blocks; i++) {
+        const struct ui_rect *p = &app->pos[i];
+        if (p->y + p->h <= st->scroll || p->y >= st->scroll + view_h)
+            continue;
+        const bool here = st->focus && st->block == i;
+        ui_block_draw(app->canvas, p->y - st->scroll, p->x, view_h, &app->blocks[i], &app->geoms[i],
+                      here ? st->cur_r : -1, here ? st->cur_c : -1, th);
+    }
+    draw_more(app, width, view_h);
+    wnoutrefresh(app->canvas);
+}
+
+/* The "enlarge the terminal" notice, wrapped to the width and centred;
+ * on the tiniest screens the size it has gives way first. */
+static void draw_too_small(const struct ui_app *app)
+{
+    WINDOW *w = app->full;
+    const struct ui_theme *th = &app->th;
+    char need[96], have[96];
+    snprintf(need, sizeof need, "Enlarge the terminal to %d×%d", UI_MIN_COLS, UI_MIN_ROWS);
+    snprintf(have, sizeof have, "The terminal is %d×%d.", app->cols, app->rows);
+    const char *texts[] = {need, have, "q quits"};
+    struct ui_line lines[3][8];
+    int n[3], total = 0;
+    const int width = app->cols > 2 ? app->cols - 2 : 1;
+    for (int i = 0; i < 3; i++) {
+        n[i] = ui_text_wrap(texts[i], width, th->utf8, lines[i], 8);
+        n[i] = n[i] > 8 ? 8 : n[i];
+        total += n[i];
+    }
+    if (total > app->rows) { /* the size the terminal has goes first */
+        total -= n[1];
+        n[1] = 0;
+    }
+    werase(w);
+    int y = (app->rows - total) / 2;
+    y = y > 0 ? y : 0;
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < n[i] && y < app->rows; k++, y++) {
+            char buf[256];
+            const int tw =
+                ui_text_fit_n(lines[i][k].start, lines[i][k].len, width, th->utf8, buf, sizeof buf);
+            const int x = tw < app->cols ? (app->cols - tw) / 2 : 0;
+            ui_put(w, y, x, buf, app->cols - x, i == 0 ? ui_role_attr(th, UI_ROLE_NOTICE) : 0,
+                   th->utf8);
+        }
+    wattrset(w, 0);
+    wnoutrefresh(w);
+}
+
+void ui_app_draw(const struct ui_app *app)
+{
+    if (!app->full)
+        return;
+    if (app->lay.too_small) {
+        draw_too_small(app);
+        return;
+    }
+    ui_modes_draw(app);
+}
+
+void ui_app_draw_main(const struct ui_app *app)
+{
+    if (app->lay.present)
+        ui_present_head_draw(app->head, app);
+    else
+        ui_bar_draw(app->bar, &app->st, &app->th, app->lay.bar.w);
+    draw_vis(app);
+    if (app->side)
+        ui_side_draw(app->side, app);
+    if (app->msg)
+        ui_msg_draw(app->msg, app, app->lay.msg.w, app->lay.msg.h);
+    if (app->lay.present)
+        ui_present_status_draw(app->status, app, app->lay.status.w);
+    else
+        ui_status_draw(app->status, app, app->lay.status.w);
+}
+
+void ui_app_free_windows(struct ui_app *app)
+{
+    drop_windows(app);
+}

@@ -1,0 +1,16 @@
+/* ui_follow.h - the teacher's keys applied while following (the loop calls
+ * these; ui_follow_apply.c). */
+#ifndef UI_FOLLOW_H
+#define UI_FOLLOW_H
+
+#include <stdbool.h>
+
+#include "ui/modes/ui_app.h"
+
+/* The teacher's keys that came, applied while following (true when the
+ * screen changed); a typed key, true when it was the follower's own (F,
+ * the q that asks first). */
+bool ui_follow_tick(struct ui_app *app, double now);
+bool ui_follow_key(struct ui_app *app, int key, bool is_char, double now);
+
+#endif

@@ -1,0 +1,259 @@
+/* ui_loop.c - the explorer in a real terminal: the input loop with its
+ * timers (autoplay and a replay wake it through wtimeout; no signals, no
+ * threads), the keys written to a recording as they come, a replay's keys
+ * fed in as if typed, Ctrl-C and Ctrl-\ as a flag, and resizes. */
+#include <curses.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui/app/ui_follow.h"
+#include "ui/modes/ui_app.h"
+#include "ui/ui.h"
+#include "ui/state/ui_play.h"
+#include "ui/state/ui_train_ring.h"
+
+/* The screen kept for the next run when a follower rejoins (UI_RUN_AGAIN),
+ * and the terminal keys come from when standard input is the stream. */
+static SCREEN *kept_screen;
+static FILE *tty_in;
+
+/* Set by the signal handler, read by the loop; nothing else happens there. */
+static volatile sig_atomic_t got_signal;
+
+static void on_signal(int sig)
+{
+    got_signal = sig;
+}
+
+struct saved_signals {
+    struct sigaction intr, term, hup, quit;
+};
+
+static void catch_signals(struct saved_signals *old)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    got_signal = 0;
+    sigaction(SIGINT, &sa, &old->intr);
+    sigaction(SIGTERM, &sa, &old->term);
+    sigaction(SIGHUP, &sa, &old->hup);
+    sigaction(SIGQUIT, &sa, &old->quit); /* Ctrl-\ too leaves the terminal as it was */
+}
+
+static void restore_signals(const struct saved_signals *old)
+{
+    sigaction(SIGINT, &old->intr, NULL);
+    sigaction(SIGTERM, &old->term, NULL);
+    sigaction(SIGHUP, &old->hup, NULL);
+    sigaction(SIGQUIT, &old->quit, NULL);
+}
+
+/* A key into the explorer, typed or replayed. */
+void ui_app_feed(struct ui_app *app, int key, bool is_char)
+{
+    if (!is_char && key == KEY_RESIZE) {
+        ui_app_reflow(app, LINES, COLS);
+        return;
+    }
+    if (!is_char && key == KEY_MOUSE) {
+        if (!app->lay.too_small)
+            ui_app_mouse(app);
+        return;
+    }
+    if (app->lay.too_small) { /* only the notice shows: q quits */
+        if (is_char && (key == 'q' || key == 'Q'))
+            app->st.quit = true;
+        return;
+    }
+    ui_app_key(app, key, is_char);
+}
+
+void ui_app_play_event(struct ui_app *app, const struct rec_event *e)
+{
+    /* the training ticks before the key, as when it was recorded */
+    if (ui_train_timers(app, ui_train_ms(e->t), true))
+        ui_app_reflow(app, app->rows, app->cols);
+    int key;
+    bool is_char;
+    if (rec_key_is_mouse(e->key)) {
+        const MEVENT ev = ui_record_mouse_event(e->key, e->y, e->x);
+        if (!app->lay.too_small)
+            ui_app_mouse_event(app, &ev);
+    } else if (ui_rec_to_curses(e->key, &key, &is_char)) {
+        ui_app_feed(app, key, is_char);
+    }
+    app->st.quit = false; /* a replay never closes the explorer */
+}
+
+/* Write a typed key to the recording (not the one that quits: a replay
+ * ends with the explorer open); a failure stops the recording and says so. */
+static void record(struct ui_app *app, int key, bool is_char, double now)
+{
+    const int code = ui_rec_from_curses(key, is_char);
+    if (!app->record || code < 0 || code == REC_KEY_RESIZE || app->st.quit)
+        return;
+    ui_record_write(app, now - app->record_start, code);
+}
+
+/* A typed key while a replay plays: q quits, Esc stops the replay, any
+ * other key pauses it or plays on. */
+static void replay_control(struct ui_app *app, int key, bool is_char, double now)
+{
+    struct ui_replay *r = &app->replay;
+    if (is_char && (key == 'q' || key == 'Q')) {
+        app->st.quit = true;
+    } else if (is_char && key == 27) {
+        ui_replay_stop(r);
+        ui_state_say(&app->st, false, "Replay stopped after %d of %d keys; the explorer is yours.",
+                     r->next, r->rec->n);
+    } else {
+        ui_replay_toggle(r, now);
+        ui_state_say(&app->st, false,
+                     r->paused ? "Replay paused: any key plays on, Esc stops it, q quits."
+                               : "Replay playing on.");
+    }
+    ui_app_reflow(app, LINES, COLS); /* the message line may need more lines */
+}
+
+/* The replay's keys that are due, then autoplay's move.  True when the
+ * screen changed. */
+static bool timers(struct ui_app *app, double now)
+{
+    bool changed = ui_follow_tick(app, now);
+    ui_record_tick(app, now);
+    struct ui_replay *r = &app->replay;
+    int rk;
+    while (ui_replay_due(r, now, &rk)) {
+        ui_app_play_event(app, &r->rec->events[r->next - 1]);
+        changed = true;
+    }
+    if (r->active && ui_replay_finished(r)) {
+        r->active = false;
+        ui_state_say(&app->st, false,
+                     "The replay finished: %d keys from %s%s. The explorer is yours.", r->rec->n,
+                     r->name,
+                     r->rec->warning[0] ? " (its last line was cut short and left out)" : "");
+        ui_app_reflow(app, app->rows, app->cols);
+        changed = true;
+    }
+    if (!app->lay.too_small && ui_app_autoplay(app, now))
+        changed = true;
+    if (ui_train_timers(app, ui_train_session_ms(app, now), false)) {
+        ui_app_reflow(app, app->rows, app->cols);
+        changed = true;
+    }
+    return changed;
+}
+
+int ui_app_interactive(struct ui_app *app)
+{
+    /* the handlers go in before newterm(): ncurses then leaves them alone
+     * (it installs its own only over the default, and its own exits 1), and
+     * what is put back afterwards is what the program started with */
+    struct saved_signals old;
+    catch_signals(&old);
+    SCREEN *scr = kept_screen;
+    kept_screen = NULL;
+    if (!scr && app->keys_from_tty && !(tty_in = fopen("/dev/tty", "r"))) {
+        restore_signals(&old);
+        fprintf(stderr, "mha-explorer: cannot read keys from /dev/tty: %s\n", strerror(errno));
+        return 2;
+    }
+    if (!scr)
+        scr = newterm(NULL, stdout, tty_in ? tty_in : stdin);
+    if (!scr) {
+        restore_signals(&old);
+        fprintf(stderr, "mha-explorer: cannot use this terminal (TERM=%s)\n",
+                getenv("TERM") ? getenv("TERM") : "");
+        return got_signal == SIGINT ? 130 : got_signal ? 128 + (int)got_signal : 1;
+    }
+    set_term(scr);
+    ui_app_setup_curses(app);
+    ui_app_reflow(app, LINES, COLS);
+    ui_app_apply_focus(app);
+    ui_record_begin(app);
+    const double start = ui_play_clock();
+    app->record_start = start;
+    app->record_mark = start;
+    if (app->replay.rec)
+        ui_replay_start(&app->replay, app->replay.rec, app->replay.name, app->replay.speed, start);
+    if (app->autoplay.on)
+        ui_autoplay_start(&app->autoplay, start);
+
+    bool dirty = true;
+    while (!app->st.quit && !got_signal && !app->rejoin) {
+        if (dirty) {
+            wnoutrefresh(stdscr); /* blank below, so a resized stdscr is not redrawn later */
+            ui_app_draw(app);
+            doupdate();
+            dirty = false;
+        }
+        /* wake for what is due, and now and then to see a signal's flag */
+        const double before = ui_play_clock();
+        wtimeout(stdscr,
+                 ui_train_loop_wait(app, before,
+                                    ui_play_wait_ms(&app->autoplay, &app->replay, before, 250)));
+        wint_t ch;
+        const int r = wget_wch(stdscr, &ch);
+        const double now = ui_play_clock();
+        if (r == ERR) {
+            dirty = timers(app, now);
+            continue;
+        }
+        const bool is_char = r == OK;
+        if (!is_char && ch == KEY_MOUSE && app->replay.active) {
+            MEVENT ignored; /* the replay plays on: clicks do not steer it */
+            getmouse(&ignored);
+            continue;
+        }
+        if (!is_char && ch == KEY_MOUSE && !app->replay.active) {
+            /* a click or the wheel, written with where it happened */
+            MEVENT ev;
+            if (getmouse(&ev) == OK) {
+                if (ui_train_timers(app, ui_train_session_ms(app, now), true))
+                    ui_app_reflow(app, app->rows, app->cols);
+                if (!app->lay.too_small)
+                    ui_app_mouse_event(app, &ev);
+                ui_record_mouse(app, now - app->record_start, &ev);
+            }
+            dirty = true;
+            continue;
+        }
+        if (app->follow && ui_follow_key(app, (int)ch, is_char, now)) {
+            dirty = true; /* F, or a q that asks first */
+        } else if (app->replay.active && !(!is_char && ch == KEY_RESIZE)) {
+            replay_control(app, (int)ch, is_char, now);
+        } else {
+            /* the training ticks due before the key, as a replay will run them */
+            if (ui_train_timers(app, ui_train_session_ms(app, now), true))
+                ui_app_reflow(app, app->rows, app->cols);
+            ui_app_feed(app, (int)ch, is_char);
+        }
+        record(app, (int)ch, is_char, now);
+        dirty = true;
+    }
+
+    ui_app_free_windows(app);
+    if (app->rejoin && !got_signal) {
+        /* the caller starts again; the terminal stays the explorer's */
+        kept_screen = scr;
+        restore_signals(&old);
+        return UI_RUN_AGAIN;
+    }
+    ui_record_end(app);
+    endwin();
+    delscreen(scr);
+    if (tty_in)
+        fclose(tty_in);
+    tty_in = NULL;
+    ui_release_curses();
+    /* from here a signal ends the program as signals do (130 for SIGINT,
+     * 143 for SIGTERM): the dispositions it started with, not ncurses' */
+    restore_signals(&old);
+    return got_signal == SIGINT ? 130 : got_signal ? 128 + (int)got_signal : 0;
+}

@@ -1,0 +1,25 @@
+/* ui_modes.h - the stack of modes at the top: every mode, each defined in
+ * its own file below (modes/), and the stack kept, keyed, clicked and drawn
+ * (ui_modes.c). */
+#ifndef UI_MODES_H
+#define UI_MODES_H
+
+#include "ui/modes/ui_app.h"
+#include "ui/modes/ui_mode_panes.h"
+#include "ui/state/ui_mode.h"
+
+extern const struct ui_mode ui_mode_main; /* ui_update.c: the main screen */
+
+/* Bring the stack in line with the state: modes that closed leave it,
+ * modes that opened go on top (in ui_mode_registry's order). */
+void ui_modes_sync(struct ui_app *app);
+/* The top mode. */
+const struct ui_mode *ui_modes_top(const struct ui_app *app);
+/* A key down the stack from the top; true when a mode used it. */
+bool ui_modes_key(struct ui_app *app, int key, bool is_char);
+/* A mouse event down the stack from the top. */
+bool ui_modes_mouse(struct ui_app *app, const MEVENT *ev);
+/* Draw the stack (the windows are wnoutrefreshed, no doupdate). */
+void ui_modes_draw(const struct ui_app *app);
+
+#endif

@@ -1,0 +1,96 @@
+/* ui_block.h - a block: what the screen draws of a stage or a view (a
+ * matrix, a heatmap, an operator sign or a table of text), pointing into
+ * numbers it does not own.  Views make blocks (views/); the widgets measure
+ * and draw them (draw/). */
+#ifndef UI_BLOCK_H
+#define UI_BLOCK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "engine/explain.h"
+
+#define UI_TABLE_MAX_COLS 6
+
+/* A table of text: row 0 is the header. */
+struct ui_table {
+    int rows, cols;
+    char **cells;                  /* rows * cols strings, owned */
+    bool right[UI_TABLE_MAX_COLS]; /* right-aligned columns (numbers) */
+    int bar_col;                   /* a column drawn as a bar in head colours, or -1 */
+};
+
+/* Stages with one block per head show at most this many heads. */
+#define UI_VIEW_MAX_HEADS 32
+#define UI_VIEW_MAX_BLOCKS (8 * UI_VIEW_MAX_HEADS + 16)
+
+enum ui_block_kind {
+    UI_BLOCK_MATRIX,  /* numbers */
+    UI_BLOCK_HEATMAP, /* probabilities as colour, with numbers where they fit */
+    UI_BLOCK_OP,      /* an operator sign between blocks: "×", "=", "→" */
+    UI_BLOCK_TABLE    /* a table of text (the shapes, cost and heads views) */
+};
+
+/* How a matrix is coloured. */
+enum ui_tint {
+    UI_TINT_SIGNED,    /* diverging scale over ±range */
+    UI_TINT_PROB,      /* sequential scale over 0..1 */
+    UI_TINT_HEAD_COLS, /* each group of head_cols columns in its head's colour */
+    UI_TINT_HEAD       /* everything in the colour of head */
+};
+
+/* How a block's (row, col) maps to a cell of a tensor. */
+enum ui_cellmap {
+    UI_MAP_DIRECT,     /* (base.tensor, base.head, row, col) */
+    UI_MAP_TRANSPOSED, /* the block shows Wᵀ: (base.tensor, 0, col, row) */
+    UI_MAP_SPLIT       /* columns split into heads: (base.tensor, col / head_cols, row,
+                          col % head_cols) */
+};
+
+struct ui_block {
+    enum ui_block_kind kind;
+    char title[96];
+    const float *data; /* element (r, c) is data[r * rs + c * cs] */
+    int rows, cols;
+    size_t rs, cs;
+    char *const *row_labels; /* NULL: row numbers */
+    char *const *col_labels; /* NULL: column numbers */
+    enum ui_tint tint;
+    float range;   /* largest magnitude, for UI_TINT_SIGNED */
+    int head;      /* UI_TINT_HEAD */
+    int head_cols; /* UI_TINT_HEAD_COLS and UI_MAP_SPLIT */
+    enum ui_cellmap map;
+    struct mha_cell base;
+    bool head_header;             /* a line above the columns names each head's span */
+    bool new_row;                 /* start a new row of the flow */
+    const float *masked_by;       /* heatmaps: same layout as data, -inf where masked */
+    const char *op;               /* UI_BLOCK_OP */
+    const struct ui_table *table; /* UI_BLOCK_TABLE */
+    const char *note;             /* UI_BLOCK_TABLE: a paragraph under it, or NULL */
+    bool inert;                   /* numbers the cursor does not visit (no tensor cell) */
+    bool head_labels; /* columns labelled "h<head>.<j>" as the lessons and exports write them */
+    float num_range;  /* > 0: the largest magnitude of a matrix shown beside this one,
+                         whose numbers are written with the same decimals */
+    const struct lesson_hide *hide; /* cells drawn as "?" until a checkpoint is answered */
+
+    /* How roomy the block is drawn (the presenter's layout sets these before
+     * measuring): extra columns per cell, a blank line between rows, and
+     * one decimal fewer rather than cut columns off. */
+    int pad;
+    bool airy;
+    bool shrink;
+};
+
+/* True when the block holds numbers a cursor can point at. */
+bool ui_block_selectable(const struct ui_block *b);
+
+/* The tensor cell under (row, col) of block b. */
+struct mha_cell ui_block_cell(const struct ui_block *b, int row, int col);
+
+/* The number at (row, col). */
+static inline float ui_block_at(const struct ui_block *b, int row, int col)
+{
+    return b->data[(size_t)row * b->rs + (size_t)col * b->cs];
+}
+
+#endif

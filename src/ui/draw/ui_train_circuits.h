@@ -1,0 +1,22 @@
+/* ui_train_circuits.h - w on the training screen: what each head writes,
+ * in place of the heatmaps (ui_train_circuits.c). */
+#ifndef UI_TRAIN_CIRCUITS_H
+#define UI_TRAIN_CIRCUITS_H
+
+#include <curses.h>
+
+#include "engine/train.h"
+#include "engine/train_heads.h"
+#include "ui/state/ui_train.h"
+
+/* What each head of m writes, in h x w at (y, x): where it looks by
+ * position and, per output, the words it can attend to with the output
+ * each raises most (ui_train_circuits.c); roles: the heads' labels, or
+ * NULL; jobs: a text's jobs each head does, or NULL.  Heads that do not fit are counted on the last
+ * line. */
+struct ui_theme;
+void ui_train_draw_circuits(WINDOW *win, int y, int x, int h, int w, const struct train_model *m,
+                            const struct train_head_stats *roles, char (*jobs)[UI_TRAIN_JOBS_LABEL],
+                            const struct ui_theme *th);
+
+#endif

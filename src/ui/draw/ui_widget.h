@@ -1,0 +1,79 @@
+/* ui_widget.h - drawing blocks: the matrix widget (ui_matrix.c), the heatmap
+ * widget and the colour legend (ui_heatmap.c), and clipped text. */
+#ifndef UI_WIDGET_H
+#define UI_WIDGET_H
+
+#include <curses.h>
+#include <stdbool.h>
+
+#include "ui/draw/ui_block.h"
+#include "ui/draw/ui_layout.h"
+#include "ui/draw/ui_theme.h"
+
+/* Size of a block as drawn. */
+struct ui_block_geom {
+    struct ui_grid grid;
+    struct ui_numfmt fmt;
+    bool compact; /* heatmap cells without numbers */
+    int header;   /* lines above the rows: title, head spans, column labels */
+    int row_step; /* lines from one row to the next: 1, or 2 with a blank line between */
+    int w, h;
+    int col_w[UI_TABLE_MAX_COLS]; /* tables: width of each column */
+    int note_lines;               /* tables: lines of the note under them */
+};
+
+/* Measure b for at most max_w x max_h. */
+void ui_block_measure(const struct ui_block *b, int max_w, int max_h, const struct ui_theme *th,
+                      struct ui_block_geom *g);
+
+/* Draw b with its top-left corner at (y, x) of win; lines outside
+ * [0, view_h) are skipped, so y may be negative.  (cur_r, cur_c) is the
+ * cursor cell, or -1 for none: the window of a large matrix follows it. */
+void ui_block_draw(WINDOW *win, int y, int x, int view_h, const struct ui_block *b,
+                   const struct ui_block_geom *g, int cur_r, int cur_c, const struct ui_theme *th);
+
+/* First visible row and column of b, given the cursor (-1: none). */
+void ui_block_window(const struct ui_block *b, const struct ui_block_geom *g, int cur_r, int cur_c,
+                     int *r0, int *c0);
+
+/* Text at (y, x) cut to maxw columns (UTF-8, or folded to ASCII), in attr.
+ * Returns the columns written. */
+int ui_put(WINDOW *win, int y, int x, const char *text, int maxw, int attr, bool utf8);
+
+/* Fill n columns at (y, x) with spaces in attr. */
+void ui_fill(WINDOW *win, int y, int x, int n, int attr);
+
+/* ---- tables (ui_table.c) ---------------------------------------------------------------- */
+
+/* Measure a UI_BLOCK_TABLE for at most max_w columns: columns share the
+ * width, text wraps inside its column. */
+void ui_table_measure(const struct ui_block *b, int max_w, const struct ui_theme *th,
+                      struct ui_block_geom *g);
+void ui_table_draw(WINDOW *win, int y, int x, int view_h, const struct ui_block *b,
+                   const struct ui_block_geom *g, const struct ui_theme *th);
+
+/* ---- heatmap cells and legend (ui_heatmap.c) ---------------------------------------- */
+
+/* Cell width a heatmap needs with numbers (colour or glyph + number). */
+int ui_heatmap_cell_w(const struct ui_theme *th);
+
+/* One heatmap cell of width cell_w at (y, x): probability p, number shown
+ * unless compact, reversed when it is the cursor. */
+void ui_heatmap_cell(WINDOW *win, int y, int x, float p, int cell_w, bool compact, bool cursor,
+                     bool masked, const struct ui_theme *th);
+
+/* What the legend line explains. */
+enum ui_legend_part {
+    UI_LEGEND_SIGNED = 1,
+    UI_LEGEND_PROB = 2,
+    UI_LEGEND_HEADS = 4,
+    UI_LEGEND_COSINE = 8 /* the diverging scale over -1..1 (the heads view) */
+};
+
+/* The legend for parts (a mask of ui_legend_part) on one line at (y, x). */
+void ui_legend_draw(WINDOW *win, int y, int x, int maxw, unsigned parts, int heads,
+                    const struct ui_theme *th);
+/* Columns the weights' legend (UI_LEGEND_PROB alone) takes. */
+int ui_legend_prob_width(const struct ui_theme *th);
+
+#endif

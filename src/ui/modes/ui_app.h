@@ -1,0 +1,313 @@
+/* ui_app.h - the explorer as a whole: the state, the screen's layout, the
+ * curses windows, and the blocks of the current view placed on a canvas.
+ *
+ * The loop is: read a key -> ui_app_key changes the state -> ui_app_reflow
+ * derives the layout and the view from it -> ui_app_draw draws everything
+ * from that (a pure function of the app; it changes nothing) -> doupdate. */
+#ifndef UI_APP_H
+#define UI_APP_H
+
+#include <curses.h>
+#include <stdbool.h>
+
+#include <stdio.h>
+
+#include "ui/draw/ui_layout.h"
+#include "ui/state/ui_lesson.h"
+#include "ui/state/ui_mode.h"
+#include "ui/state/ui_play.h"
+#include "ui/state/ui_history.h"
+#include "ui/state/ui_state.h"
+#include "ui/draw/ui_theme.h"
+#include "ui/views/ui_view.h"
+#include "ui/draw/ui_widget.h"
+
+/* Lines at the top of the visualisation before the canvas: title, legend. */
+#define UI_VIS_HEADER 2
+
+/* A pop-up over the screen (ui_popup.h): a command line shown whole, text
+ * under it. */
+struct ui_popup {
+    char *command; /* owned; NULL: the pop-up is closed */
+    char title[64];
+    char text[640]; /* under the command, wrapped */
+    int scroll;
+};
+
+struct ui_app {
+    struct ui_state st;
+    struct ui_lessons les; /* the open lesson, the lesson list, progress */
+    struct ui_theme th;
+    struct ui_layout lay;
+    int rows, cols; /* screen size the windows were made for */
+    WINDOW *bar, *msg, *status;
+    WINDOW *vis;    /* the visualisation's header lines (title, legend) */
+    WINDOW *canvas; /* the visualisation's blocks, scrolled */
+    WINDOW *side;   /* description or explain panel */
+    WINDOW *full;   /* the whole screen: help, and the "too small" notice */
+    WINDOW *modal;  /* the lesson list, over the middle of the screen */
+    WINDOW *head;   /* the presenter's header: big title and formula */
+
+    /* what plays by itself, and the recording being written */
+    struct ui_autoplay autoplay;
+    struct ui_replay replay;
+    FILE *record; /* the caller's; NULL: not recording */
+    char record_name[256];
+    double record_start;
+    struct rec_start *record_start_args; /* the caller's; what the recording starts from */
+    bool record_failed;                  /* a write failed: the recording stopped there */
+    double record_mark;                  /* when the recording last had a line ("# at") */
+    void (*record_started)(void *ctx);   /* the caller's: the start lines are written */
+    void *record_ctx;
+
+    /* following a teacher's recording as it grows (--follow; ui_follow.c) */
+    struct rec_follow *follow; /* the caller's; NULL: not following */
+    int follow_next;           /* the teacher's next event to apply */
+    int follow_seen;           /* the stream's state last said (enum rec_follow_state) */
+    bool detached;             /* exploring on one's own: the teacher's keys wait */
+    double detach_offset;      /* seconds the teacher's clock was ahead at the detach */
+    bool rejoin;               /* F: the loop ends and the caller starts again */
+    bool keys_from_tty;        /* keys come from /dev/tty (the stream is standard input) */
+
+    /* the modes open over the main screen (ui_mode.h), and theirs */
+    struct ui_mode_stack modes;
+    bool quit_armed;             /* a checkpoint asked for a second q before quitting */
+    struct ui_popup popup;       /* :link's command line */
+    struct ui_history hist;      /* the ':' lines run before */
+    struct ui_history find_hist; /* the '/' words looked for before */
+    char find_word[UI_CMD_MAX];  /* the last /word, for n */
+    bool mouse;                  /* the terminal reports clicks (--no-mouse: off) */
+
+    /* the current view, derived from st and lay by ui_app_reflow */
+    struct ui_block blocks[UI_VIEW_MAX_BLOCKS];
+    struct ui_block_geom geoms[UI_VIEW_MAX_BLOCKS];
+    struct ui_rect pos[UI_VIEW_MAX_BLOCKS]; /* on the canvas */
+    int n_blocks;
+    int canvas_h;
+
+    struct ui_train *train; /* the training screen (--train, --compare); NULL: none */
+    long train_clock_ms;    /* the session clock at the last key or tick (ui_train_session_ms) */
+};
+
+/* Recompute the layout for rows x cols (recreating the windows when the
+ * size changed) and the current view. */
+void ui_app_reflow(struct ui_app *app, int rows, int cols);
+
+/* Handle one key: a character (is_char, as wget_wch gives it) or a curses
+ * key code.  May change the state; reflows. */
+void ui_app_key(struct ui_app *app, int key, bool is_char);
+
+/* Autoplay's move when one is due at now (ui_play_clock); true when the
+ * screen changed. */
+bool ui_app_autoplay(struct ui_app *app, double now);
+
+/* The curses settings of the real screen and the benchmark's (after
+ * newterm), and the input loop on the real one (ui_loop.c): the process
+ * exit status. */
+void ui_app_setup_curses(struct ui_app *app);
+int ui_app_interactive(struct ui_app *app);
+
+/* The explorer's own commands (ui_commands.c): :link, :export (and e),
+ * :theme (and T), :present, :autoplay (and a); the others go on to
+ * ui_state_command.  Each leaves what happened in the message line. */
+int ui_app_command(struct ui_app *app, const char *line);
+void ui_app_link(struct ui_app *app);
+/* fmt: an export format or enum mha_format; path NULL: a new
+ * mha-<stage>-<n> file in the current folder. */
+void ui_app_export(struct ui_app *app, int fmt, const char *path);
+void ui_app_set_theme(struct ui_app *app, enum colorscale_theme theme);
+void ui_app_toggle_autoplay(struct ui_app *app);
+
+/* Once the terminal is up (ui_record.c): a recording's first lines (the
+ * options, the lesson's step, the terminal's size), and a replay's note
+ * when its terminal differs or its last line was cut short. */
+void ui_record_begin(struct ui_app *app);
+/* A recording that could not be written: a key, its failure said and
+ * marked for good in the status line (after what buf holds). */
+void ui_record_write(struct ui_app *app, double t, int code);
+/* A mouse event to the recording (a click or the wheel; others are not
+ * written), with where it happened. */
+void ui_record_mouse(struct ui_app *app, double t, const MEVENT *ev);
+/* The mouse event a recording's REC_KEY_CLICK / _WHEEL_UP / _WHEEL_DOWN at
+ * (y, x) stands for. */
+MEVENT ui_record_mouse_event(int key, int y, int x);
+void ui_record_status(const struct ui_app *app, char *buf, size_t n);
+
+/* After delscreen (ui_exit.c): free what ncurses keeps for the whole
+ * process (its cache of parsed terminal strings), so that the sanitizer
+ * builds' leak check sees only the program's own memory. */
+void ui_release_curses(void);
+/* The main screen's scroll action, lines down (up when negative), as the
+ * arrow keys do it (the mouse wheel uses it). */
+void ui_app_scroll_lines(struct ui_app *app, int lines);
+/* The text pane's scroll (the lesson's text or the stage's), as J and K do it. */
+void ui_app_scroll_lesson(struct ui_app *app, int lines);
+/* A mouse event down the modes, then the layout, view and cursor again. */
+void ui_app_mouse_event(struct ui_app *app, const MEVENT *ev);
+/* The main screen's clicks (ui_mouse.c), and mouse reporting switched on
+ * when app->mouse asks for it. */
+bool ui_mouse_main(struct ui_app *app, const MEVENT *ev);
+void ui_mouse_setup(struct ui_app *app);
+/* A KEY_MOUSE from the input: the event read and passed down the modes. */
+void ui_app_mouse(struct ui_app *app);
+/* The main screen's windows (everything but the modes over it). */
+void ui_app_draw_main(const struct ui_app *app);
+/* The stage of the pipeline bar under column x, or -1 (ui_bar.c). */
+int ui_bar_stage_at(const struct ui_app *app, int x);
+
+/* A key into the explorer as typed (resizes and clicks included), and a
+ * recorded event played in: the training ticks before it, then the key or
+ * the click; it never closes the explorer (ui_loop.c). */
+void ui_app_feed(struct ui_app *app, int key, bool is_char);
+struct rec_event;
+void ui_app_play_event(struct ui_app *app, const struct rec_event *e);
+
+/* Following (ui_follow.c; the teacher's keys are applied in app/ui_follow.h):
+ * the status words. */
+void ui_follow_status(const struct ui_app *app, double now, char *buf, size_t n);
+/* The teacher's clock in seconds (following), or the follower's own
+ * clock carried on from it (exploring). */
+double ui_follow_clock(const struct ui_app *app, double now);
+/* The recording's "# at" lines, every REC_MARK_EVERY seconds without a
+ * line, and its "# end" when the explorer closes (ui_record.c). */
+void ui_record_tick(struct ui_app *app, double now);
+void ui_record_end(struct ui_app *app);
+
+/* Delete the windows (before endwin). */
+void ui_app_free_windows(struct ui_app *app);
+
+/* Draw everything into the windows and wnoutrefresh each (no doupdate). */
+void ui_app_draw(const struct ui_app *app);
+
+/* The canvas lines the visualisation shows. */
+static inline int ui_app_view_h(const struct ui_app *app)
+{
+    const int h = app->lay.vis.h - UI_VIS_HEADER;
+    return h > 1 ? h : 1;
+}
+
+/* Pieces of the drawing, one file each. */
+void ui_bar_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme *th, int width);
+void ui_status_draw(WINDOW *win, const struct ui_app *app, int width);
+void ui_msg_draw(WINDOW *win, const struct ui_app *app, int width, int height);
+/* Lines the message line needs at this width (1..4). */
+int ui_msg_lines(const struct ui_state *st, bool utf8, int width);
+void ui_side_draw(WINDOW *win, const struct ui_app *app);
+/* Lines the text pane would like at this width. */
+int ui_side_lines(const struct ui_app *app, int width);
+/* The lesson pane (in the text pane's place while a lesson is open): the
+ * lines its text takes at this width (title included), the lines of text it
+ * shows at this height, and the drawing. */
+int ui_lesson_pane_lines(const struct ui_app *app, int width);
+/* Content lines of the lesson pane up to and including the waiting
+ * checkpoint's answer line; 0 when no checkpoint waits. */
+int ui_lesson_pane_prompt_end(const struct ui_app *app, int width);
+/* A step's checkpoint has just started to wait: scroll the lesson pane so
+ * its answer line shows, with as much of the text above as fits (once, so
+ * the reader can scroll back up). */
+void ui_lesson_pane_follow_prompt(struct ui_app *app);
+int ui_lesson_pane_body(int height, int lines);
+void ui_lesson_pane_draw(WINDOW *win, const struct ui_app *app, int width, int height);
+/* The lesson list, in the modal window. */
+void ui_lesson_menu_draw(WINDOW *win, const struct ui_lessons *ls, const struct ui_theme *th);
+/* Put the cursor on a cell a lesson or --focus asked for, once the view's
+ * blocks are known. */
+void ui_app_apply_focus(struct ui_app *app);
+/* The explain panel (in the text pane's place while it is open). */
+void ui_explain_panel_draw(WINDOW *win, const struct ui_app *app, int width, int height);
+int ui_explain_panel_lines(const struct ui_app *app, int width);
+/* How far the text pane (stage text or explain panel, not a lesson) can
+ * scroll at its size. */
+int ui_explain_panel_max_scroll(const struct ui_app *app, int width, int height);
+int ui_side_max_scroll(const struct ui_app *app);
+/* A pane's title bar on its first line. */
+void ui_pane_title(WINDOW *win, const char *title, int width, const struct ui_theme *th);
+void ui_help_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme *th, int rows,
+                  int cols);
+/* Lines the help screen takes (for scrolling). */
+int ui_help_lines(void);
+/* The help's line of the heading text (0 when it has none). */
+int ui_help_heading_line(const char *heading);
+/* The help's line i: its keys and its words (headings: key ""); false past
+ * the end. */
+bool ui_help_line(int i, char *key, size_t kn, char *text, size_t tn);
+
+/* The heading of the text pane ("4 · Attention: who looks at whom") and
+ * the formula (lines apart by '\n') of the current stage or view. */
+void ui_describe_heading(const struct ui_state *st, char *head, size_t hn, char *formula,
+                         size_t fn);
+
+/* The presenter's pieces (ui_present.c): the title in big letters, the
+ * caption and formula that go with it, the header drawn, and the minimal
+ * status line. */
+struct ui_present_text {
+    char title[64];       /* "4 ATTENTION" */
+    char name[64];        /* "Attention · stage 4 of 0-6" (mha_stage_range) */
+    char subtitle[128];   /* "who looks at whom" */
+    char formula[2][256]; /* one line, or two */
+    int formula_lines;
+    int caption_w;
+};
+void ui_present_text(const struct ui_state *st, bool utf8, int width, struct ui_present_text *out);
+void ui_present_head_draw(WINDOW *win, const struct ui_app *app);
+/* The presenter's header on the training screen: "TRAINING" and the task
+ * (pt unchanged when the training screen is not shown). */
+void ui_train_present_text(const struct ui_app *app, struct ui_present_text *pt);
+void ui_present_status_draw(WINDOW *win, const struct ui_app *app, int width);
+
+/* What plays by itself, for the status lines: "autoplay 2s", "paused",
+ * "replay 3/20", "replay paused", or "" when nothing does. */
+void ui_play_status(const struct ui_app *app, char *buf, size_t n);
+
+/* The training screen (ui_train_keys.c, ui_train_draw.c, ui_train_export.c). */
+struct ui_train;
+/* It is on screen (in the visualisation's place). */
+bool ui_train_on_screen(const struct ui_app *app);
+/* A key for it: true when it took the key. */
+bool ui_train_key(struct ui_app *app, int key, bool is_char);
+/* --compare: make pane the focused one (its model is the one the stage
+ * keys and the heads view show) and say so. */
+void ui_train_focus(struct ui_app *app, int pane);
+/* The pane of --compare's training screen at screen (y, x), or -1 (also
+ * when one model trains). */
+int ui_train_pane_at(const struct ui_app *app, int y, int x);
+/* The session clock (ms, as a recording writes times; a replay's own
+ * clock while one plays), and the training ticks due by ms (all: every
+ * one, before a key; else a second's worth at most, so the screen is
+ * redrawn between): true when anything trained. */
+long ui_train_session_ms(const struct ui_app *app, double now);
+bool ui_train_timers(struct ui_app *app, long ms, bool all);
+/* Milliseconds the loop may wait for a key before a tick is due. */
+int ui_train_loop_wait(const struct ui_app *app, double now, int cap);
+/* The explorer's example made the model shown (in place when the sizes allow). */
+void ui_train_sync_example(struct ui_app *app);
+/* Start the training screen from s: app->train, and *ex (freed first when
+ * set) the first model's example.  0, or -1 + err (nothing is kept). */
+struct ui_train_setup;
+int ui_train_open(struct ui_app *app, const struct ui_train_setup *s, struct mha_example **ex,
+                  struct mha_error *err);
+void ui_train_draw_vis(const struct ui_app *app);
+/* The training screen is on screen and a run on it still trains. */
+bool ui_train_running(const struct ui_app *app);
+/* Lines the training screen's canvas needs in width columns to show every
+ * head's whole heatmap (curve: and a loss curve of 2 lines where the curve
+ * sits above the heads). */
+int ui_train_canvas_need(const struct ui_app *app, int width, bool curve);
+/* After a change: a lesson step whose scenes train starts (or keeps) its
+ * training and, when the step arrives, shows the training screen or (a
+ * step with stage:) the model's stages; leaving it ends the training. */
+void ui_train_lesson_sync(struct ui_app *app);
+/* The visualisation takes the text pane's room too; a lesson's pane below
+ * it gives up the lines every head's heatmap needs, keeping a few of its
+ * own. */
+void ui_train_layout(const struct ui_app *app, struct ui_layout *lay);
+/* The message line's hint on the training screen. */
+const char *ui_train_hint(const struct ui_app *app);
+/* :link on the training screen: the options that train the same again, as a
+ * new string (the caller frees it; NULL when out of memory). */
+char *ui_train_link_command(const struct ui_app *app);
+/* Write the training state (loss curve, accuracies, heatmaps) as SVG or
+ * HTML (fmt: an export format); path NULL: a new mha-train-<n> file here. */
+void ui_train_export(struct ui_app *app, int fmt, const char *path);
+
+#endif

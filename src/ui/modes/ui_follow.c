@@ -1,0 +1,58 @@
+/* ui_follow.c - following the teacher's explorer, as the screen reads it:
+ * the clock the training screen keeps, the status words, and :class (the
+ * students' command).  The teacher's events are applied at the top
+ * (app/ui_follow_apply.c). */
+#include <curses.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/rec_stream.h"
+#include "ui/modes/ui_app.h"
+#include "ui/modes/ui_cmd.h"
+
+double ui_follow_clock(const struct ui_app *app, double now)
+{
+    const struct rec_follow *f = app->follow;
+    if (!app->detached)
+        return f->s.clock;
+    return now - app->record_start + app->detach_offset;
+}
+
+void ui_follow_status(const struct ui_app *app, double now, char *buf, size_t n)
+{
+    const struct rec_follow *f = app->follow;
+    if (!f)
+        return;
+    const size_t len = strlen(buf);
+    char why[400];
+    rec_follow_why(f, now, why, sizeof why);
+    if (app->detached)
+        snprintf(buf + len, n - len, "%sexploring on your own · F rejoins the teacher",
+                 len ? " · " : "");
+    else if (why[0])
+        snprintf(buf + len, n - len, "%s%s", len ? " · " : "", why);
+    else
+        snprintf(buf + len, n - len, "%sfollowing the teacher · %d key%s", len ? " · " : "",
+                 app->follow_next, app->follow_next == 1 ? "" : "s");
+}
+
+int ui_cmd_class(struct ui_state *st, struct ui_app *app, const char *arg)
+{
+    (void)arg;
+    if (!app->record) {
+        ui_state_say(st, false,
+                     "A class follows a recorded session: start the explorer with --record FILE, "
+                     "then :class gives the students' command.");
+        return 0;
+    }
+    char path[PATH_MAX];
+    if (!realpath(app->record_name, path))
+        snprintf(path, sizeof path, "%s", app->record_name);
+    ui_state_say(st, false,
+                 "Students run: mha-explorer --follow %s  (over ssh: ssh HOST tail -c +1 -f %s | "
+                 "mha-explorer --follow -)",
+                 path, path);
+    return 0;
+}

@@ -1,0 +1,17 @@
+/* ui_mode_panes.h - the modes that are thin layers over the main screen,
+ * and the other modes below the top (app/ui_modes.h stacks them all). */
+#ifndef UI_MODE_PANES_H
+#define UI_MODE_PANES_H
+
+#include "ui/state/ui_mode.h"
+
+extern const struct ui_mode ui_mode_train;   /* ui_mode_train.c */
+extern const struct ui_mode ui_mode_present; /* ui_mode_panes.c */
+extern const struct ui_mode ui_mode_explain; /* ui_mode_panes.c */
+extern const struct ui_mode ui_mode_quiz;    /* ui_mode_panes.c */
+extern const struct ui_mode ui_mode_menu;    /* ui_mode_panes.c */
+extern const struct ui_mode ui_mode_prompt;  /* ui_prompt.c: ':' and '/' */
+extern const struct ui_mode ui_mode_popup;   /* ui_popup.c */
+extern const struct ui_mode ui_mode_help;    /* ui_mode_help.c */
+
+#endif

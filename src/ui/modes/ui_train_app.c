@@ -1,0 +1,328 @@
+/* ui_train_app.c - where the training screen sits in the explorer: the
+ * explorer's example kept equal to the model shown, the session clock the
+ * training ticks follow, the layout, hint, presenter header and :link, its
+ * start from the options, and lessons whose scenes train. */
+#include <stdio.h>
+#include <string.h>
+
+#include "lesson/lesson_state.h"
+#include "ui/modes/ui_app.h"
+#include "ui/state/ui_quiz.h"
+#include "ui/state/ui_keymap.h"
+#include "ui/state/ui_words.h"
+#include "ui/draw/ui_text.h"
+#include "ui/state/ui_train.h"
+#include "ui/modes/ui_keymaps.h"
+
+/* Lines a lesson's pane keeps below the training screen: as many as a
+ * checkpoint wants when the heads can spare them, never fewer than the
+ * least. */
+#define UI_TRAIN_LESSON_LINES 8
+#define UI_TRAIN_LESSON_MIN 4
+
+/* ---- the explorer's example: the model shown --------------------------------------------- */
+
+void ui_train_sync_example(struct ui_app *app)
+{
+    struct ui_train *t = app->train;
+    struct ui_state *st = &app->st;
+    const struct ui_train_pane *pane = &t->panes[t->focus];
+    const struct train_model *m = ui_train_pane_model(pane, t->scrub);
+    struct mha_error err;
+    mha_error_clear(&err);
+    char source[128];
+    if (t->compare) {
+        char title[32];
+        ui_train_pane_title(pane, title, sizeof title);
+        snprintf(source, sizeof source, "%s, %s, step %ld", t->task->name, title,
+                 ui_train_shown_step(t));
+    } else {
+        snprintf(source, sizeof source, "%s, step %ld", t->task->name, ui_train_shown_step(t));
+    }
+    const struct mha_example *ex = st->ex;
+    if (ex->lq == m->sample_len && ex->lk == m->sample_len && !ex->cross &&
+        ex->d_model == m->cfg.d_model && ex->heads == m->cfg.heads &&
+        train_model_fill_example(m, st->ex, &err) == 0) {
+        /* the labels follow a new sample (a new seed); unchanged ones are not copied again */
+        for (int i = 0; i < m->sample_len; i++)
+            if (strcmp(st->ex->tokens[i], m->vocab_names[m->sample[i]]) != 0)
+                mha_example_set_token(st->ex, false, i, m->vocab_names[m->sample[i]]);
+        st->baseline = pane->start;
+        snprintf(st->trained, sizeof st->trained, "%s", source);
+        ui_state_refresh(st);
+        snprintf(st->source, sizeof st->source, "%s", source);
+        t->follow_gen = st->ex_gen;
+        return;
+    }
+    struct mha_example *nex = train_model_to_example(m, &err);
+    if (!nex) {
+        ui_state_say(st, true, "The model cannot be shown: %s", err.text);
+        return;
+    }
+    if (ui_state_set_example(st, nex, false, source) == 0) {
+        t->follow_gen = st->ex_gen;
+        st->baseline = pane->start;
+        snprintf(st->trained, sizeof st->trained, "%s", source);
+        if (st->view != MHA_VIEW_NONE)
+            ui_state_refresh(st); /* the heads view compares with step 0 */
+    }
+}
+
+/* ---- the clock ------------------------------------------------------------------------- */
+
+long ui_train_session_ms(const struct ui_app *app, double now)
+{
+    const struct ui_replay *r = &app->replay;
+    if (r->active) {
+        const double at = r->paused ? r->paused_at : now;
+        return ui_train_ms((at - r->start) * r->speed);
+    }
+    if (app->follow) /* the teacher's clock, or one's own carried on from it */
+        return ui_train_ms(ui_follow_clock(app, now));
+    return ui_train_ms(now - app->record_start);
+}
+
+bool ui_train_timers(struct ui_app *app, long ms, bool all)
+{
+    app->train_clock_ms = ms;
+    struct ui_train *t = app->train;
+    if (!t)
+        return false;
+    const bool was_done = ui_train_done(t);
+    /* a recording and its replay run every tick; a key waits for those due before it */
+    const bool exact = app->replay.active || app->record || app->follow;
+    if (all && !exact) /* keys first: the ticks due catch up after the key, within a budget */
+        return false;
+    const bool changed = ui_train_catch_up(t, ms, exact, all ? 0 : 20);
+    if (changed && t->follow_gen == app->st.ex_gen && t->scrub < 0)
+        ui_train_sync_example(app);
+    if (!was_done && ui_train_done(t) && t->shown) {
+        char why[256];
+        ui_train_stop_text(&t->panes[0], why, sizeof why);
+        if (app->les.l && ui_quiz_asking(&app->les.quiz)) /* its figures wait for the answer */
+            ui_state_say(&app->st, false,
+                         "Training stopped; its figures show once the checkpoint is answered.");
+        else
+            ui_state_say(&app->st, false, "%s",
+                         t->n_panes > 1 ? "Every run stopped (each pane says when and why); ← → "
+                                          "scrub back, r trains again with a new seed."
+                                        : why);
+    }
+    return changed;
+}
+
+/* ---- where it sits in the explorer -------------------------------------------------- */
+
+bool ui_train_running(const struct ui_app *app)
+{
+    return ui_train_on_screen(app) && !ui_train_done(app->train);
+}
+
+bool ui_train_on_screen(const struct ui_app *app)
+{
+    return app->train && app->train->shown;
+}
+
+void ui_train_layout(const struct ui_app *app, struct ui_layout *lay)
+{
+    if (lay->side.h <= 0 || lay->side.w <= 0)
+        return;
+    if (app->les.l) { /* a lesson keeps its pane, below the heads when it sits there */
+        if (lay->side_by_side)
+            return;
+        const int width = lay->vis.w - 1;
+        int need = UI_VIS_HEADER + ui_train_canvas_need(app, width, true);
+        if (lay->side.h - (need - lay->vis.h) < UI_TRAIN_LESSON_LINES)
+            need = UI_VIS_HEADER + ui_train_canvas_need(app, width, false);
+        int give = need - lay->vis.h;
+        if (give > lay->side.h - UI_TRAIN_LESSON_MIN)
+            give = lay->side.h - UI_TRAIN_LESSON_MIN;
+        if (give > 0) {
+            lay->vis.h += give;
+            lay->side.y += give;
+            lay->side.h -= give;
+        }
+        return;
+    }
+    if (lay->side_by_side) /* the text pane's columns join the visualisation */
+        lay->vis.w = lay->side.x + lay->side.w - lay->vis.x;
+    else /* its lines below */
+        lay->vis.h = lay->side.y + lay->side.h - lay->vis.y;
+    lay->side = (struct ui_rect){0, 0, 0, 0};
+}
+
+int ui_train_loop_wait(const struct ui_app *app, double now, int cap)
+{
+    if (!app->train || (app->follow && !app->detached)) /* the teacher's clock moves by lines */
+        return cap;
+    return ui_train_wait_ms(app->train, ui_train_session_ms(app, now), cap);
+}
+
+const char *ui_train_hint(const struct ui_app *app)
+{
+    if (!app->train)
+        return NULL;
+    static char hint[160]; /* the stage numbers from the stage table */
+    if (!app->train->shown)
+        return app->st.focus ? NULL : "t training · ← → stages · Tab numbers · v views · ? help";
+    if (app->les.l) { /* Space reads on in a lesson; p pauses and trains on */
+        const struct ui_train *t = app->train;
+        if (t->scrub >= 0)
+            return "← → checkpoints · Home step 0 · End now · Space read on · ? help";
+        if (ui_train_done(t))
+            return "← → checkpoints · r train again · Space read on · Backspace back · ? help";
+        if (t->paused)
+            return "p trains on · n step · ← → checkpoints · Space read on · ? help";
+        return "p pause · n step · < > pace · ← → checkpoints · Space read on · ? help";
+    }
+    if (app->train->scrub >= 0)
+        return ui_words_expand(
+            "← → checkpoints · Home step 0 · End now · {range} this model's stages · ? help", hint,
+            sizeof hint);
+    if (app->train->n_panes > 1)
+        return ui_words_expand("Space pause · n step · < > pace · ← → checkpoints · r reseed · Tab "
+                               "pane · {range} its stages · ? help",
+                               hint, sizeof hint);
+    /* the training screen's keys: the hints of their table */
+    char keys[160], line[180];
+    snprintf(line, sizeof line, "%s · ? help", ui_keymap_hint(&ui_keymap_train, keys, sizeof keys));
+    return ui_words_expand(line, hint, sizeof hint);
+}
+
+int ui_train_open(struct ui_app *app, const struct ui_train_setup *s, struct mha_example **ex,
+                  struct mha_error *err)
+{
+    struct ui_train *t = ui_train_new(s, err);
+    if (!t)
+        return -1;
+    struct mha_example *nex = train_model_to_example(t->panes[0].run->model, err);
+    if (!nex) {
+        ui_train_free(t);
+        return -1;
+    }
+    mha_example_free(*ex);
+    *ex = nex;
+    app->train = t;
+    return 0;
+}
+
+/* ---- lessons that train -------------------------------------------------------------- */
+
+/* What a scene asks for, to see whether the training running is its own
+ * (keys may have moved its seed or heads on since). */
+static void setup_key(const struct ui_train_setup *s, char *buf, size_t n)
+{
+    size_t used = (size_t)snprintf(buf, n, "%s %u %d %d", s->task->name, (unsigned)s->opt.seed,
+                                   s->opt.steps, s->d_model);
+    for (int i = 0; i < s->n_heads && used < n; i++)
+        used += (size_t)snprintf(buf + used, n - used, " %d", s->heads[i]);
+}
+
+static void end_lesson_training(struct ui_app *app)
+{
+    if (app->train && app->train->lesson) {
+        ui_train_free(app->train);
+        app->train = NULL;
+    }
+}
+
+void ui_train_lesson_sync(struct ui_app *app)
+{
+    const struct lesson *l = app->les.l;
+    if (!l) {
+        end_lesson_training(app);
+        return;
+    }
+    struct lesson_state ls;
+    lesson_state_at(l, app->les.step, &ls);
+    if (!ls.train) {
+        end_lesson_training(app);
+        return;
+    }
+    struct ui_train_setup s;
+    struct mha_error err;
+    mha_error_clear(&err);
+    if (ui_train_setup_from_lesson(&ls, &s, &err) != 0) {
+        ui_state_say(&app->st, true, "%s", err.text);
+        return;
+    }
+    struct ui_train *t = app->train;
+    char key[96];
+    setup_key(&s, key, sizeof key);
+    if (!t || !t->lesson || strcmp(t->lesson_key, key) != 0) {
+        t = ui_train_new(&s, &err);
+        if (!t) {
+            ui_state_say(&app->st, true, "This step cannot train: %s", err.text);
+            return;
+        }
+        ui_train_free(app->train);
+        app->train = t;
+        t->lesson = true;
+        snprintf(t->lesson_key, sizeof t->lesson_key, "%s", key);
+        t->lesson_step = -1;
+        t->start_ms = t->now_ms = app->train_clock_ms;
+    }
+    if (t->lesson_step != app->les.step) {
+        /* the step just arrived: a stage: in its scene shows the model's stages */
+        const struct lesson_step *step = &l->steps[app->les.step];
+        const bool stages = step->has_scene && (step->scene.set & (1u << SCENE_STAGE));
+        t->lesson_step = app->les.step;
+        t->shown = !stages;
+        t->scrub = -1;
+        ui_train_sync_example(app);
+        if (stages)
+            ui_state_set_stage(&app->st, ls.stage);
+    }
+}
+
+/* ---- presenter and :link --------------------------------------------------------------- */
+
+void ui_train_present_text(const struct ui_app *app, struct ui_present_text *pt)
+{
+    if (!ui_train_on_screen(app))
+        return;
+    const struct ui_train *t = app->train;
+    char heads[48] = "";
+    size_t used = 0;
+    for (int i = 0; i < t->n_panes && used < sizeof heads; i++)
+        used += (size_t)snprintf(heads + used, sizeof heads - used, "%s%d", i ? " vs " : "",
+                                 t->heads[i]);
+    snprintf(pt->title, sizeof pt->title, "TRAINING");
+    snprintf(pt->name, sizeof pt->name, "Training · %s", t->task->name);
+    snprintf(pt->subtitle, sizeof pt->subtitle, "%s head%s · d_model %d · step %ld", heads,
+             t->n_panes == 1 && t->heads[0] == 1 ? "" : "s", t->d_model, ui_train_shown_step(t));
+    snprintf(pt->formula[0], sizeof pt->formula[0],
+             "loss = mean cross-entropy of each output · Adam, lr %g, %d sequences a step",
+             (double)t->opt.lr, t->opt.batch);
+    pt->formula_lines = 1;
+    pt->caption_w =
+        ui_text_width(pt->name, app->th.utf8) > ui_text_width(pt->subtitle, app->th.utf8)
+            ? ui_text_width(pt->name, app->th.utf8)
+            : ui_text_width(pt->subtitle, app->th.utf8);
+}
+
+char *ui_train_link_command(const struct ui_app *app)
+{
+    const struct ui_train *t = app->train;
+    char text[512];
+    size_t used = (size_t)snprintf(text, sizeof text, "mha-explorer --train %s", t->task->name);
+    if (t->n_panes > 1) {
+        used += (size_t)snprintf(text + used, sizeof text - used, " --compare ");
+        for (int i = 0; i < t->n_panes && used < sizeof text; i++)
+            used += (size_t)snprintf(text + used, sizeof text - used, "%s%d", i ? "," : "",
+                                     t->heads[i]);
+    } else {
+        used += (size_t)snprintf(text + used, sizeof text - used, " --heads %d", t->heads[0]);
+    }
+    if (used < sizeof text)
+        used += (size_t)snprintf(text + used, sizeof text - used, " --d-model %d --seed %u",
+                                 t->d_model, (unsigned)t->opt.seed);
+    if (used < sizeof text && t->opt.steps != TRAIN_DEFAULT_STEPS)
+        used += (size_t)snprintf(text + used, sizeof text - used, " --steps %d", t->opt.steps);
+    if (used < sizeof text && app->th.name != COLORSCALE_THEME_DARK)
+        used += (size_t)snprintf(text + used, sizeof text - used, " --theme %s",
+                                 colorscale_theme_name(app->th.name));
+    if (used < sizeof text && app->st.present)
+        snprintf(text + used, sizeof text - used, " --present");
+    return strdup(text);
+}

@@ -1,0 +1,141 @@
+/* ui_state.h - everything the explorer shows, and the changes a key or a
+ * command makes to it.
+ *
+ * The state owns the example and its trace.  Every change that touches the
+ * numbers builds a new example and asks the engine for a new trace
+ * (mha_run); the explorer never computes attention itself.  A change the
+ * engine refuses leaves the state as it was and puts the engine's
+ * explanation in the message line.
+ */
+#ifndef UI_STATE_H
+#define UI_STATE_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "engine/explain.h"
+#include "lesson/lesson_state.h"
+#include "engine/mha.h"
+#include "engine/views.h"
+
+#define UI_MSG_MAX 1200
+#define UI_CMD_MAX 512
+
+/* What the visualisation shows is an enum mha_view (views.h, the one enum
+ * lessons use too): the current stage (MHA_VIEW_NONE) or a view beyond the
+ * stages (their numbers are in ui_viewdata.h, the registry in ui_views.h). */
+
+/* "shapes", "cost", "heads" (and "none" / "stage" for MHA_VIEW_NONE); -1 if unknown. */
+int ui_view_mode_from_name(const char *name);
+const char *ui_view_mode_name(enum mha_view v);
+
+struct ui_viewdata;
+
+struct ui_state {
+    struct mha_example *ex; /* owned */
+    struct mha_trace *tr;   /* owned, made by mha_run from ex */
+    bool generated;         /* ex's numbers were drawn from ex->seed */
+    unsigned ex_gen;        /* counts the examples shown (each change of the numbers) */
+    /* ex is a model in training: the same model at step 0 (the training's; the heads
+     * view compares the two) and what was trained; NULL / "" for any other example */
+    const struct mha_example *baseline;
+    char trained[128];
+    char source[256];         /* where ex came from, for the status line */
+    char load_path[PATH_MAX]; /* the file ex came from (absolute when known), "" if none */
+    float temperature;        /* a language model's next words: softmax(logits / this) */
+
+    int stage; /* 0..6 */
+    enum mha_view view;
+    long long view_batch;   /* shapes view: batch size (default 2) */
+    long long view_seq;     /* shapes and cost views: sequence length, 0 = the token count */
+    char view_preset[32];   /* cost view: a published configuration's id, "" = none */
+    struct ui_viewdata *vd; /* owned: the view's numbers (NULL on the stage view), made
+                               again by ui_views_sync after the view or the example changed */
+    void (*vd_free)(struct ui_viewdata *vd); /* how vd is freed (set by whoever made it) */
+    bool vd_stale;                           /* vd is to be made again */
+    bool focus;                              /* the cell cursor is in the visualisation */
+    int block;                               /* focused block of the current stage's view */
+    int cur_r, cur_c;                        /* cursor inside that block */
+    int scroll;                              /* first line of the visualisation canvas shown */
+    int side_scroll;    /* first line of the text pane shown (stage text, explain panel) */
+    bool focus_pending; /* put the cursor on focus_cell once the view is built */
+    struct mha_cell focus_cell;
+    bool explain_open; /* the explain panel replaces the description */
+    bool help_open;
+    int help_scroll;
+    bool present; /* the presenter's layout (P, --present) */
+
+    bool cmd_active; /* the ':' command line (or the '/' search line) is open */
+    char cmd_lead;   /* ':' or '/' */
+    char cmd[UI_CMD_MAX];
+    size_t cmd_len;
+
+    char msg[UI_MSG_MAX]; /* last message ("" = none) */
+    bool msg_error;
+
+    bool quit;
+
+    /* largest |value| of each tensor (finite values), for the colour scales */
+    float range[MHA_TENSOR_COUNT];
+
+    /* cells a lesson's checkpoint hides until it is answered (drawn as ?,
+     * not explained) */
+    struct lesson_hide hide;
+};
+
+/* Take ownership of ex and run it.  generated: its numbers came from its
+ * seed; source names where it came from.  Returns 0, or -1 with the engine's
+ * message in err (ex is then freed). */
+int ui_state_init(struct ui_state *st, struct mha_example *ex, bool generated, const char *source,
+                  struct mha_error *err);
+void ui_state_done(struct ui_state *st);
+/* The view's numbers are out of date: freed, and marked to be made again
+ * (views/ui_views.h: ui_views_sync). */
+void ui_state_drop_view(struct ui_state *st);
+
+/* Set the message line (printf-style).  error selects the error colour. */
+void ui_state_say(struct ui_state *st, bool error, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Changes.  Each returns 0 when applied, -1 when refused (with the reason in
+ * the message line) and leaves the message line describing what happened. */
+int ui_state_set_heads(struct ui_state *st, int heads);
+int ui_state_step_heads(struct ui_state *st, int dir); /* next / previous divisor */
+int ui_state_set_d_model(struct ui_state *st, int d_model);
+int ui_state_toggle_causal(struct ui_state *st);
+int ui_state_toggle_scaled(struct ui_state *st);
+int ui_state_set_seed(struct ui_state *st, unsigned long seed);
+int ui_state_set_tokens(struct ui_state *st, const char *text);
+/* A loaded language model's next words again at the next temperature down
+ * (dir -1) or up (+1) of 0.25, 0.5, 0.75, 1, 1.5, 2, 4; -1 with a message
+ * when the example is no language model or the end is reached. */
+int ui_state_step_temperature(struct ui_state *st, int dir);
+int ui_state_load(struct ui_state *st, const char *path);
+/* Take ownership of ex and show it (a lesson's scene).  source: for the
+ * status line ("" for a generated example).  On failure ex is freed. */
+int ui_state_set_example(struct ui_state *st, struct mha_example *ex, bool generated,
+                         const char *source);
+/* The example's numbers were changed in place (a model that trains): run
+ * it again into the same trace, no allocation, and redraw from that. */
+void ui_state_refresh(struct ui_state *st);
+/* Remember the file the example came from (made absolute when it can be;
+ * NULL: none), for :link. */
+void ui_state_set_load_path(struct ui_state *st, const char *path);
+/* The stage view of stage (a view beyond the stages is closed). */
+int ui_state_set_stage(struct ui_state *st, int stage);
+/* Show a view (MHA_VIEW_NONE: back to the stage).  The shapes and cost views
+ * use view_batch, view_seq and view_preset; set them first. */
+int ui_state_set_view(struct ui_state *st, enum mha_view view);
+
+/* Divisors of n in increasing order (at most max); returns how many. */
+int ui_divisors(int n, int *out, int max);
+/* The divisors of n as words: "1, 2, 3, 6". */
+void ui_divisor_list(int n, char *buf, size_t size);
+/* The divisor of n closest to h (the smaller one on a tie). */
+int ui_nearest_divisor(int n, int h);
+
+#endif

@@ -1,0 +1,179 @@
+/* ui_train.h - the training screen (--train TASK, --compare 1,2): a small
+ * attention model trains in front of the class, its loss curve, held-out
+ * accuracies and one heatmap per head on the sample sequence updating live.
+ *
+ * One thread.  The screen's loop wakes every UI_TRAIN_TICK_MS of the
+ * session's own clock (the time a recording writes) and each tick runs the
+ * steps the pace gives it, so a replay runs the same steps between the same
+ * keys.  Checkpoints of the parameters (ui_train_ring.h) let the keys scrub
+ * back through the run.  --compare trains several models that differ only
+ * in their number of heads side by side, in lockstep.
+ *
+ * The training screen is shown in the explorer's visualisation area; the
+ * pipeline bar, message line, status line, help, the ':' commands and
+ * exports stay the explorer's.  The stage keys leave it for the stages of
+ * the model as it is (or as the checkpoint shown was); t comes back.
+ */
+#ifndef UI_TRAIN_H
+#define UI_TRAIN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "engine/train.h"
+#include "engine/train_heads.h"
+#include "ui/state/ui_train_ring.h"
+
+#define UI_TRAIN_MAX_PANES 4
+/* Checkpoints kept per run, steps between them at first, and steps between
+ * held-out evaluations. */
+#define UI_TRAIN_CHECKPOINTS 64
+#define UI_TRAIN_CHECKPOINT_EVERY 25
+#define UI_TRAIN_EVAL_EVERY TRAIN_EVAL_EVERY
+
+/* Why a run stopped. */
+enum ui_train_stop { UI_TRAIN_RUNNING, UI_TRAIN_STOP_STABLE, UI_TRAIN_STOP_LIMIT };
+
+/* One model training (a pane of --compare). */
+struct ui_train_pane {
+    struct train_run *run;
+    struct train_model *shown; /* a checkpoint's parameters, for scrubbing (sample only) */
+    struct mha_example *start; /* the model at step 0 on its sample, for the heads view */
+    struct ui_train_ring ring;
+    struct ui_train_history hist;
+    enum ui_train_stop stop;
+    struct train_stopping stopping; /* the rule that stops it, as headless training's */
+    /* what each head does, measured when the figures change (an evaluation,
+     * a checkpoint loaded), not at every redraw: of the live model at its
+     * last evaluation (roles_of -1) or of the checkpoint at step roles_of */
+    struct train_head_stats roles[TRAIN_MAX_D_MODEL];
+    long roles_of;
+    bool roles_valid;
+    /* a text's jobs each head does (train_text_head_jobs: knocked out alone,
+     * the jobs it costs 0.1 or more), measured at the live model's last
+     * evaluation when it has at most UI_TRAIN_JOBS_MAX_HEADS heads */
+    unsigned jobs[TRAIN_MAX_D_MODEL];
+    bool jobs_valid;
+};
+
+#define UI_TRAIN_JOBS_MAX_HEADS 16
+#define UI_TRAIN_JOBS_LABEL 48 /* bytes of a head's jobs label, "agree+content" */
+
+struct ui_train {
+    const struct train_task *task; /* the caller's (outlives this) */
+    int d_model, vocab, context;
+    struct train_run_options opt;
+    int n_panes;
+    int heads[UI_TRAIN_MAX_PANES];
+    struct ui_train_pane panes[UI_TRAIN_MAX_PANES];
+    bool compare; /* --compare: panes titled by their heads */
+
+    bool shown;     /* the training screen is on screen (else the explorer's stages) */
+    bool paused;    /* by Space or a single step */
+    int rate;       /* index into ui_train_rates */
+    long tick;      /* ticks since the run started */
+    long start_ms;  /* the session clock (ms) when it started */
+    long now_ms;    /* the session clock at the last catch-up */
+    long pace_from; /* the pace kept: steps since the session clock was pace_from */
+    long pace_count;
+    int pace_steps_s;    /* steps a second over the last whole second (0: not yet) */
+    long scrub;          /* step whose checkpoint is shown; -1: the model as it is */
+    bool lesson;         /* a lesson's scene started it (and leaving the lesson ends it) */
+    int lesson_step;     /* the step whose scene chose what is shown */
+    char lesson_key[96]; /* what its scene asked for: task, heads, seed, steps */
+    unsigned follow_gen; /* the explorer's example (ui_state ex_gen) that is the focused
+                            pane's model, refreshed as it trains; others are left alone */
+    int focus;           /* --compare: the pane whose model the stage keys and the heads
+                            view show (Tab or a click chooses it); 0 otherwise */
+    bool circuits;       /* w: what each head writes (its OV circuit) in place of the heatmaps */
+};
+
+/* What a training screen starts with. */
+struct ui_train_setup {
+    const struct train_task *task;
+    int d_model, vocab, context;
+    struct train_run_options opt;
+    int n_heads; /* 1 without --compare */
+    int heads[UI_TRAIN_MAX_PANES];
+    bool compare;
+};
+
+/* The training a lesson's state describes (d_model, vocab and context at
+ * --train's defaults).  0, or -1 + err. */
+struct lesson_state;
+int ui_train_setup_from_lesson(const struct lesson_state *st, struct ui_train_setup *s,
+                               struct mha_error *err);
+
+/* Build the runs (each initialised from opt.seed, nothing trained yet).
+ * NULL + err on a bad size or out of memory.  Free with ui_train_free. */
+struct ui_train *ui_train_new(const struct ui_train_setup *s, struct mha_error *err);
+void ui_train_free(struct ui_train *t);
+
+/* Start again from step 0 (at the session time of the last catch-up) with
+ * seed, and (heads > 0, one pane only) this many heads.  Another seed for
+ * the same models trains again in the memory the runs have; other heads
+ * build new runs, and on failure (-1 + err) the old runs stay. */
+int ui_train_restart(struct ui_train *t, uint32_t seed, int heads, struct mha_error *err);
+
+/* Run the ticks due by now_ms on the session clock (at most max_ticks of
+ * them, 0: all); true when any step ran.  exact (a replay, or a session
+ * being recorded): every tick runs, however far behind, so the steps
+ * between two keys are the recorded ones; otherwise a clock that jumped by
+ * more than a second (a machine that cannot keep the pace) is followed from
+ * where it is now. */
+bool ui_train_catch_up(struct ui_train *t, long now_ms, bool exact, int max_ticks);
+/* Milliseconds of training one catch-up may take before the screen is
+ * drawn and keys are read again (not when exact). */
+#define UI_TRAIN_BUDGET_MS 25
+/* The steps a second kept over the last second (0 before the first). */
+int ui_train_pace(const struct ui_train *t);
+/* Milliseconds until the next tick (cap when none is due: paused or done). */
+int ui_train_wait_ms(const struct ui_train *t, long now_ms, int cap);
+/* One step of every run still going (the single-step key). */
+void ui_train_step_once(struct ui_train *t);
+/* Every run has stopped. */
+bool ui_train_done(const struct ui_train *t);
+
+/* The step the screen shows (the scrubbed checkpoint, or the live step) and
+ * the checkpoint to its left / right (-1: none). */
+long ui_train_shown_step(const struct ui_train *t);
+void ui_train_scrub(struct ui_train *t, int dir);
+void ui_train_scrub_live(struct ui_train *t);
+void ui_train_scrub_first(struct ui_train *t);
+
+/* The model a pane shows: the live one, or (scrub >= 0) the checkpoint's
+ * parameters the scrub keys loaded, with its sample forwarded. */
+const struct train_model *ui_train_pane_model(const struct ui_train_pane *p, long scrub);
+
+/* What each head of the model p shows (as ui_train_pane_model) does,
+ * measured on the run's first TRAIN_HEADS_SEQUENCES held-out sequences
+ * (the sample is the first of them) at the pane's last evaluation or
+ * checkpoint loaded: out has a slot per head.  false when it cannot be
+ * measured (out of memory). */
+bool ui_train_pane_heads(const struct ui_train_pane *p, long scrub, struct train_head_stats *out);
+
+/* "agree+content": the jobs head h of the model p shows does, when measured
+ * (the live model, not a checkpoint); "" otherwise. */
+void ui_train_pane_jobs(const struct ui_train_pane *p, long scrub, int h, char *buf, size_t n);
+
+/* Steps the curves' x axis runs over: a little beyond the step reached
+ * while training (at least 500, at most the limit), the last step once
+ * every run stopped. */
+long ui_train_span(const struct ui_train *t);
+
+/* Output k's held-out accuracy at the step shown (the checkpoint's, or
+ * the last evaluation's). */
+float ui_train_pane_accuracy(const struct ui_train *t, const struct ui_train_pane *p, int k);
+
+/* The training state as SVG (the step shown: loss and accuracy curves,
+ * the heads' heatmaps) to out (ui_train_export.c).  0, or -1 on a write
+ * error. */
+int ui_train_svg_write(FILE *out, const struct ui_train *t);
+
+/* "1 head", "2 heads" */
+void ui_train_pane_title(const struct ui_train_pane *p, char *buf, size_t n);
+/* Why the run stopped (train_stopping_text), "" while it runs. */
+void ui_train_stop_text(const struct ui_train_pane *p, char *buf, size_t n);
+
+#endif
