@@ -93,7 +93,7 @@ struct train_batch *model_io_load_batch(const char *path, const struct train_mod
                                         struct mha_error *err)
 {
     mha_error_clear(err);
-    const struct jread r = {path, err};
+    const struct jread r = {.name = path, .err = err};
     json_t *root = jread_file(&r, path, &jread_batch_limits);
     if (!root)
         return NULL;
@@ -140,7 +140,7 @@ static int read_outputs(const struct jread *r, json_t *root, int vocab, struct t
         d->outputs[k].has_bias = true;
         if (json_is_object(o)) {
             static const char *const keys[] = {"name", "classes", NULL};
-            long c = vocab;
+            long long c = vocab;
             if (jread_keys(r, o, where, keys) ||
                 jread_int(r, o, "classes", 2, TRAIN_MAX_VOCAB, &c) < 0)
                 return -1;
@@ -254,7 +254,7 @@ fail:
 struct train_dataset *model_io_load_dataset(const char *path, struct mha_error *err)
 {
     mha_error_clear(err);
-    const struct jread r = {path, err};
+    const struct jread r = {.name = path, .err = err};
     json_t *root = jread_file(&r, path, &jread_task_limits);
     if (!root)
         return NULL;

@@ -1,158 +1,58 @@
 /* example_io.c - reading and writing JSON example files. */
 #include "io/example_io.h"
 #include "io/example_stream.h"
+#include "io/json_read.h"
 #include "io/json_scan.h"
 #include "io/safe_file.h"
 #include "engine/text_check.h"
 
-#include <stdarg.h>
 #include <jansson.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Largest magnitude accepted for an input number: keeps every product of the
- * pipeline far from float overflow even at d_model 2048. */
-#define MHA_IO_MAX_ABS 1e6
-
 static const char *const known_keys[] = {
     "tokens", "key_tokens", "d_model", "num_heads", "causal", "scaled",      "seed",
     "query",  "key",        "value",   "w_q",       "w_k",    "w_v",         "w_o",
-    "b_q",    "b_k",        "b_v",     "b_o",       "mask",   "description",
+    "b_q",    "b_k",        "b_v",     "b_o",       "mask",   "description", NULL,
 };
 
 struct reader {
-    const char *name; /* file name for messages */
-    struct mha_error *err;
+    struct jread j;            /* the file's name and err; numbers named "w_q"[i][j] */
     struct ex_side *side;      /* a large file's matrices, read in a second pass; or NULL */
     bool copy_key, copy_value; /* self-attention: key (and value) are the query */
 };
 
-static int fail(const struct reader *r, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-
-static int fail(const struct reader *r, const char *fmt, ...)
-{
-    if (r->err) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(r->err->text, sizeof r->err->text, fmt, ap);
-        va_end(ap);
-        mha_error_at(r->err, r->name, 0, 0);
-    }
-    return -1;
-}
-
-static const char *type_name(const json_t *v)
-{
-    switch (json_typeof(v)) {
-    case JSON_OBJECT:
-        return "an object";
-    case JSON_ARRAY:
-        return "an array";
-    case JSON_STRING:
-        return "a string";
-    case JSON_INTEGER:
-        return "an integer";
-    case JSON_REAL:
-        return "a number";
-    case JSON_TRUE:
-    case JSON_FALSE:
-        return "a boolean";
-    case JSON_NULL:
-        return "null";
-    }
-    return "a value";
-}
-
 static int check_keys(const struct reader *r, json_t *root)
 {
-    const char *key;
-    json_t *value;
-    char shown[128];
-    json_object_foreach(root, key, value)
-    {
-        bool known = false;
-        for (size_t i = 0; i < sizeof known_keys / sizeof known_keys[0]; i++)
-            if (strcmp(key, known_keys[i]) == 0)
-                known = true;
-        if (!known)
-            return fail(r,
-                        "unknown field \"%s\" (known fields: tokens, key_tokens, d_model, "
-                        "num_heads, causal, scaled, seed, query, key, value, w_q, w_k, w_v, "
-                        "w_o, b_q, b_k, b_v, b_o, mask, description)",
-                        mha_text_escape(key, shown, sizeof shown));
-    }
-    return 0;
-}
-
-/* An integer field in [lo, hi]; *out untouched when absent. Returns 1 if present. */
-static int get_int(const struct reader *r, json_t *root, const char *field, long long lo,
-                   long long hi, long long *out)
-{
-    json_t *v = json_object_get(root, field);
-    if (!v)
+    const char *key = jread_unknown_key(root, known_keys);
+    if (!key)
         return 0;
-    if (!json_is_integer(v))
-        return fail(r, "\"%s\" must be an integer, not %s", field, type_name(v));
-    long long n = json_integer_value(v);
-    if (n < lo || n > hi)
-        return fail(r, "\"%s\" is %lld; it must be between %lld and %lld", field, n, lo, hi);
-    *out = n;
-    return 1;
-}
-
-static int get_bool(const struct reader *r, json_t *root, const char *field, bool *out)
-{
-    json_t *v = json_object_get(root, field);
-    if (!v)
-        return 0;
-    if (!json_is_boolean(v))
-        return fail(r, "\"%s\" must be true or false, not %s", field, type_name(v));
-    *out = json_is_true(v);
-    return 1;
+    char shown[128], list[512];
+    return jread_fail(&r->j, "unknown field \"%s\" (known fields: %s)",
+                      mha_text_escape(key, shown, sizeof shown),
+                      jread_key_list(known_keys, list, sizeof list));
 }
 
 /* A list of token labels; returns its length (>= 1) or -1. */
 static int check_tokens(const struct reader *r, json_t *arr, const char *field)
 {
     if (!json_is_array(arr))
-        return fail(r, "\"%s\" must be an array of strings, not %s", field, type_name(arr));
+        return jread_fail(&r->j, "\"%s\" must be an array of strings, not %s", field,
+                          jread_type(arr));
     size_t n = json_array_size(arr);
     if (n < 1 || n > MHA_MAX_TOKENS)
-        return fail(r, "\"%s\" has %zu entries; it must have between 1 and %d", field, n,
-                    MHA_MAX_TOKENS);
+        return jread_fail(&r->j, "\"%s\" has %zu entries; it must have between 1 and %d", field, n,
+                          MHA_MAX_TOKENS);
     for (size_t i = 0; i < n; i++) {
-        json_t *t = json_array_get(arr, i);
-        if (!json_is_string(t))
-            return fail(r, "\"%s\"[%zu] must be a string, not %s", field, i, type_name(t));
-        const char *s = json_string_value(t);
-        if (s[0] == '\0' || strlen(s) != json_string_length(t))
-            return fail(r, "\"%s\"[%zu] must be a non-empty string without NUL characters", field,
-                        i);
-        char what[64];
-        if (mha_text_find_unsafe(s, strlen(s), false, what, sizeof what) != strlen(s))
-            return fail(r, "\"%s\"[%zu] contains %s; token labels are plain text", field, i, what);
+        char where[96];
+        snprintf(where, sizeof where, "\"%s\"[%zu]", field, i);
+        if (jread_text(&r->j, json_array_get(arr, i), where, 0, "; token labels are plain text"))
+            return -1;
     }
     return (int)n;
-}
-
-static int read_number(const struct reader *r, json_t *v, const char *where, float *out)
-{
-    if (!json_is_number(v))
-        return fail(r, "%s must be a number, not %s", where, type_name(v));
-    double x = json_number_value(v);
-    if (!isfinite(x) || fabs(x) > MHA_IO_MAX_ABS)
-        return fail(r, "%s is %g; numbers must be finite and at most %g in size", where, x,
-                    MHA_IO_MAX_ABS);
-    *out = (float)x;
-    return 0;
 }
 
 /* A bias the first pass took out of the skeleton: the messages read_vector
@@ -162,10 +62,13 @@ static int side_vector(const struct reader *r, struct ex_side_field *sf, const c
 {
     const struct ex_side_row *row = &sf->row[0];
     if (row->len != n)
-        return fail(r, "\"%s\" has %zu numbers; expected %d (d_model)", field, (size_t)row->len, n);
-    if (row->bad >= 0)
-        return fail(r, "\"%s\"[%d] is %g; numbers must be finite and at most %g in size", field,
-                    row->bad, row->bad_value, MHA_IO_MAX_ABS);
+        return jread_fail(&r->j, "\"%s\" has %zu numbers; expected %d (d_model)", field,
+                          (size_t)row->len, n);
+    if (row->bad >= 0) {
+        char where[96];
+        snprintf(where, sizeof where, "\"%s\"[%d]", field, row->bad);
+        return jread_out_of_range(&r->j, where, row->bad_value);
+    }
     sf->dst = dst;
     return 0;
 }
@@ -175,19 +78,21 @@ static int side_matrix(const struct reader *r, struct ex_side_field *sf, const c
                        int rows, int cols, const char *what_rows, const char *what_cols, float *dst)
 {
     if (sf->rows != rows)
-        return fail(r, "\"%s\" has %zu rows; expected %d (%s)", field, (size_t)sf->rows, rows,
-                    what_rows);
+        return jread_fail(&r->j, "\"%s\" has %zu rows; expected %d (%s)", field, (size_t)sf->rows,
+                          rows, what_rows);
     for (int i = 0; i < rows; i++) {
         const struct ex_side_row *row = &sf->row[i];
         if (row->not_list)
-            return fail(r, "\"%s\" row %d must be an array of numbers, not %s", field, i,
-                        row->not_list == 1 ? "an integer" : "a number");
+            return jread_fail(&r->j, "\"%s\" row %d must be an array of numbers, not %s", field, i,
+                              row->not_list == 1 ? "an integer" : "a number");
         if (row->len != cols)
-            return fail(r, "\"%s\" row %d has %zu numbers; expected %d (%s)", field, i,
-                        (size_t)row->len, cols, what_cols);
-        if (row->bad >= 0)
-            return fail(r, "\"%s\"[%d][%d] is %g; numbers must be finite and at most %g in size",
-                        field, i, row->bad, row->bad_value, MHA_IO_MAX_ABS);
+            return jread_fail(&r->j, "\"%s\" row %d has %zu numbers; expected %d (%s)", field, i,
+                              (size_t)row->len, cols, what_cols);
+        if (row->bad >= 0) {
+            char where[96];
+            snprintf(where, sizeof where, "\"%s\"[%d][%d]", field, i, row->bad);
+            return jread_out_of_range(&r->j, where, row->bad_value);
+        }
     }
     sf->dst = dst;
     return 0;
@@ -199,18 +104,7 @@ static int read_vector(const struct reader *r, json_t *arr, const char *field, i
     struct ex_side_field *sf = ex_side_get(r->side, field);
     if (sf)
         return side_vector(r, sf, field, n, dst);
-    if (!json_is_array(arr))
-        return fail(r, "\"%s\" must be an array of %d numbers, not %s", field, n, type_name(arr));
-    if (json_array_size(arr) != (size_t)n)
-        return fail(r, "\"%s\" has %zu numbers; expected %d (d_model)", field, json_array_size(arr),
-                    n);
-    for (int i = 0; i < n; i++) {
-        char where[96];
-        snprintf(where, sizeof where, "\"%s\"[%d]", field, i);
-        if (read_number(r, json_array_get(arr, (size_t)i), where, &dst[i]))
-            return -1;
-    }
-    return 0;
+    return jread_vector(&r->j, arr, field, n, "d_model", dst);
 }
 
 /* A rows x cols matrix of numbers; what_rows/what_cols explain the shape. */
@@ -220,51 +114,38 @@ static int read_matrix(const struct reader *r, json_t *arr, const char *field, i
     struct ex_side_field *sf = ex_side_get(r->side, field);
     if (sf)
         return side_matrix(r, sf, field, rows, cols, what_rows, what_cols, dst);
-    if (!json_is_array(arr))
-        return fail(r, "\"%s\" must be an array of rows, not %s", field, type_name(arr));
-    if (json_array_size(arr) != (size_t)rows)
-        return fail(r, "\"%s\" has %zu rows; expected %d (%s)", field, json_array_size(arr), rows,
-                    what_rows);
-    for (int i = 0; i < rows; i++) {
-        json_t *row = json_array_get(arr, (size_t)i);
-        if (!json_is_array(row))
-            return fail(r, "\"%s\" row %d must be an array of numbers, not %s", field, i,
-                        type_name(row));
-        if (json_array_size(row) != (size_t)cols)
-            return fail(r, "\"%s\" row %d has %zu numbers; expected %d (%s)", field, i,
-                        json_array_size(row), cols, what_cols);
-        for (int j = 0; j < cols; j++) {
-            char where[96];
-            snprintf(where, sizeof where, "\"%s\"[%d][%d]", field, i, j);
-            if (read_number(r, json_array_get(row, (size_t)j), where,
-                            &dst[(size_t)i * (size_t)cols + (size_t)j]))
-                return -1;
-        }
+    return jread_matrix(&r->j, arr, field, rows, cols, what_rows, what_cols, dst);
+}
+
+/* The mask as read in the first pass of a large file. */
+static int side_mask(const struct reader *r, int lq, int lk, unsigned char *dst)
+{
+    const struct ex_side_mask *m = &r->side->mask;
+    if (m->rows != lq)
+        return jread_fail(&r->j, "\"mask\" must be an array of %d rows (one per query token)", lq);
+    for (int i = 0; i < lq; i++) {
+        if (m->len[i] != lk)
+            return jread_fail(&r->j, "\"mask\" row %d must hold %d entries (one per key token)", i,
+                              lk);
+        if (m->bad[i] >= 0)
+            return jread_fail(&r->j, "\"mask\"[%d][%d] must be 0 (masked) or 1 (kept)", i,
+                              m->bad[i]);
     }
+    memcpy(dst, m->v, (size_t)lq * (size_t)lk);
     return 0;
 }
 
 static int read_mask(const struct reader *r, json_t *arr, int lq, int lk, unsigned char *dst)
 {
-    if (r->side && r->side->mask.present) { /* read in the first pass */
-        const struct ex_side_mask *m = &r->side->mask;
-        if (m->rows != lq)
-            return fail(r, "\"mask\" must be an array of %d rows (one per query token)", lq);
-        for (int i = 0; i < lq; i++) {
-            if (m->len[i] != lk)
-                return fail(r, "\"mask\" row %d must hold %d entries (one per key token)", i, lk);
-            if (m->bad[i] >= 0)
-                return fail(r, "\"mask\"[%d][%d] must be 0 (masked) or 1 (kept)", i, m->bad[i]);
-        }
-        memcpy(dst, m->v, (size_t)lq * (size_t)lk);
-        return 0;
-    }
+    if (r->side && r->side->mask.present)
+        return side_mask(r, lq, lk, dst);
     if (!json_is_array(arr) || json_array_size(arr) != (size_t)lq)
-        return fail(r, "\"mask\" must be an array of %d rows (one per query token)", lq);
+        return jread_fail(&r->j, "\"mask\" must be an array of %d rows (one per query token)", lq);
     for (int i = 0; i < lq; i++) {
         json_t *row = json_array_get(arr, (size_t)i);
         if (!json_is_array(row) || json_array_size(row) != (size_t)lk)
-            return fail(r, "\"mask\" row %d must hold %d entries (one per key token)", i, lk);
+            return jread_fail(&r->j, "\"mask\" row %d must hold %d entries (one per key token)", i,
+                              lk);
         for (int j = 0; j < lk; j++) {
             json_t *v = json_array_get(row, (size_t)j);
             int keep;
@@ -274,130 +155,166 @@ static int read_mask(const struct reader *r, json_t *arr, int lq, int lk, unsign
                      (json_integer_value(v) == 0 || json_integer_value(v) == 1))
                 keep = (int)json_integer_value(v);
             else
-                return fail(r, "\"mask\"[%d][%d] must be 0 (masked) or 1 (kept)", i, j);
+                return jread_fail(&r->j, "\"mask\"[%d][%d] must be 0 (masked) or 1 (kept)", i, j);
             dst[(size_t)i * (size_t)lk + (size_t)j] = (unsigned char)keep;
         }
     }
     return 0;
 }
 
-static struct mha_example *from_json(struct reader *r, json_t *root)
+/* The fields that size the example, read before it is made. */
+struct shape {
+    json_t *tokens, *key_tokens; /* key_tokens NULL: self-attention */
+    int lq, lk;
+    long long d_model, heads, seed;
+};
+
+/* "tokens" and "key_tokens". */
+static int read_tokens(const struct reader *r, json_t *root, struct shape *s)
 {
-    if (!json_is_object(root)) {
-        fail(r, "the example must be a JSON object, not %s", type_name(root));
-        return NULL;
-    }
-    if (check_keys(r, root))
-        return NULL;
+    s->tokens = json_object_get(root, "tokens");
+    if (!s->tokens)
+        return jread_fail(&r->j,
+                          "\"tokens\" is missing: give the token labels, e.g. [\"The\", \"cat\"]");
+    if ((s->lq = check_tokens(r, s->tokens, "tokens")) < 0)
+        return -1;
+    s->key_tokens = json_object_get(root, "key_tokens");
+    s->lk = s->lq;
+    if (s->key_tokens && (s->lk = check_tokens(r, s->key_tokens, "key_tokens")) < 0)
+        return -1;
+    return 0;
+}
 
-    json_t *tokens = json_object_get(root, "tokens");
-    if (!tokens) {
-        fail(r, "\"tokens\" is missing: give the token labels, e.g. [\"The\", \"cat\"]");
-        return NULL;
-    }
-    int lq = check_tokens(r, tokens, "tokens");
-    if (lq < 0)
-        return NULL;
-    json_t *key_tokens = json_object_get(root, "key_tokens");
-    int lk = lq;
-    if (key_tokens && (lk = check_tokens(r, key_tokens, "key_tokens")) < 0)
-        return NULL;
-    const bool cross = key_tokens != NULL;
-
-    json_t *query = json_object_get(root, "query");
-    long long d_model = 0, heads = 0, seed = 42;
-    int got = get_int(r, root, "d_model", 1, MHA_MAX_D_MODEL, &d_model);
+/* "d_model" (else the length of the first "query" row), "num_heads" and "seed". */
+static int read_sizes(const struct reader *r, json_t *root, struct shape *s)
+{
+    s->d_model = 0;
+    s->heads = 0;
+    s->seed = 42;
+    int got = jread_int(&r->j, root, "d_model", 1, MHA_MAX_D_MODEL, &s->d_model);
     if (got < 0)
-        return NULL;
+        return -1;
     if (!got) {
+        json_t *query = json_object_get(root, "query");
         json_t *row0 = json_is_array(query) ? json_array_get(query, 0) : NULL;
-        if (!json_is_array(row0) || json_array_size(row0) < 1) {
-            fail(r, "\"d_model\" is missing: give it, or give \"query\" rows it can be read "
-                    "from");
-            return NULL;
-        }
-        d_model = (long long)json_array_size(row0);
+        if (!json_is_array(row0) || json_array_size(row0) < 1)
+            return jread_fail(&r->j, "\"d_model\" is missing: give it, or give \"query\" rows it "
+                                     "can be read from");
+        s->d_model = (long long)json_array_size(row0);
     }
-    if ((got = get_int(r, root, "num_heads", 1, MHA_MAX_D_MODEL, &heads)) <= 0) {
+    if ((got = jread_int(&r->j, root, "num_heads", 1, MHA_MAX_D_MODEL, &s->heads)) <= 0) {
         if (got == 0)
-            fail(r,
-                 "\"num_heads\" is missing: give the number of heads (a divisor of "
-                 "d_model %lld)",
-                 d_model);
-        return NULL;
+            jread_fail(&r->j,
+                       "\"num_heads\" is missing: give the number of heads (a divisor of "
+                       "d_model %lld)",
+                       s->d_model);
+        return -1;
     }
-    if (get_int(r, root, "seed", 0, 4294967295LL, &seed) < 0)
-        return NULL;
+    return jread_int(&r->j, root, "seed", 0, 4294967295LL, &s->seed) < 0 ? -1 : 0;
+}
 
+/* A new example of shape s with its generated numbers, "causal", "scaled"
+ * and the token labels; NULL + err. */
+static struct mha_example *new_example(const struct reader *r, json_t *root, const struct shape *s)
+{
     struct mha_error size_err;
     mha_error_clear(&size_err);
-    if (mha_check_sizes(lq, lk, (int)d_model, (int)heads, &size_err)) {
-        fail(r, "%s", size_err.text);
+    if (mha_check_sizes(s->lq, s->lk, (int)s->d_model, (int)s->heads, &size_err)) {
+        jread_fail(&r->j, "%s", size_err.text);
         return NULL;
     }
-    struct mha_example *ex = mha_example_new(lq, lk, (int)d_model, (int)heads, cross, r->err);
+    const bool cross = s->key_tokens != NULL;
+    struct mha_example *ex =
+        mha_example_new(s->lq, s->lk, (int)s->d_model, (int)s->heads, cross, r->j.err);
     if (!ex) {
-        if (r->err)
-            mha_error_at(r->err, r->name, 0, 0);
+        if (r->j.err)
+            mha_error_at(r->j.err, r->j.name, 0, 0);
         return NULL;
     }
-    mha_example_generate(ex, (uint32_t)seed);
-    if (get_bool(r, root, "causal", &ex->causal) < 0 ||
-        get_bool(r, root, "scaled", &ex->scaled) < 0)
+    mha_example_generate(ex, (uint32_t)s->seed);
+    if (jread_bool(&r->j, root, "causal", &ex->causal) < 0 ||
+        jread_bool(&r->j, root, "scaled", &ex->scaled) < 0)
         goto bad;
-
-    for (int i = 0; i < lq; i++)
-        if (mha_example_set_token(ex, false, i, json_string_value(json_array_get(tokens, i))))
+    for (int i = 0; i < s->lq; i++)
+        if (mha_example_set_token(ex, false, i, json_string_value(json_array_get(s->tokens, i))))
             goto oom;
-    for (int j = 0; cross && j < lk; j++)
-        if (mha_example_set_token(ex, true, j, json_string_value(json_array_get(key_tokens, j))))
+    for (int j = 0; cross && j < s->lk; j++)
+        if (mha_example_set_token(ex, true, j, json_string_value(json_array_get(s->key_tokens, j))))
             goto oom;
+    return ex;
+oom:
+    jread_fail(&r->j, "out of memory");
+bad:
+    mha_example_free(ex);
+    return NULL;
+}
 
-    const int d = (int)d_model;
+/* "query", "key" and "value"; what self-attention copies is noted in r. */
+static int read_inputs(struct reader *r, json_t *root, struct mha_example *ex)
+{
+    const int d = ex->d_model;
+    const bool cross = ex->cross;
+    json_t *query = json_object_get(root, "query");
     json_t *key = json_object_get(root, "key"), *value = json_object_get(root, "value");
     const char *q_rows = "one per token", *k_rows = cross ? "one per key token" : "one per token";
-    if (query && read_matrix(r, query, "query", lq, d, q_rows, "d_model", ex->query))
-        goto bad;
-    if (key && read_matrix(r, key, "key", lk, d, k_rows, "d_model", ex->key))
-        goto bad;
-    if (value && read_matrix(r, value, "value", lk, d, k_rows, "d_model", ex->value))
-        goto bad;
+    if (query && read_matrix(r, query, "query", ex->lq, d, q_rows, "d_model", ex->query))
+        return -1;
+    if (key && read_matrix(r, key, "key", ex->lk, d, k_rows, "d_model", ex->key))
+        return -1;
+    if (value && read_matrix(r, value, "value", ex->lk, d, k_rows, "d_model", ex->value))
+        return -1;
     /* self-attention: keys and values are the query (copied once the numbers are in) */
     r->copy_key = query && !key && !cross;
     r->copy_value = !value && (key || (query && !cross));
+    return 0;
+}
 
+/* The weights and biases, the mask and the description. */
+static int read_params(const struct reader *r, json_t *root, struct mha_example *ex)
+{
     static const char *const w_names[4] = {"w_q", "w_k", "w_v", "w_o"};
     static const char *const b_names[4] = {"b_q", "b_k", "b_v", "b_o"};
     float *w[4] = {ex->w_q, ex->w_k, ex->w_v, ex->w_o};
     float *b[4] = {ex->b_q, ex->b_k, ex->b_v, ex->b_o};
+    const int d = ex->d_model;
     for (int i = 0; i < 4; i++) {
         json_t *wv = json_object_get(root, w_names[i]);
         if (wv && read_matrix(r, wv, w_names[i], d, d, "d_model outputs", "d_model inputs", w[i]))
-            goto bad;
+            return -1;
         json_t *bv = json_object_get(root, b_names[i]);
         if (bv) {
             if (read_vector(r, bv, b_names[i], d, b[i]))
-                goto bad;
+                return -1;
             ex->has_bias = true;
         }
     }
     json_t *mask = json_object_get(root, "mask");
     if (mask) {
-        if (read_mask(r, mask, lq, lk, ex->mask))
-            goto bad;
+        if (read_mask(r, mask, ex->lq, ex->lk, ex->mask))
+            return -1;
         ex->has_mask = true;
     }
     json_t *desc = json_object_get(root, "description");
-    if (desc && !json_is_string(desc)) {
-        fail(r, "\"description\" must be a string, not %s", type_name(desc));
-        goto bad;
+    if (desc && !json_is_string(desc))
+        return jread_fail(&r->j, "\"description\" must be a string, not %s", jread_type(desc));
+    return 0;
+}
+
+static struct mha_example *from_json(struct reader *r, json_t *root)
+{
+    if (!json_is_object(root)) {
+        jread_fail(&r->j, "the example must be a JSON object, not %s", jread_type(root));
+        return NULL;
+    }
+    struct shape s;
+    if (check_keys(r, root) || read_tokens(r, root, &s) || read_sizes(r, root, &s))
+        return NULL;
+    struct mha_example *ex = new_example(r, root, &s);
+    if (ex && (read_inputs(r, root, ex) || read_params(r, root, ex))) {
+        mha_example_free(ex);
+        return NULL;
     }
     return ex;
-oom:
-    fail(r, "out of memory");
-bad:
-    mha_example_free(ex);
-    return NULL;
 }
 
 static const struct json_limits example_limits = {
@@ -422,7 +339,7 @@ static struct mha_example *load_root(json_t *root, const char *name, struct mha_
 {
     if (!root)
         return NULL;
-    struct reader r = {name, err, NULL, false, false};
+    struct reader r = {.j = {.name = name, .err = err, .cells = JREAD_BRACKETS}};
     struct mha_example *ex = from_json(&r, root);
     json_decref(root);
     if (ex)
@@ -440,7 +357,7 @@ static struct mha_example *load_streamed(int fd, const char *path, struct mha_er
     *fell_back = true;
     struct ex_side side;
     struct mha_example *ex = NULL;
-    struct reader r = {path, err, &side, false, false};
+    struct reader r = {.j = {.name = path, .err = err, .cells = JREAD_BRACKETS}, .side = &side};
     json_t *root = NULL;
     int rc = ex_stream_scan(fd, &example_limits, &side);
     if (rc == 0) {

@@ -1,6 +1,7 @@
 /* example_stream.c - the two passes of a large example file (see
  * example_stream.h). */
 #include "io/example_stream.h"
+#include "io/json_read.h"
 #include "io/stream_in.h"
 
 #include <errno.h>
@@ -12,8 +13,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Largest magnitude of an input number (example_io.c's MHA_IO_MAX_ABS). */
-#define MAX_ABS 1e6
 #define SKELETON_MAX ((size_t)16 << 20)
 
 static const char *const field_names[EX_SIDE_FIELDS] = {
@@ -146,7 +145,7 @@ static int list_entry(struct stream_in *in, struct ex_side_row *row)
         const double v = stream_number_value(&nb);
         if (!isfinite(v))
             return 1; /* jansson refuses an overflowing real */
-        if (fabs(v) > MAX_ABS) {
+        if (fabs(v) > JREAD_MAX_ABS) {
             row->bad = row->len;
             row->bad_value = v;
         }

@@ -10,9 +10,6 @@
 #include "engine/text_check.h"
 #include "engine/train.h"
 
-/* Largest magnitude accepted for a parameter. */
-#define JREAD_MAX_ABS 1e6
-
 int jread_fail(const struct jread *r, const char *fmt, ...)
 {
     if (r->err) {
@@ -118,7 +115,7 @@ json_t *jread_file(const struct jread *r, const char *path, const struct json_li
                        json_scan_load(path, lim, JSON_REJECT_DUPLICATES, r->err ? r->err : &local));
 }
 
-int jread_keys(const struct jread *r, json_t *obj, const char *where, const char *const *known)
+const char *jread_unknown_key(json_t *obj, const char *const *known)
 {
     const char *key;
     json_t *value;
@@ -127,31 +124,43 @@ int jread_keys(const struct jread *r, json_t *obj, const char *where, const char
         bool ok = false;
         for (const char *const *k = known; *k && !ok; k++)
             ok = !strcmp(*k, key);
-        if (!ok) {
-            char list[512];
-            size_t used = 0;
-            list[0] = '\0';
-            for (const char *const *k = known; *k && used < sizeof list; k++)
-                used += (size_t)snprintf(list + used, sizeof list - used, "%s%s",
-                                         k == known ? "" : ", ", *k);
-            return jread_fail(r, "%s: unknown field \"%s\" (known: %s)", where, key, list);
-        }
+        if (!ok)
+            return key;
     }
-    return 0;
+    return NULL;
 }
 
-int jread_int(const struct jread *r, json_t *obj, const char *field, long lo, long hi, long *out)
+const char *jread_key_list(const char *const *known, char *buf, size_t n)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (const char *const *k = known; *k && used < n; k++)
+        used += (size_t)snprintf(buf + used, n - used, "%s%s", k == known ? "" : ", ", *k);
+    return buf;
+}
+
+int jread_keys(const struct jread *r, json_t *obj, const char *where, const char *const *known)
+{
+    const char *key = jread_unknown_key(obj, known);
+    if (!key)
+        return 0;
+    char list[512];
+    return jread_fail(r, "%s: unknown field \"%s\" (known: %s)", where, key,
+                      jread_key_list(known, list, sizeof list));
+}
+
+int jread_int(const struct jread *r, json_t *obj, const char *field, long long lo, long long hi,
+              long long *out)
 {
     json_t *v = json_object_get(obj, field);
     if (!v)
         return 0;
     if (!json_is_integer(v))
         return jread_fail(r, "\"%s\" must be an integer, not %s", field, jread_type(v));
-    const json_int_t n = json_integer_value(v);
+    const long long n = json_integer_value(v);
     if (n < lo || n > hi)
-        return jread_fail(r, "\"%s\" is %lld; it must be between %ld and %ld", field, (long long)n,
-                          lo, hi);
-    *out = (long)n;
+        return jread_fail(r, "\"%s\" is %lld; it must be between %lld and %lld", field, n, lo, hi);
+    *out = n;
     return 1;
 }
 
@@ -174,7 +183,8 @@ json_t *jread_need(const struct jread *r, json_t *obj, const char *field, const 
     return v;
 }
 
-int jread_label(const struct jread *r, json_t *v, const char *where, char *out, size_t max)
+int jread_text(const struct jread *r, json_t *v, const char *where, size_t max,
+               const char *unsafe_tail)
 {
     if (!json_is_string(v))
         return jread_fail(r, "%s must be a string, not %s", where, jread_type(v));
@@ -182,32 +192,51 @@ int jread_label(const struct jread *r, json_t *v, const char *where, char *out, 
     const size_t n = json_string_length(v);
     if (n == 0 || strlen(s) != n)
         return jread_fail(r, "%s must be a non-empty string without NUL characters", where);
-    if (n >= max)
+    if (max && n >= max)
         return jread_fail(r, "%s is %zu bytes long; at most %zu are allowed", where, n, max - 1);
     char what[96];
     if (mha_text_find_unsafe(s, n, false, what, sizeof what) < n)
-        return jread_fail(r, "%s contains %s, which a terminal would obey instead of showing",
-                          where, what);
-    memcpy(out, s, n + 1);
+        return jread_fail(r, "%s contains %s%s", where, what, unsafe_tail);
     return 0;
 }
 
-static int read_number(const struct jread *r, json_t *v, const char *field, int i, int j,
-                       float *out)
+int jread_label(const struct jread *r, json_t *v, const char *where, char *out, size_t max)
 {
-    char where[128];
-    if (j >= 0)
-        snprintf(where, sizeof where, "\"%s\" row %d, column %d", field, i, j);
-    else
-        snprintf(where, sizeof where, "\"%s\"[%d]", field, i);
+    if (jread_text(r, v, where, max, ", which a terminal would obey instead of showing"))
+        return -1;
+    memcpy(out, json_string_value(v), json_string_length(v) + 1);
+    return 0;
+}
+
+int jread_out_of_range(const struct jread *r, const char *where, double x)
+{
+    return jread_fail(r, "%s is %g; numbers must be finite and at most %g in size", where, x,
+                      JREAD_MAX_ABS);
+}
+
+int jread_number(const struct jread *r, json_t *v, const char *where, float *out)
+{
     if (!json_is_number(v))
         return jread_fail(r, "%s must be a number, not %s", where, jread_type(v));
     const double x = json_number_value(v);
     if (!isfinite(x) || fabs(x) > JREAD_MAX_ABS)
-        return jread_fail(r, "%s is %g; numbers must be finite and at most %g in size", where, x,
-                          JREAD_MAX_ABS);
+        return jread_out_of_range(r, where, x);
     *out = (float)x;
     return 0;
+}
+
+/* Entry i (j < 0) or row i, column j of field, named as r->cells says. */
+static int read_number(const struct jread *r, json_t *v, const char *field, int i, int j,
+                       float *out)
+{
+    char where[128];
+    if (j < 0)
+        snprintf(where, sizeof where, "\"%s\"[%d]", field, i);
+    else if (r->cells == JREAD_BRACKETS)
+        snprintf(where, sizeof where, "\"%s\"[%d][%d]", field, i, j);
+    else
+        snprintf(where, sizeof where, "\"%s\" row %d, column %d", field, i, j);
+    return jread_number(r, v, where, out);
 }
 
 int jread_matrix(const struct jread *r, json_t *arr, const char *field, int rows, int cols,

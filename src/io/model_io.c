@@ -31,7 +31,7 @@ bool model_io_is_model_file(const char *path)
 /* The sizes and outputs of the file into cfg (no numbers yet). */
 static int read_config(const struct jread *r, json_t *root, struct train_config *cfg)
 {
-    long d = 0, h = 0, t = 0;
+    long long d = 0, h = 0, t = 0;
     memset(cfg, 0, sizeof *cfg);
     json_t *vocab = jread_need(r, root, "vocab", "the token names, an array of strings");
     if (!vocab)
@@ -52,7 +52,7 @@ static int read_config(const struct jread *r, json_t *root, struct train_config 
     }
     if (d % h)
         return jread_fail(r,
-                          "\"num_heads\" %ld does not divide \"d_model\" %ld (every head "
+                          "\"num_heads\" %lld does not divide \"d_model\" %lld (every head "
                           "gets d_model / num_heads dimensions)",
                           h, d);
     cfg->d_model = (int)d;
@@ -91,7 +91,7 @@ static int read_config(const struct jread *r, json_t *root, struct train_config 
             return jread_fail(r, "%s: missing field \"name\"", where);
         if (jread_label(r, name, name_where, cfg->outputs[k].name, TRAIN_NAME_MAX))
             return -1;
-        long c = 0;
+        long long c = 0;
         if (jread_int(r, o, "classes", 2, TRAIN_MAX_VOCAB, &c) != 1) {
             if (!r->err || !r->err->text[0])
                 jread_fail(r, "%s: missing field \"classes\" (how many classes it picks from)",
@@ -218,7 +218,7 @@ static struct train_model *load_root(const struct jread *r, json_t *root, int ba
 struct train_model *model_io_load(const char *path, int batch_cap, struct mha_error *err)
 {
     mha_error_clear(err);
-    const struct jread r = {path, err};
+    const struct jread r = {.name = path, .err = err};
     json_t *root = jread_file(&r, path, &jread_model_limits);
     if (!root)
         return NULL;

@@ -402,93 +402,114 @@ static void add_list(struct parse_ctx *cx, struct lesson_step *st, cmark_node *l
     }
 }
 
+static void add_paragraph(struct parse_ctx *cx, struct lesson_step *st, cmark_node *n, int depth)
+{
+    if (try_table(cx->l, st, n, cx->text, cx->len))
+        return;
+    struct lesson_block *b =
+        new_block(st, depth > 0 ? LESSON_ITEM : LESSON_PARAGRAPH, cmark_node_get_start_line(n));
+    b->level = depth;
+    add_inlines(b, n, 0);
+}
+
+/* A heading; the step's first names the step. */
+static void add_heading(struct lesson_step *st, cmark_node *n)
+{
+    struct lesson_block *b = new_block(st, LESSON_HEADING, cmark_node_get_start_line(n));
+    b->level = cmark_node_get_heading_level(n);
+    add_inlines(b, n, 0);
+    if (!st->title) {
+        char buf[256];
+        size_t used = 0;
+        buf[0] = '\0';
+        plain_text(n, buf, sizeof buf, &used);
+        st->title = lesson_strdup(buf);
+    }
+}
+
+/* A fenced block: the step's ```mha scene, ```reveal scene or ```quiz
+ * (one of each), else code shown as it is. */
+static void add_code_block(struct parse_ctx *cx, struct lesson_step *st, cmark_node *n)
+{
+    const int line = cmark_node_get_start_line(n);
+    const char *info = cmark_node_get_fence_info(n);
+    const char *lit = cmark_node_get_literal(n);
+    if (info && strcmp(info, "mha") == 0) {
+        if (st->has_scene)
+            lesson_diag_add(cx->l, line,
+                            "a second ```mha scene in one step (the first is at line %d); "
+                            "end the step with --- first",
+                            st->scene.line);
+        else {
+            st->has_scene = true;
+            lesson_parse_scene(cx->l, &st->scene, lit ? lit : "", line);
+        }
+    } else if (info && strcmp(info, "reveal") == 0) {
+        if (st->has_reveal)
+            lesson_diag_add(cx->l, line,
+                            "a second ```reveal scene in one step (the first is at line %d)",
+                            st->reveal.line);
+        else {
+            st->has_reveal = true;
+            lesson_parse_scene(cx->l, &st->reveal, lit ? lit : "", line);
+        }
+    } else if (info && strcmp(info, "quiz") == 0) {
+        if (st->has_quiz)
+            lesson_diag_add(cx->l, line, "a second ```quiz in one step (the first is at line %d)",
+                            st->quiz.line);
+        else {
+            st->has_quiz = true;
+            lesson_parse_quiz(cx->l, &st->quiz, lit ? lit : "", line);
+        }
+    } else {
+        struct lesson_block *b = new_block(st, LESSON_CODE_BLOCK, line);
+        b->code = lesson_strdup(lit);
+        size_t cl = strlen(b->code);
+        if (cl > 0 && b->code[cl - 1] == '\n')
+            b->code[cl - 1] = '\0';
+    }
+}
+
+/* A call-out, else a quote: its paragraphs quoted, anything else as blocks. */
+static void add_quote(struct parse_ctx *cx, struct lesson_step *st, cmark_node *n, int depth)
+{
+    cmark_node *para = NULL, *strong = NULL;
+    enum lesson_callout kind = callout_of(n, &para, &strong);
+    if (kind != LESSON_CALLOUT_NONE) {
+        add_callout(cx, st, n, kind, para, strong);
+        return;
+    }
+    for (cmark_node *c = cmark_node_first_child(n); c; c = cmark_node_next(c)) {
+        if (cmark_node_get_type(c) == CMARK_NODE_PARAGRAPH) {
+            struct lesson_block *b = new_block(st, LESSON_QUOTE, cmark_node_get_start_line(c));
+            add_inlines(b, c, 0);
+        } else {
+            add_blocks(cx, st, c, depth);
+        }
+    }
+}
+
 static void add_blocks(struct parse_ctx *cx, struct lesson_step *st, cmark_node *n, int depth)
 {
-    int line = cmark_node_get_start_line(n);
     switch (cmark_node_get_type(n)) {
-    case CMARK_NODE_PARAGRAPH: {
-        if (try_table(cx->l, st, n, cx->text, cx->len))
-            break;
-        struct lesson_block *b = new_block(st, depth > 0 ? LESSON_ITEM : LESSON_PARAGRAPH, line);
-        b->level = depth;
-        add_inlines(b, n, 0);
+    case CMARK_NODE_PARAGRAPH:
+        add_paragraph(cx, st, n, depth);
         break;
-    }
-    case CMARK_NODE_HEADING: {
-        struct lesson_block *b = new_block(st, LESSON_HEADING, line);
-        b->level = cmark_node_get_heading_level(n);
-        add_inlines(b, n, 0);
-        if (!st->title) {
-            char buf[256];
-            size_t used = 0;
-            buf[0] = '\0';
-            plain_text(n, buf, sizeof buf, &used);
-            st->title = lesson_strdup(buf);
-        }
+    case CMARK_NODE_HEADING:
+        add_heading(st, n);
         break;
-    }
     case CMARK_NODE_LIST:
         add_list(cx, st, n, depth + 1);
         break;
-    case CMARK_NODE_CODE_BLOCK: {
-        const char *info = cmark_node_get_fence_info(n);
-        const char *lit = cmark_node_get_literal(n);
-        if (info && strcmp(info, "mha") == 0) {
-            if (st->has_scene)
-                lesson_diag_add(cx->l, line,
-                                "a second ```mha scene in one step (the first is at line %d); "
-                                "end the step with --- first",
-                                st->scene.line);
-            else {
-                st->has_scene = true;
-                lesson_parse_scene(cx->l, &st->scene, lit ? lit : "", line);
-            }
-        } else if (info && strcmp(info, "reveal") == 0) {
-            if (st->has_reveal)
-                lesson_diag_add(cx->l, line,
-                                "a second ```reveal scene in one step (the first is at line %d)",
-                                st->reveal.line);
-            else {
-                st->has_reveal = true;
-                lesson_parse_scene(cx->l, &st->reveal, lit ? lit : "", line);
-            }
-        } else if (info && strcmp(info, "quiz") == 0) {
-            if (st->has_quiz)
-                lesson_diag_add(cx->l, line,
-                                "a second ```quiz in one step (the first is at line %d)",
-                                st->quiz.line);
-            else {
-                st->has_quiz = true;
-                lesson_parse_quiz(cx->l, &st->quiz, lit ? lit : "", line);
-            }
-        } else {
-            struct lesson_block *b = new_block(st, LESSON_CODE_BLOCK, line);
-            b->code = lesson_strdup(lit);
-            size_t cl = strlen(b->code);
-            if (cl > 0 && b->code[cl - 1] == '\n')
-                b->code[cl - 1] = '\0';
-        }
+    case CMARK_NODE_CODE_BLOCK:
+        add_code_block(cx, st, n);
         break;
-    }
-    case CMARK_NODE_BLOCK_QUOTE: {
-        cmark_node *para = NULL, *strong = NULL;
-        enum lesson_callout kind = callout_of(n, &para, &strong);
-        if (kind != LESSON_CALLOUT_NONE) {
-            add_callout(cx, st, n, kind, para, strong);
-            break;
-        }
-        for (cmark_node *c = cmark_node_first_child(n); c; c = cmark_node_next(c)) {
-            if (cmark_node_get_type(c) == CMARK_NODE_PARAGRAPH) {
-                struct lesson_block *b = new_block(st, LESSON_QUOTE, cmark_node_get_start_line(c));
-                add_inlines(b, c, 0);
-            } else {
-                add_blocks(cx, st, c, depth);
-            }
-        }
+    case CMARK_NODE_BLOCK_QUOTE:
+        add_quote(cx, st, n, depth);
         break;
-    }
     case CMARK_NODE_HTML_BLOCK:
-        lesson_diag_add(cx->l, line, "raw HTML is not shown in the terminal; write it as Markdown");
+        lesson_diag_add(cx->l, cmark_node_get_start_line(n),
+                        "raw HTML is not shown in the terminal; write it as Markdown");
         break;
     case CMARK_NODE_THEMATIC_BREAK:
         break;

@@ -544,105 +544,140 @@ static void check_reveal(struct lesson *l, const struct lesson_state *st,
     mha_example_free(ex);
 }
 
+/* A step whose example cannot be built, named at the scene key that sizes it. */
+static void check_no_example(struct lesson *l, const struct lesson_step *step, int line,
+                             const struct check_cache *cache)
+{
+    char buf[1600];
+    int key_line = line;
+    if (step->has_scene) {
+        const struct lesson_scene *sc = &step->scene;
+        int keys[] = {SCENE_LOAD, SCENE_HEADS, SCENE_D_MODEL, SCENE_TOKENS};
+        for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+            if (sc->set & (1u << keys[k])) {
+                key_line = sc->key_line[keys[k]];
+                break;
+            }
+    }
+    lesson_diag_add(l, key_line, "the example of this step cannot be built: %s",
+                    mha_error_format(&cache->err, buf, sizeof buf));
+}
+
+/* The trace of the cached example into *out: the trace's size is checked
+ * (mha_trace_new refuses one that is too large before allocating); it is
+ * made and run only for a checkpoint that computes its answer, once per
+ * example.  -1 (and a diagnostic) when it cannot be run. */
+static int check_trace(struct lesson *l, const struct lesson_step *step, int line,
+                       struct check_cache *cache, struct mha_error *err, struct mha_trace **out)
+{
+    struct mha_example *ex = cache->ex;
+    const bool run = step->has_quiz && step->quiz.computed;
+    const size_t bytes = mha_trace_bytes(ex->lq, ex->lk, ex->d_model, ex->heads);
+    struct mha_trace *t = cache->t;
+    if (!t && (run || bytes == 0 || bytes > MHA_MAX_TRACE_BYTES)) {
+        t = mha_trace_new(ex, err);
+        if (t) {
+            cache_draw(cache);
+            if (mha_forward(ex, t, err)) {
+                mha_trace_free(t);
+                t = NULL;
+            } else {
+                cache->t = t;
+            }
+        }
+        if (!t) {
+            lesson_diag_add(l, line, "the example of this step cannot be run: %s", err->text);
+            return -1;
+        }
+    }
+    *out = t;
+    return 0;
+}
+
+/* The focus of the step must name a cell of its stage. */
+static void check_focus(struct lesson *l, const struct lesson_step *step,
+                        const struct lesson_state *st, const struct mha_example *ex,
+                        struct mha_error *err)
+{
+    if (st->focus && st->view == MHA_VIEW_NONE) {
+        struct lesson_focus f;
+        if (lesson_focus_resolve(st->focus, st->stage, ex, &f, err))
+            lesson_diag_add(l, step->scene.key_line[SCENE_FOCUS], "%s", err->text);
+    }
+    if (st->focus && st->view != MHA_VIEW_NONE)
+        lesson_diag_add(l, step->scene.key_line[SCENE_FOCUS],
+                        "focus points at a cell of a stage, but this step shows the %s "
+                        "view",
+                        mha_view_name(st->view));
+}
+
+/* The checkpoint's answer must compute (and be one of its choices) and
+ * what it hides must exist. */
+static void check_quiz(struct lesson *l, const struct lesson_quiz *q, const struct mha_example *ex,
+                       const struct mha_trace *t, struct mha_error *err)
+{
+    struct lesson_answer a;
+    if (lesson_quiz_expected(q, ex, t, &a, err))
+        lesson_diag_add(l, q->compute_line ? q->compute_line : q->line, "%s", err->text);
+    else if (q->computed && !a.numeric && q->n_choices > 0) {
+        bool found = false;
+        for (int i = 0; i < q->n_choices; i++)
+            found = found || !strcmp(q->choices[i], a.text);
+        if (!found)
+            lesson_diag_add(l, q->compute_line,
+                            "the computed answer \"%s\" is not one of the choices", a.text);
+    }
+    struct lesson_hide h;
+    if (lesson_quiz_hide(q, ex, &h, err))
+        lesson_diag_add(l, q->hide_line ? q->hide_line : q->line, "%s", err->text);
+}
+
+/* One step with the state st before it (updated to the state after). */
+static void check_step(struct lesson *l, int s, struct lesson_state *st, struct check_cache *cache,
+                       const char *assets_dir)
+{
+    struct lesson_step *step = &l->steps[s];
+    if (step->has_scene)
+        lesson_state_apply(st, &step->scene);
+    else
+        st->focus = NULL;
+    int line = step->has_scene ? step->scene.line : step->line;
+    if (!step->has_scene)
+        lesson_diag_add(l, step->line, "step %d has no ```mha scene; every step sets up the screen",
+                        s + 1);
+    struct mha_error err;
+    mha_error_clear(&err);
+    if (step->has_scene)
+        check_train_scene(l, &step->scene, st);
+    cache_build(cache, st, assets_dir);
+    struct mha_example *ex = cache->ex;
+    if (!ex) {
+        check_no_example(l, step, line, cache);
+        return;
+    }
+    struct mha_trace *t;
+    if (check_trace(l, step, line, cache, &err, &t))
+        return;
+    check_focus(l, step, st, ex, &err);
+    if (step->has_quiz)
+        check_quiz(l, &step->quiz, ex, t, &err);
+    if (step->has_reveal) {
+        if (!step->has_quiz)
+            lesson_diag_add(l, step->reveal.line,
+                            "a ```reveal scene is applied once the step's checkpoint is "
+                            "answered, but this step has no ```quiz");
+        apply_reveal(st, &step->reveal);
+        check_reveal(l, st, &step->reveal, assets_dir);
+    }
+}
+
 int lesson_check(struct lesson *l, const char *assets_dir)
 {
     struct lesson_state st;
     lesson_state_init(&st);
     struct check_cache cache = {0};
-    for (int s = 0; s < l->n_steps; s++) {
-        struct lesson_step *step = &l->steps[s];
-        if (step->has_scene)
-            lesson_state_apply(&st, &step->scene);
-        else
-            st.focus = NULL;
-        int line = step->has_scene ? step->scene.line : step->line;
-        if (!step->has_scene)
-            lesson_diag_add(l, step->line,
-                            "step %d has no ```mha scene; every step sets up the screen", s + 1);
-        struct mha_error err;
-        mha_error_clear(&err);
-        if (step->has_scene)
-            check_train_scene(l, &step->scene, &st);
-        cache_build(&cache, &st, assets_dir);
-        struct mha_example *ex = cache.ex;
-        if (!ex) {
-            char buf[1600];
-            int key_line = line;
-            if (step->has_scene) {
-                const struct lesson_scene *sc = &step->scene;
-                int keys[] = {SCENE_LOAD, SCENE_HEADS, SCENE_D_MODEL, SCENE_TOKENS};
-                for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
-                    if (sc->set & (1u << keys[k])) {
-                        key_line = sc->key_line[keys[k]];
-                        break;
-                    }
-            }
-            lesson_diag_add(l, key_line, "the example of this step cannot be built: %s",
-                            mha_error_format(&cache.err, buf, sizeof buf));
-            continue;
-        }
-        /* the trace's size is checked (mha_trace_new refuses one that is too
-         * large before allocating); it is made and run only for a checkpoint
-         * that computes its answer, once per example */
-        const bool run = step->has_quiz && step->quiz.computed;
-        const size_t bytes = mha_trace_bytes(ex->lq, ex->lk, ex->d_model, ex->heads);
-        struct mha_trace *t = cache.t;
-        if (!t && (run || bytes == 0 || bytes > MHA_MAX_TRACE_BYTES)) {
-            t = mha_trace_new(ex, &err);
-            if (t) {
-                cache_draw(&cache);
-                if (mha_forward(ex, t, &err)) {
-                    mha_trace_free(t);
-                    t = NULL;
-                } else {
-                    cache.t = t;
-                }
-            }
-            if (!t) {
-                lesson_diag_add(l, line, "the example of this step cannot be run: %s", err.text);
-                continue;
-            }
-        }
-        if (st.focus && st.view == MHA_VIEW_NONE) {
-            struct lesson_focus f;
-            if (lesson_focus_resolve(st.focus, st.stage, ex, &f, &err))
-                lesson_diag_add(l, step->scene.key_line[SCENE_FOCUS], "%s", err.text);
-        }
-        if (st.focus && st.view != MHA_VIEW_NONE)
-            lesson_diag_add(l, step->scene.key_line[SCENE_FOCUS],
-                            "focus points at a cell of a stage, but this step shows the %s "
-                            "view",
-                            mha_view_name(st.view));
-        if (step->has_quiz) {
-            struct lesson_answer a;
-            if (lesson_quiz_expected(&step->quiz, ex, t, &a, &err))
-                lesson_diag_add(l,
-                                step->quiz.compute_line ? step->quiz.compute_line : step->quiz.line,
-                                "%s", err.text);
-            else if (step->quiz.computed && !a.numeric && step->quiz.n_choices > 0) {
-                bool found = false;
-                for (int i = 0; i < step->quiz.n_choices; i++)
-                    found = found || !strcmp(step->quiz.choices[i], a.text);
-                if (!found)
-                    lesson_diag_add(l, step->quiz.compute_line,
-                                    "the computed answer \"%s\" is not one of the choices", a.text);
-            }
-        }
-        if (step->has_quiz) {
-            struct lesson_hide h;
-            if (lesson_quiz_hide(&step->quiz, ex, &h, &err))
-                lesson_diag_add(l, step->quiz.hide_line ? step->quiz.hide_line : step->quiz.line,
-                                "%s", err.text);
-        }
-        if (step->has_reveal) {
-            if (!step->has_quiz)
-                lesson_diag_add(l, step->reveal.line,
-                                "a ```reveal scene is applied once the step's checkpoint is "
-                                "answered, but this step has no ```quiz");
-            apply_reveal(&st, &step->reveal);
-            check_reveal(l, &st, &step->reveal, assets_dir);
-        }
-    }
+    for (int s = 0; s < l->n_steps; s++)
+        check_step(l, s, &st, &cache, assets_dir);
     mha_trace_free(cache.t);
     mha_example_free(cache.ex);
     return l->n_diags;
