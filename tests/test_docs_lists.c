@@ -23,6 +23,7 @@
 #include "ui/modes/ui_cmd.h"
 #include "ui/state/ui_words.h"
 #include "hostile_run.h"
+#include "io/view_desc.h"
 
 /* A file of the source tree as a string, roff's "\-" read as "-". */
 static char *source_file(const char *name)

@@ -17,7 +17,7 @@
 #include "ui/modes/ui_cmd.h"
 #include "ui/state/ui_state.h"
 #include "ui/views/ui_views.h"
-#include "ui/views/ui_viewdata.h"
+#include "ui/views/ui_views.h"
 #include "test_tmp.h"
 
 static const char lesson_text[] = "# A test lesson\n"

@@ -12,7 +12,7 @@
 #include "ui/modes/ui_cmd.h"
 #include "ui/state/ui_state.h"
 #include "ui/views/ui_view.h"
-#include "ui/views/ui_viewdata.h"
+#include "ui/views/ui_views.h"
 #include "ui/views/ui_views.h"
 
 static struct ui_state st;
@@ -294,13 +294,13 @@ END_TEST
  * made, described and named from it; the list of names is generated. */
 START_TEST(test_view_registry)
 {
-    ck_assert_ptr_null(ui_view_ops(MHA_VIEW_NONE));
-    ck_assert_ptr_null(ui_view_ops(MHA_VIEW_COUNT));
+    ck_assert_ptr_null(view_kind(MHA_VIEW_NONE));
+    ck_assert_ptr_null(view_kind(MHA_VIEW_COUNT));
     for (int v = MHA_VIEW_NONE + 1; v < MHA_VIEW_COUNT; v++) {
-        const struct ui_view_ops *ops = ui_view_ops((enum mha_view)v);
+        const struct view_kind *ops = view_kind((enum mha_view)v);
         ck_assert_ptr_nonnull(ops);
         ck_assert_int_eq(ops->id, v);
-        ck_assert(ops->make && ops->describe && ops->cycle_msg && *ops->cycle_msg);
+        ck_assert(ops->make && ops->cycle_msg && *ops->cycle_msg);
         ck_assert_int_eq(ui_view_mode_from_name(mha_view_name((enum mha_view)v)), v);
         ck_assert_int_eq(ui_state_set_view(&st, (enum mha_view)v), 0);
         ui_views_sync(&st);

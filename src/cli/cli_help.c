@@ -7,6 +7,7 @@
 #include "engine/views.h"
 #include "io/colorscale.h"
 #include "io/format.h"
+#include "io/view_desc.h"
 
 /* Printed with printf, so a literal percent sign must be written %%.  The
  * lists come from the program's tables, in this order: the stage names

@@ -6,46 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const view_names[MHA_VIEW_COUNT] = {
-    [MHA_VIEW_NONE] = "none",
-    [MHA_VIEW_SHAPES] = "shapes",
-    [MHA_VIEW_COST] = "cost",
-    [MHA_VIEW_HEADS] = "heads",
-};
-
-const char *mha_view_name(enum mha_view v)
-{
-    return v >= 0 && v < MHA_VIEW_COUNT ? view_names[v] : view_names[MHA_VIEW_NONE];
-}
-
-int mha_view_from_name(const char *name)
-{
-    if (!name)
-        return -1;
-    if (!strcmp(name, "stage"))
-        return MHA_VIEW_NONE;
-    for (int v = 0; v < MHA_VIEW_COUNT; v++)
-        if (!strcmp(name, view_names[v]))
-            return v;
-    return -1;
-}
-
-const char *mha_view_names(char *buf, size_t n, const char *last_sep)
-{
-    size_t used = 0;
-    if (n == 0)
-        return buf;
-    buf[0] = '\0';
-    for (int v = MHA_VIEW_NONE + 1; v < MHA_VIEW_COUNT && used < n; v++) {
-        const char *sep = v == MHA_VIEW_NONE + 1 ? "" : v == MHA_VIEW_COUNT - 1 ? last_sep : ", ";
-        const int w = snprintf(buf + used, n - used, "%s%s", sep, view_names[v]);
-        if (w < 0)
-            break;
-        used += (size_t)w;
-    }
-    return buf;
-}
-
 /* ---- shapes ---------------------------------------------------------------- */
 
 static void shape_row(struct views_shape_row *r, const char *step, const char *code,

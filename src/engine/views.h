@@ -14,16 +14,9 @@
 
 /* The views beyond the seven stages: one enum for the screen and the
  * lessons.  MHA_VIEW_NONE is the stage itself. */
+/* The views beyond the stages; each is described by its row in
+ * io/view_desc.c (its name, how it is made) and its own io/view_<name>.c. */
 enum mha_view { MHA_VIEW_NONE, MHA_VIEW_SHAPES, MHA_VIEW_COST, MHA_VIEW_HEADS, MHA_VIEW_COUNT };
-
-/* "none", "shapes", "cost", "heads"; "none" for anything else. */
-const char *mha_view_name(enum mha_view v);
-/* The view of that name ("none" and "stage" give MHA_VIEW_NONE); -1 if
- * unknown. */
-int mha_view_from_name(const char *name);
-/* "shapes, cost, heads": the views' names (not "none") joined by ", ",
- * last_sep before the last one (" or ", " and ", ", ").  Returns buf. */
-const char *mha_view_names(char *buf, size_t n, const char *last_sep);
 
 /* ---- shapes ---- */
 

@@ -39,13 +39,4 @@ void dump_text_matrix(FILE *out, const char *title, const float *m, int rows, in
 /* The text of one stage without the example header (for lessons). */
 void dump_text_stage(FILE *out, const struct mha_example *ex, const struct mha_trace *t, int stage);
 
-/* The views beyond the stages, as text tables. */
-void dump_view_shapes(FILE *out, long long batch, long long seq, long long d_model,
-                      long long heads);
-/* preset_id NULL: the sizes given. */
-void dump_view_cost(FILE *out, long long seq_q, long long seq_k, long long d_model, long long heads,
-                    bool bias, const char *preset_id);
-/* Returns 0, or -1 with the reason printed in place of the table. */
-int dump_view_heads(FILE *out, const struct mha_example *ex);
-
 #endif

@@ -124,24 +124,21 @@ static int print_scene(FILE *out, const struct lesson_state *st, const struct mh
     if (st->focus && st->view == MHA_VIEW_NONE)
         fprintf(out, " · pointing at %s", st->focus);
     fputs("]\n\n", out);
-    long long seq = st->seq ? st->seq : ex->lq;
-    switch (st->view) {
-    case MHA_VIEW_SHAPES:
-        dump_view_shapes(out, st->batch, seq, ex->d_model, ex->heads);
-        break;
-    case MHA_VIEW_COST:
-        dump_view_cost(out, seq, st->seq ? st->seq : ex->lk, ex->d_model, ex->heads, ex->has_bias,
-                       st->preset);
-        break;
-    case MHA_VIEW_HEADS:
-        dump_view_heads(out, ex);
-        break;
-    case MHA_VIEW_NONE:
-    case MHA_VIEW_COUNT: /* not a view */
+    if (st->view == MHA_VIEW_NONE) {
         dump_text_stage(out, ex, t, st->stage);
-        break;
+        return 0;
     }
-    return 0;
+    const struct view_inputs in = lesson_view_inputs(st, ex);
+    struct view_desc *vd = view_desc_new(st->view, &in);
+    if (!vd) {
+        fprintf(out, "[view: out of memory]\n\n");
+        return -1;
+    }
+    view_desc_write_text(out, vd);
+    fputc('\n', out);
+    const int rc = vd->error[0] ? -1 : 0;
+    view_desc_free(vd);
+    return rc;
 }
 
 /* A checkpoint and its answer on the step's example and trace (t NULL: err

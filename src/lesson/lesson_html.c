@@ -180,108 +180,6 @@ static void block_html(FILE *out, struct lists *ls, const struct lesson_block *b
     }
 }
 
-/* ---- views ----------------------------------------------------------------- */
-
-static void th_td(FILE *out, const char *tag, const char *cls, const char *text)
-{
-    fprintf(out, "<%s%s%s%s>", tag, cls ? " class=\"" : "", cls ? cls : "", cls ? "\"" : "");
-    export_xml_text(out, text);
-    fprintf(out, "</%s>", tag);
-}
-
-static void view_shapes(FILE *out, long long batch, long long seq, const struct mha_example *ex)
-{
-    struct views_shape_row rows[VIEWS_SHAPE_ROWS];
-    int n = views_shapes(batch, seq, ex->d_model, ex->heads, rows);
-    char buf[96];
-    fprintf(out,
-            "<p>Shapes through multi-head attention: batch B = %lld, sequence L = %lld, d_model "
-            "d = %d, heads H = %d, d_k = %d.</p>\n<table class=\"lt\">\n<thead><tr><th>step</th>"
-            "<th>code</th><th>shape</th><th>memory</th></tr></thead>\n<tbody>\n",
-            batch, seq, ex->d_model, ex->heads, ex->d_model / ex->heads);
-    for (int i = 0; i < n; i++) {
-        fputs("<tr>", out);
-        th_td(out, "td", NULL, rows[i].step);
-        fputs("<td><code>", out);
-        export_xml_text(out, rows[i].code);
-        fputs("</code></td>", out);
-        th_td(out, "td", "n", views_shape_string(&rows[i], buf, sizeof buf));
-        th_td(out, "td", NULL, rows[i].note);
-        fputs("</tr>\n", out);
-    }
-    fputs("</tbody>\n</table>\n", out);
-}
-
-static void cost_row(FILE *out, const char *what, long long one, long long many)
-{
-    fputs("<tr>", out);
-    th_td(out, "td", NULL, what);
-    char a[40], b[40];
-    fprintf(out, "<td class=\"n\">%s</td><td class=\"n\">%s</td></tr>\n",
-            views_group_digits(one, a, sizeof a), views_group_digits(many, b, sizeof b));
-}
-
-static void view_cost(FILE *out, long long seq_q, long long seq_k, long long d, long long heads,
-                      bool bias, const char *preset_id)
-{
-    const struct views_preset *p = views_preset_find(preset_id);
-    if (p) {
-        d = p->d_model;
-        heads = p->heads;
-        fputs("<p>", out);
-        export_xml_text(out, p->name);
-        fprintf(out, ": d_model %lld, %lld heads of d_k %lld (", p->d_model, p->heads, p->d_k);
-        export_xml_text(out, p->note);
-        fputs(").</p>\n", out);
-    }
-    struct views_cost multi, single;
-    views_cost(seq_q, seq_k, d, heads, bias, &multi);
-    views_cost(seq_q, seq_k, d, 1, bias, &single);
-    fprintf(out,
-            "<p>Cost of one attention block: %lld queries, %lld keys, d_model %lld.</p>\n"
-            "<table class=\"lt\">\n<thead><tr><th>quantity</th><th>1 head (d_k = d)</th>"
-            "<th>%lld heads (d_k = %lld)</th></tr></thead>\n<tbody>\n",
-            seq_q, seq_k, d, heads, multi.d_k);
-    struct views_cost_row rows[VIEWS_COST_ROWS];
-    const int n = views_cost_rows(&single, &multi, rows);
-    for (int i = 0; i < n; i++)
-        cost_row(out, rows[i].what, rows[i].one, rows[i].many);
-    fputs("</tbody>\n</table>\n", out);
-}
-
-static int view_heads(FILE *out, const struct mha_example *ex)
-{
-    const int H = ex->heads, dk = ex->d_model / ex->heads;
-    struct mha_error err;
-    mha_error_clear(&err);
-    struct views_heads_result *r = views_heads_new(ex, &err);
-    if (!r) {
-        fputs("<p class=\"scene-error\">Heads view: ", out);
-        export_xml_text(out, err.text);
-        fputs("</p>\n", out);
-        return -1;
-    }
-    const double *sim = r->similarity, *rank = r->rank;
-    fprintf(out,
-            "<p>How the %d heads differ: A_i = W_q,iᵀ·W_k,i is the form head i scores with; "
-            "similarity is the cosine of A_i and A_j (1 = the same pattern), and the "
-            "effective rank runs from 1 (one direction) to d_k = %d.</p>\n"
-            "<table class=\"lt\">\n<thead><tr><th></th>",
-            H, dk);
-    for (int j = 0; j < H; j++)
-        fprintf(out, "<th>head %d</th>", j);
-    fputs("<th>eff. rank</th></tr></thead>\n<tbody>\n", out);
-    for (int i = 0; i < H; i++) {
-        fprintf(out, "<tr><th>head %d</th>", i);
-        for (int j = 0; j < H; j++)
-            fprintf(out, "<td class=\"n\">%.3f</td>", sim[(size_t)i * (size_t)H + (size_t)j]);
-        fprintf(out, "<td class=\"n\">%.2f</td></tr>\n", rank[i]);
-    }
-    fputs("</tbody>\n</table>\n", out);
-    views_heads_free(r);
-    return 0;
-}
-
 /* ---- screens and quizzes ------------------------------------------------------- */
 
 /* The tensor a lesson's focus names, on the stage it is shown. */
@@ -352,22 +250,17 @@ static int scene_html(FILE *out, const struct lesson_state *st, const struct mha
         rc = -1;
     } else {
         scene_head(out, st, ex);
-        long long seq = st->seq ? st->seq : ex->lq;
-        switch (st->view) {
-        case MHA_VIEW_SHAPES:
-            view_shapes(out, st->batch, seq, ex);
-            break;
-        case MHA_VIEW_COST:
-            view_cost(out, seq, st->seq ? st->seq : ex->lk, ex->d_model, ex->heads, ex->has_bias,
-                      st->preset);
-            break;
-        case MHA_VIEW_HEADS:
-            view_heads(out, ex);
-            break;
-        case MHA_VIEW_NONE:
-        case MHA_VIEW_COUNT: /* not a view */
+        if (st->view == MHA_VIEW_NONE) {
             scene_stage(out, st, ex, t);
-            break;
+        } else {
+            const struct view_inputs in = lesson_view_inputs(st, ex);
+            struct view_desc *vd = view_desc_new(st->view, &in);
+            if (vd)
+                view_desc_write_html(out, vd);
+            else
+                fputs("<p class=\"scene-error\">out of memory</p>\n", out);
+            rc = !vd || vd->error[0] ? -1 : rc;
+            view_desc_free(vd);
         }
     }
     fputs("</div>\n", out);

@@ -4,6 +4,7 @@
 #ifndef MHA_LESSON_STATE_H
 #define MHA_LESSON_STATE_H
 
+#include "io/view_desc.h"
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -38,6 +39,9 @@ struct lesson_state {
 };
 
 /* The state before any scene: the default example on the input stage. */
+/* What a view scene's view is made from: the step's example and the sizes
+ * its scene gave (batch, seq, preset). */
+struct view_inputs lesson_view_inputs(const struct lesson_state *st, const struct mha_example *ex);
 void lesson_state_init(struct lesson_state *st);
 void lesson_state_apply(struct lesson_state *st, const struct lesson_scene *sc);
 /* Apply the scenes of steps 0..step (with the reveals of the steps before

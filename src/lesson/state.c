@@ -11,6 +11,11 @@
 #include "engine/stages.h"
 #include "engine/text_check.h"
 
+struct view_inputs lesson_view_inputs(const struct lesson_state *st, const struct mha_example *ex)
+{
+    return (struct view_inputs){.ex = ex, .batch = st->batch, .seq = st->seq, .preset = st->preset};
+}
+
 void lesson_state_init(struct lesson_state *st)
 {
     memset(st, 0, sizeof *st);

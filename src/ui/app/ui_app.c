@@ -17,6 +17,7 @@
 #include "ui/state/ui_play.h"
 #include "ui/state/ui_train.h"
 #include "io/paths.h"
+#include "io/view_desc.h"
 
 static bool locale_is_utf8(void)
 {

@@ -244,7 +244,7 @@ static void draw_vis(const struct ui_app *app)
         return;
     }
     werase(app->vis);
-    const struct ui_viewdata *vd = st->view != MHA_VIEW_NONE ? st->vd : NULL;
+    const struct view_desc *vd = st->view != MHA_VIEW_NONE ? st->vd : NULL;
     if (vd) {
         snprintf(title, sizeof title, "%s view   ", vd->name);
         snprintf(shape, sizeof shape, "%s", vd->line);
@@ -268,8 +268,8 @@ static void draw_vis(const struct ui_app *app)
     }
     if (!vd)
         ui_legend_draw(app->vis, 1, 0, width, legend_parts(st->stage), st->tr->heads, th);
-    else if (ui_view_ops(vd->mode) && ui_view_ops(vd->mode)->legend && !vd->error[0])
-        ui_legend_draw(app->vis, 1, 0, width, ui_view_ops(vd->mode)->legend, st->tr->heads, th);
+    else if (ui_view_legend(vd))
+        ui_legend_draw(app->vis, 1, 0, width, ui_view_legend(vd), st->tr->heads, th);
     else if (!st->present) { /* a key hint: not on the presenter's screen */
         char hint[96], range[16];
         snprintf(hint, sizeof hint, "v: next view · %s or ← →: back to the stages",

@@ -141,7 +141,7 @@ static void cycle_view(struct ui_state *st)
 {
     const enum mha_view next = (enum mha_view)((st->view + 1) % MHA_VIEW_COUNT);
     ui_state_set_view(st, next);
-    const struct ui_view_ops *view = ui_view_ops(next);
+    const struct view_kind *view = view_kind(next);
     if (!st->msg_error)
         ui_state_say(st, false, view ? view->cycle_msg : "Back to the stage.", st->ex->heads);
 }

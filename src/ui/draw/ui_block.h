@@ -9,16 +9,7 @@
 #include <stddef.h>
 
 #include "engine/explain.h"
-
-#define UI_TABLE_MAX_COLS 6
-
-/* A table of text: row 0 is the header. */
-struct ui_table {
-    int rows, cols;
-    char **cells;                  /* rows * cols strings, owned */
-    bool right[UI_TABLE_MAX_COLS]; /* right-aligned columns (numbers) */
-    int bar_col;                   /* a column drawn as a bar in head colours, or -1 */
-};
+#include "io/view_desc.h" /* struct view_table */
 
 /* Stages with one block per head show at most this many heads. */
 #define UI_VIEW_MAX_HEADS 32
@@ -61,13 +52,13 @@ struct ui_block {
     int head_cols; /* UI_TINT_HEAD_COLS and UI_MAP_SPLIT */
     enum ui_cellmap map;
     struct mha_cell base;
-    bool head_header;             /* a line above the columns names each head's span */
-    bool new_row;                 /* start a new row of the flow */
-    const float *masked_by;       /* heatmaps: same layout as data, -inf where masked */
-    const char *op;               /* UI_BLOCK_OP */
-    const struct ui_table *table; /* UI_BLOCK_TABLE */
-    const char *note;             /* UI_BLOCK_TABLE: a paragraph under it, or NULL */
-    bool inert;                   /* numbers the cursor does not visit (no tensor cell) */
+    bool head_header;               /* a line above the columns names each head's span */
+    bool new_row;                   /* start a new row of the flow */
+    const float *masked_by;         /* heatmaps: same layout as data, -inf where masked */
+    const char *op;                 /* UI_BLOCK_OP */
+    const struct view_table *table; /* UI_BLOCK_TABLE */
+    const char *note;               /* UI_BLOCK_TABLE: a paragraph under it, or NULL */
+    bool inert;                     /* numbers the cursor does not visit (no tensor cell) */
     bool head_labels; /* columns labelled "h<head>.<j>" as the lessons and exports write them */
     float num_range;  /* > 0: the largest magnitude of a matrix shown beside this one,
                          whose numbers are written with the same decimals */

@@ -13,7 +13,7 @@
 #define BAR_W 12  /* width of a bar column */
 #define MAX_WRAP 16
 
-static const char *cell(const struct ui_table *t, int r, int c)
+static const char *cell(const struct view_table *t, int r, int c)
 {
     const char *s = t->cells[r * t->cols + c];
     return s ? s : "";
@@ -27,7 +27,7 @@ static int wrap_count(const char *text, int width, bool utf8)
 }
 
 /* Lines row r takes with the widths in g. */
-static int row_height(const struct ui_table *t, int r, const struct ui_block_geom *g, bool utf8)
+static int row_height(const struct view_table *t, int r, const struct ui_block_geom *g, bool utf8)
 {
     int h = 1;
     for (int c = 0; c < t->cols; c++) {
@@ -42,9 +42,9 @@ static int row_height(const struct ui_table *t, int r, const struct ui_block_geo
 void ui_table_measure(const struct ui_block *b, int max_w, const struct ui_theme *th,
                       struct ui_block_geom *g)
 {
-    const struct ui_table *t = b->table;
+    const struct view_table *t = b->table;
     int total = 0;
-    for (int c = 0; c < t->cols && c < UI_TABLE_MAX_COLS; c++) {
+    for (int c = 0; c < t->cols && c < VIEW_TABLE_MAX_COLS; c++) {
         int w = 1;
         for (int r = 0; r < t->rows; r++) {
             if (c == t->bar_col && r > 0)
@@ -105,7 +105,7 @@ static void draw_bar(WINDOW *win, int y, int x, int w, const char *text, int att
 }
 
 /* Row r of t from line y: each cell wrapped in its column. */
-static void draw_row(WINDOW *win, int y, int x, int view_h, const struct ui_table *t, int r,
+static void draw_row(WINDOW *win, int y, int x, int view_h, const struct view_table *t, int r,
                      const struct ui_block_geom *g, const struct ui_theme *th)
 {
     int cx = x;
@@ -139,7 +139,7 @@ static void draw_row(WINDOW *win, int y, int x, int view_h, const struct ui_tabl
 void ui_table_draw(WINDOW *win, int y, int x, int view_h, const struct ui_block *b,
                    const struct ui_block_geom *g, const struct ui_theme *th)
 {
-    const struct ui_table *t = b->table;
+    const struct view_table *t = b->table;
     int line = y;
     if (visible(line, view_h))
         ui_put(win, line, x, b->title, g->w, ui_role_attr(th, UI_ROLE_TITLE), th->utf8);

@@ -18,8 +18,8 @@ struct ui_block_geom {
     int header;   /* lines above the rows: title, head spans, column labels */
     int row_step; /* lines from one row to the next: 1, or 2 with a blank line between */
     int w, h;
-    int col_w[UI_TABLE_MAX_COLS]; /* tables: width of each column */
-    int note_lines;               /* tables: lines of the note under them */
+    int col_w[VIEW_TABLE_MAX_COLS]; /* tables: width of each column */
+    int note_lines;                 /* tables: lines of the note under them */
 };
 
 /* Measure b for at most max_w x max_h. */

@@ -74,7 +74,7 @@ void ui_status_draw(WINDOW *win, const struct ui_app *app, int width)
     ui_fill(win, 0, 0, width, base);
     char part[8][96];
     int n = 0;
-    const struct ui_view_ops *view = ui_view_ops(st->view);
+    const struct view_kind *view = view_kind(st->view);
     const bool sized_view =
         view && view->own_sizes && st->vd && st->vd->line[0] && !st->vd->error[0];
     if (sized_view) {

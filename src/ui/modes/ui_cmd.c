@@ -12,6 +12,7 @@
 #include "lesson/lesson.h"
 
 #include "ui/modes/ui_app.h"
+#include "io/view_desc.h"
 
 /* A whole-string integer (no junk after it); false when there is none. */
 static bool parse_long(const char *s, long lo, long hi, long *out)

@@ -15,6 +15,7 @@
 #include "ui/modes/ui_cmd.h"
 #include "ui/modes/ui_examples.h"
 #include "ui/state/ui_state.h"
+#include "io/view_desc.h"
 
 static void add(struct ui_completion *c, const char *word, const char *item)
 {

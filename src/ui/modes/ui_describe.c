@@ -68,9 +68,8 @@ void ui_pane_title(WINDOW *win, const char *title, int width, const struct ui_th
 static void describe_shown(const struct ui_state *st, char *head, size_t hn, char *formula,
                            size_t fn, char *text, size_t tn)
 {
-    const struct ui_view_ops *view = ui_view_ops(st->view);
-    if (view)
-        view->describe(st, head, hn, formula, fn, text, tn);
+    if (st->view != MHA_VIEW_NONE && st->vd)
+        ui_view_describe(st->vd, head, hn, formula, fn, text, tn);
     else
         describe(st, head, hn, formula, fn, text, tn);
 }

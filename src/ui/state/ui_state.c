@@ -14,6 +14,7 @@
 #include "io/model_io.h"
 #include "lesson/lesson.h"
 #include "engine/stages.h"
+#include "io/view_desc.h"
 
 void ui_state_say(struct ui_state *st, bool error, const char *fmt, ...)
 {

@@ -24,13 +24,13 @@
 
 /* What the visualisation shows is an enum mha_view (views.h, the one enum
  * lessons use too): the current stage (MHA_VIEW_NONE) or a view beyond the
- * stages (their numbers are in ui_viewdata.h, the registry in ui_views.h). */
+ * stages (described in io/view_desc.h, shown through views/ui_views.h). */
 
 /* "shapes", "cost", "heads" (and "none" / "stage" for MHA_VIEW_NONE); -1 if unknown. */
 int ui_view_mode_from_name(const char *name);
 const char *ui_view_mode_name(enum mha_view v);
 
-struct ui_viewdata;
+struct view_desc;
 
 struct ui_state {
     struct mha_example *ex; /* owned */
@@ -47,17 +47,17 @@ struct ui_state {
 
     int stage; /* 0..6 */
     enum mha_view view;
-    long long view_batch;   /* shapes view: batch size (default 2) */
-    long long view_seq;     /* shapes and cost views: sequence length, 0 = the token count */
-    char view_preset[32];   /* cost view: a published configuration's id, "" = none */
-    struct ui_viewdata *vd; /* owned: the view's numbers (NULL on the stage view), made
+    long long view_batch; /* shapes view: batch size (default 2) */
+    long long view_seq;   /* shapes and cost views: sequence length, 0 = the token count */
+    char view_preset[32]; /* cost view: a published configuration's id, "" = none */
+    struct view_desc *vd; /* owned: the view's numbers (NULL on the stage view), made
                                again by ui_views_sync after the view or the example changed */
-    void (*vd_free)(struct ui_viewdata *vd); /* how vd is freed (set by whoever made it) */
-    bool vd_stale;                           /* vd is to be made again */
-    bool focus;                              /* the cell cursor is in the visualisation */
-    int block;                               /* focused block of the current stage's view */
-    int cur_r, cur_c;                        /* cursor inside that block */
-    int scroll;                              /* first line of the visualisation canvas shown */
+    void (*vd_free)(struct view_desc *vd); /* how vd is freed (set by whoever made it) */
+    bool vd_stale;                         /* vd is to be made again */
+    bool focus;                            /* the cell cursor is in the visualisation */
+    int block;                             /* focused block of the current stage's view */
+    int cur_r, cur_c;                      /* cursor inside that block */
+    int scroll;                            /* first line of the visualisation canvas shown */
     int side_scroll;    /* first line of the text pane shown (stage text, explain panel) */
     bool focus_pending; /* put the cursor on focus_cell once the view is built */
     struct mha_cell focus_cell;

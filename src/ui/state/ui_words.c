@@ -8,6 +8,7 @@
 #include "engine/views.h"
 #include "io/colorscale.h"
 #include "io/format.h"
+#include "io/view_desc.h"
 
 /* The list called name (len bytes of it) joined with last before its last
  * entry, into out; false when there is no such list. */

@@ -33,9 +33,8 @@ static int render(const struct ui_state *st, int fmt, char **buf, size_t *len,
     if (!mem)
         return mha_error_set(err, "out of memory");
     int rc = 0;
-    const struct ui_view_ops *view = ui_view_ops(st->view);
-    if (view && st->vd) /* a view writes itself (its registry row), whatever the format */
-        view->export_text(mem, st->vd);
+    if (st->view != MHA_VIEW_NONE && st->vd) /* a view: its description, whatever the format */
+        view_desc_write_text(mem, st->vd);
     else
         rc = mha_format_write(mem, st->ex, st->tr, st->stage, fmt, err);
     if (fclose(mem) != 0 && rc == 0)
@@ -57,7 +56,7 @@ int ui_export_write(struct ui_state *st, int fmt, const char *dir, const char *p
         return -1;
     const char *what = st->view != MHA_VIEW_NONE ? ui_view_mode_name(st->view)
                                                  : mha_stage_name((enum mha_stage)st->stage);
-    const struct ui_view_ops *view = ui_view_ops(st->view);
+    const struct view_kind *view = view_kind(st->view);
     const char *ext = view ? view->extension : ui_export_extension(fmt);
     return ui_export_write_buffer(buf, len, what, ext, dir, path, written, size, err);
 }

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "engine/stages.h"
-#include "ui/views/ui_viewdata.h"
 
 /* Collects blocks into the caller's array. */
 struct builder {
@@ -162,7 +161,7 @@ static void shown(void *arg, int i, int h, bool new_row)
 
 /* A language model's next words, the table its block points into: kept
  * here and rebuilt only when the words change. */
-static struct ui_table next_table;
+static struct view_table next_table;
 static struct mha_next_word next_shown;
 
 static void next_table_free(void)
@@ -184,15 +183,15 @@ static void next_words(struct builder *b)
         return;
     if (!next_table.cells || memcmp(&next_shown, nw, sizeof *nw) != 0) {
         next_table_free();
-        if (!ui_table_alloc(&next_table, nw->n + 1, 3))
+        if (!view_table_alloc(&next_table, nw->n + 1, 3))
             return;
         next_table.right[1] = true;
         next_table.bar_col = 2;
-        ui_table_set_row(&next_table, 0, (const char *const[]){"word", "p", ""});
+        view_table_set_row(&next_table, 0, (const char *const[]){"word", "p", ""});
         for (int i = 0; i < nw->n; i++) {
             char p[16];
             snprintf(p, sizeof p, "%.4f", (double)nw->p[i]);
-            ui_table_set_row(&next_table, i + 1, (const char *const[]){nw->word[i], p, p});
+            view_table_set_row(&next_table, i + 1, (const char *const[]){nw->word[i], p, p});
         }
         next_shown = *nw;
     }

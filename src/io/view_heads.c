@@ -1,7 +1,7 @@
-/* ui_view_heads.c - the heads view: how alike the heads' score forms are
+/* view_heads.c - the heads view: how alike the heads' score forms are
  * (a heatmap of cosines) and how many directions each really uses (its
  * effective rank); for a model in training, each head against step 0. */
-#include "ui/views/ui_views.h"
+#include "io/view_desc.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -10,11 +10,10 @@
 
 #include "engine/views.h"
 #include "engine/views_drift.h"
-#include "io/dump.h"
 
 /* A model in training: each head's effective rank at step 0 and now, and
  * how alike its score form is to the one it started with. */
-static bool heads_since_start(struct ui_viewdata *vd, const struct ui_state *st,
+static bool heads_since_start(struct view_desc *vd, const struct view_inputs *in,
                               const struct mha_example *start)
 {
     const int H = vd->heads, dk = vd->d_k;
@@ -22,15 +21,15 @@ static bool heads_since_start(struct ui_viewdata *vd, const struct ui_state *st,
     mha_error_clear(&err);
     struct views_heads_result *r0 = views_heads_new(start, &err);
     double cos[64];
-    if (!r0 || H > 64 || views_heads_drift(st->ex, start, cos) != 0) {
+    if (!r0 || H > 64 || views_heads_drift(in->ex, start, cos) != 0) {
         views_heads_free(r0);
         snprintf(vd->error, sizeof vd->error, "%s", r0 ? "too many heads to compare" : err.text);
         return true;
     }
     snprintf(vd->line, sizeof vd->line, "d_model %d, %d heads of d_k %d: %s against step 0",
-             st->ex->d_model, H, dk, st->trained);
+             in->ex->d_model, H, dk, in->trained);
     snprintf(vd->table_title, sizeof vd->table_title, "Each head at step 0 and now");
-    bool ok = ui_table_alloc(&vd->table, H + 1, 5);
+    bool ok = view_table_alloc(&vd->table, H + 1, 5);
     if (!ok) {
         views_heads_free(r0);
         return false;
@@ -40,7 +39,7 @@ static bool heads_since_start(struct ui_viewdata *vd, const struct ui_state *st,
     char of[48];
     snprintf(of, sizeof of, "now, of d_k = %d", dk);
     const char *head[] = {"head", "rank at step 0", "rank now", of, "form like step 0"};
-    ok = ui_table_set_row(&vd->table, 0, head);
+    ok = view_table_set_row(&vd->table, 0, head);
     double least = 1.0;
     for (int i = 0; i < H; i++) {
         char r0s[32], rs[32], frac[32], cs[32];
@@ -50,7 +49,7 @@ static bool heads_since_start(struct ui_viewdata *vd, const struct ui_state *st,
         snprintf(cs, sizeof cs, "%.2f", cos[i]);
         least = cos[i] < least ? cos[i] : least;
         const char *row[] = {vd->row_labels[i], r0s, rs, frac, cs};
-        ok = ui_table_set_row(&vd->table, i + 1, row) && ok;
+        ok = view_table_set_row(&vd->table, i + 1, row) && ok;
     }
     snprintf(vd->note, sizeof vd->note,
              "Measured on the learned weights: the heatmap compares the heads' score forms "
@@ -62,11 +61,28 @@ static bool heads_since_start(struct ui_viewdata *vd, const struct ui_state *st,
     return ok;
 }
 
-bool ui_view_heads_make(struct ui_viewdata *vd, const struct ui_state *st)
+bool view_heads_make(struct view_desc *vd, const struct view_inputs *in)
 {
-    const struct mha_example *ex = st->ex;
+    const struct mha_example *ex = in->ex;
     const int H = ex->heads, dk = ex->d_model / ex->heads;
     snprintf(vd->name, sizeof vd->name, "Heads");
+    snprintf(vd->heading, sizeof vd->heading, "Heads: do they differ?");
+    snprintf(vd->formula, sizeof vd->formula, "A_i = W_q,iᵀ · W_k,i   (d × d, rank ≤ d_k = %d)",
+             dk);
+    snprintf(vd->text, sizeof vd->text,
+             "Each head scores token pairs with its own form A_i. The heatmap compares "
+             "every two heads: the cosine of their forms, 1 when they rank token pairs "
+             "alike, near 0 when they look for different things. The effective rank (the "
+             "entropy of A_i's singular values) says how many of its d_k directions a head "
+             "really uses. %s",
+             in->baseline ? "These weights were learned: the table sets each head beside "
+                            "itself at step 0, and shows how far training moved it."
+                          : "These weights were not trained, so any difference between "
+                            "the heads is chance; a model trained with --train (or lesson "
+                            "16) shows heads that learned different jobs.");
+    snprintf(vd->matrix_title, sizeof vd->matrix_title,
+             "similarity of the heads' score forms (cosine)");
+    snprintf(vd->matrix_short, sizeof vd->matrix_short, "similarity of the heads");
     snprintf(vd->line, sizeof vd->line, "d_model %d, %d heads of d_k %d, the current weights",
              ex->d_model, H, dk);
     struct mha_error err;
@@ -103,18 +119,18 @@ bool ui_view_heads_make(struct ui_viewdata *vd, const struct ui_state *st)
     views_heads_free(r);
     if (!ok || vd->error[0])
         return ok;
-    const struct mha_example *b = st->baseline;
+    const struct mha_example *b = in->baseline;
     if (b && b->d_model == ex->d_model && b->heads == H)
-        return heads_since_start(vd, st, b);
+        return heads_since_start(vd, in, b);
     snprintf(vd->table_title, sizeof vd->table_title, "Effective rank of each head");
-    if (!ui_table_alloc(&vd->table, H + 1, 3))
+    if (!view_table_alloc(&vd->table, H + 1, 3))
         return false;
     vd->table.right[1] = true;
     vd->table.bar_col = 2;
     char of[48];
     snprintf(of, sizeof of, "1 … d_k = %d", dk);
     const char *head[] = {"head", "rank", of};
-    ok = ui_table_set_row(&vd->table, 0, head);
+    ok = view_table_set_row(&vd->table, 0, head);
     for (int i = 0; i < H; i++) {
         char r[32];
         snprintf(r, sizeof r, "%.2f", vd->rank[i]);
@@ -122,59 +138,7 @@ bool ui_view_heads_make(struct ui_viewdata *vd, const struct ui_state *st)
         char frac[32];
         snprintf(frac, sizeof frac, "%.4f", dk > 0 ? vd->rank[i] / dk : 0.0);
         const char *row[] = {vd->row_labels[i], r, frac};
-        ok = ui_table_set_row(&vd->table, i + 1, row) && ok;
+        ok = view_table_set_row(&vd->table, i + 1, row) && ok;
     }
     return ok; /* the text pane says what the numbers mean */
-}
-
-int ui_view_heads_build(const struct ui_viewdata *vd, struct ui_block *out, int max)
-{
-    int n = 0;
-    if (n < max) { /* the similarity of every two heads, as numbers */
-        struct ui_block *k = &out[n++];
-        memset(k, 0, sizeof *k);
-        k->kind = UI_BLOCK_MATRIX;
-        k->head = -1;
-        snprintf(k->title, sizeof k->title, "similarity of the heads");
-        k->data = vd->similarity;
-        k->rows = k->cols = vd->heads;
-        k->rs = (size_t)vd->heads, k->cs = 1;
-        k->row_labels = vd->row_labels;
-        k->col_labels = vd->col_labels;
-        k->tint = UI_TINT_SIGNED;
-        k->range = 1.0f;
-        k->inert = true;
-    }
-    ui_view_table_block(vd, out, &n, max);
-    return n;
-}
-
-void ui_view_heads_describe(const struct ui_state *st, char *head, size_t hn, char *formula,
-                            size_t fn, char *text, size_t tn)
-{
-    snprintf(head, hn, "Heads: do they differ?");
-    snprintf(formula, fn, "A_i = W_q,iᵀ · W_k,i   (d × d, rank ≤ d_k = %d)", st->tr->d_k);
-    snprintf(text, tn,
-             "Each head scores token pairs with its own form A_i. The heatmap compares "
-             "every two heads: the cosine of their forms, 1 when they rank token pairs "
-             "alike, near 0 when they look for different things. The effective rank (the "
-             "entropy of A_i's singular values) says how many of its d_k directions a head "
-             "really uses. %s",
-             st->baseline ? "These weights were learned: the table sets each head beside "
-                            "itself at step 0, and shows how far training moved it."
-                          : "These weights were not trained, so any difference between "
-                            "the heads is chance; a model trained with --train (or lesson "
-                            "16) shows heads that learned different jobs.");
-}
-
-void ui_view_heads_export(FILE *out, const struct ui_viewdata *vd)
-{
-    if (!ui_view_write_heading(out, vd))
-        return;
-    if (vd->similarity) {
-        dump_text_matrix(out, "similarity of the heads' score forms (cosine)", vd->similarity,
-                         vd->heads, vd->heads, vd->row_labels, vd->col_labels);
-        fputc('\n', out);
-    }
-    ui_view_write_table(out, vd);
 }

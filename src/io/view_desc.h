@@ -1,0 +1,116 @@
+/* view_desc.h - a view described once: what the shapes, cost and heads
+ * views show, as titled rows of text cells, an optional matrix of numbers,
+ * notes and the words of the text pane, made from engine data.  The screen
+ * (src/ui/views), its exports, --print-lesson's text and the lesson HTML
+ * all render this one description.
+ *
+ * Adding a view: its value in enum mha_view (engine/views.h), one file
+ * view_<name>.c with its make function (and its line in meson.build), and
+ * one row in view_kinds[] (view_desc.c): its name, its make function, its
+ * message and extension. */
+#ifndef MHA_VIEW_DESC_H
+#define MHA_VIEW_DESC_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "engine/mha.h"
+#include "engine/views.h"
+
+#define VIEW_TABLE_MAX_COLS 6
+
+/* A table of text: row 0 is the header. */
+struct view_table {
+    int rows, cols;
+    char **cells;                    /* rows * cols strings, owned */
+    bool right[VIEW_TABLE_MAX_COLS]; /* right-aligned columns (numbers) */
+    int bar_col;                     /* a column drawn as a bar in head colours, or -1 */
+};
+
+/* What a view is made from: the example and the sizes a lesson or the
+ * screen asked for. */
+struct view_inputs {
+    const struct mha_example *ex;
+    const struct mha_example *baseline; /* a model in training: its step 0, or NULL */
+    const char *trained;                /* what it was trained on ("" or NULL: not trained) */
+    long long batch;                    /* shapes: the batch (0: 2) */
+    long long seq;                      /* shapes and cost: sequence length (0: the tokens) */
+    const char *preset;                 /* cost: a published model's id (NULL or "": none) */
+};
+
+struct view_desc {
+    enum mha_view mode;
+    char name[32];    /* "Shapes", "Cost", "Heads" */
+    char line[256];   /* the sizes it was made for */
+    char error[1100]; /* why there is nothing to show ("" when there is) */
+
+    /* the text pane: heading, formula (lines apart by '\n') and words */
+    char heading[96];
+    char formula[256];
+    char text[800];
+
+    /* a matrix of numbers above the table (heads: cosines of their forms),
+     * heads x heads; NULL when the view has none */
+    char matrix_title[96]; /* in files */
+    char matrix_short[48]; /* on screen, where a block is narrow */
+    int heads, d_k;
+    float *similarity;
+    double *rank;
+    char **row_labels, **col_labels; /* "head 0" .. and "h0" .. */
+
+    /* the table and the paragraph under it */
+    char table_title[96];
+    struct view_table table;
+    char note[600];
+};
+
+/* A view: how it is made, what the message line says when it comes up (a
+ * %d gets the heads), the extension of its export, and whether its sizes
+ * are its own (a batch, a sequence length, a published model) rather than
+ * the example's. */
+struct view_kind {
+    enum mha_view id;
+    const char *name; /* "shapes": what :view, a lesson's view: and the files say */
+    /* fill d for in; false only when out of memory (a view that cannot be
+     * made says why in d->error) */
+    bool (*make)(struct view_desc *d, const struct view_inputs *in);
+    const char *cycle_msg;
+    const char *extension;
+    bool own_sizes;
+};
+
+/* The row of view v; NULL for MHA_VIEW_NONE (the stage) or no view. */
+const struct view_kind *view_kind(enum mha_view v);
+
+/* "none", "shapes", "cost", "heads"; "none" for anything else. */
+const char *mha_view_name(enum mha_view v);
+/* The view of that name ("none" and "stage" give MHA_VIEW_NONE); -1 if
+ * unknown. */
+int mha_view_from_name(const char *name);
+/* "shapes, cost, heads": the views' names (not "none") joined by ", ",
+ * last_sep before the last one (" or ", " and ", ", ").  Returns buf. */
+const char *mha_view_names(char *buf, size_t n, const char *last_sep);
+
+/* View v made for in: a new description (free with view_desc_free), NULL
+ * only when out of memory or v is not a view. */
+struct view_desc *view_desc_new(enum mha_view v, const struct view_inputs *in);
+void view_desc_free(struct view_desc *d);
+
+/* The sequence lengths a view uses: in->seq, else the example's queries
+ * (keys: its keys). */
+long long view_seq_len(const struct view_inputs *in, bool keys);
+
+/* A table of rows x cols empty cells; a row's texts copied in. */
+bool view_table_alloc(struct view_table *t, int rows, int cols);
+bool view_table_set_row(struct view_table *t, int r, const char *const *texts);
+
+/* The description as text: "<Name> view: <line>", then the error, or the
+ * matrix, the table with a rule under its header, and the note. */
+void view_desc_write_text(FILE *out, const struct view_desc *d);
+
+/* The same as HTML for a lesson page: a paragraph with the sizes, the
+ * matrix and the table as <table class="lt">, the note (nothing here is
+ * trusted: every text is escaped). */
+void view_desc_write_html(FILE *out, const struct view_desc *d);
+
+#endif
