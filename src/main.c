@@ -36,9 +36,6 @@ int main(int argc, char **argv)
         return cli_check_lessons(o.check_files, o.n_check_files);
     if (o.list_lessons)
         return cli_list_lessons();
-#if MHA_HAVE_UI
-    cli_lesson_train_notes = cli_train_lesson_notes;
-#endif
     if (o.print_lesson)
         return cli_print_lesson(o.print_lesson, o.format);
     if (o.reset_progress) {

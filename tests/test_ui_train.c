@@ -10,10 +10,11 @@
 #include <string.h>
 
 #include "svg_fit.h"
-#include "ui/state/ui_train.h"
+#include "train/trun.h"
+#include "ui/modes/ui_app.h"
 #include "engine/views.h"
 #include "engine/views_drift.h"
-#include "ui/state/ui_train_ring.h"
+#include "train/trun_ring.h"
 
 /* Parameters that say which step they were taken at. */
 static void params_at(float *p, size_t n, long step)
@@ -24,102 +25,102 @@ static void params_at(float *p, size_t n, long step)
 
 START_TEST(test_ring_keeps_every_interval)
 {
-    struct ui_train_ring r;
-    ck_assert_int_eq(ui_train_ring_init(&r, 8, 3, 10), 0);
+    struct trun_ring r;
+    ck_assert_int_eq(trun_ring_init(&r, 8, 3, 10), 0);
     float p[3];
-    struct ui_train_mark m = {0};
+    struct trun_mark m = {0};
     for (long s = 0; s <= 50; s++) {
         params_at(p, 3, s);
         m.loss = (float)s;
-        const bool kept = ui_train_ring_offer(&r, s, p, &m);
+        const bool kept = trun_ring_offer(&r, s, p, &m);
         ck_assert_int_eq(kept, s % 10 == 0);
     }
     ck_assert_int_eq(r.n, 6);
     for (int i = 0; i < r.n; i++) {
-        ck_assert_int_eq(ui_train_ring_mark(&r, i)->step, 10 * i);
-        ck_assert_float_eq(ui_train_ring_params(&r, i)[2], (float)(10 * i) + 0.02f);
+        ck_assert_int_eq(trun_ring_mark(&r, i)->step, 10 * i);
+        ck_assert_float_eq(trun_ring_params(&r, i)[2], (float)(10 * i) + 0.02f);
     }
     /* the same step twice is kept once */
     params_at(p, 3, 50);
-    ck_assert(!ui_train_ring_offer(&r, 50, p, &m));
+    ck_assert(!trun_ring_offer(&r, 50, p, &m));
     ck_assert_int_eq(r.n, 6);
-    ui_train_ring_done(&r);
+    trun_ring_done(&r);
 }
 END_TEST
 
 START_TEST(test_ring_thins_when_full)
 {
-    struct ui_train_ring r;
-    ck_assert_int_eq(ui_train_ring_init(&r, 4, 2, 5), 0);
+    struct trun_ring r;
+    ck_assert_int_eq(trun_ring_init(&r, 4, 2, 5), 0);
     float p[2];
-    struct ui_train_mark m = {0};
+    struct trun_mark m = {0};
     for (long s = 0; s <= 15; s += 5) {
         params_at(p, 2, s);
-        ck_assert(ui_train_ring_offer(&r, s, p, &m));
+        ck_assert(trun_ring_offer(&r, s, p, &m));
     }
     ck_assert_int_eq(r.n, 4); /* 0 5 10 15: full */
     params_at(p, 2, 20);
     /* full: 0 and 10 stay, the interval becomes 10, and 20 is kept */
-    ck_assert(ui_train_ring_offer(&r, 20, p, &m));
+    ck_assert(trun_ring_offer(&r, 20, p, &m));
     ck_assert_int_eq(r.every, 10);
     ck_assert_int_eq(r.n, 3);
-    ck_assert_int_eq(ui_train_ring_mark(&r, 0)->step, 0);
-    ck_assert_int_eq(ui_train_ring_mark(&r, 1)->step, 10);
-    ck_assert_int_eq(ui_train_ring_mark(&r, 2)->step, 20);
-    ck_assert_float_eq(ui_train_ring_params(&r, 1)[1], 10.01f);
-    ck_assert_float_eq(ui_train_ring_params(&r, 2)[0], 20.0f);
+    ck_assert_int_eq(trun_ring_mark(&r, 0)->step, 0);
+    ck_assert_int_eq(trun_ring_mark(&r, 1)->step, 10);
+    ck_assert_int_eq(trun_ring_mark(&r, 2)->step, 20);
+    ck_assert_float_eq(trun_ring_params(&r, 1)[1], 10.01f);
+    ck_assert_float_eq(trun_ring_params(&r, 2)[0], 20.0f);
     /* 25 is no longer a checkpoint step */
     params_at(p, 2, 25);
-    ck_assert(!ui_train_ring_offer(&r, 25, p, &m));
+    ck_assert(!trun_ring_offer(&r, 25, p, &m));
     /* a long run: step 0 is always there, the last checkpoint is recent */
     for (long s = 26; s <= 1000; s++) {
         params_at(p, 2, s);
-        ui_train_ring_offer(&r, s, p, &m);
+        trun_ring_offer(&r, s, p, &m);
     }
     ck_assert_int_le(r.n, 4);
-    ck_assert_int_eq(ui_train_ring_mark(&r, 0)->step, 0);
-    ck_assert_float_eq(ui_train_ring_params(&r, 0)[0], 0.0f);
-    const long last = ui_train_ring_mark(&r, r.n - 1)->step;
+    ck_assert_int_eq(trun_ring_mark(&r, 0)->step, 0);
+    ck_assert_float_eq(trun_ring_params(&r, 0)[0], 0.0f);
+    const long last = trun_ring_mark(&r, r.n - 1)->step;
     ck_assert_int_gt(last, 1000 - r.every);
-    ck_assert_float_eq(ui_train_ring_params(&r, r.n - 1)[0], (float)last);
-    ui_train_ring_done(&r);
+    ck_assert_float_eq(trun_ring_params(&r, r.n - 1)[0], (float)last);
+    trun_ring_done(&r);
 }
 END_TEST
 
 START_TEST(test_ring_find)
 {
-    struct ui_train_ring r;
-    ck_assert_int_eq(ui_train_ring_init(&r, 16, 1, 25), 0);
-    ck_assert_int_eq(ui_train_ring_find(&r, 100), -1);
+    struct trun_ring r;
+    ck_assert_int_eq(trun_ring_init(&r, 16, 1, 25), 0);
+    ck_assert_int_eq(trun_ring_find(&r, 100), -1);
     float p[1];
-    struct ui_train_mark m = {0};
+    struct trun_mark m = {0};
     for (long s = 0; s <= 100; s += 25) {
         p[0] = (float)s;
-        ui_train_ring_offer(&r, s, p, &m);
+        trun_ring_offer(&r, s, p, &m);
     }
-    ck_assert_int_eq(ui_train_ring_find(&r, 0), 0);
-    ck_assert_int_eq(ui_train_ring_find(&r, 24), 0);
-    ck_assert_int_eq(ui_train_ring_find(&r, 25), 1);
-    ck_assert_int_eq(ui_train_ring_find(&r, 99), 3);
-    ck_assert_int_eq(ui_train_ring_find(&r, 5000), 4);
-    ck_assert_int_eq(ui_train_ring_find(&r, -3), 0);
-    ck_assert_ptr_null(ui_train_ring_params(&r, 5));
+    ck_assert_int_eq(trun_ring_find(&r, 0), 0);
+    ck_assert_int_eq(trun_ring_find(&r, 24), 0);
+    ck_assert_int_eq(trun_ring_find(&r, 25), 1);
+    ck_assert_int_eq(trun_ring_find(&r, 99), 3);
+    ck_assert_int_eq(trun_ring_find(&r, 5000), 4);
+    ck_assert_int_eq(trun_ring_find(&r, -3), 0);
+    ck_assert_ptr_null(trun_ring_params(&r, 5));
     /* a new run forgets the old */
-    ui_train_ring_clear(&r, 50);
-    ck_assert_int_eq(ui_train_ring_find(&r, 10), -1);
-    ck_assert(!ui_train_ring_offer(&r, 25, p, &m));
-    ck_assert(ui_train_ring_offer(&r, 50, p, &m));
-    ui_train_ring_done(&r);
+    trun_ring_clear(&r, 50);
+    ck_assert_int_eq(trun_ring_find(&r, 10), -1);
+    ck_assert(!trun_ring_offer(&r, 25, p, &m));
+    ck_assert(trun_ring_offer(&r, 50, p, &m));
+    trun_ring_done(&r);
 }
 END_TEST
 
 START_TEST(test_ring_bad_sizes)
 {
-    struct ui_train_ring r;
-    ck_assert_int_eq(ui_train_ring_init(&r, 1, 4, 10), -1);
-    ck_assert_int_eq(ui_train_ring_init(&r, 8, 0, 10), -1);
-    ck_assert_int_eq(ui_train_ring_init(&r, 8, 4, 0), -1);
-    ui_train_ring_done(&r); /* safe after a refusal */
+    struct trun_ring r;
+    ck_assert_int_eq(trun_ring_init(&r, 1, 4, 10), -1);
+    ck_assert_int_eq(trun_ring_init(&r, 8, 0, 10), -1);
+    ck_assert_int_eq(trun_ring_init(&r, 8, 4, 0), -1);
+    trun_ring_done(&r); /* safe after a refusal */
 }
 END_TEST
 
@@ -128,17 +129,17 @@ END_TEST
  * no column left empty, and the top kept as the steps come. */
 START_TEST(test_history_columns)
 {
-    struct ui_train_history h;
-    ck_assert_int_eq(ui_train_history_init(&h, 200000, 1, 16), 0);
+    struct trun_history h;
+    ck_assert_int_eq(trun_history_init(&h, 200000, 1, 16), 0);
     float want[400], got[400];
     for (long s = 0; s < 200000; s++) {
         const float loss = s == 7 ? NAN : 5.0f * expf(-(float)s / 20000.0f) + (float)(s % 3);
-        ui_train_history_loss(&h, loss);
+        trun_history_loss(&h, loss);
         if (s + 1 == 1000 || s + 1 == 5000 || s + 1 == 200000) {
             const long span = s + 1 == 1000 ? 1500 : s + 1;
             const int cols = s + 1 == 200000 ? 400 : 100; /* narrower than a bucket */
-            ui_train_curve_columns(h.loss, h.n, span, cols, want);
-            ui_train_history_columns(&h, span, cols, got);
+            trun_curve_columns(h.loss, h.n, span, cols, want);
+            trun_history_columns(&h, span, cols, got);
             for (int c = 0; c < cols; c++) {
                 if (isnan(want[c])) {
                     ck_assert(isnan(got[c]));
@@ -154,10 +155,10 @@ START_TEST(test_history_columns)
     }
     ck_assert_float_eq(h.top, 5.0f * expf(-2.0f / 20000.0f) + 2.0f);
     ck_assert_int_gt(h.width, 1);
-    ui_train_history_clear(&h, 1);
+    trun_history_clear(&h, 1);
     ck_assert_int_eq(h.width, 1);
     ck_assert_float_eq(h.top, 0.0f);
-    ui_train_history_done(&h);
+    trun_history_done(&h);
 }
 END_TEST
 
@@ -166,70 +167,70 @@ START_TEST(test_curve_columns)
     /* 4 steps on a plot of 8 columns over 8 steps: one step a column, then empty */
     const float v[] = {4.0f, 3.0f, 2.0f, 1.0f};
     float out[8];
-    ui_train_curve_columns(v, 4, 8, 8, out);
+    trun_curve_columns(v, 4, 8, 8, out);
     ck_assert_float_eq(out[0], 4.0f);
     ck_assert_float_eq(out[3], 1.0f);
     for (int c = 4; c < 8; c++)
         ck_assert(isnan(out[c]));
     /* two steps a column: their mean */
-    ui_train_curve_columns(v, 4, 4, 2, out);
+    trun_curve_columns(v, 4, 4, 2, out);
     ck_assert_float_eq(out[0], 3.5f);
     ck_assert_float_eq(out[1], 1.5f);
     /* more columns than steps: each step spreads over the columns it covers */
-    ui_train_curve_columns(v, 4, 0, 8, out);
+    trun_curve_columns(v, 4, 0, 8, out);
     ck_assert_float_eq(out[0], 4.0f);
     ck_assert_float_eq(out[1], 4.0f);
     ck_assert_float_eq(out[7], 1.0f);
     /* a NaN step is left out of its column */
     const float w[] = {NAN, 2.0f};
-    ui_train_curve_columns(w, 2, 2, 1, out);
+    trun_curve_columns(w, 2, 2, 1, out);
     ck_assert_float_eq(out[0], 2.0f);
 }
 END_TEST
 
 START_TEST(test_curve_level)
 {
-    ck_assert_int_eq(ui_train_curve_level(0.0f, 0.0f, 4.0f, 8), 0);
-    ck_assert_int_eq(ui_train_curve_level(4.0f, 0.0f, 4.0f, 8), 8);
-    ck_assert_int_eq(ui_train_curve_level(2.0f, 0.0f, 4.0f, 8), 4);
-    ck_assert_int_eq(ui_train_curve_level(9.0f, 0.0f, 4.0f, 8), 8);
-    ck_assert_int_eq(ui_train_curve_level(-1.0f, 0.0f, 4.0f, 8), 0);
-    ck_assert_int_eq(ui_train_curve_level(NAN, 0.0f, 4.0f, 8), -1);
-    ck_assert_int_eq(ui_train_curve_level(1.0f, 1.0f, 1.0f, 8), 0);
+    ck_assert_int_eq(trun_curve_level(0.0f, 0.0f, 4.0f, 8), 0);
+    ck_assert_int_eq(trun_curve_level(4.0f, 0.0f, 4.0f, 8), 8);
+    ck_assert_int_eq(trun_curve_level(2.0f, 0.0f, 4.0f, 8), 4);
+    ck_assert_int_eq(trun_curve_level(9.0f, 0.0f, 4.0f, 8), 8);
+    ck_assert_int_eq(trun_curve_level(-1.0f, 0.0f, 4.0f, 8), 0);
+    ck_assert_int_eq(trun_curve_level(NAN, 0.0f, 4.0f, 8), -1);
+    ck_assert_int_eq(trun_curve_level(1.0f, 1.0f, 1.0f, 8), 0);
 }
 END_TEST
 
 START_TEST(test_history)
 {
-    struct ui_train_history h;
-    ck_assert_int_eq(ui_train_history_init(&h, 3, 2, 2), 0);
+    struct trun_history h;
+    ck_assert_int_eq(trun_history_init(&h, 3, 2, 2), 0);
     for (int i = 0; i < 5; i++)
-        ui_train_history_loss(&h, (float)i);
+        trun_history_loss(&h, (float)i);
     ck_assert_int_eq(h.n, 3); /* the limit holds */
     const float a[2] = {0.5f, 0.25f};
-    ui_train_history_eval(&h, 10, a);
-    ui_train_history_eval(&h, 20, a);
-    ui_train_history_eval(&h, 30, a);
+    trun_history_eval(&h, 10, a);
+    trun_history_eval(&h, 20, a);
+    trun_history_eval(&h, 30, a);
     ck_assert_int_eq(h.evals, 2);
     ck_assert_int_eq(h.eval_step[1], 20);
-    ck_assert_float_eq(h.eval_acc[UI_TRAIN_MAX_OUTPUTS + 1], 0.25f);
+    ck_assert_float_eq(h.eval_acc[TRUN_MAX_OUTPUTS + 1], 0.25f);
     ck_assert(isnan(h.eval_acc[2]));
-    ui_train_history_clear(&h, 1);
+    trun_history_clear(&h, 1);
     ck_assert_int_eq(h.n, 0);
     ck_assert_int_eq(h.evals, 0);
-    ui_train_history_done(&h);
+    trun_history_done(&h);
 }
 END_TEST
 
 START_TEST(test_pace)
 {
     /* every rate: the ticks of one second add up to it, none more than one above another */
-    for (int i = 0; i < UI_TRAIN_RATE_COUNT; i++) {
-        const int rate = ui_train_rates[i];
+    for (int i = 0; i < TRUN_RATE_COUNT; i++) {
+        const int rate = trun_rates[i];
         long sum = 0;
         int lo = 1 << 30, hi = 0;
-        for (long t = 1; t <= 1000 / UI_TRAIN_TICK_MS; t++) {
-            const int s = ui_train_tick_steps(t, rate);
+        for (long t = 1; t <= 1000 / TRUN_TICK_MS; t++) {
+            const int s = trun_tick_steps(t, rate);
             sum += s;
             lo = s < lo ? s : lo;
             hi = s > hi ? s : hi;
@@ -237,19 +238,19 @@ START_TEST(test_pace)
         ck_assert_int_eq(sum, rate);
         ck_assert_int_le(hi - lo, 1);
         if (i > 0)
-            ck_assert_int_gt(rate, ui_train_rates[i - 1]);
+            ck_assert_int_gt(rate, trun_rates[i - 1]);
     }
-    ck_assert_int_eq(ui_train_tick_steps(0, 300), 0);
+    ck_assert_int_eq(trun_tick_steps(0, 300), 0);
     /* times as a recording writes them: to the millisecond */
-    ck_assert_int_eq(ui_train_ms(0.0494), 49);
-    ck_assert_int_eq(ui_train_ms(0.0496), 50);
-    ck_assert_int_eq(ui_train_ms(12.25), 12250);
+    ck_assert_int_eq(trun_ms(0.0494), 49);
+    ck_assert_int_eq(trun_ms(0.0496), 50);
+    ck_assert_int_eq(trun_ms(12.25), 12250);
 }
 END_TEST
 
-static struct ui_train *train_new(int n, const int *heads, int steps)
+static struct trun *train_new(int n, const int *heads, int steps)
 {
-    struct ui_train_setup s = {0};
+    struct trun_setup s = {0};
     s.task = train_task_find("first-prev");
     ck_assert_ptr_nonnull(s.task);
     s.d_model = 8;
@@ -263,7 +264,7 @@ static struct ui_train *train_new(int n, const int *heads, int steps)
         s.heads[i] = heads[i];
     struct mha_error err;
     mha_error_clear(&err);
-    struct ui_train *t = ui_train_new(&s, &err);
+    struct trun *t = trun_new(&s, &err);
     ck_assert_msg(t != NULL, "%s", err.text);
     return t;
 }
@@ -279,46 +280,46 @@ static int count(const char *hay, const char *needle)
 START_TEST(test_run_ticks_and_scrub)
 {
     const int heads[] = {2};
-    struct ui_train *t = train_new(1, heads, 400);
+    struct trun *t = train_new(1, heads, 400);
     /* 60 steps a second: three 50 ms ticks run 3 steps (one every tick) */
     t->rate = 4;
-    ck_assert_int_eq(ui_train_rates[t->rate], 60);
-    ck_assert(ui_train_catch_up(t, 150, true, 0));
+    ck_assert_int_eq(trun_rates[t->rate], 60);
+    ck_assert(trun_catch_up(t, 150, true, 0));
     ck_assert_int_eq(t->panes[0].run->model->step, 9);
     ck_assert_int_eq(t->panes[0].hist.n, 9);
     /* a pause: ticks pass, no steps */
     t->paused = true;
-    ck_assert(!ui_train_catch_up(t, 500, true, 0));
+    ck_assert(!trun_catch_up(t, 500, true, 0));
     ck_assert_int_eq(t->panes[0].run->model->step, 9);
-    ui_train_step_once(t);
+    trun_step_once(t);
     ck_assert_int_eq(t->panes[0].run->model->step, 10);
     /* to the end: it stops by itself, at the latest at the limit */
     t->paused = false;
-    t->rate = UI_TRAIN_RATE_COUNT - 1;
-    ui_train_catch_up(t, 100000, true, 0);
-    ck_assert(ui_train_done(t));
+    t->rate = TRUN_RATE_COUNT - 1;
+    trun_catch_up(t, 100000, true, 0);
+    ck_assert(trun_done(t));
     ck_assert_int_le(t->panes[0].run->model->step, 400);
     ck_assert_int_eq(t->panes[0].ring.marks[0].step, 0);
     /* scrub to step 0: the checkpoint's parameters are the initial ones */
-    ui_train_scrub_first(t);
-    ck_assert_int_eq(ui_train_shown_step(t), 0);
-    const struct train_model *m0 = ui_train_pane_model(&t->panes[0], t->scrub);
+    trun_scrub_first(t);
+    ck_assert_int_eq(trun_shown_step(t), 0);
+    const struct train_model *m0 = trun_pane_model(&t->panes[0], t->scrub);
     ck_assert_ptr_eq(m0, t->panes[0].shown);
-    ck_assert_mem_eq(m0->params, ui_train_ring_params(&t->panes[0].ring, 0),
+    ck_assert_mem_eq(m0->params, trun_ring_params(&t->panes[0].ring, 0),
                      m0->n_params * sizeof(float));
-    ui_train_scrub(t, +1);
-    ck_assert_int_eq(ui_train_shown_step(t), t->panes[0].ring.marks[1].step);
-    ui_train_scrub_live(t);
-    ck_assert_ptr_eq(ui_train_pane_model(&t->panes[0], t->scrub), t->panes[0].run->model);
-    ui_train_free(t);
+    trun_scrub(t, +1);
+    ck_assert_int_eq(trun_shown_step(t), t->panes[0].ring.marks[1].step);
+    trun_scrub_live(t);
+    ck_assert_ptr_eq(trun_pane_model(&t->panes[0], t->scrub), t->panes[0].run->model);
+    trun_free(t);
 }
 END_TEST
 
 START_TEST(test_svg)
 {
     const int heads[] = {1, 2};
-    struct ui_train *t = train_new(2, heads, 100);
-    ui_train_catch_up(t, 100000, true, 0);
+    struct trun *t = train_new(2, heads, 100);
+    trun_catch_up(t, 100000, true, 0);
     char *buf = NULL;
     size_t len = 0;
     FILE *mem = open_memstream(&buf, &len);
@@ -333,7 +334,7 @@ START_TEST(test_svg)
     ck_assert_int_eq(count(buf, "<rect x="), 3 * sample * sample);
     ck_assert_int_eq(count(buf, "<polyline"), 2 * 3);
     free(buf);
-    ui_train_free(t);
+    trun_free(t);
 }
 END_TEST
 
@@ -348,7 +349,7 @@ START_TEST(test_svg_text_fits)
                  {16, 4, 1, {8}}, {16, 16, 2, {1, 8}}, {8, 16, 1, {4}}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         for (int phase = 0; phase < 3; phase++) {
-            struct ui_train_setup s = {0};
+            struct trun_setup s = {0};
             s.task = train_task_find("first-prev");
             s.d_model = cases[i].d_model;
             s.vocab = 16;
@@ -361,12 +362,12 @@ START_TEST(test_svg_text_fits)
                 s.heads[k] = cases[i].heads[k];
             struct mha_error err;
             mha_error_clear(&err);
-            struct ui_train *t = ui_train_new(&s, &err);
+            struct trun *t = trun_new(&s, &err);
             ck_assert_msg(t != NULL, "%s", err.text);
             if (phase > 0)
-                ui_train_catch_up(t, 100000, true, 0);
+                trun_catch_up(t, 100000, true, 0);
             if (phase == 2)
-                ui_train_scrub_first(t);
+                trun_scrub_first(t);
             char *buf = NULL;
             size_t len = 0;
             FILE *mem = open_memstream(&buf, &len);
@@ -375,7 +376,7 @@ START_TEST(test_svg_text_fits)
             const char *why = svg_text_outside(buf);
             ck_assert_msg(why == NULL, "case %zu, phase %d: %s", i, phase, why);
             free(buf);
-            ui_train_free(t);
+            trun_free(t);
         }
 }
 END_TEST

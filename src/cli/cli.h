@@ -142,11 +142,12 @@ int cli_check_lesson_file(const char *path, int step);
 char *cli_assets_dir(void);
 
 /* Fills the train_note of every step of l whose scene trains, with what the
- * training reached (the program sets it: training lives beside the
- * explorer).  NULL: --print-lesson says those steps train on the screen
- * only.  0, or -1 with a message on stderr. */
+ * training reached: each is trained headless, with the training screen's
+ * runs (src/train) and steps (cli_lesson_train.c).  0, or -1 with a message
+ * on stderr. */
 struct lesson;
-extern int (*cli_lesson_train_notes)(struct lesson *l);
+int cli_train_lesson_notes(struct lesson *l);
+
 /* ---- recordings (cli_record.c) ---- */
 
 /* The file --record writes: a temporary file beside it (a symbolic link's
@@ -227,10 +228,10 @@ int cli_load_replay(const struct cli_options *o, struct recording *rec);
  * training screen (ex may be NULL then); rec: the recording to replay
  * (cli_load_replay); follow: the teacher's stream (--follow), or NULL.
  * Takes ex.  Exit status (cli_explorer.c, built with the program). */
-struct ui_train_setup;
+struct trun_setup;
 struct rec_follow;
 int cli_run_explorer(const struct cli_options *o, struct mha_example *ex,
-                     const struct recording *rec, const struct ui_train_setup *train,
+                     const struct recording *rec, const struct trun_setup *train,
                      struct rec_follow *follow);
 
 /* --load MODEL --dump circuits: each head's QK and OV circuits, read off

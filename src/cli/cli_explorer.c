@@ -82,7 +82,7 @@ int cli_load_replay(const struct cli_options *o, struct recording *rec)
 }
 
 int cli_run_explorer(const struct cli_options *o, struct mha_example *ex,
-                     const struct recording *rec, const struct ui_train_setup *train,
+                     const struct recording *rec, const struct trun_setup *train,
                      struct rec_follow *follow)
 {
     char *lesson_path = NULL;

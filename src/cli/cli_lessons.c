@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "lesson/catalog.h"
 #include "cli/cli.h"
@@ -109,23 +108,6 @@ char *cli_find_lesson(const char *spec)
     return path;
 }
 
-int (*cli_lesson_train_notes)(struct lesson *l);
-
-/* The figures of the steps that train, or a note that they train on screen. */
-static int train_notes(struct lesson *l)
-{
-    if (cli_lesson_train_notes)
-        return cli_lesson_train_notes(l);
-    for (int s = 0; s < l->n_steps; s++) {
-        const struct lesson_scene *sc = &l->steps[s].scene;
-        if (l->steps[s].has_scene && (sc->set & (1u << SCENE_TRAIN)) && strcmp(sc->train, "off"))
-            l->steps[s].train_note =
-                strdup("this step trains a model on the explorer's screen, which this "
-                       "build does not have");
-    }
-    return 0;
-}
-
 int cli_print_lesson(const char *spec, int format)
 {
     char shown[1024];
@@ -148,7 +130,7 @@ int cli_print_lesson(const char *spec, int format)
         fprintf(stderr, "%s: %s has problems; nothing printed\n", prog,
                 mha_text_escape(path, shown, sizeof shown));
         rc = CLI_EXIT_USAGE;
-    } else if (train_notes(l) != 0) {
+    } else if (cli_train_lesson_notes(l) != 0) {
         rc = EXIT_FAILURE;
     } else {
         char *buf = NULL;

@@ -1,16 +1,16 @@
 /* cli_train_screen.h - what main.c needs to open the training screen
  * (--train TASK|FILE on a terminal, --compare H,H...).  Built only with the
- * explorer (it reads ui_train.h). */
+ * explorer. */
 #ifndef MHA_CLI_TRAIN_SCREEN_H
 #define MHA_CLI_TRAIN_SCREEN_H
 
 #include "cli/cli.h"
 #include "engine/train.h"
-#include "ui/state/ui_train.h"
+#include "train/trun.h"
 
 /* The setup and what it points to (a task file's task and rows). */
 struct cli_train_screen {
-    struct ui_train_setup setup;
+    struct trun_setup setup;
     struct train_task task;
     struct train_dataset *data; /* owned; NULL for a built-in task */
 };
@@ -20,10 +20,5 @@ struct cli_train_screen {
  * d_model, ...).  Release with cli_train_screen_done after the screen. */
 int cli_train_screen_setup(const struct cli_options *o, struct cli_train_screen *ts);
 void cli_train_screen_done(struct cli_train_screen *ts);
-
-/* cli_lesson_train_notes for this program: trains each step that trains,
- * headless, exactly as the screen does, and notes what it reached. */
-struct lesson;
-int cli_train_lesson_notes(struct lesson *l);
 
 #endif

@@ -8,7 +8,7 @@
 #include "engine/mha.h"
 
 struct recording;
-struct ui_train_setup;
+struct trun_setup;
 struct rec_start;
 struct rec_follow;
 
@@ -60,7 +60,7 @@ struct ui_options {
     bool keys_from_tty;        /* read keys from /dev/tty (--follow -: stdin is the stream) */
 
     /* The training screen (main.c: --train TASK on a terminal, --compare). */
-    const struct ui_train_setup *train; /* open on it (ex may be NULL then), or NULL */
+    const struct trun_setup *train; /* open on it (ex may be NULL then), or NULL */
     bool no_mouse; /* main.c: --no-mouse: leave clicks and the wheel to the terminal */
 };
 

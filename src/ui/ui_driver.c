@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "ui/ui.h"
-#include "ui/state/ui_train.h"
+#include "train/trun.h"
 
 #define MAX_TOKENS 1024
 
@@ -74,7 +74,7 @@ int main(int argc, char **argv)
             return usage();
     }
 
-    struct ui_train_setup setup = {0};
+    struct trun_setup setup = {0};
     if (train) {
         setup.task = train_task_find(train);
         if (!setup.task) {
@@ -92,7 +92,7 @@ int main(int argc, char **argv)
         if (compare) {
             setup.compare = true;
             setup.n_heads = 0;
-            for (const char *p = compare; *p && setup.n_heads < UI_TRAIN_MAX_PANES; p++)
+            for (const char *p = compare; *p && setup.n_heads < TRUN_MAX_PANES; p++)
                 if (*p >= '1' && *p <= '9')
                     setup.heads[setup.n_heads++] = *p - '0';
         }

@@ -15,7 +15,7 @@
 #include "ui/modes/ui_app.h"
 #include "ui/modes/ui_popup.h"
 #include "ui/state/ui_play.h"
-#include "ui/state/ui_train.h"
+#include "train/trun.h"
 #include "io/paths.h"
 #include "io/view_desc.h"
 
@@ -193,7 +193,7 @@ int ui_run(struct mha_example *ex, const struct ui_options *opt)
     if (ui_state_init(&app->st, ex, opt->load_path == NULL && !opt->train, source, &err)) {
         char buf[MHA_ERROR_TEXT_MAX + MHA_ERROR_FILE_MAX + 32];
         fprintf(stderr, "mha-explorer: %s\n", mha_error_format(&err, buf, sizeof buf));
-        ui_train_free(app->train);
+        trun_free(app->train);
         free(app);
         return 2;
     }
@@ -227,7 +227,7 @@ int ui_run(struct mha_example *ex, const struct ui_options *opt)
         fprintf(stderr, "mha-explorer: %s\n", app->st.msg);
         ui_lessons_done(&app->les);
         ui_state_done(&app->st);
-        ui_train_free(app->train);
+        trun_free(app->train);
         free(app);
         return 2;
     }
@@ -250,7 +250,7 @@ int ui_run(struct mha_example *ex, const struct ui_options *opt)
     ui_history_done(&app->find_hist);
     ui_lessons_done(&app->les);
     ui_state_done(&app->st);
-    ui_train_free(app->train);
+    trun_free(app->train);
     free(app);
     return status;
 }

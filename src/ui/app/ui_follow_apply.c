@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "io/rec_stream.h"
-#include "ui/state/ui_train_ring.h"
+#include "train/trun_ring.h"
 
 /* The teacher's events at most applied between two looks at the keys:
  * a late joiner catches up in pieces the keyboard can interrupt. */
@@ -32,7 +32,7 @@ static void apply(struct ui_app *app, const struct rec_event *e)
     if (e->key == REC_KEY_RESIZE)
         return; /* the student's own size stays */
     if (rec_key_is_mouse(e->key) && !same_size_as_teacher(app)) {
-        if (ui_train_timers(app, ui_train_ms(e->t), true))
+        if (ui_train_timers(app, trun_ms(e->t), true))
             ui_app_reflow(app, app->rows, app->cols);
         return;
     }

@@ -13,7 +13,7 @@
 #include "ui/modes/ui_app.h"
 #include "ui/ui.h"
 #include "ui/state/ui_play.h"
-#include "ui/state/ui_train_ring.h"
+#include "train/trun_ring.h"
 
 /* The screen kept for the next run when a follower rejoins (UI_RUN_AGAIN),
  * and the terminal keys come from when standard input is the stream. */
@@ -76,7 +76,7 @@ void ui_app_feed(struct ui_app *app, int key, bool is_char)
 void ui_app_play_event(struct ui_app *app, const struct rec_event *e)
 {
     /* the training ticks before the key, as when it was recorded */
-    if (ui_train_timers(app, ui_train_ms(e->t), true))
+    if (ui_train_timers(app, trun_ms(e->t), true))
         ui_app_reflow(app, app->rows, app->cols);
     int key;
     bool is_char;

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "engine/train_circuits.h"
-#include "ui/state/ui_train.h"
+#include "train/trun.h"
 #include "ui/draw/ui_train_circuits.h"
 #include "ui/draw/ui_text.h"
 #include "ui/draw/ui_theme.h"
@@ -52,7 +52,7 @@ static void draw_pairs(WINDOW *win, int y, int x, int lines, int w, const struct
 }
 
 void ui_train_draw_circuits(WINDOW *win, int y, int x, int h, int w, const struct train_model *m,
-                            const struct train_head_stats *roles, char (*jobs)[UI_TRAIN_JOBS_LABEL],
+                            const struct train_head_stats *roles, char (*jobs)[TRUN_JOBS_LABEL],
                             const struct ui_theme *th)
 {
     const int V = m->cfg.vocab, T = m->cfg.context, H = m->cfg.heads, K = m->cfg.n_outputs;

@@ -7,7 +7,7 @@
 
 #include "engine/train.h"
 #include "engine/train_heads.h"
-#include "ui/state/ui_train.h"
+#include "train/trun.h"
 
 /* What each head of m writes, in h x w at (y, x): where it looks by
  * position and, per output, the words it can attend to with the output
@@ -16,7 +16,7 @@
  * line. */
 struct ui_theme;
 void ui_train_draw_circuits(WINDOW *win, int y, int x, int h, int w, const struct train_model *m,
-                            const struct train_head_stats *roles, char (*jobs)[UI_TRAIN_JOBS_LABEL],
+                            const struct train_head_stats *roles, char (*jobs)[TRUN_JOBS_LABEL],
                             const struct ui_theme *th);
 
 #endif

@@ -85,8 +85,8 @@ struct ui_app {
     int n_blocks;
     int canvas_h;
 
-    struct ui_train *train; /* the training screen (--train, --compare); NULL: none */
-    long train_clock_ms;    /* the session clock at the last key or tick (ui_train_session_ms) */
+    struct trun *train;  /* the training screen (--train, --compare); NULL: none */
+    long train_clock_ms; /* the session clock at the last key or tick (ui_train_session_ms) */
 };
 
 /* Recompute the layout for rows x cols (recreating the windows when the
@@ -260,7 +260,7 @@ void ui_present_status_draw(WINDOW *win, const struct ui_app *app, int width);
 void ui_play_status(const struct ui_app *app, char *buf, size_t n);
 
 /* The training screen (ui_train_keys.c, ui_train_draw.c, ui_train_export.c). */
-struct ui_train;
+struct trun;
 /* It is on screen (in the visualisation's place). */
 bool ui_train_on_screen(const struct ui_app *app);
 /* A key for it: true when it took the key. */
@@ -283,8 +283,8 @@ int ui_train_loop_wait(const struct ui_app *app, double now, int cap);
 void ui_train_sync_example(struct ui_app *app);
 /* Start the training screen from s: app->train, and *ex (freed first when
  * set) the first model's example.  0, or -1 + err (nothing is kept). */
-struct ui_train_setup;
-int ui_train_open(struct ui_app *app, const struct ui_train_setup *s, struct mha_example **ex,
+struct trun_setup;
+int ui_train_open(struct ui_app *app, const struct trun_setup *s, struct mha_example **ex,
                   struct mha_error *err);
 void ui_train_draw_vis(const struct ui_app *app);
 /* The training screen is on screen and a run on it still trains. */
@@ -309,5 +309,8 @@ char *ui_train_link_command(const struct ui_app *app);
 /* Write the training state (loss curve, accuracies, heatmaps) as SVG or
  * HTML (fmt: an export format); path NULL: a new mha-train-<n> file here. */
 void ui_train_export(struct ui_app *app, int fmt, const char *path);
+/* A run's state as SVG (the step shown: loss and accuracy curves, the
+ * heads' heatmaps) to out (ui_train_export.c).  0, or -1 on a write error. */
+int ui_train_svg_write(FILE *out, const struct trun *t);
 
 #endif

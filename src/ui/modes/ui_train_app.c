@@ -11,7 +11,7 @@
 #include "ui/state/ui_keymap.h"
 #include "ui/state/ui_words.h"
 #include "ui/draw/ui_text.h"
-#include "ui/state/ui_train.h"
+#include "train/trun.h"
 #include "ui/modes/ui_keymaps.h"
 
 /* Lines a lesson's pane keeps below the training screen: as many as a
@@ -24,20 +24,20 @@
 
 void ui_train_sync_example(struct ui_app *app)
 {
-    struct ui_train *t = app->train;
+    struct trun *t = app->train;
     struct ui_state *st = &app->st;
-    const struct ui_train_pane *pane = &t->panes[t->focus];
-    const struct train_model *m = ui_train_pane_model(pane, t->scrub);
+    const struct trun_pane *pane = &t->panes[t->focus];
+    const struct train_model *m = trun_pane_model(pane, t->scrub);
     struct mha_error err;
     mha_error_clear(&err);
     char source[128];
     if (t->compare) {
         char title[32];
-        ui_train_pane_title(pane, title, sizeof title);
+        trun_pane_title(pane, title, sizeof title);
         snprintf(source, sizeof source, "%s, %s, step %ld", t->task->name, title,
-                 ui_train_shown_step(t));
+                 trun_shown_step(t));
     } else {
-        snprintf(source, sizeof source, "%s, step %ld", t->task->name, ui_train_shown_step(t));
+        snprintf(source, sizeof source, "%s, step %ld", t->task->name, trun_shown_step(t));
     }
     const struct mha_example *ex = st->ex;
     if (ex->lq == m->sample_len && ex->lk == m->sample_len && !ex->cross &&
@@ -75,30 +75,30 @@ long ui_train_session_ms(const struct ui_app *app, double now)
     const struct ui_replay *r = &app->replay;
     if (r->active) {
         const double at = r->paused ? r->paused_at : now;
-        return ui_train_ms((at - r->start) * r->speed);
+        return trun_ms((at - r->start) * r->speed);
     }
     if (app->follow) /* the teacher's clock, or one's own carried on from it */
-        return ui_train_ms(ui_follow_clock(app, now));
-    return ui_train_ms(now - app->record_start);
+        return trun_ms(ui_follow_clock(app, now));
+    return trun_ms(now - app->record_start);
 }
 
 bool ui_train_timers(struct ui_app *app, long ms, bool all)
 {
     app->train_clock_ms = ms;
-    struct ui_train *t = app->train;
+    struct trun *t = app->train;
     if (!t)
         return false;
-    const bool was_done = ui_train_done(t);
+    const bool was_done = trun_done(t);
     /* a recording and its replay run every tick; a key waits for those due before it */
     const bool exact = app->replay.active || app->record || app->follow;
     if (all && !exact) /* keys first: the ticks due catch up after the key, within a budget */
         return false;
-    const bool changed = ui_train_catch_up(t, ms, exact, all ? 0 : 20);
+    const bool changed = trun_catch_up(t, ms, exact, all ? 0 : 20);
     if (changed && t->follow_gen == app->st.ex_gen && t->scrub < 0)
         ui_train_sync_example(app);
-    if (!was_done && ui_train_done(t) && t->shown) {
+    if (!was_done && trun_done(t) && t->shown) {
         char why[256];
-        ui_train_stop_text(&t->panes[0], why, sizeof why);
+        trun_stop_text(&t->panes[0], why, sizeof why);
         if (app->les.l && ui_quiz_asking(&app->les.quiz)) /* its figures wait for the answer */
             ui_state_say(&app->st, false,
                          "Training stopped; its figures show once the checkpoint is answered.");
@@ -115,7 +115,7 @@ bool ui_train_timers(struct ui_app *app, long ms, bool all)
 
 bool ui_train_running(const struct ui_app *app)
 {
-    return ui_train_on_screen(app) && !ui_train_done(app->train);
+    return ui_train_on_screen(app) && !trun_done(app->train);
 }
 
 bool ui_train_on_screen(const struct ui_app *app)
@@ -155,7 +155,7 @@ int ui_train_loop_wait(const struct ui_app *app, double now, int cap)
 {
     if (!app->train || (app->follow && !app->detached)) /* the teacher's clock moves by lines */
         return cap;
-    return ui_train_wait_ms(app->train, ui_train_session_ms(app, now), cap);
+    return trun_wait_ms(app->train, ui_train_session_ms(app, now), cap);
 }
 
 const char *ui_train_hint(const struct ui_app *app)
@@ -166,10 +166,10 @@ const char *ui_train_hint(const struct ui_app *app)
     if (!app->train->shown)
         return app->st.focus ? NULL : "t training · ← → stages · Tab numbers · v views · ? help";
     if (app->les.l) { /* Space reads on in a lesson; p pauses and trains on */
-        const struct ui_train *t = app->train;
+        const struct trun *t = app->train;
         if (t->scrub >= 0)
             return "← → checkpoints · Home step 0 · End now · Space read on · ? help";
-        if (ui_train_done(t))
+        if (trun_done(t))
             return "← → checkpoints · r train again · Space read on · Backspace back · ? help";
         if (t->paused)
             return "p trains on · n step · ← → checkpoints · Space read on · ? help";
@@ -189,15 +189,15 @@ const char *ui_train_hint(const struct ui_app *app)
     return ui_words_expand(line, hint, sizeof hint);
 }
 
-int ui_train_open(struct ui_app *app, const struct ui_train_setup *s, struct mha_example **ex,
+int ui_train_open(struct ui_app *app, const struct trun_setup *s, struct mha_example **ex,
                   struct mha_error *err)
 {
-    struct ui_train *t = ui_train_new(s, err);
+    struct trun *t = trun_new(s, err);
     if (!t)
         return -1;
     struct mha_example *nex = train_model_to_example(t->panes[0].run->model, err);
     if (!nex) {
-        ui_train_free(t);
+        trun_free(t);
         return -1;
     }
     mha_example_free(*ex);
@@ -210,7 +210,7 @@ int ui_train_open(struct ui_app *app, const struct ui_train_setup *s, struct mha
 
 /* What a scene asks for, to see whether the training running is its own
  * (keys may have moved its seed or heads on since). */
-static void setup_key(const struct ui_train_setup *s, char *buf, size_t n)
+static void setup_key(const struct trun_setup *s, char *buf, size_t n)
 {
     size_t used = (size_t)snprintf(buf, n, "%s %u %d %d", s->task->name, (unsigned)s->opt.seed,
                                    s->opt.steps, s->d_model);
@@ -221,7 +221,7 @@ static void setup_key(const struct ui_train_setup *s, char *buf, size_t n)
 static void end_lesson_training(struct ui_app *app)
 {
     if (app->train && app->train->lesson) {
-        ui_train_free(app->train);
+        trun_free(app->train);
         app->train = NULL;
     }
 }
@@ -239,23 +239,23 @@ void ui_train_lesson_sync(struct ui_app *app)
         end_lesson_training(app);
         return;
     }
-    struct ui_train_setup s;
+    struct trun_setup s;
     struct mha_error err;
     mha_error_clear(&err);
-    if (ui_train_setup_from_lesson(&ls, &s, &err) != 0) {
+    if (trun_setup_from_lesson(&ls, &s, &err) != 0) {
         ui_state_say(&app->st, true, "%s", err.text);
         return;
     }
-    struct ui_train *t = app->train;
+    struct trun *t = app->train;
     char key[96];
     setup_key(&s, key, sizeof key);
     if (!t || !t->lesson || strcmp(t->lesson_key, key) != 0) {
-        t = ui_train_new(&s, &err);
+        t = trun_new(&s, &err);
         if (!t) {
             ui_state_say(&app->st, true, "This step cannot train: %s", err.text);
             return;
         }
-        ui_train_free(app->train);
+        trun_free(app->train);
         app->train = t;
         t->lesson = true;
         snprintf(t->lesson_key, sizeof t->lesson_key, "%s", key);
@@ -281,7 +281,7 @@ void ui_train_present_text(const struct ui_app *app, struct ui_present_text *pt)
 {
     if (!ui_train_on_screen(app))
         return;
-    const struct ui_train *t = app->train;
+    const struct trun *t = app->train;
     char heads[48] = "";
     size_t used = 0;
     for (int i = 0; i < t->n_panes && used < sizeof heads; i++)
@@ -290,7 +290,7 @@ void ui_train_present_text(const struct ui_app *app, struct ui_present_text *pt)
     snprintf(pt->title, sizeof pt->title, "TRAINING");
     snprintf(pt->name, sizeof pt->name, "Training · %s", t->task->name);
     snprintf(pt->subtitle, sizeof pt->subtitle, "%s head%s · d_model %d · step %ld", heads,
-             t->n_panes == 1 && t->heads[0] == 1 ? "" : "s", t->d_model, ui_train_shown_step(t));
+             t->n_panes == 1 && t->heads[0] == 1 ? "" : "s", t->d_model, trun_shown_step(t));
     snprintf(pt->formula[0], sizeof pt->formula[0],
              "loss = mean cross-entropy of each output · Adam, lr %g, %d sequences a step",
              (double)t->opt.lr, t->opt.batch);
@@ -303,7 +303,7 @@ void ui_train_present_text(const struct ui_app *app, struct ui_present_text *pt)
 
 char *ui_train_link_command(const struct ui_app *app)
 {
-    const struct ui_train *t = app->train;
+    const struct trun *t = app->train;
     char text[512];
     size_t used = (size_t)snprintf(text, sizeof text, "mha-explorer --train %s", t->task->name);
     if (t->n_panes > 1) {

@@ -10,7 +10,7 @@
 #include "ui/modes/ui_app.h"
 #include "ui/state/ui_quiz.h"
 #include "ui/draw/ui_text.h"
-#include "ui/state/ui_train.h"
+#include "train/trun.h"
 #include "ui/draw/ui_train_circuits.h"
 
 #define CURVE_MAX_W 512
@@ -37,8 +37,8 @@ static void area_column(WINDOW *win, int y, int x, int h, int level, int attr, b
 /* The loss curve of p in a box h x w at (y, x): the y axis labelled with
  * the largest loss and 0, the x axis running over the step limit, the step
  * shown marked. */
-static void draw_curve(WINDOW *win, int y, int x, int h, int w, const struct ui_train *t,
-                       const struct ui_train_pane *p, const struct ui_theme *th)
+static void draw_curve(WINDOW *win, int y, int x, int h, int w, const struct trun *t,
+                       const struct trun_pane *p, const struct ui_theme *th)
 {
     const int label = ui_role_attr(th, UI_ROLE_SHAPE);
     const float top = p->hist.top;
@@ -51,13 +51,13 @@ static void draw_curve(WINDOW *win, int y, int x, int h, int w, const struct ui_
     if (cw < 4 || h < 2)
         return;
     float col[CURVE_MAX_W];
-    const long span = ui_train_span(t);
-    ui_train_history_columns(&p->hist, span, cw, col);
+    const long span = trun_span(t);
+    trun_history_columns(&p->hist, span, cw, col);
     const int attr = ui_head_attr(th, 0);
     const long shown = t->scrub;
     const int mark = shown >= 0 ? (int)((long long)shown * cw / span) : -1;
     for (int c = 0; c < cw; c++) {
-        const int level = ui_train_curve_level(col[c], 0.0f, top, h * 8);
+        const int level = trun_curve_level(col[c], 0.0f, top, h * 8);
         if (c == (mark < cw ? mark : cw - 1) && mark >= 0)
             for (int r = 0; r < h; r++)
                 ui_fill(win, y + r, cx + c, 1, ui_role_attr(th, UI_ROLE_CURSOR));
@@ -72,9 +72,8 @@ static void draw_curve(WINDOW *win, int y, int x, int h, int w, const struct ui_
 
 /* Output k's held-out accuracy: its name, a one-line curve of the
  * evaluations over the step limit, and the value at the step shown. */
-static void draw_accuracy(WINDOW *win, int y, int x, int w, const struct ui_train *t,
-                          const struct ui_train_pane *p, int k, bool hide,
-                          const struct ui_theme *th)
+static void draw_accuracy(WINDOW *win, int y, int x, int w, const struct trun *t,
+                          const struct trun_pane *p, int k, bool hide, const struct ui_theme *th)
 {
     static const char *const eighths[] = {" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"};
     static const char *const ascii[] = {" ", ".", ".", "-", "-", "=", "=", "#", "#"};
@@ -87,22 +86,22 @@ static void draw_accuracy(WINDOW *win, int y, int x, int w, const struct ui_trai
         return;
     }
     /* the value at the step shown: the checkpoint's, or the last evaluation's */
-    const float acc = ui_train_pane_accuracy(t, p, k);
+    const float acc = trun_pane_accuracy(t, p, k);
     char val[16];
     snprintf(val, sizeof val, "%5.1f%%", 100.0 * (double)acc);
     const int cw = w - 5 - 1 - 7;
     if (cw >= 4 && cw <= CURVE_MAX_W) {
-        const long span = ui_train_span(t);
+        const long span = trun_span(t);
         for (int c = 0; c < cw; c++) {
             /* the last evaluation at or before the steps under column c */
             const long begin = (long)((long long)c * span / cw);
             const long end = (long)((long long)(c + 1) * span / cw);
             float v = NAN;
             for (int e = 0; e < p->hist.evals && p->hist.eval_step[e] < end; e++)
-                v = p->hist.eval_acc[(size_t)e * UI_TRAIN_MAX_OUTPUTS + (size_t)k];
+                v = p->hist.eval_acc[(size_t)e * TRUN_MAX_OUTPUTS + (size_t)k];
             if (p->run->model->step < begin)
                 v = NAN; /* not trained that far yet */
-            const int level = ui_train_curve_level(v, 0.0f, 1.0f, 8);
+            const int level = trun_curve_level(v, 0.0f, 1.0f, 8);
             if (level < 0)
                 continue;
             ui_put(win, y, x + 6 + c, th->utf8 ? eighths[level] : ascii[level], 1,
@@ -264,7 +263,7 @@ static void draw_head(WINDOW *win, int y, int x, int h, const struct train_model
  * did not fit are counted on the last line. */
 static void draw_heads(WINDOW *win, int y, int x, const struct heads_geom *g, int max_y,
                        const struct train_model *m, const struct train_head_stats *roles,
-                       char (*jobs)[UI_TRAIN_JOBS_LABEL], const struct ui_theme *th)
+                       char (*jobs)[TRUN_JOBS_LABEL], const struct ui_theme *th)
 {
     const int hw = g->label_w + m->sample_len * g->cell_w, hh = 2 + m->sample_len * g->cell_h;
     for (int i = 0; i < g->shown; i++)
@@ -298,8 +297,8 @@ static int cell_area(const struct heads_geom *g)
 
 /* The layout of pane p in w x h: the heads beside the curve when that
  * gives them cells at least as large as stacking them below it. */
-static void pane_layout(const struct ui_train *t, const struct ui_train_pane *p, bool utf8, int w,
-                        int h, struct pane_geom *pg)
+static void pane_layout(const struct trun *t, const struct trun_pane *p, bool utf8, int w, int h,
+                        struct pane_geom *pg)
 {
     const struct train_model *m = p->run->model;
     const int n_out = m->cfg.n_outputs;
@@ -337,8 +336,7 @@ static void pane_layout(const struct ui_train *t, const struct ui_train_pane *p,
 /* Lines pane p needs in w columns to show every head whole, with the
  * smallest cells: beside the curve, or below it (with a curve of 2 lines
  * when curve is set, else none). */
-static int pane_need(const struct ui_train *t, const struct ui_train_pane *p, bool utf8, int w,
-                     bool curve)
+static int pane_need(const struct trun *t, const struct trun_pane *p, bool utf8, int w, bool curve)
 {
     const struct train_model *m = p->run->model;
     const int title = t->compare ? 1 : 0, n_out = m->cfg.n_outputs;
@@ -354,10 +352,10 @@ static int pane_need(const struct ui_train *t, const struct ui_train_pane *p, bo
 }
 
 /* A run's pane h x w at (y, x). */
-static void draw_pane(WINDOW *win, int y, int x, int h, int w, const struct ui_train *t,
-                      const struct ui_train_pane *p, bool hide, const struct ui_theme *th)
+static void draw_pane(WINDOW *win, int y, int x, int h, int w, const struct trun *t,
+                      const struct trun_pane *p, bool hide, const struct ui_theme *th)
 {
-    const struct train_model *m = ui_train_pane_model(p, t->scrub);
+    const struct train_model *m = trun_pane_model(p, t->scrub);
     const int n_out = p->run->model->cfg.n_outputs;
     struct pane_geom pg;
     pane_layout(t, p, th->utf8, w, h, &pg);
@@ -368,13 +366,13 @@ static void draw_pane(WINDOW *win, int y, int x, int h, int w, const struct ui_t
         const char *mark = focused ? (th->utf8 ? "▶ " : "> ") : "  ";
         const size_t ml = strlen(mark);
         memcpy(title, mark, ml);
-        ui_train_pane_title(p, title + ml, sizeof title - ml);
+        trun_pane_title(p, title + ml, sizeof title - ml);
         const int tw =
             ui_put(win, y, x, title, w, ui_role_attr(th, UI_ROLE_TITLE) | (focused ? A_REVERSE : 0),
                    th->utf8);
-        if (p->stop != UI_TRAIN_RUNNING)
+        if (p->stop != TRUN_RUNNING)
             snprintf(note, sizeof note, "  %s at %ld",
-                     p->stop == UI_TRAIN_STOP_LIMIT ? "limit" : "stopped", p->run->model->step);
+                     p->stop == TRUN_STOP_LIMIT ? "limit" : "stopped", p->run->model->step);
         ui_put(win, y, x + tw, note, w - tw, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
     }
     int line = y + pg.title_h;
@@ -383,7 +381,7 @@ static void draw_pane(WINDOW *win, int y, int x, int h, int w, const struct ui_t
          * and leaves the curve 2 lines), the curve, the accuracies */
         char stop[256] = "";
         if (!t->compare && !hide)
-            ui_train_stop_text(p, stop, sizeof stop);
+            trun_stop_text(p, stop, sizeof stop);
         struct ui_line lines[8];
         int n = stop[0] ? ui_text_wrap(stop, pg.col_w, th->utf8, lines, 8) : 0;
         if (n > 0 && pg.col_h - n_out - n - 1 < 2)
@@ -410,12 +408,12 @@ static void draw_pane(WINDOW *win, int y, int x, int h, int w, const struct ui_t
     }
     /* what each head does, measured on held-out sequences (not only the sample) */
     struct train_head_stats roles[TRAIN_MAX_D_MODEL];
-    const bool measured = !hide && ui_train_pane_heads(p, t->scrub, roles);
+    const bool measured = !hide && trun_pane_heads(p, t->scrub, roles);
     /* and, on a text with jobs, the jobs each head does (knocked out alone) */
-    static char jobs[TRAIN_MAX_D_MODEL][UI_TRAIN_JOBS_LABEL];
+    static char jobs[TRAIN_MAX_D_MODEL][TRUN_JOBS_LABEL];
     const bool have_jobs = !hide && p->jobs_valid && t->scrub < 0;
     for (int i = 0; have_jobs && i < m->cfg.heads; i++)
-        ui_train_pane_jobs(p, t->scrub, i, jobs[i], sizeof jobs[i]);
+        trun_pane_jobs(p, t->scrub, i, jobs[i], sizeof jobs[i]);
     if (t->circuits)
         ui_train_draw_circuits(win, y + pg.heads_y, x + pg.heads_x, h - pg.heads_y, w - pg.heads_x,
                                m, measured ? roles : NULL, have_jobs ? jobs : NULL, th);
@@ -427,11 +425,11 @@ static void draw_pane(WINDOW *win, int y, int x, int h, int w, const struct ui_t
 /* The panes' columns in width: each the room its heads need beside the
  * curve (else below it), and what is left shared equally. */
 static const int pane_gap = 3;
-static void pane_columns(const struct ui_train *t, bool utf8, int width, int xs[UI_TRAIN_MAX_PANES],
-                         int ws[UI_TRAIN_MAX_PANES])
+static void pane_columns(const struct trun *t, bool utf8, int width, int xs[TRUN_MAX_PANES],
+                         int ws[TRUN_MAX_PANES])
 {
     const int n = t->n_panes;
-    int side[UI_TRAIN_MAX_PANES], stack[UI_TRAIN_MAX_PANES];
+    int side[TRUN_MAX_PANES], stack[TRUN_MAX_PANES];
     int sum_side = pane_gap * (n - 1), sum_stack = sum_side;
     for (int i = 0; i < n; i++) {
         struct heads_geom g;
@@ -456,12 +454,12 @@ static void pane_columns(const struct ui_train *t, bool utf8, int width, int xs[
 
 int ui_train_pane_at(const struct ui_app *app, int y, int x)
 {
-    const struct ui_train *t = app->train;
+    const struct trun *t = app->train;
     const struct ui_layout *l = &app->lay;
     if (!t || !t->shown || t->n_panes < 2 || y < l->vis.y + UI_VIS_HEADER ||
         y >= l->vis.y + l->vis.h || x < l->vis.x || x >= l->vis.x + l->vis.w - 1)
         return -1;
-    int xs[UI_TRAIN_MAX_PANES], ws[UI_TRAIN_MAX_PANES];
+    int xs[TRUN_MAX_PANES], ws[TRUN_MAX_PANES];
     pane_columns(t, app->th.utf8, l->vis.w - 1, xs, ws);
     for (int i = 0; i < t->n_panes; i++)
         if (x - l->vis.x >= xs[i] && x - l->vis.x < xs[i] + ws[i])
@@ -470,15 +468,15 @@ int ui_train_pane_at(const struct ui_app *app, int y, int x)
 }
 
 /* The header's words: "first-prev · step 340 of 1500 · 300 steps/s". */
-static void header_text(const struct ui_train *t, char *buf, size_t n)
+static void header_text(const struct trun *t, char *buf, size_t n)
 {
-    const long step = ui_train_shown_step(t);
-    const char *state = t->scrub >= 0      ? "checkpoint"
-                        : ui_train_done(t) ? "stopped"
-                        : t->paused        ? "paused"
-                                           : NULL;
+    const long step = trun_shown_step(t);
+    const char *state = t->scrub >= 0  ? "checkpoint"
+                        : trun_done(t) ? "stopped"
+                        : t->paused    ? "paused"
+                                       : NULL;
     char pace[64];
-    const int kept = ui_train_pace(t), asked = ui_train_rates[t->rate];
+    const int kept = trun_pace(t), asked = trun_rates[t->rate];
     if (kept > 0 && kept < asked * 9 / 10) /* the machine cannot keep the pace asked */
         snprintf(pace, sizeof pace, "%d steps/s (of %d)", kept, asked);
     else
@@ -509,9 +507,9 @@ static bool legend_on_header(const struct ui_app *app, int width, bool tight, ch
 
 /* The most lines the panes need to show every head whole (curve: with
  * the loss curve in the stacked layout). */
-static int panes_need(const struct ui_train *t, bool utf8, int width, bool curve)
+static int panes_need(const struct trun *t, bool utf8, int width, bool curve)
 {
-    int xs[UI_TRAIN_MAX_PANES], ws[UI_TRAIN_MAX_PANES], need = 0;
+    int xs[TRUN_MAX_PANES], ws[TRUN_MAX_PANES], need = 0;
     pane_columns(t, utf8, width, xs, ws);
     for (int i = 0; i < t->n_panes; i++) {
         const int h = pane_need(t, &t->panes[i], utf8, ws[i], curve);
@@ -573,7 +571,7 @@ static void key_line(const struct train_run *run, int width, bool utf8, char *bu
 
 void ui_train_draw_vis(const struct ui_app *app)
 {
-    const struct ui_train *t = app->train;
+    const struct trun *t = app->train;
     const struct ui_theme *th = &app->th;
     const int width = app->lay.vis.w - 1;
     const int view_h = ui_app_view_h(app);
@@ -631,7 +629,7 @@ void ui_train_draw_vis(const struct ui_app *app)
     wnoutrefresh(vis);
     if (y > 0 && y + need < view_h)
         y++; /* a blank line under the words when there is room */
-    int xs[UI_TRAIN_MAX_PANES], ws[UI_TRAIN_MAX_PANES];
+    int xs[TRUN_MAX_PANES], ws[TRUN_MAX_PANES];
     pane_columns(t, th->utf8, width, xs, ws);
     /* while a lesson's checkpoint waits, the figures it could be read off
      * (accuracies, the heads' measured jobs) wait for the answer */

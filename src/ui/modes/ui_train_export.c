@@ -13,7 +13,7 @@
 #include "io/export.h"
 #include "ui/modes/ui_app.h"
 #include "ui/views/ui_export.h"
-#include "ui/state/ui_train.h"
+#include "train/trun.h"
 
 #define PANE_W 440.0
 #define PLOT_W 360.0
@@ -82,7 +82,7 @@ static void polyline(FILE *out, const float *v, long n, long span, float hi, dou
     enum { POINTS = 400 };
     float col[POINTS];
     const int cols = n < POINTS ? (int)(n > 1 ? n : 1) : POINTS;
-    ui_train_curve_columns(v, n, n, cols, col);
+    trun_curve_columns(v, n, n, cols, col);
     fprintf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"", colour);
     for (int c = 0; c < cols; c++) {
         if (!isfinite(col[c]))
@@ -153,23 +153,22 @@ static double heads_w(const struct train_model *m, const struct train_head_stats
 }
 
 /* A pane's width: PANE_W, or one head's room when that is wider. */
-static double pane_w(const struct ui_train *t, const struct ui_train_pane *p)
+static double pane_w(const struct trun *t, const struct trun_pane *p)
 {
     struct train_head_stats roles[TRAIN_MAX_D_MODEL];
-    const struct train_model *m = ui_train_pane_model(p, t->scrub);
-    const double w = heads_w(m, ui_train_pane_heads(p, t->scrub, roles) ? roles : NULL);
+    const struct train_model *m = trun_pane_model(p, t->scrub);
+    const double w = heads_w(m, trun_pane_heads(p, t->scrub, roles) ? roles : NULL);
     return w > PANE_W ? w : PANE_W;
 }
 
 /* One run's pane at (x, y); returns its height. */
-static double pane(FILE *out, const struct ui_train *t, const struct ui_train_pane *p, double x,
-                   double y)
+static double pane(FILE *out, const struct trun *t, const struct trun_pane *p, double x, double y)
 {
-    const struct train_model *m = ui_train_pane_model(p, t->scrub);
+    const struct train_model *m = trun_pane_model(p, t->scrub);
     const struct train_model *live = p->run->model;
-    const long span = ui_train_span(t);
+    const long span = trun_span(t);
     char title[64], top[32];
-    ui_train_pane_title(p, title, sizeof title);
+    trun_pane_title(p, title, sizeof title);
     fprintf(out, "<text class=\"g\" x=\"%.1f\" y=\"%.1f\">%s</text>\n", x, y + 16, title);
     y += 30;
     float hi = 0.0f;
@@ -193,18 +192,17 @@ static double pane(FILE *out, const struct ui_train *t, const struct ui_train_pa
             fprintf(out, "%.1f,%.1f ",
                     x + PLOT_X + PLOT_W * (double)p->hist.eval_step[e] / (double)span,
                     y + ACC_H -
-                        ACC_H *
-                            (double)p->hist.eval_acc[(size_t)e * UI_TRAIN_MAX_OUTPUTS + (size_t)k]);
+                        ACC_H * (double)p->hist.eval_acc[(size_t)e * TRUN_MAX_OUTPUTS + (size_t)k]);
         fputs("\"/>\n", out);
         fprintf(out, "<text class=\"s\" x=\"%.1f\" y=\"%.1f\" style=\"fill:%s\">", x + PLOT_X,
                 y + ACC_H + 30 + 14 * k, line_colours[k % 4]);
         text(out, live->cfg.outputs[k].name);
-        fprintf(out, " %.1f%%</text>\n", 100.0 * (double)ui_train_pane_accuracy(t, p, k));
+        fprintf(out, " %.1f%%</text>\n", 100.0 * (double)trun_pane_accuracy(t, p, k));
     }
     y += ACC_H + 30 + 14 * live->cfg.n_outputs + 8;
     /* the heads, as many to a row as the pane holds */
     struct train_head_stats roles[TRAIN_MAX_D_MODEL];
-    const bool measured = ui_train_pane_heads(p, t->scrub, roles);
+    const bool measured = trun_pane_heads(p, t->scrub, roles);
     const double head_w = heads_w(m, measured ? roles : NULL);
     const double pw = pane_w(t, p);
     const int across = (int)(pw / head_w) > 0 ? (int)(pw / head_w) : 1;
@@ -262,9 +260,9 @@ static double words(FILE *out, const char *s, int cols, double x, double y)
     return y;
 }
 
-int ui_train_svg_write(FILE *out, const struct ui_train *t)
+int ui_train_svg_write(FILE *out, const struct trun *t)
 {
-    double xs[UI_TRAIN_MAX_PANES + 1];
+    double xs[TRUN_MAX_PANES + 1];
     xs[0] = MARGIN;
     for (int i = 0; i < t->n_panes; i++)
         xs[i + 1] = xs[i] + pane_w(t, &t->panes[i]);
@@ -282,10 +280,10 @@ int ui_train_svg_write(FILE *out, const struct ui_train *t)
     const struct train_model *m = t->panes[0].run->model;
     char head[256], stop[256] = "";
     snprintf(head, sizeof head, "Training %s: d_model %d, %d token%s, step %ld%s", t->task->name,
-             m->cfg.d_model, m->sample_len, m->sample_len == 1 ? "" : "s", ui_train_shown_step(t),
+             m->cfg.d_model, m->sample_len, m->sample_len == 1 ? "" : "s", trun_shown_step(t),
              t->scrub >= 0 ? " (a checkpoint)" : "");
     if (!t->compare)
-        ui_train_stop_text(&t->panes[0], stop, sizeof stop);
+        trun_stop_text(&t->panes[0], stop, sizeof stop);
     /* the title (20px bold) on one line, the words wrapped to the width */
     const double head_w = 2 * MARGIN + text_w(chars(head), 20.0, true);
     width = head_w > width ? head_w : width;
@@ -318,7 +316,7 @@ int ui_train_svg_write(FILE *out, const struct ui_train *t)
 }
 
 /* The SVG in a page of its own. */
-static int html_write(FILE *out, const struct ui_train *t)
+static int html_write(FILE *out, const struct trun *t)
 {
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>", out);
     fprintf(out, "mha-explorer: training %s", t->task->name);
@@ -361,5 +359,5 @@ void ui_train_export(struct ui_app *app, int fmt, const char *path)
         return;
     }
     ui_state_say(st, false, "Wrote %s (the training at step %ld).", written,
-                 ui_train_shown_step(app->train));
+                 trun_shown_step(app->train));
 }

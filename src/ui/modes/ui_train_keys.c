@@ -12,7 +12,7 @@
 #include "ui/state/ui_keymap.h"
 #include "ui/state/ui_mode.h"
 #include "ui/draw/ui_text.h"
-#include "ui/state/ui_train.h"
+#include "train/trun.h"
 #include "ui/modes/ui_keymaps.h"
 
 enum train_act {
@@ -87,10 +87,10 @@ const struct ui_keymap ui_keymap_train =
 
 static void restart(struct ui_app *app, uint32_t seed, int heads)
 {
-    struct ui_train *t = app->train;
+    struct trun *t = app->train;
     struct mha_error err;
     mha_error_clear(&err);
-    if (ui_train_restart(t, seed, heads, &err) != 0) {
+    if (trun_restart(t, seed, heads, &err) != 0) {
         ui_state_say(&app->st, true, "Not restarted: %s", err.text);
         return;
     }
@@ -104,7 +104,7 @@ static void restart(struct ui_app *app, uint32_t seed, int heads)
 
 static void change_heads(struct ui_app *app, int dir)
 {
-    struct ui_train *t = app->train;
+    struct trun *t = app->train;
     if (t->n_panes > 1) {
         ui_state_say(&app->st, true,
                      "The panes keep their heads (--compare chose them); r trains them all again.");
@@ -125,9 +125,9 @@ static void change_heads(struct ui_app *app, int dir)
 
 static void scrub_message(struct ui_app *app)
 {
-    struct ui_train *t = app->train;
+    struct trun *t = app->train;
     if (t->scrub < 0) {
-        ui_state_say(&app->st, false, "The model as it is now, step %ld.", ui_train_shown_step(t));
+        ui_state_say(&app->st, false, "The model as it is now, step %ld.", trun_shown_step(t));
         return;
     }
     ui_state_say(&app->st, false,
@@ -138,7 +138,7 @@ static void scrub_message(struct ui_app *app)
 
 void ui_train_focus(struct ui_app *app, int pane)
 {
-    struct ui_train *t = app->train;
+    struct trun *t = app->train;
     if (t->n_panes < 2) {
         ui_state_say(&app->st, false,
                      "One model trains here; --compare 1,2 trains several side by side.");
@@ -147,7 +147,7 @@ void ui_train_focus(struct ui_app *app, int pane)
     t->focus = pane < 0 ? 0 : pane >= t->n_panes ? t->n_panes - 1 : pane;
     ui_train_sync_example(app);
     char title[32];
-    ui_train_pane_title(&t->panes[t->focus], title, sizeof title);
+    trun_pane_title(&t->panes[t->focus], title, sizeof title);
     ui_state_say(&app->st, false,
                  "The %s pane: the stage keys and the heads view show its model (Tab: the next "
                  "pane).",
@@ -156,27 +156,27 @@ void ui_train_focus(struct ui_app *app, int pane)
 
 static void to_stage(struct ui_app *app, int stage)
 {
-    struct ui_train *t = app->train;
+    struct trun *t = app->train;
     ui_train_sync_example(app);
     t->shown = false;
     ui_state_set_stage(&app->st, stage);
     char title[40] = "";
     if (t->compare) {
         title[0] = ' ';
-        ui_train_pane_title(&t->panes[t->focus], title + 1, sizeof title - 1);
+        trun_pane_title(&t->panes[t->focus], title + 1, sizeof title - 1);
     }
     ui_state_say(&app->st, false,
                  "The %s%s model at step %ld%s: its stages, with Enter to explain a number. t "
                  "goes back to the training.",
-                 t->task->name, title, ui_train_shown_step(t),
-                 t->scrub >= 0                   ? " (a checkpoint)"
-                 : ui_train_done(t) || t->paused ? ""
-                                                 : ", still training");
+                 t->task->name, title, trun_shown_step(t),
+                 t->scrub >= 0               ? " (a checkpoint)"
+                 : trun_done(t) || t->paused ? ""
+                                             : ", still training");
 }
 
 bool ui_train_key(struct ui_app *app, int key, bool is_char)
 {
-    struct ui_train *t = app->train;
+    struct trun *t = app->train;
     struct ui_state *st = &app->st;
     if (!t)
         return false;
@@ -200,28 +200,26 @@ bool ui_train_key(struct ui_app *app, int key, bool is_char)
     char range[16];
     switch (act) {
     case TACT_PAUSE:
-        if (ui_train_done(t)) {
+        if (trun_done(t)) {
             ui_state_say(st, false, "Training has stopped; r trains again with a new seed.");
         } else {
             t->paused = !t->paused || t->scrub >= 0;
-            ui_train_scrub_live(t);
+            trun_scrub_live(t);
             ui_state_say(st, false,
                          t->paused ? "Paused: n steps once, Space trains on." : "Training on.");
         }
         break;
     case TACT_STEP:
-        if (ui_train_done(t))
+        if (trun_done(t))
             ui_state_say(st, false, "Training has stopped; r trains again with a new seed.");
         else
-            ui_train_step_once(t);
+            trun_step_once(t);
         break;
     case TACT_SLOWER:
     case TACT_FASTER:
         t->rate += b->action == TACT_FASTER ? 1 : -1;
-        t->rate = t->rate < 0                      ? 0
-                  : t->rate >= UI_TRAIN_RATE_COUNT ? UI_TRAIN_RATE_COUNT - 1
-                                                   : t->rate;
-        ui_state_say(st, false, "%d steps a second.", ui_train_rates[t->rate]);
+        t->rate = t->rate < 0 ? 0 : t->rate >= TRUN_RATE_COUNT ? TRUN_RATE_COUNT - 1 : t->rate;
+        ui_state_say(st, false, "%d steps a second.", trun_rates[t->rate]);
         break;
     case TACT_RESEED:
         restart(app, t->opt.seed + 1u, 0);
@@ -232,15 +230,15 @@ bool ui_train_key(struct ui_app *app, int key, bool is_char)
         break;
     case TACT_BACK:
     case TACT_FORWARD:
-        ui_train_scrub(t, b->action == TACT_BACK ? -1 : +1);
+        trun_scrub(t, b->action == TACT_BACK ? -1 : +1);
         scrub_message(app);
         break;
     case TACT_FIRST:
-        ui_train_scrub_first(t);
+        trun_scrub_first(t);
         scrub_message(app);
         break;
     case TACT_LIVE:
-        ui_train_scrub_live(t);
+        trun_scrub_live(t);
         scrub_message(app);
         break;
     case TACT_STAGE:

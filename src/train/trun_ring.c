@@ -1,13 +1,13 @@
-/* ui_train_ring.c - checkpoints, curves and pace of the training screen
+/* trun_ring.c - checkpoints, curves and pace of a training run
  * (no curses: tested on its own). */
-#include "ui/state/ui_train_ring.h"
+#include "train/trun_ring.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-int ui_train_ring_init(struct ui_train_ring *r, int cap, size_t n_params, long every)
+int trun_ring_init(struct trun_ring *r, int cap, size_t n_params, long every)
 {
     memset(r, 0, sizeof *r);
     if (cap < 2 || n_params == 0 || every < 1 || n_params > ((size_t)1 << 28) / (size_t)cap)
@@ -15,7 +15,7 @@ int ui_train_ring_init(struct ui_train_ring *r, int cap, size_t n_params, long e
     r->params = malloc((size_t)cap * n_params * sizeof *r->params);
     r->marks = malloc((size_t)cap * sizeof *r->marks);
     if (!r->params || !r->marks) {
-        ui_train_ring_done(r);
+        trun_ring_done(r);
         return -1;
     }
     r->cap = cap;
@@ -24,21 +24,21 @@ int ui_train_ring_init(struct ui_train_ring *r, int cap, size_t n_params, long e
     return 0;
 }
 
-void ui_train_ring_done(struct ui_train_ring *r)
+void trun_ring_done(struct trun_ring *r)
 {
     free(r->params);
     free(r->marks);
     memset(r, 0, sizeof *r);
 }
 
-void ui_train_ring_clear(struct ui_train_ring *r, long every)
+void trun_ring_clear(struct trun_ring *r, long every)
 {
     r->n = 0;
     r->every = every > 0 ? every : 1;
 }
 
 /* Keep every other checkpoint (0, 2, 4, ...) and double the interval. */
-static void thin(struct ui_train_ring *r)
+static void thin(struct trun_ring *r)
 {
     int kept = 0;
     for (int i = 0; i < r->n; i += 2, kept++) {
@@ -52,8 +52,8 @@ static void thin(struct ui_train_ring *r)
     r->every *= 2;
 }
 
-bool ui_train_ring_offer(struct ui_train_ring *r, long step, const float *params,
-                         const struct ui_train_mark *mark)
+bool trun_ring_offer(struct trun_ring *r, long step, const float *params,
+                     const struct trun_mark *mark)
 {
     if (!r->params || step < 0 || step % r->every != 0)
         return false;
@@ -71,7 +71,7 @@ bool ui_train_ring_offer(struct ui_train_ring *r, long step, const float *params
     return true;
 }
 
-int ui_train_ring_find(const struct ui_train_ring *r, long step)
+int trun_ring_find(const struct trun_ring *r, long step)
 {
     if (r->n == 0)
         return -1;
@@ -81,19 +81,19 @@ int ui_train_ring_find(const struct ui_train_ring *r, long step)
     return i;
 }
 
-const float *ui_train_ring_params(const struct ui_train_ring *r, int i)
+const float *trun_ring_params(const struct trun_ring *r, int i)
 {
     return i >= 0 && i < r->n ? r->params + (size_t)i * r->n_params : NULL;
 }
 
-const struct ui_train_mark *ui_train_ring_mark(const struct ui_train_ring *r, int i)
+const struct trun_mark *trun_ring_mark(const struct trun_ring *r, int i)
 {
     return i >= 0 && i < r->n ? &r->marks[i] : NULL;
 }
 
 /* ---- the curves ----------------------------------------------------------------------- */
 
-static void buckets_clear(struct ui_train_history *h)
+static void buckets_clear(struct trun_history *h)
 {
     memset(h->bucket_sum, 0, sizeof h->bucket_sum);
     memset(h->bucket_count, 0, sizeof h->bucket_count);
@@ -101,16 +101,16 @@ static void buckets_clear(struct ui_train_history *h)
     h->top = 0.0f;
 }
 
-int ui_train_history_init(struct ui_train_history *h, long steps, int n_outputs, int eval_cap)
+int trun_history_init(struct trun_history *h, long steps, int n_outputs, int eval_cap)
 {
     memset(h, 0, sizeof *h);
     if (steps < 1 || eval_cap < 1 || steps > 10000000L)
         return -1;
     h->loss = malloc((size_t)steps * sizeof *h->loss);
     h->eval_step = malloc((size_t)eval_cap * sizeof *h->eval_step);
-    h->eval_acc = malloc((size_t)eval_cap * UI_TRAIN_MAX_OUTPUTS * sizeof *h->eval_acc);
+    h->eval_acc = malloc((size_t)eval_cap * TRUN_MAX_OUTPUTS * sizeof *h->eval_acc);
     if (!h->loss || !h->eval_step || !h->eval_acc) {
-        ui_train_history_done(h);
+        trun_history_done(h);
         return -1;
     }
     buckets_clear(h);
@@ -120,7 +120,7 @@ int ui_train_history_init(struct ui_train_history *h, long steps, int n_outputs,
     return 0;
 }
 
-void ui_train_history_done(struct ui_train_history *h)
+void trun_history_done(struct trun_history *h)
 {
     free(h->loss);
     free(h->eval_step);
@@ -128,7 +128,7 @@ void ui_train_history_done(struct ui_train_history *h)
     memset(h, 0, sizeof *h);
 }
 
-void ui_train_history_clear(struct ui_train_history *h, int n_outputs)
+void trun_history_clear(struct trun_history *h, int n_outputs)
 {
     buckets_clear(h);
     h->n = 0;
@@ -136,17 +136,17 @@ void ui_train_history_clear(struct ui_train_history *h, int n_outputs)
     h->n_outputs = n_outputs;
 }
 
-void ui_train_history_loss(struct ui_train_history *h, float loss)
+void trun_history_loss(struct trun_history *h, float loss)
 {
     if (h->n >= h->cap)
         return;
     h->loss[h->n] = loss;
-    if ((h->n / h->width) >= UI_TRAIN_BUCKETS) { /* full: pairs become one */
-        for (int b = 0; b < UI_TRAIN_BUCKETS / 2; b++) {
+    if ((h->n / h->width) >= TRUN_BUCKETS) { /* full: pairs become one */
+        for (int b = 0; b < TRUN_BUCKETS / 2; b++) {
             h->bucket_sum[b] = h->bucket_sum[2 * b] + h->bucket_sum[2 * b + 1];
             h->bucket_count[b] = h->bucket_count[2 * b] + h->bucket_count[2 * b + 1];
         }
-        for (int b = UI_TRAIN_BUCKETS / 2; b < UI_TRAIN_BUCKETS; b++) {
+        for (int b = TRUN_BUCKETS / 2; b < TRUN_BUCKETS; b++) {
             h->bucket_sum[b] = 0.0;
             h->bucket_count[b] = 0;
         }
@@ -162,7 +162,7 @@ void ui_train_history_loss(struct ui_train_history *h, float loss)
     h->n++;
 }
 
-void ui_train_history_columns(const struct ui_train_history *h, long span, int cols, float *out)
+void trun_history_columns(const struct trun_history *h, long span, int cols, float *out)
 {
     if (span < h->n)
         span = h->n;
@@ -187,18 +187,18 @@ void ui_train_history_columns(const struct ui_train_history *h, long span, int c
     }
 }
 
-void ui_train_history_eval(struct ui_train_history *h, long step, const float *acc)
+void trun_history_eval(struct trun_history *h, long step, const float *acc)
 {
     if (h->evals >= h->eval_cap)
         return;
     h->eval_step[h->evals] = step;
-    for (int k = 0; k < UI_TRAIN_MAX_OUTPUTS; k++)
-        h->eval_acc[(size_t)h->evals * UI_TRAIN_MAX_OUTPUTS + (size_t)k] =
+    for (int k = 0; k < TRUN_MAX_OUTPUTS; k++)
+        h->eval_acc[(size_t)h->evals * TRUN_MAX_OUTPUTS + (size_t)k] =
             k < h->n_outputs ? acc[k] : NAN;
     h->evals++;
 }
 
-void ui_train_curve_columns(const float *v, long n, long span, int cols, float *out)
+void trun_curve_columns(const float *v, long n, long span, int cols, float *out)
 {
     if (span < n)
         span = n;
@@ -220,7 +220,7 @@ void ui_train_curve_columns(const float *v, long n, long span, int cols, float *
     }
 }
 
-int ui_train_curve_level(float value, float lo, float hi, int levels)
+int trun_curve_level(float value, float lo, float hi, int levels)
 {
     if (isnan(value))
         return -1;
@@ -236,17 +236,17 @@ int ui_train_curve_level(float value, float lo, float hi, int levels)
 
 /* ---- the pace ------------------------------------------------------------------------- */
 
-const int ui_train_rates[UI_TRAIN_RATE_COUNT] = {2, 5, 10, 25, 60, 120, 250, 500, 1000};
+const int trun_rates[TRUN_RATE_COUNT] = {2, 5, 10, 25, 60, 120, 250, 500, 1000};
 
-int ui_train_tick_steps(long tick, int rate)
+int trun_tick_steps(long tick, int rate)
 {
-    const long long per_s = 1000 / UI_TRAIN_TICK_MS;
+    const long long per_s = 1000 / TRUN_TICK_MS;
     if (tick < 1 || rate < 1)
         return 0;
     return (int)((long long)tick * rate / per_s - (long long)(tick - 1) * rate / per_s);
 }
 
-long ui_train_ms(double seconds)
+long trun_ms(double seconds)
 {
     char buf[64];
     snprintf(buf, sizeof buf, "%.3f", seconds);

@@ -1,4 +1,4 @@
-/* ui_train_ring.h - the training screen's memory of a run, without curses:
+/* trun_ring.h - a training run's memory (trun.h), without curses:
  *
  * - the checkpoints: copies of the parameters every so many steps, in one
  *   block allocated when the run starts.  Step 0 is always kept.  When the
@@ -12,105 +12,105 @@
  *   rate in steps per second gives it (integer arithmetic, so a recording
  *   replays the same steps at the same ticks).
  */
-#ifndef UI_TRAIN_RING_H
-#define UI_TRAIN_RING_H
+#ifndef TRUN_RING_H
+#define TRUN_RING_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
 /* Outputs a run can report accuracies for. */
-#define UI_TRAIN_MAX_OUTPUTS 4
+#define TRUN_MAX_OUTPUTS 4
 
 /* What a checkpoint remembers beside the parameters. */
-struct ui_train_mark {
+struct trun_mark {
     long step;
-    float loss;                      /* loss of the batch of that step (NaN: none yet) */
-    float acc[UI_TRAIN_MAX_OUTPUTS]; /* held-out accuracy at the last evaluation */
+    float loss;                  /* loss of the batch of that step (NaN: none yet) */
+    float acc[TRUN_MAX_OUTPUTS]; /* held-out accuracy at the last evaluation */
 };
 
-struct ui_train_ring {
-    int cap;                     /* checkpoints it can hold (at least 2) */
-    size_t n_params;             /* floats in one checkpoint */
-    long every;                  /* steps from one checkpoint to the next */
-    int n;                       /* checkpoints held, oldest (step 0) first */
-    float *params;               /* cap * n_params */
-    struct ui_train_mark *marks; /* cap */
+struct trun_ring {
+    int cap;                 /* checkpoints it can hold (at least 2) */
+    size_t n_params;         /* floats in one checkpoint */
+    long every;              /* steps from one checkpoint to the next */
+    int n;                   /* checkpoints held, oldest (step 0) first */
+    float *params;           /* cap * n_params */
+    struct trun_mark *marks; /* cap */
 };
 
 /* Allocate room for cap checkpoints of n_params floats, one every `every`
  * steps.  0, or -1 when out of memory or the sizes are not sensible. */
-int ui_train_ring_init(struct ui_train_ring *r, int cap, size_t n_params, long every);
-void ui_train_ring_done(struct ui_train_ring *r);
+int trun_ring_init(struct trun_ring *r, int cap, size_t n_params, long every);
+void trun_ring_done(struct trun_ring *r);
 /* Forget every checkpoint (a new run of the same size), with this interval. */
-void ui_train_ring_clear(struct ui_train_ring *r, long every);
+void trun_ring_clear(struct trun_ring *r, long every);
 
 /* Keep a checkpoint of params at step when one is due there (step is a
  * multiple of the interval and later than the last kept); thins the
  * checkpoints first when the block is full.  True when it was kept. */
-bool ui_train_ring_offer(struct ui_train_ring *r, long step, const float *params,
-                         const struct ui_train_mark *mark);
+bool trun_ring_offer(struct trun_ring *r, long step, const float *params,
+                     const struct trun_mark *mark);
 
 /* Index of the last checkpoint at or before step (0 when step is before
  * them all); -1 when there is none. */
-int ui_train_ring_find(const struct ui_train_ring *r, long step);
-const float *ui_train_ring_params(const struct ui_train_ring *r, int i);
-const struct ui_train_mark *ui_train_ring_mark(const struct ui_train_ring *r, int i);
+int trun_ring_find(const struct trun_ring *r, long step);
+const float *trun_ring_params(const struct trun_ring *r, int i);
+const struct trun_mark *trun_ring_mark(const struct trun_ring *r, int i);
 
 /* ---- the curves ----------------------------------------------------------------------- */
 
 /* Buckets of the loss a curve is drawn from, whatever the steps so far. */
-#define UI_TRAIN_BUCKETS 1024
+#define TRUN_BUCKETS 1024
 
-struct ui_train_history {
+struct trun_history {
     long cap;    /* steps it can hold: the step limit */
     long n;      /* steps recorded */
     float *loss; /* cap */
     float top;   /* the largest finite loss so far */
     /* the loss summed over runs of `width` steps (doubling as the run grows),
      * so drawing the curve costs the same at step 10 and step 10^6 */
-    double bucket_sum[UI_TRAIN_BUCKETS];
-    int bucket_count[UI_TRAIN_BUCKETS];
+    double bucket_sum[TRUN_BUCKETS];
+    int bucket_count[TRUN_BUCKETS];
     long width;
     int n_outputs;
     int evals, eval_cap; /* evaluations recorded */
     long *eval_step;     /* eval_cap */
-    float *eval_acc;     /* eval_cap * UI_TRAIN_MAX_OUTPUTS */
+    float *eval_acc;     /* eval_cap * TRUN_MAX_OUTPUTS */
 };
 
-int ui_train_history_init(struct ui_train_history *h, long steps, int n_outputs, int eval_cap);
-void ui_train_history_done(struct ui_train_history *h);
-void ui_train_history_clear(struct ui_train_history *h, int n_outputs);
+int trun_history_init(struct trun_history *h, long steps, int n_outputs, int eval_cap);
+void trun_history_done(struct trun_history *h);
+void trun_history_clear(struct trun_history *h, int n_outputs);
 /* The loss of the next step (ignored past the limit). */
-void ui_train_history_loss(struct ui_train_history *h, float loss);
+void trun_history_loss(struct trun_history *h, float loss);
 /* An evaluation at step: acc[n_outputs] (ignored when full). */
-void ui_train_history_eval(struct ui_train_history *h, long step, const float *acc);
+void trun_history_eval(struct trun_history *h, long step, const float *acc);
 
 /* The curve of values v[0..n) on a plot cols wide whose x axis runs over
  * span steps (span >= n: the rest of the plot stays empty): the mean of the
  * steps under each column into out[cols] (NaN where no step falls). */
-void ui_train_curve_columns(const float *v, long n, long span, int cols, float *out);
+void trun_curve_columns(const float *v, long n, long span, int cols, float *out);
 
-/* ui_train_curve_columns of h's loss, from its buckets: the same while a
+/* trun_curve_columns of h's loss, from its buckets: the same while a
  * bucket is one step, within a bucket's width of it after. */
-void ui_train_history_columns(const struct ui_train_history *h, long span, int cols, float *out);
+void trun_history_columns(const struct trun_history *h, long span, int cols, float *out);
 
 /* Level 0..levels of value in [lo, hi] (clamped; NaN gives -1). */
-int ui_train_curve_level(float value, float lo, float hi, int levels);
+int trun_curve_level(float value, float lo, float hi, int levels);
 
 /* ---- the pace ------------------------------------------------------------------------- */
 
 /* Ticks a second, and the rates the speed keys step through (steps a
- * second); UI_TRAIN_RATE_DEFAULT is the index of the default. */
-#define UI_TRAIN_TICK_MS 50
-#define UI_TRAIN_RATE_COUNT 9
-#define UI_TRAIN_RATE_DEFAULT 5
-extern const int ui_train_rates[UI_TRAIN_RATE_COUNT];
+ * second); TRUN_RATE_DEFAULT is the index of the default. */
+#define TRUN_TICK_MS 50
+#define TRUN_RATE_COUNT 9
+#define TRUN_RATE_DEFAULT 5
+extern const int trun_rates[TRUN_RATE_COUNT];
 
 /* Steps tick number `tick` (1, 2, ...) runs at rate steps a second: the
  * ticks' shares add up exactly to rate a second. */
-int ui_train_tick_steps(long tick, int rate);
+int trun_tick_steps(long tick, int rate);
 
 /* A time in seconds as a recording writes it ("%.3f"), in milliseconds. */
-long ui_train_ms(double seconds);
+long trun_ms(double seconds);
 
 #endif

@@ -1,48 +1,49 @@
-/* ui_train.h - the training screen (--train TASK, --compare 1,2): a small
- * attention model trains in front of the class, its loss curve, held-out
- * accuracies and one heatmap per head on the sample sequence updating live.
+/* trun.h - a training run as the training screen drives it (--train TASK,
+ * --compare 1,2), without curses: a small attention model (or several that
+ * differ only in their number of heads, side by side, in lockstep) trains,
+ * its loss curve, held-out accuracies and what each head does kept as it
+ * goes, until it stops by itself.
  *
- * One thread.  The screen's loop wakes every UI_TRAIN_TICK_MS of the
- * session's own clock (the time a recording writes) and each tick runs the
- * steps the pace gives it, so a replay runs the same steps between the same
- * keys.  Checkpoints of the parameters (ui_train_ring.h) let the keys scrub
- * back through the run.  --compare trains several models that differ only
- * in their number of heads side by side, in lockstep.
+ * One thread.  The screen's loop wakes every TRUN_TICK_MS of the session's
+ * own clock (the time a recording writes) and each tick runs the steps the
+ * pace gives it, so a replay runs the same steps between the same keys.
+ * Checkpoints of the parameters (trun_ring.h) let the keys scrub back
+ * through the run.  --print-lesson runs the same steps without a screen
+ * (trun_step_once until trun_done) and prints what the run reached.
  *
- * The training screen is shown in the explorer's visualisation area; the
- * pipeline bar, message line, status line, help, the ':' commands and
- * exports stay the explorer's.  The stage keys leave it for the stages of
- * the model as it is (or as the checkpoint shown was); t comes back.
+ * The screen itself (src/ui/modes/ui_train_*.c) shows a run in the
+ * explorer's visualisation area; this library is below it, so the command
+ * line calls it without the explorer.
  */
-#ifndef UI_TRAIN_H
-#define UI_TRAIN_H
+#ifndef TRUN_H
+#define TRUN_H
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
+#include <stddef.h>
 
 #include "engine/train.h"
 #include "engine/train_heads.h"
-#include "ui/state/ui_train_ring.h"
+#include "train/trun_ring.h"
 
-#define UI_TRAIN_MAX_PANES 4
+#define TRUN_MAX_PANES 4
 /* Checkpoints kept per run, steps between them at first, and steps between
  * held-out evaluations. */
-#define UI_TRAIN_CHECKPOINTS 64
-#define UI_TRAIN_CHECKPOINT_EVERY 25
-#define UI_TRAIN_EVAL_EVERY TRAIN_EVAL_EVERY
+#define TRUN_CHECKPOINTS 64
+#define TRUN_CHECKPOINT_EVERY 25
+#define TRUN_EVAL_EVERY TRAIN_EVAL_EVERY
 
 /* Why a run stopped. */
-enum ui_train_stop { UI_TRAIN_RUNNING, UI_TRAIN_STOP_STABLE, UI_TRAIN_STOP_LIMIT };
+enum trun_stop { TRUN_RUNNING, TRUN_STOP_STABLE, TRUN_STOP_LIMIT };
 
 /* One model training (a pane of --compare). */
-struct ui_train_pane {
+struct trun_pane {
     struct train_run *run;
     struct train_model *shown; /* a checkpoint's parameters, for scrubbing (sample only) */
     struct mha_example *start; /* the model at step 0 on its sample, for the heads view */
-    struct ui_train_ring ring;
-    struct ui_train_history hist;
-    enum ui_train_stop stop;
+    struct trun_ring ring;
+    struct trun_history hist;
+    enum trun_stop stop;
     struct train_stopping stopping; /* the rule that stops it, as headless training's */
     /* what each head does, measured when the figures change (an evaluation,
      * a checkpoint loaded), not at every redraw: of the live model at its
@@ -52,26 +53,26 @@ struct ui_train_pane {
     bool roles_valid;
     /* a text's jobs each head does (train_text_head_jobs: knocked out alone,
      * the jobs it costs 0.1 or more), measured at the live model's last
-     * evaluation when it has at most UI_TRAIN_JOBS_MAX_HEADS heads */
+     * evaluation when it has at most TRUN_JOBS_MAX_HEADS heads */
     unsigned jobs[TRAIN_MAX_D_MODEL];
     bool jobs_valid;
 };
 
-#define UI_TRAIN_JOBS_MAX_HEADS 16
-#define UI_TRAIN_JOBS_LABEL 48 /* bytes of a head's jobs label, "agree+content" */
+#define TRUN_JOBS_MAX_HEADS 16
+#define TRUN_JOBS_LABEL 48 /* bytes of a head's jobs label, "agree+content" */
 
-struct ui_train {
+struct trun {
     const struct train_task *task; /* the caller's (outlives this) */
     int d_model, vocab, context;
     struct train_run_options opt;
     int n_panes;
-    int heads[UI_TRAIN_MAX_PANES];
-    struct ui_train_pane panes[UI_TRAIN_MAX_PANES];
+    int heads[TRUN_MAX_PANES];
+    struct trun_pane panes[TRUN_MAX_PANES];
     bool compare; /* --compare: panes titled by their heads */
 
     bool shown;     /* the training screen is on screen (else the explorer's stages) */
     bool paused;    /* by Space or a single step */
-    int rate;       /* index into ui_train_rates */
+    int rate;       /* index into trun_rates */
     long tick;      /* ticks since the run started */
     long start_ms;  /* the session clock (ms) when it started */
     long now_ms;    /* the session clock at the last catch-up */
@@ -90,31 +91,31 @@ struct ui_train {
 };
 
 /* What a training screen starts with. */
-struct ui_train_setup {
+struct trun_setup {
     const struct train_task *task;
     int d_model, vocab, context;
     struct train_run_options opt;
     int n_heads; /* 1 without --compare */
-    int heads[UI_TRAIN_MAX_PANES];
+    int heads[TRUN_MAX_PANES];
     bool compare;
 };
 
 /* The training a lesson's state describes (d_model, vocab and context at
  * --train's defaults).  0, or -1 + err. */
 struct lesson_state;
-int ui_train_setup_from_lesson(const struct lesson_state *st, struct ui_train_setup *s,
-                               struct mha_error *err);
+int trun_setup_from_lesson(const struct lesson_state *st, struct trun_setup *s,
+                           struct mha_error *err);
 
 /* Build the runs (each initialised from opt.seed, nothing trained yet).
- * NULL + err on a bad size or out of memory.  Free with ui_train_free. */
-struct ui_train *ui_train_new(const struct ui_train_setup *s, struct mha_error *err);
-void ui_train_free(struct ui_train *t);
+ * NULL + err on a bad size or out of memory.  Free with trun_free. */
+struct trun *trun_new(const struct trun_setup *s, struct mha_error *err);
+void trun_free(struct trun *t);
 
 /* Start again from step 0 (at the session time of the last catch-up) with
  * seed, and (heads > 0, one pane only) this many heads.  Another seed for
  * the same models trains again in the memory the runs have; other heads
  * build new runs, and on failure (-1 + err) the old runs stay. */
-int ui_train_restart(struct ui_train *t, uint32_t seed, int heads, struct mha_error *err);
+int trun_restart(struct trun *t, uint32_t seed, int heads, struct mha_error *err);
 
 /* Run the ticks due by now_ms on the session clock (at most max_ticks of
  * them, 0: all); true when any step ran.  exact (a replay, or a session
@@ -122,58 +123,53 @@ int ui_train_restart(struct ui_train *t, uint32_t seed, int heads, struct mha_er
  * between two keys are the recorded ones; otherwise a clock that jumped by
  * more than a second (a machine that cannot keep the pace) is followed from
  * where it is now. */
-bool ui_train_catch_up(struct ui_train *t, long now_ms, bool exact, int max_ticks);
+bool trun_catch_up(struct trun *t, long now_ms, bool exact, int max_ticks);
 /* Milliseconds of training one catch-up may take before the screen is
  * drawn and keys are read again (not when exact). */
-#define UI_TRAIN_BUDGET_MS 25
+#define TRUN_BUDGET_MS 25
 /* The steps a second kept over the last second (0 before the first). */
-int ui_train_pace(const struct ui_train *t);
+int trun_pace(const struct trun *t);
 /* Milliseconds until the next tick (cap when none is due: paused or done). */
-int ui_train_wait_ms(const struct ui_train *t, long now_ms, int cap);
+int trun_wait_ms(const struct trun *t, long now_ms, int cap);
 /* One step of every run still going (the single-step key). */
-void ui_train_step_once(struct ui_train *t);
+void trun_step_once(struct trun *t);
 /* Every run has stopped. */
-bool ui_train_done(const struct ui_train *t);
+bool trun_done(const struct trun *t);
 
 /* The step the screen shows (the scrubbed checkpoint, or the live step) and
  * the checkpoint to its left / right (-1: none). */
-long ui_train_shown_step(const struct ui_train *t);
-void ui_train_scrub(struct ui_train *t, int dir);
-void ui_train_scrub_live(struct ui_train *t);
-void ui_train_scrub_first(struct ui_train *t);
+long trun_shown_step(const struct trun *t);
+void trun_scrub(struct trun *t, int dir);
+void trun_scrub_live(struct trun *t);
+void trun_scrub_first(struct trun *t);
 
 /* The model a pane shows: the live one, or (scrub >= 0) the checkpoint's
  * parameters the scrub keys loaded, with its sample forwarded. */
-const struct train_model *ui_train_pane_model(const struct ui_train_pane *p, long scrub);
+const struct train_model *trun_pane_model(const struct trun_pane *p, long scrub);
 
-/* What each head of the model p shows (as ui_train_pane_model) does,
+/* What each head of the model p shows (as trun_pane_model) does,
  * measured on the run's first TRAIN_HEADS_SEQUENCES held-out sequences
  * (the sample is the first of them) at the pane's last evaluation or
  * checkpoint loaded: out has a slot per head.  false when it cannot be
  * measured (out of memory). */
-bool ui_train_pane_heads(const struct ui_train_pane *p, long scrub, struct train_head_stats *out);
+bool trun_pane_heads(const struct trun_pane *p, long scrub, struct train_head_stats *out);
 
 /* "agree+content": the jobs head h of the model p shows does, when measured
  * (the live model, not a checkpoint); "" otherwise. */
-void ui_train_pane_jobs(const struct ui_train_pane *p, long scrub, int h, char *buf, size_t n);
+void trun_pane_jobs(const struct trun_pane *p, long scrub, int h, char *buf, size_t n);
 
 /* Steps the curves' x axis runs over: a little beyond the step reached
  * while training (at least 500, at most the limit), the last step once
  * every run stopped. */
-long ui_train_span(const struct ui_train *t);
+long trun_span(const struct trun *t);
 
 /* Output k's held-out accuracy at the step shown (the checkpoint's, or
  * the last evaluation's). */
-float ui_train_pane_accuracy(const struct ui_train *t, const struct ui_train_pane *p, int k);
-
-/* The training state as SVG (the step shown: loss and accuracy curves,
- * the heads' heatmaps) to out (ui_train_export.c).  0, or -1 on a write
- * error. */
-int ui_train_svg_write(FILE *out, const struct ui_train *t);
+float trun_pane_accuracy(const struct trun *t, const struct trun_pane *p, int k);
 
 /* "1 head", "2 heads" */
-void ui_train_pane_title(const struct ui_train_pane *p, char *buf, size_t n);
+void trun_pane_title(const struct trun_pane *p, char *buf, size_t n);
 /* Why the run stopped (train_stopping_text), "" while it runs. */
-void ui_train_stop_text(const struct ui_train_pane *p, char *buf, size_t n);
+void trun_stop_text(const struct trun_pane *p, char *buf, size_t n);
 
 #endif

@@ -1,7 +1,7 @@
-/* ui_train.c - the training screen's runs: building them, the ticks that
+/* trun.c - training runs (trun.h): building them, the ticks that
  * train them, held-out evaluations, stopping by themselves, checkpoints and
  * scrubbing back through them.  No curses here. */
-#include "ui/state/ui_train.h"
+#include "train/trun.h"
 
 #include "engine/train_text.h"
 #include "lesson/lesson_state.h"
@@ -12,28 +12,28 @@
 #include <string.h>
 #include <time.h>
 
-static void pane_done(struct ui_train_pane *p)
+static void pane_done(struct trun_pane *p)
 {
     train_run_free(p->run);
     train_model_free(p->shown);
     mha_example_free(p->start);
-    ui_train_ring_done(&p->ring);
-    ui_train_history_done(&p->hist);
+    trun_ring_done(&p->ring);
+    trun_history_done(&p->hist);
     memset(p, 0, sizeof *p);
 }
 
-static void mark_now(const struct train_run *run, struct ui_train_mark *m)
+static void mark_now(const struct train_run *run, struct trun_mark *m)
 {
     memset(m, 0, sizeof *m);
     m->step = run->model->step;
     m->loss = run->last_loss;
-    for (int k = 0; k < UI_TRAIN_MAX_OUTPUTS && k < run->model->cfg.n_outputs; k++)
+    for (int k = 0; k < TRUN_MAX_OUTPUTS && k < run->model->cfg.n_outputs; k++)
         m->acc[k] = run->accuracy[k];
 }
 
 /* Measure what the heads of m (the pane's live model, of = -1, or its
  * checkpoint at step of) do, for the screen to show until the next time. */
-static void measure_roles(struct ui_train_pane *p, const struct train_model *m, long of)
+static void measure_roles(struct trun_pane *p, const struct train_model *m, long of)
 {
     const struct train_batch *eval = p->run->eval;
     const int n = eval->size < TRAIN_HEADS_SEQUENCES ? eval->size : TRAIN_HEADS_SEQUENCES;
@@ -43,20 +43,20 @@ static void measure_roles(struct ui_train_pane *p, const struct train_model *m, 
 
 /* A text's jobs each head of the live model does (only when the text has
  * jobs and the heads are few enough to knock out one by one each time). */
-static void measure_jobs(struct ui_train_pane *p)
+static void measure_jobs(struct trun_pane *p)
 {
     struct train_run *run = p->run;
     const struct train_dataset *d = run->task->data;
     const int H = run->model->cfg.heads;
     p->jobs_valid = false;
-    if (!d || !d->text || !d->text->n_jobs || H > UI_TRAIN_JOBS_MAX_HEADS)
+    if (!d || !d->text || !d->text->n_jobs || H > TRUN_JOBS_MAX_HEADS)
         return;
-    struct train_text_eval all, knocked[UI_TRAIN_JOBS_MAX_HEADS];
+    struct train_text_eval all, knocked[TRUN_JOBS_MAX_HEADS];
     p->jobs_valid = train_text_evaluate(run, &all, NULL) == 0 &&
                     train_text_head_jobs(run, &all, knocked, p->jobs, NULL) == 0;
 }
 
-void ui_train_pane_jobs(const struct ui_train_pane *p, long scrub, int h, char *buf, size_t n)
+void trun_pane_jobs(const struct trun_pane *p, long scrub, int h, char *buf, size_t n)
 {
     if (n)
         buf[0] = '\0';
@@ -67,19 +67,19 @@ void ui_train_pane_jobs(const struct ui_train_pane *p, long scrub, int h, char *
 
 /* An evaluation on the held-out batch; the run stops when its score has
  * been at its best for the patience. */
-static void evaluate(struct ui_train_pane *p)
+static void evaluate(struct trun_pane *p)
 {
     struct train_run *run = p->run;
     train_run_evaluate(run);
     measure_roles(p, run->model, -1);
     measure_jobs(p);
-    ui_train_history_eval(&p->hist, run->model->step, run->accuracy);
+    trun_history_eval(&p->hist, run->model->step, run->accuracy);
     switch (train_stopping_evaluated(&p->stopping, run)) {
     case TRAIN_STOP_SETTLED:
-        p->stop = UI_TRAIN_STOP_STABLE;
+        p->stop = TRUN_STOP_STABLE;
         break;
     case TRAIN_STOP_LIMIT:
-        p->stop = UI_TRAIN_STOP_LIMIT;
+        p->stop = TRUN_STOP_LIMIT;
         break;
     case TRAIN_RUNNING:
         break;
@@ -87,21 +87,20 @@ static void evaluate(struct ui_train_pane *p)
 }
 
 /* A pane at step 0: its first evaluation and checkpoint. */
-static void pane_begin(const struct ui_train *t, struct ui_train_pane *p)
+static void pane_begin(const struct trun *t, struct trun_pane *p)
 {
-    p->stop = UI_TRAIN_RUNNING;
+    p->stop = TRUN_RUNNING;
     train_stopping_init(&p->stopping, t->opt.steps);
     p->run->last_loss = NAN;
-    ui_train_ring_clear(&p->ring, UI_TRAIN_CHECKPOINT_EVERY);
-    ui_train_history_clear(&p->hist, p->run->model->cfg.n_outputs);
+    trun_ring_clear(&p->ring, TRUN_CHECKPOINT_EVERY);
+    trun_history_clear(&p->hist, p->run->model->cfg.n_outputs);
     evaluate(p);
-    struct ui_train_mark m;
+    struct trun_mark m;
     mark_now(p->run, &m);
-    ui_train_ring_offer(&p->ring, 0, p->run->model->params, &m);
+    trun_ring_offer(&p->ring, 0, p->run->model->params, &m);
 }
 
-static int pane_new(const struct ui_train *t, int heads, struct ui_train_pane *p,
-                    struct mha_error *err)
+static int pane_new(const struct trun *t, int heads, struct trun_pane *p, struct mha_error *err)
 {
     memset(p, 0, sizeof *p);
     p->run = train_run_new(t->task, t->d_model, heads, t->vocab, t->context, &t->opt, err);
@@ -118,10 +117,9 @@ static int pane_new(const struct ui_train *t, int heads, struct ui_train_pane *p
         pane_done(p);
         return -1;
     }
-    if (ui_train_ring_init(&p->ring, UI_TRAIN_CHECKPOINTS, m->n_params,
-                           UI_TRAIN_CHECKPOINT_EVERY) != 0 ||
-        ui_train_history_init(&p->hist, t->opt.steps, m->cfg.n_outputs,
-                              t->opt.steps / UI_TRAIN_EVAL_EVERY + 2) != 0) {
+    if (trun_ring_init(&p->ring, TRUN_CHECKPOINTS, m->n_params, TRUN_CHECKPOINT_EVERY) != 0 ||
+        trun_history_init(&p->hist, t->opt.steps, m->cfg.n_outputs,
+                          t->opt.steps / TRUN_EVAL_EVERY + 2) != 0) {
         mha_error_set(err, "out of memory for the checkpoints of %d steps", t->opt.steps);
         pane_done(p);
         return -1;
@@ -130,14 +128,14 @@ static int pane_new(const struct ui_train *t, int heads, struct ui_train_pane *p
     return 0;
 }
 
-struct ui_train *ui_train_new(const struct ui_train_setup *s, struct mha_error *err)
+struct trun *trun_new(const struct trun_setup *s, struct mha_error *err)
 {
-    if (s->n_heads < 1 || s->n_heads > UI_TRAIN_MAX_PANES) {
-        mha_error_set(err, "--compare: from 1 to %d head counts, got %d", UI_TRAIN_MAX_PANES,
+    if (s->n_heads < 1 || s->n_heads > TRUN_MAX_PANES) {
+        mha_error_set(err, "--compare: from 1 to %d head counts, got %d", TRUN_MAX_PANES,
                       s->n_heads);
         return NULL;
     }
-    struct ui_train *t = calloc(1, sizeof *t);
+    struct trun *t = calloc(1, sizeof *t);
     if (!t) {
         mha_error_set(err, "out of memory");
         return NULL;
@@ -148,13 +146,13 @@ struct ui_train *ui_train_new(const struct ui_train_setup *s, struct mha_error *
     t->context = s->context;
     t->opt = s->opt;
     t->compare = s->compare;
-    t->rate = UI_TRAIN_RATE_DEFAULT;
+    t->rate = TRUN_RATE_DEFAULT;
     t->scrub = -1;
     t->shown = true;
     for (int i = 0; i < s->n_heads; i++) {
         t->heads[i] = s->heads[i];
         if (pane_new(t, s->heads[i], &t->panes[i], err) != 0) {
-            ui_train_free(t);
+            trun_free(t);
             return NULL;
         }
         t->n_panes = i + 1;
@@ -162,8 +160,8 @@ struct ui_train *ui_train_new(const struct ui_train_setup *s, struct mha_error *
     return t;
 }
 
-int ui_train_setup_from_lesson(const struct lesson_state *st, struct ui_train_setup *s,
-                               struct mha_error *err)
+int trun_setup_from_lesson(const struct lesson_state *st, struct trun_setup *s,
+                           struct mha_error *err)
 {
     memset(s, 0, sizeof *s);
     s->task = st->train ? train_task_find(st->train) : NULL;
@@ -181,7 +179,7 @@ int ui_train_setup_from_lesson(const struct lesson_state *st, struct ui_train_se
     return 0;
 }
 
-void ui_train_free(struct ui_train *t)
+void trun_free(struct trun *t)
 {
     if (!t)
         return;
@@ -193,7 +191,7 @@ void ui_train_free(struct ui_train *t)
 /* Pane p from step 0 with seed, in the memory it has (the same model, only
  * another seed): nothing is allocated, so retraining does not grow the
  * program. */
-static int pane_reseed(const struct ui_train *t, struct ui_train_pane *p, uint32_t seed,
+static int pane_reseed(const struct trun *t, struct trun_pane *p, uint32_t seed,
                        struct mha_error *err)
 {
     if (train_run_reseed(p->run, seed, err) != 0 ||
@@ -209,7 +207,7 @@ static int pane_reseed(const struct ui_train *t, struct ui_train_pane *p, uint32
     return 0;
 }
 
-int ui_train_restart(struct ui_train *t, uint32_t seed, int heads, struct mha_error *err)
+int trun_restart(struct trun *t, uint32_t seed, int heads, struct mha_error *err)
 {
     bool same = true; /* the same models, another seed: retrained in place */
     for (int i = 0; i < t->n_panes; i++)
@@ -225,7 +223,7 @@ int ui_train_restart(struct ui_train *t, uint32_t seed, int heads, struct mha_er
         t->paused = false;
         return 0;
     }
-    struct ui_train nt = *t;
+    struct trun nt = *t;
     nt.opt.seed = seed;
     if (heads > 0 && t->n_panes == 1)
         nt.heads[0] = heads;
@@ -247,33 +245,33 @@ int ui_train_restart(struct ui_train *t, uint32_t seed, int heads, struct mha_er
 }
 
 /* n steps of one pane (fewer when it stops). */
-static void pane_steps(struct ui_train_pane *p, int n)
+static void pane_steps(struct trun_pane *p, int n)
 {
     struct train_run *run = p->run;
-    for (int i = 0; i < n && p->stop == UI_TRAIN_RUNNING; i++) {
+    for (int i = 0; i < n && p->stop == TRUN_RUNNING; i++) {
         if (train_run_steps(run, 1) != 1) {
-            p->stop = UI_TRAIN_STOP_LIMIT;
+            p->stop = TRUN_STOP_LIMIT;
             break;
         }
-        ui_train_history_loss(&p->hist, run->last_loss);
+        trun_history_loss(&p->hist, run->last_loss);
         if (train_stopping_due(run)) /* as headless training evaluates */
             evaluate(p);
-        struct ui_train_mark m;
+        struct trun_mark m;
         mark_now(run, &m);
-        ui_train_ring_offer(&p->ring, run->model->step, run->model->params, &m);
+        trun_ring_offer(&p->ring, run->model->step, run->model->params, &m);
     }
 }
 
-static void steps(struct ui_train *t, int n)
+static void steps(struct trun *t, int n)
 {
     for (int i = 0; i < t->n_panes; i++)
         pane_steps(&t->panes[i], n);
 }
 
-bool ui_train_done(const struct ui_train *t)
+bool trun_done(const struct trun *t)
 {
     for (int i = 0; i < t->n_panes; i++)
-        if (t->panes[i].stop == UI_TRAIN_RUNNING)
+        if (t->panes[i].stop == TRUN_RUNNING)
             return false;
     return true;
 }
@@ -287,7 +285,7 @@ static double wall_ms(void)
 }
 
 /* Steps done over the last second of the session clock: the pace kept. */
-static void pace_note(struct ui_train *t, long now_ms, int k)
+static void pace_note(struct trun *t, long now_ms, int k)
 {
     if (now_ms - t->pace_from >= 1000) {
         t->pace_steps_s = (int)((double)t->pace_count * 1000.0 / (double)(now_ms - t->pace_from));
@@ -297,15 +295,15 @@ static void pace_note(struct ui_train *t, long now_ms, int k)
     t->pace_count += k;
 }
 
-bool ui_train_catch_up(struct ui_train *t, long now_ms, bool exact, int max_ticks)
+bool trun_catch_up(struct trun *t, long now_ms, bool exact, int max_ticks)
 {
     t->now_ms = now_ms;
-    long due = t->start_ms + (t->tick + 1) * UI_TRAIN_TICK_MS;
+    long due = t->start_ms + (t->tick + 1) * TRUN_TICK_MS;
     /* a clock that jumped (a replay ended, the machine could not keep up):
      * go on from now rather than rush or wait */
-    if (!exact && (now_ms - due > 1000 || due - now_ms > 1000 + UI_TRAIN_TICK_MS)) {
-        t->start_ms = now_ms - t->tick * UI_TRAIN_TICK_MS;
-        due = t->start_ms + (t->tick + 1) * UI_TRAIN_TICK_MS;
+    if (!exact && (now_ms - due > 1000 || due - now_ms > 1000 + TRUN_TICK_MS)) {
+        t->start_ms = now_ms - t->tick * TRUN_TICK_MS;
+        due = t->start_ms + (t->tick + 1) * TRUN_TICK_MS;
     }
     bool changed = false;
     /* the screen's own clock: keys first, then the ticks that fit a frame's
@@ -315,41 +313,41 @@ bool ui_train_catch_up(struct ui_train *t, long now_ms, bool exact, int max_tick
     bool over = false;
     for (int n = 0; due <= now_ms && !over && (max_ticks <= 0 || n < max_ticks); n++) {
         t->tick++;
-        if (!t->paused && !ui_train_done(t)) {
-            const int k = ui_train_tick_steps(t->tick, ui_train_rates[t->rate]);
+        if (!t->paused && !trun_done(t)) {
+            const int k = trun_tick_steps(t->tick, trun_rates[t->rate]);
             int done = k;
             if (exact) {
                 steps(t, k);
             } else { /* a step at a time, as long as the frame's budget lasts */
                 for (done = 0; done < k && !over; done++) {
                     steps(t, 1);
-                    over = wall_ms() - begin > UI_TRAIN_BUDGET_MS;
+                    over = wall_ms() - begin > TRUN_BUDGET_MS;
                 }
             }
             pace_note(t, now_ms, done);
             changed = true;
         }
-        due += UI_TRAIN_TICK_MS;
+        due += TRUN_TICK_MS;
     }
     if (over && due <= now_ms) /* what did not fit is dropped: go on from now */
-        t->start_ms = now_ms - t->tick * UI_TRAIN_TICK_MS;
+        t->start_ms = now_ms - t->tick * TRUN_TICK_MS;
     return changed;
 }
 
-int ui_train_pace(const struct ui_train *t)
+int trun_pace(const struct trun *t)
 {
     return t->pace_steps_s;
 }
 
-int ui_train_wait_ms(const struct ui_train *t, long now_ms, int cap)
+int trun_wait_ms(const struct trun *t, long now_ms, int cap)
 {
-    if (t->paused || ui_train_done(t))
+    if (t->paused || trun_done(t))
         return cap;
-    const long due = t->start_ms + (t->tick + 1) * UI_TRAIN_TICK_MS - now_ms;
+    const long due = t->start_ms + (t->tick + 1) * TRUN_TICK_MS - now_ms;
     return due < 0 ? 0 : due < cap ? (int)due : cap;
 }
 
-void ui_train_step_once(struct ui_train *t)
+void trun_step_once(struct trun *t)
 {
     t->paused = true;
     t->scrub = -1;
@@ -358,19 +356,19 @@ void ui_train_step_once(struct ui_train *t)
 
 /* ---- checkpoints ------------------------------------------------------------------------- */
 
-long ui_train_shown_step(const struct ui_train *t)
+long trun_shown_step(const struct trun *t)
 {
     return t->scrub >= 0 ? t->scrub : t->panes[0].run->model->step;
 }
 
 /* Load the checkpoint at or before step into every pane's shown model. */
-static void load_checkpoints(struct ui_train *t, long step)
+static void load_checkpoints(struct trun *t, long step)
 {
     struct mha_error err;
     for (int i = 0; i < t->n_panes; i++) {
-        struct ui_train_pane *p = &t->panes[i];
-        const int c = ui_train_ring_find(&p->ring, step);
-        const float *params = ui_train_ring_params(&p->ring, c);
+        struct trun_pane *p = &t->panes[i];
+        const int c = trun_ring_find(&p->ring, step);
+        const float *params = trun_ring_params(&p->ring, c);
         if (!params)
             continue;
         memcpy(p->shown->params, params, p->shown->n_params * sizeof *params);
@@ -380,48 +378,48 @@ static void load_checkpoints(struct ui_train *t, long step)
     }
 }
 
-void ui_train_scrub(struct ui_train *t, int dir)
+void trun_scrub(struct trun *t, int dir)
 {
-    const struct ui_train_ring *r = &t->panes[0].ring;
+    const struct trun_ring *r = &t->panes[0].ring;
     if (r->n == 0)
         return;
     int c;
     if (t->scrub < 0)
         c = dir < 0 ? r->n - 1 : -1;
     else
-        c = ui_train_ring_find(r, t->scrub) + (dir < 0 ? -1 : 1);
+        c = trun_ring_find(r, t->scrub) + (dir < 0 ? -1 : 1);
     /* the last checkpoint going left is where the live model is unless it moved on */
-    if (t->scrub < 0 && dir < 0 && ui_train_ring_mark(r, c)->step == ui_train_shown_step(t))
+    if (t->scrub < 0 && dir < 0 && trun_ring_mark(r, c)->step == trun_shown_step(t))
         c--;
     if (c < 0) {
         c = 0;
     } else if (c >= r->n) {
-        ui_train_scrub_live(t);
+        trun_scrub_live(t);
         return;
     }
     t->paused = true;
-    t->scrub = ui_train_ring_mark(r, c)->step;
+    t->scrub = trun_ring_mark(r, c)->step;
     load_checkpoints(t, t->scrub);
 }
 
-void ui_train_scrub_live(struct ui_train *t)
+void trun_scrub_live(struct trun *t)
 {
     t->scrub = -1;
 }
 
-void ui_train_scrub_first(struct ui_train *t)
+void trun_scrub_first(struct trun *t)
 {
     t->paused = true;
     t->scrub = 0;
     load_checkpoints(t, 0);
 }
 
-const struct train_model *ui_train_pane_model(const struct ui_train_pane *p, long scrub)
+const struct train_model *trun_pane_model(const struct trun_pane *p, long scrub)
 {
     return scrub >= 0 ? p->shown : p->run->model;
 }
 
-bool ui_train_pane_heads(const struct ui_train_pane *p, long scrub, struct train_head_stats *out)
+bool trun_pane_heads(const struct trun_pane *p, long scrub, struct train_head_stats *out)
 {
     const int heads = p->run->model->cfg.heads;
     if (p->roles_valid && p->roles_of == (scrub >= 0 ? scrub : -1)) {
@@ -430,41 +428,40 @@ bool ui_train_pane_heads(const struct ui_train_pane *p, long scrub, struct train
     }
     const struct train_batch *eval = p->run->eval; /* not measured yet: now */
     const int n = eval->size < TRAIN_HEADS_SEQUENCES ? eval->size : TRAIN_HEADS_SEQUENCES;
-    return train_heads_measure(ui_train_pane_model(p, scrub), eval, n, out, NULL) == 0;
+    return train_heads_measure(trun_pane_model(p, scrub), eval, n, out, NULL) == 0;
 }
 
-long ui_train_span(const struct ui_train *t)
+long trun_span(const struct trun *t)
 {
     long most = 0;
     for (int i = 0; i < t->n_panes; i++) {
         const long s = t->panes[i].run->model->step;
         most = s > most ? s : most;
     }
-    if (ui_train_done(t))
+    if (trun_done(t))
         return most > 0 ? most : 1;
     long span = (most + most / 4 + 99) / 100 * 100;
     span = span < 500 ? 500 : span;
     return span < t->opt.steps ? span : t->opt.steps;
 }
 
-float ui_train_pane_accuracy(const struct ui_train *t, const struct ui_train_pane *p, int k)
+float trun_pane_accuracy(const struct trun *t, const struct trun_pane *p, int k)
 {
     if (t->scrub < 0)
         return p->run->accuracy[k];
-    const struct ui_train_mark *mk =
-        ui_train_ring_mark(&p->ring, ui_train_ring_find(&p->ring, t->scrub));
+    const struct trun_mark *mk = trun_ring_mark(&p->ring, trun_ring_find(&p->ring, t->scrub));
     return mk ? mk->acc[k] : NAN;
 }
 
 /* ---- words ---------------------------------------------------------------------------- */
 
-void ui_train_pane_title(const struct ui_train_pane *p, char *buf, size_t n)
+void trun_pane_title(const struct trun_pane *p, char *buf, size_t n)
 {
     const int h = p->run->model->cfg.heads;
     snprintf(buf, n, "%d head%s", h, h == 1 ? "" : "s");
 }
 
-void ui_train_stop_text(const struct ui_train_pane *p, char *buf, size_t n)
+void trun_stop_text(const struct trun_pane *p, char *buf, size_t n)
 {
     train_stopping_text(&p->stopping, p->run->model->step, buf, n);
 }
