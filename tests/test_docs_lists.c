@@ -108,8 +108,13 @@ START_TEST(test_words_expand)
     char buf[256], names[128];
     ck_assert_str_eq(ui_words_expand("next: {themes|, }.", buf, sizeof buf),
                      "next: dark, light, projector, mono.");
-    ck_assert_str_eq(ui_words_expand("{views| or }", buf, sizeof buf), "shapes, cost or heads");
-    ck_assert_str_eq(ui_words_expand("({range})", buf, sizeof buf), "(0-6)");
+    ck_assert_str_eq(ui_words_expand("{views| or }", buf, sizeof buf),
+                     mha_view_names(names, sizeof names, " or "));
+    char range[16];
+    snprintf(names, sizeof names, "(%s)", mha_stage_range(range, sizeof range));
+    ck_assert_str_eq(ui_words_expand("({range})", buf, sizeof buf), names);
+    snprintf(names, sizeof names, "0 … %d", MHA_STAGE_COUNT - 1);
+    ck_assert_str_eq(ui_words_expand("0 … {last_stage}", buf, sizeof buf), names);
     ck_assert_str_eq(ui_words_expand("{stages| and }", buf, sizeof buf),
                      mha_stage_names(names, sizeof names, " and "));
     ck_assert_str_eq(ui_words_expand("{formats| or }", buf, sizeof buf),

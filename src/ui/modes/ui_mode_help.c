@@ -205,9 +205,12 @@ static int help_layout(struct help_line *out, int max, char labels[][48], char t
     for (int i = 0; i < extra && n < max; i++)
         out[n++] = more_help[i];
     /* the lists named in the words ("next theme: {themes|, }") from their tables */
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         if (out[i].text && strchr(out[i].text, '{'))
             out[i].text = ui_words_expand(out[i].text, texts[i], 96);
+        if (out[i].key && strchr(out[i].key, '{') && nl < max) /* "0 … {last_stage}" */
+            out[i].key = ui_words_expand(out[i].key, labels[nl++], 48);
+    }
     return n;
 }
 

@@ -35,9 +35,6 @@ enum train_act {
     TACT_SWALLOW
 };
 
-/* The stage keys 0 … 6 below are one digit per stage of the stage table. */
-_Static_assert(MHA_STAGE_COUNT == 7, "the stage keys ('0' … '6', \"0 … 6\") name every stage");
-
 static const struct ui_keymap_row table[] = {
     /* the hints, in this order, are the training screen's key hint line */
     {{' ', 'p'}, "Space p", TACT_PAUSE, "pause / train on (p in a lesson)", "Space pause"},
@@ -51,10 +48,7 @@ static const struct ui_keymap_row table[] = {
     {{'-', '_'}, NULL, TACT_HEADS_FEWER, NULL, NULL},
     {{KEY_HOME, 'g'}, "Home g End G", TACT_FIRST, "step 0 / the model as it is now", NULL},
     {{KEY_END, 'G'}, NULL, TACT_LIVE, NULL, NULL},
-    {{'0', '1', '2', '3', '4', '5', '6'},
-     "0 … 6",
-     TACT_STAGE,
-     "the stages of the model shown (t comes back)",
+    {UI_STAGE_KEYS, UI_STAGE_KEYS_LABEL, TACT_STAGE, "the stages of the model shown (t comes back)",
      "{range} stages"},
     {{'w'}, "w", TACT_CIRCUITS, "what each head writes (its weights) / the heatmaps", NULL},
     {{'e'}, "e", TACT_EXPORT, "write the training state as SVG (:export html too)", NULL},

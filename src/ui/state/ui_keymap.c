@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ui/state/ui_words.h"
+
 static bool row_has(const struct ui_keymap_row *r, int key)
 {
     for (int k = 0; k < UI_KEY_MAX_KEYS && r->keys[k]; k++)
@@ -108,7 +110,7 @@ bool ui_key_label_names(const char *label, int key)
 {
     char name[16], copy[64];
     ui_key_name(key, name, sizeof name);
-    snprintf(copy, sizeof copy, "%s", label ? label : "");
+    ui_words_expand(label ? label : "", copy, sizeof copy); /* "0 … {last_stage}" */
     const char *words[16];
     int n = 0;
     char *save = NULL;

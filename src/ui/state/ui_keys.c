@@ -10,17 +10,12 @@
 
 #define CTRL(c) ((c)&0x1f)
 
-/* The stage keys 0 … 6 below are one digit per stage of the stage table. */
-_Static_assert(MHA_STAGE_COUNT == 7, "the stage keys ('0' … '6', \"0 … 6\") name every stage");
+_Static_assert(MHA_STAGE_COUNT <= 10, "a digit key for every stage");
 
 const struct ui_key_binding ui_key_table[] = {
     {{KEY_LEFT, 'h'}, "← h", UI_KEYS_BROWSE, UI_ACT_STAGE_PREV, "previous stage"},
     {{KEY_RIGHT, 'l'}, "→ l", UI_KEYS_BROWSE, UI_ACT_STAGE_NEXT, "next stage"},
-    {{'0', '1', '2', '3', '4', '5', '6'},
-     "0 … 6",
-     UI_KEYS_ANY,
-     UI_ACT_STAGE_JUMP,
-     "jump to a stage"},
+    {UI_STAGE_KEYS, UI_STAGE_KEYS_LABEL, UI_KEYS_ANY, UI_ACT_STAGE_JUMP, "jump to a stage"},
     {{'+', '='}, "+ =", UI_KEYS_ANY, UI_ACT_HEADS_MORE, "more heads: next divisor of d_model"},
     {{'-', '_'}, "- _", UI_KEYS_ANY, UI_ACT_HEADS_FEWER, "fewer heads: previous divisor"},
     {{']'}, "]", UI_KEYS_ANY, UI_ACT_DMODEL_UP, "d_model up (heads follow to a divisor)"},

@@ -5,6 +5,8 @@
 
 #include <stdbool.h>
 
+#include "engine/mha.h" /* MHA_STAGE_COUNT */
+
 /* When a binding applies. */
 enum ui_key_mode {
     UI_KEYS_ANY,    /* always */
@@ -61,6 +63,17 @@ enum ui_action {
 };
 
 #define UI_KEY_MAX_KEYS 12
+
+/* The stage keys: one digit per stage of the stage table, '0' up to the
+ * last (the rest of the list 0, which ends it), and their label. */
+#define UI_STAGE_DIGIT(i) (MHA_STAGE_COUNT > (i) ? '0' + (i) : 0)
+#define UI_STAGE_KEYS                                                                              \
+    {                                                                                              \
+        UI_STAGE_DIGIT(0), UI_STAGE_DIGIT(1), UI_STAGE_DIGIT(2), UI_STAGE_DIGIT(3),                \
+            UI_STAGE_DIGIT(4), UI_STAGE_DIGIT(5), UI_STAGE_DIGIT(6), UI_STAGE_DIGIT(7),            \
+            UI_STAGE_DIGIT(8), UI_STAGE_DIGIT(9)                                                   \
+    }
+#define UI_STAGE_KEYS_LABEL "0 … {last_stage}"
 
 struct ui_key_binding {
     int keys[UI_KEY_MAX_KEYS]; /* curses key codes, 0-terminated */

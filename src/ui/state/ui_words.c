@@ -24,6 +24,8 @@ static bool list_of(const char *name, size_t len, const char *last, char *out, s
         mha_format_list(MHA_FORMAT_ANY, last, out, n);
     else if (len == 5 && !strncmp(name, "range", len))
         mha_stage_range(out, n);
+    else if (len == 10 && !strncmp(name, "last_stage", len))
+        snprintf(out, n, "%d", MHA_STAGE_COUNT - 1);
     else
         return false;
     return true;
