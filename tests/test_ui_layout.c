@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/stages.h"
 #include "ui/draw/ui_layout.h"
 
 static void assert_inside(struct ui_rect r, int rows, int cols)
@@ -121,22 +122,25 @@ END_TEST
 
 /* ------------------------------------------------------------ TCase bar */
 
-static const char *const full[7] = {"Input",     "Projection", "Split", "Transpose",
-                                    "Attention", "Merge",      "Output"};
-static const char *const brief[7] = {"Input", "Proj", "Split", "Transp", "Attn", "Merge", "Output"};
-
 START_TEST(test_bar_forms)
 {
-    struct ui_bar_slot s[7];
+    /* the names the pipeline bar shows, from the stage table */
+    const char *full[MHA_STAGE_COUNT], *brief[MHA_STAGE_COUNT];
+    for (int i = 0; i < MHA_STAGE_COUNT; i++) {
+        full[i] = mha_stage_info((enum mha_stage)i)->title;
+        brief[i] = mha_stage_info((enum mha_stage)i)->short_title;
+    }
+    const int last = MHA_STAGE_COUNT - 1;
+    struct ui_bar_slot s[MHA_STAGE_COUNT];
     /* wide: every full name; slots do not overlap and are in order */
     int used = ui_bar_fit(200, full, brief, 3, s);
     ck_assert_int_le(used, 200);
-    for (int i = 0; i < 7; i++) {
+    for (int i = 0; i < MHA_STAGE_COUNT; i++) {
         ck_assert(s[i].full_name);
         if (i)
             ck_assert_int_eq(s[i].x, s[i - 1].x + s[i - 1].w + 1);
     }
-    ck_assert_int_eq(s[1].w, 4 + 10); /* " 1 Projection " */
+    ck_assert_int_eq(s[1].w, 4 + (int)strlen(full[1])); /* " 1 Projection " */
     /* 80 columns: short names, the current one in full */
     used = ui_bar_fit(80, full, brief, 4, s);
     ck_assert_int_le(used, 80);
@@ -144,10 +148,10 @@ START_TEST(test_bar_forms)
     ck_assert(!s[1].full_name);
     ck_assert(!s[1].digit_only);
     /* very narrow: digits, still the current stage named */
-    used = ui_bar_fit(40, full, brief, 6, s);
+    used = ui_bar_fit(40, full, brief, last, s);
     ck_assert_int_le(used, 40);
     ck_assert(s[0].digit_only);
-    ck_assert(s[6].full_name);
+    ck_assert(s[last].full_name);
 }
 END_TEST
 
