@@ -9,7 +9,7 @@
  * (errors, JSON strings, the assets folder) and cli_exit.c at the bottom,
  * the options (cli_options.c) above the text and lesson tools they use,
  * the dump, training, recording and explorer runners above them, main.c on
- * top.  tests/cli_calls.py prints the order and fails on a call that goes
+ * top.  tests/cli/cli_calls.py prints the order and fails on a call that goes
  * back (a circle). */
 #ifndef MHA_CLI_H
 #define MHA_CLI_H

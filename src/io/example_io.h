@@ -41,7 +41,7 @@ struct mha_example *mha_example_load(const char *path, struct mha_error *err);
 /* mha_example_load's reading of a file of 1 MiB or more, at any size: two
  * passes with no tree for the numbers (example_stream.h), or the whole tree
  * where the passes leave it to jansson; *streamed says which.  The result
- * and every message are the same either way (tests/test_example_stream.c). */
+ * and every message are the same either way (tests/io/test_example_stream.c). */
 struct mha_example *mha_example_load_streamed(const char *path, struct mha_error *err,
                                               bool *streamed);
 

@@ -2,7 +2,7 @@
  * "%.4f" and "%.9g" of a float, without going through printf for the values
  * the dumps hold (a float times 10^4 is exact in a double, and 9 digits of a
  * float come from one 128-bit product), falling back to snprintf elsewhere.
- * tests/test_num_text.c holds each to snprintf over millions of floats. */
+ * tests/io/test_num_text.c holds each to snprintf over millions of floats. */
 #ifndef MHA_NUM_TEXT_H
 #define MHA_NUM_TEXT_H
 

@@ -2,7 +2,7 @@
  * value and how it is read, how it changes the lesson state, and the words
  * lessons/README.md uses for it.  A new key is one row here plus its member
  * of struct lesson_scene; the parser, the "known keys" message, the state
- * and the README check (tests/test_lesson_keys.c) all read this table.
+ * and the README check (tests/lesson/test_lesson_keys.c) all read this table.
  *
  * Rows are in the order they are applied: a load comes before the heads
  * and switches that may follow it, a stage before a view. */

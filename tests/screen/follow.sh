@@ -122,7 +122,11 @@ T send-keys -t tt Space
 wait_in tt "paused"
 wait_in ts "paused" 4
 step_of() { cap "$1" | grep -oP 'step \K[0-9]+' | head -1; }
-sleep 0.5
+i=0
+until [ -n "$(step_of tt)" ] && [ "$(step_of tt)" = "$(step_of ts)" ] || [ $i -ge 100 ]; do
+    sleep 0.05
+    i=$((i + 1))
+done
 [ -n "$(step_of tt)" ] && [ "$(step_of tt)" = "$(step_of ts)" ] ||
     fail "the teacher paused at step $(step_of tt), the student at $(step_of ts)"
 pass

@@ -102,6 +102,34 @@ wait_gone() {
 
 keys() { T send-keys "$@"; }
 
+# explorer_pid: the program this test's terminal runs (the child of its
+# pane's shell), never another test's explorer running beside it
+explorer_pid() {
+    local shell
+    shell=$(T display -p '#{pane_pid}') || return 1
+    pgrep -P "$shell" -x "$(basename "$EXE")"
+}
+
+# settle BEFORE [seconds]: for keys whose effect has no text of its own to
+# wait for: poll until the screen differs from BEFORE (a `screen -e` taken
+# before the keys were sent), then until it holds still for a quarter second.
+settle() {
+    local before=$1 limit=${2:-10} prev=$1 cur same=0 i=0
+    while [ $i -lt $((limit * 20)) ]; do
+        cur=$(screen -e)
+        if [ "$cur" != "$prev" ]; then
+            prev=$cur
+            same=0
+        elif [ "$cur" != "$before" ]; then
+            same=$((same + 1))
+            [ $same -ge 5 ] && return 0
+        fi
+        sleep 0.05
+        i=$((i + 1))
+    done
+    fail "the screen did not change and settle within ${limit}s"
+}
+
 # type TEXT: literal text, no key names.
 type_text() { T send-keys -l -- "$1"; }
 

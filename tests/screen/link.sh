@@ -28,8 +28,9 @@ keys Enter
 wait_for "4 tokens; numbers drawn from seed 42."
 keys + c s r 4
 wait_for "seed 43"
+before=$(screen -e)
 keys Tab Down Down Right
-sleep 0.3
+settle "$before"
 status_line=$(screen | tail -1)
 top >"$WORK/before"
 T set -g set-clipboard on # tmux keeps what OSC 52 sends as a paste buffer

@@ -44,14 +44,19 @@ T kill-server
 # the wheel scrolls as j and k do
 start 100 30
 wait_for "0 · Input"
+before=$(screen -e)
 wheel_down 10 10
-sleep 0.3
+settle "$before"
 after_wheel=$(screen | sed -n 2p)
 T kill-server
 start 100 30
 wait_for "0 · Input"
 keys j j j
-sleep 0.3
+i=0
+while [ "$(screen | sed -n 2p)" != "$after_wheel" ] && [ $i -lt 200 ]; do
+    sleep 0.05
+    i=$((i + 1))
+done
 check "the wheel does what three j do" test "$(screen | sed -n 2p)" = "$after_wheel"
 # the help scrolls with the wheel
 keys ?

@@ -24,8 +24,9 @@ keys +
 wait_for "3 heads of d_k = 6 / 3 = 2"
 keys c
 wait_for "Causal mask on"
+before=$(screen -e)
 keys Tab Down Right
-sleep 0.3
+settle "$before"
 top >"$WORK/recorded"
 status_line=$(screen | tail -1)
 check "the cursor is on a cell" test "$(grep -c '^[0-9]*:' "$WORK/recorded")" -ge 2

@@ -59,7 +59,8 @@ check "a second SIGINT: no temporary left" test -z "$(ls | grep -v -e '^model.js
 # the screen: SIGTERM while it runs
 start 80 24
 wait_for "? help"
-pkill -TERM -f "^$EXE\$" || pkill -TERM -x mha-explorer
+pid=$(explorer_pid) || fail "no program to signal"
+kill -TERM "$pid"
 wait_exit 143
 T kill-server
 

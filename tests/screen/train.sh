@@ -123,7 +123,7 @@ check "--train without a terminal" refused "To train without a terminal add --du
 rss() { awk '/^VmRSS/ {print $2}' "/proc/$1/status"; }
 start 100 30 -- --train first-prev
 wait_for "first-prev · step"
-pid=$(pgrep -f -- "^$EXE --train first-prev\$" | head -1)
+pid=$(explorer_pid)
 [ -n "$pid" ] || fail "no program to measure"
 keys r
 sleep 0.3

@@ -25,7 +25,7 @@
  *   3. declare the mode in modes/ui_mode_panes.h, add it to
  *      ui_mode_registry[] in app/ui_modes.c, and the file to ui_src in
  *      src/ui/meson.build.
- * tests/test_ui_keymap.c checks that no key is bound twice in one mode's
+ * tests/ui/test_ui_keymap.c checks that no key is bound twice in one mode's
  * table, that the help names every bound key, and that it fits 80 columns. */
 #ifndef UI_MODE_H
 #define UI_MODE_H

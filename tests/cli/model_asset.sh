@@ -6,7 +6,7 @@
 # what its heads write.
 EXE=$(realpath "${1:?usage: $0 path/to/mha-explorer}")
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-MODEL=$HERE/../assets/models/sentences.json
+MODEL=$HERE/../../assets/models/sentences.json
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 cd "$WORK" || exit 1

@@ -8,7 +8,7 @@ import os
 import re
 import sys
 
-root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..")
+root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "..")
 ui = os.path.join(root, "src", "ui")
 
 readme = open(os.path.join(ui, "README.md"), encoding="utf-8").read()

@@ -2,7 +2,7 @@
  * templates expand as documented, every row is complete, and the screen's
  * blocks, the exports' matrices, the JSON dump's keys and the text dump's
  * titles are exactly the row's tensors, in the row's order, for every stage
- * at several sizes, masks and scalings.  (tests/table_literals.sh checks
+ * at several sizes, masks and scalings.  (tests/ui/table_literals.sh checks
  * that those builders name no stage.) */
 #include <check.h>
 #include <jansson.h>

@@ -3,7 +3,7 @@
 # (and no other), and the bash one completes options, stages, views, themes,
 # formats and lesson numbers.  zsh's file is syntax-checked where zsh is.
 EXE=$(realpath "${1:?usage: $0 path/to/mha-explorer}")
-DIR=$(dirname "$0")/../scripts/completions
+DIR=$(dirname "$0")/../../scripts/completions
 BASH_FILE=$DIR/mha-explorer.bash
 ZSH_FILE=$DIR/_mha-explorer
 passed=0

@@ -6,4 +6,4 @@
 # figure is in the text that quotes it.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-exec python3 "$here/../scripts/training-figures" "$1" --check 40
+exec python3 "$here/../../scripts/training-figures" "$1" --check 40

@@ -118,7 +118,7 @@ check [ "$(json c.json 'all(len(h["looks"]) == 6 and len(h["writes"][0]["raises"
 check grep -qE "^head 1$" c.txt -- "--dump circuits as text lacks head 1: $(head -c 300 c.txt)"
 check grep -qE "^direct path" c.txt -- "--dump circuits as text lacks the direct path"
 # the whole matrices of a small model, as numpy computes them
-ref=$HERE/data/train
+ref=$HERE/../data/train
 "$EXE" --load "$ref/causal_2heads_two_outputs.model.json" --dump circuits --format json >small.json 2>err.txt
 check python3 - small.json "$ref/circuits.json" <<'PY' -- "--dump circuits: the matrices differ from numpy's"
 import json, sys
