@@ -48,8 +48,9 @@ bool view_cost_make(struct view_desc *vd, const struct view_inputs *in)
     snprintf(vd->note, sizeof vd->note,
              "At equal width the heads cost the same parameters and the same multiply-adds: "
              "%lld heads of %lld share the %lld columns one head would use. Only the number of "
-             "attention maps (softmax rows) grows with the heads.",
-             h, multi.d_k, d);
+             "attention maps (softmax rows) grows with the heads.%s%s%s%s%s",
+             h, multi.d_k, d, p ? " " : "", p ? p->name : "", p ? ": " : "", p ? p->note : "",
+             p ? "." : "");
     snprintf(vd->heading, sizeof vd->heading, "Cost: what the heads cost");
     snprintf(vd->formula, sizeof vd->formula,
              "parameters = 4 · d_model² (+ 4 · d_model biases)\n"
