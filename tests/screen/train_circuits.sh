@@ -42,6 +42,8 @@ start 80 24 -- --train sentences --seed 3
 wait_for " · stopped" 150
 wait_for "head 0 agree "
 wait_for "head 1 content"
+# the rows are labelled with whole words where the heads leave room
+check "whole words as row labels" bash -c "tmux -L $SOCK capture-pane -p | grep -qE '^under +[·]'"
 keys w
 wait_for "head 0 agree  by position:"
 wait_for "  next:"

@@ -151,16 +151,22 @@ static const struct {
 #define SIDE_MIN_W 20
 #define SIDE_GAP 2
 
-/* The widest token of the sample (at most 3 columns) and a space. */
-static int label_width(const struct train_model *m, bool utf8)
+/* The widest token of the sample (at most max columns) and a space. */
+static int label_width(const struct train_model *m, bool utf8, int max)
 {
     int w = 1;
     for (int i = 0; i < m->sample_len; i++) {
         const int tw = ui_text_width(m->vocab_names[m->sample[i]], utf8);
         w = tw > w ? tw : w;
     }
-    return (w > 3 ? 3 : w) + 1;
+    return (w > max ? max : w) + 1;
 }
+
+/* Row labels cut to 3 columns unless there is room: a word's labels grow
+ * to up to 9 columns where the grid of heads keeps its cells and its heads
+ * across. */
+#define LABEL_MIN 3
+#define LABEL_MAX 9
 
 /* The grid of m's heads with cells c and gap columns between heads, as
  * many across as w allows; true when the whole grid fits w x h. */
@@ -180,14 +186,31 @@ static bool heads_try(const struct train_model *m, int label_w, int c, int gap, 
 
 /* The roomiest grid of m's heads that fits w x h (true); when none does,
  * the smallest, cut to the rows of heads that fit (false). */
+/* g fits: its row labels as wide as the tokens ask (up to LABEL_MAX) where
+ * the same cells and the same heads across still fit w x h.  True. */
+static bool heads_wider_labels(const struct train_model *m, bool utf8, int w, int h,
+                               struct heads_geom *g)
+{
+    int cell = 0;
+    while (cell < N_CELLS - 1 && (cells[cell].w != g->cell_w || cells[cell].h != g->cell_h))
+        cell++;
+    struct heads_geom wide;
+    for (int lw = label_width(m, utf8, LABEL_MAX); lw > g->label_w; lw--)
+        if (heads_try(m, lw, cell, g->gap, w, h, &wide) && wide.across == g->across) {
+            *g = wide;
+            break;
+        }
+    return true;
+}
+
 static bool heads_fit(const struct train_model *m, bool utf8, int w, int h, struct heads_geom *g)
 {
-    const int label_w = label_width(m, utf8);
+    const int label_w = label_width(m, utf8, LABEL_MIN);
     for (int c = 0; c < N_CELLS; c++)
         if (heads_try(m, label_w, c, 2, w, h, g))
-            return true;
+            return heads_wider_labels(m, utf8, w, h, g);
     if (heads_try(m, label_w, N_CELLS - 1, 1, w, h, g))
-        return true;
+        return heads_wider_labels(m, utf8, w, h, g);
     const int hh = 2 + m->sample_len;
     int rows = h / hh;
     rows = rows < 1 ? 1 : rows > g->rows ? g->rows : rows;
@@ -200,7 +223,7 @@ static bool heads_fit(const struct train_model *m, bool utf8, int w, int h, stru
 /* The smallest grid of m's heads in one row (or as few rows as w allows). */
 static void heads_smallest(const struct train_model *m, bool utf8, int w, struct heads_geom *g)
 {
-    heads_try(m, label_width(m, utf8), N_CELLS - 1, 1, w, 1 << 20, g);
+    heads_try(m, label_width(m, utf8, LABEL_MIN), N_CELLS - 1, 1, w, 1 << 20, g);
 }
 
 /* Head h of model m at (y, x) in the cells of g, cut at line max_y: its
