@@ -187,8 +187,8 @@ static bool heads_try(const struct train_model *m, int label_w, int c, int gap, 
 /* The roomiest grid of m's heads that fits w x h (true); when none does,
  * the smallest, cut to the rows of heads that fit (false). */
 /* g fits: its row labels as wide as the tokens ask (up to LABEL_MAX) where
- * the same cells and the same heads across still fit w x h.  True. */
-static bool heads_wider_labels(const struct train_model *m, bool utf8, int w, int h,
+ * the same cells and the same heads across still fit w x h. */
+static void heads_wider_labels(const struct train_model *m, bool utf8, int w, int h,
                                struct heads_geom *g)
 {
     int cell = 0;
@@ -200,17 +200,20 @@ static bool heads_wider_labels(const struct train_model *m, bool utf8, int w, in
             *g = wide;
             break;
         }
-    return true;
 }
 
 static bool heads_fit(const struct train_model *m, bool utf8, int w, int h, struct heads_geom *g)
 {
     const int label_w = label_width(m, utf8, LABEL_MIN);
     for (int c = 0; c < N_CELLS; c++)
-        if (heads_try(m, label_w, c, 2, w, h, g))
-            return heads_wider_labels(m, utf8, w, h, g);
-    if (heads_try(m, label_w, N_CELLS - 1, 1, w, h, g))
-        return heads_wider_labels(m, utf8, w, h, g);
+        if (heads_try(m, label_w, c, 2, w, h, g)) {
+            heads_wider_labels(m, utf8, w, h, g);
+            return true;
+        }
+    if (heads_try(m, label_w, N_CELLS - 1, 1, w, h, g)) {
+        heads_wider_labels(m, utf8, w, h, g);
+        return true;
+    }
     const int hh = 2 + m->sample_len;
     int rows = h / hh;
     rows = rows < 1 ? 1 : rows > g->rows ? g->rows : rows;

@@ -87,8 +87,7 @@ void ui_state_done(struct ui_state *st)
 
 void ui_state_drop_view(struct ui_state *st)
 {
-    if (st->vd)
-        st->vd_free(st->vd);
+    view_desc_free(st->vd);
     st->vd = NULL;
     st->vd_stale = st->view != MHA_VIEW_NONE;
 }

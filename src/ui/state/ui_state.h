@@ -52,14 +52,13 @@ struct ui_state {
     char view_preset[32]; /* cost view: a published configuration's id, "" = none */
     struct view_desc *vd; /* owned: the view's numbers (NULL on the stage view), made
                                again by ui_views_sync after the view or the example changed */
-    void (*vd_free)(struct view_desc *vd); /* how vd is freed (set by whoever made it) */
-    bool vd_stale;                         /* vd is to be made again */
-    bool focus;                            /* the cell cursor is in the visualisation */
-    int block;                             /* focused block of the current stage's view */
-    int cur_r, cur_c;                      /* cursor inside that block */
-    int scroll;                            /* first line of the visualisation canvas shown */
-    int side_scroll;    /* first line of the text pane shown (stage text, explain panel) */
-    bool focus_pending; /* put the cursor on focus_cell once the view is built */
+    bool vd_stale;        /* vd is to be made again */
+    bool focus;           /* the cell cursor is in the visualisation */
+    int block;            /* focused block of the current stage's view */
+    int cur_r, cur_c;     /* cursor inside that block */
+    int scroll;           /* first line of the visualisation canvas shown */
+    int side_scroll;      /* first line of the text pane shown (stage text, explain panel) */
+    bool focus_pending;   /* put the cursor on focus_cell once the view is built */
     struct mha_cell focus_cell;
     bool explain_open; /* the explain panel replaces the description */
     bool help_open;

@@ -18,24 +18,17 @@ struct view_inputs ui_view_inputs(const struct ui_state *st)
     };
 }
 
-static void free_desc(struct view_desc *vd)
-{
-    view_desc_free(vd);
-}
-
 void ui_views_sync(struct ui_state *st)
 {
     if (!st->vd_stale)
         return;
     st->vd_stale = false;
-    if (st->vd)
-        st->vd_free(st->vd);
+    view_desc_free(st->vd);
     st->vd = NULL;
     if (st->view == MHA_VIEW_NONE)
         return;
     const struct view_inputs in = ui_view_inputs(st);
     st->vd = view_desc_new(st->view, &in);
-    st->vd_free = free_desc;
     if (!st->vd) {
         st->view = MHA_VIEW_NONE;
         ui_state_say(st, true, "out of memory: the view cannot be shown");
