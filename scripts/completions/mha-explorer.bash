@@ -37,7 +37,7 @@ _mha_explorer() {
         return
         ;;
     --view)
-        mapfile -t COMPREPLY < <(compgen -W "shapes cost heads" -- "$cur")
+        mapfile -t COMPREPLY < <(compgen -W "shapes cost heads circuits" -- "$cur")
         return
         ;;
     --theme)

@@ -16,7 +16,14 @@
  * lessons.  MHA_VIEW_NONE is the stage itself. */
 /* The views beyond the stages; each is described by its row in
  * io/view_desc.c (its name, how it is made) and its own io/view_<name>.c. */
-enum mha_view { MHA_VIEW_NONE, MHA_VIEW_SHAPES, MHA_VIEW_COST, MHA_VIEW_HEADS, MHA_VIEW_COUNT };
+enum mha_view {
+    MHA_VIEW_NONE,
+    MHA_VIEW_SHAPES,
+    MHA_VIEW_COST,
+    MHA_VIEW_HEADS,
+    MHA_VIEW_CIRCUITS,
+    MHA_VIEW_COUNT
+};
 
 /* ---- shapes ---- */
 

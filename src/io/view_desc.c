@@ -13,6 +13,7 @@
 bool view_shapes_make(struct view_desc *d, const struct view_inputs *in);
 bool view_cost_make(struct view_desc *d, const struct view_inputs *in);
 bool view_heads_make(struct view_desc *d, const struct view_inputs *in);
+bool view_circuits_make(struct view_desc *d, const struct view_inputs *in);
 
 static const struct view_kind view_kinds[MHA_VIEW_COUNT] = {
     [MHA_VIEW_SHAPES] = {MHA_VIEW_SHAPES, "shapes", view_shapes_make,
@@ -26,6 +27,10 @@ static const struct view_kind view_kinds[MHA_VIEW_COUNT] = {
                         "Heads view: how the heads' score forms differ, and the effective rank "
                         "of each.",
                         "txt", false},
+    [MHA_VIEW_CIRCUITS] = {MHA_VIEW_CIRCUITS, "circuits", view_circuits_make,
+                           "Circuits view: what each of the %d heads does with words, read off "
+                           "the trained weights.",
+                           "txt", false},
 };
 
 const struct view_kind *view_kind(enum mha_view v)
@@ -93,17 +98,62 @@ void view_desc_free(struct view_desc *d)
     for (int i = 0; d->table.cells && i < d->table.rows * d->table.cols; i++)
         free(d->table.cells[i]);
     free(d->table.cells);
-    for (int i = 0; i < d->heads; i++) {
-        if (d->row_labels)
-            free(d->row_labels[i]);
-        if (d->col_labels)
-            free(d->col_labels[i]);
+    for (int m = 0; m < d->n_matrices; m++) {
+        struct view_matrix *x = &d->matrices[m];
+        for (int i = 0; x->row_labels && i < x->rows; i++)
+            free(x->row_labels[i]);
+        for (int j = 0; x->col_labels && j < x->cols; j++)
+            free(x->col_labels[j]);
+        free(x->row_labels);
+        free(x->col_labels);
+        free(x->data);
     }
-    free(d->row_labels);
-    free(d->col_labels);
-    free(d->similarity);
+    free(d->matrices);
     free(d->rank);
     free(d);
+}
+
+struct view_matrix *view_matrix_add(struct view_desc *d, int rows, int cols, const char *title,
+                                    const char *short_t)
+{
+    if (!d->matrices) {
+        d->matrices = calloc(VIEW_MATRIX_MAX, sizeof *d->matrices);
+        if (!d->matrices)
+            return NULL;
+    }
+    if (d->n_matrices >= VIEW_MATRIX_MAX || rows < 1 || cols < 1)
+        return NULL;
+    struct view_matrix *x = &d->matrices[d->n_matrices];
+    memset(x, 0, sizeof *x);
+    x->data = calloc((size_t)rows * (size_t)cols, sizeof *x->data);
+    x->row_labels = calloc((size_t)rows, sizeof *x->row_labels);
+    x->col_labels = calloc((size_t)cols, sizeof *x->col_labels);
+    bool ok = x->data && x->row_labels && x->col_labels;
+    for (int i = 0; ok && i < rows; i++)
+        ok = (x->row_labels[i] = strdup("")) != NULL;
+    for (int j = 0; ok && j < cols; j++)
+        ok = (x->col_labels[j] = strdup("")) != NULL;
+    /* counted even when incomplete, so that view_desc_free frees what is there */
+    x->rows = rows;
+    x->cols = cols;
+    d->n_matrices++;
+    if (!ok)
+        return NULL;
+    snprintf(x->title, sizeof x->title, "%s", title);
+    snprintf(x->short_t, sizeof x->short_t, "%s", short_t);
+    x->range = 1.0f;
+    return x;
+}
+
+bool view_matrix_label(struct view_matrix *x, bool row, int i, const char *text)
+{
+    char **labels = row ? x->row_labels : x->col_labels;
+    char *s = strdup(text);
+    if (!s)
+        return false;
+    free(labels[i]);
+    labels[i] = s;
+    return true;
 }
 
 long long view_seq_len(const struct view_inputs *in, bool keys)
@@ -188,9 +238,9 @@ void view_desc_write_text(FILE *out, const struct view_desc *d)
         fprintf(out, "%s\n", d->error);
         return;
     }
-    if (d->similarity) {
-        dump_text_matrix(out, d->matrix_title, d->similarity, d->heads, d->heads, d->row_labels,
-                         d->col_labels);
+    for (int m = 0; m < d->n_matrices; m++) {
+        const struct view_matrix *x = &d->matrices[m];
+        dump_text_matrix(out, x->title, x->data, x->rows, x->cols, x->row_labels, x->col_labels);
         fputc('\n', out);
     }
     write_table(out, d);
@@ -205,20 +255,20 @@ static void element(FILE *out, const char *tag, const char *cls, const char *tex
     fprintf(out, "</%s>", tag);
 }
 
-static void html_matrix(FILE *out, const struct view_desc *d)
+static void html_matrix(FILE *out, const struct view_matrix *x)
 {
     fputs("<p>", out);
-    export_xml_text(out, d->matrix_title);
+    export_xml_text(out, x->title);
     fputs("</p>\n<table class=\"lt\">\n<thead><tr><th></th>", out);
-    for (int j = 0; j < d->heads; j++)
-        element(out, "th", NULL, d->col_labels[j]);
+    for (int j = 0; j < x->cols; j++)
+        element(out, "th", NULL, x->col_labels[j]);
     fputs("</tr></thead>\n<tbody>\n", out);
-    for (int i = 0; i < d->heads; i++) {
+    for (int i = 0; i < x->rows; i++) {
         fputs("<tr>", out);
-        element(out, "th", NULL, d->row_labels[i]);
-        for (int j = 0; j < d->heads; j++)
+        element(out, "th", NULL, x->row_labels[i]);
+        for (int j = 0; j < x->cols; j++)
             fprintf(out, "<td class=\"n\">%.3f</td>",
-                    (double)d->similarity[(size_t)i * (size_t)d->heads + (size_t)j]);
+                    (double)x->data[(size_t)i * (size_t)x->cols + (size_t)j]);
         fputs("</tr>\n", out);
     }
     fputs("</tbody>\n</table>\n", out);
@@ -258,7 +308,7 @@ void view_desc_write_html(FILE *out, const struct view_desc *d)
         fputs("</p>\n", out);
         return;
     }
-    if (d->similarity)
-        html_matrix(out, d);
+    for (int m = 0; m < d->n_matrices; m++)
+        html_matrix(out, &d->matrices[m]);
     html_table(out, d);
 }

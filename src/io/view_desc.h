@@ -1,5 +1,5 @@
-/* view_desc.h - a view described once: what the shapes, cost and heads
- * views show, as titled rows of text cells, an optional matrix of numbers,
+/* view_desc.h - a view described once: what the shapes, cost, heads and
+ * circuits views show, as titled rows of text cells, matrices of numbers,
  * notes and the words of the text pane, made from engine data.  The screen
  * (src/ui/views), its exports, --print-lesson's text and the lesson HTML
  * all render this one description.
@@ -17,7 +17,23 @@
 #include "engine/mha.h"
 #include "engine/views.h"
 
+struct train_model;
+
 #define VIEW_TABLE_MAX_COLS 6
+#define VIEW_MATRIX_MAX 16
+
+/* A matrix of numbers shown as a heatmap: signed values on the diverging
+ * scale over -range .. range. */
+struct view_matrix {
+    char title[128];  /* in files */
+    char short_t[64]; /* on screen, where a block is narrow */
+    int rows, cols;
+    float *data;       /* rows x cols, owned */
+    char **row_labels; /* rows strings, owned */
+    char **col_labels; /* cols strings, owned */
+    float range;
+    bool cosine; /* cosines, on the scale -1 .. 1 */
+};
 
 /* A table of text: row 0 is the header. */
 struct view_table {
@@ -36,6 +52,10 @@ struct view_inputs {
     long long batch;                    /* shapes: the batch (0: 2) */
     long long seq;                      /* shapes and cost: sequence length (0: the tokens) */
     const char *preset;                 /* cost: a published model's id (NULL or "": none) */
+    /* circuits: the trained model ex shows (a run in training), else the
+     * model file ex was loaded from (read again); NULL / "": none */
+    const struct train_model *model;
+    const char *model_path;
 };
 
 struct view_desc {
@@ -49,14 +69,13 @@ struct view_desc {
     char formula[256];
     char text[800];
 
-    /* a matrix of numbers above the table (heads: cosines of their forms),
-     * heads x heads; NULL when the view has none */
-    char matrix_title[96]; /* in files */
-    char matrix_short[48]; /* on screen, where a block is narrow */
+    /* matrices of numbers above the table (heads: the cosines of their
+     * forms; circuits: each head's QK and OV circuits); none when
+     * n_matrices is 0 */
+    struct view_matrix *matrices;
+    int n_matrices;
     int heads, d_k;
-    float *similarity;
-    double *rank;
-    char **row_labels, **col_labels; /* "head 0" .. and "h0" .. */
+    double *rank; /* heads: each head's effective rank */
 
     /* the table and the paragraph under it */
     char table_title[96];
@@ -82,12 +101,12 @@ struct view_kind {
 /* The row of view v; NULL for MHA_VIEW_NONE (the stage) or no view. */
 const struct view_kind *view_kind(enum mha_view v);
 
-/* "none", "shapes", "cost", "heads"; "none" for anything else. */
+/* "none", "shapes", "cost", "heads", "circuits"; "none" for anything else. */
 const char *mha_view_name(enum mha_view v);
 /* The view of that name ("none" and "stage" give MHA_VIEW_NONE); -1 if
  * unknown. */
 int mha_view_from_name(const char *name);
-/* "shapes, cost, heads": the views' names (not "none") joined by ", ",
+/* "shapes, cost, heads, circuits": the views' names (not "none") joined by ", ",
  * last_sep before the last one (" or ", " and ", ", ").  Returns buf. */
 const char *mha_view_names(char *buf, size_t n, const char *last_sep);
 
@@ -99,6 +118,15 @@ void view_desc_free(struct view_desc *d);
 /* The sequence lengths a view uses: in->seq, else the example's queries
  * (keys: its keys). */
 long long view_seq_len(const struct view_inputs *in, bool keys);
+
+/* A new matrix of d (at most VIEW_MATRIX_MAX), rows x cols of zeros with
+ * empty labels and its titles; NULL when out of memory or full. */
+struct view_matrix *view_matrix_add(struct view_desc *d, int rows, int cols, const char *title,
+                                    const char *short_t);
+
+/* Label i of x's rows (or columns) set to a copy of text; false when out
+ * of memory. */
+bool view_matrix_label(struct view_matrix *x, bool row, int i, const char *text);
 
 /* A table of rows x cols empty cells; a row's texts copied in. */
 bool view_table_alloc(struct view_table *t, int rows, int cols);

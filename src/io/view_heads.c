@@ -48,7 +48,7 @@ static bool heads_since_start(struct view_desc *vd, const struct view_inputs *in
         snprintf(frac, sizeof frac, "%.4f", dk > 0 ? vd->rank[i] / dk : 0.0);
         snprintf(cs, sizeof cs, "%.2f", cos[i]);
         least = cos[i] < least ? cos[i] : least;
-        const char *row[] = {vd->row_labels[i], r0s, rs, frac, cs};
+        const char *row[] = {vd->matrices[0].row_labels[i], r0s, rs, frac, cs};
         ok = view_table_set_row(&vd->table, i + 1, row) && ok;
     }
     snprintf(vd->note, sizeof vd->note,
@@ -80,9 +80,6 @@ bool view_heads_make(struct view_desc *vd, const struct view_inputs *in)
                           : "These weights were not trained, so any difference between "
                             "the heads is chance; a model trained with --train (or lesson "
                             "16) shows heads that learned different jobs.");
-    snprintf(vd->matrix_title, sizeof vd->matrix_title,
-             "similarity of the heads' score forms (cosine)");
-    snprintf(vd->matrix_short, sizeof vd->matrix_short, "similarity of the heads");
     snprintf(vd->line, sizeof vd->line, "d_model %d, %d heads of d_k %d, the current weights",
              ex->d_model, H, dk);
     struct mha_error err;
@@ -98,23 +95,23 @@ bool view_heads_make(struct view_desc *vd, const struct view_inputs *in)
     vd->heads = H;
     vd->d_k = dk;
     vd->rank = malloc((size_t)H * sizeof *vd->rank);
-    vd->similarity = malloc((size_t)H * (size_t)H * sizeof *vd->similarity);
-    vd->row_labels = calloc((size_t)H, sizeof *vd->row_labels);
-    vd->col_labels = calloc((size_t)H, sizeof *vd->col_labels);
-    bool ok = vd->rank && vd->similarity && vd->row_labels && vd->col_labels;
+    struct view_matrix *x = view_matrix_add(
+        vd, H, H, "similarity of the heads' score forms (cosine)", "similarity of the heads");
+    bool ok = vd->rank && x;
+    if (x)
+        x->cosine = true;
     if (!r)
         snprintf(vd->error, sizeof vd->error, "%s", err.text);
     for (int i = 0; ok && r && i < H * H; i++)
-        vd->similarity[i] = (float)r->similarity[i];
+        x->data[i] = (float)r->similarity[i];
     for (int i = 0; ok && r && i < H; i++)
         vd->rank[i] = r->rank[i];
     for (int i = 0; ok && i < H; i++) {
         char text[32];
         snprintf(text, sizeof text, "head %d", i);
-        vd->row_labels[i] = strdup(text);
+        ok = view_matrix_label(x, true, i, text);
         snprintf(text, sizeof text, "h%d", i);
-        vd->col_labels[i] = strdup(text);
-        ok = vd->row_labels[i] && vd->col_labels[i];
+        ok = ok && view_matrix_label(x, false, i, text);
     }
     views_heads_free(r);
     if (!ok || vd->error[0])
@@ -137,7 +134,7 @@ bool view_heads_make(struct view_desc *vd, const struct view_inputs *in)
         /* the bar column holds the fraction of d_k, drawn by the table widget */
         char frac[32];
         snprintf(frac, sizeof frac, "%.4f", dk > 0 ? vd->rank[i] / dk : 0.0);
-        const char *row[] = {vd->row_labels[i], r, frac};
+        const char *row[] = {vd->matrices[0].row_labels[i], r, frac};
         ok = view_table_set_row(&vd->table, i + 1, row) && ok;
     }
     return ok; /* the text pane says what the numbers mean */

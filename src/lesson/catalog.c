@@ -99,8 +99,9 @@ static const char *onoff(int v, bool dflt)
 /* The screen of a step, as text, from the step's example and trace (either
  * NULL when it could not be built or run: err says why).  Returns 0, or -1
  * if it could not be built. */
-static int print_scene(FILE *out, const struct lesson_state *st, const struct mha_example *ex,
-                       const struct mha_trace *t, const struct mha_error *err)
+static int print_scene(FILE *out, const struct lesson_state *st, const char *assets_dir,
+                       const struct mha_example *ex, const struct mha_trace *t,
+                       const struct mha_error *err)
 {
     if (!ex) {
         char buf[1600];
@@ -128,7 +129,8 @@ static int print_scene(FILE *out, const struct lesson_state *st, const struct mh
         dump_text_stage(out, ex, t, st->stage);
         return 0;
     }
-    const struct view_inputs in = lesson_view_inputs(st, ex);
+    char path[4096];
+    const struct view_inputs in = lesson_view_inputs(st, ex, assets_dir, path, sizeof path);
     struct view_desc *vd = view_desc_new(st->view, &in);
     if (!vd) {
         fprintf(out, "[view: out of memory]\n\n");
@@ -221,7 +223,8 @@ int lesson_print_text(FILE *out, const struct lesson *l, const char *assets_dir,
         if (step->train_example)
             lesson_state_for_trained(&st);
         /* a step that trains shows the training (its note above), not a stage */
-        if ((!step->train_note || step->train_example) && print_scene(out, &st, ex, t, &err))
+        if ((!step->train_note || step->train_example) &&
+            print_scene(out, &st, assets_dir, ex, t, &err))
             rc = -1;
         if (step->has_quiz)
             print_quiz(out, &step->quiz, ex, t, &err);

@@ -237,8 +237,9 @@ static void scene_stage(FILE *out, const struct lesson_state *st, const struct m
 
 /* The step's screen from its example and trace (t NULL: err says why there
  * is none).  Returns 0, or -1 when it cannot be built. */
-static int scene_html(FILE *out, const struct lesson_state *st, const struct mha_example *ex,
-                      const struct mha_trace *t, const struct mha_error *err)
+static int scene_html(FILE *out, const struct lesson_state *st, const char *assets_dir,
+                      const struct mha_example *ex, const struct mha_trace *t,
+                      const struct mha_error *err)
 {
     fputs("<div class=\"scene\">\n", out);
     int rc = 0;
@@ -253,7 +254,8 @@ static int scene_html(FILE *out, const struct lesson_state *st, const struct mha
         if (st->view == MHA_VIEW_NONE) {
             scene_stage(out, st, ex, t);
         } else {
-            const struct view_inputs in = lesson_view_inputs(st, ex);
+            char path[4096];
+            const struct view_inputs in = lesson_view_inputs(st, ex, assets_dir, path, sizeof path);
             struct view_desc *vd = view_desc_new(st->view, &in);
             if (vd)
                 view_desc_write_html(out, vd);
@@ -386,7 +388,7 @@ int lesson_print_html(FILE *out, const struct lesson *l, const char *assets_dir)
             struct mha_trace *t = ex ? mha_run(ex, &err) : NULL;
             if (step->train_example)
                 lesson_state_for_trained(&st);
-            if (show_scene && scene_html(out, &st, ex, t, &err) != 0)
+            if (show_scene && scene_html(out, &st, assets_dir, ex, t, &err) != 0)
                 rc = -1;
             if (step->has_quiz)
                 quiz_html(out, &step->quiz, ex, t, &err);

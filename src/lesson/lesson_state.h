@@ -39,9 +39,11 @@ struct lesson_state {
 };
 
 /* The state before any scene: the default example on the input stage. */
-/* What a view scene's view is made from: the step's example and the sizes
- * its scene gave (batch, seq, preset). */
-struct view_inputs lesson_view_inputs(const struct lesson_state *st, const struct mha_example *ex);
+/* What a view scene's view is made from: the step's example, the sizes
+ * its scene gave (batch, seq, preset) and the model file its load: names
+ * (under assets_dir, written into path, n bytes: the inputs point there). */
+struct view_inputs lesson_view_inputs(const struct lesson_state *st, const struct mha_example *ex,
+                                      const char *assets_dir, char *path, size_t n);
 void lesson_state_init(struct lesson_state *st);
 void lesson_state_apply(struct lesson_state *st, const struct lesson_scene *sc);
 /* Apply the scenes of steps 0..step (with the reveals of the steps before

@@ -11,9 +11,22 @@
 #include "engine/stages.h"
 #include "engine/text_check.h"
 
-struct view_inputs lesson_view_inputs(const struct lesson_state *st, const struct mha_example *ex)
+/* The file a scene's load: names, under assets_dir. */
+static void load_path(const struct lesson_state *st, const char *assets_dir, char *path, size_t n)
 {
-    return (struct view_inputs){.ex = ex, .batch = st->batch, .seq = st->seq, .preset = st->preset};
+    snprintf(path, n, "%s/%s", assets_dir ? assets_dir : "assets", st->load);
+}
+
+struct view_inputs lesson_view_inputs(const struct lesson_state *st, const struct mha_example *ex,
+                                      const char *assets_dir, char *path, size_t n)
+{
+    if (st->load)
+        load_path(st, assets_dir, path, n);
+    return (struct view_inputs){.ex = ex,
+                                .batch = st->batch,
+                                .seq = st->seq,
+                                .preset = st->preset,
+                                .model_path = st->load ? path : NULL};
 }
 
 void lesson_state_init(struct lesson_state *st)
@@ -76,7 +89,7 @@ struct mha_example *lesson_state_example(const struct lesson_state *st, const ch
     struct mha_example *ex;
     if (st->load) {
         char path[4096];
-        snprintf(path, sizeof path, "%s/%s", assets_dir ? assets_dir : "assets", st->load);
+        load_path(st, assets_dir, path, sizeof path);
         if (model_io_is_model_file(path)) /* a trained model on its sentence, as it is */
             return model_io_example(path, st->words, 1.0f, "words", err);
         if (st->words)

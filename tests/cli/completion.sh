@@ -49,7 +49,7 @@ expect() {
 expect "mha-explorer --st" "--stage --step --steps "
 expect "mha-explorer --stage a" "attention "
 expect "mha-explorer --dump " "all attention circuits input merge output projection split summary transpose "
-expect "mha-explorer --view " "cost heads shapes "
+expect "mha-explorer --view " "circuits cost heads shapes "
 expect "mha-explorer --theme p" "projector "
 expect "mha-explorer --format s" "svg "
 expect "mha-explorer --lesson 1" "1 10 11 12 13 14 15 16 17 18 19 "

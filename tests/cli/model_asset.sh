@@ -51,6 +51,14 @@ top = {r["attended"]: r["words"][0] for r in h["writes"][0]["raises"]}
 ok = (top["owl"]["word"], "%.1f" % top["owl"]["logit"]) == ("roof", "11.7") and \
      (top["bee"]["word"], "%.1f" % top["bee"]["logit"]) == ("flower", "11.1")
 sys.exit(0 if ok else 1)'
+# the circuits view of lesson 19 lists the same: owl raises roof, bee flower
+"$EXE" --print-lesson 19 >l19.txt
+check "lesson 19's circuits view: owl -> roof, bee -> flower" python3 -c '
+import re, sys
+t = open("l19.txt").read()
+v = t[t.index("Circuits view"):]
+ok = re.search(r"owl → roof", v) and re.search(r"bee → flower", v)
+sys.exit(0 if ok else 1)'
 # knocked out (lesson 19): head 1 leaves 0.04 of content; head 0 leaves 0.73 of
 # it and takes agreement from 0.83 to 0.72; with both, content is 1.00
 check "the knock-outs lesson 19 quotes" python3 -c '

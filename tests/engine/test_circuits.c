@@ -6,10 +6,12 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "engine/train.h"
 #include "engine/train_circuits.h"
 #include "io/model_io.h"
+#include "io/view_desc.h"
 
 static json_t *reference(void)
 {
@@ -176,6 +178,116 @@ START_TEST(test_bad_heads_and_outputs)
 }
 END_TEST
 
+/* The rows of ref less their means, against a view's heatmap x. */
+static void centred(json_t *ref, const struct view_matrix *x, const char *what)
+{
+    const int rows = (int)json_array_size(ref);
+    ck_assert_int_eq(x->rows, rows);
+    float *want = malloc((size_t)rows * (size_t)x->cols * sizeof *want);
+    ck_assert_ptr_nonnull(want);
+    double big = 0.0;
+    for (int i = 0; i < rows; i++) {
+        json_t *row = json_array_get(ref, (size_t)i);
+        ck_assert_int_eq((int)json_array_size(row), x->cols);
+        double mean = 0.0;
+        for (int j = 0; j < x->cols; j++)
+            mean += json_real_value(json_array_get(row, (size_t)j)) / x->cols;
+        for (int j = 0; j < x->cols; j++) {
+            const double v = json_real_value(json_array_get(row, (size_t)j)) - mean;
+            want[(size_t)i * (size_t)x->cols + (size_t)j] = (float)v;
+            big = fmax(big, fabs(v));
+        }
+    }
+    for (size_t i = 0; i < (size_t)rows * (size_t)x->cols; i++)
+        ck_assert_msg(fabs(x->data[i] - want[i]) <= 1e-4 * big + 1e-5, "%s[%zu]: %.7g, numpy %.7g",
+                      what, i, (double)x->data[i], (double)want[i]);
+    ck_assert_float_eq_tol(x->range, big, 1e-4 * big + 1e-5);
+    free(want);
+}
+
+/* The circuits view of each model: every head's QK and OV heatmaps (rows
+ * less their means) where the vocabulary is small, and its table's pairs,
+ * as numpy has them. */
+START_TEST(test_view_against_numpy)
+{
+    json_t *c = json_array_get(json_object_get(reference(), "cases"), (size_t)_i);
+    const char *name = json_string_value(json_object_get(c, "name"));
+    struct train_model *m = load(name);
+    const struct view_inputs in = {.model = m};
+    struct view_desc *vd = view_desc_new(MHA_VIEW_CIRCUITS, &in);
+    ck_assert_ptr_nonnull(vd);
+    ck_assert_msg(!vd->error[0], "%s", vd->error);
+    const int V = m->cfg.vocab, H = m->cfg.heads, K = m->cfg.n_outputs;
+    /* a language model's hundreds of words get the table alone */
+    ck_assert_int_eq(vd->n_matrices, V <= 24 ? H * (1 + K) : 0);
+    ck_assert_int_eq(vd->table.rows, 1 + H * TRAIN_CIRCUIT_TOP);
+    for (int h = 0; h < H; h++) {
+        json_t *rh = json_array_get(json_object_get(c, "heads"), (size_t)h);
+        char what[160];
+        snprintf(what, sizeof what, "%s view, head %d", name, h);
+        if (vd->n_matrices) {
+            const struct view_matrix *qk = &vd->matrices[h * (1 + K)];
+            centred(json_object_get(rh, "qk"), qk, what);
+            ck_assert_str_eq(qk->row_labels[1], m->vocab_names[1]);
+            ck_assert_str_eq(qk->col_labels[V - 1], m->vocab_names[V - 1]);
+            for (int k = 0; k < K; k++)
+                centred(
+                    json_object_get(json_array_get(json_object_get(rh, "writes"), (size_t)k), "ov"),
+                    &vd->matrices[h * (1 + K) + 1 + k], what);
+        }
+        /* the table: the head's first row names it, and its QK pairs are numpy's */
+        const int cols = vd->table.cols;
+        json_t *rtop = json_object_get(rh, "top");
+        for (size_t i = 0; i < json_array_size(rtop); i++) {
+            json_t *p = json_array_get(rtop, i);
+            char want[160];
+            snprintf(want, sizeof want, "%s → %s %+.2f",
+                     m->vocab_names[json_integer_value(json_array_get(p, 0))],
+                     m->vocab_names[json_integer_value(json_array_get(p, 1))],
+                     json_real_value(json_array_get(p, 2)));
+            ck_assert_str_eq(vd->table.cells[(1 + h * TRAIN_CIRCUIT_TOP + (int)i) * cols + 2],
+                             want);
+        }
+        char head[16];
+        snprintf(head, sizeof head, "head %d", h);
+        ck_assert_str_eq(vd->table.cells[(1 + h * TRAIN_CIRCUIT_TOP) * cols], head);
+        /* the first attended word of output 0 and the word it raises most */
+        json_t *w0 = json_array_get(
+            json_object_get(json_array_get(json_object_get(rh, "writes"), 0), "top"), 0);
+        char lead[160];
+        snprintf(lead, sizeof lead, "%s → ",
+                 m->vocab_names[json_integer_value(json_array_get(w0, 0))]);
+        const char *cell = vd->table.cells[(1 + h * TRAIN_CIRCUIT_TOP) * cols + 3];
+        ck_assert_msg(!strncmp(cell, lead, strlen(lead)), "%s: %s", what, cell);
+    }
+    view_desc_free(vd);
+    train_model_free(m);
+}
+END_TEST
+
+/* Without a model: the view says what it needs, and how to get it. */
+START_TEST(test_view_without_model)
+{
+    struct mha_error err;
+    struct mha_example *ex = mha_example_default(&err);
+    ck_assert_ptr_nonnull(ex);
+    const struct view_inputs in = {.ex = ex};
+    struct view_desc *vd = view_desc_new(MHA_VIEW_CIRCUITS, &in);
+    ck_assert_ptr_nonnull(vd);
+    ck_assert_ptr_nonnull(strstr(vd->error, "reads a trained model"));
+    ck_assert_ptr_nonnull(strstr(vd->error, "--train"));
+    ck_assert_int_eq(vd->n_matrices, 0);
+    view_desc_free(vd);
+    /* a file that is no model: the same words, nothing read */
+    const struct view_inputs bad = {.ex = ex, .model_path = "/nonexistent/model.json"};
+    vd = view_desc_new(MHA_VIEW_CIRCUITS, &bad);
+    ck_assert_ptr_nonnull(vd);
+    ck_assert_ptr_nonnull(strstr(vd->error, "trained model"));
+    view_desc_free(vd);
+    mha_example_free(ex);
+}
+END_TEST
+
 /* One position: no query has a choice to make. */
 START_TEST(test_offset_edges)
 {
@@ -206,6 +318,8 @@ int main(void)
     Suite *s = suite_create("circuits");
     TCase *tc = tcase_create("numpy");
     tcase_add_loop_test(tc, test_against_numpy, 0, 4);
+    tcase_add_loop_test(tc, test_view_against_numpy, 0, 4);
+    tcase_add_test(tc, test_view_without_model);
     tcase_add_test(tc, test_bad_heads_and_outputs);
     tcase_add_test(tc, test_offset_edges);
     suite_add_tcase(s, tc);

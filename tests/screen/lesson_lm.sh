@@ -42,7 +42,7 @@ sleep 0.2
 
 # lesson 19: what head 1 writes for "owl", asked before the output shows it
 start 120 40 -- --lesson 19 --step 2
-wait_for "step 2/4"
+wait_for "step 2/5"
 wait_for 'When head 1 attends to "owl"'
 check "no next words on screen before the answer" \
     bash -c "! tmux -L '$SOCK' capture-pane -p | grep -q 'next word after'"
@@ -50,7 +50,11 @@ keys 3
 wait_for "✓ Right: roof."
 wait_for 'next word after "the" (position 4, temperature 1)'
 check "roof first" bash -c "tmux -L '$SOCK' capture-pane -p | grep -qP '^roof +0\.[0-9]{4}  █'"
-space_until "step 3/4"
+space_until "step 3/5"
+# the circuits view on the lesson's model: head 1 raises roof for owl
+wait_for "Circuits view   sentences.json: "
+wait_for "owl → roof"
+space_until "step 4/5"
 wait_for "Knock head 1 out"
 keys 4
 wait_for "✓ Right: almost none."

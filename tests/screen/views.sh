@@ -1,6 +1,6 @@
 #!/bin/bash
 # The views beyond the stages: v cycles stage -> shapes -> cost -> heads ->
-# stage, :view opens one by name (heads shows each head's effective rank),
+# circuits -> stage (circuits on numbers that are no model says how to get one), :view opens one by name (heads shows each head's effective rank),
 # a stage key goes back, --view opens on one, and the heads view explains
 # itself instead of computing when d_model is too large.
 . "$(dirname "$0")/lib.sh"
@@ -19,6 +19,9 @@ wait_for "2 heads, d_k 3"
 keys v
 wait_for "Heads view"
 wait_for "Effective rank of each head"
+keys v
+wait_for "Circuits view"
+wait_for "reads a trained model, and these numbers are not one"
 keys v
 wait_for "0 · Input"
 wait_gone "Heads view"

@@ -461,7 +461,7 @@ START_TEST(test_views_hold_the_engine_numbers)
     ck_assert_int_eq(st.vd->heads, 3);
     ck_assert_str_eq(st.vd->error, "");
     for (int i = 0; i < 3; i++) {
-        ck_assert_float_eq_tol(st.vd->similarity[i * 3 + i], 1.0f, 1e-5f);
+        ck_assert_float_eq_tol(st.vd->matrices[0].data[i * 3 + i], 1.0f, 1e-5f);
         ck_assert(st.vd->rank[i] >= 1.0 && st.vd->rank[i] <= 2.0 + 1e-9);
     }
     n = ui_view_build(&st, 120, blocks, UI_VIEW_MAX_BLOCKS);

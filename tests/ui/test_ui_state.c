@@ -306,8 +306,13 @@ START_TEST(test_view_registry)
         ui_views_sync(&st);
         ck_assert_ptr_nonnull(st.vd);
         ck_assert_int_eq(st.vd->mode, v);
-        ck_assert(st.vd->name[0] && st.vd->table.rows > 1);
+        ck_assert(st.vd->name[0]);
         struct ui_block blocks[UI_VIEW_MAX_BLOCKS];
+        if (st.vd->error[0]) { /* circuits: these numbers are no trained model */
+            ck_assert_int_eq(ui_view_build(&st, 100, blocks, UI_VIEW_MAX_BLOCKS), 0);
+            continue;
+        }
+        ck_assert(st.vd->table.rows > 1);
         ck_assert_int_gt(ui_view_build(&st, 100, blocks, UI_VIEW_MAX_BLOCKS), 0);
     }
     ck_assert_int_eq(ui_view_mode_from_name("none"), MHA_VIEW_NONE);

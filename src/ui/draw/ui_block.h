@@ -59,6 +59,8 @@ struct ui_block {
     const struct view_table *table; /* UI_BLOCK_TABLE */
     const char *note;               /* UI_BLOCK_TABLE: a paragraph under it, or NULL */
     bool inert;                     /* numbers the cursor does not visit (no tensor cell) */
+    bool squeeze;     /* a signed matrix too wide for its numbers: colour alone, 2 columns
+                         a cell (as a heatmap too wide for its numbers) */
     bool head_labels; /* columns labelled "h<head>.<j>" as the lessons and exports write them */
     float num_range;  /* > 0: the largest magnitude of a matrix shown beside this one,
                          whose numbers are written with the same decimals */

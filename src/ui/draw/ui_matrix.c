@@ -114,7 +114,7 @@ void ui_block_measure(const struct ui_block *b, int max_w, int max_h, const stru
         g->fmt.width--;
         cell_w = --base_w;
     }
-    if (heat && label_w + 1 + b->cols * cell_w > max_w) {
+    if ((heat || b->squeeze) && label_w + 1 + b->cols * cell_w > max_w) {
         g->compact = true;
         cell_w = 2;
     }
@@ -194,6 +194,20 @@ static void draw_head_spans(WINDOW *win, int y, int x, const struct ui_block *b,
     }
 }
 
+/* A signed value as colour alone, 2 columns: its diverging colour, or
+ * without colour its sign (bold at half the range or more). */
+static void signed_cell(WINDOW *win, int y, int x, float v, float range, bool cursor,
+                        const struct ui_theme *th)
+{
+    const int attr = cursor ? ui_role_attr(th, UI_ROLE_CURSOR) : ui_div_attr(th, v, range);
+    const char *text = "  ";
+    if (cursor)
+        text = "[]";
+    else if (th->depth == UI_DEPTH_MONO)
+        text = fabsf(v) < 0.1f * range ? " ." : v > 0 ? " +" : " -";
+    ui_put(win, y, x, text, 2, attr, th->utf8);
+}
+
 static void draw_col_labels(WINDOW *win, int y, int x, const struct ui_block *b,
                             const struct ui_block_geom *g, int c0, int cur_c,
                             const struct ui_theme *th)
@@ -203,6 +217,11 @@ static void draw_col_labels(WINDOW *win, int y, int x, const struct ui_block *b,
     for (int c = c0; c < c0 + g->grid.cols; c++) {
         const int cx = x + g->grid.label_w + 1 + (c - c0) * cw;
         int attr = c == cur_c ? ui_role_attr(th, UI_ROLE_LABEL_HOT) : column_attr(b, c, th);
+        if (g->compact && b->col_labels) { /* a label's first columns */
+            const int w = ui_text_fit(b->col_labels[c], cw, th->utf8, fit, sizeof fit);
+            ui_put(win, y, cx, fit, w, attr, th->utf8);
+            continue;
+        }
         if (g->compact) {
             snprintf(text, sizeof text, "%*d", cw, c % 100);
             ui_put(win, y, cx, text + (int)strlen(text) - cw, cw, attr, th->utf8);
@@ -319,6 +338,8 @@ void ui_block_draw(WINDOW *win, int y, int x, int view_h, const struct ui_block 
                 ui_heatmap_cell(
                     win, line, cx, v, cw, g->compact, cursor,
                     b->masked_by && isinf(b->masked_by[(size_t)r * b->rs + (size_t)c * b->cs]), th);
+            else if (g->compact)
+                signed_cell(win, line, cx, v, b->range, cursor, th);
             else
                 draw_number(win, line, cx, b, g, c, v, cursor, th);
         }

@@ -48,6 +48,7 @@ void ui_train_sync_example(struct ui_app *app)
             if (strcmp(st->ex->tokens[i], m->vocab_names[m->sample[i]]) != 0)
                 mha_example_set_token(st->ex, false, i, m->vocab_names[m->sample[i]]);
         st->baseline = pane->start;
+        st->model = m;
         snprintf(st->trained, sizeof st->trained, "%s", source);
         ui_state_refresh(st);
         snprintf(st->source, sizeof st->source, "%s", source);
@@ -62,6 +63,7 @@ void ui_train_sync_example(struct ui_app *app)
     if (ui_state_set_example(st, nex, false, source) == 0) {
         t->follow_gen = st->ex_gen;
         st->baseline = pane->start;
+        st->model = m;
         snprintf(st->trained, sizeof st->trained, "%s", source);
         if (st->view != MHA_VIEW_NONE)
             ui_state_refresh(st); /* the heads view compares with step 0 */

@@ -31,6 +31,7 @@ int ui_view_mode_from_name(const char *name);
 const char *ui_view_mode_name(enum mha_view v);
 
 struct view_desc;
+struct train_model;
 
 struct ui_state {
     struct mha_example *ex; /* owned */
@@ -40,6 +41,7 @@ struct ui_state {
     /* ex is a model in training: the same model at step 0 (the training's; the heads
      * view compares the two) and what was trained; NULL / "" for any other example */
     const struct mha_example *baseline;
+    const struct train_model *model; /* that model (the circuits view reads it) */
     char trained[128];
     char source[256];         /* where ex came from, for the status line */
     char load_path[PATH_MAX]; /* the file ex came from (absolute when known), "" if none */

@@ -15,6 +15,8 @@ struct view_inputs ui_view_inputs(const struct ui_state *st)
         .batch = st->view_batch,
         .seq = st->view_seq,
         .preset = st->view_preset,
+        .model = st->model,
+        .model_path = st->generated ? NULL : st->load_path, /* drawn numbers are no model */
     };
 }
 
@@ -35,20 +37,23 @@ void ui_views_sync(struct ui_state *st)
     }
 }
 
-/* The description's matrix as numbers, coloured on the diverging scale. */
-static void matrix_block(const struct view_desc *vd, struct ui_block *k)
+/* One of the description's matrices as numbers, coloured on the diverging
+ * scale. */
+static void matrix_block(const struct view_matrix *x, struct ui_block *k)
 {
     memset(k, 0, sizeof *k);
     k->kind = UI_BLOCK_MATRIX;
     k->head = -1;
-    snprintf(k->title, sizeof k->title, "%s", vd->matrix_short);
-    k->data = vd->similarity;
-    k->rows = k->cols = vd->heads;
-    k->rs = (size_t)vd->heads, k->cs = 1;
-    k->row_labels = vd->row_labels;
-    k->col_labels = vd->col_labels;
+    snprintf(k->title, sizeof k->title, "%s", x->short_t);
+    k->data = x->data;
+    k->rows = x->rows;
+    k->cols = x->cols;
+    k->rs = (size_t)x->cols, k->cs = 1;
+    k->row_labels = x->row_labels;
+    k->col_labels = x->col_labels;
     k->tint = UI_TINT_SIGNED;
-    k->range = 1.0f;
+    k->range = x->range;
+    k->squeeze = true;
     k->inert = true;
 }
 
@@ -75,8 +80,8 @@ int ui_view_build(struct ui_state *st, int width, struct ui_block *out, int max)
     if (!vd || vd->error[0])
         return 0;
     int n = 0;
-    if (vd->similarity && n < max)
-        matrix_block(vd, &out[n++]);
+    for (int m = 0; m < vd->n_matrices && n < max; m++)
+        matrix_block(&vd->matrices[m], &out[n++]);
     if (n < max)
         table_block(vd, &out[n++]);
     return n;
@@ -92,5 +97,7 @@ void ui_view_describe(const struct view_desc *vd, char *head, size_t hn, char *f
 
 unsigned ui_view_legend(const struct view_desc *vd)
 {
-    return vd->similarity && !vd->error[0] ? UI_LEGEND_COSINE : 0;
+    if (vd->error[0] || vd->n_matrices == 0)
+        return 0;
+    return vd->matrices[0].cosine ? UI_LEGEND_COSINE : UI_LEGEND_SIGNED;
 }

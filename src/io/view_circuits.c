@@ -1,0 +1,273 @@
+/* view_circuits.c - the circuits view: what each head of a trained
+ * one-layer model does, read off its weights (engine/train_circuits.h).
+ * Where the vocabulary is small enough to see whole, each head's QK circuit
+ * (query word x key word) and OV circuit (attended word x the class it
+ * raises, per output) as heatmaps; for every model, a table of each head's
+ * strongest pairs and where it looks by position. */
+#include "io/view_desc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/train.h"
+#include "engine/train_circuits.h"
+#include "io/model_io.h"
+
+/* Heatmaps up to this many words (or classes) a side: a letter task's 16
+ * fit beside each other on a screen, a language model's hundreds do not. */
+#define CIRCUITS_HEATMAP_MAX 24
+/* Outputs given a column of the table (after head, position, looks). */
+#define CIRCUITS_TABLE_OUTPUTS (VIEW_TABLE_MAX_COLS - 3)
+
+static const char *word(const struct train_model *m, int id)
+{
+    return m->vocab_names[id];
+}
+
+/* Each row of a (rows, cols) less its mean: softmax over a row ignores a
+ * constant, so only the differences within a row say anything.  Returns
+ * the largest |value| left (1 when all are 0). */
+static float centre_rows(float *a, int rows, int cols)
+{
+    float big = 0.0f;
+    for (int i = 0; i < rows; i++) {
+        float *row = a + (size_t)i * (size_t)cols;
+        double mean = 0.0;
+        for (int j = 0; j < cols; j++)
+            mean += row[j];
+        mean /= cols;
+        for (int j = 0; j < cols; j++) {
+            row[j] = (float)(row[j] - mean);
+            big = row[j] > big ? row[j] : -row[j] > big ? -row[j] : big;
+        }
+    }
+    return big > 0.0f ? big : 1.0f;
+}
+
+/* A heatmap of a (rows, cols), its rows centred, labelled with words (or
+ * output k's classes for the columns when k >= 0). */
+static bool add_heatmap(struct view_desc *vd, const struct train_model *m, const float *a, int rows,
+                        int cols, int k, const char *title, const char *short_t)
+{
+    struct view_matrix *x = view_matrix_add(vd, rows, cols, title, short_t);
+    if (!x)
+        return false;
+    memcpy(x->data, a, (size_t)rows * (size_t)cols * sizeof *a);
+    x->range = centre_rows(x->data, rows, cols);
+    bool ok = true;
+    for (int i = 0; ok && i < rows; i++)
+        ok = view_matrix_label(x, true, i, word(m, i));
+    for (int j = 0; ok && j < cols; j++) {
+        char name[TRAIN_LABEL_MAX];
+        if (k >= 0)
+            train_circuit_class_name(m, k, j, name, sizeof name);
+        else
+            snprintf(name, sizeof name, "%s", word(m, j));
+        ok = view_matrix_label(x, false, j, name);
+    }
+    return ok;
+}
+
+struct circuit_bufs {
+    float *qk, *pos, *ov, *scratch;
+};
+
+/* The table's cell for pair i of head h's QK tops: "it → animal +2.31". */
+static void looks_cell(const struct train_model *m, const struct train_circuit_pair *p, int n,
+                       int i, char *buf, size_t size)
+{
+    if (i < n)
+        snprintf(buf, size, "%s → %s %+.2f", word(m, p[i].from), word(m, p[i].to),
+                 (double)p[i].value);
+    else
+        buf[0] = '\0';
+}
+
+/* The cell for attended word i of output k's OV tops: "owl → roof, hay". */
+static void raises_cell(const struct train_model *m, int k, const struct train_circuit_pair *p,
+                        int n, int i, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    if (i >= n)
+        return;
+    const struct train_circuit_pair *row = p + (size_t)i * TRAIN_CIRCUIT_RAISES;
+    size_t used = (size_t)snprintf(buf, size, "%s →", word(m, row[0].from));
+    const int C = m->cfg.outputs[k].classes;
+    for (int r = 0; r < TRAIN_CIRCUIT_RAISES && r < C && used < size; r++) {
+        char name[TRAIN_LABEL_MAX];
+        train_circuit_class_name(m, k, row[r].to, name, sizeof name);
+        used += (size_t)snprintf(buf + used, size - used, "%s %s", r ? "," : "", name);
+    }
+}
+
+/* Head h's rows of the table (TRAIN_CIRCUIT_TOP of them, from row r0) and,
+ * when the vocabulary is small, its heatmaps. */
+static bool head_circuits(struct view_desc *vd, const struct train_model *m, int h, int r0,
+                          struct circuit_bufs *b, struct mha_error *err)
+{
+    const int V = m->cfg.vocab, T = m->cfg.context, K = m->cfg.n_outputs;
+    const bool whole = V <= CIRCUITS_HEATMAP_MAX;
+    if (train_circuit_qk(m, h, b->qk, b->scratch, err) ||
+        train_circuit_qk_pos(m, h, b->pos, b->scratch, err))
+        return true; /* err says why; the caller shows it */
+    struct train_circuit_pair qk_top[TRAIN_CIRCUIT_TOP];
+    const int n_qk = train_circuit_top_qk(b->qk, V, TRAIN_CIRCUIT_TOP, qk_top);
+    struct train_circuit_place place;
+    train_circuit_offset(b->pos, T, m->cfg.causal, &place);
+    char title[128], short_t[64];
+    if (whole) {
+        snprintf(title, sizeof title,
+                 "head %d QK: the score a query word (row) gives a key word (column), above "
+                 "the row's mean",
+                 h);
+        snprintf(short_t, sizeof short_t, "head %d QK: query → key", h);
+        if (!add_heatmap(vd, m, b->qk, V, V, -1, title, short_t))
+            return false;
+    }
+    char cells[TRAIN_CIRCUIT_TOP][VIEW_TABLE_MAX_COLS][128];
+    memset(cells, 0, sizeof cells);
+    snprintf(cells[0][0], sizeof cells[0][0], "head %d", h);
+    train_circuit_place_text(&place, cells[0][1], sizeof cells[0][1]);
+    if (!cells[0][1][0])
+        snprintf(cells[0][1], sizeof cells[0][1], "one position");
+    for (int i = 0; i < TRAIN_CIRCUIT_TOP; i++)
+        looks_cell(m, qk_top, n_qk, i, cells[i][2], sizeof cells[i][2]);
+    for (int k = 0; k < K && k < CIRCUITS_TABLE_OUTPUTS; k++) {
+        const int C = m->cfg.outputs[k].classes;
+        if (train_circuit_ov(m, h, k, b->ov, b->scratch, err))
+            return true;
+        struct train_circuit_pair ov_top[TRAIN_CIRCUIT_TOP * TRAIN_CIRCUIT_RAISES];
+        const int n_ov =
+            train_circuit_top_ov(b->ov, V, C, TRAIN_CIRCUIT_TOP, TRAIN_CIRCUIT_RAISES, ov_top);
+        for (int i = 0; i < TRAIN_CIRCUIT_TOP; i++)
+            raises_cell(m, k, ov_top, n_ov, i, cells[i][3 + k], sizeof cells[i][3 + k]);
+        if (whole && C <= CIRCUITS_HEATMAP_MAX) {
+            snprintf(title, sizeof title,
+                     "head %d OV, %s: what attending to a word (row) adds to each logit "
+                     "(column), above the row's mean",
+                     h, m->cfg.outputs[k].name);
+            snprintf(short_t, sizeof short_t, "head %d OV → %s", h, m->cfg.outputs[k].name);
+            if (!add_heatmap(vd, m, b->ov, V, C, k, title, short_t))
+                return false;
+        }
+    }
+    for (int i = 0; i < TRAIN_CIRCUIT_TOP; i++) {
+        const char *row[VIEW_TABLE_MAX_COLS];
+        for (int c = 0; c < VIEW_TABLE_MAX_COLS; c++)
+            row[c] = cells[i][c];
+        if (!view_table_set_row(&vd->table, r0 + i, row))
+            return false;
+    }
+    return true;
+}
+
+static void words_text(struct view_desc *vd, const struct train_model *m)
+{
+    const int V = m->cfg.vocab;
+    snprintf(vd->text, sizeof vd->text,
+             "A model of one attention layer can be read straight from its weights. A head's "
+             "QK circuit is the score a query word gives a key word from the two words alone "
+             "(the positions' part is summed up as 'by position'); its OV circuit is what "
+             "attending to a word adds to each output's logits. Softmax ignores a constant "
+             "added to a whole row, so both are shown above their row's mean. %s",
+             V <= CIRCUITS_HEATMAP_MAX
+                 ? "The heatmaps show every pair; the table lists each head's strongest."
+                 : "With this many words the matrices are too big to see whole: the table "
+                   "lists each head's strongest pairs (--dump circuits prints more).");
+}
+
+/* The circuits of m into vd. */
+static bool describe(struct view_desc *vd, const struct view_inputs *in,
+                     const struct train_model *m)
+{
+    const struct train_config *cfg = &m->cfg;
+    const int K = cfg->n_outputs;
+    const char *from = in->trained && in->trained[0] ? in->trained : NULL;
+    if (!from && in->model_path) {
+        from = strrchr(in->model_path, '/');
+        from = from ? from + 1 : in->model_path;
+    }
+    snprintf(vd->line, sizeof vd->line, "%s: %d words, d_model %d, %d head%s%s",
+             from ? from : "the model", cfg->vocab, cfg->d_model, cfg->heads,
+             cfg->heads == 1 ? "" : "s", cfg->causal ? ", causal" : "");
+    words_text(vd, m);
+    vd->heads = cfg->heads;
+    vd->d_k = cfg->d_model / cfg->heads;
+    const int cols = 3 + (K < CIRCUITS_TABLE_OUTPUTS ? K : CIRCUITS_TABLE_OUTPUTS);
+    if (!view_table_alloc(&vd->table, 1 + cfg->heads * TRAIN_CIRCUIT_TOP, cols))
+        return false;
+    snprintf(vd->table_title, sizeof vd->table_title,
+             "What each head does: its strongest pairs, from the weights alone");
+    char heads_cells[VIEW_TABLE_MAX_COLS][64] = {"head", "by position", "looks at"};
+    for (int k = 0; k < K && k < CIRCUITS_TABLE_OUTPUTS; k++)
+        snprintf(heads_cells[3 + k], sizeof heads_cells[3 + k], "%s: word → raises",
+                 cfg->outputs[k].name);
+    const char *head_row[VIEW_TABLE_MAX_COLS];
+    for (int c = 0; c < VIEW_TABLE_MAX_COLS; c++)
+        head_row[c] = heads_cells[c];
+    if (!view_table_set_row(&vd->table, 0, head_row))
+        return false;
+
+    int C = 0;
+    for (int k = 0; k < K; k++)
+        C = cfg->outputs[k].classes > C ? cfg->outputs[k].classes : C;
+    const size_t V = (size_t)cfg->vocab, T = (size_t)cfg->context;
+    struct circuit_bufs b = {
+        .qk = malloc(V * V * sizeof(float)),
+        .pos = malloc(T * T * sizeof(float)),
+        .ov = malloc(V * (size_t)C * sizeof(float)),
+        .scratch = malloc(train_circuit_scratch(m) * sizeof(float)),
+    };
+    bool ok = b.qk && b.pos && b.ov && b.scratch;
+    struct mha_error err;
+    mha_error_clear(&err);
+    for (int h = 0; ok && !err.text[0] && h < cfg->heads; h++)
+        ok = head_circuits(vd, m, h, 1 + h * TRAIN_CIRCUIT_TOP, &b, &err);
+    if (err.text[0])
+        snprintf(vd->error, sizeof vd->error, "The circuits cannot be read: %s", err.text);
+    snprintf(vd->note, sizeof vd->note,
+             "Looks at: query word → key word, the score above the query's mean. Raises: "
+             "the %d words (or classes) attending to a word lifts most. By position: the key "
+             "position the positions alone make a query prefer. Read off the weights, not "
+             "measured on sentences: what a head does on a sentence also depends on the "
+             "words around it.",
+             TRAIN_CIRCUIT_RAISES);
+    free(b.qk);
+    free(b.pos);
+    free(b.ov);
+    free(b.scratch);
+    return ok;
+}
+
+bool view_circuits_make(struct view_desc *vd, const struct view_inputs *in)
+{
+    snprintf(vd->name, sizeof vd->name, "Circuits");
+    snprintf(vd->heading, sizeof vd->heading, "Circuits: what each head does with words");
+    snprintf(vd->formula, sizeof vd->formula,
+             "QK_h = (E·W_q,hᵀ + b_q,h)(E·W_k,hᵀ)ᵀ / √d_k\nOV_h = U·W_o,h·W_v,h·Eᵀ");
+    if (in->model)
+        return describe(vd, in, in->model);
+    snprintf(vd->line, sizeof vd->line, "d_model %d, %d heads: %s", in->ex->d_model, in->ex->heads,
+             in->model_path && in->model_path[0] ? "a model file" : "no model");
+    if (!in->model_path || !in->model_path[0] || !model_io_is_model_file(in->model_path)) {
+        snprintf(vd->text, sizeof vd->text,
+                 "The circuits are read off a trained model's weights: its word embeddings, "
+                 "each head's projections and its read-out to the next word.");
+        snprintf(vd->error, sizeof vd->error,
+                 "The circuits view reads a trained model, and these numbers are not one. "
+                 "Load a model file (saved by --train … --save, or lesson 19's) or train "
+                 "one (--train first-prev).");
+        return true;
+    }
+    struct mha_error err;
+    mha_error_clear(&err);
+    struct train_model *m = model_io_load(in->model_path, 1, &err);
+    if (!m) {
+        snprintf(vd->error, sizeof vd->error, "The model cannot be read: %s", err.text);
+        return true;
+    }
+    const bool ok = describe(vd, in, m);
+    train_model_free(m);
+    return ok;
+}
