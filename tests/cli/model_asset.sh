@@ -51,6 +51,26 @@ top = {r["attended"]: r["words"][0] for r in h["writes"][0]["raises"]}
 ok = (top["owl"]["word"], "%.1f" % top["owl"]["logit"]) == ("roof", "11.7") and \
      (top["bee"]["word"], "%.1f" % top["bee"]["logit"]) == ("flower", "11.1")
 sys.exit(0 if ok else 1)'
+# lesson 13: at the last "the" of "the cat sat on the" head 1 looks at cat
+# (0.9998) and head 0 at on (0.99); with "big" in front, still cat and on; at
+# "it" of the long sentence head 0 looks at the second "the", head 1 at
+# itself, and neither gives mat 0.01
+weights() {
+    "$EXE" --load "$MODEL" --tokens "$1" --dump attention --format json |
+        python3 -c 'import json, sys; print(json.dumps(json.load(sys.stdin)["attention"]["weights"]))'
+}
+weights "the cat sat on the" >w1.json
+weights "the big cat sat on the" >w2.json
+weights "the cat sat on the mat because it was soft" >w3.json
+check "lesson 13's weights: cat and on, wherever the cat stands; it does not look at mat" python3 -c '
+import json, sys
+w1, w2, w3 = (json.load(open(f)) for f in ("w1.json", "w2.json", "w3.json"))
+ok = "%.4f" % w1[1][4][1] == "0.9998" and "%.2f" % w1[0][4][3] == "0.99"
+ok = ok and max(range(6), key=lambda j: w2[1][5][j]) == 2 and max(range(6), key=lambda j: w2[0][5][j]) == 4
+it, mat = 7, 5
+ok = ok and max(range(10), key=lambda j: w3[0][it][j]) == 4 and max(range(10), key=lambda j: w3[1][it][j]) == it
+ok = ok and w3[0][it][mat] < 0.01 and w3[1][it][mat] < 0.01
+sys.exit(0 if ok else 1)'
 # the circuits view of lesson 19 lists the same: owl raises roof, bee flower
 "$EXE" --print-lesson 19 >l19.txt
 check "lesson 19's circuits view: owl -> roof, bee -> flower" python3 -c '

@@ -598,10 +598,10 @@ START_TEST(lesson_page_is_well_formed_with_text_screens_and_quizzes)
     static const char *const want[] = {"Lesson 13: Heads that specialise</title>",
                                        "<h1>Heads that specialise</h1>",
                                        "callout analogy",
-                                       "<em>sat</em>",
-                                       "<code>d_model</code>",
+                                       "<em>on the</em>",
+                                       "<code>d_k</code>",
                                        "Show the answer</summary>",
-                                       "v s7 focus\">0.7829</td>",
+                                       "v s8 focus\">0.9998</td>",
                                        "Step 6 of 6"};
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
         ck_assert_msg(strstr(doc, want[i]), "the lesson page has no %s", want[i]);

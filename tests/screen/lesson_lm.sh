@@ -4,7 +4,9 @@
 # goes to the output stage, which opens with the next words; a later step
 # changes the sentence and the same question has another answer; :tokens in
 # the lesson runs the model too.  Lesson 19 asks what head 1 writes for
-# "owl" before the output stage shows the model saying it.
+# "owl" before the output stage shows the model saying it, and its circuits
+# view lists it.  Lesson 13 asks where each head of the same model looks from
+# the last "the" of "the cat sat on the", its rows hidden until answered.
 . "$(dirname "$0")/lib.sh"
 
 start 120 40 -- --lesson 18 --step 2
@@ -58,5 +60,22 @@ space_until "step 4/5"
 wait_for "Knock head 1 out"
 keys 4
 wait_for "✓ Right: almost none."
+keys q
+wait_exit 0
+T kill-server
+sleep 0.2
+
+# lesson 13 on the same model: at the last "the", head 1 looks at the animal
+# (asked with the row hidden) and head 0 at the word just before
+start 120 40 -- --lesson 13 --step 2
+wait_for "step 2/6"
+wait_for 'Which word does the last "the" attend to'
+wait_for "most in head 1?"
+keys 2
+wait_for "✓ Right: cat."
+space_until "step 3/6"
+wait_for "most in head 0?"
+keys 4
+wait_for "✓ Right: on."
 keys q
 wait_exit 0
