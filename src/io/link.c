@@ -87,6 +87,22 @@ static void opt_int(struct buf *b, const char *name, long long v)
 static const char *const stages[] = {"input",     "projection", "split", "transpose",
                                      "attention", "merge",      "output"};
 
+/* --tokens with s's labels joined by spaces. */
+static void opt_tokens(struct buf *b, const struct link_state *s)
+{
+    struct buf t = {0};
+    for (int i = 0; i < s->n_tokens; i++) {
+        if (i)
+            put(&t, " ");
+        put(&t, s->tokens[i]);
+    }
+    if (t.oom)
+        b->oom = true;
+    else
+        opt(b, "--tokens", t.s);
+    free(t.s);
+}
+
 char *link_command(const struct link_state *s)
 {
     struct buf b = {0};
@@ -98,6 +114,8 @@ char *link_command(const struct link_state *s)
     }
     if (s->load) {
         opt(&b, "--load", s->load);
+        if (s->model)
+            opt_tokens(&b, s);
     } else {
         bool default_tokens = s->n_tokens == 4;
         for (int i = 0; default_tokens && i < 4; i++) {
@@ -105,29 +123,18 @@ char *link_command(const struct link_state *s)
             snprintf(want, sizeof want, "tok %d", i);
             default_tokens = strcmp(s->tokens[i], want) == 0;
         }
-        if (!default_tokens && s->n_tokens > 0) {
-            struct buf t = {0};
-            for (int i = 0; i < s->n_tokens; i++) {
-                if (i)
-                    put(&t, " ");
-                put(&t, s->tokens[i]);
-            }
-            if (t.oom)
-                b.oom = true;
-            else
-                opt(&b, "--tokens", t.s);
-            free(t.s);
-        }
+        if (!default_tokens && s->n_tokens > 0)
+            opt_tokens(&b, s);
         if (s->d_model != 6)
             opt_int(&b, "--d-model", s->d_model);
         if (s->seed != 42)
             opt_int(&b, "--seed", s->seed);
     }
-    if (s->heads > 0 && (s->load || s->heads != (s->d_model % 2 == 0 ? 2 : 1)))
+    if (s->heads > 0 && !s->model && (s->load || s->heads != (s->d_model % 2 == 0 ? 2 : 1)))
         opt_int(&b, "--heads", s->heads);
-    if (s->causal)
+    if (s->causal && !s->model)
         opt(&b, "--causal", NULL);
-    if (!s->scaled)
+    if (!s->scaled && !s->model)
         opt(&b, "--no-scale", NULL);
     if (s->view)
         opt(&b, "--view", s->view);

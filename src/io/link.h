@@ -8,14 +8,16 @@
 
 struct link_state {
     const char *load;    /* example file, or NULL for a generated example */
-    char *const *tokens; /* generated: the token labels (n_tokens of them) */
+    bool model;          /* load is a trained model: its sentence as --tokens, and the
+                            model's own heads, mask and scaling (none given) */
+    char *const *tokens; /* generated or a model: the token labels (n_tokens of them) */
     int n_tokens;
     int d_model;   /* generated only */
     uint32_t seed; /* generated only */
     int heads;
     bool causal, scaled;
     int stage;          /* 0..6 */
-    const char *view;   /* "shapes", "cost", "heads" or NULL */
+    const char *view;   /* a view's name, or NULL */
     const char *focus;  /* e.g. "weights, head 1, row 2, col 3", or NULL */
     const char *lesson; /* lesson number or file, or NULL */
     int lesson_step;    /* 0-based step within the lesson */

@@ -100,6 +100,14 @@ static int sentence_ids(const struct train_model *m, const char *path, const cha
 struct mha_example *model_io_example(const char *path, const char *tokens, float temperature,
                                      const char *what, struct mha_error *err)
 {
+    char words[MODEL_IO_WORDS_MAX];
+    if (!tokens) { /* a sentence file: its own words */
+        const int k = model_io_sentence_words(path, words, sizeof words, err);
+        if (k < 0)
+            return NULL;
+        if (k)
+            tokens = words, what = "\"words\"";
+    }
     struct train_model *m = model_io_load(path, 1, err);
     if (!m)
         return NULL;
@@ -124,6 +132,8 @@ struct mha_example *model_io_example(const char *path, const char *tokens, float
         ex->has_next_word = true;
     }
 done:
+    if (!ex && tokens == words && err && !err->file[0])
+        mha_error_at(err, path, 0, 0); /* the sentence file's own words */
     train_model_free(m);
     return ex;
 }

@@ -23,9 +23,55 @@ static const char *const bias_names[4] = {"b_q", "b_k", "b_v", "b_o"};
 bool model_io_is_model_file(const char *path)
 {
     /* a look at the top-level keys, no tree built, no further than a model
-     * file may go */
-    static const char *const keys[] = {"embedding", "outputs", NULL};
+     * file may go; "model": a sentence file naming one */
+    static const char *const keys[] = {"embedding", "outputs", "model", NULL};
     return json_scan_has_key(path, &jread_model_limits, keys);
+}
+
+/* ---- sentence files ---- */
+
+static const char *const sentence_keys[] = {"model", "words", "description", NULL};
+
+/* root, read from path, as a sentence file: the model file it names (beside
+ * path unless absolute) into target, its words into words.  0, or -1 + the
+ * error naming path's field. */
+static int sentence_read(const struct jread *r, json_t *root, const char *path, char *target,
+                         size_t tn, char *words, size_t wn)
+{
+    if (jread_keys(r, root, "a sentence file", sentence_keys))
+        return -1;
+    json_t *model = jread_need(r, root, "model", "the model file's path, beside this file");
+    json_t *text = jread_need(r, root, "words", "the sentence the model is run on");
+    if (!model || !text ||
+        jread_text(r, model, "\"model\"", tn, ", which a terminal would obey instead of showing") ||
+        jread_text(r, text, "\"words\"", wn, ", which a terminal would obey instead of showing"))
+        return -1;
+    json_t *desc = json_object_get(root, "description");
+    if (desc && jread_text(r, desc, "\"description\"", 0, ", which a terminal would obey"))
+        return -1;
+    const char *name = json_string_value(model);
+    const char *slash = strrchr(path, '/');
+    const int dir = name[0] == '/' || !slash ? 0 : (int)(slash - path + 1);
+    if (snprintf(target, tn, "%.*s%s", dir, path, name) >= (int)tn)
+        return jread_fail(r, "\"model\": the path is too long");
+    snprintf(words, wn, "%s", json_string_value(text));
+    return 0;
+}
+
+int model_io_sentence_words(const char *path, char *words, size_t n, struct mha_error *err)
+{
+    mha_error_clear(err);
+    static const char *const keys[] = {"model", NULL};
+    if (!json_scan_has_key(path, &jread_model_limits, keys))
+        return 0;
+    const struct jread r = {.name = path, .err = err};
+    json_t *root = jread_file(&r, path, &jread_model_limits);
+    if (!root)
+        return -1;
+    char target[MODEL_IO_PATH_MAX];
+    const int rc = sentence_read(&r, root, path, target, sizeof target, words, n);
+    json_decref(root);
+    return rc ? -1 : 1;
 }
 
 /* The sizes and outputs of the file into cfg (no numbers yet). */
@@ -222,6 +268,31 @@ struct train_model *model_io_load(const char *path, int batch_cap, struct mha_er
     json_t *root = jread_file(&r, path, &jread_model_limits);
     if (!root)
         return NULL;
+    if (json_is_object(root) && json_object_get(root, "model")) { /* a sentence file */
+        char target[MODEL_IO_PATH_MAX], words[MODEL_IO_WORDS_MAX];
+        const int bad = sentence_read(&r, root, path, target, sizeof target, words, sizeof words);
+        json_decref(root);
+        if (bad)
+            return NULL;
+        const struct jread t = {.name = target, .err = err};
+        root = jread_file(&t, target, &jread_model_limits);
+        if (!root) {
+            char why[MHA_ERROR_TEXT_MAX];
+            snprintf(why, sizeof why, "%s", err ? err->text : "");
+            mha_error_set(err, "the model file %s names: %s", path, why);
+            return NULL;
+        }
+        struct train_model *m = NULL;
+        if (json_is_object(root) && json_object_get(root, "model"))
+            jread_fail(&t,
+                       "this is a sentence file too (%s names it); a sentence file names a "
+                       "model file",
+                       path);
+        else
+            m = load_root(&t, root, batch_cap);
+        json_decref(root);
+        return m;
+    }
     struct train_model *m = load_root(&r, root, batch_cap);
     json_decref(root);
     return m;

@@ -38,16 +38,27 @@
 #include "engine/train.h"
 
 /* True when path parses as a JSON object with "embedding" or "outputs" (a
- * model file rather than an example file).  False on any error (the
- * example reader then reports it). */
+ * model file rather than an example file), or "model" (a sentence file).
+ * False on any error (the example reader then reports it). */
 bool model_io_is_model_file(const char *path);
+
+/* A sentence file is a trained model on a sentence of its own, by
+ * reference: {"model": "PATH", "words": "SENTENCE", "description": "..."}
+ * (PATH beside the file unless absolute, naming a model file, not another
+ * sentence file).  Everything below that takes a model file takes one. */
+#define MODEL_IO_PATH_MAX 4096
+#define MODEL_IO_WORDS_MAX 4096
+/* 1 with path's words in words (n bytes) when path is a sentence file, 0
+ * when it is not, -1 + err when it is a bad one. */
+int model_io_sentence_words(const char *path, char *words, size_t n, struct mha_error *err);
 
 /* Read a model file into a new model able to forward batch_cap sequences.
  * NULL + err (file and field) on any problem.  Free with train_model_free. */
 struct train_model *model_io_load(const char *path, int batch_cap, struct mha_error *err);
 
 /* The model file at path as an explorer example (model_example.c): run on
- * its own sample, or on the words of tokens when not NULL (a text model's
+ * its own sample (a sentence file: its words), or on the words of tokens
+ * when not NULL (a text model's
  * words as train_text.h cuts them, lower-cased when it was trained so;
  * else labels between spaces); a language model's example ends in its
  * next words after the last word (ex->next_word), their probabilities

@@ -332,8 +332,9 @@ struct scene_key_row {
 
 static const struct scene_key_row keys[SCENE_KEY_COUNT] = {
     [SCENE_LOAD] = {{"load", "a file under `assets/`, e.g. `examples/cat-sat.json`",
-                     "an example file (its tokens, sizes and weights), or a trained model "
-                     "file (`models/sentences.json`)"},
+                     "an example file (its tokens, sizes and weights), a trained model file "
+                     "(`models/sentences.json`), or a sentence file naming one and its words "
+                     "(`examples/cat-sat.json`)"},
                     read_load,
                     put_load},
     [SCENE_WORDS] = {{"words", "words separated by spaces",
@@ -358,8 +359,9 @@ static const struct scene_key_row keys[SCENE_KEY_COUNT] = {
                       "the stage on screen (also clears `view`)"},
                      read_stage,
                      put_stage},
-    [SCENE_VIEW] = {{"view", "`shapes` `cost` `heads` `none`",
-                     "a view other than the seven stages"},
+    [SCENE_VIEW] = {{"view", "`shapes` `cost` `heads` `circuits` `none`",
+                     "a view other than the seven stages (`circuits` needs a trained model: a "
+                     "`load:` of a model file)"},
                     read_view,
                     put_view},
     [SCENE_FOCUS] = {{"focus", "e.g. `weights, head 1, row it, col mat`",

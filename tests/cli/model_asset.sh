@@ -71,6 +71,28 @@ it, mat = 7, 5
 ok = ok and max(range(10), key=lambda j: w3[0][it][j]) == 4 and max(range(10), key=lambda j: w3[1][it][j]) == it
 ok = ok and w3[0][it][mat] < 0.01 and w3[1][it][mat] < 0.01
 sys.exit(0 if ok else 1)'
+# the cat example (assets/examples/cat-sat.json, the same model on "the cat
+# sat on the mat because it was soft"): lesson 8's row sat (head 1: itself,
+# 0.9963), lesson 14's raw scores (head 1: the second "the" to cat 39.46, cat
+# to it 19.50)
+"$EXE" --load "$HERE/../../assets/examples/cat-sat.json" --dump attention --format json >cs.json
+check "cat-sat runs the bundled model on its sentence (the same rows as lesson 13's)" python3 -c '
+import json, sys
+a = json.load(open("cs.json"))["attention"]
+w1 = json.load(open("w3.json"))
+ok = a["weights"] == w1
+ok = ok and "%.4f" % a["weights"][1][2][2] == "0.9963"
+ok = ok and "%.2f" % a["scores"][1][4][1] == "39.46" and "%.2f" % a["scores"][1][1][4] == "19.50"
+sys.exit(0 if ok else 1)'
+# lesson 14's heads view of it: the similarity and the ranks it quotes, and
+# the random example of the same size beside them
+"$EXE" --print-lesson 14 >l14.txt
+check "lesson 14's heads-view figures are on its screens" python3 -c '
+import sys
+t = open("l14.txt").read()
+for fig in ("-0.0655", "10.20", "11.32", "13.46", "14.00"):
+    if t.count(fig) < 2:  # in the words and on the screen
+        sys.exit("%s: %d" % (fig, t.count(fig)))'
 # the circuits view of lesson 19 lists the same: owl raises roof, bee flower
 "$EXE" --print-lesson 19 >l19.txt
 check "lesson 19's circuits view: owl -> roof, bee -> flower" python3 -c '

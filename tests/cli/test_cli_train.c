@@ -220,6 +220,75 @@ START_TEST(save_and_load_model)
 }
 END_TEST
 
+/* A sentence file: a model file (beside it, or absolute) on its own words,
+ * wherever a model file goes; bad ones name the file and what is wrong,
+ * exit 2, and a sentence file naming a sentence file is refused. */
+START_TEST(sentence_files)
+{
+    char *model = tmp_file(NULL);
+    struct cli_result r = cli_run((const char *[]){"--train", "first-prev", "--steps", "30",
+                                                   "--save", model, "--dump", "summary", NULL});
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    cli_result_free(&r);
+    const char *base = strrchr(model, '/') ? strrchr(model, '/') + 1 : model;
+    char text[1024];
+    snprintf(text, sizeof text, "{\"model\": \"%s\", \"words\": \"A B C D E\"}", base);
+    char *sent = tmp_file(text);
+    r = cli_run((const char *[]){"--load", sent, "--dump", "input", NULL});
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_ptr_nonnull(strstr(r.out, "5 tokens, d_model 8, 2 heads"));
+    ck_assert_ptr_nonnull(strstr(r.out, "[A] [B] [C] [D] [E]"));
+    cli_result_free(&r);
+    /* --tokens wins over the file's words; --dump circuits reads the model */
+    r = cli_run((const char *[]){"--load", sent, "--tokens", "P O", "--dump", "input", NULL});
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_ptr_nonnull(strstr(r.out, "[P] [O]"));
+    cli_result_free(&r);
+    r = cli_run((const char *[]){"--load", sent, "--dump", "circuits", NULL});
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_ptr_nonnull(strstr(r.out, "d_model 8, 2 heads, 16 words"));
+    cli_result_free(&r);
+    /* bad ones */
+    char *bad = tmp_file("{\"model\": \"no-such-model.json\", \"words\": \"A\"}");
+    cli_expect_error((const char *[]){"--load", bad, "--dump", "input", NULL}, "names: cannot");
+    remove(bad);
+    free(bad);
+    snprintf(text, sizeof text, "{\"model\": \"%s\"}", base);
+    bad = tmp_file(text);
+    cli_expect_error((const char *[]){"--load", bad, "--dump", "input", NULL}, "\"words\"");
+    remove(bad);
+    free(bad);
+    snprintf(text, sizeof text, "{\"model\": \"%s\", \"words\": \"A zz\"}", base);
+    bad = tmp_file(text);
+    cli_expect_error((const char *[]){"--load", bad, "--dump", "input", NULL},
+                     "not in the vocabulary");
+    remove(bad);
+    free(bad);
+    snprintf(text, sizeof text, "{\"model\": \"%s\", \"words\": \"A\", \"seed\": 3}", base);
+    bad = tmp_file(text);
+    cli_expect_error((const char *[]){"--load", bad, "--dump", "input", NULL}, "seed");
+    remove(bad);
+    free(bad);
+    bad = tmp_file("{\"model\": 7, \"words\": \"A\"}");
+    cli_expect_error((const char *[]){"--load", bad, "--dump", "input", NULL},
+                     "\"model\" must be a string");
+    remove(bad);
+    free(bad);
+    /* a sentence file naming a sentence file */
+    const char *sbase = strrchr(sent, '/') ? strrchr(sent, '/') + 1 : sent;
+    snprintf(text, sizeof text, "{\"model\": \"%s\", \"words\": \"A\"}", sbase);
+    bad = tmp_file(text);
+    cli_expect_error((const char *[]){"--load", bad, "--dump", "input", NULL},
+                     "a sentence file names a model file");
+    remove(bad);
+    free(bad);
+    remove(sent);
+    free(sent);
+    remove(model);
+    free(model);
+}
+END_TEST
+
 /* A task file of rows rows of 3 tokens over a, b, c (row i: i in base 3)
  * whose target is the next letter of every token; extra goes in first. */
 static char *task_file(int rows, const char *extra)
@@ -398,6 +467,7 @@ static Suite *cli_train_suite(void)
     tcase_add_test(tc, grad_errors);
     tcase_add_test(tc, train_summary_deterministic);
     tcase_add_test(tc, save_and_load_model);
+    tcase_add_test(tc, sentence_files);
     tcase_add_test(tc, train_task_file);
     tcase_add_test(tc, train_task_file_random_targets);
     tcase_add_test(tc, train_task_file_refused);

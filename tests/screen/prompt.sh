@@ -85,7 +85,7 @@ wait_for "cat-sat.json"
 keys /
 type_text "the"
 keys Enter
-wait_for "\"The\": row 0 of query input (n: next match)"
+wait_for "\"the\": row 0 of query input (n: next match)"
 keys n
 wait_for "\"the\": row 4 of query input"
 keys /

@@ -170,7 +170,7 @@ END_TEST
 
 START_TEST(test_an_example_file)
 {
-    ck_assert_int_eq(ui_state_load(&st, MHA_SOURCE_ROOT "/assets/examples/cat-sat.json"), 0);
+    ck_assert_int_eq(ui_state_load(&st, MHA_SOURCE_ROOT "/tests/data/examples/self.json"), 0);
     ck_assert_int_eq(ui_state_set_heads(&st, 4), 0);
     ck_assert_int_eq(ui_state_toggle_causal(&st), 0);
     struct cli_options o;
@@ -193,6 +193,32 @@ START_TEST(test_an_example_file)
     char *text = ui_link_text(&link);
     ck_assert_ptr_nonnull(strstr(text, link.note));
     free(text);
+}
+END_TEST
+
+/* A trained model (the cat sentence names one): --load and its words as
+ * --tokens, and no --heads, --causal or --no-scale, which a model refuses;
+ * when the screen split it into other heads, the note says the command
+ * opens it as trained. */
+START_TEST(test_a_model)
+{
+    ck_assert_int_eq(ui_state_load(&st, MHA_SOURCE_ROOT "/assets/examples/cat-sat.json"), 0);
+    ck_assert_int_eq(ui_state_set_tokens(&st, "the dog sat on the"), 0);
+    struct cli_options o;
+    struct argv_buf a;
+    char note[256];
+    char *cmd = link_of(NULL, NULL, COLORSCALE_THEME_DARK, false, &o, &a, note, sizeof note);
+    ck_assert_str_eq(note, "");
+    ck_assert_ptr_nonnull(strstr(cmd, "--tokens 'the dog sat on the'"));
+    ck_assert_ptr_null(strstr(cmd, "--heads"));
+    ck_assert_ptr_null(strstr(cmd, "--causal"));
+    assert_same_example(&o, cmd);
+    free(cmd);
+    ck_assert_int_eq(ui_state_set_heads(&st, 4), 0);
+    cmd = link_of(NULL, NULL, COLORSCALE_THEME_DARK, false, &o, &a, note, sizeof note);
+    ck_assert_ptr_nonnull(strstr(note, "its own heads"));
+    ck_assert_ptr_null(strstr(cmd, "--heads"));
+    free(cmd);
 }
 END_TEST
 
@@ -315,6 +341,7 @@ static Suite *link_suite(void)
     tcase_add_test(t, test_sizes_tokens_seed_mask_scaling);
     tcase_add_test(t, test_a_view);
     tcase_add_test(t, test_an_example_file);
+    tcase_add_test(t, test_a_model);
     suite_add_tcase(s, t);
     t = tcase_create("focus");
     tcase_add_checked_fixture(t, setup, teardown);

@@ -9,6 +9,7 @@
 #include "engine/stages.h"
 #include "lesson/catalog.h"
 #include "io/example_io.h"
+#include "io/model_io.h"
 #include "lesson/lesson_state.h"
 
 /* The name a --focus gives the matrix of tensor x; NULL for none. */
@@ -226,6 +227,18 @@ static void loaded(const struct ui_state *st, struct ui_link *out)
     out->ls.load = out->load;
     struct mha_error err;
     mha_error_clear(&err);
+    if (model_io_is_model_file(st->load_path)) { /* a trained model on a sentence */
+        out->ls.model = true;
+        out->ls.tokens = st->ex->tokens;
+        out->ls.n_tokens = st->ex->lq;
+        struct mha_example *m = model_io_example(st->load_path, NULL, 1.0f, "words", &err);
+        if (m && (m->heads != st->ex->heads || m->causal != st->ex->causal ||
+                  m->scaled != st->ex->scaled))
+            snprintf(out->note, sizeof out->note,
+                     "the model opens with its own heads, mask and scaling");
+        mha_example_free(m);
+        return;
+    }
     struct mha_example *file = mha_example_load(st->load_path, &err);
     if (file && file->causal && !st->ex->causal)
         snprintf(out->note, sizeof out->note, "the file's causal mask comes back on");

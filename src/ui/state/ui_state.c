@@ -532,7 +532,10 @@ int ui_state_load(struct ui_state *st, const char *path)
 {
     struct mha_error err;
     mha_error_clear(&err);
-    struct mha_example *n = mha_example_load(path, &err);
+    /* a trained model (or a sentence file naming one) on its own sentence */
+    struct mha_example *n = model_io_is_model_file(path)
+                                ? model_io_example(path, NULL, st->temperature, ":load", &err)
+                                : mha_example_load(path, &err);
     if (!n) {
         char buf[UI_MSG_MAX];
         ui_state_say(st, true, "%s", mha_error_format(&err, buf, sizeof buf));
