@@ -53,7 +53,7 @@ static VEC_INLINE void block16(const float *restrict a, size_t ars, size_t acs,
                                const float *restrict b, size_t ldb, float *restrict c, size_t ldc,
                                int kk, bool add, const float *restrict bias, const int R)
 {
-    vec8 lo[4], hi[4];
+    vec8 lo[6], hi[6];
     for (int r = 0; r < R; r++)
         lo[r] = hi[r] = (vec8){0};
     for (int p = 0; p < kk; p++) {
@@ -106,14 +106,12 @@ static VEC_INLINE void block1(const float *restrict a, size_t ars, size_t acs,
     }
 }
 
-/* Rows 0..R-1 of C, every column. */
-static VEC_INLINE void rows(const float *restrict a, size_t ars, size_t acs,
-                            const float *restrict b, size_t ldb, float *restrict c, size_t ldc,
-                            int n, int kk, bool add, const float *restrict bias, const int R)
+/* Rows 0..R-1 (R <= 4) of C, columns j0 on, in blocks of eight, four and one. */
+static VEC_INLINE void narrow(const float *restrict a, size_t ars, size_t acs,
+                              const float *restrict b, size_t ldb, float *restrict c, size_t ldc,
+                              int j, int n, int kk, bool add, const float *restrict bias,
+                              const int R)
 {
-    int j = 0;
-    for (; j + 16 <= n; j += 16)
-        block16(a, ars, acs, b + j, ldb, c + j, ldc, kk, add, bias ? bias + j : NULL, R);
     for (; j + 8 <= n; j += 8)
         block8(a, ars, acs, b + j, ldb, c + j, ldc, kk, add, bias ? bias + j : NULL, R);
     for (; j + 4 <= n; j += 4)
@@ -122,11 +120,33 @@ static VEC_INLINE void rows(const float *restrict a, size_t ars, size_t acs,
         block1(a, ars, acs, b + j, ldb, c + j, ldc, kk, add, bias ? bias + j : NULL, R);
 }
 
+/* Rows 0..R-1 (R = 6, 4 or 1) of C, every column: sixteen at a time, then
+ * the rest four rows (or one) at a time. */
+static VEC_INLINE void rows(const float *restrict a, size_t ars, size_t acs,
+                            const float *restrict b, size_t ldb, float *restrict c, size_t ldc,
+                            int n, int kk, bool add, const float *restrict bias, const int R)
+{
+    int j = 0;
+    for (; j + 16 <= n; j += 16)
+        block16(a, ars, acs, b + j, ldb, c + j, ldc, kk, add, bias ? bias + j : NULL, R);
+    if (j == n)
+        return;
+    int r = 0;
+    for (; r + 4 <= R; r += 4)
+        narrow(a + (size_t)r * ars, ars, acs, b, ldb, c + (size_t)r * ldc, ldc, j, n, kk, add, bias,
+               4);
+    for (; r < R; r++)
+        narrow(a + (size_t)r * ars, ars, acs, b, ldb, c + (size_t)r * ldc, ldc, j, n, kk, add, bias,
+               1);
+}
+
 MAT_KERNEL void mat_rows_times(const float *restrict a, size_t ars, size_t acs,
                                const float *restrict b, size_t ldb, float *restrict c, size_t ldc,
                                int m, int n, int kk, bool add, const float *restrict bias)
 {
     int i = 0;
+    for (; n >= 16 && i + 6 <= m; i += 6) /* twelve sums in flight */
+        rows(a + (size_t)i * ars, ars, acs, b, ldb, c + (size_t)i * ldc, ldc, n, kk, add, bias, 6);
     for (; i + 4 <= m; i += 4)
         rows(a + (size_t)i * ars, ars, acs, b, ldb, c + (size_t)i * ldc, ldc, n, kk, add, bias, 4);
     for (; i < m; i++)

@@ -19,8 +19,21 @@
 
 /* m, n, k of the shapes the multiply is tried on */
 static const int shapes[][3] = {
-    {1, 1, 1},    {1, 7, 3},     {5, 1, 4},    {3, 4, 1},    {2, 3, 5},    {4, 6, 6},
-    {17, 33, 65}, {37, 53, 129}, {129, 1, 37}, {1, 129, 53}, {64, 64, 64}, {33, 33, 8},
+    {1, 1, 1},
+    {1, 7, 3},
+    {5, 1, 4},
+    {3, 4, 1},
+    {2, 3, 5},
+    {4, 6, 6},
+    {17, 33, 65},
+    {37, 53, 129},
+    {129, 1, 37},
+    {1, 129, 53},
+    {64, 64, 64},
+    {33, 33, 8},
+    /* six rows by sixteen columns at a time, and what is left of both */
+    {13, 48, 20},
+    {70, 16, 9},
 };
 #define N_SHAPES ((int)(sizeof shapes / sizeof shapes[0]))
 
