@@ -83,6 +83,41 @@ void lesson_state_at(const struct lesson *l, int step, struct lesson_state *st)
     lesson_state_at_answered(l, step, false, st);
 }
 
+/* The trained model at path on the scene's words.  Its heads, mask and
+ * scaling are the model's: a scene that asks for others is refused, as it
+ * would otherwise show something it does not say. */
+static struct mha_example *model_example(const struct lesson_state *st, const char *path,
+                                         struct mha_error *err)
+{
+    struct mha_example *ex = model_io_example(path, st->words, 1.0f, "words", err);
+    if (!ex)
+        return NULL;
+    const char *key = NULL, *has = NULL;
+    char heads[32], what[64];
+    if (st->heads && st->heads != ex->heads) {
+        snprintf(heads, sizeof heads, "%d", ex->heads);
+        snprintf(what, sizeof what, "the %d heads", ex->heads);
+        key = "heads", has = heads;
+    } else if (st->causal >= 0 && st->causal != (ex->causal ? 1 : 0)) {
+        has = ex->causal ? "on" : "off";
+        snprintf(what, sizeof what, "the causal mask (%s)", has);
+        key = "causal";
+    } else if (st->scaled >= 0 && st->scaled != (ex->scaled ? 1 : 0)) {
+        has = ex->scaled ? "on" : "off";
+        snprintf(what, sizeof what, "the scaling (%s)", has);
+        key = "scale";
+    }
+    if (key) {
+        mha_example_free(ex);
+        mha_error_set(err,
+                      "%s: %s is a trained model, which keeps %s it was trained with; give %s: %s "
+                      "or load an example file",
+                      key, st->load, what, key, has);
+        return NULL;
+    }
+    return ex;
+}
+
 struct mha_example *lesson_state_example(const struct lesson_state *st, const char *assets_dir,
                                          struct mha_error *err)
 {
@@ -91,7 +126,7 @@ struct mha_example *lesson_state_example(const struct lesson_state *st, const ch
         char path[4096];
         load_path(st, assets_dir, path, sizeof path);
         if (model_io_is_model_file(path)) /* a trained model on its sentence, as it is */
-            return model_io_example(path, st->words, 1.0f, "words", err);
+            return model_example(st, path, err);
         if (st->words)
             return mha_error_set(err, "words: %s is an example file, not a model", st->load), NULL;
         ex = mha_example_load(path, err);

@@ -253,6 +253,14 @@ static const struct bad check_cases[] = {
      "the merge stage does not show \"weights\""},
     {"# T\n\n```mha\nstage: input\nfocus: head 1\n```\n", 5, "no per-head matrices"},
     {"# T\n\n```mha\nload: examples/missing.json\n```\n", 4, "cannot open"},
+    /* a trained model keeps its heads, mask and scaling */
+    {"# T\n\n```mha\nload: examples/cat-sat.json\ncausal: off\n```\n", 4,
+     "causal: examples/cat-sat.json is a trained model, which keeps the causal mask (on) it was "
+     "trained with; give causal: on"},
+    {"# T\n\n```mha\nload: models/sentences.json\nheads: 4\n```\n", 4,
+     "keeps the 2 heads it was trained with; give heads: 2"},
+    {"# T\n\n```mha\nload: models/sentences.json\nscale: off\n```\n", 4,
+     "keeps the scaling (on) it was trained with; give scale: on"},
     {"# T\n\nText.\n\n---\n\nMore.\n", 7, "step 2 has no ```mha scene"},
     {"# T\n\n```mha\nview: cost\nfocus: q\n```\n", 5, "this step shows the cost view"},
     {"# T\n\n```mha\nstage: attention\n```\n\n```quiz\nquestion: q\nchoices: a | b\n"
