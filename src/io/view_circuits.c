@@ -104,6 +104,7 @@ static void raises_cell(const struct train_model *m, int k, const struct train_c
 /* Head h's rows of the table (TRAIN_CIRCUIT_TOP of them, from row r0) and,
  * when the vocabulary is small, its heatmaps. */
 static bool head_circuits(struct view_desc *vd, const struct train_model *m, int h, int r0,
+                          const char (*in_titles)[VIEW_HEAD_TITLE], int in_titled,
                           struct circuit_bufs *b, struct mha_error *err)
 {
     const int V = m->cfg.vocab, T = m->cfg.context, K = m->cfg.n_outputs;
@@ -128,6 +129,8 @@ static bool head_circuits(struct view_desc *vd, const struct train_model *m, int
     char cells[TRAIN_CIRCUIT_TOP][VIEW_TABLE_MAX_COLS][128];
     memset(cells, 0, sizeof cells);
     snprintf(cells[0][0], sizeof cells[0][0], "head %d", h);
+    if (h < in_titled && in_titles[h][0]) /* measured on held-out sequences */
+        snprintf(cells[1][0], sizeof cells[1][0], "%s", in_titles[h]);
     train_circuit_place_text(&place, cells[0][1], sizeof cells[0][1]);
     if (!cells[0][1][0])
         snprintf(cells[0][1], sizeof cells[0][1], "one position");
@@ -223,16 +226,21 @@ static bool describe(struct view_desc *vd, const struct view_inputs *in,
     struct mha_error err;
     mha_error_clear(&err);
     for (int h = 0; ok && !err.text[0] && h < cfg->heads; h++)
-        ok = head_circuits(vd, m, h, 1 + h * TRAIN_CIRCUIT_TOP, &b, &err);
+        ok = head_circuits(vd, m, h, 1 + h * TRAIN_CIRCUIT_TOP, in->head_titles,
+                           in->head_titles ? in->titled_heads : 0, &b, &err);
     if (err.text[0])
         snprintf(vd->error, sizeof vd->error, "The circuits cannot be read: %s", err.text);
     snprintf(vd->note, sizeof vd->note,
              "Looks at: query word → key word, the score above the query's mean. Raises: "
              "the %d words (or classes) attending to a word lifts most. By position: the key "
              "position the positions alone make a query prefer. Read off the weights, not "
-             "measured on sentences: what a head does on a sentence also depends on the "
-             "words around it.",
-             TRAIN_CIRCUIT_RAISES);
+             "measured on sequences: what a head does on one also depends on the words "
+             "around it.%s",
+             TRAIN_CIRCUIT_RAISES,
+             in->titled_heads > 0 && in->head_titles
+                 ? " Under a head's number: what it was measured to do on held-out sequences, "
+                   "as the training screen titles it."
+                 : "");
     free(b.qk);
     free(b.pos);
     free(b.ov);

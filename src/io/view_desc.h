@@ -21,6 +21,8 @@ struct train_model;
 
 #define VIEW_TABLE_MAX_COLS 6
 #define VIEW_MATRIX_MAX 16
+#define VIEW_TITLED_HEADS 16 /* heads given a measured title at most */
+#define VIEW_HEAD_TITLE 48   /* bytes of one: "prev .97", "agree+content" */
 
 /* A matrix of numbers shown as a heatmap: signed values on the diverging
  * scale over -range .. range. */
@@ -56,6 +58,11 @@ struct view_inputs {
      * model file ex was loaded from (read again); NULL / "": none */
     const struct train_model *model;
     const char *model_path;
+    /* circuits: what each head of a model in training was measured to do on
+     * held-out sequences, as the training screen titles it ("prev .97",
+     * "agree"; "" for none); titled_heads 0: nothing measured */
+    const char (*head_titles)[VIEW_HEAD_TITLE];
+    int titled_heads;
 };
 
 struct view_desc {

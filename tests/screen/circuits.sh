@@ -4,7 +4,8 @@
 # cells alone where numbers do not fit (signs without colour), and the table
 # of each head's strongest pairs below; the bundled language model (156
 # words) gets the table alone, in words; a lesson's scene shows it; numbers
-# that are no model say how to get one.
+# that are no model say how to get one; the model that is training shows
+# what each head was measured to do under its number.
 . "$(dirname "$0")/lib.sh"
 
 cd "$WORK" || exit 1
@@ -48,5 +49,31 @@ keys :
 type_text "load translate"
 keys Enter
 wait_for "reads a trained model, and these numbers are not one"
+keys q
+wait_exit 0
+T kill-server
+sleep 0.2
+
+# the model that is training: under each head's number, what the training
+# measured it doing on held-out sequences, beside what its weights say: the
+# head measured on the first token looks at the first position by its
+# weights, the one measured on the previous token one back
+start 100 50 -- --train first-prev --steps 400
+wait_for "stopped" 90
+keys 4
+wait_for "4 · Attention"
+keys :
+type_text "view circuits"
+keys Enter
+wait_for "Circuits view   first-prev, step"
+space_until "Under a head's"
+check "the head measured on the first token looks at the first position" python3 -c '
+import re, sys
+lines = sys.argv[1].splitlines()
+pairs = [(lines[i], lines[i + 1]) for i in range(len(lines) - 1) if re.match(r"head \d ", lines[i])]
+first = [a for a, b in pairs if b.startswith("first ")]
+prev = [a for a, b in pairs if b.startswith("prev ")]
+ok = first and prev and "the first" in first[0] and "1 back" in prev[0]
+sys.exit(0 if ok else 1)' "$(screen)"
 keys q
 wait_exit 0

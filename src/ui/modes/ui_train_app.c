@@ -22,6 +22,31 @@
 
 /* ---- the explorer's example: the model shown --------------------------------------------- */
 
+/* What each head of the model shown was measured to do, as the training
+ * screen titles it, for the circuits view: a text's jobs (the live model),
+ * else where its weight goes on held-out sequences. */
+static void sync_head_titles(struct ui_state *st, const struct trun *t,
+                             const struct trun_pane *pane, const struct train_model *m)
+{
+    st->titled_heads = 0;
+    const int H = m->cfg.heads;
+    if (H > VIEW_TITLED_HEADS)
+        return;
+    struct train_head_stats roles[TRAIN_MAX_D_MODEL];
+    const bool measured = trun_pane_heads(pane, t->scrub, roles);
+    const bool jobs = pane->jobs_valid && t->scrub < 0;
+    if (!measured && !jobs)
+        return;
+    for (int h = 0; h < H; h++) {
+        st->head_titles[h][0] = '\0';
+        if (jobs)
+            trun_pane_jobs(pane, t->scrub, h, st->head_titles[h], VIEW_HEAD_TITLE);
+        if (!st->head_titles[h][0] && measured && roles[h].kind != TRAIN_HEAD_NONE)
+            train_head_label(&roles[h], st->head_titles[h], VIEW_HEAD_TITLE);
+    }
+    st->titled_heads = H;
+}
+
 void ui_train_sync_example(struct ui_app *app)
 {
     struct trun *t = app->train;
@@ -49,6 +74,7 @@ void ui_train_sync_example(struct ui_app *app)
                 mha_example_set_token(st->ex, false, i, m->vocab_names[m->sample[i]]);
         st->baseline = pane->start;
         st->model = m;
+        sync_head_titles(st, t, pane, m);
         snprintf(st->trained, sizeof st->trained, "%s", source);
         ui_state_refresh(st);
         snprintf(st->source, sizeof st->source, "%s", source);
@@ -64,6 +90,7 @@ void ui_train_sync_example(struct ui_app *app)
         t->follow_gen = st->ex_gen;
         st->baseline = pane->start;
         st->model = m;
+        sync_head_titles(st, t, pane, m);
         snprintf(st->trained, sizeof st->trained, "%s", source);
         if (st->view != MHA_VIEW_NONE)
             ui_state_refresh(st); /* the heads view compares with step 0 */

@@ -18,6 +18,7 @@
 #include "lesson/lesson_state.h"
 #include "engine/mha.h"
 #include "engine/views.h"
+#include "io/view_desc.h"
 
 #define UI_MSG_MAX 1200
 #define UI_CMD_MAX 512
@@ -42,6 +43,9 @@ struct ui_state {
      * view compares the two) and what was trained; NULL / "" for any other example */
     const struct mha_example *baseline;
     const struct train_model *model; /* that model (the circuits view reads it) */
+    /* what its heads were measured to do, as the training screen titles them */
+    char head_titles[VIEW_TITLED_HEADS][VIEW_HEAD_TITLE];
+    int titled_heads;
     char trained[128];
     char source[256];         /* where ex came from, for the status line */
     char load_path[PATH_MAX]; /* the file ex came from (absolute when known), "" if none */
