@@ -75,5 +75,14 @@ first = [a for a, b in pairs if b.startswith("first ")]
 prev = [a for a, b in pairs if b.startswith("prev ")]
 ok = first and prev and "the first" in first[0] and "1 back" in prev[0]
 sys.exit(0 if ok else 1)' "$(screen)"
+check "the first head raises, for the first output, the letter it attends to" python3 -c '
+import re, sys
+lines = sys.argv[1].splitlines()
+at = [i for i in range(len(lines) - 1) if re.match(r"head \d ", lines[i]) and lines[i + 1].startswith("first ")][0]
+same = 0
+for line in lines[at:at + 6]:
+    pairs = re.findall(r"([A-P]) → ([A-P])", line)
+    same += len(pairs) >= 2 and pairs[1][0] == pairs[1][1]
+sys.exit(0 if same >= 4 else 1)' "$(screen)"
 keys q
 wait_exit 0
