@@ -469,7 +469,7 @@ START_TEST(bundled_lessons_pass_the_check)
     ck_assert_int_eq(lesson_catalog_load(&cat, dir), 0);
     ck_assert_int_ge(cat.n, 12);
     int quizzes = 0;
-    bool stage_seen[MHA_STAGE_COUNT] = {0}, view_seen[4] = {0};
+    bool stage_seen[MHA_STAGE_COUNT] = {0}, view_seen[MHA_VIEW_COUNT] = {0};
     for (int i = 0; i < cat.n; i++) {
         struct lesson *l = lesson_load(cat.paths[i]);
         lesson_check(l, assets());
@@ -492,7 +492,7 @@ START_TEST(bundled_lessons_pass_the_check)
     ck_assert_int_ge(2 * quizzes, cat.n);
     for (int s = 0; s < MHA_STAGE_COUNT; s++)
         ck_assert_msg(stage_seen[s], "no lesson shows stage %d", s);
-    for (int v = 1; v < 4; v++)
+    for (int v = MHA_VIEW_NONE + 1; v < MHA_VIEW_COUNT; v++)
         ck_assert_msg(view_seen[v], "no lesson shows the %s view", mha_view_name((enum mha_view)v));
     lesson_catalog_done(&cat);
 }
