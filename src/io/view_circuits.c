@@ -69,6 +69,21 @@ static bool add_heatmap(struct view_desc *vd, const struct train_model *m, const
     return ok;
 }
 
+/* The heatmaps the model gets: every head's QK circuit and its OV circuit
+ * for each output of at most CIRCUITS_HEATMAP_MAX classes, when the words
+ * are that few and all of them fit the description; else 0 (the table
+ * alone). */
+static int heatmap_count(const struct train_model *m)
+{
+    if (m->cfg.vocab > CIRCUITS_HEATMAP_MAX)
+        return 0;
+    int per_head = 1;
+    for (int k = 0; k < m->cfg.n_outputs; k++)
+        per_head += m->cfg.outputs[k].classes <= CIRCUITS_HEATMAP_MAX;
+    const int n = per_head * m->cfg.heads;
+    return n <= VIEW_MATRIX_MAX ? n : 0;
+}
+
 struct circuit_bufs {
     float *qk, *pos, *ov, *scratch;
 };
@@ -108,7 +123,7 @@ static bool head_circuits(struct view_desc *vd, const struct train_model *m, int
                           struct circuit_bufs *b, struct mha_error *err)
 {
     const int V = m->cfg.vocab, T = m->cfg.context, K = m->cfg.n_outputs;
-    const bool whole = V <= CIRCUITS_HEATMAP_MAX;
+    const bool whole = heatmap_count(m) > 0;
     if (train_circuit_qk(m, h, b->qk, b->scratch, err) ||
         train_circuit_qk_pos(m, h, b->pos, b->scratch, err))
         return true; /* err says why; the caller shows it */
@@ -167,17 +182,26 @@ static bool head_circuits(struct view_desc *vd, const struct train_model *m, int
 
 static void words_text(struct view_desc *vd, const struct train_model *m)
 {
-    const int V = m->cfg.vocab;
+    char why[200];
+    if (heatmap_count(m) > 0)
+        snprintf(why, sizeof why,
+                 "The heatmaps show every pair; the table lists each head's strongest.");
+    else if (m->cfg.vocab <= CIRCUITS_HEATMAP_MAX)
+        snprintf(why, sizeof why,
+                 "With %d heads the heatmaps would be too many to read: the table lists each "
+                 "head's strongest pairs (--dump circuits prints the matrices).",
+                 m->cfg.heads);
+    else
+        snprintf(why, sizeof why,
+                 "With this many words the matrices are too big to see whole: the table lists "
+                 "each head's strongest pairs (--dump circuits prints more).");
     snprintf(vd->text, sizeof vd->text,
              "A model of one attention layer can be read straight from its weights. A head's "
              "QK circuit is the score a query word gives a key word from the two words alone "
              "(the positions' part is summed up as 'by position'); its OV circuit is what "
              "attending to a word adds to each output's logits. Softmax ignores a constant "
              "added to a whole row, so both are shown above their row's mean. %s",
-             V <= CIRCUITS_HEATMAP_MAX
-                 ? "The heatmaps show every pair; the table lists each head's strongest."
-                 : "With this many words the matrices are too big to see whole: the table "
-                   "lists each head's strongest pairs (--dump circuits prints more).");
+             why);
 }
 
 /* The circuits of m into vd. */

@@ -20,7 +20,7 @@
 struct train_model;
 
 #define VIEW_TABLE_MAX_COLS 6
-#define VIEW_MATRIX_MAX 16
+#define VIEW_MATRIX_MAX 32
 #define VIEW_TITLED_HEADS 16 /* heads given a measured title at most */
 #define VIEW_HEAD_TITLE 48   /* bytes of one: "prev .97", "agree+content" */
 

@@ -265,6 +265,49 @@ START_TEST(test_view_against_numpy)
 }
 END_TEST
 
+/* Too many heads for heatmaps to be read (16 heads, 2 outputs: 48 of them):
+ * the table alone, and the words say why. */
+START_TEST(test_view_many_heads)
+{
+    struct train_config cfg = {.d_model = 16,
+                               .heads = 16,
+                               .vocab = 5,
+                               .context = 4,
+                               .causal = true,
+                               .scaled = true,
+                               .n_outputs = 2};
+    for (int k = 0; k < 2; k++) {
+        snprintf(cfg.outputs[k].name, sizeof cfg.outputs[k].name, "out%d", k);
+        cfg.outputs[k].classes = 5;
+    }
+    struct mha_error err;
+    struct train_model *m = train_model_new(&cfg, 1, &err);
+    ck_assert_msg(m != NULL, "%s", err.text);
+    train_model_init(m, 3);
+    const struct view_inputs in = {.model = m};
+    struct view_desc *vd = view_desc_new(MHA_VIEW_CIRCUITS, &in);
+    ck_assert_ptr_nonnull(vd);
+    ck_assert_str_eq(vd->error, "");
+    ck_assert_int_eq(vd->n_matrices, 0);
+    ck_assert_ptr_nonnull(strstr(vd->text, "With 16 heads the heatmaps would be too many"));
+    ck_assert_int_eq(vd->table.rows, 1 + 16 * TRAIN_CIRCUIT_TOP);
+    ck_assert_int_eq(vd->table.cols, 5);
+    view_desc_free(vd);
+    /* 8 of them (and three matrices each) still fit */
+    train_model_free(m);
+    cfg.heads = 8;
+    m = train_model_new(&cfg, 1, &err);
+    ck_assert_msg(m != NULL, "%s", err.text);
+    train_model_init(m, 3);
+    const struct view_inputs in8 = {.model = m};
+    vd = view_desc_new(MHA_VIEW_CIRCUITS, &in8);
+    ck_assert_ptr_nonnull(vd);
+    ck_assert_int_eq(vd->n_matrices, 8 * 3);
+    view_desc_free(vd);
+    train_model_free(m);
+}
+END_TEST
+
 /* Without a model: the view says what it needs, and how to get it. */
 START_TEST(test_view_without_model)
 {
@@ -320,6 +363,7 @@ int main(void)
     tcase_add_loop_test(tc, test_against_numpy, 0, 4);
     tcase_add_loop_test(tc, test_view_against_numpy, 0, 4);
     tcase_add_test(tc, test_view_without_model);
+    tcase_add_test(tc, test_view_many_heads);
     tcase_add_test(tc, test_bad_heads_and_outputs);
     tcase_add_test(tc, test_offset_edges);
     suite_add_tcase(s, tc);
