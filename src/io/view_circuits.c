@@ -151,14 +151,14 @@ static bool head_circuits(struct view_desc *vd, const struct train_model *m, int
         snprintf(cells[0][1], sizeof cells[0][1], "one position");
     for (int i = 0; i < TRAIN_CIRCUIT_TOP; i++)
         looks_cell(m, qk_top, n_qk, i, cells[i][2], sizeof cells[i][2]);
-    for (int k = 0; k < K && k < CIRCUITS_TABLE_OUTPUTS; k++) {
+    for (int k = 0; k < K; k++) {
         const int C = m->cfg.outputs[k].classes;
         if (train_circuit_ov(m, h, k, b->ov, b->scratch, err))
             return true;
         struct train_circuit_pair ov_top[TRAIN_CIRCUIT_TOP * TRAIN_CIRCUIT_RAISES];
         const int n_ov =
             train_circuit_top_ov(b->ov, V, C, TRAIN_CIRCUIT_TOP, TRAIN_CIRCUIT_RAISES, ov_top);
-        for (int i = 0; i < TRAIN_CIRCUIT_TOP; i++)
+        for (int i = 0; k < CIRCUITS_TABLE_OUTPUTS && i < TRAIN_CIRCUIT_TOP; i++)
             raises_cell(m, k, ov_top, n_ov, i, cells[i][3 + k], sizeof cells[i][3 + k]);
         if (whole && C <= CIRCUITS_HEATMAP_MAX) {
             snprintf(title, sizeof title,
@@ -259,12 +259,15 @@ static bool describe(struct view_desc *vd, const struct view_inputs *in,
              "the %d words (or classes) attending to a word lifts most. By position: the key "
              "position the positions alone make a query prefer. Read off the weights, not "
              "measured on sequences: what a head does on one also depends on the words "
-             "around it.%s",
+             "around it.%s%s",
              TRAIN_CIRCUIT_RAISES,
              in->titled_heads > 0 && in->head_titles
                  ? " Under a head's number: what it was measured to do on held-out sequences, "
                    "as the training screen titles it."
-                 : "");
+                 : "",
+             K > CIRCUITS_TABLE_OUTPUTS ? " The table has room for the first three outputs; "
+                                          "--dump circuits lists every one."
+                                        : "");
     free(b.qk);
     free(b.pos);
     free(b.ov);

@@ -87,7 +87,7 @@ struct view_desc {
     /* the table and the paragraph under it */
     char table_title[96];
     struct view_table table;
-    char note[600];
+    char note[900];
 };
 
 /* A view: how it is made, what the message line says when it comes up (a

@@ -305,6 +305,24 @@ START_TEST(test_view_many_heads)
     ck_assert_int_eq(vd->n_matrices, 8 * 3);
     view_desc_free(vd);
     train_model_free(m);
+    /* four outputs: a heatmap each, the table's room for three, and the note says so */
+    cfg.heads = 2;
+    cfg.n_outputs = 4;
+    for (int k = 2; k < 4; k++) {
+        snprintf(cfg.outputs[k].name, sizeof cfg.outputs[k].name, "out%d", k);
+        cfg.outputs[k].classes = 5;
+    }
+    m = train_model_new(&cfg, 1, &err);
+    ck_assert_msg(m != NULL, "%s", err.text);
+    train_model_init(m, 3);
+    const struct view_inputs in4 = {.model = m};
+    vd = view_desc_new(MHA_VIEW_CIRCUITS, &in4);
+    ck_assert_ptr_nonnull(vd);
+    ck_assert_int_eq(vd->n_matrices, 2 * 5);
+    ck_assert_int_eq(vd->table.cols, 6);
+    ck_assert_ptr_nonnull(strstr(vd->note, "room for the first three outputs"));
+    view_desc_free(vd);
+    train_model_free(m);
 }
 END_TEST
 
