@@ -226,14 +226,14 @@ static bool describe(struct view_desc *vd, const struct view_inputs *in,
         return false;
     snprintf(vd->table_title, sizeof vd->table_title,
              "What each head does: its strongest pairs, from the weights alone");
-    char heads_cells[VIEW_TABLE_MAX_COLS][64] = {"head", "by position", "looks at"};
+    char header_cells[VIEW_TABLE_MAX_COLS][64] = {"head", "by position", "looks at"};
     for (int k = 0; k < K && k < CIRCUITS_TABLE_OUTPUTS; k++)
-        snprintf(heads_cells[3 + k], sizeof heads_cells[3 + k], "%s: word → raises",
+        snprintf(header_cells[3 + k], sizeof header_cells[3 + k], "%s: word → raises",
                  cfg->outputs[k].name);
-    const char *head_row[VIEW_TABLE_MAX_COLS];
+    const char *header_row[VIEW_TABLE_MAX_COLS];
     for (int c = 0; c < VIEW_TABLE_MAX_COLS; c++)
-        head_row[c] = heads_cells[c];
-    if (!view_table_set_row(&vd->table, 0, head_row))
+        header_row[c] = header_cells[c];
+    if (!view_table_set_row(&vd->table, 0, header_row))
         return false;
 
     int C = 0;

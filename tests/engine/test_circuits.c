@@ -265,6 +265,21 @@ START_TEST(test_view_against_numpy)
 }
 END_TEST
 
+/* The circuits view of a model of cfg with seeded weights (the model is
+ * freed: the description holds copies). */
+static struct view_desc *view_of(const struct train_config *cfg)
+{
+    struct mha_error err;
+    struct train_model *m = train_model_new(cfg, 1, &err);
+    ck_assert_msg(m != NULL, "%s", err.text);
+    train_model_init(m, 3);
+    const struct view_inputs in = {.model = m};
+    struct view_desc *vd = view_desc_new(MHA_VIEW_CIRCUITS, &in);
+    ck_assert_ptr_nonnull(vd);
+    train_model_free(m);
+    return vd;
+}
+
 /* Too many heads for heatmaps to be read (16 heads, 2 outputs: 48 of them):
  * the table alone, and the words say why. */
 START_TEST(test_view_many_heads)
@@ -276,17 +291,11 @@ START_TEST(test_view_many_heads)
                                .causal = true,
                                .scaled = true,
                                .n_outputs = 2};
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 4; k++) {
         snprintf(cfg.outputs[k].name, sizeof cfg.outputs[k].name, "out%d", k);
         cfg.outputs[k].classes = 5;
     }
-    struct mha_error err;
-    struct train_model *m = train_model_new(&cfg, 1, &err);
-    ck_assert_msg(m != NULL, "%s", err.text);
-    train_model_init(m, 3);
-    const struct view_inputs in = {.model = m};
-    struct view_desc *vd = view_desc_new(MHA_VIEW_CIRCUITS, &in);
-    ck_assert_ptr_nonnull(vd);
+    struct view_desc *vd = view_of(&cfg);
     ck_assert_str_eq(vd->error, "");
     ck_assert_int_eq(vd->n_matrices, 0);
     ck_assert_ptr_nonnull(strstr(vd->text, "With 16 heads the heatmaps would be too many"));
@@ -294,35 +303,18 @@ START_TEST(test_view_many_heads)
     ck_assert_int_eq(vd->table.cols, 5);
     view_desc_free(vd);
     /* 8 of them (and three matrices each) still fit */
-    train_model_free(m);
     cfg.heads = 8;
-    m = train_model_new(&cfg, 1, &err);
-    ck_assert_msg(m != NULL, "%s", err.text);
-    train_model_init(m, 3);
-    const struct view_inputs in8 = {.model = m};
-    vd = view_desc_new(MHA_VIEW_CIRCUITS, &in8);
-    ck_assert_ptr_nonnull(vd);
+    vd = view_of(&cfg);
     ck_assert_int_eq(vd->n_matrices, 8 * 3);
     view_desc_free(vd);
-    train_model_free(m);
     /* four outputs: a heatmap each, the table's room for three, and the note says so */
     cfg.heads = 2;
     cfg.n_outputs = 4;
-    for (int k = 2; k < 4; k++) {
-        snprintf(cfg.outputs[k].name, sizeof cfg.outputs[k].name, "out%d", k);
-        cfg.outputs[k].classes = 5;
-    }
-    m = train_model_new(&cfg, 1, &err);
-    ck_assert_msg(m != NULL, "%s", err.text);
-    train_model_init(m, 3);
-    const struct view_inputs in4 = {.model = m};
-    vd = view_desc_new(MHA_VIEW_CIRCUITS, &in4);
-    ck_assert_ptr_nonnull(vd);
+    vd = view_of(&cfg);
     ck_assert_int_eq(vd->n_matrices, 2 * 5);
     ck_assert_int_eq(vd->table.cols, 6);
     ck_assert_ptr_nonnull(strstr(vd->note, "room for the first three outputs"));
     view_desc_free(vd);
-    train_model_free(m);
 }
 END_TEST
 
