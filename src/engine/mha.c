@@ -209,6 +209,23 @@ void mha_forward_attend(const unsigned char *mask, bool causal, bool scaled, str
                      t->context + mha_idx3(lq, d_k, h, i, 0), d_k);
 }
 
+void mha_forward_attend_lean(bool causal, bool scaled, struct mha_trace *t)
+{
+    if (!mha_rows_fit(t->lk, t->d_k)) {
+        mha_forward_attend(NULL, causal, scaled, t);
+        return;
+    }
+    t->causal = causal;
+    t->scaled = scaled;
+    t->scale = scaled ? (float)(1.0 / sqrt((double)t->d_k)) : 1.0f;
+    t->empty_rows = 0;
+    memset(t->row_empty, 0, (size_t)t->lq);
+    for (int h = 0; h < t->heads; h++) {
+        const struct mha_rows_head hd = mha_rows_head_in_place(t, h);
+        t->empty_rows += mha_rows_attend(&hd, NULL, causal, t->scale, t->row_empty);
+    }
+}
+
 void mha_forward_seq(const float *query, const float *key, const float *value,
                      const struct mha_params *w, const unsigned char *mask, bool causal,
                      bool scaled, struct mha_trace *t)

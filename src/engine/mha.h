@@ -229,6 +229,14 @@ void mha_forward_seq(const float *query, const float *key, const float *value,
  * Pass 6 (output = merged·W_oᵀ + b_o) is left to the caller. */
 void mha_forward_attend(const unsigned char *mask, bool causal, bool scaled, struct mha_trace *t);
 
+/* mha_forward_attend as training needs it: the same t->weights and
+ * t->merged to the bit, but where the row kernels take the heads
+ * (mha_rows_fit) each head is read from its columns of q, k and v and
+ * written into its columns of merged, and qh, kh, vh, scores, scaled
+ * scores and context are left unwritten (the backward pass reads none of
+ * them). */
+void mha_forward_attend_lean(bool causal, bool scaled, struct mha_trace *t);
+
 /* The backward twin of mha_forward_attend (passes 5 down to 2): from
  * d_merged (lq, d) WRITE the gradients of the projections d_q (lq, d), d_k
  * and d_v (lk, d).  work: mha_backward_work_floats(...) floats. */

@@ -63,10 +63,10 @@ void mha_backward_attend(const struct mha_trace *t, const float *d_merged, float
     const size_t att = (size_t)lq * (size_t)lk;
     if (mha_rows_fit(lk, d_k)) {
         /* passes 5 to 2 for heads whose keys fit in a few vector registers:
-         * a row at a time, each head's columns of d_merged read and of dq,
-         * dk, dv written where they lie (no split, no merge) */
+         * a row at a time, each head's columns of q, k, v and d_merged read
+         * and of dq, dk, dv written where they lie (no split, no merge) */
         for (int h = 0; h < h_n; h++) {
-            const struct mha_rows_head hd = mha_rows_head_of(t, h);
+            const struct mha_rows_head hd = mha_rows_head_in_place(t, h);
             const size_t col = (size_t)h * (size_t)d_k;
             mha_rows_backward(&hd, t->causal, t->scale, d_merged + col, (size_t)d, dq + col,
                               dk + col, dv + col);

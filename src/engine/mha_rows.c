@@ -53,15 +53,15 @@ static VEC_INLINE void weighted_rows(float *restrict y, const float *restrict s,
     }
 }
 
-/* m (rows, d_k) -> t (d_k rows of nc registers), keys past rows zero */
-static void transpose_in(const float *m, vec8 *t, int rows, int d_k, int nc)
+/* m (rows, d_k), rows ld apart -> t (d_k rows of nc registers), keys past
+ * rows zero */
+static void transpose_in(const float *m, size_t ld, vec8 *t, int rows, int d_k, int nc)
 {
     float *f = (float *)(void *)t;
     memset(f, 0, (size_t)d_k * (size_t)nc * LANES * sizeof *f);
     for (int j = 0; j < rows; j++)
         for (int p = 0; p < d_k; p++)
-            f[((size_t)p * (size_t)nc) * LANES + (size_t)j] =
-                m[(size_t)j * (size_t)d_k + (size_t)p];
+            f[((size_t)p * (size_t)nc) * LANES + (size_t)j] = m[(size_t)j * ld + (size_t)p];
 }
 
 /* the twin: t (d_k rows of nc registers) -> m (rows, d_k), rows ld apart */
@@ -114,7 +114,7 @@ static VEC_INLINE int attend(const struct mha_rows_head *hd, const unsigned char
          * order), scaled and masked; each row's max */
         for (int r = 0; r < rows; r++) {
             const int i = i0 + r;
-            const float *qi = hd->qh + (size_t)i * (size_t)d_k;
+            const float *qi = hd->qh + (size_t)i * hd->ld_q;
             const size_t row0 = (size_t)i * (size_t)lk;
             const int visible = causal && i + 1 < lk ? i + 1 : lk;
             const unsigned char *keep_row = mask ? mask + row0 : NULL;
@@ -130,9 +130,11 @@ static VEC_INLINE int attend(const struct mha_rows_head *hd, const unsigned char
             vec8 mx = neg_inf;
             for (int c = 0; c < nc; c++) {
                 const int n = lk - c * LANES;
-                store_part(hd->scores + row0 + (size_t)c * LANES, acc[c], n);
                 s[r][c] = select8(keep_lanes(c, visible, keep_row, lk), acc[c] * scale, neg_inf);
-                store_part(hd->scaled + row0 + (size_t)c * LANES, s[r][c], n);
+                if (hd->scores) {
+                    store_part(hd->scores + row0 + (size_t)c * LANES, acc[c], n);
+                    store_part(hd->scaled + row0 + (size_t)c * LANES, s[r][c], n);
+                }
                 mx = select8(s[r][c] > mx, s[r][c], mx);
             }
             fold[r] = mx;
@@ -163,7 +165,7 @@ static VEC_INLINE int attend(const struct mha_rows_head *hd, const unsigned char
             float *w = hd->weights + (size_t)i * (size_t)lk;
             for (int c = 0; c < nc; c++)
                 store_part(w + (size_t)c * LANES, s[r][c] * inv[r], lk - c * LANES);
-            float *ctx = hd->context + (size_t)i * (size_t)d_k;
+            float *ctx = hd->context + (size_t)i * hd->ld_ctx;
             if (max[r] == -INFINITY) {
                 memset(ctx, 0, (size_t)d_k * sizeof *ctx);
                 if (!row_empty[i]) {
@@ -173,7 +175,7 @@ static VEC_INLINE int attend(const struct mha_rows_head *hd, const unsigned char
                 continue;
             }
             const int visible = causal && i + 1 < lk ? i + 1 : lk;
-            weighted_rows(ctx, w, visible, hd->vh, (size_t)d_k, d_k);
+            weighted_rows(ctx, w, visible, hd->vh, hd->ld_v, d_k);
         }
     }
     return empty;
@@ -184,7 +186,7 @@ MAT_KERNEL int mha_rows_attend(const struct mha_rows_head *hd, const unsigned ch
 {
     const int nc = (hd->lk + LANES - 1) / LANES;
     vec8 kt[MHA_ROWS_MAX_DK * MAX_CHUNKS];
-    transpose_in(hd->kh, kt, hd->lk, hd->d_k, nc);
+    transpose_in(hd->kh, hd->ld_k, kt, hd->lk, hd->d_k, nc);
     switch (nc) {
     case 1:
         return attend(hd, mask, causal, scale, row_empty, kt, 1);
@@ -254,13 +256,13 @@ static VEC_INLINE void backward(const struct mha_rows_head *hd, bool causal, flo
             const int i = i0 + r;
             const int visible = causal && i + 1 < lk ? i + 1 : lk;
             weighted_rows(d_q + (size_t)i * ld, (const float *)(const void *)ds[r], visible, hd->kh,
-                          (size_t)d_k, d_k);
+                          hd->ld_k, d_k);
         }
         for (int p = 0; p < d_k; p++)
             for (int c = 0; c < nc; c++) {
                 vec8 acc = dkt[(size_t)p * (size_t)nc + (size_t)c];
                 for (int r = 0; r < rows; r++)
-                    acc += hd->qh[(size_t)(i0 + r) * (size_t)d_k + (size_t)p] * ds[r][c];
+                    acc += hd->qh[(size_t)(i0 + r) * hd->ld_q + (size_t)p] * ds[r][c];
                 dkt[(size_t)p * (size_t)nc + (size_t)c] = acc;
             }
     }
@@ -272,7 +274,7 @@ MAT_KERNEL void mha_rows_backward(const struct mha_rows_head *hd, bool causal, f
     const int lk = hd->lk, dk = hd->d_k, nc = (lk + LANES - 1) / LANES;
     vec8 vt[MHA_ROWS_MAX_DK * MAX_CHUNKS];
     vec8 dkt[MHA_ROWS_MAX_DK * MAX_CHUNKS], dvt[MHA_ROWS_MAX_DK * MAX_CHUNKS];
-    transpose_in(hd->vh, vt, lk, dk, nc);
+    transpose_in(hd->vh, hd->ld_v, vt, lk, dk, nc);
     const size_t nt = (size_t)dk * (size_t)nc;
     const vec8 zero = {0};
     for (size_t x = 0; x < nt; x++)

@@ -21,21 +21,28 @@
 
 /* One head's tensors in a trace: qh (lq, d_k), kh and vh (lk, d_k), and
  * its rows of scores, scaled scores and weights (lq, lk) and context
- * (lq, d_k). */
+ * (lq, d_k).  Rows of qh, kh, vh and context are ld_* floats apart: d_k
+ * for the (H, L, d_k) views, d_model for the head's columns of the (L, d)
+ * matrices themselves.  scores and scaled may be NULL (not kept). */
 struct mha_rows_head {
     int lq, lk, d_k;
+    size_t ld_q, ld_k, ld_v, ld_ctx;
     const float *qh, *kh, *vh;
     float *scores, *scaled, *weights, *context;
 };
 
-/* Head h of trace t (its weights, scores and context rows included). */
+/* Head h of trace t: its (H, L, d_k) views, every stage kept. */
 static inline struct mha_rows_head mha_rows_head_of(const struct mha_trace *t, int h)
 {
-    const size_t att = (size_t)t->lq * (size_t)t->lk;
+    const size_t att = (size_t)t->lq * (size_t)t->lk, dk = (size_t)t->d_k;
     const struct mha_rows_head hd = {
         .lq = t->lq,
         .lk = t->lk,
         .d_k = t->d_k,
+        .ld_q = dk,
+        .ld_k = dk,
+        .ld_v = dk,
+        .ld_ctx = dk,
         .qh = t->qh + mha_idx3(t->lq, t->d_k, h, 0, 0),
         .kh = t->kh + mha_idx3(t->lk, t->d_k, h, 0, 0),
         .vh = t->vh + mha_idx3(t->lk, t->d_k, h, 0, 0),
@@ -47,14 +54,38 @@ static inline struct mha_rows_head mha_rows_head_of(const struct mha_trace *t, i
     return hd;
 }
 
+/* Head h of trace t read where it lies: its columns of q, k and v, its
+ * context written straight into its columns of merged, only its weights
+ * kept (training needs no more: the same sums, without the copies). */
+static inline struct mha_rows_head mha_rows_head_in_place(const struct mha_trace *t, int h)
+{
+    const size_t att = (size_t)t->lq * (size_t)t->lk, d = (size_t)t->d_model;
+    const size_t col = (size_t)h * (size_t)t->d_k;
+    const struct mha_rows_head hd = {
+        .lq = t->lq,
+        .lk = t->lk,
+        .d_k = t->d_k,
+        .ld_q = d,
+        .ld_k = d,
+        .ld_v = d,
+        .ld_ctx = d,
+        .qh = t->q + col,
+        .kh = t->k + col,
+        .vh = t->v + col,
+        .weights = t->weights + (size_t)h * att,
+        .context = t->merged + col,
+    };
+    return hd;
+}
+
 /* True when mha_rows_* take a head of these sizes. */
 static inline bool mha_rows_fit(int lk, int d_k)
 {
     return MHA_HAVE_ROWS && lk <= MHA_ROWS_MAX_KEYS && d_k <= MHA_ROWS_MAX_DK;
 }
 
-/* Scores, scaled scores (masked = -INFINITY), weights (masked = 0) and
- * context of the head, as mha_forward_attend defines them; sets
+/* Scores, scaled scores (masked = -INFINITY; each kept where not NULL),
+ * weights (masked = 0) and context of the head, as mha_forward_attend defines them; sets
  * row_empty[i] for a row with no key left (its weights and context 0) and
  * returns how many rows it marked (a row another head marked already is
  * not counted again). */

@@ -55,7 +55,7 @@ void train_forward_attention(struct train_model *m, const struct train_batch *b)
     mat_linear(m->x, w->w_k, w->b_k, t0->k, rows, d, d);
     mat_linear(m->x, w->w_v, w->b_v, t0->v, rows, d, d);
     for (int s = 0; s < b->size; s++)
-        mha_forward_attend(NULL, c->causal, c->scaled, &m->traces[s]);
+        mha_forward_attend_lean(c->causal, c->scaled, &m->traces[s]);
 }
 
 /* The rest of the forward pass from the merged heads: the attention's
