@@ -181,9 +181,110 @@ static VEC_INLINE int attend(const struct mha_rows_head *hd, const unsigned char
     return empty;
 }
 
+/* Rows of m (n of them, rows ld apart) from registers holding its columns:
+ * lane r of col[x] is m[r][x], for x < width. */
+static VEC_INLINE void store_columns(float *m, size_t ld, int n, const vec8 *col, int width)
+{
+    for (int x0 = 0; x0 < width; x0 += LANES) {
+        const int w = width - x0 < LANES ? width - x0 : LANES;
+        vec8 in[LANES], out[LANES];
+        for (int x = 0; x < LANES; x++)
+            in[x] = x < w ? col[x0 + x] : (vec8){0};
+        transpose8x8(in, out);
+        for (int r = 0; r < n; r++)
+            store_part(m + (size_t)r * ld + (size_t)x0, out[r], w);
+    }
+}
+
+/* mha_rows_attend where only the weights and the context are kept and no
+ * mask is given, with the rows of a group in the lanes of a register
+ * instead of the keys: a key's scores for eight rows are one register, so
+ * a row's max and sum are taken across registers, not across lanes.  Every
+ * number is the one attend makes: the same products summed in the same
+ * order, the sum of e^x in attend's tree (sum8x8 over lanes of the keys'
+ * chunk sums), and a key past a row's last visible one adding an exact 0
+ * to its context. */
+static VEC_INLINE int attend_cols(const struct mha_rows_head *hd, bool causal, float scale,
+                                  unsigned char *row_empty, const int d_k)
+{
+    const int lq = hd->lq, lk = hd->lk;
+    const vec8 neg_inf = {-INFINITY, -INFINITY, -INFINITY, -INFINITY,
+                          -INFINITY, -INFINITY, -INFINITY, -INFINITY};
+    const vec8 zero = {0}, one = {1, 1, 1, 1, 1, 1, 1, 1};
+    int empty = 0;
+    for (int i0 = 0; i0 < lq; i0 += LANES) {
+        const int n = lq - i0 < LANES ? lq - i0 : LANES;
+        vec8 qt[MHA_ROWS_MAX_DK], e[MHA_ROWS_MAX_KEYS], ctx[MHA_ROWS_MAX_DK];
+        for (int p = 0; p < d_k; p++) {
+            qt[p] = zero;
+            for (int r = 0; r < n; r++)
+                qt[p][r] = hd->qh[(size_t)(i0 + r) * hd->ld_q + (size_t)p];
+        }
+        const ivec8 row = iota + i0;
+        /* scores of every key for the group's rows, scaled and masked;
+         * each row's max */
+        vec8 mx = neg_inf;
+        for (int j = 0; j < lk; j++) {
+            const float *kj = hd->kh + (size_t)j * hd->ld_k;
+            vec8 acc = zero;
+            for (int p = 0; p < d_k; p++)
+                acc += qt[p] * kj[p];
+            const ivec8 keep = causal ? j <= row : row >= 0;
+            e[j] = select8(keep, acc * scale, neg_inf);
+            mx = vmax8(e[j], mx);
+        }
+        const ivec8 none = mx == neg_inf; /* rows with no key left */
+        /* e^(s - max), 0 where masked or more than 87 below the max; the sum
+         * of lane l of each chunk of keys, then those eight in sum8x8's tree */
+        vec8 part[LANES];
+        for (int l = 0; l < LANES; l++)
+            part[l] = zero;
+        for (int j = 0; j < lk; j++) {
+            const vec8 x = e[j] - mx;
+            e[j] = select8(x >= MAT_EXP_NEG_MIN, exp8(x), zero);
+            part[j % LANES] += e[j];
+        }
+        const vec8 sum = ((part[0] + part[1]) + (part[2] + part[3])) +
+                         ((part[4] + part[5]) + (part[6] + part[7]));
+        const vec8 inv = 1.0f / select8(none, one, sum);
+        /* the weights, and the context: Σ_j w_j · v_j over every key */
+        for (int p = 0; p < d_k; p++)
+            ctx[p] = zero;
+        for (int j = 0; j < lk; j++) {
+            e[j] *= inv;
+            const float *vj = hd->vh + (size_t)j * hd->ld_v;
+            for (int p = 0; p < d_k; p++)
+                ctx[p] += e[j] * vj[p];
+        }
+        store_columns(hd->weights + (size_t)i0 * (size_t)lk, (size_t)lk, n, e, lk);
+        store_columns(hd->context + (size_t)i0 * hd->ld_ctx, hd->ld_ctx, n, ctx, d_k);
+        for (int r = 0; r < n; r++)
+            if (none[r] && !row_empty[i0 + r]) {
+                row_empty[i0 + r] = 1;
+                empty++;
+            }
+    }
+    return empty;
+}
+
 MAT_KERNEL int mha_rows_attend(const struct mha_rows_head *hd, const unsigned char *mask,
                                bool causal, float scale, unsigned char *row_empty)
 {
+    if (!hd->scores && !mask && hd->d_k % 4 == 0) {
+        /* registers kept for the common head widths (attend sums a width
+         * that is no multiple of four a column at a time, which the compiler
+         * may round otherwise: such heads stay with attend) */
+        switch (hd->d_k) {
+        case 4:
+            return attend_cols(hd, causal, scale, row_empty, 4);
+        case 8:
+            return attend_cols(hd, causal, scale, row_empty, 8);
+        case 16:
+            return attend_cols(hd, causal, scale, row_empty, 16);
+        default:
+            return attend_cols(hd, causal, scale, row_empty, hd->d_k);
+        }
+    }
     const int nc = (hd->lk + LANES - 1) / LANES;
     vec8 kt[MHA_ROWS_MAX_DK * MAX_CHUNKS];
     transpose_in(hd->kh, hd->ld_k, kt, hd->lk, hd->d_k, nc);

@@ -127,6 +127,32 @@ static VEC_INLINE vec8 vmax8(vec8 a, vec8 b)
         return out;                                                                                \
     }
 #endif
+/* Eight registers transposed: lane c of out[r] is lane r of in[c]. */
+static VEC_INLINE void transpose8x8(const vec8 in[8], vec8 out[8])
+{
+#if VEC_HAVE_SHUFFLE
+    vec8 a[8], b[8];
+    for (int k = 0; k < 4; k++) {
+        a[2 * k] = __builtin_shufflevector(in[2 * k], in[2 * k + 1], 0, 8, 2, 10, 4, 12, 6, 14);
+        a[2 * k + 1] = __builtin_shufflevector(in[2 * k], in[2 * k + 1], 1, 9, 3, 11, 5, 13, 7, 15);
+    }
+    for (int k = 0; k < 2; k++)
+        for (int o = 0; o < 2; o++) {
+            const vec8 x = a[4 * k + o], y = a[4 * k + o + 2];
+            b[4 * k + o] = __builtin_shufflevector(x, y, 0, 1, 8, 9, 4, 5, 12, 13);
+            b[4 * k + o + 2] = __builtin_shufflevector(x, y, 2, 3, 10, 11, 6, 7, 14, 15);
+        }
+    for (int o = 0; o < 4; o++) {
+        out[o] = __builtin_shufflevector(b[o], b[o + 4], 0, 1, 2, 3, 8, 9, 10, 11);
+        out[o + 4] = __builtin_shufflevector(b[o], b[o + 4], 4, 5, 6, 7, 12, 13, 14, 15);
+    }
+#else
+    for (int r = 0; r < 8; r++)
+        for (int c = 0; c < 8; c++)
+            out[r][c] = in[c][r];
+#endif
+}
+
 #define vmax8_1(x, y) ((x) > (y) ? (x) : (y))
 #define vadd8(x, y) ((x) + (y))
 #define vadd8_1(x, y) ((x) + (y))

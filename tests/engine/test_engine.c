@@ -148,6 +148,54 @@ START_TEST(test_default_stages)
     mha_example_free(ex);
 }
 
+/* ---------------------------------------------------------------- TCase lean */
+
+/* Sizes (tokens, d_model, heads) the lean pass is held to the full one on:
+ * head widths 1 to 64 (the row kernels' limit), a row group and what is
+ * left of one, keys in one register and in several. */
+static const int lean_sizes[][3] = {
+    {1, 4, 1},   {3, 6, 3},    {8, 8, 4},   {8, 16, 4},  {9, 16, 2},   {8, 32, 4},
+    {16, 32, 4}, {13, 40, 8},  {16, 64, 4}, {24, 24, 8}, {33, 48, 16}, {64, 64, 1},
+    {17, 51, 3}, {40, 128, 4}, {64, 80, 5}, {7, 14, 7},  {31, 96, 3},
+};
+#define N_LEAN ((int)(sizeof lean_sizes / sizeof lean_sizes[0]))
+
+/* mha_forward_attend_lean (training's pass) gives the weights and the
+ * merged heads of mha_forward_attend to the bit, causal and not, scaled and
+ * not: the same sums in the same order by another route. */
+START_TEST(test_lean_same_bits)
+{
+    const int *sz = lean_sizes[_i / 4];
+    const bool causal = _i % 2, scaled = (_i / 2) % 2 == 0;
+    struct mha_error err;
+    struct mha_example *ex =
+        mha_example_generated(sz[0], NULL, sz[1], sz[2], 7u + (uint32_t)_i, &err);
+    ck_assert_msg(ex != NULL, "example: %s", err.text);
+    ex->causal = causal;
+    ex->scaled = scaled;
+    struct mha_trace *full = mha_run(ex, &err);
+    ck_assert_msg(full != NULL, "forward: %s", err.text);
+    struct mha_trace *lean = mha_trace_new(ex, &err);
+    ck_assert_ptr_nonnull(lean);
+    const size_t n = (size_t)sz[0] * (size_t)sz[1];
+    memcpy(lean->q, full->q, n * sizeof(float));
+    memcpy(lean->k, full->k, n * sizeof(float));
+    memcpy(lean->v, full->v, n * sizeof(float));
+    mha_forward_attend_lean(causal, scaled, lean);
+    const size_t att = (size_t)sz[2] * (size_t)sz[0] * (size_t)sz[0];
+    ck_assert_msg(memcmp(lean->weights, full->weights, att * sizeof(float)) == 0,
+                  "weights differ at (%d, %d, %d), causal %d, scaled %d", sz[0], sz[1], sz[2],
+                  causal, scaled);
+    ck_assert_msg(memcmp(lean->merged, full->merged, n * sizeof(float)) == 0,
+                  "merged heads differ at (%d, %d, %d), causal %d, scaled %d", sz[0], sz[1], sz[2],
+                  causal, scaled);
+    ck_assert_int_eq(lean->empty_rows, full->empty_rows);
+    mha_trace_free(lean);
+    mha_trace_free(full);
+    mha_example_free(ex);
+}
+END_TEST
+
 /* -------------------------------------------------------------- the suite */
 
 static Suite *engine_suite(void)
@@ -164,6 +212,10 @@ static Suite *engine_suite(void)
     tc = tcase_create("default");
     tcase_add_test(tc, test_default_inputs);
     tcase_add_loop_test(tc, test_default_stages, 0, 2);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("lean");
+    tcase_add_loop_test(tc, test_lean_same_bits, 0, 4 * N_LEAN);
     suite_add_tcase(s, tc);
 
     engine_add_generated(s); /* the reference's draws, and scaling's contrast */
