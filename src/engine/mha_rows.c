@@ -369,27 +369,133 @@ static VEC_INLINE void backward(const struct mha_rows_head *hd, bool causal, flo
     }
 }
 
+/* backward where the head is read in place (no scores kept), with a row
+ * group in the lanes of a register where backward keeps the keys there:
+ * the weights' gradients of a key for eight rows are one register, so a
+ * row's Σ w·dw and its d q need no folding across lanes.  d v and d k,
+ * sums over rows, stay with backward's rows of keys.  Every number is
+ * backward's: the same products summed in the same order (Σ w·dw in
+ * sum8x8's tree), a key past a row's last visible one adding an exact 0. */
+static VEC_INLINE void backward_cols(const struct mha_rows_head *hd, bool causal, float scale,
+                                     const float *d_ctx, float *d_q, size_t ld, vec8 *dkt,
+                                     vec8 *dvt, const int d_k)
+{
+    (void)causal; /* masked keys have weight 0, so their gradients are 0 */
+    const int lq = hd->lq, lk = hd->lk, nc = (lk + LANES - 1) / LANES;
+    const vec8 zero = {0};
+    for (int i0 = 0; i0 < lq; i0 += LANES) {
+        const int n = lq - i0 < LANES ? lq - i0 : LANES;
+        /* the group's weights as rows of keys (w) and as columns (wc) */
+        vec8 w[LANES][MAX_CHUNKS], wc[MAX_CHUNKS * LANES], g[MHA_ROWS_MAX_DK];
+        for (int r = 0; r < LANES; r++)
+            for (int c = 0; c < nc; c++)
+                w[r][c] =
+                    r < n
+                        ? load_part(hd->weights + (size_t)(i0 + r) * (size_t)lk + (size_t)c * LANES,
+                                    lk - c * LANES)
+                        : zero;
+        for (int c = 0; c < nc; c++) {
+            vec8 in[LANES];
+            for (int r = 0; r < LANES; r++)
+                in[r] = w[r][c];
+            transpose8x8(in, wc + (size_t)c * LANES);
+        }
+        for (int p = 0; p < d_k; p++) {
+            g[p] = zero;
+            for (int r = 0; r < n; r++)
+                g[p][r] = d_ctx[(size_t)(i0 + r) * ld + (size_t)p];
+        }
+        /* context = weights · v gives d w_j = Σ_p d ctx_p · v_jp; Σ w·dw
+         * per row */
+        vec8 dw[MAX_CHUNKS * LANES], part[LANES];
+        for (int l = 0; l < LANES; l++)
+            part[l] = zero;
+        for (int j = 0; j < lk; j++) {
+            const float *vj = hd->vh + (size_t)j * hd->ld_v;
+            vec8 acc = zero;
+            for (int p = 0; p < d_k; p++)
+                acc += g[p] * vj[p];
+            dw[j] = acc;
+            part[j % LANES] += wc[j] * acc;
+        }
+        const vec8 dsum = ((part[0] + part[1]) + (part[2] + part[3])) +
+                          ((part[4] + part[5]) + (part[6] + part[7]));
+        /* d v_j += w_ij d ctx_i, as backward sums it */
+        for (int p = 0; p < d_k; p++)
+            for (int c = 0; c < nc; c++) {
+                vec8 acc = dvt[(size_t)p * (size_t)nc + (size_t)c];
+                for (int r = 0; r < n; r++)
+                    acc += d_ctx[(size_t)(i0 + r) * ld + (size_t)p] * w[r][c];
+                dvt[(size_t)p * (size_t)nc + (size_t)c] = acc;
+            }
+        /* softmax, then scores = q·kᵀ: d q_i = Σ_j ds_ij k_j */
+        vec8 dq[MHA_ROWS_MAX_DK];
+        for (int p = 0; p < d_k; p++)
+            dq[p] = zero;
+        for (int j = 0; j < nc * LANES; j++) {
+            if (j >= lk) {
+                dw[j] = zero;
+                continue;
+            }
+            dw[j] = wc[j] * (dw[j] - dsum) * scale;
+            const float *kj = hd->kh + (size_t)j * hd->ld_k;
+            for (int p = 0; p < d_k; p++)
+                dq[p] += dw[j] * kj[p];
+        }
+        store_columns(d_q + (size_t)i0 * ld, ld, n, dq, d_k);
+        /* d k_j += ds_ij q_i, as backward sums it, from ds as rows of keys */
+        vec8 ds[LANES][MAX_CHUNKS];
+        for (int c = 0; c < nc; c++) {
+            vec8 out[LANES];
+            transpose8x8(dw + (size_t)c * LANES, out);
+            for (int r = 0; r < LANES; r++)
+                ds[r][c] = out[r];
+        }
+        for (int p = 0; p < d_k; p++)
+            for (int c = 0; c < nc; c++) {
+                vec8 acc = dkt[(size_t)p * (size_t)nc + (size_t)c];
+                for (int r = 0; r < n; r++)
+                    acc += hd->qh[(size_t)(i0 + r) * hd->ld_q + (size_t)p] * ds[r][c];
+                dkt[(size_t)p * (size_t)nc + (size_t)c] = acc;
+            }
+    }
+}
+
 MAT_KERNEL void mha_rows_backward(const struct mha_rows_head *hd, bool causal, float scale,
                                   const float *d_ctx, size_t ld, float *d_q, float *d_k, float *d_v)
 {
     const int lk = hd->lk, dk = hd->d_k, nc = (lk + LANES - 1) / LANES;
-    vec8 vt[MHA_ROWS_MAX_DK * MAX_CHUNKS];
     vec8 dkt[MHA_ROWS_MAX_DK * MAX_CHUNKS], dvt[MHA_ROWS_MAX_DK * MAX_CHUNKS];
-    transpose_in(hd->vh, hd->ld_v, vt, lk, dk, nc);
     const size_t nt = (size_t)dk * (size_t)nc;
     const vec8 zero = {0};
     for (size_t x = 0; x < nt; x++)
         dkt[x] = dvt[x] = zero;
-    switch (nc) {
-    case 1:
-        backward(hd, causal, scale, d_ctx, d_q, ld, vt, dkt, dvt, 1);
-        break;
-    case 2:
-        backward(hd, causal, scale, d_ctx, d_q, ld, vt, dkt, dvt, 2);
-        break;
-    default:
-        backward(hd, causal, scale, d_ctx, d_q, ld, vt, dkt, dvt, nc);
-        break;
+    if (!hd->scores && dk % 4 == 0) { /* as in mha_rows_attend */
+        switch (dk) {
+        case 4:
+            backward_cols(hd, causal, scale, d_ctx, d_q, ld, dkt, dvt, 4);
+            break;
+        case 8:
+            backward_cols(hd, causal, scale, d_ctx, d_q, ld, dkt, dvt, 8);
+            break;
+        default:
+            backward_cols(hd, causal, scale, d_ctx, d_q, ld, dkt, dvt, dk);
+            break;
+        }
+    } else {
+        vec8 vt[MHA_ROWS_MAX_DK * MAX_CHUNKS];
+        transpose_in(hd->vh, hd->ld_v, vt, lk, dk, nc);
+        switch (nc) {
+        case 1:
+            backward(hd, causal, scale, d_ctx, d_q, ld, vt, dkt, dvt, 1);
+            break;
+        case 2:
+            backward(hd, causal, scale, d_ctx, d_q, ld, vt, dkt, dvt, 2);
+            break;
+        default:
+            backward(hd, causal, scale, d_ctx, d_q, ld, vt, dkt, dvt, nc);
+            break;
+        }
     }
     transpose_out(dkt, d_k, ld, lk, dk, nc);
     transpose_out(dvt, d_v, ld, lk, dk, nc);

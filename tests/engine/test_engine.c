@@ -14,6 +14,7 @@
 
 #include "engine/mat.h"
 #include "engine/mha.h"
+#include "engine/mha_rows.h"
 #include "engine/rng.h"
 #include "engine/stages.h"
 #include "engine_ref.h"
@@ -162,7 +163,9 @@ static const int lean_sizes[][3] = {
 
 /* mha_forward_attend_lean (training's pass) gives the weights and the
  * merged heads of mha_forward_attend to the bit, causal and not, scaled and
- * not: the same sums in the same order by another route. */
+ * not, and the backward of a head read in place gives the gradients of the
+ * row kernels' backward: the same sums in the same order by another
+ * route. */
 START_TEST(test_lean_same_bits)
 {
     const int *sz = lean_sizes[_i / 4];
@@ -190,6 +193,34 @@ START_TEST(test_lean_same_bits)
                   "merged heads differ at (%d, %d, %d), causal %d, scaled %d", sz[0], sz[1], sz[2],
                   causal, scaled);
     ck_assert_int_eq(lean->empty_rows, full->empty_rows);
+#if MHA_HAVE_ROWS
+    /* and the backward of a head read in place gives backward's bits */
+    const int L = sz[0], d = sz[1];
+    float *d_ctx = malloc(n * sizeof(float)), *got = malloc(3 * n * sizeof(float)),
+          *want = malloc(3 * n * sizeof(float));
+    ck_assert_ptr_nonnull(d_ctx);
+    ck_assert_ptr_nonnull(got);
+    ck_assert_ptr_nonnull(want);
+    struct rng r;
+    rng_init(&r, 11u + (uint32_t)_i);
+    for (size_t x = 0; x < n; x++)
+        d_ctx[x] = (float)rng_uniform(&r, -1.0, 1.0);
+    for (int h = 0; h < sz[2]; h++) {
+        const size_t col = (size_t)h * (size_t)full->d_k;
+        const struct mha_rows_head rows = mha_rows_head_of(full, h);
+        const struct mha_rows_head cols = mha_rows_head_in_place(full, h);
+        mha_rows_backward(&rows, causal, full->scale, d_ctx + col, (size_t)d, want + col,
+                          want + n + col, want + 2 * n + col);
+        mha_rows_backward(&cols, causal, full->scale, d_ctx + col, (size_t)d, got + col,
+                          got + n + col, got + 2 * n + col);
+    }
+    ck_assert_msg(memcmp(got, want, 3 * n * sizeof(float)) == 0,
+                  "d q, d k, d v differ at (%d, %d, %d), causal %d, scaled %d", L, d, sz[2], causal,
+                  scaled);
+    free(d_ctx);
+    free(got);
+    free(want);
+#endif
     mha_trace_free(lean);
     mha_trace_free(full);
     mha_example_free(ex);
