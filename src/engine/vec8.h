@@ -31,22 +31,34 @@ static const ivec8 iota = {0, 1, 2, 3, 4, 5, 6, 7};
 static VEC_INLINE vec8 load_part(const float *p, int n)
 {
     vec8 v = {0};
-    if (n >= LANES)
+    if (n >= LANES) {
         memcpy(&v, p, sizeof v);
-    else
-        for (int l = 0; l < n && l < LANES; l++)
-            v[l] = p[l];
+        return v;
+    }
+    int l = 0;
+    if (n >= 4) { /* the low half at once */
+        memcpy(&v, p, 4 * sizeof *p);
+        l = 4;
+    }
+    for (; l < n; l++)
+        v[l] = p[l];
     return v;
 }
 
 /* the first n lanes of v to p (n >= 8: the whole register) */
 static VEC_INLINE void store_part(float *p, vec8 v, int n)
 {
-    if (n >= LANES)
+    if (n >= LANES) {
         memcpy(p, &v, sizeof v);
-    else
-        for (int l = 0; l < n && l < LANES; l++)
-            p[l] = v[l];
+        return;
+    }
+    int l = 0;
+    if (n >= 4) {
+        memcpy(p, &v, 4 * sizeof *p);
+        l = 4;
+    }
+    for (; l < n; l++)
+        p[l] = v[l];
 }
 
 /* a where keep, else b (keep lanes all ones or all zeros) */
