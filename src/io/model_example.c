@@ -108,7 +108,7 @@ struct mha_example *model_io_example(const char *path, const char *tokens, float
         if (k)
             tokens = words, what = "\"words\"";
     }
-    struct train_model *m = model_io_load(path, 1, err);
+    struct train_model *m = model_io_load_kept(path, 1, err);
     if (!m)
         return NULL;
     struct mha_example *ex = NULL;

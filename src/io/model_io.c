@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "io/example_io.h"
@@ -261,16 +262,20 @@ static struct train_model *load_root(const struct jread *r, json_t *root, int ba
     return m;
 }
 
-struct train_model *model_io_load(const char *path, int batch_cap, struct mha_error *err)
+/* model_io_load, and the model file a sentence file names into target
+ * (empty for a model file). */
+static struct train_model *load_file(const char *path, int batch_cap, struct mha_error *err,
+                                     char *target, size_t tn)
 {
     mha_error_clear(err);
+    target[0] = '\0';
     const struct jread r = {.name = path, .err = err};
     json_t *root = jread_file(&r, path, &jread_model_limits);
     if (!root)
         return NULL;
     if (json_is_object(root) && json_object_get(root, "model")) { /* a sentence file */
-        char target[MODEL_IO_PATH_MAX], words[MODEL_IO_WORDS_MAX];
-        const int bad = sentence_read(&r, root, path, target, sizeof target, words, sizeof words);
+        char words[MODEL_IO_WORDS_MAX];
+        const int bad = sentence_read(&r, root, path, target, tn, words, sizeof words);
         json_decref(root);
         if (bad)
             return NULL;
@@ -295,6 +300,77 @@ struct train_model *model_io_load(const char *path, int batch_cap, struct mha_er
     }
     struct train_model *m = load_root(&r, root, batch_cap);
     json_decref(root);
+    return m;
+}
+
+struct train_model *model_io_load(const char *path, int batch_cap, struct mha_error *err)
+{
+    char target[MODEL_IO_PATH_MAX];
+    return load_file(path, batch_cap, err, target, sizeof target);
+}
+
+/* ---- the last model read, kept (model_io_keep) ---- */
+
+static struct {
+    bool on;
+    char path[MODEL_IO_PATH_MAX], target[MODEL_IO_PATH_MAX];
+    struct stat file, model; /* path, and target when path is a sentence file */
+    struct train_model *m;
+} kept;
+
+void model_io_keep(bool on)
+{
+    kept.on = on;
+    if (!on) {
+        train_model_free(kept.m);
+        kept.m = NULL;
+    }
+}
+
+static bool same_file(const char *path, const struct stat *was)
+{
+    struct stat now;
+    return stat(path, &now) == 0 && now.st_dev == was->st_dev && now.st_ino == was->st_ino &&
+           now.st_size == was->st_size && now.st_mtim.tv_sec == was->st_mtim.tv_sec &&
+           now.st_mtim.tv_nsec == was->st_mtim.tv_nsec;
+}
+
+/* A new model (batch_cap) with m's numbers; NULL + err. */
+static struct train_model *model_copy(const struct train_model *m, int batch_cap,
+                                      struct mha_error *err)
+{
+    struct train_model *c = train_model_new(&m->cfg, batch_cap, err);
+    if (c && (train_model_copy_params(c, m, err) || train_model_sample_forward(c, err))) {
+        train_model_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+struct train_model *model_io_load_kept(const char *path, int batch_cap, struct mha_error *err)
+{
+    if (!kept.on)
+        return model_io_load(path, batch_cap, err);
+    mha_error_clear(err);
+    if (kept.m && strcmp(kept.path, path) == 0 && same_file(path, &kept.file) &&
+        (!kept.target[0] || same_file(kept.target, &kept.model)))
+        return model_copy(kept.m, batch_cap, err);
+    struct stat file, model;
+    char target[MODEL_IO_PATH_MAX];
+    const bool stat_ok = stat(path, &file) == 0;
+    struct train_model *m = load_file(path, batch_cap, err, target, sizeof target);
+    if (!m || !stat_ok || strlen(path) >= sizeof kept.path || (target[0] && stat(target, &model)))
+        return m;
+    struct train_model *keep = model_copy(m, 1, NULL);
+    if (keep) { /* else nothing is kept: the next read reads the file */
+        train_model_free(kept.m);
+        kept.m = keep;
+        snprintf(kept.path, sizeof kept.path, "%s", path);
+        snprintf(kept.target, sizeof kept.target, "%s", target);
+        kept.file = file;
+        if (target[0])
+            kept.model = model;
+    }
     return m;
 }
 

@@ -56,6 +56,16 @@ int model_io_sentence_words(const char *path, char *words, size_t n, struct mha_
  * NULL + err (file and field) on any problem.  Free with train_model_free. */
 struct train_model *model_io_load(const char *path, int batch_cap, struct mha_error *err);
 
+/* model_io_load for a program that reads the same file again and again
+ * (the explorer, on every new sentence and view): after model_io_keep(true)
+ * the last model read stays in memory and a read of the same path, while
+ * it and the model file a sentence file names are unchanged (device,
+ * inode, size, modification time), copies it instead of parsing the file.
+ * model_io_keep(false) frees what is kept and reads files every time
+ * again (the default). */
+void model_io_keep(bool on);
+struct train_model *model_io_load_kept(const char *path, int batch_cap, struct mha_error *err);
+
 /* The model file at path as an explorer example (model_example.c): run on
  * its own sample (a sentence file: its words), or on the words of tokens
  * when not NULL (a text model's

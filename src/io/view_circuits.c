@@ -297,7 +297,7 @@ bool view_circuits_make(struct view_desc *vd, const struct view_inputs *in)
     }
     struct mha_error err;
     mha_error_clear(&err);
-    struct train_model *m = model_io_load(in->model_path, 1, &err);
+    struct train_model *m = model_io_load_kept(in->model_path, 1, &err);
     if (!m) {
         snprintf(vd->error, sizeof vd->error, "The model cannot be read: %s", err.text);
         return true;

@@ -3,11 +3,14 @@
  * differences, the trained model shown by the explorer's own forward pass,
  * the tasks' accuracies, determinism, and bad model and batch files. */
 #include <check.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "json_max.h"
 #include "engine/mat.h"
@@ -259,6 +262,55 @@ START_TEST(test_save_load_round_trip)
     ck_assert_str_eq(back->vocab_names[3], "tok3");
     remove(path);
     train_model_free(back);
+    train_batch_free(b);
+    train_model_free(m);
+}
+END_TEST
+
+/* model_io_load_kept: the same numbers as a read of the file; a file
+ * written again under the same name is read again; with keeping off, every
+ * read is a read. */
+START_TEST(test_kept_model)
+{
+    struct train_batch *b;
+    struct train_model *m = load_case("causal_4heads_short_three_outputs", &b);
+    struct train_batch *b2;
+    struct train_model *other = load_case("plain_1head_unscaled_nobias", &b2);
+    struct mha_error err;
+    char path[256];
+    test_tmp_template(path, sizeof path, "mha-kept-model");
+    const int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    ck_assert_int_eq(model_io_save(m, path, &err), 0);
+    model_io_keep(true);
+    for (int round = 0; round < 3; round++) { /* read, then kept twice */
+        struct train_model *got = model_io_load_kept(path, 2, &err);
+        ck_assert_msg(got != NULL, "%s", err.text);
+        ck_assert_int_eq(memcmp(&got->cfg, &m->cfg, sizeof m->cfg), 0);
+        ck_assert_int_eq(got->batch_cap, 2);
+        ck_assert_mem_eq(got->params, m->params, m->n_params * sizeof(float));
+        ck_assert_str_eq(got->vocab_names[3], "tok3");
+        ck_assert_int_eq(got->sample_len, m->sample_len);
+        train_model_free(got);
+    }
+    /* another model under the same name: read, not the kept one */
+    ck_assert_int_eq(model_io_save(other, path, &err), 0);
+    struct timespec later[2] = {{.tv_sec = 1, .tv_nsec = 0}, {.tv_sec = 1, .tv_nsec = 0}};
+    ck_assert_int_eq(utimensat(AT_FDCWD, path, later, 0), 0); /* even within one clock tick */
+    struct train_model *got = model_io_load_kept(path, 1, &err);
+    ck_assert_msg(got != NULL, "%s", err.text);
+    ck_assert_int_eq(memcmp(&got->cfg, &other->cfg, sizeof other->cfg), 0);
+    ck_assert_mem_eq(got->params, other->params, other->n_params * sizeof(float));
+    train_model_free(got);
+    /* a file gone is an error, kept or not */
+    remove(path);
+    ck_assert_ptr_null(model_io_load_kept(path, 1, &err));
+    ck_assert_ptr_nonnull(strstr(err.text, "cannot"));
+    model_io_keep(false);
+    ck_assert_ptr_null(model_io_load_kept(path, 1, &err));
+    train_model_free(other);
+    train_batch_free(b2);
     train_batch_free(b);
     train_model_free(m);
 }
@@ -519,6 +571,7 @@ static Suite *train_suite(void)
     tc = tcase_create("model");
     tcase_add_test(tc, test_example_is_the_model);
     tcase_add_test(tc, test_save_load_round_trip);
+    tcase_add_test(tc, test_kept_model);
     suite_add_tcase(s, tc);
     tc = tcase_create("tasks");
     tcase_add_loop_test(tc, test_first_prev_two_heads, 0, 3);

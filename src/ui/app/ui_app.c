@@ -16,6 +16,7 @@
 #include "ui/modes/ui_popup.h"
 #include "ui/state/ui_play.h"
 #include "train/trun.h"
+#include "io/model_io.h"
 #include "io/paths.h"
 #include "io/view_desc.h"
 
@@ -183,6 +184,7 @@ int ui_run(struct mha_example *ex, const struct ui_options *opt)
                        : COLORSCALE_THEME_DARK;
     struct mha_error err;
     mha_error_clear(&err);
+    model_io_keep(true); /* every new sentence and view of a model file reads it again */
     if (opt->train && ui_train_open(app, opt->train, &ex, &err) != 0) {
         char buf[MHA_ERROR_TEXT_MAX + MHA_ERROR_FILE_MAX + 32];
         fprintf(stderr, "mha-explorer: %s\n", mha_error_format(&err, buf, sizeof buf));
@@ -252,5 +254,6 @@ int ui_run(struct mha_example *ex, const struct ui_options *opt)
     ui_state_done(&app->st);
     trun_free(app->train);
     free(app);
+    model_io_keep(false);
     return status;
 }
