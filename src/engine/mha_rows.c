@@ -307,6 +307,21 @@ MAT_KERNEL int mha_rows_attend(const struct mha_rows_head *hd, const unsigned ch
     }
 }
 
+/* t[p][c] += Σ_r x[r·ldx + p] · y[r][c] over the group's n rows, summed
+ * in row order in a register (the keys' and values' gradients: a sum over
+ * rows, kept as d_k rows of nc registers). */
+static VEC_INLINE void add_over_rows(vec8 *t, const float *x, size_t ldx, vec8 y[][MAX_CHUNKS],
+                                     int n, int d_k, int nc)
+{
+    for (int p = 0; p < d_k; p++)
+        for (int c = 0; c < nc; c++) {
+            vec8 acc = t[(size_t)p * (size_t)nc + (size_t)c];
+            for (int r = 0; r < n; r++)
+                acc += x[(size_t)r * ldx + (size_t)p] * y[r][c];
+            t[(size_t)p * (size_t)nc + (size_t)c] = acc;
+        }
+}
+
 /* The rows of mha_rows_backward with nc chunks of keys (a constant after
  * inlining), vt the head's values transposed, into dkt and dvt (the keys'
  * and values' gradients, transposed too); ROW_GROUP rows at a time.  d ctx
@@ -343,13 +358,7 @@ static VEC_INLINE void backward(const struct mha_rows_head *hd, bool causal, flo
         }
         /* and d v_j += w_ij d ctx_i, each (p, chunk) summed over the group's
          * rows in a register */
-        for (int p = 0; p < d_k; p++)
-            for (int c = 0; c < nc; c++) {
-                vec8 acc = dvt[(size_t)p * (size_t)nc + (size_t)c];
-                for (int r = 0; r < rows; r++)
-                    acc += d_ctx[(size_t)(i0 + r) * ld + (size_t)p] * w[r][c];
-                dvt[(size_t)p * (size_t)nc + (size_t)c] = acc;
-            }
+        add_over_rows(dvt, d_ctx + (size_t)i0 * ld, ld, w, rows, d_k, nc);
         /* softmax: d scaled = w ⊙ (d w − Σ w·d w), times scale for the
          * scores */
         const vec8 dsum = sum8x8(fold);
@@ -364,13 +373,7 @@ static VEC_INLINE void backward(const struct mha_rows_head *hd, bool causal, flo
             weighted_rows(d_q + (size_t)i * ld, (const float *)(const void *)ds[r], visible, hd->kh,
                           hd->ld_k, d_k);
         }
-        for (int p = 0; p < d_k; p++)
-            for (int c = 0; c < nc; c++) {
-                vec8 acc = dkt[(size_t)p * (size_t)nc + (size_t)c];
-                for (int r = 0; r < rows; r++)
-                    acc += hd->qh[(size_t)(i0 + r) * hd->ld_q + (size_t)p] * ds[r][c];
-                dkt[(size_t)p * (size_t)nc + (size_t)c] = acc;
-            }
+        add_over_rows(dkt, hd->qh + (size_t)i0 * hd->ld_q, hd->ld_q, ds, rows, d_k, nc);
     }
 }
 
@@ -426,13 +429,7 @@ static VEC_INLINE void backward_cols(const struct mha_rows_head *hd, bool causal
         const vec8 dsum = ((part[0] + part[1]) + (part[2] + part[3])) +
                           ((part[4] + part[5]) + (part[6] + part[7]));
         /* d v_j += w_ij d ctx_i, as backward sums it */
-        for (int p = 0; p < d_k; p++)
-            for (int c = 0; c < nc; c++) {
-                vec8 acc = dvt[(size_t)p * (size_t)nc + (size_t)c];
-                for (int r = 0; r < n; r++)
-                    acc += d_ctx[(size_t)(i0 + r) * ld + (size_t)p] * w[r][c];
-                dvt[(size_t)p * (size_t)nc + (size_t)c] = acc;
-            }
+        add_over_rows(dvt, d_ctx + (size_t)i0 * ld, ld, w, n, d_k, nc);
         /* softmax, then scores = q·kᵀ: d q_i = Σ_j ds_ij k_j */
         vec8 dq[MHA_ROWS_MAX_DK];
         for (int p = 0; p < d_k; p++)
@@ -456,13 +453,7 @@ static VEC_INLINE void backward_cols(const struct mha_rows_head *hd, bool causal
             for (int r = 0; r < LANES; r++)
                 ds[r][c] = out[r];
         }
-        for (int p = 0; p < d_k; p++)
-            for (int c = 0; c < nc; c++) {
-                vec8 acc = dkt[(size_t)p * (size_t)nc + (size_t)c];
-                for (int r = 0; r < n; r++)
-                    acc += hd->qh[(size_t)(i0 + r) * hd->ld_q + (size_t)p] * ds[r][c];
-                dkt[(size_t)p * (size_t)nc + (size_t)c] = acc;
-            }
+        add_over_rows(dkt, hd->qh + (size_t)i0 * hd->ld_q, hd->ld_q, ds, n, d_k, nc);
     }
 }
 
