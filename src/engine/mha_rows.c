@@ -87,6 +87,139 @@ static VEC_INLINE ivec8 keep_lanes(int c, int visible, const unsigned char *keep
     return keep;
 }
 
+/* t[p][c] += Σ_r x[r·ldx + p] · y[r][c] over the group's n rows, summed
+ * in row order in a register (the keys' and values' gradients: a sum over
+ * rows, kept as d_k rows of nc registers). */
+static VEC_INLINE void add_over_rows(vec8 *t, const float *x, size_t ldx, vec8 y[][MAX_CHUNKS],
+                                     int n, int d_k, int nc)
+{
+    /* four columns p by two chunks c at a time: each row's four x and two
+     * y load once for eight multiply-adds; every (p, c) still sums its
+     * rows in order */
+    int p = 0;
+    for (; p + 4 <= d_k; p += 4) {
+        int c = 0;
+        for (; c + 2 <= nc; c += 2) {
+            vec8 a[4][2];
+            for (int u = 0; u < 4; u++)
+                for (int v = 0; v < 2; v++)
+                    a[u][v] = t[(size_t)(p + u) * (size_t)nc + (size_t)(c + v)];
+            for (int r = 0; r < n; r++) {
+                const float *xr = x + (size_t)r * ldx + (size_t)p;
+                const vec8 y0 = y[r][c], y1 = y[r][c + 1];
+                for (int u = 0; u < 4; u++) {
+                    a[u][0] += xr[u] * y0;
+                    a[u][1] += xr[u] * y1;
+                }
+            }
+            for (int u = 0; u < 4; u++)
+                for (int v = 0; v < 2; v++)
+                    t[(size_t)(p + u) * (size_t)nc + (size_t)(c + v)] = a[u][v];
+        }
+        for (; c < nc; c++)
+            for (int u = 0; u < 4; u++) {
+                vec8 acc = t[(size_t)(p + u) * (size_t)nc + (size_t)c];
+                for (int r = 0; r < n; r++)
+                    acc += x[(size_t)r * ldx + (size_t)(p + u)] * y[r][c];
+                t[(size_t)(p + u) * (size_t)nc + (size_t)c] = acc;
+            }
+    }
+    for (; p < d_k; p++)
+        for (int c = 0; c < nc; c++) {
+            vec8 acc = t[(size_t)p * (size_t)nc + (size_t)c];
+            for (int r = 0; r < n; r++)
+                acc += x[(size_t)r * ldx + (size_t)p] * y[r][c];
+            t[(size_t)p * (size_t)nc + (size_t)c] = acc;
+        }
+}
+
+/* y[r][c] = Σ_p x[r·ldx + p] · t[p][c] for the group's n rows (the
+ * twin of add_over_rows: t is d_k rows of nc registers), summed over p in
+ * order from 0; four rows by two chunks at a time. */
+static VEC_INLINE void times_rows(vec8 y[][MAX_CHUNKS], const float *x, size_t ldx, const vec8 *t,
+                                  int n, int d_k, int nc)
+{
+    const vec8 zero = {0};
+    int r = 0;
+    for (; r + 4 <= n; r += 4) {
+        int c = 0;
+        for (; c + 2 <= nc; c += 2) {
+            vec8 a[4][2] = {{zero, zero}, {zero, zero}, {zero, zero}, {zero, zero}};
+            for (int p = 0; p < d_k; p++) {
+                const vec8 t0 = t[(size_t)p * (size_t)nc + (size_t)c];
+                const vec8 t1 = t[(size_t)p * (size_t)nc + (size_t)c + 1];
+                for (int u = 0; u < 4; u++) {
+                    const float g = x[(size_t)(r + u) * ldx + (size_t)p];
+                    a[u][0] += g * t0;
+                    a[u][1] += g * t1;
+                }
+            }
+            for (int u = 0; u < 4; u++) {
+                y[r + u][c] = a[u][0];
+                y[r + u][c + 1] = a[u][1];
+            }
+        }
+        for (; c < nc; c++)
+            for (int u = 0; u < 4; u++) {
+                vec8 acc = zero;
+                for (int p = 0; p < d_k; p++)
+                    acc += x[(size_t)(r + u) * ldx + (size_t)p] *
+                           t[(size_t)p * (size_t)nc + (size_t)c];
+                y[r + u][c] = acc;
+            }
+    }
+    for (; r < n; r++)
+        for (int c = 0; c < nc; c++) {
+            vec8 acc = zero;
+            for (int p = 0; p < d_k; p++)
+                acc += x[(size_t)r * ldx + (size_t)p] * t[(size_t)p * (size_t)nc + (size_t)c];
+            y[r][c] = acc;
+        }
+}
+
+/* weighted_rows for each of the group's n rows (row i0 + r of y, rows ldy
+ * apart, gets Σ_j s[r][j] · x_j over the keys it may see), four rows by
+ * sixteen columns at a time.  A key past a row's last visible one has
+ * s = ±0 there (its weight is 0), and adding it changes no sum: the
+ * numbers are weighted_rows's. */
+static VEC_INLINE void weighted_row_group(float *y, size_t ldy, vec8 s[][MAX_CHUNKS], int n, int i0,
+                                          bool causal, const float *x, size_t ldx, int lk, int d_k)
+{
+    const vec8 zero = {0};
+    const int wide = d_k / 16 * 16;
+    int r = 0;
+    for (; r + 4 <= n && wide; r += 4) {
+        const int last = i0 + r + 3; /* the group's row that sees most */
+        const int count = causal && last + 1 < lk ? last + 1 : lk;
+        for (int p = 0; p < wide; p += 16) {
+            vec8 a[4][2] = {{zero, zero}, {zero, zero}, {zero, zero}, {zero, zero}};
+            for (int j = 0; j < count; j++) {
+                vec8 x0, x1;
+                memcpy(&x0, x + (size_t)j * ldx + (size_t)p, sizeof x0);
+                memcpy(&x1, x + (size_t)j * ldx + (size_t)p + LANES, sizeof x1);
+                for (int u = 0; u < 4; u++) {
+                    const float g = ((const float *)(const void *)s[r + u])[j];
+                    a[u][0] += g * x0;
+                    a[u][1] += g * x1;
+                }
+            }
+            for (int u = 0; u < 4; u++) {
+                memcpy(y + (size_t)(r + u) * ldy + (size_t)p, &a[u][0], sizeof a[u][0]);
+                memcpy(y + (size_t)(r + u) * ldy + (size_t)p + LANES, &a[u][1], sizeof a[u][1]);
+            }
+        }
+    }
+    const int from = r;
+    for (r = 0; r < n; r++) {
+        const int i = i0 + r;
+        const int visible = causal && i + 1 < lk ? i + 1 : lk;
+        const int p0 = r < from ? wide : 0; /* columns the tiles above did not */
+        if (p0 < d_k)
+            weighted_rows(y + (size_t)r * ldy + (size_t)p0, (const float *)(const void *)s[r],
+                          visible, x + p0, ldx, d_k - p0);
+    }
+}
+
 /* Rows taken together through each pass of attend and backward: a row's
  * steps depend on each other (max, then e^x, then the sum, then the
  * division), the rows do not, so a pass over several rows lets the CPU
@@ -112,21 +245,14 @@ static VEC_INLINE int attend(const struct mha_rows_head *hd, const unsigned char
             fold[r] = one;
         /* pass 1: scores = q_i · k_j for every key (summed over p in
          * order), scaled and masked; each row's max */
+        vec8 score[ROW_GROUP][MAX_CHUNKS];
+        times_rows(score, hd->qh + (size_t)i0 * hd->ld_q, hd->ld_q, kt, rows, d_k, nc);
         for (int r = 0; r < rows; r++) {
             const int i = i0 + r;
-            const float *qi = hd->qh + (size_t)i * hd->ld_q;
             const size_t row0 = (size_t)i * (size_t)lk;
             const int visible = causal && i + 1 < lk ? i + 1 : lk;
             const unsigned char *keep_row = mask ? mask + row0 : NULL;
-            vec8 acc[MAX_CHUNKS];
-            for (int c = 0; c < nc; c++)
-                acc[c] = zero;
-            for (int p = 0; p < d_k; p++) {
-                const float q = qi[p];
-                const vec8 *kp = kt + (size_t)p * (size_t)nc;
-                for (int c = 0; c < nc; c++)
-                    acc[c] += q * kp[c];
-            }
+            const vec8 *acc = score[r];
             vec8 mx = neg_inf;
             for (int c = 0; c < nc; c++) {
                 const int n = lk - c * LANES;
@@ -161,31 +287,32 @@ static VEC_INLINE int attend(const struct mha_rows_head *hd, const unsigned char
         /* pass 3: the weights, and context_i = Σ_j w_ij · v_j over the keys
          * row i may see */
         for (int r = 0; r < rows; r++) {
-            const int i = i0 + r;
-            float *w = hd->weights + (size_t)i * (size_t)lk;
-            for (int c = 0; c < nc; c++)
-                store_part(w + (size_t)c * LANES, s[r][c] * inv[r], lk - c * LANES);
-            float *ctx = hd->context + (size_t)i * hd->ld_ctx;
+            float *w = hd->weights + (size_t)(i0 + r) * (size_t)lk;
+            for (int c = 0; c < nc; c++) {
+                s[r][c] *= inv[r];
+                store_part(w + (size_t)c * LANES, s[r][c], lk - c * LANES);
+            }
+        }
+        weighted_row_group(hd->context + (size_t)i0 * hd->ld_ctx, hd->ld_ctx, s, rows, i0, causal,
+                           hd->vh, hd->ld_v, lk, d_k);
+        for (int r = 0; r < rows; r++) /* a row with no key left: context 0 */
             if (max[r] == -INFINITY) {
-                memset(ctx, 0, (size_t)d_k * sizeof *ctx);
+                const int i = i0 + r;
+                memset(hd->context + (size_t)i * hd->ld_ctx, 0, (size_t)d_k * sizeof(float));
                 if (!row_empty[i]) {
                     row_empty[i] = 1;
                     empty++;
                 }
-                continue;
             }
-            const int visible = causal && i + 1 < lk ? i + 1 : lk;
-            weighted_rows(ctx, w, visible, hd->vh, hd->ld_v, d_k);
-        }
     }
     return empty;
 }
 
 /* Where a row group in the lanes (attend_cols, backward_cols) is the
- * faster way, measured on one core with heads of 8 to 64 keys: the forward
- * pass up to 16 columns a head; the backward pass at 4 columns (wider, the
- * gathering of d context's columns costs more than the folds it saves). */
-#define COLS_MAX_DK 16
+ * faster way, measured on one core with heads of 8 to 64 keys against the
+ * row kernels' tiles (times_rows, weighted_row_group, add_over_rows): the
+ * forward pass up to 8 columns a head, the backward pass at 4. */
+#define COLS_MAX_DK 8
 #define COLS_BACKWARD_DK 4
 
 /* Rows of m (n of them, rows ld apart) from registers holding its columns:
@@ -281,14 +408,8 @@ MAT_KERNEL int mha_rows_attend(const struct mha_rows_head *hd, const unsigned ch
         /* (attend sums a width that is no multiple of four a column at a
          * time, which the compiler may round otherwise: such heads stay
          * with attend) */
-        switch (hd->d_k) {
-        case 4:
-            return attend_cols(hd, causal, scale, row_empty, 4);
-        case 8:
-            return attend_cols(hd, causal, scale, row_empty, 8);
-        default:
-            return attend_cols(hd, causal, scale, row_empty, 16);
-        }
+        return hd->d_k == 4 ? attend_cols(hd, causal, scale, row_empty, 4)
+                            : attend_cols(hd, causal, scale, row_empty, 8);
     }
     const int nc = (hd->lk + LANES - 1) / LANES;
     vec8 kt[MHA_ROWS_MAX_DK * MAX_CHUNKS];
@@ -307,21 +428,6 @@ MAT_KERNEL int mha_rows_attend(const struct mha_rows_head *hd, const unsigned ch
     }
 }
 
-/* t[p][c] += Σ_r x[r·ldx + p] · y[r][c] over the group's n rows, summed
- * in row order in a register (the keys' and values' gradients: a sum over
- * rows, kept as d_k rows of nc registers). */
-static VEC_INLINE void add_over_rows(vec8 *t, const float *x, size_t ldx, vec8 y[][MAX_CHUNKS],
-                                     int n, int d_k, int nc)
-{
-    for (int p = 0; p < d_k; p++)
-        for (int c = 0; c < nc; c++) {
-            vec8 acc = t[(size_t)p * (size_t)nc + (size_t)c];
-            for (int r = 0; r < n; r++)
-                acc += x[(size_t)r * ldx + (size_t)p] * y[r][c];
-            t[(size_t)p * (size_t)nc + (size_t)c] = acc;
-        }
-}
-
 /* The rows of mha_rows_backward with nc chunks of keys (a constant after
  * inlining), vt the head's values transposed, into dkt and dvt (the keys'
  * and values' gradients, transposed too); ROW_GROUP rows at a time.  d ctx
@@ -338,19 +444,11 @@ static VEC_INLINE void backward(const struct mha_rows_head *hd, bool causal, flo
         for (int r = rows; r < ROW_GROUP; r++)
             fold[r] = zero;
         /* pass 1: context = weights · v gives d weights_ij = d ctx_i · v_j */
+        times_rows(ds, d_ctx + (size_t)i0 * ld, ld, vt, rows, d_k, nc);
         for (int r = 0; r < rows; r++) {
-            const float *dci = d_ctx + (size_t)(i0 + r) * ld;
             const float *wrow = hd->weights + (size_t)(i0 + r) * (size_t)lk;
-            for (int c = 0; c < nc; c++) {
+            for (int c = 0; c < nc; c++)
                 w[r][c] = load_part(wrow + (size_t)c * LANES, lk - c * LANES);
-                ds[r][c] = zero;
-            }
-            for (int p = 0; p < d_k; p++) {
-                const float g = dci[p];
-                const vec8 *vp = vt + (size_t)p * (size_t)nc;
-                for (int c = 0; c < nc; c++)
-                    ds[r][c] += g * vp[c];
-            }
             vec8 dot = zero;
             for (int c = 0; c < nc; c++)
                 dot += w[r][c] * ds[r][c];
@@ -367,12 +465,8 @@ static VEC_INLINE void backward(const struct mha_rows_head *hd, bool causal, flo
                 ds[r][c] = w[r][c] * (ds[r][c] - dsum[r]) * scale;
         /* pass 2: scores = q·kᵀ gives d q_i = Σ_j ds_ij k_j and
          * d k_j += ds_ij q_i */
-        for (int r = 0; r < rows; r++) {
-            const int i = i0 + r;
-            const int visible = causal && i + 1 < lk ? i + 1 : lk;
-            weighted_rows(d_q + (size_t)i * ld, (const float *)(const void *)ds[r], visible, hd->kh,
-                          hd->ld_k, d_k);
-        }
+        weighted_row_group(d_q + (size_t)i0 * ld, ld, ds, rows, i0, causal, hd->kh, hd->ld_k, lk,
+                           d_k);
         add_over_rows(dkt, hd->qh + (size_t)i0 * hd->ld_q, hd->ld_q, ds, rows, d_k, nc);
     }
 }
