@@ -19,8 +19,11 @@ with OPENBLAS_NUM_THREADS=1, once with the CBLAS backend and once with the
 plain loops, with the same warm-up and repeat counts.  The output's sum must
 agree with PyTorch's to float rounding, or the script stops: both sides
 computed the same thing or nothing is reported.  The figures are medians of
-the per-call times; the ratio and the goal are against the fair PyTorch.  A
-Markdown table goes to stdout (or JSON with --json); progress goes to stderr.
+the per-call times; the ratio and the goal are against the fair PyTorch.  The
+roof is OpenBLAS's sgemm alone on this core (`mha-bench --sgemm 1024`, one
+thread), and each side's "% of roof" is the products' floating-point operations
+per second as a share of it.  A Markdown table goes to stdout (or JSON with
+--json); progress goes to stderr.
 """
 
 import os
@@ -169,24 +172,59 @@ def run_bench(exe, seq, d_model, heads, warmup, repeat, backend, causal):
     return result
 
 
+def measure_roof(exe):
+    """OpenBLAS's sgemm on 1024 x 1024 matrices, one thread (mha-bench --sgemm):
+    the median GFLOP/s the tables' "% of roof" are read against, or None in a
+    build without CBLAS."""
+    proc = subprocess.run([exe, "--sgemm", "1024", "--repeat", "20"], capture_output=True,
+                          text=True, env=dict(os.environ, OPENBLAS_NUM_THREADS="1"))
+    if proc.returncode != 0:
+        return None
+    return json.loads(proc.stdout.strip().splitlines()[-1])["gflops_median"]
+
+
+def forward_flop(seq, d_model):
+    """Floating-point operations of one forward pass's products: the four
+    projections (2·L·d² each) and, over the heads, the scores and the context
+    (2·L²·d each)."""
+    return 8 * seq * d_model ** 2 + 4 * seq ** 2 * d_model
+
+
+def pct_of_roof(flop, ms, roof):
+    """flop done in ms, as a share of roof GFLOP/s ("—" without a roof)."""
+    if roof is None or ms is None or ms <= 0:
+        return "—"
+    return f"{100.0 * flop / (ms * 1e6) / roof:.0f} %"
+
+
+def roof_line(roof):
+    if roof is None:
+        return "No roof: this mha-bench has no CBLAS (mha-bench --sgemm)."
+    return (f"Roof: OpenBLAS's sgemm at 1024 x 1024, one thread, {roof:.1f} GFLOP/s "
+            "(mha-bench --sgemm 1024, median of 20).")
+
+
 def fmt_ms(ms):
     if ms is None:
         return "n/a"
     return f"{ms:.3f}" if ms >= 1 else f"{ms:.4g}"
 
 
-def markdown(rows):
+def markdown(rows, roof):
     out = ["| size (seq, d_model, heads) | PyTorch ms (as installed) | PyTorch ms (fair) "
-           "| mha-bench ms (cblas) | mha-bench ms (plain) | ratio to fair | goal | met |",
-           "|---|---:|---:|---:|---:|---:|---:|:---:|"]
+           "| mha-bench ms (cblas) | mha-bench ms (plain) | ratio to fair | goal | met "
+           "| PyTorch fair, % of roof | mha-bench, % of roof |",
+           "|---|---:|---:|---:|---:|---:|---:|:---:|---:|---:|"]
     for r in rows:
         ratio = "n/a" if r["ratio"] is None else f"{r['ratio']:.3f}"
         goal = "—" if r["goal"] is None else f"≤ {r['goal']}×"
         met = {None: "—", True: "yes", False: "no"}[r["met"]]
+        flop = forward_flop(r["seq"], r["d_model"])
         out.append(f"| ({r['seq']}, {r['d_model']}, {r['heads']}) "
                    f"| {fmt_ms(r['torch_default_ms'])} | {fmt_ms(r['torch_ms'])} "
                    f"| {fmt_ms(r['cblas_ms'])} | {fmt_ms(r['plain_ms'])} | {ratio} "
-                   f"| {goal} | {met} |")
+                   f"| {goal} | {met} | {pct_of_roof(flop, r['torch_ms'], roof)} "
+                   f"| {pct_of_roof(flop, r['cblas_ms'], roof)} |")
     return "\n".join(out)
 
 
@@ -253,6 +291,7 @@ def main():
                       args.warmup if args.warmup is not None else 100,
                       args.repeat if args.repeat is not None else 2000, args.train_size)
         return
+    roof = measure_roof(args.mha_bench)
     rows = []
     for size in args.size or list(SIZES):
         seq, d_model, heads = size
@@ -294,11 +333,13 @@ def main():
         })
 
     if args.json:
-        print(json.dumps({"torch": torch.__version__, "threads": 1, "rows": rows}, indent=2))
+        print(json.dumps({"torch": torch.__version__, "threads": 1, "roof_gflops": roof,
+                          "rows": rows}, indent=2))
     else:
         print(f"PyTorch {torch.__version__} and mha-bench, one thread each; "
-              "median ms of one forward pass.\n")
-        print(markdown(rows))
+              "median ms of one forward pass.")
+        print(roof_line(roof) + "\n")
+        print(markdown(rows, roof))
 
 
 if __name__ == "__main__":

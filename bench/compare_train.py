@@ -112,7 +112,19 @@ def run_bench_train(exe, size, backend, warmup, repeat):
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
+def step_flop(size):
+    """Floating-point operations of one training step's products, the first-prev
+    model: forward, the four attention projections (2·R·d² each, R = batch ·
+    context rows), the two read-outs (2·R·d·vocab each) and, over the heads,
+    scores and context (2·B·T²·d each); the backward pass twice the forward's."""
+    d, _, v, t, b = size
+    rows = b * t
+    return 3 * (8 * rows * d * d + 4 * rows * d * v + 4 * b * t * t * d)
+
+
 def compare_train(exe, as_json, warmup=100, repeat=2000, sizes=None):
+    from compare import measure_roof, pct_of_roof, roof_line  # noqa: E402
+    roof = measure_roof(exe)
     rows = []
     for size in sizes or list(SIZES):
         print(f"training step {size}: {warmup} warm-up + {repeat} timed steps each ...",
@@ -130,20 +142,26 @@ def compare_train(exe, as_json, warmup=100, repeat=2000, sizes=None):
                      "ratio": ratio, "goal": goal,
                      "met": None if goal is None else ratio <= goal})
     if as_json:
-        print(json.dumps({"torch": torch.__version__, "threads": 1, "train": rows}, indent=2))
+        print(json.dumps({"torch": torch.__version__, "threads": 1, "roof_gflops": roof,
+                          "train": rows}, indent=2))
         return
     print(f"PyTorch {torch.__version__} and mha-bench --train, one thread each; "
-          "median ms of one training step (forward, loss, backward, Adam).\n")
+          "median ms of one training step (forward, loss, backward, Adam).")
+    print(roof_line(roof) + "\n")
     print("| step (d_model, heads, vocab, context, batch) | PyTorch ms (as installed) "
           "| PyTorch ms (fair) | mha-bench ms (cblas) | mha-bench ms (plain) | ratio to fair "
-          "| goal | met |")
-    print("|---|---:|---:|---:|---:|---:|---:|:---:|")
+          "| goal | met | PyTorch fair, % of roof | mha-bench, % of roof |")
+    print("|---|---:|---:|---:|---:|---:|---:|:---:|---:|---:|")
     for r in rows:
         goal = "—" if r["goal"] is None else f"≤ {r['goal']}×"
         met = {None: "—", True: "yes", False: "no"}[r["met"]]
+        size = (r["d_model"], r["heads"], r["vocab"], r["context"], r["batch"])
+        flop = step_flop(size)
         print(f"| ({r['d_model']}, {r['heads']}, {r['vocab']}, {r['context']}, {r['batch']}) "
               f"| {r['torch_default_ms']:.4f} | {r['torch_ms']:.4f} | {r['cblas_ms']:.4f} "
-              f"| {r['plain_ms']:.4f} | {r['ratio']:.3f} | {goal} | {met} |")
+              f"| {r['plain_ms']:.4f} | {r['ratio']:.3f} | {goal} | {met} "
+              f"| {pct_of_roof(flop, r['torch_ms'], roof)} "
+              f"| {pct_of_roof(flop, r['cblas_ms'], roof)} |")
 
 
 if __name__ == "__main__":

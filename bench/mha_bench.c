@@ -52,7 +52,11 @@ static void usage(FILE *out)
             "mha-bench --train [--d-model 8] [--heads 2] [--vocab 16] [--context 8]\n"
             "          [--batch 64] [--repeat N] [--warmup W] [--backend B]\n"
             "times one training step of the first-prev model (forward, loss,\n"
-            "backward, Adam) on a fixed batch instead.\n",
+            "backward, Adam) on a fixed batch instead.\n"
+            "\n"
+            "mha-bench --sgemm N [--repeat R]\n"
+            "times OpenBLAS's sgemm alone on N x N matrices (the roof the speed\n"
+            "tables are read against) and prints its GFLOP/s.\n",
             MHA_MAX_TOKENS, MHA_MAX_D_MODEL, BENCH_MAX_RUNS, BENCH_MAX_RUNS,
             mat_have_cblas() ? "does" : "does not");
 }
@@ -177,12 +181,16 @@ static double median_of(double *times, long n)
 }
 
 int bench_train(int argc, char **argv); /* train_bench.c */
+int bench_sgemm(int argc, char **argv); /* sgemm_bench.c */
 
 int main(int argc, char **argv)
 {
     /* mha-bench --train ...: a training step instead of a forward pass */
     if (argc > 1 && strcmp(argv[1], "--train") == 0)
         return bench_train(argc - 1, argv + 1);
+    /* mha-bench --sgemm N: OpenBLAS's sgemm alone, the roof */
+    if (argc > 1 && strcmp(argv[1], "--sgemm") == 0)
+        return bench_sgemm(argc - 1, argv + 1);
     struct bench_opts o = {
         .seq = 4,
         .d_model = 6,
