@@ -1,14 +1,17 @@
 /* mha_rows.c - pass 4 of the attention and its backward twin for one head
  * whose keys fit in a few vector registers (mha_rows.h).
  *
- * A query row at a time: its scores, scaled scores, weights and their
- * gradients are vectors over the keys, eight keys to a register, and the
- * keys and values of the head are kept transposed (d_k rows of lk) so that
- * every step is a whole-register multiply and add.  The sums are those of
- * the matrix-multiply path in mha.c (a dot product summed in the order
- * p = 0, 1, ..), the softmax is mat_softmax_row's (row max, e^x by
- * mat_exp_neg, masked keys exactly 0; a row of at most MHA_ROWS_MAX_KEYS
- * is summed in float, in a tree). */
+ * A group of eight query rows at a time.  In attend and backward a row's
+ * scores, scaled scores, weights and their gradients are vectors over the
+ * keys, eight keys to a register, and the keys and values of the head are
+ * kept transposed (d_k rows of lk); the products run in tiles of four rows
+ * (times_rows, weighted_row_group, add_over_rows), so one load feeds
+ * several multiply-adds.  For narrow heads attend_cols and backward_cols
+ * put the group's rows in the lanes instead.  Every way gives the same
+ * numbers: the sums are those of the matrix-multiply path in mha.c (a dot
+ * product summed in the order p = 0, 1, ..), the softmax is
+ * mat_softmax_row's (row max, e^x by mat_exp_neg, masked keys exactly 0; a
+ * row of at most MHA_ROWS_MAX_KEYS is summed in float, in a tree). */
 #include "engine/mha_rows.h"
 
 #if MHA_HAVE_ROWS
