@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_clock.h"
 #include "engine/mat.h"
 #include "engine/mha.h"
 #include "mha_config.h"
@@ -160,26 +161,6 @@ static void parse_args(int argc, char **argv, struct bench_opts *o)
     }
 }
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* times (n) are sorted in place. */
-static double median_of(double *times, long n)
-{
-    qsort(times, (size_t)n, sizeof *times, cmp_double);
-    return n % 2 ? times[n / 2] : 0.5 * (times[n / 2 - 1] + times[n / 2]);
-}
-
 int bench_train(int argc, char **argv); /* train_bench.c */
 int bench_sgemm(int argc, char **argv); /* sgemm_bench.c */
 
@@ -228,9 +209,9 @@ int main(int argc, char **argv)
     for (long r = 0; r < o.warmup && !status; r++)
         status = mha_forward(ex, t, &err);
     for (long r = 0; r < o.repeat && !status; r++) {
-        const double start = now_ms();
+        const double start = bench_now_ms();
         status = mha_forward(ex, t, &err);
-        times[r] = now_ms() - start;
+        times[r] = bench_now_ms() - start;
     }
     if (status) {
         fprintf(stderr, "mha-bench: %s\n", err.text);
@@ -248,7 +229,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < n_out; i++)
         checksum += t->output[i];
     const double mean = total / (double)o.repeat;
-    const double median = median_of(times, o.repeat);
+    const double median = bench_median(times, o.repeat);
     const double min = times[0];
 
     printf("mha-bench: %d tokens, d_model %d, %d heads (d_k %d), %s, seed %u\n", o.seq, o.d_model,

@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "engine/train.h"
+#include "bench_clock.h"
 #include "engine/mha.h"
 #include "io/example_io.h"
 #include "io/model_io.h"
@@ -33,19 +34,6 @@ static int report(const struct mha_error *err)
     return 2;
 }
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* mha-read-bench again MODEL: see the top of the file. */
 static int again(const char *path)
 {
@@ -55,15 +43,14 @@ static int again(const char *path)
         model_io_keep(keep);
         for (int i = 0; i < 5; i++) {
             struct mha_error err;
-            const double t0 = now_ms();
+            const double t0 = bench_now_ms();
             struct mha_example *ex = model_io_example(path, NULL, 1.0f, "the sentence", &err);
-            ms[i] = now_ms() - t0;
+            ms[i] = bench_now_ms() - t0;
             if (!ex)
                 return report(&err);
             mha_example_free(ex);
         }
-        qsort(ms, 5, sizeof ms[0], cmp_double);
-        median[keep] = ms[2];
+        median[keep] = bench_median(ms, 5);
     }
     model_io_keep(false);
     printf("a new sentence of %s: %.2f ms read each time, %.2f ms kept (medians of 5)\n", path,

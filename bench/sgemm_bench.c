@@ -10,15 +10,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_clock.h"
 #include "engine/mat.h"
 
 int bench_sgemm(int argc, char **argv);
-
-static int cmp_double(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 int bench_sgemm(int argc, char **argv)
 {
@@ -57,16 +52,12 @@ int bench_sgemm(int argc, char **argv)
     }
     mat_mul(a, b, c, n, n, n, false); /* warm-up: the library opened, the pages touched */
     for (int r = 0; r < repeat; r++) {
-        struct timespec t0, t1;
-        clock_gettime(CLOCK_MONOTONIC, &t0);
+        const double t0 = bench_now_ms();
         mat_mul(a, b, c, n, n, n, false);
-        clock_gettime(CLOCK_MONOTONIC, &t1);
-        const double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
-        gflops[r] = 2.0 * (double)n * (double)n * (double)n / s * 1e-9;
+        const double ms = bench_now_ms() - t0;
+        gflops[r] = 2.0 * (double)n * (double)n * (double)n / ms * 1e-6;
     }
-    qsort(gflops, (size_t)repeat, sizeof *gflops, cmp_double);
-    const double median =
-        repeat % 2 ? gflops[repeat / 2] : 0.5 * (gflops[repeat / 2 - 1] + gflops[repeat / 2]);
+    const double median = bench_median(gflops, repeat); /* sorts: the best is last */
     printf("{\"sgemm\":%d,\"repeat\":%d,\"gflops_median\":%.2f,\"gflops_best\":%.2f,"
            "\"check\":%.6g}\n",
            n, repeat, median, gflops[repeat - 1], (double)c[nn / 2]);

@@ -10,23 +10,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_clock.h"
 #include "engine/mat.h"
 #include "engine/train.h"
 
 int bench_train(int argc, char **argv);
-
-static double clock_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
-static int by_value(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 static long number(const char *opt, const char *s, long lo, long hi)
 {
@@ -92,16 +80,14 @@ int bench_train(int argc, char **argv)
         train_step(run->model, run->batch, o.lr, NULL);
     float loss = 0.0f;
     for (long r = 0; r < repeat; r++) {
-        const double start = clock_ms();
+        const double start = bench_now_ms();
         loss = train_step(run->model, run->batch, o.lr, NULL);
-        times[r] = clock_ms() - start;
+        times[r] = bench_now_ms() - start;
     }
     double total = 0.0;
     for (long r = 0; r < repeat; r++)
         total += times[r];
-    qsort(times, (size_t)repeat, sizeof *times, by_value);
-    const double median =
-        repeat % 2 ? times[repeat / 2] : 0.5 * (times[repeat / 2 - 1] + times[repeat / 2]);
+    const double median = bench_median(times, repeat);
     printf("mha-bench --train: first-prev, d_model %d, %d heads, vocab %d, context %d, "
            "batch %d\n",
            d, h, vocab, context, batch);
