@@ -152,13 +152,22 @@ int mha_forward(const struct mha_example *ex, struct mha_trace *t, struct mha_er
     return 0;
 }
 
+/* What both attend passes set first: the mask's and the scale's settings,
+ * and no row found empty yet. */
+static void attend_begin(struct mha_trace *t, bool causal, bool scaled)
+{
+    t->causal = causal;
+    t->scaled = scaled;
+    t->scale = scaled ? (float)(1.0 / sqrt((double)t->d_k)) : 1.0f;
+    t->empty_rows = 0;
+    memset(t->row_empty, 0, (size_t)t->lq);
+}
+
 void mha_forward_attend(const unsigned char *mask, bool causal, bool scaled, struct mha_trace *t)
 {
     /* t->q, k, v filled (pass 1) -> qh .. merged */
     const int lq = t->lq, lk = t->lk, d = t->d_model, h_n = t->heads, d_k = t->d_k;
-    t->causal = causal;
-    t->scaled = scaled;
-    t->scale = scaled ? (float)(1.0 / sqrt((double)d_k)) : 1.0f;
+    attend_begin(t, causal, scaled);
 
     /* pass 2 and 3: split (a view of q, k, v) and transpose to (H, L, d_k) */
     split_transpose(t->q, t->qh, lq, h_n, d_k);
@@ -166,8 +175,6 @@ void mha_forward_attend(const unsigned char *mask, bool causal, bool scaled, str
     split_transpose(t->v, t->vh, lk, h_n, d_k);
 
     /* pass 4: per head, scores = qh·khᵀ, scaled and masked, softmax, context */
-    t->empty_rows = 0;
-    memset(t->row_empty, 0, (size_t)lq);
     const size_t att = (size_t)lq * (size_t)lk;
     for (int h = 0; h < h_n && mha_rows_fit(lk, d_k); h++) {
         /* a head whose keys fit in a few vector registers: a row at a time */
@@ -215,11 +222,7 @@ void mha_forward_attend_lean(bool causal, bool scaled, struct mha_trace *t)
         mha_forward_attend(NULL, causal, scaled, t);
         return;
     }
-    t->causal = causal;
-    t->scaled = scaled;
-    t->scale = scaled ? (float)(1.0 / sqrt((double)t->d_k)) : 1.0f;
-    t->empty_rows = 0;
-    memset(t->row_empty, 0, (size_t)t->lq);
+    attend_begin(t, causal, scaled);
     for (int h = 0; h < t->heads; h++) {
         const struct mha_rows_head hd = mha_rows_head_in_place(t, h);
         t->empty_rows += mha_rows_attend(&hd, NULL, causal, t->scale, t->row_empty);

@@ -245,6 +245,15 @@ START_TEST(test_example_is_the_model)
 }
 END_TEST
 
+/* got has the sizes and the numbers of want (read from a file want was
+ * saved to: its labels are "tok0".. as the reference cases' are). */
+static void assert_same_model(const struct train_model *got, const struct train_model *want)
+{
+    ck_assert_int_eq(memcmp(&got->cfg, &want->cfg, sizeof want->cfg), 0);
+    ck_assert_mem_eq(got->params, want->params, want->n_params * sizeof(float));
+    ck_assert_str_eq(got->vocab_names[3], "tok3");
+}
+
 START_TEST(test_save_load_round_trip)
 {
     struct train_batch *b;
@@ -257,9 +266,7 @@ START_TEST(test_save_load_round_trip)
     ck_assert_int_eq(model_io_save(m, path, &err), 0);
     struct train_model *back = model_io_load(path, 1, &err);
     ck_assert_msg(back != NULL, "%s", err.text);
-    ck_assert_int_eq(memcmp(&back->cfg, &m->cfg, sizeof m->cfg), 0);
-    ck_assert_mem_eq(back->params, m->params, m->n_params * sizeof(float));
-    ck_assert_str_eq(back->vocab_names[3], "tok3");
+    assert_same_model(back, m);
     remove(path);
     train_model_free(back);
     train_batch_free(b);
@@ -287,10 +294,8 @@ START_TEST(test_kept_model)
     for (int round = 0; round < 3; round++) { /* read, then kept twice */
         struct train_model *got = model_io_load_kept(path, 2, &err);
         ck_assert_msg(got != NULL, "%s", err.text);
-        ck_assert_int_eq(memcmp(&got->cfg, &m->cfg, sizeof m->cfg), 0);
+        assert_same_model(got, m);
         ck_assert_int_eq(got->batch_cap, 2);
-        ck_assert_mem_eq(got->params, m->params, m->n_params * sizeof(float));
-        ck_assert_str_eq(got->vocab_names[3], "tok3");
         ck_assert_int_eq(got->sample_len, m->sample_len);
         train_model_free(got);
     }
