@@ -14,14 +14,17 @@ is timed on its own with time.perf_counter.  PyTorch is timed twice, each in a
 process of its own: as installed, and "fair", with glibc told to keep its
 large buffers (MALLOC_MMAP_THRESHOLD_, MALLOC_TRIM_THRESHOLD_ and
 MALLOC_TOP_PAD_ raised: by default a machine like ours makes PyTorch fault in
-its large temporaries on every call).  mha-bench runs as a separate process
+its large temporaries on every call) and OpenBLAS told to use the kernels the
+engine's OpenBLAS chose (OPENBLAS_CORETYPE: OpenBLAS 0.3.21 gives AMD's
+AVX-512 processors its AVX2 kernels, and the engine asks for the AVX-512 ones
+there, see src/engine/mat_blas.c).  mha-bench runs as a separate process
 with OPENBLAS_NUM_THREADS=1, once with the CBLAS backend and once with the
 plain loops, with the same warm-up and repeat counts.  The output's sum must
 agree with PyTorch's to float rounding, or the script stops: both sides
 computed the same thing or nothing is reported.  The figures are medians of
 the per-call times; the ratio and the goal are against the fair PyTorch.  The
-roof is OpenBLAS's sgemm alone on this core (`mha-bench --sgemm 1024`, one
-thread), and each side's "% of roof" is the products' floating-point operations
+roof is OpenBLAS's sgemm alone on this core with those kernels (`mha-bench
+--sgemm 1024`, one thread), and each side's "% of roof" is the products' floating-point operations
 per second as a share of it.  A Markdown table goes to stdout (or JSON with
 --json); progress goes to stderr.
 """
@@ -126,14 +129,21 @@ def time_torch(seq, d_model, heads, warmup, repeat, causal):
     return statistics.median(times), float(out.double().sum()), float(out.abs().double().sum())
 
 
+def fair_env(core):
+    """FAIR_ENV, and OpenBLAS told to use the kernels core names (the ones the
+    engine's OpenBLAS chose, from measure_roof) where there is one."""
+    return dict(FAIR_ENV, OPENBLAS_CORETYPE=core) if core else dict(FAIR_ENV)
+
+
 def run_apart(cmd, fair, what):
-    """The standard output of cmd, run in a process of its own, as installed or
-    with FAIR_ENV; the script stops when it fails."""
+    """The standard output of cmd, run in a process of its own: as installed
+    when fair is None, else with that environment added (fair_env); the script
+    stops when it fails."""
     env = dict(os.environ)
     for k in FAIR_ENV:
         env.pop(k, None)
-    if fair:
-        env.update(FAIR_ENV)
+    if fair is not None:
+        env.update(fair)
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if proc.returncode != 0:
         sys.exit(f"compare.py: PyTorch {what} failed:\n{proc.stderr.strip()}")
@@ -141,7 +151,7 @@ def run_apart(cmd, fair, what):
 
 
 def time_torch_apart(seq, d_model, heads, warmup, repeat, causal, fair):
-    """time_torch in a process of its own (as installed, or with FAIR_ENV): its
+    """time_torch in a process of its own (fair as in run_apart): its
     median ms, output sum and sum of magnitudes."""
     cmd = [sys.executable, os.path.abspath(__file__), "--torch-worker",
            f"{seq},{d_model},{heads}", "--warmup", str(warmup), "--repeat", str(repeat)]
@@ -174,13 +184,15 @@ def run_bench(exe, seq, d_model, heads, warmup, repeat, backend, causal):
 
 def measure_roof(exe):
     """OpenBLAS's sgemm on 1024 x 1024 matrices, one thread (mha-bench --sgemm):
-    the median GFLOP/s the tables' "% of roof" are read against, or None in a
-    build without CBLAS."""
+    the median GFLOP/s the tables' "% of roof" are read against and the kernels
+    OpenBLAS chose for the engine ("SkylakeX", "Haswell", ...), or (None, None)
+    in a build without CBLAS."""
     proc = subprocess.run([exe, "--sgemm", "1024", "--repeat", "20"], capture_output=True,
                           text=True, env=dict(os.environ, OPENBLAS_NUM_THREADS="1"))
     if proc.returncode != 0:
-        return None
-    return json.loads(proc.stdout.strip().splitlines()[-1])["gflops_median"]
+        return None, None
+    line = json.loads(proc.stdout.strip().splitlines()[-1])
+    return line["gflops_median"], line.get("core") or None
 
 
 def forward_flop(seq, d_model):
@@ -197,11 +209,13 @@ def pct_of_roof(flop, ms, roof):
     return f"{100.0 * flop / (ms * 1e6) / roof:.0f} %"
 
 
-def roof_line(roof):
+def roof_line(roof, core):
     if roof is None:
         return "No roof: this mha-bench has no CBLAS (mha-bench --sgemm)."
-    return (f"Roof: OpenBLAS's sgemm at 1024 x 1024, one thread, {roof:.1f} GFLOP/s "
-            "(mha-bench --sgemm 1024, median of 20).")
+    kernels = f", its {core} kernels" if core else ""
+    fair = (f"; \"fair\" PyTorch has OPENBLAS_CORETYPE={core} too" if core else "")
+    return (f"Roof: OpenBLAS's sgemm at 1024 x 1024, one thread{kernels}, {roof:.1f} GFLOP/s "
+            f"(mha-bench --sgemm 1024, median of 20){fair}.")
 
 
 def fmt_ms(ms):
@@ -291,7 +305,7 @@ def main():
                       args.warmup if args.warmup is not None else 100,
                       args.repeat if args.repeat is not None else 2000, args.train_size)
         return
-    roof = measure_roof(args.mha_bench)
+    roof, core = measure_roof(args.mha_bench)
     rows = []
     for size in args.size or list(SIZES):
         seq, d_model, heads = size
@@ -306,9 +320,9 @@ def main():
         plain = None if args.no_plain else run_bench(args.mha_bench, seq, d_model, heads,
                                                      warmup, repeat, "plain", args.causal)
         default_ms, torch_sum, torch_abs = time_torch_apart(seq, d_model, heads, warmup, repeat,
-                                                            args.causal, False)
+                                                            args.causal, None)
         torch_ms, _, _ = time_torch_apart(seq, d_model, heads, warmup, repeat, args.causal,
-                                          True)
+                                          fair_env(core))
         engine = cblas or plain
         # Same numbers in, same numbers out: the output sums agree up to float rounding.
         if engine and abs(engine["checksum"] - torch_sum) > 1e-4 * max(torch_abs, 1.0):
@@ -334,11 +348,11 @@ def main():
 
     if args.json:
         print(json.dumps({"torch": torch.__version__, "threads": 1, "roof_gflops": roof,
-                          "rows": rows}, indent=2))
+                          "openblas_core": core, "rows": rows}, indent=2))
     else:
         print(f"PyTorch {torch.__version__} and mha-bench, one thread each; "
               "median ms of one forward pass.")
-        print(roof_line(roof) + "\n")
+        print(roof_line(roof, core) + "\n")
         print(markdown(rows, roof))
 
 

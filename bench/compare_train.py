@@ -10,7 +10,8 @@ backward, torch.optim.Adam (0.9, 0.999, 1e-8).  The batch is drawn once and
 kept (as mha-bench keeps it), so both sides time the step alone.  Each step is
 timed on its own with time.perf_counter; the figure is the median.  PyTorch is
 timed twice, each in a process of its own: as installed and with glibc keeping
-its large buffers (compare.py's FAIR_ENV); the ratio is to the fair one.
+its large buffers and OpenBLAS on the engine's kernels (compare.py's
+fair_env); the ratio is to the fair one.
 """
 
 import json
@@ -92,7 +93,7 @@ def time_torch_step(size, warmup, repeat):
 
 
 def time_torch_apart(size, warmup, repeat, fair):
-    """time_torch_step in a process of its own, as installed or with FAIR_ENV."""
+    """time_torch_step in a process of its own (fair as in compare.run_apart)."""
     from compare import run_apart  # noqa: E402
     cmd = [sys.executable, os.path.abspath(__file__), "--worker", ",".join(map(str, size)),
            str(warmup), str(repeat)]
@@ -123,16 +124,16 @@ def step_flop(size):
 
 
 def compare_train(exe, as_json, warmup=100, repeat=2000, sizes=None):
-    from compare import measure_roof, pct_of_roof, roof_line  # noqa: E402
-    roof = measure_roof(exe)
+    from compare import fair_env, measure_roof, pct_of_roof, roof_line  # noqa: E402
+    roof, core = measure_roof(exe)
     rows = []
     for size in sizes or list(SIZES):
         print(f"training step {size}: {warmup} warm-up + {repeat} timed steps each ...",
               file=sys.stderr)
         cblas = run_bench_train(exe, size, "cblas", warmup, repeat)
         plain = run_bench_train(exe, size, "plain", warmup, repeat)
-        default_ms = time_torch_apart(size, warmup, repeat, False)
-        torch_ms = time_torch_apart(size, warmup, repeat, True)
+        default_ms = time_torch_apart(size, warmup, repeat, None)
+        torch_ms = time_torch_apart(size, warmup, repeat, fair_env(core))
         goal = SIZES.get(size)
         ratio = cblas["step_ms_median"] / torch_ms
         d, h, v, t, b = size
@@ -143,11 +144,11 @@ def compare_train(exe, as_json, warmup=100, repeat=2000, sizes=None):
                      "met": None if goal is None else ratio <= goal})
     if as_json:
         print(json.dumps({"torch": torch.__version__, "threads": 1, "roof_gflops": roof,
-                          "train": rows}, indent=2))
+                          "openblas_core": core, "train": rows}, indent=2))
         return
     print(f"PyTorch {torch.__version__} and mha-bench --train, one thread each; "
           "median ms of one training step (forward, loss, backward, Adam).")
-    print(roof_line(roof) + "\n")
+    print(roof_line(roof, core) + "\n")
     print("| step (d_model, heads, vocab, context, batch) | PyTorch ms (as installed) "
           "| PyTorch ms (fair) | mha-bench ms (cblas) | mha-bench ms (plain) | ratio to fair "
           "| goal | met | PyTorch fair, % of roof | mha-bench, % of roof |")

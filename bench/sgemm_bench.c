@@ -2,8 +2,9 @@
  * against.  C (N, N) = A (N, N) · B (N, N) through the engine's matrix
  * multiply with the CBLAS backend (OpenBLAS's cblas_sgemm, one thread
  * unless OPENBLAS_NUM_THREADS says more), 2·N³ floating-point operations a
- * call; prints the median and the best GFLOP/s over the timed calls as one
- * JSON line.  Exit status 2 on bad arguments or a build without CBLAS. */
+ * call; prints the median and the best GFLOP/s over the timed calls and
+ * the kernels OpenBLAS chose (its core name) as one JSON line.  Exit status 2 on bad arguments or a
+ * build without CBLAS. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 
 #include "bench_clock.h"
 #include "engine/mat.h"
+#include "engine/mat_blas.h"
 
 int bench_sgemm(int argc, char **argv);
 
@@ -59,8 +61,8 @@ int bench_sgemm(int argc, char **argv)
     }
     const double median = bench_median(gflops, repeat); /* sorts: the best is last */
     printf("{\"sgemm\":%d,\"repeat\":%d,\"gflops_median\":%.2f,\"gflops_best\":%.2f,"
-           "\"check\":%.6g}\n",
-           n, repeat, median, gflops[repeat - 1], (double)c[nn / 2]);
+           "\"check\":%.6g,\"core\":\"%s\"}\n",
+           n, repeat, median, gflops[repeat - 1], (double)c[nn / 2], mat_blas_core());
     free(a);
     free(b);
     free(c);

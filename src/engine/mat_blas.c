@@ -7,13 +7,24 @@
  * It works in one thread unless OPENBLAS_NUM_THREADS (or OMP_NUM_THREADS)
  * asks for more: its waiting threads spin between products, and at the
  * sizes the program trains at, a spinning thread on a two-core machine
- * made a 1.5 s run take 14 s. */
+ * made a 1.5 s run take 14 s.
+ *
+ * OpenBLAS picks its kernels for the processor when it is loaded.  Releases
+ * before 0.3.22 (Debian 12 ships 0.3.21) do not know AMD's processors with
+ * AVX-512 (Zen 4 and 5) and give them the AVX2 kernels, which do half the
+ * work a cycle there: on a Zen 5 core sgemm ran at about 100 GFLOP/s with
+ * them and 190 with the AVX-512 ones.  So on an AMD processor with the
+ * AVX-512 instructions those kernels use, and where OPENBLAS_CORETYPE does
+ * not already say (unset or empty), the library is opened with OPENBLAS_CORETYPE=SkylakeX
+ * (what later releases choose there themselves); the variable is removed
+ * again once the library has read it. */
 #include "engine/mat_blas.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "mha_config.h"
@@ -26,13 +37,45 @@ typedef __typeof__(&cblas_sgemm) sgemm_fn;
 static sgemm_fn sgemm;
 static int state; /* 1 open, -1 cannot be opened (set once) */
 static pthread_once_t opened = PTHREAD_ONCE_INIT;
+static char core[32]; /* the kernels OpenBLAS chose, once open */
+
+/* An AMD processor with every AVX-512 subset OpenBLAS's SkylakeX kernels use. */
+static bool amd_with_avx512(void)
+{
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    __builtin_cpu_init();
+    return __builtin_cpu_is("amd") && __builtin_cpu_supports("avx512f") &&
+           __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512cd") &&
+           __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
+#else
+    return false;
+#endif
+}
+
+/* dlopen name, with OPENBLAS_CORETYPE=SkylakeX for the library's start where
+ * the variable is unset or empty and the processor is amd_with_avx512; the
+ * variable is as it was afterwards. */
+static void *open_library(const char *name)
+{
+    const char *given = getenv("OPENBLAS_CORETYPE");
+    const bool was_empty = given && !*given;
+    const bool choose = (!given || was_empty) && amd_with_avx512();
+    if (choose && setenv("OPENBLAS_CORETYPE", "SkylakeX", 1) != 0)
+        return dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    void *lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    if (choose && was_empty)
+        setenv("OPENBLAS_CORETYPE", "", 1);
+    else if (choose)
+        unsetenv("OPENBLAS_CORETYPE");
+    return lib;
+}
 
 static void open_blas(void)
 {
     static const char *const names[] = {"libopenblas.so.0", "libopenblas.so"};
     state = -1;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        void *lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+        void *lib = open_library(names[i]);
         if (!lib)
             continue;
         void *sym = dlsym(lib, "cblas_sgemm");
@@ -43,6 +86,12 @@ static void open_blas(void)
                 void (*set_threads)(int);
                 memcpy(&set_threads, &threads, sizeof set_threads);
                 set_threads(1);
+            }
+            void *name = dlsym(lib, "openblas_get_corename");
+            if (name) {
+                char *(*corename)(void);
+                memcpy(&corename, &name, sizeof corename);
+                snprintf(core, sizeof core, "%s", corename());
             }
             state = 1; /* kept open for the program's life */
             return;
@@ -55,6 +104,11 @@ bool mat_blas_available(void)
 {
     pthread_once(&opened, open_blas);
     return state > 0;
+}
+
+const char *mat_blas_core(void)
+{
+    return mat_blas_available() ? core : "";
 }
 
 bool mat_blas_sgemm(bool trans_a, bool trans_b, int m, int n, int k, float alpha, const float *a,
@@ -72,6 +126,11 @@ bool mat_blas_sgemm(bool trans_a, bool trans_b, int m, int n, int k, float alpha
 bool mat_blas_available(void)
 {
     return false;
+}
+
+const char *mat_blas_core(void)
+{
+    return "";
 }
 
 bool mat_blas_sgemm(bool trans_a, bool trans_b, int m, int n, int k, float alpha, const float *a,

@@ -8,6 +8,10 @@
 /* The library could be opened (it is, after the first call). */
 bool mat_blas_available(void);
 
+/* The kernels OpenBLAS chose for this processor ("SkylakeX", "Haswell",
+ * ...); "" where it cannot be opened or does not say. */
+const char *mat_blas_core(void);
+
 /* c = alpha · op(a) · op(b) + beta · c, row-major, as cblas_sgemm; false
  * (nothing done) where OpenBLAS cannot be opened. */
 bool mat_blas_sgemm(bool trans_a, bool trans_b, int m, int n, int k, float alpha, const float *a,

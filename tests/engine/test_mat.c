@@ -13,8 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "engine/mat.h"
+#include "engine/mat_blas.h"
 #include "engine/rng.h"
 
 /* m, n, k of the shapes the multiply is tried on */
@@ -354,6 +356,40 @@ START_TEST(test_softmax_shift)
 }
 END_TEST
 
+/* OPENBLAS_CORETYPE as the test started, before the library was opened:
+ * NULL when unset. */
+static char *coretype_at_start;
+
+/* Opening OpenBLAS leaves the environment as it found it (src/engine/mat_blas.c
+ * may set OPENBLAS_CORETYPE for the library's start alone), says which
+ * kernels the library chose, and keeps a choice the environment made. */
+START_TEST(test_blas_environment_kept)
+{
+    ck_assert(mat_have_cblas());
+    const char *now = getenv("OPENBLAS_CORETYPE");
+    if (!coretype_at_start)
+        ck_assert_msg(!now, "OPENBLAS_CORETYPE was unset and is now '%s'", now);
+    else {
+        ck_assert_msg(now, "OPENBLAS_CORETYPE was '%s' and is now unset", coretype_at_start);
+        ck_assert_str_eq(now, coretype_at_start);
+    }
+    ck_assert_msg(*mat_blas_core(), "OpenBLAS opened but its kernels have no name");
+    if (coretype_at_start && *coretype_at_start)
+        ck_assert_msg(strcasecmp(mat_blas_core(), coretype_at_start) == 0,
+                      "OPENBLAS_CORETYPE=%s, and OpenBLAS chose %s", coretype_at_start,
+                      mat_blas_core());
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    /* left to the program: AMD's AVX-512 processors get the AVX-512 kernels */
+    __builtin_cpu_init();
+    if ((!coretype_at_start || !*coretype_at_start) && __builtin_cpu_is("amd") &&
+        __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+        __builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512vl"))
+        ck_assert_str_eq(mat_blas_core(), "SkylakeX");
+#endif
+}
+END_TEST
+
 static Suite *mat_suite(void)
 {
     Suite *s = suite_create("mat");
@@ -362,6 +398,7 @@ static Suite *mat_suite(void)
     tcase_add_loop_test(tc, test_plain_against_double, 0, 2 * N_SHAPES);
     if (mat_have_cblas()) {
         tcase_add_loop_test(tc, test_plain_against_cblas, 0, 2 * N_SHAPES);
+        tcase_add_test(tc, test_blas_environment_kept);
     } else {
         printf("mat: SKIPPED test_plain_against_cblas: this build has no CBLAS "
                "(meson setup -Dblas=enabled with OpenBLAS installed runs it); "
@@ -389,9 +426,12 @@ static Suite *mat_suite(void)
 
 int main(void)
 {
+    const char *coretype = getenv("OPENBLAS_CORETYPE");
+    coretype_at_start = coretype ? strdup(coretype) : NULL;
     SRunner *sr = srunner_create(mat_suite());
     srunner_run_all(sr, CK_NORMAL);
     const int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
+    free(coretype_at_start);
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
