@@ -1,13 +1,18 @@
 /* mat_kernel.h - what the engine's inner loops share (engine-internal).
  *
- * MAT_KERNEL builds a function twice, for CPUs with AVX2 and FMA
- * (x86-64-v3) and for any other, and the loader picks one when the program
- * starts; the loops in such a function are written so the compiler can run
- * them on whole vector registers (contiguous, no aliasing, no calls).  The
- * AVX2 copy fuses each multiply with the add that follows (one rounding
- * instead of two), so the two copies can differ in the last bits: one
- * machine gives the same numbers run after run, byte for byte, and two
- * machines agree to within float rounding.
+ * MAT_KERNEL builds a function three times, for CPUs with AVX-512
+ * (x86-64-v4), for those with AVX2 and FMA (x86-64-v3) and for any other,
+ * and the loader picks one when the program starts; the loops in such a
+ * function are written so the compiler can run them on whole vector
+ * registers (contiguous, no aliasing, no calls).  The AVX-512 copy does the
+ * AVX2 copy's arithmetic, on registers of eight floats too (the engine is
+ * built with -mprefer-vector-width=256), but has twice as many registers,
+ * so the row kernels spill fewer values to the stack; the two give the same
+ * bits (a model trained through either is the same file).  Both fuse
+ * each multiply with the add that follows (one rounding instead of two), so
+ * they and the plain copy can differ in the last bits: one machine gives the
+ * same numbers run after run, byte for byte, and two machines agree to
+ * within float rounding.
  *
  * mat_exp_neg is e^x without a library call, so that a loop of it vectorizes
  * too. */
@@ -28,7 +33,9 @@
 #define MAT_HAVE_VECTORS 0
 #endif
 
-#if MHA_HAVE_TARGET_CLONES
+#if MHA_HAVE_TARGET_CLONES && MHA_HAVE_TARGET_CLONES_V4
+#define MAT_KERNEL __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#elif MHA_HAVE_TARGET_CLONES
 #define MAT_KERNEL __attribute__((target_clones("arch=x86-64-v3", "default")))
 #else
 #define MAT_KERNEL

@@ -342,9 +342,9 @@ static VEC_INLINE void store_columns(float *m, size_t ld, int n, const vec8 *col
  * chunk sums), and a key past a row's last visible one adding an exact 0
  * to its context. */
 static VEC_INLINE int attend_cols(const struct mha_rows_head *hd, bool causal, float scale,
-                                  unsigned char *row_empty, const int d_k)
+                                  unsigned char *row_empty, const int d_k, const int keys)
 {
-    const int lq = hd->lq, lk = hd->lk;
+    const int lq = hd->lq, lk = keys ? keys : hd->lk;
     const vec8 neg_inf = {-INFINITY, -INFINITY, -INFINITY, -INFINITY,
                           -INFINITY, -INFINITY, -INFINITY, -INFINITY};
     const vec8 zero = {0}, one = {1, 1, 1, 1, 1, 1, 1, 1};
@@ -411,8 +411,11 @@ MAT_KERNEL int mha_rows_attend(const struct mha_rows_head *hd, const unsigned ch
         /* (attend sums a width that is no multiple of four a column at a
          * time, which the compiler may round otherwise: such heads stay
          * with attend) */
-        return hd->d_k == 4 ? attend_cols(hd, causal, scale, row_empty, 4)
-                            : attend_cols(hd, causal, scale, row_empty, 8);
+        if (hd->lk == LANES) /* the classroom's eight tokens, unrolled */
+            return hd->d_k == 4 ? attend_cols(hd, causal, scale, row_empty, 4, LANES)
+                                : attend_cols(hd, causal, scale, row_empty, 8, LANES);
+        return hd->d_k == 4 ? attend_cols(hd, causal, scale, row_empty, 4, 0)
+                            : attend_cols(hd, causal, scale, row_empty, 8, 0);
     }
     const int nc = (hd->lk + LANES - 1) / LANES;
     vec8 kt[MHA_ROWS_MAX_DK * MAX_CHUNKS];
@@ -483,10 +486,10 @@ static VEC_INLINE void backward(const struct mha_rows_head *hd, bool causal, flo
  * sum8x8's tree), a key past a row's last visible one adding an exact 0. */
 static VEC_INLINE void backward_cols(const struct mha_rows_head *hd, bool causal, float scale,
                                      const float *d_ctx, float *d_q, size_t ld, vec8 *dkt,
-                                     vec8 *dvt, const int d_k)
+                                     vec8 *dvt, const int d_k, const int keys)
 {
     (void)causal; /* masked keys have weight 0, so their gradients are 0 */
-    const int lq = hd->lq, lk = hd->lk, nc = (lk + LANES - 1) / LANES;
+    const int lq = hd->lq, lk = keys ? keys : hd->lk, nc = (lk + LANES - 1) / LANES;
     const vec8 zero = {0};
     for (int i0 = 0; i0 < lq; i0 += LANES) {
         const int n = lq - i0 < LANES ? lq - i0 : LANES;
@@ -563,8 +566,10 @@ MAT_KERNEL void mha_rows_backward(const struct mha_rows_head *hd, bool causal, f
     const vec8 zero = {0};
     for (size_t x = 0; x < nt; x++)
         dkt[x] = dvt[x] = zero;
-    if (!hd->scores && dk == COLS_BACKWARD_DK) {
-        backward_cols(hd, causal, scale, d_ctx, d_q, ld, dkt, dvt, COLS_BACKWARD_DK);
+    if (!hd->scores && dk == COLS_BACKWARD_DK && lk == LANES) {
+        backward_cols(hd, causal, scale, d_ctx, d_q, ld, dkt, dvt, COLS_BACKWARD_DK, LANES);
+    } else if (!hd->scores && dk == COLS_BACKWARD_DK) {
+        backward_cols(hd, causal, scale, d_ctx, d_q, ld, dkt, dvt, COLS_BACKWARD_DK, 0);
     } else {
         vec8 vt[MHA_ROWS_MAX_DK * MAX_CHUNKS];
         transpose_in(hd->vh, hd->ld_v, vt, lk, dk, nc);
