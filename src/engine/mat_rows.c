@@ -1,9 +1,12 @@
 /* mat_rows.c - the loops under every small product of the engine (see
  * mat_kernel.h).  Row i of C is a sum of rows of B weighted by row i of A;
- * four rows of C at a time, eight (then four) columns, are kept in
- * registers, so that each step is a few whole-vector multiplies and adds
- * whatever the sizes are at run time, four independent sums keep the adder
- * busy and each row of B is loaded once for the four. */
+ * six rows of C at a time, sixteen columns (thirty-two where the processor
+ * has AVX-512), are kept in registers, so that each step is a few
+ * whole-vector multiplies and adds whatever the sizes are at run time,
+ * twelve independent sums keep both multiply-add units busy and each row of
+ * B is loaded once for the six; what is left over goes four rows by eight,
+ * four or one columns.  Every element is summed in the same order whichever
+ * block it falls in. */
 #include "engine/mat_kernel.h"
 
 #if MAT_HAVE_VECTORS
@@ -120,13 +123,71 @@ static VEC_INLINE void narrow(const float *restrict a, size_t ars, size_t acs,
         block1(a, ars, acs, b + j, ldb, c + j, ldc, kk, add, bias ? bias + j : NULL, R);
 }
 
-/* Rows 0..R-1 (R = 6, 4 or 1) of C, every column: sixteen at a time, then
- * the rest four rows (or one) at a time. */
+#if VEC_WIDE
+/* Thirty-two columns as two registers of sixteen floats (AVX-512): twelve
+ * sums of sixteen in flight for six rows.  Each lane does what block16's
+ * does, in the same order, so the results are the same to the bit. */
+static VEC_INLINE void block32(const float *restrict a, size_t ars, size_t acs,
+                               const float *restrict b, size_t ldb, float *restrict c, size_t ldc,
+                               int kk, bool add, const float *restrict bias, const int R)
+{
+    vec16 lo[6], hi[6];
+    for (int r = 0; r < R; r++)
+        lo[r] = hi[r] = (vec16){0};
+    for (int p = 0; p < kk; p++) {
+        vec16 bl, bh;
+        memcpy(&bl, b + (size_t)p * ldb, sizeof bl);
+        memcpy(&bh, b + (size_t)p * ldb + 16, sizeof bh);
+        const float *ap = a + (size_t)p * acs;
+        for (int r = 0; r < R; r++) {
+            const float x = ap[(size_t)r * ars];
+            lo[r] += x * bl;
+            hi[r] += x * bh;
+        }
+    }
+    vec16 bvl = {0}, bvh = {0};
+    if (bias) {
+        memcpy(&bvl, bias, sizeof bvl);
+        memcpy(&bvh, bias + 16, sizeof bvh);
+    }
+    for (int r = 0; r < R; r++) {
+        float *cr = c + (size_t)r * ldc;
+        vec16 ol = lo[r], oh = hi[r];
+        if (bias) {
+            ol += bvl;
+            oh += bvh;
+        }
+        if (add) {
+            vec16 old;
+            memcpy(&old, cr, sizeof old);
+            ol = old + ol;
+            memcpy(&old, cr + 16, sizeof old);
+            oh = old + oh;
+        }
+        memcpy(cr, &ol, sizeof ol);
+        memcpy(cr + 16, &oh, sizeof oh);
+    }
+}
+#define WIDE_COLUMNS 32
+#else
+#define WIDE_COLUMNS 0
+#endif
+
+/* Rows 0..R-1 (R = 6, 4 or 1) of C, every column: thirty-two at a time
+ * where wide (a constant after inlining: only in the AVX-512 copy), then
+ * sixteen, then the rest four rows (or one) at a time. */
 static VEC_INLINE void rows(const float *restrict a, size_t ars, size_t acs,
                             const float *restrict b, size_t ldb, float *restrict c, size_t ldc,
-                            int n, int kk, bool add, const float *restrict bias, const int R)
+                            int n, int kk, bool add, const float *restrict bias, const int R,
+                            const bool wide)
 {
     int j = 0;
+#if WIDE_COLUMNS
+    for (; wide && j + WIDE_COLUMNS <= n; j += WIDE_COLUMNS)
+        block32(a, ars, acs, b + j, ldb, c + j, ldc, kk, add, bias ? bias + j : NULL, R);
+#else
+    (void)wide;
+#endif
     for (; j + 16 <= n; j += 16)
         block16(a, ars, acs, b + j, ldb, c + j, ldc, kk, add, bias ? bias + j : NULL, R);
     if (j == n)
@@ -140,17 +201,53 @@ static VEC_INLINE void rows(const float *restrict a, size_t ars, size_t acs,
                1);
 }
 
-MAT_KERNEL void mat_rows_times(const float *restrict a, size_t ars, size_t acs,
-                               const float *restrict b, size_t ldb, float *restrict c, size_t ldc,
-                               int m, int n, int kk, bool add, const float *restrict bias)
+/* mat_rows_times, with block32 where wide */
+static VEC_INLINE void rows_times(const float *restrict a, size_t ars, size_t acs,
+                                  const float *restrict b, size_t ldb, float *restrict c,
+                                  size_t ldc, int m, int n, int kk, bool add,
+                                  const float *restrict bias, const bool wide)
 {
     int i = 0;
     for (; n >= 16 && i + 6 <= m; i += 6) /* twelve sums in flight */
-        rows(a + (size_t)i * ars, ars, acs, b, ldb, c + (size_t)i * ldc, ldc, n, kk, add, bias, 6);
+        rows(a + (size_t)i * ars, ars, acs, b, ldb, c + (size_t)i * ldc, ldc, n, kk, add, bias, 6,
+             wide);
     for (; i + 4 <= m; i += 4)
-        rows(a + (size_t)i * ars, ars, acs, b, ldb, c + (size_t)i * ldc, ldc, n, kk, add, bias, 4);
+        rows(a + (size_t)i * ars, ars, acs, b, ldb, c + (size_t)i * ldc, ldc, n, kk, add, bias, 4,
+             wide);
     for (; i < m; i++)
-        rows(a + (size_t)i * ars, ars, acs, b, ldb, c + (size_t)i * ldc, ldc, n, kk, add, bias, 1);
+        rows(a + (size_t)i * ars, ars, acs, b, ldb, c + (size_t)i * ldc, ldc, n, kk, add, bias, 1,
+             wide);
+}
+
+MAT_KERNEL static void rows_times_narrow(const float *restrict a, size_t ars, size_t acs,
+                                         const float *restrict b, size_t ldb, float *restrict c,
+                                         size_t ldc, int m, int n, int kk, bool add,
+                                         const float *restrict bias)
+{
+    rows_times(a, ars, acs, b, ldb, c, ldc, m, n, kk, add, bias, false);
+}
+
+#if WIDE_COLUMNS
+VEC_WIDE_TARGET static void rows_times_wide(const float *restrict a, size_t ars, size_t acs,
+                                            const float *restrict b, size_t ldb, float *restrict c,
+                                            size_t ldc, int m, int n, int kk, bool add,
+                                            const float *restrict bias)
+{
+    rows_times(a, ars, acs, b, ldb, c, ldc, m, n, kk, add, bias, true);
+}
+#endif
+
+void mat_rows_times(const float *restrict a, size_t ars, size_t acs, const float *restrict b,
+                    size_t ldb, float *restrict c, size_t ldc, int m, int n, int kk, bool add,
+                    const float *restrict bias)
+{
+#if WIDE_COLUMNS
+    if (n >= WIDE_COLUMNS && vec_have_wide()) {
+        rows_times_wide(a, ars, acs, b, ldb, c, ldc, m, n, kk, add, bias);
+        return;
+    }
+#endif
+    rows_times_narrow(a, ars, acs, b, ldb, c, ldc, m, n, kk, add, bias);
 }
 
 MAT_KERNEL void mat_col_sums(const float *restrict x, int m, int n, float *restrict out)

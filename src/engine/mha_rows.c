@@ -6,8 +6,11 @@
  * keys, eight keys to a register, and the keys and values of the head are
  * kept transposed (d_k rows of lk); the products run in tiles of four rows
  * (times_rows, weighted_row_group, add_over_rows), so one load feeds
- * several multiply-adds.  For narrow heads attend_cols and backward_cols
- * put the group's rows in the lanes instead.  Every way gives the same
+ * several multiply-adds.  Where the processor has AVX-512 and a head has
+ * four chunks of keys or more, the tiles take two chunks (or sixteen
+ * columns) as one register of sixteen floats (vec16), each lane doing what
+ * it does in the pair of eight.  For narrow heads attend_cols and
+ * backward_cols put the group's rows in the lanes instead.  Every way gives the same
  * numbers: the sums are those of the matrix-multiply path in mha.c (a dot
  * product summed in the order p = 0, 1, ..), the softmax is
  * mat_softmax_row's (row max, e^x by mat_exp_neg, masked keys exactly 0; a
@@ -94,14 +97,39 @@ static VEC_INLINE ivec8 keep_lanes(int c, int visible, const unsigned char *keep
  * in row order in a register (the keys' and values' gradients: a sum over
  * rows, kept as d_k rows of nc registers). */
 static VEC_INLINE void add_over_rows(vec8 *t, const float *x, size_t ldx, vec8 y[][MAX_CHUNKS],
-                                     int n, int d_k, int nc)
+                                     int n, int d_k, int nc, const bool wide)
 {
-    /* four columns p by two chunks c at a time: each row's four x and two
-     * y load once for eight multiply-adds; every (p, c) still sums its
-     * rows in order */
+    /* four columns p by two chunks c at a time (four chunks, two registers
+     * of sixteen, where wide): each row's four x and two y load once for
+     * eight multiply-adds; every (p, c) still sums its rows in order */
     int p = 0;
     for (; p + 4 <= d_k; p += 4) {
         int c = 0;
+#if VEC_WIDE
+        for (; wide && c + 4 <= nc; c += 4) {
+            vec16 a[4][2];
+            for (int u = 0; u < 4; u++)
+                for (int v = 0; v < 2; v++)
+                    memcpy(&a[u][v], &t[(size_t)(p + u) * (size_t)nc + (size_t)(c + 2 * v)],
+                           sizeof a[u][v]);
+            for (int r = 0; r < n; r++) {
+                const float *xr = x + (size_t)r * ldx + (size_t)p;
+                vec16 y0, y1;
+                memcpy(&y0, &y[r][c], sizeof y0);
+                memcpy(&y1, &y[r][c + 2], sizeof y1);
+                for (int u = 0; u < 4; u++) {
+                    a[u][0] += xr[u] * y0;
+                    a[u][1] += xr[u] * y1;
+                }
+            }
+            for (int u = 0; u < 4; u++)
+                for (int v = 0; v < 2; v++)
+                    memcpy(&t[(size_t)(p + u) * (size_t)nc + (size_t)(c + 2 * v)], &a[u][v],
+                           sizeof a[u][v]);
+        }
+#else
+        (void)wide;
+#endif
         for (; c + 2 <= nc; c += 2) {
             vec8 a[4][2];
             for (int u = 0; u < 4; u++)
@@ -140,12 +168,34 @@ static VEC_INLINE void add_over_rows(vec8 *t, const float *x, size_t ldx, vec8 y
  * twin of add_over_rows: t is d_k rows of nc registers), summed over p in
  * order from 0; four rows by two chunks at a time. */
 static VEC_INLINE void times_rows(vec8 y[][MAX_CHUNKS], const float *x, size_t ldx, const vec8 *t,
-                                  int n, int d_k, int nc)
+                                  int n, int d_k, int nc, const bool wide)
 {
     const vec8 zero = {0};
     int r = 0;
     for (; r + 4 <= n; r += 4) {
         int c = 0;
+#if VEC_WIDE
+        /* four chunks as two registers of sixteen where wide */
+        for (; wide && c + 4 <= nc; c += 4) {
+            vec16 a[4][2] = {{{0}, {0}}, {{0}, {0}}, {{0}, {0}}, {{0}, {0}}};
+            for (int p = 0; p < d_k; p++) {
+                vec16 t0, t1;
+                memcpy(&t0, &t[(size_t)p * (size_t)nc + (size_t)c], sizeof t0);
+                memcpy(&t1, &t[(size_t)p * (size_t)nc + (size_t)c + 2], sizeof t1);
+                for (int u = 0; u < 4; u++) {
+                    const float g = x[(size_t)(r + u) * ldx + (size_t)p];
+                    a[u][0] += g * t0;
+                    a[u][1] += g * t1;
+                }
+            }
+            for (int u = 0; u < 4; u++) {
+                memcpy(&y[r + u][c], &a[u][0], sizeof a[u][0]);
+                memcpy(&y[r + u][c + 2], &a[u][1], sizeof a[u][1]);
+            }
+        }
+#else
+        (void)wide;
+#endif
         for (; c + 2 <= nc; c += 2) {
             vec8 a[4][2] = {{zero, zero}, {zero, zero}, {zero, zero}, {zero, zero}};
             for (int p = 0; p < d_k; p++) {
@@ -186,11 +236,35 @@ static VEC_INLINE void times_rows(vec8 y[][MAX_CHUNKS], const float *x, size_t l
  * s = ±0 there (its weight is 0), and adding it changes no sum: the
  * numbers are weighted_rows's. */
 static VEC_INLINE void weighted_row_group(float *y, size_t ldy, vec8 s[][MAX_CHUNKS], int n, int i0,
-                                          bool causal, const float *x, size_t ldx, int lk, int d_k)
+                                          bool causal, const float *x, size_t ldx, int lk, int d_k,
+                                          const bool wide_regs)
 {
     const vec8 zero = {0};
     const int wide = d_k / 16 * 16;
     int r = 0;
+#if VEC_WIDE
+    /* eight rows by sixteen columns, a register of sixteen a row, where
+     * wide_regs */
+    for (; wide_regs && r + 8 <= n && wide; r += 8) {
+        const int last = i0 + r + 7;
+        const int count = causal && last + 1 < lk ? last + 1 : lk;
+        for (int p = 0; p < wide; p += 16) {
+            vec16 a[8];
+            for (int u = 0; u < 8; u++)
+                a[u] = (vec16){0};
+            for (int j = 0; j < count; j++) {
+                vec16 xj;
+                memcpy(&xj, x + (size_t)j * ldx + (size_t)p, sizeof xj);
+                for (int u = 0; u < 8; u++)
+                    a[u] += ((const float *)(const void *)s[r + u])[j] * xj;
+            }
+            for (int u = 0; u < 8; u++)
+                memcpy(y + (size_t)(r + u) * ldy + (size_t)p, &a[u], sizeof a[u]);
+        }
+    }
+#else
+    (void)wide_regs;
+#endif
     for (; r + 4 <= n && wide; r += 4) {
         const int last = i0 + r + 3; /* the group's row that sees most */
         const int count = causal && last + 1 < lk ? last + 1 : lk;
@@ -233,7 +307,8 @@ _Static_assert(ROW_GROUP <= LANES, "one register holds a group's sums");
 /* The rows of mha_rows_attend with nc chunks of keys, nc a constant after
  * inlining; ROW_GROUP rows at a time, in three passes. */
 static VEC_INLINE int attend(const struct mha_rows_head *hd, const unsigned char *mask, bool causal,
-                             float scale, unsigned char *row_empty, const vec8 *kt, const int nc)
+                             float scale, unsigned char *row_empty, const vec8 *kt, const int nc,
+                             const bool wide)
 {
     const int lq = hd->lq, lk = hd->lk, d_k = hd->d_k;
     const vec8 neg_inf = {-INFINITY, -INFINITY, -INFINITY, -INFINITY,
@@ -249,7 +324,7 @@ static VEC_INLINE int attend(const struct mha_rows_head *hd, const unsigned char
         /* pass 1: scores = q_i · k_j for every key (summed over p in
          * order), scaled and masked; each row's max */
         vec8 score[ROW_GROUP][MAX_CHUNKS];
-        times_rows(score, hd->qh + (size_t)i0 * hd->ld_q, hd->ld_q, kt, rows, d_k, nc);
+        times_rows(score, hd->qh + (size_t)i0 * hd->ld_q, hd->ld_q, kt, rows, d_k, nc, wide);
         for (int r = 0; r < rows; r++) {
             const int i = i0 + r;
             const size_t row0 = (size_t)i * (size_t)lk;
@@ -297,7 +372,7 @@ static VEC_INLINE int attend(const struct mha_rows_head *hd, const unsigned char
             }
         }
         weighted_row_group(hd->context + (size_t)i0 * hd->ld_ctx, hd->ld_ctx, s, rows, i0, causal,
-                           hd->vh, hd->ld_v, lk, d_k);
+                           hd->vh, hd->ld_v, lk, d_k, wide);
         for (int r = 0; r < rows; r++) /* a row with no key left: context 0 */
             if (max[r] == -INFINITY) {
                 const int i = i0 + r;
@@ -404,8 +479,11 @@ static VEC_INLINE int attend_cols(const struct mha_rows_head *hd, bool causal, f
     return empty;
 }
 
-MAT_KERNEL int mha_rows_attend(const struct mha_rows_head *hd, const unsigned char *mask,
-                               bool causal, float scale, unsigned char *row_empty)
+/* mha_rows_attend, with registers of sixteen for pairs of chunks where
+ * wide (a constant after inlining) */
+static VEC_INLINE int rows_attend(const struct mha_rows_head *hd, const unsigned char *mask,
+                                  bool causal, float scale, unsigned char *row_empty,
+                                  const bool wide)
 {
     if (!hd->scores && !mask && hd->d_k % 4 == 0 && hd->d_k <= COLS_MAX_DK) {
         /* (attend sums a width that is no multiple of four a column at a
@@ -422,16 +500,49 @@ MAT_KERNEL int mha_rows_attend(const struct mha_rows_head *hd, const unsigned ch
     transpose_in(hd->kh, hd->ld_k, kt, hd->lk, hd->d_k, nc);
     switch (nc) {
     case 1:
-        return attend(hd, mask, causal, scale, row_empty, kt, 1);
+        return attend(hd, mask, causal, scale, row_empty, kt, 1, wide);
     case 2:
-        return attend(hd, mask, causal, scale, row_empty, kt, 2);
+        return attend(hd, mask, causal, scale, row_empty, kt, 2, wide);
     case 3:
-        return attend(hd, mask, causal, scale, row_empty, kt, 3);
+        return attend(hd, mask, causal, scale, row_empty, kt, 3, wide);
     case 4:
-        return attend(hd, mask, causal, scale, row_empty, kt, 4);
+        return attend(hd, mask, causal, scale, row_empty, kt, 4, wide);
     default:
-        return attend(hd, mask, causal, scale, row_empty, kt, nc);
+        return attend(hd, mask, causal, scale, row_empty, kt, nc, wide);
     }
+}
+
+static bool wide_allowed = true;
+
+bool mha_rows_allow_wide(bool allow)
+{
+    const bool before = wide_allowed;
+    wide_allowed = allow;
+    return before;
+}
+
+MAT_KERNEL static int attend_narrow(const struct mha_rows_head *hd, const unsigned char *mask,
+                                    bool causal, float scale, unsigned char *row_empty)
+{
+    return rows_attend(hd, mask, causal, scale, row_empty, false);
+}
+
+#if VEC_WIDE
+VEC_WIDE_TARGET static int attend_wide(const struct mha_rows_head *hd, const unsigned char *mask,
+                                       bool causal, float scale, unsigned char *row_empty)
+{
+    return rows_attend(hd, mask, causal, scale, row_empty, true);
+}
+#endif
+
+int mha_rows_attend(const struct mha_rows_head *hd, const unsigned char *mask, bool causal,
+                    float scale, unsigned char *row_empty)
+{
+#if VEC_WIDE
+    if (wide_allowed && hd->lk > 3 * LANES && vec_have_wide()) /* four chunks of keys or more */
+        return attend_wide(hd, mask, causal, scale, row_empty);
+#endif
+    return attend_narrow(hd, mask, causal, scale, row_empty);
 }
 
 /* The rows of mha_rows_backward with nc chunks of keys (a constant after
@@ -440,7 +551,7 @@ MAT_KERNEL int mha_rows_attend(const struct mha_rows_head *hd, const unsigned ch
  * rows are ld apart, d q rows too. */
 static VEC_INLINE void backward(const struct mha_rows_head *hd, bool causal, float scale,
                                 const float *d_ctx, float *d_q, size_t ld, const vec8 *vt,
-                                vec8 *dkt, vec8 *dvt, const int nc)
+                                vec8 *dkt, vec8 *dvt, const int nc, const bool wide)
 {
     const int lq = hd->lq, lk = hd->lk, d_k = hd->d_k;
     const vec8 zero = {0};
@@ -450,7 +561,7 @@ static VEC_INLINE void backward(const struct mha_rows_head *hd, bool causal, flo
         for (int r = rows; r < ROW_GROUP; r++)
             fold[r] = zero;
         /* pass 1: context = weights · v gives d weights_ij = d ctx_i · v_j */
-        times_rows(ds, d_ctx + (size_t)i0 * ld, ld, vt, rows, d_k, nc);
+        times_rows(ds, d_ctx + (size_t)i0 * ld, ld, vt, rows, d_k, nc, wide);
         for (int r = 0; r < rows; r++) {
             const float *wrow = hd->weights + (size_t)(i0 + r) * (size_t)lk;
             for (int c = 0; c < nc; c++)
@@ -462,7 +573,7 @@ static VEC_INLINE void backward(const struct mha_rows_head *hd, bool causal, flo
         }
         /* and d v_j += w_ij d ctx_i, each (p, chunk) summed over the group's
          * rows in a register */
-        add_over_rows(dvt, d_ctx + (size_t)i0 * ld, ld, w, rows, d_k, nc);
+        add_over_rows(dvt, d_ctx + (size_t)i0 * ld, ld, w, rows, d_k, nc, wide);
         /* softmax: d scaled = w ⊙ (d w − Σ w·d w), times scale for the
          * scores */
         const vec8 dsum = sum8x8(fold);
@@ -472,8 +583,8 @@ static VEC_INLINE void backward(const struct mha_rows_head *hd, bool causal, flo
         /* pass 2: scores = q·kᵀ gives d q_i = Σ_j ds_ij k_j and
          * d k_j += ds_ij q_i */
         weighted_row_group(d_q + (size_t)i0 * ld, ld, ds, rows, i0, causal, hd->kh, hd->ld_k, lk,
-                           d_k);
-        add_over_rows(dkt, hd->qh + (size_t)i0 * hd->ld_q, hd->ld_q, ds, rows, d_k, nc);
+                           d_k, wide);
+        add_over_rows(dkt, hd->qh + (size_t)i0 * hd->ld_q, hd->ld_q, ds, rows, d_k, nc, wide);
     }
 }
 
@@ -529,7 +640,7 @@ static VEC_INLINE void backward_cols(const struct mha_rows_head *hd, bool causal
         const vec8 dsum = ((part[0] + part[1]) + (part[2] + part[3])) +
                           ((part[4] + part[5]) + (part[6] + part[7]));
         /* d v_j += w_ij d ctx_i, as backward sums it */
-        add_over_rows(dvt, d_ctx + (size_t)i0 * ld, ld, w, n, d_k, nc);
+        add_over_rows(dvt, d_ctx + (size_t)i0 * ld, ld, w, n, d_k, nc, false);
         /* softmax, then scores = q·kᵀ: d q_i = Σ_j ds_ij k_j */
         vec8 dq[MHA_ROWS_MAX_DK];
         for (int p = 0; p < d_k; p++)
@@ -553,12 +664,15 @@ static VEC_INLINE void backward_cols(const struct mha_rows_head *hd, bool causal
             for (int r = 0; r < LANES; r++)
                 ds[r][c] = out[r];
         }
-        add_over_rows(dkt, hd->qh + (size_t)i0 * hd->ld_q, hd->ld_q, ds, n, d_k, nc);
+        add_over_rows(dkt, hd->qh + (size_t)i0 * hd->ld_q, hd->ld_q, ds, n, d_k, nc, false);
     }
 }
 
-MAT_KERNEL void mha_rows_backward(const struct mha_rows_head *hd, bool causal, float scale,
-                                  const float *d_ctx, size_t ld, float *d_q, float *d_k, float *d_v)
+/* mha_rows_backward, with registers of sixteen where wide (a constant
+ * after inlining) */
+static VEC_INLINE void rows_backward(const struct mha_rows_head *hd, bool causal, float scale,
+                                     const float *d_ctx, size_t ld, float *d_q, float *d_k,
+                                     float *d_v, const bool wide)
 {
     const int lk = hd->lk, dk = hd->d_k, nc = (lk + LANES - 1) / LANES;
     vec8 dkt[MHA_ROWS_MAX_DK * MAX_CHUNKS], dvt[MHA_ROWS_MAX_DK * MAX_CHUNKS];
@@ -575,18 +689,46 @@ MAT_KERNEL void mha_rows_backward(const struct mha_rows_head *hd, bool causal, f
         transpose_in(hd->vh, hd->ld_v, vt, lk, dk, nc);
         switch (nc) {
         case 1:
-            backward(hd, causal, scale, d_ctx, d_q, ld, vt, dkt, dvt, 1);
+            backward(hd, causal, scale, d_ctx, d_q, ld, vt, dkt, dvt, 1, wide);
             break;
         case 2:
-            backward(hd, causal, scale, d_ctx, d_q, ld, vt, dkt, dvt, 2);
+            backward(hd, causal, scale, d_ctx, d_q, ld, vt, dkt, dvt, 2, wide);
             break;
         default:
-            backward(hd, causal, scale, d_ctx, d_q, ld, vt, dkt, dvt, nc);
+            backward(hd, causal, scale, d_ctx, d_q, ld, vt, dkt, dvt, nc, wide);
             break;
         }
     }
     transpose_out(dkt, d_k, ld, lk, dk, nc);
     transpose_out(dvt, d_v, ld, lk, dk, nc);
+}
+
+MAT_KERNEL static void backward_narrow(const struct mha_rows_head *hd, bool causal, float scale,
+                                       const float *d_ctx, size_t ld, float *d_q, float *d_k,
+                                       float *d_v)
+{
+    rows_backward(hd, causal, scale, d_ctx, ld, d_q, d_k, d_v, false);
+}
+
+#if VEC_WIDE
+VEC_WIDE_TARGET static void backward_wide(const struct mha_rows_head *hd, bool causal, float scale,
+                                          const float *d_ctx, size_t ld, float *d_q, float *d_k,
+                                          float *d_v)
+{
+    rows_backward(hd, causal, scale, d_ctx, ld, d_q, d_k, d_v, true);
+}
+#endif
+
+void mha_rows_backward(const struct mha_rows_head *hd, bool causal, float scale, const float *d_ctx,
+                       size_t ld, float *d_q, float *d_k, float *d_v)
+{
+#if VEC_WIDE
+    if (wide_allowed && hd->lk > 3 * LANES && vec_have_wide()) {
+        backward_wide(hd, causal, scale, d_ctx, ld, d_q, d_k, d_v);
+        return;
+    }
+#endif
+    backward_narrow(hd, causal, scale, d_ctx, ld, d_q, d_k, d_v);
 }
 
 #endif

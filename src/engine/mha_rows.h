@@ -100,4 +100,10 @@ int mha_rows_attend(const struct mha_rows_head *hd, const unsigned char *mask, b
 void mha_rows_backward(const struct mha_rows_head *hd, bool causal, float scale, const float *d_ctx,
                        size_t ld, float *d_q, float *d_k, float *d_v);
 
+/* Whether the two above may run pairs of their registers as one of sixteen
+ * floats where the processor has AVX-512 (they may, unless told otherwise);
+ * returns the setting before.  For the tests, which hold that way to the
+ * other's bits. */
+bool mha_rows_allow_wide(bool allow);
+
 #endif

@@ -25,6 +25,26 @@ typedef float vec4 __attribute__((vector_size(16)));
 
 #define LANES 8
 
+#if MHA_HAVE_TARGET_CLONES_V4
+/* Sixteen floats, two registers of eight side by side: one register in a
+ * function built for AVX-512 (VEC_WIDE_TARGET), which the kernels use for
+ * pairs of their eight-float registers.  Each lane does what it does in the
+ * pair of eight, so the numbers are the same. */
+typedef float vec16 __attribute__((vector_size(64)));
+#define VEC_WIDE 1
+#define VEC_WIDE_TARGET __attribute__((target("arch=x86-64-v4")))
+
+/* The processor runs functions built for AVX-512 (x86-64-v4's subsets). */
+static inline bool vec_have_wide(void)
+{
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+           __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
+           __builtin_cpu_supports("avx512cd");
+}
+#else
+#define VEC_WIDE 0
+#endif
+
 static const ivec8 iota = {0, 1, 2, 3, 4, 5, 6, 7};
 
 /* n floats of p into a register (n >= 8: a whole register), lanes past n 0 */

@@ -153,11 +153,13 @@ START_TEST(test_default_stages)
 
 /* Sizes (tokens, d_model, heads) the lean pass is held to the full one on:
  * head widths 1 to 64 (the row kernels' limit), a row group and what is
- * left of one, keys in one register and in several. */
+ * left of one, keys in one register and in several (four or more: the
+ * registers of sixteen). */
 static const int lean_sizes[][3] = {
-    {1, 4, 1},   {3, 6, 3},   {8, 8, 4},   {8, 16, 4},   {9, 16, 2},  {8, 32, 4},   {16, 32, 4},
-    {13, 40, 8}, {16, 64, 4}, {24, 24, 8}, {33, 48, 16}, {64, 64, 1}, {17, 51, 3},  {40, 128, 4},
-    {64, 80, 5}, {7, 14, 7},  {31, 96, 3}, {16, 48, 4},  {10, 36, 3}, {64, 256, 4}, {33, 40, 2},
+    {1, 4, 1},   {3, 6, 3},    {8, 8, 4},   {8, 16, 4},  {9, 16, 2},   {8, 32, 4},
+    {16, 32, 4}, {13, 40, 8},  {16, 64, 4}, {24, 24, 8}, {33, 48, 16}, {64, 64, 1},
+    {17, 51, 3}, {40, 128, 4}, {64, 80, 5}, {7, 14, 7},  {31, 96, 3},  {16, 48, 4},
+    {10, 36, 3}, {64, 256, 4}, {33, 40, 2}, {25, 64, 2}, {57, 96, 6},  {48, 192, 4},
 };
 #define N_LEAN ((int)(sizeof lean_sizes / sizeof lean_sizes[0]))
 
@@ -165,7 +167,8 @@ static const int lean_sizes[][3] = {
  * merged heads of mha_forward_attend to the bit, causal and not, scaled and
  * not, and the backward of a head read in place gives the gradients of the
  * row kernels' backward: the same sums in the same order by another
- * route. */
+ * route.  So do the row kernels with registers of sixteen floats and with
+ * registers of eight. */
 START_TEST(test_lean_same_bits)
 {
     const int *sz = lean_sizes[_i / 4];
@@ -217,6 +220,28 @@ START_TEST(test_lean_same_bits)
     ck_assert_msg(memcmp(got, want, 3 * n * sizeof(float)) == 0,
                   "d q, d k, d v differ at (%d, %d, %d), causal %d, scaled %d", L, d, sz[2], causal,
                   scaled);
+    /* and registers of sixteen (where the processor has AVX-512) give the
+     * bits of registers of eight, forward and backward */
+    mha_rows_allow_wide(false);
+    struct mha_trace *narrow = mha_run(ex, &err);
+    ck_assert_msg(narrow != NULL, "forward: %s", err.text);
+    for (int h = 0; h < sz[2]; h++) {
+        const size_t col = (size_t)h * (size_t)full->d_k;
+        const struct mha_rows_head rows = mha_rows_head_of(full, h);
+        mha_rows_backward(&rows, causal, full->scale, d_ctx + col, (size_t)d, want + col,
+                          want + n + col, want + 2 * n + col);
+    }
+    mha_rows_allow_wide(true);
+    ck_assert_msg(memcmp(narrow->weights, full->weights, att * sizeof(float)) == 0 &&
+                      memcmp(narrow->merged, full->merged, n * sizeof(float)) == 0,
+                  "sixteen floats a register change the forward pass at (%d, %d, %d), causal %d, "
+                  "scaled %d",
+                  L, d, sz[2], causal, scaled);
+    ck_assert_msg(memcmp(got, want, 3 * n * sizeof(float)) == 0,
+                  "sixteen floats a register change d q, d k, d v at (%d, %d, %d), causal %d, "
+                  "scaled %d",
+                  L, d, sz[2], causal, scaled);
+    mha_trace_free(narrow);
     free(d_ctx);
     free(got);
     free(want);

@@ -17,6 +17,7 @@
 
 #include "engine/mat.h"
 #include "engine/mat_blas.h"
+#include "engine/mat_kernel.h"
 #include "engine/rng.h"
 
 /* m, n, k of the shapes the multiply is tried on */
@@ -203,6 +204,51 @@ START_TEST(test_backend_selection)
     ck_assert_int_eq(mat_get_backend(), MAT_BACKEND_PLAIN);
     ck_assert_str_eq(mat_backend_name(MAT_BACKEND_PLAIN), "plain");
     ck_assert_str_eq(mat_backend_name(MAT_BACKEND_CBLAS), "cblas");
+}
+END_TEST
+
+/* mat_rows_times takes the columns of C thirty-two at a time where the
+ * processor has AVX-512, sixteen otherwise (then eight, four, one); each
+ * element is its products summed in order from p = 0 either way, so the
+ * bits are the same.  Held here by computing C whole (the wide blocks
+ * where there are any) and again sixteen columns at a time (a product
+ * sixteen columns wide never takes them), every column of a sixteen-block
+ * compared.  _i: size (bits 2..), add (bit 1), bias (bit 0). */
+START_TEST(test_rows_times_blocks)
+{
+    static const int sizes[][3] = {{6, 32, 5},    {7, 70, 33}, {13, 48, 20}, {12, 96, 16},
+                                   {20, 100, 64}, {5, 37, 3},  {1, 64, 9},   {6, 130, 4}};
+    const int *s = sizes[_i / 4];
+    const int m = s[0], n = s[1], k = s[2];
+    const bool add = _i & 2, with_bias = _i & 1;
+    struct rng r;
+    rng_init(&r, 5000u + (uint32_t)_i);
+    const size_t mn = (size_t)m * (size_t)n;
+    float *a = random_floats(&r, (size_t)m * (size_t)k, -2.0, 2.0);
+    float *b = random_floats(&r, (size_t)k * (size_t)n, -1.0, 1.0);
+    float *bias = random_floats(&r, (size_t)n, -0.5, 0.5);
+    float *whole = random_floats(&r, mn, -1.0, 1.0);
+    float *slices = malloc(mn * sizeof *slices);
+    ck_assert_ptr_nonnull(slices);
+    memcpy(slices, whole, mn * sizeof *slices);
+    mat_rows_times(a, (size_t)k, 1, b, (size_t)n, whole, (size_t)n, m, n, k, add,
+                   with_bias ? bias : NULL);
+    const int blocked = n / 16 * 16;
+    for (int j = 0; j < blocked; j += 16)
+        mat_rows_times(a, (size_t)k, 1, b + j, (size_t)n, slices + j, (size_t)n, m, 16, k, add,
+                       with_bias ? bias + j : NULL);
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < blocked; j++) {
+            const size_t at = (size_t)i * (size_t)n + (size_t)j;
+            ck_assert_msg(memcmp(whole + at, slices + at, sizeof *whole) == 0,
+                          "(%d, %d, %d) row %d column %d: %.9g whole, %.9g by sixteen", m, n, k, i,
+                          j, (double)whole[at], (double)slices[at]);
+        }
+    free(a);
+    free(b);
+    free(bias);
+    free(whole);
+    free(slices);
 }
 END_TEST
 
@@ -408,6 +454,7 @@ static Suite *mat_suite(void)
     tcase_add_test(tc, test_dispatch_plain);
     tcase_add_loop_test(tc, test_empty_inner, 0, 2);
     tcase_add_test(tc, test_backend_selection);
+    tcase_add_loop_test(tc, test_rows_times_blocks, 0, 32);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("linear");
