@@ -124,8 +124,10 @@ def step_flop(size):
 
 
 def compare_train(exe, as_json, warmup=100, repeat=2000, sizes=None):
-    from compare import fair_env, measure_roof, pct_of_roof, roof_line  # noqa: E402
-    roof, core = measure_roof(exe)
+    from compare import (avx512_env, fair_env, fmt_ratio, measure_roofs,  # noqa: E402
+                         pct_of_roof, roof_line)
+    roof, core, wide_roof = measure_roofs(exe)
+    top = max(roof, wide_roof or 0.0) if roof is not None else None
     rows = []
     for size in sizes or list(SIZES):
         print(f"training step {size}: {warmup} warm-up + {repeat} timed steps each ...",
@@ -134,35 +136,45 @@ def compare_train(exe, as_json, warmup=100, repeat=2000, sizes=None):
         plain = run_bench_train(exe, size, "plain", warmup, repeat)
         default_ms = time_torch_apart(size, warmup, repeat, None)
         torch_ms = time_torch_apart(size, warmup, repeat, fair_env(core))
+        wide = avx512_env(core)
+        avx512_ms = None if wide is None else time_torch_apart(size, warmup, repeat, wide)
         goal = SIZES.get(size)
         ratio = cblas["step_ms_median"] / torch_ms
         d, h, v, t, b = size
         rows.append({"d_model": d, "heads": h, "vocab": v, "context": t, "batch": b,
                      "torch_default_ms": default_ms, "torch_ms": torch_ms,
+                     "torch_avx512_ms": avx512_ms,
+                     "ratio_avx512": cblas["step_ms_median"] / avx512_ms if avx512_ms else None,
                      "cblas_ms": cblas["step_ms_median"], "plain_ms": plain["step_ms_median"],
                      "ratio": ratio, "goal": goal,
                      "met": None if goal is None else ratio <= goal})
     if as_json:
         print(json.dumps({"torch": torch.__version__, "threads": 1, "roof_gflops": roof,
-                          "openblas_core": core, "train": rows}, indent=2))
+                          "openblas_core": core, "avx512_roof_gflops": wide_roof,
+                          "train": rows}, indent=2))
         return
     print(f"PyTorch {torch.__version__} and mha-bench --train, one thread each; "
           "median ms of one training step (forward, loss, backward, Adam).")
-    print(roof_line(roof, core) + "\n")
+    print(roof_line(roof, core, wide_roof) + "\n")
     print("| step (d_model, heads, vocab, context, batch) | PyTorch ms (as installed) "
-          "| PyTorch ms (fair) | mha-bench ms (cblas) | mha-bench ms (plain) | ratio to fair "
-          "| goal | met | PyTorch fair, % of roof | mha-bench, % of roof |")
-    print("|---|---:|---:|---:|---:|---:|---:|:---:|---:|---:|")
+          "| PyTorch ms (fair) | PyTorch ms (fair, AVX-512 OpenBLAS) | mha-bench ms (cblas) "
+          "| mha-bench ms (plain) | ratio to fair | goal | met "
+          "| ratio to fair, AVX-512 OpenBLAS | PyTorch fair, % of roof | mha-bench, % of roof |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|:---:|---:|---:|---:|")
     for r in rows:
         goal = "—" if r["goal"] is None else f"≤ {r['goal']}×"
         met = {None: "—", True: "yes", False: "no"}[r["met"]]
         size = (r["d_model"], r["heads"], r["vocab"], r["context"], r["batch"])
         flop = step_flop(size)
+        avx512 = "n/a" if r["torch_avx512_ms"] is None else f"{r['torch_avx512_ms']:.4f}"
         print(f"| ({r['d_model']}, {r['heads']}, {r['vocab']}, {r['context']}, {r['batch']}) "
-              f"| {r['torch_default_ms']:.4f} | {r['torch_ms']:.4f} | {r['cblas_ms']:.4f} "
+              f"| {r['torch_default_ms']:.4f} | {r['torch_ms']:.4f} "
+              f"| {avx512} "
+              f"| {r['cblas_ms']:.4f} "
               f"| {r['plain_ms']:.4f} | {r['ratio']:.3f} | {goal} | {met} "
-              f"| {pct_of_roof(flop, r['torch_ms'], roof)} "
-              f"| {pct_of_roof(flop, r['cblas_ms'], roof)} |")
+              f"| {fmt_ratio(r['ratio_avx512'])} "
+              f"| {pct_of_roof(flop, r['torch_ms'], top)} "
+              f"| {pct_of_roof(flop, r['cblas_ms'], top)} |")
 
 
 if __name__ == "__main__":

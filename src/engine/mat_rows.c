@@ -250,6 +250,19 @@ void mat_rows_times(const float *restrict a, size_t ars, size_t acs, const float
     rows_times_narrow(a, ars, acs, b, ldb, c, ldc, m, n, kk, add, bias);
 }
 
+bool mat_rows_plain_wins(int kk, int n, bool trans_b)
+{
+#if WIDE_COLUMNS
+    if (!vec_have_wide())
+        return false;
+    return trans_b ? kk <= MAT_PANEL_FLOATS / WIDE_COLUMNS
+                   : (size_t)kk * (size_t)n <= (size_t)1 << 19;
+#else
+    (void)kk, (void)n, (void)trans_b;
+    return false;
+#endif
+}
+
 MAT_KERNEL void mat_col_sums(const float *restrict x, int m, int n, float *restrict out)
 {
     int j = 0;
@@ -297,6 +310,12 @@ void mat_rows_times(const float *restrict a, size_t ars, size_t acs, const float
             float *cij = c + (size_t)i * ldc + (size_t)j;
             *cij = add ? *cij + acc : acc;
         }
+}
+
+bool mat_rows_plain_wins(int kk, int n, bool trans_b)
+{
+    (void)kk, (void)n, (void)trans_b;
+    return false;
 }
 
 void mat_col_sums(const float *restrict x, int m, int n, float *restrict out)

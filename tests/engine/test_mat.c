@@ -252,6 +252,94 @@ START_TEST(test_rows_times_blocks)
 }
 END_TEST
 
+/* ------------------------------------------------------------ TCase large */
+
+/* Products above MAT_SMALL_MACS: OpenBLAS's, or the plain loops' where
+ * mat_rows_plain_wins keeps them there (registers of sixteen floats), each
+ * within float rounding of sums in double, under both backends: mat_mul
+ * (_i bit 0: transposed), mat_linear with its bias and mat_linear_backward's
+ * three gradients.  _i / 2: the shape (m, n, k), one kept in the plain loops
+ * where the processor has the registers, one that is not (k 256,
+ * transposed). */
+START_TEST(test_large_products)
+{
+    static const int sizes[][3] = {{1024, 96, 96}, {160, 256, 256}};
+    const int *sz = sizes[_i / 2];
+    const int m = sz[0], n = sz[1], k = sz[2];
+    const bool trans_b = _i % 2;
+    ck_assert((size_t)m * (size_t)n * (size_t)k > MAT_SMALL_MACS);
+    struct rng r;
+    rng_init(&r, 6000u + (uint32_t)_i);
+    const size_t mn = (size_t)m * (size_t)n, mk = (size_t)m * (size_t)k, nk = (size_t)n * (size_t)k;
+    float *x = random_floats(&r, mk, -2.0, 2.0), *w = random_floats(&r, nk, -1.0, 1.0);
+    float *bias = random_floats(&r, (size_t)n, -0.5, 0.5), *dy = random_floats(&r, mn, -1.0, 1.0);
+    float *y = malloc(mn * sizeof *y), *dx = malloc(mk * sizeof *dx), *dw = malloc(nk * sizeof *dw);
+    float *db = malloc((size_t)n * sizeof *db);
+    double *ref = malloc(mn * sizeof *ref), *bound = malloc(mn * sizeof *bound);
+    ck_assert(y && dx && dw && db && ref && bound);
+    reference_mul(x, w, ref, bound, m, n, k, trans_b);
+    for (int be = 0; be < 2; be++) {
+        mat_set_backend(be ? MAT_BACKEND_CBLAS : MAT_BACKEND_PLAIN);
+        mat_mul(x, w, y, m, n, k, trans_b);
+        for (size_t i = 0; i < mn; i++)
+            ck_assert_double_eq_tol((double)y[i], ref[i], bound[i]);
+        if (!trans_b)
+            continue;
+        /* y = x·wᵀ + bias, and its gradients for dy */
+        mat_linear(x, w, bias, y, m, n, k);
+        for (size_t i = 0; i < mn; i++)
+            ck_assert_double_eq_tol((double)y[i], ref[i] + bias[i % (size_t)n],
+                                    bound[i] +
+                                        2 * FLT_EPSILON * fabs(ref[i] + bias[i % (size_t)n]));
+        memset(dx, 0, mk * sizeof *dx);
+        memset(dw, 0, nk * sizeof *dw);
+        memset(db, 0, (size_t)n * sizeof *db);
+        mat_linear_backward(x, w, dy, dx, dw, db, m, n, k);
+        for (int i = 0; i < m; i++) /* dx = dy·w */
+            for (int p = 0; p < k; p++) {
+                double sum = 0.0, abs_sum = 0.0;
+                for (int j = 0; j < n; j++) {
+                    const double t = (double)dy[(size_t)i * (size_t)n + (size_t)j] *
+                                     w[(size_t)j * (size_t)k + (size_t)p];
+                    sum += t;
+                    abs_sum += fabs(t);
+                }
+                ck_assert_double_eq_tol((double)dx[(size_t)i * (size_t)k + (size_t)p], sum,
+                                        n * FLT_EPSILON * abs_sum + 1e-30);
+            }
+        for (int j = 0; j < n; j++) { /* dw = dyᵀ·x, db = Σ dy */
+            double bsum = 0.0, babs = 0.0;
+            for (int i = 0; i < m; i++) {
+                bsum += dy[(size_t)i * (size_t)n + (size_t)j];
+                babs += fabs(dy[(size_t)i * (size_t)n + (size_t)j]);
+            }
+            ck_assert_double_eq_tol((double)db[j], bsum, m * FLT_EPSILON * babs + 1e-30);
+            for (int p = 0; p < k; p++) {
+                double sum = 0.0, abs_sum = 0.0;
+                for (int i = 0; i < m; i++) {
+                    const double t = (double)dy[(size_t)i * (size_t)n + (size_t)j] *
+                                     x[(size_t)i * (size_t)k + (size_t)p];
+                    sum += t;
+                    abs_sum += fabs(t);
+                }
+                ck_assert_double_eq_tol((double)dw[(size_t)j * (size_t)k + (size_t)p], sum,
+                                        m * FLT_EPSILON * abs_sum + 1e-30);
+            }
+        }
+    }
+    free(x);
+    free(w);
+    free(bias);
+    free(dy);
+    free(y);
+    free(dx);
+    free(dw);
+    free(db);
+    free(ref);
+    free(bound);
+}
+END_TEST
+
 /* ----------------------------------------------------------- TCase linear */
 
 /* _i: shape (bit 1..), bias or not (bit 0); each under both backends. */
@@ -455,6 +543,11 @@ static Suite *mat_suite(void)
     tcase_add_loop_test(tc, test_empty_inner, 0, 2);
     tcase_add_test(tc, test_backend_selection);
     tcase_add_loop_test(tc, test_rows_times_blocks, 0, 32);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("large");
+    tcase_set_timeout(tc, 60);
+    tcase_add_loop_test(tc, test_large_products, 0, 4);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("linear");
