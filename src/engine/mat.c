@@ -2,6 +2,7 @@
 #include "engine/mat.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "engine/mat_kernel.h"
@@ -52,6 +53,10 @@ static void mul_trans_dots(const float *a, const float *b, float *c, int m, int 
     }
 }
 
+/* Columns of b in a panel on the heap, for k too long for a panel of at
+ * least 32 columns (the loops' widest block) on the stack. */
+#define HEAP_PANEL_COLS 64
+
 /* c (m, n) = a (m, k) · bᵀ + bias, b (n, k), bias (n) or NULL: a panel of
  * b's rows at a time is copied transposed into bt (k, w), and row i of c's
  * panel is Σ_p a[i][p] · row p of bt (the same sums, in the same order, as
@@ -59,7 +64,17 @@ static void mul_trans_dots(const float *a, const float *b, float *c, int m, int 
 static void mul_trans(const float *a, const float *b, float *c, int m, int n, int k,
                       const float *bias)
 {
-    const int nb = MAT_PANEL_FLOATS / k;
+    float stack_panel[MAT_PANEL_FLOATS];
+    float *bt = stack_panel, *heap = NULL;
+    int nb = MAT_PANEL_FLOATS / k;
+    if (nb < 32 && n > nb) {
+        const int cols = n < HEAP_PANEL_COLS ? n : HEAP_PANEL_COLS;
+        heap = malloc((size_t)k * (size_t)cols * sizeof *heap);
+        if (heap) {
+            bt = heap;
+            nb = cols;
+        }
+    }
     if (nb < 8) {
         mul_trans_dots(a, b, c, m, n, k);
         for (int i = 0; bias && i < m; i++)
@@ -67,7 +82,6 @@ static void mul_trans(const float *a, const float *b, float *c, int m, int n, in
                 c[(size_t)i * (size_t)n + (size_t)j] += bias[j];
         return;
     }
-    float bt[MAT_PANEL_FLOATS];
     for (int j0 = 0; j0 < n; j0 += nb) {
         const int w = n - j0 < nb ? n - j0 : nb;
         for (int jj = 0; jj < w; jj++)
@@ -77,6 +91,7 @@ static void mul_trans(const float *a, const float *b, float *c, int m, int n, in
         mat_rows_times(a, (size_t)k, 1, bt, (size_t)w, c + j0, (size_t)n, m, w, k, false,
                        bias ? bias + j0 : NULL);
     }
+    free(heap);
 }
 
 void mat_mul_plain(const float *a, const float *b, float *c, int m, int n, int k, bool trans_b)

@@ -64,16 +64,16 @@ void mat_rows_times(const float *restrict a, size_t ars, size_t acs, const float
                     size_t ldb, float *restrict c, size_t ldc, int m, int n, int kk, bool add,
                     const float *restrict bias);
 
-/* True where mat_rows_times takes a product above MAT_SMALL_MACS faster
- * than OpenBLAS does, so that it is kept in the plain loops: on a processor
- * with registers of sixteen floats (mat_rows.c), for B of kk rows of n
- * (n rows of kk when trans_b, copied in panels) that stays in the
- * second-level cache (kk · n up to 2^19 floats) or, transposed, comes in
- * panels of 32 columns or more (kk up to 128).  Measured on a Zen 5 core
- * against OpenBLAS 0.3.21's Haswell kernels: 1024 × 1024 × 64 transposed
- * (a head's scores at 1024 tokens) 196 against 90 GFLOP/s, 4096 × 768 ×
- * 256 130 against 90; 1024 × 1024 × 1024 68 against 94 (kept out).
- * mat_rows.c. */
+/* True where the plain loops take a product above MAT_SMALL_MACS faster
+ * than OpenBLAS does, so that it is kept there: on a processor with
+ * registers of sixteen floats (mat_rows.c), every product with B
+ * transposed (B's rows copied in panels of 64 columns) and those with B of
+ * kk rows of n up to 768 × 1024 floats.  Measured on a Zen 5 core, one
+ * thread, against OpenBLAS 0.3.21's Haswell kernels: 1024 × 1024 × 64
+ * transposed (a head's scores at 1024 tokens) 196 against 90 GFLOP/s,
+ * 256 × 1536 × 512 transposed (the projections at 256 tokens) 144 against
+ * 93, 4096 × 768 × 256 130 against 90; 1024 × 1024 × 1024 85 against 94
+ * (kept out).  mat_rows.c. */
 bool mat_rows_plain_wins(int kk, int n, bool trans_b);
 
 /* out[j] += Σ_i x[i][j] for x (m, n) (the bias gradient of a linear layer).
