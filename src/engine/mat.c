@@ -84,10 +84,7 @@ static void mul_trans(const float *a, const float *b, float *c, int m, int n, in
     }
     for (int j0 = 0; j0 < n; j0 += nb) {
         const int w = n - j0 < nb ? n - j0 : nb;
-        for (int jj = 0; jj < w; jj++)
-            for (int p = 0; p < k; p++)
-                bt[(size_t)p * (size_t)w + (size_t)jj] =
-                    b[(size_t)(j0 + jj) * (size_t)k + (size_t)p];
+        mat_transpose_rows(b + (size_t)j0 * (size_t)k, (size_t)k, w, k, bt);
         mat_rows_times(a, (size_t)k, 1, bt, (size_t)w, c + j0, (size_t)n, m, w, k, false,
                        bias ? bias + j0 : NULL);
     }

@@ -280,6 +280,30 @@ bool mat_rows_plain_wins(int kk, int n, bool trans_b)
 #endif
 }
 
+MAT_KERNEL void mat_transpose_rows(const float *restrict b, size_t ldb, int rows, int k,
+                                   float *restrict bt)
+{
+    int j = 0;
+    for (; j + LANES <= rows; j += LANES) {
+        int p = 0;
+        for (; p + LANES <= k; p += LANES) { /* a tile of eight by eight in registers */
+            vec8 in[LANES], out[LANES];
+            for (int r = 0; r < LANES; r++)
+                memcpy(&in[r], b + (size_t)(j + r) * ldb + (size_t)p, sizeof in[r]);
+            transpose8x8(in, out);
+            for (int r = 0; r < LANES; r++)
+                memcpy(bt + (size_t)(p + r) * (size_t)rows + (size_t)j, &out[r], sizeof out[r]);
+        }
+        for (; p < k; p++)
+            for (int r = 0; r < LANES; r++)
+                bt[(size_t)p * (size_t)rows + (size_t)(j + r)] =
+                    b[(size_t)(j + r) * ldb + (size_t)p];
+    }
+    for (; j < rows; j++)
+        for (int p = 0; p < k; p++)
+            bt[(size_t)p * (size_t)rows + (size_t)j] = b[(size_t)j * ldb + (size_t)p];
+}
+
 MAT_KERNEL void mat_col_sums(const float *restrict x, int m, int n, float *restrict out)
 {
     int j = 0;
@@ -333,6 +357,13 @@ bool mat_rows_plain_wins(int kk, int n, bool trans_b)
 {
     (void)kk, (void)n, (void)trans_b;
     return false;
+}
+
+void mat_transpose_rows(const float *restrict b, size_t ldb, int rows, int k, float *restrict bt)
+{
+    for (int j = 0; j < rows; j++)
+        for (int p = 0; p < k; p++)
+            bt[(size_t)p * (size_t)rows + (size_t)j] = b[(size_t)j * ldb + (size_t)p];
 }
 
 void mat_col_sums(const float *restrict x, int m, int n, float *restrict out)

@@ -252,6 +252,27 @@ START_TEST(test_rows_times_blocks)
 }
 END_TEST
 
+/* mat_transpose_rows moves every float where the definition says, in its
+ * tiles of eight and at their edges.  _i: rows 1..23, k from it. */
+START_TEST(test_transpose_rows)
+{
+    const int rows = 1 + _i, k = 1 + (_i * 7) % 19, ldb = k + 3;
+    struct rng r;
+    rng_init(&r, 7000u + (uint32_t)_i);
+    float *b = random_floats(&r, (size_t)rows * (size_t)ldb, -1.0, 1.0);
+    float *bt = malloc((size_t)rows * (size_t)k * sizeof *bt);
+    ck_assert_ptr_nonnull(bt);
+    mat_transpose_rows(b, (size_t)ldb, rows, k, bt);
+    for (int j = 0; j < rows; j++)
+        for (int p = 0; p < k; p++)
+            ck_assert_msg(bt[(size_t)p * (size_t)rows + (size_t)j] ==
+                              b[(size_t)j * (size_t)ldb + (size_t)p],
+                          "rows %d, k %d: b[%d][%d] misplaced", rows, k, j, p);
+    free(b);
+    free(bt);
+}
+END_TEST
+
 /* ------------------------------------------------------------ TCase large */
 
 /* Products above MAT_SMALL_MACS: OpenBLAS's, or the plain loops' where
@@ -543,6 +564,7 @@ static Suite *mat_suite(void)
     tcase_add_loop_test(tc, test_empty_inner, 0, 2);
     tcase_add_test(tc, test_backend_selection);
     tcase_add_loop_test(tc, test_rows_times_blocks, 0, 32);
+    tcase_add_loop_test(tc, test_transpose_rows, 0, 23);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("large");
