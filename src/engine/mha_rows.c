@@ -332,7 +332,25 @@ static VEC_INLINE int attend(const struct mha_rows_head *hd, const unsigned char
             const unsigned char *keep_row = mask ? mask + row0 : NULL;
             const vec8 *acc = score[r];
             vec8 mx = neg_inf;
-            for (int c = 0; c < nc; c++) {
+            int c0 = 0;
+#if VEC_WIDE
+            /* two chunks scaled and masked at once where wide (no mask
+             * given, none kept), the max taken as below */
+            for (; wide && !keep_row && !hd->scores && c0 + 2 <= nc; c0 += 2) {
+                vec16 a, x;
+                memcpy(&a, &acc[c0], sizeof a);
+                const ivec16 idx = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+                const vec16 all_inf = {-INFINITY, -INFINITY, -INFINITY, -INFINITY,
+                                       -INFINITY, -INFINITY, -INFINITY, -INFINITY,
+                                       -INFINITY, -INFINITY, -INFINITY, -INFINITY,
+                                       -INFINITY, -INFINITY, -INFINITY, -INFINITY};
+                x = select16(idx + c0 * LANES < visible, a * scale, all_inf);
+                memcpy(&s[r][c0], &x, sizeof x);
+                mx = select8(s[r][c0] > mx, s[r][c0], mx);
+                mx = select8(s[r][c0 + 1] > mx, s[r][c0 + 1], mx);
+            }
+#endif
+            for (int c = c0; c < nc; c++) {
                 const int n = lk - c * LANES;
                 s[r][c] = select8(keep_lanes(c, visible, keep_row, lk), acc[c] * scale, neg_inf);
                 if (hd->scores) {
@@ -354,7 +372,20 @@ static VEC_INLINE int attend(const struct mha_rows_head *hd, const unsigned char
                 continue;
             }
             vec8 part = zero;
-            for (int c = 0; c < nc; c++) {
+            int c = 0;
+#if VEC_WIDE
+            /* two chunks' e^x at once where wide, summed as below */
+            for (; wide && c + 2 <= nc; c += 2) {
+                vec16 x;
+                memcpy(&x, &s[r][c], sizeof x);
+                x -= max[r];
+                const vec16 e = select16(x >= MAT_EXP_NEG_MIN, exp16(x), (vec16){0});
+                memcpy(&s[r][c], &e, sizeof e);
+                part += s[r][c];
+                part += s[r][c + 1];
+            }
+#endif
+            for (; c < nc; c++) {
                 const vec8 x = s[r][c] - max[r];
                 s[r][c] = select8(x >= MAT_EXP_NEG_MIN, exp8(x), zero);
                 part += s[r][c];
@@ -366,7 +397,17 @@ static VEC_INLINE int attend(const struct mha_rows_head *hd, const unsigned char
          * row i may see */
         for (int r = 0; r < rows; r++) {
             float *w = hd->weights + (size_t)(i0 + r) * (size_t)lk;
-            for (int c = 0; c < nc; c++) {
+            int c = 0;
+#if VEC_WIDE
+            for (; wide && c + 2 <= nc && lk - c * LANES >= 2 * LANES; c += 2) {
+                vec16 x;
+                memcpy(&x, &s[r][c], sizeof x);
+                x *= inv[r];
+                memcpy(&s[r][c], &x, sizeof x);
+                memcpy(w + (size_t)c * LANES, &x, sizeof x);
+            }
+#endif
+            for (; c < nc; c++) {
                 s[r][c] *= inv[r];
                 store_part(w + (size_t)c * LANES, s[r][c], lk - c * LANES);
             }

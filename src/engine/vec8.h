@@ -34,6 +34,8 @@ typedef float vec16 __attribute__((vector_size(64)));
 #define VEC_WIDE 1
 #define VEC_WIDE_TARGET __attribute__((target("arch=x86-64-v4")))
 
+typedef int32_t ivec16 __attribute__((vector_size(64)));
+
 /* The processor runs functions built for AVX-512 (x86-64-v4's subsets). */
 static inline bool vec_have_wide(void)
 {
@@ -114,6 +116,31 @@ static VEC_INLINE vec8 exp8(vec8 x)
     x = select8(x > lo, x, lo);
     MAT_EXP_NEG_BODY(vec8, ivec8, x);
 }
+
+#if VEC_WIDE
+/* select8 on sixteen lanes */
+static VEC_INLINE vec16 select16(ivec16 keep, vec16 a, vec16 b)
+{
+    ivec16 ia, ib;
+    memcpy(&ia, &a, sizeof ia);
+    memcpy(&ib, &b, sizeof ib);
+    const ivec16 r = (ia & keep) | (ib & ~keep);
+    vec16 out;
+    memcpy(&out, &r, sizeof out);
+    return out;
+}
+
+/* exp8 on sixteen lanes: each lane as exp8 computes it */
+static VEC_INLINE vec16 exp16(vec16 x)
+{
+    const vec16 lo = {MAT_EXP_NEG_MIN, MAT_EXP_NEG_MIN, MAT_EXP_NEG_MIN, MAT_EXP_NEG_MIN,
+                      MAT_EXP_NEG_MIN, MAT_EXP_NEG_MIN, MAT_EXP_NEG_MIN, MAT_EXP_NEG_MIN,
+                      MAT_EXP_NEG_MIN, MAT_EXP_NEG_MIN, MAT_EXP_NEG_MIN, MAT_EXP_NEG_MIN,
+                      MAT_EXP_NEG_MIN, MAT_EXP_NEG_MIN, MAT_EXP_NEG_MIN, MAT_EXP_NEG_MIN};
+    x = select16(x > lo, x, lo);
+    MAT_EXP_NEG_BODY(vec16, ivec16, x);
+}
+#endif
 
 #if defined(__has_builtin)
 #if __has_builtin(__builtin_shufflevector)
