@@ -109,7 +109,7 @@ void mat_mul(const float *a, const float *b, float *c, int m, int n, int k, bool
         return;
     }
     if (backend == MAT_BACKEND_CBLAS && (size_t)m * (size_t)n * (size_t)k > MAT_SMALL_MACS &&
-        !mat_rows_plain_wins(k, n, trans_b) &&
+        !mat_rows_plain_wins() &&
         mat_blas_sgemm(false, trans_b, m, n, k, 1.0f, a, k, b, trans_b ? k : n, 0.0f, c, n))
         return;
     mat_mul_plain(a, b, c, m, n, k, trans_b);
@@ -121,7 +121,7 @@ void mat_linear(const float *x, const float *w, const float *b, float *y, int m,
     if (m <= 0 || n <= 0)
         return;
     if (backend == MAT_BACKEND_CBLAS && k > 0 &&
-        (size_t)m * (size_t)n * (size_t)k > MAT_SMALL_MACS && !mat_rows_plain_wins(k, n, true) &&
+        (size_t)m * (size_t)n * (size_t)k > MAT_SMALL_MACS && !mat_rows_plain_wins() &&
         mat_blas_available()) {
         mat_mul(x, w, y, m, n, k, true);
         for (int i = 0; b && i < m; i++)

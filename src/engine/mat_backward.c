@@ -59,17 +59,14 @@ void mat_linear_backward(const float *x, const float *w, const float *dy, float 
     /* pass 2: the bias gets every row of dy */
     if (db)
         mat_col_sums(dy, m, n, db);
-    /* the same two products as one cblas_sgemm each (beta 1 adds), each
-     * kept in mat_mul_backward's loops where those are the faster */
+    /* the same two products as one cblas_sgemm each (beta 1 adds), where
+     * the plain loops are not the faster */
     if (mat_get_backend() == MAT_BACKEND_CBLAS && m > 0 && n > 0 && k > 0 &&
-        (size_t)m * (size_t)n * (size_t)k > MAT_SMALL_MACS && mat_blas_available()) {
-        if (dx && mat_rows_plain_wins(n, k, false))
-            mat_rows_times(dy, (size_t)n, 1, w, (size_t)k, dx, (size_t)k, m, k, n, true, NULL);
-        else if (dx)
+        (size_t)m * (size_t)n * (size_t)k > MAT_SMALL_MACS && !mat_rows_plain_wins() &&
+        mat_blas_available()) {
+        if (dx)
             mat_blas_sgemm(false, false, m, k, n, 1.0f, dy, n, w, k, 1.0f, dx, k);
-        if (dw && mat_rows_plain_wins(m, k, false))
-            mat_rows_times(dy, 1, (size_t)n, x, (size_t)k, dw, (size_t)k, n, k, m, true, NULL);
-        else if (dw)
+        if (dw)
             mat_blas_sgemm(true, false, n, k, m, 1.0f, dy, n, x, k, 1.0f, dw, k);
         return;
     }

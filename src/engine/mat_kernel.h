@@ -64,17 +64,15 @@ void mat_rows_times(const float *restrict a, size_t ars, size_t acs, const float
                     size_t ldb, float *restrict c, size_t ldc, int m, int n, int kk, bool add,
                     const float *restrict bias);
 
-/* True where the plain loops take a product above MAT_SMALL_MACS faster
- * than OpenBLAS does, so that it is kept there: on a processor with
- * registers of sixteen floats (mat_rows.c), every product with B
- * transposed (B's rows copied in panels of 64 columns) and those with B of
- * kk rows of n up to 768 × 1024 floats.  Measured on a Zen 5 core, one
- * thread, against OpenBLAS 0.3.21's Haswell kernels: 1024 × 1024 × 64
- * transposed (a head's scores at 1024 tokens) 196 against 90 GFLOP/s,
- * 256 × 1536 × 512 transposed (the projections at 256 tokens) 144 against
- * 93, 4096 × 768 × 256 130 against 90; 1024 × 1024 × 1024 85 against 94
- * (kept out).  mat_rows.c. */
-bool mat_rows_plain_wins(int kk, int n, bool trans_b);
+/* True on a processor where the plain loops run registers of sixteen
+ * floats (AVX-512, mat_rows.c): there they take every product, above
+ * MAT_SMALL_MACS too, since they outrun OpenBLAS.  Measured on a Zen 5
+ * core, one thread, against OpenBLAS 0.3.21's Haswell kernels (GFLOP/s):
+ * 1024 × 1024 × 64 transposed (a head's scores at 1024 tokens) 196
+ * against 90; 256 × 1536 × 512 transposed (the projections at 256 tokens)
+ * 144 against 93; 4096 × 768 × 256 184 against 90; 1024 × 1024 × 1024 140
+ * to 177 against 94; 768 × 256 × 4096 193 against 90.  mat_rows.c. */
+bool mat_rows_plain_wins(void);
 
 /* bt (k rows of `rows` floats) = the first `rows` rows of b (k floats
  * each, ldb apart), transposed: bt[p·rows + j] = b[j·ldb + p], in tiles of

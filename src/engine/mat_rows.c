@@ -9,6 +9,8 @@
  * block it falls in. */
 #include "engine/mat_kernel.h"
 
+#include <stdlib.h>
+
 #if MAT_HAVE_VECTORS
 #include "engine/vec8.h"
 
@@ -251,31 +253,38 @@ void mat_rows_times(const float *restrict a, size_t ars, size_t acs, const float
         nb = (int)(SLICE_FLOATS / (size_t)kk) / 32 * 32;
         nb = nb < 32 ? 32 : nb;
     }
+    /* a slice is copied to rows next to each other first (where there is
+     * more than one slice and more than one group of rows to read it): the
+     * rows re-read it from a few pages, not from a page or two a row */
+    float *packed = nb < n && m > 6 ? malloc((size_t)kk * (size_t)nb * sizeof *packed) : NULL;
+
     for (int j0 = 0; j0 < n; j0 += nb) {
         const int w = n - j0 < nb ? n - j0 : nb;
         const float *bj = b + j0, *biasj = bias ? bias + j0 : NULL;
+        size_t ldj = ldb;
+        if (packed) {
+            for (int p = 0; p < kk; p++)
+                memcpy(packed + (size_t)p * (size_t)w, b + (size_t)p * ldb + (size_t)j0,
+                       (size_t)w * sizeof *packed);
+            bj = packed;
+            ldj = (size_t)w;
+        }
 #if WIDE_COLUMNS
         if (w >= WIDE_COLUMNS && vec_have_wide()) {
-            rows_times_wide(a, ars, acs, bj, ldb, c + j0, ldc, m, w, kk, add, biasj);
+            rows_times_wide(a, ars, acs, bj, ldj, c + j0, ldc, m, w, kk, add, biasj);
             continue;
         }
 #endif
-        rows_times_narrow(a, ars, acs, bj, ldb, c + j0, ldc, m, w, kk, add, biasj);
+        rows_times_narrow(a, ars, acs, bj, ldj, c + j0, ldc, m, w, kk, add, biasj);
     }
+    free(packed);
 }
 
-/* The largest B (kk · n floats, not transposed) mat_rows_plain_wins keeps:
- * 768 × 768 ran at 140 GFLOP/s, 1024 × 1024 at 85 (OpenBLAS: 95, 94). */
-#define WIDE_B_FLOATS ((size_t)768 * 1024)
-
-bool mat_rows_plain_wins(int kk, int n, bool trans_b)
+bool mat_rows_plain_wins(void)
 {
 #if WIDE_COLUMNS
-    if (!vec_have_wide())
-        return false;
-    return trans_b || (size_t)kk * (size_t)n <= WIDE_B_FLOATS;
+    return vec_have_wide();
 #else
-    (void)kk, (void)n, (void)trans_b;
     return false;
 #endif
 }
@@ -353,9 +362,8 @@ void mat_rows_times(const float *restrict a, size_t ars, size_t acs, const float
         }
 }
 
-bool mat_rows_plain_wins(int kk, int n, bool trans_b)
+bool mat_rows_plain_wins(void)
 {
-    (void)kk, (void)n, (void)trans_b;
     return false;
 }
 

@@ -279,12 +279,12 @@ END_TEST
  * mat_rows_plain_wins keeps them there (registers of sixteen floats), each
  * within float rounding of sums in double, under both backends: mat_mul
  * (_i bit 0: transposed), mat_linear with its bias and mat_linear_backward's
- * three gradients.  _i / 2: the shape (m, n, k), one kept in the plain loops
- * where the processor has the registers, one that is not (k 256,
- * transposed). */
+ * three gradients.  _i / 2: the shape (m, n, k); the last two take B in
+ * slices copied next to each other (mat_mul's B at 600 × 400, the weights'
+ * gradient's at 2048 × 96). */
 START_TEST(test_large_products)
 {
-    static const int sizes[][3] = {{1024, 96, 96}, {160, 256, 256}};
+    static const int sizes[][3] = {{1024, 96, 96}, {160, 256, 256}, {64, 600, 400}, {2048, 72, 96}};
     const int *sz = sizes[_i / 2];
     const int m = sz[0], n = sz[1], k = sz[2];
     const bool trans_b = _i % 2;
@@ -569,7 +569,7 @@ static Suite *mat_suite(void)
 
     tc = tcase_create("large");
     tcase_set_timeout(tc, 60);
-    tcase_add_loop_test(tc, test_large_products, 0, 4);
+    tcase_add_loop_test(tc, test_large_products, 0, 8);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("linear");

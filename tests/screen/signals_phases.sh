@@ -40,11 +40,11 @@ check "headless SIGINT without --save: 130" test $status = 130
 check "headless SIGINT without --save: where it stopped" grep -qE "stopped at step [0-9]+ of 100000$" err
 
 # a second Ctrl-C quits at once: nothing saved, the old file as it was, no
-# temporary (a model wide enough that the step under way outlasts the 2 ms
-# between the two signals)
+# temporary (a model large enough that the step under way, about 0.1 s,
+# outlasts the 2 ms between the two signals by far)
 cp model.json old.json
-"$EXE" --train first-prev --heads 1 --d-model 256 --steps 100000 --save model.json \
-    --dump summary >out 2>err &
+"$EXE" --train first-prev --heads 1 --d-model 256 --context 64 --vocab 512 --batch 64 \
+    --steps 100000 --save model.json --dump summary >out 2>err &
 pid=$!
 sleep 1
 kill -INT $pid
