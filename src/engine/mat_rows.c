@@ -50,51 +50,54 @@
 ROWS_BLOCK(block8, vec8)
 ROWS_BLOCK(block4, vec4)
 
-/* Sixteen columns as two registers: eight sums in flight for four rows,
- * enough to keep both multiply-add units busy (four wait on the adder's
- * latency).  Each element is summed in the same order as in block8, so the
- * results are the same to the bit. */
-static VEC_INLINE void block16(const float *restrict a, size_t ars, size_t acs,
-                               const float *restrict b, size_t ldb, float *restrict c, size_t ldc,
-                               int kk, bool add, const float *restrict bias, const int R)
-{
-    vec8 lo[6], hi[6];
-    for (int r = 0; r < R; r++)
-        lo[r] = hi[r] = (vec8){0};
-    for (int p = 0; p < kk; p++) {
-        vec8 bl, bh;
-        memcpy(&bl, b + (size_t)p * ldb, sizeof bl);
-        memcpy(&bh, b + (size_t)p * ldb + 8, sizeof bh);
-        const float *ap = a + (size_t)p * acs;
-        for (int r = 0; r < R; r++) {
-            const float x = ap[(size_t)r * ars];
-            lo[r] += x * bl;
-            hi[r] += x * bh;
-        }
+/* Columns of two registers of type VT side by side (W floats each): up
+ * to six rows of two sums each in flight, enough to keep both
+ * multiply-add units busy.  Each element is summed in the same order as in
+ * block8, so the results are the same to the bit whichever width. */
+#define TWO_REGISTERS_BLOCK(NAME, VT, W)                                                           \
+    static VEC_INLINE void NAME(                                                                   \
+        const float *restrict a, size_t ars, size_t acs, const float *restrict b, size_t ldb,      \
+        float *restrict c, size_t ldc, int kk, bool add, const float *restrict bias, const int R)  \
+    {                                                                                              \
+        VT lo[6], hi[6];                                                                           \
+        for (int r = 0; r < R; r++)                                                                \
+            lo[r] = hi[r] = (VT){0};                                                               \
+        for (int p = 0; p < kk; p++) {                                                             \
+            VT bl, bh;                                                                             \
+            memcpy(&bl, b + (size_t)p * ldb, sizeof bl);                                           \
+            memcpy(&bh, b + (size_t)p * ldb + (W), sizeof bh);                                     \
+            const float *ap = a + (size_t)p * acs;                                                 \
+            for (int r = 0; r < R; r++) {                                                          \
+                const float x = ap[(size_t)r * ars];                                               \
+                lo[r] += x * bl;                                                                   \
+                hi[r] += x * bh;                                                                   \
+            }                                                                                      \
+        }                                                                                          \
+        VT bvl = {0}, bvh = {0};                                                                   \
+        if (bias) {                                                                                \
+            memcpy(&bvl, bias, sizeof bvl);                                                        \
+            memcpy(&bvh, bias + (W), sizeof bvh);                                                  \
+        }                                                                                          \
+        for (int r = 0; r < R; r++) {                                                              \
+            float *cr = c + (size_t)r * ldc;                                                       \
+            VT ol = lo[r], oh = hi[r];                                                             \
+            if (bias) {                                                                            \
+                ol += bvl;                                                                         \
+                oh += bvh;                                                                         \
+            }                                                                                      \
+            if (add) {                                                                             \
+                VT old;                                                                            \
+                memcpy(&old, cr, sizeof old);                                                      \
+                ol = old + ol;                                                                     \
+                memcpy(&old, cr + (W), sizeof old);                                                \
+                oh = old + oh;                                                                     \
+            }                                                                                      \
+            memcpy(cr, &ol, sizeof ol);                                                            \
+            memcpy(cr + (W), &oh, sizeof oh);                                                      \
+        }                                                                                          \
     }
-    vec8 bvl = {0}, bvh = {0};
-    if (bias) {
-        memcpy(&bvl, bias, sizeof bvl);
-        memcpy(&bvh, bias + 8, sizeof bvh);
-    }
-    for (int r = 0; r < R; r++) {
-        float *cr = c + (size_t)r * ldc;
-        vec8 ol = lo[r], oh = hi[r];
-        if (bias) {
-            ol += bvl;
-            oh += bvh;
-        }
-        if (add) {
-            vec8 old;
-            memcpy(&old, cr, sizeof old);
-            ol = old + ol;
-            memcpy(&old, cr + 8, sizeof old);
-            oh = old + oh;
-        }
-        memcpy(cr, &ol, sizeof ol);
-        memcpy(cr + 8, &oh, sizeof oh);
-    }
-}
+/* sixteen columns as two registers of eight */
+TWO_REGISTERS_BLOCK(block16, vec8, 8)
 
 /* The same for one column. */
 static VEC_INLINE void block1(const float *restrict a, size_t ars, size_t acs,
@@ -126,50 +129,8 @@ static VEC_INLINE void narrow(const float *restrict a, size_t ars, size_t acs,
 }
 
 #if VEC_WIDE
-/* Thirty-two columns as two registers of sixteen floats (AVX-512): twelve
- * sums of sixteen in flight for six rows.  Each lane does what block16's
- * does, in the same order, so the results are the same to the bit. */
-static VEC_INLINE void block32(const float *restrict a, size_t ars, size_t acs,
-                               const float *restrict b, size_t ldb, float *restrict c, size_t ldc,
-                               int kk, bool add, const float *restrict bias, const int R)
-{
-    vec16 lo[6], hi[6];
-    for (int r = 0; r < R; r++)
-        lo[r] = hi[r] = (vec16){0};
-    for (int p = 0; p < kk; p++) {
-        vec16 bl, bh;
-        memcpy(&bl, b + (size_t)p * ldb, sizeof bl);
-        memcpy(&bh, b + (size_t)p * ldb + 16, sizeof bh);
-        const float *ap = a + (size_t)p * acs;
-        for (int r = 0; r < R; r++) {
-            const float x = ap[(size_t)r * ars];
-            lo[r] += x * bl;
-            hi[r] += x * bh;
-        }
-    }
-    vec16 bvl = {0}, bvh = {0};
-    if (bias) {
-        memcpy(&bvl, bias, sizeof bvl);
-        memcpy(&bvh, bias + 16, sizeof bvh);
-    }
-    for (int r = 0; r < R; r++) {
-        float *cr = c + (size_t)r * ldc;
-        vec16 ol = lo[r], oh = hi[r];
-        if (bias) {
-            ol += bvl;
-            oh += bvh;
-        }
-        if (add) {
-            vec16 old;
-            memcpy(&old, cr, sizeof old);
-            ol = old + ol;
-            memcpy(&old, cr + 16, sizeof old);
-            oh = old + oh;
-        }
-        memcpy(cr, &ol, sizeof ol);
-        memcpy(cr + 16, &oh, sizeof oh);
-    }
-}
+/* thirty-two columns as two registers of sixteen (AVX-512) */
+TWO_REGISTERS_BLOCK(block32, vec16, 16)
 #define WIDE_COLUMNS 32
 #else
 #define WIDE_COLUMNS 0

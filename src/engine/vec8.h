@@ -83,17 +83,20 @@ static VEC_INLINE void store_part(float *p, vec8 v, int n)
         p[l] = v[l];
 }
 
-/* a where keep, else b (keep lanes all ones or all zeros) */
-static VEC_INLINE vec8 select8(ivec8 keep, vec8 a, vec8 b)
-{
-    ivec8 ia, ib;
-    memcpy(&ia, &a, sizeof ia);
-    memcpy(&ib, &b, sizeof ib);
-    const ivec8 r = (ia & keep) | (ib & ~keep);
-    vec8 out;
-    memcpy(&out, &r, sizeof out);
-    return out;
-}
+/* a where keep, else b (keep lanes all ones or all zeros), for the vector
+ * type VT and the int vector IT of its size */
+#define VEC_SELECT(NAME, VT, IT)                                                                   \
+    static VEC_INLINE VT NAME(IT keep, VT a, VT b)                                                 \
+    {                                                                                              \
+        IT ia, ib;                                                                                 \
+        memcpy(&ia, &a, sizeof ia);                                                                \
+        memcpy(&ib, &b, sizeof ib);                                                                \
+        const IT r = (ia & keep) | (ib & ~keep);                                                   \
+        VT out;                                                                                    \
+        memcpy(&out, &r, sizeof out);                                                              \
+        return out;                                                                                \
+    }
+VEC_SELECT(select8, vec8, ivec8)
 
 static VEC_INLINE float max8(vec8 v)
 {
@@ -119,16 +122,7 @@ static VEC_INLINE vec8 exp8(vec8 x)
 
 #if VEC_WIDE
 /* select8 on sixteen lanes */
-static VEC_INLINE vec16 select16(ivec16 keep, vec16 a, vec16 b)
-{
-    ivec16 ia, ib;
-    memcpy(&ia, &a, sizeof ia);
-    memcpy(&ib, &b, sizeof ib);
-    const ivec16 r = (ia & keep) | (ib & ~keep);
-    vec16 out;
-    memcpy(&out, &r, sizeof out);
-    return out;
-}
+VEC_SELECT(select16, vec16, ivec16)
 
 /* exp8 on sixteen lanes: each lane as exp8 computes it */
 static VEC_INLINE vec16 exp16(vec16 x)
