@@ -57,7 +57,11 @@ static void usage(FILE *out)
             "\n"
             "mha-bench --sgemm N [--repeat R]\n"
             "times OpenBLAS's sgemm alone on N x N matrices (the roof the speed\n"
-            "tables are read against) and prints its GFLOP/s.\n",
+            "tables are read against) and prints its GFLOP/s.\n"
+            "\n"
+            "mha-bench --product M N K [--trans] [--repeat R]\n"
+            "times one product (M x K by K x N, or by N x K transposed) through the\n"
+            "plain loops and through OpenBLAS, and prints the best GFLOP/s of each.\n",
             MHA_MAX_TOKENS, MHA_MAX_D_MODEL, BENCH_MAX_RUNS, BENCH_MAX_RUNS,
             mat_have_cblas() ? "does" : "does not");
 }
@@ -161,8 +165,9 @@ static void parse_args(int argc, char **argv, struct bench_opts *o)
     }
 }
 
-int bench_train(int argc, char **argv); /* train_bench.c */
-int bench_sgemm(int argc, char **argv); /* sgemm_bench.c */
+int bench_train(int argc, char **argv);   /* train_bench.c */
+int bench_sgemm(int argc, char **argv);   /* sgemm_bench.c */
+int bench_product(int argc, char **argv); /* sgemm_bench.c */
 
 int main(int argc, char **argv)
 {
@@ -172,6 +177,9 @@ int main(int argc, char **argv)
     /* mha-bench --sgemm N: OpenBLAS's sgemm alone, the roof */
     if (argc > 1 && strcmp(argv[1], "--sgemm") == 0)
         return bench_sgemm(argc - 1, argv + 1);
+    /* mha-bench --product M N K: one product, the plain loops beside OpenBLAS */
+    if (argc > 1 && strcmp(argv[1], "--product") == 0)
+        return bench_product(argc - 1, argv + 1);
     struct bench_opts o = {
         .seq = 4,
         .d_model = 6,

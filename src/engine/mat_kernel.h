@@ -67,11 +67,11 @@ void mat_rows_times(const float *restrict a, size_t ars, size_t acs, const float
 /* True on a processor where the plain loops run registers of sixteen
  * floats (AVX-512, mat_rows.c): there they take every product, above
  * MAT_SMALL_MACS too, since they outrun OpenBLAS.  Measured on a Zen 5
- * core, one thread, against OpenBLAS 0.3.21's Haswell kernels (GFLOP/s):
- * 1024 × 1024 × 64 transposed (a head's scores at 1024 tokens) 196
- * against 90; 256 × 1536 × 512 transposed (the projections at 256 tokens)
- * 144 against 93; 4096 × 768 × 256 184 against 90; 1024 × 1024 × 1024 140
- * to 177 against 94; 768 × 256 × 4096 193 against 90.  mat_rows.c. */
+ * core, one thread, against OpenBLAS 0.3.21's Haswell kernels
+ * (`mha-bench --product`, GFLOP/s): 1024 × 1024 × 64 transposed (a head's
+ * scores at 1024 tokens) 225 against 98; 256 × 1536 × 512 transposed (the
+ * projections at 256 tokens) 180 against 106; 4096 × 768 × 256 183
+ * against 105; 1024 × 1024 × 1024 176 against 103.  mat_rows.c. */
 bool mat_rows_plain_wins(void);
 
 /* bt (k rows of `rows` floats) = the first `rows` rows of b (k floats
