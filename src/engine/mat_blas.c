@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "engine/mat_kernel.h"
 #include "mha_config.h"
 
 #if MHA_HAVE_CBLAS
@@ -39,27 +40,14 @@ static int state; /* 1 open, -1 cannot be opened (set once) */
 static pthread_once_t opened = PTHREAD_ONCE_INIT;
 static char core[32]; /* the kernels OpenBLAS chose, once open */
 
-/* An AMD processor with every AVX-512 subset OpenBLAS's SkylakeX kernels use. */
-static bool amd_with_avx512(void)
-{
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-    __builtin_cpu_init();
-    return __builtin_cpu_is("amd") && __builtin_cpu_supports("avx512f") &&
-           __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512cd") &&
-           __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
-#else
-    return false;
-#endif
-}
-
 /* dlopen name, with OPENBLAS_CORETYPE=SkylakeX for the library's start where
- * the variable is unset or empty and the processor is amd_with_avx512; the
+ * the variable is unset or empty and the processor is mat_cpu_amd_avx512; the
  * variable is as it was afterwards. */
 static void *open_library(const char *name)
 {
     const char *given = getenv("OPENBLAS_CORETYPE");
     const bool was_empty = given && !*given;
-    const bool choose = (!given || was_empty) && amd_with_avx512();
+    const bool choose = (!given || was_empty) && mat_cpu_amd_avx512();
     if (choose && setenv("OPENBLAS_CORETYPE", "SkylakeX", 1) != 0)
         return dlopen(name, RTLD_NOW | RTLD_LOCAL);
     void *lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);

@@ -41,6 +41,36 @@
 #define MAT_KERNEL
 #endif
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define MAT_CPU_X86 1
+#else
+#define MAT_CPU_X86 0
+#endif
+
+/* The processor has the AVX-512 subsets of x86-64-v4 (F, VL, BW, DQ, CD):
+ * those the AVX-512 copies of the loops and OpenBLAS's SkylakeX kernels
+ * use. */
+static inline bool mat_cpu_avx512(void)
+{
+#if MAT_CPU_X86
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+           __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
+           __builtin_cpu_supports("avx512cd");
+#else
+    return false;
+#endif
+}
+
+/* An AMD processor with mat_cpu_avx512's subsets. */
+static inline bool mat_cpu_amd_avx512(void)
+{
+#if MAT_CPU_X86
+    return __builtin_cpu_is("amd") && mat_cpu_avx512();
+#else
+    return false;
+#endif
+}
+
 /* Multiply-adds up to which mat_mul takes the plain loops even with CBLAS
  * chosen.  OpenBLAS picks its kernel and blocking for the CPU it finds (or
  * the one OPENBLAS_CORETYPE names), and their sums round differently, so a

@@ -39,9 +39,7 @@ typedef int32_t ivec16 __attribute__((vector_size(64)));
 /* The processor runs functions built for AVX-512 (x86-64-v4's subsets). */
 static inline bool vec_have_wide(void)
 {
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
-           __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
-           __builtin_cpu_supports("avx512cd");
+    return mat_cpu_avx512();
 }
 #else
 #define VEC_WIDE 0

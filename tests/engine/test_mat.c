@@ -533,15 +533,9 @@ START_TEST(test_blas_environment_kept)
         ck_assert_msg(strcasecmp(mat_blas_core(), coretype_at_start) == 0,
                       "OPENBLAS_CORETYPE=%s, and OpenBLAS chose %s", coretype_at_start,
                       mat_blas_core());
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
     /* left to the program: AMD's AVX-512 processors get the AVX-512 kernels */
-    __builtin_cpu_init();
-    if ((!coretype_at_start || !*coretype_at_start) && __builtin_cpu_is("amd") &&
-        __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
-        __builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512vl"))
+    if ((!coretype_at_start || !*coretype_at_start) && mat_cpu_amd_avx512())
         ck_assert_str_eq(mat_blas_core(), "SkylakeX");
-#endif
 }
 END_TEST
 
