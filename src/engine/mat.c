@@ -84,7 +84,7 @@ static void mul_trans(const float *a, const float *b, float *c, int m, int n, in
     }
     for (int j0 = 0; j0 < n; j0 += nb) {
         const int w = n - j0 < nb ? n - j0 : nb;
-        mat_transpose_rows(b + (size_t)j0 * (size_t)k, (size_t)k, w, k, bt);
+        mat_transpose_rows(b + (size_t)j0 * (size_t)k, (size_t)k, w, k, bt, (size_t)w);
         mat_rows_times(a, (size_t)k, 1, bt, (size_t)w, c + j0, (size_t)n, m, w, k, false,
                        bias ? bias + j0 : NULL);
     }

@@ -104,10 +104,11 @@ void mat_rows_times(const float *restrict a, size_t ars, size_t acs, const float
  * against 105; 1024 × 1024 × 1024 176 against 103.  mat_rows.c. */
 bool mat_rows_plain_wins(void);
 
-/* bt (k rows of `rows` floats) = the first `rows` rows of b (k floats
- * each, ldb apart), transposed: bt[p·rows + j] = b[j·ldb + p], in tiles of
- * eight by eight.  mat_rows.c. */
-void mat_transpose_rows(const float *restrict b, size_t ldb, int rows, int k, float *restrict bt);
+/* bt (k rows of `rows` floats, ldt apart) = the first `rows` rows of b (k
+ * floats each, ldb apart), transposed: bt[p·ldt + j] = b[j·ldb + p], in
+ * tiles of eight by eight.  mat_rows.c. */
+void mat_transpose_rows(const float *restrict b, size_t ldb, int rows, int k, float *restrict bt,
+                        size_t ldt);
 
 /* out[j] += Σ_i x[i][j] for x (m, n) (the bias gradient of a linear layer).
  * mat_rows.c. */

@@ -200,6 +200,11 @@ VEC_WIDE_TARGET static void rows_times_wide(const float *restrict a, size_t ars,
 }
 #endif
 
+/* Floats after each row of a copied A: rows a power of two floats apart
+ * share the same few sets of the cache, and writing them down a column
+ * runs at a quarter of the speed. */
+#define AT_PAD 16
+
 /* Floats of B the rows read again and again at most: a wider B is taken a
  * slice of columns at a time (a multiple of 32), so that the slice stays in
  * the second-level cache.  Each element is summed as it was, in its block. */
@@ -218,6 +223,18 @@ void mat_rows_times(const float *restrict a, size_t ars, size_t acs, const float
      * more than one slice and more than one group of rows to read it): the
      * rows re-read it from a few pages, not from a page or two a row */
     float *packed = nb < n && m > 6 ? malloc((size_t)kk * (size_t)nb * sizeof *packed) : NULL;
+    /* an A read down its columns (the transpose of a matrix, as in a
+     * weights' gradient), read again for every slice: copied transposed
+     * first, so that a group of rows reads its A from a few lines next to
+     * each other instead of one line a step */
+    const size_t ldt = (size_t)kk + AT_PAD;
+    float *at = packed && ars == 1 && acs > 1 ? malloc((size_t)m * ldt * sizeof *at) : NULL;
+    if (at) {
+        mat_transpose_rows(a, acs, kk, m, at, ldt);
+        a = at;
+        ars = ldt;
+        acs = 1;
+    }
 
     for (int j0 = 0; j0 < n; j0 += nb) {
         const int w = n - j0 < nb ? n - j0 : nb;
@@ -239,6 +256,7 @@ void mat_rows_times(const float *restrict a, size_t ars, size_t acs, const float
         rows_times_narrow(a, ars, acs, bj, ldj, c + j0, ldc, m, w, kk, add, biasj);
     }
     free(packed);
+    free(at);
 }
 
 bool mat_rows_plain_wins(void)
@@ -250,54 +268,82 @@ bool mat_rows_plain_wins(void)
 #endif
 }
 
-MAT_KERNEL void mat_transpose_rows(const float *restrict b, size_t ldb, int rows, int k,
-                                   float *restrict bt)
+/* Rows p.. of bt, columns j.. : tj by tp tiles of eight by eight (1 or 2
+ * each, constants after inlining), each transposed in registers, the rows
+ * of bt written a whole tile row after another, so that with two by two
+ * every line of the cache is read or written whole at once. */
+static VEC_INLINE void transpose_tiles(const float *restrict b, size_t ldb, float *restrict bt,
+                                       size_t ldt, int j, int p, const int tj, const int tp)
 {
-    int j = 0;
-    for (; j + LANES <= rows; j += LANES) {
-        int p = 0;
-        for (; p + LANES <= k; p += LANES) { /* a tile of eight by eight in registers */
-            vec8 in[LANES], out[LANES];
+    vec8 in[LANES], out[2][2][LANES];
+    for (int y = 0; y < tj; y++)
+        for (int x = 0; x < tp; x++) {
             for (int r = 0; r < LANES; r++)
-                memcpy(&in[r], b + (size_t)(j + r) * ldb + (size_t)p, sizeof in[r]);
-            transpose8x8(in, out);
-            for (int r = 0; r < LANES; r++)
-                memcpy(bt + (size_t)(p + r) * (size_t)rows + (size_t)j, &out[r], sizeof out[r]);
+                memcpy(&in[r], b + (size_t)(j + y * LANES + r) * ldb + (size_t)(p + x * LANES),
+                       sizeof in[r]);
+            transpose8x8(in, out[y][x]);
         }
-        for (; p < k; p++)
-            for (int r = 0; r < LANES; r++)
-                bt[(size_t)p * (size_t)rows + (size_t)(j + r)] =
-                    b[(size_t)(j + r) * ldb + (size_t)p];
-    }
+    for (int x = 0; x < tp; x++)
+        for (int r = 0; r < LANES; r++)
+            for (int y = 0; y < tj; y++)
+                memcpy(bt + (size_t)(p + x * LANES + r) * ldt + (size_t)(j + y * LANES),
+                       &out[y][x][r], sizeof out[y][x][r]);
+}
+
+MAT_KERNEL void mat_transpose_rows(const float *restrict b, size_t ldb, int rows, int k,
+                                   float *restrict bt, size_t ldt)
+{
+    /* sixteen rows of b at a time, then eight, then one; down bt's rows
+     * sixteen at a time within each, then eight, then one */
+    int j = 0;
+    for (int tj = 2; tj >= 1; tj--)
+        for (; j + tj * LANES <= rows; j += tj * LANES) {
+            int p = 0;
+            for (; p + 2 * LANES <= k; p += 2 * LANES)
+                transpose_tiles(b, ldb, bt, ldt, j, p, tj, 2);
+            for (; p + LANES <= k; p += LANES)
+                transpose_tiles(b, ldb, bt, ldt, j, p, tj, 1);
+            for (; p < k; p++)
+                for (int r = 0; r < tj * LANES; r++)
+                    bt[(size_t)p * ldt + (size_t)(j + r)] = b[(size_t)(j + r) * ldb + (size_t)p];
+        }
     for (; j < rows; j++)
         for (int p = 0; p < k; p++)
-            bt[(size_t)p * (size_t)rows + (size_t)j] = b[(size_t)j * ldb + (size_t)p];
+            bt[(size_t)p * ldt + (size_t)j] = b[(size_t)j * ldb + (size_t)p];
 }
+
+/* Columns mat_col_sums sums in one pass down the rows: their running sums
+ * stay in the first-level cache while x is read row after row. */
+#define COL_SUMS_BLOCK 256
 
 MAT_KERNEL void mat_col_sums(const float *restrict x, int m, int n, float *restrict out)
 {
-    int j = 0;
-    for (; j + 8 <= n; j += 8) {
-        /* four running sums (rows i mod 4), met at the end */
-        vec8 s[4] = {{0}, {0}, {0}, {0}};
+    const int n8 = n / LANES * LANES;
+    for (int j0 = 0; j0 < n8; j0 += COL_SUMS_BLOCK) {
+        const int nv = (n8 - j0 < COL_SUMS_BLOCK ? n8 - j0 : COL_SUMS_BLOCK) / LANES;
+        /* four running sums a column (rows i mod 4), met at the end */
+        vec8 s[4][COL_SUMS_BLOCK / LANES];
+        for (int r = 0; r < 4; r++)
+            for (int c = 0; c < nv; c++)
+                s[r][c] = (vec8){0};
         int i = 0;
-        for (; i + 4 <= m; i += 4)
-            for (int r = 0; r < 4; r++) {
-                vec8 v;
-                memcpy(&v, x + (size_t)(i + r) * (size_t)n + (size_t)j, sizeof v);
-                s[r] += v;
-            }
         for (; i < m; i++) {
-            vec8 v;
-            memcpy(&v, x + (size_t)i * (size_t)n + (size_t)j, sizeof v);
-            s[0] += v;
+            const int r = i + 4 - i % 4 <= m ? i % 4 : 0; /* the last rows go to sum 0 */
+            const float *xi = x + (size_t)i * (size_t)n + (size_t)j0;
+            for (int c = 0; c < nv; c++) {
+                vec8 v;
+                memcpy(&v, xi + (size_t)c * LANES, sizeof v);
+                s[r][c] += v;
+            }
         }
-        vec8 o;
-        memcpy(&o, out + j, sizeof o);
-        o += (s[0] + s[1]) + (s[2] + s[3]);
-        memcpy(out + j, &o, sizeof o);
+        for (int c = 0; c < nv; c++) {
+            vec8 o;
+            memcpy(&o, out + j0 + c * LANES, sizeof o);
+            o += (s[0][c] + s[1][c]) + (s[2][c] + s[3][c]);
+            memcpy(out + j0 + c * LANES, &o, sizeof o);
+        }
     }
-    for (; j < n; j++) {
+    for (int j = n8; j < n; j++) {
         float s = 0.0f;
         for (int i = 0; i < m; i++)
             s += x[(size_t)i * (size_t)n + (size_t)j];
@@ -328,11 +374,12 @@ bool mat_rows_plain_wins(void)
     return false;
 }
 
-void mat_transpose_rows(const float *restrict b, size_t ldb, int rows, int k, float *restrict bt)
+void mat_transpose_rows(const float *restrict b, size_t ldb, int rows, int k, float *restrict bt,
+                        size_t ldt)
 {
     for (int j = 0; j < rows; j++)
         for (int p = 0; p < k; p++)
-            bt[(size_t)p * (size_t)rows + (size_t)j] = b[(size_t)j * ldb + (size_t)p];
+            bt[(size_t)p * ldt + (size_t)j] = b[(size_t)j * ldb + (size_t)p];
 }
 
 void mat_col_sums(const float *restrict x, int m, int n, float *restrict out)

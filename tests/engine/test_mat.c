@@ -253,21 +253,26 @@ START_TEST(test_rows_times_blocks)
 END_TEST
 
 /* mat_transpose_rows moves every float where the definition says, in its
- * tiles of eight and at their edges.  _i: rows 1..23, k from it. */
+ * tiles of eight and sixteen and at their edges, and leaves the floats
+ * between bt's rows alone.  _i: rows 1..23, then 24..47 with k 16..39 and
+ * bt's rows apart by more than their length. */
 START_TEST(test_transpose_rows)
 {
-    const int rows = 1 + _i, k = 1 + (_i * 7) % 19, ldb = k + 3;
+    const int rows = 1 + _i, k = _i < 23 ? 1 + (_i * 7) % 19 : 16 + _i % 24, ldb = k + 3;
+    const int ldt = _i < 23 ? rows : rows + 5;
     struct rng r;
     rng_init(&r, 7000u + (uint32_t)_i);
     float *b = random_floats(&r, (size_t)rows * (size_t)ldb, -1.0, 1.0);
-    float *bt = malloc((size_t)rows * (size_t)k * sizeof *bt);
+    float *bt = malloc((size_t)ldt * (size_t)k * sizeof *bt);
     ck_assert_ptr_nonnull(bt);
-    mat_transpose_rows(b, (size_t)ldb, rows, k, bt);
-    for (int j = 0; j < rows; j++)
-        for (int p = 0; p < k; p++)
-            ck_assert_msg(bt[(size_t)p * (size_t)rows + (size_t)j] ==
-                              b[(size_t)j * (size_t)ldb + (size_t)p],
-                          "rows %d, k %d: b[%d][%d] misplaced", rows, k, j, p);
+    for (size_t q = 0; q < (size_t)ldt * (size_t)k; q++)
+        bt[q] = 2.0f;
+    mat_transpose_rows(b, (size_t)ldb, rows, k, bt, (size_t)ldt);
+    for (int p = 0; p < k; p++)
+        for (int j = 0; j < ldt; j++)
+            ck_assert_msg(bt[(size_t)p * (size_t)ldt + (size_t)j] ==
+                              (j < rows ? b[(size_t)j * (size_t)ldb + (size_t)p] : 2.0f),
+                          "rows %d, k %d: bt[%d][%d] wrong", rows, k, p, j);
     free(b);
     free(bt);
 }
@@ -558,7 +563,7 @@ static Suite *mat_suite(void)
     tcase_add_loop_test(tc, test_empty_inner, 0, 2);
     tcase_add_test(tc, test_backend_selection);
     tcase_add_loop_test(tc, test_rows_times_blocks, 0, 32);
-    tcase_add_loop_test(tc, test_transpose_rows, 0, 23);
+    tcase_add_loop_test(tc, test_transpose_rows, 0, 47);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("large");
