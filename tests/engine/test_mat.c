@@ -278,6 +278,35 @@ START_TEST(test_transpose_rows)
 }
 END_TEST
 
+/* mat_col_sums adds every row of x to out, column by column, within float
+ * rounding of sums in double: rows a multiple of four or not, columns in
+ * blocks of eight, past one pass's 256 and left over.  _i: the shape. */
+START_TEST(test_col_sums)
+{
+    static const int sizes[][2] = {{1, 1},    {3, 7},    {5, 8},   {9, 9},
+                                   {13, 264}, {64, 300}, {7, 517}, {4096, 24}};
+    const int m = sizes[_i][0], n = sizes[_i][1];
+    struct rng r;
+    rng_init(&r, 7100u + (uint32_t)_i);
+    float *x = random_floats(&r, (size_t)m * (size_t)n, -1.0, 1.0);
+    float *out = random_floats(&r, (size_t)n, -1.0, 1.0);
+    double *want = malloc((size_t)n * sizeof *want);
+    ck_assert_ptr_nonnull(want);
+    for (int j = 0; j < n; j++) {
+        want[j] = out[j];
+        for (int i = 0; i < m; i++)
+            want[j] += x[(size_t)i * (size_t)n + (size_t)j];
+    }
+    mat_col_sums(x, m, n, out);
+    for (int j = 0; j < n; j++)
+        ck_assert_msg(fabs(out[j] - want[j]) <= 1e-5 * (m + 1),
+                      "%d x %d: column %d sums to %g, not %g", m, n, j, (double)out[j], want[j]);
+    free(x);
+    free(out);
+    free(want);
+}
+END_TEST
+
 /* ------------------------------------------------------------ TCase large */
 
 /* Products above MAT_SMALL_MACS: OpenBLAS's, or the plain loops' where
@@ -564,6 +593,7 @@ static Suite *mat_suite(void)
     tcase_add_test(tc, test_backend_selection);
     tcase_add_loop_test(tc, test_rows_times_blocks, 0, 32);
     tcase_add_loop_test(tc, test_transpose_rows, 0, 47);
+    tcase_add_loop_test(tc, test_col_sums, 0, 8);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("large");
