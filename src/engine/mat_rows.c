@@ -1,11 +1,11 @@
 /* mat_rows.c - the loops under every small product of the engine (see
  * mat_kernel.h).  Row i of C is a sum of rows of B weighted by row i of A;
- * six rows of C at a time, sixteen columns (thirty-two where the processor
- * has AVX-512), are kept in registers, so that each step is a few
- * whole-vector multiplies and adds whatever the sizes are at run time,
- * twelve independent sums keep both multiply-add units busy and each row of
- * B is loaded once for the six; what is left over goes four rows by eight,
- * four or one columns.  Every element is summed in the same order whichever
+ * six rows of C at a time, sixteen columns (eight rows of thirty-two where
+ * the processor has AVX-512), are kept in registers, so that each step is a
+ * few whole-vector multiplies and adds whatever the sizes are at run time,
+ * twelve (sixteen) independent sums keep both multiply-add units busy and
+ * each row of B is loaded once for the six (eight); what is left over goes
+ * four rows by eight, four or one columns.  Every element is summed in the same order whichever
  * block it falls in. */
 #include "engine/mat_kernel.h"
 
@@ -51,7 +51,7 @@ ROWS_BLOCK(block8, vec8)
 ROWS_BLOCK(block4, vec4)
 
 /* Columns of two registers of type VT side by side (W floats each): up
- * to six rows of two sums each in flight, enough to keep both
+ * to eight rows of two sums each in flight, enough to keep both
  * multiply-add units busy.  Each element is summed in the same order as in
  * block8, so the results are the same to the bit whichever width. */
 #define TWO_REGISTERS_BLOCK(NAME, VT, W)                                                           \
@@ -59,7 +59,7 @@ ROWS_BLOCK(block4, vec4)
         const float *restrict a, size_t ars, size_t acs, const float *restrict b, size_t ldb,      \
         float *restrict c, size_t ldc, int kk, bool add, const float *restrict bias, const int R)  \
     {                                                                                              \
-        VT lo[6], hi[6];                                                                           \
+        VT lo[8], hi[8];                                                                           \
         for (int r = 0; r < R; r++)                                                                \
             lo[r] = hi[r] = (VT){0};                                                               \
         for (int p = 0; p < kk; p++) {                                                             \
@@ -136,7 +136,7 @@ TWO_REGISTERS_BLOCK(block32, vec16, 16)
 #define WIDE_COLUMNS 0
 #endif
 
-/* Rows 0..R-1 (R = 6, 4 or 1) of C, every column: thirty-two at a time
+/* Rows 0..R-1 (R = 8, 6, 4 or 1) of C, every column: thirty-two at a time
  * where wide (a constant after inlining: only in the AVX-512 copy), then
  * sixteen, then the rest four rows (or one) at a time. */
 static VEC_INLINE void rows(const float *restrict a, size_t ars, size_t acs,
@@ -165,12 +165,18 @@ static VEC_INLINE void rows(const float *restrict a, size_t ars, size_t acs,
 }
 
 /* mat_rows_times, with block32 where wide */
+
 static VEC_INLINE void rows_times(const float *restrict a, size_t ars, size_t acs,
                                   const float *restrict b, size_t ldb, float *restrict c,
                                   size_t ldc, int m, int n, int kk, bool add,
                                   const float *restrict bias, const bool wide)
 {
     int i = 0;
+    /* sixteen sums in flight where wide: 32 registers hold them, and each
+     * row of B is loaded once for eight rows of C */
+    for (; wide && n >= 32 && i + 8 <= m; i += 8)
+        rows(a + (size_t)i * ars, ars, acs, b, ldb, c + (size_t)i * ldc, ldc, n, kk, add, bias, 8,
+             wide);
     for (; n >= 16 && i + 6 <= m; i += 6) /* twelve sums in flight */
         rows(a + (size_t)i * ars, ars, acs, b, ldb, c + (size_t)i * ldc, ldc, n, kk, add, bias, 6,
              wide);

@@ -207,8 +207,9 @@ START_TEST(test_backend_selection)
 }
 END_TEST
 
-/* mat_rows_times takes the columns of C thirty-two at a time where the
- * processor has AVX-512, sixteen otherwise (then eight, four, one); each
+/* mat_rows_times takes the columns of C thirty-two at a time, eight rows
+ * at a time, where the processor has AVX-512, sixteen otherwise (then
+ * eight, four, one), six rows at a time; each
  * element is its products summed in order from p = 0 either way, so the
  * bits are the same.  Held here by computing C whole (the wide blocks
  * where there are any) and again sixteen columns at a time (a product
