@@ -25,7 +25,10 @@ with OPENBLAS_NUM_THREADS=1, once with the CBLAS backend and once with the
 plain loops, with the same warm-up and repeat counts.  The output's sum must
 agree with PyTorch's to float rounding, or the script stops: both sides
 computed the same thing or nothing is reported.  The figures are medians of
-the per-call times; the ratio and the goal are against the fair PyTorch.  The
+the per-call times; the ratio and the goal are against the fair PyTorch.  Every
+process runs on the same processor (--cpu, by default the first this script may
+use): on a shared machine one core can be slower than the other for a while, and
+a comparison across two cores measures the cores.  The
 roof is OpenBLAS's sgemm alone on this core with those kernels (`mha-bench
 --sgemm 1024`, one thread), or with its AVX-512 kernels where those are faster, and each side's "% of roof" is the products' floating-point operations
 per second as a share of it.  A Markdown table goes to stdout (or JSON with
@@ -247,8 +250,10 @@ def roof_line(roof, core, wide_roof=None):
     fair = (f"; \"fair\" PyTorch has OPENBLAS_CORETYPE={core} too" if core else "")
     wide = (f"; with its AVX-512 kernels (OPENBLAS_CORETYPE=SkylakeX) {wide_roof:.1f} GFLOP/s, "
             "the roof \"% of roof\" is read against" if wide_roof else "")
+    cpu = sorted(os.sched_getaffinity(0))
+    where = f" Every process on processor {cpu[0]}." if len(cpu) == 1 else ""
     return (f"Roof: OpenBLAS's sgemm at 1024 x 1024, one thread{kernels}, {roof:.1f} GFLOP/s "
-            f"(mha-bench --sgemm 1024, median of 20){fair}{wide}.")
+            f"(mha-bench --sgemm 1024, median of 20){fair}{wide}.{where}")
 
 
 def fmt_ms(ms):
@@ -319,7 +324,10 @@ def main():
     ap.add_argument("--train-size", type=parse_train_size, action="append",
                     metavar="D,H,V,T,B",
                     help="with --train: only this size (d_model, heads, vocab, context, batch; "
-                         "repeatable; default: the five standard sizes)")
+                         "repeatable; default: the seven standard sizes)")
+    ap.add_argument("--cpu", type=int, metavar="N",
+                    help="run every timed process on processor N (default: the first this "
+                         "script may run on)")
     ap.add_argument("--no-plain", action="store_true",
                     help="skip the plain-loop backend (slow at the large sizes)")
     ap.add_argument("--torch-worker", type=parse_size, help=argparse.SUPPRESS)
@@ -336,13 +344,19 @@ def main():
                                                          and args.warmup < 0):
         sys.exit("compare.py: --repeat must be at least 1 and --warmup at least 0")
 
+    allowed = sorted(os.sched_getaffinity(0))
+    cpu = allowed[0] if args.cpu is None else args.cpu
+    if cpu not in allowed:
+        sys.exit(f"compare.py: --cpu {cpu}: this script may run on processors "
+                 f"{', '.join(map(str, allowed))} only")
+    os.sched_setaffinity(0, {cpu})  # the processes started from here inherit it
+    print(f"every timed process on processor {cpu}", file=sys.stderr)
+
     torch.set_num_threads(1)
     if args.train:
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
         from compare_train import compare_train  # noqa: E402
-        compare_train(args.mha_bench, args.json,
-                      args.warmup if args.warmup is not None else 100,
-                      args.repeat if args.repeat is not None else 2000, args.train_size)
+        compare_train(args.mha_bench, args.json, args.warmup, args.repeat, args.train_size)
         return
     roof, core, wide_roof = measure_roofs(args.mha_bench)
     top = max(roof, wide_roof or 0.0) if roof is not None else None

@@ -32,7 +32,14 @@ SIZES = {
     (32, 4, 128, 16, 64): 0.3,
     (64, 4, 64, 16, 64): 0.5,
     (128, 4, 128, 16, 64): 0.5,
+    (64, 4, 64, 64, 64): 0.5,
+    (256, 8, 512, 64, 64): 0.5,  # the largest a model may be (d_model, vocab, context)
 }
+
+# Untimed and timed steps a size, each side: enough for a steady median, few
+# where a step takes a tenth of a second (--warmup and --repeat give others).
+COUNTS = {(64, 4, 64, 64, 64): (10, 200), (256, 8, 512, 64, 64): (3, 20)}
+COUNTS_DEFAULT = (100, 2000)
 
 
 def time_torch_step(size, warmup, repeat):
@@ -123,13 +130,17 @@ def step_flop(size):
     return 3 * (8 * rows * d * d + 4 * rows * d * v + 4 * b * t * t * d)
 
 
-def compare_train(exe, as_json, warmup=100, repeat=2000, sizes=None):
+def compare_train(exe, as_json, warmup=None, repeat=None, sizes=None):
     from compare import (avx512_env, fair_env, fmt_ratio, measure_roofs,  # noqa: E402
                          pct_of_roof, roof_line)
+    warmup_asked, repeat_asked = warmup, repeat
     roof, core, wide_roof = measure_roofs(exe)
     top = max(roof, wide_roof or 0.0) if roof is not None else None
     rows = []
     for size in sizes or list(SIZES):
+        counts = COUNTS.get(size, COUNTS_DEFAULT)
+        warmup = counts[0] if warmup_asked is None else warmup_asked
+        repeat = counts[1] if repeat_asked is None else repeat_asked
         print(f"training step {size}: {warmup} warm-up + {repeat} timed steps each ...",
               file=sys.stderr)
         cblas = run_bench_train(exe, size, "cblas", warmup, repeat)
@@ -142,6 +153,7 @@ def compare_train(exe, as_json, warmup=100, repeat=2000, sizes=None):
         ratio = cblas["step_ms_median"] / torch_ms
         d, h, v, t, b = size
         rows.append({"d_model": d, "heads": h, "vocab": v, "context": t, "batch": b,
+                     "warmup": warmup, "repeat": repeat,
                      "torch_default_ms": default_ms, "torch_ms": torch_ms,
                      "torch_avx512_ms": avx512_ms,
                      "ratio_avx512": cblas["step_ms_median"] / avx512_ms if avx512_ms else None,

@@ -320,7 +320,7 @@ MAT_KERNEL void mat_transpose_rows(const float *restrict b, size_t ldb, int rows
 
 /* Columns mat_col_sums sums in one pass down the rows: their running sums
  * stay in the first-level cache while x is read row after row. */
-#define COL_SUMS_BLOCK 256
+#define COL_SUMS_BLOCK 1024
 
 MAT_KERNEL void mat_col_sums(const float *restrict x, int m, int n, float *restrict out)
 {
