@@ -30,9 +30,13 @@ _Static_assert(ROW_GROUP <= LANES, "one register holds a group's sums");
 
 /* Softmax of every row of p (rows, C) in place, nc = ceil(C / 8) registers
  * a row (a constant after inlining): the row max, e^(x - max) by exp8 (0
- * more than 87 below the max), the sum, one multiply.  Returns the sum over
- * rows whose target is not -1 of log(sum) − (x_target − max). */
-static VEC_INLINE double softmax_rows8(float *p, const int *target, int rows, int C, const int nc)
+ * more than 87 below the max), the sum, one multiply; where wide (a
+ * constant, only in a function built for AVX-512) two whole registers at a
+ * time by exp16, each lane as exp8 does it and summed in the same order.
+ * Returns the sum over rows whose target is not -1 of log(sum) − (x_target
+ * − max). */
+static VEC_INLINE double softmax_rows8(float *p, const int *target, int rows, int C, const int nc,
+                                       const bool wide)
 {
     double loss = 0.0;
     const vec8 neg_inf = {-INFINITY, -INFINITY, -INFINITY, -INFINITY,
@@ -65,7 +69,24 @@ static VEC_INLINE double softmax_rows8(float *p, const int *target, int rows, in
             const int tg = target[i0 + r];
             shifted[r] = tg >= 0 ? (double)row[tg] - (double)max[r] : 0.0;
             vec8 part = zero;
-            for (int c = 0; c < nc; c++) {
+            int c = 0;
+#if VEC_WIDE
+            for (; wide && (c + 2) * LANES <= C; c += 2) {
+                vec16 x;
+                memcpy(&x, row + c * LANES, sizeof x);
+                x -= max[r];
+                const vec16 e = select16(x >= MAT_EXP_NEG_MIN, exp16(x), (vec16){0});
+                memcpy(row + c * LANES, &e, sizeof e);
+                vec8 half;
+                memcpy(&half, &e, sizeof half);
+                part += half;
+                memcpy(&half, (const float *)&e + LANES, sizeof half);
+                part += half;
+            }
+#else
+            (void)wide;
+#endif
+            for (; c < nc; c++) {
                 const vec8 x = load_part(row + c * LANES, C - c * LANES) - max[r];
                 const ivec8 in = ((iota + c * LANES) < C) & (x >= MAT_EXP_NEG_MIN);
                 const vec8 e = select8(in, exp8(x), zero);
@@ -82,13 +103,51 @@ static VEC_INLINE double softmax_rows8(float *p, const int *target, int rows, in
         /* pass 3: normalise */
         for (int r = 0; r < n; r++) {
             float *row = base + (size_t)r * (size_t)C;
-            for (int c = 0; c < nc; c++)
+            int c = 0;
+#if VEC_WIDE
+            for (; wide && (c + 2) * LANES <= C; c += 2) {
+                vec16 x;
+                memcpy(&x, row + c * LANES, sizeof x);
+                x *= inv[r];
+                memcpy(row + c * LANES, &x, sizeof x);
+            }
+#endif
+            for (; c < nc; c++)
                 store_part(row + c * LANES, load_part(row + c * LANES, C - c * LANES) * inv[r],
                            C - c * LANES);
         }
     }
     return loss;
 }
+
+/* softmax_rows8 over every row, registers kept for the common class counts */
+static VEC_INLINE double softmax_rows(float *p, const int *target, int rows, int C, const bool wide)
+{
+    switch ((C + LANES - 1) / LANES) {
+    case 1:
+        return softmax_rows8(p, target, rows, C, 1, wide);
+    case 2:
+        return softmax_rows8(p, target, rows, C, 2, wide);
+    case 3:
+        return softmax_rows8(p, target, rows, C, 3, wide);
+    case 4:
+        return softmax_rows8(p, target, rows, C, 4, wide);
+    default:
+        return softmax_rows8(p, target, rows, C, (C + LANES - 1) / LANES, wide);
+    }
+}
+
+MAT_KERNEL static double softmax_rows_narrow(float *p, const int *target, int rows, int C)
+{
+    return softmax_rows(p, target, rows, C, false);
+}
+
+#if VEC_WIDE
+VEC_WIDE_TARGET static double softmax_rows_wide(float *p, const int *target, int rows, int C)
+{
+    return softmax_rows(p, target, rows, C, true);
+}
+#endif
 #else
 /* One row's -log softmax(x)[tg] through log-sum-exp, in double, before the
  * row becomes probabilities. */
@@ -106,28 +165,16 @@ static double row_cross_entropy(const float *x, int C, int tg)
 /* p (rows, C): logits in, probabilities out.  Returns the sum over rows
  * whose target is not -1 of the cross-entropy -log softmax(logits)[target]
  * through log-sum-exp (finite at any logit size), their number in *count. */
-MAT_KERNEL double train_softmax_loss(float *p, const int *target, int rows, int C, int *count)
+double train_softmax_loss(float *p, const int *target, int rows, int C, int *count)
 {
 #if MHA_HAVE_ROWS
-    /* registers kept for the common class counts */
     double loss;
-    switch ((C + LANES - 1) / LANES) {
-    case 1:
-        loss = softmax_rows8(p, target, rows, C, 1);
-        break;
-    case 2:
-        loss = softmax_rows8(p, target, rows, C, 2);
-        break;
-    case 3:
-        loss = softmax_rows8(p, target, rows, C, 3);
-        break;
-    case 4:
-        loss = softmax_rows8(p, target, rows, C, 4);
-        break;
-    default:
-        loss = softmax_rows8(p, target, rows, C, (C + LANES - 1) / LANES);
-        break;
-    }
+#if VEC_WIDE
+    if (C >= 2 * LANES && vec_have_wide())
+        loss = softmax_rows_wide(p, target, rows, C);
+    else
+#endif
+        loss = softmax_rows_narrow(p, target, rows, C);
 #else
     double loss = 0.0;
     for (int i = 0; i < rows; i++) {
