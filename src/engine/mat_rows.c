@@ -14,14 +14,14 @@
 #if MAT_HAVE_VECTORS
 #include "engine/vec8.h"
 
-/* Rows 0..R-1 (R = 4 or 1, a constant after inlining) of the block of C
- * whose columns are those of one register of type VT. */
+/* Rows 0..R-1 (R = 8, 4 or 1, a constant after inlining) of the block of
+ * C whose columns are those of one register of type VT. */
 #define ROWS_BLOCK(NAME, VT)                                                                       \
     static VEC_INLINE void NAME(                                                                   \
         const float *restrict a, size_t ars, size_t acs, const float *restrict b, size_t ldb,      \
         float *restrict c, size_t ldc, int kk, bool add, const float *restrict bias, const int R)  \
     {                                                                                              \
-        VT acc[4];                                                                                 \
+        VT acc[8];                                                                                 \
         for (int r = 0; r < R; r++)                                                                \
             acc[r] = (VT){0};                                                                      \
         for (int p = 0; p < kk; p++) {                                                             \
@@ -129,8 +129,10 @@ static VEC_INLINE void narrow(const float *restrict a, size_t ars, size_t acs,
 }
 
 #if VEC_WIDE
-/* thirty-two columns as two registers of sixteen (AVX-512) */
+/* thirty-two columns as two registers of sixteen (AVX-512), and sixteen as
+ * one */
 TWO_REGISTERS_BLOCK(block32, vec16, 16)
+ROWS_BLOCK(block16_wide, vec16)
 #define WIDE_COLUMNS 32
 #else
 #define WIDE_COLUMNS 0
@@ -150,6 +152,10 @@ static VEC_INLINE void rows(const float *restrict a, size_t ars, size_t acs,
         block32(a, ars, acs, b + j, ldb, c + j, ldc, kk, add, bias ? bias + j : NULL, R);
 #else
     (void)wide;
+#endif
+#if WIDE_COLUMNS
+    for (; wide && R == 8 && j + 16 <= n; j += 16)
+        block16_wide(a, ars, acs, b + j, ldb, c + j, ldc, kk, add, bias ? bias + j : NULL, R);
 #endif
     for (; j + 16 <= n; j += 16)
         block16(a, ars, acs, b + j, ldb, c + j, ldc, kk, add, bias ? bias + j : NULL, R);
@@ -174,7 +180,7 @@ static VEC_INLINE void rows_times(const float *restrict a, size_t ars, size_t ac
     int i = 0;
     /* sixteen sums in flight where wide: 32 registers hold them, and each
      * row of B is loaded once for eight rows of C */
-    for (; wide && n >= 32 && i + 8 <= m; i += 8)
+    for (; wide && n >= 16 && i + 8 <= m; i += 8)
         rows(a + (size_t)i * ars, ars, acs, b, ldb, c + (size_t)i * ldc, ldc, n, kk, add, bias, 8,
              wide);
     for (; n >= 16 && i + 6 <= m; i += 6) /* twelve sums in flight */
@@ -254,7 +260,7 @@ void mat_rows_times(const float *restrict a, size_t ars, size_t acs, const float
             ldj = (size_t)w;
         }
 #if WIDE_COLUMNS
-        if (w >= WIDE_COLUMNS && vec_have_wide()) {
+        if (w >= 16 && vec_have_wide()) {
             rows_times_wide(a, ars, acs, bj, ldj, c + j0, ldc, m, w, kk, add, biasj);
             continue;
         }

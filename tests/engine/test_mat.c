@@ -207,14 +207,15 @@ START_TEST(test_backend_selection)
 }
 END_TEST
 
-/* mat_rows_times takes the columns of C thirty-two at a time, eight rows
- * at a time, where the processor has AVX-512, sixteen otherwise (then
- * eight, four, one), six rows at a time; each
- * element is its products summed in order from p = 0 either way, so the
- * bits are the same.  Held here by computing C whole (the wide blocks
- * where there are any) and again sixteen columns at a time (a product
- * sixteen columns wide never takes them), every column of a sixteen-block
- * compared.  _i: size (bits 2..), add (bit 1), bias (bit 0). */
+/* mat_rows_times takes the columns of C thirty-two and sixteen at a time,
+ * eight rows at a time, in registers of sixteen where the processor has
+ * AVX-512, sixteen as two registers of eight otherwise, six rows at a time
+ * (then eight, four, one columns); each element is its products summed in
+ * order from p = 0 either way, so the bits are the same.  Held here by
+ * computing C whole (the wide blocks where there are any) and again eight
+ * columns at a time (a product eight columns wide never takes them), every
+ * column of an eight-block compared.  _i: size (bits 2..), add (bit 1),
+ * bias (bit 0). */
 START_TEST(test_rows_times_blocks)
 {
     static const int sizes[][3] = {{6, 32, 5},    {7, 70, 33}, {13, 48, 20}, {12, 96, 16},
@@ -234,16 +235,16 @@ START_TEST(test_rows_times_blocks)
     memcpy(slices, whole, mn * sizeof *slices);
     mat_rows_times(a, (size_t)k, 1, b, (size_t)n, whole, (size_t)n, m, n, k, add,
                    with_bias ? bias : NULL);
-    const int blocked = n / 16 * 16;
-    for (int j = 0; j < blocked; j += 16)
-        mat_rows_times(a, (size_t)k, 1, b + j, (size_t)n, slices + j, (size_t)n, m, 16, k, add,
+    const int blocked = n / 8 * 8;
+    for (int j = 0; j < blocked; j += 8)
+        mat_rows_times(a, (size_t)k, 1, b + j, (size_t)n, slices + j, (size_t)n, m, 8, k, add,
                        with_bias ? bias + j : NULL);
     for (int i = 0; i < m; i++)
         for (int j = 0; j < blocked; j++) {
             const size_t at = (size_t)i * (size_t)n + (size_t)j;
             ck_assert_msg(memcmp(whole + at, slices + at, sizeof *whole) == 0,
-                          "(%d, %d, %d) row %d column %d: %.9g whole, %.9g by sixteen", m, n, k, i,
-                          j, (double)whole[at], (double)slices[at]);
+                          "(%d, %d, %d) row %d column %d: %.9g whole, %.9g by eight", m, n, k, i, j,
+                          (double)whole[at], (double)slices[at]);
         }
     free(a);
     free(b);
