@@ -216,7 +216,30 @@ void mha_forward_attend(const unsigned char *mask, bool causal, bool scaled, str
                      t->context + mha_idx3(lq, d_k, h, i, 0), d_k);
 }
 
-void mha_forward_attend_lean(bool causal, bool scaled, struct mha_trace *t)
+void mha_prefetch_share(struct mha_next next, int h)
+{
+    const struct mha_trace *t = next.t;
+    if (!t)
+        return;
+    const size_t d = (size_t)t->d_model, line = 64 / sizeof(float);
+    const int r0 = t->lk * h / t->heads, r1 = t->lk * (h + 1) / t->heads;
+    for (size_t x = (size_t)r0 * d; x < (size_t)r1 * d; x += line) {
+        __builtin_prefetch(t->k + x);
+        __builtin_prefetch(t->v + x);
+    }
+    const int q0 = t->lq * h / t->heads, q1 = t->lq * (h + 1) / t->heads;
+    for (size_t x = (size_t)q0 * d; x < (size_t)q1 * d; x += line) {
+        __builtin_prefetch(t->q + x);
+        if (next.d_merged)
+            __builtin_prefetch(next.d_merged + x);
+    }
+    const size_t att = (size_t)t->lq * (size_t)t->lk;
+    for (size_t x = 0; next.d_merged && x < att; x += line)
+        __builtin_prefetch(t->weights + (size_t)h * att + x);
+}
+
+void mha_forward_attend_lean(bool causal, bool scaled, struct mha_trace *t,
+                             const struct mha_trace *next)
 {
     if (!mha_rows_fit(t->lk, t->d_k)) {
         mha_forward_attend(NULL, causal, scaled, t);
@@ -224,6 +247,7 @@ void mha_forward_attend_lean(bool causal, bool scaled, struct mha_trace *t)
     }
     attend_begin(t, causal, scaled);
     for (int h = 0; h < t->heads; h++) {
+        mha_prefetch_share((struct mha_next){next, NULL}, h);
         const struct mha_rows_head hd = mha_rows_head_in_place(t, h);
         t->empty_rows += mha_rows_attend(&hd, NULL, causal, t->scale, t->row_empty);
     }

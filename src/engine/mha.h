@@ -234,14 +234,30 @@ void mha_forward_attend(const unsigned char *mask, bool causal, bool scaled, str
  * (mha_rows_fit) each head is read from its columns of q, k and v and
  * written into its columns of merged, and qh, kh, vh, scores, scaled
  * scores and context are left unwritten (the backward pass reads none of
- * them). */
-void mha_forward_attend_lean(bool causal, bool scaled, struct mha_trace *t);
+ * them).  next (or NULL): the trace a caller will run next, whose q, k and
+ * v are asked into the cache a share with each head of t's. */
+void mha_forward_attend_lean(bool causal, bool scaled, struct mha_trace *t,
+                             const struct mha_trace *next);
+
+/* The inputs of a trace's attention a caller will work on next: its q, k
+ * and v, and going backwards its weights and d merged (NULL: none). */
+struct mha_next {
+    const struct mha_trace *t;
+    const float *d_merged;
+};
+
+/* Asks for head h's share (1 / t->heads of the rows, and head h's
+ * weights) of next's inputs to be brought into the cache, while head h of
+ * the trace before is worked on: spread over the heads so, the requests
+ * stay within what the processor keeps in flight.  next.t NULL: nothing. */
+void mha_prefetch_share(struct mha_next next, int h);
 
 /* The backward twin of mha_forward_attend (passes 5 down to 2): from
  * d_merged (lq, d) WRITE the gradients of the projections d_q (lq, d), d_k
- * and d_v (lk, d).  work: mha_backward_work_floats(...) floats. */
+ * and d_v (lk, d).  work: mha_backward_work_floats(...) floats.  next: as
+ * in mha_prefetch_share, where the row kernels take the heads. */
 void mha_backward_attend(const struct mha_trace *t, const float *d_merged, float *d_q, float *d_k,
-                         float *d_v, float *work);
+                         float *d_v, float *work, struct mha_next next);
 
 /* Floats of scratch mha_backward needs for t's sizes. */
 size_t mha_backward_work_floats(int lq, int lk, int d_model, int heads);

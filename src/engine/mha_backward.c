@@ -48,7 +48,7 @@ static void merge_heads(const float *src, float *dst, int len, int heads, int d_
 }
 
 void mha_backward_attend(const struct mha_trace *t, const float *d_merged, float *dq, float *dk,
-                         float *dv, float *work)
+                         float *dv, float *work, struct mha_next next)
 {
     /* d_merged: (lq, d) -> dq (lq, d), dk, dv (lk, d), the projections' gradients */
     const int lq = t->lq, lk = t->lk, d = t->d_model, h_n = t->heads, d_k = t->d_k;
@@ -66,6 +66,7 @@ void mha_backward_attend(const struct mha_trace *t, const float *d_merged, float
          * a row at a time, each head's columns of q, k, v and d_merged read
          * and of dq, dk, dv written where they lie (no split, no merge) */
         for (int h = 0; h < h_n; h++) {
+            mha_prefetch_share(next, h);
             const struct mha_rows_head hd = mha_rows_head_in_place(t, h);
             const size_t col = (size_t)h * (size_t)d_k;
             mha_rows_backward(&hd, t->causal, t->scale, d_merged + col, (size_t)d, dq + col,
@@ -127,7 +128,7 @@ void mha_backward(const float *query, const float *key, const float *value,
     mat_linear_backward(t->merged, w->w_o, d_output, d_merged, g->w_o, g->b_o, lq, d, d);
 
     /* passes 5 to 2 */
-    mha_backward_attend(t, d_merged, dq, dk, dv, work);
+    mha_backward_attend(t, d_merged, dq, dk, dv, work, (struct mha_next){NULL, NULL});
 
     /* pass 1: q = query·W_qᵀ + b_q, and the same for k and v */
     memset(d_query, 0, (size_t)lq * (size_t)d * sizeof(float));

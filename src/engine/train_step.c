@@ -55,7 +55,8 @@ void train_forward_attention(struct train_model *m, const struct train_batch *b)
     mat_linear(m->x, w->w_k, w->b_k, t0->k, rows, d, d);
     mat_linear(m->x, w->w_v, w->b_v, t0->v, rows, d, d);
     for (int s = 0; s < b->size; s++)
-        mha_forward_attend_lean(c->causal, c->scaled, &m->traces[s]);
+        mha_forward_attend_lean(c->causal, c->scaled, &m->traces[s],
+                                s + 1 < b->size ? &m->traces[s + 1] : NULL);
 }
 
 /* The rest of the forward pass from the merged heads: the attention's
@@ -124,10 +125,14 @@ void train_backward(struct train_model *m, const struct train_batch *b)
      * rows, passes 5-2 per sequence, the projections over all rows */
     memset(m->d_merged, 0, n * sizeof(float));
     mat_linear_backward(t0->merged, w->w_o, m->d_r, m->d_merged, g->w_o, g->b_o, rows, d, d);
-    for (int s = 0; s < m->fwd_size; s++)
+    for (int s = 0; s < m->fwd_size; s++) {
+        const bool more = s + 1 < m->fwd_size;
+        const struct mha_next next = {more ? &m->traces[s + 1] : NULL,
+                                      more ? m->d_merged + (size_t)(s + 1) * Td : NULL};
         mha_backward_attend(&m->traces[s], m->d_merged + (size_t)s * Td,
                             m->d_query + (size_t)s * Td, m->d_key + (size_t)s * Td,
-                            m->d_value + (size_t)s * Td, m->work);
+                            m->d_value + (size_t)s * Td, m->work, next);
+    }
     mat_linear_backward(m->x, w->w_q, m->d_query, m->d_x, g->w_q, g->b_q, rows, d, d);
     mat_linear_backward(m->x, w->w_k, m->d_key, m->d_x, g->w_k, g->b_k, rows, d, d);
     mat_linear_backward(m->x, w->w_v, m->d_value, m->d_x, g->w_v, g->b_v, rows, d, d);
