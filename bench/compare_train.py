@@ -8,10 +8,12 @@ x·Wᵀ + b, scores / sqrt(d_k)), r = x + attention, two outputs (first, prev)
 with biases, loss = sum of the two mean cross-entropies over targets != -1,
 backward, torch.optim.Adam (0.9, 0.999, 1e-8).  The batch is drawn once and
 kept (as mha-bench keeps it), so both sides time the step alone.  Each step is
-timed on its own with time.perf_counter; the figure is the median.  PyTorch is
-timed twice, each in a process of its own: as installed and with glibc keeping
-its large buffers and OpenBLAS on the engine's kernels (compare.py's
-fair_env); the ratio is to the fair one.
+timed on its own with time.perf_counter; the figure is the median (at the two
+largest sizes, the median over rounds in which the sides take turns: COUNTS).
+PyTorch is timed twice, each in a process of its own: as installed and with
+glibc keeping its large buffers and OpenBLAS on the engine's kernels
+(compare.py's fair_env), and a third time with OpenBLAS's AVX-512 kernels
+where the processor has them; the ratio is to the fair one.
 """
 
 import json
@@ -36,10 +38,14 @@ SIZES = {
     (256, 8, 512, 64, 64): 0.5,  # the largest a model may be (d_model, vocab, context)
 }
 
-# Untimed and timed steps a size, each side: enough for a steady median, few
-# where a step takes a tenth of a second (--warmup and --repeat give others).
-COUNTS = {(64, 4, 64, 64, 64): (10, 200), (256, 8, 512, 64, 64): (3, 20)}
-COUNTS_DEFAULT = (100, 2000)
+# Untimed and timed steps a size, each side, and rounds: enough for a steady
+# median, few steps where a step takes a tenth of a second (--warmup and
+# --repeat give others).  Where a side's process runs for a second or two, a
+# busy moment of the machine can take most of it, so the sides there take
+# turns, round after round, and each side's figure is its median over the
+# rounds.
+COUNTS = {(64, 4, 64, 64, 64): (10, 200, 3), (256, 8, 512, 64, 64): (3, 20, 5)}
+COUNTS_DEFAULT = (100, 2000, 1)
 
 
 def time_torch_step(size, warmup, repeat):
@@ -141,23 +147,32 @@ def compare_train(exe, as_json, warmup=None, repeat=None, sizes=None):
         counts = COUNTS.get(size, COUNTS_DEFAULT)
         warmup = counts[0] if warmup_asked is None else warmup_asked
         repeat = counts[1] if repeat_asked is None else repeat_asked
-        print(f"training step {size}: {warmup} warm-up + {repeat} timed steps each ...",
-              file=sys.stderr)
-        cblas = run_bench_train(exe, size, "cblas", warmup, repeat)
-        plain = run_bench_train(exe, size, "plain", warmup, repeat)
-        default_ms = time_torch_apart(size, warmup, repeat, None)
-        torch_ms = time_torch_apart(size, warmup, repeat, fair_env(core))
+        rounds = counts[2]
+        print(f"training step {size}: {warmup} warm-up + {repeat} timed steps each"
+              + (f", {rounds} rounds" if rounds > 1 else "") + " ...", file=sys.stderr)
         wide = avx512_env(core)
-        avx512_ms = None if wide is None else time_torch_apart(size, warmup, repeat, wide)
+        runs = {"cblas": [], "plain": [], "default": [], "fair": [], "avx512": []}
+        for _ in range(rounds):  # each side in turn, every round
+            runs["cblas"].append(run_bench_train(exe, size, "cblas", warmup,
+                                                 repeat)["step_ms_median"])
+            runs["plain"].append(run_bench_train(exe, size, "plain", warmup,
+                                                 repeat)["step_ms_median"])
+            runs["default"].append(time_torch_apart(size, warmup, repeat, None))
+            runs["fair"].append(time_torch_apart(size, warmup, repeat, fair_env(core)))
+            if wide is not None:
+                runs["avx512"].append(time_torch_apart(size, warmup, repeat, wide))
+        cblas_ms, plain_ms, default_ms, torch_ms = (
+            statistics.median(runs[k]) for k in ("cblas", "plain", "default", "fair"))
+        avx512_ms = statistics.median(runs["avx512"]) if runs["avx512"] else None
         goal = SIZES.get(size)
-        ratio = cblas["step_ms_median"] / torch_ms
+        ratio = cblas_ms / torch_ms
         d, h, v, t, b = size
         rows.append({"d_model": d, "heads": h, "vocab": v, "context": t, "batch": b,
-                     "warmup": warmup, "repeat": repeat,
+                     "warmup": warmup, "repeat": repeat, "rounds": rounds,
                      "torch_default_ms": default_ms, "torch_ms": torch_ms,
                      "torch_avx512_ms": avx512_ms,
-                     "ratio_avx512": cblas["step_ms_median"] / avx512_ms if avx512_ms else None,
-                     "cblas_ms": cblas["step_ms_median"], "plain_ms": plain["step_ms_median"],
+                     "ratio_avx512": cblas_ms / avx512_ms if avx512_ms else None,
+                     "cblas_ms": cblas_ms, "plain_ms": plain_ms,
                      "ratio": ratio, "goal": goal,
                      "met": None if goal is None else ratio <= goal})
     if as_json:
