@@ -14,22 +14,52 @@
 #if MAT_HAVE_VECTORS
 #include "engine/vec8.h"
 
+/* Where a block's sums start and end when p is taken a stretch at a time
+ * (mat_rows_times): from the sums so far (else from 0), and back there
+ * unfinished (else into C, the bias and C's old value added).  A sum
+ * stored and loaded again is the same float, so every element comes out
+ * as if summed in one go. */
+struct stretch {
+    const float *from; /* the sums so far, rows ldp floats apart; NULL: 0 */
+    float *to;         /* where the sums go unfinished; NULL: into C */
+    size_t ldp;
+};
+
+/* st moved to row r, column j of the block */
+static VEC_INLINE struct stretch stretch_at(struct stretch st, size_t r, size_t j)
+{
+    if (st.from)
+        st.from += r * st.ldp + j;
+    if (st.to)
+        st.to += r * st.ldp + j;
+    return st;
+}
+
 /* Rows 0..R-1 (R = 8, 4 or 1, a constant after inlining) of the block of
  * C whose columns are those of one register of type VT. */
 #define ROWS_BLOCK(NAME, VT)                                                                       \
-    static VEC_INLINE void NAME(                                                                   \
-        const float *restrict a, size_t ars, size_t acs, const float *restrict b, size_t ldb,      \
-        float *restrict c, size_t ldc, int kk, bool add, const float *restrict bias, const int R)  \
+    static VEC_INLINE void NAME(const float *restrict a, size_t ars, size_t acs,                   \
+                                const float *restrict b, size_t ldb, float *restrict c,            \
+                                size_t ldc, int kk, bool add, const float *restrict bias,          \
+                                const int R, const struct stretch st)                              \
     {                                                                                              \
         VT acc[8];                                                                                 \
-        for (int r = 0; r < R; r++)                                                                \
+        for (int r = 0; r < R; r++) {                                                              \
             acc[r] = (VT){0};                                                                      \
+            if (st.from)                                                                           \
+                memcpy(&acc[r], st.from + (size_t)r * st.ldp, sizeof acc[r]);                      \
+        }                                                                                          \
         for (int p = 0; p < kk; p++) {                                                             \
             VT bp;                                                                                 \
             memcpy(&bp, b + (size_t)p * ldb, sizeof bp);                                           \
             const float *ap = a + (size_t)p * acs;                                                 \
             for (int r = 0; r < R; r++)                                                            \
                 acc[r] += ap[(size_t)r * ars] * bp;                                                \
+        }                                                                                          \
+        if (st.to) {                                                                               \
+            for (int r = 0; r < R; r++)                                                            \
+                memcpy(st.to + (size_t)r * st.ldp, &acc[r], sizeof acc[r]);                        \
+            return;                                                                                \
         }                                                                                          \
         VT bv = {0};                                                                               \
         if (bias)                                                                                  \
@@ -55,13 +85,19 @@ ROWS_BLOCK(block4, vec4)
  * multiply-add units busy.  Each element is summed in the same order as in
  * block8, so the results are the same to the bit whichever width. */
 #define TWO_REGISTERS_BLOCK(NAME, VT, W)                                                           \
-    static VEC_INLINE void NAME(                                                                   \
-        const float *restrict a, size_t ars, size_t acs, const float *restrict b, size_t ldb,      \
-        float *restrict c, size_t ldc, int kk, bool add, const float *restrict bias, const int R)  \
+    static VEC_INLINE void NAME(const float *restrict a, size_t ars, size_t acs,                   \
+                                const float *restrict b, size_t ldb, float *restrict c,            \
+                                size_t ldc, int kk, bool add, const float *restrict bias,          \
+                                const int R, const struct stretch st)                              \
     {                                                                                              \
         VT lo[8], hi[8];                                                                           \
-        for (int r = 0; r < R; r++)                                                                \
+        for (int r = 0; r < R; r++) {                                                              \
             lo[r] = hi[r] = (VT){0};                                                               \
+            if (st.from) {                                                                         \
+                memcpy(&lo[r], st.from + (size_t)r * st.ldp, sizeof lo[r]);                        \
+                memcpy(&hi[r], st.from + (size_t)r * st.ldp + (W), sizeof hi[r]);                  \
+            }                                                                                      \
+        }                                                                                          \
         for (int p = 0; p < kk; p++) {                                                             \
             VT bl, bh;                                                                             \
             memcpy(&bl, b + (size_t)p * ldb, sizeof bl);                                           \
@@ -72,6 +108,13 @@ ROWS_BLOCK(block4, vec4)
                 lo[r] += x * bl;                                                                   \
                 hi[r] += x * bh;                                                                   \
             }                                                                                      \
+        }                                                                                          \
+        if (st.to) {                                                                               \
+            for (int r = 0; r < R; r++) {                                                          \
+                memcpy(st.to + (size_t)r * st.ldp, &lo[r], sizeof lo[r]);                          \
+                memcpy(st.to + (size_t)r * st.ldp + (W), &hi[r], sizeof hi[r]);                    \
+            }                                                                                      \
+            return;                                                                                \
         }                                                                                          \
         VT bvl = {0}, bvh = {0};                                                                   \
         if (bias) {                                                                                \
@@ -102,13 +145,18 @@ TWO_REGISTERS_BLOCK(block16, vec8, 8)
 /* The same for one column. */
 static VEC_INLINE void block1(const float *restrict a, size_t ars, size_t acs,
                               const float *restrict b, size_t ldb, float *restrict c, size_t ldc,
-                              int kk, bool add, const float *restrict bias, const int R)
+                              int kk, bool add, const float *restrict bias, const int R,
+                              const struct stretch st)
 {
     float acc[4] = {0};
+    for (int r = 0; st.from && r < R; r++)
+        acc[r] = st.from[(size_t)r * st.ldp];
     for (int p = 0; p < kk; p++)
         for (int r = 0; r < R; r++)
             acc[r] += a[(size_t)p * acs + (size_t)r * ars] * b[(size_t)p * ldb];
-    for (int r = 0; r < R; r++) {
+    for (int r = 0; st.to && r < R; r++)
+        st.to[(size_t)r * st.ldp] = acc[r];
+    for (int r = 0; !st.to && r < R; r++) {
         const float out = bias ? acc[r] + *bias : acc[r];
         c[(size_t)r * ldc] = add ? c[(size_t)r * ldc] + out : out;
     }
@@ -118,14 +166,17 @@ static VEC_INLINE void block1(const float *restrict a, size_t ars, size_t acs,
 static VEC_INLINE void narrow(const float *restrict a, size_t ars, size_t acs,
                               const float *restrict b, size_t ldb, float *restrict c, size_t ldc,
                               int j, int n, int kk, bool add, const float *restrict bias,
-                              const int R)
+                              const int R, const struct stretch st)
 {
     for (; j + 8 <= n; j += 8)
-        block8(a, ars, acs, b + j, ldb, c + j, ldc, kk, add, bias ? bias + j : NULL, R);
+        block8(a, ars, acs, b + j, ldb, c + j, ldc, kk, add, bias ? bias + j : NULL, R,
+               stretch_at(st, 0, (size_t)j));
     for (; j + 4 <= n; j += 4)
-        block4(a, ars, acs, b + j, ldb, c + j, ldc, kk, add, bias ? bias + j : NULL, R);
+        block4(a, ars, acs, b + j, ldb, c + j, ldc, kk, add, bias ? bias + j : NULL, R,
+               stretch_at(st, 0, (size_t)j));
     for (; j < n; j++)
-        block1(a, ars, acs, b + j, ldb, c + j, ldc, kk, add, bias ? bias + j : NULL, R);
+        block1(a, ars, acs, b + j, ldb, c + j, ldc, kk, add, bias ? bias + j : NULL, R,
+               stretch_at(st, 0, (size_t)j));
 }
 
 #if VEC_WIDE
@@ -144,73 +195,89 @@ ROWS_BLOCK(block16_wide, vec16)
 static VEC_INLINE void rows(const float *restrict a, size_t ars, size_t acs,
                             const float *restrict b, size_t ldb, float *restrict c, size_t ldc,
                             int n, int kk, bool add, const float *restrict bias, const int R,
-                            const bool wide)
+                            const bool wide, const struct stretch st)
 {
     int j = 0;
+#define AT_J(j)                                                                                    \
+    b + (j), ldb, c + (j), ldc, kk, add, bias ? bias + (j) : NULL, R, stretch_at(st, 0, (size_t)(j))
 #if WIDE_COLUMNS
     for (; wide && j + WIDE_COLUMNS <= n; j += WIDE_COLUMNS)
-        block32(a, ars, acs, b + j, ldb, c + j, ldc, kk, add, bias ? bias + j : NULL, R);
+        block32(a, ars, acs, AT_J(j));
+    for (; wide && R == 8 && j + 16 <= n; j += 16)
+        block16_wide(a, ars, acs, AT_J(j));
 #else
     (void)wide;
 #endif
-#if WIDE_COLUMNS
-    for (; wide && R == 8 && j + 16 <= n; j += 16)
-        block16_wide(a, ars, acs, b + j, ldb, c + j, ldc, kk, add, bias ? bias + j : NULL, R);
-#endif
     for (; j + 16 <= n; j += 16)
-        block16(a, ars, acs, b + j, ldb, c + j, ldc, kk, add, bias ? bias + j : NULL, R);
+        block16(a, ars, acs, AT_J(j));
+#undef AT_J
     if (j == n)
         return;
     int r = 0;
     for (; r + 4 <= R; r += 4)
         narrow(a + (size_t)r * ars, ars, acs, b, ldb, c + (size_t)r * ldc, ldc, j, n, kk, add, bias,
-               4);
+               4, stretch_at(st, (size_t)r, 0));
     for (; r < R; r++)
         narrow(a + (size_t)r * ars, ars, acs, b, ldb, c + (size_t)r * ldc, ldc, j, n, kk, add, bias,
-               1);
+               1, stretch_at(st, (size_t)r, 0));
 }
 
 /* mat_rows_times, with block32 where wide */
-
 static VEC_INLINE void rows_times(const float *restrict a, size_t ars, size_t acs,
                                   const float *restrict b, size_t ldb, float *restrict c,
                                   size_t ldc, int m, int n, int kk, bool add,
-                                  const float *restrict bias, const bool wide)
+                                  const float *restrict bias, const bool wide,
+                                  const struct stretch st)
 {
     int i = 0;
+#define ROWS_AT(R)                                                                                 \
+    rows(a + (size_t)i * ars, ars, acs, b, ldb, c + (size_t)i * ldc, ldc, n, kk, add, bias, R,     \
+         wide, stretch_at(st, (size_t)i, 0))
     /* sixteen sums in flight where wide: 32 registers hold them, and each
      * row of B is loaded once for eight rows of C */
     for (; wide && n >= 16 && i + 8 <= m; i += 8)
-        rows(a + (size_t)i * ars, ars, acs, b, ldb, c + (size_t)i * ldc, ldc, n, kk, add, bias, 8,
-             wide);
+        ROWS_AT(8);
     for (; n >= 16 && i + 6 <= m; i += 6) /* twelve sums in flight */
-        rows(a + (size_t)i * ars, ars, acs, b, ldb, c + (size_t)i * ldc, ldc, n, kk, add, bias, 6,
-             wide);
+        ROWS_AT(6);
     for (; i + 4 <= m; i += 4)
-        rows(a + (size_t)i * ars, ars, acs, b, ldb, c + (size_t)i * ldc, ldc, n, kk, add, bias, 4,
-             wide);
+        ROWS_AT(4);
     for (; i < m; i++)
-        rows(a + (size_t)i * ars, ars, acs, b, ldb, c + (size_t)i * ldc, ldc, n, kk, add, bias, 1,
-             wide);
+        ROWS_AT(1);
+#undef ROWS_AT
 }
 
 MAT_KERNEL static void rows_times_narrow(const float *restrict a, size_t ars, size_t acs,
                                          const float *restrict b, size_t ldb, float *restrict c,
                                          size_t ldc, int m, int n, int kk, bool add,
-                                         const float *restrict bias)
+                                         const float *restrict bias, const struct stretch st)
 {
-    rows_times(a, ars, acs, b, ldb, c, ldc, m, n, kk, add, bias, false);
+    rows_times(a, ars, acs, b, ldb, c, ldc, m, n, kk, add, bias, false, st);
 }
 
 #if WIDE_COLUMNS
 VEC_WIDE_TARGET static void rows_times_wide(const float *restrict a, size_t ars, size_t acs,
                                             const float *restrict b, size_t ldb, float *restrict c,
                                             size_t ldc, int m, int n, int kk, bool add,
-                                            const float *restrict bias)
+                                            const float *restrict bias, const struct stretch st)
 {
-    rows_times(a, ars, acs, b, ldb, c, ldc, m, n, kk, add, bias, true);
+    rows_times(a, ars, acs, b, ldb, c, ldc, m, n, kk, add, bias, true, st);
 }
 #endif
+
+/* rows_times_wide where the columns fill its blocks and the processor has
+ * them, else rows_times_narrow. */
+static void rows_times_any(const float *restrict a, size_t ars, size_t acs, const float *restrict b,
+                           size_t ldb, float *restrict c, size_t ldc, int m, int n, int kk,
+                           bool add, const float *restrict bias, const struct stretch st)
+{
+#if WIDE_COLUMNS
+    if (n >= 16 && vec_have_wide()) {
+        rows_times_wide(a, ars, acs, b, ldb, c, ldc, m, n, kk, add, bias, st);
+        return;
+    }
+#endif
+    rows_times_narrow(a, ars, acs, b, ldb, c, ldc, m, n, kk, add, bias, st);
+}
 
 /* Floats after each row of a copied A: rows a power of two floats apart
  * share the same few sets of the cache, and writing them down a column
@@ -222,10 +289,43 @@ VEC_WIDE_TARGET static void rows_times_wide(const float *restrict a, size_t ars,
  * the second-level cache.  Each element is summed as it was, in its block. */
 #define SLICE_FLOATS ((size_t)1 << 17)
 
+/* Rows of A and B a stretch takes when A is read down its columns: their
+ * lines, a row of each matrix apart, stay in the first-level cache while
+ * every block of C reads them (rows a power of two floats apart share a
+ * few sets of it, so there are not many more). */
+#define STRETCH_ROWS 32
+
+/* C = A·B where A is read down its columns (the transpose of a matrix:
+ * a weights' gradient, p over every row of a batch) and C is small: p a
+ * stretch at a time, every block of C summing its stretch, so that the
+ * stretch's rows of both matrices stay in the first-level cache and
+ * neither is copied; the sums kept in part between stretches.  False
+ * when part cannot be had. */
+static bool rows_times_stretches(const float *restrict a, size_t ars, size_t acs,
+                                 const float *restrict b, size_t ldb, float *restrict c, size_t ldc,
+                                 int m, int n, int kk, bool add, const float *restrict bias)
+{
+    float *part = malloc((size_t)m * (size_t)n * sizeof *part);
+    if (!part)
+        return false;
+    for (int p0 = 0; p0 < kk; p0 += STRETCH_ROWS) {
+        const int w = kk - p0 < STRETCH_ROWS ? kk - p0 : STRETCH_ROWS;
+        const struct stretch st = {p0 > 0 ? part : NULL, p0 + w < kk ? part : NULL, (size_t)n};
+        rows_times_any(a + (size_t)p0 * acs, ars, acs, b + (size_t)p0 * ldb, ldb, c, ldc, m, n, w,
+                       add, bias, st);
+    }
+    free(part);
+    return true;
+}
+
 void mat_rows_times(const float *restrict a, size_t ars, size_t acs, const float *restrict b,
                     size_t ldb, float *restrict c, size_t ldc, int m, int n, int kk, bool add,
                     const float *restrict bias)
 {
+    const struct stretch whole = {NULL, NULL, 0};
+    if (ars == 1 && acs > 1 && kk > 4 * STRETCH_ROWS && (size_t)kk * (size_t)n > SLICE_FLOATS &&
+        m >= 8 && rows_times_stretches(a, ars, acs, b, ldb, c, ldc, m, n, kk, add, bias))
+        return;
     int nb = n;
     if (kk > 0 && (size_t)kk * (size_t)n > SLICE_FLOATS) {
         nb = (int)(SLICE_FLOATS / (size_t)kk) / 32 * 32;
@@ -235,10 +335,10 @@ void mat_rows_times(const float *restrict a, size_t ars, size_t acs, const float
      * more than one slice and more than one group of rows to read it): the
      * rows re-read it from a few pages, not from a page or two a row */
     float *packed = nb < n && m > 6 ? malloc((size_t)kk * (size_t)nb * sizeof *packed) : NULL;
-    /* an A read down its columns (the transpose of a matrix, as in a
-     * weights' gradient), read again for every slice: copied transposed
-     * first, so that a group of rows reads its A from a few lines next to
-     * each other instead of one line a step */
+    /* an A read down its columns (the transpose of a matrix), read again
+     * for every slice: copied transposed first, so that a group of rows
+     * reads its A from a few lines next to each other instead of one line
+     * a step */
     const size_t ldt = (size_t)kk + AT_PAD;
     float *at = packed && ars == 1 && acs > 1 ? malloc((size_t)m * ldt * sizeof *at) : NULL;
     if (at) {
@@ -250,7 +350,7 @@ void mat_rows_times(const float *restrict a, size_t ars, size_t acs, const float
 
     for (int j0 = 0; j0 < n; j0 += nb) {
         const int w = n - j0 < nb ? n - j0 : nb;
-        const float *bj = b + j0, *biasj = bias ? bias + j0 : NULL;
+        const float *bj = b + j0;
         size_t ldj = ldb;
         if (packed) {
             for (int p = 0; p < kk; p++)
@@ -259,13 +359,8 @@ void mat_rows_times(const float *restrict a, size_t ars, size_t acs, const float
             bj = packed;
             ldj = (size_t)w;
         }
-#if WIDE_COLUMNS
-        if (w >= 16 && vec_have_wide()) {
-            rows_times_wide(a, ars, acs, bj, ldj, c + j0, ldc, m, w, kk, add, biasj);
-            continue;
-        }
-#endif
-        rows_times_narrow(a, ars, acs, bj, ldj, c + j0, ldc, m, w, kk, add, biasj);
+        rows_times_any(a, ars, acs, bj, ldj, c + j0, ldc, m, w, kk, add, bias ? bias + j0 : NULL,
+                       whole);
     }
     free(packed);
     free(at);

@@ -254,6 +254,47 @@ START_TEST(test_rows_times_blocks)
 }
 END_TEST
 
+/* A read down its columns over a long p (a weights' gradient) is taken a
+ * stretch of p at a time, the sums kept between stretches; every element
+ * comes out as from the same A copied to rows first (which takes the loops
+ * in one go), to the bit.  _i: size (bits 2..), add (bit 1), bias (bit 0). */
+START_TEST(test_rows_times_stretches)
+{
+    static const int sizes[][3] = {{19, 200, 1000}, {8, 40, 4100}, {64, 256, 700}};
+    const int *sz = sizes[_i / 4];
+    const int m = sz[0], n = sz[1], k = sz[2];
+    const bool add = _i & 2, with_bias = _i & 1;
+    struct rng r;
+    rng_init(&r, 5500u + (uint32_t)_i);
+    const size_t mn = (size_t)m * (size_t)n;
+    float *a = random_floats(&r, (size_t)k * (size_t)m, -2.0, 2.0); /* (k, m): A transposed */
+    float *b = random_floats(&r, (size_t)k * (size_t)n, -1.0, 1.0);
+    float *bias = random_floats(&r, (size_t)n, -0.5, 0.5);
+    float *down = random_floats(&r, mn, -1.0, 1.0);
+    float *rows = malloc(mn * sizeof *rows), *at = malloc((size_t)m * (size_t)k * sizeof *at);
+    ck_assert_ptr_nonnull(rows);
+    ck_assert_ptr_nonnull(at);
+    memcpy(rows, down, mn * sizeof *rows);
+    for (int p = 0; p < k; p++)
+        for (int i = 0; i < m; i++)
+            at[(size_t)i * (size_t)k + (size_t)p] = a[(size_t)p * (size_t)m + (size_t)i];
+    mat_rows_times(a, 1, (size_t)m, b, (size_t)n, down, (size_t)n, m, n, k, add,
+                   with_bias ? bias : NULL);
+    mat_rows_times(at, (size_t)k, 1, b, (size_t)n, rows, (size_t)n, m, n, k, add,
+                   with_bias ? bias : NULL);
+    for (size_t x = 0; x < mn; x++)
+        ck_assert_msg(memcmp(down + x, rows + x, sizeof *down) == 0,
+                      "(%d, %d, %d) element %zu: %.9g down the columns, %.9g from rows", m, n, k, x,
+                      (double)down[x], (double)rows[x]);
+    free(a);
+    free(b);
+    free(bias);
+    free(down);
+    free(rows);
+    free(at);
+}
+END_TEST
+
 /* mat_transpose_rows moves every float where the definition says, in its
  * tiles of eight and sixteen and at their edges, and leaves the floats
  * between bt's rows alone.  _i: rows 1..23, then 24..47 with k 16..39 and
@@ -595,6 +636,7 @@ static Suite *mat_suite(void)
     tcase_add_test(tc, test_backend_selection);
     tcase_add_loop_test(tc, test_rows_times_blocks, 0, 32);
     tcase_add_loop_test(tc, test_transpose_rows, 0, 47);
+    tcase_add_loop_test(tc, test_rows_times_stretches, 0, 12);
     tcase_add_loop_test(tc, test_col_sums, 0, 8);
     suite_add_tcase(s, tc);
 
