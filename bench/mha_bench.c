@@ -59,9 +59,10 @@ static void usage(FILE *out)
             "times OpenBLAS's sgemm alone on N x N matrices (the roof the speed\n"
             "tables are read against) and prints its GFLOP/s.\n"
             "\n"
-            "mha-bench --product M N K [--trans] [--repeat R]\n"
-            "times one product (M x K by K x N, or by N x K transposed) through the\n"
-            "plain loops and through OpenBLAS, and prints the best GFLOP/s of each.\n",
+            "mha-bench --product M N K [--trans | --weights-grad] [--repeat R]\n"
+            "times one product (M x K by K x N, or by N x K transposed; or a linear\n"
+            "layer's weights' gradient, N x M transposed by M x K) through the plain\n"
+            "loops and through OpenBLAS, and prints the best GFLOP/s of each.\n",
             MHA_MAX_TOKENS, MHA_MAX_D_MODEL, BENCH_MAX_RUNS, BENCH_MAX_RUNS,
             mat_have_cblas() ? "does" : "does not");
 }

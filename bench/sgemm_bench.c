@@ -74,17 +74,20 @@ int bench_sgemm(int argc, char **argv)
 
 int bench_product(int argc, char **argv);
 
-/* mha-bench --product M N K [--trans] [--repeat R]: C (M, N) = A (M, K) ·
- * B, B (K, N) or, with --trans, (N, K) used transposed, timed R times
- * (default 7) through the plain loops (mat_mul_plain, as mat_mul takes them)
- * and through OpenBLAS's call; prints the best GFLOP/s of each, and the
- * kernels OpenBLAS chose, as one JSON line. */
+/* mha-bench --product M N K [--trans | --weights-grad] [--repeat R]: C (M,
+ * N) = A (M, K) · B, B (K, N) or, with --trans, (N, K) used transposed; or,
+ * with --weights-grad, a linear layer's weights' gradient dW (N, K) += dYᵀ
+ * · X for dY (M, N) and X (M, K), its first matrix read down the columns
+ * (M the batch's rows).  Timed R times (default 7) through the plain loops
+ * (mat_mul_plain and mat_mul_backward, as the engine takes them) and
+ * through OpenBLAS's call; prints the best GFLOP/s of each, and the kernels
+ * OpenBLAS chose, as one JSON line. */
 int bench_product(int argc, char **argv)
 {
     /* argv[0] is "--product" */
     long size[3] = {0, 0, 0};
     int repeat = 7;
-    bool trans = false, ok = argc >= 4;
+    bool trans = false, grad = false, ok = argc >= 4;
     for (int i = 0; ok && i < 3; i++) {
         char *end = NULL;
         size[i] = strtol(argv[1 + i], &end, 10);
@@ -92,8 +95,10 @@ int bench_product(int argc, char **argv)
     }
     for (int i = 4; ok && i < argc; i++) {
         char *end = NULL;
-        if (strcmp(argv[i], "--trans") == 0)
+        if (strcmp(argv[i], "--trans") == 0 && !grad)
             trans = true;
+        else if (strcmp(argv[i], "--weights-grad") == 0 && !trans)
+            grad = true;
         else if (strcmp(argv[i], "--repeat") == 0 && i + 1 < argc &&
                  (repeat = (int)strtol(argv[i + 1], &end, 10), end != argv[i + 1]) &&
                  *end == '\0' && repeat >= 1 && repeat <= 1000)
@@ -102,8 +107,8 @@ int bench_product(int argc, char **argv)
             ok = false;
     }
     if (!ok) {
-        fprintf(stderr, "mha-bench: usage: mha-bench --product M N K [--trans] [--repeat R]   "
-                        "(M, N, K 1..8192, R 1..1000)\n");
+        fprintf(stderr, "mha-bench: usage: mha-bench --product M N K [--trans | --weights-grad] "
+                        "[--repeat R]   (M, N, K 1..8192, R 1..1000)\n");
         return 2;
     }
     const int m = (int)size[0], n = (int)size[1], k = (int)size[2];
@@ -119,13 +124,19 @@ int bench_product(int argc, char **argv)
         a[i] = (float)((i * 2654435761u) % 2001u) / 1000.0f - 1.0f;
     for (size_t i = 0; i < (size_t)n * (size_t)k; i++)
         b[i] = (float)((i * 40503u) % 2001u) / 1000.0f - 1.0f;
+    for (size_t i = 0; grad && i < (size_t)m * (size_t)n; i++) /* dY */
+        c[i] = (float)((i * 2246822519u) % 2001u) / 1000.0f - 1.0f;
     const double flop = 2.0 * m * n * k;
     double best[2] = {0.0, 0.0}; /* plain, OpenBLAS */
     const bool blas = mat_have_cblas();
     for (int way = 0; way < (blas ? 2 : 1); way++)
         for (int r = 0; r <= repeat; r++) { /* the first call warms up */
             const double t0 = bench_now_ms();
-            if (way == 0)
+            if (grad && way == 0) /* a: X (m, k), c: dY (m, n), b: dW (n, k) */
+                mat_mul_backward(a, b, c, NULL, b, m, n, k, true);
+            else if (grad)
+                mat_blas_sgemm(true, false, n, k, m, 1.0f, c, n, a, k, 1.0f, b, k);
+            else if (way == 0)
                 mat_mul_plain(a, b, c, m, n, k, trans);
             else
                 mat_blas_sgemm(false, trans, m, n, k, 1.0f, a, k, b, trans ? k : n, 0.0f, c, n);
@@ -133,8 +144,9 @@ int bench_product(int argc, char **argv)
             if (r > 0 && gflops > best[way])
                 best[way] = gflops;
         }
-    printf("{\"product\":[%d,%d,%d],\"trans\":%s,\"repeat\":%d,\"plain_gflops_best\":%.1f,", m, n,
-           k, trans ? "true" : "false", repeat, best[0]);
+    printf("{\"product\":[%d,%d,%d],\"trans\":%s,\"weights_grad\":%s,\"repeat\":%d,"
+           "\"plain_gflops_best\":%.1f,",
+           m, n, k, trans ? "true" : "false", grad ? "true" : "false", repeat, best[0]);
     if (blas)
         printf("\"openblas_gflops_best\":%.1f,\"core\":\"%s\"}\n", best[1], mat_blas_core());
     else

@@ -32,6 +32,12 @@ int train_check_batch(const struct train_model *m, const struct train_batch *b,
     return 0;
 }
 
+/* Floats of a batch's q (k, v) past which a sequence's attention reads
+ * them from beyond the second-level cache: there the next sequence's are
+ * asked for while a sequence's heads run (mha_prefetch_share); below, the
+ * asking would cost more than it saves. */
+#define PREFETCH_FLOATS ((size_t)1 << 16)
+
 /* Passes 1 and 2 of the forward pass: x, then the attention up to the
  * merged heads (the output projection is the read-out's). */
 void train_forward_attention(struct train_model *m, const struct train_batch *b)
@@ -54,9 +60,10 @@ void train_forward_attention(struct train_model *m, const struct train_batch *b)
     mat_linear(m->x, w->w_q, w->b_q, t0->q, rows, d, d);
     mat_linear(m->x, w->w_k, w->b_k, t0->k, rows, d, d);
     mat_linear(m->x, w->w_v, w->b_v, t0->v, rows, d, d);
+    const bool ask = (size_t)rows * (size_t)d > PREFETCH_FLOATS;
     for (int s = 0; s < b->size; s++)
         mha_forward_attend_lean(c->causal, c->scaled, &m->traces[s],
-                                s + 1 < b->size ? &m->traces[s + 1] : NULL);
+                                ask && s + 1 < b->size ? &m->traces[s + 1] : NULL);
 }
 
 /* The rest of the forward pass from the merged heads: the attention's
@@ -126,7 +133,7 @@ void train_backward(struct train_model *m, const struct train_batch *b)
     memset(m->d_merged, 0, n * sizeof(float));
     mat_linear_backward(t0->merged, w->w_o, m->d_r, m->d_merged, g->w_o, g->b_o, rows, d, d);
     for (int s = 0; s < m->fwd_size; s++) {
-        const bool more = s + 1 < m->fwd_size;
+        const bool more = n > PREFETCH_FLOATS && s + 1 < m->fwd_size;
         const struct mha_next next = {more ? &m->traces[s + 1] : NULL,
                                       more ? m->d_merged + (size_t)(s + 1) * Td : NULL};
         mha_backward_attend(&m->traces[s], m->d_merged + (size_t)s * Td,
