@@ -207,6 +207,39 @@ START_TEST(test_backend_selection)
 }
 END_TEST
 
+/* The operands of a product test, drawn from seed: A (a_floats floats in
+ * ±2), B (k, n) and a bias (n) in ±1 and ±0.5, and C's first values (m, n)
+ * in ±1, with a copy of those. */
+struct operands {
+    float *a, *b, *bias, *c, *c2;
+};
+
+static struct operands draw_operands(uint32_t seed, size_t a_floats, int m, int n, int k)
+{
+    struct rng r;
+    rng_init(&r, seed);
+    const size_t mn = (size_t)m * (size_t)n;
+    struct operands o = {
+        .a = random_floats(&r, a_floats, -2.0, 2.0),
+        .b = random_floats(&r, (size_t)k * (size_t)n, -1.0, 1.0),
+        .bias = random_floats(&r, (size_t)n, -0.5, 0.5),
+        .c = random_floats(&r, mn, -1.0, 1.0),
+        .c2 = malloc(mn * sizeof(float)),
+    };
+    ck_assert_ptr_nonnull(o.c2);
+    memcpy(o.c2, o.c, mn * sizeof(float));
+    return o;
+}
+
+static void free_operands(struct operands *o)
+{
+    free(o->a);
+    free(o->b);
+    free(o->bias);
+    free(o->c);
+    free(o->c2);
+}
+
 /* mat_rows_times takes the columns of C thirty-two and sixteen at a time,
  * eight rows at a time, in registers of sixteen where the processor has
  * AVX-512, sixteen as two registers of eight otherwise, six rows at a time
@@ -223,16 +256,9 @@ START_TEST(test_rows_times_blocks)
     const int *s = sizes[_i / 4];
     const int m = s[0], n = s[1], k = s[2];
     const bool add = _i & 2, with_bias = _i & 1;
-    struct rng r;
-    rng_init(&r, 5000u + (uint32_t)_i);
-    const size_t mn = (size_t)m * (size_t)n;
-    float *a = random_floats(&r, (size_t)m * (size_t)k, -2.0, 2.0);
-    float *b = random_floats(&r, (size_t)k * (size_t)n, -1.0, 1.0);
-    float *bias = random_floats(&r, (size_t)n, -0.5, 0.5);
-    float *whole = random_floats(&r, mn, -1.0, 1.0);
-    float *slices = malloc(mn * sizeof *slices);
-    ck_assert_ptr_nonnull(slices);
-    memcpy(slices, whole, mn * sizeof *slices);
+    struct operands o = draw_operands(5000u + (uint32_t)_i, (size_t)m * (size_t)k, m, n, k);
+    const float *a = o.a, *b = o.b, *bias = o.bias;
+    float *whole = o.c, *slices = o.c2;
     mat_rows_times(a, (size_t)k, 1, b, (size_t)n, whole, (size_t)n, m, n, k, add,
                    with_bias ? bias : NULL);
     const int blocked = n / 8 * 8;
@@ -246,11 +272,7 @@ START_TEST(test_rows_times_blocks)
                           "(%d, %d, %d) row %d column %d: %.9g whole, %.9g by eight", m, n, k, i, j,
                           (double)whole[at], (double)slices[at]);
         }
-    free(a);
-    free(b);
-    free(bias);
-    free(whole);
-    free(slices);
+    free_operands(&o);
 }
 END_TEST
 
@@ -264,17 +286,12 @@ START_TEST(test_rows_times_stretches)
     const int *sz = sizes[_i / 4];
     const int m = sz[0], n = sz[1], k = sz[2];
     const bool add = _i & 2, with_bias = _i & 1;
-    struct rng r;
-    rng_init(&r, 5500u + (uint32_t)_i);
     const size_t mn = (size_t)m * (size_t)n;
-    float *a = random_floats(&r, (size_t)k * (size_t)m, -2.0, 2.0); /* (k, m): A transposed */
-    float *b = random_floats(&r, (size_t)k * (size_t)n, -1.0, 1.0);
-    float *bias = random_floats(&r, (size_t)n, -0.5, 0.5);
-    float *down = random_floats(&r, mn, -1.0, 1.0);
-    float *rows = malloc(mn * sizeof *rows), *at = malloc((size_t)m * (size_t)k * sizeof *at);
-    ck_assert_ptr_nonnull(rows);
+    /* a: (k, m), A transposed */
+    struct operands o = draw_operands(5500u + (uint32_t)_i, (size_t)k * (size_t)m, m, n, k);
+    const float *a = o.a, *b = o.b, *bias = o.bias;
+    float *down = o.c, *rows = o.c2, *at = malloc((size_t)m * (size_t)k * sizeof *at);
     ck_assert_ptr_nonnull(at);
-    memcpy(rows, down, mn * sizeof *rows);
     for (int p = 0; p < k; p++)
         for (int i = 0; i < m; i++)
             at[(size_t)i * (size_t)k + (size_t)p] = a[(size_t)p * (size_t)m + (size_t)i];
@@ -286,11 +303,7 @@ START_TEST(test_rows_times_stretches)
         ck_assert_msg(memcmp(down + x, rows + x, sizeof *down) == 0,
                       "(%d, %d, %d) element %zu: %.9g down the columns, %.9g from rows", m, n, k, x,
                       (double)down[x], (double)rows[x]);
-    free(a);
-    free(b);
-    free(bias);
-    free(down);
-    free(rows);
+    free_operands(&o);
     free(at);
 }
 END_TEST
