@@ -279,11 +279,6 @@ static void rows_times_any(const float *restrict a, size_t ars, size_t acs, cons
     rows_times_narrow(a, ars, acs, b, ldb, c, ldc, m, n, kk, add, bias, st);
 }
 
-/* Floats after each row of a copied A: rows a power of two floats apart
- * share the same few sets of the cache, and writing them down a column
- * runs at a quarter of the speed. */
-#define AT_PAD 16
-
 /* Floats of B the rows read again and again at most: a wider B is taken a
  * slice of columns at a time (a multiple of 32), so that the slice stays in
  * the second-level cache.  Each element is summed as it was, in its block. */
@@ -324,7 +319,7 @@ void mat_rows_times(const float *restrict a, size_t ars, size_t acs, const float
 {
     const struct stretch whole = {NULL, NULL, 0};
     if (ars == 1 && acs > 1 && kk > 4 * STRETCH_ROWS && (size_t)kk * (size_t)n > SLICE_FLOATS &&
-        m >= 8 && rows_times_stretches(a, ars, acs, b, ldb, c, ldc, m, n, kk, add, bias))
+        rows_times_stretches(a, ars, acs, b, ldb, c, ldc, m, n, kk, add, bias))
         return;
     int nb = n;
     if (kk > 0 && (size_t)kk * (size_t)n > SLICE_FLOATS) {
@@ -335,18 +330,6 @@ void mat_rows_times(const float *restrict a, size_t ars, size_t acs, const float
      * more than one slice and more than one group of rows to read it): the
      * rows re-read it from a few pages, not from a page or two a row */
     float *packed = nb < n && m > 6 ? malloc((size_t)kk * (size_t)nb * sizeof *packed) : NULL;
-    /* an A read down its columns (the transpose of a matrix), read again
-     * for every slice: copied transposed first, so that a group of rows
-     * reads its A from a few lines next to each other instead of one line
-     * a step */
-    const size_t ldt = (size_t)kk + AT_PAD;
-    float *at = packed && ars == 1 && acs > 1 ? malloc((size_t)m * ldt * sizeof *at) : NULL;
-    if (at) {
-        mat_transpose_rows(a, acs, kk, m, at, ldt);
-        a = at;
-        ars = ldt;
-        acs = 1;
-    }
 
     for (int j0 = 0; j0 < n; j0 += nb) {
         const int w = n - j0 < nb ? n - j0 : nb;
@@ -363,7 +346,6 @@ void mat_rows_times(const float *restrict a, size_t ars, size_t acs, const float
                        whole);
     }
     free(packed);
-    free(at);
 }
 
 bool mat_rows_plain_wins(void)

@@ -238,8 +238,7 @@ void mha_prefetch_share(struct mha_next next, int h)
         __builtin_prefetch(t->weights + (size_t)h * att + x);
 }
 
-void mha_forward_attend_lean(bool causal, bool scaled, struct mha_trace *t,
-                             const struct mha_trace *next)
+void mha_forward_attend_lean(bool causal, bool scaled, struct mha_trace *t, struct mha_next next)
 {
     if (!mha_rows_fit(t->lk, t->d_k)) {
         mha_forward_attend(NULL, causal, scaled, t);
@@ -247,7 +246,7 @@ void mha_forward_attend_lean(bool causal, bool scaled, struct mha_trace *t,
     }
     attend_begin(t, causal, scaled);
     for (int h = 0; h < t->heads; h++) {
-        mha_prefetch_share((struct mha_next){next, NULL}, h);
+        mha_prefetch_share(next, h);
         const struct mha_rows_head hd = mha_rows_head_in_place(t, h);
         t->empty_rows += mha_rows_attend(&hd, NULL, causal, t->scale, t->row_empty);
     }

@@ -229,22 +229,20 @@ void mha_forward_seq(const float *query, const float *key, const float *value,
  * Pass 6 (output = merged·W_oᵀ + b_o) is left to the caller. */
 void mha_forward_attend(const unsigned char *mask, bool causal, bool scaled, struct mha_trace *t);
 
-/* mha_forward_attend as training needs it: the same t->weights and
- * t->merged to the bit, but where the row kernels take the heads
- * (mha_rows_fit) each head is read from its columns of q, k and v and
- * written into its columns of merged, and qh, kh, vh, scores, scaled
- * scores and context are left unwritten (the backward pass reads none of
- * them).  next (or NULL): the trace a caller will run next, whose q, k and
- * v are asked into the cache a share with each head of t's. */
-void mha_forward_attend_lean(bool causal, bool scaled, struct mha_trace *t,
-                             const struct mha_trace *next);
-
 /* The inputs of a trace's attention a caller will work on next: its q, k
  * and v, and going backwards its weights and d merged (NULL: none). */
 struct mha_next {
     const struct mha_trace *t;
     const float *d_merged;
 };
+
+/* mha_forward_attend as training needs it: the same t->weights and
+ * t->merged to the bit, but where the row kernels take the heads
+ * (mha_rows_fit) each head is read from its columns of q, k and v and
+ * written into its columns of merged, and qh, kh, vh, scores, scaled
+ * scores and context are left unwritten (the backward pass reads none of
+ * them).  next: as in mha_prefetch_share (going forwards: d_merged NULL). */
+void mha_forward_attend_lean(bool causal, bool scaled, struct mha_trace *t, struct mha_next next);
 
 /* Asks for head h's share (1 / t->heads of the rows, and head h's
  * weights) of next's inputs to be brought into the cache, while head h of

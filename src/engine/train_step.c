@@ -32,11 +32,19 @@ int train_check_batch(const struct train_model *m, const struct train_batch *b,
     return 0;
 }
 
-/* Floats of a batch's q (k, v) past which a sequence's attention reads
- * them from beyond the second-level cache: there the next sequence's are
- * asked for while a sequence's heads run (mha_prefetch_share); below, the
- * asking would cost more than it saves. */
-#define PREFETCH_FLOATS ((size_t)1 << 16)
+/* The inputs of sequence s + 1 of a batch of size sequences, for asking
+ * into the cache while sequence s's heads run (mha_prefetch_share): only
+ * where the batch's q (rows × d floats, and k and v as many) passes 65536
+ * floats, so that a sequence's attention reads them from beyond the
+ * second-level cache; below, the asking would cost more than it saves.
+ * d_merged (or NULL going forwards): the batch's, s + 1's rows Td on. */
+static struct mha_next ahead(const struct train_model *m, int s, int size, int rows,
+                             const float *d_merged, size_t Td)
+{
+    const bool ask = (size_t)rows * (size_t)m->cfg.d_model > ((size_t)1 << 16) && s + 1 < size;
+    return (struct mha_next){ask ? &m->traces[s + 1] : NULL,
+                             ask && d_merged ? d_merged + (size_t)(s + 1) * Td : NULL};
+}
 
 /* Passes 1 and 2 of the forward pass: x, then the attention up to the
  * merged heads (the output projection is the read-out's). */
@@ -60,10 +68,9 @@ void train_forward_attention(struct train_model *m, const struct train_batch *b)
     mat_linear(m->x, w->w_q, w->b_q, t0->q, rows, d, d);
     mat_linear(m->x, w->w_k, w->b_k, t0->k, rows, d, d);
     mat_linear(m->x, w->w_v, w->b_v, t0->v, rows, d, d);
-    const bool ask = (size_t)rows * (size_t)d > PREFETCH_FLOATS;
     for (int s = 0; s < b->size; s++)
         mha_forward_attend_lean(c->causal, c->scaled, &m->traces[s],
-                                ask && s + 1 < b->size ? &m->traces[s + 1] : NULL);
+                                ahead(m, s, b->size, rows, NULL, Td));
 }
 
 /* The rest of the forward pass from the merged heads: the attention's
@@ -132,14 +139,11 @@ void train_backward(struct train_model *m, const struct train_batch *b)
      * rows, passes 5-2 per sequence, the projections over all rows */
     memset(m->d_merged, 0, n * sizeof(float));
     mat_linear_backward(t0->merged, w->w_o, m->d_r, m->d_merged, g->w_o, g->b_o, rows, d, d);
-    for (int s = 0; s < m->fwd_size; s++) {
-        const bool more = n > PREFETCH_FLOATS && s + 1 < m->fwd_size;
-        const struct mha_next next = {more ? &m->traces[s + 1] : NULL,
-                                      more ? m->d_merged + (size_t)(s + 1) * Td : NULL};
+    for (int s = 0; s < m->fwd_size; s++)
         mha_backward_attend(&m->traces[s], m->d_merged + (size_t)s * Td,
                             m->d_query + (size_t)s * Td, m->d_key + (size_t)s * Td,
-                            m->d_value + (size_t)s * Td, m->work, next);
-    }
+                            m->d_value + (size_t)s * Td, m->work,
+                            ahead(m, s, m->fwd_size, rows, m->d_merged, Td));
     mat_linear_backward(m->x, w->w_q, m->d_query, m->d_x, g->w_q, g->b_q, rows, d, d);
     mat_linear_backward(m->x, w->w_k, m->d_key, m->d_x, g->w_k, g->b_k, rows, d, d);
     mat_linear_backward(m->x, w->w_v, m->d_value, m->d_x, g->w_v, g->b_v, rows, d, d);

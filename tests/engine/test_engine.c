@@ -187,7 +187,7 @@ START_TEST(test_lean_same_bits)
     memcpy(lean->q, full->q, n * sizeof(float));
     memcpy(lean->k, full->k, n * sizeof(float));
     memcpy(lean->v, full->v, n * sizeof(float));
-    mha_forward_attend_lean(causal, scaled, lean, NULL);
+    mha_forward_attend_lean(causal, scaled, lean, (struct mha_next){NULL, NULL});
     const size_t att = (size_t)sz[2] * (size_t)sz[0] * (size_t)sz[0];
     ck_assert_msg(memcmp(lean->weights, full->weights, att * sizeof(float)) == 0,
                   "weights differ at (%d, %d, %d), causal %d, scaled %d", sz[0], sz[1], sz[2],
