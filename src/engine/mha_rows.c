@@ -60,22 +60,45 @@ static VEC_INLINE void weighted_rows(float *restrict y, const float *restrict s,
 }
 
 /* m (rows, d_k), rows ld apart -> t (d_k rows of nc registers), keys past
- * rows zero */
-static void transpose_in(const float *m, size_t ld, vec8 *t, int rows, int d_k, int nc)
+ * rows zero: eight keys by eight columns at a time through transpose8x8,
+ * what is left over one float at a time */
+static VEC_INLINE void transpose_in(const float *m, size_t ld, vec8 *t, int rows, int d_k, int nc)
 {
+    const int full = rows / LANES, wide = d_k / LANES * LANES;
+    for (int c = 0; c < full; c++)
+        for (int p0 = 0; p0 < wide; p0 += LANES) {
+            vec8 in[LANES], out[LANES];
+            for (int r = 0; r < LANES; r++)
+                memcpy(&in[r], m + (size_t)(c * LANES + r) * ld + (size_t)p0, sizeof in[r]);
+            transpose8x8(in, out);
+            for (int x = 0; x < LANES; x++)
+                t[(size_t)(p0 + x) * (size_t)nc + (size_t)c] = out[x];
+        }
     float *f = (float *)(void *)t;
-    memset(f, 0, (size_t)d_k * (size_t)nc * LANES * sizeof *f);
-    for (int j = 0; j < rows; j++)
+    for (int c = full; c < nc; c++) /* the last chunk, part keys part zero */
         for (int p = 0; p < d_k; p++)
+            t[(size_t)p * (size_t)nc + (size_t)c] = (vec8){0};
+    for (int j = 0; j < rows; j++)
+        for (int p = j < full * LANES ? wide : 0; p < d_k; p++)
             f[((size_t)p * (size_t)nc) * LANES + (size_t)j] = m[(size_t)j * ld + (size_t)p];
 }
 
 /* the twin: t (d_k rows of nc registers) -> m (rows, d_k), rows ld apart */
-static void transpose_out(const vec8 *t, float *m, size_t ld, int rows, int d_k, int nc)
+static VEC_INLINE void transpose_out(const vec8 *t, float *m, size_t ld, int rows, int d_k, int nc)
 {
+    const int full = rows / LANES, wide = d_k / LANES * LANES;
+    for (int c = 0; c < full; c++)
+        for (int p0 = 0; p0 < wide; p0 += LANES) {
+            vec8 in[LANES], out[LANES];
+            for (int x = 0; x < LANES; x++)
+                in[x] = t[(size_t)(p0 + x) * (size_t)nc + (size_t)c];
+            transpose8x8(in, out);
+            for (int r = 0; r < LANES; r++)
+                memcpy(m + (size_t)(c * LANES + r) * ld + (size_t)p0, &out[r], sizeof out[r]);
+        }
     const float *f = (const float *)(const void *)t;
     for (int j = 0; j < rows; j++)
-        for (int p = 0; p < d_k; p++)
+        for (int p = j < full * LANES ? wide : 0; p < d_k; p++)
             m[(size_t)j * ld + (size_t)p] = f[((size_t)p * (size_t)nc) * LANES + (size_t)j];
 }
 
