@@ -213,6 +213,24 @@ void train_adam_step(struct train_model *m, float lr);
 float train_step(struct train_model *m, const struct train_batch *b, float lr,
                  struct mha_error *err);
 
+/* Where a step taken in parts (train_step_part) goes on from: all zero
+ * before its first part, and again once it is done; forward_only stops
+ * it after the loss (a forward pass, as train_forward). */
+struct train_step_job {
+    int part, i;
+    bool forward_only;
+};
+
+/* train_step in parts of a few milliseconds at most (a sequence's heads,
+ * an output's read-out, a projection's gradients), asking more(ctx) after
+ * each whether to go on: 1 when the step is done (the loss in m->loss, the
+ * same numbers as train_step), 0 when it stopped between parts (call again
+ * with the same job and b, nothing else run on m meanwhile but what reads
+ * its parameters), -1 + err when b does not fit.  more NULL: to the end. */
+int train_step_part(struct train_model *m, const struct train_batch *b, float lr,
+                    struct train_step_job *job, bool (*more)(void *ctx), void *ctx,
+                    struct mha_error *err);
+
 /* Predicted class (argmax of probs) of output k for token t of sequence s
  * of the last forward pass. */
 int train_predict(const struct train_model *m, int k, int s, int t);
@@ -381,6 +399,17 @@ struct train_run {
     float eval_loss;
     int *held_set; /* generated task: hash set of the held-out sequences (eval rows + 1) */
     int held_cap;  /* its slots, a power of two */
+    struct train_step_job job; /* a step begun by train_run_step_part */
+};
+
+/* Where an evaluation taken in parts (train_run_evaluate_part) goes on
+ * from: all zero before it starts, and again once it is done. */
+struct train_eval_job {
+    bool begun;
+    int s0; /* the held-out chunk it is in */
+    struct train_step_job fwd;
+    long right[TRAIN_MAX_OUTPUTS], total[TRAIN_MAX_OUTPUTS];
+    double loss;
 };
 
 /* Defaults: TRAIN_DEFAULT_* above. */
@@ -401,9 +430,21 @@ int train_run_reseed(struct train_run *run, uint32_t seed, struct mha_error *err
  * trace is refreshed afterwards. */
 int train_run_steps(struct train_run *run, int n);
 
+/* One step in parts (train_step_part, its batch drawn at the first):
+ * 1 when it is done (last_loss set, the sample's trace refreshed), 0 when
+ * it stopped between parts, -1 at the step limit. */
+int train_run_step_part(struct train_run *run, bool (*more)(void *ctx), void *ctx);
+
 /* Accuracy per output (and loss) on the held-out batch into
  * run->accuracy / run->eval_loss. */
 void train_run_evaluate(struct train_run *run);
+
+/* The same in parts, a held-out chunk's forward pass in train_step_part's
+ * parts: 1 when done, 0 when it stopped between parts (the model's
+ * activations are the evaluation's until it is done), -1 when a chunk does
+ * not fit (nothing set). */
+int train_run_evaluate_part(struct train_run *run, struct train_eval_job *job,
+                            bool (*more)(void *ctx), void *ctx);
 
 /* ---- when a run stops: one rule for the screen and the command line ----
  *

@@ -166,38 +166,70 @@ void train_run_free(struct train_run *run)
     free(run);
 }
 
-int train_run_steps(struct train_run *run, int n)
+int train_run_step_part(struct train_run *run, bool (*more)(void *ctx), void *ctx)
 {
     struct train_model *m = run->model;
-    int done = 0;
-    while (done < n && m->step < run->opt.steps) {
+    if (run->job.part == 0 && run->job.i == 0) { /* a new step: its batch */
+        if (m->step >= run->opt.steps)
+            return -1;
         run->task->generate(run->task, run->batch, m->cfg.vocab, &run->rng);
         train_held_redraw(run, run->batch, m->cfg.vocab);
-        run->last_loss = train_step(m, run->batch, run->opt.lr, NULL);
-        done++;
     }
+    const int rc = train_step_part(m, run->batch, run->opt.lr, &run->job, more, ctx, NULL);
+    if (rc == 0)
+        return 0;
+    run->job = (struct train_step_job){0, 0, false};
+    run->last_loss = rc > 0 ? m->loss : NAN;
     train_model_sample_forward(m, NULL);
+    return 1;
+}
+
+int train_run_steps(struct train_run *run, int n)
+{
+    int done = 0;
+    while (done < n && train_run_step_part(run, NULL, NULL) == 1)
+        done++;
+    if (done == 0)
+        train_model_sample_forward(run->model, NULL);
     return done;
+}
+
+int train_run_evaluate_part(struct train_run *run, struct train_eval_job *job,
+                            bool (*more)(void *ctx), void *ctx)
+{
+    struct train_model *m = run->model;
+    const int K = m->cfg.n_outputs;
+    if (!job->begun)
+        *job = (struct train_eval_job){.begun = true, .fwd = {0, 0, true}};
+    /* every held-out chunk forwarded once: its right answers and its loss */
+    while (job->s0 < run->eval->size) {
+        struct train_batch chunk;
+        const int left = run->eval->size - job->s0;
+        train_batch_view(run->eval, job->s0, left < m->batch_cap ? left : m->batch_cap, &chunk);
+        const int rc = train_step_part(m, &chunk, 0.0f, &job->fwd, more, ctx, NULL);
+        if (rc < 0) {
+            *job = (struct train_eval_job){0};
+            return -1;
+        }
+        if (rc == 0)
+            return 0;
+        train_count_forwarded(m, &chunk, job->right, job->total);
+        job->loss += (double)m->loss * chunk.size;
+        job->s0 += chunk.size;
+        if (job->s0 < run->eval->size && more && !more(ctx))
+            return 0;
+    }
+    run->eval_loss = (float)(job->loss / run->eval->size);
+    for (int k = 0; k < K; k++)
+        run->accuracy[k] = job->total[k] ? (float)job->right[k] / (float)job->total[k] : 0.0f;
+    *job = (struct train_eval_job){0};
+    return 1;
 }
 
 void train_run_evaluate(struct train_run *run)
 {
-    long right[TRAIN_MAX_OUTPUTS], total[TRAIN_MAX_OUTPUTS];
-    struct train_model *m = run->model;
-    double loss = 0.0;
-    if (train_count_right(m, run->eval, right, total, NULL))
-        return;
-    /* the loss of the whole held-out batch, chunk by chunk */
-    for (int s0 = 0; s0 < run->eval->size; s0 += m->batch_cap) {
-        struct train_batch chunk;
-        const int left = run->eval->size - s0;
-        train_batch_view(run->eval, s0, left < m->batch_cap ? left : m->batch_cap, &chunk);
-        train_forward(m, &chunk, NULL);
-        loss += (double)m->loss * chunk.size;
-    }
-    run->eval_loss = (float)(loss / run->eval->size);
-    for (int k = 0; k < m->cfg.n_outputs; k++)
-        run->accuracy[k] = total[k] ? (float)right[k] / (float)total[k] : 0.0f;
+    struct train_eval_job job = {0};
+    train_run_evaluate_part(run, &job, NULL, NULL);
 }
 
 const char *train_run_held_out_source(const struct train_run *run)

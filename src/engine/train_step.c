@@ -46,9 +46,9 @@ static struct mha_next ahead(const struct train_model *m, int s, int size, int r
                              ask && d_merged ? d_merged + (size_t)(s + 1) * Td : NULL};
 }
 
-/* Passes 1 and 2 of the forward pass: x, then the attention up to the
- * merged heads (the output projection is the read-out's). */
-void train_forward_attention(struct train_model *m, const struct train_batch *b)
+/* Passes 1 and 2 of the forward pass up to the heads: x, and the
+ * projections over all batch·T rows at once. */
+static void forward_start(struct train_model *m, const struct train_batch *b)
 {
     const struct train_config *c = &m->cfg;
     const int T = b->len, d = c->d_model, rows = b->size * T;
@@ -63,23 +63,33 @@ void train_forward_attention(struct train_model *m, const struct train_batch *b)
     for (int s = 0; s < b->size; s++)
         train_embed(m, b->tokens + (size_t)s * (size_t)T, T, m->x + (size_t)s * Td);
     /* pass 2: a = MHA(x, x, x), the explorer's attention: its pass 1 (the
-     * projections) over all batch·T rows at once, passes 2-5 per sequence;
-     * its pass 6 is the read-out's */
+     * projections) over all batch·T rows at once, passes 2-5 per sequence
+     * (forward_heads); its pass 6 is the read-out's */
     mat_linear(m->x, w->w_q, w->b_q, t0->q, rows, d, d);
     mat_linear(m->x, w->w_k, w->b_k, t0->k, rows, d, d);
     mat_linear(m->x, w->w_v, w->b_v, t0->v, rows, d, d);
-    for (int s = 0; s < b->size; s++)
-        mha_forward_attend_lean(c->causal, c->scaled, &m->traces[s],
-                                ahead(m, s, b->size, rows, NULL, Td));
 }
 
-/* The rest of the forward pass from the merged heads: the attention's
- * output projection, r = x + a, and each output's logits, softmax and
- * cross-entropy. */
-void train_forward_readout(struct train_model *m, const struct train_batch *b)
+/* Passes 2-5 of the attention for sequence s of b. */
+static void forward_heads(struct train_model *m, const struct train_batch *b, int s)
 {
-    const struct train_config *c = &m->cfg;
-    const int rows = b->size * b->len, d = c->d_model;
+    const size_t Td = (size_t)b->len * (size_t)m->cfg.d_model;
+    mha_forward_attend_lean(m->cfg.causal, m->cfg.scaled, &m->traces[s],
+                            ahead(m, s, b->size, b->size * b->len, NULL, Td));
+}
+
+void train_forward_attention(struct train_model *m, const struct train_batch *b)
+{
+    forward_start(m, b);
+    for (int s = 0; s < b->size; s++)
+        forward_heads(m, b, s);
+}
+
+/* From the merged heads to the read-outs: the attention's output
+ * projection over all rows, and r = x + a. */
+static void forward_output(struct train_model *m, const struct train_batch *b)
+{
+    const int rows = b->size * b->len, d = m->cfg.d_model;
     const struct mha_params *w = &m->p.attn;
     const struct mha_trace *t0 = &m->traces[0];
     /* pass 2, its end: the attention's output projection over all rows */
@@ -87,20 +97,29 @@ void train_forward_readout(struct train_model *m, const struct train_batch *b)
     /* pass 3: r = x + a */
     for (size_t i = 0; i < (size_t)rows * (size_t)d; i++)
         m->r[i] = m->x[i] + t0->output[i];
-    /* pass 4: per output, logits = r·Uᵀ + bias, softmax, cross-entropy over
-     * the targets that are not -1 */
     m->loss = 0.0f;
-    for (int k = 0; k < c->n_outputs; k++) {
-        const int C = c->outputs[k].classes;
-        float *probs = m->probs[k];
-        const int *target = b->targets[k];
-        mat_linear(m->r, m->p.unembed[k], m->p.bias[k], probs, rows, C, d);
-        int count = 0;
-        const double loss = train_softmax_loss(probs, target, rows, C, &count);
-        m->out_count[k] = count;
-        m->out_loss[k] = count ? (float)(loss / count) : 0.0f;
-        m->loss += m->out_loss[k];
-    }
+}
+
+/* Pass 4 for output k: logits = r·Uᵀ + bias, softmax, cross-entropy over
+ * the targets that are not -1, added to the loss. */
+static void forward_readout(struct train_model *m, const struct train_batch *b, int k)
+{
+    const int rows = b->size * b->len, d = m->cfg.d_model;
+    const int C = m->cfg.outputs[k].classes;
+    float *probs = m->probs[k];
+    mat_linear(m->r, m->p.unembed[k], m->p.bias[k], probs, rows, C, d);
+    int count = 0;
+    const double loss = train_softmax_loss(probs, b->targets[k], rows, C, &count);
+    m->out_count[k] = count;
+    m->out_loss[k] = count ? (float)(loss / count) : 0.0f;
+    m->loss += m->out_loss[k];
+}
+
+void train_forward_readout(struct train_model *m, const struct train_batch *b)
+{
+    forward_output(m, b);
+    for (int k = 0; k < m->cfg.n_outputs; k++)
+        forward_readout(m, b, k);
 }
 
 int train_forward(struct train_model *m, const struct train_batch *b, struct mha_error *err)
@@ -112,42 +131,67 @@ int train_forward(struct train_model *m, const struct train_batch *b, struct mha
     return 0;
 }
 
-void train_backward(struct train_model *m, const struct train_batch *b)
+/* The backward pass starts from zero gradients. */
+static void backward_start(struct train_model *m)
 {
-    const struct train_config *c = &m->cfg;
-    const int T = b->len, d = c->d_model, rows = m->fwd_size * T;
-    const size_t Td = (size_t)T * (size_t)d, n = (size_t)rows * (size_t)d;
-    const struct mha_params *w = &m->p.attn;
-    struct mha_params *g = &m->g.attn;
-    const struct mha_trace *t0 = &m->traces[0];
+    const size_t n = (size_t)m->fwd_size * (size_t)m->fwd_len * (size_t)m->cfg.d_model;
     memset(m->grads, 0, m->n_params * sizeof(float));
     memset(m->d_r, 0, n * sizeof(float));
+}
 
-    /* pass 4: d logits = (probs − onehot(target)) / count on rows with a
-     * target, 0 elsewhere; into U, bias and d_r */
-    for (int k = 0; k < c->n_outputs; k++) {
-        if (!m->out_count[k])
-            continue;
-        const int C = c->outputs[k].classes;
-        train_loss_backward(m->probs[k], b->targets[k], rows, C, m->out_count[k], m->d_logits);
-        mat_linear_backward(m->r, m->p.unembed[k], m->d_logits, m->d_r, m->g.unembed[k],
-                            m->g.bias[k], rows, C, d);
-    }
-    /* pass 3: r = x + a: d_a = d_r, and d_x starts as d_r */
+/* Pass 4 backwards for output k: d logits = (probs − onehot(target)) /
+ * count on rows with a target, 0 elsewhere; into U, bias and d_r. */
+static void backward_readout(struct train_model *m, const struct train_batch *b, int k)
+{
+    if (!m->out_count[k])
+        return;
+    const int rows = m->fwd_size * m->fwd_len, d = m->cfg.d_model;
+    const int C = m->cfg.outputs[k].classes;
+    train_loss_backward(m->probs[k], b->targets[k], rows, C, m->out_count[k], m->d_logits);
+    mat_linear_backward(m->r, m->p.unembed[k], m->d_logits, m->d_r, m->g.unembed[k], m->g.bias[k],
+                        rows, C, d);
+}
+
+/* Pass 3: r = x + a: d_a = d_r, and d_x starts as d_r; pass 2 from its
+ * end: the output projection over all rows, into d merged. */
+static void backward_output(struct train_model *m)
+{
+    const int rows = m->fwd_size * m->fwd_len, d = m->cfg.d_model;
+    const size_t n = (size_t)rows * (size_t)d;
     memcpy(m->d_x, m->d_r, n * sizeof(float));
-    /* pass 2: a = MHA(x, x, x) backwards: the output projection over all
-     * rows, passes 5-2 per sequence, the projections over all rows */
     memset(m->d_merged, 0, n * sizeof(float));
-    mat_linear_backward(t0->merged, w->w_o, m->d_r, m->d_merged, g->w_o, g->b_o, rows, d, d);
-    for (int s = 0; s < m->fwd_size; s++)
-        mha_backward_attend(&m->traces[s], m->d_merged + (size_t)s * Td,
-                            m->d_query + (size_t)s * Td, m->d_key + (size_t)s * Td,
-                            m->d_value + (size_t)s * Td, m->work,
-                            ahead(m, s, m->fwd_size, rows, m->d_merged, Td));
-    mat_linear_backward(m->x, w->w_q, m->d_query, m->d_x, g->w_q, g->b_q, rows, d, d);
-    mat_linear_backward(m->x, w->w_k, m->d_key, m->d_x, g->w_k, g->b_k, rows, d, d);
-    mat_linear_backward(m->x, w->w_v, m->d_value, m->d_x, g->w_v, g->b_v, rows, d, d);
-    /* pass 1: x = embedding[tokens] + positions */
+    mat_linear_backward(m->traces[0].merged, m->p.attn.w_o, m->d_r, m->d_merged, m->g.attn.w_o,
+                        m->g.attn.b_o, rows, d, d);
+}
+
+/* Passes 5-2 of the attention backwards for sequence s. */
+static void backward_heads(struct train_model *m, int s)
+{
+    const size_t Td = (size_t)m->fwd_len * (size_t)m->cfg.d_model;
+    mha_backward_attend(&m->traces[s], m->d_merged + (size_t)s * Td, m->d_query + (size_t)s * Td,
+                        m->d_key + (size_t)s * Td, m->d_value + (size_t)s * Td, m->work,
+                        ahead(m, s, m->fwd_size, m->fwd_size * m->fwd_len, m->d_merged, Td));
+}
+
+/* Pass 2 from its start, projection j (q, k, v) over all rows. */
+static void backward_projection(struct train_model *m, int j)
+{
+    const int rows = m->fwd_size * m->fwd_len, d = m->cfg.d_model;
+    const struct mha_params *w = &m->p.attn;
+    struct mha_params *g = &m->g.attn;
+    const float *wj[3] = {w->w_q, w->w_k, w->w_v};
+    const float *dj[3] = {m->d_query, m->d_key, m->d_value};
+    float *gw[3] = {g->w_q, g->w_k, g->w_v}, *gb[3] = {g->b_q, g->b_k, g->b_v};
+    mat_linear_backward(m->x, wj[j], dj[j], m->d_x, gw[j], gb[j], rows, d, d);
+}
+
+/* Pass 1: x = embedding[tokens] + positions; and the biases the model
+ * does not have stay zero. */
+static void backward_finish(struct train_model *m, const struct train_batch *b)
+{
+    const struct train_config *c = &m->cfg;
+    const int T = m->fwd_len, d = c->d_model;
+    const size_t Td = (size_t)T * (size_t)d;
     for (int s = 0; s < m->fwd_size; s++) {
         const int *tok = b->tokens + (size_t)s * (size_t)T;
         for (int t = 0; t < T; t++) {
@@ -160,12 +204,24 @@ void train_backward(struct train_model *m, const struct train_batch *b)
             }
         }
     }
-    /* biases the model does not have stay zero */
     if (!c->has_bias)
         memset(m->g.attn.b_q, 0, 4u * (size_t)d * sizeof(float));
     for (int k = 0; k < c->n_outputs; k++)
         if (!c->outputs[k].has_bias)
             memset(m->g.bias[k], 0, (size_t)c->outputs[k].classes * sizeof(float));
+}
+
+void train_backward(struct train_model *m, const struct train_batch *b)
+{
+    backward_start(m);
+    for (int k = 0; k < m->cfg.n_outputs; k++)
+        backward_readout(m, b, k);
+    backward_output(m);
+    for (int s = 0; s < m->fwd_size; s++)
+        backward_heads(m, s);
+    for (int j = 0; j < 3; j++)
+        backward_projection(m, j);
+    backward_finish(m, b);
 }
 
 void train_adam_step(struct train_model *m, float lr)
@@ -185,16 +241,99 @@ void train_adam_step(struct train_model *m, float lr)
     }
 }
 
+/* The parts of a step in train_step_part's order; in each, i counts the
+ * sequences, outputs or projections done. */
+enum step_part {
+    PART_START,        /* batch check, x, the projections */
+    PART_HEADS,        /* a sequence's heads */
+    PART_OUTPUT,       /* output projection, r = x + a */
+    PART_READOUT,      /* an output's logits, softmax and loss */
+    PART_BACK_READOUT, /* an output's gradients (the first zeroes them all) */
+    PART_BACK_OUTPUT,  /* the output projection's */
+    PART_BACK_HEADS,   /* a sequence's heads' */
+    PART_BACK_PROJECT, /* a projection's */
+    PART_FINISH,       /* the embeddings', Adam, the step counted */
+};
+
+/* Part job->part, its job->i-th piece; moves job on.  1 when the step (or
+ * the forward pass, where job->forward_only) is done. */
+static int step_piece(struct train_model *m, const struct train_batch *b, float lr,
+                      struct train_step_job *job)
+{
+    const int n_out = m->cfg.n_outputs;
+    switch ((enum step_part)job->part) {
+    case PART_START:
+        forward_start(m, b);
+        *job = (struct train_step_job){PART_HEADS, 0, job->forward_only};
+        return 0;
+    case PART_HEADS:
+        forward_heads(m, b, job->i);
+        if (++job->i == b->size)
+            *job = (struct train_step_job){PART_OUTPUT, 0, job->forward_only};
+        return 0;
+    case PART_OUTPUT:
+        forward_output(m, b);
+        job->part = PART_READOUT;
+        return 0;
+    case PART_READOUT:
+        forward_readout(m, b, job->i);
+        if (++job->i < n_out)
+            return 0;
+        *job = (struct train_step_job){PART_BACK_READOUT, 0, job->forward_only};
+        return job->forward_only;
+    case PART_BACK_READOUT:
+        if (job->i == 0)
+            backward_start(m);
+        backward_readout(m, b, job->i);
+        if (++job->i == n_out)
+            job->part = PART_BACK_OUTPUT;
+        return 0;
+    case PART_BACK_OUTPUT:
+        backward_output(m);
+        *job = (struct train_step_job){PART_BACK_HEADS, 0, job->forward_only};
+        return 0;
+    case PART_BACK_HEADS:
+        backward_heads(m, job->i);
+        if (++job->i == m->fwd_size)
+            *job = (struct train_step_job){PART_BACK_PROJECT, 0, job->forward_only};
+        return 0;
+    case PART_BACK_PROJECT:
+        backward_projection(m, job->i);
+        if (++job->i == 3)
+            job->part = PART_FINISH;
+        return 0;
+    case PART_FINISH:
+        backward_finish(m, b);
+        train_adam_step(m, lr);
+        m->step++;
+        return 1;
+    }
+    return 1;
+}
+
+int train_step_part(struct train_model *m, const struct train_batch *b, float lr,
+                    struct train_step_job *job, bool (*more)(void *ctx), void *ctx,
+                    struct mha_error *err)
+{
+    if (job->part == PART_START && job->i == 0 && train_check_batch(m, b, err))
+        return -1;
+    for (;;) {
+        if (step_piece(m, b, lr, job)) {
+            *job = (struct train_step_job){PART_START, 0, job->forward_only};
+            return 1;
+        }
+        if (more && !more(ctx))
+            return 0;
+    }
+}
+
 float train_step(struct train_model *m, const struct train_batch *b, float lr,
                  struct mha_error *err)
 {
-    if (train_forward(m, b, err))
+    struct train_step_job job = {PART_START, 0, false};
+    if (train_step_part(m, b, lr, &job, NULL, NULL, err) < 0)
         return NAN;
-    const float loss = m->loss;
-    train_backward(m, b);
-    train_adam_step(m, lr);
-    m->step++;
-    return loss;
+    return m->loss;
 }
 
 int train_predict(const struct train_model *m, int k, int s, int t)
