@@ -1,29 +1,58 @@
 #!/usr/bin/env bash
-# bench/train_keys.sh - how long Space takes to pause the training screen at
-# a large d_model: the explorer in tmux (its own socket), first-prev with
-# 4 heads at a learning rate slow enough that it does not stop early; three
-# presses, each timed from send-keys to "paused" on the screen, with the
-# pace the header shows after.
-#   bench/train_keys.sh build/src/mha-explorer 256
+# bench/train_keys.sh - how long Space takes to pause the training screen:
+# the explorer in tmux (its own socket), first-prev at a learning rate slow
+# enough that it does not stop early; PRESSES presses (default 3), each
+# timed from send-keys to "paused" on the screen, with the pace the header
+# shows after.  The same probe on `cat` first: the time tmux and this
+# script take to see a key on the screen at all (the floor under every
+# figure after it).
+#   bench/train_keys.sh build/src/mha-explorer [D_MODEL [HEADS [VOCAB [CONTEXT [PRESSES]]]]]
+#   bench/train_keys.sh build/src/mha-explorer 256 8 512 64     # the largest model
 set -u
-exe=$(realpath "${1:?usage: $0 path/to/mha-explorer [d_model]}")
+exe=$(realpath "${1:?usage: $0 path/to/mha-explorer [d_model [heads [vocab [context [presses]]]]]}")
 d=${2:-256}
+heads=${3:-4}
+vocab=${4:-16}
+context=${5:-8}
+presses=${6:-3}
 sock=mha-train-keys-$$
 T() { tmux -L "$sock" -f /dev/null "$@"; }
-trap 'T kill-server 2>/dev/null' EXIT
-T new-session -d -x 120 -y 40 \
-    "TERM=xterm-256color '$exe' --train first-prev --d-model $d --heads 4 --lr 0.0003; sleep 60"
-sleep 2
-for _ in 1 2 3; do
-    start=$(date +%s.%N)
-    T send-keys Space
-    n=0
-    while ! T capture-pane -p | grep -q "paused" && [ $n -lt 2000 ]; do
+F() { tmux -L "$sock-floor" -f /dev/null "$@"; }
+trap 'T kill-server 2>/dev/null; F kill-server 2>/dev/null' EXIT
+now() { date +%s%N; }
+# ms from $1 (ns) to now
+since() { echo $((($(now) - $1) / 1000000)); }
+# wait (up to 10 s) for text on the screen of server $1 (T or F)
+wait_for() {
+    local n=0
+    while ! "$1" capture-pane -p | grep -q "$2" && [ $n -lt 2000 ]; do
         sleep 0.005
         n=$((n + 1))
     done
-    end=$(date +%s.%N)
-    printf 'Space to "paused": %d ms; ' "$(python3 -c "print(round(($end - $start) * 1000))")"
+}
+
+F new-session -d -x 120 -y 40 "cat"
+sleep 1
+printf 'floor (a key echoed by cat):'
+for i in $(seq "$presses"); do
+    start=$(now)
+    F send-keys "k$i"
+    wait_for F "k$i"
+    printf ' %d ms' "$(since "$start")"
+done
+echo
+F kill-server 2>/dev/null
+
+T new-session -d -x 120 -y 40 \
+    "TERM=xterm-256color '$exe' --train first-prev --d-model $d --heads $heads --vocab $vocab \
+     --context $context --lr 0.0003; sleep 60"
+sleep 2
+echo "d_model $d, $heads heads, vocab $vocab, context $context:"
+for _ in $(seq "$presses"); do
+    start=$(now)
+    T send-keys Space
+    wait_for T "paused"
+    printf 'Space to "paused": %d ms; ' "$(since "$start")"
     T send-keys Space
     sleep 1
     T capture-pane -p | sed -n 2p | grep -o 'step [0-9]* of [0-9]* · [^ ]* [^ ]*[^ ]*' | head -1

@@ -152,6 +152,7 @@ int train_run_reseed(struct train_run *run, uint32_t seed, struct mha_error *err
     run->last_loss = NAN;
     run->eval_loss = 0.0f;
     memset(run->accuracy, 0, sizeof run->accuracy);
+    run->job = (struct train_step_job){0, 0, false}; /* a step begun is dropped */
     return 0;
 }
 

@@ -65,12 +65,12 @@ void trun_pane_jobs(const struct trun_pane *p, long scrub, int h, char *buf, siz
     train_text_jobs_label(p->run->task->data->text, p->jobs[h], buf, n);
 }
 
-/* An evaluation on the held-out batch; the run stops when its score has
- * been at its best for the patience. */
-static void evaluate(struct trun_pane *p)
+/* What follows a held-out evaluation of p's live model: what its heads
+ * do, the figures kept, and whether the run stops (its score at its best
+ * for the patience). */
+static void evaluated(struct trun_pane *p)
 {
     struct train_run *run = p->run;
-    train_run_evaluate(run);
     measure_roles(p, run->model, -1);
     measure_jobs(p);
     trun_history_eval(&p->hist, run->model->step, run->accuracy);
@@ -86,6 +86,14 @@ static void evaluate(struct trun_pane *p)
     }
 }
 
+/* The live model as a checkpoint, offered to the ring. */
+static void offer(struct trun_pane *p)
+{
+    struct trun_mark m;
+    mark_now(p->run, &m);
+    trun_ring_offer(&p->ring, p->run->model->step, p->run->model->params, &m);
+}
+
 /* A pane at step 0: its first evaluation and checkpoint. */
 static void pane_begin(const struct trun *t, struct trun_pane *p)
 {
@@ -94,10 +102,12 @@ static void pane_begin(const struct trun *t, struct trun_pane *p)
     p->run->last_loss = NAN;
     trun_ring_clear(&p->ring, TRUN_CHECKPOINT_EVERY);
     trun_history_clear(&p->hist, p->run->model->cfg.n_outputs);
-    evaluate(p);
-    struct trun_mark m;
-    mark_now(p->run, &m);
-    trun_ring_offer(&p->ring, 0, p->run->model->params, &m);
+    p->evaluating = false;
+    p->eval_job = (struct train_eval_job){0};
+    p->round_done = false;
+    train_run_evaluate(p->run);
+    evaluated(p);
+    offer(p);
 }
 
 static int pane_new(const struct trun *t, int heads, struct trun_pane *p, struct mha_error *err)
@@ -147,6 +157,8 @@ struct trun *trun_new(const struct trun_setup *s, struct mha_error *err)
     t->opt = s->opt;
     t->compare = s->compare;
     t->rate = TRUN_RATE_DEFAULT;
+    t->pace_steps_s = -1;
+    t->pace_from = -1;
     t->scrub = -1;
     t->shown = true;
     for (int i = 0; i < s->n_heads; i++) {
@@ -218,6 +230,9 @@ int trun_restart(struct trun *t, uint32_t seed, int heads, struct mha_error *err
             if (pane_reseed(t, &t->panes[i], seed, err) != 0)
                 return -1;
         t->tick = 0;
+        t->round_open = false;
+        t->pace_steps_s = -1;
+        t->pace_from = -1;
         t->start_ms = t->now_ms;
         t->scrub = -1;
         t->paused = false;
@@ -237,6 +252,9 @@ int trun_restart(struct trun *t, uint32_t seed, int heads, struct mha_error *err
     for (int i = 0; i < t->n_panes; i++)
         pane_done(&t->panes[i]);
     nt.tick = 0;
+    nt.round_open = false;
+    nt.pace_steps_s = -1;
+    nt.pace_from = -1;
     nt.start_ms = t->now_ms;
     nt.scrub = -1;
     nt.paused = false;
@@ -244,28 +262,64 @@ int trun_restart(struct trun *t, uint32_t seed, int heads, struct mha_error *err
     return 0;
 }
 
-/* n steps of one pane (fewer when it stops). */
-static void pane_steps(struct trun_pane *p, int n)
+/* p's next step and the held-out evaluation it is due, in parts while
+ * more(ctx) says so (NULL: to the end): true when both are done or p
+ * stopped, false when they stopped between parts (the next call goes on). */
+static bool pane_part(struct trun_pane *p, bool (*more)(void *ctx), void *ctx)
 {
     struct train_run *run = p->run;
-    for (int i = 0; i < n && p->stop == TRUN_RUNNING; i++) {
-        if (train_run_steps(run, 1) != 1) {
+    if (!p->evaluating) {
+        const int rc = train_run_step_part(run, more, ctx);
+        if (rc == 0)
+            return false;
+        if (rc < 0) {
             p->stop = TRUN_STOP_LIMIT;
-            break;
+            return true;
         }
         trun_history_loss(&p->hist, run->last_loss);
-        if (train_stopping_due(run)) /* as headless training evaluates */
-            evaluate(p);
-        struct trun_mark m;
-        mark_now(run, &m);
-        trun_ring_offer(&p->ring, run->model->step, run->model->params, &m);
+        if (!train_stopping_due(run)) { /* as headless training evaluates */
+            offer(p);
+            return true;
+        }
+        p->evaluating = true;
+        if (more && !more(ctx))
+            return false;
     }
+    if (train_run_evaluate_part(run, &p->eval_job, more, ctx) == 0)
+        return false;
+    p->evaluating = false;
+    evaluated(p);
+    offer(p);
+    return true;
 }
 
+/* A step of every pane still running (a round), in parts while more(ctx)
+ * says so: true when the round is done, false when it stopped between
+ * parts (t->round_open: the next call goes on with it).  The panes are
+ * independent, so their steps may interleave. */
+static bool round_part(struct trun *t, bool (*more)(void *ctx), void *ctx)
+{
+    for (int i = 0; i < t->n_panes; i++) {
+        struct trun_pane *p = &t->panes[i];
+        if (p->round_done || p->stop != TRUN_RUNNING)
+            continue;
+        if (!pane_part(p, more, ctx)) {
+            t->round_open = true;
+            return false;
+        }
+        p->round_done = true;
+    }
+    for (int i = 0; i < t->n_panes; i++)
+        t->panes[i].round_done = false;
+    t->round_open = false;
+    return true;
+}
+
+/* n whole rounds, the first the one in flight if there is one. */
 static void steps(struct trun *t, int n)
 {
-    for (int i = 0; i < t->n_panes; i++)
-        pane_steps(&t->panes[i], n);
+    for (int i = 0; i < n; i++)
+        round_part(t, NULL, NULL);
 }
 
 bool trun_done(const struct trun *t)
@@ -284,9 +338,26 @@ static double wall_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
+/* A frame of the screen's catch-up: when it began, and its run. */
+struct frame {
+    double begin;
+    const struct trun *t;
+};
+
+/* Whether the frame (a struct frame) has time left and no key waits. */
+static bool budget_left(void *frame)
+{
+    const struct frame *f = frame;
+    return wall_ms() - f->begin <= TRUN_BUDGET_MS && !(f->t->interrupt && f->t->interrupt());
+}
+
 /* Steps done over the last second of the session clock: the pace kept. */
 static void pace_note(struct trun *t, long now_ms, int k)
 {
+    if (t->pace_from < 0) { /* the first steps since the start */
+        t->pace_from = now_ms;
+        t->pace_count = 0;
+    }
     if (now_ms - t->pace_from >= 1000) {
         t->pace_steps_s = (int)((double)t->pace_count * 1000.0 / (double)(now_ms - t->pace_from));
         t->pace_from = now_ms;
@@ -309,19 +380,38 @@ bool trun_catch_up(struct trun *t, long now_ms, bool exact, int max_ticks)
     /* the screen's own clock: keys first, then the ticks that fit a frame's
      * budget; what does not fit is dropped (the header says the pace the
      * machine keeps).  A recording and its replay run every tick. */
-    const double begin = exact ? 0.0 : wall_ms();
+    struct frame frame = {exact ? 0.0 : wall_ms(), t};
+    const double begin = frame.begin;
     bool over = false;
+    if (t->round_open && !exact && !t->paused && !trun_done(t)) {
+        /* a step (or its evaluation) that did not fit the last frame goes
+         * on at once, not at the next tick */
+        over = !round_part(t, budget_left, &frame);
+        if (!over) {
+            pace_note(t, now_ms, 1);
+            over = wall_ms() - begin > TRUN_BUDGET_MS;
+        }
+        changed = true;
+    }
     for (int n = 0; due <= now_ms && !over && (max_ticks <= 0 || n < max_ticks); n++) {
         t->tick++;
-        if (!t->paused && !trun_done(t)) {
+        if (t->paused || trun_done(t)) { /* the pace is of the time spent training */
+            t->pace_from = now_ms;
+            t->pace_count = 0;
+        } else {
             const int k = trun_tick_steps(t->tick, trun_rates[t->rate]);
             int done = k;
             if (exact) {
                 steps(t, k);
-            } else { /* a step at a time, as long as the frame's budget lasts */
-                for (done = 0; done < k && !over; done++) {
-                    steps(t, 1);
-                    over = wall_ms() - begin > TRUN_BUDGET_MS;
+            } else { /* in parts, as long as the frame's budget lasts: a step
+                      * or an evaluation that does not fit goes on next frame */
+                done = 0;
+                while (done < k && !over) {
+                    over = !round_part(t, budget_left, &frame);
+                    if (!over) {
+                        done++;
+                        over = wall_ms() - begin > TRUN_BUDGET_MS;
+                    }
                 }
             }
             pace_note(t, now_ms, done);
@@ -343,6 +433,8 @@ int trun_wait_ms(const struct trun *t, long now_ms, int cap)
 {
     if (t->paused || trun_done(t))
         return cap;
+    if (t->round_open) /* a step in parts goes on at once */
+        return 0;
     const long due = t->start_ms + (t->tick + 1) * TRUN_TICK_MS - now_ms;
     return due < 0 ? 0 : due < cap ? (int)due : cap;
 }

@@ -56,6 +56,11 @@ struct trun_pane {
      * evaluation when it has at most TRUN_JOBS_MAX_HEADS heads */
     unsigned jobs[TRAIN_MAX_D_MODEL];
     bool jobs_valid;
+    /* the step in flight between frames (its parts in run->job), then the
+     * held-out evaluation it is due, in parts too */
+    bool evaluating;
+    struct train_eval_job eval_job;
+    bool round_done; /* its step of the round in flight is done */
 };
 
 #define TRUN_JOBS_MAX_HEADS 16
@@ -76,9 +81,9 @@ struct trun {
     long tick;      /* ticks since the run started */
     long start_ms;  /* the session clock (ms) when it started */
     long now_ms;    /* the session clock at the last catch-up */
-    long pace_from; /* the pace kept: steps since the session clock was pace_from */
+    long pace_from; /* the pace kept: steps since the session clock was pace_from (-1: none yet) */
     long pace_count;
-    int pace_steps_s;    /* steps a second over the last whole second (0: not yet) */
+    int pace_steps_s;    /* steps a second over the last whole second trained (-1: not yet) */
     long scrub;          /* step whose checkpoint is shown; -1: the model as it is */
     bool lesson;         /* a lesson's scene started it (and leaving the lesson ends it) */
     int lesson_step;     /* the step whose scene chose what is shown */
@@ -88,6 +93,9 @@ struct trun {
     int focus;           /* --compare: the pane whose model the stage keys and the heads
                             view show (Tab or a click chooses it); 0 otherwise */
     bool circuits;       /* w: what each head writes (its OV circuit) in place of the heatmaps */
+    bool round_open;     /* a step of every pane begun and not done: the next goes on with it */
+    bool (*interrupt)(void); /* the screen's: a key waits (NULL: none), so that a step's
+                                parts stop for it between frames */
 };
 
 /* What a training screen starts with. */

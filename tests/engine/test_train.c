@@ -16,6 +16,7 @@
 #include "engine/mat.h"
 #include "io/model_io.h"
 #include "engine/train.h"
+#include "engine/train_heads.h"
 #include "test_tmp.h"
 
 static const char *const cases[] = {
@@ -428,6 +429,76 @@ START_TEST(test_deterministic)
 }
 END_TEST
 
+/* more() for train_step_part that stops after every part, counting them */
+static bool stop_each(void *parts)
+{
+    (*(int *)parts)++;
+    return false;
+}
+
+/* A run taken a part at a time (as the training screen takes it between
+ * frames, with a held-out evaluation every 50 steps, in parts too, and the
+ * heads measured from the parameters while a step is in flight) ends with
+ * the numbers of a run taken whole, at two sizes, the second with the
+ * largest context and a vocabulary of 64 (several parts of each kind). */
+START_TEST(test_in_parts)
+{
+    static const int size[2][4] = {{8, 2, 16, 8}, {16, 4, 64, 64}}; /* d, heads, vocab, T */
+    const int *z = size[_i];
+    struct train_run_options o;
+    train_run_options_default(&o);
+    o.seed = 7;
+    o.steps = _i ? 6 : 120;
+    struct mha_error err;
+    const struct train_task *task = train_task_find("first-prev");
+    struct train_run *whole = train_run_new(task, z[0], z[1], z[2], z[3], &o, &err);
+    struct train_run *parts = train_run_new(task, z[0], z[1], z[2], z[3], &o, &err);
+    ck_assert_ptr_nonnull(whole);
+    ck_assert_ptr_nonnull(parts);
+    struct train_head_stats roles[TRAIN_MAX_D_MODEL];
+    int n_parts = 0, calls = 0;
+    for (int step = 1; step <= o.steps; step++) {
+        ck_assert_int_eq(train_run_steps(whole, 1), 1);
+        int rc;
+        while ((rc = train_run_step_part(parts, stop_each, &n_parts)) == 0) {
+            calls++;
+            if (calls % 7 == 0) /* the screen reads the parameters meanwhile */
+                ck_assert_int_eq(train_heads_measure(parts->model, parts->eval, 4, roles, &err), 0);
+        }
+        ck_assert_int_eq(rc, 1);
+        ck_assert_int_eq(parts->model->step, step);
+        ck_assert_float_eq(parts->last_loss, whole->last_loss);
+        if (step % 50 == 0 || step == o.steps) {
+            train_run_evaluate(whole);
+            struct train_eval_job job = {0};
+            int n = 0;
+            while (train_run_evaluate_part(parts, &job, stop_each, &n) == 0)
+                ;
+            ck_assert_int_gt(n, 3);
+            ck_assert_float_eq(parts->eval_loss, whole->eval_loss);
+            ck_assert_mem_eq(parts->accuracy, whole->accuracy, sizeof whole->accuracy);
+        }
+    }
+    /* a sequence's heads and an output's read-out are parts of their own */
+    ck_assert_int_ge(n_parts, o.steps * (2 * parts->batch->size + 2 * 2 + 5));
+    ck_assert_mem_eq(parts->model->params, whole->model->params,
+                     whole->model->n_params * sizeof(float));
+    ck_assert_mem_eq(parts->model->adam_m, whole->model->adam_m,
+                     whole->model->n_params * sizeof(float));
+    /* at the step limit there is no step to take */
+    ck_assert_int_eq(train_run_step_part(parts, NULL, NULL), -1);
+    /* a batch that does not fit: -1 and why, before any part */
+    struct train_batch chunk;
+    train_batch_view(parts->batch, 0, parts->batch->size, &chunk);
+    chunk.len = z[3] + 1;
+    struct train_step_job job = {0, 0, false};
+    ck_assert_int_eq(train_step_part(parts->model, &chunk, 0.01f, &job, NULL, NULL, &err), -1);
+    ck_assert_ptr_nonnull(strstr(err.text, "context"));
+    train_run_free(whole);
+    train_run_free(parts);
+}
+END_TEST
+
 START_TEST(test_task_registry)
 {
     ck_assert_int_ge(train_task_count(), 4);
@@ -583,6 +654,7 @@ static Suite *train_suite(void)
     tcase_add_test(tc, test_first_prev_one_head);
     tcase_add_loop_test(tc, test_other_tasks, 0, 3);
     tcase_add_test(tc, test_deterministic);
+    tcase_add_loop_test(tc, test_in_parts, 0, 2);
     tcase_add_test(tc, test_task_registry);
     tcase_set_timeout(tc, 300);
     suite_add_tcase(s, tc);

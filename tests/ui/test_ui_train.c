@@ -315,6 +315,59 @@ START_TEST(test_run_ticks_and_scrub)
 }
 END_TEST
 
+/* the screen's key hook, with a key always waiting */
+static bool key_waits(void)
+{
+    return true;
+}
+
+/* With a key always waiting, each catch-up takes one part of a step (or of
+ * an evaluation) and gives the screen back; a pause leaves the step in
+ * flight, a single step finishes it; the runs end where runs taken a tick
+ * at a time end, to the bit. */
+START_TEST(test_parts_between_keys)
+{
+    const int heads[] = {1, 2};
+    struct trun *a = train_new(2, heads, 300), *b = train_new(2, heads, 300);
+    trun_catch_up(a, 1000000, true, 0);
+    ck_assert(trun_done(a));
+    b->interrupt = key_waits;
+    long now = 0;
+    int calls = 0;
+    while (!trun_done(b) && calls < 200000) {
+        now += TRUN_TICK_MS;
+        const long before = b->panes[0].run->model->step + b->panes[1].run->model->step;
+        trun_catch_up(b, now, false, 0);
+        const long after = b->panes[0].run->model->step + b->panes[1].run->model->step;
+        ck_assert_int_le(after - before, 1); /* a part at a time: one pane's step at most */
+        if (++calls == 37) {
+            ck_assert(b->round_open);
+            ck_assert_int_eq(trun_wait_ms(b, now, 250), 0); /* it goes on at once */
+            b->paused = true;
+            trun_catch_up(b, now += TRUN_TICK_MS, false, 0);
+            ck_assert(b->round_open);
+            ck_assert_int_eq(b->panes[0].run->model->step, 0);
+            trun_step_once(b);
+            ck_assert(!b->round_open);
+            ck_assert_int_eq(b->panes[0].run->model->step, 1);
+            ck_assert_int_eq(b->panes[1].run->model->step, 1);
+            b->paused = false;
+        }
+    }
+    ck_assert(trun_done(b));
+    for (int i = 0; i < 2; i++) {
+        const struct train_model *ma = a->panes[i].run->model, *mb = b->panes[i].run->model;
+        ck_assert_int_eq(mb->step, ma->step);
+        ck_assert_int_eq(b->panes[i].stop, a->panes[i].stop);
+        ck_assert_int_eq(b->panes[i].hist.n, a->panes[i].hist.n);
+        ck_assert_mem_eq(mb->params, ma->params, ma->n_params * sizeof(float));
+        ck_assert_float_eq(b->panes[i].run->eval_loss, a->panes[i].run->eval_loss);
+    }
+    trun_free(a);
+    trun_free(b);
+}
+END_TEST
+
 START_TEST(test_svg)
 {
     const int heads[] = {1, 2};
@@ -440,6 +493,7 @@ static Suite *suite(void)
     TCase *run = tcase_create("runs");
     tcase_set_timeout(run, 60);
     tcase_add_test(run, test_run_ticks_and_scrub);
+    tcase_add_test(run, test_parts_between_keys);
     tcase_add_test(run, test_svg);
     tcase_add_test(run, test_svg_text_fits);
     tcase_add_test(run, test_drift);

@@ -4,6 +4,7 @@
  * fed in as if typed, Ctrl-C and Ctrl-\ as a flag, and resizes. */
 #include <curses.h>
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,6 +151,13 @@ static bool timers(struct ui_app *app, double now)
     return changed;
 }
 
+/* A key waits on the terminal, not read yet. */
+static bool keys_waiting(void)
+{
+    struct pollfd fd = {fileno(tty_in ? tty_in : stdin), POLLIN, 0};
+    return poll(&fd, 1, 0) > 0 && (fd.revents & POLLIN);
+}
+
 int ui_app_interactive(struct ui_app *app)
 {
     /* the handlers go in before newterm(): ncurses then leaves them alone
@@ -174,6 +182,7 @@ int ui_app_interactive(struct ui_app *app)
     }
     set_term(scr);
     ui_app_setup_curses(app);
+    app->keys_waiting = keys_waiting;
     ui_app_reflow(app, LINES, COLS);
     ui_app_apply_focus(app);
     ui_record_begin(app);
@@ -239,6 +248,7 @@ int ui_app_interactive(struct ui_app *app)
     }
 
     ui_app_free_windows(app);
+    app->keys_waiting = NULL;
     if (app->rejoin && !got_signal) {
         /* the caller starts again; the terminal stays the explorer's */
         kept_screen = scr;

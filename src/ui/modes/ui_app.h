@@ -61,13 +61,15 @@ struct ui_app {
     void *record_ctx;
 
     /* following a teacher's recording as it grows (--follow; ui_follow.c) */
-    struct rec_follow *follow; /* the caller's; NULL: not following */
-    int follow_next;           /* the teacher's next event to apply */
-    int follow_seen;           /* the stream's state last said (enum rec_follow_state) */
-    bool detached;             /* exploring on one's own: the teacher's keys wait */
-    double detach_offset;      /* seconds the teacher's clock was ahead at the detach */
-    bool rejoin;               /* F: the loop ends and the caller starts again */
-    bool keys_from_tty;        /* keys come from /dev/tty (the stream is standard input) */
+    struct rec_follow *follow;  /* the caller's; NULL: not following */
+    int follow_next;            /* the teacher's next event to apply */
+    int follow_seen;            /* the stream's state last said (enum rec_follow_state) */
+    bool detached;              /* exploring on one's own: the teacher's keys wait */
+    double detach_offset;       /* seconds the teacher's clock was ahead at the detach */
+    bool rejoin;                /* F: the loop ends and the caller starts again */
+    bool keys_from_tty;         /* keys come from /dev/tty (the stream is standard input) */
+    bool (*keys_waiting)(void); /* the terminal has a key not read yet (NULL off screen):
+                                   training's parts stop for it (trun's interrupt) */
 
     /* the modes open over the main screen (ui_mode.h), and theirs */
     struct ui_mode_stack modes;

@@ -122,6 +122,7 @@ bool ui_train_timers(struct ui_app *app, long ms, bool all)
     const bool exact = app->replay.active || app->record || app->follow;
     if (all && !exact) /* keys first: the ticks due catch up after the key, within a budget */
         return false;
+    t->interrupt = app->keys_waiting;
     const bool changed = trun_catch_up(t, ms, exact, all ? 0 : 20);
     if (changed && t->follow_gen == app->st.ex_gen && t->scrub < 0)
         ui_train_sync_example(app);

@@ -503,7 +503,7 @@ static void header_text(const struct trun *t, char *buf, size_t n)
                                        : NULL;
     char pace[64];
     const int kept = trun_pace(t), asked = trun_rates[t->rate];
-    if (kept > 0 && kept < asked * 9 / 10) /* the machine cannot keep the pace asked */
+    if (kept >= 0 && kept < asked * 9 / 10) /* the machine cannot keep the pace asked */
         snprintf(pace, sizeof pace, "%d steps/s (of %d)", kept, asked);
     else
         snprintf(pace, sizeof pace, "%d steps/s", asked);
