@@ -3,11 +3,12 @@
 # the explorer in tmux (its own socket), first-prev at a learning rate slow
 # enough that it does not stop early; PRESSES presses (default 3), each
 # timed from send-keys to "paused" on the screen, with the pace the header
-# shows after.  The same probe on `cat` first: the time tmux and this
+# shows after (TASK, default first-prev, names the task).  The same probe on `cat` first: the time tmux and this
 # script take to see a key on the screen at all (the floor under every
 # figure after it).
 #   bench/train_keys.sh build/src/mha-explorer [D_MODEL [HEADS [VOCAB [CONTEXT [PRESSES]]]]]
 #   bench/train_keys.sh build/src/mha-explorer 256 8 512 64     # the largest model
+#   TASK=sentences bench/train_keys.sh build/src/mha-explorer 256 8 512 64
 set -u
 exe=$(realpath "${1:?usage: $0 path/to/mha-explorer [d_model [heads [vocab [context [presses]]]]]}")
 d=${2:-256}
@@ -15,6 +16,7 @@ heads=${3:-4}
 vocab=${4:-16}
 context=${5:-8}
 presses=${6:-3}
+task=${TASK:-first-prev} # TASK=sentences: the bundled text
 sock=mha-train-keys-$$
 T() { tmux -L "$sock" -f /dev/null "$@"; }
 F() { tmux -L "$sock-floor" -f /dev/null "$@"; }
@@ -44,10 +46,10 @@ echo
 F kill-server 2>/dev/null
 
 T new-session -d -x 120 -y 40 \
-    "TERM=xterm-256color '$exe' --train first-prev --d-model $d --heads $heads --vocab $vocab \
+    "TERM=xterm-256color '$exe' --train $task --d-model $d --heads $heads --vocab $vocab \
      --context $context --lr 0.0003; sleep 60"
 sleep 2
-echo "d_model $d, $heads heads, vocab $vocab, context $context:"
+echo "$task, d_model $d, $heads heads, vocab $vocab, context $context:"
 for _ in $(seq "$presses"); do
     start=$(now)
     T send-keys Space

@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Running sums of one head over the rows of many sequences. */
@@ -117,32 +118,69 @@ static void target_rows(const struct train_batch *b, int s, bool *has)
     }
 }
 
-int train_heads_measure(const struct train_model *m, const struct train_batch *b, int n_seq,
-                        struct train_head_stats *out, struct mha_error *err)
+/* A measure of the heads taken a sequence at a time (train_heads_job_*):
+ * the explorer's example holding the model's attention, its trace, and the
+ * sums so far. */
+struct train_heads_job {
+    struct mha_example *ex;
+    struct mha_trace *tr;
+    int s, n_seq;
+    struct head_sums sums[TRAIN_MAX_D_MODEL];
+};
+
+struct train_heads_job *train_heads_job_new(const struct train_model *m,
+                                            const struct train_batch *b, int n_seq,
+                                            struct mha_error *err)
 {
     const int d = m->cfg.d_model, H = m->cfg.heads, len = b->len;
-    if (n_seq < 1 || n_seq > b->size || len < 1 || len > m->cfg.context)
-        return mha_error_set(err, "%d sequences of %d tokens cannot be measured on this model",
-                             n_seq, len);
-    for (long i = 0; i < (long)n_seq * len; i++)
-        if (b->tokens[i] < 0 || b->tokens[i] >= m->cfg.vocab)
-            return mha_error_set(err, "token id %d is outside the vocabulary of %d", b->tokens[i],
-                                 m->cfg.vocab);
-    struct mha_example *ex = mha_example_new(len, len, d, H, false, err);
-    struct mha_trace *tr = ex ? mha_trace_new(ex, err) : NULL;
-    if (!tr) {
-        mha_example_free(ex);
-        return -1;
+    if (n_seq < 1 || n_seq > b->size || len < 1 || len > m->cfg.context) {
+        mha_error_set(err, "%d sequences of %d tokens cannot be measured on this model", n_seq,
+                      len);
+        return NULL;
     }
-    memcpy(ex->w_q, m->p.attn.w_q, mha_params_count(d) * sizeof(float));
-    ex->causal = m->cfg.causal;
-    ex->scaled = m->cfg.scaled;
-    ex->has_bias = m->cfg.has_bias;
-    struct head_sums sums[TRAIN_MAX_D_MODEL];
-    memset(sums, 0, (size_t)H * sizeof sums[0]);
+    for (long i = 0; i < (long)n_seq * len; i++)
+        if (b->tokens[i] < 0 || b->tokens[i] >= m->cfg.vocab) {
+            mha_error_set(err, "token id %d is outside the vocabulary of %d", b->tokens[i],
+                          m->cfg.vocab);
+            return NULL;
+        }
+    struct train_heads_job *job = calloc(1, sizeof *job);
+    if (!job) {
+        mha_error_set(err, "out of memory");
+        return NULL;
+    }
+    job->ex = mha_example_new(len, len, d, H, false, err);
+    job->tr = job->ex ? mha_trace_new(job->ex, err) : NULL;
+    if (!job->tr) {
+        train_heads_job_free(job);
+        return NULL;
+    }
+    memcpy(job->ex->w_q, m->p.attn.w_q, mha_params_count(d) * sizeof(float));
+    job->ex->causal = m->cfg.causal;
+    job->ex->scaled = m->cfg.scaled;
+    job->ex->has_bias = m->cfg.has_bias;
+    job->n_seq = n_seq;
+    return job;
+}
+
+void train_heads_job_free(struct train_heads_job *job)
+{
+    if (!job)
+        return;
+    mha_trace_free(job->tr);
+    mha_example_free(job->ex);
+    free(job);
+}
+
+int train_heads_job_part(struct train_heads_job *job, const struct train_model *m,
+                         const struct train_batch *b, struct train_head_stats *out,
+                         bool (*more)(void *ctx), void *ctx, struct mha_error *err)
+{
+    const int d = m->cfg.d_model, H = m->cfg.heads, len = b->len;
+    struct mha_example *ex = job->ex;
     bool has[TRAIN_MAX_CONTEXT];
-    int rc = 0;
-    for (int s = 0; s < n_seq && rc == 0; s++) {
+    while (job->s < job->n_seq) {
+        const int s = job->s;
         const int *tok = b->tokens + (size_t)s * (size_t)len;
         target_rows(b, s, has);
         for (int t = 0; t < len; t++)
@@ -151,16 +189,28 @@ int train_heads_measure(const struct train_model *m, const struct train_batch *b
                     m->p.embedding[(size_t)tok[t] * d + i] + m->p.positions[(size_t)t * d + i];
         memcpy(ex->key, ex->query, (size_t)len * d * sizeof(float));
         memcpy(ex->value, ex->query, (size_t)len * d * sizeof(float));
-        rc = mha_forward(ex, tr, err);
-        for (int h = 0; h < H && rc == 0; h++)
-            add_sequence(&sums[h], tr->weights + (size_t)h * len * len, tok, has, len,
+        if (mha_forward(ex, job->tr, err))
+            return -1;
+        for (int h = 0; h < H; h++)
+            add_sequence(&job->sums[h], job->tr->weights + (size_t)h * len * len, tok, has, len,
                          m->cfg.causal);
+        if (++job->s < job->n_seq && more && !more(ctx))
+            return 0;
     }
-    for (int h = 0; h < H && rc == 0; h++)
-        finish(&sums[h], &out[h]);
-    mha_trace_free(tr);
-    mha_example_free(ex);
-    return rc;
+    for (int h = 0; h < H; h++)
+        finish(&job->sums[h], &out[h]);
+    return 1;
+}
+
+int train_heads_measure(const struct train_model *m, const struct train_batch *b, int n_seq,
+                        struct train_head_stats *out, struct mha_error *err)
+{
+    struct train_heads_job *job = train_heads_job_new(m, b, n_seq, err);
+    if (!job)
+        return -1;
+    const int rc = train_heads_job_part(job, m, b, out, NULL, NULL, err);
+    train_heads_job_free(job);
+    return rc < 0 ? -1 : 0;
 }
 
 /* Replace the columns of the knocked-out heads of the merged heads of the
@@ -174,26 +224,39 @@ static void knock_out(float *merged, long rows, int d, int dk, const bool *knock
                 merged[(size_t)r * (size_t)d + (size_t)c] = (float)mean[c];
 }
 
+int train_heads_merged_add(struct train_model *m, const struct train_batch *chunk, double *sum,
+                           long *rows, struct mha_error *err)
+{
+    const int d = m->cfg.d_model;
+    if (train_check_batch(m, chunk, err))
+        return -1;
+    train_forward_attention(m, chunk);
+    const float *merged = m->traces[0].merged;
+    for (long r = 0; r < (long)chunk->size * chunk->len; r++, (*rows)++)
+        for (int c = 0; c < d; c++)
+            sum[c] += merged[(size_t)r * (size_t)d + (size_t)c];
+    return 0;
+}
+
+void train_heads_merged_finish(const struct train_model *m, double *sum, long rows)
+{
+    for (int c = 0; c < m->cfg.d_model; c++)
+        sum[c] /= (double)(rows > 0 ? rows : 1);
+}
+
 int train_heads_merged_mean(struct train_model *m, const struct train_batch *b, double *mean,
                             struct mha_error *err)
 {
-    const int d = m->cfg.d_model;
     long rows = 0;
-    for (int c = 0; c < d; c++)
+    for (int c = 0; c < m->cfg.d_model; c++)
         mean[c] = 0.0;
     for (int s0 = 0; s0 < b->size; s0 += m->batch_cap) {
         struct train_batch chunk;
         train_batch_view(b, s0, b->size - s0 < m->batch_cap ? b->size - s0 : m->batch_cap, &chunk);
-        if (train_check_batch(m, &chunk, err))
+        if (train_heads_merged_add(m, &chunk, mean, &rows, err))
             return -1;
-        train_forward_attention(m, &chunk);
-        const float *merged = m->traces[0].merged;
-        for (long r = 0; r < (long)chunk.size * chunk.len; r++, rows++)
-            for (int c = 0; c < d; c++)
-                mean[c] += merged[(size_t)r * (size_t)d + (size_t)c];
     }
-    for (int c = 0; c < d; c++)
-        mean[c] /= (double)(rows > 0 ? rows : 1);
+    train_heads_merged_finish(m, mean, rows);
     return 0;
 }
 

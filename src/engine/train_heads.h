@@ -60,6 +60,21 @@ struct train_head_stats {
 int train_heads_measure(const struct train_model *m, const struct train_batch *b, int n_seq,
                         struct train_head_stats *out, struct mha_error *err);
 
+/* train_heads_measure a sequence at a time (the training screen's, between
+ * frames): a job for the first n_seq sequences of b on m's parameters as
+ * they are now (NULL + err as train_heads_measure fails); each part call
+ * measures sequences while more(ctx) says so (NULL: to the end) and gives
+ * 1 with out filled once the last is in, 0 before, -1 + err.  m (its
+ * parameters) and b must stay as they are until the job is done. */
+struct train_heads_job;
+struct train_heads_job *train_heads_job_new(const struct train_model *m,
+                                            const struct train_batch *b, int n_seq,
+                                            struct mha_error *err);
+int train_heads_job_part(struct train_heads_job *job, const struct train_model *m,
+                         const struct train_batch *b, struct train_head_stats *out,
+                         bool (*more)(void *ctx), void *ctx, struct mha_error *err);
+void train_heads_job_free(struct train_heads_job *job);
+
 /* The same from one head's weights (len, len) on one sequence; has_target
  * (len) says which rows count (NULL: every row). */
 void train_head_stats_of(const float *w, const int *tokens, const bool *has_target, int len,
@@ -82,6 +97,13 @@ int train_heads_ablate(struct train_model *m, const struct train_batch *b, const
  * -1 + err when b does not fit. */
 int train_heads_merged_mean(struct train_model *m, const struct train_batch *b, double *mean,
                             struct mha_error *err);
+/* train_heads_merged_mean a chunk at a time: sum (zeroed first) += each
+ * column of chunk's merged heads over its positions, *rows counting them
+ * (0, or -1 + err when chunk does not fit); then finish makes sum the
+ * mean. */
+int train_heads_merged_add(struct train_model *m, const struct train_batch *chunk, double *sum,
+                           long *rows, struct mha_error *err);
+void train_heads_merged_finish(const struct train_model *m, double *sum, long rows);
 int train_forward_knocked(struct train_model *m, const struct train_batch *b, const bool *knock,
                           const double *mean, struct mha_error *err);
 

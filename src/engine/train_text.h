@@ -140,6 +140,20 @@ int train_text_evaluate(struct train_run *run, struct train_text_eval *out, stru
 int train_text_evaluate_knocked(struct train_run *run, const bool *knock,
                                 struct train_text_eval *out, struct mha_error *err);
 
+/* train_text_evaluate_knocked a held-out chunk at a time (the training
+ * screen's, between frames): all zero before it begins; each call goes on
+ * while more(ctx) says so (NULL: to the end) and gives 1 with out filled
+ * once done, 0 before, -1 + err.  Nothing may train the model meanwhile. */
+struct train_text_measure {
+    int stage; /* 0: not begun; 1: the merged heads' mean (heads knocked out); 2: the measure */
+    int s0;    /* the held-out row the next chunk starts at */
+    long rows, top1, top3, job1[TRAIN_TEXT_MAX_JOBS], job3[TRAIN_TEXT_MAX_JOBS];
+    double mean[TRAIN_MAX_D_MODEL], nll;
+    struct train_text_eval out;
+};
+int train_text_measure_part(struct train_run *run, const bool *knock, struct train_text_measure *tm,
+                            bool (*more)(void *ctx), void *ctx, struct mha_error *err);
+
 /* A head is credited with a job when knocking it out alone takes at least
  * this much off the job's held-out top-1 accuracy. */
 #define TRAIN_TEXT_JOB_DROP 0.1f
@@ -151,6 +165,18 @@ int train_text_evaluate_knocked(struct train_run *run, const bool *knock,
  * err. */
 int train_text_head_jobs(struct train_run *run, const struct train_text_eval *all,
                          struct train_text_eval *knocked, unsigned *does, struct mha_error *err);
+
+/* train_text_evaluate then train_text_head_jobs, a held-out chunk at a time
+ * (all zero before it begins): 1 when done (all and does[] filled), 0
+ * before, -1 + err; more and the model as for train_text_measure_part. */
+struct train_text_jobs {
+    int next; /* the measure in progress: 0 with every head, h + 1 with head h knocked out */
+    struct train_text_measure m;
+    struct train_text_eval all;
+    unsigned does[TRAIN_MAX_D_MODEL];
+};
+int train_text_jobs_part(struct train_run *run, struct train_text_jobs *job,
+                         bool (*more)(void *ctx), void *ctx, struct mha_error *err);
 
 /* "agree", "agree+content", "" for the jobs in does (the text's names). */
 void train_text_jobs_label(const struct train_text *t, unsigned does, char *buf, size_t n);

@@ -18,67 +18,119 @@ static int rank_of(const float *p, int C, int tg)
     return r;
 }
 
-int train_text_evaluate(struct train_run *run, struct train_text_eval *out, struct mha_error *err)
+/* Chunk `chunk` of the held-out rows (from row s0), just forwarded: its
+ * words' ranks into tm's counts. */
+static void count_chunk(const struct train_run *run, const struct train_batch *chunk, int s0,
+                        struct train_text_measure *tm)
 {
-    return train_text_evaluate_knocked(run, NULL, out, err);
-}
-
-int train_text_evaluate_knocked(struct train_run *run, const bool *knock,
-                                struct train_text_eval *out, struct mha_error *err)
-{
-    memset(out, 0, sizeof *out);
     const struct train_dataset *d = run->task->data;
-    if (!d || !d->text)
-        return mha_error_set(err, "the run is not on a text");
-    struct train_model *m = run->model;
-    const struct train_batch *e = run->eval;
-    const int C = m->cfg.outputs[0].classes, T = e->len;
     const struct train_text *t = d->text;
-    double nll = 0.0, mean[TRAIN_MAX_D_MODEL];
-    if (knock && train_heads_merged_mean(m, e, mean, err))
-        return -1;
-    long top1 = 0, top3 = 0, job1[TRAIN_TEXT_MAX_JOBS] = {0}, job3[TRAIN_TEXT_MAX_JOBS] = {0};
-    for (int s0 = 0; s0 < e->size; s0 += m->batch_cap) {
-        struct train_batch chunk;
-        const int left = e->size - s0;
-        train_batch_view(e, s0, left < m->batch_cap ? left : m->batch_cap, &chunk);
-        if (knock ? train_forward_knocked(m, &chunk, knock, mean, err)
-                  : train_forward(m, &chunk, err))
-            return -1;
-        nll += (double)m->out_loss[0] * (double)m->out_count[0];
-        for (int s = 0; s < chunk.size; s++) {
-            const int row = d->order[d->n_train + s0 + s];
-            for (int i = 0; i < T; i++) {
-                const int tg = chunk.targets[0][(size_t)s * (size_t)T + (size_t)i];
-                if (tg < 0)
-                    continue;
-                const float *p = m->probs[0] + ((size_t)s * (size_t)T + (size_t)i) * (size_t)C;
-                const int r = rank_of(p, C, tg);
-                out->words++;
-                top1 += r == 0;
-                top3 += r < 3;
-                const int j = t->jobs[(size_t)row * (size_t)d->len + (size_t)i];
-                if (j >= 0) {
-                    out->job_words[j]++;
-                    job1[j] += r == 0;
-                    job3[j] += r < 3;
-                }
+    const struct train_model *m = run->model;
+    const int C = m->cfg.outputs[0].classes, T = chunk->len;
+    struct train_text_eval *out = &tm->out;
+    tm->nll += (double)m->out_loss[0] * (double)m->out_count[0];
+    for (int s = 0; s < chunk->size; s++) {
+        const int row = d->order[d->n_train + s0 + s];
+        for (int i = 0; i < T; i++) {
+            const int tg = chunk->targets[0][(size_t)s * (size_t)T + (size_t)i];
+            if (tg < 0)
+                continue;
+            const float *p = m->probs[0] + ((size_t)s * (size_t)T + (size_t)i) * (size_t)C;
+            const int r = rank_of(p, C, tg);
+            out->words++;
+            tm->top1 += r == 0;
+            tm->top3 += r < 3;
+            const int j = t->jobs[(size_t)row * (size_t)d->len + (size_t)i];
+            if (j >= 0) {
+                out->job_words[j]++;
+                tm->job1[j] += r == 0;
+                tm->job3[j] += r < 3;
             }
         }
     }
+}
+
+/* The measure's figures from its counts. */
+static void finish_measure(const struct train_text *t, struct train_text_measure *tm)
+{
+    struct train_text_eval *out = &tm->out;
     if (out->words) {
-        out->loss = nll / (double)out->words;
-        out->top1 = (float)top1 / (float)out->words;
-        out->top3 = (float)top3 / (float)out->words;
+        out->loss = tm->nll / (double)out->words;
+        out->top1 = (float)tm->top1 / (float)out->words;
+        out->top3 = (float)tm->top3 / (float)out->words;
     }
     out->perplexity = exp(out->loss);
     out->n_jobs = t->n_jobs;
     for (int j = 0; j < t->n_jobs; j++)
         if (out->job_words[j]) {
-            out->job_top1[j] = (float)job1[j] / (float)out->job_words[j];
-            out->job_top3[j] = (float)job3[j] / (float)out->job_words[j];
+            out->job_top1[j] = (float)tm->job1[j] / (float)out->job_words[j];
+            out->job_top3[j] = (float)tm->job3[j] / (float)out->job_words[j];
         }
-    return 0;
+}
+
+int train_text_measure_part(struct train_run *run, const bool *knock, struct train_text_measure *tm,
+                            bool (*more)(void *ctx), void *ctx, struct mha_error *err)
+{
+    const struct train_dataset *d = run->task->data;
+    if (!d || !d->text)
+        return mha_error_set(err, "the run is not on a text");
+    struct train_model *m = run->model;
+    const struct train_batch *e = run->eval;
+    if (tm->stage == 0)
+        *tm = (struct train_text_measure){.stage = knock ? 1 : 2};
+    /* a knocked measure's first pass: each column's mean of the merged
+     * heads over every held-out position; then the forward passes */
+    while (tm->stage < 3) {
+        if (tm->s0 >= e->size) {
+            if (tm->stage == 1)
+                train_heads_merged_finish(m, tm->mean, tm->rows);
+            tm->stage++;
+            tm->s0 = 0;
+            continue;
+        }
+        struct train_batch chunk;
+        const int left = e->size - tm->s0;
+        train_batch_view(e, tm->s0, left < m->batch_cap ? left : m->batch_cap, &chunk);
+        if (tm->stage == 1) {
+            if (train_heads_merged_add(m, &chunk, tm->mean, &tm->rows, err))
+                return -1;
+        } else {
+            if (knock ? train_forward_knocked(m, &chunk, knock, tm->mean, err)
+                      : train_forward(m, &chunk, err))
+                return -1;
+            count_chunk(run, &chunk, tm->s0, tm);
+        }
+        tm->s0 += chunk.size;
+        if (more && !more(ctx))
+            return 0;
+    }
+    finish_measure(d->text, tm);
+    return 1;
+}
+
+int train_text_evaluate_knocked(struct train_run *run, const bool *knock,
+                                struct train_text_eval *out, struct mha_error *err)
+{
+    struct train_text_measure tm = {0};
+    const int rc = train_text_measure_part(run, knock, &tm, NULL, NULL, err);
+    *out = tm.out;
+    return rc < 0 ? -1 : 0;
+}
+
+int train_text_evaluate(struct train_run *run, struct train_text_eval *out, struct mha_error *err)
+{
+    return train_text_evaluate_knocked(run, NULL, out, err);
+}
+
+/* The jobs knocking a head out costs (the bits of train_text_head_jobs's
+ * does), from the measure with every head and the one without it. */
+static unsigned jobs_lost(const struct train_text_eval *all, const struct train_text_eval *knocked)
+{
+    unsigned does = 0;
+    for (int j = 0; j < all->n_jobs; j++)
+        if (all->job_words[j] && all->job_top1[j] - knocked->job_top1[j] >= TRAIN_TEXT_JOB_DROP)
+            does |= 1u << j;
+    return does;
 }
 
 int train_text_head_jobs(struct train_run *run, const struct train_text_eval *all,
@@ -91,13 +143,34 @@ int train_text_head_jobs(struct train_run *run, const struct train_text_eval *al
             knock[i] = i == h;
         if (train_text_evaluate_knocked(run, knock, &knocked[h], err))
             return -1;
-        does[h] = 0;
-        for (int j = 0; j < all->n_jobs; j++)
-            if (all->job_words[j] &&
-                all->job_top1[j] - knocked[h].job_top1[j] >= TRAIN_TEXT_JOB_DROP)
-                does[h] |= 1u << j;
+        does[h] = jobs_lost(all, &knocked[h]);
     }
     return 0;
+}
+
+int train_text_jobs_part(struct train_run *run, struct train_text_jobs *job,
+                         bool (*more)(void *ctx), void *ctx, struct mha_error *err)
+{
+    const int H = run->model->cfg.heads;
+    bool knock[TRAIN_MAX_D_MODEL];
+    /* measure 0 with every head, measure h + 1 with head h knocked out */
+    while (job->next <= H) {
+        const int h = job->next - 1;
+        for (int i = 0; i < H; i++)
+            knock[i] = i == h;
+        const int rc = train_text_measure_part(run, h < 0 ? NULL : knock, &job->m, more, ctx, err);
+        if (rc <= 0)
+            return rc;
+        if (h < 0)
+            job->all = job->m.out;
+        else
+            job->does[h] = jobs_lost(&job->all, &job->m.out);
+        job->m = (struct train_text_measure){0};
+        job->next++;
+        if (job->next <= H && more && !more(ctx))
+            return 0;
+    }
+    return 1;
 }
 
 void train_text_jobs_label(const struct train_text *t, unsigned does, char *buf, size_t n)

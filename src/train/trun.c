@@ -14,6 +14,7 @@
 
 static void pane_done(struct trun_pane *p)
 {
+    train_heads_job_free(p->heads_job);
     train_run_free(p->run);
     train_model_free(p->shown);
     mha_example_free(p->start);
@@ -41,19 +42,54 @@ static void measure_roles(struct trun_pane *p, const struct train_model *m, long
     p->roles_of = of;
 }
 
-/* A text's jobs each head of the live model does (only when the text has
- * jobs and the heads are few enough to knock out one by one each time). */
-static void measure_jobs(struct trun_pane *p)
+/* Whether the live model's jobs are measured at each evaluation: the text
+ * has jobs, and the heads are few enough to knock out one by one. */
+static bool jobs_measured(const struct trun_pane *p)
 {
-    struct train_run *run = p->run;
-    const struct train_dataset *d = run->task->data;
-    const int H = run->model->cfg.heads;
-    p->jobs_valid = false;
-    if (!d || !d->text || !d->text->n_jobs || H > TRUN_JOBS_MAX_HEADS)
-        return;
-    struct train_text_eval all, knocked[TRUN_JOBS_MAX_HEADS];
-    p->jobs_valid = train_text_evaluate(run, &all, NULL) == 0 &&
-                    train_text_head_jobs(run, &all, knocked, p->jobs, NULL) == 0;
+    const struct train_dataset *d = p->run->task->data;
+    return d && d->text && d->text->n_jobs && p->run->model->cfg.heads <= TRUN_JOBS_MAX_HEADS;
+}
+
+/* What the live model's heads do, measured in parts while more(ctx) says
+ * so: 1 when done (the figures kept for the screen), 0 when it stopped
+ * between sequences. */
+static int roles_part(struct trun_pane *p, bool (*more)(void *ctx), void *ctx)
+{
+    const struct train_batch *eval = p->run->eval;
+    const struct train_model *m = p->run->model;
+    const int n = eval->size < TRAIN_HEADS_SEQUENCES ? eval->size : TRAIN_HEADS_SEQUENCES;
+    if (!p->heads_job && !(p->heads_job = train_heads_job_new(m, eval, n, NULL))) {
+        p->roles_valid = false;
+        p->roles_of = -1;
+        return 1;
+    }
+    const int rc = train_heads_job_part(p->heads_job, m, eval, p->roles, more, ctx, NULL);
+    if (rc == 0)
+        return 0;
+    p->roles_valid = rc > 0;
+    p->roles_of = -1;
+    train_heads_job_free(p->heads_job);
+    p->heads_job = NULL;
+    return 1;
+}
+
+/* A text's jobs each head of the live model does, knocked out alone, in
+ * parts (a held-out chunk each) while more(ctx) says so: 1 when done (the
+ * labels shown until then stay until it is), 0 when it stopped. */
+static int jobs_part(struct trun_pane *p, bool (*more)(void *ctx), void *ctx)
+{
+    if (!jobs_measured(p)) {
+        p->jobs_valid = false;
+        return 1;
+    }
+    const int rc = train_text_jobs_part(p->run, &p->text_jobs, more, ctx, NULL);
+    if (rc == 0)
+        return 0;
+    p->jobs_valid = rc > 0;
+    if (rc > 0)
+        memcpy(p->jobs, p->text_jobs.does, (size_t)p->run->model->cfg.heads * sizeof p->jobs[0]);
+    p->text_jobs = (struct train_text_jobs){0};
+    return 1;
 }
 
 void trun_pane_jobs(const struct trun_pane *p, long scrub, int h, char *buf, size_t n)
@@ -65,14 +101,12 @@ void trun_pane_jobs(const struct trun_pane *p, long scrub, int h, char *buf, siz
     train_text_jobs_label(p->run->task->data->text, p->jobs[h], buf, n);
 }
 
-/* What follows a held-out evaluation of p's live model: what its heads
- * do, the figures kept, and whether the run stops (its score at its best
- * for the patience). */
+/* What follows a held-out evaluation of p's live model and the measures
+ * of its heads: the figures kept, and whether the run stops (its score at
+ * its best for the patience). */
 static void evaluated(struct trun_pane *p)
 {
     struct train_run *run = p->run;
-    measure_roles(p, run->model, -1);
-    measure_jobs(p);
     trun_history_eval(&p->hist, run->model->step, run->accuracy);
     switch (train_stopping_evaluated(&p->stopping, run)) {
     case TRAIN_STOP_SETTLED:
@@ -94,6 +128,20 @@ static void offer(struct trun_pane *p)
     trun_ring_offer(&p->ring, p->run->model->step, p->run->model->params, &m);
 }
 
+/* Whatever p had begun between frames, dropped: a step, an evaluation,
+ * the measures of its heads. */
+static void pane_drop_work(struct trun_pane *p)
+{
+    p->work = TRUN_WORK_STEP;
+    p->eval_job = (struct train_eval_job){0};
+    train_heads_job_free(p->heads_job);
+    p->heads_job = NULL;
+    p->text_jobs = (struct train_text_jobs){0};
+    p->round_done = false;
+}
+
+static bool pane_part(struct trun_pane *p, bool (*more)(void *ctx), void *ctx);
+
 /* A pane at step 0: its first evaluation and checkpoint. */
 static void pane_begin(const struct trun *t, struct trun_pane *p)
 {
@@ -102,12 +150,9 @@ static void pane_begin(const struct trun *t, struct trun_pane *p)
     p->run->last_loss = NAN;
     trun_ring_clear(&p->ring, TRUN_CHECKPOINT_EVERY);
     trun_history_clear(&p->hist, p->run->model->cfg.n_outputs);
-    p->evaluating = false;
-    p->eval_job = (struct train_eval_job){0};
-    p->round_done = false;
-    train_run_evaluate(p->run);
-    evaluated(p);
-    offer(p);
+    pane_drop_work(p);
+    p->work = TRUN_WORK_EVAL; /* the first evaluation, whole */
+    pane_part(p, NULL, NULL);
 }
 
 static int pane_new(const struct trun *t, int heads, struct trun_pane *p, struct mha_error *err)
@@ -262,35 +307,52 @@ int trun_restart(struct trun *t, uint32_t seed, int heads, struct mha_error *err
     return 0;
 }
 
-/* p's next step and the held-out evaluation it is due, in parts while
- * more(ctx) says so (NULL: to the end): true when both are done or p
- * stopped, false when they stopped between parts (the next call goes on). */
+/* p's next step, then (when due) the held-out evaluation and the measures
+ * of its heads, in parts while more(ctx) says so (NULL: to the end): true
+ * when all are done or p stopped, false when they stopped between parts
+ * (the next call goes on). */
 static bool pane_part(struct trun_pane *p, bool (*more)(void *ctx), void *ctx)
 {
     struct train_run *run = p->run;
-    if (!p->evaluating) {
-        const int rc = train_run_step_part(run, more, ctx);
-        if (rc == 0)
-            return false;
-        if (rc < 0) {
-            p->stop = TRUN_STOP_LIMIT;
-            return true;
+    for (;;) {
+        switch (p->work) {
+        case TRUN_WORK_STEP: {
+            const int rc = train_run_step_part(run, more, ctx);
+            if (rc == 0)
+                return false;
+            if (rc < 0) {
+                p->stop = TRUN_STOP_LIMIT;
+                return true;
+            }
+            trun_history_loss(&p->hist, run->last_loss);
+            if (!train_stopping_due(run)) { /* as headless training evaluates */
+                offer(p);
+                return true;
+            }
+            p->work = TRUN_WORK_EVAL;
+            break;
         }
-        trun_history_loss(&p->hist, run->last_loss);
-        if (!train_stopping_due(run)) { /* as headless training evaluates */
+        case TRUN_WORK_EVAL:
+            if (train_run_evaluate_part(run, &p->eval_job, more, ctx) == 0)
+                return false;
+            p->work = TRUN_WORK_ROLES;
+            break;
+        case TRUN_WORK_ROLES:
+            if (roles_part(p, more, ctx) == 0)
+                return false;
+            p->work = TRUN_WORK_JOBS;
+            break;
+        case TRUN_WORK_JOBS:
+            if (jobs_part(p, more, ctx) == 0)
+                return false;
+            p->work = TRUN_WORK_STEP;
+            evaluated(p);
             offer(p);
             return true;
         }
-        p->evaluating = true;
         if (more && !more(ctx))
             return false;
     }
-    if (train_run_evaluate_part(run, &p->eval_job, more, ctx) == 0)
-        return false;
-    p->evaluating = false;
-    evaluated(p);
-    offer(p);
-    return true;
 }
 
 /* A step of every pane still running (a round), in parts while more(ctx)

@@ -24,6 +24,7 @@
 
 #include "engine/train.h"
 #include "engine/train_heads.h"
+#include "engine/train_text.h"
 #include "train/trun_ring.h"
 
 #define TRUN_MAX_PANES 4
@@ -35,6 +36,11 @@
 
 /* Why a run stopped. */
 enum trun_stop { TRUN_RUNNING, TRUN_STOP_STABLE, TRUN_STOP_LIMIT };
+
+/* What a pane does next between frames: a step, or (after a step that is
+ * due one) the held-out evaluation, the measure of what the heads do, and
+ * a text's jobs. */
+enum trun_work { TRUN_WORK_STEP, TRUN_WORK_EVAL, TRUN_WORK_ROLES, TRUN_WORK_JOBS };
 
 /* One model training (a pane of --compare). */
 struct trun_pane {
@@ -56,10 +62,13 @@ struct trun_pane {
      * evaluation when it has at most TRUN_JOBS_MAX_HEADS heads */
     unsigned jobs[TRAIN_MAX_D_MODEL];
     bool jobs_valid;
-    /* the step in flight between frames (its parts in run->job), then the
-     * held-out evaluation it is due, in parts too */
-    bool evaluating;
+    /* what is in flight between frames: the step (its parts in run->job),
+     * then the held-out evaluation it is due and the measures of the heads
+     * (roles, a text's jobs), each in parts too */
+    enum trun_work work;
     struct train_eval_job eval_job;
+    struct train_heads_job *heads_job;
+    struct train_text_jobs text_jobs;
     bool round_done; /* its step of the round in flight is done */
 };
 

@@ -5,9 +5,11 @@
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "engine/train_heads.h"
+#include "engine/train_text.h"
 
 #define LEN 4
 
@@ -329,6 +331,103 @@ START_TEST(test_measure_bad_input)
 }
 END_TEST
 
+/* ---- in parts, as the training screen measures between frames ---- */
+
+/* more() that stops after every part, counting them */
+static bool stop_each(void *parts)
+{
+    (*(int *)parts)++;
+    return false;
+}
+
+/* The heads measured a sequence at a time give train_heads_measure's
+ * figures, and the model and batch are read as they are. */
+START_TEST(test_measure_in_parts)
+{
+    struct train_run_options o;
+    train_run_options_default(&o);
+    o.seed = 3;
+    o.steps = 150;
+    struct mha_error err;
+    struct train_run *run = train_run_new(train_task_find("first-prev"), 8, 2, 16, 8, &o, &err);
+    ck_assert_ptr_nonnull(run);
+    train_run_steps(run, 150);
+    struct train_head_stats whole[2], parts[2];
+    ck_assert_int_eq(train_heads_measure(run->model, run->eval, 40, whole, &err), 0);
+    struct train_heads_job *job = train_heads_job_new(run->model, run->eval, 40, &err);
+    ck_assert_ptr_nonnull(job);
+    int n = 0, rc;
+    while ((rc = train_heads_job_part(job, run->model, run->eval, parts, stop_each, &n, &err)) == 0)
+        ;
+    ck_assert_int_eq(rc, 1);
+    ck_assert_int_eq(n, 39); /* a sequence a part */
+    train_heads_job_free(job);
+    ck_assert_mem_eq(parts, whole, sizeof whole);
+    ck_assert_ptr_null(train_heads_job_new(run->model, run->eval, run->eval->size + 1, &err));
+    ck_assert_ptr_nonnull(strstr(err.text, "cannot be measured"));
+    train_run_free(run);
+}
+END_TEST
+
+/* A text whose second word follows the first (local) and whose last word
+ * names what the animal sits on (content): the jobs measured a held-out
+ * chunk at a time equal train_text_evaluate's and train_text_head_jobs's. */
+START_TEST(test_text_jobs_in_parts)
+{
+    static const char *const animal[] = {"cat", "dog", "owl", "bee"};
+    static const char *const place[] = {"mat", "rug", "roof", "flower"};
+    static const char *const verb[] = {"sat", "lay", "perched", "landed"};
+    size_t cap = 1 << 16, tl = 0, jl = 0;
+    char *text = malloc(cap), *jobs = malloc(cap);
+    ck_assert_ptr_nonnull(text);
+    ck_assert_ptr_nonnull(jobs);
+    for (int i = 0; i < 400; i++) {
+        const int a = i % 4, v = (i / 4) % 4;
+        tl += (size_t)snprintf(text + tl, cap - tl, "the %s %s on the %s\n", animal[a], verb[v],
+                               place[a]);
+        jl += (size_t)snprintf(jobs + jl, cap - jl, "- - - local - content\n");
+    }
+    struct train_text_options to = {64, 8, false};
+    struct mha_error err;
+    struct train_dataset *d =
+        train_text_dataset_new(text, tl, "toy.txt", jobs, jl, "toy.jobs", &to, &err);
+    ck_assert_msg(d != NULL, "%s", err.text);
+    struct train_task task;
+    train_task_from_dataset(&task, d);
+    struct train_run_options o;
+    train_run_options_default(&o);
+    o.seed = 5;
+    o.steps = 60;
+    struct train_run *run = train_run_new(&task, 16, 2, d->vocab, d->len, &o, &err);
+    ck_assert_msg(run != NULL, "%s", err.text);
+    train_run_steps(run, 60);
+    struct train_text_eval all, knocked[2];
+    unsigned does[2];
+    ck_assert_int_eq(train_text_evaluate(run, &all, &err), 0);
+    ck_assert_int_eq(train_text_head_jobs(run, &all, knocked, does, &err), 0);
+    struct train_text_jobs job = {0};
+    int n = 0, rc;
+    while ((rc = train_text_jobs_part(run, &job, stop_each, &n, &err)) == 0)
+        ;
+    ck_assert_int_eq(rc, 1);
+    ck_assert_int_gt(n,
+                     3 * ((run->eval->size + run->model->batch_cap - 1) / run->model->batch_cap));
+    ck_assert_double_eq(job.all.loss, all.loss);
+    ck_assert_float_eq(job.all.top1, all.top1);
+    ck_assert_float_eq(job.all.top3, all.top3);
+    ck_assert_int_eq(job.all.words, all.words);
+    ck_assert_mem_eq(job.all.job_top1, all.job_top1, sizeof all.job_top1);
+    ck_assert_mem_eq(job.all.job_words, all.job_words, sizeof all.job_words);
+    ck_assert_mem_eq(job.does, does, sizeof does);
+    ck_assert_int_eq(all.n_jobs, 2);
+    ck_assert_int_gt(all.job_words[0], 0);
+    train_run_free(run);
+    train_dataset_free(d);
+    free(text);
+    free(jobs);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("train_heads");
@@ -345,6 +444,8 @@ int main(void)
     tcase_add_test(trained, test_labels_survive_ablation);
     tcase_add_test(trained, test_trained_majority);
     tcase_add_test(trained, test_trained_first_prev_not_copy_or_even);
+    tcase_add_test(trained, test_measure_in_parts);
+    tcase_add_test(trained, test_text_jobs_in_parts);
     suite_add_tcase(s, trained);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
