@@ -15,6 +15,7 @@
 static void pane_done(struct trun_pane *p)
 {
     train_heads_job_free(p->heads_job);
+    train_heads_job_free(p->shown_job);
     train_run_free(p->run);
     train_model_free(p->shown);
     mha_example_free(p->start);
@@ -138,6 +139,8 @@ static void pane_drop_work(struct trun_pane *p)
     p->heads_job = NULL;
     p->text_jobs = (struct train_text_jobs){0};
     p->round_done = false;
+    train_heads_job_free(p->shown_job);
+    p->shown_job = NULL;
 }
 
 static bool pane_part(struct trun_pane *p, bool (*more)(void *ctx), void *ctx);
@@ -428,6 +431,9 @@ static void pace_note(struct trun *t, long now_ms, int k)
     t->pace_count += k;
 }
 
+static bool shown_part(struct trun *t, bool (*more)(void *ctx), void *ctx);
+static bool shown_pending(const struct trun *t);
+
 bool trun_catch_up(struct trun *t, long now_ms, bool exact, int max_ticks)
 {
     t->now_ms = now_ms;
@@ -445,7 +451,11 @@ bool trun_catch_up(struct trun *t, long now_ms, bool exact, int max_ticks)
     struct frame frame = {exact ? 0.0 : wall_ms(), t};
     const double begin = frame.begin;
     bool over = false;
-    if (t->round_open && !exact && !t->paused && !trun_done(t)) {
+    if (shown_pending(t)) { /* a checkpoint scrubbed to, its heads being measured */
+        over = !shown_part(t, exact ? NULL : budget_left, &frame);
+        changed = !over;
+    }
+    if (!over && t->round_open && !exact && !t->paused && !trun_done(t)) {
         /* a step (or its evaluation) that did not fit the last frame goes
          * on at once, not at the next tick */
         over = !round_part(t, budget_left, &frame);
@@ -493,6 +503,8 @@ int trun_pace(const struct trun *t)
 
 int trun_wait_ms(const struct trun *t, long now_ms, int cap)
 {
+    if (shown_pending(t)) /* a checkpoint's heads go on at once */
+        return 0;
     if (t->paused || trun_done(t))
         return cap;
     if (t->round_open) /* a step in parts goes on at once */
@@ -528,8 +540,43 @@ static void load_checkpoints(struct trun *t, long step)
         memcpy(p->shown->params, params, p->shown->n_params * sizeof *params);
         mha_error_clear(&err);
         train_model_sample_forward(p->shown, &err);
-        measure_roles(p, p->shown, step);
+        /* its heads measured in parts (shown_part), the screen answering meanwhile */
+        const struct train_batch *eval = p->run->eval;
+        const int n = eval->size < TRAIN_HEADS_SEQUENCES ? eval->size : TRAIN_HEADS_SEQUENCES;
+        train_heads_job_free(p->shown_job);
+        p->shown_job = train_heads_job_new(p->shown, eval, n, NULL);
+        p->shown_of = step;
+        if (!p->shown_job)
+            measure_roles(p, p->shown, step);
     }
+}
+
+/* The checkpoints' heads load_checkpoints began to measure, in parts while
+ * more(ctx) says so (NULL: to the end): true when none is left. */
+static bool shown_part(struct trun *t, bool (*more)(void *ctx), void *ctx)
+{
+    for (int i = 0; i < t->n_panes; i++) {
+        struct trun_pane *p = &t->panes[i];
+        if (!p->shown_job)
+            continue;
+        const int rc = train_heads_job_part(p->shown_job, p->shown, p->run->eval, p->roles, more,
+                                            ctx, NULL);
+        if (rc == 0)
+            return false;
+        p->roles_valid = rc > 0;
+        p->roles_of = p->shown_of;
+        train_heads_job_free(p->shown_job);
+        p->shown_job = NULL;
+    }
+    return true;
+}
+
+static bool shown_pending(const struct trun *t)
+{
+    for (int i = 0; i < t->n_panes; i++)
+        if (t->panes[i].shown_job)
+            return true;
+    return false;
 }
 
 void trun_scrub(struct trun *t, int dir)
@@ -571,6 +618,13 @@ void trun_scrub_first(struct trun *t)
 const struct train_model *trun_pane_model(const struct trun_pane *p, long scrub)
 {
     return scrub >= 0 ? p->shown : p->run->model;
+}
+
+bool trun_pane_heads_ready(const struct trun_pane *p, long scrub, struct train_head_stats *out)
+{
+    if (p->shown_job && scrub == p->shown_of)
+        return false;
+    return trun_pane_heads(p, scrub, out);
 }
 
 bool trun_pane_heads(const struct trun_pane *p, long scrub, struct train_head_stats *out)

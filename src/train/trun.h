@@ -68,6 +68,8 @@ struct trun_pane {
     enum trun_work work;
     struct train_eval_job eval_job;
     struct train_heads_job *heads_job;
+    struct train_heads_job *shown_job; /* the checkpoint's heads (step shown_of) being measured */
+    long shown_of;
     struct train_text_jobs text_jobs;
     bool round_done; /* its step of the round in flight is done */
 };
@@ -170,6 +172,10 @@ const struct train_model *trun_pane_model(const struct trun_pane *p, long scrub)
  * checkpoint loaded: out has a slot per head.  false when it cannot be
  * measured (out of memory). */
 bool trun_pane_heads(const struct trun_pane *p, long scrub, struct train_head_stats *out);
+/* The same for the screen, which draws every frame: false too while a
+ * checkpoint it scrubbed to is still being measured (trun_catch_up
+ * measures it in parts, paused or not, and says it changed when done). */
+bool trun_pane_heads_ready(const struct trun_pane *p, long scrub, struct train_head_stats *out);
 
 /* "agree+content": the jobs head h of the model p shows does, when measured
  * (the live model, not a checkpoint); "" otherwise. */

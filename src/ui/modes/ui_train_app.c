@@ -33,7 +33,7 @@ static void sync_head_titles(struct ui_state *st, const struct trun *t,
     if (H > VIEW_TITLED_HEADS)
         return;
     struct train_head_stats roles[TRAIN_MAX_D_MODEL];
-    const bool measured = trun_pane_heads(pane, t->scrub, roles);
+    const bool measured = trun_pane_heads_ready(pane, t->scrub, roles);
     const bool jobs = pane->jobs_valid && t->scrub < 0;
     if (!measured && !jobs)
         return;
@@ -124,7 +124,7 @@ bool ui_train_timers(struct ui_app *app, long ms, bool all)
         return false;
     t->interrupt = app->keys_waiting;
     const bool changed = trun_catch_up(t, ms, exact, all ? 0 : 20);
-    if (changed && t->follow_gen == app->st.ex_gen && t->scrub < 0)
+    if (changed && t->follow_gen == app->st.ex_gen) /* trained, or a checkpoint measured */
         ui_train_sync_example(app);
     if (!was_done && trun_done(t) && t->shown) {
         char why[256];

@@ -434,7 +434,7 @@ static void draw_pane(WINDOW *win, int y, int x, int h, int w, const struct trun
     }
     /* what each head does, measured on held-out sequences (not only the sample) */
     struct train_head_stats roles[TRAIN_MAX_D_MODEL];
-    const bool measured = !hide && trun_pane_heads(p, t->scrub, roles);
+    const bool measured = !hide && trun_pane_heads_ready(p, t->scrub, roles);
     /* and, on a text with jobs, the jobs each head does (knocked out alone) */
     static char jobs[TRAIN_MAX_D_MODEL][TRUN_JOBS_LABEL];
     const bool have_jobs = !hide && p->jobs_valid && t->scrub < 0;
