@@ -154,8 +154,10 @@ static void pane_begin(const struct trun *t, struct trun_pane *p)
     trun_ring_clear(&p->ring, TRUN_CHECKPOINT_EVERY);
     trun_history_clear(&p->hist, p->run->model->cfg.n_outputs);
     pane_drop_work(p);
-    p->work = TRUN_WORK_EVAL; /* the first evaluation, whole */
-    pane_part(p, NULL, NULL);
+    /* the first evaluation goes with the first step, in its parts */
+    p->work = TRUN_WORK_EVAL;
+    p->roles_valid = false;
+    p->jobs_valid = false;
 }
 
 static int pane_new(const struct trun *t, int heads, struct trun_pane *p, struct mha_error *err)
@@ -351,6 +353,8 @@ static bool pane_part(struct trun_pane *p, bool (*more)(void *ctx), void *ctx)
             p->work = TRUN_WORK_STEP;
             evaluated(p);
             offer(p);
+            if (run->model->step == 0 && p->stop == TRUN_RUNNING)
+                break; /* the first evaluation: on to the first step */
             return true;
         }
         if (more && !more(ctx))
@@ -535,9 +539,10 @@ static void load_checkpoints(struct trun *t, long step)
         struct trun_pane *p = &t->panes[i];
         const int c = trun_ring_find(&p->ring, step);
         const float *params = trun_ring_params(&p->ring, c);
-        if (!params)
+        if (!params && step != 0)
             continue;
-        memcpy(p->shown->params, params, p->shown->n_params * sizeof *params);
+        if (params) /* else step 0 before its checkpoint: the shown model's own start */
+            memcpy(p->shown->params, params, p->shown->n_params * sizeof *params);
         mha_error_clear(&err);
         train_model_sample_forward(p->shown, &err);
         /* its heads measured in parts (shown_part), the screen answering meanwhile */
@@ -559,8 +564,8 @@ static bool shown_part(struct trun *t, bool (*more)(void *ctx), void *ctx)
         struct trun_pane *p = &t->panes[i];
         if (!p->shown_job)
             continue;
-        const int rc = train_heads_job_part(p->shown_job, p->shown, p->run->eval, p->roles, more,
-                                            ctx, NULL);
+        const int rc =
+            train_heads_job_part(p->shown_job, p->shown, p->run->eval, p->roles, more, ctx, NULL);
         if (rc == 0)
             return false;
         p->roles_valid = rc > 0;
@@ -624,6 +629,8 @@ bool trun_pane_heads_ready(const struct trun_pane *p, long scrub, struct train_h
 {
     if (p->shown_job && scrub == p->shown_of)
         return false;
+    if (scrub < 0 && !p->roles_valid && p->work != TRUN_WORK_STEP)
+        return false; /* the live model's, measured in the parts in flight */
     return trun_pane_heads(p, scrub, out);
 }
 
