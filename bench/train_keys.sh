@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# bench/train_keys.sh - how long Space takes to pause the training screen:
-# the explorer in tmux (its own socket), first-prev at a learning rate slow
-# enough that it does not stop early; PRESSES presses (default 3), each
-# timed from send-keys to "paused" on the screen, with the pace the header
-# shows after (TASK, default first-prev, names the task).  The same probe on `cat` first: the time tmux and this
-# script take to see a key on the screen at all (the floor under every
-# figure after it).
+# bench/train_keys.sh - how long the training screen takes to answer a key:
+# the explorer in tmux (its own socket), TASK (default first-prev) at a
+# learning rate slow enough that it does not stop early, PRESSES presses
+# (default 3) of each key, each timed from send-keys to the screen's
+# header changing:
+#   Space    training to "paused" (the pace the header showed after too);
+#   ← →      one checkpoint back, paused (its heads are measured anew), and
+#            on again to the model as it is;
+#   r        the run started again with a new seed.
+# The same probe on `cat` first: the time tmux and this script take to see
+# a key on the screen at all (the floor under every figure after it).
 #   bench/train_keys.sh build/src/mha-explorer [D_MODEL [HEADS [VOCAB [CONTEXT [PRESSES]]]]]
 #   bench/train_keys.sh build/src/mha-explorer 256 8 512 64     # the largest model
 #   TASK=sentences bench/train_keys.sh build/src/mha-explorer 256 8 512 64
@@ -16,7 +20,7 @@ heads=${3:-4}
 vocab=${4:-16}
 context=${5:-8}
 presses=${6:-3}
-task=${TASK:-first-prev} # TASK=sentences: the bundled text
+task=${TASK:-first-prev}
 sock=mha-train-keys-$$
 T() { tmux -L "$sock" -f /dev/null "$@"; }
 F() { tmux -L "$sock-floor" -f /dev/null "$@"; }
@@ -50,6 +54,18 @@ T new-session -d -x 120 -y 40 \
      --context $context --lr 0.0003; sleep 60"
 sleep 2
 echo "$task, d_model $d, $heads heads, vocab $vocab, context $context:"
+header() { T capture-pane -p | sed -n 2p; }
+# ms from now until the header is no longer $1
+changed_after() {
+    local start n=0
+    start=$(now)
+    T send-keys "$2"
+    while [ "$(header)" = "$1" ] && [ $n -lt 2000 ]; do
+        sleep 0.005
+        n=$((n + 1))
+    done
+    since "$start"
+}
 for _ in $(seq "$presses"); do
     start=$(now)
     T send-keys Space
@@ -57,5 +73,24 @@ for _ in $(seq "$presses"); do
     printf 'Space to "paused": %d ms; ' "$(since "$start")"
     T send-keys Space
     sleep 1
-    T capture-pane -p | sed -n 2p | grep -o 'step [0-9]* of [0-9]* · [^ ]* [^ ]*[^ ]*' | head -1
+    header | grep -o 'step [0-9]* of [0-9]* · [^ ]* [^ ]*[^ ]*' | head -1
 done
+T send-keys Space
+sleep 0.5
+printf '← a checkpoint back, → on again:'
+for _ in $(seq "$presses"); do
+    printf ' %d ms,' "$(changed_after "$(header)" Left)"
+    sleep 0.5
+    printf ' %d ms;' "$(changed_after "$(header)" Right)"
+    sleep 0.5
+done
+echo
+printf 'r, a new seed:'
+for _ in $(seq "$presses"); do
+    T send-keys Space
+    sleep 2
+    T send-keys Space
+    sleep 0.3
+    printf ' %d ms' "$(changed_after "$(header)" r)"
+done
+echo

@@ -328,7 +328,7 @@ static bool key_waits(void)
 START_TEST(test_parts_between_keys)
 {
     const int heads[] = {1, 2};
-    struct trun *a = train_new(2, heads, 300), *b = train_new(2, heads, 300);
+    struct trun *a = train_new(2, heads, 30), *b = train_new(2, heads, 30);
     trun_catch_up(a, 1000000, true, 0);
     ck_assert(trun_done(a));
     b->interrupt = key_waits;
