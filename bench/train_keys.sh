@@ -86,11 +86,9 @@ for _ in $(seq "$presses"); do
 done
 echo
 printf 'r, a new seed:'
+T send-keys Space # training again (r leaves it training)
 for _ in $(seq "$presses"); do
-    T send-keys Space
     sleep 2
-    T send-keys Space
-    sleep 0.3
     printf ' %d ms' "$(changed_after "$(header)" r)"
 done
 echo

@@ -33,14 +33,11 @@ static void mark_now(const struct train_run *run, struct trun_mark *m)
         m->acc[k] = run->accuracy[k];
 }
 
-/* Measure what the heads of m (the pane's live model, of = -1, or its
- * checkpoint at step of) do, for the screen to show until the next time. */
-static void measure_roles(struct trun_pane *p, const struct train_model *m, long of)
+/* The held-out sequences the heads are measured on: the first of them. */
+static int heads_sequences(const struct trun_pane *p)
 {
-    const struct train_batch *eval = p->run->eval;
-    const int n = eval->size < TRAIN_HEADS_SEQUENCES ? eval->size : TRAIN_HEADS_SEQUENCES;
-    p->roles_valid = train_heads_measure(m, eval, n, p->roles, NULL) == 0;
-    p->roles_of = of;
+    const int size = p->run->eval->size;
+    return size < TRAIN_HEADS_SEQUENCES ? size : TRAIN_HEADS_SEQUENCES;
 }
 
 /* Whether the live model's jobs are measured at each evaluation: the text
@@ -58,17 +55,14 @@ static int roles_part(struct trun_pane *p, bool (*more)(void *ctx), void *ctx)
 {
     const struct train_batch *eval = p->run->eval;
     const struct train_model *m = p->run->model;
-    const int n = eval->size < TRAIN_HEADS_SEQUENCES ? eval->size : TRAIN_HEADS_SEQUENCES;
-    if (!p->heads_job && !(p->heads_job = train_heads_job_new(m, eval, n, NULL))) {
+    if (!p->heads_job && !(p->heads_job = train_heads_job_new(m, eval, heads_sequences(p), NULL))) {
         p->roles_valid = false;
-        p->roles_of = -1;
         return 1;
     }
     const int rc = train_heads_job_part(p->heads_job, m, eval, p->roles, more, ctx, NULL);
     if (rc == 0)
         return 0;
     p->roles_valid = rc > 0;
-    p->roles_of = -1;
     train_heads_job_free(p->heads_job);
     p->heads_job = NULL;
     return 1;
@@ -264,6 +258,7 @@ static int pane_reseed(const struct trun *t, struct trun_pane *p, uint32_t seed,
         mha_example_set_token(p->start, false, i,
                               p->run->model->vocab_names[p->run->model->sample[i]]);
     p->roles_valid = false;
+    p->shown_valid = false;
     p->jobs_valid = false;
     pane_begin(t, p);
     return 0;
@@ -545,14 +540,13 @@ static void load_checkpoints(struct trun *t, long step)
             memcpy(p->shown->params, params, p->shown->n_params * sizeof *params);
         mha_error_clear(&err);
         train_model_sample_forward(p->shown, &err);
-        /* its heads measured in parts (shown_part), the screen answering meanwhile */
-        const struct train_batch *eval = p->run->eval;
-        const int n = eval->size < TRAIN_HEADS_SEQUENCES ? eval->size : TRAIN_HEADS_SEQUENCES;
+        /* its heads measured in parts (shown_part), the screen answering
+         * meanwhile (and measuring them itself if the job cannot be had);
+         * the live model's stay as they are */
         train_heads_job_free(p->shown_job);
-        p->shown_job = train_heads_job_new(p->shown, eval, n, NULL);
+        p->shown_job = train_heads_job_new(p->shown, p->run->eval, heads_sequences(p), NULL);
         p->shown_of = step;
-        if (!p->shown_job)
-            measure_roles(p, p->shown, step);
+        p->shown_valid = false;
     }
 }
 
@@ -564,12 +558,11 @@ static bool shown_part(struct trun *t, bool (*more)(void *ctx), void *ctx)
         struct trun_pane *p = &t->panes[i];
         if (!p->shown_job)
             continue;
-        const int rc =
-            train_heads_job_part(p->shown_job, p->shown, p->run->eval, p->roles, more, ctx, NULL);
+        const int rc = train_heads_job_part(p->shown_job, p->shown, p->run->eval, p->shown_roles,
+                                            more, ctx, NULL);
         if (rc == 0)
             return false;
-        p->roles_valid = rc > 0;
-        p->roles_of = p->shown_of;
+        p->shown_valid = rc > 0;
         train_heads_job_free(p->shown_job);
         p->shown_job = NULL;
     }
@@ -637,13 +630,14 @@ bool trun_pane_heads_ready(const struct trun_pane *p, long scrub, struct train_h
 bool trun_pane_heads(const struct trun_pane *p, long scrub, struct train_head_stats *out)
 {
     const int heads = p->run->model->cfg.heads;
-    if (p->roles_valid && p->roles_of == (scrub >= 0 ? scrub : -1)) {
-        memcpy(out, p->roles, (size_t)heads * sizeof *out);
+    const bool kept = scrub < 0 ? p->roles_valid : p->shown_valid && p->shown_of == scrub;
+    if (kept) {
+        memcpy(out, scrub < 0 ? p->roles : p->shown_roles, (size_t)heads * sizeof *out);
         return true;
     }
-    const struct train_batch *eval = p->run->eval; /* not measured yet: now */
-    const int n = eval->size < TRAIN_HEADS_SEQUENCES ? eval->size : TRAIN_HEADS_SEQUENCES;
-    return train_heads_measure(trun_pane_model(p, scrub), eval, n, out, NULL) == 0;
+    /* not measured yet: now */
+    return train_heads_measure(trun_pane_model(p, scrub), p->run->eval, heads_sequences(p), out,
+                               NULL) == 0;
 }
 
 long trun_span(const struct trun *t)

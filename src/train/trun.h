@@ -51,12 +51,14 @@ struct trun_pane {
     struct trun_history hist;
     enum trun_stop stop;
     struct train_stopping stopping; /* the rule that stops it, as headless training's */
-    /* what each head does, measured when the figures change (an evaluation,
-     * a checkpoint loaded), not at every redraw: of the live model at its
-     * last evaluation (roles_of -1) or of the checkpoint at step roles_of */
+    /* what each head does, measured when the figures change, not at every
+     * redraw: of the live model at its last evaluation (roles), and of the
+     * checkpoint loaded last, at step shown_of (shown_roles), each kept
+     * while the other is shown */
     struct train_head_stats roles[TRAIN_MAX_D_MODEL];
-    long roles_of;
     bool roles_valid;
+    struct train_head_stats shown_roles[TRAIN_MAX_D_MODEL];
+    bool shown_valid;
     /* a text's jobs each head does (train_text_head_jobs: knocked out alone,
      * the jobs it costs 0.1 or more), measured at the live model's last
      * evaluation when it has at most TRUN_JOBS_MAX_HEADS heads */
