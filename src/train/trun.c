@@ -135,6 +135,7 @@ static void pane_drop_work(struct trun_pane *p)
     p->round_done = false;
     train_heads_job_free(p->shown_job);
     p->shown_job = NULL;
+    p->shown_valid = false;
 }
 
 static bool pane_part(struct trun_pane *p, bool (*more)(void *ctx), void *ctx);
@@ -257,11 +258,21 @@ static int pane_reseed(const struct trun *t, struct trun_pane *p, uint32_t seed,
     for (int i = 0; i < p->run->model->sample_len; i++) /* the new sample's tokens */
         mha_example_set_token(p->start, false, i,
                               p->run->model->vocab_names[p->run->model->sample[i]]);
-    p->roles_valid = false;
-    p->shown_valid = false;
-    p->jobs_valid = false;
     pane_begin(t, p);
     return 0;
+}
+
+/* t's clock, pace and view from the start again, at session time now_ms:
+ * nothing in flight, training, the model as it is shown. */
+static void run_again(struct trun *t, long now_ms)
+{
+    t->tick = 0;
+    t->round_open = false;
+    t->pace_steps_s = -1;
+    t->pace_from = -1;
+    t->start_ms = now_ms;
+    t->scrub = -1;
+    t->paused = false;
 }
 
 int trun_restart(struct trun *t, uint32_t seed, int heads, struct mha_error *err)
@@ -274,13 +285,7 @@ int trun_restart(struct trun *t, uint32_t seed, int heads, struct mha_error *err
         for (int i = 0; i < t->n_panes; i++)
             if (pane_reseed(t, &t->panes[i], seed, err) != 0)
                 return -1;
-        t->tick = 0;
-        t->round_open = false;
-        t->pace_steps_s = -1;
-        t->pace_from = -1;
-        t->start_ms = t->now_ms;
-        t->scrub = -1;
-        t->paused = false;
+        run_again(t, t->now_ms);
         return 0;
     }
     struct trun nt = *t;
@@ -296,13 +301,7 @@ int trun_restart(struct trun *t, uint32_t seed, int heads, struct mha_error *err
     }
     for (int i = 0; i < t->n_panes; i++)
         pane_done(&t->panes[i]);
-    nt.tick = 0;
-    nt.round_open = false;
-    nt.pace_steps_s = -1;
-    nt.pace_from = -1;
-    nt.start_ms = t->now_ms;
-    nt.scrub = -1;
-    nt.paused = false;
+    run_again(&nt, t->now_ms);
     *t = nt;
     return 0;
 }
@@ -402,17 +401,40 @@ static double wall_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-/* A frame of the screen's catch-up: when it began, and its run. */
+/* Milliseconds between two looks for a waiting key within a frame: a part
+ * can take a few microseconds, a look is a system call. */
+#define KEY_LOOK_MS 1.0
+
+/* A frame of the screen's catch-up: when it began, its run, and when it
+ * last looked for a waiting key. */
 struct frame {
     double begin;
     const struct trun *t;
+    double looked;
 };
 
 /* Whether the frame (a struct frame) has time left and no key waits. */
 static bool budget_left(void *frame)
 {
-    const struct frame *f = frame;
-    return wall_ms() - f->begin <= TRUN_BUDGET_MS && !(f->t->interrupt && f->t->interrupt());
+    struct frame *f = frame;
+    const double now = wall_ms();
+    if (now - f->begin > TRUN_BUDGET_MS)
+        return false;
+    if (!f->t->interrupt || now - f->looked < KEY_LOOK_MS)
+        return true;
+    f->looked = now;
+    return !f->t->interrupt();
+}
+
+/* A round in the frame's parts: 1 when it was done (*over when the frame
+ * has no time left for another), 0 when it stopped between parts. */
+static int frame_round(struct trun *t, struct frame *f, bool *over)
+{
+    *over = !round_part(t, budget_left, f);
+    if (*over)
+        return 0;
+    *over = wall_ms() - f->begin > TRUN_BUDGET_MS;
+    return 1;
 }
 
 /* Steps done over the last second of the session clock: the pace kept. */
@@ -447,8 +469,7 @@ bool trun_catch_up(struct trun *t, long now_ms, bool exact, int max_ticks)
     /* the screen's own clock: keys first, then the ticks that fit a frame's
      * budget; what does not fit is dropped (the header says the pace the
      * machine keeps).  A recording and its replay run every tick. */
-    struct frame frame = {exact ? 0.0 : wall_ms(), t};
-    const double begin = frame.begin;
+    struct frame frame = {exact ? 0.0 : wall_ms(), t, -KEY_LOOK_MS};
     bool over = false;
     if (shown_pending(t)) { /* a checkpoint scrubbed to, its heads being measured */
         over = !shown_part(t, exact ? NULL : budget_left, &frame);
@@ -457,11 +478,7 @@ bool trun_catch_up(struct trun *t, long now_ms, bool exact, int max_ticks)
     if (!over && t->round_open && !exact && !t->paused && !trun_done(t)) {
         /* a step (or its evaluation) that did not fit the last frame goes
          * on at once, not at the next tick */
-        over = !round_part(t, budget_left, &frame);
-        if (!over) {
-            pace_note(t, now_ms, 1);
-            over = wall_ms() - begin > TRUN_BUDGET_MS;
-        }
+        pace_note(t, now_ms, frame_round(t, &frame, &over));
         changed = true;
     }
     for (int n = 0; due <= now_ms && !over && (max_ticks <= 0 || n < max_ticks); n++) {
@@ -476,14 +493,8 @@ bool trun_catch_up(struct trun *t, long now_ms, bool exact, int max_ticks)
                 steps(t, k);
             } else { /* in parts, as long as the frame's budget lasts: a step
                       * or an evaluation that does not fit goes on next frame */
-                done = 0;
-                while (done < k && !over) {
-                    over = !round_part(t, budget_left, &frame);
-                    if (!over) {
-                        done++;
-                        over = wall_ms() - begin > TRUN_BUDGET_MS;
-                    }
-                }
+                for (done = 0; done < k && !over;)
+                    done += frame_round(t, &frame, &over);
             }
             pace_note(t, now_ms, done);
             changed = true;
