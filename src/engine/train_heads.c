@@ -163,6 +163,13 @@ struct train_heads_job *train_heads_job_new(const struct train_model *m,
     return job;
 }
 
+void train_heads_job_restart(struct train_heads_job *job, const struct train_model *m)
+{
+    memcpy(job->ex->w_q, m->p.attn.w_q, mha_params_count(m->cfg.d_model) * sizeof(float));
+    job->s = 0;
+    memset(job->sums, 0, sizeof job->sums);
+}
+
 void train_heads_job_free(struct train_heads_job *job)
 {
     if (!job)

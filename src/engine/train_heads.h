@@ -73,6 +73,9 @@ struct train_heads_job *train_heads_job_new(const struct train_model *m,
 int train_heads_job_part(struct train_heads_job *job, const struct train_model *m,
                          const struct train_batch *b, struct train_head_stats *out,
                          bool (*more)(void *ctx), void *ctx, struct mha_error *err);
+/* The job measured again from its first sequence, on m's parameters as
+ * they are now (m of the same size, the same batch): its memory kept. */
+void train_heads_job_restart(struct train_heads_job *job, const struct train_model *m);
 void train_heads_job_free(struct train_heads_job *job);
 
 /* The same from one head's weights (len, len) on one sequence; has_target

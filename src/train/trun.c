@@ -51,20 +51,31 @@ static bool jobs_measured(const struct trun_pane *p)
 /* What the live model's heads do, measured in parts while more(ctx) says
  * so: 1 when done (the figures kept for the screen), 0 when it stopped
  * between sequences. */
+/* A measure of m's heads begun in *job, in the memory of the last one (made
+ * the first time, kept until the pane goes): false when it cannot be had. */
+static bool heads_begin(const struct trun_pane *p, struct train_heads_job **job,
+                        const struct train_model *m)
+{
+    if (*job) {
+        train_heads_job_restart(*job, m);
+        return true;
+    }
+    *job = train_heads_job_new(m, p->run->eval, heads_sequences(p), NULL);
+    return *job != NULL;
+}
+
 static int roles_part(struct trun_pane *p, bool (*more)(void *ctx), void *ctx)
 {
-    const struct train_batch *eval = p->run->eval;
     const struct train_model *m = p->run->model;
-    if (!p->heads_job && !(p->heads_job = train_heads_job_new(m, eval, heads_sequences(p), NULL))) {
+    if (!p->heads_begun && !(p->heads_begun = heads_begin(p, &p->heads_job, m))) {
         p->roles_valid = false;
         return 1;
     }
-    const int rc = train_heads_job_part(p->heads_job, m, eval, p->roles, more, ctx, NULL);
+    const int rc = train_heads_job_part(p->heads_job, m, p->run->eval, p->roles, more, ctx, NULL);
     if (rc == 0)
         return 0;
+    p->heads_begun = false;
     p->roles_valid = rc > 0;
-    train_heads_job_free(p->heads_job);
-    p->heads_job = NULL;
     return 1;
 }
 
@@ -129,12 +140,10 @@ static void pane_drop_work(struct trun_pane *p)
 {
     p->work = TRUN_WORK_STEP;
     p->eval_job = (struct train_eval_job){0};
-    train_heads_job_free(p->heads_job);
-    p->heads_job = NULL;
+    p->heads_begun = false;
     p->text_jobs = (struct train_text_jobs){0};
     p->round_done = false;
-    train_heads_job_free(p->shown_job);
-    p->shown_job = NULL;
+    p->shown_pending = false;
     p->shown_valid = false;
 }
 
@@ -554,8 +563,7 @@ static void load_checkpoints(struct trun *t, long step)
         /* its heads measured in parts (shown_part), the screen answering
          * meanwhile (and measuring them itself if the job cannot be had);
          * the live model's stay as they are */
-        train_heads_job_free(p->shown_job);
-        p->shown_job = train_heads_job_new(p->shown, p->run->eval, heads_sequences(p), NULL);
+        p->shown_pending = heads_begin(p, &p->shown_job, p->shown);
         p->shown_of = step;
         p->shown_valid = false;
     }
@@ -567,15 +575,14 @@ static bool shown_part(struct trun *t, bool (*more)(void *ctx), void *ctx)
 {
     for (int i = 0; i < t->n_panes; i++) {
         struct trun_pane *p = &t->panes[i];
-        if (!p->shown_job)
+        if (!p->shown_pending)
             continue;
         const int rc = train_heads_job_part(p->shown_job, p->shown, p->run->eval, p->shown_roles,
                                             more, ctx, NULL);
         if (rc == 0)
             return false;
         p->shown_valid = rc > 0;
-        train_heads_job_free(p->shown_job);
-        p->shown_job = NULL;
+        p->shown_pending = false;
     }
     return true;
 }
@@ -583,7 +590,7 @@ static bool shown_part(struct trun *t, bool (*more)(void *ctx), void *ctx)
 static bool shown_pending(const struct trun *t)
 {
     for (int i = 0; i < t->n_panes; i++)
-        if (t->panes[i].shown_job)
+        if (t->panes[i].shown_pending)
             return true;
     return false;
 }
@@ -631,7 +638,7 @@ const struct train_model *trun_pane_model(const struct trun_pane *p, long scrub)
 
 bool trun_pane_heads_ready(const struct trun_pane *p, long scrub, struct train_head_stats *out)
 {
-    if (p->shown_job && scrub == p->shown_of)
+    if (p->shown_pending && scrub == p->shown_of)
         return false;
     if (scrub < 0 && !p->roles_valid && p->work != TRUN_WORK_STEP)
         return false; /* the live model's, measured in the parts in flight */

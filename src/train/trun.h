@@ -69,8 +69,11 @@ struct trun_pane {
      * (roles, a text's jobs), each in parts too */
     enum trun_work work;
     struct train_eval_job eval_job;
-    struct train_heads_job *heads_job;
-    struct train_heads_job *shown_job; /* the checkpoint's heads (step shown_of) being measured */
+    struct train_heads_job *heads_job; /* the live model's heads, measured when heads_begun */
+    bool heads_begun;
+    struct train_heads_job *shown_job; /* the checkpoint's heads (step shown_of), measured
+                                          when shown_pending; both jobs' memory is kept */
+    bool shown_pending;
     long shown_of;
     struct train_text_jobs text_jobs;
     bool round_done; /* its step of the round in flight is done */
