@@ -245,7 +245,11 @@ static void catch_stop_signals(struct stop_signals *old)
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_stop_signal;
+    /* one handler at a time: a SIGTERM waiting with the first Ctrl-C is the
+     * second signal, never one that interrupts the first's handler */
     sigemptyset(&sa.sa_mask);
+    sigaddset(&sa.sa_mask, SIGINT);
+    sigaddset(&sa.sa_mask, SIGTERM);
     stop_signal = 0;
     sigaction(SIGINT, &sa, &old->intr);
     sigaction(SIGTERM, &sa, &old->term);
