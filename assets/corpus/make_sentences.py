@@ -14,6 +14,11 @@ attention layer:
            are", "the key to the cabinets is")
   content  a word chosen by the sentence's subject ("the cat sat on the
            mat", "the dog slept on the rug")
+  long     a verb that needs two words from far back at once: its sound
+           from the animal copied, its number from the subject, past other
+           animals in both numbers ("the cats by the cow copied the dogs
+           and now purr"): a head can look at one of them cleanly, so one
+           head must mix the two and read both back out of the mixture
 
 sentences.jobs has a line per line of sentences.txt and a tag per word:
 the job that predicting that word tests, '-' for none.
@@ -56,6 +61,15 @@ COMPLEMENTS = [
     ["on", "the", "floor"], ["in", "the", "hall"], ["very", "old"], ["too", "heavy"],
 ]
 PAST = {"is": "was", "are": "were"}
+
+# long: what each animal says, in the plural and the singular
+SOUNDS = {
+    "bee": ("buzz", "buzzes"), "bird": ("sing", "sings"), "cat": ("purr", "purrs"),
+    "cow": ("moo", "moos"), "dog": ("bark", "barks"), "duck": ("quack", "quacks"),
+    "fox": ("yelp", "yelps"), "frog": ("croak", "croaks"), "horse": ("neigh", "neighs"),
+    "mouse": ("squeak", "squeaks"), "owl": ("hoot", "hoots"), "pig": ("grunt", "grunts"),
+}
+MANY = {"mouse": "mice", "fox": "foxes"}
 
 # the documents' two sentences and their family
 AGENTS = {"animal": "tired", "chicken": "scared", "child": "small", "old man": "slow",
@@ -118,6 +132,22 @@ def plain_agree_sentence(rng):
     return words, jobs
 
 
+def herd(animal, plural):
+    return (MANY.get(animal, animal + "s") if plural else animal)
+
+
+def copy_sentence(rng):
+    subject, nearby, copied = rng.sample(sorted(SOUNDS), 3)
+    plural = rng.random() < 0.5
+    words = ["the"] + maybe(rng, LOOKS, 0.3) + [herd(subject, plural)]
+    words += [rng.choice(["by", "near", "behind"]), "the", herd(nearby, rng.random() < 0.5)]
+    words += ["copied", "the", herd(copied, rng.random() < 0.5), "and", "now"]
+    jobs = ["-"] * len(words)
+    words += [SOUNDS[copied][0 if plural else 1], "."]
+    jobs += ["long", "-"]             # the copied animal's sound, the subject's number
+    return words, jobs
+
+
 def cross_sentence(rng):
     agent = rng.choice(sorted(AGENTS))
     place = rng.choice(sorted(CROSSED))
@@ -138,8 +168,8 @@ def cross_sentence(rng):
 def main():
     folder = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
     rng = random.Random(SEED)
-    makers = [(rest_sentence, 0.3), (agree_sentence, 0.4), (plain_agree_sentence, 0.1),
-              (cross_sentence, 0.2)]
+    makers = [(rest_sentence, 0.18), (agree_sentence, 0.24), (plain_agree_sentence, 0.06),
+              (cross_sentence, 0.12), (copy_sentence, 0.4)]
     lines, tags = [], []
     # the documents' own sentences first, as they wrote them
     for words, jobs in ([

@@ -70,6 +70,8 @@ struct train_run *cli_train_build(const struct cli_options *o, struct train_data
         ro.seed = (uint32_t)o->seed;
     if (is_text && !o->steps)
         ro.steps = TRAIN_TEXT_DEFAULT_STEPS;
+    if (is_text && !(o->lr > 0))
+        ro.lr = TRAIN_TEXT_DEFAULT_LR;
     const int d = o->d_model ? o->d_model
                   : is_text  ? TRAIN_TEXT_DEFAULT_D_MODEL
                              : TRAIN_DEFAULT_D_MODEL;

@@ -192,6 +192,18 @@ static int pane_new(const struct trun *t, int heads, struct trun_pane *p, struct
     return 0;
 }
 
+/* The pace a run starts at: the default, but a text at the slowest rate
+ * from it up that reaches the step limit in TRUN_TEXT_SECONDS. */
+static int trun_first_rate(const struct trun_setup *s)
+{
+    int r = TRUN_RATE_DEFAULT;
+    if (s->task->data && s->task->data->text)
+        while (r + 1 < TRUN_RATE_COUNT &&
+               (long)trun_rates[r] * TRUN_TEXT_SECONDS < (long)s->opt.steps)
+            r++;
+    return r;
+}
+
 struct trun *trun_new(const struct trun_setup *s, struct mha_error *err)
 {
     if (s->n_heads < 1 || s->n_heads > TRUN_MAX_PANES) {
@@ -210,7 +222,7 @@ struct trun *trun_new(const struct trun_setup *s, struct mha_error *err)
     t->context = s->context;
     t->opt = s->opt;
     t->compare = s->compare;
-    t->rate = TRUN_RATE_DEFAULT;
+    t->rate = trun_first_rate(s);
     t->pace_steps_s = -1;
     t->pace_from = -1;
     t->scrub = -1;

@@ -104,6 +104,8 @@ int trun_curve_level(float value, float lo, float hi, int levels);
 #define TRUN_TICK_MS 50
 #define TRUN_RATE_COUNT 9
 #define TRUN_RATE_DEFAULT 5
+/* a text starts faster, so its step limit is reached in this many seconds */
+#define TRUN_TEXT_SECONDS 10
 extern const int trun_rates[TRUN_RATE_COUNT];
 
 /* Steps tick number `tick` (1, 2, ...) runs at rate steps a second: the

@@ -89,7 +89,7 @@ refused --train nosuch.txt --dump summary -- "nosuch.txt"
 rc=$?
 check [ "$rc" -eq 0 ] -- "--train sentences: exit $rc ($(head -c 300 err.txt))"
 check [ "$(json s.json 'd["task"]')" = sentences ] -- "--train sentences: task name"
-check [ "$(json s.json 'sorted(d["jobs"])')" = "['agree', 'content', 'local']" ] -- \
+check [ "$(json s.json 'sorted(d["jobs"])')" = "['agree', 'content', 'local', 'long']" ] -- \
     "the corpus's jobs are not measured"
 "$EXE" --load lm.json --tokens "the cat sat on the" --dump output --format json >o.json 2>err.txt
 check [ "$(json o.json 'd["output"]["next_word"][0]["word"]')" = mat ] -- \
@@ -104,7 +104,7 @@ refused --load lm.json --tokens "the cat sat on the mat . the dog sat on the rug
     --dump output -- "at most 16"
 
 # ---- what each head does: the summary's knock-outs and the circuits ----
-check [ "$(json s.json 'len(d["knocked_out"]) == d["num_heads"] and all(set(k["jobs"]) == {"local", "agree", "content"} for k in d["knocked_out"])')" = True ] -- \
+check [ "$(json s.json 'len(d["knocked_out"]) == d["num_heads"] and all(set(k["jobs"]) == {"local", "agree", "content", "long"} for k in d["knocked_out"])')" = True ] -- \
     "--dump summary: no knocked_out entry per head with every job"
 # a head credited with a job loses at least 0.1 of it when knocked out alone
 check [ "$(json s.json 'all(d["jobs"][j]["next"] - k["jobs"][j] >= 0.1 for k in d["knocked_out"] for j in k["does"])')" = True ] -- \

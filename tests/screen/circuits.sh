@@ -2,7 +2,7 @@
 # The circuits view at 80x24: a trained letter model (16 letters) gets each
 # head's QK and OV circuits as heatmaps labelled with its letters, coloured
 # cells alone where numbers do not fit (signs without colour), and the table
-# of each head's strongest pairs below; the bundled language model (156
+# of each head's strongest pairs below; the bundled language model (195
 # words) gets the table alone, in words; a lesson's scene shows it; numbers
 # that are no model say how to get one; the model that is training shows
 # what each head was measured to do under its number.
@@ -43,8 +43,8 @@ start 80 24 -- --load "$SRC_ROOT/assets/models/sentences.json" --view circuits
 wait_for "Circuits view   sentences.json: "
 wait_for "words, d_model 32, 2 heads, causal"
 wait_for "What each head does: its strongest pairs"
-wait_for "owl → roof"
-check "no heatmap for 156 words" bash -c '! grep -q "QK: query → key" <<<"$0"' "$(screen)"
+wait_for "lunch → grunt"
+check "no heatmap for 195 words" bash -c '! grep -q "QK: query → key" <<<"$0"' "$(screen)"
 keys :
 type_text "load translate"
 keys Enter

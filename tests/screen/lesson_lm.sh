@@ -3,14 +3,14 @@
 # word on the attention stage (no next words on screen), the answer's reveal
 # goes to the output stage, which opens with the next words; a later step
 # changes the sentence and the same question has another answer; :tokens in
-# the lesson runs the model too.  Lesson 19 asks what head 1 writes for
-# "owl" before the output stage shows the model saying it, and its circuits
-# view lists it.  Lesson 13 asks where each head of the same model looks from
+# the lesson runs the model too.  Lesson 19 asks what kind of word head 0
+# writes before the output stage shows the model, and its circuits view
+# lists it.  Lesson 13 asks where each head of the same model looks from
 # the last "the" of "the cat sat on the", its rows hidden until answered.
 . "$(dirname "$0")/lib.sh"
 
 start 120 40 -- --lesson 18 --step 2
-wait_for "step 2/7"
+wait_for "step 2/8"
 wait_for "Which word does the model put first after"
 check "no next words on screen before the answer" \
     bash -c "! tmux -L '$SOCK' capture-pane -p | grep -q 'next word after'"
@@ -28,7 +28,7 @@ sleep 0.2
 
 # step 4: the dog; the answer is rug
 start 120 40 -- --lesson 18 --step 4
-wait_for "step 4/7"
+wait_for "step 4/8"
 wait_for '"the dog sat on the"?'
 keys 2
 wait_for "✓ Right: rug."
@@ -42,22 +42,22 @@ wait_exit 0
 T kill-server
 sleep 0.2
 
-# lesson 19: what head 1 writes for "owl", asked before the output shows it
+# lesson 19: what head 0 writes, asked before the output shows the model
 start 120 40 -- --lesson 19 --step 2
 wait_for "step 2/5"
-wait_for 'When head 1 attends to "owl"'
+wait_for "Head 0's six strongest entries"
 check "no next words on screen before the answer" \
     bash -c "! tmux -L '$SOCK' capture-pane -p | grep -q 'next word after'"
-keys 3
-wait_for "✓ Right: roof."
+keys 2
+wait_for "✓ Right: animal sounds."
 wait_for 'next word after "the" (position 4, temperature 1)'
 check "roof first" bash -c "tmux -L '$SOCK' capture-pane -p | grep -qP '^roof +0\.[0-9]{4}  █'"
 space_until "step 3/5"
-# the circuits view on the lesson's model: head 1 raises roof for owl
+# the circuits view on the lesson's model: head 0 raises grunt for lunch
 wait_for "Circuits view   sentences.json: "
-wait_for "owl → roof"
+wait_for "lunch → grunt"
 space_until "step 4/5"
-wait_for "Knock head 1 out"
+wait_for "Knock head 0 out"
 keys 4
 wait_for "✓ Right: almost none."
 keys q
@@ -65,16 +65,16 @@ wait_exit 0
 T kill-server
 sleep 0.2
 
-# lesson 13 on the same model: at the last "the", head 1 looks at the animal
-# (asked with the row hidden) and head 0 at the word just before
+# lesson 13 on the same model: at the last "the", head 0 looks at the animal
+# (asked with the row hidden) and head 1 at the word just before
 start 120 40 -- --lesson 13 --step 2
 wait_for "step 2/6"
 wait_for 'Which word does the last "the" attend to'
-wait_for "most in head 1?"
+wait_for "most in head 0?"
 keys 2
 wait_for "✓ Right: cat."
 space_until "step 3/6"
-wait_for "most in head 0?"
+wait_for "most in head 1?"
 keys 4
 wait_for "✓ Right: on."
 keys q
