@@ -14,6 +14,7 @@
 #include "ui/modes/ui_app.h"
 #include "engine/views.h"
 #include "engine/views_drift.h"
+#include "engine/train_text.h"
 #include "train/trun_ring.h"
 
 /* Parameters that say which step they were taken at. */
@@ -277,6 +278,47 @@ static int count(const char *hay, const char *needle)
     return n;
 }
 
+/* A text starts at the slowest rate that reaches its step limit in
+ * TRUN_TEXT_SECONDS; a built-in task at the default whatever its limit. */
+START_TEST(test_first_pace)
+{
+    static const char text[] = "the cat sat on the mat .\nthe dog sat on the rug .\n"
+                               "the owl sat on the roof .\nthe cow sat on the grass .\n";
+    struct train_text_options o = {.vocab = 32, .context = 8};
+    struct mha_error err;
+    mha_error_clear(&err);
+    struct train_dataset *d =
+        train_text_dataset_new(text, sizeof text - 1, "four", NULL, 0, NULL, &o, &err);
+    ck_assert_msg(d != NULL, "%s", err.text);
+    struct train_task task;
+    train_task_from_dataset(&task, d);
+    static const struct {
+        int steps, rate;
+    } cases[] = {{4000, 500}, {1200, 120}, {1201, 250}, {10, 120}, {100000, 1000}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct trun_setup s = {0};
+        s.task = &task;
+        s.d_model = 8;
+        s.vocab = d->vocab;
+        s.context = d->len;
+        train_run_options_default(&s.opt);
+        s.opt.steps = cases[i].steps;
+        s.n_heads = 1;
+        s.heads[0] = 2;
+        struct trun *t = trun_new(&s, &err);
+        ck_assert_msg(t != NULL, "%s", err.text);
+        ck_assert_msg(trun_rates[t->rate] == cases[i].rate, "%d steps: %d a second, not %d",
+                      cases[i].steps, trun_rates[t->rate], cases[i].rate);
+        trun_free(t);
+    }
+    train_dataset_free(d);
+    const int two[] = {2};
+    struct trun *t = train_new(1, two, 100000);
+    ck_assert_int_eq(t->rate, TRUN_RATE_DEFAULT);
+    trun_free(t);
+}
+END_TEST
+
 START_TEST(test_run_ticks_and_scrub)
 {
     const int heads[] = {2};
@@ -492,6 +534,7 @@ static Suite *suite(void)
     suite_add_tcase(s, pace);
     TCase *run = tcase_create("runs");
     tcase_set_timeout(run, 60);
+    tcase_add_test(run, test_first_pace);
     tcase_add_test(run, test_run_ticks_and_scrub);
     tcase_add_test(run, test_parts_between_keys);
     tcase_add_test(run, test_svg);
