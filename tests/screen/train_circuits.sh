@@ -40,7 +40,7 @@ wait_exit 0
 # the long job and content, as doc/training-figures.md has it), and its
 # writes in words
 start 80 24 -- --train sentences --seed 3
-wait_for " · stopped" 150
+wait_for " · stopped" 300
 wait_for "head 0 long+agree"
 wait_for "head 1 long+content"
 # the rows are labelled with whole words where the heads leave room
