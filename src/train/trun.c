@@ -92,8 +92,10 @@ static int jobs_part(struct trun_pane *p, bool (*more)(void *ctx), void *ctx)
     if (rc == 0)
         return 0;
     p->jobs_valid = rc > 0;
-    if (rc > 0)
+    if (rc > 0) {
         memcpy(p->jobs, p->text_jobs.does, (size_t)p->run->model->cfg.heads * sizeof p->jobs[0]);
+        p->jobs_all = p->text_jobs.all;
+    }
     p->text_jobs = (struct train_text_jobs){0};
     return 1;
 }

@@ -64,6 +64,7 @@ struct trun_pane {
      * evaluation when it has at most TRUN_JOBS_MAX_HEADS heads */
     unsigned jobs[TRAIN_MAX_D_MODEL];
     bool jobs_valid;
+    struct train_text_eval jobs_all; /* with every head, at that evaluation: each job's top-1 */
     /* what is in flight between frames: the step (its parts in run->job),
      * then the held-out evaluation it is due and the measures of the heads
      * (roles, a text's jobs), each in parts too */

@@ -112,6 +112,30 @@ static void draw_accuracy(WINDOW *win, int y, int x, int w, const struct trun *t
     wattrset(win, 0);
 }
 
+/* Job j of a text's held-out words, under the next word's accuracy: its
+ * name indented and its top-1 with every head, at the last evaluation whose
+ * heads were measured. */
+static void draw_job(WINDOW *win, int y, int x, int w, const struct trun_pane *p, int j,
+                     const struct ui_theme *th)
+{
+    const struct train_text *text = p->run->task->data->text;
+    char name[24], val[16];
+    snprintf(name, sizeof name, "  %.20s", text->job_names[j]);
+    snprintf(val, sizeof val, "%5.1f%%", 100.0 * (double)p->jobs_all.job_top1[j]);
+    ui_put(win, y, x, name, w - 7, ui_role_attr(th, UI_ROLE_LABEL), th->utf8);
+    ui_put(win, y, x + w - 7, val, 7, ui_role_attr(th, UI_ROLE_TITLE), th->utf8);
+    wattrset(win, 0);
+}
+
+/* Lines of a text's jobs pane p shows (0 when it has none measured yet or
+ * shows a checkpoint). */
+static int job_lines(const struct trun *t, const struct trun_pane *p, bool hide)
+{
+    if (hide || t->scrub >= 0 || !p->jobs_valid || !p->run->task->data || !p->run->task->data->text)
+        return 0;
+    return p->jobs_all.n_jobs;
+}
+
 /* One line of a heat cell cell_w wide at (y, x). */
 static void heat_cell(WINDOW *win, int y, int x, float p, int cell_w, bool masked, bool dot,
                       const struct ui_theme *th)
@@ -312,6 +336,7 @@ struct pane_geom {
     bool side;        /* the curve and accuracies beside the heads, else above them */
     int col_w, col_h; /* their column (side) */
     int curve_h;      /* 0: no room for the loss curve */
+    int jobs;         /* a text's job lines under the accuracies (above the heads) */
     int heads_x, heads_y;
     struct heads_geom heads;
 };
@@ -322,9 +347,11 @@ static int cell_area(const struct heads_geom *g)
 }
 
 /* The layout of pane p in w x h: the heads beside the curve when that
- * gives them cells at least as large as stacking them below it. */
+ * gives them cells at least as large as stacking them below it.  Below
+ * it, jobs lines of a text's jobs go under the accuracies when the heads
+ * still fit with a curve of 2 lines (beside it, draw_pane places them). */
 static void pane_layout(const struct trun *t, const struct trun_pane *p, bool utf8, int w, int h,
-                        struct pane_geom *pg)
+                        int jobs, struct pane_geom *pg)
 {
     const struct train_model *m = p->run->model;
     const int n_out = m->cfg.n_outputs;
@@ -335,7 +362,9 @@ static void pane_layout(const struct trun *t, const struct trun_pane *p, bool ut
     const bool side_ok =
         heads_fit(m, utf8, w - SIDE_MIN_W - SIDE_GAP, room, &side) && room >= n_out + 2;
     int curve_h = 2;
-    bool stack_ok = heads_fit(m, utf8, w, room - n_out - 2, &stack);
+    bool stack_ok = jobs > 0 && heads_fit(m, utf8, w, room - n_out - 2 - jobs, &stack);
+    if (!stack_ok) /* no room for the jobs */
+        jobs = 0, stack_ok = heads_fit(m, utf8, w, room - n_out - 2, &stack);
     if (!stack_ok) { /* no room for the curve */
         stack_ok = heads_fit(m, utf8, w, room - n_out, &stack);
         curve_h = 0;
@@ -350,13 +379,14 @@ static void pane_layout(const struct trun *t, const struct trun_pane *p, bool ut
         return;
     }
     pg->heads = stack;
-    const int spare = room - n_out - stack.h;
+    pg->jobs = curve_h > 0 ? jobs : 0;
+    const int spare = room - n_out - pg->jobs - stack.h;
     if (curve_h > 0) /* the curve takes what the heads leave, up to 8 lines */
         curve_h = spare > 8 ? 8 : spare;
     pg->curve_h = curve_h;
     pg->col_w = w;
     const int gap = spare - curve_h >= 1 ? 1 : 0; /* a blank line above the heads */
-    pg->heads_y = pg->title_h + curve_h + n_out + gap;
+    pg->heads_y = pg->title_h + curve_h + n_out + pg->jobs + gap;
 }
 
 /* Lines pane p needs in w columns to show every head whole, with the
@@ -384,7 +414,7 @@ static void draw_pane(WINDOW *win, int y, int x, int h, int w, const struct trun
     const struct train_model *m = trun_pane_model(p, t->scrub);
     const int n_out = p->run->model->cfg.n_outputs;
     struct pane_geom pg;
-    pane_layout(t, p, th->utf8, w, h, &pg);
+    pane_layout(t, p, th->utf8, w, h, job_lines(t, p, hide), &pg);
     if (t->compare) {
         /* the focused pane (the stage keys' model) is marked and reversed */
         char title[48], note[64] = "";
@@ -410,14 +440,19 @@ static void draw_pane(WINDOW *win, int y, int x, int h, int w, const struct trun
             trun_stop_text(p, stop, sizeof stop);
         struct ui_line lines[8];
         int n = stop[0] ? ui_text_wrap(stop, pg.col_w, th->utf8, lines, 8) : 0;
-        if (n > 0 && pg.col_h - n_out - n - 1 < 2)
+        int nj = job_lines(t, p, hide); /* a text's jobs under its accuracy, when they fit */
+        if (pg.col_h - n_out - nj < 2)
+            nj = 0;
+        if (n > 0 && pg.col_h - n_out - nj - n - 1 < 2)
             n = 0;
-        int curve_h = pg.col_h - n_out - (n > 0 ? n + 1 : 0);
+        int curve_h = pg.col_h - n_out - nj - (n > 0 ? n + 1 : 0);
         curve_h = curve_h > 16 ? 16 : curve_h;
         draw_curve(win, line, x, curve_h, pg.col_w, t, p, th);
         line += curve_h;
         for (int k = 0; k < n_out; k++)
             draw_accuracy(win, line++, x, pg.col_w, t, p, k, hide, th);
+        for (int j = 0; j < nj; j++)
+            draw_job(win, line++, x, pg.col_w, p, j, th);
         line++;
         for (int i = 0; i < n; i++) {
             char buf[512];
@@ -431,6 +466,8 @@ static void draw_pane(WINDOW *win, int y, int x, int h, int w, const struct trun
         line += pg.curve_h;
         for (int k = 0; k < n_out; k++)
             draw_accuracy(win, line++, x, w, t, p, k, hide, th);
+        for (int j = 0; j < pg.jobs; j++)
+            draw_job(win, line++, x, w, p, j, th);
     }
     /* what each head does, measured on held-out sequences (not only the sample) */
     struct train_head_stats roles[TRAIN_MAX_D_MODEL];
