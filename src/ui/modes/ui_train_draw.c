@@ -347,9 +347,9 @@ static int cell_area(const struct heads_geom *g)
 }
 
 /* The layout of pane p in w x h: the heads beside the curve when that
- * gives them cells at least as large as stacking them below it.  Below
- * it, jobs lines of a text's jobs go under the accuracies when the heads
- * still fit with a curve of 2 lines (beside it, draw_pane places them). */
+ * gives them cells at least as large as stacking them below it.  The jobs
+ * lines of a text's jobs go under the accuracies when the curve keeps 2
+ * lines (below it: with the heads still whole). */
 static void pane_layout(const struct trun *t, const struct trun_pane *p, bool utf8, int w, int h,
                         int jobs, struct pane_geom *pg)
 {
@@ -362,9 +362,12 @@ static void pane_layout(const struct trun *t, const struct trun_pane *p, bool ut
     const bool side_ok =
         heads_fit(m, utf8, w - SIDE_MIN_W - SIDE_GAP, room, &side) && room >= n_out + 2;
     int curve_h = 2;
+    int stack_jobs = jobs;
     bool stack_ok = jobs > 0 && heads_fit(m, utf8, w, room - n_out - 2 - jobs, &stack);
-    if (!stack_ok) /* no room for the jobs */
-        jobs = 0, stack_ok = heads_fit(m, utf8, w, room - n_out - 2, &stack);
+    if (!stack_ok) { /* no room for the jobs */
+        stack_jobs = 0;
+        stack_ok = heads_fit(m, utf8, w, room - n_out - 2, &stack);
+    }
     if (!stack_ok) { /* no room for the curve */
         stack_ok = heads_fit(m, utf8, w, room - n_out, &stack);
         curve_h = 0;
@@ -374,12 +377,13 @@ static void pane_layout(const struct trun *t, const struct trun_pane *p, bool ut
         pg->heads = side;
         pg->col_w = w - side.w - SIDE_GAP;
         pg->col_h = side.h > n_out + 2 ? side.h : n_out + 2;
+        pg->jobs = pg->col_h - n_out - jobs >= 2 ? jobs : 0;
         pg->heads_x = pg->col_w + SIDE_GAP;
         pg->heads_y = pg->title_h;
         return;
     }
     pg->heads = stack;
-    pg->jobs = curve_h > 0 ? jobs : 0;
+    pg->jobs = curve_h > 0 ? stack_jobs : 0;
     const int spare = room - n_out - pg->jobs - stack.h;
     if (curve_h > 0) /* the curve takes what the heads leave, up to 8 lines */
         curve_h = spare > 8 ? 8 : spare;
@@ -440,9 +444,7 @@ static void draw_pane(WINDOW *win, int y, int x, int h, int w, const struct trun
             trun_stop_text(p, stop, sizeof stop);
         struct ui_line lines[8];
         int n = stop[0] ? ui_text_wrap(stop, pg.col_w, th->utf8, lines, 8) : 0;
-        int nj = job_lines(t, p, hide); /* a text's jobs under its accuracy, when they fit */
-        if (pg.col_h - n_out - nj < 2)
-            nj = 0;
+        const int nj = pg.jobs;
         if (n > 0 && pg.col_h - n_out - nj - n - 1 < 2)
             n = 0;
         int curve_h = pg.col_h - n_out - nj - (n > 0 ? n + 1 : 0);
