@@ -2,6 +2,7 @@
 # 30 followers of one teacher: CPU and memory
 EXE=$1; N=${2:-30}
 D=$(mktemp -d); cd "$D"
+export TMUX_TMPDIR=$D # its socket goes with the folder
 T() { tmux -L class30 -f /dev/null "$@"; }
 T new-session -d -s teach -x 100 -y 30 "cd $D && TERM=xterm-256color $EXE --record class.rec --lesson 7; sleep 600"
 sleep 1

@@ -22,9 +22,11 @@ context=${5:-8}
 presses=${6:-3}
 task=${TASK:-first-prev}
 sock=mha-train-keys-$$
+TMUX_TMPDIR=$(mktemp -d) # the sockets, gone with the folder at the end
+export TMUX_TMPDIR
 T() { tmux -L "$sock" -f /dev/null "$@"; }
 F() { tmux -L "$sock-floor" -f /dev/null "$@"; }
-trap 'T kill-server 2>/dev/null; F kill-server 2>/dev/null' EXIT
+trap 'T kill-server 2>/dev/null; F kill-server 2>/dev/null; rm -rf "$TMUX_TMPDIR"' EXIT
 now() { date +%s%N; }
 # ms from $1 (ns) to now
 since() { echo $((($(now) - $1) / 1000000)); }

@@ -18,6 +18,9 @@ SRC_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 SOCK=mha-test-$$
 WORK=$(mktemp -d)
 mkdir "$WORK/cwd"
+# tmux keeps its socket in the test's folder, which goes with it (tmux
+# leaves a server's socket file behind when the server ends)
+export TMUX_TMPDIR=$WORK
 PASSED=0
 FAILED=0
 T() { tmux -L "$SOCK" -f /dev/null "$@"; }
