@@ -100,6 +100,10 @@ t = open("l14.txt").read()
 for fig in ("-0.0016", "8.00", "8.34", "13.46", "14.00"):
     if t.count(fig) < 2:  # in the words and on the screen
         sys.exit("%s: %d" % (fig, t.count(fig)))'
+# the text dump has it as README.md quotes it
+"$EXE" --load "$MODEL" --dump circuits >c.txt
+check "the circuits dump's first write of head 0, as README.md quotes it" \
+    grep -qE "^ +lunch +-> grunt \+19\.20, grunts \+15\.84, floor \+11\.78$" c.txt
 # the circuits view of lesson 19 lists the same: lunch raises grunt
 "$EXE" --print-lesson 19 >l19.txt
 check "lesson 19's circuits view: lunch -> grunt" python3 -c '
