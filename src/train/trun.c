@@ -48,9 +48,6 @@ static bool jobs_measured(const struct trun_pane *p)
     return d && d->text && d->text->n_jobs && p->run->model->cfg.heads <= TRUN_JOBS_MAX_HEADS;
 }
 
-/* What the live model's heads do, measured in parts while more(ctx) says
- * so: 1 when done (the figures kept for the screen), 0 when it stopped
- * between sequences. */
 /* A measure of m's heads begun in *job, in the memory of the last one (made
  * the first time, kept until the pane goes): false when it cannot be had. */
 static bool heads_begin(const struct trun_pane *p, struct train_heads_job **job,
@@ -64,6 +61,9 @@ static bool heads_begin(const struct trun_pane *p, struct train_heads_job **job,
     return *job != NULL;
 }
 
+/* What the live model's heads do, measured in parts while more(ctx) says
+ * so: 1 when done (the figures kept for the screen), 0 when it stopped
+ * between sequences. */
 static int roles_part(struct trun_pane *p, bool (*more)(void *ctx), void *ctx)
 {
     const struct train_model *m = p->run->model;

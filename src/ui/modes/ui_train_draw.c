@@ -128,12 +128,10 @@ static void draw_job(WINDOW *win, int y, int x, int w, const struct trun_pane *p
 }
 
 /* Lines of a text's jobs pane p shows (0 when it has none measured yet or
- * shows a checkpoint). */
+ * shows a checkpoint): jobs_valid is only ever set for a text with jobs. */
 static int job_lines(const struct trun *t, const struct trun_pane *p, bool hide)
 {
-    if (hide || t->scrub >= 0 || !p->jobs_valid || !p->run->task->data || !p->run->task->data->text)
-        return 0;
-    return p->jobs_all.n_jobs;
+    return hide || t->scrub >= 0 || !p->jobs_valid ? 0 : p->jobs_all.n_jobs;
 }
 
 /* One line of a heat cell cell_w wide at (y, x). */
