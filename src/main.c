@@ -48,6 +48,8 @@ int main(int argc, char **argv)
 
     if (o.grad)
         return cli_grad(&o);
+    if (o.generate)
+        return cli_generate(&o);
     if (o.train && o.dump_stage == CLI_DUMP_SUMMARY)
         return cli_train_summary(&o);
     if (o.dump_stage == CLI_DUMP_CIRCUITS)

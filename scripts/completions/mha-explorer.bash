@@ -10,7 +10,7 @@ _mha_explorer() {
         --dump --format --stage --list-lessons --check-lessons --print-lesson --lesson
         --step --reset-progress --view --focus --bench-frames --present --theme --autoplay
         --record --replay --follow --speed --train --vocab --context --keep-case --steps --batch --lr --save
-        --grad --compare --force --no-mouse --help --version"
+        --grad --compare --generate --temperature --top-k --force --no-mouse --help --version"
     local stages="input projection split transpose attention merge output"
 
     case $prev in
@@ -65,7 +65,8 @@ _mha_explorer() {
         return
         ;;
     --tokens | --d-model | --heads | --seed | --step | --focus | --bench-frames | \
-        --autoplay | --speed | --vocab | --context | --steps | --lr | --compare)
+        --autoplay | --speed | --vocab | --context | --steps | --lr | --compare | \
+        --generate | --temperature | --top-k)
         return # a value of the user's own
         ;;
     esac

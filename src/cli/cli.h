@@ -91,7 +91,18 @@ struct cli_options {
     /* the training screen (cli_train_screen.c) */
     int compare[4]; /* --compare 1,2: head counts trained side by side */
     int n_compare;  /* 0 = not given */
+
+    /* writing with a language model (cli_generate.c); --load, --tokens and
+     * --seed above apply too */
+    int generate;       /* --generate N: lines to write; 0 = not given */
+    double temperature; /* --temperature T; 1 unless given, 0 = the likeliest word */
+    bool temperature_given;
+    int top_k; /* --top-k K: draw among the K likeliest; 0 = every word */
 };
+
+/* Most lines --generate writes, and the highest --temperature. */
+#define CLI_GENERATE_MAX 10000
+#define CLI_TEMPERATURE_MAX 100.0
 
 /* Read argv into o.  Returns CLI_CONTINUE when there is work to do, 0 after
  * --help or --version (printed to stdout), or CLI_EXIT_USAGE after a
@@ -102,6 +113,12 @@ int cli_parse(int argc, char **argv, struct cli_options *o);
 /* The example the options describe (a file, or generated), with --heads,
  * --causal and --no-scale applied.  NULL + err ("--heads: ..." and the like). */
 struct mha_example *cli_build_example(const struct cli_options *o, struct mha_error *err);
+
+/* --generate N: N lines written by the language model of --load, each
+ * continuing --tokens (or the model's sample's first word) a word at a time
+ * until a sentence's end mark or the context is full, on stdout.  Exit
+ * status (2 with a message on a bad model or words). */
+int cli_generate(const struct cli_options *o);
 
 /* --help on stdout (cli_help.c). */
 void cli_print_help(void);

@@ -236,6 +236,10 @@ enum {
     OPT_LR,
     OPT_RESET_PROGRESS,
     OPT_COMPARE,
+    /* writing */
+    OPT_GENERATE,
+    OPT_TEMPERATURE,
+    OPT_TOP_K,
 };
 
 static const struct option longopts[] = {
@@ -277,6 +281,9 @@ static const struct option longopts[] = {
     {"lr", required_argument, NULL, OPT_LR},
     {"reset-progress", no_argument, NULL, OPT_RESET_PROGRESS},
     {"compare", required_argument, NULL, OPT_COMPARE},
+    {"generate", required_argument, NULL, OPT_GENERATE},
+    {"temperature", required_argument, NULL, OPT_TEMPERATURE},
+    {"top-k", required_argument, NULL, OPT_TOP_K},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -382,7 +389,60 @@ static int train_option(int c, const char *arg, struct cli_options *o)
         break;
     case OPT_COMPARE:
         return compare_option(arg, o);
+    case OPT_GENERATE:
+        if (parse_number("--generate", arg, 1, CLI_GENERATE_MAX, &n))
+            return CLI_EXIT_USAGE;
+        o->generate = (int)n;
+        break;
+    case OPT_TEMPERATURE:
+        if (parse_seconds("--temperature", arg, 0.0, CLI_TEMPERATURE_MAX, &o->temperature))
+            return CLI_EXIT_USAGE;
+        o->temperature_given = true;
+        break;
+    case OPT_TOP_K:
+        if (parse_number("--top-k", arg, 1, TRAIN_MAX_VOCAB, &n))
+            return CLI_EXIT_USAGE;
+        o->top_k = (int)n;
+        break;
     }
+    return CLI_CONTINUE;
+}
+
+/* --generate and its sampling options; CLI_CONTINUE or an exit status. */
+static int generate_combinations(const struct cli_options *o)
+{
+    if (!o->generate) {
+        if (o->temperature_given || o->top_k)
+            return usage_error("%s needs --generate N",
+                               o->temperature_given ? "--temperature" : "--top-k");
+        return CLI_CONTINUE;
+    }
+    if (!o->load || !model_io_is_model_file(o->load))
+        return usage_error("--generate writes with a trained language model: give --load MODEL, "
+                           "a model file --train FILE.txt --save wrote%s",
+                           "");
+    const char *other = o->train                       ? "--train"
+                        : o->dump_stage != CLI_NO_DUMP ? "--dump"
+                        : o->lesson                    ? "--lesson"
+                        : o->d_model                   ? "--d-model"
+                        : o->heads                     ? "--heads"
+                        : o->causal                    ? "--causal"
+                        : o->no_scale                  ? "--no-scale"
+                        : o->record                    ? "--record"
+                        : o->replay                    ? "--replay"
+                        : o->follow                    ? "--follow"
+                        : o->present                   ? "--present"
+                        : o->stage                     ? "--stage"
+                        : o->view                      ? "--view"
+                                                       : NULL;
+    if (other)
+        return usage_error("%s cannot be combined with --generate, which prints lines and opens "
+                           "no screen",
+                           other);
+    if (o->temperature_given && o->temperature == 0.0 && (o->seed >= 0 || o->top_k))
+        return usage_error("%s: --temperature 0 writes the likeliest word every time; a seed "
+                           "and --top-k change only a sampled word",
+                           o->seed >= 0 ? "--seed" : "--top-k");
     return CLI_CONTINUE;
 }
 
@@ -608,7 +668,10 @@ static int circuits_combinations(const struct cli_options *o)
 /* Options that do not go together. */
 static int combinations(const struct cli_options *o)
 {
-    int rc = screen_combinations(o);
+    int rc = generate_combinations(o);
+    if (rc != CLI_CONTINUE || o->generate)
+        return rc;
+    rc = screen_combinations(o);
     if (rc == CLI_CONTINUE)
         rc = circuits_combinations(o);
     if (rc == CLI_CONTINUE)
@@ -650,6 +713,7 @@ int cli_parse(int argc, char **argv, struct cli_options *o)
     o->dump_stage = CLI_NO_DUMP;
     o->format = MHA_FORMAT_TEXT;
     o->speed = 1.0;
+    o->temperature = 1.0;
     optind = 0; /* glibc: start again from argv[1], whatever an earlier call left */
     opterr = 0;
     int c;

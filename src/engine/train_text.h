@@ -197,6 +197,20 @@ int train_model_next_output(const struct train_model *m);
 int train_next_words(struct train_model *m, int k, const int *tokens, int len, int pos,
                      float temperature, int n, struct mha_next_word *out, struct mha_error *err);
 
+/* Every class's probability softmax(logits / temperature) of output k at
+ * position pos of tokens, into p (the output's classes of them), after a
+ * forward pass as train_next_words runs.  0, or -1 + err. */
+int train_next_probs(struct train_model *m, int k, const int *tokens, int len, int pos,
+                     float temperature, double *p, struct mha_error *err);
+
+/* The word to write after tokens (len of them) from output k: with
+ * temperature 0 the likeliest, else one drawn with r from softmax(logits /
+ * temperature) over the top_k likeliest (0: every word), in proportion to
+ * their probabilities.  <unk> (id 0 of a text model) is never chosen.  The
+ * id, or -1 + err. */
+int train_next_pick(struct train_model *m, int k, const int *tokens, int len, float temperature,
+                    int top_k, struct rng *r, struct mha_error *err);
+
 /* ---- typed words ---- */
 
 /* The k vocabulary words closest to word (edit distance over code points,

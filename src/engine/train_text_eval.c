@@ -1,6 +1,6 @@
 /* train_text_eval.c - what a text model says: its held-out loss,
  * perplexity and top-1 / top-3 accuracy (over every predicted word and per
- * job), and the likeliest next words after a position of a sentence. */
+ * job); the next words themselves are train_generate.c's. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -182,80 +182,4 @@ void train_text_jobs_label(const struct train_text *t, unsigned does, char *buf,
         if (does & (1u << j))
             used +=
                 (size_t)snprintf(buf + used, n - used, "%s%s", used ? "+" : "", t->job_names[j]);
-}
-
-int train_model_next_output(const struct train_model *m)
-{
-    for (int k = 0; k < m->cfg.n_outputs; k++)
-        if (!strcmp(m->cfg.outputs[k].name, "next") && m->cfg.outputs[k].classes == m->cfg.vocab)
-            return k;
-    return -1;
-}
-
-int train_next_words(struct train_model *m, int k, const int *tokens, int len, int pos,
-                     float temperature, int n, struct mha_next_word *out, struct mha_error *err)
-{
-    const struct train_config *c = &m->cfg;
-    if (k < 0 || k >= c->n_outputs)
-        return mha_error_set(err, "the model has no output %d", k);
-    if (len < 1 || len > c->context || pos < 0 || pos >= len)
-        return mha_error_set(err, "position %d of %d tokens: the model takes 1 to %d", pos, len,
-                             c->context);
-    if (!(temperature > 0.0f) || !isfinite(temperature))
-        return mha_error_set(err, "temperature %g: it must be above 0", (double)temperature);
-    /* a batch of one sequence on the stack: no target, only the forward pass */
-    int tok[TRAIN_MAX_CONTEXT], none[TRAIN_MAX_CONTEXT];
-    for (int t = 0; t < len; t++) {
-        if (tokens[t] < 0 || tokens[t] >= c->vocab)
-            return mha_error_set(err, "token %d: id %d is not in the vocabulary 0..%d", t,
-                                 tokens[t], c->vocab - 1);
-        tok[t] = tokens[t];
-        none[t] = -1;
-    }
-    struct train_batch b = {.size = 1, .len = len, .n_outputs = c->n_outputs, .tokens = tok};
-    for (int o = 0; o < c->n_outputs; o++)
-        b.targets[o] = none;
-    if (train_forward(m, &b, err))
-        return -1;
-    /* pass 1: logits of output k at pos, from the residual r */
-    const int C = c->outputs[k].classes, d = c->d_model;
-    const float *r = m->r + (size_t)pos * (size_t)d;
-    double logit[TRAIN_MAX_VOCAB], max = -INFINITY, sum = 0.0;
-    for (int j = 0; j < C; j++) {
-        const float *u = m->p.unembed[k] + (size_t)j * (size_t)d;
-        double z = m->p.bias[k][j];
-        for (int i = 0; i < d; i++)
-            z += (double)r[i] * (double)u[i];
-        logit[j] = z / (double)temperature;
-        max = logit[j] > max ? logit[j] : max;
-    }
-    /* pass 2: softmax */
-    for (int j = 0; j < C; j++) {
-        logit[j] = exp(logit[j] - max);
-        sum += logit[j];
-    }
-    /* pass 3: the n likeliest, likeliest first, the lower id on a tie */
-    n = n > MHA_NEXT_WORD_MAX ? MHA_NEXT_WORD_MAX : n < 1 ? 1 : n;
-    n = n > C ? C : n;
-    int pick[MHA_NEXT_WORD_MAX];
-    for (int i = 0; i < n; i++) {
-        int best = -1;
-        for (int j = 0; j < C; j++) {
-            bool taken = false;
-            for (int q = 0; q < i && !taken; q++)
-                taken = pick[q] == j;
-            if (!taken && (best < 0 || logit[j] > logit[best]))
-                best = j;
-        }
-        pick[i] = best;
-    }
-    memset(out, 0, sizeof *out);
-    out->position = pos;
-    out->n = n;
-    out->temperature = temperature;
-    for (int i = 0; i < n; i++) {
-        snprintf(out->word[i], sizeof out->word[i], "%s", m->vocab_names[pick[i]]);
-        out->p[i] = (float)(logit[pick[i]] / sum);
-    }
-    return 0;
 }

@@ -137,3 +137,9 @@ done:
     train_model_free(m);
     return ex;
 }
+
+int model_io_sentence_ids(const struct train_model *m, const char *path, const char *what,
+                          const char *words, int *ids, int *count, struct mha_error *err)
+{
+    return sentence_ids(m, path, what, words, ids, count, err);
+}

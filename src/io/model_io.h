@@ -78,6 +78,14 @@ struct train_model *model_io_load_kept(const char *path, int batch_cap, struct m
 struct mha_example *model_io_example(const char *path, const char *tokens, float temperature,
                                      const char *what, struct mha_error *err);
 
+/* The words of words as m reads them (as model_io_example cuts a typed
+ * sentence), their ids into ids (TRAIN_MAX_CONTEXT of room) and their
+ * number into *count.  0, or -1 + err "WHAT: ..." naming every unknown
+ * word, or no word, or more words than m's context (path names the model
+ * in the message). */
+int model_io_sentence_ids(const struct train_model *m, const char *path, const char *what,
+                          const char *words, int *ids, int *count, struct mha_error *err);
+
 /* Write m as a model file: to a temporary file in the same directory, then
  * renamed over path, so a failed save leaves nothing half-written.  0 or -1
  * + err. */

@@ -1,0 +1,128 @@
+/* cli_generate.c - --generate N: a trained language model writes N lines,
+ * a word at a time.  Each line starts from the same words (--tokens, a
+ * sentence file's words, or the first word of the model's own sample), and
+ * the model's choice after the last word is appended and the whole line run
+ * again, until it writes a sentence's end mark or fills its context.  The
+ * choice is the likeliest word at --temperature 0, else a word drawn from
+ * softmax(logits / T) over the --top-k likeliest, with the generator seeded
+ * by --seed (42 unless given), so the same command writes the same lines. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "engine/rng.h"
+#include "engine/text_check.h"
+#include "engine/train.h"
+#include "engine/train_text.h"
+#include "io/model_io.h"
+
+/* A word that ends a sentence: one or more of . ! ? and nothing else. */
+static bool ends_sentence(const char *word)
+{
+    return word[0] && strspn(word, ".!?") == strlen(word);
+}
+
+/* The words a line starts from, as ids into ids (*n of them): --tokens, a
+ * sentence file's words, or the first word of the model's sample.  0, or
+ * -1 + err. */
+static int start_words(const struct cli_options *o, const struct train_model *m, int *ids, int *n,
+                       struct mha_error *err)
+{
+    char words[MODEL_IO_WORDS_MAX];
+    const char *tokens = o->tokens, *what = "--tokens";
+    if (!tokens) {
+        const int k = model_io_sentence_words(o->load, words, sizeof words, err);
+        if (k < 0)
+            return -1;
+        if (k)
+            tokens = words, what = "\"words\"";
+    }
+    if (tokens)
+        return model_io_sentence_ids(m, o->load, what, tokens, ids, n, err);
+    if (m->sample_len < 1)
+        return mha_error_set(err,
+                             "%s has no sample sentence to start from: give the first words "
+                             "with --tokens",
+                             o->load);
+    ids[0] = m->sample[0];
+    *n = 1;
+    return 0;
+}
+
+/* One line continued from ids[0..n) and printed.  0, or -1 + err. */
+static int write_line(struct train_model *m, int k, const struct cli_options *o, struct rng *r,
+                      const int *start, int n, struct mha_error *err)
+{
+    int ids[TRAIN_MAX_CONTEXT];
+    memcpy(ids, start, (size_t)n * sizeof *ids);
+    bool ended = false;
+    while (n < m->cfg.context && !ended) {
+        const int id = train_next_pick(m, k, ids, n, (float)o->temperature, o->top_k, r, err);
+        if (id < 0)
+            return -1;
+        ids[n++] = id;
+        ended = ends_sentence(m->vocab_names[id]);
+    }
+    for (int i = 0; i < n; i++) {
+        char shown[TRAIN_LABEL_MAX * 4];
+        printf("%s%s", i ? " " : "", mha_text_escape(m->vocab_names[ids[i]], shown, sizeof shown));
+    }
+    putchar('\n');
+    return 0;
+}
+
+int cli_generate(const struct cli_options *o)
+{
+    struct mha_error err;
+    mha_error_clear(&err);
+    struct train_model *m = model_io_load(o->load, 1, &err);
+    if (!m) {
+        cli_report(&err);
+        return CLI_EXIT_USAGE;
+    }
+    int rc = CLI_EXIT_USAGE;
+    const int k = train_model_next_output(m);
+    int start[TRAIN_MAX_CONTEXT], n = 0;
+    if (k < 0) {
+        mha_error_set(&err,
+                      "%s is not a language model (it has no output \"next\" over its "
+                      "vocabulary): --generate writes with a model --train FILE.txt saved",
+                      o->load);
+        cli_report(&err);
+        goto done;
+    }
+    if (start_words(o, m, start, &n, &err)) {
+        cli_report(&err);
+        goto done;
+    }
+    if (n >= m->cfg.context) {
+        mha_error_set(&err,
+                      "--tokens: %d words fill the model's context of %d: nothing is left "
+                      "to write",
+                      n, m->cfg.context);
+        cli_report(&err);
+        goto done;
+    }
+    struct rng r;
+    rng_init(&r, o->seed >= 0 ? (uint32_t)o->seed : 42u);
+    rc = 0;
+    errno = 0;
+    for (int line = 0; line < o->generate && rc == 0; line++) {
+        if (write_line(m, k, o, &r, start, n, &err)) {
+            cli_report(&err);
+            rc = CLI_EXIT_USAGE;
+        } else if (ferror(stdout)) {
+            cli_output_error(errno);
+            rc = EXIT_FAILURE;
+        }
+    }
+    if (rc == 0 && fflush(stdout) != 0) {
+        cli_output_error(errno);
+        rc = EXIT_FAILURE;
+    }
+done:
+    train_model_free(m);
+    return rc;
+}
