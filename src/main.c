@@ -48,6 +48,8 @@ int main(int argc, char **argv)
 
     if (o.grad)
         return cli_grad(&o);
+    if (o.export_torch)
+        return cli_export_torch(&o);
     if (o.generate)
         return cli_generate(&o);
     if (o.train && o.dump_stage == CLI_DUMP_SUMMARY)

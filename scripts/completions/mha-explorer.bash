@@ -10,7 +10,7 @@ _mha_explorer() {
         --dump --format --stage --list-lessons --check-lessons --print-lesson --lesson
         --step --reset-progress --view --focus --bench-frames --present --theme --autoplay
         --record --replay --follow --speed --train --vocab --context --keep-case --steps --batch --lr --save
-        --grad --compare --generate --temperature --top-k --force --no-mouse --help --version"
+        --grad --compare --generate --temperature --top-k --export-torch --force --no-mouse --help --version"
     local stages="input projection split transpose attention merge output"
 
     case $prev in
@@ -60,7 +60,7 @@ _mha_explorer() {
         mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY < <(compgen -d -- "$cur")
         return
         ;;
-    --record | --replay | --follow)
+    --record | --replay | --follow | --export-torch)
         mapfile -t COMPREPLY < <(compgen -f -- "$cur")
         return
         ;;

@@ -98,6 +98,9 @@ struct cli_options {
     double temperature; /* --temperature T; 1 unless given, 0 = the likeliest word */
     bool temperature_given;
     int top_k; /* --top-k K: draw among the K likeliest; 0 = every word */
+
+    /* a trained model as a PyTorch script (cli_torch.c), with --load */
+    const char *export_torch; /* --export-torch FILE.py */
 };
 
 /* Most lines --generate writes, and the highest --temperature. */
@@ -119,6 +122,11 @@ struct mha_example *cli_build_example(const struct cli_options *o, struct mha_er
  * until a sentence's end mark or the context is full, on stdout.  Exit
  * status (2 with a message on a bad model or words). */
 int cli_generate(const struct cli_options *o);
+
+/* --export-torch FILE.py: the model of --load as a standalone PyTorch
+ * script (io/export_torch.h).  Exit status (2 with a message: a bad model
+ * or words, or a file that cannot be written). */
+int cli_export_torch(const struct cli_options *o);
 
 /* --help on stdout (cli_help.c). */
 void cli_print_help(void);

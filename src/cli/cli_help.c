@@ -79,7 +79,7 @@ static const char usage_text[] =
     "                       your own, F rejoins the teacher (FILE - reads standard input)\n"
     "\n";
 
-/* The rest of --help (one string would pass the length C compilers must take). */
+/* The training options (one string would pass the length C compilers must take). */
 static const char usage_tail[] =
     "Training (a one-layer attention model that learns a task):\n"
     "  --train TASK|FILE    train on a task: first-prev, prev, find-copy, majority,\n"
@@ -119,18 +119,10 @@ static const char usage_tail[] =
     "                       the stages show the trained model's numbers; with\n"
     "                       --tokens \"the cat sat\" on that sentence (a text\n"
     "                       model's output ends in its next word)\n"
-    "\n"
-    "Writing (a trained language model continues a sentence):\n"
-    "  --generate N         with --load MODEL: print N lines, no terminal needed;\n"
-    "                       each starts from --tokens (else the model's sample's\n"
-    "                       first word) and grows a word at a time until . ! ? or\n"
-    "                       the context is full (<unk> is never written)\n"
-    "  --temperature T      0 writes the likeliest word each time; above 0 draws it\n"
-    "                       from softmax(logits / T) (0..100, default 1)\n"
-    "  --top-k K            draw only among the K likeliest words (default: all)\n"
-    "  --seed S             with --generate: the draws' seed (default 42), so the\n"
-    "                       same command writes the same lines\n"
-    "\n"
+    "\n";
+
+/* The end of --help. */
+static const char usage_end[] =
     "In the explorer, :link shows the options that reopen the screen as it is\n"
     "(:link FILE writes them), and e writes the stage as an SVG picture.\n"
     "\n"
@@ -143,6 +135,23 @@ static const char usage_tail[] =
     "--heads, --causal and --no-scale apply to either.\n"
     "\n"
     "Exit status: 0 on success, 1 on an internal failure, 2 on a usage or input error.\n";
+
+/* Writing and exporting, between the training options and the rest. */
+static const char usage_writing[] =
+    "Writing (a trained language model continues a sentence) and exporting:\n"
+    "  --generate N         with --load MODEL: print N lines, no terminal needed;\n"
+    "                       each starts from --tokens (else the model's sample's\n"
+    "                       first word) and grows a word at a time until . ! ? or\n"
+    "                       the context is full (<unk> is never written)\n"
+    "  --temperature T      0 writes the likeliest word each time; above 0 draws it\n"
+    "                       from softmax(logits / T) (0..100, default 1)\n"
+    "  --top-k K            draw only among the K likeliest words (default: all)\n"
+    "  --seed S             with --generate: the draws' seed (default 42), so the\n"
+    "                       same command writes the same lines\n"
+    "  --export-torch FILE.py  with --load MODEL: write the model as a standalone\n"
+    "                       PyTorch script; python3 FILE.py WORD... prints its next\n"
+    "                       words (a task's predictions) as JSON, as --dump output\n"
+    "\n";
 
 /* "a, b, c" -> "a b c", in place: a list as the help's columns show it. */
 static char *spaced(char *list)
@@ -165,4 +174,6 @@ void cli_print_help(void)
            colorscale_theme_names(themes, sizeof themes, " or "),
            colorscale_theme_name(COLORSCALE_THEME_DARK));
     fputs(usage_tail, stdout);
+    fputs(usage_writing, stdout);
+    fputs(usage_end, stdout);
 }

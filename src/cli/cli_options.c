@@ -240,6 +240,7 @@ enum {
     OPT_GENERATE,
     OPT_TEMPERATURE,
     OPT_TOP_K,
+    OPT_EXPORT_TORCH,
 };
 
 static const struct option longopts[] = {
@@ -284,6 +285,7 @@ static const struct option longopts[] = {
     {"generate", required_argument, NULL, OPT_GENERATE},
     {"temperature", required_argument, NULL, OPT_TEMPERATURE},
     {"top-k", required_argument, NULL, OPT_TOP_K},
+    {"export-torch", required_argument, NULL, OPT_EXPORT_TORCH},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -404,7 +406,42 @@ static int train_option(int c, const char *arg, struct cli_options *o)
             return CLI_EXIT_USAGE;
         o->top_k = (int)n;
         break;
+    case OPT_EXPORT_TORCH:
+        if (!arg[0])
+            return usage_error("--export-torch: the file name is empty%s", "");
+        o->export_torch = arg;
+        break;
     }
+    return CLI_CONTINUE;
+}
+
+/* --export-torch: a model file and nothing that changes it; CLI_CONTINUE or
+ * an exit status. */
+static int export_torch_combinations(const struct cli_options *o)
+{
+    if (!o->export_torch)
+        return CLI_CONTINUE;
+    if (!o->load || !model_io_is_model_file(o->load))
+        return usage_error("--export-torch writes a trained model: give --load MODEL, a model "
+                           "file --train ... --save wrote%s",
+                           "");
+    const char *other = o->generate                    ? "--generate"
+                        : o->train                     ? "--train"
+                        : o->dump_stage != CLI_NO_DUMP ? "--dump"
+                        : o->lesson                    ? "--lesson"
+                        : o->d_model                   ? "--d-model"
+                        : o->heads                     ? "--heads"
+                        : o->seed >= 0                 ? "--seed"
+                        : o->causal                    ? "--causal"
+                        : o->no_scale                  ? "--no-scale"
+                        : o->record                    ? "--record"
+                        : o->replay                    ? "--replay"
+                        : o->follow                    ? "--follow"
+                                                       : NULL;
+    if (other)
+        return usage_error("%s cannot be combined with --export-torch, which writes the "
+                           "model as it is and opens no screen",
+                           other);
     return CLI_CONTINUE;
 }
 
@@ -668,7 +705,10 @@ static int circuits_combinations(const struct cli_options *o)
 /* Options that do not go together. */
 static int combinations(const struct cli_options *o)
 {
-    int rc = generate_combinations(o);
+    int rc = export_torch_combinations(o);
+    if (rc != CLI_CONTINUE || o->export_torch)
+        return rc;
+    rc = generate_combinations(o);
     if (rc != CLI_CONTINUE || o->generate)
         return rc;
     rc = screen_combinations(o);

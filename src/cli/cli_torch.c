@@ -1,0 +1,46 @@
+/* cli_torch.c - --export-torch FILE.py: the model of --load as a standalone
+ * PyTorch script (io/export_torch.h), on the words of --tokens (or a
+ * sentence file's) when given, which become the sample it runs on with no
+ * words of its own. */
+#include <stdio.h>
+
+#include "cli/cli.h"
+#include "engine/train.h"
+#include "io/export_torch.h"
+#include "io/model_io.h"
+
+int cli_export_torch(const struct cli_options *o)
+{
+    struct mha_error err;
+    mha_error_clear(&err);
+    struct train_model *m = model_io_load(o->load, 1, &err);
+    if (!m) {
+        cli_report(&err);
+        return CLI_EXIT_USAGE;
+    }
+    int rc = CLI_EXIT_USAGE;
+    char words[MODEL_IO_WORDS_MAX];
+    const char *tokens = o->tokens, *what = "--tokens";
+    if (!tokens) {
+        const int k = model_io_sentence_words(o->load, words, sizeof words, &err);
+        if (k < 0)
+            goto fail;
+        if (k)
+            tokens = words, what = "\"words\"";
+    }
+    int ids[TRAIN_MAX_CONTEXT], n = 0;
+    if (tokens && (model_io_sentence_ids(m, o->load, what, tokens, ids, &n, &err) ||
+                   train_model_set_sample(m, ids, n, &err)))
+        goto fail;
+    if (export_torch_save(m, o->export_torch, &err))
+        goto fail; /* nothing was written: the old file, if any, is as it was */
+    rc = 0;
+    fprintf(stderr, "mha-explorer: wrote %s: run it with python3 %s WORD WORD ...\n",
+            o->export_torch, o->export_torch);
+    goto done;
+fail:
+    cli_report(&err);
+done:
+    train_model_free(m);
+    return rc;
+}

@@ -1,0 +1,126 @@
+"""export_torch: --export-torch FILE.py writes a PyTorch script whose numbers
+are the explorer's.  For the bundled language model, the script's ten next
+words and their probabilities equal --dump output's "next_word" within 1e-5;
+for a letter task, each output's prediction equals the one worked out here
+from the explorer's own input and output stages (r = input + output, logits
+= r U^T + bias).  Skipped, with a message, where PyTorch is not installed
+(scripts/test does not install it; Debian's python3-torch has it).
+
+usage: python3 export_torch.py path/to/mha-explorer path/to/source/root
+"""
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+
+try:
+    import torch  # noqa: F401  (the exported script needs it)
+except ImportError:
+    print("SKIP: PyTorch is not installed for %s (apt-get install python3-torch)" %
+          sys.executable)
+    sys.exit(77)
+
+EXE, ROOT = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+LM = os.path.join(ROOT, "assets", "models", "sentences.json")
+passed = failed = 0
+
+
+def check(ok, what):
+    global passed, failed
+    if ok:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL:", what)
+
+
+def run(args, cwd):
+    return subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=120)
+
+
+def explorer_json(args, cwd):
+    r = run([EXE] + args + ["--format", "json"], cwd)
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout)
+
+
+def language_model(tmp):
+    r = run([EXE, "--load", LM, "--export-torch", "lm.py"], tmp)
+    check(r.returncode == 0 and os.path.exists(os.path.join(tmp, "lm.py")),
+          "--export-torch lm.py: %d %s" % (r.returncode, r.stderr))
+    for sentence in ("the cat sat on the", "the cats by the cow copied the dogs and now",
+                     "the animal didn't cross the street because it was", "the"):
+        want = explorer_json(["--load", LM, "--tokens", sentence, "--dump", "output"],
+                             tmp)["output"]["next_word"]
+        r = run([sys.executable, "lm.py"] + sentence.split(), tmp)
+        check(r.returncode == 0, "lm.py %s: %s" % (sentence, r.stderr))
+        if r.returncode:
+            continue
+        got = json.loads(r.stdout)
+        check([g["word"] for g in got] == [w["word"] for w in want],
+              "%s: words %s, explorer %s" % (sentence, got, want))
+        worst = max(abs(g["p"] - w["p"]) for g, w in zip(got, want))
+        check(worst <= 1e-5, "%s: probabilities differ by %g" % (sentence, worst))
+    r = run([sys.executable, "lm.py", "the", "zebra"], tmp)
+    check(r.returncode != 0 and "zebra" in r.stderr, "an unknown word: %s" % r.stderr)
+
+
+def softmax_best(logits):
+    top = max(logits)
+    e = [math.exp(z - top) for z in logits]
+    best = max(range(len(e)), key=lambda j: (e[j], -j))
+    return best, e[best] / sum(e)
+
+
+def letter_task(tmp):
+    r = run([EXE, "--train", "first-prev", "--steps", "60", "--seed", "3", "--dump", "summary",
+             "--save", "fp.json"], tmp)
+    assert r.returncode == 0, r.stderr
+    model = json.load(open(os.path.join(tmp, "fp.json")))
+    r = run([EXE, "--load", "fp.json", "--export-torch", "fp.py"], tmp)
+    check(r.returncode == 0, "--export-torch fp.py: %s" % r.stderr)
+    for words in ([], ["A", "B", "C", "D"], ["P", "O", "N", "M", "L", "K", "J", "I"]):
+        args = ["--load", "fp.json"] + (["--tokens", " ".join(words)] if words else [])
+        x = explorer_json(args + ["--dump", "input"], tmp)["input"]["query"]
+        out = explorer_json(args + ["--dump", "output"], tmp)["output"]
+        r_last = [a + b for a, b in zip(x[-1], out[-1])]
+        want = {}
+        for o in model["outputs"]:
+            bias = o.get("bias", [0.0] * o["classes"])
+            logits = [sum(r * u for r, u in zip(r_last, row)) + b
+                      for row, b in zip(o["unembed"], bias)]
+            best, p = softmax_best(logits)
+            want[o["name"]] = [model["vocab"][best], p]
+        r = run([sys.executable, "fp.py"] + words, tmp)
+        check(r.returncode == 0, "fp.py %s: %s" % (words, r.stderr))
+        if r.returncode:
+            continue
+        got = json.loads(r.stdout)
+        for name, (label, p) in want.items():
+            check(got.get(name, [None])[0] == label and abs(got[name][1] - p) <= 1e-5,
+                  "%s %s: script %s, explorer %s" % (words, name, got.get(name), [label, p]))
+
+
+def refusals(tmp):
+    for args, message in (
+            (["--export-torch", "x.py"], "give --load MODEL"),
+            (["--load", os.path.join(ROOT, "assets", "examples", "translate.json"),
+              "--export-torch", "x.py"], "give --load MODEL"),
+            (["--load", LM, "--export-torch", ""], "the file name is empty"),
+            (["--load", LM, "--export-torch", "x.py", "--seed", "2"], "--seed cannot be"),
+            (["--load", LM, "--export-torch", "x.py", "--tokens", "the zebra"], "zebra"),
+            (["--load", LM, "--export-torch", tmp], "is a directory")):
+        r = run([EXE] + args, tmp)
+        check(r.returncode == 2 and message in r.stderr and not r.stdout,
+              "%s: status %d, %s" % (args, r.returncode, r.stderr))
+    check(not os.path.exists(os.path.join(tmp, "x.py")), "a refused export wrote x.py")
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    language_model(tmp)
+    letter_task(tmp)
+    refusals(tmp)
+print("%d passed, %d failed" % (passed, failed))
+sys.exit(1 if failed else 0)
