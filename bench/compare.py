@@ -30,8 +30,10 @@ process runs on the same processor (--cpu, by default the first this script may
 use): on a shared machine one core can be slower than the other for a while, and
 a comparison across two cores measures the cores.  The
 roof is OpenBLAS's sgemm alone on this core with those kernels (`mha-bench
---sgemm 1024`, one thread), or with its AVX-512 kernels where those are faster, and each side's "% of roof" is the products' floating-point operations
-per second as a share of it.  A Markdown table goes to stdout (or JSON with
+--sgemm 1024`, one thread), or with its AVX-512 kernels where those are faster;
+the peak is the core's own limit, fused multiply-adds on registers and nothing
+else (`mha-bench --peak`), and each side's "% of peak" is the products'
+floating-point operations per second as a share of it.  A Markdown table goes to stdout (or JSON with
 --json); progress goes to stderr.
 """
 
@@ -219,6 +221,23 @@ def measure_roof(exe, extra_env=None):
     return line["gflops_median"], line.get("core") or None
 
 
+def measure_peak(exe):
+    """The core's own FMA limit (mha-bench --peak: twelve independent fused
+    multiply-adds on registers, the widest the processor has), best GFLOP/s of
+    20 runs, or None where mha-bench cannot measure it."""
+    proc = subprocess.run([exe, "--peak", "--repeat", "20"], capture_output=True, text=True)
+    if proc.returncode != 0:
+        return None
+    return json.loads(proc.stdout.strip().splitlines()[-1])["peak_gflops"]
+
+
+def peak_line(peak):
+    if peak is None:
+        return "No peak: mha-bench --peak could not measure this processor."
+    return (f"Peak: {peak:.1f} GFLOP/s, this core's fused multiply-adds on registers and "
+            "nothing else (mha-bench --peak, best of 20); \"% of peak\" is read against it.")
+
+
 def forward_flop(seq, d_model):
     """Floating-point operations of one forward pass's products: the four
     projections (2·L·d² each) and, over the heads, the scores and the context
@@ -227,7 +246,8 @@ def forward_flop(seq, d_model):
 
 
 def pct_of_roof(flop, ms, roof):
-    """flop done in ms, as a share of roof GFLOP/s ("—" without a roof)."""
+    """flop done in ms, as a share of roof GFLOP/s ("—" without one); the
+    tables read it against the measured peak."""
     if roof is None or ms is None or ms <= 0:
         return "—"
     return f"{100.0 * flop / (ms * 1e6) / roof:.0f} %"
@@ -235,8 +255,8 @@ def pct_of_roof(flop, ms, roof):
 
 def measure_roofs(exe):
     """measure_roof as the engine runs, and again on OpenBLAS's AVX-512 kernels
-    where avx512_env gives them: (roof, core, wide roof or None).  The tables'
-    "% of roof" are read against the higher of the two."""
+    where avx512_env gives them: (roof, core, wide roof or None), OpenBLAS's
+    own best, printed beside the peak."""
     roof, core = measure_roof(exe)
     wide = avx512_env(core)
     return roof, core, (measure_roof(exe, {"OPENBLAS_CORETYPE": "SkylakeX"})[0] if wide
@@ -249,7 +269,7 @@ def roof_line(roof, core, wide_roof=None):
     kernels = f", its {core} kernels" if core else ""
     fair = (f"; \"fair\" PyTorch has OPENBLAS_CORETYPE={core} too" if core else "")
     wide = (f"; with its AVX-512 kernels (OPENBLAS_CORETYPE=SkylakeX) {wide_roof:.1f} GFLOP/s, "
-            "the roof \"% of roof\" is read against" if wide_roof else "")
+            "OpenBLAS's best here" if wide_roof else "")
     cpu = sorted(os.sched_getaffinity(0))
     where = f" Every process on processor {cpu[0]}." if len(cpu) == 1 else ""
     return (f"Roof: OpenBLAS's sgemm at 1024 x 1024, one thread{kernels}, {roof:.1f} GFLOP/s "
@@ -270,7 +290,7 @@ def markdown(rows, roof):
     out = ["| size (seq, d_model, heads) | PyTorch ms (as installed) | PyTorch ms (fair) "
            "| PyTorch ms (fair, AVX-512 OpenBLAS) "
            "| mha-bench ms (cblas) | mha-bench ms (plain) | ratio to fair | goal | met "
-           "| ratio to fair, AVX-512 OpenBLAS | PyTorch fair, % of roof | mha-bench, % of roof |",
+           "| ratio to fair, AVX-512 OpenBLAS | PyTorch fair, % of peak | mha-bench, % of peak |",
            "|---|---:|---:|---:|---:|---:|---:|---:|:---:|---:|---:|---:|"]
     for r in rows:
         goal = "—" if r["goal"] is None else f"≤ {r['goal']}×"
@@ -359,7 +379,7 @@ def main():
         compare_train(args.mha_bench, args.json, args.warmup, args.repeat, args.train_size)
         return
     roof, core, wide_roof = measure_roofs(args.mha_bench)
-    top = max(roof, wide_roof or 0.0) if roof is not None else None
+    peak = measure_peak(args.mha_bench)
     rows = []
     for size in args.size or list(SIZES):
         seq, d_model, heads = size
@@ -409,12 +429,13 @@ def main():
     if args.json:
         print(json.dumps({"torch": torch.__version__, "threads": 1, "roof_gflops": roof,
                           "openblas_core": core, "avx512_roof_gflops": wide_roof,
-                          "rows": rows}, indent=2))
+                          "peak_gflops": peak, "rows": rows}, indent=2))
     else:
         print(f"PyTorch {torch.__version__} and mha-bench, one thread each; "
               "median ms of one forward pass.")
-        print(roof_line(roof, core, wide_roof) + "\n")
-        print(markdown(rows, top))
+        print(roof_line(roof, core, wide_roof))
+        print(peak_line(peak) + "\n")
+        print(markdown(rows, peak))
 
 
 if __name__ == "__main__":

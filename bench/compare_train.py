@@ -137,11 +137,11 @@ def step_flop(size):
 
 
 def compare_train(exe, as_json, warmup=None, repeat=None, sizes=None):
-    from compare import (avx512_env, fair_env, fmt_ratio, measure_roofs,  # noqa: E402
-                         pct_of_roof, roof_line)
+    from compare import (avx512_env, fair_env, fmt_ratio, measure_peak,  # noqa: E402
+                         measure_roofs, pct_of_roof, peak_line, roof_line)
     warmup_asked, repeat_asked = warmup, repeat
     roof, core, wide_roof = measure_roofs(exe)
-    top = max(roof, wide_roof or 0.0) if roof is not None else None
+    top = measure_peak(exe)
     rows = []
     for size in sizes or list(SIZES):
         counts = COUNTS.get(size, COUNTS_DEFAULT)
@@ -178,15 +178,16 @@ def compare_train(exe, as_json, warmup=None, repeat=None, sizes=None):
     if as_json:
         print(json.dumps({"torch": torch.__version__, "threads": 1, "roof_gflops": roof,
                           "openblas_core": core, "avx512_roof_gflops": wide_roof,
-                          "train": rows}, indent=2))
+                          "peak_gflops": top, "train": rows}, indent=2))
         return
     print(f"PyTorch {torch.__version__} and mha-bench --train, one thread each; "
           "median ms of one training step (forward, loss, backward, Adam).")
-    print(roof_line(roof, core, wide_roof) + "\n")
+    print(roof_line(roof, core, wide_roof))
+    print(peak_line(top) + "\n")
     print("| step (d_model, heads, vocab, context, batch) | PyTorch ms (as installed) "
           "| PyTorch ms (fair) | PyTorch ms (fair, AVX-512 OpenBLAS) | mha-bench ms (cblas) "
           "| mha-bench ms (plain) | ratio to fair | goal | met "
-          "| ratio to fair, AVX-512 OpenBLAS | PyTorch fair, % of roof | mha-bench, % of roof |")
+          "| ratio to fair, AVX-512 OpenBLAS | PyTorch fair, % of peak | mha-bench, % of peak |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|:---:|---:|---:|---:|")
     for r in rows:
         goal = "—" if r["goal"] is None else f"≤ {r['goal']}×"

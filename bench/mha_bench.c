@@ -56,8 +56,11 @@ static void usage(FILE *out)
             "backward, Adam) on a fixed batch instead.\n"
             "\n"
             "mha-bench --sgemm N [--repeat R]\n"
-            "times OpenBLAS's sgemm alone on N x N matrices (the roof the speed\n"
-            "tables are read against) and prints its GFLOP/s.\n"
+            "times OpenBLAS's sgemm alone on N x N matrices and prints its GFLOP/s.\n"
+            "\n"
+            "mha-bench --peak [--repeat R]\n"
+            "measures the core's own limit: twelve independent fused multiply-adds\n"
+            "on registers, nothing else (the peak the speed tables are read against).\n"
             "\n"
             "mha-bench --product M N K [--trans | --weights-grad] [--repeat R]\n"
             "times one product (M x K by K x N, or by N x K transposed; or a linear\n"
@@ -169,6 +172,7 @@ static void parse_args(int argc, char **argv, struct bench_opts *o)
 int bench_train(int argc, char **argv);   /* train_bench.c */
 int bench_sgemm(int argc, char **argv);   /* sgemm_bench.c */
 int bench_product(int argc, char **argv); /* sgemm_bench.c */
+int bench_peak(int argc, char **argv);    /* peak_bench.c */
 
 int main(int argc, char **argv)
 {
@@ -178,6 +182,9 @@ int main(int argc, char **argv)
     /* mha-bench --sgemm N: OpenBLAS's sgemm alone, the roof */
     if (argc > 1 && strcmp(argv[1], "--sgemm") == 0)
         return bench_sgemm(argc - 1, argv + 1);
+    /* mha-bench --peak: the core's own FMA limit */
+    if (argc > 1 && strcmp(argv[1], "--peak") == 0)
+        return bench_peak(argc - 1, argv + 1);
     /* mha-bench --product M N K: one product, the plain loops beside OpenBLAS */
     if (argc > 1 && strcmp(argv[1], "--product") == 0)
         return bench_product(argc - 1, argv + 1);
