@@ -83,6 +83,7 @@ struct cli_options {
     int vocab;              /* --vocab N; 0 = not given */
     int context;            /* --context T; 0 = not given */
     int steps;              /* --steps N; 0 = not given */
+    int layers;             /* --layers N; 0 = not given (one) */
     int batch;              /* --batch ARG as a number (sequences per step with
                              * --train); 0 = not given or not a number */
     double lr;              /* --lr X; 0 = not given */

@@ -241,6 +241,9 @@ int cli_dump_circuits(const struct cli_options *o)
     if (!c.qk || !c.pos || !c.ov || !c.scratch) {
         mha_error_set(&err, "out of memory");
         rc = -1;
+    } else if (train_circuit_qk(m, 0, c.qk, c.scratch, &err)) {
+        rc = -1; /* a model the circuits do not read: said before a line is written */
+        mha_error_at(&err, o->load, 0, 0);
     }
     if (rc == 0)
         rc = write_circuits(stdout, o->load, &c, o->format, &err);

@@ -104,6 +104,8 @@ static const char usage_tail[] =
     "                       cut at 16 words)\n"
     "  --keep-case          a text's words as written (default: lower-cased)\n"
     "  --steps N            the step limit (default 1500; a text's 4000)\n"
+    "  --layers N           attention layers, each adding to the last (1..4,\n"
+    "                       default 1); the heads shown are the last layer's\n"
     "  --batch N            sequences per step (1..4096, default 64)\n"
     "  --lr X               Adam's learning rate (default 0.01; a text's 0.02)\n"
     "  --seed S             seed of the initial weights and the batches (default 1)\n"

@@ -241,6 +241,7 @@ enum {
     OPT_TEMPERATURE,
     OPT_TOP_K,
     OPT_EXPORT_TORCH,
+    OPT_LAYERS,
 };
 
 static const struct option longopts[] = {
@@ -286,6 +287,7 @@ static const struct option longopts[] = {
     {"temperature", required_argument, NULL, OPT_TEMPERATURE},
     {"top-k", required_argument, NULL, OPT_TOP_K},
     {"export-torch", required_argument, NULL, OPT_EXPORT_TORCH},
+    {"layers", required_argument, NULL, OPT_LAYERS},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -406,6 +408,11 @@ static int train_option(int c, const char *arg, struct cli_options *o)
             return CLI_EXIT_USAGE;
         o->top_k = (int)n;
         break;
+    case OPT_LAYERS:
+        if (parse_number("--layers", arg, 1, TRAIN_MAX_LAYERS, &n))
+            return CLI_EXIT_USAGE;
+        o->layers = (int)n;
+        break;
     case OPT_EXPORT_TORCH:
         if (!arg[0])
             return usage_error("--export-torch: the file name is empty%s", "");
@@ -490,6 +497,7 @@ static int train_combinations(const struct cli_options *o)
                              : o->context   ? "--context"
                              : o->keep_case ? "--keep-case"
                              : o->steps     ? "--steps"
+                             : o->layers    ? "--layers"
                              : o->lr > 0    ? "--lr"
                              : o->save      ? "--save"
                                             : NULL;

@@ -152,6 +152,7 @@ static int add_training(const struct cli_options *o, struct rec_start *s)
     } ints[] = {{"--vocab", o->vocab},
                 {"--context", o->context},
                 {"--steps", o->steps},
+                {"--layers", o->layers},
                 {"--batch", o->batch}};
     for (size_t i = 0; !rc && i < sizeof ints / sizeof ints[0]; i++)
         if (ints[i].value > 0) {

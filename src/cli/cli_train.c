@@ -62,6 +62,8 @@ struct train_run *cli_train_build(const struct cli_options *o, struct train_data
     train_run_options_default(&ro);
     if (o->steps)
         ro.steps = o->steps;
+    if (o->layers)
+        ro.layers = o->layers;
     if (o->batch)
         ro.batch = o->batch;
     if (o->lr > 0)
@@ -167,6 +169,8 @@ static void write_summary(FILE *f, struct train_run *run, const struct train_sto
         fprintf(f, ",\n");
         fprintf(f, "  \"d_model\": %d,\n  \"num_heads\": %d,\n  \"vocab\": %d,\n", c->d_model,
                 c->heads, c->vocab);
+        if (train_layers(c) > 1) /* the heads measured below are the last layer's */
+            fprintf(f, "  \"layers\": %d,\n", train_layers(c));
         fprintf(f, "  \"context\": %d,\n  \"steps\": %ld,\n  \"batch\": %d,\n", c->context, m->step,
                 run->opt.batch);
         fprintf(f, "  \"lr\": %g,\n  \"seed\": %u,\n", (double)run->opt.lr, run->opt.seed);
@@ -193,6 +197,8 @@ static void write_summary(FILE *f, struct train_run *run, const struct train_sto
     fprintf(f, "description  %s\n", run->task->description);
     fprintf(f, "d_model      %d\nnum_heads    %d\nvocab        %d\ncontext      %d\n", c->d_model,
             c->heads, c->vocab, c->context);
+    if (train_layers(c) > 1)
+        fprintf(f, "layers       %d (the heads below are the last layer's)\n", train_layers(c));
     fprintf(f, "steps        %ld\nbatch        %d\nlr           %g\nseed         %u\n", m->step,
             run->opt.batch, (double)run->opt.lr, run->opt.seed);
     if (text)

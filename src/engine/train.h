@@ -1,10 +1,11 @@
-/* train.h - a one-layer attention model that trains: the explorer's own
- * attention (mha_forward) with an embedding in front and one linear read-out
- * per output behind, its backward pass, Adam, and the tasks it learns.
+/* train.h - an attention-only model that trains: one to TRAIN_MAX_LAYERS
+ * layers of the explorer's own attention (mha_forward), each adding to the
+ * residual stream, with an embedding in front and one linear read-out per
+ * output behind, its backward pass, Adam, and the tasks it learns.
  *
- *   x        = embedding[tokens] + positions[:T]           (T, d)
- *   a        = MHA(x, x, x)   the engine's attention, trace kept
- *   r        = x + a                                        (T, d)
+ *   x_0      = embedding[tokens] + positions[:T]           (T, d)
+ *   x_l+1    = x_l + MHA_l(x_l, x_l, x_l)   for each layer l, its trace kept
+ *   r        = x_L                                          (T, d)
  *   logits_k = r·U_kᵀ + bias_k   for each output k          (T, C_k)
  *   loss     = Σ_k mean over targets != -1 of cross-entropy(logits_k, target)
  *              (log-sum-exp minus the target's logit: exact at any logit size)
@@ -20,8 +21,10 @@
  *
  * Parameter block layout (floats, in this order):
  *   embedding (V, d) | positions (T, d) |
- *   w_q w_k w_v w_o (d, d) [out][in], b_q b_k b_v b_o (d)   (struct mha_params) |
+ *   for each layer l: w_q w_k w_v w_o (d, d) [out][in], b_q b_k b_v b_o (d)
+ *                     (struct mha_params) |
  *   for each output k: unembed (C_k, d), bias (C_k)
+ * A one-layer model's block is laid out as it always was.
  * Biases that a model does not have (has_bias / outputs[k].has_bias false)
  * stay in the block as zeros; their gradients are kept at zero, so Adam
  * never moves them.
@@ -39,6 +42,7 @@
 
 /* Limits of the model and the files that describe it. */
 #define TRAIN_MAX_OUTPUTS 4
+#define TRAIN_MAX_LAYERS 4
 #define TRAIN_MAX_VOCAB 512
 #define TRAIN_MAX_CONTEXT 64
 #define TRAIN_MAX_D_MODEL 256
@@ -83,6 +87,7 @@ struct train_config {
     bool causal;   /* mask keys after the query */
     bool scaled;   /* scores / sqrt(d_k) (default true) */
     bool has_bias; /* attention biases b_q .. b_o are learned */
+    int layers;    /* attention layers, 1..TRAIN_MAX_LAYERS (0 is read as 1) */
     int n_outputs;
     struct train_output_spec outputs[TRAIN_MAX_OUTPUTS];
 };
@@ -90,12 +95,18 @@ struct train_config {
 /* Named views into one block laid out as above (parameters, gradients,
  * Adam m or Adam v: the same offsets in each). */
 struct train_tensors {
-    float *embedding;                  /* (V, d) */
-    float *positions;                  /* (T, d) */
-    struct mha_params attn;            /* w_q .. b_o, see mha.h */
-    float *unembed[TRAIN_MAX_OUTPUTS]; /* (C_k, d) */
-    float *bias[TRAIN_MAX_OUTPUTS];    /* (C_k) */
+    float *embedding;                         /* (V, d) */
+    float *positions;                         /* (T, d) */
+    struct mha_params attn[TRAIN_MAX_LAYERS]; /* each layer's w_q .. b_o, see mha.h */
+    float *unembed[TRAIN_MAX_OUTPUTS];        /* (C_k, d) */
+    float *bias[TRAIN_MAX_OUTPUTS];           /* (C_k) */
 };
+
+/* The layers of cfg: cfg->layers, or 1 where it is 0. */
+static inline int train_layers(const struct train_config *cfg)
+{
+    return cfg->layers > 1 ? cfg->layers : 1;
+}
 
 /* Floats of a block for cfg (0 when cfg is invalid). */
 size_t train_param_count(const struct train_config *cfg);
@@ -153,9 +164,11 @@ struct train_model {
     int out_count[TRAIN_MAX_OUTPUTS];  /* targets != -1 it counted */
 
     /* activation cache, (batch_cap, T, ...) each */
-    float *x;                        /* embedding + positions (B, T, d) */
-    struct mha_trace *traces;        /* B traces, the attention of each sequence */
-    float *r;                        /* x + attention output (B, T, d) */
+    float *x;                        /* each layer's input, layer l's at l·B·T·d: embedding +
+                                      * positions first (B, T, d) */
+    struct mha_trace *traces;        /* B traces a layer, layer l's at traces + l·B (the
+                                      * attention of each sequence), then the sample's */
+    float *r;                        /* the last layer's input + its attention (B, T, d) */
     float *probs[TRAIN_MAX_OUTPUTS]; /* softmax of the logits (B, T, C_k) */
 
     /* scratch of the backward pass, (batch_cap, T, d) each but work (one
@@ -163,8 +176,9 @@ struct train_model {
     float *d_r, *d_x, *d_query, *d_key, *d_value, *work;
 
     /* the sample sequence's own forward pass (train_model_sample) */
-    float *sample_x;
-    struct mha_trace *sample_trace;
+    float *sample_x;                /* the shown layer's input */
+    struct mha_trace *sample_trace; /* the shown layer's attention */
+    int shown_layer;                /* the layer the sample shows, 0-based (the last unless set) */
 
     void *arena; /* the single allocation behind everything above */
 
@@ -219,6 +233,7 @@ float train_step(struct train_model *m, const struct train_batch *b, float lr,
 struct train_step_job {
     int part, i;
     bool forward_only;
+    int layer; /* the layer the part is of */
 };
 
 /* train_step in parts of a few milliseconds at most (a sequence's heads,
@@ -242,12 +257,18 @@ int train_count_right(struct train_model *m, const struct train_batch *b, long *
                       struct mha_error *err);
 
 /* The pieces of train_forward, for passes that change what is between
- * them (train_heads_ablate): the batch check, passes 1-2 up to the merged
- * heads, and the rest from the merged heads to the loss; b must fit. */
+ * them (train_heads_ablate): the batch check, the passes up to the shown
+ * layer's merged heads (m->shown_layer: the last unless set), and the rest
+ * from them through the layers above to the loss; b must fit. */
 int train_check_batch(const struct train_model *m, const struct train_batch *b,
                       struct mha_error *err);
 void train_forward_attention(struct train_model *m, const struct train_batch *b);
 void train_forward_readout(struct train_model *m, const struct train_batch *b);
+/* Layer l's traces of the batch (B of them; packed, see train_forward). */
+static inline struct mha_trace *train_layer_traces(const struct train_model *m, int l)
+{
+    return m->traces + (size_t)l * (size_t)m->batch_cap;
+}
 /* out = sequences first .. first + size - 1 of b (no copy). */
 void train_batch_view(const struct train_batch *b, int first, int size, struct train_batch *out);
 /* Add the last forward pass's right answers (of b) to right[k] / total[k]. */
@@ -260,19 +281,25 @@ void train_count_forwarded(const struct train_model *m, const struct train_batch
 int train_model_set_sample(struct train_model *m, const int *tokens, int len,
                            struct mha_error *err);
 
-/* Forward the sample sequence through the attention into sample_trace
+/* Forward the sample sequence through the layers below the shown one and
+ * the shown layer's attention into sample_trace, its input into sample_x
  * (no allocation).  The trace's weights (H, T, T) are the per-head maps. */
 int train_model_sample_forward(struct train_model *m, struct mha_error *err);
+
+/* Show layer (0-based) of m on the sample from now on (the next
+ * train_model_sample_forward).  0, or -1 + err naming the layers there are. */
+int train_model_show_layer(struct train_model *m, int layer, struct mha_error *err);
 
 /* Head h's attention weights on the sample, (len, len) row-major, from the
  * last train_model_sample_forward; NULL when h is out of range or no
  * sample was run. */
 const float *train_head_weights(const struct train_model *m, int h);
 
-/* The model on its sample as an explorer example: query = key = value =
- * embedding[sample] + positions, w_q .. b_o copied, labels from
- * vocab_names, causal and scaled from cfg.  NULL + err without a sample or
- * on out of memory.  Caller frees with mha_example_free. */
+/* The model on its sample as an explorer example, its shown layer: query =
+ * key = value = that layer's input (embedding[sample] + positions for the
+ * first; a later one's needs train_model_sample_forward first), the layer's
+ * w_q .. b_o copied, labels from vocab_names, causal and scaled from cfg.  NULL + err without a
+ * sample or on out of memory.  Caller frees with mha_example_free. */
 struct mha_example *train_model_to_example(const struct train_model *m, struct mha_error *err);
 
 /* The same into an existing example of matching sizes (lq = lk = sample_len,
@@ -375,6 +402,7 @@ struct train_run_options {
     float lr;
     uint32_t seed; /* init and batches; the held-out set is drawn apart */
     int eval_size; /* held-out sequences of a generated task: at most this many */
+    int layers;    /* attention layers, 1..TRAIN_MAX_LAYERS */
 };
 
 /* Owns the model, a training batch refilled every step from its own rng,

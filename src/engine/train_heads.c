@@ -155,7 +155,7 @@ struct train_heads_job *train_heads_job_new(const struct train_model *m,
         train_heads_job_free(job);
         return NULL;
     }
-    memcpy(job->ex->w_q, m->p.attn.w_q, mha_params_count(d) * sizeof(float));
+    memcpy(job->ex->w_q, m->p.attn[m->shown_layer].w_q, mha_params_count(d) * sizeof(float));
     job->ex->causal = m->cfg.causal;
     job->ex->scaled = m->cfg.scaled;
     job->ex->has_bias = m->cfg.has_bias;
@@ -165,7 +165,8 @@ struct train_heads_job *train_heads_job_new(const struct train_model *m,
 
 void train_heads_job_restart(struct train_heads_job *job, const struct train_model *m)
 {
-    memcpy(job->ex->w_q, m->p.attn.w_q, mha_params_count(m->cfg.d_model) * sizeof(float));
+    memcpy(job->ex->w_q, m->p.attn[m->shown_layer].w_q,
+           mha_params_count(m->cfg.d_model) * sizeof(float));
     job->s = 0;
     memset(job->sums, 0, sizeof job->sums);
 }
@@ -177,6 +178,30 @@ void train_heads_job_free(struct train_heads_job *job)
     mha_trace_free(job->tr);
     mha_example_free(job->ex);
     free(job);
+}
+
+/* ex->query holds a sequence's embedding + positions; for a shown layer
+ * above the first, it becomes that layer's input: each layer below run on
+ * it (its weights put into ex in turn, tr its trace) and its output added.
+ * ex is left with the shown layer's weights.  0, or -1 + err. */
+static int shown_input(const struct train_model *m, struct mha_example *ex, struct mha_trace *tr,
+                       int len, struct mha_error *err)
+{
+    const size_t n = (size_t)len * (size_t)m->cfg.d_model;
+    const size_t params = mha_params_count(m->cfg.d_model) * sizeof(float);
+    if (m->shown_layer == 0)
+        return 0;
+    for (int l = 0; l < m->shown_layer; l++) {
+        memcpy(ex->w_q, m->p.attn[l].w_q, params);
+        memcpy(ex->key, ex->query, n * sizeof(float));
+        memcpy(ex->value, ex->query, n * sizeof(float));
+        if (mha_forward(ex, tr, err))
+            return -1;
+        for (size_t i = 0; i < n; i++)
+            ex->query[i] += tr->output[i];
+    }
+    memcpy(ex->w_q, m->p.attn[m->shown_layer].w_q, params);
+    return 0;
 }
 
 int train_heads_job_part(struct train_heads_job *job, const struct train_model *m,
@@ -194,6 +219,8 @@ int train_heads_job_part(struct train_heads_job *job, const struct train_model *
             for (int i = 0; i < d; i++)
                 ex->query[(size_t)t * d + i] =
                     m->p.embedding[(size_t)tok[t] * d + i] + m->p.positions[(size_t)t * d + i];
+        if (shown_input(m, ex, job->tr, len, err))
+            return -1;
         memcpy(ex->key, ex->query, (size_t)len * d * sizeof(float));
         memcpy(ex->value, ex->query, (size_t)len * d * sizeof(float));
         if (mha_forward(ex, job->tr, err))
@@ -238,7 +265,7 @@ int train_heads_merged_add(struct train_model *m, const struct train_batch *chun
     if (train_check_batch(m, chunk, err))
         return -1;
     train_forward_attention(m, chunk);
-    const float *merged = m->traces[0].merged;
+    const float *merged = train_layer_traces(m, m->shown_layer)[0].merged;
     for (long r = 0; r < (long)chunk->size * chunk->len; r++, (*rows)++)
         for (int c = 0; c < d; c++)
             sum[c] += merged[(size_t)r * (size_t)d + (size_t)c];
@@ -274,8 +301,8 @@ int train_forward_knocked(struct train_model *m, const struct train_batch *b, co
         return -1;
     train_forward_attention(m, b);
     if (knock)
-        knock_out(m->traces[0].merged, (long)b->size * b->len, m->cfg.d_model,
-                  m->cfg.d_model / m->cfg.heads, knock, mean);
+        knock_out(train_layer_traces(m, m->shown_layer)[0].merged, (long)b->size * b->len,
+                  m->cfg.d_model, m->cfg.d_model / m->cfg.heads, knock, mean);
     train_forward_readout(m, b);
     return 0;
 }

@@ -30,6 +30,9 @@ int train_config_check(const struct train_config *cfg, struct mha_error *err)
     if (cfg->context < 1 || cfg->context > TRAIN_MAX_CONTEXT)
         return mha_error_set(err, "context %d: must be between 1 and %d", cfg->context,
                              TRAIN_MAX_CONTEXT);
+    if (cfg->layers < 0 || cfg->layers > TRAIN_MAX_LAYERS)
+        return mha_error_set(err, "layers %d: a model has 1 to %d layers", cfg->layers,
+                             TRAIN_MAX_LAYERS);
     if (cfg->n_outputs < 1 || cfg->n_outputs > TRAIN_MAX_OUTPUTS)
         return mha_error_set(err, "outputs: a model has 1 to %d outputs, not %d", TRAIN_MAX_OUTPUTS,
                              cfg->n_outputs);
@@ -52,7 +55,8 @@ size_t train_param_count(const struct train_config *cfg)
     if (train_config_check(cfg, NULL))
         return 0;
     const size_t d = (size_t)cfg->d_model;
-    size_t n = ((size_t)cfg->vocab + (size_t)cfg->context) * d + mha_params_count(cfg->d_model);
+    size_t n = ((size_t)cfg->vocab + (size_t)cfg->context) * d +
+               (size_t)train_layers(cfg) * mha_params_count(cfg->d_model);
     for (int k = 0; k < cfg->n_outputs; k++)
         n += (size_t)cfg->outputs[k].classes * (d + 1);
     return n;
@@ -64,8 +68,10 @@ void train_tensors_point(struct train_tensors *t, float *f, const struct train_c
     memset(t, 0, sizeof *t);
     t->embedding = f, f += (size_t)cfg->vocab * d;
     t->positions = f, f += (size_t)cfg->context * d;
-    mha_params_point(&t->attn, f, cfg->d_model);
-    f += mha_params_count(cfg->d_model);
+    for (int l = 0; l < train_layers(cfg); l++) {
+        mha_params_point(&t->attn[l], f, cfg->d_model);
+        f += mha_params_count(cfg->d_model);
+    }
     for (int k = 0; k < cfg->n_outputs; k++) {
         const size_t c = (size_t)cfg->outputs[k].classes;
         t->unembed[k] = f, f += c * d;
@@ -81,6 +87,7 @@ struct model_layout {
 static struct model_layout model_layout_of(const struct train_config *cfg, size_t n_params, int cap)
 {
     const size_t T = (size_t)cfg->context, d = (size_t)cfg->d_model, B = (size_t)cap;
+    const size_t L = (size_t)train_layers(cfg);
     size_t probs = 0;
     for (int k = 0; k < cfg->n_outputs; k++)
         probs += B * T * (size_t)cfg->outputs[k].classes;
@@ -89,10 +96,10 @@ static struct model_layout model_layout_of(const struct train_config *cfg, size_
     l.head = align_up(sizeof(struct train_model));
     l.blocks = 4 * align_up(n_params * sizeof(float));
     l.labels = align_up((size_t)cfg->vocab * TRAIN_LABEL_MAX);
-    l.acts = align_up((2 * B * T * d + probs) * sizeof(float));
-    l.traces = align_up((B + 1) * sizeof(struct mha_trace));
-    l.trace_mem = (B + 1) * align_up(tf * sizeof(float));
-    l.flags = (B + 1) * align_up(T);
+    l.acts = align_up(((L + 1) * B * T * d + probs) * sizeof(float));
+    l.traces = align_up((L * B + 1) * sizeof(struct mha_trace));
+    l.trace_mem = (L * B + 1) * align_up(tf * sizeof(float));
+    l.flags = (L * B + 1) * align_up(T);
     int c_max = 0;
     for (int k = 0; k < cfg->n_outputs; k++)
         c_max = cfg->outputs[k].classes > c_max ? cfg->outputs[k].classes : c_max;
@@ -106,39 +113,50 @@ static struct model_layout model_layout_of(const struct train_config *cfg, size_
     return l;
 }
 
-/* Point trace slot i (0..cap; cap is the sample's) at its memory for len. */
-static void point_trace(struct train_model *m, struct mha_trace *t, int i, int len)
+/* Trace slots: B a layer, then the sample's. */
+static size_t trace_slots(const struct train_model *m)
+{
+    return (size_t)train_layers(&m->cfg) * (size_t)m->batch_cap + 1;
+}
+
+/* The memory behind the trace structs: every slot's floats, then its flags. */
+static char *trace_memory(const struct train_model *m)
+{
+    char *mem = (char *)(void *)(m->traces + trace_slots(m));
+    return (char *)m->arena + align_up((size_t)(mem - (char *)m->arena));
+}
+
+/* Point trace slot i (0..slots - 1; the last is the sample's) at its memory
+ * for len. */
+static void point_trace(struct train_model *m, struct mha_trace *t, size_t i, int len)
 {
     const struct train_config *c = &m->cfg;
     const size_t tf = mha_trace_floats(c->context, c->context, c->d_model, c->heads);
-    char *mem = (char *)(void *)(m->traces + m->batch_cap + 1);
-    mem = (char *)m->arena + align_up((size_t)(mem - (char *)m->arena));
-    float *floats = (float *)(void *)(mem + (size_t)i * align_up(tf * sizeof(float)));
-    unsigned char *flags =
-        (unsigned char *)(mem + (size_t)(m->batch_cap + 1) * align_up(tf * sizeof(float)) +
-                          (size_t)i * align_up((size_t)c->context));
+    char *mem = trace_memory(m);
+    float *floats = (float *)(void *)(mem + i * align_up(tf * sizeof(float)));
+    unsigned char *flags = (unsigned char *)(mem + trace_slots(m) * align_up(tf * sizeof(float)) +
+                                             i * align_up((size_t)c->context));
     mha_trace_point(t, floats, flags, len, len, c->d_model, c->heads);
 }
 
-/* Point the batch's traces at sequences of len tokens, packed tensor by
- * tensor (see train.h), in the memory of slots 0..batch_cap-1. */
-void train_model_point_traces(struct train_model *m, int len);
-void train_model_point_traces(struct train_model *m, int len)
+/* Point layer's traces of the batch at sequences of len tokens, packed
+ * tensor by tensor (see train.h), in the memory of its B slots. */
+static void point_layer_traces(struct train_model *m, int layer, int len)
 {
     const struct train_config *c = &m->cfg;
     const size_t B = (size_t)m->batch_cap, L = (size_t)len, d = (size_t)c->d_model;
-    const size_t att = (size_t)c->heads * L * L;
-    char *mem = (char *)(void *)(m->traces + m->batch_cap + 1);
-    mem = (char *)m->arena + align_up((size_t)(mem - (char *)m->arena));
+    const size_t att = (size_t)c->heads * L * L, first = (size_t)layer * B;
+    char *mem = trace_memory(m);
     const size_t tf = mha_trace_floats(c->context, c->context, c->d_model, c->heads);
-    unsigned char *flags = (unsigned char *)(mem + (B + 1) * align_up(tf * sizeof(float)));
-    float *f = (float *)(void *)mem;
+    unsigned char *flags = (unsigned char *)(mem + trace_slots(m) * align_up(tf * sizeof(float))) +
+                           first * align_up((size_t)c->context);
+    float *f = (float *)(void *)(mem + first * align_up(tf * sizeof(float)));
     float *q = f, *k = q + B * L * d, *v = k + B * L * d, *qh = v + B * L * d;
     float *kh = qh + B * L * d, *vh = kh + B * L * d, *sc = vh + B * L * d;
     float *ssc = sc + B * att, *w = ssc + B * att, *ctx = w + B * att;
     float *merged = ctx + B * L * d, *out = merged + B * L * d;
     for (size_t s = 0; s < B; s++) {
-        struct mha_trace *t = &m->traces[s];
+        struct mha_trace *t = &m->traces[first + s];
         /* the sizes and any pointers, then every tensor moved to its place */
         mha_trace_point(t, f, flags, len, len, c->d_model, c->heads);
         t->q = q + s * L * d;
@@ -155,6 +173,14 @@ void train_model_point_traces(struct train_model *m, int len)
         t->output = out + s * L * d;
         t->row_empty = flags + s * align_up((size_t)c->context);
     }
+}
+
+/* Point every layer's traces of the batch at sequences of len tokens. */
+void train_model_point_traces(struct train_model *m, int len);
+void train_model_point_traces(struct train_model *m, int len)
+{
+    for (int l = 0; l < train_layers(&m->cfg); l++)
+        point_layer_traces(m, l, len);
     m->fwd_len = len;
 }
 
@@ -188,6 +214,7 @@ struct train_model *train_model_new(const struct train_config *cfg, int batch_ca
     struct train_model *m = (struct train_model *)(void *)arena;
     m->arena = arena;
     m->cfg = *cfg;
+    m->cfg.layers = train_layers(cfg); /* 0 is read as 1: said once, here */
     m->n_params = n;
     m->batch_cap = batch_cap;
     char *p = arena + l.head;
@@ -212,7 +239,7 @@ struct train_model *train_model_new(const struct train_config *cfg, int batch_ca
 
     const size_t T = (size_t)cfg->context, d = (size_t)cfg->d_model, B = (size_t)batch_cap;
     float *f = (float *)(void *)p;
-    m->x = f, f += B * T * d;
+    m->x = f, f += (size_t)train_layers(cfg) * B * T * d;
     m->r = f, f += B * T * d;
     for (int k = 0; k < cfg->n_outputs; k++)
         m->probs[k] = f, f += B * T * (size_t)cfg->outputs[k].classes;
@@ -234,9 +261,10 @@ struct train_model *train_model_new(const struct train_config *cfg, int batch_ca
     m->work = m->d_logits + B * T * c_max; /* d_logits: (B, T, largest C) */
     p += l.scratch;
     m->sample_x = (float *)(void *)p;
-    m->sample_trace = &m->traces[batch_cap];
+    m->sample_trace = &m->traces[trace_slots(m) - 1];
+    m->shown_layer = train_layers(cfg) - 1;
     train_model_point_traces(m, cfg->context);
-    point_trace(m, m->sample_trace, batch_cap, cfg->context);
+    point_trace(m, m->sample_trace, trace_slots(m) - 1, cfg->context);
     return m;
 }
 
@@ -278,10 +306,12 @@ void train_model_init(struct train_model *m, uint32_t seed)
         m->p.positions[i] = normal(&r);
     /* pass 2: weights uniform in ±1/sqrt(fan_in), as nn.Linear; biases 0 */
     const float bound = (float)(1.0 / sqrt((double)d));
-    fill_uniform(m->p.attn.w_q, d * d, bound, &r);
-    fill_uniform(m->p.attn.w_k, d * d, bound, &r);
-    fill_uniform(m->p.attn.w_v, d * d, bound, &r);
-    fill_uniform(m->p.attn.w_o, d * d, bound, &r);
+    for (int l = 0; l < train_layers(c); l++) {
+        fill_uniform(m->p.attn[l].w_q, d * d, bound, &r);
+        fill_uniform(m->p.attn[l].w_k, d * d, bound, &r);
+        fill_uniform(m->p.attn[l].w_v, d * d, bound, &r);
+        fill_uniform(m->p.attn[l].w_o, d * d, bound, &r);
+    }
     for (int k = 0; k < c->n_outputs; k++)
         fill_uniform(m->p.unembed[k], (size_t)c->outputs[k].classes * d, bound, &r);
 }
@@ -297,6 +327,7 @@ int train_model_copy_params(struct train_model *dst, const struct train_model *s
     dst->words = src->words;
     memcpy(dst->sample, src->sample, sizeof dst->sample);
     dst->sample_len = src->sample_len;
+    dst->shown_layer = src->shown_layer;
     dst->step = src->step;
     return 0;
 }
@@ -334,10 +365,27 @@ int train_model_sample_forward(struct train_model *m, struct mha_error *err)
     if (m->sample_len < 1)
         return mha_error_set(err, "the model has no sample sequence");
     const int len = m->sample_len;
-    point_trace(m, m->sample_trace, m->batch_cap, len);
+    const size_t n = (size_t)len * (size_t)m->cfg.d_model;
+    point_trace(m, m->sample_trace, trace_slots(m) - 1, len);
     train_embed(m, m->sample, len, m->sample_x);
-    mha_forward_seq(m->sample_x, m->sample_x, m->sample_x, &m->p.attn, NULL, m->cfg.causal,
-                    m->cfg.scaled, m->sample_trace);
+    /* the layers below the shown one, each adding its output to the input */
+    for (int l = 0; l <= m->shown_layer; l++) {
+        mha_forward_seq(m->sample_x, m->sample_x, m->sample_x, &m->p.attn[l], NULL, m->cfg.causal,
+                        m->cfg.scaled, m->sample_trace);
+        if (l < m->shown_layer)
+            for (size_t i = 0; i < n; i++)
+                m->sample_x[i] += m->sample_trace->output[i];
+    }
+    return 0;
+}
+
+int train_model_show_layer(struct train_model *m, int layer, struct mha_error *err)
+{
+    const int L = train_layers(&m->cfg);
+    if (layer < 0 || layer >= L)
+        return mha_error_set(err, "layer %d: the model has %s %d", layer,
+                             L == 1 ? "only layer" : "layers 0 to", L - 1);
+    m->shown_layer = layer;
     return 0;
 }
 
@@ -359,10 +407,17 @@ int train_model_fill_example(const struct train_model *m, struct mha_example *ex
         ex->heads != m->cfg.heads)
         return mha_error_set(err, "the example has other sizes than the model's sample");
     const size_t d = (size_t)m->cfg.d_model;
-    train_embed(m, m->sample, len, ex->query);
+    if (m->shown_layer == 0)
+        train_embed(m, m->sample, len, ex->query);
+    else if (m->sample_trace->lq == len)
+        memcpy(ex->query, m->sample_x, (size_t)len * d * sizeof(float));
+    else
+        return mha_error_set(err, "layer %d's input needs the sample forwarded first",
+                             m->shown_layer);
     memcpy(ex->key, ex->query, (size_t)len * d * sizeof(float));
     memcpy(ex->value, ex->query, (size_t)len * d * sizeof(float));
-    memcpy(ex->w_q, m->p.attn.w_q, mha_params_count(m->cfg.d_model) * sizeof(float));
+    memcpy(ex->w_q, m->p.attn[m->shown_layer].w_q,
+           mha_params_count(m->cfg.d_model) * sizeof(float));
     ex->causal = m->cfg.causal;
     ex->scaled = m->cfg.scaled;
     ex->has_bias = m->cfg.has_bias;

@@ -62,6 +62,7 @@ void train_run_options_default(struct train_run_options *o)
     o->lr = TRAIN_DEFAULT_LR;
     o->seed = TRAIN_DEFAULT_SEED;
     o->eval_size = TRAIN_EVAL_SEQUENCES;
+    o->layers = 1;
 }
 
 /* The sample the screen shows: the first held-out sequence, a text's
@@ -104,6 +105,7 @@ struct train_run *train_run_new(const struct train_task *task, int d_model, int 
     }
     struct train_config cfg;
     train_task_config(task, d_model, heads, vocab, context, &cfg);
+    cfg.layers = o->layers;
     const int len = task->data ? task->data->len : context;
     const int held = train_held_size(task, vocab, len, o->eval_size, err);
     if (held < 1)
@@ -152,7 +154,7 @@ int train_run_reseed(struct train_run *run, uint32_t seed, struct mha_error *err
     run->last_loss = NAN;
     run->eval_loss = 0.0f;
     memset(run->accuracy, 0, sizeof run->accuracy);
-    run->job = (struct train_step_job){0, 0, false}; /* a step begun is dropped */
+    run->job = (struct train_step_job){0, 0, false, 0}; /* a step begun is dropped */
     return 0;
 }
 
@@ -179,7 +181,7 @@ int train_run_step_part(struct train_run *run, bool (*more)(void *ctx), void *ct
     const int rc = train_step_part(m, run->batch, run->opt.lr, &run->job, more, ctx, NULL);
     if (rc == 0)
         return 0;
-    run->job = (struct train_step_job){0, 0, false};
+    run->job = (struct train_step_job){0, 0, false, 0};
     run->last_loss = rc > 0 ? m->loss : NAN;
     train_model_sample_forward(m, NULL);
     return 1;

@@ -32,72 +32,99 @@ int train_check_batch(const struct train_model *m, const struct train_batch *b,
     return 0;
 }
 
-/* The inputs of sequence s + 1 of a batch of size sequences, for asking
- * into the cache while sequence s's heads run (mha_prefetch_share): only
- * where the batch's q (rows × d floats, and k and v as many) passes 65536
- * floats, so that a sequence's attention reads them from beyond the
+/* Layer l's input, (B, T, d) at the model's batch_cap and context. */
+static float *layer_x(const struct train_model *m, int l)
+{
+    return m->x +
+           (size_t)l * (size_t)m->batch_cap * (size_t)m->cfg.context * (size_t)m->cfg.d_model;
+}
+
+/* Where layer l adds its attention to its input: the next layer's input,
+ * or r after the last. */
+static float *layer_out(const struct train_model *m, int l)
+{
+    return l + 1 < train_layers(&m->cfg) ? layer_x(m, l + 1) : m->r;
+}
+
+/* The inputs of sequence s + 1 of a batch of size sequences in layer l, for
+ * asking into the cache while sequence s's heads run (mha_prefetch_share):
+ * only where the batch's q (rows × d floats, and k and v as many) passes
+ * 65536 floats, so that a sequence's attention reads them from beyond the
  * second-level cache; below, the asking would cost more than it saves.
  * d_merged (or NULL going forwards): the batch's, s + 1's rows Td on. */
-static struct mha_next ahead(const struct train_model *m, int s, int size, int rows,
+static struct mha_next ahead(const struct train_model *m, int l, int s, int size, int rows,
                              const float *d_merged, size_t Td)
 {
     const bool ask = (size_t)rows * (size_t)m->cfg.d_model > ((size_t)1 << 16) && s + 1 < size;
-    return (struct mha_next){ask ? &m->traces[s + 1] : NULL,
+    return (struct mha_next){ask ? &train_layer_traces(m, l)[s + 1] : NULL,
                              ask && d_merged ? d_merged + (size_t)(s + 1) * Td : NULL};
 }
 
-/* Passes 1 and 2 of the forward pass up to the heads: x, and the
- * projections over all batch·T rows at once. */
+/* Pass 2 of layer l up to its heads: the projections of its input over all
+ * batch·T rows at once. */
+static void forward_project(struct train_model *m, const struct train_batch *b, int l)
+{
+    const int d = m->cfg.d_model, rows = b->size * b->len;
+    const struct mha_params *w = &m->p.attn[l];
+    const struct mha_trace *t0 = &train_layer_traces(m, l)[0]; /* tensors of the whole batch */
+    const float *x = layer_x(m, l);
+    mat_linear(x, w->w_q, w->b_q, t0->q, rows, d, d);
+    mat_linear(x, w->w_k, w->b_k, t0->k, rows, d, d);
+    mat_linear(x, w->w_v, w->b_v, t0->v, rows, d, d);
+}
+
+/* Passes 1 and 2 of the forward pass up to the first layer's heads: x, and
+ * the projections over all batch·T rows at once. */
 static void forward_start(struct train_model *m, const struct train_batch *b)
 {
-    const struct train_config *c = &m->cfg;
-    const int T = b->len, d = c->d_model, rows = b->size * T;
+    const int T = b->len, d = m->cfg.d_model;
     const size_t Td = (size_t)T * (size_t)d;
     if (T != m->fwd_len)
         train_model_point_traces(m, T);
     m->fwd_size = b->size;
-    const struct mha_params *w = &m->p.attn;
-    const struct mha_trace *t0 = &m->traces[0]; /* tensors of the whole batch */
-
     /* pass 1: x = embedding[tokens] + positions[:T], every sequence */
     for (int s = 0; s < b->size; s++)
         train_embed(m, b->tokens + (size_t)s * (size_t)T, T, m->x + (size_t)s * Td);
     /* pass 2: a = MHA(x, x, x), the explorer's attention: its pass 1 (the
      * projections) over all batch·T rows at once, passes 2-5 per sequence
-     * (forward_heads); its pass 6 is the read-out's */
-    mat_linear(m->x, w->w_q, w->b_q, t0->q, rows, d, d);
-    mat_linear(m->x, w->w_k, w->b_k, t0->k, rows, d, d);
-    mat_linear(m->x, w->w_v, w->b_v, t0->v, rows, d, d);
+     * (forward_heads), its pass 6 with the residual (forward_output) */
+    forward_project(m, b, 0);
 }
 
-/* Passes 2-5 of the attention for sequence s of b. */
-static void forward_heads(struct train_model *m, const struct train_batch *b, int s)
+/* Passes 2-5 of layer l's attention for sequence s of b. */
+static void forward_heads(struct train_model *m, const struct train_batch *b, int l, int s)
 {
     const size_t Td = (size_t)b->len * (size_t)m->cfg.d_model;
-    mha_forward_attend_lean(m->cfg.causal, m->cfg.scaled, &m->traces[s],
-                            ahead(m, s, b->size, b->size * b->len, NULL, Td));
+    mha_forward_attend_lean(m->cfg.causal, m->cfg.scaled, &train_layer_traces(m, l)[s],
+                            ahead(m, l, s, b->size, b->size * b->len, NULL, Td));
+}
+
+/* Layer l from its merged heads on: the output projection over all rows,
+ * and its input plus that (pass 3: r = x + a after the last layer). */
+static void forward_output(struct train_model *m, const struct train_batch *b, int l)
+{
+    const int rows = b->size * b->len, d = m->cfg.d_model;
+    const struct mha_params *w = &m->p.attn[l];
+    const struct mha_trace *t0 = &train_layer_traces(m, l)[0];
+    const float *x = layer_x(m, l);
+    float *out = layer_out(m, l);
+    mat_linear(t0->merged, w->w_o, w->b_o, t0->output, rows, d, d);
+    for (size_t i = 0; i < (size_t)rows * (size_t)d; i++)
+        out[i] = x[i] + t0->output[i];
+    m->loss = 0.0f;
 }
 
 void train_forward_attention(struct train_model *m, const struct train_batch *b)
 {
     forward_start(m, b);
-    for (int s = 0; s < b->size; s++)
-        forward_heads(m, b, s);
-}
-
-/* From the merged heads to the read-outs: the attention's output
- * projection over all rows, and r = x + a. */
-static void forward_output(struct train_model *m, const struct train_batch *b)
-{
-    const int rows = b->size * b->len, d = m->cfg.d_model;
-    const struct mha_params *w = &m->p.attn;
-    const struct mha_trace *t0 = &m->traces[0];
-    /* pass 2, its end: the attention's output projection over all rows */
-    mat_linear(t0->merged, w->w_o, w->b_o, t0->output, rows, d, d);
-    /* pass 3: r = x + a */
-    for (size_t i = 0; i < (size_t)rows * (size_t)d; i++)
-        m->r[i] = m->x[i] + t0->output[i];
-    m->loss = 0.0f;
+    for (int l = 0; l <= m->shown_layer; l++) {
+        if (l > 0)
+            forward_project(m, b, l);
+        for (int s = 0; s < b->size; s++)
+            forward_heads(m, b, l, s);
+        if (l < m->shown_layer)
+            forward_output(m, b, l);
+    }
 }
 
 /* Pass 4 for output k: logits = r·Uᵀ + bias, softmax, cross-entropy over
@@ -117,7 +144,13 @@ static void forward_readout(struct train_model *m, const struct train_batch *b, 
 
 void train_forward_readout(struct train_model *m, const struct train_batch *b)
 {
-    forward_output(m, b);
+    forward_output(m, b, m->shown_layer);
+    for (int l = m->shown_layer + 1; l < train_layers(&m->cfg); l++) {
+        forward_project(m, b, l);
+        for (int s = 0; s < b->size; s++)
+            forward_heads(m, b, l, s);
+        forward_output(m, b, l);
+    }
     for (int k = 0; k < m->cfg.n_outputs; k++)
         forward_readout(m, b, k);
 }
@@ -152,37 +185,41 @@ static void backward_readout(struct train_model *m, const struct train_batch *b,
                         rows, C, d);
 }
 
-/* Pass 3: r = x + a: d_a = d_r, and d_x starts as d_r; pass 2 from its
- * end: the output projection over all rows, into d merged. */
-static void backward_output(struct train_model *m)
+/* Layer l's x_l+1 = x_l + a backwards: d_x holds d x_l+1 (after the last
+ * layer, d_r: pass 3), which is d a and where d x_l starts; then pass 2
+ * from its end: the output projection over all rows, into d merged. */
+static void backward_output(struct train_model *m, int l)
 {
     const int rows = m->fwd_size * m->fwd_len, d = m->cfg.d_model;
     const size_t n = (size_t)rows * (size_t)d;
-    memcpy(m->d_x, m->d_r, n * sizeof(float));
+    if (l == train_layers(&m->cfg) - 1)
+        memcpy(m->d_x, m->d_r, n * sizeof(float));
     memset(m->d_merged, 0, n * sizeof(float));
-    mat_linear_backward(m->traces[0].merged, m->p.attn.w_o, m->d_r, m->d_merged, m->g.attn.w_o,
-                        m->g.attn.b_o, rows, d, d);
+    mat_linear_backward(train_layer_traces(m, l)[0].merged, m->p.attn[l].w_o, m->d_x, m->d_merged,
+                        m->g.attn[l].w_o, m->g.attn[l].b_o, rows, d, d);
 }
 
-/* Passes 5-2 of the attention backwards for sequence s. */
-static void backward_heads(struct train_model *m, int s)
+/* Passes 5-2 of layer l's attention backwards for sequence s. */
+static void backward_heads(struct train_model *m, int l, int s)
 {
     const size_t Td = (size_t)m->fwd_len * (size_t)m->cfg.d_model;
-    mha_backward_attend(&m->traces[s], m->d_merged + (size_t)s * Td, m->d_query + (size_t)s * Td,
-                        m->d_key + (size_t)s * Td, m->d_value + (size_t)s * Td, m->work,
-                        ahead(m, s, m->fwd_size, m->fwd_size * m->fwd_len, m->d_merged, Td));
+    mha_backward_attend(&train_layer_traces(m, l)[s], m->d_merged + (size_t)s * Td,
+                        m->d_query + (size_t)s * Td, m->d_key + (size_t)s * Td,
+                        m->d_value + (size_t)s * Td, m->work,
+                        ahead(m, l, s, m->fwd_size, m->fwd_size * m->fwd_len, m->d_merged, Td));
 }
 
-/* Pass 2 from its start, projection j (q, k, v) over all rows. */
-static void backward_projection(struct train_model *m, int j)
+/* Pass 2 of layer l from its start, projection j (q, k, v) over all rows,
+ * added to d x_l. */
+static void backward_projection(struct train_model *m, int l, int j)
 {
     const int rows = m->fwd_size * m->fwd_len, d = m->cfg.d_model;
-    const struct mha_params *w = &m->p.attn;
-    struct mha_params *g = &m->g.attn;
+    const struct mha_params *w = &m->p.attn[l];
+    struct mha_params *g = &m->g.attn[l];
     const float *wj[3] = {w->w_q, w->w_k, w->w_v};
     const float *dj[3] = {m->d_query, m->d_key, m->d_value};
     float *gw[3] = {g->w_q, g->w_k, g->w_v}, *gb[3] = {g->b_q, g->b_k, g->b_v};
-    mat_linear_backward(m->x, wj[j], dj[j], m->d_x, gw[j], gb[j], rows, d, d);
+    mat_linear_backward(layer_x(m, l), wj[j], dj[j], m->d_x, gw[j], gb[j], rows, d, d);
 }
 
 /* Pass 1: x = embedding[tokens] + positions; and the biases the model
@@ -204,8 +241,8 @@ static void backward_finish(struct train_model *m, const struct train_batch *b)
             }
         }
     }
-    if (!c->has_bias)
-        memset(m->g.attn.b_q, 0, 4u * (size_t)d * sizeof(float));
+    for (int l = 0; l < train_layers(c) && !c->has_bias; l++)
+        memset(m->g.attn[l].b_q, 0, 4u * (size_t)d * sizeof(float));
     for (int k = 0; k < c->n_outputs; k++)
         if (!c->outputs[k].has_bias)
             memset(m->g.bias[k], 0, (size_t)c->outputs[k].classes * sizeof(float));
@@ -216,11 +253,13 @@ void train_backward(struct train_model *m, const struct train_batch *b)
     backward_start(m);
     for (int k = 0; k < m->cfg.n_outputs; k++)
         backward_readout(m, b, k);
-    backward_output(m);
-    for (int s = 0; s < m->fwd_size; s++)
-        backward_heads(m, s);
-    for (int j = 0; j < 3; j++)
-        backward_projection(m, j);
+    for (int l = train_layers(&m->cfg) - 1; l >= 0; l--) {
+        backward_output(m, l);
+        for (int s = 0; s < m->fwd_size; s++)
+            backward_heads(m, l, s);
+        for (int j = 0; j < 3; j++)
+            backward_projection(m, l, j);
+    }
     backward_finish(m, b);
 }
 
@@ -242,65 +281,78 @@ void train_adam_step(struct train_model *m, float lr)
 }
 
 /* The parts of a step in train_step_part's order; in each, i counts the
- * sequences, outputs or projections done. */
+ * sequences, outputs or projections done, and job->layer says whose. */
 enum step_part {
-    PART_START,        /* batch check, x, the projections */
-    PART_HEADS,        /* a sequence's heads */
-    PART_OUTPUT,       /* output projection, r = x + a */
+    PART_START,        /* batch check, x, the first layer's projections */
+    PART_HEADS,        /* a sequence's heads in a layer */
+    PART_OUTPUT,       /* a layer's output projection, its input + a */
+    PART_PROJECT,      /* the next layer's projections */
     PART_READOUT,      /* an output's logits, softmax and loss */
     PART_BACK_READOUT, /* an output's gradients (the first zeroes them all) */
-    PART_BACK_OUTPUT,  /* the output projection's */
-    PART_BACK_HEADS,   /* a sequence's heads' */
-    PART_BACK_PROJECT, /* a projection's */
+    PART_BACK_OUTPUT,  /* a layer's output projection's */
+    PART_BACK_HEADS,   /* a sequence's heads' in a layer */
+    PART_BACK_PROJECT, /* a projection's in a layer */
     PART_FINISH,       /* the embeddings', Adam, the step counted */
 };
+
+/* job moved on to part of layer, from its first piece. */
+static void next_part(struct train_step_job *job, enum step_part part, int layer)
+{
+    job->part = part;
+    job->i = 0;
+    job->layer = layer;
+}
 
 /* Part job->part, its job->i-th piece; moves job on.  1 when the step (or
  * the forward pass, where job->forward_only) is done. */
 static int step_piece(struct train_model *m, const struct train_batch *b, float lr,
                       struct train_step_job *job)
 {
-    const int n_out = m->cfg.n_outputs;
+    const int n_out = m->cfg.n_outputs, top = train_layers(&m->cfg) - 1, l = job->layer;
     switch ((enum step_part)job->part) {
     case PART_START:
         forward_start(m, b);
-        *job = (struct train_step_job){PART_HEADS, 0, job->forward_only};
+        next_part(job, PART_HEADS, 0);
         return 0;
     case PART_HEADS:
-        forward_heads(m, b, job->i);
+        forward_heads(m, b, l, job->i);
         if (++job->i == b->size)
-            *job = (struct train_step_job){PART_OUTPUT, 0, job->forward_only};
+            next_part(job, PART_OUTPUT, l);
         return 0;
     case PART_OUTPUT:
-        forward_output(m, b);
-        job->part = PART_READOUT;
+        forward_output(m, b, l);
+        next_part(job, l < top ? PART_PROJECT : PART_READOUT, l < top ? l + 1 : l);
+        return 0;
+    case PART_PROJECT:
+        forward_project(m, b, l);
+        next_part(job, PART_HEADS, l);
         return 0;
     case PART_READOUT:
         forward_readout(m, b, job->i);
         if (++job->i < n_out)
             return 0;
-        *job = (struct train_step_job){PART_BACK_READOUT, 0, job->forward_only};
+        next_part(job, PART_BACK_READOUT, top);
         return job->forward_only;
     case PART_BACK_READOUT:
         if (job->i == 0)
             backward_start(m);
         backward_readout(m, b, job->i);
         if (++job->i == n_out)
-            job->part = PART_BACK_OUTPUT;
+            next_part(job, PART_BACK_OUTPUT, top);
         return 0;
     case PART_BACK_OUTPUT:
-        backward_output(m);
-        *job = (struct train_step_job){PART_BACK_HEADS, 0, job->forward_only};
+        backward_output(m, l);
+        next_part(job, PART_BACK_HEADS, l);
         return 0;
     case PART_BACK_HEADS:
-        backward_heads(m, job->i);
+        backward_heads(m, l, job->i);
         if (++job->i == m->fwd_size)
-            *job = (struct train_step_job){PART_BACK_PROJECT, 0, job->forward_only};
+            next_part(job, PART_BACK_PROJECT, l);
         return 0;
     case PART_BACK_PROJECT:
-        backward_projection(m, job->i);
+        backward_projection(m, l, job->i);
         if (++job->i == 3)
-            job->part = PART_FINISH;
+            next_part(job, l > 0 ? PART_BACK_OUTPUT : PART_FINISH, l > 0 ? l - 1 : 0);
         return 0;
     case PART_FINISH:
         backward_finish(m, b);
@@ -319,7 +371,7 @@ int train_step_part(struct train_model *m, const struct train_batch *b, float lr
         return -1;
     for (;;) {
         if (step_piece(m, b, lr, job)) {
-            *job = (struct train_step_job){PART_START, 0, job->forward_only};
+            next_part(job, PART_START, 0);
             return 1;
         }
         if (more && !more(ctx))
@@ -330,7 +382,7 @@ int train_step_part(struct train_model *m, const struct train_batch *b, float lr
 float train_step(struct train_model *m, const struct train_batch *b, float lr,
                  struct mha_error *err)
 {
-    struct train_step_job job = {PART_START, 0, false};
+    struct train_step_job job = {PART_START, 0, false, 0};
     if (train_step_part(m, b, lr, &job, NULL, NULL, err) < 0)
         return NAN;
     return m->loss;

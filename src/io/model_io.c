@@ -15,8 +15,10 @@
 static const char *const model_keys[] = {
     "vocab",   "d_model", "num_heads", "context",     "causal", "scaled", "embedding", "positions",
     "w_q",     "w_k",     "w_v",       "w_o",         "b_q",    "b_k",    "b_v",       "b_o",
-    "outputs", "task",    "sample",    "description", "words",  NULL,
+    "outputs", "task",    "sample",    "description", "words",  "layers", NULL,
 };
+static const char *const layer_keys[] = {"w_q", "w_k", "w_v", "w_o", "b_q",
+                                         "b_k", "b_v", "b_o", NULL};
 static const char *const output_keys[] = {"name", "classes", "unembed", "bias", NULL};
 static const char *const weight_names[4] = {"w_q", "w_k", "w_v", "w_o"};
 static const char *const bias_names[4] = {"b_q", "b_k", "b_v", "b_o"};
@@ -75,6 +77,65 @@ int model_io_sentence_words(const char *path, char *words, size_t n, struct mha_
     return rc ? -1 : 1;
 }
 
+/* How many of b_q .. b_o obj has (0 to 4). */
+static int biases_in(json_t *obj)
+{
+    int n = 0;
+    for (int i = 0; i < 4; i++)
+        n += json_object_get(obj, bias_names[i]) != NULL;
+    return n;
+}
+
+/* The layers of the file and whether they have biases into cfg: the
+ * weights at the top level (one layer), or "layers": [{w_q .. w_o, b_q ..
+ * b_o}, ...], never both; biases all four or none, in every layer alike. */
+static int read_layers_config(const struct jread *r, json_t *root, struct train_config *cfg)
+{
+    json_t *layers = json_object_get(root, "layers");
+    if (!layers) {
+        const int biases = biases_in(root);
+        if (biases != 0 && biases != 4)
+            return jread_fail(r, "give all four of \"b_q\", \"b_k\", \"b_v\", \"b_o\" or none");
+        cfg->has_bias = biases == 4;
+        cfg->layers = 1;
+        return 0;
+    }
+    if (!json_is_array(layers) || json_array_size(layers) < 1 ||
+        json_array_size(layers) > TRAIN_MAX_LAYERS)
+        return jread_fail(r,
+                          "\"layers\" must be an array of 1 to %d objects {\"w_q\", \"w_k\", "
+                          "\"w_v\", \"w_o\", optional \"b_q\" .. \"b_o\"}",
+                          TRAIN_MAX_LAYERS);
+    for (int i = 0; i < 4; i++)
+        if (json_object_get(root, weight_names[i]) || json_object_get(root, bias_names[i]))
+            return jread_fail(r,
+                              "\"%s\" is at the top level and the model has \"layers\": a "
+                              "model's weights are in one place or the other",
+                              json_object_get(root, weight_names[i]) ? weight_names[i]
+                                                                     : bias_names[i]);
+    cfg->layers = (int)json_array_size(layers);
+    for (int l = 0; l < cfg->layers; l++) {
+        json_t *o = json_array_get(layers, (size_t)l);
+        char where[32];
+        snprintf(where, sizeof where, "layers[%d]", l);
+        if (!json_is_object(o))
+            return jread_fail(r, "%s must be an object, not %s", where, jread_type(o));
+        if (jread_keys(r, o, where, layer_keys))
+            return -1;
+        const int biases = biases_in(o);
+        if (biases != 0 && biases != 4)
+            return jread_fail(r,
+                              "%s: give all four of \"b_q\", \"b_k\", \"b_v\", \"b_o\" or "
+                              "none",
+                              where);
+        if (l > 0 && (biases == 4) != cfg->has_bias)
+            return jread_fail(r, "%s: %s biases where layers[0] %s: every layer has them or none",
+                              where, biases ? "has" : "has no", biases ? "has none" : "has them");
+        cfg->has_bias = biases == 4;
+    }
+    return 0;
+}
+
 /* The sizes and outputs of the file into cfg (no numbers yet). */
 static int read_config(const struct jread *r, json_t *root, struct train_config *cfg)
 {
@@ -109,12 +170,8 @@ static int read_config(const struct jread *r, json_t *root, struct train_config 
     if (jread_bool(r, root, "causal", &cfg->causal) < 0 ||
         jread_bool(r, root, "scaled", &cfg->scaled) < 0)
         return -1;
-    int biases = 0;
-    for (int i = 0; i < 4; i++)
-        biases += json_object_get(root, bias_names[i]) != NULL;
-    if (biases != 0 && biases != 4)
-        return jread_fail(r, "give all four of \"b_q\", \"b_k\", \"b_v\", \"b_o\" or none");
-    cfg->has_bias = biases == 4;
+    if (read_layers_config(r, root, cfg))
+        return -1;
 
     json_t *outs = jread_need(r, root, "outputs", "a list of {name, classes, unembed, bias}");
     if (!outs)
@@ -156,6 +213,38 @@ static int read_config(const struct jread *r, json_t *root, struct train_config 
     return 0;
 }
 
+/* One layer's weights and biases from obj (the file's top level where
+ * layer is -1, else layers[layer]) into a. */
+static int read_layer(const struct jread *r, json_t *obj, int layer, const struct train_config *c,
+                      struct mha_params *a)
+{
+    float *w[4] = {a->w_q, a->w_k, a->w_v, a->w_o};
+    float *b[4] = {a->b_q, a->b_k, a->b_v, a->b_o};
+    for (int i = 0; i < 4; i++) {
+        char wname[32], bname[32];
+        if (layer < 0) {
+            snprintf(wname, sizeof wname, "%s", weight_names[i]);
+            snprintf(bname, sizeof bname, "%s", bias_names[i]);
+        } else {
+            snprintf(wname, sizeof wname, "layers[%d].%s", layer, weight_names[i]);
+            snprintf(bname, sizeof bname, "layers[%d].%s", layer, bias_names[i]);
+        }
+        json_t *v = layer < 0 ? jread_need(r, obj, wname, "a d_model x d_model matrix")
+                              : json_object_get(obj, weight_names[i]);
+        if (!v && layer >= 0)
+            return jread_fail(r, "layers[%d]: missing field \"%s\" (a d_model x d_model matrix)",
+                              layer, weight_names[i]);
+        if (!v)
+            return -1;
+        if (jread_matrix(r, v, wname, c->d_model, c->d_model, "d_model", "d_model", w[i]))
+            return -1;
+        if (c->has_bias && jread_vector(r, json_object_get(obj, bias_names[i]), bname, c->d_model,
+                                        "d_model", b[i]))
+            return -1;
+    }
+    return 0;
+}
+
 /* Every number of the file into m. */
 static int read_numbers(const struct jread *r, json_t *root, struct train_model *m)
 {
@@ -179,16 +268,11 @@ static int read_numbers(const struct jread *r, json_t *root, struct train_model 
         jread_matrix(r, v, "positions", c->context, c->d_model, "context", "d_model",
                      m->p.positions))
         return -1;
-    float *w[4] = {m->p.attn.w_q, m->p.attn.w_k, m->p.attn.w_v, m->p.attn.w_o};
-    float *b[4] = {m->p.attn.b_q, m->p.attn.b_k, m->p.attn.b_v, m->p.attn.b_o};
-    for (int i = 0; i < 4; i++) {
-        if (!(v = jread_need(r, root, weight_names[i], "a d_model x d_model matrix")) ||
-            jread_matrix(r, v, weight_names[i], c->d_model, c->d_model, "d_model", "d_model", w[i]))
+    json_t *layers = json_object_get(root, "layers");
+    for (int l = 0; l < train_layers(c); l++)
+        if (read_layer(r, layers ? json_array_get(layers, (size_t)l) : root, layers ? l : -1, c,
+                       &m->p.attn[l]))
             return -1;
-        if (c->has_bias && jread_vector(r, json_object_get(root, bias_names[i]), bias_names[i],
-                                        c->d_model, "d_model", b[i]))
-            return -1;
-    }
     json_t *outs = json_object_get(root, "outputs");
     for (int k = 0; k < c->n_outputs; k++) {
         json_t *o = json_array_get(outs, (size_t)k);
@@ -394,6 +478,18 @@ static json_t *vector_json(const float *a, int n)
     return arr;
 }
 
+/* One layer's weights (and biases, where the model has them) into obj. */
+static void layer_json(json_t *obj, const struct train_config *c, const struct mha_params *a)
+{
+    const int d = c->d_model;
+    const float *w[4] = {a->w_q, a->w_k, a->w_v, a->w_o};
+    const float *b[4] = {a->b_q, a->b_k, a->b_v, a->b_o};
+    for (int i = 0; i < 4; i++)
+        json_object_set_new(obj, weight_names[i], matrix_json(w[i], d, d));
+    for (int i = 0; c->has_bias && i < 4; i++)
+        json_object_set_new(obj, bias_names[i], vector_json(b[i], d));
+}
+
 /* The tensors of t (parameters or gradients) as model-file fields into obj. */
 static void tensors_json(json_t *obj, const struct train_model *m, const struct train_tensors *t)
 {
@@ -401,12 +497,18 @@ static void tensors_json(json_t *obj, const struct train_model *m, const struct 
     const int d = c->d_model;
     json_object_set_new(obj, "embedding", matrix_json(t->embedding, c->vocab, d));
     json_object_set_new(obj, "positions", matrix_json(t->positions, c->context, d));
-    const float *w[4] = {t->attn.w_q, t->attn.w_k, t->attn.w_v, t->attn.w_o};
-    const float *b[4] = {t->attn.b_q, t->attn.b_k, t->attn.b_v, t->attn.b_o};
-    for (int i = 0; i < 4; i++)
-        json_object_set_new(obj, weight_names[i], matrix_json(w[i], d, d));
-    for (int i = 0; c->has_bias && i < 4; i++)
-        json_object_set_new(obj, bias_names[i], vector_json(b[i], d));
+    /* one layer at the top level, as model files always had it */
+    if (train_layers(c) == 1) {
+        layer_json(obj, c, &t->attn[0]);
+        return;
+    }
+    json_t *layers = json_array();
+    for (int l = 0; l < train_layers(c); l++) {
+        json_t *o = json_object();
+        layer_json(o, c, &t->attn[l]);
+        json_array_append_new(layers, o);
+    }
+    json_object_set_new(obj, "layers", layers);
 }
 
 static json_t *outputs_json(const struct train_model *m, const struct train_tensors *t,

@@ -69,11 +69,44 @@ static size_t compare_tree(json_t *got, json_t *want, const char *where, double 
  * thousands where most targets' probabilities underflow a float (the loss
  * must still be the exact cross-entropy, not a clipped one). */
 static const char *const grad_cases[] = {
-    "causal_2heads_two_outputs",
-    "large_logits_2heads_two_outputs",
-    "large_logits_1head_plain",
-    "text_next_word_vocab300",
+    "causal_2heads_two_outputs", "large_logits_2heads_two_outputs",
+    "large_logits_1head_plain",  "text_next_word_vocab300",
+    "layers2_causal_2heads",     "layers4_causal_4heads_unscaled",
 };
+
+/* --layers N: the summary says how many, the saved model holds them in
+ * "layers" and --grad reads it back; out of range or without --train, a
+ * message and status 2. */
+START_TEST(layers_train_and_save)
+{
+    char dir[256];
+    test_tmp_template(dir, sizeof dir, "mha-layers");
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char model[512];
+    snprintf(model, sizeof model, "%s/l3.json", dir);
+    struct cli_result r =
+        cli_run((const char *[]){"--train", "first-prev", "--layers", "3", "--steps", "40",
+                                 "--dump", "summary", "--format", "json", "--save", model, NULL});
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    json_t *sum = json_loads(r.out, 0, NULL);
+    ck_assert_ptr_nonnull(sum);
+    ck_assert_int_eq(json_integer_value(json_object_get(sum, "layers")), 3);
+    json_decref(sum);
+    cli_result_free(&r);
+    json_t *saved = json_load_file(model, 0, NULL);
+    ck_assert_ptr_nonnull(saved);
+    ck_assert_uint_eq(json_array_size(json_object_get(saved, "layers")), 3);
+    ck_assert_ptr_null(json_object_get(saved, "w_q"));
+    json_decref(saved);
+    cli_expect_error((const char *[]){"--train", "first-prev", "--layers", "5", NULL},
+                     "--layers: 5 is out of range; expected 1..4");
+    cli_expect_error((const char *[]){"--layers", "2", NULL}, "--layers needs --train");
+    cli_expect_error((const char *[]){"--load", model, "--dump", "circuits", NULL},
+                     "circuits are read off one-layer models, and this one has 3 layers");
+    remove(model);
+    rmdir(dir);
+}
+END_TEST
 
 START_TEST(grad_matches_torch)
 {
@@ -463,6 +496,7 @@ static Suite *cli_train_suite(void)
 {
     Suite *s = suite_create("cli_train");
     TCase *tc = tcase_create("train");
+    tcase_add_test(tc, layers_train_and_save);
     tcase_add_loop_test(tc, grad_matches_torch, 0, (int)(sizeof grad_cases / sizeof grad_cases[0]));
     tcase_add_test(tc, grad_errors);
     tcase_add_test(tc, train_summary_deterministic);

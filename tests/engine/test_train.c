@@ -34,6 +34,11 @@ static const char *const cases[] = {
     "large_logits_1head_plain",
     /* a language model (next-word targets, padded rows, 300 words) */
     "text_next_word_vocab300",
+    /* two to four layers, each adding to the residual stream */
+    "layers2_causal_2heads",
+    "layers3_plain_nobias",
+    "layers4_causal_4heads_unscaled",
+    "layers2_causal_20tokens",
 };
 /* cases[0 .. N_SMALL_CASES - 1] take finite differences too */
 #define N_SMALL_CASES 8
@@ -114,14 +119,20 @@ START_TEST(test_against_torch)
     const size_t d = (size_t)c->d_model;
     compare(json_object_get(g, "embedding"), m->g.embedding, (size_t)c->vocab * d, "embedding");
     compare(json_object_get(g, "positions"), m->g.positions, (size_t)c->context * d, "positions");
-    const float *w[8] = {m->g.attn.w_q, m->g.attn.w_k, m->g.attn.w_v, m->g.attn.w_o,
-                         m->g.attn.b_q, m->g.attn.b_k, m->g.attn.b_v, m->g.attn.b_o};
-    const char *names[8] = {"w_q", "w_k", "w_v", "w_o", "b_q", "b_k", "b_v", "b_o"};
-    for (int i = 0; i < 8; i++) {
-        json_t *ref_t = json_object_get(g, names[i]);
-        ck_assert_msg((ref_t != NULL) == (i < 4 || c->has_bias), "%s: %s", name, names[i]);
-        if (ref_t)
-            compare(ref_t, w[i], i < 4 ? d * d : d, names[i]);
+    json_t *layers = json_object_get(g, "layers");
+    ck_assert_int_eq(layers ? (int)json_array_size(layers) : 1, train_layers(c));
+    for (int l = 0; l < train_layers(c); l++) {
+        const struct mha_params *a = &m->g.attn[l];
+        json_t *gl = layers ? json_array_get(layers, (size_t)l) : g;
+        const float *w[8] = {a->w_q, a->w_k, a->w_v, a->w_o, a->b_q, a->b_k, a->b_v, a->b_o};
+        const char *names[8] = {"w_q", "w_k", "w_v", "w_o", "b_q", "b_k", "b_v", "b_o"};
+        for (int i = 0; i < 8; i++) {
+            json_t *ref_t = json_object_get(gl, names[i]);
+            ck_assert_msg((ref_t != NULL) == (i < 4 || c->has_bias), "%s: layer %d %s", name, l,
+                          names[i]);
+            if (ref_t)
+                compare(ref_t, w[i], i < 4 ? d * d : d, names[i]);
+        }
     }
     json_t *outs = json_object_get(g, "outputs");
     ck_assert_uint_eq(json_array_size(outs), (size_t)c->n_outputs);
@@ -184,7 +195,7 @@ START_TEST(test_missing_biases_stay_zero)
     for (int s = 0; s < 3; s++)
         ck_assert(isfinite(train_step(m, b, 0.05f, &err)));
     for (int i = 0; i < 4 * m->cfg.d_model; i++)
-        ck_assert_float_eq(m->p.attn.b_q[i], 0.0f);
+        ck_assert_float_eq(m->p.attn[0].b_q[i], 0.0f);
     for (int j = 0; j < m->cfg.outputs[0].classes; j++)
         ck_assert_float_eq(m->p.bias[0][j], 0.0f);
     train_batch_free(b);
@@ -443,12 +454,14 @@ static bool stop_each(void *parts)
  * largest context and a vocabulary of 64 (several parts of each kind). */
 START_TEST(test_in_parts)
 {
-    static const int size[2][4] = {{8, 2, 16, 8}, {16, 4, 64, 64}}; /* d, heads, vocab, T */
+    /* d, heads, vocab, T, layers */
+    static const int size[3][5] = {{8, 2, 16, 8, 1}, {16, 4, 64, 64, 1}, {8, 2, 16, 8, 3}};
     const int *z = size[_i];
     struct train_run_options o;
     train_run_options_default(&o);
     o.seed = 7;
-    o.steps = _i ? 6 : 120;
+    o.steps = _i == 1 ? 6 : 120;
+    o.layers = z[4];
     struct mha_error err;
     const struct train_task *task = train_task_find("first-prev");
     struct train_run *whole = train_run_new(task, z[0], z[1], z[2], z[3], &o, &err);
@@ -491,7 +504,7 @@ START_TEST(test_in_parts)
     struct train_batch chunk;
     train_batch_view(parts->batch, 0, parts->batch->size, &chunk);
     chunk.len = z[3] + 1;
-    struct train_step_job job = {0, 0, false};
+    struct train_step_job job = {0, 0, false, 0};
     ck_assert_int_eq(train_step_part(parts->model, &chunk, 0.01f, &job, NULL, NULL, &err), -1);
     ck_assert_ptr_nonnull(strstr(err.text, "context"));
     train_run_free(whole);
@@ -542,9 +555,10 @@ static const char *write_tmp(const char *text)
 }
 
 /* The reference model's text with one substring replaced. */
-static char *model_with(const char *from, const char *to)
+/* The text of case's model file with the first from replaced by to. */
+static char *case_with(const char *name, const char *from, const char *to)
 {
-    FILE *f = fopen(data_path("plain_1head_unscaled_nobias", "model"), "r");
+    FILE *f = fopen(data_path(name, "model"), "r");
     ck_assert_ptr_nonnull(f);
     static char text[1 << 16];
     const size_t n = fread(text, 1, sizeof text - 1, f);
@@ -557,6 +571,11 @@ static char *model_with(const char *from, const char *to)
     strcpy(out + (at - text), to);
     strcat(out, at + strlen(from));
     return out;
+}
+
+static char *model_with(const char *from, const char *to)
+{
+    return case_with("plain_1head_unscaled_nobias", from, to);
 }
 
 START_TEST(test_bad_model_files)
@@ -586,6 +605,52 @@ START_TEST(test_bad_model_files)
         remove(path);
         free(text);
     }
+}
+END_TEST
+
+/* A model of layers: saved and read back to the same numbers, in the
+ * "layers" form; and every way its layers can be wrong, named. */
+START_TEST(test_layer_files)
+{
+    struct train_batch *b;
+    struct train_model *m = load_case("layers3_plain_nobias", &b);
+    ck_assert_int_eq(train_layers(&m->cfg), 3);
+    struct mha_error err;
+    char *text = model_io_to_string(m);
+    ck_assert_ptr_nonnull(strstr(text, "\"layers\""));
+    ck_assert_ptr_null(strstr(text, "\n \"w_q\""));
+    free(text);
+    const char *path = write_tmp("{}");
+    ck_assert_int_eq(model_io_save(m, path, &err), 0);
+    struct train_model *back = model_io_load(path, 1, &err);
+    ck_assert_msg(back != NULL, "%s", err.text);
+    assert_same_model(back, m);
+    remove(path);
+    train_model_free(back);
+    static const struct {
+        const char *from, *to, *expect;
+    } bad[] = {
+        {"\"layers\": [", "\"w_q\": [], \"layers\": [", "\"w_q\" is at the top level"},
+        {"\"layers\": [", "\"layers\": 3, \"description\": [",
+         "\"layers\" must be an array of 1 to 4"},
+        {"\"layers\": [", "\"layers\": [{}, {}, ", "\"layers\" must be an array of 1 to 4"},
+        {"\"layers\": [", "\"layers\": [7, ", "layers[0] must be an object, not an integer"},
+        {"\"w_q\": [", "\"w_x\": 1, \"w_q\": [", "unknown field \"w_x\""},
+        {"\"w_q\": [", "\"w_q\": [[1], ", "\"layers[0].w_q\""},
+        {"\"w_q\": [", "\"b_q\": [0,0,0,0,0,0], \"w_q\": [", "layers[0]: give all four"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char *t = case_with("layers3_plain_nobias", bad[i].from, bad[i].to);
+        const char *p = write_tmp(t);
+        struct train_model *x = model_io_load(p, 1, &err);
+        ck_assert_msg(x == NULL, "case %zu was accepted", i);
+        ck_assert_msg(strstr(err.text, bad[i].expect) != NULL, "case %zu: '%s' lacks '%s'", i,
+                      err.text, bad[i].expect);
+        remove(p);
+        free(t);
+    }
+    train_batch_free(b);
+    train_model_free(m);
 }
 END_TEST
 
@@ -654,12 +719,13 @@ static Suite *train_suite(void)
     tcase_add_test(tc, test_first_prev_one_head);
     tcase_add_loop_test(tc, test_other_tasks, 0, 3);
     tcase_add_test(tc, test_deterministic);
-    tcase_add_loop_test(tc, test_in_parts, 0, 2);
+    tcase_add_loop_test(tc, test_in_parts, 0, 3);
     tcase_add_test(tc, test_task_registry);
     tcase_set_timeout(tc, 300);
     suite_add_tcase(s, tc);
     tc = tcase_create("files");
     tcase_add_test(tc, test_bad_model_files);
+    tcase_add_test(tc, test_layer_files);
     tcase_add_test(tc, test_bad_batch_files);
     suite_add_tcase(s, tc);
     return s;

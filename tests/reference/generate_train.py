@@ -4,10 +4,12 @@ autograd on a model written here from its equations (no code shared with the
 engine):
 
     x        = embedding[tokens] + positions[:T]
-    q, k, v  = x W_q^T + b_q, x W_k^T + b_k, x W_v^T + b_v   split into H heads
-    weights  = softmax(q_h k_h^T / sqrt(d_k), causal mask if causal)
-    a        = concat_h(weights_h v_h) W_o^T + b_o
-    r        = x + a
+    for each layer (one, or "layers" of the file in order):
+      q, k, v  = x W_q^T + b_q, x W_k^T + b_k, x W_v^T + b_v   split into H heads
+      weights  = softmax(q_h k_h^T / sqrt(d_k), causal mask if causal)
+      a        = concat_h(weights_h v_h) W_o^T + b_o
+      x        = x + a
+    r        = x
     logits_k = r U_k^T + bias_k
     loss     = sum_k mean over targets != -1 of cross_entropy(logits_k)
 
@@ -73,11 +75,27 @@ LARGE_CASES = [
 ]
 
 
+# Two to four layers, each adding its attention to the residual stream (a
+# model file's "layers"), from a third generator so the cases above keep their
+# numbers.  name, d_model, heads, vocab, context, T, B, causal, scaled,
+# attention biases, outputs, fraction of targets set to -1, layers.
+LAYER_CASES = [
+    ("layers2_causal_2heads", 8, 2, 12, 8, 8, 4, True, True, True,
+     [("next", 12, True)], 0.1, 2),
+    ("layers3_plain_nobias", 6, 3, 7, 6, 6, 3, False, True, False,
+     [("a", 7, True), ("b", 4, False)], 0.2, 3),
+    ("layers4_causal_4heads_unscaled", 8, 4, 9, 10, 7, 3, True, False, True,
+     [("c", 9, True)], 0.0, 4),
+    ("layers2_causal_20tokens", 12, 3, 10, 20, 20, 2, True, True, True,
+     [("d", 10, True)], 0.2, 2),
+]
+
+
 def f32(a):
     return np.asarray(a, dtype=np.float32)
 
 
-def draw_model(rng, d, h, vocab, ctx, causal, scaled, bias, outputs, scale=1.0):
+def draw_model(rng, d, h, vocab, ctx, causal, scaled, bias, outputs, scale=1.0, layers=1):
     m = {
         "vocab": ["tok%d" % i for i in range(vocab)],
         "d_model": d,
@@ -88,11 +106,19 @@ def draw_model(rng, d, h, vocab, ctx, causal, scaled, bias, outputs, scale=1.0):
         "embedding": f32(rng.normal(0, 1, (vocab, d))),
         "positions": f32(rng.normal(0, 1, (ctx, d))),
     }
-    for w in ("w_q", "w_k", "w_v", "w_o"):
-        m[w] = f32(rng.uniform(-0.8, 0.8, (d, d)))
-    if bias:
-        for b in ("b_q", "b_k", "b_v", "b_o"):
-            m[b] = f32(rng.uniform(-0.3, 0.3, d))
+    layer_dicts = []
+    for _ in range(layers):
+        a = {}
+        for w in ("w_q", "w_k", "w_v", "w_o"):
+            a[w] = f32(rng.uniform(-0.8, 0.8, (d, d)))
+        if bias:
+            for b in ("b_q", "b_k", "b_v", "b_o"):
+                a[b] = f32(rng.uniform(-0.3, 0.3, d))
+        layer_dicts.append(a)
+    if layers == 1:
+        m.update(layer_dicts[0])
+    else:
+        m["layers"] = layer_dicts
     m["outputs"] = []
     for name, classes, has_bias in outputs:
         o = {"name": name, "classes": classes,
@@ -101,6 +127,14 @@ def draw_model(rng, d, h, vocab, ctx, causal, scaled, bias, outputs, scale=1.0):
             o["bias"] = f32(scale * rng.uniform(-0.3, 0.3, classes))
         m["outputs"].append(o)
     return m
+
+
+def layer_list(m):
+    """(leaf name prefix, the layer's weights) for each layer: the model's top
+    level for one layer, "layers.L." for each of "layers"."""
+    if "layers" in m:
+        return [("layers.%d." % i, a) for i, a in enumerate(m["layers"])]
+    return [("", m)]
 
 
 def forward(m, tokens, targets):
@@ -117,26 +151,28 @@ def forward(m, tokens, targets):
 
     emb = param("embedding", m["embedding"])
     pos = param("positions", m["positions"])
-    w = {n: param(n, m[n]) for n in ("w_q", "w_k", "w_v", "w_o")}
-    b = {n: (param(n, m[n]) if n in m else torch.zeros(d, dtype=torch.float64))
-         for n in ("b_q", "b_k", "b_v", "b_o")}
     x = emb[torch.tensor(tokens)] + pos[:T]
 
     def heads(y):
         return y.reshape(B, T, h, dk).permute(0, 2, 1, 3)
 
-    q = heads(x @ w["w_q"].T + b["b_q"])
-    k = heads(x @ w["w_k"].T + b["b_k"])
-    v = heads(x @ w["w_v"].T + b["b_v"])
-    s = q @ k.transpose(-1, -2)
-    if m["scaled"]:
-        s = s / math.sqrt(dk)
-    if m["causal"]:
-        future = torch.triu(torch.ones(T, T, dtype=torch.bool), diagonal=1)
-        s = s.masked_fill(future, float("-inf"))
-    att = torch.softmax(s, dim=-1)
-    ctx = (att @ v).permute(0, 2, 1, 3).reshape(B, T, d)
-    r = x + ctx @ w["w_o"].T + b["b_o"]
+    for prefix, a in layer_list(m):
+        w = {n: param(prefix + n, a[n]) for n in ("w_q", "w_k", "w_v", "w_o")}
+        b = {n: (param(prefix + n, a[n]) if n in a else torch.zeros(d, dtype=torch.float64))
+             for n in ("b_q", "b_k", "b_v", "b_o")}
+        q = heads(x @ w["w_q"].T + b["b_q"])
+        k = heads(x @ w["w_k"].T + b["b_k"])
+        v = heads(x @ w["w_v"].T + b["b_v"])
+        s = q @ k.transpose(-1, -2)
+        if m["scaled"]:
+            s = s / math.sqrt(dk)
+        if m["causal"]:
+            future = torch.triu(torch.ones(T, T, dtype=torch.bool), diagonal=1)
+            s = s.masked_fill(future, float("-inf"))
+        att = torch.softmax(s, dim=-1)
+        ctx = (att @ v).permute(0, 2, 1, 3).reshape(B, T, d)
+        x = x + ctx @ w["w_o"].T + b["b_o"]
+    r = x
     loss = torch.zeros((), dtype=torch.float64)
     for i, o in enumerate(m["outputs"]):
         u = param("out%d.unembed" % i, o["unembed"])
@@ -158,7 +194,7 @@ def tolist(a):
 def model_json(m):
     out = {}
     for key, value in m.items():
-        if key == "outputs":
+        if key in ("outputs", "layers"):
             out[key] = [{k: (tolist(v) if isinstance(v, np.ndarray) else v)
                          for k, v in o.items()} for o in value]
         elif isinstance(value, np.ndarray):
@@ -179,16 +215,21 @@ def all_cases():
     for (name, d, h, vocab, ctx, T, B, causal, outputs, drop, scale) in LARGE_CASES:
         m = draw_model(rng, d, h, vocab, ctx, causal, True, True, outputs, scale)
         yield name, rng, m, vocab, T, B, outputs, drop
+    rng = np.random.default_rng(20261127)
+    for (name, d, h, vocab, ctx, T, B, causal, scaled, bias, outputs, drop,
+         layers) in LAYER_CASES:
+        m = draw_model(rng, d, h, vocab, ctx, causal, scaled, bias, outputs, layers=layers)
+        yield name, rng, m, vocab, T, B, outputs, drop
 
 
 def main():
     os.makedirs(OUT, exist_ok=True)
     wanted = set(sys.argv[1:])
-    known = {c[0] for c in CASES} | {c[0] for c in LARGE_CASES}
+    known = {c[0] for c in CASES + LARGE_CASES + LAYER_CASES}
     if wanted - known:
         sys.exit("unknown case(s): %s" % ", ".join(sorted(wanted - known)))
     for name, rng, m, vocab, T, B, outputs, drop in all_cases():
-        bias = "b_q" in m
+        bias = "b_q" in layer_list(m)[0][1]
         tokens = rng.integers(0, vocab, (B, T))
         targets = []
         for i, (oname, classes, _) in enumerate(outputs):
@@ -213,11 +254,16 @@ def main():
             return tolist(t.grad if t.grad is not None else torch.zeros_like(t))
 
         grad = {"embedding": g("embedding"), "positions": g("positions")}
-        for n in ("w_q", "w_k", "w_v", "w_o"):
-            grad[n] = g(n)
-        if bias:
-            for n in ("b_q", "b_k", "b_v", "b_o"):
-                grad[n] = g(n)
+        layer_grads = []
+        for prefix, _ in layer_list(m):
+            lg = {n: g(prefix + n) for n in ("w_q", "w_k", "w_v", "w_o")}
+            if bias:
+                lg.update({n: g(prefix + n) for n in ("b_q", "b_k", "b_v", "b_o")})
+            layer_grads.append(lg)
+        if "layers" in m:
+            grad["layers"] = layer_grads
+        else:
+            grad.update(layer_grads[0])
         grad["outputs"] = []
         for i, o in enumerate(m["outputs"]):
             e = {"unembed": g("out%d.unembed" % i)}
