@@ -1,9 +1,9 @@
 """export_torch: --export-torch FILE.py writes a PyTorch script whose numbers
 are the explorer's.  For the bundled language model, the script's ten next
 words and their probabilities equal --dump output's "next_word" within 1e-5;
-for a letter task, each output's prediction equals the one worked out here
-from the explorer's own input and output stages (r = input + output, logits
-= r U^T + bias).  Skipped, with a message, where PyTorch is not installed
+for a letter task of one, two and four layers, each output's prediction
+equals the one worked out here from the explorer's own input and output
+stages of the last layer (r = input + output, logits = r U^T + bias).  Skipped, with a message, where PyTorch is not installed
 (scripts/test does not install it; Debian's python3-torch has it).
 
 usage: python3 export_torch.py path/to/mha-explorer path/to/source/root
@@ -74,9 +74,12 @@ def softmax_best(logits):
     return best, e[best] / sum(e)
 
 
-def letter_task(tmp):
-    r = run([EXE, "--train", "first-prev", "--steps", "60", "--seed", "3", "--dump", "summary",
-             "--save", "fp.json"], tmp)
+def letter_task(tmp, layers):
+    """A first-prev model of layers layers: the explorer shows the last layer,
+    its input the residual stream after the layers below, so input + output
+    is what the read-outs read whatever the layers."""
+    r = run([EXE, "--train", "first-prev", "--steps", "60", "--seed", "3", "--layers",
+             str(layers), "--dump", "summary", "--save", "fp.json"], tmp)
     assert r.returncode == 0, r.stderr
     model = json.load(open(os.path.join(tmp, "fp.json")))
     r = run([EXE, "--load", "fp.json", "--export-torch", "fp.py"], tmp)
@@ -100,7 +103,8 @@ def letter_task(tmp):
         got = json.loads(r.stdout)
         for name, (label, p) in want.items():
             check(got.get(name, [None])[0] == label and abs(got[name][1] - p) <= 1e-5,
-                  "%s %s: script %s, explorer %s" % (words, name, got.get(name), [label, p]))
+                  "%d layers, %s %s: script %s, explorer %s" % (layers, words, name,
+                                                               got.get(name), [label, p]))
 
 
 def refusals(tmp):
@@ -120,7 +124,9 @@ def refusals(tmp):
 
 with tempfile.TemporaryDirectory() as tmp:
     language_model(tmp)
-    letter_task(tmp)
+    letter_task(tmp, 1)
+    letter_task(tmp, 2)
+    letter_task(tmp, 4)
     refusals(tmp)
 print("%d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)
