@@ -129,6 +129,15 @@ int cli_generate(const struct cli_options *o);
  * or words, or a file that cannot be written). */
 int cli_export_torch(const struct cli_options *o);
 
+/* --dump summary of a model of two or more layers (cli_layers.c): every
+ * layer's heads labelled and knocked out alone, measured on the first n_seq
+ * held-out sequences of run, and the Q, K, V composition of every later
+ * head with every earlier one; as text lines, or JSON members
+ * ("layers_heads", "composition") each followed by a comma.  Nothing for
+ * one layer.  0, or -1 + err. */
+struct train_run;
+int cli_layers_summary(FILE *f, struct train_run *run, int n_seq, bool json, struct mha_error *err);
+
 /* --help on stdout (cli_help.c). */
 void cli_print_help(void);
 

@@ -4,6 +4,7 @@
 
 #include "cli/cli.h"
 #include "engine/stages.h"
+#include "engine/train.h"
 #include "engine/views.h"
 #include "io/colorscale.h"
 #include "io/format.h"
@@ -79,10 +80,12 @@ static const char usage_text[] =
     "                       your own, F rejoins the teacher (FILE - reads standard input)\n"
     "\n";
 
-/* The training options (one string would pass the length C compilers must take). */
+/* The training options (one string would pass the length C compilers must
+ * take), printed with printf: the tasks from the task table (train_task.c). */
 static const char usage_tail[] =
-    "Training (a one-layer attention model that learns a task):\n"
-    "  --train TASK|FILE    train on a task: first-prev, prev, find-copy, majority,\n"
+    "Training (an attention model that learns a task):\n"
+    "  --train TASK|FILE    train on a task, one of\n"
+    "                       %s;\n"
     "                       a text to predict the next word of (the bundled\n"
     "                       corpus 'sentences', or FILE.txt: one sentence a line,\n"
     "                       one line in ten held out; man mha-explorer, TEXT),\n"
@@ -175,7 +178,8 @@ void cli_print_help(void)
            mha_view_names(views, sizeof views, ", "),
            colorscale_theme_names(themes, sizeof themes, " or "),
            colorscale_theme_name(COLORSCALE_THEME_DARK));
-    fputs(usage_tail, stdout);
+    char tasks[256];
+    printf(usage_tail, train_task_names(tasks, sizeof tasks));
     fputs(usage_writing, stdout);
     fputs(usage_end, stdout);
 }

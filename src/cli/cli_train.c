@@ -72,17 +72,26 @@ struct train_run *cli_train_build(const struct cli_options *o, struct train_data
         ro.seed = (uint32_t)o->seed;
     if (is_text && !o->steps)
         ro.steps = TRAIN_TEXT_DEFAULT_STEPS;
+    if (!is_text && !o->steps && task->default_steps)
+        ro.steps = task->default_steps;
+    if (!is_text && !(o->lr > 0) && task->default_lr > 0)
+        ro.lr = task->default_lr;
     if (is_text && !(o->lr > 0))
         ro.lr = TRAIN_TEXT_DEFAULT_LR;
-    const int d = o->d_model ? o->d_model
-                  : is_text  ? TRAIN_TEXT_DEFAULT_D_MODEL
-                             : TRAIN_DEFAULT_D_MODEL;
+    const int d = o->d_model              ? o->d_model
+                  : is_text               ? TRAIN_TEXT_DEFAULT_D_MODEL
+                  : task->default_d_model ? task->default_d_model
+                                          : TRAIN_DEFAULT_D_MODEL;
     const int h = o->heads ? o->heads : (d % TRAIN_DEFAULT_HEADS ? 1 : TRAIN_DEFAULT_HEADS);
     /* a text's --vocab and --context shaped its dataset, which sets both */
-    const int vocab =
-        is_text || !o->vocab ? (*data ? (*data)->vocab : TRAIN_DEFAULT_VOCAB) : o->vocab;
-    const int context =
-        is_text || !o->context ? (*data ? (*data)->len : TRAIN_DEFAULT_CONTEXT) : o->context;
+    const int vocab = is_text || !o->vocab ? (*data                 ? (*data)->vocab
+                                              : task->default_vocab ? task->default_vocab
+                                                                    : TRAIN_DEFAULT_VOCAB)
+                                           : o->vocab;
+    const int context = is_text || !o->context ? (*data                   ? (*data)->len
+                                                  : task->default_context ? task->default_context
+                                                                          : TRAIN_DEFAULT_CONTEXT)
+                                               : o->context;
     struct mha_error sub;
     mha_error_clear(&sub);
     if (d > TRAIN_MAX_D_MODEL) {
@@ -190,6 +199,7 @@ static void write_summary(FILE *f, struct train_run *run, const struct train_sto
                 m->step, rule, run->opt.steps, (double)stop->best, stop->best_step, stop->patience);
         if (measured)
             heads_json(f, roles, c->heads);
+        cli_layers_summary(f, run, n_seq, true, NULL);
         fprintf(f, "  \"ms_per_step\": %.4f\n}\n", ms);
         return;
     }
@@ -219,6 +229,7 @@ static void write_summary(FILE *f, struct train_run *run, const struct train_sto
         train_head_label(&roles[h], label, sizeof label);
         fprintf(f, "head %-7d %s\n", h, label[0] ? label : "(no label)");
     }
+    cli_layers_summary(f, run, n_seq, false, NULL);
     fprintf(f, "ms_per_step  %.4f\n", ms);
 }
 

@@ -358,6 +358,10 @@ struct train_task {
      * (uniformly), as a double: it can be huge.  NULL for a file's task. */
     double (*sequences)(int vocab, int len);
     const struct train_dataset *data; /* a file's task; NULL for built-in */
+    /* sizes --train takes for it when the command line gives none (0: the
+     * TRAIN_DEFAULT_* above) */
+    int default_d_model, default_vocab, default_context, default_steps;
+    float default_lr;
 };
 
 /* Built-in tasks, in the order lists show them. */

@@ -10,8 +10,8 @@
 
 /* Running sums of one head over the rows of many sequences. */
 struct head_sums {
-    double first, prev, self, copy, even;
-    long place_rows, copy_rows, even_rows, rows;
+    double first, prev, self, copy, even, induction;
+    long place_rows, copy_rows, even_rows, rows, induction_rows;
 };
 
 static void add_sequence(struct head_sums *s, const float *w, const int *tok,
@@ -22,8 +22,8 @@ static void add_sequence(struct head_sums *s, const float *w, const int *tok,
             continue; /* the task asks nothing here */
         const float *row = w + (size_t)t * (size_t)len;
         const int seen = causal ? t + 1 : len; /* positions the row may see */
-        double ent = 0.0, copy = 0.0;
-        bool has_copy = false;
+        double ent = 0.0, copy = 0.0, after = 0.0;
+        bool has_copy = false, has_after = false;
         for (int j = 0; j < seen; j++) {
             const double p = row[j];
             if (p > 0.0)
@@ -32,6 +32,14 @@ static void add_sequence(struct head_sums *s, const float *w, const int *tok,
                 copy += p;
                 has_copy = true;
             }
+            if (j >= 1 && j < t && tok[j - 1] == tok[t]) {
+                after += p;
+                has_after = true;
+            }
+        }
+        if (has_after) {
+            s->induction += after;
+            s->induction_rows++;
         }
         s->rows++;
         s->even += ent / log((double)seen);
@@ -54,10 +62,12 @@ struct place {
     float share;
 };
 
-static void finish(const struct head_sums *s, struct train_head_stats *out)
+/* The means of s into out, and the label they support; induction: the
+ * place after an earlier copy may be one (a head above the first layer). */
+static void finish(const struct head_sums *s, bool induction, struct train_head_stats *out)
 {
     memset(out, 0, sizeof *out);
-    struct place c[4];
+    struct place c[5];
     int n = 0;
     if (s->place_rows) {
         out->first = (float)(s->first / (double)s->place_rows);
@@ -73,6 +83,11 @@ static void finish(const struct head_sums *s, struct train_head_stats *out)
     out->copy_rows = s->copy_rows;
     if (s->copy_rows && 2 * s->copy_rows >= s->rows) /* a copy is there to find */
         c[n++] = (struct place){TRAIN_HEAD_COPY, out->copy};
+    if (s->induction_rows)
+        out->induction = (float)(s->induction / (double)s->induction_rows);
+    out->induction_rows = s->induction_rows;
+    if (induction && s->induction_rows && 2 * s->induction_rows >= s->rows)
+        c[n++] = (struct place){TRAIN_HEAD_INDUCTION, out->induction};
     if (s->even_rows)
         out->even = (float)(s->even / (double)s->even_rows);
     /* the two places with the most weight */
@@ -105,7 +120,7 @@ void train_head_stats_of(const float *w, const int *tokens, const bool *has_targ
 {
     struct head_sums s = {0};
     add_sequence(&s, w, tokens, has_target, len, causal);
-    finish(&s, out);
+    finish(&s, false, out);
 }
 
 /* Which rows of sequence s of b have a target for any output. */
@@ -232,7 +247,7 @@ int train_heads_job_part(struct train_heads_job *job, const struct train_model *
             return 0;
     }
     for (int h = 0; h < H; h++)
-        finish(&job->sums[h], &out[h]);
+        finish(&job->sums[h], m->shown_layer > 0, &out[h]);
     return 1;
 }
 
@@ -331,15 +346,20 @@ int train_heads_ablate(struct train_model *m, const struct train_batch *b, const
 
 const char *train_head_kind_name(enum train_head_kind k)
 {
-    static const char *const names[] = {"",       "first token",  "previous token",
-                                        "itself", "earlier copy", "even spread"};
-    return k >= TRAIN_HEAD_NONE && k <= TRAIN_HEAD_EVEN ? names[k] : "";
+    static const char *const names[] = {"",
+                                        "first token",
+                                        "previous token",
+                                        "itself",
+                                        "earlier copy",
+                                        "even spread",
+                                        "token after the earlier copy"};
+    return k >= TRAIN_HEAD_NONE && k <= TRAIN_HEAD_INDUCTION ? names[k] : "";
 }
 
 const char *train_head_kind_short(enum train_head_kind k)
 {
-    static const char *const names[] = {"", "first", "prev", "self", "copy", "even"};
-    return k >= TRAIN_HEAD_NONE && k <= TRAIN_HEAD_EVEN ? names[k] : "";
+    static const char *const names[] = {"", "first", "prev", "self", "copy", "even", "induction"};
+    return k >= TRAIN_HEAD_NONE && k <= TRAIN_HEAD_INDUCTION ? names[k] : "";
 }
 
 /* ".52" for 0.52, "1.00" for 1 */

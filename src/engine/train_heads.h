@@ -26,11 +26,13 @@
 
 enum train_head_kind {
     TRAIN_HEAD_NONE,
-    TRAIN_HEAD_FIRST, /* position 0 */
-    TRAIN_HEAD_PREV,  /* position t - 1 */
-    TRAIN_HEAD_SELF,  /* position t */
-    TRAIN_HEAD_COPY,  /* the earlier positions holding the row's own token */
-    TRAIN_HEAD_EVEN   /* spread evenly over the positions the row may see */
+    TRAIN_HEAD_FIRST,    /* position 0 */
+    TRAIN_HEAD_PREV,     /* position t - 1 */
+    TRAIN_HEAD_SELF,     /* position t */
+    TRAIN_HEAD_COPY,     /* the earlier positions holding the row's own token */
+    TRAIN_HEAD_EVEN,     /* spread evenly over the positions the row may see */
+    TRAIN_HEAD_INDUCTION /* the positions just after the earlier copies of the row's token
+                            (a head of a layer above the first only) */
 };
 
 /* Every measure is over the rows where the task has a target (rows with
@@ -43,6 +45,12 @@ struct train_head_stats {
      * whose token appeared before (copy_rows of them; 0: no such row) */
     float copy;
     long copy_rows;
+    /* mean weight on the positions just after an earlier copy of the row's
+     * token, over the rows that have one (induction_rows of them); measured
+     * in a layer above the first only (a head of the first layer cannot
+     * know what stood before another position) */
+    float induction;
+    long induction_rows;
     /* mean over rows 1.. of the weights' entropy / log(positions the row
      * may see): 1 = perfectly even, 0 = all on one position */
     float even;

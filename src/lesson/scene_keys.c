@@ -382,7 +382,7 @@ static const struct scene_key_row keys[SCENE_KEY_COUNT] = {
                        "published sizes for the `cost` view"},
                       read_preset,
                       put_preset},
-    [SCENE_TRAIN] = {{"train", "a task (`first-prev` `prev` `find-copy` `majority`) or `off`",
+    [SCENE_TRAIN] = {{"train", "a task (`first-prev` `prev` `find-copy` `majority` `induction`) or `off`",
                       "train a model on the training screen (vocabulary 16, sequences of 8); "
                       "`heads`, `seed` and `d_model` in the same scene are the model's "
                       "(default 2 heads, seed 1, d_model 8)"},
