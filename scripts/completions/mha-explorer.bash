@@ -9,7 +9,7 @@ _mha_explorer() {
     local options="--load --tokens --d-model --heads --seed --causal --no-scale
         --dump --format --stage --list-lessons --check-lessons --print-lesson --lesson
         --step --reset-progress --view --focus --bench-frames --present --theme --autoplay
-        --record --replay --follow --speed --train --vocab --context --keep-case --steps --layers --batch --lr --save
+        --record --replay --follow --speed --train --vocab --context --keep-case --steps --layers --layer --batch --lr --save
         --grad --compare --generate --temperature --top-k --export-torch --force --no-mouse --help --version"
     local stages="input projection split transpose attention merge output"
 
@@ -65,7 +65,7 @@ _mha_explorer() {
         return
         ;;
     --tokens | --d-model | --heads | --seed | --step | --focus | --bench-frames | \
-        --autoplay | --speed | --vocab | --context | --steps | --layers | --lr | --compare | \
+        --autoplay | --speed | --vocab | --context | --steps | --layers | --layer | --lr | --compare | \
         --generate | --temperature | --top-k)
         return # a value of the user's own
         ;;

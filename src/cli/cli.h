@@ -84,6 +84,7 @@ struct cli_options {
     int context;            /* --context T; 0 = not given */
     int steps;              /* --steps N; 0 = not given */
     int layers;             /* --layers N; 0 = not given (one) */
+    int layer;              /* --layer L (0-based) of a model of layers; -1 = the last */
     int batch;              /* --batch ARG as a number (sequences per step with
                              * --train); 0 = not given or not a number */
     double lr;              /* --lr X; 0 = not given */

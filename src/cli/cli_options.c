@@ -170,7 +170,7 @@ struct mha_example *cli_build_example(const struct cli_options *o, struct mha_er
                                       : "--no-scale");
             return NULL;
         }
-        return model_io_example(o->load, o->tokens, 1.0f, "--tokens", err);
+        return model_io_example_layer(o->load, o->tokens, 1.0f, "--tokens", o->layer, err);
     }
     if (o->load) {
         ex = mha_example_load(o->load, err);
@@ -242,6 +242,7 @@ enum {
     OPT_TOP_K,
     OPT_EXPORT_TORCH,
     OPT_LAYERS,
+    OPT_LAYER,
 };
 
 static const struct option longopts[] = {
@@ -288,6 +289,7 @@ static const struct option longopts[] = {
     {"top-k", required_argument, NULL, OPT_TOP_K},
     {"export-torch", required_argument, NULL, OPT_EXPORT_TORCH},
     {"layers", required_argument, NULL, OPT_LAYERS},
+    {"layer", required_argument, NULL, OPT_LAYER},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -412,6 +414,11 @@ static int train_option(int c, const char *arg, struct cli_options *o)
         if (parse_number("--layers", arg, 1, TRAIN_MAX_LAYERS, &n))
             return CLI_EXIT_USAGE;
         o->layers = (int)n;
+        break;
+    case OPT_LAYER:
+        if (parse_number("--layer", arg, 0, TRAIN_MAX_LAYERS - 1, &n))
+            return CLI_EXIT_USAGE;
+        o->layer = (int)n;
         break;
     case OPT_EXPORT_TORCH:
         if (!arg[0])
@@ -742,6 +749,11 @@ static int combinations(const struct cli_options *o)
                            : o->d_model ? "--d-model"
                            : o->heads   ? "--heads"
                                         : "--seed");
+    if (o->layer >= 0 && (!o->load || !model_io_is_model_file(o->load) ||
+                          o->dump_stage == CLI_NO_DUMP || o->dump_stage == CLI_DUMP_CIRCUITS))
+        return usage_error("%s shows a layer of a model of layers: give --load MODEL and "
+                           "--dump STAGE (the explorer shows the last layer)",
+                           "--layer");
     if (o->speed_given && !o->replay)
         return usage_error("%s needs --replay FILE", "--speed");
     if (o->force && !o->record)
@@ -762,6 +774,7 @@ int cli_parse(int argc, char **argv, struct cli_options *o)
     o->format = MHA_FORMAT_TEXT;
     o->speed = 1.0;
     o->temperature = 1.0;
+    o->layer = -1;
     optind = 0; /* glibc: start again from argv[1], whatever an earlier call left */
     opterr = 0;
     int c;

@@ -100,6 +100,12 @@ static int sentence_ids(const struct train_model *m, const char *path, const cha
 struct mha_example *model_io_example(const char *path, const char *tokens, float temperature,
                                      const char *what, struct mha_error *err)
 {
+    return model_io_example_layer(path, tokens, temperature, what, -1, err);
+}
+
+struct mha_example *model_io_example_layer(const char *path, const char *tokens, float temperature,
+                                           const char *what, int layer, struct mha_error *err)
+{
     char words[MODEL_IO_WORDS_MAX];
     if (!tokens) { /* a sentence file: its own words */
         const int k = model_io_sentence_words(path, words, sizeof words, err);
@@ -113,8 +119,16 @@ struct mha_example *model_io_example(const char *path, const char *tokens, float
         return NULL;
     struct mha_example *ex = NULL;
     int ids[TRAIN_MAX_CONTEXT], n = 0;
+    if (layer >= 0 && train_model_show_layer(m, layer, err)) {
+        char text[MHA_ERROR_TEXT_MAX];
+        snprintf(text, sizeof text, "%s", err->text);
+        mha_error_set(err, "--layer: %s", text);
+        goto done;
+    }
     if (tokens && (sentence_ids(m, path, what, tokens, ids, &n, err) ||
-                   train_model_set_sample(m, ids, n, err) || train_model_sample_forward(m, err)))
+                   train_model_set_sample(m, ids, n, err)))
+        goto done;
+    if ((tokens || layer >= 0) && m->sample_len > 0 && train_model_sample_forward(m, err))
         goto done;
     ex = train_model_to_example(m, err);
     if (!ex) {

@@ -86,6 +86,12 @@ struct mha_example *model_io_example(const char *path, const char *tokens, float
 int model_io_sentence_ids(const struct train_model *m, const char *path, const char *what,
                           const char *words, int *ids, int *count, struct mha_error *err);
 
+/* model_io_example on layer (0-based; -1: the last) of a model of layers:
+ * its attention, its input the residual stream after the layers below.  A
+ * layer the model does not have: NULL + err "--layer: ...". */
+struct mha_example *model_io_example_layer(const char *path, const char *tokens, float temperature,
+                                           const char *what, int layer, struct mha_error *err);
+
 /* Write m as a model file: to a temporary file in the same directory, then
  * renamed over path, so a failed save leaves nothing half-written.  0 or -1
  * + err. */

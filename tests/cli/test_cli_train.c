@@ -108,6 +108,130 @@ START_TEST(layers_train_and_save)
 }
 END_TEST
 
+/* Two layers learn induction: a first-layer head that looks at the previous
+ * token (the one whose knock-out costs most), a second-layer head that looks
+ * just after the earlier copy of its token, whose keys read the first
+ * (K composition above Q and V); one layer does not learn it. */
+START_TEST(induction_two_layers)
+{
+    struct cli_result r =
+        cli_run((const char *[]){"--train", "induction", "--layers", "2", "--seed", "3", "--steps",
+                                 "900", "--dump", "summary", "--format", "json", NULL});
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    json_t *sum = json_loads(r.out, 0, NULL);
+    ck_assert_ptr_nonnull(sum);
+    const double acc = json_number_value(json_object_get(json_object_get(sum, "accuracy"), "next"));
+    ck_assert_msg(acc >= 0.9, "two layers: %.4f", acc);
+    json_t *layers = json_object_get(sum, "layers_heads");
+    ck_assert_uint_eq(json_array_size(layers), 2);
+    int prev = -1, induction = -1;
+    double lowest = 2.0;
+    json_t *h;
+    size_t i;
+    json_array_foreach(json_array_get(layers, 0), i, h)
+    {
+        const double left =
+            json_number_value(json_object_get(json_object_get(h, "knocked"), "next"));
+        if (!strncmp(json_string_value(json_object_get(h, "label")), "prev", 4) && left < lowest)
+            prev = (int)i;
+        lowest = left < lowest ? left : lowest;
+    }
+    ck_assert_msg(prev >= 0, "no previous-token head in layer 0, or another costs more");
+    ck_assert_msg(lowest <= acc - 0.2, "knocking the prev head out left %.4f of %.4f", lowest, acc);
+    json_array_foreach(json_array_get(layers, 1), i, h)
+    {
+        if (!strncmp(json_string_value(json_object_get(h, "label")), "induction", 9))
+            induction = (int)i;
+    }
+    ck_assert_msg(induction >= 0, "no induction head in layer 1");
+    json_array_foreach(json_object_get(sum, "composition"), i, h)
+    {
+        json_t *from = json_object_get(h, "from"), *to = json_object_get(h, "to");
+        if (json_integer_value(json_array_get(from, 1)) != prev ||
+            json_integer_value(json_array_get(to, 1)) != induction)
+            continue;
+        const double q = json_number_value(json_object_get(h, "q"));
+        const double k = json_number_value(json_object_get(h, "k"));
+        const double v = json_number_value(json_object_get(h, "v"));
+        ck_assert_msg(k > q && k > v, "composition Q %.3f K %.3f V %.3f", q, k, v);
+    }
+    json_decref(sum);
+    cli_result_free(&r);
+    r = cli_run((const char *[]){"--train", "induction", "--seed", "3", "--steps", "900", "--dump",
+                                 "summary", "--format", "json", NULL});
+    ck_assert_int_eq(r.status, 0);
+    sum = json_loads(r.out, 0, NULL);
+    const double one = json_number_value(json_object_get(json_object_get(sum, "stopped"), "best"));
+    ck_assert_msg(one < 0.5, "one layer's best: %.4f", one);
+    ck_assert_ptr_null(json_object_get(sum, "layers_heads"));
+    json_decref(sum);
+    cli_result_free(&r);
+}
+END_TEST
+
+/* --dump STAGE --layer L of a model of layers: layer 0's input is the
+ * embedding plus the positions read from the file; layer 1's is layer 0's
+ * input plus its output (the residual stream); a layer the model does not
+ * have, or --layer without --dump, is refused. */
+static json_t *dump_json(const char *model, const char *layer, const char *stage)
+{
+    struct cli_result r = cli_run((const char *[]){"--load", model, "--layer", layer, "--dump",
+                                                   stage, "--format", "json", NULL});
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    json_t *j = json_loads(r.out, 0, NULL);
+    ck_assert_ptr_nonnull(j);
+    cli_result_free(&r);
+    return j;
+}
+
+START_TEST(layer_stages)
+{
+    char model[1024];
+    snprintf(model, sizeof model, "%s", cli_data_path("train/layers2_causal_2heads.model.json"));
+    json_t *file = json_load_file(model, 0, NULL);
+    ck_assert_ptr_nonnull(file);
+    json_t *in0 = dump_json(model, "0", "input"), *out0 = dump_json(model, "0", "output");
+    json_t *in1 = dump_json(model, "1", "input");
+    json_t *x0 = json_object_get(json_object_get(in0, "input"), "query");
+    json_t *a0 = json_object_get(out0, "output");
+    if (json_is_object(a0)) /* a language model's output stage: the matrix and its next words */
+        a0 = json_object_get(a0, "output");
+    json_t *x1 = json_object_get(json_object_get(in1, "input"), "query");
+    json_t *tokens = json_object_get(json_object_get(in0, "config"), "tokens");
+    json_t *vocab = json_object_get(file, "vocab");
+    const size_t T = json_array_size(x0);
+    ck_assert_uint_gt(T, 1);
+    ck_assert_uint_eq(json_array_size(x1), T);
+    for (size_t t = 0; t < T; t++) {
+        size_t id = 0;
+        while (id < json_array_size(vocab) && strcmp(json_string_value(json_array_get(vocab, id)),
+                                                     json_string_value(json_array_get(tokens, t))))
+            id++;
+        json_t *e = json_array_get(json_object_get(file, "embedding"), id);
+        json_t *p = json_array_get(json_object_get(file, "positions"), t);
+        for (size_t i = 0; i < json_array_size(e); i++) {
+            const double x = json_number_value(json_array_get(json_array_get(x0, t), i));
+            const double want =
+                json_number_value(json_array_get(e, i)) + json_number_value(json_array_get(p, i));
+            ck_assert_msg(fabs(x - want) <= 1e-6 * (1 + fabs(want)), "layer 0 input [%zu][%zu]", t,
+                          i);
+            const double sum = x + json_number_value(json_array_get(json_array_get(a0, t), i));
+            const double y = json_number_value(json_array_get(json_array_get(x1, t), i));
+            ck_assert_msg(fabs(y - sum) <= 1e-5 * (1 + fabs(sum)), "layer 1 input [%zu][%zu]", t,
+                          i);
+        }
+    }
+    json_decref(in0);
+    json_decref(out0);
+    json_decref(in1);
+    json_decref(file);
+    cli_expect_error((const char *[]){"--load", model, "--layer", "2", "--dump", "input", NULL},
+                     "--layer: layer 2: the model has layers 0 to 1");
+    cli_expect_error((const char *[]){"--load", model, "--layer", "1", NULL},
+                     "--layer shows a layer of a model of layers");
+}
+END_TEST
+
 START_TEST(grad_matches_torch)
 {
     const char *name = grad_cases[_i];
@@ -497,6 +621,8 @@ static Suite *cli_train_suite(void)
     Suite *s = suite_create("cli_train");
     TCase *tc = tcase_create("train");
     tcase_add_test(tc, layers_train_and_save);
+    tcase_add_test(tc, induction_two_layers);
+    tcase_add_test(tc, layer_stages);
     tcase_add_loop_test(tc, grad_matches_torch, 0, (int)(sizeof grad_cases / sizeof grad_cases[0]));
     tcase_add_test(tc, grad_errors);
     tcase_add_test(tc, train_summary_deterministic);
