@@ -91,8 +91,9 @@ struct cli_options {
     bool keep_case;         /* --keep-case: a text's words as written */
 
     /* the training screen (cli_train_screen.c) */
-    int compare[4]; /* --compare 1,2: head counts trained side by side */
-    int n_compare;  /* 0 = not given */
+    int compare[4];      /* --compare 1,2: head counts trained side by side */
+    int n_compare;       /* 0 = not given */
+    bool compare_layers; /* --compare layers=1,2: compare[] holds layer counts */
 
     /* writing with a language model (cli_generate.c); --load, --tokens and
      * --seed above apply too */

@@ -295,19 +295,25 @@ static const struct option longopts[] = {
     {NULL, 0, NULL, 0},
 };
 
-/* --compare 1,2,4: head counts, comma-separated, 1..4 of them. */
+/* --compare 1,2,4: head counts, comma-separated, 1..4 of them; --compare
+ * layers=1,2: layer counts. */
 static int compare_option(const char *arg, struct cli_options *o)
 {
     const int max = (int)(sizeof o->compare / sizeof o->compare[0]);
     o->n_compare = 0;
-    const char *p = arg;
+    o->compare_layers = !strncmp(arg, "layers=", 7);
+    const char *p = o->compare_layers ? arg + 7 : arg;
+    const int most = o->compare_layers ? TRAIN_MAX_LAYERS : TRAIN_MAX_D_MODEL;
     while (*p) {
         char *end;
         errno = 0;
         const long h = strtol(p, &end, 10);
-        if (end == p || errno || h < 1 || h > TRAIN_MAX_D_MODEL || (*end && *end != ','))
-            return usage_error("--compare: expected head counts separated by commas, as in "
-                               "--compare 1,2; got '%s'",
+        if (end == p || errno || h < 1 || h > most || (*end && *end != ','))
+            return usage_error(o->compare_layers
+                                   ? "--compare: expected layer counts from 1 to 4 separated by "
+                                     "commas, as in --compare layers=1,2; got '%s'"
+                                   : "--compare: expected head counts separated by commas, as "
+                                     "in --compare 1,2 (or layer counts: layers=1,2); got '%s'",
                                arg);
         if (o->n_compare == max)
             return usage_error("--compare: at most 4 runs side by side, got '%s'", arg);
@@ -333,8 +339,10 @@ static int screen_combinations(const struct cli_options *o)
                            o->dump_stage != CLI_NO_DUMP ? "--dump" : "--bench-frames");
     if (o->n_compare && !o->train)
         return usage_error("%s needs --train TASK|FILE", "--compare");
-    if (o->n_compare && o->heads)
+    if (o->n_compare && o->heads && !o->compare_layers)
         return usage_error("%s: --compare gives the head counts", "--heads");
+    if (o->n_compare && o->layers && o->compare_layers)
+        return usage_error("%s: --compare layers=... gives the layer counts", "--layers");
     if (o->n_compare && o->dump_stage == CLI_DUMP_SUMMARY)
         return usage_error("--compare trains on the screen; for the figures run --dump summary "
                            "once per --heads%s",

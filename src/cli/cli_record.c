@@ -140,7 +140,7 @@ static int add_training(const struct cli_options *o, struct rec_start *s)
     rc = add(s, "--train", train_task_find(o->train) ? o->train : absolute(o->train, path));
     if (!rc && o->n_compare) {
         char list[64] = "";
-        size_t used = 0;
+        size_t used = o->compare_layers ? (size_t)snprintf(list, sizeof list, "layers=") : 0;
         for (int i = 0; i < o->n_compare && used < sizeof list; i++)
             used += (size_t)snprintf(list + used, sizeof list - used, "%s%d", i ? "," : "",
                                      o->compare[i]);

@@ -17,7 +17,9 @@ int cli_train_screen_setup(const struct cli_options *o, struct cli_train_screen 
     const int n = o->n_compare ? o->n_compare : 1;
     for (int i = 0; i < n; i++) {
         struct cli_options one = *o;
-        if (o->n_compare)
+        if (o->n_compare && o->compare_layers)
+            one.layers = o->compare[i];
+        else if (o->n_compare)
             one.heads = o->compare[i];
         struct mha_error err;
         mha_error_clear(&err);
@@ -42,11 +44,13 @@ int cli_train_screen_setup(const struct cli_options *o, struct cli_train_screen 
             data = NULL;
         }
         s->heads[i] = run->model->cfg.heads;
+        s->layers[i] = train_layers(&run->model->cfg);
         train_run_free(run);
         train_dataset_free(data);
     }
     s->n_heads = n;
     s->compare = o->n_compare > 0;
+    s->compare_layers = o->compare_layers;
     return 0;
 }
 

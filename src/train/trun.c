@@ -166,10 +166,15 @@ static void pane_begin(const struct trun *t, struct trun_pane *p)
     p->jobs_valid = false;
 }
 
-static int pane_new(const struct trun *t, int heads, struct trun_pane *p, struct mha_error *err)
+static int pane_new(const struct trun *t, int heads, int layers, struct trun_pane *p,
+                    struct mha_error *err)
 {
     memset(p, 0, sizeof *p);
-    p->run = train_run_new(t->task, t->d_model, heads, t->vocab, t->context, &t->opt, err);
+    struct train_run_options opt = t->opt;
+    if (layers > 0)
+        opt.layers = layers;
+    p->run = train_run_new(t->task, t->d_model, heads, t->vocab, t->context, &opt, err);
+    p->by_layers = t->compare_layers;
     if (!p->run)
         return -1;
     const struct train_model *m = p->run->model;
@@ -224,6 +229,7 @@ struct trun *trun_new(const struct trun_setup *s, struct mha_error *err)
     t->context = s->context;
     t->opt = s->opt;
     t->compare = s->compare;
+    t->compare_layers = s->compare_layers;
     t->rate = trun_first_rate(s);
     t->pace_steps_s = -1;
     t->pace_from = -1;
@@ -231,7 +237,8 @@ struct trun *trun_new(const struct trun_setup *s, struct mha_error *err)
     t->shown = true;
     for (int i = 0; i < s->n_heads; i++) {
         t->heads[i] = s->heads[i];
-        if (pane_new(t, s->heads[i], &t->panes[i], err) != 0) {
+        t->layers[i] = s->layers[i];
+        if (pane_new(t, s->heads[i], s->layers[i], &t->panes[i], err) != 0) {
             trun_free(t);
             return NULL;
         }
@@ -316,7 +323,7 @@ int trun_restart(struct trun *t, uint32_t seed, int heads, struct mha_error *err
     if (heads > 0 && t->n_panes == 1)
         nt.heads[0] = heads;
     for (int i = 0; i < t->n_panes; i++) {
-        if (pane_new(&nt, nt.heads[i], &nt.panes[i], err) != 0) {
+        if (pane_new(&nt, nt.heads[i], nt.layers[i], &nt.panes[i], err) != 0) {
             for (int j = 0; j < i; j++)
                 pane_done(&nt.panes[j]);
             return -1;
@@ -698,8 +705,13 @@ float trun_pane_accuracy(const struct trun *t, const struct trun_pane *p, int k)
 
 void trun_pane_title(const struct trun_pane *p, char *buf, size_t n)
 {
-    const int h = p->run->model->cfg.heads;
-    snprintf(buf, n, "%d head%s", h, h == 1 ? "" : "s");
+    const int h = p->run->model->cfg.heads, l = train_layers(&p->run->model->cfg);
+    if (p->by_layers)
+        snprintf(buf, n, "%d layer%s", l, l == 1 ? "" : "s");
+    else if (l > 1)
+        snprintf(buf, n, "%d head%s, %d layers", h, h == 1 ? "" : "s", l);
+    else
+        snprintf(buf, n, "%d head%s", h, h == 1 ? "" : "s");
 }
 
 void trun_stop_text(const struct trun_pane *p, char *buf, size_t n)

@@ -45,6 +45,7 @@ enum trun_work { TRUN_WORK_STEP, TRUN_WORK_EVAL, TRUN_WORK_ROLES, TRUN_WORK_JOBS
 /* One model training (a pane of --compare). */
 struct trun_pane {
     struct train_run *run;
+    bool by_layers;            /* --compare layers=...: titled by its layers, not its heads */
     struct train_model *shown; /* a checkpoint's parameters, for scrubbing (sample only) */
     struct mha_example *start; /* the model at step 0 on its sample, for the heads view */
     struct trun_ring ring;
@@ -89,8 +90,10 @@ struct trun {
     struct train_run_options opt;
     int n_panes;
     int heads[TRUN_MAX_PANES];
+    int layers[TRUN_MAX_PANES]; /* each pane's layers (0: opt.layers) */
     struct trun_pane panes[TRUN_MAX_PANES];
-    bool compare; /* --compare: panes titled by their heads */
+    bool compare;        /* --compare: panes titled by their heads */
+    bool compare_layers; /* ... by their layers */
 
     bool shown;     /* the training screen is on screen (else the explorer's stages) */
     bool paused;    /* by Space or a single step */
@@ -122,7 +125,9 @@ struct trun_setup {
     struct train_run_options opt;
     int n_heads; /* 1 without --compare */
     int heads[TRUN_MAX_PANES];
+    int layers[TRUN_MAX_PANES]; /* each pane's layers (0: opt.layers) */
     bool compare;
+    bool compare_layers; /* --compare layers=1,2: the panes differ in their layers */
 };
 
 /* The training a lesson's state describes (d_model, vocab and context at

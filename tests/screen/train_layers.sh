@@ -1,0 +1,22 @@
+#!/bin/bash
+# --compare layers=1,2 on the induction task: panes titled by their layers,
+# the two-layer pane learns the stretch (its accuracy passes 90 %) while the
+# one-layer pane stays under half; the stages of the two-layer pane are its
+# last layer's, and the status line says how many layers the model has.
+. "$(dirname "$0")/lib.sh"
+
+start 120 40 -- --train induction --compare layers=1,2 --steps 900 --seed 3
+wait_for "▶ 1 layer"
+wait_for "2 layers"
+wait_for "Every run stopped" 120
+# the accuracy line holds each pane's held-out accuracy, left pane first
+acc=($(screen | grep '^next' | grep -oE '[0-9]+\.[0-9]+%' | tr -d %))
+check "two panes' accuracies: ${acc[*]}" [ "${#acc[@]}" = 2 ]
+check "the one-layer pane stays under half (${acc[0]} %)" awk -v a="${acc[0]}" 'BEGIN { exit !(a < 50) }'
+check "the two-layer pane passes 90 % (${acc[1]} %)" awk -v a="${acc[1]}" 'BEGIN { exit !(a >= 90) }'
+keys Tab
+wait_for "▶ 2 layers"
+keys 4
+wait_for "induction, 2 layers, step"
+keys q
+wait_exit 0
