@@ -140,6 +140,7 @@ int cli_run_explorer(const struct cli_options *o, struct mha_example *ex,
                             .replay_name = o->replay,
                             .speed = o->speed,
                             .train = train,
+                            .save = train ? o->save : NULL,
                             .no_mouse = o->no_mouse};
     rc = ui_run(ex, &uo);
     while (rc == UI_RUN_AGAIN) { /* a follower rejoins: from the teacher's start again */

@@ -61,7 +61,9 @@ struct ui_options {
 
     /* The training screen (main.c: --train TASK on a terminal, --compare). */
     const struct trun_setup *train; /* open on it (ex may be NULL then), or NULL */
-    bool no_mouse; /* main.c: --no-mouse: leave clicks and the wheel to the terminal */
+    const char *save; /* --save FILE: the model shown is written there when the training screen
+                         is left (--compare: one file per pane, its heads in the name) */
+    bool no_mouse;    /* main.c: --no-mouse: leave clicks and the wheel to the terminal */
 };
 
 /* Run the explorer on ex until the user quits.  The explorer takes ownership
