@@ -16,9 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* What went wrong, for a message: a full disk or a used-up quota in the
- * words the documentation uses, anything else as strerror says it. */
-static const char *reason(int code)
+const char *safe_file_reason(int code)
 {
     if (code == ENOSPC)
         return "no space left on device";
@@ -33,7 +31,7 @@ static int fail(struct mha_error *err, const char *path, const char *what, int c
 {
     mha_error_clear(err);
     if (code)
-        mha_error_set(err, "cannot %s: %s", what, reason(code));
+        mha_error_set(err, "cannot %s: %s", what, safe_file_reason(code));
     else
         mha_error_set(err, "%s", what);
     mha_error_at(err, path, 0, 0);
@@ -270,7 +268,7 @@ static const char *left(const struct safe_file *sf)
 static int write_fail(const struct safe_file *sf, struct mha_error *err, const char *what, int e)
 {
     mha_error_clear(err);
-    mha_error_set(err, "cannot %s: %s%s", what, reason(e), left(sf));
+    mha_error_set(err, "cannot %s: %s%s", what, safe_file_reason(e), left(sf));
     mha_error_at(err, sf->name, 0, 0);
     return -1;
 }
@@ -286,6 +284,14 @@ static int look(const char *path, char *target, size_t n, bool *existed, struct 
     if (resolve(path, target, n, err) != 0)
         return errno ? fail(err, path, "write", errno) : -1;
     if (lstat(target, old) != 0) {
+        if (errno == ENOTDIR) {
+            char folder[PATH_MAX];
+            safe_file_folder(target, folder, sizeof folder);
+            mha_error_clear(err);
+            mha_error_set(err, "%s is not a folder; nothing was written", folder);
+            mha_error_at(err, path, 0, 0);
+            return -1;
+        }
         if (errno != ENOENT)
             return fail(err, path, "write", errno);
         return 0;
@@ -313,7 +319,7 @@ int safe_file_check_target(const char *path, struct mha_error *err)
         const int e = errno;
         mha_error_clear(err);
         mha_error_set(err, "cannot write in %s: %s; nothing was written", folder,
-                      e == ENOENT ? "no such folder" : reason(e));
+                      e == ENOENT ? "no such folder" : safe_file_reason(e));
         mha_error_at(err, path, 0, 0);
         return -1;
     }
@@ -326,7 +332,8 @@ int safe_file_check_target(const char *path, struct mha_error *err)
     if (faccessat(AT_FDCWD, folder, W_OK | X_OK, AT_EACCESS) != 0) {
         const int e = errno;
         mha_error_clear(err);
-        mha_error_set(err, "cannot write in %s: %s; nothing was written", folder, reason(e));
+        mha_error_set(err, "cannot write in %s: %s; nothing was written", folder,
+                      safe_file_reason(e));
         mha_error_at(err, path, 0, 0);
         return -1;
     }
@@ -353,7 +360,7 @@ static int make_tmp(struct safe_file *sf, const char *folder, struct mha_error *
         const int e = errno;
         sf->tmp[0] = '\0';
         mha_error_clear(err);
-        mha_error_set(err, "cannot write in %s: %s%s", folder, reason(e), left(sf));
+        mha_error_set(err, "cannot write in %s: %s%s", folder, safe_file_reason(e), left(sf));
         mha_error_at(err, sf->name, 0, 0);
         return -1;
     }

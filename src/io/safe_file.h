@@ -21,6 +21,11 @@
 
 #include "engine/mha_error.h"
 
+/* What went wrong (an errno), for a message: a full disk or a used-up
+ * quota in the words the documentation uses ("no space left on device"),
+ * anything else as strerror says it. */
+const char *safe_file_reason(int code);
+
 /* A descriptor open for reading on the regular file at path (blocking mode
  * restored, close-on-exec), or -1 with err = "path: cannot open: ..." or
  * "path: is a FIFO (named pipe), not a regular file" and the like. */

@@ -52,6 +52,8 @@ struct ui_options {
                                           (the caller puts the file in place, so a class can
                                           follow it as it grows), or NULL */
     void *record_ctx;
+    int *record_error;              /* where the errno of a write that failed goes (the
+                                       caller says why on exit), or NULL */
     const struct recording *replay; /* play these keys in (the caller keeps it) */
     const char *replay_name;
     double speed;              /* the replay's times are divided by it; 0 = 1 */

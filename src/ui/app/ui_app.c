@@ -215,6 +215,7 @@ int ui_run(struct mha_example *ex, const struct ui_options *opt)
              opt->record_name ? opt->record_name : "the recording");
     app->record_started = opt->record_started;
     app->record_ctx = opt->record_ctx;
+    app->record_error = opt->record_error;
     app->follow = opt->follow;
     app->keys_from_tty = opt->keys_from_tty;
     app->replay.rec = opt->replay;

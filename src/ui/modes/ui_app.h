@@ -56,6 +56,7 @@ struct ui_app {
     double record_start;
     struct rec_start *record_start_args; /* the caller's; what the recording starts from */
     bool record_failed;                  /* a write failed: the recording stopped there */
+    int *record_error;                   /* the caller's: that write's errno goes there */
     double record_mark;                  /* when the recording last had a line ("# at") */
     void (*record_started)(void *ctx);   /* the caller's: the start lines are written */
     void *record_ctx;
