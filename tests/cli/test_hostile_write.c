@@ -9,9 +9,11 @@
  * left, and a link another user planted in a shared folder.  Each must be
  * refused with status 2 and a message (a write that fails on the way: 1),
  * or written without touching anything but the file named. */
+#define _GNU_SOURCE /* unshare */
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -350,12 +352,15 @@ END_TEST
 
 static char mounted[300];
 
-/* A tmpfs of 64 KiB at scratch/full; false (with a message) where this
- * test may not mount one. */
+/* A tmpfs of 64 KiB at scratch/full, in a mount namespace of this test's
+ * own where it may make one (the mount goes with the test's process, even
+ * when a check fails); false (with a message) where it may not mount one. */
 static bool small_tmpfs(void)
 {
     in_scratch("full", mounted, sizeof mounted);
     ck_assert_int_eq(mkdir(mounted, 0755), 0);
+    if (unshare(CLONE_NEWNS) == 0)
+        mount("none", "/", NULL, MS_REC | MS_PRIVATE, NULL);
     if (mount("tmpfs", mounted, "tmpfs", 0, "size=64k,mode=0755") != 0) {
         fprintf(stderr, "hostile_write: cannot mount a tmpfs (%s): the full disk is not tried\n",
                 strerror(errno));
