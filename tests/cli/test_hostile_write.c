@@ -547,6 +547,57 @@ START_TEST(a_link_another_user_planted_in_a_shared_folder_is_not_followed)
 }
 END_TEST
 
+/* ---- messages name the right thing -------------------------------------------------- */
+
+START_TEST(messages_name_the_right_thing)
+{
+    char text[300], model[300], sentence[300], many[300], zw[300];
+    put(in_scratch("text.txt", text, sizeof text),
+        "the cat sat on the mat\nthe dog sat on the rug\nthe cat saw the dog\n", 0644);
+    in_scratch("lm.json", model, sizeof model);
+    struct hostile_result r =
+        hostile_run((const char *[]){"--train", text, "--steps", "5", "--save", model, "--dump",
+                                     "summary", NULL},
+                    NULL, NULL, 60);
+    ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
+    hostile_result_free(&r);
+    /* a sentence file is the sentence file, not the model */
+    in_scratch("sentence.json", sentence, sizeof sentence);
+    put(sentence, "{\"model\": \"lm.json\", \"words\": \"the zebra sat\"}\n", 0644);
+    r = hostile_run((const char *[]){"--load", sentence, "--dump", "attention", NULL}, NULL, NULL,
+                    20);
+    expect(&r, 2, "not in the vocabulary of the model the sentence file sentence.json names");
+    put(sentence,
+        "{\"model\": \"lm.json\", \"words\": \"the cat sat on the mat the dog sat on the "
+        "rug the cat saw the dog the cat sat on the mat the dog sat\"}\n",
+        0644);
+    r = hostile_run((const char *[]){"--load", sentence, "--dump", "attention", NULL}, NULL, NULL,
+                    20);
+    expect(&r, 2, "words; the model the sentence file sentence.json names takes at most");
+    /* too many rows of two words: a larger --context cannot help, and is not advised */
+    FILE *f = fopen(in_scratch("many.txt", many, sizeof many), "w");
+    ck_assert_ptr_nonnull(f);
+    for (int i = 0; i < 140000; i++)
+        fputs("a b\n", f);
+    ck_assert_int_eq(fclose(f), 0);
+    r = hostile_run((const char *[]){"--train", many, "--dump", "summary", NULL}, NULL, NULL, 30);
+    ck_assert_msg(!strstr(r.err, "larger --context"), "advice that cannot help: %s", r.err);
+    expect(&r, 2, "many.txt:131073: more than 131072 rows");
+    /* a zero-width space is refused where it stands; a joiner stays in its word */
+    put(in_scratch("zw.txt", zw, sizeof zw),
+        "the cat\xE2\x80\x8Bsat on the mat\nthe dog sat on the rug\n", 0644);
+    r = hostile_run((const char *[]){"--train", zw, "--dump", "summary", NULL}, NULL, NULL, 30);
+    expect(&r, 2, "zw.txt:1:8: a zero-width space (U+200B)");
+    put(zw, "the cat sat on the mat\nthe dog sat on the rug\nthe dog\xE2\x80\x8Dsat\n", 0644);
+    r = hostile_run((const char *[]){"--train", zw, "--steps", "5", "--dump", "summary", "--format",
+                                     "json", NULL},
+                    NULL, NULL, 30);
+    ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
+    ck_assert_msg(strstr(r.out, "14 words"), "the joiner cut a word: %s", r.out);
+    hostile_result_free(&r);
+}
+END_TEST
+
 static Suite *hostile_write_suite(void)
 {
     Suite *s = suite_create("hostile_write");
@@ -571,6 +622,7 @@ static Suite *hostile_write_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, empty_rows_are_refused_fast_with_little_memory);
     tcase_add_test(tc, a_token_named_twice_is_refused);
+    tcase_add_test(tc, messages_name_the_right_thing);
     suite_add_tcase(s, tc);
     return s;
 }
