@@ -35,6 +35,13 @@ check ":save wrote a new mha-model-1.json" opens mha-model-1.json
 type_text ":save nofolder/x.json"
 keys Enter
 wait_for "Not saved: nofolder/x.json: cannot write in nofolder: no such folder"
+# :export and :link check the path typed the same way
+type_text ":export svg nofolder/x.svg"
+keys Enter
+wait_for "Nothing written: nofolder/x.svg: cannot write in nofolder: no such folder"
+type_text ":link nofolder/x.sh"
+keys Enter
+wait_for "Nothing written: nofolder/x.sh: cannot write in nofolder: no such folder"
 keys q
 wait_exit 0
 check "nothing saved on leaving without --save" [ ! -e m-heads1.json ]
