@@ -213,7 +213,7 @@ static int resolve(const char *path, char *out, size_t n, struct mha_error *err)
             mha_error_set(err,
                           "is a symbolic link owned by %s in a shared folder (sticky, writable "
                           "by everyone), neither yours nor the folder owner's: it is not "
-                          "followed, and nothing was written",
+                          "followed",
                           who);
             mha_error_at(err, cur, 0, 0);
             errno = 0;
@@ -288,7 +288,7 @@ static int look(const char *path, char *target, size_t n, bool *existed, struct 
             char folder[PATH_MAX];
             safe_file_folder(target, folder, sizeof folder);
             mha_error_clear(err);
-            mha_error_set(err, "%s is not a folder; nothing was written", folder);
+            mha_error_set(err, "%s is not a folder", folder);
             mha_error_at(err, path, 0, 0);
             return -1;
         }
@@ -318,22 +318,21 @@ int safe_file_check_target(const char *path, struct mha_error *err)
     if (stat(folder, &ds) != 0) {
         const int e = errno;
         mha_error_clear(err);
-        mha_error_set(err, "cannot write in %s: %s; nothing was written", folder,
+        mha_error_set(err, "cannot write in %s: %s", folder,
                       e == ENOENT ? "no such folder" : safe_file_reason(e));
         mha_error_at(err, path, 0, 0);
         return -1;
     }
     if (!S_ISDIR(ds.st_mode)) {
         mha_error_clear(err);
-        mha_error_set(err, "%s is not a folder; nothing was written", folder);
+        mha_error_set(err, "%s is not a folder", folder);
         mha_error_at(err, path, 0, 0);
         return -1;
     }
     if (faccessat(AT_FDCWD, folder, W_OK | X_OK, AT_EACCESS) != 0) {
         const int e = errno;
         mha_error_clear(err);
-        mha_error_set(err, "cannot write in %s: %s; nothing was written", folder,
-                      safe_file_reason(e));
+        mha_error_set(err, "cannot write in %s: %s", folder, safe_file_reason(e));
         mha_error_at(err, path, 0, 0);
         return -1;
     }
