@@ -17,6 +17,23 @@ wait_exit 0
 wait_for "saved the model at step 60 to m.json"
 check "--save wrote a model that --load opens" opens m.json
 
+# a model file loaded is saved too; an example is no model
+start 100 30 -- --load m.json
+wait_for "d_model 8"
+type_text ":save copy.json"
+keys Enter
+wait_for "Saved the model of m.json to copy.json."
+check ":save of a loaded model wrote one --load opens" opens copy.json
+type_text ":load translate"
+keys Enter
+wait_for "translate"
+type_text ":save x.json"
+keys Enter
+wait_for ":save writes a trained model, and none is shown here"
+keys q
+wait_exit 0
+check "nothing saved from an example" [ ! -e x.json ]
+
 # a scrub to step 0 saves step 0; :save FILE saves at once, and :save alone
 # (no --save) a new mha-model-1.json
 start 100 30 -- --train first-prev --steps 60

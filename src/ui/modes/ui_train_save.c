@@ -2,9 +2,10 @@
  * training screen is left (--save FILE, with no question: the step the
  * screen shows, a checkpoint after a scrub) and at any moment with
  * :save [FILE], on the training screen and on the stages of the model it
- * trains.  With --compare, --save FILE is one file per pane (the pane's
- * heads in the name, model_io_heads_name) and :save writes the pane in
- * focus.  A class's follower and a replay write nothing. */
+ * trains, or of a model file (or sentence file) loaded.  With --compare,
+ * --save FILE is one file per pane (the pane's heads in the name,
+ * model_io_heads_name) and :save writes the pane in focus.  A class's
+ * follower and a replay write nothing. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +61,70 @@ int ui_train_save_on_leave(struct ui_app *app, int status)
     return status;
 }
 
+/* The model the explorer shows and where it stands: the training's (the
+ * focused pane at the step shown), or a loaded model file's, read again
+ * into *loaded (free it).  NULL after a message when it shows none. */
+static const struct train_model *shown_model(struct ui_app *app, struct train_model **loaded,
+                                             char *what, size_t n)
+{
+    struct ui_state *st = &app->st;
+    const struct trun *t = app->train;
+    *loaded = NULL;
+    if (t) {
+        char which_one[32];
+        snprintf(what, n, "%s at step %ld", which(t, t->focus, which_one, sizeof which_one),
+                 trun_shown_step(t));
+        return trun_pane_model(&t->panes[t->focus], t->scrub);
+    }
+    if (!st->load_path[0] || !model_io_is_model_file(st->load_path)) {
+        ui_state_say(st, true,
+                     ":save writes a trained model, and none is shown here: --train TASK trains "
+                     "one, --load MODEL shows one.");
+        return NULL;
+    }
+    struct mha_error err;
+    mha_error_clear(&err);
+    *loaded = model_io_load(st->load_path, 1, &err);
+    if (!*loaded) {
+        char buf[MHA_ERROR_TEXT_MAX + MHA_ERROR_FILE_MAX + 32];
+        ui_state_say(st, true, "Not saved: %s.", mha_error_format(&err, buf, sizeof buf));
+        return NULL;
+    }
+    const char *slash = strrchr(st->load_path, '/');
+    snprintf(what, n, "the model of %s", slash ? slash + 1 : st->load_path);
+    return *loaded;
+}
+
+/* m to path (a new mha-model-N.json here when path is NULL), said on the
+ * status line. */
+static int save_model(struct ui_state *st, const struct train_model *m, const char *what,
+                      const char *path)
+{
+    char written[PATH_MAX + 64], buf[MHA_ERROR_TEXT_MAX + MHA_ERROR_FILE_MAX + 32];
+    struct mha_error err;
+    mha_error_clear(&err);
+    if (!path) { /* never over a file */
+        char *text = model_io_to_string(m);
+        if (!text) {
+            ui_state_say(st, true, "Not saved: out of memory.");
+            return -1;
+        }
+        const size_t len = strlen(text);
+        text[len] = '\n'; /* the terminating NUL becomes the file's last newline */
+        if (ui_export_write_buffer(text, len + 1, "model", "json", ".", NULL, written,
+                                   sizeof written, &err) != 0) {
+            ui_state_say(st, true, "Not saved: %s.", err.text);
+            return -1;
+        }
+        path = written;
+    } else if (safe_file_check_target(path, &err) != 0 || model_io_save(m, path, &err) != 0) {
+        ui_state_say(st, true, "Not saved: %s.", mha_error_format(&err, buf, sizeof buf));
+        return -1;
+    }
+    ui_state_say(st, false, "Saved %s to %s.", what, path);
+    return 0;
+}
+
 int ui_cmd_save(struct ui_state *st, struct ui_app *app, const char *arg)
 {
     if (app->follow) {
@@ -72,48 +137,18 @@ int ui_cmd_save(struct ui_state *st, struct ui_app *app, const char *arg)
         ui_state_say(st, true, ":save writes nothing while a recording replays.");
         return -1;
     }
-    const struct trun *t = app->train;
-    if (!t) {
-        ui_state_say(st, true,
-                     ":save writes a trained model, and none is shown here: --train TASK trains "
-                     "one.");
-        return -1;
-    }
-    const int i = t->focus;
-    const struct train_model *m = trun_pane_model(&t->panes[i], t->scrub);
-    const long step = trun_shown_step(t);
-    char path[PATH_MAX + 32], what[32];
-    which(t, i, what, sizeof what);
-    struct mha_error err;
-    mha_error_clear(&err);
-    if (!*arg && !app->save_path) { /* a new mha-model-N.json here, never over a file */
-        char *text = model_io_to_string(m);
-        const size_t len = text ? strlen(text) : 0;
-        if (text)
-            text[len] = '\n'; /* the terminating NUL becomes the file's last newline */
-        if (!text) {
-            ui_state_say(st, true, "Not saved: out of memory.");
-            return -1;
-        }
-        if (ui_export_write_buffer(text, len + 1, "model", "json", ".", NULL, path, sizeof path,
-                                   &err) != 0) {
-            ui_state_say(st, true, "Not saved: %s.", err.text);
-            return -1;
-        }
-        ui_state_say(st, false, "Saved %s at step %ld to %s.", what, step, path);
-        return 0;
-    }
+    char path[PATH_MAX + 32], what[PATH_MAX + 64];
     if (*arg && ui_path_expand(arg, path, sizeof path) != 0) {
         ui_state_say(st, true, "Not saved: %s is not a file name I can use.", arg);
         return -1;
     }
-    if (!*arg)
-        pane_path(app, i, path, sizeof path);
-    char buf[MHA_ERROR_TEXT_MAX + MHA_ERROR_FILE_MAX + 32];
-    if (safe_file_check_target(path, &err) != 0 || model_io_save(m, path, &err) != 0) {
-        ui_state_say(st, true, "Not saved: %s.", mha_error_format(&err, buf, sizeof buf));
+    struct train_model *loaded;
+    const struct train_model *m = shown_model(app, &loaded, what, sizeof what);
+    if (!m)
         return -1;
-    }
-    ui_state_say(st, false, "Saved %s at step %ld to %s.", what, step, path);
-    return 0;
+    if (!*arg && app->train && app->save_path)
+        pane_path(app, app->train->focus, path, sizeof path);
+    const int rc = save_model(st, m, what, *arg || (app->train && app->save_path) ? path : NULL);
+    train_model_free(loaded);
+    return rc;
 }
