@@ -257,6 +257,7 @@ int ui_app_interactive(struct ui_app *app)
     }
     set_term(scr);
     ui_app_setup_curses(app);
+    app->screen_up = true;
     /* bracketed paste: the terminal marks a paste, which is then text for
      * the ':' line, never keys (put back below) */
     fputs("\033[?2004h", stdout);

@@ -91,6 +91,7 @@ struct ui_app {
     struct trun *train;    /* the training screen (--train, --compare); NULL: none */
     long train_clock_ms;   /* the session clock at the last key or tick (ui_train_session_ms) */
     const char *save_path; /* --save FILE: where the model goes when the screen is left */
+    bool screen_up;        /* the terminal was the explorer's (ui_app_interactive got it) */
 };
 
 /* Recompute the layout for rows x cols (recreating the windows when the
@@ -314,7 +315,7 @@ char *ui_train_link_command(const struct ui_app *app);
  * HTML (fmt: an export format); path NULL: a new mha-train-<n> file here. */
 void ui_train_export(struct ui_app *app, int fmt, const char *path);
 /* --save FILE: write the model shown (each pane's with --compare) when the
- * training screen is left, saying so on stderr (after the terminal is
+ * training screen is left (once it was up), saying so on stderr (after the terminal is
  * restored); a failure is said and makes a status of 0 into 1.  Nothing
  * for a lesson's training, a follower or without --save.  The status. */
 int ui_train_save_on_leave(struct ui_app *app, int status);

@@ -41,8 +41,8 @@ static const char *which(const struct trun *t, int i, char *buf, size_t n)
 int ui_train_save_on_leave(struct ui_app *app, int status)
 {
     const struct trun *t = app->train;
-    if (!t || t->lesson || !app->save_path || app->follow)
-        return status;
+    if (!t || t->lesson || !app->save_path || app->follow || !app->screen_up)
+        return status; /* (a terminal that could not be used trained nothing) */
     const long step = trun_shown_step(t);
     for (int i = 0; i < t->n_panes; i++) {
         char path[PATH_MAX + 32], what[32], buf[MHA_ERROR_TEXT_MAX + MHA_ERROR_FILE_MAX + 32];
