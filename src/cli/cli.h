@@ -194,6 +194,7 @@ struct cli_record {
     FILE *f; /* sf's stream; NULL: not recording */
     bool force;
     bool placed; /* at its name since its start lines (a class may follow it) */
+    int error;   /* the errno of the explorer's write that failed, 0: none */
     const char *name;
 };
 

@@ -134,12 +134,14 @@ int cli_run_explorer(const struct cli_options *o, struct mha_example *ex,
                             .record_start = &start,
                             .record_started = record.f ? cli_record_started : NULL,
                             .record_ctx = &record,
+                            .record_error = &record.error,
                             .follow = follow,
                             .keys_from_tty = keys_from_tty,
                             .replay = o->replay && o->bench_frames <= 0 ? rec : NULL,
                             .replay_name = o->replay,
                             .speed = o->speed,
                             .train = train,
+                            .save = train ? o->save : NULL,
                             .no_mouse = o->no_mouse};
     rc = ui_run(ex, &uo);
     while (rc == UI_RUN_AGAIN) { /* a follower rejoins: from the teacher's start again */

@@ -327,6 +327,23 @@ static int compare_option(const char *arg, struct cli_options *o)
     return CLI_CONTINUE;
 }
 
+/* A file the program is to write, checked before any work (safe_file.h):
+ * CLI_CONTINUE, or CLI_EXIT_USAGE after "--save: m.json: ..." naming it. */
+static int output_refused(const char *opt, const char *path)
+{
+    struct mha_error err;
+    mha_error_clear(&err);
+    if (safe_file_check_target(path, &err) == 0)
+        return CLI_CONTINUE;
+    char text[MHA_ERROR_TEXT_MAX + MHA_ERROR_FILE_MAX + 32], shown[sizeof text + 256];
+    if (!path[0])
+        snprintf(text, sizeof text, "%s", err.text);
+    else
+        mha_error_format(&err, text, sizeof text);
+    fprintf(stderr, "%s: %s: %s\n", prog, opt, mha_text_escape(text, shown, sizeof shown));
+    return CLI_EXIT_USAGE;
+}
+
 /* --compare and the training screen's other limits; CLI_CONTINUE or an exit status. */
 static int screen_combinations(const struct cli_options *o)
 {
@@ -334,6 +351,16 @@ static int screen_combinations(const struct cli_options *o)
         return usage_error("%s cannot be combined with --follow: a follower's screen is the "
                            "teacher's recording",
                            o->record ? "--record" : "--replay");
+    if (o->follow && o->save)
+        return usage_error("%s cannot be combined with --follow: the teacher's stream never "
+                           "writes on a student's machine",
+                           "--save");
+    if (o->record && o->dump_stage != CLI_NO_DUMP)
+        return usage_error("%s cannot be combined with --dump: a recording holds the keys of "
+                           "the explorer, and --dump opens none",
+                           "--record");
+    if (o->record && !o->bench_frames && output_refused("--record", o->record) != CLI_CONTINUE)
+        return CLI_EXIT_USAGE;
     if (o->follow && (o->dump_stage != CLI_NO_DUMP || o->bench_frames > 0))
         return usage_error("%s cannot be combined with --follow, which needs a terminal",
                            o->dump_stage != CLI_NO_DUMP ? "--dump" : "--bench-frames");
@@ -542,12 +569,16 @@ static int train_combinations(const struct cli_options *o)
     if (o->grad &&
         (o->load || o->dump_stage != CLI_NO_DUMP || o->d_model || o->heads || o->seed >= 0))
         return usage_error("%s takes only --batch BATCH: the model file fixes the rest", "--grad");
-    struct mha_error err; /* a FIFO or a device: refused before any training */
-    if (o->save && safe_file_check_target(o->save, &err) != 0) {
-        char shown[512];
-        fprintf(stderr, "%s: --save: %s: %s\n", prog, mha_text_escape(o->save, shown, sizeof shown),
-                err.text);
-        return CLI_EXIT_USAGE;
+    /* an empty name, a FIFO, a device, a missing folder: refused before any
+     * training; with --compare each pane's file */
+    for (int i = 0; o->save && i < (o->n_compare ? o->n_compare : 1); i++) {
+        char name[PATH_MAX + 32];
+        if (o->n_compare)
+            model_io_heads_name(o->save, o->compare[i], name, sizeof name);
+        else
+            snprintf(name, sizeof name, "%s", o->save);
+        if (output_refused("--save", name) != CLI_CONTINUE)
+            return CLI_EXIT_USAGE;
     }
     return CLI_CONTINUE;
 }

@@ -57,9 +57,14 @@ int cli_record_finish(struct cli_record *r, const char *name, int status)
 {
     if (!r->f)
         return status;
-    bool bad = ferror(r->f) != 0;
-    bad = fflush(r->f) != 0 || bad;
-    int e = bad ? errno : 0;
+    bool bad = ferror(r->f) != 0 || r->error != 0;
+    int e = r->error;
+    if (fflush(r->f) != 0) {
+        e = e ? e : errno;
+        bad = true;
+    }
+    if (bad && !e) /* a write failed and its reason was not kept */
+        e = EIO;
     const long size = ftell(r->f);
     struct mha_error err;
     if (safe_file_finish(&r->sf, &err) != 0) { /* fsync and close */
@@ -72,13 +77,13 @@ int cli_record_finish(struct cli_record *r, const char *name, int status)
             fprintf(stderr,
                     "%s: --record: %s is incomplete: writing it failed (%s); the keys before the "
                     "failure are kept\n",
-                    prog, name, strerror(e));
+                    prog, name, safe_file_reason(e));
         return bad && !status ? EXIT_FAILURE : status;
     }
     if (size <= 0) { /* the explorer never started: nothing to keep */
         safe_file_discard(&r->sf);
         if (bad && status == 0) {
-            fprintf(stderr, "%s: --record: cannot write %s: %s\n", prog, name, strerror(e));
+            fprintf(stderr, "%s: --record: cannot write %s: %s\n", prog, name, safe_file_reason(e));
             return EXIT_FAILURE;
         }
         return status;
@@ -95,7 +100,7 @@ int cli_record_finish(struct cli_record *r, const char *name, int status)
         fprintf(stderr,
                 "%s: --record: %s is incomplete: writing it failed (%s); the keys before the "
                 "failure are kept\n",
-                prog, name, strerror(e));
+                prog, name, safe_file_reason(e));
         return status ? status : EXIT_FAILURE;
     }
     return status;

@@ -347,8 +347,9 @@ int cli_train_summary(const struct cli_options *o)
     const long total = run->model->step;
     int rc = 0;
     if (o->save && save_held(run->model, o->save, &err)) {
-        cli_report(&err);
-        rc = CLI_EXIT_USAGE;
+        cli_report(&err); /* the path was checked before training: the output could not be
+                             written (a full disk) */
+        rc = EXIT_FAILURE;
     }
     if (!rc) {
         write_summary(stdout, run, &stop, o->format, total ? ms / (double)total : 0.0);

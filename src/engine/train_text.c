@@ -27,10 +27,14 @@ static uint32_t decode(const char *s, size_t len, size_t *at)
 
 enum char_class { SPACE, PUNCT, WORD };
 
+/* The invisible format characters (zero-width space, non-joiner and
+ * joiner, word joiner, zero-width no-break space) are never a space: kept
+ * inside the word they stand in (a text file refuses the zero-width spaces,
+ * train_text_check). */
 static enum char_class class_of(uint32_t c)
 {
     if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f' || c == 0xA0 ||
-        (c >= 0x2000 && c <= 0x200B) || c == 0x202F || c == 0x205F || c == 0x3000 || c == 0xFEFF)
+        (c >= 0x2000 && c <= 0x200A) || c == 0x202F || c == 0x205F || c == 0x3000)
         return SPACE;
     if (c < 0x80)
         return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
@@ -212,6 +216,30 @@ static void line_col(const char *s, size_t at, int *line, int *col)
     *col = c;
 }
 
+/* A zero-width space (U+200B, or U+FEFF after the start) in valid UTF-8 s:
+ * invisible, it would split a word where the reader sees one, or make two
+ * words look like one.  0 without one, else -1 + err at its line and
+ * column. */
+static int zero_width(const char *s, size_t len, size_t from, const char *name,
+                      struct mha_error *err)
+{
+    for (size_t at = from; at < len;) {
+        const size_t here = at;
+        const uint32_t c = decode(s, len, &at);
+        if (c != 0x200B && c != 0xFEFF)
+            continue;
+        int line, col;
+        line_col(s, here, &line, &col);
+        mha_error_set(err,
+                      "a zero-width %s (U+%04X): invisible, it would cut a word the reader sees "
+                      "whole; remove it (a word is cut at spaces only)",
+                      c == 0x200B ? "space" : "no-break space", (unsigned)c);
+        mha_error_at(err, name, line, col);
+        return -1;
+    }
+    return 0;
+}
+
 int train_text_check(const char *s, size_t len, const char *name, struct mha_error *err)
 {
     size_t from = len >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3) ? 3 : 0;
@@ -219,7 +247,7 @@ int train_text_check(const char *s, size_t len, const char *name, struct mha_err
     char what[96];
     const size_t bad = from + mha_text_find_unsafe(s + from, len - from, true, what, sizeof what);
     if (!nul && bad >= len)
-        return 0;
+        return zero_width(s, len, from, name, err);
     int line, col;
     if (nul && (size_t)(nul - s) <= bad) {
         line_col(s, (size_t)(nul - s), &line, &col);

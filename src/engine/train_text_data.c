@@ -390,10 +390,15 @@ struct train_dataset *train_text_dataset_new(const char *text, size_t len, const
     for (int l = 0; l < w.lines; l++) {
         const int n = line_words(&w, l), r = rows_of(n, T);
         if (r > TRAIN_TEXT_MAX_ROWS - rows) {
+            /* a larger --context makes fewer rows only of lines longer than it */
+            const bool split = t.split_lines + (n > T) > 0;
             mha_error_set(err,
                           "more than %d rows of at most %d words: the text is too long to "
-                          "train on; use a larger --context or a shorter text",
-                          TRAIN_TEXT_MAX_ROWS, T);
+                          "train on; use %s",
+                          TRAIN_TEXT_MAX_ROWS, T,
+                          split ? "a larger --context or a shorter text"
+                                : "a shorter text (each line is one row: none is longer than "
+                                  "--context)");
             mha_error_at(err, name, l + 1, 0);
             goto fail;
         }

@@ -41,12 +41,17 @@ static void unknown_word(const struct train_model *m, const char *word, char *ms
 
 /* The words of s as m reads them: a text model's words (lower-cased when it
  * was trained so), else labels between spaces; their ids into ids.  0, or
- * -1 + err naming every unknown word with the closest known ones. */
-static int sentence_ids(const struct train_model *m, const char *path, const char *what,
-                        const char *s, int *ids, int *count, struct mha_error *err)
+ * -1 + err naming every unknown word with the closest known ones.  path is
+ * the model file, or (sentence) the sentence file that names it. */
+static int sentence_ids(const struct train_model *m, const char *path, bool sentence,
+                        const char *what, const char *s, int *ids, int *count,
+                        struct mha_error *err)
 {
     if (strrchr(path, '/'))
         path = strrchr(path, '/') + 1; /* the file's name, not its folders */
+    char model[300];
+    snprintf(model, sizeof model,
+             sentence ? "the model the sentence file %s names" : "the model %s", path);
     const size_t len = strlen(s);
     char bad[96];
     if (mha_text_find_unsafe(s, len, true, bad, sizeof bad) < len)
@@ -86,13 +91,13 @@ static int sentence_ids(const struct train_model *m, const char *path, const cha
     free(buf);
     if (n_unknown)
         return mha_error_set(err, "%s: %s not in the vocabulary of %s (%d words): %s", what,
-                             n_unknown == 1 ? "a word is" : "words are", path, m->cfg.vocab,
+                             n_unknown == 1 ? "a word is" : "words are", model, m->cfg.vocab,
                              unknown);
     if (n == 0)
         return mha_error_set(err, "%s: give at least one word of the model's vocabulary", what);
     if (n > m->cfg.context)
-        return mha_error_set(err, "%s: %d words; the model %s takes at most %d (its context)", what,
-                             n, path, m->cfg.context);
+        return mha_error_set(err, "%s: %d words; %s takes at most %d (its context)", what, n, model,
+                             m->cfg.context);
     *count = n;
     return 0;
 }
@@ -107,13 +112,11 @@ struct mha_example *model_io_example_layer(const char *path, const char *tokens,
                                            const char *what, int layer, struct mha_error *err)
 {
     char words[MODEL_IO_WORDS_MAX];
-    if (!tokens) { /* a sentence file: its own words */
-        const int k = model_io_sentence_words(path, words, sizeof words, err);
-        if (k < 0)
-            return NULL;
-        if (k)
-            tokens = words, what = "\"words\"";
-    }
+    const int sentence = model_io_sentence_words(path, words, sizeof words, err);
+    if (sentence < 0)
+        return NULL;
+    if (!tokens && sentence) /* a sentence file: its own words */
+        tokens = words, what = "\"words\"";
     struct train_model *m = model_io_load_kept(path, 1, err);
     if (!m)
         return NULL;
@@ -125,7 +128,7 @@ struct mha_example *model_io_example_layer(const char *path, const char *tokens,
         mha_error_set(err, "--layer: %s", text);
         goto done;
     }
-    if (tokens && (sentence_ids(m, path, what, tokens, ids, &n, err) ||
+    if (tokens && (sentence_ids(m, path, sentence > 0, what, tokens, ids, &n, err) ||
                    train_model_set_sample(m, ids, n, err)))
         goto done;
     if ((tokens || layer >= 0) && m->sample_len > 0 && train_model_sample_forward(m, err))
@@ -155,5 +158,8 @@ done:
 int model_io_sentence_ids(const struct train_model *m, const char *path, const char *what,
                           const char *words, int *ids, int *count, struct mha_error *err)
 {
-    return sentence_ids(m, path, what, words, ids, count, err);
+    char own[MODEL_IO_WORDS_MAX];
+    struct mha_error ignored;
+    const bool sentence = model_io_sentence_words(path, own, sizeof own, &ignored) > 0;
+    return sentence_ids(m, path, sentence, what, words, ids, count, err);
 }

@@ -3,19 +3,35 @@
  * place. */
 #include "io/safe_file.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pwd.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+const char *safe_file_reason(int code)
+{
+    if (code == ENOSPC)
+        return "no space left on device";
+#ifdef EDQUOT
+    if (code == EDQUOT)
+        return "no space left on device (the disk quota is used up)";
+#endif
+    return strerror(code);
+}
 
 static int fail(struct mha_error *err, const char *path, const char *what, int code)
 {
     mha_error_clear(err);
     if (code)
-        mha_error_set(err, "cannot %s: %s", what, strerror(code));
+        mha_error_set(err, "cannot %s: %s", what, safe_file_reason(code));
     else
         mha_error_set(err, "%s", what);
     mha_error_at(err, path, 0, 0);
@@ -153,7 +169,24 @@ int safe_file_read(const char *path, size_t max, const char *what, char **out, s
 
 /* ---- writing ------------------------------------------------------------------------- */
 
-int safe_file_resolve(const char *path, char *out, size_t n)
+/* A link at cur (sb: its lstat) that the kernel's protected_symlinks rule
+ * would not follow: in a sticky folder anyone may write to, a link that
+ * belongs neither to the user nor to the folder's owner.  Its owner into
+ * *owner. */
+static bool planted(const char *cur, const struct stat *sb, uid_t *owner)
+{
+    char dir[PATH_MAX];
+    safe_file_folder(cur, dir, sizeof dir);
+    struct stat ds;
+    if (stat(dir, &ds) != 0 || !(ds.st_mode & S_ISVTX) || !(ds.st_mode & S_IWOTH))
+        return false;
+    *owner = sb->st_uid;
+    return sb->st_uid != geteuid() && sb->st_uid != ds.st_uid;
+}
+
+/* safe_file_resolve, and (err not NULL) the links it may follow: -1 with
+ * errno, or with errno 0 and err saying which link was refused. */
+static int resolve(const char *path, char *out, size_t n, struct mha_error *err)
 {
     char cur[PATH_MAX], link[PATH_MAX];
     if (snprintf(cur, sizeof cur, "%s", path) >= (int)sizeof cur) {
@@ -166,6 +199,24 @@ int safe_file_resolve(const char *path, char *out, size_t n)
             if (snprintf(out, n, "%s", cur) < (int)n)
                 return 0;
             errno = ENAMETOOLONG;
+            return -1;
+        }
+        uid_t owner;
+        if (err && planted(cur, &sb, &owner)) {
+            const struct passwd *pw = getpwuid(owner);
+            char who[96];
+            if (pw)
+                snprintf(who, sizeof who, "%s (uid %ld)", pw->pw_name, (long)owner);
+            else
+                snprintf(who, sizeof who, "uid %ld", (long)owner);
+            mha_error_clear(err);
+            mha_error_set(err,
+                          "is a symbolic link owned by %s in a shared folder (sticky, writable "
+                          "by everyone), neither yours nor the folder owner's: it is not "
+                          "followed",
+                          who);
+            mha_error_at(err, cur, 0, 0);
+            errno = 0;
             return -1;
         }
         const ssize_t len = readlink(cur, link, sizeof link - 1);
@@ -187,6 +238,11 @@ int safe_file_resolve(const char *path, char *out, size_t n)
     }
     errno = ELOOP;
     return -1;
+}
+
+int safe_file_resolve(const char *path, char *out, size_t n)
+{
+    return resolve(path, out, n, NULL);
 }
 
 void safe_file_folder(const char *path, char *dir, size_t n)
@@ -212,39 +268,75 @@ static const char *left(const struct safe_file *sf)
 static int write_fail(const struct safe_file *sf, struct mha_error *err, const char *what, int e)
 {
     mha_error_clear(err);
-    mha_error_set(err, "cannot %s: %s%s", what, strerror(e), left(sf));
+    mha_error_set(err, "cannot %s: %s%s", what, safe_file_reason(e), left(sf));
     mha_error_at(err, sf->name, 0, 0);
     return -1;
 }
 
-/* Resolve path into target and look at what is there: 0 (existed and mode
- * set when it is a regular file), or -1 with err. */
-static int look(const char *path, char *target, size_t n, bool *existed, mode_t *mode,
+/* Resolve path into target and look at what is there: 0 (existed, mode
+ * and owner set when it is a regular file), or -1 with err. */
+static int look(const char *path, char *target, size_t n, bool *existed, struct stat *old,
                 struct mha_error *err)
 {
     *existed = false;
-    if (safe_file_resolve(path, target, n) != 0)
-        return fail(err, path, "write", errno);
-    struct stat sb;
-    if (lstat(target, &sb) != 0) {
+    if (!path[0])
+        return fail(err, path, "an empty file name: give the file to write", 0);
+    if (resolve(path, target, n, err) != 0)
+        return errno ? fail(err, path, "write", errno) : -1;
+    if (lstat(target, old) != 0) {
+        if (errno == ENOTDIR) {
+            char folder[PATH_MAX];
+            safe_file_folder(target, folder, sizeof folder);
+            mha_error_clear(err);
+            mha_error_set(err, "%s is not a folder", folder);
+            mha_error_at(err, path, 0, 0);
+            return -1;
+        }
         if (errno != ENOENT)
             return fail(err, path, "write", errno);
         return 0;
     }
-    const char *why = not_regular(&sb, false);
+    const char *why = not_regular(old, false);
     if (why)
         return fail(err, path, why, 0);
     *existed = true;
-    *mode = sb.st_mode & 0777;
     return 0;
 }
 
 int safe_file_check_target(const char *path, struct mha_error *err)
 {
-    char target[PATH_MAX];
+    char target[PATH_MAX], folder[PATH_MAX];
     bool existed;
-    mode_t mode;
-    return look(path, target, sizeof target, &existed, &mode, err);
+    struct stat old;
+    if (look(path, target, sizeof target, &existed, &old, err))
+        return -1;
+    /* the temporary is made in the target's folder: it must be one, and
+     * writable by this user (faccessat with AT_EACCESS: as root too, a
+     * read-only file system says so) */
+    safe_file_folder(target, folder, sizeof folder);
+    struct stat ds;
+    if (stat(folder, &ds) != 0) {
+        const int e = errno;
+        mha_error_clear(err);
+        mha_error_set(err, "cannot write in %s: %s", folder,
+                      e == ENOENT ? "no such folder" : safe_file_reason(e));
+        mha_error_at(err, path, 0, 0);
+        return -1;
+    }
+    if (!S_ISDIR(ds.st_mode)) {
+        mha_error_clear(err);
+        mha_error_set(err, "%s is not a folder", folder);
+        mha_error_at(err, path, 0, 0);
+        return -1;
+    }
+    if (faccessat(AT_FDCWD, folder, W_OK | X_OK, AT_EACCESS) != 0) {
+        const int e = errno;
+        mha_error_clear(err);
+        mha_error_set(err, "cannot write in %s: %s", folder, safe_file_reason(e));
+        mha_error_at(err, path, 0, 0);
+        return -1;
+    }
+    return 0;
 }
 
 /* 0666 less the umask: the mode open(O_CREAT, 0666) would give. */
@@ -255,7 +347,9 @@ static mode_t new_file_mode(void)
     return 0666 & ~mask;
 }
 
-/* The temporary at tmp (a mkstemp template), given sf->mode. */
+/* The temporary at tmp (a mkstemp template), given sf->mode, locked
+ * (flock, held by sf->lock until it is placed or removed, so a later save
+ * can tell a temporary in use from one a killed program left). */
 static int make_tmp(struct safe_file *sf, const char *folder, struct mha_error *err)
 {
     sf->fd = mkstemp(sf->tmp); /* O_CREAT | O_EXCL: a link planted at the name fails */
@@ -265,10 +359,16 @@ static int make_tmp(struct safe_file *sf, const char *folder, struct mha_error *
         const int e = errno;
         sf->tmp[0] = '\0';
         mha_error_clear(err);
-        mha_error_set(err, "cannot write in %s: %s%s", folder, strerror(e), left(sf));
+        mha_error_set(err, "cannot write in %s: %s%s", folder, safe_file_reason(e), left(sf));
         mha_error_at(err, sf->name, 0, 0);
         return -1;
     }
+    if (flock(sf->fd, LOCK_EX | LOCK_NB) == 0)
+        sf->lock = fcntl(sf->fd, F_DUPFD_CLOEXEC, 0);
+    /* the old file's owner where this user may give it (root, or a group
+     * of one's own), then its mode */
+    if (sf->existed && fchown(sf->fd, sf->uid, sf->gid) != 0)
+        (void)!fchown(sf->fd, (uid_t)-1, sf->gid);
     if (fchmod(sf->fd, sf->mode) != 0) {
         const int e = errno;
         safe_file_discard(sf);
@@ -277,10 +377,57 @@ static int make_tmp(struct safe_file *sf, const char *folder, struct mha_error *
     return 0;
 }
 
+/* Whether name is "base.part-XXXXXX", a temporary of this program's for
+ * base (mkstemp's six letters and digits). */
+static bool is_temporary_of(const char *name, const char *base)
+{
+    const size_t b = strlen(base);
+    if (strncmp(name, base, b) != 0 || strncmp(name + b, ".part-", 6) != 0)
+        return false;
+    const char *x = name + b + 6;
+    if (strlen(x) != 6)
+        return false;
+    for (int i = 0; i < 6; i++)
+        if (!((x[i] >= 'a' && x[i] <= 'z') || (x[i] >= 'A' && x[i] <= 'Z') ||
+              (x[i] >= '0' && x[i] <= '9')))
+            return false;
+    return true;
+}
+
+/* Remove the temporaries of target that a program killed while saving it
+ * left (SIGKILL cannot be caught): this user's regular files named
+ * target.part-XXXXXX that no save holds locked. */
+static void remove_leftovers(const char *target, const char *folder)
+{
+    const char *base = strrchr(target, '/');
+    base = base ? base + 1 : target;
+    DIR *d = opendir(folder);
+    if (!d)
+        return;
+    const struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!is_temporary_of(e->d_name, base))
+            continue;
+        char path[PATH_MAX];
+        if (snprintf(path, sizeof path, "%s/%s", folder, e->d_name) >= (int)sizeof path)
+            continue;
+        const int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        struct stat sb;
+        if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_uid == geteuid() &&
+            flock(fd, LOCK_EX | LOCK_NB) == 0)
+            unlink(path);
+        close(fd);
+    }
+    closedir(d);
+}
+
 static void init(struct safe_file *sf, const char *name)
 {
     memset(sf, 0, sizeof *sf);
     sf->fd = -1;
+    sf->lock = -1;
     sf->name = name;
 }
 
@@ -288,10 +435,17 @@ int safe_file_create(struct safe_file *sf, const char *path, struct mha_error *e
 {
     init(sf, path);
     sf->mode = new_file_mode();
-    if (look(path, sf->target, sizeof sf->target, &sf->existed, &sf->mode, err))
+    struct stat old;
+    if (look(path, sf->target, sizeof sf->target, &sf->existed, &old, err))
         return -1;
+    if (sf->existed) {
+        sf->mode = old.st_mode & 0777;
+        sf->uid = old.st_uid;
+        sf->gid = old.st_gid;
+    }
     char folder[PATH_MAX];
     safe_file_folder(sf->target, folder, sizeof folder);
+    remove_leftovers(sf->target, folder);
     const char *base = strrchr(sf->target, '/');
     base = base ? base + 1 : sf->target;
     /* "NAME.part-XXXXXX" beside it, or a short name when NAME is long */
@@ -383,6 +537,9 @@ int safe_file_place(struct safe_file *sf, const char *name, bool replace, struct
         return -1;
     }
     sf->tmp[0] = '\0';
+    if (sf->lock >= 0)
+        close(sf->lock);
+    sf->lock = -1;
     sync_folder(dest);
     return 0;
 }
@@ -407,25 +564,60 @@ void safe_file_discard(struct safe_file *sf)
     if (sf->tmp[0])
         unlink(sf->tmp);
     sf->tmp[0] = '\0';
+    if (sf->lock >= 0)
+        close(sf->lock);
+    sf->lock = -1;
+}
+
+void safe_file_hold_signals(struct safe_file_signals *held)
+{
+    sigemptyset(&held->set);
+    const int sigs[] = {SIGINT,  SIGTERM, SIGHUP,  SIGQUIT, SIGPIPE,
+                        SIGALRM, SIGUSR1, SIGUSR2, SIGXFSZ};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        sigaddset(&held->set, sigs[i]);
+    sigprocmask(SIG_BLOCK, &held->set, &held->before);
+    sigset_t pending;
+    held->xfsz_before = sigpending(&pending) == 0 && sigismember(&pending, SIGXFSZ) == 1;
+}
+
+void safe_file_release_signals(const struct safe_file_signals *held)
+{
+    /* a write past the file-size limit failed with EFBIG, which the
+     * message says: its SIGXFSZ is not also a crash */
+    sigset_t pending, xfsz;
+    if (!held->xfsz_before && sigpending(&pending) == 0 && sigismember(&pending, SIGXFSZ) == 1 &&
+        !sigismember(&held->before, SIGXFSZ)) {
+        sigemptyset(&xfsz);
+        sigaddset(&xfsz, SIGXFSZ);
+        const struct timespec now = {0, 0};
+        sigtimedwait(&xfsz, NULL, &now);
+    }
+    sigprocmask(SIG_SETMASK, &held->before, NULL);
 }
 
 int safe_file_write(const char *path, const void *data, size_t len, struct mha_error *err)
 {
+    struct safe_file_signals held;
+    safe_file_hold_signals(&held);
     struct safe_file sf;
-    if (safe_file_create(&sf, path, err) != 0)
-        return -1;
+    int rc = safe_file_create(&sf, path, err);
     const char *p = data;
-    while (len > 0) {
+    while (rc == 0 && len > 0) {
         const ssize_t got = write(sf.fd, p, len);
         if (got < 0 && errno == EINTR)
             continue;
         if (got <= 0) {
             const int e = got < 0 ? errno : EIO;
             safe_file_discard(&sf);
-            return write_fail(&sf, err, "write", e);
+            rc = write_fail(&sf, err, "write", e);
+            break;
         }
         p += got;
         len -= (size_t)got;
     }
-    return safe_file_commit(&sf, err);
+    if (rc == 0)
+        rc = safe_file_commit(&sf, err);
+    safe_file_release_signals(&held);
+    return rc;
 }

@@ -13,12 +13,18 @@
 #define MHA_SAFE_FILE_H
 
 #include <limits.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <sys/types.h>
 
 #include "engine/mha_error.h"
+
+/* What went wrong (an errno), for a message: a full disk or a used-up
+ * quota in the words the documentation uses ("no space left on device"),
+ * anything else as strerror says it. */
+const char *safe_file_reason(int code);
 
 /* A descriptor open for reading on the regular file at path (blocking mode
  * restored, close-on-exec), or -1 with err = "path: cannot open: ..." or
@@ -46,22 +52,32 @@ int safe_file_read(const char *path, size_t max, const char *what, char **out, s
  *     a regular file";
  *   - a symbolic link is followed to the file it names (even one that does
  *     not exist yet), and that file is replaced in its own folder, so the
- *     link stays a link;
+ *     link stays a link; but a link in a sticky folder anyone may write to
+ *     (/tmp, a lab's shared folder) is followed only when it belongs to the
+ *     user or to the folder's owner, the kernel's protected_symlinks rule
+ *     ("FILE: is a symbolic link owned by uid 1001 in a shared folder ...");
  *   - the temporary is made by mkstemp (O_CREAT | O_EXCL: never a guessable
- *     name, never through a symbolic link planted there), written, fsynced,
- *     given the old file's mode (a new file: 0666 less the umask), renamed
+ *     name, never through a symbolic link planted there) and locked (flock)
+ *     while it lives, written, fsynced, given the old file's owner where
+ *     the user may and its mode (a new file: 0666 less the umask), renamed
  *     into place, and the folder fsynced;
+ *   - temporaries of the same target that no save holds locked (left by a
+ *     program killed with SIGKILL while saving) are removed first;
  *   - on any failure the temporary is removed and the old file is left
- *     byte for byte as it was, and the message says so. */
+ *     byte for byte as it was, and the message says so ("no space left on
+ *     device" for a full disk or a used-up quota). */
 
 struct safe_file {
     char target[PATH_MAX]; /* the file that is replaced (links followed) */
     char tmp[PATH_MAX];    /* the temporary beside it, "" once gone */
     const char *name;      /* the name the caller gave, for messages */
     int fd;                /* the temporary, -1 once closed */
+    int lock;              /* holds the temporary's flock until it is placed or removed */
     FILE *f;               /* a stream on fd (safe_file_stream), or NULL */
     bool existed;          /* target was there when the temporary was made */
     mode_t mode;           /* the mode the file gets */
+    uid_t uid;             /* the old file's owner and group (existed) */
+    gid_t gid;
 };
 
 /* The file path names once symbolic links are followed (it need not
@@ -72,9 +88,12 @@ int safe_file_resolve(const char *path, char *out, size_t n);
  * the root. */
 void safe_file_folder(const char *path, char *dir, size_t n);
 
-/* Refuse what is at path when it exists and is not a regular file (links
- * followed); 0 when a file may be written there (nothing checks that the
- * folder is writable).  -1 with err "path: is a FIFO ..." and the like. */
+/* Check, before any work, that a file may be written at path: refuse an
+ * empty name, what exists there and is not a regular file (links followed
+ * as above, a planted one refused), a folder that does not exist or is not
+ * one, and a folder this user may not write in.  0, or -1 with err
+ * "path: is a FIFO ...", "path: cannot write in out: no such folder; nothing
+ * was written" and the like.  Nothing is created. */
 int safe_file_check_target(const char *path, struct mha_error *err);
 
 /* Start writing the file at path: check and resolve it (above), make the
@@ -110,8 +129,20 @@ int safe_file_commit(struct safe_file *sf, struct mha_error *err);
 /* Close and remove the temporary (nothing placed).  Safe to call twice. */
 void safe_file_discard(struct safe_file *sf);
 
+/* Termination signals (INT, TERM, HUP, QUIT, PIPE, ALRM, USR1, USR2)
+ * held back while a file is saved, so that whatever ends the program
+ * leaves either the old file or the new one whole, never a temporary: they
+ * take effect on release.  SIGXFSZ too: a write past the file-size limit
+ * fails with EFBIG (said in the message) instead of killing the program. */
+struct safe_file_signals {
+    sigset_t set, before;
+    bool xfsz_before;
+};
+void safe_file_hold_signals(struct safe_file_signals *held);
+void safe_file_release_signals(const struct safe_file_signals *held);
+
 /* The whole of data (len bytes) as the file at path, through the steps
- * above.  0, or -1 with err. */
+ * above, with the signals held meanwhile.  0, or -1 with err. */
 int safe_file_write(const char *path, const void *data, size_t len, struct mha_error *err);
 
 #endif

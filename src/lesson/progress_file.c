@@ -327,7 +327,8 @@ static int named(struct mha_error *err, const char *target)
     return -1;
 }
 
-int progress_file_write(const char *target, const json_t *root, struct mha_error *err)
+/* The save itself, with the signals held (progress_file_write). */
+static int write_held(const char *target, const json_t *root, struct mha_error *err)
 {
     struct safe_file sf;
     if (safe_file_create(&sf, target, err) != 0)
@@ -345,4 +346,13 @@ int progress_file_write(const char *target, const json_t *root, struct mha_error
         return named(err, target);
     }
     return safe_file_commit(&sf, err) != 0 ? named(err, target) : 0;
+}
+
+int progress_file_write(const char *target, const json_t *root, struct mha_error *err)
+{
+    struct safe_file_signals held; /* whatever ends the program leaves no temporary */
+    safe_file_hold_signals(&held);
+    const int rc = write_held(target, root, err);
+    safe_file_release_signals(&held);
+    return rc;
 }

@@ -52,6 +52,8 @@ struct ui_options {
                                           (the caller puts the file in place, so a class can
                                           follow it as it grows), or NULL */
     void *record_ctx;
+    int *record_error;              /* where the errno of a write that failed goes (the
+                                       caller says why on exit), or NULL */
     const struct recording *replay; /* play these keys in (the caller keeps it) */
     const char *replay_name;
     double speed;              /* the replay's times are divided by it; 0 = 1 */
@@ -61,7 +63,9 @@ struct ui_options {
 
     /* The training screen (main.c: --train TASK on a terminal, --compare). */
     const struct trun_setup *train; /* open on it (ex may be NULL then), or NULL */
-    bool no_mouse; /* main.c: --no-mouse: leave clicks and the wheel to the terminal */
+    const char *save; /* --save FILE: the model shown is written there when the training screen
+                         is left (--compare: one file per pane, its heads in the name) */
+    bool no_mouse;    /* main.c: --no-mouse: leave clicks and the wheel to the terminal */
 };
 
 /* Run the explorer on ex until the user quits.  The explorer takes ownership

@@ -3,21 +3,29 @@
  * the --save path, a symbolic link planted at the temporary name the
  * program once used (PATH.tmp<pid>, the PID kept by exec), a 0600 model, a
  * full disk, /dev/full, 99 MB of empty rows, a vocabulary that names a
- * token twice.  Each must be refused with status 2 and a message, or
- * written without touching anything but the file named. */
+ * token twice; output paths that cannot be written (refused before any
+ * training), a real full file system (a small tmpfs), a signal in the
+ * middle of a save (fsync_signal.c, preloaded), a temporary a killed save
+ * left, and a link another user planted in a shared folder.  Each must be
+ * refused with status 2 and a message (a write that fails on the way: 1),
+ * or written without touching anything but the file named. */
+#define _GNU_SOURCE /* unshare */
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "hostile_run.h"
@@ -207,7 +215,7 @@ START_TEST(a_full_disk_leaves_the_old_model_as_it_was)
     hostile_run_child_hook = limit_file_size;
     struct hostile_result r = save_to(model);
     hostile_run_child_hook = NULL;
-    expect(&r, 2, "model.json: cannot write: File too large; the file is left as it was");
+    expect(&r, 1, "model.json: cannot write: File too large; the file is left as it was");
     char *text = contents(model);
     ck_assert_str_eq(text, "the model of yesterday\n");
     free(text);
@@ -270,6 +278,327 @@ START_TEST(a_token_named_twice_is_refused)
 }
 END_TEST
 
+/* ---- paths checked before any work ---------------------------------------------------- */
+
+static void as_nobody(void)
+{
+    if (geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0))
+        _exit(126);
+}
+
+START_TEST(output_paths_are_refused_before_any_training)
+{
+    char dir[300], file[300], sub[300];
+    in_scratch("file", file, sizeof file);
+    put(file, "a file\n", 0644);
+    const struct {
+        const char *opt, *path, *says;
+    } cases[] = {
+        {"--save", "", "--save: an empty file name: give the file to write"},
+        {"--save", in_scratch("none/m.json", dir, sizeof dir), "none/m.json: cannot write in "},
+        {"--save", dir, "no such folder"},
+        {"--save", in_scratch("file/m.json", sub, sizeof sub), "is not a folder"},
+        {"--save", scratch, "is a directory, not a file"},
+        {"--record", "", "--record: an empty file name: give the file to write"},
+        {"--record", dir, "no such folder"},
+        {"--record", "/dev/null", "/dev/null: is a character device, not a regular file"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        /* ten million steps: a run that trained before the check would time out */
+        const char *save[] = {"--train",     "prev",   "--steps", "10000000", cases[i].opt,
+                              cases[i].path, "--dump", "summary", NULL};
+        const char *record[] = {cases[i].opt, cases[i].path, NULL};
+        struct hostile_result r =
+            hostile_run(strcmp(cases[i].opt, "--save") ? record : save, NULL, NULL, 20);
+        ck_assert_msg(r.seconds < 5, "%s '%s': %.1f s", cases[i].opt, cases[i].path, r.seconds);
+        expect(&r, 2, cases[i].says);
+    }
+    /* --compare: each pane's file, its heads in the name */
+    struct hostile_result r =
+        hostile_run((const char *[]){"--train", "prev", "--compare", "1,2", "--save", dir, NULL},
+                    NULL, NULL, 20);
+    expect(&r, 2, "none/m-heads1.json: cannot write in ");
+    /* --record with --dump is refused, not ignored */
+    r = hostile_run((const char *[]){"--record", "x.rec", "--dump", "attention", NULL}, NULL, NULL,
+                    20);
+    expect(&r, 2, "--record cannot be combined with --dump");
+    ck_assert(!holds("part"));
+}
+END_TEST
+
+START_TEST(a_folder_without_permission_is_refused_before_training)
+{
+    char dir[300], model[300];
+    ck_assert_int_eq(mkdir(in_scratch("locked", dir, sizeof dir), 0755), 0);
+    in_scratch("locked/m.json", model, sizeof model);
+    if (geteuid() == 0) { /* root writes anywhere: the program runs as nobody */
+        ck_assert_int_eq(chmod(scratch, 0755), 0);
+        hostile_run_child_hook = as_nobody;
+    } else {
+        ck_assert_int_eq(chmod(dir, 0555), 0);
+    }
+    struct hostile_result r =
+        hostile_run((const char *[]){"--train", "prev", "--steps", "10000000", "--save", model,
+                                     "--dump", "summary", NULL},
+                    NULL, NULL, 20);
+    hostile_run_child_hook = NULL;
+    chmod(dir, 0755);
+    expect(&r, 2, "locked/m.json: cannot write in ");
+    ck_assert_int_eq(access(model, F_OK), -1);
+}
+END_TEST
+
+/* ---- a full file system --------------------------------------------------------------- */
+
+static char mounted[300];
+
+/* A tmpfs of 64 KiB at scratch/full, in a mount namespace of this test's
+ * own where it may make one (the mount goes with the test's process, even
+ * when a check fails); false (with a message) where it may not mount one. */
+static bool small_tmpfs(void)
+{
+    in_scratch("full", mounted, sizeof mounted);
+    ck_assert_int_eq(mkdir(mounted, 0755), 0);
+    if (unshare(CLONE_NEWNS) == 0)
+        mount("none", "/", NULL, MS_REC | MS_PRIVATE, NULL);
+    if (mount("tmpfs", mounted, "tmpfs", 0, "size=64k,mode=0755") != 0) {
+        fprintf(stderr, "hostile_write: cannot mount a tmpfs (%s): the full disk is not tried\n",
+                strerror(errno));
+        mounted[0] = '\0';
+        return false;
+    }
+    return true;
+}
+
+static void fill(const char *dir)
+{
+    char path[400];
+    snprintf(path, sizeof path, "%s/filler", dir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    static char block[4096];
+    while (fwrite(block, 1, sizeof block, f) == sizeof block && fflush(f) == 0)
+        ;
+    fclose(f);
+}
+
+static void unmount_full(void)
+{
+    if (mounted[0])
+        ck_assert_int_eq(umount(mounted), 0);
+    mounted[0] = '\0';
+}
+
+START_TEST(a_full_file_system_exits_1_saying_so)
+{
+    if (!small_tmpfs())
+        return;
+    char model[400], state[400];
+    snprintf(model, sizeof model, "%s/model.json", mounted);
+    put(model, "the model of yesterday\n", 0644);
+    snprintf(state, sizeof state, "%s/state", mounted);
+    ck_assert_int_eq(mkdir(state, 0755), 0);
+    fill(mounted);
+    struct hostile_result r = save_to(model);
+    expect(&r, 1, "model.json: cannot write: no space left on device; the file is left as it was");
+    char *text = contents(model);
+    ck_assert_str_eq(text, "the model of yesterday\n");
+    free(text);
+    /* the progress file's message names it too */
+    setenv("XDG_STATE_HOME", state, 1);
+    r = hostile_run((const char *[]){"--reset-progress", NULL}, NULL, NULL, 20);
+    unsetenv("XDG_STATE_HOME");
+    expect(&r, 1, "/progress.json: cannot write: no space left on device");
+    char cmd[500];
+    snprintf(cmd, sizeof cmd, "find '%s' -name '*part*' | grep -q .", mounted);
+    ck_assert_int_ne(system(cmd), 0);
+    unmount_full();
+}
+END_TEST
+
+/* ---- a signal in the middle of a save ------------------------------------------------- */
+
+static int fsync_signal;
+
+static void preload_fsync_signal(void)
+{
+    const char *lib = getenv("MHA_FSYNC_SIGNAL");
+    if (!lib)
+        _exit(125);
+    char sig[16], asan[512];
+    snprintf(sig, sizeof sig, "%d", fsync_signal);
+    setenv("MHA_TEST_FSYNC_SIGNAL", sig, 1);
+    setenv("LD_PRELOAD", lib, 1);
+    /* a sanitizer build's runtime must otherwise come first */
+    const char *old = getenv("ASAN_OPTIONS");
+    snprintf(asan, sizeof asan, "%s%sverify_asan_link_order=0", old ? old : "", old ? ":" : "");
+    setenv("ASAN_OPTIONS", asan, 1);
+    const struct rlimit none = {0, 0}; /* SIGQUIT dumps no core here */
+    setrlimit(RLIMIT_CORE, &none);
+}
+
+START_TEST(a_signal_during_the_fsync_leaves_no_temporary)
+{
+    if (!getenv("MHA_FSYNC_SIGNAL")) {
+        fprintf(stderr, "hostile_write: MHA_FSYNC_SIGNAL not set: no signal sent during a save\n");
+        return;
+    }
+    char model[300];
+    in_scratch("model.json", model, sizeof model);
+    const int sigs[] = {SIGHUP, SIGQUIT, SIGINT, SIGTERM};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        put(model, "the model of yesterday\n", 0644);
+        fsync_signal = sigs[i];
+        hostile_run_child_hook = preload_fsync_signal;
+        struct hostile_result r = save_to(model);
+        hostile_run_child_hook = NULL;
+        ck_assert_msg(!r.timed_out, "blocked");
+        /* the signal ends the program once the save is done (INT and TERM
+         * end a headless run after its save, which is done already) */
+        const bool ends = sigs[i] == SIGHUP || sigs[i] == SIGQUIT;
+        ck_assert_msg(r.status == 128 + sigs[i] || (!ends && r.status == 0),
+                      "signal %d: status %d (%s)", sigs[i], r.status, r.err);
+        hostile_result_free(&r);
+        ck_assert_msg(!holds("part"), "signal %d left a temporary", sigs[i]);
+        char *text = contents(model);
+        ck_assert_msg(!strcmp(text, "the model of yesterday\n") || strstr(text, "\"embedding\""),
+                      "signal %d: the model is neither the old one nor a whole new one", sigs[i]);
+        free(text);
+    }
+}
+END_TEST
+
+START_TEST(a_temporary_a_killed_save_left_is_removed_by_the_next)
+{
+    if (!getenv("MHA_FSYNC_SIGNAL")) {
+        fprintf(stderr, "hostile_write: MHA_FSYNC_SIGNAL not set: no save killed\n");
+        return;
+    }
+    char model[300], other[300];
+    put(in_scratch("model.json", model, sizeof model), "the model of yesterday\n", 0644);
+    /* another file's temporary is not this save's to remove */
+    put(in_scratch("notes.json.part-Ab12Cd", other, sizeof other), "someone's\n", 0644);
+    fsync_signal = SIGKILL;
+    hostile_run_child_hook = preload_fsync_signal;
+    struct hostile_result r = save_to(model);
+    hostile_run_child_hook = NULL;
+    ck_assert_int_eq(r.status, 128 + SIGKILL);
+    hostile_result_free(&r);
+    ck_assert_msg(holds("model.json.part-"), "SIGKILL left no temporary to clean");
+    char *text = contents(model);
+    ck_assert_str_eq(text, "the model of yesterday\n");
+    free(text);
+    r = save_to(model);
+    ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
+    hostile_result_free(&r);
+    ck_assert_msg(!holds("model.json.part-"), "the killed save's temporary is still there");
+    ck_assert_int_eq(access(other, F_OK), 0);
+}
+END_TEST
+
+/* ---- a link planted in a shared folder -------------------------------------------------- */
+
+static uid_t owner_of(const char *path)
+{
+    struct stat sb;
+    ck_assert_int_eq(lstat(path, &sb), 0);
+    return sb.st_uid;
+}
+
+START_TEST(a_link_another_user_planted_in_a_shared_folder_is_not_followed)
+{
+    if (geteuid() != 0) {
+        fprintf(stderr, "hostile_write: not root, no link made for another user (chown)\n");
+        return;
+    }
+    char shared[300], victim[300], link[300];
+    ck_assert_int_eq(mkdir(in_scratch("shared", shared, sizeof shared), 0755), 0);
+    ck_assert_int_eq(chmod(shared, 01777), 0); /* sticky, writable by everyone: /tmp's mode */
+    put(in_scratch("victim.json", victim, sizeof victim), "the victim's\n", 0640);
+    ck_assert_int_eq(chown(victim, 1234, 1234), 0);
+    ck_assert_int_eq(symlink(victim, in_scratch("shared/lm.json", link, sizeof link)), 0);
+    ck_assert_int_eq(lchown(link, 4321, 4321), 0); /* planted by uid 4321 */
+    struct hostile_result r = save_to(link);
+    expect(&r, 2, "shared/lm.json: is a symbolic link owned by uid 4321 in a shared folder");
+    char *text = contents(victim);
+    ck_assert_str_eq(text, "the victim's\n");
+    free(text);
+    ck_assert_int_eq(owner_of(victim), 1234);
+    ck_assert(!holds("part"));
+    /* the folder's owner's link is followed; the file keeps its owner and mode */
+    ck_assert_int_eq(chown(shared, 4321, 4321), 0);
+    r = save_to(link);
+    ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
+    hostile_result_free(&r);
+    text = contents(victim);
+    ck_assert_ptr_nonnull(strstr(text, "\"embedding\""));
+    free(text);
+    ck_assert_int_eq(owner_of(victim), 1234);
+    ck_assert_int_eq(kind_of(link), S_IFLNK);
+    struct stat sb;
+    ck_assert_int_eq(stat(victim, &sb), 0);
+    ck_assert_int_eq(sb.st_mode & 0777, 0640);
+    /* and the user's own */
+    ck_assert_int_eq(chown(shared, 0, 0), 0);
+    ck_assert_int_eq(lchown(link, 0, 0), 0);
+    r = save_to(link);
+    ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
+    hostile_result_free(&r);
+    ck_assert_int_eq(kind_of(link), S_IFLNK);
+}
+END_TEST
+
+/* ---- messages name the right thing -------------------------------------------------- */
+
+START_TEST(messages_name_the_right_thing)
+{
+    char text[300], model[300], sentence[300], many[300], zw[300];
+    put(in_scratch("text.txt", text, sizeof text),
+        "the cat sat on the mat\nthe dog sat on the rug\nthe cat saw the dog\n", 0644);
+    in_scratch("lm.json", model, sizeof model);
+    struct hostile_result r =
+        hostile_run((const char *[]){"--train", text, "--steps", "5", "--save", model, "--dump",
+                                     "summary", NULL},
+                    NULL, NULL, 60);
+    ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
+    hostile_result_free(&r);
+    /* a sentence file is the sentence file, not the model */
+    in_scratch("sentence.json", sentence, sizeof sentence);
+    put(sentence, "{\"model\": \"lm.json\", \"words\": \"the zebra sat\"}\n", 0644);
+    r = hostile_run((const char *[]){"--load", sentence, "--dump", "attention", NULL}, NULL, NULL,
+                    20);
+    expect(&r, 2, "not in the vocabulary of the model the sentence file sentence.json names");
+    put(sentence,
+        "{\"model\": \"lm.json\", \"words\": \"the cat sat on the mat the dog sat on the "
+        "rug the cat saw the dog the cat sat on the mat the dog sat\"}\n",
+        0644);
+    r = hostile_run((const char *[]){"--load", sentence, "--dump", "attention", NULL}, NULL, NULL,
+                    20);
+    expect(&r, 2, "words; the model the sentence file sentence.json names takes at most");
+    /* too many rows of two words: a larger --context cannot help, and is not advised */
+    FILE *f = fopen(in_scratch("many.txt", many, sizeof many), "w");
+    ck_assert_ptr_nonnull(f);
+    for (int i = 0; i < 140000; i++)
+        fputs("a b\n", f);
+    ck_assert_int_eq(fclose(f), 0);
+    r = hostile_run((const char *[]){"--train", many, "--dump", "summary", NULL}, NULL, NULL, 30);
+    ck_assert_msg(!strstr(r.err, "larger --context"), "advice that cannot help: %s", r.err);
+    expect(&r, 2, "many.txt:131073: more than 131072 rows");
+    /* a zero-width space is refused where it stands; a joiner stays in its word */
+    put(in_scratch("zw.txt", zw, sizeof zw),
+        "the cat\xE2\x80\x8Bsat on the mat\nthe dog sat on the rug\n", 0644);
+    r = hostile_run((const char *[]){"--train", zw, "--dump", "summary", NULL}, NULL, NULL, 30);
+    expect(&r, 2, "zw.txt:1:8: a zero-width space (U+200B)");
+    put(zw, "the cat sat on the mat\nthe dog sat on the rug\nthe dog\xE2\x80\x8Dsat\n", 0644);
+    r = hostile_run((const char *[]){"--train", zw, "--steps", "5", "--dump", "summary", "--format",
+                                     "json", NULL},
+                    NULL, NULL, 30);
+    ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
+    ck_assert_msg(strstr(r.out, "14 words"), "the joiner cut a word: %s", r.out);
+    hostile_result_free(&r);
+}
+END_TEST
+
 static Suite *hostile_write_suite(void)
 {
     Suite *s = suite_create("hostile_write");
@@ -282,12 +611,19 @@ static Suite *hostile_write_suite(void)
     tcase_add_test(tc, a_link_planted_at_the_old_temporary_name_is_left_alone);
     tcase_add_test(tc, a_0600_model_stays_0600_and_a_link_stays_a_link);
     tcase_add_test(tc, a_full_disk_leaves_the_old_model_as_it_was);
+    tcase_add_test(tc, output_paths_are_refused_before_any_training);
+    tcase_add_test(tc, a_folder_without_permission_is_refused_before_training);
+    tcase_add_test(tc, a_full_file_system_exits_1_saying_so);
+    tcase_add_test(tc, a_signal_during_the_fsync_leaves_no_temporary);
+    tcase_add_test(tc, a_temporary_a_killed_save_left_is_removed_by_the_next);
+    tcase_add_test(tc, a_link_another_user_planted_in_a_shared_folder_is_not_followed);
     suite_add_tcase(s, tc);
     tc = tcase_create("read");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, empty_rows_are_refused_fast_with_little_memory);
     tcase_add_test(tc, a_token_named_twice_is_refused);
+    tcase_add_test(tc, messages_name_the_right_thing);
     suite_add_tcase(s, tc);
     return s;
 }

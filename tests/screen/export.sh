@@ -48,7 +48,7 @@ wait_for "notes.md exists"
 keys :
 type_text "export html /nonexistent/folder/page.html"
 keys Enter
-wait_for "Nothing written: cannot write in /nonexistent/folder"
+wait_for "Nothing written: /nonexistent/folder/page.html: cannot write in"
 keys 4
 wait_for "4 · Attention"
 keys q

@@ -205,6 +205,7 @@ int ui_run(struct mha_example *ex, const struct ui_options *opt)
         app->st.stage = opt->stage;
     app->st.present = opt->present;
     app->mouse = !opt->no_mouse;
+    app->save_path = opt->save;
     ui_state_set_load_path(&app->st, opt->load_path);
     app->autoplay.interval = opt->autoplay > 0.0 ? opt->autoplay : UI_AUTOPLAY_DEFAULT;
     app->autoplay.on = opt->autoplay > 0.0;
@@ -214,6 +215,7 @@ int ui_run(struct mha_example *ex, const struct ui_options *opt)
              opt->record_name ? opt->record_name : "the recording");
     app->record_started = opt->record_started;
     app->record_ctx = opt->record_ctx;
+    app->record_error = opt->record_error;
     app->follow = opt->follow;
     app->keys_from_tty = opt->keys_from_tty;
     app->replay.rec = opt->replay;
@@ -247,6 +249,8 @@ int ui_run(struct mha_example *ex, const struct ui_options *opt)
                        opt->bench_cols > 0 ? opt->bench_cols : 200);
     else
         status = ui_app_interactive(app);
+    if (frames <= 0 && status != UI_RUN_AGAIN)
+        status = ui_train_save_on_leave(app, status);
     ui_popup_close(app);
     ui_history_done(&app->hist);
     ui_history_done(&app->find_hist);

@@ -13,6 +13,7 @@
 #include "ui/app/ui_follow.h"
 #include "ui/modes/ui_app.h"
 #include "ui/ui.h"
+#include "ui/state/ui_keys.h"
 #include "ui/state/ui_play.h"
 #include "train/trun_ring.h"
 
@@ -151,6 +152,80 @@ static bool timers(struct ui_app *app, double now)
     return changed;
 }
 
+/* The bytes after an ESC that curses did not decode, read whole into seq
+ * (a terminal sends them at once: 50 ms at most between two); a byte that
+ * begins no sequence is given back to curses, to be read as typed. */
+static size_t escape_rest(char *seq, size_t n)
+{
+    size_t len = 0;
+    wtimeout(stdscr, 50);
+    while (len + 1 < n && !ui_key_escape_whole(seq, len)) {
+        wint_t c;
+        const int r = wget_wch(stdscr, &c);
+        if (r == ERR)
+            break;
+        if (r != OK || c < 0x20 || c > 0x7e || (len == 0 && c != '[' && c != 'O')) {
+            if (r == OK)
+                unget_wch((wchar_t)c);
+            else
+                ungetch((int)c);
+            break;
+        }
+        seq[len++] = (char)c;
+    }
+    seq[len] = '\0';
+    return len;
+}
+
+/* A bracketed paste (its start read): the text up to its end goes into
+ * the ':' or '/' line as typed characters (and so into a recording),
+ * line breaks and other controls as spaces, never as Enter; with no line
+ * open it is dropped, said once. */
+static void paste(struct ui_app *app, double now)
+{
+    bool open = app->st.cmd_active && !app->replay.active && !(app->follow && !app->detached);
+    for (int n = 0; n < 65536; n++) {
+        wtimeout(stdscr, 100);
+        wint_t c;
+        const int r = wget_wch(stdscr, &c);
+        if (r == ERR)
+            break;
+        if (r != OK)
+            continue; /* a key code inside a paste: not text */
+        if (c == 27) {
+            char seq[40];
+            const size_t len = escape_rest(seq, sizeof seq);
+            if (ui_key_escape(seq, len) == UI_ESC_PASTE_END)
+                break;
+            continue;
+        }
+        open = open && app->st.cmd_active; /* the line stays open: no Enter comes */
+        if (open) {
+            const wint_t text = c < 0x20 || c == 0x7f ? ' ' : c;
+            ui_app_feed(app, (int)text, true);
+            record(app, (int)text, true, now);
+        }
+    }
+    if (!open)
+        ui_state_say(&app->st, false, "A paste goes into the : line only (: opens it).");
+}
+
+/* An ESC read: the key the sequence after it stands for (a curses key
+ * code), 27 for Esc alone, 0 for a sequence that means nothing here or a
+ * paste (done). */
+static int escape(struct ui_app *app, double now, bool *is_char)
+{
+    char seq[40];
+    const size_t len = escape_rest(seq, sizeof seq);
+    *is_char = len == 0;
+    if (len == 0)
+        return 27;
+    const int key = ui_key_escape(seq, len);
+    if (key == UI_ESC_PASTE_START)
+        paste(app, now);
+    return key > 0 ? key : 0;
+}
+
 /* A key waits on the terminal, not read yet. */
 static bool keys_waiting(void)
 {
@@ -182,6 +257,11 @@ int ui_app_interactive(struct ui_app *app)
     }
     set_term(scr);
     ui_app_setup_curses(app);
+    app->screen_up = true;
+    /* bracketed paste: the terminal marks a paste, which is then text for
+     * the ':' line, never keys (put back below) */
+    fputs("\033[?2004h", stdout);
+    fflush(stdout);
     app->keys_waiting = keys_waiting;
     ui_app_reflow(app, LINES, COLS);
     ui_app_apply_focus(app);
@@ -214,7 +294,15 @@ int ui_app_interactive(struct ui_app *app)
             dirty = timers(app, now);
             continue;
         }
-        const bool is_char = r == OK;
+        bool is_char = r == OK;
+        if (is_char && ch == 27) { /* Esc, or a sequence curses did not know */
+            const int key = escape(app, now, &is_char);
+            if (key == 0) {
+                dirty = true;
+                continue;
+            }
+            ch = (wint_t)key;
+        }
         if (!is_char && ch == KEY_MOUSE && app->replay.active) {
             MEVENT ignored; /* the replay plays on: clicks do not steer it */
             getmouse(&ignored);
@@ -256,6 +344,8 @@ int ui_app_interactive(struct ui_app *app)
         return UI_RUN_AGAIN;
     }
     ui_record_end(app);
+    fputs("\033[?2004l", stdout);
+    fflush(stdout);
     endwin();
     delscreen(scr);
     if (tty_in)

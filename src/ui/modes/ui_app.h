@@ -56,6 +56,7 @@ struct ui_app {
     double record_start;
     struct rec_start *record_start_args; /* the caller's; what the recording starts from */
     bool record_failed;                  /* a write failed: the recording stopped there */
+    int *record_error;                   /* the caller's: that write's errno goes there */
     double record_mark;                  /* when the recording last had a line ("# at") */
     void (*record_started)(void *ctx);   /* the caller's: the start lines are written */
     void *record_ctx;
@@ -87,8 +88,10 @@ struct ui_app {
     int n_blocks;
     int canvas_h;
 
-    struct trun *train;  /* the training screen (--train, --compare); NULL: none */
-    long train_clock_ms; /* the session clock at the last key or tick (ui_train_session_ms) */
+    struct trun *train;    /* the training screen (--train, --compare); NULL: none */
+    long train_clock_ms;   /* the session clock at the last key or tick (ui_train_session_ms) */
+    const char *save_path; /* --save FILE: where the model goes when the screen is left */
+    bool screen_up;        /* the terminal was the explorer's (ui_app_interactive got it) */
 };
 
 /* Recompute the layout for rows x cols (recreating the windows when the
@@ -311,6 +314,11 @@ char *ui_train_link_command(const struct ui_app *app);
 /* Write the training state (loss curve, accuracies, heatmaps) as SVG or
  * HTML (fmt: an export format); path NULL: a new mha-train-<n> file here. */
 void ui_train_export(struct ui_app *app, int fmt, const char *path);
+/* --save FILE: write the model shown (each pane's with --compare) when the
+ * training screen is left (once it was up), saying so on stderr (after the terminal is
+ * restored); a failure is said and makes a status of 0 into 1.  Nothing
+ * for a lesson's training, a follower or without --save.  The status. */
+int ui_train_save_on_leave(struct ui_app *app, int status);
 /* A run's state as SVG (the step shown: loss and accuracy curves, the
  * heads' heatmaps) to out (ui_train_export.c).  0, or -1 on a write error. */
 int ui_train_svg_write(FILE *out, const struct trun *t);

@@ -93,6 +93,8 @@ int ui_cmd_export(struct ui_state *st, struct ui_app *app, const char *arg);
 int ui_cmd_theme(struct ui_state *st, struct ui_app *app, const char *arg);
 int ui_cmd_present(struct ui_state *st, struct ui_app *app, const char *arg);
 int ui_cmd_autoplay(struct ui_state *st, struct ui_app *app, const char *arg);
+/* :save [FILE] - the trained model shown to a model file (ui_train_save.c). */
+int ui_cmd_save(struct ui_state *st, struct ui_app *app, const char *arg);
 
 /* ui_examples.c: the bundled examples and files. */
 int ui_cmd_load(struct ui_state *st, struct ui_app *app, const char *arg);

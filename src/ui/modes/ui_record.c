@@ -11,6 +11,7 @@
 
 #include "ui/modes/ui_app.h"
 #include "io/rec_stream.h"
+#include "io/safe_file.h"
 #include "ui/state/ui_mode.h"
 
 /* The step the lesson opened on, as --step gives it (1-based), replacing
@@ -43,9 +44,11 @@ static void stopped(struct ui_app *app, int err)
 {
     app->record = NULL;
     app->record_failed = true;
+    if (app->record_error && !*app->record_error)
+        *app->record_error = err ? err : EIO;
     ui_state_say(&app->st, true,
                  "The recording stopped: %s cannot be written (%s); the keys before are kept.",
-                 app->record_name, strerror(err));
+                 app->record_name, safe_file_reason(err));
 }
 
 void ui_record_write(struct ui_app *app, double t, int code)

@@ -140,3 +140,58 @@ enum ui_action ui_key_action(int key, bool focus)
 {
     return ui_key_action_in(key, focus, false);
 }
+
+/* ---- escape sequences ------------------------------------------------------------------ */
+
+/* The sequences whose meaning is clear, as xterm, tmux, the Linux console
+ * and rxvt send them (after ESC); any other means nothing. */
+static const struct {
+    const char *seq;
+    int key;
+} escapes[] = {
+    {"[H", KEY_HOME},
+    {"OH", KEY_HOME},
+    {"[1~", KEY_HOME},
+    {"[7~", KEY_HOME},
+    {"[F", KEY_END},
+    {"OF", KEY_END},
+    {"[4~", KEY_END},
+    {"[8~", KEY_END},
+    {"[5~", KEY_PPAGE},
+    {"[6~", KEY_NPAGE},
+    {"[A", KEY_UP},
+    {"OA", KEY_UP},
+    {"[B", KEY_DOWN},
+    {"OB", KEY_DOWN},
+    {"[C", KEY_RIGHT},
+    {"OC", KEY_RIGHT},
+    {"[D", KEY_LEFT},
+    {"OD", KEY_LEFT},
+    {"[Z", KEY_BTAB},
+    {"[200~", UI_ESC_PASTE_START},
+    {"[201~", UI_ESC_PASTE_END},
+};
+
+bool ui_key_escape_whole(const char *seq, size_t len)
+{
+    if (len == 0)
+        return false;
+    if (seq[0] == 'O') /* SS3: one byte more */
+        return len >= 2;
+    if (seq[0] != '[')
+        return true;
+    if (len == 1)
+        return false;
+    /* CSI: parameter bytes 0x30-0x3F, intermediate bytes 0x20-0x2F, then
+     * the final byte 0x40-0x7E; anything else ends it too */
+    const unsigned char last = (unsigned char)seq[len - 1];
+    return last < 0x20 || last > 0x3f;
+}
+
+int ui_key_escape(const char *seq, size_t len)
+{
+    for (size_t i = 0; i < sizeof escapes / sizeof escapes[0]; i++)
+        if (strlen(escapes[i].seq) == len && !memcmp(escapes[i].seq, seq, len))
+            return escapes[i].key;
+    return UI_ESC_NOTHING;
+}

@@ -4,6 +4,7 @@
 #define UI_KEYS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "engine/mha.h" /* MHA_STAGE_COUNT */
 
@@ -100,5 +101,28 @@ int ui_key_find_double(const struct ui_key_binding **first, const struct ui_key_
 
 /* The binding that gave the action (NULL when none). */
 const struct ui_key_binding *ui_key_lookup(int key, bool focus, bool lesson);
+
+/* ---- escape sequences curses did not decode ----
+ * Where a terminal's sequences are not in its terminfo entry (TERM=xterm-256color
+ * inside tmux sends Home as ESC [ 1 ~), curses hands over ESC and the bytes
+ * after it one by one.  The loop reads them whole (a CSI "ESC [ ... final"
+ * or an SS3 "ESC O x") and asks what they mean: a key they clearly stand
+ * for, from a table, or nothing at all, never ESC and ordinary keys. */
+
+/* What ui_key_escape answers besides a curses key code. */
+enum {
+    UI_ESC_NOTHING = 0,      /* a sequence that means nothing here (F-keys, modified
+                                arrows, focus events, ...) */
+    UI_ESC_PASTE_START = -1, /* bracketed paste: the text follows, up to */
+    UI_ESC_PASTE_END = -2
+};
+
+/* seq (len bytes, those after ESC) is a whole sequence, or cannot become
+ * one (a byte that begins none): no more bytes belong to it. */
+bool ui_key_escape_whole(const char *seq, size_t len);
+/* The key code seq (after ESC) stands for: KEY_HOME, KEY_END, KEY_PPAGE,
+ * KEY_NPAGE, an arrow, Shift-Tab; UI_ESC_PASTE_START / _END; or
+ * UI_ESC_NOTHING. */
+int ui_key_escape(const char *seq, size_t len);
 
 #endif
