@@ -456,8 +456,6 @@ static int train_option(int c, const char *arg, struct cli_options *o)
         o->layer = (int)n;
         break;
     case OPT_EXPORT_TORCH:
-        if (!arg[0])
-            return usage_error("--export-torch: the file name is empty%s", "");
         o->export_torch = arg;
         break;
     }
@@ -491,7 +489,7 @@ static int export_torch_combinations(const struct cli_options *o)
         return usage_error("%s cannot be combined with --export-torch, which writes the "
                            "model as it is and opens no screen",
                            other);
-    return CLI_CONTINUE;
+    return output_refused("--export-torch", o->export_torch);
 }
 
 /* --generate and its sampling options; CLI_CONTINUE or an exit status. */

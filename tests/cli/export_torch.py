@@ -112,7 +112,8 @@ def refusals(tmp):
             (["--export-torch", "x.py"], "give --load MODEL"),
             (["--load", os.path.join(ROOT, "assets", "examples", "translate.json"),
               "--export-torch", "x.py"], "give --load MODEL"),
-            (["--load", LM, "--export-torch", ""], "the file name is empty"),
+            (["--load", LM, "--export-torch", ""], "an empty file name"),
+            (["--load", LM, "--export-torch", os.path.join(tmp, "no", "x.py")], "no such folder"),
             (["--load", LM, "--export-torch", "x.py", "--seed", "2"], "--seed cannot be"),
             (["--load", LM, "--export-torch", "x.py", "--tokens", "the zebra"], "zebra"),
             (["--load", LM, "--export-torch", tmp], "is a directory")):
