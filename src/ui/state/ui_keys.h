@@ -31,6 +31,8 @@ enum ui_action {
     UI_ACT_RESEED,
     UI_ACT_TEMP_DOWN, /* < > a language model's temperature */
     UI_ACT_TEMP_UP,
+    UI_ACT_WRITE, /* w W a language model writes a word, or takes it back */
+    UI_ACT_UNWRITE,
     UI_ACT_COMMAND,
     UI_ACT_FOCUS_NEXT,
     UI_ACT_FOCUS_PREV,

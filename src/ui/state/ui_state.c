@@ -71,6 +71,7 @@ int ui_state_init(struct ui_state *st, struct mha_example *ex, bool generated, c
     st->ex = ex;
     st->generated = generated;
     st->temperature = 1.0f;
+    rng_init(&st->draws, 42u);
     snprintf(st->source, sizeof st->source, "%s", source ? source : "");
     update_ranges(st);
     return 0;
@@ -474,6 +475,65 @@ int ui_state_step_temperature(struct ui_state *st, int dir)
                  : st->temperature > 1.0f ? "flatter than the model's own"
                                           : "the model's own probabilities",
                  st->ex->next_word.word[0], (double)st->ex->next_word.p[0]);
+    return 0;
+}
+
+/* The example's tokens joined by spaces, the last drop of them left out. */
+static void joined_tokens(const struct ui_state *st, int drop, char *words, size_t n)
+{
+    size_t used = 0;
+    words[0] = '\0';
+    for (int i = 0; i < st->ex->lq - drop && used < n; i++)
+        used += (size_t)snprintf(words + used, n - used, "%s%s", i ? " " : "", st->ex->tokens[i]);
+}
+
+int ui_state_write_word(struct ui_state *st, int dir)
+{
+    if (!st->ex->has_next_word || !is_model(st)) {
+        ui_state_say(st, true,
+                     "w writes with a language model, a word at a time: load one (--load MODEL, "
+                     "or lesson 18).");
+        return -1;
+    }
+    char words[4096];
+    if (dir < 0) {
+        if (st->ex->lq < 2) {
+            ui_state_say(st, true,
+                         "One word is left: W takes back only words w wrote or you typed "
+                         "after it.");
+            return -1;
+        }
+        joined_tokens(st, 1, words, sizeof words);
+        if (run_model(st, words))
+            return -1;
+        ui_state_say(st, false, "Back to \"%s\"; w writes again.", words);
+        return 0;
+    }
+    const struct mha_next_word *nw = &st->ex->next_word;
+    double sum = 0.0;
+    for (int i = 0; i < nw->n; i++)
+        sum += nw->p[i];
+    double u = rng_next(&st->draws) * sum;
+    int pick = nw->n - 1;
+    for (int i = 0; i < nw->n - 1; i++) {
+        u -= nw->p[i];
+        if (u < 0.0) {
+            pick = i;
+            break;
+        }
+    }
+    char word[sizeof nw->word[0]];
+    snprintf(word, sizeof word, "%s", nw->word[pick]);
+    const double p = nw->p[pick];
+    joined_tokens(st, 0, words, sizeof words);
+    const size_t used = strlen(words);
+    snprintf(words + used, sizeof words - used, " %s", word);
+    if (run_model(st, words))
+        return -1; /* the context is full: the message says so */
+    ui_state_say(st, false,
+                 "The model wrote \"%s\" (%.2f at temperature %g), drawn from its ten likeliest; "
+                 "every stage now has %d words. w writes the next, W takes it back.",
+                 word, p, (double)st->temperature, st->ex->lq);
     return 0;
 }
 

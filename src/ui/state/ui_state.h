@@ -17,6 +17,7 @@
 #include "engine/explain.h"
 #include "lesson/lesson_state.h"
 #include "engine/mha.h"
+#include "engine/rng.h"
 #include "engine/views.h"
 #include "io/view_desc.h"
 
@@ -50,6 +51,7 @@ struct ui_state {
     char source[256];         /* where ex came from, for the status line */
     char load_path[PATH_MAX]; /* the file ex came from (absolute when known), "" if none */
     float temperature;        /* a language model's next words: softmax(logits / this) */
+    struct rng draws;         /* the words w draws (seeded once: a session repeats) */
 
     int stage; /* 0..6 */
     enum mha_view view;
@@ -119,6 +121,12 @@ int ui_state_set_tokens(struct ui_state *st, const char *text);
  * (dir -1) or up (+1) of 0.25, 0.5, 0.75, 1, 1.5, 2, 4; -1 with a message
  * when the example is no language model or the end is reached. */
 int ui_state_step_temperature(struct ui_state *st, int dir);
+/* A loaded language model writes: a word drawn from its next-word table
+ * (the ten likeliest at st->temperature, in proportion to their
+ * probabilities) appended to the sentence and the model run again (w), or
+ * the last word taken back (W, dir -1).  -1 with a message when the example
+ * is no language model, the context is full or one word is left. */
+int ui_state_write_word(struct ui_state *st, int dir);
 int ui_state_load(struct ui_state *st, const char *path);
 /* Take ownership of ex and show it (a lesson's scene).  source: for the
  * status line ("" for a generated example).  On failure ex is freed. */

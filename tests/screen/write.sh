@@ -1,0 +1,30 @@
+#!/bin/bash
+# w: a loaded language model writes its next word and every stage follows
+# (one token more each time, the output stage's table after the new last
+# word); W takes the last word back; on an example that is no language
+# model, w says what it needs.
+. "$(dirname "$0")/lib.sh"
+MODEL=$(cd "$(dirname "$0")/../.." && pwd)/assets/models/sentences.json
+
+start 100 30 -- --load "$MODEL" --tokens "the cats by the cow" --stage output
+wait_for "5 tokens"
+keys w
+wait_for "6 tokens"
+wait_for "The model wrote"
+keys w
+wait_for "7 tokens"
+keys W
+wait_for "6 tokens"
+wait_for "w writes again"
+keys 0
+wait_for "(6, 32)"
+keys q
+wait_exit 0
+
+start 100 30
+wait_for "4 tokens"
+keys w
+wait_for "w writes with a language model"
+wait_for "4 tokens"
+keys q
+wait_exit 0
