@@ -23,7 +23,7 @@ _mha_explorer() {
         return
         ;;
     --train)
-        mapfile -t COMPREPLY < <(compgen -W "first-prev prev find-copy majority induction sentences" -- "$cur")
+        mapfile -t COMPREPLY < <(compgen -W "first-prev prev find-copy majority induction sentences names" -- "$cur")
         mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY < <(compgen -f -- "$cur")
         return
         ;;

@@ -19,7 +19,7 @@
 #include "io/text_io.h"
 
 /* The corpora under assets/corpus/, by name. */
-static const char *const corpora[] = {"sentences"};
+static const char *const corpora[] = {"sentences", "names"};
 #define N_CORPORA ((int)(sizeof corpora / sizeof corpora[0]))
 
 const char *cli_text_corpus_names(char *buf, size_t n)

@@ -77,7 +77,7 @@ struct train_run *cli_train_build(const struct cli_options *o, struct train_data
     if (!is_text && !(o->lr > 0) && task->default_lr > 0)
         ro.lr = task->default_lr;
     if (is_text && !(o->lr > 0))
-        ro.lr = TRAIN_TEXT_DEFAULT_LR;
+        ro.lr = ro.layers > 1 ? TRAIN_TEXT_DEFAULT_LR_LAYERS : TRAIN_TEXT_DEFAULT_LR;
     const int d = o->d_model              ? o->d_model
                   : is_text               ? TRAIN_TEXT_DEFAULT_D_MODEL
                   : task->default_d_model ? task->default_d_model

@@ -64,6 +64,9 @@
  * seeds 1 to 10 stop between steps 1350 and 3700) */
 #define TRAIN_TEXT_DEFAULT_STEPS 4000
 #define TRAIN_TEXT_DEFAULT_LR 0.02f
+/* ... and half that with two layers or more: at 0.02, two layers on the
+ * names corpus lost the copy they had begun to make */
+#define TRAIN_TEXT_DEFAULT_LR_LAYERS 0.01f
 
 struct train_text_options {
     int vocab;      /* most tokens, <unk> included (2..TRAIN_MAX_VOCAB) */
