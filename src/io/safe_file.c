@@ -365,10 +365,6 @@ static int make_tmp(struct safe_file *sf, const char *folder, struct mha_error *
     }
     if (flock(sf->fd, LOCK_EX | LOCK_NB) == 0)
         sf->lock = fcntl(sf->fd, F_DUPFD_CLOEXEC, 0);
-    /* the old file's owner where this user may give it (root, or a group
-     * of one's own), then its mode */
-    if (sf->existed && fchown(sf->fd, sf->uid, sf->gid) != 0)
-        (void)!fchown(sf->fd, (uid_t)-1, sf->gid);
     if (fchmod(sf->fd, sf->mode) != 0) {
         const int e = errno;
         safe_file_discard(sf);
@@ -477,6 +473,15 @@ FILE *safe_file_stream(struct safe_file *sf, struct mha_error *err)
     return sf->f;
 }
 
+/* The old file's owner where this user may give it (root; or a group of
+ * one's own), once the temporary is whole: until then it stays the
+ * saver's, so no one else may write into it. */
+static void give_owner(const struct safe_file *sf)
+{
+    if (sf->existed && sf->target[0] && fchown(sf->fd, sf->uid, sf->gid) != 0)
+        (void)!fchown(sf->fd, (uid_t)-1, sf->gid);
+}
+
 int safe_file_finish(struct safe_file *sf, struct mha_error *err)
 {
     int e = 0;
@@ -485,11 +490,13 @@ int safe_file_finish(struct safe_file *sf, struct mha_error *err)
             e = errno ? errno : EIO;
         if (fsync(sf->fd) != 0 && !e)
             e = errno;
+        give_owner(sf);
         if (fclose(sf->f) != 0 && !e)
             e = errno;
     } else if (sf->fd >= 0) {
         if (fsync(sf->fd) != 0)
             e = errno;
+        give_owner(sf);
         if (close(sf->fd) != 0 && !e)
             e = errno;
     }
