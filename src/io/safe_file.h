@@ -62,7 +62,7 @@ int safe_file_read(const char *path, size_t max, const char *what, char **out, s
  *     the umask), written, fsynced, given the old file's owner where the
  *     user may (only once whole: no one else can write into it), renamed
  *     into place, and the folder fsynced;
- *   - temporaries of the same target that no save holds locked (left by a
+ *   - temporaries in the same folder that no save holds locked (left by a
  *     program killed with SIGKILL while saving) are removed first;
  *   - on any failure the temporary is removed and the old file is left
  *     byte for byte as it was, and the message says so ("no space left on
