@@ -319,6 +319,10 @@ START_TEST(output_paths_are_refused_before_any_training)
         hostile_run((const char *[]){"--train", "prev", "--compare", "1,2", "--save", dir, NULL},
                     NULL, NULL, 20);
     expect(&r, 2, "none/m-heads1.json: cannot write in ");
+    r = hostile_run(
+        (const char *[]){"--train", "prev", "--compare", "1,2,1", "--save", "m.json", NULL}, NULL,
+        NULL, 20);
+    expect(&r, 2, "--save: --compare gives 1 head twice");
     /* --record with --dump is refused, not ignored */
     r = hostile_run((const char *[]){"--record", "x.rec", "--dump", "attention", NULL}, NULL, NULL,
                     20);
