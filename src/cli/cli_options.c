@@ -570,6 +570,14 @@ static int train_combinations(const struct cli_options *o)
     /* an empty name, a FIFO, a device, a missing folder: refused before any
      * training; with --compare each pane's file */
     for (int i = 0; o->save && i < (o->n_compare ? o->n_compare : 1); i++) {
+        for (int j = 0; j < i; j++)
+            if (o->compare[j] == o->compare[i]) {
+                fprintf(stderr,
+                        "%s: --save: --compare gives %d head%s twice, and the two runs would "
+                        "be saved to one file; give each head count once\n",
+                        prog, o->compare[i], o->compare[i] == 1 ? "" : "s");
+                return CLI_EXIT_USAGE;
+            }
         char name[PATH_MAX + 32];
         if (o->n_compare)
             model_io_heads_name(o->save, o->compare[i], name, sizeof name);

@@ -92,8 +92,18 @@ int cli_record_finish(struct cli_record *r, const char *name, int status)
      * complete lines of a recording that was cut short */
     const int placed = safe_file_place(&r->sf, NULL, r->force, &err);
     if (placed != 0) {
+        /* kept under a name that is no temporary's (FILE.kept-XXXXXX), which
+         * the next save into the folder would take for a killed one's */
+        char kept[sizeof r->sf.tmp + 8];
+        const char *part = strrchr(r->sf.tmp, '.');
+        const char *where = r->sf.tmp;
+        if (part && !strncmp(part, ".part-", 6) &&
+            snprintf(kept, sizeof kept, "%.*s.kept-%s", (int)(part - r->sf.tmp), r->sf.tmp,
+                     part + 6) < (int)sizeof kept &&
+            link(r->sf.tmp, kept) == 0 && unlink(r->sf.tmp) == 0)
+            where = kept;
         fprintf(stderr, "%s: --record: cannot put the recording at %s: %s; it is in %s\n", prog,
-                name, placed == 1 ? strerror(EEXIST) : err.text, r->sf.tmp);
+                name, placed == 1 ? strerror(EEXIST) : err.text, where);
         return status ? status : EXIT_FAILURE;
     }
     if (bad) {

@@ -365,10 +365,6 @@ static int make_tmp(struct safe_file *sf, const char *folder, struct mha_error *
     }
     if (flock(sf->fd, LOCK_EX | LOCK_NB) == 0)
         sf->lock = fcntl(sf->fd, F_DUPFD_CLOEXEC, 0);
-    /* the old file's owner where this user may give it (root, or a group
-     * of one's own), then its mode */
-    if (sf->existed && fchown(sf->fd, sf->uid, sf->gid) != 0)
-        (void)!fchown(sf->fd, (uid_t)-1, sf->gid);
     if (fchmod(sf->fd, sf->mode) != 0) {
         const int e = errno;
         safe_file_discard(sf);
@@ -377,16 +373,14 @@ static int make_tmp(struct safe_file *sf, const char *folder, struct mha_error *
     return 0;
 }
 
-/* Whether name is "base.part-XXXXXX", a temporary of this program's for
- * base (mkstemp's six letters and digits). */
-static bool is_temporary_of(const char *name, const char *base)
+/* Whether name is "NAME.part-XXXXXX" or ".part-XXXXXX", a temporary this
+ * program makes (mkstemp's six letters and digits). */
+static bool is_temporary(const char *name)
 {
-    const size_t b = strlen(base);
-    if (strncmp(name, base, b) != 0 || strncmp(name + b, ".part-", 6) != 0)
+    const size_t len = strlen(name);
+    if (len < 12 || strncmp(name + len - 12, ".part-", 6) != 0)
         return false;
-    const char *x = name + b + 6;
-    if (strlen(x) != 6)
-        return false;
+    const char *x = name + len - 6;
     for (int i = 0; i < 6; i++)
         if (!((x[i] >= 'a' && x[i] <= 'z') || (x[i] >= 'A' && x[i] <= 'Z') ||
               (x[i] >= '0' && x[i] <= '9')))
@@ -394,19 +388,18 @@ static bool is_temporary_of(const char *name, const char *base)
     return true;
 }
 
-/* Remove the temporaries of target that a program killed while saving it
- * left (SIGKILL cannot be caught): this user's regular files named
- * target.part-XXXXXX that no save holds locked. */
-static void remove_leftovers(const char *target, const char *folder)
+/* Remove the temporaries in folder that a program killed while saving
+ * left (SIGKILL cannot be caught): this user's regular files named as this
+ * program names them that no save holds locked (each save locks its own
+ * while it lives). */
+static void remove_leftovers(const char *folder)
 {
-    const char *base = strrchr(target, '/');
-    base = base ? base + 1 : target;
     DIR *d = opendir(folder);
     if (!d)
         return;
     const struct dirent *e;
     while ((e = readdir(d))) {
-        if (!is_temporary_of(e->d_name, base))
+        if (!is_temporary(e->d_name))
             continue;
         char path[PATH_MAX];
         if (snprintf(path, sizeof path, "%s/%s", folder, e->d_name) >= (int)sizeof path)
@@ -445,7 +438,7 @@ int safe_file_create(struct safe_file *sf, const char *path, struct mha_error *e
     }
     char folder[PATH_MAX];
     safe_file_folder(sf->target, folder, sizeof folder);
-    remove_leftovers(sf->target, folder);
+    remove_leftovers(folder);
     const char *base = strrchr(sf->target, '/');
     base = base ? base + 1 : sf->target;
     /* "NAME.part-XXXXXX" beside it, or a short name when NAME is long */
@@ -463,6 +456,7 @@ int safe_file_create_in(struct safe_file *sf, const char *folder, struct mha_err
 {
     init(sf, folder);
     sf->mode = new_file_mode();
+    remove_leftovers(folder);
     if (snprintf(sf->tmp, sizeof sf->tmp, "%s/.part-XXXXXX", folder) >= (int)sizeof sf->tmp) {
         sf->tmp[0] = '\0';
         return write_fail(sf, err, "write", ENAMETOOLONG);
@@ -477,6 +471,15 @@ FILE *safe_file_stream(struct safe_file *sf, struct mha_error *err)
     return sf->f;
 }
 
+/* The old file's owner where this user may give it (root; or a group of
+ * one's own), once the temporary is whole: until then it stays the
+ * saver's, so no one else may write into it. */
+static void give_owner(const struct safe_file *sf)
+{
+    if (sf->existed && sf->target[0] && fchown(sf->fd, sf->uid, sf->gid) != 0)
+        (void)!fchown(sf->fd, (uid_t)-1, sf->gid);
+}
+
 int safe_file_finish(struct safe_file *sf, struct mha_error *err)
 {
     int e = 0;
@@ -485,11 +488,13 @@ int safe_file_finish(struct safe_file *sf, struct mha_error *err)
             e = errno ? errno : EIO;
         if (fsync(sf->fd) != 0 && !e)
             e = errno;
+        give_owner(sf);
         if (fclose(sf->f) != 0 && !e)
             e = errno;
     } else if (sf->fd >= 0) {
         if (fsync(sf->fd) != 0)
             e = errno;
+        give_owner(sf);
         if (close(sf->fd) != 0 && !e)
             e = errno;
     }

@@ -58,10 +58,11 @@ int safe_file_read(const char *path, size_t max, const char *what, char **out, s
  *     ("FILE: is a symbolic link owned by uid 1001 in a shared folder ...");
  *   - the temporary is made by mkstemp (O_CREAT | O_EXCL: never a guessable
  *     name, never through a symbolic link planted there) and locked (flock)
- *     while it lives, written, fsynced, given the old file's owner where
- *     the user may and its mode (a new file: 0666 less the umask), renamed
+ *     while it lives, given the old file's mode (a new file: 0666 less
+ *     the umask), written, fsynced, given the old file's owner where the
+ *     user may (only once whole: no one else can write into it), renamed
  *     into place, and the folder fsynced;
- *   - temporaries of the same target that no save holds locked (left by a
+ *   - temporaries in the same folder that no save holds locked (left by a
  *     program killed with SIGKILL while saving) are removed first;
  *   - on any failure the temporary is removed and the old file is left
  *     byte for byte as it was, and the message says so ("no space left on

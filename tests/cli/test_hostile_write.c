@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -318,6 +319,10 @@ START_TEST(output_paths_are_refused_before_any_training)
         hostile_run((const char *[]){"--train", "prev", "--compare", "1,2", "--save", dir, NULL},
                     NULL, NULL, 20);
     expect(&r, 2, "none/m-heads1.json: cannot write in ");
+    r = hostile_run(
+        (const char *[]){"--train", "prev", "--compare", "1,2,1", "--save", "m.json", NULL}, NULL,
+        NULL, 20);
+    expect(&r, 2, "--save: --compare gives 1 head twice");
     /* --record with --dump is refused, not ignored */
     r = hostile_run((const char *[]){"--record", "x.rec", "--dump", "attention", NULL}, NULL, NULL,
                     20);
@@ -474,10 +479,17 @@ START_TEST(a_temporary_a_killed_save_left_is_removed_by_the_next)
         fprintf(stderr, "hostile_write: MHA_FSYNC_SIGNAL not set: no save killed\n");
         return;
     }
-    char model[300], other[300];
+    char model[300], other[300], live[300], plain[300];
     put(in_scratch("model.json", model, sizeof model), "the model of yesterday\n", 0644);
-    /* another file's temporary is not this save's to remove */
-    put(in_scratch("notes.json.part-Ab12Cd", other, sizeof other), "someone's\n", 0644);
+    /* another file's temporary, left the same way, goes too; one a save
+     * running now holds (locked) stays, and so does a file merely named
+     * like one */
+    put(in_scratch("notes.json.part-Ab12Cd", other, sizeof other), "killed too\n", 0644);
+    put(in_scratch("lm.json.part-Zz9Yy8", live, sizeof live), "being written\n", 0644);
+    put(in_scratch("notes.part-1", plain, sizeof plain), "not a temporary\n", 0644);
+    const int held = open(live, O_RDONLY);
+    ck_assert_int_ge(held, 0);
+    ck_assert_int_eq(flock(held, LOCK_EX), 0);
     fsync_signal = SIGKILL;
     hostile_run_child_hook = preload_fsync_signal;
     struct hostile_result r = save_to(model);
@@ -492,7 +504,10 @@ START_TEST(a_temporary_a_killed_save_left_is_removed_by_the_next)
     ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
     hostile_result_free(&r);
     ck_assert_msg(!holds("model.json.part-"), "the killed save's temporary is still there");
-    ck_assert_int_eq(access(other, F_OK), 0);
+    ck_assert_int_eq(access(other, F_OK), -1);
+    ck_assert_int_eq(access(live, F_OK), 0);
+    ck_assert_int_eq(access(plain, F_OK), 0);
+    close(held);
 }
 END_TEST
 

@@ -95,3 +95,13 @@ wait_for "The replay finished"
 check "the replay wrote no model" [ ! -e r.json ]
 keys q
 wait_exit 0
+
+# a lesson's training is saved only with :save
+start 120 40 -- --lesson 16
+wait_for "Training   first-prev"
+type_text ":save lesson.json"
+keys Enter
+wait_for "to lesson.json."
+check ":save in a lesson wrote a model that --load opens" opens lesson.json
+keys q
+wait_exit 0
