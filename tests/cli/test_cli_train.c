@@ -115,8 +115,8 @@ END_TEST
 START_TEST(induction_two_layers)
 {
     struct cli_result r =
-        cli_run((const char *[]){"--train", "induction", "--layers", "2", "--seed", "3", "--steps",
-                                 "900", "--dump", "summary", "--format", "json", NULL});
+        cli_run((const char *[]){"--train", "induction", "--layers", "2", "--seed", "35", "--steps",
+                                 "400", "--dump", "summary", "--format", "json", NULL});
     ck_assert_msg(r.status == 0, "%s", r.err);
     json_t *sum = json_loads(r.out, 0, NULL);
     ck_assert_ptr_nonnull(sum);
@@ -157,7 +157,7 @@ START_TEST(induction_two_layers)
     }
     json_decref(sum);
     cli_result_free(&r);
-    r = cli_run((const char *[]){"--train", "induction", "--seed", "3", "--steps", "900", "--dump",
+    r = cli_run((const char *[]){"--train", "induction", "--seed", "35", "--steps", "400", "--dump",
                                  "summary", "--format", "json", NULL});
     ck_assert_int_eq(r.status, 0);
     sum = json_loads(r.out, 0, NULL);

@@ -5,7 +5,7 @@
 # last layer's, and the status line says how many layers the model has.
 . "$(dirname "$0")/lib.sh"
 
-start 120 40 -- --train induction --compare layers=1,2 --steps 900 --seed 3
+start 120 40 -- --train induction --compare layers=1,2 --steps 400 --seed 35
 wait_for "▶ 1 layer"
 wait_for "2 layers"
 wait_for "Every run stopped" 120
