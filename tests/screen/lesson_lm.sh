@@ -79,3 +79,15 @@ keys 4
 wait_for "✓ Right: on."
 keys q
 wait_exit 0
+T kill-server
+sleep 0.2
+
+# lesson 18 step 7 at 80x24: the last word's row of each head's weights is
+# named over the numbers, and the checkpoint keeps the step's title in sight
+start 80 24 -- --lesson 18 --step 7
+wait_for "step 7/8"
+wait_for "row now: head 0 → "
+wait_for " · head 1 → "
+wait_for "Two words at once"
+wait_for "Which word does the model put first"
+wait_for "Press 1-4 to answer."

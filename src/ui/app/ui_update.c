@@ -111,6 +111,7 @@ static void read_on(struct ui_app *app)
     int total, body;
     lesson_pane_size(app, &total, &body);
     if (lesson_pane_shown(app) && app->les.scroll + body < total) {
+        app->les.fold = false;
         app->les.scroll += body > 2 ? body - 1 : 1;
         return;
     }
@@ -122,6 +123,7 @@ static void lesson_scroll(struct ui_app *app, int lines)
     int total, body;
     lesson_pane_size(app, &total, &body);
     const int page = body > 2 ? body - 1 : 1;
+    app->les.fold = false; /* the text as it runs */
     app->les.scroll += lines == 0  ? 0
                        : lines > 0 ? (lines > 1 ? page : 1)
                                    : (lines < -1 ? -page : -1);
@@ -394,6 +396,11 @@ static void settle(struct ui_app *app, unsigned side_before)
     follow_cursor(app);
     clamp_lesson_scroll(app);
     clamp_side_scroll(app, side_before);
+}
+
+void ui_app_settle(struct ui_app *app)
+{
+    settle(app, side_content(app));
 }
 
 /* The main screen: the key table (ui_keys.c) and its actions. */

@@ -181,10 +181,13 @@ void ui_app_free_windows(struct ui_app *app);
 /* Draw everything into the windows and wnoutrefresh each (no doupdate). */
 void ui_app_draw(const struct ui_app *app);
 
-/* The canvas lines the visualisation shows. */
+/* The canvas lines the visualisation shows numbers on: when the blocks do
+ * not all fit, the last line is the marker's (how much more there is). */
 static inline int ui_app_view_h(const struct ui_app *app)
 {
-    const int h = app->lay.vis.h - UI_VIS_HEADER;
+    int h = app->lay.vis.h - UI_VIS_HEADER;
+    if (app->canvas_h > h && h > 2)
+        h--;
     return h > 1 ? h : 1;
 }
 
@@ -215,6 +218,17 @@ void ui_lesson_menu_draw(WINDOW *win, const struct ui_lessons *ls, const struct 
 /* Put the cursor on a cell a lesson or --focus asked for, once the view's
  * blocks are known. */
 void ui_app_apply_focus(struct ui_app *app);
+/* True when a mode in front of the main screen (a waiting checkpoint, the
+ * explain panel, the presenter's layout) takes key (ctx: the app): the
+ * hints name only keys that reach what they say (ui_key_names_for). */
+bool ui_app_front_takes(int key, const void *ctx);
+/* The line a lesson's show puts over the numbers ("row now: head 0 → dogs
+ * 1.00 · head 1 → cats 1.00": each head's largest number in the row, a
+ * hidden cell as ?) into buf; false when there is none (ui_draw.c). */
+bool ui_app_show_line(const struct ui_app *app, char *buf, size_t n);
+/* After a change made without a key (a lesson's step shown from outside):
+ * the layout again, the cursor where it may be and in sight. */
+void ui_app_settle(struct ui_app *app);
 /* The explain panel (in the text pane's place while it is open). */
 void ui_explain_panel_draw(WINDOW *win, const struct ui_app *app, int width, int height);
 int ui_explain_panel_lines(const struct ui_app *app, int width);

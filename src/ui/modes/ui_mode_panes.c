@@ -89,6 +89,16 @@ static bool quiz_key(struct ui_app *app, int key, bool is_char)
 
 const struct ui_mode ui_mode_quiz = {"checkpoint", quiz_open, quiz_key, NULL, NULL, false};
 
+bool ui_app_front_takes(int key, const void *ctx)
+{
+    const struct ui_app *app = ctx;
+    if (explain_open(app) && ui_keymap_find(&ui_keymap_explain, key))
+        return true;
+    if (present_open(app) && ui_keymap_find(&ui_keymap_present, key))
+        return true;
+    return quiz_open(app) && ui_quiz_takes(&app->les.quiz, key);
+}
+
 /* ---- the lesson list ------------------------------------------------------------------------ */
 
 static bool menu_open(const struct ui_app *app)

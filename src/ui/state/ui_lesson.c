@@ -91,10 +91,16 @@ static int apply_scene(struct ui_lessons *ls, struct ui_state *st, int step, boo
     snprintf(st->view_preset, sizeof st->view_preset, "%s", s.preset ? s.preset : "");
     ui_state_set_stage(st, s.stage);
     st->scroll = 0;
-    st->focus = st->explain_open = st->focus_pending = false;
+    st->focus = st->explain_open = st->focus_pending = st->show = false;
     if (s.view != MHA_VIEW_NONE) {
         ui_state_set_view(st, s.view);
         return 0;
+    }
+    struct lesson_show show;
+    if (s.show && lesson_show_resolve(s.show, s.stage, st->ex, &show, &err) == 0) {
+        const struct lesson_focus f = {show.matrix, 0, show.row, 0};
+        st->show_cell = ui_lesson_focus_cell(&f, s.stage, st->tr);
+        st->show = true;
     }
     if (s.focus) {
         struct lesson_focus f;
@@ -161,6 +167,7 @@ int ui_lesson_goto(struct ui_lessons *ls, struct ui_state *st, int step)
         ui_state_say(st, false, "Step %d's scene set %s.", step + 1, note);
     ls->step = step;
     ls->scroll = 0;
+    ls->fold = false;
     ls->scroll_to_prompt = true; /* if the step has a checkpoint, it asks */
     const struct lesson_step *s = &ls->l->steps[step];
     const int previous = ls->progress ? progress_quiz(ls->progress, ls->id, step) : -1;
@@ -275,6 +282,7 @@ void ui_lesson_close(struct ui_lessons *ls, struct ui_state *st)
     ls->shown.valid = false;
     ui_quiz_start(&ls->quiz, NULL, -1);
     st->hide.active = false;
+    st->show = false;
 }
 
 /* The checkpoint was answered (or shown): its cells show again, and the

@@ -58,6 +58,8 @@ struct ui_lessons {
                               scene undoes a change they made */
     int scroll;            /* first line of the lesson pane shown */
     bool scroll_to_prompt; /* a checkpoint waits: bring its answer line into the pane */
+    bool fold;             /* it was brought in under the step's first lines, with the lines
+                              between folded away (until the text is scrolled) */
     struct ui_quiz quiz;
 };
 

@@ -78,6 +78,29 @@ bool ui_quiz_is_quit(int key, bool is_char)
     return ui_keymap_action(&ui_keymap_quiz_number, ui_mode_keycode(key, is_char), -1) == QUIZ_QUIT;
 }
 
+bool ui_quiz_takes(const struct ui_quiz *z, int key)
+{
+    if (!ui_quiz_asking(z))
+        return false;
+    const bool is_char = key > 0 && key < KEY_MIN;
+    if (!ui_quiz_numeric(z))
+        return ui_keymap_action(&ui_keymap_quiz_choice, key, -1) >= 0 ||
+               (is_char && key < 128 && isalpha(key) && !ui_quiz_is_quit(key, true));
+    const size_t len = strlen(z->typed);
+    switch (ui_keymap_action(&ui_keymap_quiz_number, key, -1)) {
+    case QUIZ_DIGIT:
+    case QUIZ_QUIT: /* typed, or the checkpoint's own question before it quits */
+        return true;
+    case QUIZ_SUBMIT:
+    case QUIZ_ERASE:
+    case QUIZ_EXPONENT:
+    case QUIZ_DROP:
+        return len > 0;
+    default:
+        return is_char && key > ' ' && key != 127 && (len > 0 || key != '?');
+    }
+}
+
 static enum ui_quiz_input choose(struct ui_quiz *z, int key, bool is_char)
 {
     switch (ui_keymap_action(&ui_keymap_quiz_choice, ui_mode_keycode(key, is_char), -1)) {
