@@ -86,8 +86,7 @@ wait_for "✓ Right: 2."
 wait_for "heads 3 │ d_k 2"
 space_until "step 4/5"
 wait_for "heads 1 │ d_k 6"
-keys q
-wait_exit 0
+quit_lesson
 T kill-server
 sleep 0.2
 

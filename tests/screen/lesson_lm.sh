@@ -21,8 +21,7 @@ wait_for "✓ Right: mat."
 wait_for "6 · Output"
 wait_for 'next word after "the" (position 4, temperature 1)'
 check "mat first" bash -c "tmux -L '$SOCK' capture-pane -p | grep -qP '^mat +0\.[0-9]{4}  █'"
-keys q
-wait_exit 0
+quit_lesson
 T kill-server
 sleep 0.2
 
@@ -37,8 +36,7 @@ keys ':'
 type_text "tokens the key to the cabinets"
 keys Enter
 wait_for 'after "cabinets" it says "is"'
-keys q
-wait_exit 0
+quit_lesson
 T kill-server
 sleep 0.2
 
@@ -60,8 +58,7 @@ space_until "step 4/5"
 wait_for "Knock head 0 out"
 keys 4
 wait_for "✓ Right: almost none."
-keys q
-wait_exit 0
+quit_lesson
 T kill-server
 sleep 0.2
 
@@ -77,8 +74,7 @@ space_until "step 3/6"
 wait_for "most in head 1?"
 keys 4
 wait_for "✓ Right: on."
-keys q
-wait_exit 0
+quit_lesson
 T kill-server
 sleep 0.2
 

@@ -48,8 +48,7 @@ lesson() {
         keys q
         wait_for "Presenter mode off"
     fi
-    keys q
-    wait_exit 0
+    quit_lesson
 }
 
 lesson 80 24 16 1 2
@@ -66,16 +65,14 @@ start 160 48 -- --lesson 16 --step 1
 wait_for "head 1"
 screen | grep -qP '^ *0 {3,}1 {3,}2 {3,}3' || fail "the cells did not grow at 160x48"
 pass
-keys q
-wait_exit 0
+quit_lesson
 
 # words that match the screen: in a lesson the hint names p (Space reads
 # on); ? opens the help at the training screen's keys; a checkpoint's
 # `inline code` is drawn as code, never with its backticks
 start 80 24 -- --lesson 16 --step 1
 wait_for "p pause · n step"
-keys q
-wait_exit 0
+quit_lesson
 start 80 24 -- --lesson 17 --step 2
 keys 2
 wait_for "Right: prev"
@@ -86,5 +83,4 @@ wait_for "On the training screen"
 screen | sed -n 2p | grep -q "On the training screen" || fail "the help did not open at the training keys"
 pass
 keys q
-keys q
-wait_exit 0
+quit_lesson

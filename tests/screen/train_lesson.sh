@@ -24,13 +24,11 @@ keys t
 wait_for "Training   first-prev"
 space_until "step 5/5"
 wait_for "Training   first-prev"
-keys q
-wait_exit 0
+quit_lesson
 
 start 120 40 -- --lesson 17
 wait_for "1 head "
 wait_for "2 heads"
 keys p
 wait_for "Paused"
-keys q
-wait_exit 0
+quit_lesson

@@ -73,7 +73,7 @@ struct ui_app {
 
     /* the modes open over the main screen (ui_mode.h), and theirs */
     struct ui_mode_stack modes;
-    bool quit_armed;             /* a checkpoint asked for a second q before quitting */
+    bool quit_armed;             /* following: a q asked whether to leave the class */
     struct ui_popup popup;       /* :link's command line */
     struct ui_history hist;      /* the ':' lines run before */
     struct ui_history find_hist; /* the '/' words looked for before */

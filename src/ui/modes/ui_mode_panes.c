@@ -61,29 +61,21 @@ const struct ui_mode ui_mode_explain = {"explain", explain_open, explain_key, NU
 
 static bool quiz_open(const struct ui_app *app)
 {
-    return app->les.l && ui_quiz_asking(&app->les.quiz);
+    const struct ui_quiz *z = &app->les.quiz;
+    return app->les.l && (ui_quiz_asking(z) || (z->q && z->phase == UI_QUIZ_ANSWERED &&
+                                                !ui_quiz_numeric(z) && !z->revealed));
 }
 
 /* The checkpoint's keys: a choice's number, or a typed answer (every
- * character typed once typing began, q included).  A q with nothing typed
- * asks for a second q before it quits. */
+ * character typed once typing began, q included; with nothing typed q goes
+ * on to the main screen, which leaves the lesson).  Once a checkpoint with
+ * choices is answered, a choice's number is still its own: a second number
+ * typed after the answer never jumps to a stage. */
 static bool quiz_key(struct ui_app *app, int key, bool is_char)
 {
     struct ui_lessons *ls = &app->les;
-    const bool typing = ui_quiz_numeric(&ls->quiz) && ls->quiz.typed[0];
-    if (!typing && ui_quiz_is_quit(key, is_char) && ui_quiz_numeric(&ls->quiz)) {
-        if (app->quit_armed) {
-            app->quit_armed = false;
-            app->st.quit = true; /* asked twice: as q on the main screen */
-            return true;
-        }
-        app->quit_armed = true;
-        ui_state_say(&app->st, false,
-                     "The checkpoint waits for a number: type it and press Enter (Space goes on, "
-                     "Esc leaves the lesson). q again quits.");
-        return true;
-    }
-    app->quit_armed = false;
+    if (!ui_quiz_asking(&ls->quiz))
+        return ui_lesson_quiz_after_key(ls, &app->st, key, is_char);
     return ui_lesson_quiz_key(ls, &app->st, key, is_char);
 }
 
@@ -96,7 +88,7 @@ bool ui_app_front_takes(int key, const void *ctx)
         return true;
     if (present_open(app) && ui_keymap_find(&ui_keymap_present, key))
         return true;
-    return quiz_open(app) && ui_quiz_takes(&app->les.quiz, key);
+    return app->les.l && ui_quiz_takes(&app->les.quiz, key);
 }
 
 /* ---- the lesson list ------------------------------------------------------------------------ */

@@ -117,6 +117,12 @@ static void change_heads(struct ui_app *app, int dir)
     restart(app, t->opt.seed, h);
 }
 
+/* The keys that pause and train on here: Space reads on in a lesson. */
+static const char *pause_keys(const struct ui_app *app)
+{
+    return app->les.l ? "p" : "Space";
+}
+
 static void scrub_message(struct ui_app *app)
 {
     struct trun *t = app->train;
@@ -125,9 +131,9 @@ static void scrub_message(struct ui_app *app)
         return;
     }
     ui_state_say(&app->st, false,
-                 "Checkpoint at step %ld (one every %ld steps) · ← → move · End: now · Space "
+                 "Checkpoint at step %ld (one every %ld steps) · ← → move · End: now · %s "
                  "trains on.",
-                 t->scrub, t->panes[0].ring.every);
+                 t->scrub, t->panes[0].ring.every, pause_keys(app));
 }
 
 void ui_train_focus(struct ui_app *app, int pane)
@@ -175,9 +181,10 @@ bool ui_train_key(struct ui_app *app, int key, bool is_char)
     if (!t)
         return false;
     const struct ui_keymap_row *b = ui_keymap_find(&ui_keymap_train, ui_mode_keycode(key, is_char));
-    if (!t->shown) { /* the explorer's stages: only t comes back */
-        if (b && b->action == TACT_SCREEN && !st->focus) {
+    if (!t->shown) { /* the explorer's stages: only t comes back, from the numbers too */
+        if (b && b->action == TACT_SCREEN) {
             t->shown = true;
+            st->focus = st->explain_open = false;
             st->msg[0] = '\0';
             return true;
         }
@@ -199,8 +206,10 @@ bool ui_train_key(struct ui_app *app, int key, bool is_char)
         } else {
             t->paused = !t->paused || t->scrub >= 0;
             trun_scrub_live(t);
-            ui_state_say(st, false,
-                         t->paused ? "Paused: n steps once, Space trains on." : "Training on.");
+            if (t->paused)
+                ui_state_say(st, false, "Paused: n steps once, %s trains on.", pause_keys(app));
+            else
+                ui_state_say(st, false, "Training on.");
         }
         break;
     case TACT_STEP:

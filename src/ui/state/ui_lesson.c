@@ -8,6 +8,7 @@
 
 #include "engine/stages.h"
 #include "lesson/lesson_state.h"
+#include "ui/state/ui_mode.h"
 
 void ui_lessons_init(struct ui_lessons *ls, const char *lessons_dir, const char *assets_dir,
                      char *warning, int warning_size)
@@ -274,7 +275,7 @@ void ui_lesson_close(struct ui_lessons *ls, struct ui_state *st)
 {
     if (!ls->l)
         return;
-    ui_state_say(st, false, "Left the lesson \"%s\" at step %d; L opens it there again.",
+    ui_state_say(st, false, "Left the lesson \"%s\" at step %d; L opens it there again, q quits.",
                  ls->l->title ? ls->l->title : ls->id, ls->step + 1);
     lesson_free(ls->l);
     ls->l = NULL;
@@ -368,6 +369,18 @@ bool ui_lesson_quiz_key(struct ui_lessons *ls, struct ui_state *st, int key, boo
         ui_state_say(st, false, "%s Space goes on.",
                      ls->quiz.right ? "Right."
                                     : "Not quite: the explanation is in the lesson pane.");
+    return true;
+}
+
+bool ui_lesson_quiz_after_key(struct ui_lessons *ls, struct ui_state *st, int key, bool is_char)
+{
+    const struct ui_quiz *z = &ls->quiz;
+    if (!ls->l || !z->q || z->phase != UI_QUIZ_ANSWERED || ui_quiz_numeric(z) || !is_char ||
+        ui_keymap_action(&ui_keymap_quiz_choice, ui_mode_keycode(key, is_char), -1) < 0)
+        return false;
+    ui_state_say(st, false,
+                 "The checkpoint is answered (%s): Space goes on, Backspace goes back a step.",
+                 z->answer);
     return true;
 }
 
