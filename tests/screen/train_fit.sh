@@ -27,6 +27,8 @@ lesson() {
     local w=$1 h=$2 lesson=$3 step=$4 heads=$5
     shift 5
     start "$w" "$h" -- --lesson "$lesson" --step "$step" "$@"
+    wait_for "The training waits for you"
+    keys p # it starts, a checkpoint waiting or not
     wait_for "first-prev · step"
     whole "$heads" "lesson $lesson step $step at ${w}x$h, while training" 10
     wait_for "stopped" 90
@@ -71,7 +73,13 @@ quit_lesson
 # on); ? opens the help at the training screen's keys; a checkpoint's
 # `inline code` is drawn as code, never with its backticks
 start 80 24 -- --lesson 16 --step 1
-wait_for "p pause · n step"
+wait_for "The training waits for you: p starts it"
+keys n
+wait_for "p trains on · n step"
+keys p
+wait_for "Training on."
+keys p
+wait_for "Paused: n steps once, p trains on."
 quit_lesson
 start 80 24 -- --lesson 17 --step 2
 keys 2

@@ -66,6 +66,16 @@ static bool quiz_open(const struct ui_app *app)
                                                 !ui_quiz_numeric(z) && !z->revealed));
 }
 
+/* A checkpoint with choices over a lesson's training screen leaves the
+ * training's own keys to it (p starts the run the question is about). */
+static bool train_passes(const struct ui_app *app, int key)
+{
+    const struct ui_quiz *z = &app->les.quiz;
+    return z->q && !ui_quiz_numeric(z) && ui_train_on_screen(app) &&
+           ui_keymap_find(&ui_keymap_train, key) &&
+           ui_keymap_action(&ui_keymap_quiz_choice, key, -1) < 0;
+}
+
 /* The checkpoint's keys: a choice's number, or a typed answer (every
  * character typed once typing began, q included; with nothing typed q goes
  * on to the main screen, which leaves the lesson).  Once a checkpoint with
@@ -74,6 +84,8 @@ static bool quiz_open(const struct ui_app *app)
 static bool quiz_key(struct ui_app *app, int key, bool is_char)
 {
     struct ui_lessons *ls = &app->les;
+    if (train_passes(app, ui_mode_keycode(key, is_char)))
+        return false;
     if (!ui_quiz_asking(&ls->quiz))
         return ui_lesson_quiz_after_key(ls, &app->st, key, is_char);
     return ui_lesson_quiz_key(ls, &app->st, key, is_char);
@@ -88,7 +100,7 @@ bool ui_app_front_takes(int key, const void *ctx)
         return true;
     if (present_open(app) && ui_keymap_find(&ui_keymap_present, key))
         return true;
-    return app->les.l && ui_quiz_takes(&app->les.quiz, key);
+    return app->les.l && ui_quiz_takes(&app->les.quiz, key) && !train_passes(app, key);
 }
 
 /* ---- the lesson list ------------------------------------------------------------------------ */

@@ -288,6 +288,9 @@ void ui_train_lesson_sync(struct ui_app *app)
         trun_free(app->train);
         app->train = t;
         t->lesson = true;
+        /* a lesson's training waits for the reader (p starts it), unless
+         * autoplay turns the pages: then it is watched to its end */
+        t->paused = !app->autoplay.on;
         snprintf(t->lesson_key, sizeof t->lesson_key, "%s", key);
         t->lesson_step = -1;
         t->start_ms = t->now_ms = app->train_clock_ms;
@@ -302,6 +305,10 @@ void ui_train_lesson_sync(struct ui_app *app)
         ui_train_sync_example(app);
         if (stages)
             ui_state_set_stage(&app->st, ls.stage);
+        else if (t->paused && !trun_done(t) && !app->st.msg[0])
+            ui_state_say(&app->st, false,
+                         "The training waits for you: p starts it (and pauses it), n takes one "
+                         "step.");
     }
 }
 
