@@ -62,8 +62,8 @@ start 100 30 -- --replay "$REC" --speed 0.5 --theme dark
 wait_for "Recorded in a 120x40 terminal, replayed in 100x30"
 wait_for "Lesson 7"
 check "the theme given now wins" has_colour
-keys q # a replay still playing: q quits
-wait_exit 0
+wait_for "The replay finished"
+quit_lesson
 T kill-server
 
 # ---- a recording that cannot be written all the way

@@ -62,8 +62,8 @@ const struct ui_mode ui_mode_explain = {"explain", explain_open, explain_key, NU
 static bool quiz_open(const struct ui_app *app)
 {
     const struct ui_quiz *z = &app->les.quiz;
-    return app->les.l && (ui_quiz_asking(z) || (z->q && z->phase == UI_QUIZ_ANSWERED &&
-                                                !ui_quiz_numeric(z) && !z->revealed));
+    return app->les.l &&
+           (ui_quiz_asking(z) || (z->q && z->phase == UI_QUIZ_ANSWERED && !z->revealed));
 }
 
 /* A checkpoint with choices over a lesson's training screen leaves the
@@ -78,9 +78,9 @@ static bool train_passes(const struct ui_app *app, int key)
 
 /* The checkpoint's keys: a choice's number, or a typed answer (every
  * character typed once typing began, q included; with nothing typed q goes
- * on to the main screen, which leaves the lesson).  Once a checkpoint with
- * choices is answered, a choice's number is still its own: a second number
- * typed after the answer never jumps to a stage. */
+ * on to the main screen, which leaves the lesson).  Once it is answered a
+ * digit is still its own: a number typed after the answer never jumps to a
+ * stage. */
 static bool quiz_key(struct ui_app *app, int key, bool is_char)
 {
     struct ui_lessons *ls = &app->les;

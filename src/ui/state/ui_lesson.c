@@ -375,12 +375,14 @@ bool ui_lesson_quiz_key(struct ui_lessons *ls, struct ui_state *st, int key, boo
 bool ui_lesson_quiz_after_key(struct ui_lessons *ls, struct ui_state *st, int key, bool is_char)
 {
     const struct ui_quiz *z = &ls->quiz;
-    if (!ls->l || !z->q || z->phase != UI_QUIZ_ANSWERED || ui_quiz_numeric(z) || !is_char ||
-        ui_keymap_action(&ui_keymap_quiz_choice, ui_mode_keycode(key, is_char), -1) < 0)
+    const struct ui_keymap *own =
+        ui_quiz_numeric(z) ? &ui_keymap_quiz_number : &ui_keymap_quiz_choice;
+    if (!ls->l || !z->q || z->phase != UI_QUIZ_ANSWERED || z->revealed || !is_char || key < '0' ||
+        key > '9' || ui_keymap_action(own, ui_mode_keycode(key, is_char), -1) < 0)
         return false;
     ui_state_say(st, false,
-                 "The checkpoint is answered (%s): Space goes on, Backspace goes back a step.",
-                 z->answer);
+                 "The checkpoint is answered (%s): Space goes on, %s move through the stages.",
+                 z->answer, st->focus ? "Esc, then ← →," : "← →");
     return true;
 }
 

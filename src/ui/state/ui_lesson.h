@@ -93,9 +93,9 @@ void ui_lesson_close(struct ui_lessons *ls, struct ui_state *st);
  * against the example on screen and records it.  Returns true when the
  * key was used. */
 bool ui_lesson_quiz_key(struct ui_lessons *ls, struct ui_state *st, int key, bool is_char);
-/* A key after a checkpoint with choices was answered on this step: a
- * choice's number is still the checkpoint's (it says so and takes it, so a
- * number typed one too many never moves the stage); false for the others. */
+/* A key after the step's checkpoint was answered: a digit is still the
+ * checkpoint's (it says so and takes it, so a number typed one too many
+ * never moves the stage); false for the others. */
 bool ui_lesson_quiz_after_key(struct ui_lessons *ls, struct ui_state *st, int key, bool is_char);
 
 /* Show the open step's checkpoint answered by no one (autoplay): the
