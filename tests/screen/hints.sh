@@ -3,7 +3,8 @@
 # what the hint says, at 80x24: the matrices' marker (scroll, next matrix),
 # the lesson pane's marker and fold line (reads on, scroll back, shows them)
 # and the message line's hint, in a lesson, in a checkpoint with choices and
-# in one that takes a typed number.  A checkpoint that takes letters is never
+# in one that takes a typed number, on a lesson's training screen and with
+# the explain panel open.  A checkpoint that takes letters is never
 # given a letter to press.  q in a lesson leaves the lesson and asks nothing;
 # a second q quits.  A wrong first answer keeps a two-choice checkpoint open,
 # and a number typed after the answer never reaches the stages.
@@ -179,4 +180,56 @@ keys 3
 wait_for "The checkpoint is answered"
 sleep 0.2
 wait_bar "6 Output"
+quit_lesson
+T kill-server
+sleep 0.2
+
+# ---- the explain panel over a lesson (lesson 1 step 2): its key closes it,
+# and q no longer offers to leave the lesson while the panel is open
+start 80 24 -- --lesson 1 --step 2
+wait_for "step 2/5"
+keys Enter
+wait_for "Explain this number"
+named=$(named_before "close")
+check "the hint names the panel's key ($named)" test -n "$named"
+check "q is not offered to leave while the panel is open" \
+    bash -c "! tmux -L '$SOCK' capture-pane -p | grep -qF 'q leave'"
+keys "$(tkey "$named")"
+wait_gone "Explain this number"
+wait_for "step 2/5"
+check "the lesson is still open" test ! -s "$WORK/status"
+quit_lesson
+T kill-server
+sleep 0.2
+
+# ---- a lesson's training screen (lesson 16 step 1): it waits; the keys its
+# hint names start it, step it, pause it and read on
+start 80 24 -- --lesson 16 --step 1
+wait_for "The training waits for you"
+keys n
+wait_for "step 1 of 1500 · paused"
+named=$(named_before "step")
+check "the hint names the key that steps ($named)" test "$named" = "n"
+keys "$(tkey "$named")"
+wait_for "step 2 of 1500 · paused"
+named=$(named_before "trains on")
+check "the hint names the key that trains on ($named)" test -n "$named"
+keys "$(tkey "$named")"
+wait_for "Training on."
+keys K # at the top of the text it scrolls nothing; the message gives way to the hint
+wait_for "· n step"
+named=$(named_before "pause")
+check "the hint names the key that pauses ($named)" test -n "$named"
+keys "$(tkey "$named")"
+wait_for "Paused: n steps once, p trains on."
+keys K
+wait_for "p trains on · n step"
+named=$(named_before "read on")
+check "the hint names the key that reads on ($named)" test "$named" = "Space"
+for i in 1 2 3 4 5 6; do
+    keys "$(tkey "$named")"
+    sleep 0.2
+    screen | grep -qF "step 2/5" && break
+done
+wait_for "step 2/5"
 quit_lesson

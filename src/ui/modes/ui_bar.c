@@ -7,6 +7,7 @@
 #include "engine/stages.h"
 #include "ui/modes/ui_app.h"
 #include "ui/draw/ui_text.h"
+#include "ui/modes/ui_keymaps.h"
 #include "ui/state/ui_keymap.h"
 #include "ui/views/ui_views.h"
 
@@ -190,6 +191,13 @@ static const char *hint(const struct ui_app *app)
     }
     if (ls->l && ui_train_on_screen(app)) /* the training's keys, as a lesson has them */
         return ui_train_hint(app);
+    if (ls->l && app->st.explain_open && app->st.focus) { /* the panel's key first */
+        char lead[64], key[16];
+        snprintf(lead, sizeof lead, "%s close",
+                 ui_key_name(ui_keymap_explain.rows[0].keys[0], key, sizeof key));
+        return hint_from(app, lead, lesson_parts,
+                         (int)(sizeof lesson_parts / sizeof lesson_parts[0]), buf, sizeof buf);
+    }
     if (ls->l)
         return hint_from(app, NULL, lesson_parts,
                          (int)(sizeof lesson_parts / sizeof lesson_parts[0]), buf, sizeof buf);
