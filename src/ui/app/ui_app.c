@@ -253,6 +253,10 @@ int ui_run(struct mha_example *ex, const struct ui_options *opt)
                     opt->lessons_dir ? opt->lessons_dir : data_path("lessons", ldir, sizeof ldir),
                     opt->assets_dir ? opt->assets_dir : data_path("assets", adir, sizeof adir),
                     warning, (int)sizeof warning);
+    if (opt->lesson_walk) { /* a walk reads the lessons and keeps no progress */
+        progress_free(app->les.progress);
+        app->les.progress = NULL;
+    }
     if (start(app, opt) != 0) {
         fprintf(stderr, "mha-explorer: %s\n", app->st.msg);
         ui_lessons_done(&app->les);
