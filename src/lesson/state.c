@@ -357,6 +357,13 @@ int lesson_show_resolve(const char *spec, int stage, const struct mha_example *e
         }
         return -1;
     }
+    const struct mha_stage_info *info = mha_stage_info((enum mha_stage)stage);
+    const int i = mha_stage_find(info, f.matrix, MHA_SHOW_SCREEN);
+    if (i < 0 || info->show[i].form != MHA_FORM_HEADS)
+        return mha_error_set(err,
+                             "show: the %s stage does not show %s head by head; show names a "
+                             "matrix every head has (focus points at one cell of any)",
+                             mha_stage_name((enum mha_stage)stage), matrix_names[f.matrix]);
     out->matrix = f.matrix;
     out->row = f.row;
     return 0;
