@@ -318,11 +318,7 @@ bool ui_app_show_line(const struct ui_app *app, char *buf, size_t n)
     return last >= 0;
 }
 
-/* The row block i's window keeps in sight, and its cursor column: the
- * cursor's own; for a matrix beside the cursor's with as many rows, the
- * cursor's row (side by side they scroll together); for a matrix of the
- * lesson's show, the shown row; else none (-1). */
-static void window_row(const struct ui_app *app, int i, int *row, int *col)
+void ui_app_window_cell(const struct ui_app *app, int i, int *row, int *col)
 {
     const struct ui_state *st = &app->st;
     *row = *col = -1;
@@ -406,7 +402,7 @@ static void draw_vis(const struct ui_app *app)
         if (p->y + p->h <= st->scroll || p->y >= st->scroll + view_h)
             continue;
         int row, col;
-        window_row(app, i, &row, &col);
+        ui_app_window_cell(app, i, &row, &col);
         ui_block_draw(app->canvas, p->y - st->scroll, p->x, view_h, &app->blocks[i], &app->geoms[i],
                       row, col, th);
     }

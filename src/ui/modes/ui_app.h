@@ -226,6 +226,12 @@ bool ui_app_front_takes(int key, const void *ctx);
  * 1.00 · head 1 → cats 1.00": each head's largest number in the row, a
  * hidden cell as ?) into buf; false when there is none (ui_draw.c). */
 bool ui_app_show_line(const struct ui_app *app, char *buf, size_t n);
+/* The cell block i's window keeps in sight (ui_block_window's cursor):
+ * the cursor's own; for a matrix beside the cursor's with as many rows,
+ * the cursor's row (side by side they scroll together); for a matrix of the
+ * lesson's show, the shown row; else none (-1).  The drawing and the mouse
+ * read it (ui_draw.c). */
+void ui_app_window_cell(const struct ui_app *app, int i, int *row, int *col);
 /* After a change made without a key (a lesson's step shown from outside):
  * the layout again, the cursor where it may be and in sight. */
 void ui_app_settle(struct ui_app *app);
