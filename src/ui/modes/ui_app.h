@@ -325,6 +325,9 @@ void ui_train_lesson_sync(struct ui_app *app);
 void ui_train_layout(const struct ui_app *app, struct ui_layout *lay);
 /* The message line's hint on the training screen. */
 const char *ui_train_hint(const struct ui_app *app);
+/* That hint in a lesson, from the training screen's key table (less
+ * Space, which reads on) and the main screen's (ui_train_keys.c). */
+const char *ui_train_lesson_hint(const struct ui_app *app, char *buf, size_t n);
 /* :link on the training screen: the options that train the same again, as a
  * new string (the caller frees it; NULL when out of memory). */
 char *ui_train_link_command(const struct ui_app *app);

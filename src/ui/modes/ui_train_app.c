@@ -195,16 +195,8 @@ const char *ui_train_hint(const struct ui_app *app)
     static char hint[160]; /* the stage numbers from the stage table */
     if (!app->train->shown)
         return app->st.focus ? NULL : "t training · ← → stages · Tab numbers · v views · ? help";
-    if (app->les.l) { /* Space reads on in a lesson; p pauses and trains on */
-        const struct trun *t = app->train;
-        if (t->scrub >= 0)
-            return "← → checkpoints · Home step 0 · End now · Space read on · ? help";
-        if (trun_done(t))
-            return "← → checkpoints · r train again · Space read on · Backspace back · ? help";
-        if (t->paused)
-            return "p trains on · n step · ← → checkpoints · Space read on · ? help";
-        return "p pause · n step · < > pace · ← → checkpoints · Space read on · ? help";
-    }
+    if (app->les.l) /* Space reads on in a lesson; p pauses and trains on */
+        return ui_train_lesson_hint(app, hint, sizeof hint);
     if (app->train->scrub >= 0)
         return ui_words_expand(
             "← → checkpoints · Home step 0 · End now · {range} this model's stages · ? help", hint,
