@@ -6,7 +6,7 @@
  *                 [--causal] [--no-scale] [--stage N]
  *                 [--bench FRAMES] [--rows N] [--cols N]
  *                 [--train TASK [--compare H,H..] [--steps N]]
- *                 [--lesson-walk LESSON.md [--lessons-dir DIR --assets-dir DIR]] */
+ *                 [--lesson-walk LESSON.md [--lessons-dir DIR --assets-dir DIR]] [--present] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +38,10 @@ int main(int argc, char **argv)
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--causal")) {
             causal = true;
+            continue;
+        }
+        if (!strcmp(a, "--present")) {
+            opt.present = true;
             continue;
         }
         if (!strcmp(a, "--no-scale")) {

@@ -1,6 +1,6 @@
 #!/bin/bash
-# Every step of every bundled lesson at 80x24 (and at 120x40): what the step
-# names is on screen.  mha-ui-driver --lesson-walk shows each step off screen,
+# Every step of every bundled lesson at 80x24 (and at 120x40, and in the
+# presenter's layout at 80x24): what the step names is on screen.  mha-ui-driver --lesson-walk shows each step off screen,
 # reads the screen back and prints a line for each thing missing: the
 # focus's matrix title and row above the marker, a show's line with every
 # head, a waiting checkpoint's step title, question and answer line.
@@ -12,11 +12,11 @@ STATE=$(mktemp -d)
 trap 'rm -rf "$STATE"' EXIT
 export XDG_STATE_HOME=$STATE LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color
 failed=0 steps=0
-for size in "24 80" "40 120"; do
+for size in "24 80" "40 120" "24 80 --present"; do
     set -- $size
     for f in "$ROOT"/lessons/[0-9]*.md; do
         out=$("$DRIVER" --lesson-walk "$f" --lessons-dir "$ROOT/lessons" \
-            --assets-dir "$ROOT/assets" --rows "$1" --cols "$2") || failed=1
+            --assets-dir "$ROOT/assets" --rows "$1" --cols "$2" ${3:-}) || failed=1
         echo "$out" | grep -v ' 0 failed$'
         n=$(echo "$out" | sed -n 's/.*: \([0-9]*\) steps at .*/\1/p')
         [ -n "$n" ] || { echo "$f: the walk printed no summary"; failed=1; n=0; }

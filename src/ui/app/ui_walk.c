@@ -14,14 +14,14 @@
 #include "ui/draw/ui_text.h"
 #include "ui/modes/ui_app.h"
 
-/* Screen line y as text (UTF-8) into buf. */
-static void screen_line(int y, int cols, char *buf, size_t n)
+/* Screen line y from column x as text (UTF-8) into buf. */
+static void screen_from(int y, int x, int cols, char *buf, size_t n)
 {
     wchar_t w[512];
     buf[0] = '\0';
     if (cols > 511)
         cols = 511;
-    if (mvwinnwstr(curscr, y, 0, w, cols) == ERR)
+    if (mvwinnwstr(curscr, y, x, w, cols) == ERR)
         return;
     w[cols] = L'\0';
     size_t o = 0;
@@ -33,6 +33,11 @@ static void screen_line(int y, int cols, char *buf, size_t n)
             o += k;
     }
     buf[o] = '\0';
+}
+
+static void screen_line(int y, int cols, char *buf, size_t n)
+{
+    screen_from(y, 0, cols, buf, n);
 }
 
 /* True when some line in [y0, y1) of the screen holds text. */
@@ -102,7 +107,9 @@ static void check_focus(struct walk *w, const struct ui_app *app)
         ui_text_fit(b->row_labels[st->cur_r], g->grid.label_w, app->th.utf8, label, sizeof label);
     else
         snprintf(label, sizeof label, "%*d", g->grid.label_w, st->cur_r);
-    screen_line(y0 + row, app->cols, line, sizeof line);
+    /* the row's label starts the block's line, where the canvas puts it */
+    const int x0 = app->lay.vis.x + app->pos[st->block].x;
+    screen_from(y0 + row, x0, app->cols - x0, line, sizeof line);
     snprintf(what, sizeof what, "focus: the row \"%s\" of \"%s\" is not on screen above the marker",
              label, title);
     check(w,

@@ -207,6 +207,9 @@ int ui_lesson_pane_lines(const struct ui_app *app, int width);
 /* Content lines of the lesson pane up to and including the waiting
  * checkpoint's answer line; 0 when no checkpoint waits. */
 int ui_lesson_pane_prompt_end(const struct ui_app *app, int width);
+/* Lines of a waiting checkpoint, from its first line to its answer line
+ * (0: none waits); the training's layout leaves them to the pane. */
+int ui_lesson_pane_quiz_lines(const struct ui_app *app, int width);
 /* A step's checkpoint has just started to wait: scroll the lesson pane so
  * its answer line shows, with as much of the text above as fits (once, so
  * the reader can scroll back up). */

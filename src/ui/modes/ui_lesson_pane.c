@@ -306,6 +306,14 @@ int ui_lesson_pane_prompt_end(const struct ui_app *app, int width)
     return counted(app, width).prompt_end;
 }
 
+int ui_lesson_pane_quiz_lines(const struct ui_app *app, int width)
+{
+    if (!app->les.l || !ui_quiz_asking(&app->les.quiz))
+        return 0;
+    const struct pane c = counted(app, width);
+    return c.prompt_end - c.quiz_start;
+}
+
 /* Lines of the step kept over a fold: its title and first lines, as many
  * as leave the checkpoint, from its first line to its answer line, room
  * under the fold line (0: none fit). */

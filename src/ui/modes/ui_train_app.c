@@ -165,8 +165,11 @@ void ui_train_layout(const struct ui_app *app, struct ui_layout *lay)
         if (lay->side.h - (need - lay->vis.h) < UI_TRAIN_LESSON_LINES)
             need = UI_VIS_HEADER + ui_train_canvas_need(app, width, false);
         int give = need - lay->vis.h;
-        if (give > lay->side.h - UI_TRAIN_LESSON_MIN)
-            give = lay->side.h - UI_TRAIN_LESSON_MIN;
+        /* a waiting checkpoint keeps its lines and the pane's title over them */
+        int keep = 2 + ui_lesson_pane_quiz_lines(app, lay->side.w);
+        keep = keep > UI_TRAIN_LESSON_MIN ? keep : UI_TRAIN_LESSON_MIN;
+        if (give > lay->side.h - keep)
+            give = lay->side.h - keep;
         if (give > 0) {
             lay->vis.h += give;
             lay->side.y += give;
