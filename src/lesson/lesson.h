@@ -86,6 +86,7 @@ enum lesson_scene_key {
     SCENE_STAGE,
     SCENE_VIEW,
     SCENE_FOCUS,
+    SCENE_SHOW,
     SCENE_BATCH,
     SCENE_SEQ,
     SCENE_PRESET,
@@ -119,6 +120,7 @@ struct lesson_scene {
     char *load;  /* relative to the assets directory */
     char *words; /* the sentence a loaded model file runs on */
     char *focus; /* unparsed, resolved against an example later */
+    char *show;  /* a row every head's matrix shows (unparsed, as focus) */
     enum mha_view view;
     long long batch, seq;
     char *preset;

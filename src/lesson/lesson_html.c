@@ -207,9 +207,61 @@ static void scene_head(FILE *out, const struct lesson_state *st, const struct mh
     fputs("</p>\n", out);
 }
 
+/* A show: the row it names in every head, each head's largest number in
+ * it and that number's column, as the screen writes it over the numbers
+ * (a head whose row the step's checkpoint q hides: "?"). */
+static void scene_show(FILE *out, const struct lesson_state *st, const struct mha_example *ex,
+                       const struct mha_trace *t, const struct lesson_quiz *q)
+{
+    struct lesson_show s;
+    struct mha_error err;
+    if (!st->show || lesson_show_resolve(st->show, st->stage, ex, &s, &err))
+        return;
+    struct lesson_hide hide = {0};
+    if (q && lesson_quiz_hide(q, ex, &hide, &err))
+        hide.active = false;
+    const struct lesson_focus f = {s.matrix, 0, s.row, 0};
+    const enum mha_tensor x = focus_tensor(&f, st->stage);
+    const struct mha_tensor_desc *d = mha_tensor_desc(x);
+    fputs("<p class=\"scene-head\">Every head's ", out);
+    export_xml_text(out, st->show);
+    fputs(":", out);
+    for (int h = 0; h < ex->heads; h++) {
+        int top = -1;
+        float best = 0.0f;
+        bool hidden = false;
+        for (int c = 0;; c++) {
+            const struct mha_cell cell = {x, h, s.row, c};
+            if (!mha_cell_valid(t, &cell))
+                break;
+            hidden = hidden || lesson_hide_covers(&hide, &cell);
+            const float v = mha_cell_value(ex, t, &cell);
+            if (top < 0 || v > best)
+                top = c, best = v;
+        }
+        if (top < 0)
+            continue;
+        char num[48];
+        export_number(num, sizeof num, best, "−∞");
+        fprintf(out, "%s head %d → ", h ? " ·" : "", h);
+        if (hidden) {
+            fputs("?", out);
+            continue;
+        }
+        if (d->cols != MHA_SIDE_NONE) {
+            export_xml_text(out, d->cols == MHA_SIDE_KEY ? ex->key_tokens[top] : ex->tokens[top]);
+            fputs(" ", out);
+        } else {
+            fprintf(out, "col %d ", top);
+        }
+        fprintf(out, "%s", num);
+    }
+    fputs("</p>\n", out);
+}
+
 /* The matrices of the stage, the focused cell outlined and named. */
 static void scene_stage(FILE *out, const struct lesson_state *st, const struct mha_example *ex,
-                        const struct mha_trace *t)
+                        const struct mha_trace *t, const struct lesson_quiz *q)
 {
     struct export_mark mark = {0};
     struct lesson_focus f;
@@ -229,6 +281,7 @@ static void scene_stage(FILE *out, const struct lesson_state *st, const struct m
             fprintf(out, " = %s</p>\n", num);
         }
     }
+    scene_show(out, st, ex, t, q);
     fprintf(out, "<p class=\"formula\">");
     export_xml_text(out, export_stage_formula(st->stage));
     fputs("</p>\n", out);
@@ -236,10 +289,11 @@ static void scene_stage(FILE *out, const struct lesson_state *st, const struct m
 }
 
 /* The step's screen from its example and trace (t NULL: err says why there
- * is none).  Returns 0, or -1 when it cannot be built. */
+ * is none); q: the step's checkpoint (what it hides), or NULL.  Returns 0,
+ * or -1 when it cannot be built. */
 static int scene_html(FILE *out, const struct lesson_state *st, const char *assets_dir,
                       const struct mha_example *ex, const struct mha_trace *t,
-                      const struct mha_error *err)
+                      const struct mha_error *err, const struct lesson_quiz *q)
 {
     fputs("<div class=\"scene\">\n", out);
     int rc = 0;
@@ -252,7 +306,7 @@ static int scene_html(FILE *out, const struct lesson_state *st, const char *asse
     } else {
         scene_head(out, st, ex);
         if (st->view == MHA_VIEW_NONE) {
-            scene_stage(out, st, ex, t);
+            scene_stage(out, st, ex, t, q);
         } else {
             char path[4096];
             const struct view_inputs in = lesson_view_inputs(st, ex, assets_dir, path, sizeof path);
@@ -388,7 +442,8 @@ int lesson_print_html(FILE *out, const struct lesson *l, const char *assets_dir)
             struct mha_trace *t = ex ? mha_run(ex, &err) : NULL;
             if (step->train_example)
                 lesson_state_for_trained(&st);
-            if (show_scene && scene_html(out, &st, assets_dir, ex, t, &err) != 0)
+            if (show_scene && scene_html(out, &st, assets_dir, ex, t, &err,
+                                         step->has_quiz ? &step->quiz : NULL) != 0)
                 rc = -1;
             if (step->has_quiz)
                 quiz_html(out, &step->quiz, ex, t, &err);

@@ -26,6 +26,7 @@ struct lesson_state {
     int causal;           /* -1: as the example has it, else 0/1 */
     int scaled;           /* -1: as the example has it, else 0/1 */
     const char *focus;    /* this step's focus, or NULL */
+    const char *show;     /* this step's row shown for every head, or NULL */
     long long batch, seq; /* seq 0: the token count */
     const char *preset;
     /* training: a task (NULL: none), its head counts (more than one: side
@@ -93,6 +94,17 @@ bool lesson_hide_covers(const struct lesson_hide *h, const struct mha_cell *c);
  * missing head/row/col mean 0. */
 int lesson_focus_resolve(const char *spec, int stage, const struct mha_example *ex,
                          struct lesson_focus *out, struct mha_error *err);
+
+/* A show: a matrix and a row of it, seen in every head. */
+struct lesson_show {
+    enum mha_tensor matrix;
+    int row;
+};
+
+/* Resolve "weights, row now" for stage against ex: a matrix (default the
+ * stage's focus) and a row, no head and no column. */
+int lesson_show_resolve(const char *spec, int stage, const struct mha_example *ex,
+                        struct lesson_show *out, struct mha_error *err);
 
 /* ---- quiz answers ---- */
 

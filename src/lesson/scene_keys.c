@@ -128,6 +128,12 @@ static bool read_focus(struct lesson *l, struct lesson_scene *sc, const char *v,
     return (sc->focus = lesson_strdup(v)) != NULL;
 }
 
+static bool read_show(struct lesson *l, struct lesson_scene *sc, const char *v, int line)
+{
+    (void)l, (void)line;
+    return (sc->show = lesson_strdup(v)) != NULL;
+}
+
 static bool read_view(struct lesson *l, struct lesson_scene *sc, const char *v, int line)
 {
     for (int i = 0; i < MHA_VIEW_COUNT; i++)
@@ -278,6 +284,11 @@ static void put_focus(struct lesson_state *st, const struct lesson_scene *sc)
     st->focus = sc->focus;
 }
 
+static void put_show(struct lesson_state *st, const struct lesson_scene *sc)
+{
+    st->show = sc->show;
+}
+
 static void put_batch(struct lesson_state *st, const struct lesson_scene *sc)
 {
     st->batch = sc->batch;
@@ -368,6 +379,12 @@ static const struct scene_key_row keys[SCENE_KEY_COUNT] = {
                       "the cell the cursor starts on (see below)"},
                      read_focus,
                      put_focus},
+    [SCENE_SHOW] = {{"show", "e.g. `weights, row now`",
+                     "a row to see in every head: a line over the numbers gives each head's "
+                     "largest number in it and its column, and each head's matrix scrolls to "
+                     "it (see below)"},
+                    read_show,
+                    put_show},
     [SCENE_BATCH] = {{"batch", "1..4096", "batch size for the `shapes` view (default 2)"},
                      read_batch,
                      put_batch},
@@ -427,7 +444,8 @@ bool lesson_scene_key_read(struct lesson *l, struct lesson_scene *sc, int k, con
 
 void lesson_state_apply(struct lesson_state *st, const struct lesson_scene *sc)
 {
-    st->focus = NULL; /* a focus belongs to its own step */
+    st->focus = NULL; /* a focus belongs to its own step, and so does a show */
+    st->show = NULL;
     /* in a scene that trains, heads, seed and d_model are the model's (put_train) */
     const unsigned model = (sc->set & (1u << SCENE_TRAIN))
                                ? (1u << SCENE_HEADS) | (1u << SCENE_SEED) | (1u << SCENE_D_MODEL)

@@ -57,10 +57,12 @@ void lesson_state_for_trained(struct lesson_state *st)
  * it names another. */
 static void apply_reveal(struct lesson_state *st, const struct lesson_scene *reveal)
 {
-    const char *focus = st->focus;
+    const char *focus = st->focus, *show = st->show;
     lesson_state_apply(st, reveal);
     if (!(reveal->set & (1u << SCENE_FOCUS)))
         st->focus = focus;
+    if (!(reveal->set & (1u << SCENE_SHOW)))
+        st->show = show;
 }
 
 void lesson_state_at_answered(const struct lesson *l, int step, bool answered,
@@ -72,7 +74,7 @@ void lesson_state_at_answered(const struct lesson *l, int step, bool answered,
         if (ls->has_scene)
             lesson_state_apply(st, &ls->scene);
         else
-            st->focus = NULL;
+            st->focus = st->show = NULL;
         if (ls->has_reveal && (s < step || answered))
             apply_reveal(st, &ls->reveal);
     }
@@ -323,6 +325,47 @@ int lesson_focus_resolve(const char *spec, int stage, const struct mha_example *
             return mha_error_set(err, "focus: col \"%s\" is not a column of %s (%d columns)", col,
                                  matrix_names[out->matrix], cols);
     }
+    return 0;
+}
+
+int lesson_show_resolve(const char *spec, int stage, const struct mha_example *ex,
+                        struct lesson_show *out, struct mha_error *err)
+{
+    memset(out, 0, sizeof *out);
+    bool row = false;
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", spec);
+    for (char *save = NULL, *p = strtok_r(buf, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+        while (*p == ' ')
+            p++;
+        if (!strncmp(p, "head ", 5) || !strncmp(p, "col ", 4))
+            return mha_error_set(err,
+                                 "show: \"%s\": a show names a matrix and a row, which every "
+                                 "head shows (focus points at one cell)",
+                                 p);
+        row = row || !strncmp(p, "row ", 4);
+    }
+    if (!row)
+        return mha_error_set(err, "show: \"%s\" names no row; expected e.g. weights, row now",
+                             spec);
+    struct lesson_focus f;
+    if (lesson_focus_resolve(spec, stage, ex, &f, err)) {
+        if (!strncmp(err->text, "focus:", 6)) { /* the same words, under this key's name */
+            char text[sizeof err->text];
+            snprintf(text, sizeof text, "show:%s", err->text + 6);
+            snprintf(err->text, sizeof err->text, "%s", text);
+        }
+        return -1;
+    }
+    const struct mha_stage_info *info = mha_stage_info((enum mha_stage)stage);
+    const int i = mha_stage_find(info, f.matrix, MHA_SHOW_SCREEN);
+    if (i < 0 || info->show[i].form != MHA_FORM_HEADS)
+        return mha_error_set(err,
+                             "show: the %s stage does not show %s head by head; show names a "
+                             "matrix every head has (focus points at one cell of any)",
+                             mha_stage_name((enum mha_stage)stage), matrix_names[f.matrix]);
+    out->matrix = f.matrix;
+    out->row = f.row;
     return 0;
 }
 
@@ -662,6 +705,16 @@ static void check_focus(struct lesson *l, const struct lesson_step *step,
                         "focus points at a cell of a stage, but this step shows the %s "
                         "view",
                         mha_view_name(st->view));
+    const int show_line = step->scene.key_line[SCENE_SHOW];
+    if (st->show && st->view != MHA_VIEW_NONE)
+        lesson_diag_add(l, show_line,
+                        "show names a row of a stage's matrix, but this step shows the %s view",
+                        mha_view_name(st->view));
+    else if (st->show) {
+        struct lesson_show s;
+        if (lesson_show_resolve(st->show, st->stage, ex, &s, err))
+            lesson_diag_add(l, show_line, "%s", err->text);
+    }
 }
 
 /* The checkpoint's answer must compute (and be one of its choices) and
@@ -693,7 +746,7 @@ static void check_step(struct lesson *l, int s, struct lesson_state *st, struct 
     if (step->has_scene)
         lesson_state_apply(st, &step->scene);
     else
-        st->focus = NULL;
+        st->focus = st->show = NULL;
     int line = step->has_scene ? step->scene.line : step->line;
     if (!step->has_scene)
         lesson_diag_add(l, step->line, "step %d has no ```mha scene; every step sets up the screen",

@@ -27,7 +27,10 @@ struct ui_options {
                                    to stdout and return 0 (main.c: --bench-frames N).  Needs no
                                    terminal.  MHA_UI_BENCH_FRAMES=N in the environment does the
                                    same when this is 0. */
-    int bench_rows, bench_cols; /* size of that screen; 0 = 60 x 200 */
+    int bench_rows, bench_cols; /* size of that screen; 0 = 60 x 200 (the walk: 24 x 80) */
+    bool lesson_walk;           /* with lesson_path: no interaction: show every step off screen
+                                   and print what a step names that is not on it (ui_walk.h);
+                                   the status is 1 when something was missing */
 
     /* Lessons and views (main.c: --lesson, --step, --view, --focus). */
     const char *lesson_path; /* open this lesson file, or NULL */

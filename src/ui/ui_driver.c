@@ -5,7 +5,8 @@
  *   mha-ui-driver [--tokens "A B C"] [--d-model N] [--heads N] [--seed N]
  *                 [--causal] [--no-scale] [--stage N]
  *                 [--bench FRAMES] [--rows N] [--cols N]
- *                 [--train TASK [--compare H,H..] [--steps N]] */
+ *                 [--train TASK [--compare H,H..] [--steps N]]
+ *                 [--lesson-walk LESSON.md [--lessons-dir DIR --assets-dir DIR]] [--present] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,10 @@ int main(int argc, char **argv)
             causal = true;
             continue;
         }
+        if (!strcmp(a, "--present")) {
+            opt.present = true;
+            continue;
+        }
         if (!strcmp(a, "--no-scale")) {
             no_scale = true;
             continue;
@@ -68,6 +73,14 @@ int main(int argc, char **argv)
             train = v;
         else if (!strcmp(a, "--compare"))
             compare = v;
+        else if (!strcmp(a, "--lesson-walk")) {
+            opt.lesson_path = v;
+            opt.lesson_step = 1;
+            opt.lesson_walk = true;
+        } else if (!strcmp(a, "--assets-dir"))
+            opt.assets_dir = v;
+        else if (!strcmp(a, "--lessons-dir"))
+            opt.lessons_dir = v;
         else if (!strcmp(a, "--steps"))
             steps = atoi(v);
         else

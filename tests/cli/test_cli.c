@@ -241,6 +241,17 @@ START_TEST(export_formats_and_lessons)
     ck_assert_ptr_nonnull(strstr(r.out, "Why one head is not enough"));
     ck_assert_ptr_nonnull(strstr(r.out, "</html>"));
     cli_result_free(&r);
+    /* a show: every head's part of the row, the part a checkpoint hides as ? */
+    r = cli_run((const char *[]){"--print-lesson", "8", "--format", "html", NULL});
+    ck_assert_int_eq(r.status, 0);
+    const char *show = strstr(r.out, "Every head's weights, row sat: head 0 → ");
+    ck_assert_ptr_nonnull(show);
+    const char *end = strstr(show, "</p>");
+    ck_assert_ptr_nonnull(end);
+    char line[256];
+    snprintf(line, sizeof line, "%.*s", (int)(end - show), show);
+    ck_assert_msg(strstr(line, "· head 1 → ?") != NULL, "head 1's row is not hidden: %s", line);
+    cli_result_free(&r);
     r = cli_run((const char *[]){"--print-lesson", "1", NULL});
     ck_assert_int_eq(r.status, 0);
     ck_assert_ptr_nonnull(strstr(r.out, "Lesson 1: Why one head is not enough"));

@@ -263,6 +263,16 @@ static const struct bad check_cases[] = {
      "keeps the scaling (on) it was trained with; give scale: on"},
     {"# T\n\nText.\n\n---\n\nMore.\n", 7, "step 2 has no ```mha scene"},
     {"# T\n\n```mha\nview: cost\nfocus: q\n```\n", 5, "this step shows the cost view"},
+    /* a show: a matrix every head has, and a row of it */
+    {"# T\n\n```mha\nstage: input\nshow: query, row 1\n```\n", 5,
+     "the input stage does not show query head by head"},
+    {"# T\n\n```mha\nstage: attention\nshow: weights, head 1, row 1\n```\n", 5,
+     "a show names a matrix and a row, which every head shows"},
+    {"# T\n\n```mha\nstage: attention\nshow: weights\n```\n", 5, "names no row"},
+    {"# T\n\n```mha\nstage: attention\nshow: weights, row dog\n```\n", 5,
+     "show: row \"dog\" is not a row of weights"},
+    {"# T\n\n```mha\nview: cost\nshow: weights, row 1\n```\n", 5,
+     "show names a row of a stage's matrix, but this step shows the cost view"},
     {"# T\n\n```mha\nstage: attention\n```\n\n```quiz\nquestion: q\nchoices: a | b\n"
      "answer: computed\ncompute: argmax head 0 row tok 1\nexplain: x\n```\n",
      11, "is not one of the choices"},

@@ -35,8 +35,7 @@ wait_for "The answer: 3." 4
 wait_for "step 6/7" 4
 keys Escape # pauses (and leaves the cell cursor if a step put it somewhere)
 wait_for "paused"
-keys q
-wait_exit 0
+quit_lesson
 
 # a step that trains is watched to its end: autoplay moves on only once
 # every run has stopped
@@ -50,5 +49,4 @@ screen | grep -qF "· stopped" || {
 pass
 wait_for "· stopped" 60
 wait_for "step 2/5" 30
-keys q
-wait_exit 0
+quit_lesson

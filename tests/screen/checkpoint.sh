@@ -19,8 +19,7 @@ keys 2
 wait_for "✓ Right: tok 1."
 check "the weights show once answered" \
     bash -c "tmux -L '$SOCK' capture-pane -p | grep -qE '^tok 1 +0\.17 +0\.44 +0\.03 +0\.36'"
-keys q
-wait_exit 0
+quit_lesson
 T kill-server
 sleep 0.2
 
@@ -35,8 +34,7 @@ wait_for "scaling off"
 space_until "step 6/7"
 wait_for "scaling off"
 wait_for "d_model 12"
-keys q
-wait_exit 0
+quit_lesson
 T kill-server
 sleep 0.2
 
@@ -49,8 +47,7 @@ type_text "1"
 keys Enter
 wait_for "✓ Right: 1."
 wait_gone "?     ?"
-keys q
-wait_exit 0
+quit_lesson
 T kill-server
 sleep 0.2
 
@@ -59,8 +56,7 @@ sleep 0.2
 start 80 24 -- --lesson 7 --step 5
 wait_for "step 5/7"
 wait_for "Press 1-3 to answer."
-keys q
-wait_exit 0
+quit_lesson
 
 # a word typed at a checkpoint that asks for a number is the answer, not the
 # explorer's keys: "three" neither re-draws nor exports (e wrote two SVGs
@@ -76,5 +72,4 @@ keys BSpace BSpace BSpace BSpace BSpace
 type_text "3"
 keys Enter
 wait_for "✓ Right: 3."
-keys q
-wait_exit 0
+quit_lesson

@@ -38,10 +38,16 @@ type_text "4"
 keys Enter
 wait_for "✗ Not quite: the answer is 3 (you said 2,"
 
-# a stage key inside the lesson changes the screen; the next step resets it
+# a number typed after the answer stays with the checkpoint; ← moves the
+# stage inside the lesson, and the next step resets it
 keys 0
-wait_for "0 · Input"
-wait_bar "0 Input"
+wait_for "The checkpoint is answered (3)"
+wait_bar "4 Attention"
+keys Escape # the step's cell cursor goes; ← moves the stage
+sleep 0.2
+keys Left
+wait_for "3 · Transpose"
+wait_bar "3 Transpose"
 space_until "step 6/7"
 wait_bar "5 Merge"
 wait_for "5 · Merge"
@@ -86,8 +92,7 @@ wait_for "✓ Right: 2."
 wait_for "heads 3 │ d_k 2"
 space_until "step 4/5"
 wait_for "heads 1 │ d_k 6"
-keys q
-wait_exit 0
+quit_lesson
 T kill-server
 sleep 0.2
 

@@ -21,8 +21,7 @@ wait_for "✓ Right: mat."
 wait_for "6 · Output"
 wait_for 'next word after "the" (position 4, temperature 1)'
 check "mat first" bash -c "tmux -L '$SOCK' capture-pane -p | grep -qP '^mat +0\.[0-9]{4}  █'"
-keys q
-wait_exit 0
+quit_lesson
 T kill-server
 sleep 0.2
 
@@ -37,15 +36,17 @@ keys ':'
 type_text "tokens the key to the cabinets"
 keys Enter
 wait_for 'after "cabinets" it says "is"'
-keys q
-wait_exit 0
+quit_lesson
 T kill-server
 sleep 0.2
 
-# lesson 19: what head 0 writes, asked before the output shows the model
+# lesson 19: what head 0 writes, asked with the circuits view on screen (what
+# the question is about), before the output shows the model
 start 120 40 -- --lesson 19 --step 2
 wait_for "step 2/5"
 wait_for "Head 0's six strongest entries"
+wait_for "Circuits view   sentences.json: "
+wait_for "lunch → grunt"
 check "no next words on screen before the answer" \
     bash -c "! tmux -L '$SOCK' capture-pane -p | grep -q 'next word after'"
 keys 2
@@ -53,15 +54,13 @@ wait_for "✓ Right: animal sounds."
 wait_for 'next word after "the" (position 4, temperature 1)'
 check "roof first" bash -c "tmux -L '$SOCK' capture-pane -p | grep -qP '^roof +0\.[0-9]{4}  █'"
 space_until "step 3/5"
-# the circuits view on the lesson's model: head 0 raises grunt for lunch
+# the circuits view again, for both heads' lists
 wait_for "Circuits view   sentences.json: "
-wait_for "lunch → grunt"
 space_until "step 4/5"
 wait_for "Knock head 0 out"
 keys 4
 wait_for "✓ Right: almost none."
-keys q
-wait_exit 0
+quit_lesson
 T kill-server
 sleep 0.2
 
@@ -77,5 +76,16 @@ space_until "step 3/6"
 wait_for "most in head 1?"
 keys 4
 wait_for "✓ Right: on."
-keys q
-wait_exit 0
+quit_lesson
+T kill-server
+sleep 0.2
+
+# lesson 18 step 7 at 80x24: the last word's row of each head's weights is
+# named over the numbers, and the checkpoint keeps the step's title in sight
+start 80 24 -- --lesson 18 --step 7
+wait_for "step 7/8"
+wait_for "row now: head 0 → "
+wait_for " · head 1 → "
+wait_for "Two words at once"
+wait_for "Which word does the model put first"
+wait_for "Press 1-4 to answer."

@@ -199,3 +199,12 @@ space_until() {
 has_colour() {
     screen -e | grep -qP '\e\[[0-9;]*(?<![0-9])(3[0-7]|4[0-7]|38;5;[0-9]+|48;5;[0-9]+)[;m]'
 }
+
+# quit_lesson: in a lesson q leaves the lesson (the explorer says so and
+# stays open); a second q quits.
+quit_lesson() {
+    keys q
+    wait_for "Left the lesson"
+    keys q
+    wait_exit 0
+}

@@ -74,8 +74,7 @@ wait_for "Queries, keys and values"
 y=$(line_of "Queries, keys and values")
 click "$y" 20
 wait_for "Lesson 3"
-keys q
-wait_exit 0
+quit_lesson
 T kill-server
 
 # over the lesson text the wheel scrolls the lesson, as J does
@@ -89,8 +88,7 @@ wait_for "↑ PgUp K scroll back"
 wheel_up $((y + 2)) 6
 wheel_up $((y + 2)) 6
 wait_gone "↑ PgUp K scroll back"
-keys q
-wait_exit 0
+quit_lesson
 T kill-server
 
 # --no-mouse: the terminal keeps its mouse (selecting text works as usual)

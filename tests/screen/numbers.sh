@@ -30,11 +30,8 @@ start 120 40 -- --lesson 11 --step 1
 wait_for "seq L = 10 │ d_model d = 512"
 check "no example sizes under the shapes view" \
     bash -c "! tmux -L $SOCK capture-pane -p | tail -1 | grep -q '4 tokens'"
-keys q
-wait_exit 0
+quit_lesson
 start 120 40 -- --lesson 12 --step 4
 wait_for "Transformer base │ d_model 512 │ 8 heads of d_k 64 │ 10 tokens"
-# the step's checkpoint waits for a number: the first q asks, the second quits
-keys q
-keys q
-wait_exit 0
+# the step's checkpoint waits for a number: q leaves the lesson, a second quits
+quit_lesson

@@ -57,5 +57,6 @@ wait_for "Lesson 2 · The pipeline at a glance · step 3/7"
 wait_for "S P L I T"
 wait_for "Each row of 6 numbers is cut into 2 heads"
 check "no key hints" no_hints
-keys q q
-wait_exit 0
+keys q # the presenter's layout first, then the lesson, then the program
+wait_for "Presenter mode off"
+quit_lesson

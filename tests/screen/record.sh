@@ -41,8 +41,8 @@ start 120 40 -- --lesson 7 --theme mono --record "$REC"
 wait_for "Lesson 7"
 wait_for "step 1/"
 space_until "step 2/"
-keys q
-wait_exit 0
+keys C-c # ends it with the lesson open (a q would leave the lesson, and be recorded)
+wait_exit 130
 T kill-server
 check "the size is recorded" grep -qx 'size 120x40' "$REC"
 check "the lesson is recorded" bash -c "grep -A1 -x 'arg --lesson' '$REC' | grep -qx 'arg 7'"
@@ -55,16 +55,15 @@ wait_for "Lesson 7"
 wait_for "step 2/"
 check "in the recorded theme (no colour)" bash -c "! tmux -L '$SOCK' capture-pane -p -e | grep -qP '\e\[[0-9;]*(38;5|48;5)'"
 check "no note about the size" bash -c "! tmux -L '$SOCK' capture-pane -p | grep -qF 'Recorded in a'"
-keys q
-wait_exit 0
+quit_lesson
 T kill-server
 # options given with --replay win over the recorded ones
 start 100 30 -- --replay "$REC" --speed 0.5 --theme dark
 wait_for "Recorded in a 120x40 terminal, replayed in 100x30"
 wait_for "Lesson 7"
 check "the theme given now wins" has_colour
-keys q
-wait_exit 0
+wait_for "The replay finished"
+quit_lesson
 T kill-server
 
 # ---- a recording that cannot be written all the way

@@ -55,6 +55,7 @@ wait_for "The first-prev model at step"
 keys v v v
 wait_for "Each head at step 0 and now"
 wait_for "against step 0"
+keys j # the note under the table, below the marker's line at 80x24
 wait_for "Measured on the learned weights"
 keys t
 wait_for "Training   first-prev"

@@ -27,6 +27,8 @@ lesson() {
     local w=$1 h=$2 lesson=$3 step=$4 heads=$5
     shift 5
     start "$w" "$h" -- --lesson "$lesson" --step "$step" "$@"
+    wait_for "The training waits for you"
+    keys p # it starts, a checkpoint waiting or not
     wait_for "first-prev · step"
     whole "$heads" "lesson $lesson step $step at ${w}x$h, while training" 10
     wait_for "stopped" 90
@@ -48,8 +50,7 @@ lesson() {
         keys q
         wait_for "Presenter mode off"
     fi
-    keys q
-    wait_exit 0
+    quit_lesson
 }
 
 lesson 80 24 16 1 2
@@ -66,16 +67,20 @@ start 160 48 -- --lesson 16 --step 1
 wait_for "head 1"
 screen | grep -qP '^ *0 {3,}1 {3,}2 {3,}3' || fail "the cells did not grow at 160x48"
 pass
-keys q
-wait_exit 0
+quit_lesson
 
 # words that match the screen: in a lesson the hint names p (Space reads
 # on); ? opens the help at the training screen's keys; a checkpoint's
 # `inline code` is drawn as code, never with its backticks
 start 80 24 -- --lesson 16 --step 1
-wait_for "p pause · n step"
-keys q
-wait_exit 0
+wait_for "The training waits for you: p starts it"
+keys n
+wait_for "p trains on · n step"
+keys p
+wait_for "Training on."
+keys p
+wait_for "Paused: n steps once, p trains on."
+quit_lesson
 start 80 24 -- --lesson 17 --step 2
 keys 2
 wait_for "Right: prev"
@@ -86,5 +91,4 @@ wait_for "On the training screen"
 screen | sed -n 2p | grep -q "On the training screen" || fail "the help did not open at the training keys"
 pass
 keys q
-keys q
-wait_exit 0
+quit_lesson

@@ -1,9 +1,11 @@
 #!/bin/bash
-# Lessons that train: lesson 16's first step trains on screen beside the
+# Lessons that train: lesson 16's first step waits for the reader, paused at
+# step 0 and saying so; p starts it, and it trains on screen beside the
 # lesson text and stops where --print-lesson says it stops (the same run,
 # headless and on screen); p pauses there, Space reads on; the step with a
-# stage shows the trained model's stages; lesson 17 trains one head against
-# two side by side.
+# stage shows the trained model's stages, and t comes back from its numbers
+# (Tab, Enter, t as the step says); lesson 17 trains one head against two
+# side by side, once p starts them.
 . "$(dirname "$0")/lib.sh"
 
 printed=$("$EXE" --print-lesson 16 | grep -m1 -oP 'Stopped at step [0-9]+')
@@ -11,7 +13,12 @@ check "the printed lesson says where the training stops ($printed)" test -n "$pr
 
 start 120 40 -- --lesson 16
 wait_for "Lesson 16 · Two heads learn two"
-wait_for "Training   first-prev"
+wait_for "Training   first-prev · step 0 of 1500 · paused"
+wait_for "The training waits for you: p starts it"
+sleep 1
+check "it waits" bash -c "tmux -L '$SOCK' capture-pane -p | grep -qF 'step 0 of 1500 · paused'"
+keys p
+wait_for "Training on."
 wait_for "$printed" 90
 wait_for "head 1 prev"
 space_until "step 2/5"
@@ -20,17 +27,20 @@ space_until "step 3/5"
 space_until "step 4/5"
 wait_for "4 · Attention"
 wait_for "first-prev, step"
+keys Tab Enter # a number explained, then t: the training again
+sleep 0.3
 keys t
 wait_for "Training   first-prev"
 space_until "step 5/5"
 wait_for "Training   first-prev"
-keys q
-wait_exit 0
+quit_lesson
 
 start 120 40 -- --lesson 17
 wait_for "1 head "
 wait_for "2 heads"
+wait_for "The training waits for you"
 keys p
-wait_for "Paused"
-keys q
-wait_exit 0
+wait_for "Training on."
+keys p
+wait_for "Paused: n steps once, p trains on."
+quit_lesson

@@ -38,10 +38,7 @@ printf '{"vocab": ["a", "b", "c"], "outputs": ["next"], "tokens": [[0, 1, 2], [1
 cd "$WORK/made"
 start 100 30 -- --lesson mine.md --record "$WORK/lesson.rec"
 wait_for "step 1/"
-keys q
-wait_for "q again quits"
-keys q
-wait_exit 0
+quit_lesson
 T kill-server
 check "the lesson file is recorded absolute" grep -qx "arg $WORK/made/mine.md" "$WORK/lesson.rec"
 start 100 30 -- --train task.json --steps 50 --record "$WORK/task.rec"

@@ -103,5 +103,4 @@ type_text ":save lesson.json"
 keys Enter
 wait_for "to lesson.json."
 check ":save in a lesson wrote a model that --load opens" opens lesson.json
-keys q
-wait_exit 0
+quit_lesson

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "ui/app/ui_walk.h"
 #include "ui/modes/ui_app.h"
 #include "ui/modes/ui_popup.h"
 #include "ui/state/ui_play.h"
@@ -55,6 +56,33 @@ static int cmp_double(const void *a, const void *b)
 {
     const double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
+}
+
+/* The lesson's steps walked off screen (ui_walk.c). */
+static int walk(struct ui_app *app, int rows, int cols)
+{
+    FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
+    SCREEN *scr = out && in ? newterm("xterm-256color", out, in) : NULL;
+    if (!scr) {
+        fprintf(stderr, "mha-explorer: the lesson walk cannot open a screen\n");
+        if (out)
+            fclose(out);
+        if (in)
+            fclose(in);
+        return 1;
+    }
+    set_term(scr);
+    ui_app_setup_curses(app);
+    resizeterm(rows, cols);
+    ui_app_reflow(app, rows, cols);
+    const int status = ui_walk_lesson(app);
+    ui_app_free_windows(app);
+    endwin();
+    delscreen(scr);
+    ui_release_curses();
+    fclose(out);
+    fclose(in);
+    return status;
 }
 
 /* Draw frames off screen (output to /dev/null), each after a keypress that
@@ -227,6 +255,10 @@ int ui_run(struct mha_example *ex, const struct ui_options *opt)
                     opt->lessons_dir ? opt->lessons_dir : data_path("lessons", ldir, sizeof ldir),
                     opt->assets_dir ? opt->assets_dir : data_path("assets", adir, sizeof adir),
                     warning, (int)sizeof warning);
+    if (opt->lesson_walk) { /* a walk reads the lessons and keeps no progress */
+        progress_free(app->les.progress);
+        app->les.progress = NULL;
+    }
     if (start(app, opt) != 0) {
         fprintf(stderr, "mha-explorer: %s\n", app->st.msg);
         ui_lessons_done(&app->les);
@@ -244,7 +276,10 @@ int ui_run(struct mha_example *ex, const struct ui_options *opt)
     if (frames <= 0 && env && *env)
         frames = atoi(env);
     int status;
-    if (frames > 0)
+    if (opt->lesson_walk)
+        status = walk(app, opt->bench_rows > 0 ? opt->bench_rows : 24,
+                      opt->bench_cols > 0 ? opt->bench_cols : 80);
+    else if (frames > 0)
         status = bench(app, frames, opt->bench_rows > 0 ? opt->bench_rows : 60,
                        opt->bench_cols > 0 ? opt->bench_cols : 200);
     else

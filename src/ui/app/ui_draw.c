@@ -65,12 +65,27 @@ static const struct {
     bool airy;
 } roominess[] = {{4, true}, {2, true}, {2, false}, {1, false}, {0, false}};
 
+/* A head's block that starts a line of the flow (a narrow screen puts a
+ * head's blocks on several) says whose it is, as the head's first does. */
+static void name_heads(struct ui_app *app)
+{
+    for (int i = 0; i < app->n_blocks; i++) {
+        struct ui_block *b = &app->blocks[i];
+        if (!b->per_head || app->pos[i].x != 0 || strstr(b->title, "head "))
+            continue;
+        char title[sizeof b->title];
+        snprintf(title, sizeof title, "head %d: %s", b->base.head, b->title);
+        snprintf(b->title, sizeof b->title, "%s", title);
+    }
+}
+
 /* Measure the blocks for the visualisation of lay and flow them on the
  * canvas; in the presenter's layout as roomy as still fits the view. */
 static void place_blocks(struct ui_app *app, const struct ui_layout *lay)
 {
     const int max_w = lay->vis.w - 1;
-    const int view_h = lay->vis.h - UI_VIS_HEADER;
+    const int full_h = lay->vis.h - UI_VIS_HEADER;
+    int view_h = full_h;
     const int levels = app->st.present ? (int)(sizeof roominess / sizeof roominess[0]) : 1;
     for (int level = app->st.present ? 0 : levels - 1; level < levels; level++) {
         const int pad = app->st.present ? roominess[level].pad : 0;
@@ -86,8 +101,14 @@ static void place_blocks(struct ui_app *app, const struct ui_layout *lay)
         }
         app->canvas_h =
             ui_flow(items, app->n_blocks, max_w, pad > 0 ? 4 : 2, airy ? 2 : 1, app->pos);
-        if (app->canvas_h <= view_h)
+        name_heads(app);
+        if (app->canvas_h <= full_h)
             break;
+        if (level == levels - 1 && view_h == full_h && full_h > 2) {
+            /* cut: the last line is the marker's, and every block fits above it */
+            view_h = full_h - 1;
+            level--;
+        }
     }
 }
 
@@ -174,8 +195,8 @@ void ui_app_reflow(struct ui_app *app, int rows, int cols)
         touchwin(stdscr); /* the blank between windows (the presenter's margins) is redrawn */
     }
     if (!lay.too_small)
-        app->st.scroll = ui_scroll_follow(app->st.scroll, app->st.scroll, 0,
-                                          lay.vis.h - UI_VIS_HEADER, app->canvas_h);
+        app->st.scroll =
+            ui_scroll_follow(app->st.scroll, app->st.scroll, 0, ui_app_view_h(app), app->canvas_h);
     if (remake && app->les.l && !lay.too_small && lay.side.h != old_side_h)
         app->les.scroll_to_prompt = ui_lesson_pane_prompt_end(app, lay.side.w) > 0;
     ui_lesson_pane_follow_prompt(app); /* a waiting checkpoint's answer line stays in sight */
@@ -208,26 +229,118 @@ static void draw_view_error(const struct ui_app *app, const char *text, int widt
     }
 }
 
-/* Where the canvas is cut, a marker at the right end of its first or last
- * line says so, with the keys that scroll there. */
+/* Where the canvas is cut, a marker on its last line, which no block
+ * takes (ui_app_view_h), says how much more there is above and below,
+ * with the keys that get there in the mode in front (the key table's). */
 static void draw_more(const struct ui_app *app, int width, int view_h)
 {
     const struct ui_state *st = &app->st;
     const struct ui_theme *th = &app->th;
     if (app->canvas_h <= view_h)
         return;
-    const int attr = ui_role_attr(th, UI_ROLE_NOTICE);
-    char more[64];
-    if (st->scroll > 0) {
-        snprintf(more, sizeof more, " ↑ %d more above · k PgUp ", st->scroll);
-        const int mw = ui_text_width(more, th->utf8);
-        ui_put(app->canvas, 0, mw < width ? width - mw : 0, more, width, attr, th->utf8);
-    }
+    const bool lesson = app->les.l != NULL;
     const int below = app->canvas_h - (st->scroll + view_h);
-    if (below > 0 && (view_h > 1 || st->scroll == 0)) {
-        snprintf(more, sizeof more, " ↓ %d more below · j PgDn Space ", below);
-        const int mw = ui_text_width(more, th->utf8);
-        ui_put(app->canvas, view_h - 1, mw < width ? width - mw : 0, more, width, attr, th->utf8);
+    char more[256], keys[96], more_keys[64];
+    size_t used = 0;
+    more[0] = '\0';
+    if (st->scroll > 0)
+        used += (size_t)snprintf(more + used, sizeof more - used, " ↑ %d more above", st->scroll);
+    if (below > 0 && used < sizeof more)
+        used += (size_t)snprintf(more + used, sizeof more - used, "%s ↓ %d more below",
+                                 used ? " ·" : "", below);
+    if (st->focus) { /* the cursor's matrix shows whole: the next one is further on */
+        ui_key_names_for(UI_ACT_FOCUS_NEXT, true, lesson, ui_app_front_takes, app, keys,
+                         sizeof keys);
+        if (keys[0] && used < sizeof more)
+            snprintf(more + used, sizeof more - used, " · %s next matrix ", keys);
+    } else {
+        ui_key_names_for(below > 0 ? UI_ACT_DOWN : UI_ACT_UP, false, lesson, ui_app_front_takes,
+                         app, keys, sizeof keys);
+        ui_key_names_for(below > 0 ? UI_ACT_PAGE_DOWN : UI_ACT_PAGE_UP, false, lesson,
+                         ui_app_front_takes, app, more_keys, sizeof more_keys);
+        if (keys[0] && more_keys[0] && strlen(keys) + strlen(more_keys) + 2 < sizeof keys)
+            strcat(strcat(keys, " "), more_keys);
+        else if (more_keys[0])
+            snprintf(keys, sizeof keys, "%s", more_keys);
+        if (keys[0] && used < sizeof more)
+            snprintf(more + used, sizeof more - used, " · %s scroll ", keys);
+    }
+    const int mw = ui_text_width(more, th->utf8);
+    ui_put(app->canvas, view_h, mw < width ? width - mw : 0, more, width,
+           ui_role_attr(th, UI_ROLE_NOTICE), th->utf8);
+}
+
+/* The block that shows head h's cell of the lesson's show, and its row. */
+static bool show_block(const struct ui_app *app, int h, int *block, int *row)
+{
+    struct mha_cell cell = app->st.show_cell;
+    cell.head = h;
+    int col;
+    return ui_view_locate(app->blocks, app->n_blocks, &cell, block, row, &col);
+}
+
+bool ui_app_show_line(const struct ui_app *app, char *buf, size_t n)
+{
+    const struct ui_state *st = &app->st;
+    buf[0] = '\0';
+    if (!st->show || st->view != MHA_VIEW_NONE || ui_train_on_screen(app))
+        return false;
+    size_t used = 0;
+    int last = -1;
+    for (int h = 0; h < st->ex->heads && used + 1 < n; h++) {
+        int b, r;
+        if (!show_block(app, h, &b, &r) || b == last)
+            continue;
+        last = b;
+        const struct ui_block *blk = &app->blocks[b];
+        if (used == 0 && blk->row_labels)
+            used = (size_t)snprintf(buf, n, "row %s:", blk->row_labels[r]);
+        else if (used == 0)
+            used = (size_t)snprintf(buf, n, "row %d:", r);
+        else
+            used += (size_t)snprintf(buf + used, n - used, " ·");
+        int top = 0;
+        bool hidden = false;
+        for (int c = 0; c < blk->cols; c++) {
+            const struct mha_cell cell = ui_block_cell(blk, r, c);
+            hidden = hidden || (blk->hide && lesson_hide_covers(blk->hide, &cell));
+            if (ui_block_at(blk, r, c) > ui_block_at(blk, r, top))
+                top = c;
+        }
+        char num[32], label[64] = "";
+        ui_num_format(num, sizeof num, ui_block_at(blk, r, top), app->geoms[b].fmt);
+        if (blk->col_labels)
+            snprintf(label, sizeof label, "%s ", blk->col_labels[top]);
+        if (used + 1 < n)
+            used += (size_t)snprintf(buf + used, n - used, " head %d → %s%s", h,
+                                     hidden ? "" : label, hidden ? "?" : num + strspn(num, " "));
+    }
+    return last >= 0;
+}
+
+void ui_app_window_cell(const struct ui_app *app, int i, int *row, int *col)
+{
+    const struct ui_state *st = &app->st;
+    *row = *col = -1;
+    if (st->focus && st->block == i) {
+        *row = st->cur_r, *col = st->cur_c;
+        return;
+    }
+    if (st->focus && st->block >= 0 && st->block < app->n_blocks &&
+        app->pos[st->block].y == app->pos[i].y &&
+        app->blocks[st->block].rows == app->blocks[i].rows &&
+        app->geoms[st->block].grid.rows == app->geoms[i].grid.rows) {
+        *row = st->cur_r;
+        return;
+    }
+    if (!st->show)
+        return;
+    for (int h = 0; h < st->ex->heads; h++) {
+        int b, r;
+        if (show_block(app, h, &b, &r) && b == i) {
+            *row = r;
+            return;
+        }
     }
 }
 
@@ -266,7 +379,10 @@ static void draw_vis(const struct ui_app *app)
         if (used + mw < width)
             ui_put(app->vis, 0, width - mw, more, mw, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
     }
-    if (!vd)
+    char show[256];
+    if (ui_app_show_line(app, show, sizeof show)) /* what the step asks to see, over the legend */
+        ui_put(app->vis, 1, 0, show, width, ui_role_attr(th, UI_ROLE_TITLE), th->utf8);
+    else if (!vd)
         ui_legend_draw(app->vis, 1, 0, width, legend_parts(st->stage), st->tr->heads, th);
     else if (ui_view_legend(vd))
         ui_legend_draw(app->vis, 1, 0, width, ui_view_legend(vd), st->tr->heads, th);
@@ -285,9 +401,10 @@ static void draw_vis(const struct ui_app *app)
         const struct ui_rect *p = &app->pos[i];
         if (p->y + p->h <= st->scroll || p->y >= st->scroll + view_h)
             continue;
-        const bool here = st->focus && st->block == i;
+        int row, col;
+        ui_app_window_cell(app, i, &row, &col);
         ui_block_draw(app->canvas, p->y - st->scroll, p->x, view_h, &app->blocks[i], &app->geoms[i],
-                      here ? st->cur_r : -1, here ? st->cur_c : -1, th);
+                      row, col, th);
     }
     draw_more(app, width, view_h);
     wnoutrefresh(app->canvas);

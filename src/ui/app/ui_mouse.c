@@ -50,7 +50,6 @@ static bool inside(const struct ui_rect *r, int y, int x)
 /* The block and cell under canvas line cy, column cx; false when none. */
 static bool cell_at(const struct ui_app *app, int cy, int cx, int *block, int *row, int *col)
 {
-    const struct ui_state *st = &app->st;
     for (int i = 0; i < app->n_blocks; i++) {
         const struct ui_rect *p = &app->pos[i];
         const struct ui_block *b = &app->blocks[i];
@@ -58,9 +57,9 @@ static bool cell_at(const struct ui_app *app, int cy, int cx, int *block, int *r
         if (!ui_block_selectable(b) || cy < p->y || cy >= p->y + p->h || cx < p->x ||
             cx >= p->x + p->w)
             continue;
-        const bool here = st->focus && st->block == i;
-        int r0, c0;
-        ui_block_window(b, g, here ? st->cur_r : -1, here ? st->cur_c : -1, &r0, &c0);
+        int r0, c0, wr, wc;
+        ui_app_window_cell(app, i, &wr, &wc);
+        ui_block_window(b, g, wr, wc, &r0, &c0);
         const int dy = cy - p->y - g->header;
         const int dx = cx - p->x - g->grid.label_w - 1;
         const int step = g->row_step > 0 ? g->row_step : 1;
@@ -96,8 +95,9 @@ bool ui_mouse_main(struct ui_app *app, const MEVENT *ev)
             ui_state_set_stage(st, s);
         return true;
     }
+    /* the numbers' lines, not the marker's under them */
     const struct ui_rect canvas = {app->lay.vis.y + UI_VIS_HEADER, app->lay.vis.x,
-                                   app->lay.vis.h - UI_VIS_HEADER, app->lay.vis.w};
+                                   ui_app_view_h(app), app->lay.vis.w};
     int b, r, c;
     if (inside(&canvas, ev->y, ev->x) &&
         cell_at(app, ev->y - canvas.y + st->scroll, ev->x - canvas.x, &b, &r, &c)) {

@@ -111,6 +111,7 @@ static void read_on(struct ui_app *app)
     int total, body;
     lesson_pane_size(app, &total, &body);
     if (lesson_pane_shown(app) && app->les.scroll + body < total) {
+        app->les.fold = false;
         app->les.scroll += body > 2 ? body - 1 : 1;
         return;
     }
@@ -122,6 +123,7 @@ static void lesson_scroll(struct ui_app *app, int lines)
     int total, body;
     lesson_pane_size(app, &total, &body);
     const int page = body > 2 ? body - 1 : 1;
+    app->les.fold = false; /* the text as it runs */
     app->les.scroll += lines == 0  ? 0
                        : lines > 0 ? (lines > 1 ? page : 1)
                                    : (lines < -1 ? -page : -1);
@@ -144,6 +146,36 @@ static void cycle_view(struct ui_state *st)
     const struct view_kind *view = view_kind(next);
     if (!st->msg_error)
         ui_state_say(st, false, view ? view->cycle_msg : "Back to the stage.", st->ex->heads);
+}
+
+/* Where scrolling the numbers from line from towards line want stops: at
+ * the top of a row of blocks, so that the titles (which head, which
+ * matrix) stay in view as the rows go by; line by line only through a
+ * block taller than the view. */
+static int scroll_to_row(const struct ui_app *app, int from, int want)
+{
+    const int view_h = ui_app_view_h(app);
+    const int dir = want > from ? 1 : want < from ? -1 : 0;
+    int best = -1, next = -1;
+    bool tall = false;
+    for (int i = 0; dir != 0 && i < app->n_blocks; i++) {
+        const int top = app->pos[i].y, end = top + app->pos[i].h;
+        const bool between = dir > 0 ? top > from && top <= want : top < from && top >= want;
+        if (between && (best < 0 || (dir > 0 ? top > best : top < best)))
+            best = top;
+        const bool beyond = dir > 0 ? top > from : top < from;
+        if (beyond && (next < 0 || (dir > 0 ? top < next : top > next)))
+            next = top;
+        /* a block cut by the view that the view cannot hold whole */
+        if (app->pos[i].h > view_h &&
+            (dir > 0 ? top <= from && end > from + view_h : top < from && end > from))
+            tall = true;
+    }
+    if (dir == 0 || tall)
+        return want;
+    if (best >= 0)
+        return best;
+    return next >= 0 ? next : want;
 }
 
 static void apply(struct ui_app *app, enum ui_action act, int key)
@@ -220,13 +252,13 @@ static void apply(struct ui_app *app, enum ui_action act, int key)
         if (st->focus)
             move_cursor(app, -1, 0);
         else
-            st->scroll--;
+            st->scroll = scroll_to_row(app, st->scroll, st->scroll - 1);
         break;
     case UI_ACT_DOWN:
         if (st->focus)
             move_cursor(app, +1, 0);
         else
-            st->scroll++;
+            st->scroll = scroll_to_row(app, st->scroll, st->scroll + 1);
         break;
     case UI_ACT_LEFT:
         move_cursor(app, 0, -1);
@@ -238,13 +270,13 @@ static void apply(struct ui_app *app, enum ui_action act, int key)
         if (st->focus)
             move_cursor(app, -(app->geoms[st->block].grid.rows), 0);
         else
-            st->scroll -= view_h - 1;
+            st->scroll = scroll_to_row(app, st->scroll, st->scroll - (view_h - 1));
         break;
     case UI_ACT_PAGE_DOWN:
         if (st->focus)
             move_cursor(app, app->geoms[st->block].grid.rows, 0);
         else
-            st->scroll += view_h - 1;
+            st->scroll = scroll_to_row(app, st->scroll, st->scroll + (view_h - 1));
         break;
     case UI_ACT_HOME:
         st->cur_r = st->cur_c = 0;
@@ -317,7 +349,10 @@ static void apply(struct ui_app *app, enum ui_action act, int key)
         ui_app_export(app, MHA_FORMAT_SVG, NULL);
         break;
     case UI_ACT_QUIT:
-        st->quit = true;
+        if (app->les.l) /* a q in a lesson leaves the lesson, never the program at once */
+            ui_lesson_close(&app->les, st);
+        else
+            st->quit = true;
         break;
     case UI_ACT_NONE:
         if (key >= 32 && key < 127)
@@ -398,6 +433,11 @@ static void settle(struct ui_app *app, unsigned side_before)
     follow_cursor(app);
     clamp_lesson_scroll(app);
     clamp_side_scroll(app, side_before);
+}
+
+void ui_app_settle(struct ui_app *app)
+{
+    settle(app, side_content(app));
 }
 
 /* The main screen: the key table (ui_keys.c) and its actions. */

@@ -61,6 +61,8 @@ struct ui_block {
     bool inert;                     /* numbers the cursor does not visit (no tensor cell) */
     bool squeeze;     /* a signed matrix too wide for its numbers: colour alone, 2 columns
                          a cell (as a heatmap too wide for its numbers) */
+    bool per_head;    /* one of the blocks each head has (base.head is its head): one that
+                         starts a line of the flow names its head in its title */
     bool head_labels; /* columns labelled "h<head>.<j>" as the lessons and exports write them */
     float num_range;  /* > 0: the largest magnitude of a matrix shown beside this one,
                          whose numbers are written with the same decimals */

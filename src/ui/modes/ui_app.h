@@ -74,7 +74,7 @@ struct ui_app {
 
     /* the modes open over the main screen (ui_mode.h), and theirs */
     struct ui_mode_stack modes;
-    bool quit_armed;             /* a checkpoint asked for a second q before quitting */
+    bool quit_armed;             /* following: a q asked whether to leave the class */
     struct ui_popup popup;       /* :link's command line */
     struct ui_history hist;      /* the ':' lines run before */
     struct ui_history find_hist; /* the '/' words looked for before */
@@ -184,10 +184,13 @@ void ui_app_free_windows(struct ui_app *app);
 /* Draw everything into the windows and wnoutrefresh each (no doupdate). */
 void ui_app_draw(const struct ui_app *app);
 
-/* The canvas lines the visualisation shows. */
+/* The canvas lines the visualisation shows numbers on: when the blocks do
+ * not all fit, the last line is the marker's (how much more there is). */
 static inline int ui_app_view_h(const struct ui_app *app)
 {
-    const int h = app->lay.vis.h - UI_VIS_HEADER;
+    int h = app->lay.vis.h - UI_VIS_HEADER;
+    if (app->canvas_h > h && h > 2)
+        h--;
     return h > 1 ? h : 1;
 }
 
@@ -207,6 +210,9 @@ int ui_lesson_pane_lines(const struct ui_app *app, int width);
 /* Content lines of the lesson pane up to and including the waiting
  * checkpoint's answer line; 0 when no checkpoint waits. */
 int ui_lesson_pane_prompt_end(const struct ui_app *app, int width);
+/* Lines of a waiting checkpoint, from its first line to its answer line
+ * (0: none waits); the training's layout leaves them to the pane. */
+int ui_lesson_pane_quiz_lines(const struct ui_app *app, int width);
 /* A step's checkpoint has just started to wait: scroll the lesson pane so
  * its answer line shows, with as much of the text above as fits (once, so
  * the reader can scroll back up). */
@@ -218,6 +224,23 @@ void ui_lesson_menu_draw(WINDOW *win, const struct ui_lessons *ls, const struct 
 /* Put the cursor on a cell a lesson or --focus asked for, once the view's
  * blocks are known. */
 void ui_app_apply_focus(struct ui_app *app);
+/* True when a mode in front of the main screen (a waiting checkpoint, the
+ * explain panel, the presenter's layout) takes key (ctx: the app): the
+ * hints name only keys that reach what they say (ui_key_names_for). */
+bool ui_app_front_takes(int key, const void *ctx);
+/* The line a lesson's show puts over the numbers ("row now: head 0 → dogs
+ * 1.00 · head 1 → cats 1.00": each head's largest number in the row, a
+ * hidden cell as ?) into buf; false when there is none (ui_draw.c). */
+bool ui_app_show_line(const struct ui_app *app, char *buf, size_t n);
+/* The cell block i's window keeps in sight (ui_block_window's cursor):
+ * the cursor's own; for a matrix beside the cursor's with as many rows,
+ * the cursor's row (side by side they scroll together); for a matrix of the
+ * lesson's show, the shown row; else none (-1).  The drawing and the mouse
+ * read it (ui_draw.c). */
+void ui_app_window_cell(const struct ui_app *app, int i, int *row, int *col);
+/* After a change made without a key (a lesson's step shown from outside):
+ * the layout again, the cursor where it may be and in sight. */
+void ui_app_settle(struct ui_app *app);
 /* The explain panel (in the text pane's place while it is open). */
 void ui_explain_panel_draw(WINDOW *win, const struct ui_app *app, int width, int height);
 int ui_explain_panel_lines(const struct ui_app *app, int width);
@@ -308,6 +331,9 @@ void ui_train_lesson_sync(struct ui_app *app);
 void ui_train_layout(const struct ui_app *app, struct ui_layout *lay);
 /* The message line's hint on the training screen. */
 const char *ui_train_hint(const struct ui_app *app);
+/* That hint in a lesson, from the training screen's key table (less
+ * Space, which reads on) and the main screen's (ui_train_keys.c). */
+const char *ui_train_lesson_hint(const struct ui_app *app, char *buf, size_t n);
 /* :link on the training screen: the options that train the same again, as a
  * new string (the caller frees it; NULL when out of memory). */
 char *ui_train_link_command(const struct ui_app *app);

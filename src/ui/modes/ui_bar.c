@@ -7,6 +7,8 @@
 #include "engine/stages.h"
 #include "ui/modes/ui_app.h"
 #include "ui/draw/ui_text.h"
+#include "ui/modes/ui_keymaps.h"
+#include "ui/state/ui_keymap.h"
 #include "ui/views/ui_views.h"
 
 void ui_bar_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme *th, int width)
@@ -126,20 +128,79 @@ void ui_status_draw(WINDOW *win, const struct ui_app *app, int width)
     wnoutrefresh(win);
 }
 
+/* A lesson's hint parts: what a key does, and the actions whose keys
+ * (as the main screen's table binds them, less those the mode in front
+ * takes) say it. */
+static const struct hint_part {
+    enum ui_action acts[2];
+    const char *words;
+} lesson_parts[] =
+    {
+        {{UI_ACT_LESSON_NEXT, UI_ACT_NONE}, "read on"},
+        {{UI_ACT_LESSON_PREV, UI_ACT_NONE}, "back"},
+        {{UI_ACT_LESSON_LINE_DOWN, UI_ACT_LESSON_LINE_UP}, "scroll"},
+        {{UI_ACT_LESSONS, UI_ACT_NONE}, "lessons"},
+        {{UI_ACT_QUIT, UI_ACT_NONE}, "leave"},
+        {{UI_ACT_HELP, UI_ACT_NONE}, "help"},
+},
+  quiz_parts[] = {
+      {{UI_ACT_LESSON_NEXT, UI_ACT_NONE}, "read on"},
+      {{UI_ACT_QUIT, UI_ACT_NONE}, "leave"},
+      {{UI_ACT_HELP, UI_ACT_NONE}, "help"},
+};
+
+/* The parts whose keys reach them, each "key words" (the first key of
+ * each action), joined by " · "
+ * after lead (NULL: none) into buf. */
+static const char *hint_from(const struct ui_app *app, const char *lead,
+                             const struct hint_part *parts, int n, char *buf, size_t size)
+{
+    size_t used = (size_t)snprintf(buf, size, "%s", lead ? lead : "");
+    for (int i = 0; i < n && used < size; i++) {
+        char keys[64] = "", more[64];
+        for (int a = 0; a < 2 && parts[i].acts[a] != UI_ACT_NONE; a++) {
+            ui_key_names_for(parts[i].acts[a], app->st.focus, true, ui_app_front_takes, app, more,
+                             sizeof more);
+            more[strcspn(more, " ")] = '\0'; /* the first of them: the line is short */
+            if (more[0] && strlen(keys) + strlen(more) + 2 < sizeof keys)
+                strcat(strcat(keys, keys[0] ? " " : ""), more);
+        }
+        if (keys[0])
+            used += (size_t)snprintf(buf + used, size - used, "%s%s %s", used ? " · " : "", keys,
+                                     parts[i].words);
+    }
+    return buf;
+}
+
 /* What the message line says when nothing else is going on. */
 static const char *hint(const struct ui_app *app)
 {
+    static char buf[256];
     const struct ui_lessons *ls = &app->les;
     if (ls->menu_open)
         return "↑ ↓ choose a lesson · Enter opens it · Esc closes the list";
-    if (ls->l && ui_quiz_asking(&ls->quiz))
-        return ui_quiz_numeric(&ls->quiz)
-                   ? "Checkpoint: type your answer, Enter checks it · Space skips · ? help"
-                   : "Checkpoint: press the number of your answer · Space skips · ? help";
+    if (ls->l && ui_quiz_asking(&ls->quiz)) {
+        char lead[96];
+        if (ui_quiz_numeric(&ls->quiz))
+            snprintf(lead, sizeof lead, "Type your answer, Enter checks it");
+        else
+            snprintf(lead, sizeof lead, "Checkpoint: press 1-%d",
+                     ls->quiz.q->n_choices < 9 ? ls->quiz.q->n_choices : 9);
+        return hint_from(app, lead, quiz_parts, (int)(sizeof quiz_parts / sizeof quiz_parts[0]),
+                         buf, sizeof buf);
+    }
     if (ls->l && ui_train_on_screen(app)) /* the training's keys, as a lesson has them */
         return ui_train_hint(app);
+    if (ls->l && app->st.explain_open && app->st.focus) { /* the panel's key first */
+        char lead[64], key[16];
+        snprintf(lead, sizeof lead, "%s close",
+                 ui_key_name(ui_keymap_explain.rows[0].keys[0], key, sizeof key));
+        return hint_from(app, lead, lesson_parts,
+                         (int)(sizeof lesson_parts / sizeof lesson_parts[0]), buf, sizeof buf);
+    }
     if (ls->l)
-        return "Space read on · Backspace back · J K scroll · L lessons · Esc leave · ? help";
+        return hint_from(app, NULL, lesson_parts,
+                         (int)(sizeof lesson_parts / sizeof lesson_parts[0]), buf, sizeof buf);
     if (ui_train_hint(app))
         return ui_train_hint(app);
     if (app->st.focus)

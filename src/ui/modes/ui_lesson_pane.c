@@ -17,11 +17,17 @@
 struct pane {
     WINDOW *win; /* NULL: count only */
     const struct ui_theme *th;
-    int width;       /* the pane's columns */
-    int first, rows; /* content lines [first, first + rows) show from line 1 */
-    int n;           /* content lines so far */
-    int margin;      /* columns left and right of the text: 1, wider for a presenter */
-    int prompt_end;  /* content lines up to the checkpoint's answer line (0: none) */
+    int width;          /* the pane's columns */
+    int first, rows;    /* content lines [first, first + rows) show from line 1 */
+    int n;              /* content lines so far */
+    int margin;         /* columns left and right of the text: 1, wider for a presenter */
+    int prompt_end;     /* content lines up to the checkpoint's answer line (0: none) */
+    int quiz_start;     /* the content line the checkpoint starts on (0: none) */
+    int keep;           /* > 0: content lines [0, keep) show first, a fold line under them,
+                           then [first + keep + 1, first + rows) (a waiting checkpoint with
+                           the step's first lines) */
+    const char *titled; /* the step's title, for the checkpoint's first line when the
+                           pane has no room for it above (NULL: "Checkpoint") */
 };
 
 /* The presenter's lesson column: wide margins, and no longer lines than
@@ -38,7 +44,11 @@ static int pane_margin(const struct ui_app *app, int width)
 static int next_line(struct pane *p)
 {
     const int i = p->n++;
-    if (!p->win || i < p->first || i >= p->first + p->rows)
+    if (!p->win)
+        return -1;
+    if (p->keep > 0 && i < p->keep)
+        return 1 + i;
+    if (i < p->first + (p->keep > 0 ? p->keep + 1 : 0) || i >= p->first + p->rows)
         return -1;
     return 1 + i - p->first;
 }
@@ -174,11 +184,15 @@ static void checkpoint(struct pane *p, const struct ui_lessons *ls)
     const int quiz = ui_role_attr(th, UI_ROLE_QUIZ);
     char line[1024];
     next_line(p); /* a blank line before */
+    p->quiz_start = p->n;
     int y = next_line(p);
     if (y >= 0) {
         bar(p, y, UI_ROLE_QUIZ, true);
-        ui_put(p->win, y, p->margin + 2, "Checkpoint: predict, then check", text_w(p) - 2, quiz,
-               th->utf8);
+        if (p->titled)
+            snprintf(line, sizeof line, "%s · checkpoint: predict, then check", p->titled);
+        else
+            snprintf(line, sizeof line, "Checkpoint: predict, then check");
+        ui_put(p->win, y, p->margin + 2, line, text_w(p) - 2, quiz, th->utf8);
     }
     wrapped(p, z->q->question, UI_ROLE_QUIZ, A_BOLD);
     for (int i = 0; i < z->q->n_choices; i++) {
@@ -273,18 +287,43 @@ int ui_lesson_pane_lines(const struct ui_app *app, int width)
 {
     if (!app->les.l)
         return 0;
-    struct pane p = {NULL, &app->th, width, 0, 0, 0, pane_margin(app, width), 0};
+    struct pane p = {NULL, &app->th, width, 0, 0, 0, pane_margin(app, width), 0, 0, 0, NULL};
     content(&p, &app->les);
     return 1 + p.n;
 }
 
+/* The content lines counted, with where the checkpoint starts and ends. */
+static struct pane counted(const struct ui_app *app, int width)
+{
+    struct pane p = {NULL, &app->th, width, 0, 0, 0, pane_margin(app, width), 0, 0, 0, NULL};
+    if (app->les.l)
+        content(&p, &app->les);
+    return p;
+}
+
 int ui_lesson_pane_prompt_end(const struct ui_app *app, int width)
 {
-    if (!app->les.l)
+    return counted(app, width).prompt_end;
+}
+
+int ui_lesson_pane_quiz_lines(const struct ui_app *app, int width)
+{
+    if (!app->les.l || !ui_quiz_asking(&app->les.quiz))
         return 0;
-    struct pane p = {NULL, &app->th, width, 0, 0, 0, pane_margin(app, width), 0};
-    content(&p, &app->les);
-    return p.prompt_end;
+    const struct pane c = counted(app, width);
+    return c.prompt_end - c.quiz_start;
+}
+
+/* Lines of the step kept over a fold: its title and first lines, as many
+ * as leave the checkpoint, from its first line to its answer line, room
+ * under the fold line (0: none fit). */
+static int fold_keep(const struct pane *c, int body)
+{
+    const int quiz = c->prompt_end - c->quiz_start;
+    const int room = body - 1 - quiz;
+    /* the title, a blank line and the first line of text; or the title alone */
+    const int keep = room >= 3 ? 3 : room >= 1 ? 1 : 0;
+    return keep > 0 && c->quiz_start > keep + 1 ? keep : 0;
 }
 
 void ui_lesson_pane_follow_prompt(struct ui_app *app)
@@ -296,8 +335,10 @@ void ui_lesson_pane_follow_prompt(struct ui_app *app)
     const int total = ui_lesson_pane_lines(app, app->lay.side.w) - 1;
     const int body = ui_lesson_pane_body(app->lay.side.h, total + 1);
     const int end = ui_lesson_pane_prompt_end(app, app->lay.side.w);
-    if (end > ls->scroll + body)
+    if (end > ls->scroll + body) {
         ls->scroll = end - body;
+        ls->fold = true; /* under the step's title and first lines (ui_lesson_pane_draw) */
+    }
 }
 
 int ui_lesson_pane_body(int height, int lines)
@@ -329,20 +370,64 @@ void ui_lesson_pane_draw(WINDOW *win, const struct ui_app *app, int width, int h
     const struct ui_theme *th = &app->th;
     title(win, ls, width, th);
     const int total = ui_lesson_pane_lines(app, width) - 1;
-    const int body = ui_lesson_pane_body(height, total + 1);
+    int body = ui_lesson_pane_body(height, total + 1);
     /* after a resize the scroll may point past the end until the next key */
     int first = ls->scroll < total - body ? ls->scroll : total - body;
     first = first > 0 ? first : 0;
-    struct pane p = {win, th, width, first, body, 0, pane_margin(app, width), 0};
+    const struct pane c = counted(app, width);
+    int keep = 0;
+    if (ls->fold && ui_quiz_asking(&ls->quiz) && first > 0) {
+        /* the marker's line is the text's too: the fold line says the rest */
+        const int fbody = height - 1;
+        keep = c.prompt_end > body ? fold_keep(&c, fbody) : 0;
+        if (keep > 0) {
+            body = fbody;
+            first = c.prompt_end - fbody;
+        } else if (c.prompt_end <= body) {
+            first = 0; /* from the top, the answer line in sight */
+        }
+    }
+    /* no room for the step's first lines: its title heads the checkpoint */
+    const char *titled =
+        ui_quiz_asking(&ls->quiz) && keep == 0 && first > 0 ? ls->l->steps[ls->step].title : NULL;
+    struct pane p = {win, th, width, first, body, 0, pane_margin(app, width), 0, 0, keep, titled};
     content(&p, ls);
-    if (total > body) {
-        char more[96];
+    const bool lesson = true, focus = app->st.focus;
+    char up[64], line_up[32], down[64], line_down[32], on[32];
+    ui_key_names_for(UI_ACT_LESSON_PAGE_UP, focus, lesson, ui_app_front_takes, app, up, sizeof up);
+    ui_key_names_for(UI_ACT_LESSON_LINE_UP, focus, lesson, ui_app_front_takes, app, line_up,
+                     sizeof line_up);
+    ui_key_names_for(UI_ACT_LESSON_PAGE_DOWN, focus, lesson, ui_app_front_takes, app, down,
+                     sizeof down);
+    ui_key_names_for(UI_ACT_LESSON_LINE_DOWN, focus, lesson, ui_app_front_takes, app, line_down,
+                     sizeof line_down);
+    ui_key_names_for(UI_ACT_LESSON_NEXT, focus, lesson, ui_app_front_takes, app, on, sizeof on);
+    if (line_up[0] && strlen(up) + strlen(line_up) + 2 < sizeof up)
+        strcat(strcat(up, up[0] ? " " : ""), line_up);
+    if (line_down[0] && strlen(down) + strlen(line_down) + 2 < sizeof down)
+        strcat(strcat(down, down[0] ? " " : ""), line_down);
+    if (keep > 0) { /* the lines between the step's first ones and its checkpoint */
+        char fold[192];
+        const int folded = first + 1, after = total - c.prompt_end;
+        int used =
+            snprintf(fold, sizeof fold, "⋯ %d line%s folded%s%s%s", folded, folded == 1 ? "" : "s",
+                     up[0] ? " · " : "", up, up[0] ? " shows them" : "");
+        if (after > 0 && used > 0 && (size_t)used < sizeof fold)
+            snprintf(fold + used, sizeof fold - (size_t)used, " · ↓ %d more%s%s", after,
+                     down[0] ? " · " : "", down);
+        ui_put(win, 1 + keep, p.margin, fold, text_w(&p), ui_role_attr(th, UI_ROLE_SHAPE),
+               th->utf8);
+    }
+    if (total > body && keep == 0) {
+        char more[160];
         const int below = total - (first + body);
         if (below > 0)
-            snprintf(more, sizeof more, "↓ %d more line%s · Space reads on · PgUp PgDn J K", below,
-                     below == 1 ? "" : "s");
+            snprintf(more, sizeof more, "↓ %d more line%s%s%s%s%s%s", below, below == 1 ? "" : "s",
+                     on[0] ? " · " : "", on, on[0] ? " reads on" : "", down[0] ? " · " : "", down);
+        else if (keep > 0 || !up[0])
+            more[0] = '\0'; /* the fold line says it */
         else
-            snprintf(more, sizeof more, "↑ PgUp K scroll back");
+            snprintf(more, sizeof more, "↑ %s scroll back", up);
         const int mw = ui_text_width(more, th->utf8);
         ui_put(win, height - 1, mw < width - 1 ? width - 1 - mw : 1, more, width - 2,
                ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);

@@ -61,33 +61,47 @@ const struct ui_mode ui_mode_explain = {"explain", explain_open, explain_key, NU
 
 static bool quiz_open(const struct ui_app *app)
 {
-    return app->les.l && ui_quiz_asking(&app->les.quiz);
+    const struct ui_quiz *z = &app->les.quiz;
+    return app->les.l &&
+           (ui_quiz_asking(z) || (z->q && z->phase == UI_QUIZ_ANSWERED && !z->revealed));
+}
+
+/* A checkpoint with choices over a lesson's training screen leaves the
+ * training's own keys to it (p starts the run the question is about). */
+static bool train_passes(const struct ui_app *app, int key)
+{
+    const struct ui_quiz *z = &app->les.quiz;
+    return z->q && !ui_quiz_numeric(z) && ui_train_on_screen(app) &&
+           ui_keymap_find(&ui_keymap_train, key) &&
+           ui_keymap_action(&ui_keymap_quiz_choice, key, -1) < 0;
 }
 
 /* The checkpoint's keys: a choice's number, or a typed answer (every
- * character typed once typing began, q included).  A q with nothing typed
- * asks for a second q before it quits. */
+ * character typed once typing began, q included; with nothing typed q goes
+ * on to the main screen, which leaves the lesson).  Once it is answered a
+ * digit is still its own: a number typed after the answer never jumps to a
+ * stage. */
 static bool quiz_key(struct ui_app *app, int key, bool is_char)
 {
     struct ui_lessons *ls = &app->les;
-    const bool typing = ui_quiz_numeric(&ls->quiz) && ls->quiz.typed[0];
-    if (!typing && ui_quiz_is_quit(key, is_char) && ui_quiz_numeric(&ls->quiz)) {
-        if (app->quit_armed) {
-            app->quit_armed = false;
-            app->st.quit = true; /* asked twice: as q on the main screen */
-            return true;
-        }
-        app->quit_armed = true;
-        ui_state_say(&app->st, false,
-                     "The checkpoint waits for a number: type it and press Enter (Space goes on, "
-                     "Esc leaves the lesson). q again quits.");
-        return true;
-    }
-    app->quit_armed = false;
+    if (train_passes(app, ui_mode_keycode(key, is_char)))
+        return false;
+    if (!ui_quiz_asking(&ls->quiz))
+        return ui_lesson_quiz_after_key(ls, &app->st, key, is_char);
     return ui_lesson_quiz_key(ls, &app->st, key, is_char);
 }
 
 const struct ui_mode ui_mode_quiz = {"checkpoint", quiz_open, quiz_key, NULL, NULL, false};
+
+bool ui_app_front_takes(int key, const void *ctx)
+{
+    const struct ui_app *app = ctx;
+    if (explain_open(app) && ui_keymap_find(&ui_keymap_explain, key))
+        return true;
+    if (present_open(app) && ui_keymap_find(&ui_keymap_present, key))
+        return true;
+    return app->les.l && ui_quiz_takes(&app->les.quiz, key) && !train_passes(app, key);
+}
 
 /* ---- the lesson list ------------------------------------------------------------------------ */
 

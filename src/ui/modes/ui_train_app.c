@@ -165,8 +165,11 @@ void ui_train_layout(const struct ui_app *app, struct ui_layout *lay)
         if (lay->side.h - (need - lay->vis.h) < UI_TRAIN_LESSON_LINES)
             need = UI_VIS_HEADER + ui_train_canvas_need(app, width, false);
         int give = need - lay->vis.h;
-        if (give > lay->side.h - UI_TRAIN_LESSON_MIN)
-            give = lay->side.h - UI_TRAIN_LESSON_MIN;
+        /* a waiting checkpoint keeps its lines and the pane's title over them */
+        int keep = 2 + ui_lesson_pane_quiz_lines(app, lay->side.w);
+        keep = keep > UI_TRAIN_LESSON_MIN ? keep : UI_TRAIN_LESSON_MIN;
+        if (give > lay->side.h - keep)
+            give = lay->side.h - keep;
         if (give > 0) {
             lay->vis.h += give;
             lay->side.y += give;
@@ -195,16 +198,8 @@ const char *ui_train_hint(const struct ui_app *app)
     static char hint[160]; /* the stage numbers from the stage table */
     if (!app->train->shown)
         return app->st.focus ? NULL : "t training · ← → stages · Tab numbers · v views · ? help";
-    if (app->les.l) { /* Space reads on in a lesson; p pauses and trains on */
-        const struct trun *t = app->train;
-        if (t->scrub >= 0)
-            return "← → checkpoints · Home step 0 · End now · Space read on · ? help";
-        if (trun_done(t))
-            return "← → checkpoints · r train again · Space read on · Backspace back · ? help";
-        if (t->paused)
-            return "p trains on · n step · ← → checkpoints · Space read on · ? help";
-        return "p pause · n step · < > pace · ← → checkpoints · Space read on · ? help";
-    }
+    if (app->les.l) /* Space reads on in a lesson; p pauses and trains on */
+        return ui_train_lesson_hint(app, hint, sizeof hint);
     if (app->train->scrub >= 0)
         return ui_words_expand(
             "← → checkpoints · Home step 0 · End now · {range} this model's stages · ? help", hint,
@@ -288,6 +283,9 @@ void ui_train_lesson_sync(struct ui_app *app)
         trun_free(app->train);
         app->train = t;
         t->lesson = true;
+        /* a lesson's training waits for the reader (p starts it), unless
+         * autoplay turns the pages: then it is watched to its end */
+        t->paused = !app->autoplay.on;
         snprintf(t->lesson_key, sizeof t->lesson_key, "%s", key);
         t->lesson_step = -1;
         t->start_ms = t->now_ms = app->train_clock_ms;
@@ -302,6 +300,10 @@ void ui_train_lesson_sync(struct ui_app *app)
         ui_train_sync_example(app);
         if (stages)
             ui_state_set_stage(&app->st, ls.stage);
+        else if (t->paused && !trun_done(t) && !app->st.msg[0])
+            ui_state_say(&app->st, false,
+                         "The training waits for you: p starts it (and pauses it), n takes one "
+                         "step.");
     }
 }
 

@@ -77,6 +77,75 @@ static const struct ui_keymap_row table[] = {
 const struct ui_keymap ui_keymap_train =
     UI_KEYMAP("On the training screen (--train, --compare)", table);
 
+/* ---- the hint in a lesson: from this table and the main screen's ---------------------- */
+
+/* The first key of each row bound to one of acts, less Space (a lesson
+ * reads on with it), appended to buf as "keys words". */
+static void lesson_part(const int *acts, int n_acts, const char *words, char *buf, size_t n,
+                        size_t *used)
+{
+    char keys[48] = "";
+    for (int a = 0; a < n_acts; a++)
+        for (int i = 0; i < ui_keymap_train.n; i++) {
+            const struct ui_keymap_row *r = &ui_keymap_train.rows[i];
+            if (r->action != acts[a])
+                continue;
+            for (int k = 0; k < UI_KEY_MAX_KEYS && r->keys[k]; k++) {
+                if (r->keys[k] == ' ')
+                    continue;
+                char name[16];
+                ui_key_name(r->keys[k], name, sizeof name);
+                if (strlen(keys) + strlen(name) + 2 < sizeof keys)
+                    strcat(strcat(keys, keys[0] ? " " : ""), name);
+                break;
+            }
+        }
+    if (keys[0] && *used < n)
+        *used +=
+            (size_t)snprintf(buf + *used, n - *used, "%s%s %s", *used ? " · " : "", keys, words);
+}
+
+/* The main screen's first key for act in a lesson, appended the same way. */
+static void main_part(const struct ui_app *app, enum ui_action act, const char *words, char *buf,
+                      size_t n, size_t *used)
+{
+    char keys[48];
+    ui_key_names_for(act, app->st.focus, true, NULL, NULL, keys, sizeof keys);
+    keys[strcspn(keys, " ")] = '\0';
+    if (keys[0] && *used < n)
+        *used +=
+            (size_t)snprintf(buf + *used, n - *used, "%s%s %s", *used ? " · " : "", keys, words);
+}
+
+const char *ui_train_lesson_hint(const struct ui_app *app, char *buf, size_t n)
+{
+    const struct trun *t = app->train;
+    static const int scrub[] = {TACT_BACK, TACT_FORWARD}, first[] = {TACT_FIRST},
+                     live[] = {TACT_LIVE}, reseed[] = {TACT_RESEED}, pause[] = {TACT_PAUSE},
+                     step[] = {TACT_STEP}, pace[] = {TACT_SLOWER, TACT_FASTER};
+    size_t used = 0;
+    buf[0] = '\0';
+    if (t->scrub >= 0) {
+        lesson_part(scrub, 2, "checkpoints", buf, n, &used);
+        lesson_part(first, 1, "step 0", buf, n, &used);
+        lesson_part(live, 1, "now", buf, n, &used);
+    } else if (trun_done(t)) {
+        lesson_part(scrub, 2, "checkpoints", buf, n, &used);
+        lesson_part(reseed, 1, "train again", buf, n, &used);
+    } else {
+        lesson_part(pause, 1, t->paused ? "trains on" : "pause", buf, n, &used);
+        lesson_part(step, 1, "step", buf, n, &used);
+        if (!t->paused)
+            lesson_part(pace, 2, "pace", buf, n, &used);
+        lesson_part(scrub, 2, "checkpoints", buf, n, &used);
+    }
+    main_part(app, UI_ACT_LESSON_NEXT, "read on", buf, n, &used);
+    if (t->scrub < 0 && trun_done(t))
+        main_part(app, UI_ACT_LESSON_PREV, "back", buf, n, &used);
+    main_part(app, UI_ACT_HELP, "help", buf, n, &used);
+    return buf;
+}
+
 /* ---- keys ---------------------------------------------------------------------------- */
 
 static void restart(struct ui_app *app, uint32_t seed, int heads)
@@ -117,6 +186,12 @@ static void change_heads(struct ui_app *app, int dir)
     restart(app, t->opt.seed, h);
 }
 
+/* The keys that pause and train on here: Space reads on in a lesson. */
+static const char *pause_keys(const struct ui_app *app)
+{
+    return app->les.l ? "p" : "Space";
+}
+
 static void scrub_message(struct ui_app *app)
 {
     struct trun *t = app->train;
@@ -125,9 +200,9 @@ static void scrub_message(struct ui_app *app)
         return;
     }
     ui_state_say(&app->st, false,
-                 "Checkpoint at step %ld (one every %ld steps) · ← → move · End: now · Space "
+                 "Checkpoint at step %ld (one every %ld steps) · ← → move · End: now · %s "
                  "trains on.",
-                 t->scrub, t->panes[0].ring.every);
+                 t->scrub, t->panes[0].ring.every, pause_keys(app));
 }
 
 void ui_train_focus(struct ui_app *app, int pane)
@@ -175,9 +250,10 @@ bool ui_train_key(struct ui_app *app, int key, bool is_char)
     if (!t)
         return false;
     const struct ui_keymap_row *b = ui_keymap_find(&ui_keymap_train, ui_mode_keycode(key, is_char));
-    if (!t->shown) { /* the explorer's stages: only t comes back */
-        if (b && b->action == TACT_SCREEN && !st->focus) {
+    if (!t->shown) { /* the explorer's stages: only t comes back, from the numbers too */
+        if (b && b->action == TACT_SCREEN) {
             t->shown = true;
+            st->focus = st->explain_open = false;
             st->msg[0] = '\0';
             return true;
         }
@@ -199,8 +275,10 @@ bool ui_train_key(struct ui_app *app, int key, bool is_char)
         } else {
             t->paused = !t->paused || t->scrub >= 0;
             trun_scrub_live(t);
-            ui_state_say(st, false,
-                         t->paused ? "Paused: n steps once, Space trains on." : "Training on.");
+            if (t->paused)
+                ui_state_say(st, false, "Paused: n steps once, %s trains on.", pause_keys(app));
+            else
+                ui_state_say(st, false, "Training on.");
         }
         break;
     case TACT_STEP:

@@ -106,6 +106,40 @@ const char *ui_key_name(int key, char *buf, size_t n)
     return buf;
 }
 
+char *ui_key_names_for(enum ui_action act, bool focus, bool lesson,
+                       bool (*taken)(int key, const void *ctx), const void *ctx, char *buf,
+                       size_t n)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < ui_key_count; i++) {
+        const struct ui_key_binding *b = &ui_key_table[i];
+        if (b->action != act)
+            continue;
+        for (int k = 0; k < UI_KEY_MAX_KEYS && b->keys[k]; k++) {
+            const int key = b->keys[k];
+            if (ui_key_lookup(key, focus, lesson) != b || (taken && taken(key, ctx)))
+                continue;
+            char name[16];
+            ui_key_name(key, name, sizeof name);
+            /* Enter has three codes; a name once */
+            char padded[sizeof name + 2];
+            snprintf(padded, sizeof padded, " %s ", name);
+            char have[256];
+            snprintf(have, sizeof have, " %s ", buf);
+            if (strstr(have, padded))
+                continue;
+            const int w = snprintf(buf + used, n - used, "%s%s", used ? " " : "", name);
+            if (w < 0 || (size_t)w >= n - used) {
+                buf[used] = '\0';
+                return buf;
+            }
+            used += (size_t)w;
+        }
+    }
+    return buf;
+}
+
 bool ui_key_label_names(const char *label, int key)
 {
     char name[16], copy[64];

@@ -48,6 +48,15 @@ char *ui_keymap_hint(const struct ui_keymap *m, char *buf, size_t n);
 bool ui_keymap_help_line(const struct ui_keymap *m, int i, char *label, size_t n,
                          const char **text);
 
+/* The names of the main screen's keys that reach act (ui_key_lookup with
+ * focus and lesson finds act's row for them), leaving out those taken(key,
+ * ctx) says a mode in front takes (taken NULL: none), joined by spaces into
+ * buf (n bytes); "" when no key reaches it.  Hints and markers name keys
+ * with it, so they never name one that does something else. */
+char *ui_key_names_for(enum ui_action act, bool focus, bool lesson,
+                       bool (*taken)(int key, const void *ctx), const void *ctx, char *buf,
+                       size_t n);
+
 /* How the help writes one key ("←", "Enter", "PgUp", "^U", "q"), into buf. */
 const char *ui_key_name(int key, char *buf, size_t n);
 /* True when label names key: as a word of it ("Enter" for '\r' too), or

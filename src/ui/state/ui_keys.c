@@ -78,7 +78,7 @@ const struct ui_key_binding ui_key_table[] = {
      "close the panel / leave the numbers / leave the lesson"},
     {{'?', KEY_F(1)}, "? F1", UI_KEYS_ANY, UI_ACT_HELP, "this help"},
     {{CTRL('l')}, "^L", UI_KEYS_ANY, UI_ACT_REDRAW, "redraw the screen"},
-    {{'q', 'Q'}, "q Q", UI_KEYS_ANY, UI_ACT_QUIT, "quit (over an overlay or a mode: leave it)"},
+    {{'q', 'Q'}, "q Q", UI_KEYS_ANY, UI_ACT_QUIT, "quit (an overlay, a mode, a lesson: leave it)"},
 };
 const int ui_key_count = (int)(sizeof ui_key_table / sizeof ui_key_table[0]);
 

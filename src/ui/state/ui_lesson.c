@@ -8,6 +8,7 @@
 
 #include "engine/stages.h"
 #include "lesson/lesson_state.h"
+#include "ui/state/ui_mode.h"
 
 void ui_lessons_init(struct ui_lessons *ls, const char *lessons_dir, const char *assets_dir,
                      char *warning, int warning_size)
@@ -91,10 +92,16 @@ static int apply_scene(struct ui_lessons *ls, struct ui_state *st, int step, boo
     snprintf(st->view_preset, sizeof st->view_preset, "%s", s.preset ? s.preset : "");
     ui_state_set_stage(st, s.stage);
     st->scroll = 0;
-    st->focus = st->explain_open = st->focus_pending = false;
+    st->focus = st->explain_open = st->focus_pending = st->show = false;
     if (s.view != MHA_VIEW_NONE) {
         ui_state_set_view(st, s.view);
         return 0;
+    }
+    struct lesson_show show;
+    if (s.show && lesson_show_resolve(s.show, s.stage, st->ex, &show, &err) == 0) {
+        const struct lesson_focus f = {show.matrix, 0, show.row, 0};
+        st->show_cell = ui_lesson_focus_cell(&f, s.stage, st->tr);
+        st->show = true;
     }
     if (s.focus) {
         struct lesson_focus f;
@@ -161,6 +168,7 @@ int ui_lesson_goto(struct ui_lessons *ls, struct ui_state *st, int step)
         ui_state_say(st, false, "Step %d's scene set %s.", step + 1, note);
     ls->step = step;
     ls->scroll = 0;
+    ls->fold = false;
     ls->scroll_to_prompt = true; /* if the step has a checkpoint, it asks */
     const struct lesson_step *s = &ls->l->steps[step];
     const int previous = ls->progress ? progress_quiz(ls->progress, ls->id, step) : -1;
@@ -267,7 +275,7 @@ void ui_lesson_close(struct ui_lessons *ls, struct ui_state *st)
 {
     if (!ls->l)
         return;
-    ui_state_say(st, false, "Left the lesson \"%s\" at step %d; L opens it there again.",
+    ui_state_say(st, false, "Left the lesson \"%s\" at step %d; L opens it there again, q quits.",
                  ls->l->title ? ls->l->title : ls->id, ls->step + 1);
     lesson_free(ls->l);
     ls->l = NULL;
@@ -275,6 +283,7 @@ void ui_lesson_close(struct ui_lessons *ls, struct ui_state *st)
     ls->shown.valid = false;
     ui_quiz_start(&ls->quiz, NULL, -1);
     st->hide.active = false;
+    st->show = false;
 }
 
 /* The checkpoint was answered (or shown): its cells show again, and the
@@ -360,6 +369,20 @@ bool ui_lesson_quiz_key(struct ui_lessons *ls, struct ui_state *st, int key, boo
         ui_state_say(st, false, "%s Space goes on.",
                      ls->quiz.right ? "Right."
                                     : "Not quite: the explanation is in the lesson pane.");
+    return true;
+}
+
+bool ui_lesson_quiz_after_key(struct ui_lessons *ls, struct ui_state *st, int key, bool is_char)
+{
+    const struct ui_quiz *z = &ls->quiz;
+    const struct ui_keymap *own =
+        ui_quiz_numeric(z) ? &ui_keymap_quiz_number : &ui_keymap_quiz_choice;
+    if (!ls->l || !z->q || z->phase != UI_QUIZ_ANSWERED || z->revealed || !is_char || key < '0' ||
+        key > '9' || ui_keymap_action(own, ui_mode_keycode(key, is_char), -1) < 0)
+        return false;
+    ui_state_say(st, false,
+                 "The checkpoint is answered (%s): Space goes on, %s move through the stages.",
+                 z->answer, st->focus ? "Esc, then ← →," : "← →");
     return true;
 }
 

@@ -58,6 +58,8 @@ struct ui_lessons {
                               scene undoes a change they made */
     int scroll;            /* first line of the lesson pane shown */
     bool scroll_to_prompt; /* a checkpoint waits: bring its answer line into the pane */
+    bool fold;             /* it was brought in under the step's first lines, with the lines
+                              between folded away (until the text is scrolled) */
     struct ui_quiz quiz;
 };
 
@@ -91,6 +93,10 @@ void ui_lesson_close(struct ui_lessons *ls, struct ui_state *st);
  * against the example on screen and records it.  Returns true when the
  * key was used. */
 bool ui_lesson_quiz_key(struct ui_lessons *ls, struct ui_state *st, int key, bool is_char);
+/* A key after the step's checkpoint was answered: a digit is still the
+ * checkpoint's (it says so and takes it, so a number typed one too many
+ * never moves the stage); false for the others. */
+bool ui_lesson_quiz_after_key(struct ui_lessons *ls, struct ui_state *st, int key, bool is_char);
 
 /* Show the open step's checkpoint answered by no one (autoplay): the
  * answer and its explanation, nothing recorded.  True when there was a

@@ -39,7 +39,7 @@ enum quiz_act {
     QUIZ_SUBMIT,
     QUIZ_ERASE,
     QUIZ_DROP,
-    QUIZ_QUIT /* q: the mode asks for a second one (core/ui_modes.c) */
+    QUIZ_QUIT /* q: typed once typing began, else it leaves the lesson */
 };
 
 static const struct ui_keymap_row choice_rows[] = {
@@ -68,7 +68,7 @@ static const struct ui_keymap_row number_rows[] = {
      "one character (nothing typed: a step back)",
      NULL},
     {{27}, "Esc", QUIZ_DROP, "drop what was typed", NULL},
-    {{'q', 'Q'}, "q Q", QUIZ_QUIT, "typed once typing began; else twice quits", NULL},
+    {{'q', 'Q'}, "q Q", QUIZ_QUIT, "typed once typing began; else leaves the lesson", NULL},
 };
 const struct ui_keymap ui_keymap_quiz_number =
     UI_KEYMAP("A checkpoint that asks for a number", number_rows);
@@ -76,6 +76,30 @@ const struct ui_keymap ui_keymap_quiz_number =
 bool ui_quiz_is_quit(int key, bool is_char)
 {
     return ui_keymap_action(&ui_keymap_quiz_number, ui_mode_keycode(key, is_char), -1) == QUIZ_QUIT;
+}
+
+bool ui_quiz_takes(const struct ui_quiz *z, int key)
+{
+    if (!ui_quiz_asking(z))
+        return false;
+    const bool is_char = key > 0 && key < KEY_MIN;
+    if (!ui_quiz_numeric(z))
+        return ui_keymap_action(&ui_keymap_quiz_choice, key, -1) >= 0 ||
+               (is_char && key < 128 && isalpha(key) && !ui_quiz_is_quit(key, true));
+    const size_t len = strlen(z->typed);
+    switch (ui_keymap_action(&ui_keymap_quiz_number, key, -1)) {
+    case QUIZ_DIGIT:
+        return true;
+    case QUIZ_QUIT: /* typed, or on to the main screen (leaving the lesson) */
+        return len > 0;
+    case QUIZ_SUBMIT:
+    case QUIZ_ERASE:
+    case QUIZ_EXPONENT:
+    case QUIZ_DROP:
+        return len > 0;
+    default:
+        return is_char && key > ' ' && key != 127 && (len > 0 || key != '?');
+    }
 }
 
 static enum ui_quiz_input choose(struct ui_quiz *z, int key, bool is_char)
@@ -171,8 +195,7 @@ bool ui_quiz_mark(struct ui_quiz *z, const struct lesson_answer *expected)
     if (!z->q)
         return true;
     z->right = lesson_quiz_is_right(z->q, expected, z->given);
-    const bool one_choice_left = z->q->n_choices == 2; /* a retry would give it away */
-    if (!z->right && !z->retry && !one_choice_left) {
+    if (!z->right && !z->retry) { /* every checkpoint, two choices too: one more try */
         z->retry = true;
         snprintf(z->first, sizeof z->first, "%s", z->given);
         z->given[0] = '\0';

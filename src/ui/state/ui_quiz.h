@@ -49,8 +49,12 @@ enum ui_quiz_input {
  * Choices: 1..9 picks one.  Numbers: digits, '.', '-' type, Backspace
  * deletes, Enter submits. */
 enum ui_quiz_input ui_quiz_key(struct ui_quiz *z, int key, bool is_char);
+/* True when the checkpoint, asking, takes key (a key code as
+ * ui_mode_keycode gives it) before the explorer sees it: the hints leave
+ * such keys out. */
+bool ui_quiz_takes(const struct ui_quiz *z, int key);
 /* True for the keys the number checkpoint's table binds to quitting (q Q):
- * with nothing typed the mode asks for a second one. */
+ * with nothing typed they leave the lesson. */
 bool ui_quiz_is_quit(int key, bool is_char);
 
 /* Mark given against expected (lesson_quiz_expected's answer).  A first

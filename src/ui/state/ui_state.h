@@ -68,7 +68,9 @@ struct ui_state {
     int side_scroll;      /* first line of the text pane shown (stage text, explain panel) */
     bool focus_pending;   /* put the cursor on focus_cell once the view is built */
     struct mha_cell focus_cell;
-    bool explain_open; /* the explain panel replaces the description */
+    bool show;                 /* a lesson's show: row show_cell.row of its matrix in every head */
+    struct mha_cell show_cell; /* head 0's cell of that row */
+    bool explain_open;         /* the explain panel replaces the description */
     bool help_open;
     int help_scroll;
     bool present; /* the presenter's layout (P, --present) */

@@ -132,6 +132,7 @@ static void shown(void *arg, int i, int h, bool new_row)
     if (!k)
         return;
     k->head_labels = (show->flags & MHA_SHOW_HEAD_LABELS) != 0;
+    k->per_head = show->form == MHA_FORM_HEADS;
     if (show->form == MHA_FORM_SPLIT) { /* a cell is a cell of the per-head tensor */
         k->map = UI_MAP_SPLIT;
         k->base.tensor = d->heads;
