@@ -199,9 +199,14 @@ int train_next_words(struct train_model *m, int k, const int *tokens, int len, i
 
 /* ---- typed words ---- */
 
-/* The k vocabulary words closest to word (edit distance over code points,
- * then the lower id), into best (k ids); returns how many (<= k, <= n). */
-int train_text_closest(const char *word, const char (*vocab)[TRAIN_LABEL_MAX], int n, int *best,
-                       int k);
+/* The words nearest, in m's own embedding, to what m expects at position
+ * pos of a sentence whose words before it are tokens[0..pos): the
+ * embedding E[w] of each word w weighted by the probability next-word
+ * output k gives it after tokens[pos - 1], summed, and the n known words
+ * (not <unk>) whose embeddings have the highest cosine with that sum, the
+ * highest first (the lower id on a tie), into best and cos.  Returns how
+ * many (0 when pos is 0: nothing comes before it), or -1 + err. */
+int train_slot_neighbours(struct train_model *m, int k, const int *tokens, int pos, int n,
+                          int *best, float *cos, struct mha_error *err);
 
 #endif

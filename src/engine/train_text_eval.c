@@ -192,8 +192,11 @@ int train_model_next_output(const struct train_model *m)
     return -1;
 }
 
-int train_next_words(struct train_model *m, int k, const int *tokens, int len, int pos,
-                     float temperature, int n, struct mha_next_word *out, struct mha_error *err)
+/* The probabilities of output k at pos (softmax of its logits over
+ * temperature) of m run on tokens[0..len), into p[classes].  0, or -1 +
+ * err. */
+static int output_probs(struct train_model *m, int k, const int *tokens, int len, int pos,
+                        float temperature, double *p, struct mha_error *err)
 {
     const struct train_config *c = &m->cfg;
     if (k < 0 || k >= c->n_outputs)
@@ -220,20 +223,32 @@ int train_next_words(struct train_model *m, int k, const int *tokens, int len, i
     /* pass 1: logits of output k at pos, from the residual r */
     const int C = c->outputs[k].classes, d = c->d_model;
     const float *r = m->r + (size_t)pos * (size_t)d;
-    double logit[TRAIN_MAX_VOCAB], max = -INFINITY, sum = 0.0;
+    double max = -INFINITY, sum = 0.0;
     for (int j = 0; j < C; j++) {
         const float *u = m->p.unembed[k] + (size_t)j * (size_t)d;
         double z = m->p.bias[k][j];
         for (int i = 0; i < d; i++)
             z += (double)r[i] * (double)u[i];
-        logit[j] = z / (double)temperature;
-        max = logit[j] > max ? logit[j] : max;
+        p[j] = z / (double)temperature;
+        max = p[j] > max ? p[j] : max;
     }
     /* pass 2: softmax */
     for (int j = 0; j < C; j++) {
-        logit[j] = exp(logit[j] - max);
-        sum += logit[j];
+        p[j] = exp(p[j] - max);
+        sum += p[j];
     }
+    for (int j = 0; j < C; j++)
+        p[j] /= sum;
+    return 0;
+}
+
+int train_next_words(struct train_model *m, int k, const int *tokens, int len, int pos,
+                     float temperature, int n, struct mha_next_word *out, struct mha_error *err)
+{
+    double logit[TRAIN_MAX_VOCAB];
+    if (output_probs(m, k, tokens, len, pos, temperature, logit, err))
+        return -1;
+    const int C = m->cfg.outputs[k].classes;
     /* pass 3: the n likeliest, likeliest first, the lower id on a tie */
     n = n > MHA_NEXT_WORD_MAX ? MHA_NEXT_WORD_MAX : n < 1 ? 1 : n;
     n = n > C ? C : n;
@@ -255,7 +270,57 @@ int train_next_words(struct train_model *m, int k, const int *tokens, int len, i
     out->temperature = temperature;
     for (int i = 0; i < n; i++) {
         snprintf(out->word[i], sizeof out->word[i], "%s", m->vocab_names[pick[i]]);
-        out->p[i] = (float)(logit[pick[i]] / sum);
+        out->p[i] = (float)logit[pick[i]];
     }
     return 0;
+}
+
+int train_slot_neighbours(struct train_model *m, int k, const int *tokens, int pos, int n,
+                          int *best, float *cos, struct mha_error *err)
+{
+    const struct train_config *c = &m->cfg;
+    if (pos < 1)
+        return 0; /* nothing before it: nothing expected */
+    if (k < 0 || k >= c->n_outputs || c->outputs[k].classes != c->vocab)
+        return mha_error_set(err, "the model has no next-word output %d", k);
+    double p[TRAIN_MAX_VOCAB];
+    if (output_probs(m, k, tokens, pos, pos - 1, 1.0f, p, err))
+        return -1;
+    /* pass 1: what it expects, in its embedding: e = sum_w p(w) E[w] */
+    const int d = c->d_model;
+    double e[TRAIN_MAX_D_MODEL] = {0}, e2 = 0.0;
+    for (int w = 0; w < c->vocab; w++)
+        for (int i = 0; i < d; i++)
+            e[i] += p[w] * (double)m->p.embedding[(size_t)w * (size_t)d + (size_t)i];
+    for (int i = 0; i < d; i++)
+        e2 += e[i] * e[i];
+    if (!(e2 > 0.0))
+        return 0;
+    /* pass 2: each known word's cosine with it; the n highest, the lower
+     * id on a tie (<unk> is no word to offer) */
+    int found = 0;
+    for (int w = 0; w < c->vocab; w++) {
+        if (!strcmp(m->vocab_names[w], TRAIN_TEXT_UNKNOWN))
+            continue;
+        const float *ew = m->p.embedding + (size_t)w * (size_t)d;
+        double dot = 0.0, w2 = 0.0;
+        for (int i = 0; i < d; i++) {
+            dot += (double)ew[i] * e[i];
+            w2 += (double)ew[i] * (double)ew[i];
+        }
+        const float cw = w2 > 0.0 ? (float)(dot / sqrt(w2 * e2)) : 0.0f;
+        int at = found < n ? found : n;
+        while (at > 0 && cos[at - 1] < cw)
+            at--;
+        if (at >= n)
+            continue;
+        for (int j = (found < n ? found : n - 1); j > at; j--) {
+            cos[j] = cos[j - 1];
+            best[j] = best[j - 1];
+        }
+        cos[at] = cw;
+        best[at] = w;
+        found += found < n;
+    }
+    return found;
 }

@@ -99,7 +99,11 @@ check [ "$(json o.json 'abs(sum(w["p"] for w in d["output"]["next_word"]) - 1) <
 check [ "$(json o.json 'd["output"]["next_word_position"]')" = 4 ] -- "next word not after position 4"
 "$EXE" --load lm.json --tokens "The Cat sat on the" --dump output >o.txt 2>err.txt
 check grep -qE "^  mat +0\.[0-9]{4}  #" o.txt -- "text dump lacks the next word 'mat': $(tail -12 o.txt)"
-refused --load lm.json --tokens "the kat sat on teh" --dump output -- '"kat" \(closest: .*"cat"'
+# an unknown word has no embedding; after known words, the words nearest in
+# the model's embedding to what it expects there (not by spelling: "teh"
+# after "on" is "the", by what the model expects, not by its letters)
+refused --load lm.json --tokens "the cat sat on teh" --dump output -- '"teh" has no embedding, and after "on" the model expects a word nearest \(cosine in its embedding\) "the" '
+refused --load lm.json --tokens "zebra sat" --dump output -- 'a word is unknown to lm.json, which knows [0-9]+ words: "zebra" has no embedding$'
 refused --load lm.json --tokens "the cat sat on the mat . the dog sat on the rug . the cat sat" \
     --dump output -- "at most 16"
 

@@ -10,6 +10,7 @@
 
 #include "engine/train.h"
 #include "engine/train_circuits.h"
+#include "engine/train_text.h"
 #include "io/model_io.h"
 #include "io/view_desc.h"
 
@@ -366,6 +367,52 @@ START_TEST(test_offset_edges)
 }
 END_TEST
 
+/* The words offered in place of an unknown word: nearest by cosine in the
+ * model's embedding to what it expects after the words before it, against
+ * numpy (tests/reference/generate_words.py -> tests/data/train/words.json). */
+START_TEST(test_slot_neighbours)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/train/words.json", getenv("MHA_TEST_DATA"));
+    json_error_t e;
+    json_t *ref = json_load_file(path, 0, &e);
+    ck_assert_msg(ref != NULL, "%s: %s", path, e.text);
+    size_t c, s, i;
+    json_t *cs, *slot, *v;
+    json_array_foreach(json_object_get(ref, "cases"), c, cs)
+    {
+        struct train_model *m = load(json_string_value(json_object_get(cs, "name")));
+        const int k = train_model_next_output(m);
+        ck_assert_int_ge(k, 0);
+        json_array_foreach(json_object_get(cs, "slots"), s, slot)
+        {
+            int ids[TRAIN_MAX_CONTEXT], n = 0;
+            json_array_foreach(json_object_get(slot, "before"), i, v) ids[n++] =
+                (int)json_integer_value(v);
+            int best[3];
+            float cos[3];
+            struct mha_error err;
+            const int found = train_slot_neighbours(m, k, ids, n, 3, best, cos, &err);
+            json_t *want = json_object_get(slot, "nearest");
+            ck_assert_int_eq(found, (int)json_array_size(want));
+            for (int w = 0; w < found; w++) {
+                json_t *pair = json_array_get(want, (size_t)w);
+                ck_assert_int_eq(best[w], (int)json_integer_value(json_array_get(pair, 0)));
+                ck_assert_msg(near(cos[w], json_real_value(json_array_get(pair, 1))),
+                              "slot %zu word %d: cosine %.6f, numpy %.6f", s, w, (double)cos[w],
+                              json_real_value(json_array_get(pair, 1)));
+            }
+        }
+        /* nothing before it: nothing expected */
+        int best[3];
+        float cos[3];
+        ck_assert_int_eq(train_slot_neighbours(m, k, NULL, 0, 3, best, cos, NULL), 0);
+        train_model_free(m);
+    }
+    json_decref(ref);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("circuits");
@@ -376,6 +423,7 @@ int main(void)
     tcase_add_test(tc, test_view_many_heads);
     tcase_add_test(tc, test_bad_heads_and_outputs);
     tcase_add_test(tc, test_offset_edges);
+    tcase_add_test(tc, test_slot_neighbours);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
