@@ -178,12 +178,20 @@ struct train_text_jobs {
     struct train_text_measure m;
     struct train_text_eval all;
     unsigned does[TRAIN_MAX_D_MODEL];
+    float knocked[TRAIN_MAX_D_MODEL][TRAIN_TEXT_MAX_JOBS]; /* each job's top-1, head h out */
 };
 int train_text_jobs_part(struct train_run *run, struct train_text_jobs *job,
                          bool (*more)(void *ctx), void *ctx, struct mha_error *err);
 
 /* "agree", "agree+content", "" for the jobs in does (the text's names). */
 void train_text_jobs_label(const struct train_text *t, unsigned does, char *buf, size_t n);
+
+/* What knocking one head out did, in words: "knocked out alone, long falls
+ * from 1.00 to 0.08" for the job it costs most (all: each job's top-1 with
+ * every head, knocked: without the head), or "knocked out alone, no job
+ * falls by 0.1" when none falls by TRAIN_TEXT_JOB_DROP. */
+void train_text_knocked_text(const struct train_text *t, const float *all, const float *knocked,
+                             char *buf, size_t n);
 
 /* The output of m that predicts the next word: one named "next" with a
  * class per token; -1 when m is not a language model. */

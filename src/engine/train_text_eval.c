@@ -163,8 +163,10 @@ int train_text_jobs_part(struct train_run *run, struct train_text_jobs *job,
             return rc;
         if (h < 0)
             job->all = job->m.out;
-        else
+        else {
             job->does[h] = jobs_lost(&job->all, &job->m.out);
+            memcpy(job->knocked[h], job->m.out.job_top1, sizeof job->knocked[h]);
+        }
         job->m = (struct train_text_measure){0};
         job->next++;
         if (job->next <= H && more && !more(ctx))
@@ -182,6 +184,21 @@ void train_text_jobs_label(const struct train_text *t, unsigned does, char *buf,
         if (does & (1u << j))
             used +=
                 (size_t)snprintf(buf + used, n - used, "%s%s", used ? "+" : "", t->job_names[j]);
+}
+
+void train_text_knocked_text(const struct train_text *t, const float *all, const float *knocked,
+                             char *buf, size_t n)
+{
+    int worst = -1;
+    for (int j = 0; j < t->n_jobs; j++)
+        if (all[j] - knocked[j] >= TRAIN_TEXT_JOB_DROP &&
+            (worst < 0 || all[j] - knocked[j] > all[worst] - knocked[worst]))
+            worst = j;
+    if (worst < 0)
+        snprintf(buf, n, "knocked out alone, no job falls by %.1f", (double)TRAIN_TEXT_JOB_DROP);
+    else
+        snprintf(buf, n, "knocked out alone, %s falls from %.2f to %.2f", t->job_names[worst],
+                 (double)all[worst], (double)knocked[worst]);
 }
 
 int train_model_next_output(const struct train_model *m)

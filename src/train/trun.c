@@ -38,6 +38,8 @@ static void mark_now(const struct trun_pane *p, struct trun_mark *m)
     m->jobs_valid = p->jobs_valid;
     if (p->jobs_valid) {
         memcpy(m->jobs, p->jobs, (size_t)run->model->cfg.heads * sizeof m->jobs[0]);
+        for (int h = 0; h < run->model->cfg.heads; h++)
+            memcpy(m->knocked[h], p->knocked[h], sizeof m->knocked[h]);
         for (int j = 0; j < p->jobs_all.n_jobs; j++)
             m->job_top1[j] = p->jobs_all.job_top1[j];
     }
@@ -104,6 +106,8 @@ static int jobs_part(struct trun_pane *p, bool (*more)(void *ctx), void *ctx)
     p->jobs_valid = rc > 0;
     if (rc > 0) {
         memcpy(p->jobs, p->text_jobs.does, (size_t)p->run->model->cfg.heads * sizeof p->jobs[0]);
+        memcpy(p->knocked, p->text_jobs.knocked,
+               (size_t)p->run->model->cfg.heads * sizeof p->knocked[0]);
         p->jobs_all = p->text_jobs.all;
     }
     p->text_jobs = (struct train_text_jobs){0};
@@ -137,6 +141,17 @@ void trun_pane_jobs(const struct trun_pane *p, long scrub, int h, char *buf, siz
         return;
     train_text_jobs_label(p->run->task->data->text,
                           scrub < 0 ? p->jobs[h] : shown_mark(p, scrub)->jobs[h], buf, n);
+}
+
+void trun_pane_knocked(const struct trun_pane *p, long scrub, int h, char *buf, size_t n)
+{
+    if (n)
+        buf[0] = '\0';
+    if (!trun_pane_jobs_ready(p, scrub) || h < 0 || h >= p->run->model->cfg.heads)
+        return;
+    const struct trun_mark *mk = scrub < 0 ? NULL : shown_mark(p, scrub);
+    train_text_knocked_text(p->run->task->data->text, mk ? mk->job_top1 : p->jobs_all.job_top1,
+                            mk ? mk->knocked[h] : p->knocked[h], buf, n);
 }
 
 float trun_pane_job_accuracy(const struct trun_pane *p, long scrub, int j)

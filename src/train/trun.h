@@ -63,6 +63,7 @@ struct trun_pane {
      * the jobs it costs 0.1 or more), measured at the live model's last
      * evaluation when it has at most TRUN_JOBS_MAX_HEADS heads */
     unsigned jobs[TRAIN_MAX_D_MODEL];
+    float knocked[TRAIN_MAX_D_MODEL][TRAIN_TEXT_MAX_JOBS]; /* each job's top-1, head h out */
     bool jobs_valid;
     struct train_text_eval jobs_all; /* with every head, at that evaluation: each job's top-1 */
     /* what is in flight between frames: the step (its parts in run->job),
@@ -193,6 +194,10 @@ bool trun_pane_jobs_ready(const struct trun_pane *p, long scrub);
 /* "agree+content": the jobs head h of the model p shows does, when
  * measured; "" otherwise. */
 void trun_pane_jobs(const struct trun_pane *p, long scrub, int h, char *buf, size_t n);
+/* "knocked out alone, long falls from 1.00 to 0.08": what knocking head h
+ * of the model p shows out did to the text's jobs, when measured; ""
+ * otherwise. */
+void trun_pane_knocked(const struct trun_pane *p, long scrub, int h, char *buf, size_t n);
 /* Job j's held-out top-1 with every head, of the model p shows (NaN when
  * not measured). */
 float trun_pane_job_accuracy(const struct trun_pane *p, long scrub, int j);

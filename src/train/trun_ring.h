@@ -35,6 +35,7 @@ struct trun_mark {
     bool jobs_valid;
     unsigned jobs[TRUN_MARK_HEADS];
     float job_top1[TRUN_MARK_JOBS];
+    float knocked[TRUN_MARK_HEADS][TRUN_MARK_JOBS]; /* each job's top-1, head h out */
 };
 
 struct trun_ring {

@@ -16,6 +16,7 @@
 #include "engine/mat.h"
 #include "io/model_io.h"
 #include "engine/train.h"
+#include "engine/train_text.h"
 #include "engine/train_heads.h"
 #include "test_tmp.h"
 
@@ -683,6 +684,24 @@ START_TEST(test_fit_signs)
 }
 END_TEST
 
+/* What knocking a head out did, in words: the job it costs most, or none. */
+START_TEST(test_knocked_text)
+{
+    static struct train_text t = {.n_jobs = 3};
+    snprintf(t.job_names[0], sizeof t.job_names[0], "local");
+    snprintf(t.job_names[1], sizeof t.job_names[1], "long");
+    snprintf(t.job_names[2], sizeof t.job_names[2], "agree");
+    const float all[3] = {1.0f, 0.95f, 0.8f};
+    const float knocked[3] = {0.85f, 0.08f, 0.5f};
+    char buf[128];
+    train_text_knocked_text(&t, all, knocked, buf, sizeof buf);
+    ck_assert_str_eq(buf, "knocked out alone, long falls from 0.95 to 0.08");
+    const float slight[3] = {0.95f, 0.9f, 0.75f};
+    train_text_knocked_text(&t, all, slight, buf, sizeof buf);
+    ck_assert_str_eq(buf, "knocked out alone, no job falls by 0.1");
+}
+END_TEST
+
 static Suite *train_suite(void)
 {
     Suite *s = suite_create("train");
@@ -710,6 +729,7 @@ static Suite *train_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("fit");
     tcase_add_test(tc, test_fit_signs);
+    tcase_add_test(tc, test_knocked_text);
     suite_add_tcase(s, tc);
     tc = tcase_create("files");
     tcase_add_test(tc, test_bad_model_files);

@@ -434,10 +434,12 @@ START_TEST(test_svg)
     ck_assert_ptr_nonnull(strstr(buf, "</svg>"));
     ck_assert_ptr_nonnull(strstr(buf, ">1 head<"));
     ck_assert_ptr_nonnull(strstr(buf, ">2 heads<"));
-    /* one cell per query and key for each of the three heads, and loss + 2 outputs per pane */
+    /* one cell per query and key for each of the three heads, and per pane the
+     * training loss, the held-out loss and 2 outputs */
     const int sample = t->panes[0].run->model->sample_len;
     ck_assert_int_eq(count(buf, "<rect x="), 3 * sample * sample);
-    ck_assert_int_eq(count(buf, "<polyline"), 2 * 3);
+    ck_assert_int_eq(count(buf, "<polyline"), 2 * 4);
+    ck_assert_ptr_nonnull(strstr(buf, ">held-out</text>"));
     free(buf);
     trun_free(t);
 }

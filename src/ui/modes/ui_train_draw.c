@@ -544,9 +544,18 @@ static void draw_pane(WINDOW *win, int y, int x, int h, int w, const struct trun
     const bool have_jobs = !hide && trun_pane_jobs_ready(p, t->scrub);
     for (int i = 0; have_jobs && i < m->cfg.heads; i++)
         trun_pane_jobs(p, t->scrub, i, jobs[i], sizeof jobs[i]);
+    /* and, on a text with jobs, what knocking each out alone did, to lead
+     * its reading (a letter task's measured label is its title already) */
+    static char done[TRAIN_MAX_D_MODEL][UI_TRAIN_MEASURED];
+    for (int i = 0; t->circuits && i < m->cfg.heads; i++) {
+        done[i][0] = '\0';
+        if (have_jobs)
+            trun_pane_knocked(p, t->scrub, i, done[i], sizeof done[i]);
+    }
     if (t->circuits)
         ui_train_draw_circuits(win, y + pg.heads_y, x + pg.heads_x, h - pg.heads_y, w - pg.heads_x,
-                               m, measured ? roles : NULL, have_jobs ? jobs : NULL, th);
+                               m, measured ? roles : NULL, have_jobs ? jobs : NULL,
+                               hide ? NULL : done, th);
     else
         draw_heads(win, y + pg.heads_y, x + pg.heads_x, &pg.heads, y + h, m,
                    measured ? roles : NULL, have_jobs ? jobs : NULL, th);
