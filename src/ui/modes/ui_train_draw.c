@@ -632,13 +632,15 @@ static bool legend_on_header(const struct ui_app *app, int width, bool tight, ch
                              bool *titled)
 {
     header_text(app->train, head, n);
-    /* the header is measured at its widest (the step at its limit, the
-     * longest pace), so that neither training on nor scrubbing to a
-     * checkpoint moves the legend and the panes under it */
+    /* the header is measured at its widest while the run trains, stops or
+     * is scrubbed (the step at its limit; the pace asked, "checkpoint" or
+     * "stopped"), so that neither training on nor scrubbing moves the
+     * legend and the panes under it */
     const struct trun *t = app->train;
-    char widest[200];
+    char pace[32], widest[200];
+    snprintf(pace, sizeof pace, "%d steps/s", trun_rates[t->rate]);
     snprintf(widest, sizeof widest, "%s · step %d of %d · %s", t->task->name, t->opt.steps,
-             t->opt.steps, "10000 steps/s (of 10000)");
+             t->opt.steps, strlen(pace) > strlen("checkpoint") ? pace : "checkpoint");
     const int hw = ui_text_width(widest, app->th.utf8);
     const int lw = ui_legend_prob_width(&app->th) + 3;
     const int title_w = app->st.present ? 0 : 11;
