@@ -59,20 +59,21 @@ void train_fit_text(const struct train_fit *f, unsigned signs, long words, char 
     if (signs & TRAIN_FIT_FEW_WORDS && used < n)
         used += (size_t)snprintf(buf + used, n - used, " %ld word%s (a text needs %d or more).",
                                  words, words == 1 ? "" : "s", TRAIN_FIT_MIN_WORDS);
+    const char *what = words >= 0 ? "lines" : "rows"; /* a text's, a task file's */
     if (signs & TRAIN_FIT_BEST_AT_START && used < n)
         used += (size_t)snprintf(buf + used, n - used,
                                  " Held-out loss lowest at step 0 (%.2f): no step lowered it.",
                                  (double)f->best);
     if (signs & TRAIN_FIT_RISING && used < n && signs & TRAIN_FIT_BEST_AT_START)
         snprintf(buf + used, n - used,
-                 " Now %.2f, while the training loss fell to %.2f: it learns its lines by heart.",
-                 (double)f->held, (double)f->train);
+                 " Now %.2f, while the training loss fell to %.2f: it learns its %s by heart.",
+                 (double)f->held, (double)f->train, what);
     else if (signs & TRAIN_FIT_RISING && used < n)
         snprintf(buf + used, n - used,
                  " Held-out loss up from %.2f (step %ld) to %.2f while the training loss fell "
-                 "from %.2f to %.2f: it learns its lines by heart.",
+                 "from %.2f to %.2f: it learns its %s by heart.",
                  (double)f->best, f->best_step, (double)f->held, (double)train_at_best(f),
-                 (double)f->train);
+                 (double)f->train, what);
 }
 
 const char *train_fit_sign_name(unsigned sign)

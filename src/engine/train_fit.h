@@ -50,7 +50,7 @@ void train_fit_evaluated(struct train_fit *f, long step, float held, float train
 unsigned train_fit_signs(const struct train_fit *f, long words);
 
 /* The signs in words, one sentence each after "Too small to learn from:"
- * (signs 0: ""). */
+ * (signs 0: ""); words -1 (a task file) speaks of its rows, not lines. */
 void train_fit_text(const struct train_fit *f, unsigned signs, long words, char *buf, size_t n);
 
 /* The signs' names, for JSON: "few_words", "best_at_start", "rising". */

@@ -665,7 +665,7 @@ START_TEST(test_fit_signs)
     train_fit_text(&f, TRAIN_FIT_RISING, -1, buf, sizeof buf);
     ck_assert_str_eq(buf, "Too small to learn from: Held-out loss up from 1.50 (step 100) to "
                           "1.70 while the training loss fell from 1.40 to 1.30: it learns its "
-                          "lines by heart.");
+                          "rows by heart.");
     /* lowest at step 0: the training loss there is the held-out loss */
     train_fit_init(&f);
     train_fit_evaluated(&f, 0, 2.0f, NAN);
