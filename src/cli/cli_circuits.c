@@ -23,6 +23,7 @@ struct circuits {
     struct train_circuit_pair ov_top[TRAIN_CIRCUIT_TOP * TRAIN_CIRCUIT_RAISES];
     int n_qk, n_ov;
     struct train_circuit_place place;
+    struct train_circuit_reading reading; /* the head's, in one line */
 };
 
 static const char *word(const struct train_model *m, int id)
@@ -36,6 +37,9 @@ static int compute(struct circuits *c, int h, int k, struct mha_error *err)
     const struct train_model *m = c->m;
     const int V = m->cfg.vocab, T = m->cfg.context, C = m->cfg.outputs[k].classes;
     c->n_qk = 0;
+    if (h >= 0 && k == 0 &&
+        train_circuit_read(m, h, c->qk, c->pos, c->ov, c->scratch, &c->reading, err))
+        return -1;
     if (h >= 0) {
         if (train_circuit_qk(m, h, c->qk, c->scratch, err) ||
             train_circuit_qk_pos(m, h, c->pos, c->scratch, err))
@@ -83,7 +87,9 @@ static void head_text(FILE *f, const struct circuits *c, int h, int k)
     char where[96];
     if (k == 0) {
         offset_text(c, where, sizeof where);
-        fprintf(f, "head %d\n  by position %s\n", h, where);
+        char reading[1024];
+        train_circuit_reading_text(m, &c->reading, "", reading, sizeof reading);
+        fprintf(f, "head %d\n  reading     %s\n  by position %s\n", h, reading, where);
         fprintf(f, "  looks at    query word -> key word (score above the query's mean)\n");
         for (int i = 0; i < c->n_qk; i++)
             fprintf(f, "              %-12s -> %s %+.2f\n", word(m, c->qk_top[i].from),
@@ -123,7 +129,8 @@ static void writes_json(FILE *f, const struct circuits *c, int k)
             train_circuit_class_name(m, k, p[r].to, name, sizeof name);
             fprintf(f, "%s{\"word\": ", r ? ", " : "");
             cli_json_string(f, name);
-            fprintf(f, ", \"logit\": %.4f}", (double)p[r].value);
+            fprintf(f, ", \"logit\": %.4f, \"z\": %.4f}", (double)p[r].value,
+                    (double)train_circuit_z(c->ov + (size_t)p[r].from * (size_t)C, C, p[r].to));
         }
         fprintf(f, "]}");
     }
@@ -141,13 +148,19 @@ static void head_json(FILE *f, const struct circuits *c, int h)
             "    {\"head\": %d, \"position\": {\"offset\": %d, \"positions\": %d, \"first\": %d, "
             "\"of\": %d}",
             h, c->place.offset, c->place.count, c->place.first, c->place.rows);
+    char reading[1024];
+    train_circuit_reading_text(m, &c->reading, "", reading, sizeof reading);
+    fprintf(f, ", \"reading\": ");
+    cli_json_string(f, reading);
     fprintf(f, ", \"looks\": [");
     for (int i = 0; i < c->n_qk; i++) {
         fprintf(f, "%s{\"query\": ", i ? ", " : "");
         cli_json_string(f, word(m, c->qk_top[i].from));
         fprintf(f, ", \"key\": ");
         cli_json_string(f, word(m, c->qk_top[i].to));
-        fprintf(f, ", \"score\": %.4f}", (double)c->qk_top[i].value);
+        fprintf(f, ", \"score\": %.4f, \"z\": %.4f}", (double)c->qk_top[i].value,
+                (double)train_circuit_z(c->qk + (size_t)c->qk_top[i].from * (size_t)V, V,
+                                        c->qk_top[i].to));
     }
     fprintf(f, "]");
     if (V <= WHOLE_MAX)

@@ -27,7 +27,7 @@ static bool ends_sentence(const char *word)
 /* The words a line starts from, as ids into ids (*n of them): --tokens, a
  * sentence file's words, or the first word of the model's sample.  0, or
  * -1 + err. */
-static int start_words(const struct cli_options *o, const struct train_model *m, int *ids, int *n,
+static int start_words(const struct cli_options *o, struct train_model *m, int *ids, int *n,
                        struct mha_error *err)
 {
     char words[MODEL_IO_WORDS_MAX];

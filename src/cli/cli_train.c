@@ -153,6 +153,37 @@ static void heads_json(FILE *f, const struct train_head_stats *roles, int heads)
     fprintf(f, "\n  ],\n");
 }
 
+/* A run on a file: its held-out loss at its lowest and at the end beside
+ * the training loss, and the signs that the file is too small to learn
+ * from (train_fit.h), as JSON or a line each. */
+static void fit_json(FILE *f, const struct train_run *run, const struct train_stopping *stop)
+{
+    const struct train_fit *fit = &stop->fit;
+    const unsigned signs = train_run_fit_signs(stop, run);
+    fprintf(f,
+            "  \"fit\": {\"held_out_loss\": %.4f, \"training_loss\": %.4f, \"lowest\": %.4f, "
+            "\"lowest_step\": %ld, \"min_words\": %d, \"too_small\": [",
+            (double)fit->held, (double)fit->train, (double)fit->best, fit->best_step,
+            TRAIN_FIT_MIN_WORDS);
+    for (unsigned b = 1, n = 0; b <= TRAIN_FIT_RISING; b <<= 1)
+        if (signs & b)
+            fprintf(f, "%s\"%s\"", n++ ? ", " : "", train_fit_sign_name(b));
+    fprintf(f, "]},\n");
+}
+
+static void fit_text(FILE *f, const struct train_run *run, const struct train_stopping *stop)
+{
+    const struct train_fit *fit = &stop->fit;
+    const unsigned signs = train_run_fit_signs(stop, run);
+    fprintf(f, "held out     loss %.4f at step %ld (lowest %.4f at step %ld); training %.4f\n",
+            (double)fit->held, fit->step, (double)fit->best, fit->best_step, (double)fit->train);
+    if (signs) {
+        char why[512];
+        train_fit_text(fit, signs, train_run_text_words(run), why, sizeof why);
+        fprintf(f, "too small    %s\n", why + strlen("Too small to learn from: "));
+    }
+}
+
 static void write_summary(FILE *f, struct train_run *run, const struct train_stopping *stop,
                           int format, double ms)
 {
@@ -197,6 +228,8 @@ static void write_summary(FILE *f, struct train_run *run, const struct train_sto
                 "  \"stopped\": {\"step\": %ld, \"rule\": \"%s\", \"limit\": %d, "
                 "\"best\": %.4f, \"best_step\": %ld, \"patience\": %ld},\n",
                 m->step, rule, run->opt.steps, (double)stop->best, stop->best_step, stop->patience);
+        if (file)
+            fit_json(f, run, stop);
         if (measured)
             heads_json(f, roles, c->heads);
         cli_layers_summary(f, run, n_seq, true, NULL);
@@ -224,6 +257,8 @@ static void write_summary(FILE *f, struct train_run *run, const struct train_sto
     char why[256];
     train_stopping_text(stop, m->step, why, sizeof why);
     fprintf(f, "stopped      %s\n", why);
+    if (file)
+        fit_text(f, run, stop);
     for (int h = 0; h < c->heads && measured; h++) {
         char label[64];
         train_head_label(&roles[h], label, sizeof label);

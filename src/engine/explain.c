@@ -253,7 +253,7 @@ static void finish(struct writer *w)
 /* ---- one function per kind of number ---------------------------------------------------- */
 
 static void explain_input(struct writer *w, const struct mha_example *ex, const struct mha_cell *c,
-                          bool generated)
+                          bool generated, bool model)
 {
     static const char *const uses[] = {"Q = query", "K = key", "V = value"};
     static const char *const ws[] = {"W_q", "W_k", "W_v"};
@@ -266,6 +266,11 @@ static void explain_input(struct writer *w, const struct mha_example *ex, const 
     if (generated)
         put(w, "It was drawn from the mulberry32 generator seeded with %u, uniform in [-2, 2).\n",
             (unsigned)ex->seed);
+    else if (model)
+        put(w,
+            "The model learned it: dimension %d of its embedding of \"%s\" plus dimension %d of "
+            "its embedding of position %d, both trained.\n",
+            c->col, label(lb, w->s, names[c->row]), c->col, c->row);
     else
         put(w, "The example file gives it.\n");
     put(w, "It feeds %s %s %s%s: every column of row %d reads it.\n", uses[k], w->s->dot, ws[k],
@@ -274,7 +279,7 @@ static void explain_input(struct writer *w, const struct mha_example *ex, const 
 }
 
 static void explain_weight(struct writer *w, const struct mha_example *ex, const struct mha_cell *c,
-                           bool generated)
+                           bool generated, bool model)
 {
     static const char *const out[] = {"Q", "K", "V", "output"};
     static const char *const in[] = {"query", "key", "value", "merged"};
@@ -288,6 +293,8 @@ static void explain_weight(struct writer *w, const struct mha_example *ex, const
     if (generated)
         put(w, "Drawn from seed %u, uniform in [-1, 1); training would learn it.\n",
             (unsigned)ex->seed);
+    else if (model)
+        put(w, "Training learned it; the model file keeps it.\n");
     else
         put(w, "The example file gives it; training would learn it.\n");
     w->e->total = w->e->value;
@@ -508,7 +515,7 @@ int mha_explain_cell(const struct mha_example *ex, const struct mha_trace *t,
         return mha_error_set(err, "the trace was made for other sizes than the example");
     if (!mha_cell_valid(t, cell))
         return mha_error_set(err, "no such cell");
-    struct mha_explain_options o = {false, false, 12};
+    struct mha_explain_options o = {.max_terms = 12};
     if (opt)
         o = *opt;
     if (o.max_terms < 3)
@@ -521,13 +528,13 @@ int mha_explain_cell(const struct mha_example *ex, const struct mha_trace *t,
     case MHA_TENSOR_QUERY:
     case MHA_TENSOR_KEY:
     case MHA_TENSOR_VALUE:
-        explain_input(&w, ex, cell, o.generated);
+        explain_input(&w, ex, cell, o.generated, o.model);
         break;
     case MHA_TENSOR_W_Q:
     case MHA_TENSOR_W_K:
     case MHA_TENSOR_W_V:
     case MHA_TENSOR_W_O:
-        explain_weight(&w, ex, cell, o.generated);
+        explain_weight(&w, ex, cell, o.generated, o.model);
         break;
     case MHA_TENSOR_Q:
     case MHA_TENSOR_K:

@@ -76,6 +76,8 @@ float mha_cell_value(const struct mha_example *ex, const struct mha_trace *t,
 struct mha_explain_options {
     bool ascii;     /* write x, *, sqrt, sum instead of ×, ·, √, Σ */
     bool generated; /* the inputs were drawn from ex->seed (not read from a file) */
+    bool model;     /* the inputs and weights are a trained model's (embeddings plus
+                       positions, and the weights training left), not an example file's */
     int max_terms;  /* list at most this many terms of a sum (the rest are summed
                        and counted); 0 = 12 */
 };

@@ -39,6 +39,7 @@
 #include "engine/mha.h"
 #include "engine/mha_error.h"
 #include "engine/rng.h"
+#include "engine/train_fit.h"
 
 /* Limits of the model and the files that describe it. */
 #define TRAIN_MAX_OUTPUTS 4
@@ -498,6 +499,7 @@ struct train_stopping {
     float best;     /* best score so far */
     long best_step; /* when it was first reached */
     long patience;
+    struct train_fit fit; /* the held-out loss beside the training loss */
 };
 
 /* Before step 0's evaluation, for a step limit of steps. */
@@ -513,6 +515,13 @@ bool train_stopping_due(const struct train_run *run);
  * for 300 steps." or "Stopped at the step limit, 1500; best held-out 62.8%
  * at step 1500." ("" while running). */
 void train_stopping_text(const struct train_stopping *s, long step, char *buf, size_t n);
+/* The signs that run's file is too small to learn from (train_fit.h), as
+ * its evaluations so far show them: 0 for a generated task, whose held-out
+ * sequences come from the same endless supply as its training; a text's
+ * words counted. */
+unsigned train_run_fit_signs(const struct train_stopping *s, const struct train_run *run);
+/* The words of run's text (-1: not a text). */
+long train_run_text_words(const struct train_run *run);
 
 /* Train run from where it is (a fresh run: step 0, evaluated here) until
  * the rule above stops it, evaluating as the screen does; progress (may be

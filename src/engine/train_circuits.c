@@ -214,3 +214,114 @@ void train_circuit_place_text(const struct train_circuit_place *p, char *buf, si
         snprintf(buf, n, "%d %s (%d of %d)", p->offset > 0 ? p->offset : -p->offset,
                  p->offset > 0 ? "back" : "ahead", p->count, p->rows);
 }
+
+/* ---- a scale that reads, and a head in one line ---- */
+
+float train_circuit_z(const float *row, int n, int at)
+{
+    if (n < 2 || at < 0 || at >= n)
+        return 0.0f;
+    double mean = 0.0, var = 0.0;
+    for (int i = 0; i < n; i++)
+        mean += row[i];
+    mean /= n;
+    for (int i = 0; i < n; i++)
+        var += (row[i] - mean) * (row[i] - mean);
+    var /= n;
+    return var > 0.0 ? (float)((row[at] - mean) / sqrt(var)) : 0.0f;
+}
+
+/* The column of row's largest value (the first of equal ones). */
+static int arg_max(const float *row, int n)
+{
+    int best = 0;
+    for (int i = 1; i < n; i++)
+        if (row[i] > row[best])
+            best = i;
+    return best;
+}
+
+int train_circuit_read(const struct train_model *m, int h, float *qk, float *pos, float *ov,
+                       float *scratch, struct train_circuit_reading *out, struct mha_error *err)
+{
+    const int V = m->cfg.vocab, T = m->cfg.context;
+    memset(out, 0, sizeof *out);
+    out->copy_k = -1;
+    if (train_circuit_qk(m, h, qk, scratch, err) || train_circuit_qk_pos(m, h, pos, scratch, err))
+        return -1;
+    train_circuit_offset(pos, T, m->cfg.causal, &out->place);
+    for (int i = 0; i < V; i++)
+        out->same += arg_max(qk + (size_t)i * (size_t)V, V) == i;
+    out->same_of = V;
+    struct train_circuit_pair top[1];
+    if (train_circuit_top_qk(qk, V, 1, top) == 1) {
+        out->has_look = true;
+        out->look = top[0];
+        out->look_z = train_circuit_z(qk + (size_t)top[0].from * (size_t)V, V, top[0].to);
+    }
+    for (int k = 0; k < m->cfg.n_outputs; k++) {
+        const int C = m->cfg.outputs[k].classes;
+        if (train_circuit_ov(m, h, k, ov, scratch, err))
+            return -1;
+        if (train_circuit_top_ov(ov, V, C, 1, 1, top) == 1) {
+            const float z = train_circuit_z(ov + (size_t)top[0].from * (size_t)C, C, top[0].to);
+            if (!out->has_raise || z > out->raise_z) {
+                out->has_raise = true;
+                out->raise = top[0];
+                out->raise_z = z;
+                out->raise_k = k;
+            }
+        }
+        if (C != V)
+            continue;
+        /* a class per word: does attending to a word raise that word? */
+        int copies = 0;
+        for (int j = 0; j < V; j++)
+            copies += arg_max(ov + (size_t)j * (size_t)C, C) == j;
+        if (copies > out->copies || out->copy_k < 0) {
+            out->copies = copies;
+            out->copy_of = V;
+            out->copy_k = k;
+        }
+    }
+    return 0;
+}
+
+void train_circuit_reading_text(const struct train_model *m, const struct train_circuit_reading *r,
+                                const char *measured, char *buf, size_t n)
+{
+    size_t used = 0;
+    char where[64];
+    if (n)
+        buf[0] = '\0';
+    const char *unit = m->words != TRAIN_WORDS_NONE ? "word" : "token";
+    if (measured && measured[0])
+        used += (size_t)snprintf(buf, n, "%s", measured);
+    train_circuit_place_text(&r->place, where, sizeof where);
+    if (where[0] && used < n)
+        used += (size_t)snprintf(buf + used, n - used, "%sby position it favours %s",
+                                 used ? "; " : "", where);
+    if (r->same_of > 0 && 2 * r->same >= r->same_of && used < n)
+        used += (size_t)snprintf(buf + used, n - used,
+                                 "%sby its %ss it looks at the same %s (%d of %d)",
+                                 used ? "; " : "", unit, unit, r->same, r->same_of);
+    else if (r->has_look && r->look_z >= TRAIN_CIRCUIT_Z_STANDS && used < n)
+        used +=
+            (size_t)snprintf(buf + used, n - used, "%sfrom \"%s\" it looks most at \"%s\" (z %.1f)",
+                             used ? "; " : "", m->vocab_names[r->look.from],
+                             m->vocab_names[r->look.to], (double)r->look_z);
+    const bool many = m->cfg.n_outputs > 1;
+    if (r->copy_k >= 0 && 2 * r->copies >= r->copy_of && used < n) {
+        used += (size_t)snprintf(buf + used, n - used,
+                                 "%sraises %s%s%sthe %s it attends to (%d of %d)", used ? "; " : "",
+                                 many ? "for " : "", many ? m->cfg.outputs[r->copy_k].name : "",
+                                 many ? " " : "", unit, r->copies, r->copy_of);
+    } else if (r->has_raise && r->raise_z >= TRAIN_CIRCUIT_Z_STANDS && used < n) {
+        char name[TRAIN_LABEL_MAX];
+        train_circuit_class_name(m, r->raise_k, r->raise.to, name, sizeof name);
+        used += (size_t)snprintf(
+            buf + used, n - used, "%sattending to \"%s\" raises \"%s\"%s%s most (z %.1f)",
+            used ? "; " : "", m->vocab_names[r->raise.from], name, many ? " for " : "",
+            many ? m->cfg.outputs[r->raise_k].name : "", (double)r->raise_z);
+    }
+}

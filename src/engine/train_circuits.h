@@ -88,4 +88,56 @@ void train_circuit_offset(const float *qk_pos, int T, bool causal, struct train_
  * when position 0 wins more rows than any offset; "" with no row. */
 void train_circuit_place_text(const struct train_circuit_place *p, char *buf, size_t n);
 
+/* ---- a scale that reads, and a head in one line ----
+ *
+ * A logit or a score above its row's mean has no unit a reader knows; its
+ * z-score over the row, (value - mean) / standard deviation, says how far
+ * out of the row's spread it stands (above 3: one of a very few). */
+
+/* The z-score a pair needs to be named in a head's reading: one of a very
+ * few in its row. */
+#define TRAIN_CIRCUIT_Z_STANDS 3.0f
+
+/* The z-score of row[at] over row[0 .. n) (0 when the row is flat). */
+float train_circuit_z(const float *row, int n, int at);
+
+/* What one head does, read off its weights (train_circuit_read). */
+struct train_circuit_reading {
+    struct train_circuit_place place;
+    int same, same_of; /* query words whose highest-scored key word is the
+                          word itself, of same_of (the vocabulary) */
+    bool has_look;     /* the strongest QK pair (the tables' first) */
+    struct train_circuit_pair look;
+    float look_z;        /* its z over its query word's row */
+    int copy_k;          /* the output of a class per word where the most
+                            attended words raise themselves most (-1: none) */
+    int copies, copy_of; /* how many, of how many */
+    int raise_k;         /* the output whose strongest raise stands out most */
+    bool has_raise;      /* that raise (the first of its table) */
+    struct train_circuit_pair raise;
+    float raise_z; /* its z over the attended word's row */
+};
+
+/* Head h of m read: where it looks by position, how many words look most
+ * at themselves, its strongest QK pair, and per output its strongest OV
+ * raise and how many words raise themselves most, with z-scores.  qk (V,
+ * V), pos (T, T), ov (V, largest C) and scratch (train_circuit_scratch
+ * floats) are the caller's buffers.  0, or -1 + err. */
+int train_circuit_read(const struct train_model *m, int h, float *qk, float *pos, float *ov,
+                       float *scratch, struct train_circuit_reading *out, struct mha_error *err);
+
+/* The reading in one line a student can check, every clause with the
+ * number it rests on: 'by position it favours the first (7 of 7); raises
+ * for first the token it attends to (14 of 16)', 'by its words it looks
+ * at the same token (15 of 16)', or '...; from "very" it looks most at
+ * "mice" (z 3.4); attending to "lunch" raises "grunt" most (z 3.3)', led
+ * by measured and "; " when measured is not empty (what the head was
+ * measured doing on held-out data: "knocked out alone, long falls from
+ * 1.00 to 0.08", first as what matters most).  Looking at
+ * the same word and raising it are said only when at least half the words
+ * do so; else the strongest pair and raise, when their z-score reaches
+ * TRAIN_CIRCUIT_Z_STANDS. */
+void train_circuit_reading_text(const struct train_model *m, const struct train_circuit_reading *r,
+                                const char *measured, char *buf, size_t n);
+
 #endif

@@ -4,12 +4,15 @@
 #include <stdio.h>
 
 #include "engine/train.h"
+#include "engine/train_text.h"
 
 void train_stopping_init(struct train_stopping *s, int steps)
 {
     const long fifth = steps / 5;
-    *s = (struct train_stopping){TRAIN_RUNNING, 0.0f, 0,
-                                 fifth > TRAIN_STOP_PATIENCE_MIN ? fifth : TRAIN_STOP_PATIENCE_MIN};
+    *s = (struct train_stopping){
+        .stop = TRAIN_RUNNING,
+        .patience = fifth > TRAIN_STOP_PATIENCE_MIN ? fifth : TRAIN_STOP_PATIENCE_MIN};
+    train_fit_init(&s->fit);
 }
 
 float train_run_score(const struct train_run *run)
@@ -30,6 +33,7 @@ enum train_stop train_stopping_evaluated(struct train_stopping *s, const struct 
 {
     const long step = run->model->step;
     const float score = train_run_score(run);
+    train_fit_evaluated(&s->fit, step, run->eval_loss, run->last_loss);
     if (score > s->best + TRAIN_STOP_GAIN || step == 0) {
         s->best = score;
         s->best_step = step;
@@ -58,6 +62,19 @@ void train_stopping_text(const struct train_stopping *s, long step, char *buf, s
                  100.0 * (double)s->best, s->best_step);
         break;
     }
+}
+
+long train_run_text_words(const struct train_run *run)
+{
+    const struct train_dataset *d = run->task->data;
+    return d && d->text ? d->text->words : -1;
+}
+
+unsigned train_run_fit_signs(const struct train_stopping *s, const struct train_run *run)
+{
+    if (!run->task->data)
+        return 0;
+    return train_fit_signs(&s->fit, train_run_text_words(run));
 }
 
 enum train_stop train_run_until_stopped(struct train_run *run, struct train_stopping *s,

@@ -1,6 +1,5 @@
 /* train_text.c - words of a text as train_text.h cuts them: the word
- * iterator, lower-casing in place, the check that a file is text, and the
- * vocabulary words closest to a word that is not one of them. */
+ * iterator, lower-casing in place and the check that a file is text. */
 #include "engine/train_text.h"
 
 #include <stdint.h>
@@ -265,67 +264,4 @@ int train_text_check(const char *s, size_t len, const char *name, struct mha_err
     }
     mha_error_at(err, name, line, col);
     return -1;
-}
-
-/* ---- the closest words ---- */
-
-/* Code points of s, at most max, into cp; returns how many. */
-static int code_points(const char *s, uint32_t *cp, int max)
-{
-    const size_t len = strlen(s);
-    int n = 0;
-    for (size_t at = 0; at < len && n < max;)
-        cp[n++] = decode(s, len, &at);
-    return n;
-}
-
-/* Levenshtein distance between a and b. */
-static int distance(const uint32_t *a, int na, const uint32_t *b, int nb)
-{
-    int row[TRAIN_LABEL_MAX + 1];
-    for (int j = 0; j <= nb; j++)
-        row[j] = j;
-    for (int i = 1; i <= na; i++) {
-        int diag = row[0];
-        row[0] = i;
-        for (int j = 1; j <= nb; j++) {
-            const int up = row[j];
-            int best = diag + (a[i - 1] != b[j - 1]);
-            best = up + 1 < best ? up + 1 : best;
-            best = row[j - 1] + 1 < best ? row[j - 1] + 1 : best;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[nb];
-}
-
-int train_text_closest(const char *word, const char (*vocab)[TRAIN_LABEL_MAX], int n, int *best,
-                       int k)
-{
-    uint32_t a[TRAIN_LABEL_MAX], b[TRAIN_LABEL_MAX];
-    const int na = code_points(word, a, TRAIN_LABEL_MAX);
-    int dist[16];
-    int found = 0;
-    k = k > 16 ? 16 : k;
-    for (int i = 0; i < n; i++) {
-        if (!strcmp(vocab[i], TRAIN_TEXT_UNKNOWN))
-            continue;
-        const int d = distance(a, na, b, code_points(vocab[i], b, TRAIN_LABEL_MAX));
-        /* insert by distance, then id (ids come in order) */
-        int at = found < k ? found : k;
-        while (at > 0 && dist[at - 1] > d)
-            at--;
-        if (at >= k)
-            continue;
-        const int last = found < k ? found : k - 1;
-        for (int j = last; j > at; j--) {
-            dist[j] = dist[j - 1];
-            best[j] = best[j - 1];
-        }
-        dist[at] = d;
-        best[at] = i;
-        found += found < k;
-    }
-    return found;
 }

@@ -181,12 +181,20 @@ struct train_text_jobs {
     struct train_text_measure m;
     struct train_text_eval all;
     unsigned does[TRAIN_MAX_D_MODEL];
+    float knocked[TRAIN_MAX_D_MODEL][TRAIN_TEXT_MAX_JOBS]; /* each job's top-1, head h out */
 };
 int train_text_jobs_part(struct train_run *run, struct train_text_jobs *job,
                          bool (*more)(void *ctx), void *ctx, struct mha_error *err);
 
 /* "agree", "agree+content", "" for the jobs in does (the text's names). */
 void train_text_jobs_label(const struct train_text *t, unsigned does, char *buf, size_t n);
+
+/* What knocking one head out did, in words: "knocked out alone, long falls
+ * from 1.00 to 0.08" for the job it costs most (all: each job's top-1 with
+ * every head, knocked: without the head), or "knocked out alone, no job
+ * falls by 0.1" when none falls by TRAIN_TEXT_JOB_DROP. */
+void train_text_knocked_text(const struct train_text *t, const float *all, const float *knocked,
+                             char *buf, size_t n);
 
 /* The output of m that predicts the next word: one named "next" with a
  * class per token; -1 when m is not a language model. */
@@ -216,9 +224,14 @@ int train_next_pick(struct train_model *m, int k, const int *tokens, int len, fl
 
 /* ---- typed words ---- */
 
-/* The k vocabulary words closest to word (edit distance over code points,
- * then the lower id), into best (k ids); returns how many (<= k, <= n). */
-int train_text_closest(const char *word, const char (*vocab)[TRAIN_LABEL_MAX], int n, int *best,
-                       int k);
+/* The words nearest, in m's own embedding, to what m expects at position
+ * pos of a sentence whose words before it are tokens[0..pos): the
+ * embedding E[w] of each word w weighted by the probability next-word
+ * output k gives it after tokens[pos - 1], summed, and the n known words
+ * (not <unk>) whose embeddings have the highest cosine with that sum, the
+ * highest first (the lower id on a tie), into best and cos.  Returns how
+ * many (0 when pos is 0: nothing comes before it), or -1 + err. */
+int train_slot_neighbours(struct train_model *m, int k, const int *tokens, int pos, int n,
+                          int *best, float *cos, struct mha_error *err);
 
 #endif

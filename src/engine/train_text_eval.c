@@ -163,8 +163,10 @@ int train_text_jobs_part(struct train_run *run, struct train_text_jobs *job,
             return rc;
         if (h < 0)
             job->all = job->m.out;
-        else
+        else {
             job->does[h] = jobs_lost(&job->all, &job->m.out);
+            memcpy(job->knocked[h], job->m.out.job_top1, sizeof job->knocked[h]);
+        }
         job->m = (struct train_text_measure){0};
         job->next++;
         if (job->next <= H && more && !more(ctx))
@@ -182,4 +184,69 @@ void train_text_jobs_label(const struct train_text *t, unsigned does, char *buf,
         if (does & (1u << j))
             used +=
                 (size_t)snprintf(buf + used, n - used, "%s%s", used ? "+" : "", t->job_names[j]);
+}
+
+void train_text_knocked_text(const struct train_text *t, const float *all, const float *knocked,
+                             char *buf, size_t n)
+{
+    int worst = -1;
+    for (int j = 0; j < t->n_jobs; j++)
+        if (all[j] - knocked[j] >= TRAIN_TEXT_JOB_DROP &&
+            (worst < 0 || all[j] - knocked[j] > all[worst] - knocked[worst]))
+            worst = j;
+    if (worst < 0)
+        snprintf(buf, n, "knocked out alone, no job falls by %.1f", (double)TRAIN_TEXT_JOB_DROP);
+    else
+        snprintf(buf, n, "knocked out alone, %s falls from %.2f to %.2f", t->job_names[worst],
+                 (double)all[worst], (double)knocked[worst]);
+}
+
+int train_slot_neighbours(struct train_model *m, int k, const int *tokens, int pos, int n,
+                          int *best, float *cos, struct mha_error *err)
+{
+    const struct train_config *c = &m->cfg;
+    if (pos < 1)
+        return 0; /* nothing before it: nothing expected */
+    if (k < 0 || k >= c->n_outputs || c->outputs[k].classes != c->vocab)
+        return mha_error_set(err, "the model has no next-word output %d", k);
+    double p[TRAIN_MAX_VOCAB];
+    if (train_next_probs(m, k, tokens, pos, pos - 1, 1.0f, p, err))
+        return -1;
+    /* pass 1: what it expects, in its embedding: e = sum_w p(w) E[w] */
+    const int d = c->d_model;
+    double e[TRAIN_MAX_D_MODEL] = {0}, e2 = 0.0;
+    for (int w = 0; w < c->vocab; w++)
+        for (int i = 0; i < d; i++)
+            e[i] += p[w] * (double)m->p.embedding[(size_t)w * (size_t)d + (size_t)i];
+    for (int i = 0; i < d; i++)
+        e2 += e[i] * e[i];
+    if (!(e2 > 0.0))
+        return 0;
+    /* pass 2: each known word's cosine with it; the n highest, the lower
+     * id on a tie (<unk> is no word to offer) */
+    int found = 0;
+    for (int w = 0; w < c->vocab; w++) {
+        if (!strcmp(m->vocab_names[w], TRAIN_TEXT_UNKNOWN))
+            continue;
+        const float *ew = m->p.embedding + (size_t)w * (size_t)d;
+        double dot = 0.0, w2 = 0.0;
+        for (int i = 0; i < d; i++) {
+            dot += (double)ew[i] * e[i];
+            w2 += (double)ew[i] * (double)ew[i];
+        }
+        const float cw = w2 > 0.0 ? (float)(dot / sqrt(w2 * e2)) : 0.0f;
+        int at = found < n ? found : n;
+        while (at > 0 && cos[at - 1] < cw)
+            at--;
+        if (at >= n)
+            continue;
+        for (int j = (found < n ? found : n - 1); j > at; j--) {
+            cos[j] = cos[j - 1];
+            best[j] = best[j - 1];
+        }
+        cos[at] = cw;
+        best[at] = w;
+        found += found < n;
+    }
+    return found;
 }

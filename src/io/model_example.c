@@ -1,7 +1,8 @@
 /* model_example.c - a trained model as an explorer example: the model
  * file read, a typed sentence cut into the model's words (a text model's
  * words, lower-cased when it was trained so, else labels between spaces),
- * every unknown word named with the closest known ones, the sentence run
+ * every unknown word named as having no embedding (and, after known words,
+ * with the words nearest in the model's embedding to what it expects there), the sentence run
  * through the model, and a language model's next words after its last
  * word. */
 #include <stdio.h>
@@ -22,36 +23,46 @@ static int vocab_id(const struct train_model *m, const char *label)
     return -1;
 }
 
-/* "kat" (closest: "cat", "hat", "mat") appended to msg. */
-static void unknown_word(const struct train_model *m, const char *word, char *msg, size_t n)
+/* '"zebra" has no embedding' appended to msg, and where words come before
+ * it (ids[0..pos), all known), the known words nearest in m's embedding to
+ * what m expects there: ', after "the" the model expects a word nearest
+ * (cosine) "cat" .83, "dog" .80, "owl" .78'. */
+static void unknown_word(struct train_model *m, const char *word, const int *ids, int pos,
+                         char *msg, size_t n)
 {
     char shown[160];
     size_t used = strlen(msg);
-    used += (size_t)snprintf(msg + used, n - used, "%s\"%s\"", used ? "; " : "",
+    used += (size_t)snprintf(msg + used, n - used, "%s\"%s\" has no embedding", used ? "; " : "",
                              mha_text_escape(word, shown, sizeof shown));
     int best[3];
-    const int k = train_text_closest(word, (const char(*)[TRAIN_LABEL_MAX])m->vocab_names,
-                                     m->cfg.vocab, best, 3);
-    for (int i = 0; i < k && used < n; i++)
-        used += (size_t)snprintf(msg + used, n - used, "%s\"%s\"", i ? ", " : " (closest: ",
-                                 mha_text_escape(m->vocab_names[best[i]], shown, sizeof shown));
-    if (k && used < n)
-        snprintf(msg + used, n - used, ")");
+    float cos[3];
+    const int k = train_model_next_output(m);
+    const int found =
+        k >= 0 && pos > 0 ? train_slot_neighbours(m, k, ids, pos, 3, best, cos, NULL) : 0;
+    if (found > 0 && used < n)
+        used +=
+            (size_t)snprintf(msg + used, n - used,
+                             ", and after \"%s\" the model expects a word nearest (cosine in "
+                             "its embedding)",
+                             mha_text_escape(m->vocab_names[ids[pos - 1]], shown, sizeof shown));
+    for (int i = 0; i < found && used < n; i++)
+        used += (size_t)snprintf(msg + used, n - used, "%s \"%s\" %.2f", i ? "," : "",
+                                 mha_text_escape(m->vocab_names[best[i]], shown, sizeof shown),
+                                 (double)cos[i]);
 }
 
 /* The words of s as m reads them: a text model's words (lower-cased when it
  * was trained so), else labels between spaces; their ids into ids.  0, or
- * -1 + err naming every unknown word with the closest known ones.  path is
- * the model file, or (sentence) the sentence file that names it. */
-static int sentence_ids(const struct train_model *m, const char *path, bool sentence,
-                        const char *what, const char *s, int *ids, int *count,
-                        struct mha_error *err)
+ * -1 + err naming every unknown word (unknown_word).  path is the model
+ * file, or (sentence) the sentence file that names it. */
+static int sentence_ids(struct train_model *m, const char *path, bool sentence, const char *what,
+                        const char *s, int *ids, int *count, struct mha_error *err)
 {
     if (strrchr(path, '/'))
         path = strrchr(path, '/') + 1; /* the file's name, not its folders */
     char model[300];
     snprintf(model, sizeof model,
-             sentence ? "the model the sentence file %s names" : "the model %s", path);
+             sentence ? "the model the sentence file %s names" : "%s", path);
     const size_t len = strlen(s);
     char bad[96];
     if (mha_text_find_unsafe(s, len, true, bad, sizeof bad) < len)
@@ -81,8 +92,13 @@ static int sentence_ids(const struct train_model *m, const char *path, bool sent
                  buf + start);
         const int id = wlen < TRAIN_LABEL_MAX ? vocab_id(m, word) : -1;
         if (id < 0) {
+            /* what it expects there only while every word before it is known */
+            unknown_word(m, word, ids,
+                         n_unknown               ? 0
+                         : n < TRAIN_MAX_CONTEXT ? n
+                                                 : 0,
+                         unknown, sizeof unknown);
             n_unknown++;
-            unknown_word(m, word, unknown, sizeof unknown);
         } else if (n < TRAIN_MAX_CONTEXT) {
             ids[n] = id;
         }
@@ -90,7 +106,7 @@ static int sentence_ids(const struct train_model *m, const char *path, bool sent
     }
     free(buf);
     if (n_unknown)
-        return mha_error_set(err, "%s: %s not in the vocabulary of %s (%d words): %s", what,
+        return mha_error_set(err, "%s: %s unknown to %s, which knows %d words: %s", what,
                              n_unknown == 1 ? "a word is" : "words are", model, m->cfg.vocab,
                              unknown);
     if (n == 0)
@@ -155,7 +171,7 @@ done:
     return ex;
 }
 
-int model_io_sentence_ids(const struct train_model *m, const char *path, const char *what,
+int model_io_sentence_ids(struct train_model *m, const char *path, const char *what,
                           const char *words, int *ids, int *count, struct mha_error *err)
 {
     char own[MODEL_IO_WORDS_MAX];

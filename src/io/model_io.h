@@ -83,7 +83,7 @@ struct mha_example *model_io_example(const char *path, const char *tokens, float
  * number into *count.  0, or -1 + err "WHAT: ..." naming every unknown
  * word, or no word, or more words than m's context (path names the model
  * in the message). */
-int model_io_sentence_ids(const struct train_model *m, const char *path, const char *what,
+int model_io_sentence_ids(struct train_model *m, const char *path, const char *what,
                           const char *words, int *ids, int *count, struct mha_error *err);
 
 /* model_io_example on layer (0-based; -1: the last) of a model of layers:

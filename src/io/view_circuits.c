@@ -88,13 +88,15 @@ struct circuit_bufs {
     float *qk, *pos, *ov, *scratch;
 };
 
-/* The table's cell for pair i of head h's QK tops: "it → animal +2.31". */
-static void looks_cell(const struct train_model *m, const struct train_circuit_pair *p, int n,
-                       int i, char *buf, size_t size)
+/* The table's cell for pair i of head h's QK tops (qk: (V, V)): "it →
+ * animal z 3.1", the score's z over its query word's row. */
+static void looks_cell(const struct train_model *m, const float *qk,
+                       const struct train_circuit_pair *p, int n, int i, char *buf, size_t size)
 {
+    const int V = m->cfg.vocab;
     if (i < n)
-        snprintf(buf, size, "%s → %s %+.2f", word(m, p[i].from), word(m, p[i].to),
-                 (double)p[i].value);
+        snprintf(buf, size, "%s → %s z %.1f", word(m, p[i].from), word(m, p[i].to),
+                 (double)train_circuit_z(qk + (size_t)p[i].from * (size_t)V, V, p[i].to));
     else
         buf[0] = '\0';
 }
@@ -150,7 +152,7 @@ static bool head_circuits(struct view_desc *vd, const struct train_model *m, int
     if (!cells[0][1][0])
         snprintf(cells[0][1], sizeof cells[0][1], "one position");
     for (int i = 0; i < TRAIN_CIRCUIT_TOP; i++)
-        looks_cell(m, qk_top, n_qk, i, cells[i][2], sizeof cells[i][2]);
+        looks_cell(m, b->qk, qk_top, n_qk, i, cells[i][2], sizeof cells[i][2]);
     for (int k = 0; k < K; k++) {
         const int C = m->cfg.outputs[k].classes;
         if (train_circuit_ov(m, h, k, b->ov, b->scratch, err))
@@ -170,6 +172,16 @@ static bool head_circuits(struct view_desc *vd, const struct train_model *m, int
                 return false;
         }
     }
+    /* its reading in one line, ending in what it was measured doing */
+    struct train_circuit_reading rd;
+    if (train_circuit_read(m, h, b->qk, b->pos, b->ov, b->scratch, &rd, err))
+        return true;
+    char measured[VIEW_HEAD_TITLE + 48] = "", reading[1024];
+    if (h < in_titled && in_titles[h][0])
+        snprintf(measured, sizeof measured, "measured on held-out data: %s", in_titles[h]);
+    train_circuit_reading_text(m, &rd, measured, reading, sizeof reading);
+    const size_t used = strlen(vd->note);
+    snprintf(vd->note + used, sizeof vd->note - used, "Head %d: %s. ", h, reading);
     for (int i = 0; i < TRAIN_CIRCUIT_TOP; i++) {
         const char *row[VIEW_TABLE_MAX_COLS];
         for (int c = 0; c < VIEW_TABLE_MAX_COLS; c++)
@@ -226,6 +238,7 @@ static bool describe(struct view_desc *vd, const struct view_inputs *in,
         return false;
     snprintf(vd->table_title, sizeof vd->table_title,
              "What each head does: its strongest pairs, from the weights alone");
+    vd->note[0] = '\0'; /* each head's reading goes in first */
     char header_cells[VIEW_TABLE_MAX_COLS][64] = {"head", "by position", "looks at"};
     for (int k = 0; k < K && k < CIRCUITS_TABLE_OUTPUTS; k++)
         snprintf(header_cells[3 + k], sizeof header_cells[3 + k], "%s: word → raises",
@@ -254,8 +267,10 @@ static bool describe(struct view_desc *vd, const struct view_inputs *in,
                            in->head_titles ? in->titled_heads : 0, &b, &err);
     if (err.text[0])
         snprintf(vd->error, sizeof vd->error, "The circuits cannot be read: %s", err.text);
-    snprintf(vd->note, sizeof vd->note,
-             "Looks at: query word → key word, the score above the query's mean. Raises: "
+    const size_t read = strlen(vd->note);
+    snprintf(vd->note + read, sizeof vd->note - read,
+             "Looks at: query word → key word, the score's z over the query's row (how many "
+             "standard deviations above the row's mean). Raises: "
              "the %d words (or classes) attending to a word lifts most. By position: the key "
              "position the positions alone make a query prefer. Read off the weights, not "
              "measured on sequences: what a head does on one also depends on the words "

@@ -87,7 +87,7 @@ struct view_desc {
     /* the table and the paragraph under it */
     char table_title[96];
     struct view_table table;
-    char note[900];
+    char note[3072]; /* circuits: each head's reading, then the key */
 };
 
 /* A view: how it is made, what the message line says when it comes up (a

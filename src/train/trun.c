@@ -24,13 +24,25 @@ static void pane_done(struct trun_pane *p)
     memset(p, 0, sizeof *p);
 }
 
-static void mark_now(const struct train_run *run, struct trun_mark *m)
+_Static_assert(TRUN_MARK_HEADS >= TRUN_JOBS_MAX_HEADS, "a checkpoint keeps every head's jobs");
+_Static_assert(TRUN_MARK_JOBS >= TRAIN_TEXT_MAX_JOBS, "a checkpoint keeps every job");
+
+static void mark_now(const struct trun_pane *p, struct trun_mark *m)
 {
+    const struct train_run *run = p->run;
     memset(m, 0, sizeof *m);
     m->step = run->model->step;
     m->loss = run->last_loss;
     for (int k = 0; k < TRUN_MAX_OUTPUTS && k < run->model->cfg.n_outputs; k++)
         m->acc[k] = run->accuracy[k];
+    m->jobs_valid = p->jobs_valid;
+    if (p->jobs_valid) {
+        memcpy(m->jobs, p->jobs, (size_t)run->model->cfg.heads * sizeof m->jobs[0]);
+        for (int h = 0; h < run->model->cfg.heads; h++)
+            memcpy(m->knocked[h], p->knocked[h], sizeof m->knocked[h]);
+        for (int j = 0; j < p->jobs_all.n_jobs; j++)
+            m->job_top1[j] = p->jobs_all.job_top1[j];
+    }
 }
 
 /* The held-out sequences the heads are measured on: the first of them. */
@@ -94,19 +106,59 @@ static int jobs_part(struct trun_pane *p, bool (*more)(void *ctx), void *ctx)
     p->jobs_valid = rc > 0;
     if (rc > 0) {
         memcpy(p->jobs, p->text_jobs.does, (size_t)p->run->model->cfg.heads * sizeof p->jobs[0]);
+        memcpy(p->knocked, p->text_jobs.knocked,
+               (size_t)p->run->model->cfg.heads * sizeof p->knocked[0]);
         p->jobs_all = p->text_jobs.all;
     }
     p->text_jobs = (struct train_text_jobs){0};
     return 1;
 }
 
+int trun_pane_job_count(const struct trun_pane *p)
+{
+    return jobs_measured(p) ? p->run->task->data->text->n_jobs : 0;
+}
+
+/* The checkpoint shown at scrub (NULL: none). */
+static const struct trun_mark *shown_mark(const struct trun_pane *p, long scrub)
+{
+    return trun_ring_mark(&p->ring, trun_ring_find(&p->ring, scrub));
+}
+
+bool trun_pane_jobs_ready(const struct trun_pane *p, long scrub)
+{
+    if (scrub < 0)
+        return p->jobs_valid;
+    const struct trun_mark *mk = shown_mark(p, scrub);
+    return mk && mk->jobs_valid;
+}
+
 void trun_pane_jobs(const struct trun_pane *p, long scrub, int h, char *buf, size_t n)
 {
     if (n)
         buf[0] = '\0';
-    if (!p->jobs_valid || scrub >= 0 || h < 0 || h >= p->run->model->cfg.heads)
+    if (!trun_pane_jobs_ready(p, scrub) || h < 0 || h >= p->run->model->cfg.heads)
         return;
-    train_text_jobs_label(p->run->task->data->text, p->jobs[h], buf, n);
+    train_text_jobs_label(p->run->task->data->text,
+                          scrub < 0 ? p->jobs[h] : shown_mark(p, scrub)->jobs[h], buf, n);
+}
+
+void trun_pane_knocked(const struct trun_pane *p, long scrub, int h, char *buf, size_t n)
+{
+    if (n)
+        buf[0] = '\0';
+    if (!trun_pane_jobs_ready(p, scrub) || h < 0 || h >= p->run->model->cfg.heads)
+        return;
+    const struct trun_mark *mk = scrub < 0 ? NULL : shown_mark(p, scrub);
+    train_text_knocked_text(p->run->task->data->text, mk ? mk->job_top1 : p->jobs_all.job_top1,
+                            mk ? mk->knocked[h] : p->knocked[h], buf, n);
+}
+
+float trun_pane_job_accuracy(const struct trun_pane *p, long scrub, int j)
+{
+    if (!trun_pane_jobs_ready(p, scrub) || j < 0 || j >= trun_pane_job_count(p))
+        return NAN;
+    return scrub < 0 ? p->jobs_all.job_top1[j] : shown_mark(p, scrub)->job_top1[j];
 }
 
 /* What follows a held-out evaluation of p's live model and the measures
@@ -115,7 +167,7 @@ void trun_pane_jobs(const struct trun_pane *p, long scrub, int h, char *buf, siz
 static void evaluated(struct trun_pane *p)
 {
     struct train_run *run = p->run;
-    trun_history_eval(&p->hist, run->model->step, run->accuracy);
+    trun_history_eval(&p->hist, run->model->step, run->accuracy, run->eval_loss);
     switch (train_stopping_evaluated(&p->stopping, run)) {
     case TRAIN_STOP_SETTLED:
         p->stop = TRUN_STOP_STABLE;
@@ -132,7 +184,7 @@ static void evaluated(struct trun_pane *p)
 static void offer(struct trun_pane *p)
 {
     struct trun_mark m;
-    mark_now(p->run, &m);
+    mark_now(p, &m);
     trun_ring_offer(&p->ring, p->run->model->step, p->run->model->params, &m);
 }
 
@@ -712,6 +764,13 @@ void trun_pane_title(const struct trun_pane *p, char *buf, size_t n)
         snprintf(buf, n, "%d head%s, %d layers", h, h == 1 ? "" : "s", l);
     else
         snprintf(buf, n, "%d head%s", h, h == 1 ? "" : "s");
+}
+
+unsigned trun_pane_fit(const struct trun_pane *p, char *buf, size_t n)
+{
+    const unsigned signs = train_run_fit_signs(&p->stopping, p->run);
+    train_fit_text(&p->stopping.fit, signs, train_run_text_words(p->run), buf, n);
+    return signs;
 }
 
 void trun_stop_text(const struct trun_pane *p, char *buf, size_t n)

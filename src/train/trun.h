@@ -64,6 +64,7 @@ struct trun_pane {
      * the jobs it costs 0.1 or more), measured at the live model's last
      * evaluation when it has at most TRUN_JOBS_MAX_HEADS heads */
     unsigned jobs[TRAIN_MAX_D_MODEL];
+    float knocked[TRAIN_MAX_D_MODEL][TRAIN_TEXT_MAX_JOBS]; /* each job's top-1, head h out */
     bool jobs_valid;
     struct train_text_eval jobs_all; /* with every head, at that evaluation: each job's top-1 */
     /* what is in flight between frames: the step (its parts in run->job),
@@ -188,14 +189,32 @@ bool trun_pane_heads(const struct trun_pane *p, long scrub, struct train_head_st
  * measures it in parts, paused or not, and says it changed when done). */
 bool trun_pane_heads_ready(const struct trun_pane *p, long scrub, struct train_head_stats *out);
 
-/* "agree+content": the jobs head h of the model p shows does, when measured
- * (the live model, not a checkpoint); "" otherwise. */
+/* Jobs lines a pane of a text with jobs keeps for them, measured or not
+ * (the same live and scrubbed, so the layout holds): the text's jobs when
+ * its heads are few enough to knock out one by one, else 0. */
+int trun_pane_job_count(const struct trun_pane *p);
+/* Whether the jobs of the model p shows were measured: the live model's
+ * at its last evaluation, a checkpoint's as they were when it was kept. */
+bool trun_pane_jobs_ready(const struct trun_pane *p, long scrub);
+/* "agree+content": the jobs head h of the model p shows does, when
+ * measured; "" otherwise. */
 void trun_pane_jobs(const struct trun_pane *p, long scrub, int h, char *buf, size_t n);
+/* "knocked out alone, long falls from 1.00 to 0.08": what knocking head h
+ * of the model p shows out did to the text's jobs, when measured; ""
+ * otherwise. */
+void trun_pane_knocked(const struct trun_pane *p, long scrub, int h, char *buf, size_t n);
+/* Job j's held-out top-1 with every head, of the model p shows (NaN when
+ * not measured). */
+float trun_pane_job_accuracy(const struct trun_pane *p, long scrub, int j);
 
 /* Steps the curves' x axis runs over: a little beyond the step reached
  * while training (at least 500, at most the limit), the last step once
  * every run stopped. */
 long trun_span(const struct trun *t);
+
+/* The signs that pane p's file is too small to learn from (train_fit.h)
+ * at its last evaluation, and what they say (signs 0: ""). */
+unsigned trun_pane_fit(const struct trun_pane *p, char *buf, size_t n);
 
 /* Output k's held-out accuracy at the step shown (the checkpoint's, or
  * the last evaluation's). */

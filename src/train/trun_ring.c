@@ -109,7 +109,8 @@ int trun_history_init(struct trun_history *h, long steps, int n_outputs, int eva
     h->loss = malloc((size_t)steps * sizeof *h->loss);
     h->eval_step = malloc((size_t)eval_cap * sizeof *h->eval_step);
     h->eval_acc = malloc((size_t)eval_cap * TRUN_MAX_OUTPUTS * sizeof *h->eval_acc);
-    if (!h->loss || !h->eval_step || !h->eval_acc) {
+    h->eval_loss = malloc((size_t)eval_cap * sizeof *h->eval_loss);
+    if (!h->loss || !h->eval_step || !h->eval_acc || !h->eval_loss) {
         trun_history_done(h);
         return -1;
     }
@@ -125,6 +126,7 @@ void trun_history_done(struct trun_history *h)
     free(h->loss);
     free(h->eval_step);
     free(h->eval_acc);
+    free(h->eval_loss);
     memset(h, 0, sizeof *h);
 }
 
@@ -133,6 +135,7 @@ void trun_history_clear(struct trun_history *h, int n_outputs)
     buckets_clear(h);
     h->n = 0;
     h->evals = 0;
+    h->eval_top = 0.0f;
     h->n_outputs = n_outputs;
 }
 
@@ -187,15 +190,32 @@ void trun_history_columns(const struct trun_history *h, long span, int cols, flo
     }
 }
 
-void trun_history_eval(struct trun_history *h, long step, const float *acc)
+void trun_history_eval(struct trun_history *h, long step, const float *acc, float loss)
 {
     if (h->evals >= h->eval_cap)
         return;
     h->eval_step[h->evals] = step;
+    h->eval_loss[h->evals] = loss;
+    if (isfinite(loss) && loss > h->eval_top)
+        h->eval_top = loss;
     for (int k = 0; k < TRUN_MAX_OUTPUTS; k++)
         h->eval_acc[(size_t)h->evals * TRUN_MAX_OUTPUTS + (size_t)k] =
             k < h->n_outputs ? acc[k] : NAN;
     h->evals++;
+}
+
+void trun_history_held_columns(const struct trun_history *h, long span, long reached, int cols,
+                               float *out)
+{
+    int e = 0;
+    float v = NAN;
+    for (int c = 0; c < cols; c++) {
+        const long begin = span > 0 ? (long)((long long)c * span / cols) : 0;
+        const long end = span > 0 ? (long)((long long)(c + 1) * span / cols) : 1;
+        for (; e < h->evals && h->eval_step[e] < (end > begin ? end : begin + 1); e++)
+            v = h->eval_loss[e];
+        out[c] = reached < begin ? NAN : v;
+    }
 }
 
 void trun_curve_columns(const float *v, long n, long span, int cols, float *out)

@@ -5,9 +5,9 @@
  *   block is full every other checkpoint goes and the interval doubles, so a
  *   run of any length is covered from its first step to its last, more
  *   coarsely the longer it runs, and no step allocates.
- * - the loss of every step, and the held-out accuracy of each output at
- *   every evaluation, for the curves (also allocated once, for the step
- *   limit).
+ * - the loss of every step, and the held-out loss and accuracy of each
+ *   output at every evaluation, for the curves (also allocated once, for
+ *   the step limit).
  * - the pace: a fixed number of ticks a second; each tick runs the steps a
  *   rate in steps per second gives it (integer arithmetic, so a recording
  *   replays the same steps at the same ticks).
@@ -21,11 +21,21 @@
 /* Outputs a run can report accuracies for. */
 #define TRUN_MAX_OUTPUTS 4
 
+/* Heads and jobs a checkpoint keeps a text's jobs for. */
+#define TRUN_MARK_HEADS 16
+#define TRUN_MARK_JOBS 8
+
 /* What a checkpoint remembers beside the parameters. */
 struct trun_mark {
     long step;
     float loss;                  /* loss of the batch of that step (NaN: none yet) */
     float acc[TRUN_MAX_OUTPUTS]; /* held-out accuracy at the last evaluation */
+    /* a text's jobs as last measured: each head's (a bit per job) and each
+     * job's top-1 with every head */
+    bool jobs_valid;
+    unsigned jobs[TRUN_MARK_HEADS];
+    float job_top1[TRUN_MARK_JOBS];
+    float knocked[TRUN_MARK_HEADS][TRUN_MARK_JOBS]; /* each job's top-1, head h out */
 };
 
 struct trun_ring {
@@ -75,6 +85,8 @@ struct trun_history {
     int evals, eval_cap; /* evaluations recorded */
     long *eval_step;     /* eval_cap */
     float *eval_acc;     /* eval_cap * TRUN_MAX_OUTPUTS */
+    float *eval_loss;    /* eval_cap: the held-out loss */
+    float eval_top;      /* the largest finite held-out loss so far */
 };
 
 int trun_history_init(struct trun_history *h, long steps, int n_outputs, int eval_cap);
@@ -82,8 +94,15 @@ void trun_history_done(struct trun_history *h);
 void trun_history_clear(struct trun_history *h, int n_outputs);
 /* The loss of the next step (ignored past the limit). */
 void trun_history_loss(struct trun_history *h, float loss);
-/* An evaluation at step: acc[n_outputs] (ignored when full). */
-void trun_history_eval(struct trun_history *h, long step, const float *acc);
+/* An evaluation at step: acc[n_outputs] and the held-out loss (ignored
+ * when full). */
+void trun_history_eval(struct trun_history *h, long step, const float *acc, float loss);
+
+/* The held-out loss on a plot cols wide over span steps: under each column
+ * the last evaluation before the column's end, NaN past step reached (not
+ * trained that far) or before the first evaluation. */
+void trun_history_held_columns(const struct trun_history *h, long span, long reached, int cols,
+                               float *out);
 
 /* The curve of values v[0..n) on a plot cols wide whose x axis runs over
  * span steps (span >= n: the rest of the plot stays empty): the mean of the

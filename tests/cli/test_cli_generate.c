@@ -133,7 +133,7 @@ START_TEST(test_errors)
                      "--dump cannot be combined with --generate");
     cli_expect_error(
         (const char *[]){"--load", model, "--generate", "1", "--tokens", "the zebra", NULL},
-        "--tokens: a word is not in the vocabulary");
+        "--tokens: a word is unknown to lm.model.json");
     cli_expect_error((const char *[]){"--load", model, "--generate", "1", "--tokens",
                                       "the cat sat on the mat by the big log", NULL},
                      "fill the model's context of 10");

@@ -582,7 +582,7 @@ START_TEST(messages_name_the_right_thing)
     put(sentence, "{\"model\": \"lm.json\", \"words\": \"the zebra sat\"}\n", 0644);
     r = hostile_run((const char *[]){"--load", sentence, "--dump", "attention", NULL}, NULL, NULL,
                     20);
-    expect(&r, 2, "not in the vocabulary of the model the sentence file sentence.json names");
+    expect(&r, 2, "unknown to the model the sentence file sentence.json names");
     put(sentence,
         "{\"model\": \"lm.json\", \"words\": \"the cat sat on the mat the dog sat on the "
         "rug the cat saw the dog the cat sat on the mat the dog sat\"}\n",

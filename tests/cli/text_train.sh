@@ -99,7 +99,11 @@ check [ "$(json o.json 'abs(sum(w["p"] for w in d["output"]["next_word"]) - 1) <
 check [ "$(json o.json 'd["output"]["next_word_position"]')" = 4 ] -- "next word not after position 4"
 "$EXE" --load lm.json --tokens "The Cat sat on the" --dump output >o.txt 2>err.txt
 check grep -qE "^  mat +0\.[0-9]{4}  #" o.txt -- "text dump lacks the next word 'mat': $(tail -12 o.txt)"
-refused --load lm.json --tokens "the kat sat on teh" --dump output -- '"kat" \(closest: .*"cat"'
+# an unknown word has no embedding; after known words, the words nearest in
+# the model's embedding to what it expects there (not by spelling: "teh"
+# after "on" is "the", by what the model expects, not by its letters)
+refused --load lm.json --tokens "the cat sat on teh" --dump output -- '"teh" has no embedding, and after "on" the model expects a word nearest \(cosine in its embedding\) "the" '
+refused --load lm.json --tokens "zebra sat" --dump output -- 'a word is unknown to lm.json, which knows [0-9]+ words: "zebra" has no embedding$'
 refused --load lm.json --tokens "the cat sat on the mat . the dog sat on the rug . the cat sat" \
     --dump output -- "at most 16"
 
@@ -134,6 +138,17 @@ ok = all(close(g["qk"], r["qk"]) and close(g["qk_position"], r["qk_position"])
 ok = ok and all(close(g["ov"], r["ov"]) for g, r in zip(got["direct"], ref["direct"]))
 sys.exit(0 if ok else 1)
 PY
+# each head's reading, as README.md quotes it for first-prev at its defaults
+"$EXE" --train first-prev --save fp.json --dump summary >/dev/null 2>&1
+check [ -s fp.json ] -- "--train first-prev --save fp.json saved nothing"
+"$EXE" --load fp.json --dump circuits >fp.txt 2>err.txt
+check grep -qxF "  reading     by position it favours the first (7 of 7); raises for first the token it attends to (14 of 16)" fp.txt -- \
+    "head 0's reading: $(grep reading fp.txt | head -1)"
+check grep -qxF "  reading     by position it favours 1 back (7 of 7); raises for prev the token it attends to (16 of 16)" fp.txt -- \
+    "head 1's reading: $(grep reading fp.txt | tail -1)"
+"$EXE" --load fp.json --dump circuits --format json >fp.json.out 2>err.txt
+check [ "$(json fp.json.out 'all(h["reading"].startswith("by position it favours") and all("z" in l for l in h["looks"]) and all("z" in w for r in h["writes"][0]["raises"] for w in r["words"]) for h in d["circuits"]["heads"])')" = True ] -- \
+    "--dump circuits JSON: no reading or z per head"
 refused --dump circuits -- "give .-load MODEL"
 refused --load "$ref/../examples/self.json" --dump circuits -- "give .-load MODEL"
 refused --load lm.json --dump circuits --format csv -- "text or json"

@@ -10,6 +10,7 @@
 
 #include "engine/train.h"
 #include "engine/train_circuits.h"
+#include "engine/train_text.h"
 #include "io/model_io.h"
 #include "io/view_desc.h"
 
@@ -146,6 +147,39 @@ START_TEST(test_against_numpy)
             ov_tops(json_object_get(rw, "top"), ov, V, Ck, what);
         }
     }
+    /* each head's reading: its counts and z-scores */
+    for (int h = 0; h < m->cfg.heads; h++) {
+        json_t *rh = json_array_get(heads, (size_t)h), *rr = json_object_get(rh, "reading");
+        struct train_circuit_reading rd;
+        ck_assert_int_eq(train_circuit_read(m, h, qk, pos, ov, scratch, &rd, &err), 0);
+        ck_assert_int_eq(rd.same, (int)json_integer_value(json_object_get(rr, "same")));
+        ck_assert_int_eq(rd.same_of, V);
+        json_t *t0 = json_array_get(json_object_get(rh, "top"), 0);
+        ck_assert(rd.has_look);
+        ck_assert_msg(near(rd.look_z, json_real_value(json_array_get(t0, 3))), "head %d: z %.5f", h,
+                      (double)rd.look_z);
+        int copy_k = -1, copies = -1, raise_k = 0;
+        double raise_z = -INFINITY;
+        for (int k = 0; k < m->cfg.n_outputs; k++) {
+            const int ck =
+                (int)json_integer_value(json_array_get(json_object_get(rr, "copies"), k));
+            if (ck >= 0 && ck > copies) {
+                copies = ck;
+                copy_k = k;
+            }
+            const double zk = json_real_value(json_array_get(json_object_get(rr, "raise_z"), k));
+            if (zk > raise_z) {
+                raise_z = zk;
+                raise_k = k;
+            }
+        }
+        ck_assert_int_eq(rd.copy_k, copy_k);
+        if (copy_k >= 0)
+            ck_assert_int_eq(rd.copies, copies);
+        ck_assert_int_eq(rd.raise_k, raise_k);
+        ck_assert_msg(near(rd.raise_z, raise_z), "head %d: raise z %.5f, numpy %.5f", h,
+                      (double)rd.raise_z, raise_z);
+    }
     for (int k = 0; k < m->cfg.n_outputs; k++) {
         json_t *rd = json_array_get(json_object_get(c, "direct"), (size_t)k);
         const int Ck = m->cfg.outputs[k].classes;
@@ -241,10 +275,10 @@ START_TEST(test_view_against_numpy)
         for (size_t i = 0; i < json_array_size(rtop); i++) {
             json_t *p = json_array_get(rtop, i);
             char want[160];
-            snprintf(want, sizeof want, "%s → %s %+.2f",
+            snprintf(want, sizeof want, "%s → %s z %.1f",
                      m->vocab_names[json_integer_value(json_array_get(p, 0))],
                      m->vocab_names[json_integer_value(json_array_get(p, 1))],
-                     json_real_value(json_array_get(p, 2)));
+                     json_real_value(json_array_get(p, 3)));
             ck_assert_str_eq(vd->table.cells[(1 + h * TRAIN_CIRCUIT_TOP + (int)i) * cols + 2],
                              want);
         }
@@ -366,6 +400,96 @@ START_TEST(test_offset_edges)
 }
 END_TEST
 
+/* A head's reading in words, from readings set by hand: each clause says
+ * its number; copies and same-word looks only from half the words, pairs
+ * and raises only from a z-score of 3; what was measured goes first. */
+START_TEST(test_reading_text)
+{
+    struct train_model *m = load("causal_2heads_two_outputs");
+    struct train_circuit_reading r = {
+        .place = {.offset = 1, .count = 7, .first = 0, .rows = 7},
+        .same = 7,
+        .same_of = 16,
+        .has_look = true,
+        .look = {3, 5, 9.0f},
+        .look_z = 2.9f,
+        .copy_k = 1,
+        .copies = 8,
+        .copy_of = 16,
+        .raise_k = 0,
+        .has_raise = true,
+        .raise = {2, 4, 7.0f},
+        .raise_z = 3.5f,
+    };
+    char buf[512];
+    train_circuit_reading_text(m, &r, "measured on held-out sequences: prev .99", buf, sizeof buf);
+    ck_assert_str_eq(buf, "measured on held-out sequences: prev .99; by position it favours 1 "
+                          "back (7 of 7); raises for prev the token it attends to (8 of 16)");
+    r.copies = 7; /* under half: the strongest raise instead; the look still under z 3 */
+    r.place = (struct train_circuit_place){.offset = 0, .count = 2, .first = 5, .rows = 7};
+    train_circuit_reading_text(m, &r, "", buf, sizeof buf);
+    ck_assert_str_eq(buf, "by position it favours the first (5 of 7); attending to \"tok2\" raises "
+                          "\"tok4\" for first most (z 3.5)");
+    r.look_z = 3.0f;
+    r.same = 8; /* half the words look most at themselves: said in place of the pair */
+    r.raise_z = 2.0f;
+    train_circuit_reading_text(m, &r, NULL, buf, sizeof buf);
+    ck_assert_str_eq(buf, "by position it favours the first (5 of 7); by its tokens it looks at "
+                          "the same token (8 of 16)");
+    r.same = 0;
+    train_circuit_reading_text(m, &r, NULL, buf, sizeof buf);
+    ck_assert_str_eq(buf, "by position it favours the first (5 of 7); from \"tok3\" it looks most "
+                          "at \"tok5\" (z 3.0)");
+    train_model_free(m);
+}
+END_TEST
+
+/* The words offered in place of an unknown word: nearest by cosine in the
+ * model's embedding to what it expects after the words before it, against
+ * numpy (tests/reference/generate_words.py -> tests/data/train/words.json). */
+START_TEST(test_slot_neighbours)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/train/words.json", getenv("MHA_TEST_DATA"));
+    json_error_t e;
+    json_t *ref = json_load_file(path, 0, &e);
+    ck_assert_msg(ref != NULL, "%s: %s", path, e.text);
+    size_t c, s, i;
+    json_t *cs, *slot, *v;
+    json_array_foreach(json_object_get(ref, "cases"), c, cs)
+    {
+        struct train_model *m = load(json_string_value(json_object_get(cs, "name")));
+        const int k = train_model_next_output(m);
+        ck_assert_int_ge(k, 0);
+        json_array_foreach(json_object_get(cs, "slots"), s, slot)
+        {
+            int ids[TRAIN_MAX_CONTEXT], n = 0;
+            json_array_foreach(json_object_get(slot, "before"), i, v) ids[n++] =
+                (int)json_integer_value(v);
+            int best[3];
+            float cos[3];
+            struct mha_error err;
+            const int found = train_slot_neighbours(m, k, ids, n, 3, best, cos, &err);
+            json_t *want = json_object_get(slot, "nearest");
+            ck_assert_int_eq(found, (int)json_array_size(want));
+            for (int w = 0; w < found; w++) {
+                json_t *pair = json_array_get(want, (size_t)w);
+                ck_assert_int_eq(best[w], (int)json_integer_value(json_array_get(pair, 0)));
+                ck_assert_msg(near(cos[w], json_real_value(json_array_get(pair, 1))),
+                              "slot %zu word %d: cosine %.6f, numpy %.6f", s, w, (double)cos[w],
+                              json_real_value(json_array_get(pair, 1)));
+            }
+        }
+        /* nothing before it: nothing expected */
+        int best[3];
+        float cos[3];
+        ck_assert_int_eq(train_slot_neighbours(m, k, NULL, 0, 3, best, cos, NULL), 0);
+        train_model_free(m);
+    }
+    json_decref(ref);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("circuits");
@@ -376,6 +500,8 @@ int main(void)
     tcase_add_test(tc, test_view_many_heads);
     tcase_add_test(tc, test_bad_heads_and_outputs);
     tcase_add_test(tc, test_offset_edges);
+    tcase_add_test(tc, test_slot_neighbours);
+    tcase_add_test(tc, test_reading_text);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -14,7 +14,12 @@ QK_h[i][j] minus the mean of row i; the 6 words j whose largest OV[j][o]
 minus the row's mean is largest, each with its 3 largest (o, value above the
 mean); the position offset a - b of the best key b <= a (every b when not
 causal) that wins for the most query positions a >= 1, and how many of those
-positions' best key is position 0.
+positions' best key is position 0.  The reading of a head: each QK top's
+z-score over its row ((value - mean) / standard deviation, over every key
+word), the first OV raise's z over its attended word's row, how many query
+words give their own word the highest score (the first of equal maxima), and
+per output with a class per word how many attended words raise themselves
+most.
 
 Run with Debian's interpreter (python3-numpy), from the repository's top:
 
@@ -41,11 +46,30 @@ def arr(x):
     return np.asarray(x, dtype=np.float64)
 
 
+def z(row, at):
+    sd = row.std()
+    return float((row[at] - row.mean()) / sd) if sd > 0 else 0.0
+
+
 def top_qk(qk):
     centred = qk - qk.mean(axis=1, keepdims=True)
     flat = [(-centred[i, j], i, j) for i in range(qk.shape[0]) for j in range(qk.shape[1])]
     flat.sort()
-    return [[i, j, -v] for v, i, j in flat[:TOP]]
+    return [[i, j, -v, z(qk[i], j)] for v, i, j in flat[:TOP]]
+
+
+def reading(qk, ovs, V):
+    same = sum(int(np.argmax(qk[i])) == i for i in range(V))
+    copies = []
+    for ov in ovs:
+        copies.append(sum(int(np.argmax(ov[j])) == j for j in range(V)) if ov.shape[1] == V
+                      else -1)
+    raise_z = []
+    for ov in ovs:
+        j = top_ov(ov)[0][0]
+        o = top_ov(ov)[0][1][0][0]
+        raise_z.append(z(ov[j], o))
+    return {"same": same, "copies": copies, "raise_z": raise_z}
 
 
 def top_ov(ov):
@@ -92,12 +116,14 @@ def case(name):
         sl = slice(h * dk, (h + 1) * dk)
         qk = (E @ Wq[sl].T + bq[sl]) @ (E @ Wk[sl].T).T / s
         pos = (P @ Wq[sl].T) @ (P @ Wk[sl].T).T / s
-        writes = []
+        writes, ovs = [], []
         for o in outs:
             ov = E @ Wv[sl].T @ Wo[:, sl].T @ arr(o["unembed"]).T
+            ovs.append(ov)
             writes.append({"ov": rows(ov), "top": top_ov(ov)})
         heads.append({"qk": rows(qk), "qk_position": pos.tolist(), "top": top_qk(qk),
-                      "offset": offset(pos, mj["causal"]), "writes": writes})
+                      "offset": offset(pos, mj["causal"]), "writes": writes,
+                      "reading": reading(qk, ovs, len(mj["vocab"]))})
     direct = []
     for o in outs:
         dr = E @ arr(o["unembed"]).T

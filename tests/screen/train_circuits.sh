@@ -1,6 +1,7 @@
 #!/bin/bash
-# w on the training screen: what each head writes, read off its weights, in
-# place of the heatmaps.  With --compare 1,2 on first-prev the two-head
+# w on the training screen: what each head does, read off its weights, in
+# place of the heatmaps: its reading in words, then what it raises with the
+# z-score over the row.  With --compare 1,2 on first-prev the two-head
 # pane's heads say by position what their labels say from the attention
 # (the head labelled first looks at the first position, the one labelled
 # prev one back) and the prev head raises, for the prev output, the token it
@@ -21,10 +22,12 @@ first_head=$(grep -oP '^head \d(?= first 1\.00)' <<<"$right" | head -1)
 prev_head=$(grep -oP '^head \d(?= prev [.0-9]+)' <<<"$right" | head -1)
 check "the two-head pane labels a first head and a prev head ($first_head, $prev_head)" \
     test -n "$first_head" -a -n "$prev_head"
-check "the first head looks at the first position by its weights" \
-    grep -qP "^$first_head first 1\.00  by position: the first" <<<"$right"
-check "the prev head looks one back by its weights" \
-    grep -qP "^$prev_head prev [.0-9]+  by position: 1 back" <<<"$right"
+# each head's reading, on the line under its title
+reading_of() { awk -v h="$1" '$0 ~ "^"h" " {getline; print; exit}' <<<"$right"; }
+check "the first head looks at the first position by its weights ($(reading_of "$first_head"))" \
+    grep -qP "^  by position it favours the first \([0-9] of 7" <<<"$(reading_of "$first_head")"
+check "the prev head looks one back by its weights ($(reading_of "$prev_head"))" \
+    grep -qP "^  by position it favours 1 back \([0-9] of 7" <<<"$(reading_of "$prev_head")"
 # the prev head's writes into the prev output: the token it attends to
 prev_writes=$(awk -v h="$prev_head" '$0 ~ "^"h" " {on=1; next} /^head / {on=0} on && /^ +prev:/ {print; exit}' <<<"$right")
 check "the prev head raises the token it attends to ($prev_writes)" \
@@ -46,9 +49,11 @@ wait_for "head 1 long+content"
 # the rows are labelled with whole words where the heads leave room
 check "whole words as row labels" bash -c "tmux -L $SOCK capture-pane -p | grep -qE '(^| )because +[·]'"
 keys w
-wait_for "head 0 long+agree  by position:"
+wait_for "head 0 long+agree"
 wait_for "  next:"
-check "words with arrows" bash -c "tmux -L $SOCK capture-pane -p | grep -qP ' next: \S+→\S+ \+[0-9]'"
+# each head's reading ends in what knocking it out alone did
+check "the readings say what the knock-outs did" bash -c "tmux -L $SOCK capture-pane -p | tr '\n' ' ' | tr -s ' ' | grep -qP 'knocked out alone, (long|agree|content) falls from [0-9.]+ to'"
+check "words with arrows and z-scores" bash -c "tmux -L $SOCK capture-pane -p | grep -qP ' next: \S+→\S+ z [0-9]'"
 keys q
 wait_exit 0
 

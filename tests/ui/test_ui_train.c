@@ -209,16 +209,26 @@ START_TEST(test_history)
         trun_history_loss(&h, (float)i);
     ck_assert_int_eq(h.n, 3); /* the limit holds */
     const float a[2] = {0.5f, 0.25f};
-    trun_history_eval(&h, 10, a);
-    trun_history_eval(&h, 20, a);
-    trun_history_eval(&h, 30, a);
+    trun_history_eval(&h, 10, a, 2.0f);
+    trun_history_eval(&h, 20, a, 3.0f);
+    trun_history_eval(&h, 30, a, 9.0f);
     ck_assert_int_eq(h.evals, 2);
+    ck_assert_float_eq(h.eval_top, 3.0f); /* the evaluation past the cap is not kept */
+    /* the held-out loss on 4 columns of 40 steps, trained to step 25: the
+     * last evaluation before each column's end, nothing past step 25 */
+    float col[4];
+    trun_history_held_columns(&h, 40, 25, 4, col);
+    ck_assert(isnan(col[0]));
+    ck_assert_float_eq(col[1], 2.0f);
+    ck_assert_float_eq(col[2], 3.0f);
+    ck_assert(isnan(col[3]));
     ck_assert_int_eq(h.eval_step[1], 20);
     ck_assert_float_eq(h.eval_acc[TRUN_MAX_OUTPUTS + 1], 0.25f);
     ck_assert(isnan(h.eval_acc[2]));
     trun_history_clear(&h, 1);
     ck_assert_int_eq(h.n, 0);
     ck_assert_int_eq(h.evals, 0);
+    ck_assert_float_eq(h.eval_top, 0.0f);
     trun_history_done(&h);
 }
 END_TEST
@@ -424,10 +434,12 @@ START_TEST(test_svg)
     ck_assert_ptr_nonnull(strstr(buf, "</svg>"));
     ck_assert_ptr_nonnull(strstr(buf, ">1 head<"));
     ck_assert_ptr_nonnull(strstr(buf, ">2 heads<"));
-    /* one cell per query and key for each of the three heads, and loss + 2 outputs per pane */
+    /* one cell per query and key for each of the three heads, and per pane the
+     * training loss, the held-out loss and 2 outputs */
     const int sample = t->panes[0].run->model->sample_len;
     ck_assert_int_eq(count(buf, "<rect x="), 3 * sample * sample);
-    ck_assert_int_eq(count(buf, "<polyline"), 2 * 3);
+    ck_assert_int_eq(count(buf, "<polyline"), 2 * 4);
+    ck_assert_ptr_nonnull(strstr(buf, ">held-out</text>"));
     free(buf);
     trun_free(t);
 }

@@ -16,6 +16,14 @@
 static void provenance(const struct ui_state *st, char *text, size_t tn)
 {
     size_t used = strlen(text);
+    if (!st->baseline && !st->generated && st->load_model) {
+        snprintf(text + used, tn - used,
+                 "here they are the trained model's (%s): each input row is the embedding it "
+                 "learned for the word plus the one it learned for the position, and the "
+                 "weights are the ones training left.",
+                 st->source);
+        return;
+    }
     snprintf(text + used, tn - used, "%s%s%s",
              st->baseline    ? "here they were learned by training ("
              : st->generated ? "here they are random, as on the first day of training."
@@ -41,6 +49,25 @@ static void provenance(const struct ui_state *st, char *text, size_t tn)
                  mha_generated_weight_bound(ex->lq, ex->lk, ex->d_model, ex->cross, ex->seed));
 }
 
+/* What a language model's next-word table is, after the output stage's
+ * text: where its numbers come from and what the temperature does. */
+static void next_word_text(const struct mha_example *ex, char *text, size_t tn)
+{
+    const struct mha_next_word *nw = &ex->next_word;
+    const size_t used = strlen(text);
+    if (nw->n < 1 || nw->position < 0 || nw->position >= ex->lq)
+        return;
+    snprintf(text + used, tn - used,
+             " The next-word table is the model's guess at the word after \"%s\" (row %d): "
+             "that row of the output is added to the input row it started from, the sum is "
+             "scored against every word's read-out row (logit = (x + output)·Uᵀ + bias), and "
+             "softmax(logits / %g) turns the scores into the probabilities listed, the "
+             "likeliest first (%s %.2f). < and > change the temperature: below 1 the first "
+             "word takes more, above 1 the others catch up.",
+             ex->tokens[nw->position], nw->position, (double)nw->temperature, nw->word[0],
+             (double)nw->p[0]);
+}
+
 /* Heading, formula and text of the current stage, with the example's sizes
  * (the stage table's templates). */
 static void describe(const struct ui_state *st, char *head, size_t hn, char *formula, size_t fn,
@@ -53,6 +80,8 @@ static void describe(const struct ui_state *st, char *head, size_t hn, char *for
     mha_title_expand(text, tn, info->pane_text, &c);
     if (info->with_params)
         provenance(st, text, tn);
+    if (info->next_word && st->ex->has_next_word)
+        next_word_text(st->ex, text, tn);
 }
 
 /* The pane's frame: a title bar on the first line, and a left rule when

@@ -173,6 +173,7 @@ static bool build(const struct ui_app *app, int width, int body, int most, struc
         struct mha_explain_options opt = {
             .ascii = !app->th.utf8,
             .generated = app->st.generated,
+            .model = !app->st.generated && !app->st.baseline && app->st.load_model,
             .max_terms = max_terms,
         };
         if (mha_explain_cell(app->st.ex, app->st.tr, &cell, &opt, &pn->e, NULL) != 0)

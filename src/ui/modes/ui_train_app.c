@@ -23,7 +23,8 @@
 /* ---- the explorer's example: the model shown --------------------------------------------- */
 
 /* What each head of the model shown was measured to do, as the training
- * screen titles it, for the circuits view: a text's jobs (the live model),
+ * screen titles it, for the circuits view: a text's jobs (as measured at
+ * the live model's last evaluation or when the checkpoint shown was kept),
  * else where its weight goes on held-out sequences. */
 static void sync_head_titles(struct ui_state *st, const struct trun *t,
                              const struct trun_pane *pane, const struct train_model *m)
@@ -34,7 +35,7 @@ static void sync_head_titles(struct ui_state *st, const struct trun *t,
         return;
     struct train_head_stats roles[TRAIN_MAX_D_MODEL];
     const bool measured = trun_pane_heads_ready(pane, t->scrub, roles);
-    const bool jobs = pane->jobs_valid && t->scrub < 0;
+    const bool jobs = trun_pane_jobs_ready(pane, t->scrub);
     if (!measured && !jobs)
         return;
     for (int h = 0; h < H; h++) {

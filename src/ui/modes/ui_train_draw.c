@@ -34,25 +34,72 @@ static void area_column(WINDOW *win, int y, int x, int h, int level, int attr, b
     }
 }
 
-/* The loss curve of p in a box h x w at (y, x): the y axis labelled with
- * the largest loss and 0, the x axis running over the step limit, the step
- * shown marked. */
+/* The held-out loss's glyph on the curve. */
+static const char *held_glyph(bool utf8)
+{
+    return utf8 ? "•" : "o";
+}
+
+/* The curve's first line: what its two losses are drawn with, in the
+ * longest form that fits w columns, and the held-out loss at its lowest
+ * where there is room. */
+static void curve_legend(WINDOW *win, int y, int x, int w, const struct trun_pane *p,
+                         const struct ui_theme *th)
+{
+    static const char *const forms[][3] = {
+        {"loss ", " training  ", " held-out"},
+        {"", " training ", " held-out"},
+        {"", " train ", " held-out"},
+        {"", " train ", " held"},
+    };
+    const int n_forms = (int)(sizeof forms / sizeof forms[0]);
+    int f = 0;
+    while (f + 1 < n_forms && ui_text_width(forms[f][0], th->utf8) +
+                                      ui_text_width(forms[f][1], th->utf8) +
+                                      ui_text_width(forms[f][2], th->utf8) + 2 >
+                                  w)
+        f++;
+    const int label = ui_role_attr(th, UI_ROLE_SHAPE);
+    int used = ui_put(win, y, x, forms[f][0], w, label, th->utf8);
+    used += ui_put(win, y, x + used, th->utf8 ? "▆" : "#", w - used, ui_head_attr(th, 0), th->utf8);
+    used += ui_put(win, y, x + used, forms[f][1], w - used, label, th->utf8);
+    used += ui_put(win, y, x + used, held_glyph(th->utf8), w - used, ui_head_attr(th, 1), th->utf8);
+    used += ui_put(win, y, x + used, forms[f][2], w - used, label, th->utf8);
+    const struct train_fit *fit = &p->stopping.fit;
+    if (fit->evals > 1) {
+        char low[48];
+        snprintf(low, sizeof low, " (lowest %.2f, step %ld)", (double)fit->best, fit->best_step);
+        if (used + ui_text_width(low, th->utf8) <= w)
+            ui_put(win, y, x + used, low, w - used, label, th->utf8);
+    }
+}
+
+/* The loss curves of p in a box h x w at (y, x): a legend line, then the
+ * training loss of every step as an area and the held-out loss of each
+ * evaluation as a dot over it, the y axis labelled with the largest of
+ * either and 0, the x axis running over the step limit, the step shown
+ * marked.  Held-out above training is what learning the lines by heart
+ * looks like. */
 static void draw_curve(WINDOW *win, int y, int x, int h, int w, const struct trun *t,
                        const struct trun_pane *p, const struct ui_theme *th)
 {
     const int label = ui_role_attr(th, UI_ROLE_SHAPE);
-    const float top = p->hist.top;
+    curve_legend(win, y, x, w, p, th);
+    y++;
+    h--;
+    const float top = p->hist.top > p->hist.eval_top ? p->hist.top : p->hist.eval_top;
     char lab[16];
     snprintf(lab, sizeof lab, "%4.1f", (double)top);
+    if (h >= 2)
+        ui_put(win, y + h - 1, x, "   0", 5, label, th->utf8);
     ui_put(win, y, x, lab, 5, label, th->utf8);
-    ui_put(win, y + h - 1, x, "   0", 5, label, th->utf8);
-    ui_put(win, y + h / 2, x, "loss", 5, label, th->utf8);
     const int cx = x + 5, cw = w - 5 < CURVE_MAX_W ? w - 5 : CURVE_MAX_W;
-    if (cw < 4 || h < 2)
+    if (cw < 4 || h < 1)
         return;
-    float col[CURVE_MAX_W];
+    float col[CURVE_MAX_W], held[CURVE_MAX_W];
     const long span = trun_span(t);
     trun_history_columns(&p->hist, span, cw, col);
+    trun_history_held_columns(&p->hist, span, p->run->model->step, cw, held);
     const int attr = ui_head_attr(th, 0);
     const long shown = t->scrub;
     const int mark = shown >= 0 ? (int)((long long)shown * cw / span) : -1;
@@ -66,6 +113,12 @@ static void draw_curve(WINDOW *win, int y, int x, int h, int w, const struct tru
                         c == mark ? ui_role_attr(th, UI_ROLE_CURSOR) : attr, th->utf8);
         else if (level == 0)
             ui_put(win, y + h - 1, cx + c, "_", 1, attr, th->utf8);
+        /* the held-out loss: a dot on the line its value reaches */
+        const int hl = trun_curve_level(held[c], 0.0f, top, h * 8);
+        if (hl >= 0) {
+            const int r = hl <= 0 ? h - 1 : h - 1 - (hl - 1) / 8;
+            ui_put(win, y + r, cx + c, held_glyph(th->utf8), 1, ui_head_attr(th, 1), th->utf8);
+        }
     }
     wattrset(win, 0);
 }
@@ -113,25 +166,31 @@ static void draw_accuracy(WINDOW *win, int y, int x, int w, const struct trun *t
 }
 
 /* Job j of a text's held-out words, under the next word's accuracy: its
- * name indented and its top-1 with every head, at the last evaluation whose
- * heads were measured. */
-static void draw_job(WINDOW *win, int y, int x, int w, const struct trun_pane *p, int j,
-                     const struct ui_theme *th)
+ * name indented and its top-1 with every head, as measured at the live
+ * model's last evaluation or when the checkpoint shown was kept ("–"
+ * before the first measure). */
+static void draw_job(WINDOW *win, int y, int x, int w, const struct trun *t,
+                     const struct trun_pane *p, int j, const struct ui_theme *th)
 {
     const struct train_text *text = p->run->task->data->text;
     char name[24], val[16];
     snprintf(name, sizeof name, "  %.20s", text->job_names[j]);
-    snprintf(val, sizeof val, "%5.1f%%", 100.0 * (double)p->jobs_all.job_top1[j]);
+    const float acc = trun_pane_job_accuracy(p, t->scrub, j);
+    if (isnan(acc))
+        snprintf(val, sizeof val, "%6s", th->utf8 ? "–" : "-");
+    else
+        snprintf(val, sizeof val, "%5.1f%%", 100.0 * (double)acc);
     ui_put(win, y, x, name, w - 7, ui_role_attr(th, UI_ROLE_LABEL), th->utf8);
     ui_put(win, y, x + w - 7, val, 7, ui_role_attr(th, UI_ROLE_TITLE), th->utf8);
     wattrset(win, 0);
 }
 
-/* Lines of a text's jobs pane p shows (0 when it has none measured yet or
- * shows a checkpoint): jobs_valid is only ever set for a text with jobs. */
-static int job_lines(const struct trun *t, const struct trun_pane *p, bool hide)
+/* Lines of a text's jobs pane p keeps: every job of a text whose jobs it
+ * measures, live or scrubbed, measured yet or not, so that scrubbing moves
+ * nothing (none while a checkpoint hides the figures). */
+static int job_lines(const struct trun_pane *p, bool hide)
 {
-    return hide || t->scrub >= 0 || !p->jobs_valid ? 0 : p->jobs_all.n_jobs;
+    return hide ? 0 : trun_pane_job_count(p);
 }
 
 /* One line of a heat cell cell_w wide at (y, x). */
@@ -172,6 +231,9 @@ static const struct {
 /* Columns beside the heads the loss curve and the accuracies need at least. */
 #define SIDE_MIN_W 20
 #define SIDE_GAP 2
+/* Lines the curve takes at least: its legend and two lines of plot, so
+ * that a held-out dot and the training area can be told apart. */
+#define CURVE_MIN_H 3
 
 /* The widest token of the sample (at most max columns) and a space. */
 static int label_width(const struct train_model *m, bool utf8, int max)
@@ -345,8 +407,9 @@ static int cell_area(const struct heads_geom *g)
 }
 
 /* The layout of pane p in w x h: the heads beside the curve when that
- * gives them cells at least as large as stacking them below it.  The jobs
- * lines of a text's jobs go under the accuracies when the curve keeps 2
+ * gives them cells at least as large as stacking them below it, or leaves
+ * the curve a place it would not have below.  The jobs
+ * lines of a text's jobs go under the accuracies when the curve keeps CURVE_MIN_H
  * lines (below it: with the heads still whole). */
 static void pane_layout(const struct trun *t, const struct trun_pane *p, bool utf8, int w, int h,
                         int jobs, struct pane_geom *pg)
@@ -358,24 +421,28 @@ static void pane_layout(const struct trun *t, const struct trun_pane *p, bool ut
     const int room = h - pg->title_h;
     struct heads_geom side, stack;
     const bool side_ok =
-        heads_fit(m, utf8, w - SIDE_MIN_W - SIDE_GAP, room, &side) && room >= n_out + 2;
-    int curve_h = 2;
+        heads_fit(m, utf8, w - SIDE_MIN_W - SIDE_GAP, room, &side) && room >= n_out + CURVE_MIN_H;
+    int curve_h = CURVE_MIN_H;
     int stack_jobs = jobs;
-    bool stack_ok = jobs > 0 && heads_fit(m, utf8, w, room - n_out - 2 - jobs, &stack);
+    bool stack_ok = jobs > 0 && heads_fit(m, utf8, w, room - n_out - CURVE_MIN_H - jobs, &stack);
     if (!stack_ok) { /* no room for the jobs */
         stack_jobs = 0;
-        stack_ok = heads_fit(m, utf8, w, room - n_out - 2, &stack);
+        stack_ok = heads_fit(m, utf8, w, room - n_out - CURVE_MIN_H, &stack);
     }
     if (!stack_ok) { /* no room for the curve */
         stack_ok = heads_fit(m, utf8, w, room - n_out, &stack);
         curve_h = 0;
     }
-    if (side_ok && (!stack_ok || cell_area(&side) >= cell_area(&stack))) {
+    /* beside the curve also when below it the curve would not fit, as long
+     * as a weight's cell keeps 3 columns there (narrower, the heads keep
+     * the room, as the circuits drawn in their place need it) */
+    const bool side_curve = curve_h == 0 && side.cell_w >= 3;
+    if (side_ok && (!stack_ok || side_curve || cell_area(&side) >= cell_area(&stack))) {
         pg->side = true;
         pg->heads = side;
         pg->col_w = w - side.w - SIDE_GAP;
-        pg->col_h = side.h > n_out + 2 ? side.h : n_out + 2;
-        pg->jobs = pg->col_h - n_out - jobs >= 2 ? jobs : 0;
+        pg->col_h = side.h > n_out + CURVE_MIN_H ? side.h : n_out + CURVE_MIN_H;
+        pg->jobs = pg->col_h - n_out - jobs >= CURVE_MIN_H ? jobs : 0;
         pg->heads_x = pg->col_w + SIDE_GAP;
         pg->heads_y = pg->title_h;
         return;
@@ -400,10 +467,10 @@ static int pane_need(const struct trun *t, const struct trun_pane *p, bool utf8,
     const int title = t->compare ? 1 : 0, n_out = m->cfg.n_outputs;
     struct heads_geom g;
     heads_smallest(m, utf8, w, &g);
-    int need = title + (curve ? 2 : 0) + n_out + g.h;
+    int need = title + (curve ? CURVE_MIN_H : 0) + n_out + g.h;
     heads_smallest(m, utf8, w - SIDE_MIN_W - SIDE_GAP, &g);
     if (g.w <= w - SIDE_MIN_W - SIDE_GAP) {
-        const int side = title + (g.h > n_out + 2 ? g.h : n_out + 2);
+        const int side = title + (g.h > n_out + CURVE_MIN_H ? g.h : n_out + CURVE_MIN_H);
         need = side < need ? side : need;
     }
     return need;
@@ -416,7 +483,7 @@ static void draw_pane(WINDOW *win, int y, int x, int h, int w, const struct trun
     const struct train_model *m = trun_pane_model(p, t->scrub);
     const int n_out = p->run->model->cfg.n_outputs;
     struct pane_geom pg;
-    pane_layout(t, p, th->utf8, w, h, job_lines(t, p, hide), &pg);
+    pane_layout(t, p, th->utf8, w, h, job_lines(p, hide), &pg);
     if (t->compare) {
         /* the focused pane (the stage keys' model) is marked and reversed */
         char title[48], note[64] = "";
@@ -443,7 +510,7 @@ static void draw_pane(WINDOW *win, int y, int x, int h, int w, const struct trun
         struct ui_line lines[8];
         int n = stop[0] ? ui_text_wrap(stop, pg.col_w, th->utf8, lines, 8) : 0;
         const int nj = pg.jobs;
-        if (n > 0 && pg.col_h - n_out - nj - n - 1 < 2)
+        if (n > 0 && pg.col_h - n_out - nj - n - 1 < CURVE_MIN_H)
             n = 0;
         int curve_h = pg.col_h - n_out - nj - (n > 0 ? n + 1 : 0);
         curve_h = curve_h > 16 ? 16 : curve_h;
@@ -452,7 +519,7 @@ static void draw_pane(WINDOW *win, int y, int x, int h, int w, const struct trun
         for (int k = 0; k < n_out; k++)
             draw_accuracy(win, line++, x, pg.col_w, t, p, k, hide, th);
         for (int j = 0; j < nj; j++)
-            draw_job(win, line++, x, pg.col_w, p, j, th);
+            draw_job(win, line++, x, pg.col_w, t, p, j, th);
         line++;
         for (int i = 0; i < n; i++) {
             char buf[512];
@@ -461,25 +528,34 @@ static void draw_pane(WINDOW *win, int y, int x, int h, int w, const struct trun
             ui_put(win, line++, x, buf, tw, ui_role_attr(th, UI_ROLE_INSIGHT), th->utf8);
         }
     } else {
-        if (pg.curve_h >= 2)
+        if (pg.curve_h >= CURVE_MIN_H - 1)
             draw_curve(win, line, x, pg.curve_h, w, t, p, th);
         line += pg.curve_h;
         for (int k = 0; k < n_out; k++)
             draw_accuracy(win, line++, x, w, t, p, k, hide, th);
         for (int j = 0; j < pg.jobs; j++)
-            draw_job(win, line++, x, w, p, j, th);
+            draw_job(win, line++, x, w, t, p, j, th);
     }
     /* what each head does, measured on held-out sequences (not only the sample) */
     struct train_head_stats roles[TRAIN_MAX_D_MODEL];
     const bool measured = !hide && trun_pane_heads_ready(p, t->scrub, roles);
     /* and, on a text with jobs, the jobs each head does (knocked out alone) */
     static char jobs[TRAIN_MAX_D_MODEL][TRUN_JOBS_LABEL];
-    const bool have_jobs = !hide && p->jobs_valid && t->scrub < 0;
+    const bool have_jobs = !hide && trun_pane_jobs_ready(p, t->scrub);
     for (int i = 0; have_jobs && i < m->cfg.heads; i++)
         trun_pane_jobs(p, t->scrub, i, jobs[i], sizeof jobs[i]);
+    /* and, on a text with jobs, what knocking each out alone did, to lead
+     * its reading (a letter task's measured label is its title already) */
+    static char done[TRAIN_MAX_D_MODEL][UI_TRAIN_MEASURED];
+    for (int i = 0; t->circuits && i < m->cfg.heads; i++) {
+        done[i][0] = '\0';
+        if (have_jobs)
+            trun_pane_knocked(p, t->scrub, i, done[i], sizeof done[i]);
+    }
     if (t->circuits)
         ui_train_draw_circuits(win, y + pg.heads_y, x + pg.heads_x, h - pg.heads_y, w - pg.heads_x,
-                               m, measured ? roles : NULL, have_jobs ? jobs : NULL, th);
+                               m, measured ? roles : NULL, have_jobs ? jobs : NULL,
+                               hide ? NULL : done, th);
     else
         draw_heads(win, y + pg.heads_y, x + pg.heads_x, &pg.heads, y + h, m,
                    measured ? roles : NULL, have_jobs ? jobs : NULL, th);
@@ -556,7 +632,16 @@ static bool legend_on_header(const struct ui_app *app, int width, bool tight, ch
                              bool *titled)
 {
     header_text(app->train, head, n);
-    const int hw = ui_text_width(head, app->th.utf8);
+    /* the header is measured at its widest while the run trains, stops or
+     * is scrubbed (the step at its limit; the pace asked, "checkpoint" or
+     * "stopped"), so that neither training on nor scrubbing moves the
+     * legend and the panes under it */
+    const struct trun *t = app->train;
+    char pace[32], widest[200];
+    snprintf(pace, sizeof pace, "%d steps/s", trun_rates[t->rate]);
+    snprintf(widest, sizeof widest, "%s · step %d of %d · %s", t->task->name, t->opt.steps,
+             t->opt.steps, strlen(pace) > strlen("checkpoint") ? pace : "checkpoint");
+    const int hw = ui_text_width(widest, app->th.utf8);
     const int lw = ui_legend_prob_width(&app->th) + 3;
     const int title_w = app->st.present ? 0 : 11;
     *titled = title_w > 0;
@@ -643,7 +728,7 @@ void ui_train_draw_vis(const struct ui_app *app)
     werase(vis);
     char head[200];
     bool titled;
-    const bool tight = view_h < 1 + panes_need(t, th->utf8, width, false);
+    const bool tight = view_h < 1 + panes_need(t, th->utf8, width, true);
     const bool top = legend_on_header(app, width, tight, head, sizeof head, &titled);
     int used =
         titled ? ui_put(vis, 0, 0, "Training   ", width, ui_role_attr(th, UI_ROLE_TITLE), th->utf8)
@@ -663,7 +748,13 @@ void ui_train_draw_vis(const struct ui_app *app)
     int room = (top ? 1 : 0) + view_h - need;
     room = room < 1 ? 1 : room > 4 ? 4 : room;
     struct ui_line lines[4];
-    const char *text = t->task->description;
+    /* a file too small to learn from says so first (the pane in focus, else
+     * the first that shows a sign) */
+    char text[1024] = "";
+    for (int i = -1; i < t->n_panes && !text[0]; i++)
+        trun_pane_fit(&t->panes[i < 0 ? t->focus : i], text, sizeof text);
+    const size_t warn = strlen(text);
+    snprintf(text + warn, sizeof text - warn, "%s%s", warn ? " " : "", t->task->description);
     char key[320] = "";
     if (room >= 2) { /* the last line says what the loss and the accuracy are */
         key_line(t->panes[0].run, width, th->utf8, key, sizeof key);
@@ -679,10 +770,11 @@ void ui_train_draw_vis(const struct ui_app *app)
             tw = ui_text_fit(lines[i].start, width, th->utf8, buf, sizeof buf);
         else
             tw = ui_text_fit_n(lines[i].start, lines[i].len, width, th->utf8, buf, sizeof buf);
+        const int attr = lines[i].start < text + warn ? ui_role_attr(th, UI_ROLE_INSIGHT) : 0;
         if (top && i == 0)
-            ui_put(vis, 1, 0, buf, tw, 0, th->utf8);
+            ui_put(vis, 1, 0, buf, tw, attr, th->utf8);
         else
-            ui_put(cv, y++, 0, buf, tw, 0, th->utf8);
+            ui_put(cv, y++, 0, buf, tw, attr, th->utf8);
     }
     if (key[0]) {
         char buf[512];

@@ -175,10 +175,26 @@ static double pane(FILE *out, const struct trun *t, const struct trun_pane *p, d
     for (long s = 0; s < p->hist.n; s++)
         if (isfinite(p->hist.loss[s]) && p->hist.loss[s] > hi)
             hi = p->hist.loss[s];
+    hi = p->hist.eval_top > hi ? p->hist.eval_top : hi;
     hi = hi > 0.0f ? hi : 1.0f;
     snprintf(top, sizeof top, "%.1f", (double)hi);
     axes(out, x + PLOT_X, y, PLOT_W, LOSS_H, top, "loss", span);
     polyline(out, p->hist.loss, p->hist.n, span, hi, x + PLOT_X, y, PLOT_W, LOSS_H, "#1a1a1a");
+    /* the held-out loss at each evaluation, dashed, and what each line is */
+    fprintf(out,
+            "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" "
+            "stroke-dasharray=\"4 2\" points=\"",
+            line_colours[1]);
+    for (int e = 0; e < p->hist.evals; e++)
+        if (isfinite(p->hist.eval_loss[e]))
+            fprintf(out, "%.1f,%.1f ",
+                    x + PLOT_X + PLOT_W * (double)p->hist.eval_step[e] / (double)span,
+                    y + LOSS_H - LOSS_H * (double)(p->hist.eval_loss[e] / hi));
+    fputs("\"/>\n", out);
+    fprintf(out,
+            "<text class=\"s\" x=\"%.1f\" y=\"%.1f\">training</text>\n"
+            "<text class=\"s\" x=\"%.1f\" y=\"%.1f\" style=\"fill:%s\">held-out</text>\n",
+            x + PLOT_X + PLOT_W - 130, y + 10, x + PLOT_X + PLOT_W - 60, y + 10, line_colours[1]);
     if (t->scrub >= 0)
         fprintf(out, "<path d=\"M%.1f %.1fV%.1f\" stroke=\"#d55e00\" stroke-dasharray=\"4 3\"/>\n",
                 x + PLOT_X + PLOT_W * (double)t->scrub / (double)span, y, y + LOSS_H);

@@ -394,7 +394,8 @@ int ui_state_set_seed(struct ui_state *st, unsigned long seed)
 }
 
 /* The loaded model run on words at st->temperature, shown; -1 with the
- * reason on the message line (an unknown word named with the closest). */
+ * reason on the message line (an unknown word named, with the words
+ * nearest in the model's embedding to what it expects there). */
 static int run_model(struct ui_state *st, const char *words)
 {
     struct mha_error err;
@@ -410,7 +411,7 @@ static int run_model(struct ui_state *st, const char *words)
 }
 
 /* :tokens on a trained model's example: the model runs on the typed words
- * (its own vocabulary, unknown words named with the closest known ones). */
+ * (its own vocabulary; unknown words named as run_model names them). */
 static int model_tokens(struct ui_state *st, const char *text)
 {
     if (run_model(st, text))
@@ -430,7 +431,7 @@ static const float temperatures[] = {0.25f, 0.5f, 0.75f, 1.0f, 1.5f, 2.0f, 4.0f}
 
 static bool is_model(const struct ui_state *st)
 {
-    return st->load_path[0] && model_io_is_model_file(st->load_path);
+    return st->load_model;
 }
 
 int ui_state_step_temperature(struct ui_state *st, int dir)
@@ -617,6 +618,7 @@ void ui_state_set_load_path(struct ui_state *st, const char *path)
     char *abs = path ? realpath(path, NULL) : NULL;
     snprintf(st->load_path, sizeof st->load_path, "%s", abs ? abs : path ? path : "");
     free(abs);
+    st->load_model = st->load_path[0] && model_io_is_model_file(st->load_path);
 }
 
 const char *ui_view_mode_name(enum mha_view v)
