@@ -143,6 +143,8 @@ int cli_run_explorer(const struct cli_options *o, struct mha_example *ex,
                             .no_mouse = o->no_mouse};
     rc = ui_run(ex, &uo);
     while (rc == UI_RUN_AGAIN) { /* a follower rejoins: from the teacher's start again */
+        if (follow)
+            cli_follow_reopen(follow); /* a new recording at the path: that one */
         struct mha_error err;
         mha_error_clear(&err);
         ex = train ? NULL : cli_build_example(o, &err);

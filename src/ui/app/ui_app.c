@@ -215,6 +215,7 @@ int ui_run(struct mha_example *ex, const struct ui_options *opt)
     app->record_started = opt->record_started;
     app->record_ctx = opt->record_ctx;
     app->follow = opt->follow;
+    app->follow_quiet = -1;
     app->keys_from_tty = opt->keys_from_tty;
     app->replay.rec = opt->replay;
     snprintf(app->replay.name, sizeof app->replay.name, "%s",

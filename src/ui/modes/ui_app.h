@@ -64,6 +64,7 @@ struct ui_app {
     struct rec_follow *follow;  /* the caller's; NULL: not following */
     int follow_next;            /* the teacher's next event to apply */
     int follow_seen;            /* the stream's state last said (enum rec_follow_state) */
+    int follow_quiet;           /* the teacher's quiet seconds last said; -1: not quiet */
     bool detached;              /* exploring on one's own: the teacher's keys wait */
     double detach_offset;       /* seconds the teacher's clock was ahead at the detach */
     bool rejoin;                /* F: the loop ends and the caller starts again */

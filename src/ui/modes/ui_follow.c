@@ -11,6 +11,19 @@
 #include "io/rec_stream.h"
 #include "ui/modes/ui_app.h"
 #include "ui/modes/ui_cmd.h"
+#include "ui/modes/ui_keymaps.h"
+
+/* A follower's own keys (app/ui_follow_apply.c switches on them); every
+ * other key of a follower's explores alone. */
+static const struct ui_keymap_row follow_rows[] = {
+    {{'F'},
+     "F",
+     UI_FOLLOW_REJOIN,
+     "rejoin the teacher from any screen (or a new file)",
+     "F rejoins the teacher"},
+    {{'q', 'Q'}, "q Q", UI_FOLLOW_QUIT, "main screen: asks; q again leaves the class", NULL},
+};
+const struct ui_keymap ui_keymap_follow = UI_KEYMAP("Following a teacher (--follow)", follow_rows);
 
 double ui_follow_clock(const struct ui_app *app, double now)
 {
