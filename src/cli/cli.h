@@ -34,6 +34,10 @@
 #define CLI_DUMP_CIRCUITS (-4)
 
 struct cli_options {
+    /* --follow, --replay: the options of the recording's start that name a
+     * file (not opened: the screen says so), "" when none */
+    char stream_note[600];
+
     /* the example */
     const char *load;
     const char *tokens;

@@ -1,7 +1,8 @@
 #!/bin/bash
 # A recording reproduces its start wherever it is replayed: --load, lesson
-# and task file paths are written absolute (the replay runs from another
-# folder), the options of --train and --compare are written (a replay with
+# and task file paths are written absolute (named by the replay, which opens
+# them when given again on its command line, from any folder), the options
+# of --train and --compare are written (a replay with
 # nothing but --replay trains the same run), and clicks are recorded with
 # where they happened and replayed: a click that focused a --compare pane
 # focuses it again.
@@ -26,6 +27,13 @@ T kill-server
 check "the path is recorded absolute" grep -qx "arg $WORK/made/model.json" "$REC1"
 cd "$WORK/elsewhere"
 start 100 30 -- --replay "$REC1" --speed 4
+wait_for "not opened here" 5
+wait_for "The replay finished" 30
+wait_for "1 · Projection"
+keys q
+wait_exit 0
+T kill-server
+start 100 30 -- --replay "$REC1" --speed 4 --load "$WORK/made/model.json"
 wait_for "The replay finished" 30
 wait_for "1 · Projection"
 keys q
@@ -51,7 +59,7 @@ wait_exit 0
 T kill-server
 check "the task file is recorded absolute" grep -qx "arg $WORK/made/task.json" "$WORK/task.rec"
 cd "$WORK/elsewhere"
-start 100 30 -- --replay "$WORK/task.rec"
+start 100 30 -- --replay "$WORK/task.rec" --train "$WORK/made/task.json"
 wait_for "The replay finished" 30
 wait_for "task · step"
 keys q

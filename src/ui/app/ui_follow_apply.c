@@ -81,6 +81,7 @@ static void detach(struct ui_app *app, double now)
 {
     app->detach_offset = app->follow->s.clock - (now - app->record_start);
     app->detached = true;
+    ui_viewer_own(app);
     ui_state_say(&app->st, false,
                  "Exploring on your own: the teacher's keys wait. F rejoins the teacher.");
 }

@@ -81,6 +81,7 @@ void ui_app_play_event(struct ui_app *app, const struct rec_event *e)
         ui_app_reflow(app, app->rows, app->cols);
     int key;
     bool is_char;
+    app->streamed = true; /* it writes, reads and copies nothing (ui_stream_refuses) */
     if (rec_key_is_mouse(e->key)) {
         const MEVENT ev = ui_record_mouse_event(e->key, e->y, e->x);
         if (!app->lay.too_small)
@@ -88,6 +89,7 @@ void ui_app_play_event(struct ui_app *app, const struct rec_event *e)
     } else if (ui_rec_to_curses(e->key, &key, &is_char)) {
         ui_app_feed(app, key, is_char);
     }
+    app->streamed = false;
     app->st.quit = false; /* a replay never closes the explorer */
 }
 
@@ -110,6 +112,7 @@ static void replay_control(struct ui_app *app, int key, bool is_char, double now
         app->st.quit = true;
     } else if (is_char && key == 27) {
         ui_replay_stop(r);
+        ui_viewer_own(app);
         ui_state_say(&app->st, false, "Replay stopped after %d of %d keys; the explorer is yours.",
                      r->next, r->rec->n);
     } else {
@@ -135,6 +138,7 @@ static bool timers(struct ui_app *app, double now)
     }
     if (r->active && ui_replay_finished(r)) {
         r->active = false;
+        ui_viewer_own(app);
         ui_state_say(&app->st, false,
                      "The replay finished: %d keys from %s%s. The explorer is yours.", r->rec->n,
                      r->name,

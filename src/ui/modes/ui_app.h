@@ -68,6 +68,8 @@ struct ui_app {
     bool detached;              /* exploring on one's own: the teacher's keys wait */
     double detach_offset;       /* seconds the teacher's clock was ahead at the detach */
     bool rejoin;                /* F: the loop ends and the caller starts again */
+    bool streamed;              /* the key being applied is the teacher's or a replay's */
+    const char *stream_note;    /* the start's options that name a file, not opened, or NULL */
     bool keys_from_tty;         /* keys come from /dev/tty (the stream is standard input) */
     bool (*keys_waiting)(void); /* the terminal has a key not read yet (NULL off screen):
                                    training's parts stop for it (trun's interrupt) */
@@ -171,6 +173,15 @@ void ui_follow_status(const struct ui_app *app, double now, char *buf, size_t n)
 /* The teacher's clock in seconds (following), or the follower's own
  * clock carried on from it (exploring). */
 double ui_follow_clock(const struct ui_app *app, double now);
+/* A key of the stream (--follow or --replay) never writes or reads a file,
+ * sets the clipboard or loads a path on the student's machine: true when
+ * the key being applied is one (app->streamed), after saying what the
+ * teacher did ("exported the stage (e)") and that the student's own key
+ * does it; false for the student's own keys. */
+bool ui_stream_refuses(struct ui_app *app, const char *did);
+/* A follower who detaches, or a replay that stopped or finished: the
+ * student's own progress is read now and kept from here on. */
+void ui_viewer_own(struct ui_app *app);
 /* The recording's "# at" lines, every REC_MARK_EVERY seconds without a
  * line, and its "# end" when the explorer closes (ui_record.c). */
 void ui_record_tick(struct ui_app *app, double now);

@@ -51,6 +51,33 @@ void ui_follow_status(const struct ui_app *app, double now, char *buf, size_t n)
                  app->follow_next, app->follow_next == 1 ? "" : "s");
 }
 
+bool ui_stream_refuses(struct ui_app *app, const char *did)
+{
+    if (!app || !app->streamed)
+        return false;
+    if (app->follow)
+        ui_state_say(&app->st, false,
+                     "The teacher %s; nothing is written, read or copied here for the teacher "
+                     "(your own key does it, and leaves the teacher).",
+                     did);
+    else
+        ui_state_say(&app->st, false,
+                     "The recording %s; a replay writes, reads and copies nothing (Esc stops it, "
+                     "then your own key does it).",
+                     did);
+    return true;
+}
+
+void ui_viewer_own(struct ui_app *app)
+{
+    if (app->les.progress)
+        return;
+    char warning[600];
+    app->les.progress = progress_load(NULL, warning, sizeof warning);
+    if (warning[0])
+        ui_state_say(&app->st, true, "%s", warning);
+}
+
 int ui_cmd_class(struct ui_state *st, struct ui_app *app, const char *arg)
 {
     (void)arg;

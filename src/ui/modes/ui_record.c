@@ -118,14 +118,27 @@ void ui_record_begin(struct ui_app *app)
         else if (app->record_started)
             app->record_started(app->record_ctx);
     }
+    char note[800] = "";
+    if (app->stream_note)
+        snprintf(note, sizeof note,
+                 "The %s started with %s: not opened here (give it on your own command line to "
+                 "open it). ",
+                 app->follow ? "teacher" : "recording", app->stream_note);
     const struct recording *rec = app->replay.rec;
-    if (!rec)
+    if (!rec) {
+        if (note[0]) {
+            ui_state_say(&app->st, false, "%s", note);
+            ui_app_reflow(app, LINES, COLS); /* the message line may need more lines */
+        }
         return;
+    }
     char size[160] = "";
     if (rec->start.rows > 0 && (rec->start.rows != LINES || rec->start.cols != COLS))
         snprintf(size, sizeof size,
                  "Recorded in a %dx%d terminal, replayed in %dx%d: the screen may differ. ",
                  rec->start.cols, rec->start.rows, COLS, LINES);
-    if (size[0] || rec->warning[0])
-        ui_state_say(&app->st, rec->warning[0] != '\0', "%s%s", size, rec->warning);
+    if (size[0] || rec->warning[0] || note[0]) {
+        ui_state_say(&app->st, rec->warning[0] != '\0', "%s%s%s", note, size, rec->warning);
+        ui_app_reflow(app, LINES, COLS);
+    }
 }
