@@ -22,6 +22,7 @@ void rec_stream_free(struct rec_stream *s)
 {
     rec_free(&s->rec);
     s->rd.cap = 0;
+    s->rd.state_cap = 0;
 }
 
 /* A message quotes the line it stopped at: no control bytes from the

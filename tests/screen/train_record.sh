@@ -27,8 +27,9 @@ T kill-server
 check "the path is recorded absolute" grep -qx "arg $WORK/made/model.json" "$REC1"
 cd "$WORK/elsewhere"
 start 100 30 -- --replay "$REC1" --speed 4
-wait_for "not opened here" 5
 wait_for "The replay finished" 30
+check "the replay names the model it did not open" \
+    bash -c "tmux -L '$SOCK' capture-pane -p | tr -d '\n' | grep -qF 'Not opened here: --load $WORK/made/model.json'"
 wait_for "1 · Projection"
 keys q
 wait_exit 0

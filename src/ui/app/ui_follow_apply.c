@@ -59,10 +59,15 @@ bool ui_follow_tick(struct ui_app *app, double now)
     app->follow_quiet = quiet;
     if (app->detached)
         return changed;
+    const int states_before = app->follow_state;
+    ui_teacher_state(app, &f->s.rec, &app->follow_state, app->follow_next); /* before a key */
     for (int n = 0; app->follow_next < f->s.rec.n && n < CATCH_UP_EVENTS; n++) {
         apply(app, &f->s.rec.events[app->follow_next++]);
+        /* then where the key took the teacher, whatever it did here */
+        ui_teacher_state(app, &f->s.rec, &app->follow_state, app->follow_next);
         changed = true;
     }
+    changed = changed || app->follow_state != states_before;
     /* between the teacher's keys the training runs to the teacher's clock
      * (ui_train_session_ms gives it), with the loop's other timers */
     if ((int)f->state != was) {

@@ -101,6 +101,7 @@ static void record(struct ui_app *app, int key, bool is_char, double now)
     if (!app->record || code < 0 || code == REC_KEY_RESIZE || app->st.quit)
         return;
     ui_record_write(app, now - app->record_start, code);
+    ui_record_state(app); /* where the key took the screen */
 }
 
 /* A typed key while a replay plays: q quits, Esc stops the replay, any
@@ -132,26 +133,32 @@ static bool timers(struct ui_app *app, double now)
     ui_record_tick(app, now);
     struct ui_replay *r = &app->replay;
     int rk;
+    if (r->active && r->next == 0 && app->replay_state == 0)
+        ui_teacher_state(app, r->rec, &app->replay_state, 0); /* where it started */
     while (ui_replay_due(r, now, &rk)) {
         ui_app_play_event(app, &r->rec->events[r->next - 1]);
+        ui_teacher_state(app, r->rec, &app->replay_state, r->next);
         changed = true;
     }
     if (r->active && ui_replay_finished(r)) {
         r->active = false;
         ui_viewer_own(app);
         ui_state_say(&app->st, false,
-                     "The replay finished: %d keys from %s%s. The explorer is yours.", r->rec->n,
-                     r->name,
-                     r->rec->warning[0] ? " (its last line was cut short and left out)" : "");
+                     "The replay finished: %d keys from %s%s. The explorer is yours.%s%s%s",
+                     r->rec->n, r->name,
+                     r->rec->warning[0] ? " (its last line was cut short and left out)" : "",
+                     app->stream_note ? " Not opened here: " : "",
+                     app->stream_note ? app->stream_note : "", app->stream_note ? "." : "");
         ui_app_reflow(app, app->rows, app->cols);
         changed = true;
     }
-    if (!app->lay.too_small && ui_app_autoplay(app, now))
+    if (!app->lay.too_small && !ui_autoplay_is_teachers(app) && ui_app_autoplay(app, now))
         changed = true;
     if (ui_train_timers(app, ui_train_session_ms(app, now), false)) {
         ui_app_reflow(app, app->rows, app->cols);
         changed = true;
     }
+    ui_record_state(app); /* autoplay's moves and training's, as they happen */
     return changed;
 }
 
@@ -233,6 +240,7 @@ int ui_app_interactive(struct ui_app *app)
                 if (!app->lay.too_small)
                     ui_app_mouse_event(app, &ev);
                 ui_record_mouse(app, now - app->record_start, &ev);
+                ui_record_state(app);
             }
             dirty = true;
             continue;

@@ -57,6 +57,10 @@ struct ui_app {
     struct rec_start *record_start_args; /* the caller's; what the recording starts from */
     bool record_failed;                  /* a write failed: the recording stopped there */
     double record_mark;                  /* when the recording last had a line ("# at") */
+    struct rec_state record_state;       /* the state last written ("# state") */
+    bool record_state_written;           /* the first state line was written */
+    int follow_state;                    /* the teacher's next state to apply (follow) */
+    int replay_state;                    /* the recording's next state to apply (replay) */
     void (*record_started)(void *ctx);   /* the caller's: the start lines are written */
     void *record_ctx;
 
@@ -182,6 +186,17 @@ bool ui_stream_refuses(struct ui_app *app, const char *did);
 /* A follower who detaches, or a replay that stopped or finished: the
  * student's own progress is read now and kept from here on. */
 void ui_viewer_own(struct ui_app *app);
+/* The teacher's state after `played` events of rec (rec_state.h), from
+ * *next on: the last one reached is applied (lesson and step by index,
+ * stage, view, presenter, autoplay, the example's settings), so the screen
+ * is where the teacher's was whatever the keys did here. */
+void ui_teacher_state(struct ui_app *app, const struct recording *rec, int *next, int played);
+/* The state of the screen as a state line carries it, and the line for
+ * what changed since the last one, to the recording (ui_record.c). */
+void ui_record_state(struct ui_app *app);
+/* A follower or a replay of a recording with state lines: autoplay's moves
+ * come as the teacher's state, not from a timer of its own. */
+bool ui_autoplay_is_teachers(const struct ui_app *app);
 /* The recording's "# at" lines, every REC_MARK_EVERY seconds without a
  * line, and its "# end" when the explorer closes (ui_record.c). */
 void ui_record_tick(struct ui_app *app, double now);

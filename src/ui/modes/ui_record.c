@@ -11,6 +11,7 @@
 
 #include "ui/modes/ui_app.h"
 #include "io/rec_stream.h"
+#include "io/rec_state.h"
 #include "ui/state/ui_mode.h"
 
 /* The step the lesson opened on, as --step gives it (1-based), replacing
@@ -53,6 +54,44 @@ void ui_record_write(struct ui_app *app, double t, int code)
     app->record_mark = app->record_start + t;
     if (app->record && rec_write_event(app->record, t, code) != 0)
         stopped(app, errno);
+}
+
+static void state_now(const struct ui_app *app, struct rec_state *s)
+{
+    rec_state_clear(s);
+    const struct ui_lessons *ls = &app->les;
+    snprintf(s->lesson, sizeof s->lesson, "%s",
+             ls->l && strlen(ls->id) < sizeof s->lesson && !strpbrk(ls->id, " \t/") ? ls->id : "-");
+    s->step = ls->l ? ls->step : -1;
+    s->stage = app->st.stage;
+    s->view = (int)app->st.view;
+    s->present = app->st.present;
+    s->autoplay = app->autoplay.on;
+    const struct mha_example *ex = app->st.ex;
+    if (ex && !app->train) { /* a training run's model is the run's */
+        s->heads = ex->heads;
+        s->d_model = ex->d_model;
+        s->seed = app->st.generated ? (long long)ex->seed : -1;
+        s->causal = ex->causal;
+        s->scale = ex->scaled;
+    }
+}
+
+void ui_record_state(struct ui_app *app)
+{
+    if (!app->record)
+        return;
+    struct rec_state now;
+    state_now(app, &now);
+    if (app->record_state_written && rec_state_same(&now, &app->record_state))
+        return;
+    if (rec_state_write(app->record, app->record_state_written ? &app->record_state : NULL, &now) !=
+        0) {
+        stopped(app, errno);
+        return;
+    }
+    app->record_state = now;
+    app->record_state_written = true;
 }
 
 void ui_record_tick(struct ui_app *app, double now)
@@ -117,6 +156,7 @@ void ui_record_begin(struct ui_app *app)
             stopped(app, errno);
         else if (app->record_started)
             app->record_started(app->record_ctx);
+        ui_record_state(app); /* where the session starts */
     }
     char note[800] = "";
     if (app->stream_note)
