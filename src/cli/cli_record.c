@@ -246,13 +246,29 @@ static bool bundled(const char *path, const char *sub)
     return strncmp(real, want, n) == 0 && real[n] == '/' && !strchr(real + n + 1, '/');
 }
 
+/* name is a bundled corpus ("sentences"). */
+static bool is_corpus(const char *name)
+{
+    char names[256];
+    cli_text_corpus_names(names, sizeof names);
+    for (const char *p = names; *p;) {
+        const size_t len = strcspn(p, ",");
+        if (len == strlen(name) && !strncmp(p, name, len))
+            return true;
+        p += len;
+        while (*p == ',' || *p == ' ')
+            p++;
+    }
+    return false;
+}
+
 static bool value_fits(enum start_value v, const char *value)
 {
     switch (v) {
     case SV_LESSON:
         return (value[0] && !value[strspn(value, "0123456789")]) || bundled(value, "lessons");
     case SV_TASK:
-        return train_task_find(value) != NULL;
+        return train_task_find(value) != NULL || is_corpus(value);
     case SV_EXAMPLE:
         return bundled(value, "assets/examples");
     default:

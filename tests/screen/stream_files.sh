@@ -121,6 +121,15 @@ cap d | tr -d '\n' | grep -qF "not opened here" || fail "d does not say the task
 pass
 T kill-session -t d
 
+# a bundled corpus or task by name is no file of the stream's: it opens
+printf 'mha-explorer-recording 2\nsize 100x30\narg --train\narg sentences\narg --steps\narg 20\n# at 0\n' >corpus.rec
+session g 100 30 "$EXEQ --follow corpus.rec"
+wait_in g "Training   sentences" 10
+cap g | tr -d '\n' | grep -qF "not opened" && fail "the bundled corpus was taken for a file"
+pass
+T kill-session -t g
+rm corpus.rec
+
 # no file of the stream was opened to be read
 sleep 0.2
 for f in model.json lesson.md task.txt typed.json; do
