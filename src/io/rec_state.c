@@ -37,7 +37,7 @@ static void field(struct rec_state *s, const char *name, const char *v)
 {
     long long n;
     if (!strcmp(name, "lesson")) {
-        if (strlen(v) < sizeof s->lesson && !strchr(v, '/'))
+        if (strlen(v) < sizeof s->lesson && v[0] != '.' && !strchr(v, '/'))
             snprintf(s->lesson, sizeof s->lesson, "%s", v);
     } else if (!strcmp(name, "view")) {
         const int k = mha_view_from_name(v);

@@ -12,7 +12,8 @@
  * changed since the line before (the first lists everything), so a class's
  * stream grows by a few bytes a key.  Unknown names are skipped (a later
  * build may add some); a value that does not read is left as it was.
- * Steps count from 0.  lesson=- : no lesson is open. */
+ * Steps count from 0.  lesson=- : no lesson is open; a lesson's name never
+ * holds a '/' nor starts with '.' (it names a file in the lessons folder). */
 #ifndef MHA_REC_STATE_H
 #define MHA_REC_STATE_H
 

@@ -245,6 +245,7 @@ START_TEST(test_state_lines)
     ck_assert_int_eq(a.autoplay, -1); /* not named: unknown */
     ck_assert_int_eq((int)a.seed, 42);
     rec_state_merge(&a, "lesson=../x.md"); /* a path is no lesson name */
+    rec_state_merge(&a, "lesson=..");
     ck_assert_str_eq(a.lesson, "07-attention.md");
 
     /* written as what changed, read back into the same whole */

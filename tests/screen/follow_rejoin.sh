@@ -45,16 +45,16 @@ wait_in a "following the teacher · 2 keys" 3
 T send-keys -t teach q
 wait_in a "the teacher's session ended" 5
 T kill-session -t teach
-session teach2 100 30 "$EXEQ --record class.rec --force"
-wait_in teach2 "0 · Input"
+session teach2 100 30 "$EXEQ --record class.rec --force --stage merge"
+wait_in teach2 "5 · Merge"
 wait_in a "a new recording is at class.rec (F follows it from its start)" 5
 [ "$(stage_of a)" = "2 · Split" ] || fail "the student left the old session's screen: $(stage_of a)"
 pass
 T send-keys -t a F
-wait_in a "0 · Input" 5
-T send-keys -t teach2 Right
+wait_in a "5 · Merge" 5 # where the new session started (its state)
+T send-keys -t teach2 Left
 wait_in a "following the teacher · 1 key" 3
-wait_in a "1 · Projection" 3
+wait_in a "4 · Attention" 3
 
 # killed without an end: said within ten quiet seconds and two polls
 kill -9 "$(T list-panes -t teach2 -F '#{pane_pid}' | xargs pgrep -P | head -1)"
