@@ -9,7 +9,8 @@
 #include "io/view_desc.h"
 
 /* The fields that are numbers, by name. */
-#define INT_FIELDS(X) X(step) X(stage) X(present) X(autoplay) X(heads) X(d_model) X(causal) X(scale)
+#define INT_FIELDS(X)                                                                              \
+    X(step) X(stage) X(present) X(autoplay) X(heads) X(d_model) X(causal) X(scale) X(pane)
 
 void rec_state_clear(struct rec_state *s)
 {
@@ -105,5 +106,5 @@ bool rec_state_same(const struct rec_state *a, const struct rec_state *b)
     return !strcmp(a->lesson, b->lesson) && a->step == b->step && a->stage == b->stage &&
            a->view == b->view && a->present == b->present && a->autoplay == b->autoplay &&
            a->heads == b->heads && a->d_model == b->d_model && a->seed == b->seed &&
-           a->causal == b->causal && a->scale == b->scale;
+           a->causal == b->causal && a->scale == b->scale && a->pane == b->pane;
 }

@@ -8,6 +8,9 @@
  *   # state lesson=07-cost.md step=4 stage=2 view=none present=1 autoplay=0
  *           heads=2 d_model=6 seed=42 causal=0 scale=1
  *
+ * and on a --compare training screen pane=1 (the pane in focus: a click at
+ * the teacher's size chose it; the runs train to the teacher's clock)
+ *
  * (one line).  It follows the event it came after and lists only what
  * changed since the line before (the first lists everything), so a class's
  * stream grows by a few bytes a key.  Unknown names are skipped (a later
@@ -35,6 +38,7 @@ struct rec_state {
     int heads, d_model;
     long long seed;
     int causal, scale;
+    int pane; /* a training screen's pane in focus */
 };
 
 /* Every field unknown. */

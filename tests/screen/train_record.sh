@@ -93,3 +93,17 @@ wait_for "▶ 1 head"
 check "the replay trained the recorded run" bash -c "tmux -L $SOCK capture-pane -p | grep -q 'first-prev · step 200 of 200'"
 keys q
 wait_exit 0
+T kill-server
+# the pane in focus is part of the recorded state (a click that chose it
+# lands elsewhere at another size): after a Tab to the second pane, a state
+# line naming the first one wins
+{
+    printf 'mha-explorer-recording 2\nsize 100x30\n'
+    printf 'arg %s\n' --train first-prev --compare 1,2 --steps 50
+    printf '# at 0\n0.200 tab\n# state pane=0\n'
+} >"$WORK/pane.rec"
+start 80 24 -- --replay "$WORK/pane.rec"
+wait_for "The replay finished" 30
+wait_for "▶ 1 head"
+keys q
+wait_exit 0

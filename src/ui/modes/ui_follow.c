@@ -13,6 +13,7 @@
 #include "engine/stages.h"
 #include "io/rec_stream.h"
 #include "io/view_desc.h"
+#include "train/trun.h"
 #include "ui/modes/ui_app.h"
 #include "ui/modes/ui_cmd.h"
 #include "ui/modes/ui_keymaps.h"
@@ -184,5 +185,8 @@ void ui_teacher_state(struct ui_app *app, const struct recording *rec, int *next
         st->present = s->present != 0;
     if (s->autoplay >= 0)
         app->autoplay.on = s->autoplay != 0;
+    /* a --compare pane in focus (a click chose it at the teacher's size) */
+    if (app->train && s->pane >= 0 && s->pane < app->train->n_panes && s->pane != app->train->focus)
+        ui_train_focus(app, s->pane);
     ui_app_reflow(app, app->rows, app->cols);
 }

@@ -12,6 +12,7 @@
 #include "ui/modes/ui_app.h"
 #include "io/rec_stream.h"
 #include "io/rec_state.h"
+#include "train/trun.h"
 #include "ui/state/ui_mode.h"
 
 /* The step the lesson opened on, as --step gives it (1-based), replacing
@@ -68,6 +69,8 @@ static void state_now(const struct ui_app *app, struct rec_state *s)
     s->present = app->st.present;
     s->autoplay = app->autoplay.on;
     const struct mha_example *ex = app->st.ex;
+    if (app->train)
+        s->pane = app->train->focus;
     if (ex && !app->train) { /* a training run's model is the run's */
         s->heads = ex->heads;
         s->d_model = ex->d_model;
