@@ -5,7 +5,10 @@
 # answers its checkpoint, sets a head count, turns on presenter mode and
 # autoplay; followers at 80x24, 120x40 and 70x22 (one through a pipe) show
 # the teacher's lesson step and stage after every key; a replay of the
-# recording at 70x22 ends on the teacher's last step.
+# recording at 70x22 ends on the teacher's last step.  A follower's own
+# lesson progress is neither read nor written while following (its file is
+# a FIFO whose writer would finish if it were opened), and is read once
+# that follower explores on their own.
 . "$(dirname "$0")/lib.sh"
 cd "$WORK/cwd"
 . "$SRC_ROOT/tests/screen/follow_lib.sh"
@@ -32,9 +35,13 @@ same_step() {
 }
 
 EXEQ=$(printf '%q' "$EXE")
+mkdir -p "$WORK/astate/mha-explorer"
+mkfifo "$WORK/astate/mha-explorer/progress.json"
+timeout 120 sh -c 'exec 3>"$1" && echo opened >"$1.opened"' _ "$WORK/astate/mha-explorer/progress.json" </dev/null >/dev/null 2>&1 &
+opener=$!
 session teach 100 30 "$EXEQ --record class.rec --lesson 7 --step 1"
 wait_in teach "step 1/7"
-session a 80 24 "$EXEQ --follow class.rec"
+session a 80 24 "XDG_STATE_HOME=$(printf %q "$WORK/astate") $EXEQ --follow class.rec"
 session b 120 40 "$EXEQ --follow class.rec"
 session c 70 22 "tail -c +1 -f class.rec | $EXEQ --follow -"
 for s in a b c; do wait_in "$s" "following the teacher"; done
@@ -91,6 +98,18 @@ for s in a b c; do
     [ "$(lstep "$s")" = "$last" ] || fail "$s ended on step $(lstep "$s"), the teacher on $last"
     pass
 done
+# a's progress was not touched while following; exploring alone reads it
+[ ! -e "$WORK/astate/mha-explorer/progress.json.opened" ] || fail "the follower opened its progress file"
+pass
+[ "$(ls -A "$WORK/astate/mha-explorer")" = progress.json ] ||
+    fail "the follower wrote beside its progress: $(ls -A "$WORK/astate/mha-explorer")"
+pass
+T send-keys -t a Backspace
+wait_in a "exploring on your own" 3
+for i in $(seq 1 40); do [ -e "$WORK/astate/mha-explorer/progress.json.opened" ] && break; sleep 0.05; done
+[ -e "$WORK/astate/mha-explorer/progress.json.opened" ] || fail "a follower on their own did not read their progress"
+pass
+kill "$opener" 2>/dev/null
 
 # replayed at another size: it ends on the teacher's last step
 T kill-server 2>/dev/null
