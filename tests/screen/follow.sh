@@ -54,6 +54,10 @@ pass
 # the teacher leaves: the students keep the last screen and are told
 last=$(stage_of teach)
 T send-keys -t teach q
+wait_in teach "Stop recording and quit?" 3
+# the teacher's q reached the class as a key: no follower was asked
+for s in a b d; do cap "$s" | grep -qF "Stop recording" && fail "$s was asked"; pass; done
+T send-keys -t teach q
 wait_in teach EXPLORER-EXITED
 for s in a b d; do
     wait_in "$s" "the teacher's session ended" 3
@@ -82,6 +86,8 @@ done
 [ -n "$(step_of tt)" ] && [ "$(step_of tt)" = "$(step_of ts)" ] ||
     fail "the teacher paused at step $(step_of tt), the student at $(step_of ts)"
 pass
+T send-keys -t tt q
+wait_in tt "Stop recording and quit?" 3
 T send-keys -t tt q
 T kill-session -t ts
 

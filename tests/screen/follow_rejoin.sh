@@ -43,6 +43,8 @@ wait_in a "following the teacher · 2 keys" 3
 
 # the teacher leaves and starts again over the same file
 T send-keys -t teach q
+wait_in teach "Stop recording and quit?" 3
+T send-keys -t teach q
 wait_in a "the teacher's session ended" 5
 T kill-session -t teach
 session teach2 100 30 "$EXEQ --record class.rec --force --stage merge"

@@ -89,8 +89,13 @@ sleep 0.3
 same_step a b c
 same_stage a b c
 last=$(lstep teach)
-T send-keys -t teach q
-sleep 0.2
+# q leaves the presenter's layout if it is on, then asks, then quits
+for i in 1 2 3; do
+    T send-keys -t teach q
+    sleep 0.3
+    cap teach | grep -qF "q again quits" && break
+done
+wait_in teach "q again quits" 1
 T send-keys -t teach q
 wait_in teach EXPLORER-EXITED 5
 for s in a b; do wait_in "$s" "the teacher's session ended" 3; done

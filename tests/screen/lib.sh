@@ -199,3 +199,11 @@ space_until() {
 has_colour() {
     screen -e | grep -qP '\e\[[0-9;]*(?<![0-9])(3[0-7]|4[0-7]|38;5;[0-9]+|48;5;[0-9]+)[;m]'
 }
+
+# quit_recording: q on an explorer that records asks first (or the checkpoint
+# asks: one question a q); the second q quits.
+quit_recording() {
+    keys q
+    wait_for "q again quits" 5
+    keys q
+}

@@ -29,7 +29,7 @@ check "no temporary file beside it" bash -c "! ls '$WORK' | grep -q 'part-'"
 keys Right
 wait_for "1 · Projection"
 check "each key written as it comes" bash -c "grep -q ' right$' '$WORK/notes.rec'"
-keys q
+quit_recording
 wait_exit 0
 T kill-server
 check "the end written last" bash -c "tail -1 '$WORK/notes.rec' | grep -qx '# end'"
@@ -41,7 +41,7 @@ start 120 40 -- --lesson 7 --theme mono --record "$REC"
 wait_for "Lesson 7"
 wait_for "step 1/"
 space_until "step 2/"
-keys q
+quit_recording
 wait_exit 0
 T kill-server
 check "the size is recorded" grep -qx 'size 120x40' "$REC"

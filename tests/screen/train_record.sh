@@ -21,7 +21,7 @@ start 100 30 -- --load model.json --record "$REC1"
 wait_for "0 · Input"
 keys Right
 wait_for "1 · Projection"
-keys q
+quit_recording
 wait_exit 0
 T kill-server
 check "the path is recorded absolute" grep -qx "arg $WORK/made/model.json" "$REC1"
@@ -47,15 +47,13 @@ printf '{"vocab": ["a", "b", "c"], "outputs": ["next"], "tokens": [[0, 1, 2], [1
 cd "$WORK/made"
 start 100 30 -- --lesson mine.md --record "$WORK/lesson.rec"
 wait_for "step 1/"
-keys q
-wait_for "q again quits"
-keys q
+quit_recording
 wait_exit 0
 T kill-server
 check "the lesson file is recorded absolute" grep -qx "arg $WORK/made/mine.md" "$WORK/lesson.rec"
 start 100 30 -- --train task.json --steps 50 --record "$WORK/task.rec"
 wait_for "Training"
-keys q
+quit_recording
 wait_exit 0
 T kill-server
 check "the task file is recorded absolute" grep -qx "arg $WORK/made/task.json" "$WORK/task.rec"
@@ -77,7 +75,7 @@ wait_for "▶ 2 heads"
 click 15 10
 wait_for "▶ 1 head"
 wait_for "The 1 head pane"
-keys q
+quit_recording
 wait_exit 0
 T kill-server
 for arg in --train first-prev --compare 1,2 --steps 200 --seed 3; do

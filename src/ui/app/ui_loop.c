@@ -94,11 +94,13 @@ void ui_app_play_event(struct ui_app *app, const struct rec_event *e)
 }
 
 /* Write a typed key to the recording (not the one that quits: a replay
- * ends with the explorer open); a failure stops the recording and says so. */
+ * ends with the explorer open, nor a q that asked for a second one: no
+ * follower is asked because of it); a failure stops the recording and says
+ * so. */
 static void record(struct ui_app *app, int key, bool is_char, double now)
 {
     const int code = ui_rec_from_curses(key, is_char);
-    if (!app->record || code < 0 || code == REC_KEY_RESIZE || app->st.quit)
+    if (!app->record || code < 0 || code == REC_KEY_RESIZE || app->st.quit || app->quit_armed)
         return;
     ui_record_write(app, now - app->record_start, code);
     ui_record_state(app); /* where the key took the screen */

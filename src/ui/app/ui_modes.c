@@ -50,8 +50,9 @@ bool ui_modes_key(struct ui_app *app, int key, bool is_char)
     app->quit_armed = false; /* a q that asks for a second one holds only for the next key */
     for (int i = app->modes.n - 1; i >= 0; i--) {
         const struct ui_mode *m = app->modes.modes[i];
-        if (m == &ui_mode_quiz)
-            app->quit_armed = armed; /* the checkpoint decides about a second q */
+        if (m == &ui_mode_quiz || m == &ui_mode_main)
+            app->quit_armed = armed; /* the checkpoint, or the main screen while recording,
+                                        decides about a second q */
         if (m->key && m->key(app, key, is_char))
             return true;
     }

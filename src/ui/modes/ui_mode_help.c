@@ -147,7 +147,8 @@ static const struct help_line more_help[] = {
     {"q Esc", "close the help, a pop-up, the lesson list or", false},
     {"", "the explain panel; leave the presenter's layout;", false},
     {"", "on the main screen q quits; while a checkpoint", false},
-    {"", "waits for a number, q asks for a second q", false},
+    {"", "waits for a number, or while recording, q asks", false},
+    {"", "for a second q (one question for each q)", false},
 };
 
 /* Lay the help out into out (room for max); returns the number of lines. */
