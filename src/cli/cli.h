@@ -34,6 +34,10 @@
 #define CLI_DUMP_CIRCUITS (-4)
 
 struct cli_options {
+    /* --follow, --replay: the options of the recording's start that name a
+     * file (not opened: the screen says so), "" when none */
+    char stream_note[600];
+
     /* the example */
     const char *load;
     const char *tokens;
@@ -231,6 +235,11 @@ struct rec_follow;
  * the teacher's options in front, as --replay does.  CLI_CONTINUE with *f
  * open (rec_follow_close it), or an exit status after a message. */
 int cli_follow_begin(int argc, char **argv, struct cli_options *o, struct rec_follow *f);
+/* F after a new recording was put at the followed path: *f follows the new
+ * file from its start (its start lines are whole, as --record places a
+ * file only then).  false, with *f as it was, when the new file cannot be
+ * opened or does not start within a few seconds. */
+bool cli_follow_reopen(struct rec_follow *f);
 
 /* ---- training (cli_train.c) ---- */
 

@@ -137,6 +137,7 @@ int cli_run_explorer(const struct cli_options *o, struct mha_example *ex,
                             .record_error = &record.error,
                             .follow = follow,
                             .keys_from_tty = keys_from_tty,
+                            .stream_note = o->stream_note[0] ? o->stream_note : NULL,
                             .replay = o->replay && o->bench_frames <= 0 ? rec : NULL,
                             .replay_name = o->replay,
                             .speed = o->speed,
@@ -145,6 +146,8 @@ int cli_run_explorer(const struct cli_options *o, struct mha_example *ex,
                             .no_mouse = o->no_mouse};
     rc = ui_run(ex, &uo);
     while (rc == UI_RUN_AGAIN) { /* a follower rejoins: from the teacher's start again */
+        if (follow)
+            cli_follow_reopen(follow); /* a new recording at the path: that one */
         struct mha_error err;
         mha_error_clear(&err);
         ex = train ? NULL : cli_build_example(o, &err);

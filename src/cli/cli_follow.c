@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -40,6 +41,36 @@ static int wait_for_start(struct rec_follow *f)
         const struct timespec pause = {0, 100 * 1000 * 1000};
         nanosleep(&pause, NULL);
     }
+}
+
+bool cli_follow_reopen(struct rec_follow *f)
+{
+    if (f->state != REC_FOLLOW_REPLACED || f->pipe)
+        return false;
+    struct rec_follow *next = malloc(sizeof *next);
+    struct mha_error err;
+    if (!next || rec_follow_open(next, f->path, clock_now(), &err) != 0) {
+        free(next);
+        return false;
+    }
+    const double begin = clock_now();
+    while (!next->s.started && next->state == REC_FOLLOW_LIVE && clock_now() - begin < 5.0) {
+        rec_follow_poll(next, clock_now(), (size_t)1 << 20);
+        if (!next->s.started) {
+            const struct timespec pause = {0, 50 * 1000 * 1000};
+            nanosleep(&pause, NULL);
+        }
+    }
+    if (!next->s.started || next->s.rec.version < 2) {
+        rec_follow_close(next);
+        free(next);
+        return false;
+    }
+    rec_follow_close(f);
+    *f = *next; /* the stream's reader points at its own recording: */
+    f->s.rd.out = &f->s.rec;
+    free(next);
+    return true;
 }
 
 int cli_follow_begin(int argc, char **argv, struct cli_options *o, struct rec_follow *f)

@@ -16,6 +16,7 @@
 #include "cli/cli.h"
 #include "engine/mha.h"
 #include "engine/train.h"
+#include "io/paths.h"
 
 static const char *prog = "mha-explorer";
 
@@ -230,6 +231,104 @@ int cli_record_start_args(const struct cli_options *o, struct rec_start *s)
     return rc;
 }
 
+/* The options a recording's start may carry, and what their value may be:
+ * nothing else of a start is used, and none names a file to open (a
+ * bundled lesson or example, a task by name, are not files of the
+ * student's choosing). */
+enum start_value { SV_NONE, SV_ANY, SV_LESSON, SV_TASK, SV_EXAMPLE };
+static const struct {
+    const char *opt;
+    enum start_value value;
+} start_options[] = {
+    {"--lesson", SV_LESSON}, {"--step", SV_ANY},       {"--load", SV_EXAMPLE},
+    {"--train", SV_TASK},    {"--compare", SV_ANY},    {"--vocab", SV_ANY},
+    {"--context", SV_ANY},   {"--steps", SV_ANY},      {"--batch", SV_ANY},
+    {"--lr", SV_ANY},        {"--keep-case", SV_NONE}, {"--tokens", SV_ANY},
+    {"--d-model", SV_ANY},   {"--heads", SV_ANY},      {"--seed", SV_ANY},
+    {"--causal", SV_NONE},   {"--no-scale", SV_NONE},  {"--stage", SV_ANY},
+    {"--view", SV_ANY},      {"--focus", SV_ANY},      {"--theme", SV_ANY},
+    {"--present", SV_NONE},  {"--autoplay", SV_ANY},
+};
+
+/* path is a file directly in the data directory's sub folder (a bundled
+ * lesson or example). */
+static bool bundled(const char *path, const char *sub)
+{
+    const char *dir = mha_data_path(sub);
+    char want[PATH_MAX], real[PATH_MAX];
+    if (!dir || !realpath(dir, want) || !realpath(path, real))
+        return false;
+    const size_t n = strlen(want);
+    return strncmp(real, want, n) == 0 && real[n] == '/' && !strchr(real + n + 1, '/');
+}
+
+/* name is a bundled corpus ("sentences"). */
+static bool is_corpus(const char *name)
+{
+    char names[256];
+    cli_text_corpus_names(names, sizeof names);
+    for (const char *p = names; *p;) {
+        const size_t len = strcspn(p, ",");
+        if (len == strlen(name) && !strncmp(p, name, len))
+            return true;
+        p += len;
+        while (*p == ',' || *p == ' ')
+            p++;
+    }
+    return false;
+}
+
+static bool value_fits(enum start_value v, const char *value)
+{
+    switch (v) {
+    case SV_LESSON:
+        return (value[0] && !value[strspn(value, "0123456789")]) || bundled(value, "lessons");
+    case SV_TASK:
+        return train_task_find(value) != NULL || is_corpus(value);
+    case SV_EXAMPLE:
+        return bundled(value, "assets/examples");
+    default:
+        return true;
+    }
+}
+
+/* The start's arguments that are used (into keep, *n_keep of them), and
+ * the ones left out named in note. */
+static void start_filter(const struct rec_start *start, char **keep, int *n_keep, char *note,
+                         size_t n)
+{
+    size_t used = 0;
+    *n_keep = 0;
+    note[0] = '\0';
+    for (int i = 0; i < start->n_args; i++) {
+        const char *a = start->args[i];
+        int k = -1;
+        for (int j = 0; j < (int)(sizeof start_options / sizeof start_options[0]); j++)
+            if (!strcmp(a, start_options[j].opt))
+                k = j;
+        const bool has_value = k >= 0 && start_options[k].value != SV_NONE;
+        const char *value = has_value && i + 1 < start->n_args ? start->args[i + 1] : NULL;
+        if (k >= 0 && (!has_value || (value && value_fits(start_options[k].value, value)))) {
+            keep[(*n_keep)++] = start->args[i];
+            if (has_value)
+                keep[(*n_keep)++] = start->args[++i];
+            continue;
+        }
+        /* left out, with the value that follows it */
+        if (k < 0 && i + 1 < start->n_args && start->args[i + 1][0] != '-')
+            value = start->args[i + 1];
+        if (used < n)
+            used += (size_t)snprintf(note + used, n - used, "%s%s%s%s", used ? ", " : "", a,
+                                     value ? " " : "", value ? value : "");
+        if (value)
+            i++;
+    }
+    /* nothing of the stream reaches the terminal as a control byte */
+    for (char *p = note; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = '?';
+}
+
 int cli_replay_options(int argc, char **argv, const char *name, const struct recording *rec,
                        struct cli_options *o)
 {
@@ -240,20 +339,29 @@ int cli_replay_options(int argc, char **argv, const char *name, const struct rec
                 name);
         return CLI_EXIT_USAGE;
     }
-    /* the recorded options first, so those given now take precedence */
-    const int n = argc + rec->start.n_args;
-    char **args = calloc((size_t)n + 1, sizeof *args);
-    if (!args) {
+    /* the recorded options first, so those given now take precedence;
+     * those that name a file are left out and said on the screen */
+    char **keep = calloc((size_t)rec->start.n_args + 1, sizeof *keep);
+    char **args = calloc((size_t)argc + (size_t)rec->start.n_args + 1, sizeof *args);
+    if (!args || !keep) {
+        free(keep);
+        free(args);
         fprintf(stderr, "%s: out of memory\n", prog);
         return EXIT_FAILURE;
     }
+    char note[sizeof o->stream_note];
+    int n_keep;
+    start_filter(&rec->start, keep, &n_keep, note, sizeof note);
+    const int n = argc + n_keep;
     args[0] = argv[0];
-    for (int i = 0; i < rec->start.n_args; i++)
-        args[1 + i] = rec->start.args[i];
+    for (int i = 0; i < n_keep; i++)
+        args[1 + i] = keep[i];
     for (int i = 1; i < argc; i++)
-        args[rec->start.n_args + i] = argv[i];
+        args[n_keep + i] = argv[i];
     const int rc = cli_parse(n, args, o);
     free(args); /* o points into argv and the recording, not into args */
+    free(keep);
+    memcpy(o->stream_note, note, sizeof note);
     if (rc == CLI_CONTINUE && o->step && !o->lesson) {
         fprintf(stderr, "%s: --step needs --lesson N|FILE (%s does not name a lesson)\n", prog,
                 name);

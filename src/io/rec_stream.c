@@ -22,6 +22,7 @@ void rec_stream_free(struct rec_stream *s)
 {
     rec_free(&s->rec);
     s->rd.cap = 0;
+    s->rd.state_cap = 0;
 }
 
 /* A message quotes the line it stopped at: no control bytes from the
@@ -180,12 +181,18 @@ static bool ready(int fd)
     return poll(&p, 1, 0) > 0;
 }
 
-/* What happened to the path: removed, or another file put there. */
+/* What happened to the path: removed, or another file put there (also
+ * after the teacher's session ended: the teacher may start again). */
 static void check_path(struct rec_follow *f)
 {
-    if (f->pipe || f->state != REC_FOLLOW_LIVE)
+    if (f->pipe || (f->state != REC_FOLLOW_LIVE && f->state != REC_FOLLOW_ENDED))
         return;
     struct stat st;
+    if (f->state == REC_FOLLOW_ENDED) {
+        if (stat(f->path, &st) == 0 && (st.st_dev != f->dev || st.st_ino != f->ino))
+            f->state = REC_FOLLOW_REPLACED;
+        return;
+    }
     if (stat(f->path, &st) != 0)
         f->state = REC_FOLLOW_GONE;
     else if (st.st_dev != f->dev || st.st_ino != f->ino)
@@ -198,6 +205,10 @@ int rec_follow_poll(struct rec_follow *f, double now, size_t max)
 {
     if (f->s.failed)
         return -1;
+    if (f->state == REC_FOLLOW_ENDED) {
+        check_path(f);
+        return 0;
+    }
     if (f->fd < 0 || (f->state != REC_FOLLOW_LIVE && f->state != REC_FOLLOW_REPLACED &&
                       f->state != REC_FOLLOW_GONE))
         return 0;

@@ -84,12 +84,41 @@ static int fail_at(struct mha_error *err, const char *name, int line, const char
     return -1;
 }
 
+/* "# state ...": merged into the state after the events so far (one kept
+ * a place, so they take no more room than the events do). */
+static int state_line(struct rec_reader *rd, const char *text, const char *name,
+                      struct mha_error *err)
+{
+    struct recording *out = rd->out;
+    if (out->n_states == 0 || out->states[out->n_states - 1].at != out->n) {
+        if (out->n_states == rd->state_cap) {
+            const int cap = rd->state_cap ? 2 * rd->state_cap : 16;
+            struct rec_state_at *g = realloc(out->states, (size_t)cap * sizeof *g);
+            if (!g)
+                return fail_at(err, name, rd->line, "out of memory%s", "");
+            out->states = g;
+            rd->state_cap = cap;
+        }
+        struct rec_state_at *e = &out->states[out->n_states];
+        if (out->n_states)
+            e->s = out->states[out->n_states - 1].s;
+        else
+            rec_state_clear(&e->s);
+        e->at = out->n;
+        out->n_states++;
+    }
+    rec_state_merge(&out->states[out->n_states - 1].s, text);
+    return 1;
+}
+
 /* A line that is not a key: blank, a comment, the first line, or one of
  * a version 2 recording's start lines.  1 when it was one of them, 0 when it
  * is an event to parse, -1 with err. */
 static int other_line(struct rec_reader *rd, const char *s, const char *name, struct mha_error *err)
 {
     struct recording *out = rd->out;
+    if (rd->header && !strncmp(s, REC_STATE_PREFIX, strlen(REC_STATE_PREFIX)))
+        return state_line(rd, s + strlen(REC_STATE_PREFIX), name, err);
     if (!*s || *s == '#')
         return 1;
     if (!rd->header) {
@@ -182,11 +211,24 @@ int rec_reader_line(struct rec_reader *rd, char *s, const char *name, struct mha
     return 1;
 }
 
+/* What was read of a recording that is refused. */
+static void drop_events(struct recording *out)
+{
+    free(out->events);
+    out->events = NULL;
+    out->n = 0;
+    free(out->states);
+    out->states = NULL;
+    out->n_states = 0;
+}
+
 static int parse_text(const char *text, const char *name, struct recording *out,
                       struct mha_error *err)
 {
     out->events = NULL;
     out->n = 0;
+    out->states = NULL;
+    out->n_states = 0;
     out->version = 0;
     struct rec_reader rd = {.out = out};
     const char *p = text;
@@ -195,25 +237,19 @@ static int parse_text(const char *text, const char *name, struct recording *out,
         size_t len = nl ? (size_t)(nl - p) : strlen(p);
         char buf[REC_MAX_LINE];
         if (len >= sizeof buf) {
-            free(out->events);
-            out->events = NULL;
-            out->n = 0;
+            drop_events(out);
             return fail_at(err, name, rd.line + 1, "line is too long%s", "");
         }
         memcpy(buf, p, len);
         buf[len] = '\0';
         p = nl ? nl + 1 : p + len;
         if (rec_reader_line(&rd, buf, name, err) < 0) {
-            free(out->events);
-            out->events = NULL;
-            out->n = 0;
+            drop_events(out);
             return -1;
         }
     }
     if (!rd.header) {
-        free(out->events);
-        out->events = NULL;
-        out->n = 0;
+        drop_events(out);
         return fail_at(err, name, rd.line ? rd.line : 1, "the recording is empty (no \"%s\" line)",
                        REC_MAGIC);
     }
@@ -410,6 +446,9 @@ void rec_free(struct recording *r)
     free(r->events);
     r->events = NULL;
     r->n = 0;
+    free(r->states);
+    r->states = NULL;
+    r->n_states = 0;
     rec_start_free(&r->start);
 }
 

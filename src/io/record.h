@@ -36,6 +36,7 @@
 #include <stdio.h>
 
 #include "engine/mha_error.h"
+#include "io/rec_state.h"
 
 /* Keys that are not characters live above the Unicode range. */
 enum rec_key {
@@ -65,8 +66,8 @@ enum rec_key {
 
 #define REC_MAX_EVENTS 100000
 #define REC_MAX_SECONDS (24.0 * 3600.0)
-/* A recording is read no further than this (100000 keys fit in a quarter
- * of it): reading stops at the first bad line, a line holding a NUL byte,
+/* A recording is read no further than this (100000 keys with a state line
+ * each fit in under half of it): reading stops at the first bad line, a line holding a NUL byte,
  * or the line this many bytes fall in, and the message names that line. */
 #define REC_MAX_BYTES ((size_t)8 << 20)
 
@@ -93,9 +94,19 @@ struct rec_start {
     int rows, cols; /* the terminal's size; 0 when not recorded */
 };
 
+/* The teacher's whole state once the first at events have been played
+ * (rec_state.h): one a place, the last state line there merged into the
+ * ones before. */
+struct rec_state_at {
+    int at;
+    struct rec_state s;
+};
+
 struct recording {
     struct rec_event *events;
     int n;
+    struct rec_state_at *states; /* in order of at; none in a keys-only recording */
+    int n_states;
     int version; /* 1: keys only, 2: with its start */
     struct rec_start start;
     /* "" or what was left out while reading: a last line cut short (a
@@ -117,6 +128,7 @@ struct rec_reader {
     int line;              /* lines read */
     bool header;           /* the first line was read */
     double last;           /* the time of the last event */
+    int state_cap;         /* states allocated in out */
 };
 /* One line s (without its newline; changed in place): 1 when it was an
  * event (out->n grew), 0 for any other good line, -1 with err naming the

@@ -63,6 +63,8 @@ struct ui_options {
     struct rec_follow *follow; /* main.c: --follow: the teacher's keys as they come (the
                                   caller keeps it and its events across UI_RUN_AGAIN) */
     bool keys_from_tty;        /* read keys from /dev/tty (--follow -: stdin is the stream) */
+    const char *stream_note;   /* the recording's start options that name a file, left out
+                                  (said on the screen), or NULL */
 
     /* The training screen (main.c: --train TASK on a terminal, --compare). */
     const struct trun_setup *train; /* open on it (ex may be NULL then), or NULL */

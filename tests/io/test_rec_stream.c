@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "io/rec_stream.h"
+#include "io/view_desc.h"
 #include "test_tmp.h"
 
 static const char *session = "mha-explorer-recording 2\n"
@@ -227,6 +228,72 @@ START_TEST(test_follow_fifo_and_refusals)
 }
 END_TEST
 
+/* State lines: each merged into the whole after the events before it (one
+ * kept a place), written as what changed, skipped as comments by a reader
+ * that does not know them, and a keys-only recording has none. */
+START_TEST(test_state_lines)
+{
+    struct rec_state a, b;
+    rec_state_clear(&a);
+    rec_state_merge(&a, "lesson=07-attention.md step=2 stage=4 view=heads present=1 heads=3 "
+                        "seed=42 causal=0 scale=1 future=9 step=x");
+    ck_assert_str_eq(a.lesson, "07-attention.md");
+    ck_assert_int_eq(a.step, 2); /* "step=x" does not read: the last good value stays */
+    ck_assert_int_eq(a.stage, 4);
+    ck_assert_str_eq(mha_view_name((enum mha_view)a.view), "heads");
+    ck_assert_int_eq(a.present, 1);
+    ck_assert_int_eq(a.autoplay, -1); /* not named: unknown */
+    ck_assert_int_eq((int)a.seed, 42);
+    rec_state_merge(&a, "lesson=../x.md"); /* a path is no lesson name */
+    rec_state_merge(&a, "lesson=..");
+    ck_assert_str_eq(a.lesson, "07-attention.md");
+
+    /* written as what changed, read back into the same whole */
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    b = a;
+    b.step = 3;
+    b.autoplay = 1;
+    ck_assert_int_eq(rec_state_write(f, NULL, &a), 0);
+    ck_assert_int_eq(rec_state_write(f, &a, &b), 0);
+    ck_assert_int_eq(rec_state_write(f, &b, &b), 0); /* nothing changed: no line */
+    fclose(f);
+    ck_assert_ptr_nonnull(strstr(buf, "\n# state step=3 autoplay=1\n"));
+    ck_assert_int_eq(
+        (int)(strchr(buf, '\n') - buf + 1) + (int)strlen("# state step=3 autoplay=1\n"), (int)len);
+
+    /* in a recording: the state after each place, the last line there winning */
+    char text[1024];
+    snprintf(text, sizeof text,
+             "mha-explorer-recording 2\n# at 0\n%s0.1 space\n# state step=1\n# state step=2\n"
+             "0.2 space\n0.3 space\n# state step=4 stage=2\n",
+             buf);
+    free(buf);
+    struct rec_stream s;
+    rec_stream_init(&s, "class.rec");
+    ck_assert_int_eq(FEED(&s, text), 3);
+    ck_assert_int_eq(s.rec.n_states, 3);
+    ck_assert_int_eq(s.rec.states[0].at, 0);
+    ck_assert_int_eq(s.rec.states[0].s.step, 3);
+    ck_assert_int_eq(s.rec.states[1].at, 1);
+    ck_assert_int_eq(s.rec.states[1].s.step, 2);
+    ck_assert_str_eq(s.rec.states[1].s.lesson, "07-attention.md");
+    ck_assert_int_eq(s.rec.states[2].at, 3);
+    ck_assert_int_eq(s.rec.states[2].s.stage, 2);
+    ck_assert_int_eq(s.rec.states[2].s.heads, 3);
+    rec_stream_free(&s);
+
+    /* keys only: none */
+    struct recording r;
+    struct mha_error err;
+    ck_assert_int_eq(rec_parse("mha-explorer-recording 1\n0.1 right\n", "k.rec", &r, &err), 0);
+    ck_assert_int_eq(r.n_states, 0);
+    ck_assert_int_eq(r.n, 1);
+    rec_free(&r);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("rec_stream");
@@ -237,6 +304,7 @@ int main(void)
     tcase_add_test(tc, test_cap);
     tcase_add_test(tc, test_follow_file);
     tcase_add_test(tc, test_follow_fifo_and_refusals);
+    tcase_add_test(tc, test_state_lines);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

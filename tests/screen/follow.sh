@@ -8,55 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 cd "$WORK/cwd"
 
-# session NAME W H COMMAND...: a terminal of its own on the test's server
-session() {
-    local name=$1 w=$2 h=$3
-    shift 3
-    {
-        echo "export TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8"
-        echo "export XDG_STATE_HOME='$WORK/state'"
-        printf 'cd %q\n' "$WORK/cwd"
-        printf '%s\n' "$*"
-        echo "echo EXPLORER-EXITED"
-        echo "sleep 600"
-    } >"$WORK/$name.sh"
-    T new-session -d -s "$name" -x "$w" -y "$h" "bash '$WORK/$name.sh'" 2>/dev/null ||
-        { sleep 0.3; T new-session -d -s "$name" -x "$w" -y "$h" "bash '$WORK/$name.sh'"; }
-}
-cap() { T capture-pane -p -t "$1"; }
-# the stage line's "N · Name"
-stage_of() { cap "$1" | sed -n 2p | grep -oP '^\d · \w+'; }
-
-# wait_in NAME TEXT [seconds]
-wait_in() {
-    local name=$1 text=$2 limit=${3:-10} i=0
-    while [ $i -lt $((limit * 20)) ]; do
-        cap "$name" | grep -qF -- "$text" && pass && return 0
-        sleep 0.05
-        i=$((i + 1))
-    done
-    echo "---- $name ----"
-    cap "$name"
-    fail "$name: \"$text\" did not appear within ${limit}s"
-}
-
-# same_stage NAME...: every follower shows the teacher's stage within 3 s
-same_stage() {
-    local want name i
-    want=$(stage_of teach)
-    for name in "$@"; do
-        i=0
-        while [ "$(stage_of "$name")" != "$want" ] && [ $i -lt 60 ]; do
-            sleep 0.05
-            i=$((i + 1))
-        done
-        [ "$(stage_of "$name")" = "$want" ] || {
-            cap "$name"
-            fail "$name shows \"$(stage_of "$name")\", the teacher \"$want\""
-        }
-        pass
-    done
-}
+. "$SRC_ROOT/tests/screen/follow_lib.sh"
 
 EXEQ=$(printf '%q' "$EXE")
 session teach 100 30 "$EXEQ --record class.rec"
@@ -102,6 +54,10 @@ pass
 # the teacher leaves: the students keep the last screen and are told
 last=$(stage_of teach)
 T send-keys -t teach q
+wait_in teach "Stop recording and quit?" 3
+# the teacher's q reached the class as a key: no follower was asked
+for s in a b d; do cap "$s" | grep -qF "Stop recording" && fail "$s was asked"; pass; done
+T send-keys -t teach q
 wait_in teach EXPLORER-EXITED
 for s in a b d; do
     wait_in "$s" "the teacher's session ended" 3
@@ -130,6 +86,8 @@ done
 [ -n "$(step_of tt)" ] && [ "$(step_of tt)" = "$(step_of ts)" ] ||
     fail "the teacher paused at step $(step_of tt), the student at $(step_of ts)"
 pass
+T send-keys -t tt q
+wait_in tt "Stop recording and quit?" 3
 T send-keys -t tt q
 T kill-session -t ts
 

@@ -208,3 +208,11 @@ quit_lesson() {
     keys q
     wait_exit 0
 }
+
+# quit_recording: q on an explorer that records asks first (or the checkpoint
+# asks: one question a q); the second q quits.
+quit_recording() {
+    keys q
+    wait_for "q again quits" 5
+    keys q
+}

@@ -30,7 +30,7 @@ settle "$before"
 top >"$WORK/recorded"
 status_line=$(screen | tail -1)
 check "the cursor is on a cell" test "$(grep -c '^[0-9]*:' "$WORK/recorded")" -ge 2
-keys q
+quit_recording
 wait_exit 0
 T kill-server
 check "the recording starts with its header" bash -c "head -1 '$REC' | grep -qx 'mha-explorer-recording 2'"

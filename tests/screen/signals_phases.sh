@@ -78,7 +78,7 @@ for sig in INT TERM; do
     want=$([ $sig = INT ] && echo 130 || echo 143)
     start 80 24 -- --record "$WORK/h/rec-$sig"
     wait_for "? help"
-    keys q
+    quit_recording
     wait_gone "? help"
     sleep 0.5 # in the held-up fsync now
     pkill -$sig -f -- "^$EXE --record $WORK/h/rec-$sig" || fail "no program to signal: $(pgrep -af mha-explorer)"

@@ -30,7 +30,7 @@ keys G
 wait_for "The model as it is now"
 sleep 0.3
 body >"$WORK/recorded"
-keys q
+quit_recording
 wait_exit 0
 T kill-server
 check "five keys recorded" test "$(grep -cE '^[0-9]+\.[0-9]{3} ' "$REC")" -eq 5

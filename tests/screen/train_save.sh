@@ -86,7 +86,7 @@ wait_for "Saved the model at step 40 to r.json."
 sleep 1.5 # the replay's message stays as long before the next key
 keys Left
 wait_for "Checkpoint at step"
-keys q
+quit_recording
 wait_exit 0
 rm -f r.json
 start 100 30 -- --replay s.rec

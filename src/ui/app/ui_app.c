@@ -245,16 +245,20 @@ int ui_run(struct mha_example *ex, const struct ui_options *opt)
     app->record_ctx = opt->record_ctx;
     app->record_error = opt->record_error;
     app->follow = opt->follow;
+    app->follow_quiet = -1;
     app->keys_from_tty = opt->keys_from_tty;
     app->replay.rec = opt->replay;
     snprintf(app->replay.name, sizeof app->replay.name, "%s",
              opt->replay_name ? opt->replay_name : "the recording");
     app->replay.speed = opt->speed > 0.0 ? opt->speed : 1.0;
-    char ldir[4096], adir[4096], warning[600];
+    char ldir[4096], adir[4096], warning[600] = "";
+    /* following or replaying, the lessons are the teacher's: the student's
+     * progress is read only once they go their own way (ui_viewer_own) */
+    const bool viewer = opt->follow || (opt->replay && opt->bench_frames <= 0);
     ui_lessons_init(&app->les,
                     opt->lessons_dir ? opt->lessons_dir : data_path("lessons", ldir, sizeof ldir),
                     opt->assets_dir ? opt->assets_dir : data_path("assets", adir, sizeof adir),
-                    warning, (int)sizeof warning);
+                    viewer ? NULL : warning, (int)sizeof warning);
     if (opt->lesson_walk) { /* a walk reads the lessons and keeps no progress */
         progress_free(app->les.progress);
         app->les.progress = NULL;
@@ -269,7 +273,8 @@ int ui_run(struct mha_example *ex, const struct ui_options *opt)
     }
     if (warning[0])
         ui_state_say(&app->st, true, "%s", warning);
-    ui_train_lesson_sync(app); /* a lesson that opens on a step that trains */
+    app->stream_note = opt->stream_note; /* said once the screen is up (ui_record_begin) */
+    ui_train_lesson_sync(app);           /* a lesson that opens on a step that trains */
 
     int frames = opt->bench_frames;
     const char *env = getenv("MHA_UI_BENCH_FRAMES");

@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "io/rec_stream.h"
+#include "ui/app/ui_modes.h"
+#include "ui/modes/ui_keymaps.h"
 #include "train/trun_ring.h"
 
 /* The teacher's events at most applied between two looks at the keys:
@@ -45,16 +47,27 @@ bool ui_follow_tick(struct ui_app *app, double now)
     if (!f)
         return false;
     const int was = app->follow_seen; /* what was said last (0: live) */
-    const bool was_quiet = now - f->last_data >= REC_QUIET_AFTER;
     rec_follow_poll(f, now, READ_AT_ONCE);
     app->follow_seen = (int)f->state;
-    bool changed = (int)f->state != was || (now - f->last_data >= REC_QUIET_AFTER) != was_quiet;
+    /* the quiet seconds the status line says, against what it said last:
+     * a teacher who stopped without "# end" is told within a poll of
+     * REC_QUIET_AFTER, though nothing else redraws */
+    const int quiet = f->state == REC_FOLLOW_LIVE && now - f->last_data >= REC_QUIET_AFTER
+                          ? (int)(now - f->last_data)
+                          : -1;
+    bool changed = (int)f->state != was || quiet != app->follow_quiet;
+    app->follow_quiet = quiet;
     if (app->detached)
         return changed;
+    const int states_before = app->follow_state;
+    ui_teacher_state(app, &f->s.rec, &app->follow_state, app->follow_next); /* before a key */
     for (int n = 0; app->follow_next < f->s.rec.n && n < CATCH_UP_EVENTS; n++) {
         apply(app, &f->s.rec.events[app->follow_next++]);
+        /* then where the key took the teacher, whatever it did here */
+        ui_teacher_state(app, &f->s.rec, &app->follow_state, app->follow_next);
         changed = true;
     }
+    changed = changed || app->follow_state != states_before;
     /* between the teacher's keys the training runs to the teacher's clock
      * (ui_train_session_ms gives it), with the loop's other timers */
     if ((int)f->state != was) {
@@ -73,6 +86,7 @@ static void detach(struct ui_app *app, double now)
 {
     app->detach_offset = app->follow->s.clock - (now - app->record_start);
     app->detached = true;
+    ui_viewer_own(app);
     ui_state_say(&app->st, false,
                  "Exploring on your own: the teacher's keys wait. F rejoins the teacher.");
 }
@@ -81,10 +95,13 @@ bool ui_follow_key(struct ui_app *app, int key, bool is_char, double now)
 {
     if (!app->follow || (!is_char && key == KEY_RESIZE))
         return false;
-    /* keys typed into a prompt or a checkpoint are the student's words */
+    const int act = ui_keymap_action(&ui_keymap_follow, ui_mode_keycode(key, is_char), -1);
+    /* q asks on the main screen (elsewhere it closes what is open); F is
+     * the follower's in every mode but a ':' or '/' line being typed */
     const bool main_screen =
         app->modes.n <= 1 /* no mode over the main screen */ && !app->lay.too_small;
-    if (main_screen && is_char && (key == 'q' || key == 'Q')) {
+    const bool typing = ui_modes_top(app) == &ui_mode_prompt;
+    if (act == UI_FOLLOW_QUIT && main_screen) {
         if (app->quit_armed) {
             app->st.quit = true;
             return true;
@@ -96,18 +113,20 @@ bool ui_follow_key(struct ui_app *app, int key, bool is_char, double now)
         ui_app_reflow(app, app->rows, app->cols);
         return true;
     }
-    if (app->quit_armed) { /* the key after that q only answers it */
+    if (app->quit_armed && main_screen) { /* the key after that q only answers it */
         app->quit_armed = false;
         ui_state_say(&app->st, false, "Staying.");
         ui_app_reflow(app, app->rows, app->cols);
         return true;
     }
-    if (main_screen && is_char && key == 'F') {
+    if (act == UI_FOLLOW_REJOIN && !typing) {
+        app->quit_armed = false;
         if (app->detached || app->follow->state == REC_FOLLOW_REPLACED)
             app->rejoin =
                 true; /* the loop ends; the caller starts again from the teacher's start */
         else
             ui_state_say(&app->st, false, "Following the teacher already.");
+        ui_app_reflow(app, app->rows, app->cols);
         return true;
     }
     if (!app->detached)

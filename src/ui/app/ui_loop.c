@@ -82,6 +82,7 @@ void ui_app_play_event(struct ui_app *app, const struct rec_event *e)
         ui_app_reflow(app, app->rows, app->cols);
     int key;
     bool is_char;
+    app->streamed = true; /* it writes, reads and copies nothing (ui_stream_refuses) */
     if (rec_key_is_mouse(e->key)) {
         const MEVENT ev = ui_record_mouse_event(e->key, e->y, e->x);
         if (!app->lay.too_small)
@@ -89,17 +90,21 @@ void ui_app_play_event(struct ui_app *app, const struct rec_event *e)
     } else if (ui_rec_to_curses(e->key, &key, &is_char)) {
         ui_app_feed(app, key, is_char);
     }
+    app->streamed = false;
     app->st.quit = false; /* a replay never closes the explorer */
 }
 
 /* Write a typed key to the recording (not the one that quits: a replay
- * ends with the explorer open); a failure stops the recording and says so. */
+ * ends with the explorer open, nor a q that asked for a second one: no
+ * follower is asked because of it); a failure stops the recording and says
+ * so. */
 static void record(struct ui_app *app, int key, bool is_char, double now)
 {
     const int code = ui_rec_from_curses(key, is_char);
-    if (!app->record || code < 0 || code == REC_KEY_RESIZE || app->st.quit)
+    if (!app->record || code < 0 || code == REC_KEY_RESIZE || app->st.quit || app->quit_armed)
         return;
     ui_record_write(app, now - app->record_start, code);
+    ui_record_state(app); /* where the key took the screen */
 }
 
 /* A typed key while a replay plays: q quits, Esc stops the replay, any
@@ -111,6 +116,7 @@ static void replay_control(struct ui_app *app, int key, bool is_char, double now
         app->st.quit = true;
     } else if (is_char && key == 27) {
         ui_replay_stop(r);
+        ui_viewer_own(app);
         ui_state_say(&app->st, false, "Replay stopped after %d of %d keys; the explorer is yours.",
                      r->next, r->rec->n);
     } else {
@@ -130,25 +136,32 @@ static bool timers(struct ui_app *app, double now)
     ui_record_tick(app, now);
     struct ui_replay *r = &app->replay;
     int rk;
+    if (r->active && r->next == 0 && app->replay_state == 0)
+        ui_teacher_state(app, r->rec, &app->replay_state, 0); /* where it started */
     while (ui_replay_due(r, now, &rk)) {
         ui_app_play_event(app, &r->rec->events[r->next - 1]);
+        ui_teacher_state(app, r->rec, &app->replay_state, r->next);
         changed = true;
     }
     if (r->active && ui_replay_finished(r)) {
         r->active = false;
+        ui_viewer_own(app);
         ui_state_say(&app->st, false,
-                     "The replay finished: %d keys from %s%s. The explorer is yours.", r->rec->n,
-                     r->name,
-                     r->rec->warning[0] ? " (its last line was cut short and left out)" : "");
+                     "The replay finished: %d keys from %s%s. The explorer is yours.%s%s%s",
+                     r->rec->n, r->name,
+                     r->rec->warning[0] ? " (its last line was cut short and left out)" : "",
+                     app->stream_note ? " Not opened here: " : "",
+                     app->stream_note ? app->stream_note : "", app->stream_note ? "." : "");
         ui_app_reflow(app, app->rows, app->cols);
         changed = true;
     }
-    if (!app->lay.too_small && ui_app_autoplay(app, now))
+    if (!app->lay.too_small && !ui_autoplay_is_teachers(app) && ui_app_autoplay(app, now))
         changed = true;
     if (ui_train_timers(app, ui_train_session_ms(app, now), false)) {
         ui_app_reflow(app, app->rows, app->cols);
         changed = true;
     }
+    ui_record_state(app); /* autoplay's moves and training's, as they happen */
     return changed;
 }
 
@@ -317,6 +330,7 @@ int ui_app_interactive(struct ui_app *app)
                 if (!app->lay.too_small)
                     ui_app_mouse_event(app, &ev);
                 ui_record_mouse(app, now - app->record_start, &ev);
+                ui_record_state(app);
             }
             dirty = true;
             continue;

@@ -46,8 +46,13 @@ const struct ui_mode *ui_modes_top(const struct ui_app *app)
 bool ui_modes_key(struct ui_app *app, int key, bool is_char)
 {
     ui_modes_sync(app);
+    const bool armed = app->quit_armed;
+    app->quit_armed = false; /* a q that asks for a second one holds only for the next key */
     for (int i = app->modes.n - 1; i >= 0; i--) {
         const struct ui_mode *m = app->modes.modes[i];
+        if (m == &ui_mode_main)
+            app->quit_armed = armed; /* the main screen, while recording, decides about a
+                                        second q */
         if (m->key && m->key(app, key, is_char))
             return true;
     }

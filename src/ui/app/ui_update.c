@@ -448,6 +448,17 @@ static bool main_key(struct ui_app *app, int key, bool is_char)
     const enum ui_action act = ui_key_action_in(key, st->focus, app->les.l != NULL);
     const bool moves = act == UI_ACT_UP || act == UI_ACT_DOWN || act == UI_ACT_LEFT ||
                        act == UI_ACT_RIGHT || act == UI_ACT_REDRAW;
+    /* recording (a class may follow), q asks once; a key of a stream never asks */
+    const bool ask = act == UI_ACT_QUIT && app->record && !app->streamed && !app->quit_armed &&
+                     !app->les.l; /* in a lesson q leaves the lesson, no more */
+    app->quit_armed = false;
+    if (ask) {
+        app->quit_armed = true;
+        ui_state_say(st, false,
+                     "Stop recording and quit? q again quits (a class sees the end); any other key "
+                     "goes on.");
+        return true;
+    }
     if (!moves)
         st->msg[0] = '\0';
     apply(app, act, key);

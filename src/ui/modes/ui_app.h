@@ -58,6 +58,10 @@ struct ui_app {
     bool record_failed;                  /* a write failed: the recording stopped there */
     int *record_error;                   /* the caller's: that write's errno goes there */
     double record_mark;                  /* when the recording last had a line ("# at") */
+    struct rec_state record_state;       /* the state last written ("# state") */
+    bool record_state_written;           /* the first state line was written */
+    int follow_state;                    /* the teacher's next state to apply (follow) */
+    int replay_state;                    /* the recording's next state to apply (replay) */
     void (*record_started)(void *ctx);   /* the caller's: the start lines are written */
     void *record_ctx;
 
@@ -65,9 +69,12 @@ struct ui_app {
     struct rec_follow *follow;  /* the caller's; NULL: not following */
     int follow_next;            /* the teacher's next event to apply */
     int follow_seen;            /* the stream's state last said (enum rec_follow_state) */
+    int follow_quiet;           /* the teacher's quiet seconds last said; -1: not quiet */
     bool detached;              /* exploring on one's own: the teacher's keys wait */
     double detach_offset;       /* seconds the teacher's clock was ahead at the detach */
     bool rejoin;                /* F: the loop ends and the caller starts again */
+    bool streamed;              /* the key being applied is the teacher's or a replay's */
+    const char *stream_note;    /* the start's options that name a file, not opened, or NULL */
     bool keys_from_tty;         /* keys come from /dev/tty (the stream is standard input) */
     bool (*keys_waiting)(void); /* the terminal has a key not read yet (NULL off screen):
                                    training's parts stop for it (trun's interrupt) */
@@ -173,6 +180,26 @@ void ui_follow_status(const struct ui_app *app, double now, char *buf, size_t n)
 /* The teacher's clock in seconds (following), or the follower's own
  * clock carried on from it (exploring). */
 double ui_follow_clock(const struct ui_app *app, double now);
+/* A key of the stream (--follow or --replay) never writes or reads a file,
+ * sets the clipboard or loads a path on the student's machine: true when
+ * the key being applied is one (app->streamed), after saying what the
+ * teacher did ("exported the stage (e)") and that the student's own key
+ * does it; false for the student's own keys. */
+bool ui_stream_refuses(struct ui_app *app, const char *did);
+/* A follower who detaches, or a replay that stopped or finished: the
+ * student's own progress is read now and kept from here on. */
+void ui_viewer_own(struct ui_app *app);
+/* The teacher's state after `played` events of rec (rec_state.h), from
+ * *next on: the last one reached is applied (lesson and step by index,
+ * stage, view, presenter, autoplay, the example's settings), so the screen
+ * is where the teacher's was whatever the keys did here. */
+void ui_teacher_state(struct ui_app *app, const struct recording *rec, int *next, int played);
+/* The state of the screen as a state line carries it, and the line for
+ * what changed since the last one, to the recording (ui_record.c). */
+void ui_record_state(struct ui_app *app);
+/* A follower or a replay of a recording with state lines: autoplay's moves
+ * come as the teacher's state, not from a timer of its own. */
+bool ui_autoplay_is_teachers(const struct ui_app *app);
 /* The recording's "# at" lines, every REC_MARK_EVERY seconds without a
  * line, and its "# end" when the explorer closes (ui_record.c). */
 void ui_record_tick(struct ui_app *app, double now);

@@ -60,17 +60,23 @@ void ui_app_link(struct ui_app *app)
     char *command, note[256], text[600];
     if (!make_link(app, &command, note, sizeof note))
         return;
-    const bool copied = ui_clip_osc52(command);
+    /* the stream's :link shows the line; the clipboard is the student's */
+    const bool copied = !app->streamed && ui_clip_osc52(command);
     snprintf(text, sizeof text, "%s%s%s%s", note[0] ? "It cannot say everything: " : "", note,
              note[0] ? ". " : "",
              copied ? "Copied to the clipboard where the terminal allows it (OSC 52). "
                       ":link FILE writes it to a file."
                     : ":link FILE writes it to a file.");
     ui_popup_open(app, "The command line that reopens this screen", command, text);
-    ui_state_say(&app->st, false, "%s",
-                 copied ? "The link is on the clipboard if the terminal "
-                          "lets programs put it there."
-                        : "");
+    if (app->streamed)
+        ui_state_say(&app->st, false, "%s",
+                     app->follow ? "The teacher's :link (not copied to your clipboard)."
+                                 : "The recording's :link (not copied to your clipboard).");
+    else
+        ui_state_say(&app->st, false, "%s",
+                     copied ? "The link is on the clipboard if the terminal "
+                              "lets programs put it there."
+                            : "");
 }
 
 /* ":link FILE": the command line into a new file, never over one. */
@@ -119,6 +125,8 @@ static int link_to_file(struct ui_app *app, const char *arg)
 int ui_cmd_link(struct ui_state *st, struct ui_app *app, const char *arg)
 {
     (void)st;
+    if (*arg && ui_stream_refuses(app, "wrote its :link to a file"))
+        return 0;
     if (*arg)
         return link_to_file(app, arg);
     ui_app_link(app);
@@ -128,6 +136,9 @@ int ui_cmd_link(struct ui_state *st, struct ui_app *app, const char *arg)
 void ui_app_export(struct ui_app *app, int fmt, const char *path)
 {
     struct ui_state *st = &app->st;
+    if (ui_stream_refuses(app, ui_train_on_screen(app) ? "exported the training screen"
+                                                       : "exported the stage"))
+        return;
     if (ui_train_on_screen(app)) {
         ui_train_export(app, fmt, path);
         return;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "io/paths.h"
 #include "ui/modes/ui_app.h"
@@ -95,6 +96,20 @@ int ui_cmd_load(struct ui_state *st, struct ui_app *app, const char *arg)
         return -1;
     }
     char path[PATH_MAX];
+    if (app && app->streamed) { /* a bundled example by name, never a path */
+        const size_t len = strlen(arg);
+        const bool has_ext = len > 5 && strcmp(arg + len - 5, ".json") == 0;
+        char did[PATH_MAX + 32];
+        snprintf(did, sizeof did, "loaded the file %s", arg);
+        if (strchr(arg, '/') || arg[0] == '~' || arg[0] == '.' || !assets_of(app) ||
+            snprintf(path, sizeof path, "%s/examples/%s%s", assets_of(app), arg,
+                     has_ext ? "" : ".json") >= (int)sizeof path ||
+            access(path, R_OK) != 0) {
+            ui_stream_refuses(app, did);
+            return 0;
+        }
+        return ui_state_load(st, path);
+    }
     if (ui_example_resolve(assets_of(app), arg, path, sizeof path) != 0) {
         char list[512];
         name_list(assets_of(app), list, sizeof list);

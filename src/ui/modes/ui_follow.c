@@ -7,10 +7,28 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "engine/mha.h"
+#include "engine/stages.h"
 #include "io/rec_stream.h"
+#include "io/view_desc.h"
+#include "train/trun.h"
 #include "ui/modes/ui_app.h"
 #include "ui/modes/ui_cmd.h"
+#include "ui/modes/ui_keymaps.h"
+
+/* A follower's own keys (app/ui_follow_apply.c switches on them); every
+ * other key of a follower's explores alone. */
+static const struct ui_keymap_row follow_rows[] = {
+    {{'F'},
+     "F",
+     UI_FOLLOW_REJOIN,
+     "rejoin the teacher from any screen (or a new file)",
+     "F rejoins the teacher"},
+    {{'q', 'Q'}, "q Q", UI_FOLLOW_QUIT, "main screen: asks; q again leaves the class", NULL},
+};
+const struct ui_keymap ui_keymap_follow = UI_KEYMAP("Following a teacher (--follow)", follow_rows);
 
 double ui_follow_clock(const struct ui_app *app, double now)
 {
@@ -38,6 +56,33 @@ void ui_follow_status(const struct ui_app *app, double now, char *buf, size_t n)
                  app->follow_next, app->follow_next == 1 ? "" : "s");
 }
 
+bool ui_stream_refuses(struct ui_app *app, const char *did)
+{
+    if (!app || !app->streamed)
+        return false;
+    if (app->follow)
+        ui_state_say(&app->st, false,
+                     "The teacher %s; nothing is written, read or copied here for the teacher "
+                     "(your own key does it, and leaves the teacher).",
+                     did);
+    else
+        ui_state_say(&app->st, false,
+                     "The recording %s; a replay writes, reads and copies nothing (Esc stops it, "
+                     "then your own key does it).",
+                     did);
+    return true;
+}
+
+void ui_viewer_own(struct ui_app *app)
+{
+    if (app->les.progress)
+        return;
+    char warning[600];
+    app->les.progress = progress_load(NULL, warning, sizeof warning);
+    if (warning[0])
+        ui_state_say(&app->st, true, "%s", warning);
+}
+
 int ui_cmd_class(struct ui_state *st, struct ui_app *app, const char *arg)
 {
     (void)arg;
@@ -55,4 +100,93 @@ int ui_cmd_class(struct ui_state *st, struct ui_app *app, const char *arg)
                  "mha-explorer --follow -)",
                  path, path);
     return 0;
+}
+
+bool ui_autoplay_is_teachers(const struct ui_app *app)
+{
+    if (app->follow)
+        return !app->detached;
+    return app->replay.active && app->replay.rec && app->replay.rec->n_states > 0;
+}
+
+/* The example's settings as the teacher had them, through the commands a
+ * student would type (each checks its own value). */
+static void same_settings(struct ui_app *app, const struct rec_state *s)
+{
+    const struct mha_example *ex = app->st.ex;
+    char cmd[64];
+    if (!ex || app->train)
+        return;
+    if (s->d_model > 0 && ex->d_model != s->d_model) {
+        snprintf(cmd, sizeof cmd, "d_model %d", s->d_model);
+        ui_app_command(app, cmd);
+    }
+    ex = app->st.ex;
+    if (s->heads > 0 && ex->heads != s->heads) {
+        snprintf(cmd, sizeof cmd, "heads %d", s->heads);
+        ui_app_command(app, cmd);
+    }
+    ex = app->st.ex;
+    if (s->seed >= 0 && app->st.generated && (long long)ex->seed != s->seed) {
+        snprintf(cmd, sizeof cmd, "seed %lld", s->seed);
+        ui_app_command(app, cmd);
+    }
+    ex = app->st.ex;
+    if (s->causal >= 0 && ex->causal != (s->causal != 0))
+        ui_app_command(app, s->causal ? "causal on" : "causal off");
+    ex = app->st.ex;
+    if (s->scale >= 0 && ex->scaled != (s->scale != 0))
+        ui_app_command(app, s->scale ? "scale on" : "scale off");
+}
+
+/* The teacher's lesson (a bundled one, by its file's name) and step. */
+static void same_lesson(struct ui_app *app, const struct rec_state *s)
+{
+    struct ui_lessons *ls = &app->les;
+    struct ui_state *st = &app->st;
+    if (!s->lesson[0] || !strcmp(s->lesson, "-"))
+        return;
+    if (!ls->l || strcmp(ls->id, s->lesson) != 0) {
+        char path[PATH_MAX];
+        if (snprintf(path, sizeof path, "%s/%s", ls->lessons_dir, s->lesson) >= (int)sizeof path ||
+            access(path, R_OK) != 0)
+            return; /* the teacher's own lesson file: the student may give --lesson FILE */
+        ls->menu_open = false;
+        if (ui_lesson_open(ls, st, path, s->step >= 0 ? s->step : 0) == 0)
+            ui_train_lesson_sync(app);
+        return;
+    }
+    if (s->step >= 0 && s->step != ls->step && s->step < ls->l->n_steps) {
+        ui_lesson_goto(ls, st, s->step);
+        ui_train_lesson_sync(app);
+    }
+}
+
+void ui_teacher_state(struct ui_app *app, const struct recording *rec, int *next, int played)
+{
+    int i = *next;
+    while (i < rec->n_states && rec->states[i].at <= played)
+        i++;
+    if (i == *next)
+        return;
+    *next = i;
+    const struct rec_state *s = &rec->states[i - 1].s;
+    same_lesson(app, s);
+    same_settings(app, s);
+    struct ui_state *st = &app->st;
+    if (s->view >= 0 && (int)st->view != s->view) {
+        char cmd[64];
+        snprintf(cmd, sizeof cmd, "view %s", mha_view_name((enum mha_view)s->view));
+        ui_app_command(app, cmd);
+    }
+    if (s->stage >= 0 && s->stage < MHA_STAGE_COUNT)
+        st->stage = s->stage;
+    if (s->present >= 0)
+        st->present = s->present != 0;
+    if (s->autoplay >= 0)
+        app->autoplay.on = s->autoplay != 0;
+    /* a --compare pane in focus (a click chose it at the teacher's size) */
+    if (app->train && s->pane >= 0 && s->pane < app->train->n_panes && s->pane != app->train->focus)
+        ui_train_focus(app, s->pane);
+    ui_app_reflow(app, app->rows, app->cols);
 }

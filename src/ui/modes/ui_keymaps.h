@@ -18,5 +18,9 @@ extern const struct ui_keymap ui_keymap_popup;   /* ui_popup.c */
 extern const struct ui_keymap ui_keymap_explain; /* ui_mode_panes.c */
 extern const struct ui_keymap ui_keymap_present; /* ui_mode_panes.c */
 extern const struct ui_keymap ui_keymap_train;   /* ui_train_keys.c */
+extern const struct ui_keymap ui_keymap_follow;  /* ui_follow.c */
+
+/* The follower's own actions (ui_keymap_follow). */
+enum ui_follow_act { UI_FOLLOW_REJOIN, UI_FOLLOW_QUIT };
 
 #endif

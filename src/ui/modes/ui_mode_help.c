@@ -16,9 +16,9 @@
 
 /* Every mode's table, in the order the help screen shows them. */
 const struct ui_keymap *const ui_keymaps[] = {
-    &ui_keymap_quiz_choice, &ui_keymap_quiz_number, &ui_keymap_menu,
-    &ui_keymap_prompt,      &ui_keymap_explain,     &ui_keymap_present,
-    &ui_keymap_popup,       &ui_keymap_help,        &ui_keymap_train,
+    &ui_keymap_quiz_choice, &ui_keymap_quiz_number, &ui_keymap_menu,  &ui_keymap_prompt,
+    &ui_keymap_explain,     &ui_keymap_present,     &ui_keymap_popup, &ui_keymap_help,
+    &ui_keymap_train,       &ui_keymap_follow,
 };
 const int ui_keymap_count = (int)(sizeof ui_keymaps / sizeof ui_keymaps[0]);
 
@@ -147,7 +147,8 @@ static const struct help_line more_help[] = {
     {"q Esc", "close the help, a pop-up, the lesson list or", false},
     {"", "the explain panel; leave the presenter's layout;", false},
     {"", "on the main screen q quits; while a checkpoint", false},
-    {"", "waits for a number, q asks for a second q", false},
+    {"", "waits for a number, or while recording, q asks", false},
+    {"", "for a second q (one question for each q)", false},
 };
 
 /* Lay the help out into out (room for max); returns the number of lines. */

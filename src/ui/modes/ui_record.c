@@ -11,7 +11,9 @@
 
 #include "ui/modes/ui_app.h"
 #include "io/rec_stream.h"
+#include "io/rec_state.h"
 #include "io/safe_file.h"
+#include "train/trun.h"
 #include "ui/state/ui_mode.h"
 
 /* The step the lesson opened on, as --step gives it (1-based), replacing
@@ -56,6 +58,46 @@ void ui_record_write(struct ui_app *app, double t, int code)
     app->record_mark = app->record_start + t;
     if (app->record && rec_write_event(app->record, t, code) != 0)
         stopped(app, errno);
+}
+
+static void state_now(const struct ui_app *app, struct rec_state *s)
+{
+    rec_state_clear(s);
+    const struct ui_lessons *ls = &app->les;
+    snprintf(s->lesson, sizeof s->lesson, "%s",
+             ls->l && strlen(ls->id) < sizeof s->lesson && !strpbrk(ls->id, " \t/") ? ls->id : "-");
+    s->step = ls->l ? ls->step : -1;
+    s->stage = app->st.stage;
+    s->view = (int)app->st.view;
+    s->present = app->st.present;
+    s->autoplay = app->autoplay.on;
+    const struct mha_example *ex = app->st.ex;
+    if (app->train)
+        s->pane = app->train->focus;
+    if (ex && !app->train) { /* a training run's model is the run's */
+        s->heads = ex->heads;
+        s->d_model = ex->d_model;
+        s->seed = app->st.generated ? (long long)ex->seed : -1;
+        s->causal = ex->causal;
+        s->scale = ex->scaled;
+    }
+}
+
+void ui_record_state(struct ui_app *app)
+{
+    if (!app->record)
+        return;
+    struct rec_state now;
+    state_now(app, &now);
+    if (app->record_state_written && rec_state_same(&now, &app->record_state))
+        return;
+    if (rec_state_write(app->record, app->record_state_written ? &app->record_state : NULL, &now) !=
+        0) {
+        stopped(app, errno);
+        return;
+    }
+    app->record_state = now;
+    app->record_state_written = true;
 }
 
 void ui_record_tick(struct ui_app *app, double now)
@@ -120,15 +162,29 @@ void ui_record_begin(struct ui_app *app)
             stopped(app, errno);
         else if (app->record_started)
             app->record_started(app->record_ctx);
+        ui_record_state(app); /* where the session starts */
     }
+    char note[800] = "";
+    if (app->stream_note)
+        snprintf(note, sizeof note,
+                 "The %s started with %s: not opened here (give it on your own command line to "
+                 "open it). ",
+                 app->follow ? "teacher" : "recording", app->stream_note);
     const struct recording *rec = app->replay.rec;
-    if (!rec)
+    if (!rec) {
+        if (note[0]) {
+            ui_state_say(&app->st, false, "%s", note);
+            ui_app_reflow(app, LINES, COLS); /* the message line may need more lines */
+        }
         return;
+    }
     char size[160] = "";
     if (rec->start.rows > 0 && (rec->start.rows != LINES || rec->start.cols != COLS))
         snprintf(size, sizeof size,
                  "Recorded in a %dx%d terminal, replayed in %dx%d: the screen may differ. ",
                  rec->start.cols, rec->start.rows, COLS, LINES);
-    if (size[0] || rec->warning[0])
-        ui_state_say(&app->st, rec->warning[0] != '\0', "%s%s", size, rec->warning);
+    if (size[0] || rec->warning[0] || note[0]) {
+        ui_state_say(&app->st, rec->warning[0] != '\0', "%s%s%s", note, size, rec->warning);
+        ui_app_reflow(app, LINES, COLS);
+    }
 }

@@ -16,7 +16,8 @@ void ui_lessons_init(struct ui_lessons *ls, const char *lessons_dir, const char 
     memset(ls, 0, sizeof *ls);
     snprintf(ls->lessons_dir, sizeof ls->lessons_dir, "%s", lessons_dir ? lessons_dir : "lessons");
     snprintf(ls->assets_dir, sizeof ls->assets_dir, "%s", assets_dir ? assets_dir : "assets");
-    ls->progress = progress_load(NULL, warning, (size_t)warning_size);
+    if (warning) /* NULL: a viewer's, who keeps no progress of their own */
+        ls->progress = progress_load(NULL, warning, (size_t)warning_size);
 }
 
 void ui_lessons_done(struct ui_lessons *ls)

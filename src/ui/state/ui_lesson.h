@@ -65,7 +65,9 @@ struct ui_lessons {
 
 /* Where lessons and example files are (NULL: "lessons" and "assets"), and
  * the reader's progress (progress_load with the default path).  A progress
- * file that could not be read is set aside: warning says so ("" otherwise). */
+ * file that could not be read is set aside: warning says so ("" otherwise).
+ * warning NULL: no progress is read (a follower's or a replay's lessons are
+ * the teacher's; ls->progress stays NULL, so none is written either). */
 void ui_lessons_init(struct ui_lessons *ls, const char *lessons_dir, const char *assets_dir,
                      char *warning, int warning_size);
 void ui_lessons_done(struct ui_lessons *ls);
