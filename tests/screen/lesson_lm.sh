@@ -42,10 +42,10 @@ wait_exit 0
 T kill-server
 sleep 0.2
 
-# lesson 19: what head 0 writes, asked before the output shows the model
+# lesson 19: what head 1 writes, asked before the output shows the model
 start 120 40 -- --lesson 19 --step 2
 wait_for "step 2/5"
-wait_for "Head 0's six strongest entries"
+wait_for "Five of head 1's six strongest entries"
 check "no next words on screen before the answer" \
     bash -c "! tmux -L '$SOCK' capture-pane -p | grep -q 'next word after'"
 keys 2
@@ -53,9 +53,9 @@ wait_for "✓ Right: animal sounds."
 wait_for 'next word after "the" (position 4, temperature 1)'
 check "roof first" bash -c "tmux -L '$SOCK' capture-pane -p | grep -qP '^roof +0\.[0-9]{4}  █'"
 space_until "step 3/5"
-# the circuits view on the lesson's model: head 0 raises grunt for lunch
+# the circuits view on the lesson's model: head 1 raises moos for an
 wait_for "Circuits view   sentences.json: "
-wait_for "lunch → grunt"
+wait_for "an → moos"
 space_until "step 4/5"
 wait_for "Knock head 0 out"
 keys 4
