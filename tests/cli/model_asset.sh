@@ -23,19 +23,19 @@ check() {
 check "the README's command trains (exit $?: $(head -c 200 err.txt))" test -s sentences.json
 check "the bundled model is what the command trains, byte for byte" cmp -s sentences.json "$MODEL"
 
-# next_word SENTENCE: "word p" lines, the three likeliest first
+# next_word SENTENCE N: "word p" lines, the N likeliest first
 next_word() {
     "$EXE" --load "$MODEL" --tokens "$1" --dump output --format json |
         python3 -c 'import json, sys
-for w in json.load(sys.stdin)["output"]["next_word"][:3]:
-    print(w["word"], w["p"])'
+for w in json.load(sys.stdin)["output"]["next_word"][:int(sys.argv[1])]:
+    print(w["word"], w["p"])' "$2"
 }
-check "the cat sat on the -> mat" test "$(next_word "the cat sat on the" | head -1 | cut -d' ' -f1)" = mat
-check "the dog sat on the -> rug" test "$(next_word "the dog sat on the" | head -1 | cut -d' ' -f1)" = rug
-check "the keys to the cabinet -> are" test "$(next_word "the keys to the cabinet" | head -1 | cut -d' ' -f1)" = are
-check "the key to the cabinets -> is" test "$(next_word "the key to the cabinets" | head -1 | cut -d' ' -f1)" = is
+check "the cat sat on the -> mat" test "$(next_word "the cat sat on the" 1 | cut -d' ' -f1)" = mat
+check "the dog sat on the -> rug" test "$(next_word "the dog sat on the" 1 | cut -d' ' -f1)" = rug
+check "the keys to the cabinet -> are" test "$(next_word "the keys to the cabinet" 1 | cut -d' ' -f1)" = are
+check "the key to the cabinets -> is" test "$(next_word "the key to the cabinets" 1 | cut -d' ' -f1)" = is
 # the ambiguous ending (lesson 18): wide 0.77, tired 0.18, in that order
-too=$(next_word "the animal didn't cross the street because it was too" | head -2)
+too=$(next_word "the animal didn't cross the street because it was too" 2)
 check "the animal ... too: wide 0.77, tired 0.18 ($too)" python3 -c '
 import sys
 words = [l.split() for l in sys.argv[1].splitlines()]
@@ -43,8 +43,8 @@ got = [(w, "%.2f" % float(p)) for w, p in words]
 sys.exit(0 if got == [("wide", "0.77"), ("tired", "0.18")] else 1)' "$too"
 # two words at once (lesson 18): the dogs' sound in the cats' number
 check "the cats by the cow copied the dogs and now -> bark" \
-    test "$(next_word "the cats by the cow copied the dogs and now" | head -1 | cut -d' ' -f1)" = bark
-check "the owl sat on the -> roof" test "$(next_word "the owl sat on the" | head -1 | cut -d' ' -f1)" = roof
+    test "$(next_word "the cats by the cow copied the dogs and now" 1 | cut -d' ' -f1)" = bark
+check "the owl sat on the -> roof" test "$(next_word "the owl sat on the" 1 | cut -d' ' -f1)" = roof
 # head 1's six strongest writes (lessons 18 and 19): in -> morning, then five
 # animal sounds, an -> moos by 15.0; head 0's first three (lesson 19): copied
 # -> and, day -> doors, then very, and yelp -> floor after them
@@ -130,6 +130,68 @@ got = ["%.2f" % x for x in (s["jobs"]["content"]["next"], s["jobs"]["long"]["nex
                             k[0]["jobs"]["long"], k[1]["jobs"]["long"])]
 ok = got == ["1.00", "1.00", "0.04", "0.70", "0.42", "0.09"]
 sys.exit(0 if ok else 1)'
+
+# Every figure the lessons' prose and README's picture quote from the bundled
+# model, computed here from the dumps above and looked for in the text that
+# quotes it: a model trained again cannot leave a lesson saying old numbers.
+"$EXE" --load "$MODEL" --tokens "the cats by the cow copied the dogs and now" \
+    --dump attention --format json >now.json
+"$EXE" --load "$MODEL" --tokens "the animal didn't cross the street because it was too" \
+    --dump output --format json >too.json
+check "the lessons and README quote the model's own figures" python3 - "$HERE/../.." <<'PY'
+import json, sys
+root = sys.argv[1]
+w1 = json.load(open("w1.json"))
+cs = json.load(open("cs.json"))["attention"]
+w3, sc = cs["weights"], cs["scores"]
+now = json.load(open("now.json"))["attention"]["weights"]
+too = json.load(open("too.json"))["output"]["next_word"]
+s = json.load(open("summary.json"))
+k = s["knocked_out"]
+heads = json.load(open("c.json"))["circuits"]["heads"]
+words = "the cat sat on the mat because it was soft".split()
+row = lambda w, h, r: max(range(r + 1), key=lambda j: w[h][r][j])
+now_words = "the cats by the cow copied the dogs and now".split()
+who = {"cats": "the subject", "dogs": "the animal copied"}
+an = [r for r in heads[1]["writes"][0]["raises"] if r["attended"] == "an"][0]["words"][0]
+quotes = [
+    ("lessons/01-why-heads.md", "head 0 looks at *%s* and head 1 at *%s*" % (
+        words[row(w3, 0, 4)], words[row(w3, 1, 4)])),
+    ("lessons/01-why-heads.md", 'head 0 spends %.4f of its own on "cat" and head 1 %.4f of its own '
+     'on "on"' % (w1[0][4][1], w1[1][4][3])),
+    ("lessons/08-causal-mask.md", '"sat" itself, with %.4f of the weight' % w3[1][2][2]),
+    ("lessons/13-specialised-heads.md", '"cat", with a weight of %.4f' % w1[0][4][1]),
+    ("lessons/13-specialised-heads.md", '"on", the word just before, with %.4f of the weight'
+     % w1[1][4][3]),
+    ("lessons/13-specialised-heads.md", "both heads look back at *%s* (head 0 with %.2f of its "
+     "weight, head 1 with %.2f)" % (words[row(w3, 0, 7)], w3[0][7][3], w3[1][7][3])),
+    ("lessons/14-design-choices.md", "*cat* is %.2f; from *cat* to that *the* it is %.2f" % (
+        sc[0][4][1], sc[0][1][4])),
+    ("lessons/18-a-language-model.md", "*%s* %.2f and *%s* %.2f" % (
+        too[0]["word"], too[0]["p"], too[1]["word"], too[1]["p"])),
+    ("lessons/18-a-language-model.md", "head 0 takes %s, head 1 %s" % (
+        who[now_words[row(now, 0, 9)]], who[now_words[row(now, 1, 9)]])),
+    ("lessons/19-what-the-heads-do.md", '"%s" by %.1f (a logit above that row\'s mean) when head 1 '
+     'attends to "an"' % (an["word"], an["logit"])),
+    ("lessons/19-what-the-heads-do.md", "%.2f of it: without head 0" % k[0]["jobs"]["content"]),
+    ("lessons/19-what-the-heads-do.md", "the long job falls to %.2f" % k[0]["jobs"]["long"]),
+    ("lessons/19-what-the-heads-do.md", "leaves %.2f of content and %.2f of the long job" % (
+        k[1]["jobs"]["content"], k[1]["jobs"]["long"])),
+    ("README.md", 'from the second "the", head 0 looks at "%s" and head 1 at "%s"' % (
+        words[row(w3, 0, 4)], words[row(w3, 1, 4)])),
+]
+bad = 0
+for path, want in quotes:
+    text = " ".join(open("%s/%s" % (root, path), encoding="utf-8").read().split())
+    if want not in text:
+        print("%s does not say: %s" % (path, want))
+        bad += 1
+sys.exit(1 if bad else 0)
+PY
+# README's picture is the program's own export of the cat example, as it is now
+"$EXE" --load "$HERE/../../assets/examples/cat-sat.json" --dump attention --format svg >cat.svg
+check "doc/attention-cat-sat.svg is what --dump attention --format svg draws" \
+    cmp -s cat.svg "$HERE/../../doc/attention-cat-sat.svg"
 
 echo "model_asset: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
