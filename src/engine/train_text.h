@@ -65,7 +65,7 @@
 #define TRAIN_TEXT_DEFAULT_HEADS 2
 /* A text's jobs take longer to share out between heads than a letter
  * puzzle's: twice the rate and up to 4000 steps (on the bundled corpus,
- * seeds 1 to 10 stop between steps 1250 and 2750) */
+ * seeds 1 to 40 stop between steps 1050 and 3650) */
 #define TRAIN_TEXT_DEFAULT_STEPS 4000
 #define TRAIN_TEXT_DEFAULT_LR 0.02f
 
