@@ -148,16 +148,16 @@ void cli_text_summary_json(FILE *f, const struct train_run *run, const struct tr
             (double)ev->top3);
     fprintf(f,
             "  \"held_out\": {\"lines\": %d, \"rows\": %d, \"words\": %ld, \"source\": "
-            "\"text lines\"},\n",
-            t->held_lines, d->n_held, ev->words);
+            "\"text lines\", \"dropped_rows\": %d},\n",
+            t->held_lines, d->n_held, ev->words, t->dropped_rows);
     fprintf(f, "  \"text\": {\"file\": ");
     cli_json_string(f, t->file);
     fprintf(f,
-            ", \"lines\": %d, \"lines_used\": %d, \"words\": %ld, \"different_words\": %ld, "
-            "\"unknown\": %ld, \"unknown_different\": %ld, \"split_lines\": %d, "
-            "\"lowercase\": %s},\n",
-            t->lines, t->used_lines, t->words, t->distinct, t->unknown, t->unknown_kinds,
-            t->split_lines, t->lowercase ? "true" : "false");
+            ", \"lines\": %d, \"lines_used\": %d, \"different_lines\": %d, \"words\": %ld, "
+            "\"different_words\": %ld, \"unknown\": %ld, \"unknown_different\": %ld, "
+            "\"split_lines\": %d, \"lowercase\": %s},\n",
+            t->lines, t->used_lines, t->different_lines, t->words, t->distinct, t->unknown,
+            t->unknown_kinds, t->split_lines, t->lowercase ? "true" : "false");
     if (!ev->n_jobs) {
         knocked_json(f, run, ev);
         return;
@@ -179,16 +179,23 @@ void cli_text_summary_text(FILE *f, const struct train_run *run, const struct tr
     const struct train_text *t = d->text;
     fprintf(f, "loss         %.6f per word (held out)\nperplexity   %.4f\n", ev->loss,
             ev->perplexity);
-    fprintf(f, "accuracy     next     %.4f (top 3: %.4f) on %ld words of %d held-out line%s\n",
+    fprintf(f,
+            "accuracy     next     %.4f (top 3: %.4f) on %ld words of %d held-out different "
+            "line%s\n",
             (double)ev->top1, (double)ev->top3, ev->words, t->held_lines,
             t->held_lines == 1 ? "" : "s");
     for (int j = 0; j < ev->n_jobs; j++)
         fprintf(f, "job          %-8s %.4f (top 3: %.4f) on %ld words\n", t->job_names[j],
                 (double)ev->job_top1[j], (double)ev->job_top3[j], ev->job_words[j]);
     fprintf(f,
-            "text         %s: %d lines (%d with a word to predict), %ld words, %ld different%s\n",
-            t->file, t->lines, t->used_lines, t->words, t->distinct,
+            "text         %s: %d lines (%d with a word to predict, %d different), %ld words, "
+            "%ld different%s\n",
+            t->file, t->lines, t->used_lines, t->different_lines, t->words, t->distinct,
             t->lowercase ? ", lower-cased" : "");
+    fprintf(f,
+            "held out     %d of %d different lines, one copy each; %d row%s left out of "
+            "training for repeating a held-out row\n",
+            t->held_lines, t->different_lines, t->dropped_rows, t->dropped_rows == 1 ? "" : "s");
     fprintf(f, "unknown      %ld word%s read as <unk> (%ld different)\n", t->unknown,
             t->unknown == 1 ? "" : "s", t->unknown_kinds);
     if (t->split_lines)

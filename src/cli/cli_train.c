@@ -184,6 +184,42 @@ static void fit_text(FILE *f, const struct train_run *run, const struct train_st
     }
 }
 
+/* A task's accuracy per output with each head knocked out alone
+ * (train_heads_ablate, on the held-out batch), as JSON ("knocked_out") or
+ * text lines: what each head's label can be checked against.  Nothing when
+ * a measure fails. */
+static void knocked_outputs(FILE *f, struct train_run *run, int format)
+{
+    const struct train_config *c = &run->model->cfg;
+    static float acc[TRAIN_MAX_D_MODEL][TRAIN_MAX_OUTPUTS];
+    for (int h = 0; h < c->heads; h++) {
+        bool knock[TRAIN_MAX_D_MODEL] = {false};
+        knock[h] = true;
+        if (train_heads_ablate(run->model, run->eval, knock, acc[h], NULL))
+            return;
+    }
+    if (format == MHA_FORMAT_JSON)
+        fprintf(f, "  \"knocked_out\": [");
+    for (int h = 0; h < c->heads; h++) {
+        if (format == MHA_FORMAT_JSON)
+            fprintf(f, "%s\n    {\"head\": %d, \"accuracy\": {", h ? "," : "", h);
+        else
+            fprintf(f, "knocked out  head %d:", h);
+        for (int k = 0; k < c->n_outputs; k++) {
+            const double a = (double)acc[h][k];
+            if (format == MHA_FORMAT_JSON && isnan(a))
+                fprintf(f, "%s\"%s\": null", k ? ", " : "", c->outputs[k].name);
+            else if (format == MHA_FORMAT_JSON)
+                fprintf(f, "%s\"%s\": %.4f", k ? ", " : "", c->outputs[k].name, a);
+            else
+                fprintf(f, "%s %s %.4f", k ? "," : "", c->outputs[k].name, a);
+        }
+        fprintf(f, format == MHA_FORMAT_JSON ? "}}" : "\n");
+    }
+    if (format == MHA_FORMAT_JSON)
+        fprintf(f, "\n  ],\n");
+}
+
 static void write_summary(FILE *f, struct train_run *run, const struct train_stopping *stop,
                           int format, double ms)
 {
@@ -223,6 +259,7 @@ static void write_summary(FILE *f, struct train_run *run, const struct train_sto
                         (double)run->accuracy[k]);
             fprintf(f, "},\n  \"held_out\": {\"sequences\": %d, \"source\": \"%s\"},\n",
                     run->eval->size, train_run_held_out_source(run));
+            knocked_outputs(f, run, format);
         }
         fprintf(f,
                 "  \"stopped\": {\"step\": %ld, \"rule\": \"%s\", \"limit\": %d, "
@@ -254,6 +291,8 @@ static void write_summary(FILE *f, struct train_run *run, const struct train_sto
                 file ? (run->eval->size == 1 ? "row of the file" : "rows of the file")
                 : run->eval->size == 1 ? "sequence, never drawn in training"
                                        : "sequences, never drawn in training");
+    if (!text)
+        knocked_outputs(f, run, format);
     char why[256];
     train_stopping_text(stop, m->step, why, sizeof why);
     fprintf(f, "stopped      %s\n", why);

@@ -8,11 +8,11 @@
  * AVX2 copy's arithmetic, on registers of eight floats too (the engine is
  * built with -mprefer-vector-width=256), but has twice as many registers,
  * so the row kernels spill fewer values to the stack; the two give the same
- * bits (a model trained through either is the same file).  Both fuse
- * each multiply with the add that follows (one rounding instead of two), so
- * they and the plain copy can differ in the last bits: one machine gives the
- * same numbers run after run, byte for byte, and two machines agree to
- * within float rounding.
+ * bits (a model trained through either is the same file).  No copy fuses a
+ * multiply with the add that follows (the whole program is built with
+ * -ffp-contract=off, meson.build): each is rounded on its own, in the order
+ * the source writes, so the copies, and a debug, sanitizer or release build
+ * of any of them, give the same numbers byte for byte.
  *
  * mat_exp_neg is e^x without a library call, so that a loop of it vectorizes
  * too. */

@@ -20,11 +20,15 @@
  * follows it); a line of one word has nothing to predict and is left out.
  * Rows are padded to the longest with <unk>, with no target there.
  *
- * Held out.  One line in TRAIN_TEXT_HELD_OUT_EVERY of those with a word to
- * predict (lines 9, 19, 29, ... counting from 0 among them; the last one
- * when there are fewer) is held out, every row of it: the accuracy is
- * measured on it and it is never trained on, nor is a row whose tokens
- * equal a held-out row's.
+ * Held out.  One in TRAIN_TEXT_HELD_OUT_EVERY of the text's different
+ * lines with a word to predict (lines of the same words are one, whatever
+ * their case when it is not kept) is held out: different lines 9, 19, 29,
+ * ... counting from 0 in the order they first come, the last one when there
+ * are fewer than TRAIN_TEXT_HELD_OUT_EVERY.  Its first copy, every row of
+ * it, is where the accuracy is measured; it is never trained on, nor is any
+ * row whose tokens equal a held-out row's (its other copies, pieces of long
+ * lines), and those rows are counted.  A text of one different line has
+ * nothing left to train on and is refused.
  *
  * Jobs.  A jobs file beside the text (FILE.jobs for FILE.txt) may name what
  * predicting each word tests: one line per line of the text, one tag per
@@ -49,7 +53,7 @@
 /* ... and makes at most this many rows, and rows x length token places. */
 #define TRAIN_TEXT_MAX_ROWS (1 << 17)
 #define TRAIN_TEXT_MAX_CELLS (1 << 21)
-/* One line in this many is held out (at least one). */
+/* One different line in this many is held out (at least one). */
 #define TRAIN_TEXT_HELD_OUT_EVERY 10
 #define TRAIN_TEXT_MAX_JOBS 8
 #define TRAIN_TEXT_UNKNOWN "<unk>"
@@ -61,7 +65,7 @@
 #define TRAIN_TEXT_DEFAULT_HEADS 2
 /* A text's jobs take longer to share out between heads than a letter
  * puzzle's: twice the rate and up to 4000 steps (on the bundled corpus,
- * seeds 1 to 10 stop between steps 1350 and 3700) */
+ * seeds 1 to 40 stop between steps 1050 and 3650) */
 #define TRAIN_TEXT_DEFAULT_STEPS 4000
 #define TRAIN_TEXT_DEFAULT_LR 0.02f
 /* ... and half that with two layers or more: at 0.02, two layers on the
@@ -78,16 +82,18 @@ struct train_text_options {
 struct train_text {
     char file[TRAIN_NAME_MAX * 2]; /* the file's name without its folder */
     bool lowercase;
-    int lines;          /* lines of the file */
-    int used_lines;     /* lines with a word to predict */
-    int held_lines;     /* ... held out */
-    int split_lines;    /* lines longer than the context, cut into rows */
-    int context;        /* the context lines were cut at */
-    long words;         /* words of the file */
-    long distinct;      /* different words */
-    long unknown;       /* words read as <unk> */
-    long unknown_kinds; /* different words among them */
-    int n_jobs;         /* 0: no jobs file */
+    int lines;           /* lines of the file */
+    int used_lines;      /* lines with a word to predict */
+    int different_lines; /* ... different ones */
+    int held_lines;      /* ... held out: different lines, one copy each */
+    int dropped_rows;    /* rows left out of training: they repeat a held-out row */
+    int split_lines;     /* lines longer than the context, cut into rows */
+    int context;         /* the context lines were cut at */
+    long words;          /* words of the file */
+    long distinct;       /* different words */
+    long unknown;        /* words read as <unk> */
+    long unknown_kinds;  /* different words among them */
+    int n_jobs;          /* 0: no jobs file */
     char job_names[TRAIN_TEXT_MAX_JOBS][TRAIN_NAME_MAX];
     signed char *jobs; /* (rows, len): the job of the target at each place, -1 none */
     int *row_len;      /* (rows): tokens of each row before the padding */

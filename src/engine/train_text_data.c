@@ -296,6 +296,53 @@ static int split_rows(struct train_dataset *d, const bool *held)
     return 0;
 }
 
+/* kind[l]: which different line line l is (0, 1, .. in the order they
+ * first come), for the lines with a word to predict; -1 for the others.
+ * first[l]: line l is the first copy of its kind.  The number of different
+ * lines, or -1 (out of memory). */
+static int line_kinds(const struct words *w, int *kind, bool *first)
+{
+    size_t cap = 16;
+    while (cap < 2 * (size_t)w->lines)
+        cap *= 2;
+    int *set = calloc(cap, sizeof *set); /* first copies + 1 */
+    if (!set)
+        return -1;
+    int n_kinds = 0;
+    for (int l = 0; l < w->lines; l++) {
+        const int n = line_words(w, l);
+        kind[l] = -1;
+        first[l] = false;
+        if (n < 2)
+            continue;
+        const int *occ = w->occ + w->line_first[l];
+        size_t i = hash_bytes((const char *)occ, (size_t)n * sizeof *occ) & (cap - 1);
+        for (; set[i]; i = (i + 1) & (cap - 1)) {
+            const int o = set[i] - 1;
+            if (line_words(w, o) == n &&
+                !memcmp(w->occ + w->line_first[o], occ, (size_t)n * sizeof *occ)) {
+                kind[l] = kind[o];
+                break;
+            }
+        }
+        if (kind[l] >= 0)
+            continue;
+        set[i] = l + 1;
+        kind[l] = n_kinds++;
+        first[l] = true;
+    }
+    free(set);
+    return n_kinds;
+}
+
+/* Different line k of n is held out (train_text.h). */
+static bool held_kind(int k, int n)
+{
+    return n < TRAIN_TEXT_HELD_OUT_EVERY
+               ? k == n - 1
+               : k % TRAIN_TEXT_HELD_OUT_EVERY == TRAIN_TEXT_HELD_OUT_EVERY - 1;
+}
+
 /* "sentences.txt" -> "sentences" (at most TRAIN_NAME_MAX - 1 bytes). */
 static void task_name(const char *file, char *out)
 {
@@ -337,6 +384,8 @@ struct train_dataset *train_text_dataset_new(const char *text, size_t len, const
     struct ranked *rank = NULL;
     int *vocab_id = NULL;
     bool *held = NULL;
+    int *kind = NULL;
+    bool *first = NULL;
     const size_t bom = len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3) ? 3 : 0;
     w.len = len - bom;
     w.buf = malloc(w.len + 1);
@@ -414,6 +463,23 @@ struct train_dataset *train_text_dataset_new(const char *text, size_t len, const
         mha_error_at(err, name, 0, 0);
         goto fail;
     }
+    kind = malloc((size_t)w.lines * sizeof *kind);
+    first = malloc((size_t)w.lines * sizeof *first);
+    if (!kind || !first)
+        goto oom;
+    const int kinds = line_kinds(&w, kind, first);
+    if (kinds < 0)
+        goto oom;
+    if (kinds == 1) {
+        mha_error_set(err,
+                      "%d line%s with two words or more, and only 1 different line among "
+                      "them: one different line in %d (at least one) is held out with every "
+                      "copy of it, so nothing is left to train on; give the text 2 different "
+                      "lines or more",
+                      used, used == 1 ? "" : "s", TRAIN_TEXT_HELD_OUT_EVERY);
+        mha_error_at(err, name, 0, 0);
+        goto fail;
+    }
     if ((size_t)rows * (size_t)longest > TRAIN_TEXT_MAX_CELLS) {
         mha_error_set(err,
                       "%d rows of %d words: more than %d word places to train on; use a "
@@ -468,21 +534,18 @@ struct train_dataset *train_text_dataset_new(const char *text, size_t len, const
     if (vocab == 2 && !d->vocab_names[1][0]) /* every word too long: a label never used */
         snprintf(d->vocab_names[1], TRAIN_LABEL_MAX, "<none>");
 
-    /* pass: the rows, line by line; held-out lines every HELD_OUT_EVERY-th
-     * among the lines with a word to predict */
+    /* pass: the rows, line by line; held out: the first copy of every
+     * HELD_OUT_EVERY-th different line with a word to predict */
     memset(t.jobs, -1, cells);
     for (size_t i = 0; i < cells; i++)
         d->targets[0][i] = -1;
-    int row = 0, k_used = 0;
+    int row = 0;
     for (int l = 0; l < w.lines; l++) {
         const int n = line_words(&w, l), r = rows_of(n, T);
         if (!r)
             continue;
-        const bool hold = used < TRAIN_TEXT_HELD_OUT_EVERY
-                              ? k_used == used - 1
-                              : k_used % TRAIN_TEXT_HELD_OUT_EVERY == TRAIN_TEXT_HELD_OUT_EVERY - 1;
+        const bool hold = first[l] && held_kind(kind[l], kinds);
         t.held_lines += hold;
-        k_used++;
         const long first = w.line_first[l];
         for (int c = 0; c < r; c++, row++) {
             const int s = c * T, m = n - s < T ? n - s : T;
@@ -503,18 +566,13 @@ struct train_dataset *train_text_dataset_new(const char *text, size_t len, const
     }
     if (split_rows(d, held))
         goto oom;
-    if (used == 1) {
-        mha_error_set(err,
-                      "only one line has two words or more: it is held out (one line in %d, "
-                      "at least one, is never trained on) and nothing is left to train on; "
-                      "give the text 2 lines or more",
-                      TRAIN_TEXT_HELD_OUT_EVERY);
-        mha_error_at(err, name, 0, 0);
-        goto fail;
-    }
+    t.dropped_rows = d->rows - d->n_held - d->n_train;
     if (d->n_train == 0) {
-        mha_error_set(err, "every line kept for training repeats a held-out line: nothing is "
-                           "left to train on");
+        mha_error_set(err,
+                      "every one of the %d rows kept for training repeats a held-out row "
+                      "(words read as <unk> make rows alike): nothing is left to train on; "
+                      "give the text more different lines or a larger --vocab",
+                      t.dropped_rows);
         mha_error_at(err, name, 0, 0);
         goto fail;
     }
@@ -525,19 +583,22 @@ struct train_dataset *train_text_dataset_new(const char *text, size_t len, const
     t.lowercase = !o->keep_case;
     t.lines = w.lines;
     t.used_lines = used;
+    t.different_lines = kinds;
     t.context = T;
     t.words = w.n_occ;
     t.distinct = w.n_kinds;
     *d->text = t;
     snprintf(d->description, sizeof d->description,
              "Next-word prediction on %s: after each word, say the word that follows. %d "
-             "lines (%d held out, never trained on), %ld words, a vocabulary of %d (%ld "
-             "word%s read as <unk>)%s.",
-             t.file, used, t.held_lines, t.words, vocab, t.unknown, t.unknown == 1 ? "" : "s",
-             t.split_lines ? "; long lines cut" : "");
+             "lines, %d different (%d held out, never trained on), %ld words, a vocabulary of "
+             "%d (%ld word%s read as <unk>)%s.",
+             t.file, used, kinds, t.held_lines, t.words, vocab, t.unknown,
+             t.unknown == 1 ? "" : "s", t.split_lines ? "; long lines cut" : "");
     free(rank);
     free(vocab_id);
     free(held);
+    free(kind);
+    free(first);
     free(job);
     words_free(&w);
     return d;
@@ -550,6 +611,8 @@ fail:
     free(rank);
     free(vocab_id);
     free(held);
+    free(kind);
+    free(first);
     free(job);
     words_free(&w);
     return NULL;

@@ -352,6 +352,46 @@ START_TEST(train_summary_deterministic)
 }
 END_TEST
 
+/* A letter task's summary knocks each head out alone: the head labelled
+ * `first` is the one whose loss takes `first` down to a guess and leaves
+ * `prev`, and the other way round, so each label can be checked from the
+ * program (seed 1, two heads: one per place). */
+START_TEST(summary_knocks_each_head_out)
+{
+    struct cli_result r =
+        cli_run((const char *[]){"--train", "first-prev", "--heads", "2", "--seed", "1", "--dump",
+                                 "summary", "--format", "json", NULL});
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    json_t *root = json_loads(r.out, 0, NULL);
+    ck_assert_ptr_nonnull(root);
+    json_t *heads = json_object_get(root, "heads"), *k = json_object_get(root, "knocked_out");
+    ck_assert_int_eq(json_array_size(k), 2);
+    int seen = 0;
+    for (size_t h = 0; h < 2; h++) {
+        const char *label = json_string_value(json_object_get(json_array_get(heads, h), "label"));
+        json_t *acc = json_object_get(json_array_get(k, h), "accuracy");
+        ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(k, h), "head")),
+                         (json_int_t)h);
+        const double first = json_number_value(json_object_get(acc, "first"));
+        const double prev = json_number_value(json_object_get(acc, "prev"));
+        const bool is_first = !strncmp(label, "first", 5), is_prev = !strncmp(label, "prev", 4);
+        ck_assert_msg(is_first || is_prev, "head %zu: label %s", h, label);
+        seen |= is_first ? 1 : 2;
+        /* 16 tokens: a guess is right about one time in 16 */
+        ck_assert_msg(is_first ? first < 0.3 && prev > 0.95 : prev < 0.3 && first > 0.95,
+                      "head %zu (%s) knocked out: first %.4f, prev %.4f", h, label, first, prev);
+    }
+    ck_assert_int_eq(seen, 3);
+    json_decref(root);
+    cli_result_free(&r);
+    r = cli_run((const char *[]){"--train", "first-prev", "--heads", "2", "--seed", "1", "--dump",
+                                 "summary", NULL});
+    ck_assert_ptr_nonnull(strstr(r.out, "\nknocked out  head 0: first "));
+    ck_assert_ptr_nonnull(strstr(r.out, "\nknocked out  head 1: first "));
+    cli_result_free(&r);
+}
+END_TEST
+
 START_TEST(save_and_load_model)
 {
     char *path = tmp_file(NULL);
@@ -626,6 +666,7 @@ static Suite *cli_train_suite(void)
     tcase_add_loop_test(tc, grad_matches_torch, 0, (int)(sizeof grad_cases / sizeof grad_cases[0]));
     tcase_add_test(tc, grad_errors);
     tcase_add_test(tc, train_summary_deterministic);
+    tcase_add_test(tc, summary_knocks_each_head_out);
     tcase_add_test(tc, save_and_load_model);
     tcase_add_test(tc, sentence_files);
     tcase_add_test(tc, train_task_file);

@@ -46,7 +46,12 @@ EOF
 "$EXE" --train count.txt --dump summary --format json --steps 400 >sum.json 2>err.txt
 rc=$?
 check [ "$rc" -eq 0 ] -- "--train count.txt: exit $rc ($(head -c 300 err.txt))"
-check [ "$(json sum.json 'd["held_out"]["lines"]')" = 30 ] -- "held-out lines: not one in ten of 300"
+# one different line in ten is held out, counted here from the text itself
+kinds=$(python3 -c 'import sys; print(len({" ".join(l.lower().split()) for l in open(sys.argv[1]) if len(l.split()) > 1}))' count.txt)
+check [ "$(json sum.json 'd["text"]["different_lines"]')" = "$kinds" ] -- \
+    "different lines: $(json sum.json 'd["text"]["different_lines"]'), the text has $kinds"
+check [ "$(json sum.json 'd["held_out"]["lines"]')" = $((kinds / 10)) ] -- \
+    "held-out lines: not one in ten of the $kinds different lines"
 check [ "$(json sum.json 'd["text"]["lowercase"]')" = True ] -- "words not lower-cased by default"
 check [ "$(json sum.json 'd["vocab"]')" = 14 ] -- "vocab: <unk>, 9 numbers, count, :, ',', then, . is 14 (nine never comes)"
 top1=$(json sum.json 'd["accuracy"]["next"]')
@@ -70,6 +75,30 @@ check [ "$(json k.json 'd["vocab"]')" = 14 ] -- "--keep-case: Count is one word 
 # a line longer than --context is cut into rows, said once in the summary
 "$EXE" --train count.txt --dump summary --steps 1 --context 3 >c.txt 2>/dev/null
 check grep -q "^split .* longer than 3 words" c.txt -- "--context 3: no 'split' line"
+
+# ---- a text whose lines repeat: 25 sentences, 120 copies of each ----
+python3 - <<'EOF' >rep.txt
+animals = ["cat", "dog", "owl", "cow", "hen"]
+places = ["mat", "rug", "roof", "barn", "hill"]
+sentences = ["the %s sat on the %s ." % (a, p) for a in animals for p in places]
+for i in range(3000):
+    print(sentences[i % 25])
+EOF
+"$EXE" --train rep.txt --dump summary --format json --steps 50 >rep.json 2>err.txt
+rc=$?
+check [ "$rc" -eq 0 ] -- "--train rep.txt (25 sentences to 3000 lines): exit $rc ($(head -c 300 err.txt))"
+# different lines 9 and 19 are held out, one copy each; their other 2 x 119
+# copies are left out of training, and counted
+rep=$(json rep.json '(d["text"]["different_lines"], d["held_out"]["lines"], d["held_out"]["rows"], d["held_out"]["dropped_rows"])')
+check [ "$rep" = "(25, 2, 2, 238)" ] -- \
+    "rep.txt: different lines, held out, held-out rows, dropped rows: $rep, not (25, 2, 2, 238)"
+"$EXE" --train rep.txt --dump summary --steps 1 >rep.out 2>/dev/null
+check grep -q "^held out     2 of 25 different lines, one copy each; 238 rows left out" rep.out -- \
+    "rep.txt: the summary does not say what was held out and left out: $(grep -i held rep.out)"
+# one sentence repeated: nothing different is left to train on
+python3 -c 'print("the cat sat on the mat .\n" * 40, end="")' >same.txt
+refused --train same.txt --dump summary -- \
+    "same.txt: 40 lines .*only 1 different line.*give the text 2 different lines"
 
 # ---- bad text files ----
 printf 'the cat\0sat\n' >nul.txt

@@ -43,7 +43,7 @@ start 80 24 -- --load "$SRC_ROOT/assets/models/sentences.json" --view circuits
 wait_for "Circuits view   sentences.json: "
 wait_for "words, d_model 32, 2 heads, causal"
 wait_for "What each head does: its strongest pairs"
-wait_for "lunch → grunt"
+wait_for "copied → and"
 check "no heatmap for 195 words" bash -c '! grep -q "QK: query → key" <<<"$0"' "$(screen)"
 keys :
 type_text "load translate"

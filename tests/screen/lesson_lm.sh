@@ -40,13 +40,13 @@ quit_lesson
 T kill-server
 sleep 0.2
 
-# lesson 19: what head 0 writes, asked with the circuits view on screen (what
+# lesson 19: what head 1 writes, asked with the circuits view on screen (what
 # the question is about), before the output shows the model
 start 120 40 -- --lesson 19 --step 2
 wait_for "step 2/5"
-wait_for "Head 0's six strongest entries"
+wait_for "Five of head 1's six strongest entries"
 wait_for "Circuits view   sentences.json: "
-wait_for "lunch → grunt"
+wait_for "an → moos"
 check "no next words on screen before the answer" \
     bash -c "! tmux -L '$SOCK' capture-pane -p | grep -q 'next word after'"
 keys 2
@@ -54,8 +54,9 @@ wait_for "✓ Right: animal sounds."
 wait_for 'next word after "the" (position 4, temperature 1)'
 check "roof first" bash -c "tmux -L '$SOCK' capture-pane -p | grep -qP '^roof +0\.[0-9]{4}  █'"
 space_until "step 3/5"
-# the circuits view again, for both heads' lists
+# the circuits view again, for both heads' lists: head 1 raises moos for an
 wait_for "Circuits view   sentences.json: "
+wait_for "an → moos"
 space_until "step 4/5"
 wait_for "Knock head 0 out"
 keys 4

@@ -39,12 +39,12 @@ keys q
 wait_exit 0
 
 # a language model: each head titled with the corpus's jobs it does, measured
-# by knocking it out alone (seed 3: head 0 the long job and agreement, head 1
-# the long job and content, as doc/training-figures.md has it), and its
+# by knocking it out alone (seed 3: head 0 the long job, agreement and
+# content, head 1 the long job and content, as doc/training-figures.md has it), and its
 # writes in words
 start 80 24 -- --train sentences --seed 3
 wait_for " · stopped" 300
-wait_for "head 0 long+agree"
+wait_for "head 0 long+agree+co"
 wait_for "head 1 long+content"
 # the rows are labelled with whole words where the heads leave room
 check "whole words as row labels" bash -c "tmux -L $SOCK capture-pane -p | grep -qE '(^| )because +[·]'"
