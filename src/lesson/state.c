@@ -154,30 +154,17 @@ struct mha_example *lesson_state_example(const struct lesson_state *st, const ch
 
 /* ---- focus ---- */
 
-static const char *const matrix_names[MHA_TENSOR_COUNT] = {
-    [MHA_TENSOR_QUERY] = "query",
-    [MHA_TENSOR_KEY] = "key",
-    [MHA_TENSOR_VALUE] = "value",
-    [MHA_TENSOR_W_Q] = "w_q",
-    [MHA_TENSOR_W_K] = "w_k",
-    [MHA_TENSOR_W_V] = "w_v",
-    [MHA_TENSOR_W_O] = "w_o",
-    [MHA_TENSOR_Q] = "q",
-    [MHA_TENSOR_K] = "k",
-    [MHA_TENSOR_V] = "v",
-    [MHA_TENSOR_SCORES] = "scores",
-    [MHA_TENSOR_SCALED] = "scaled",
-    [MHA_TENSOR_WEIGHTS] = "weights",
-    [MHA_TENSOR_CONTEXT] = "context",
-    [MHA_TENSOR_MERGED] = "merged",
-    [MHA_TENSOR_OUTPUT] = "output",
-};
+/* The name a focus gives tensor m (the stage table's), or NULL. */
+static const char *matrix_name(int m)
+{
+    return mha_tensor_desc((enum mha_tensor)m)->focus;
+}
 
 /* The tensor a focus names, or -1. */
 static int matrix_from_name(const char *name)
 {
     for (int i = 0; i < MHA_TENSOR_COUNT; i++)
-        if (matrix_names[i] && !strcmp(name, matrix_names[i]))
+        if (matrix_name(i) && !strcmp(name, matrix_name(i)))
             return i;
     return -1;
 }
@@ -186,7 +173,7 @@ static int matrix_from_name(const char *name)
  * K, V for the heads they split into); the stage table says which. */
 static bool stage_has(int stage, enum mha_tensor m)
 {
-    return matrix_names[m] &&
+    return matrix_name(m) &&
            mha_stage_find(mha_stage_info((enum mha_stage)stage), m, MHA_SHOW_DUMP) >= 0;
 }
 
@@ -314,14 +301,14 @@ int lesson_focus_resolve(const char *spec, int stage, const struct mha_example *
         out->row = lesson_find_label(rl, rows, row);
         if (out->row < 0)
             return mha_error_set(err, "focus: row \"%s\" is not a row of %s (%d rows%s)", row,
-                                 matrix_names[out->matrix], rows,
+                                 matrix_name(out->matrix), rows,
                                  rl ? ": use a token or a 0-based index" : "");
     }
     if (col) {
         out->col = lesson_find_label(cl, cols, col);
         if (out->col < 0)
             return mha_error_set(err, "focus: col \"%s\" is not a column of %s (%d columns)", col,
-                                 matrix_names[out->matrix], cols);
+                                 matrix_name(out->matrix), cols);
     }
     return 0;
 }
@@ -360,7 +347,7 @@ static int hide_spec(const char *spec, const struct mha_example *ex, struct less
             long h = strtol(p + 5, &end, 10);
             if (!has_heads(out->tensor))
                 return mha_error_set(err, "hide: %s has no heads; drop \"%s\"",
-                                     matrix_names[out->tensor], p);
+                                     matrix_name(out->tensor), p);
             if (*end || h < 0 || h >= ex->heads)
                 return mha_error_set(err, "hide: \"%s\": heads are numbered 0..%d here", p,
                                      ex->heads - 1);
@@ -381,10 +368,10 @@ static int hide_spec(const char *spec, const struct mha_example *ex, struct less
     matrix_shape(ex, out->tensor, &rows, &cols, &rl, &cl);
     if (row && (out->row = lesson_find_label(rl, rows, row)) < 0)
         return mha_error_set(err, "hide: row \"%s\" is not a row of %s (%d rows)", row,
-                             matrix_names[out->tensor], rows);
+                             matrix_name(out->tensor), rows);
     if (col && (out->col = lesson_find_label(cl, cols, col)) < 0)
         return mha_error_set(err, "hide: col \"%s\" is not a column of %s (%d columns)", col,
-                             matrix_names[out->tensor], cols);
+                             matrix_name(out->tensor), cols);
     return 0;
 }
 
