@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_opt_table.h"
 #include "io/colorscale.h"
 #include "io/dump.h"
 #include "io/export.h"
@@ -196,104 +197,20 @@ struct mha_example *cli_build_example(const struct cli_options *o, struct mha_er
     return ex;
 }
 
-enum {
-    OPT_LOAD = 256,
-    OPT_DUMP,
-    OPT_FORMAT,
-    OPT_TOKENS,
-    OPT_DMODEL,
-    OPT_HEADS,
-    OPT_SEED,
-    OPT_CAUSAL,
-    OPT_NOSCALE,
-    OPT_STAGE,
-    OPT_LIST_LESSONS,
-    OPT_CHECK_LESSONS,
-    OPT_PRINT_LESSON,
-    OPT_LESSON,
-    OPT_STEP,
-    OPT_VIEW,
-    OPT_FOCUS,
-    OPT_BENCH_FRAMES,
-    OPT_THEME,
-    OPT_PRESENT,
-    OPT_AUTOPLAY,
-    OPT_RECORD,
-    OPT_REPLAY,
-    OPT_FOLLOW,
-    OPT_SPEED,
-    OPT_FORCE,
-    OPT_NO_MOUSE,
-    /* training */
-    OPT_TRAIN,
-    OPT_GRAD,
-    OPT_BATCH,
-    OPT_SAVE,
-    OPT_VOCAB,
-    OPT_CONTEXT,
-    OPT_KEEP_CASE,
-    OPT_STEPS,
-    OPT_LR,
-    OPT_RESET_PROGRESS,
-    OPT_COMPARE,
-    /* writing */
-    OPT_GENERATE,
-    OPT_TEMPERATURE,
-    OPT_TOP_K,
-    OPT_EXPORT_TORCH,
-    OPT_LAYERS,
-    OPT_LAYER,
-};
-
-static const struct option longopts[] = {
-    {"load", required_argument, NULL, OPT_LOAD},
-    {"dump", required_argument, NULL, OPT_DUMP},
-    {"format", required_argument, NULL, OPT_FORMAT},
-    {"tokens", required_argument, NULL, OPT_TOKENS},
-    {"d-model", required_argument, NULL, OPT_DMODEL},
-    {"heads", required_argument, NULL, OPT_HEADS},
-    {"seed", required_argument, NULL, OPT_SEED},
-    {"causal", no_argument, NULL, OPT_CAUSAL},
-    {"no-scale", no_argument, NULL, OPT_NOSCALE},
-    {"stage", required_argument, NULL, OPT_STAGE},
-    {"list-lessons", no_argument, NULL, OPT_LIST_LESSONS},
-    {"check-lessons", no_argument, NULL, OPT_CHECK_LESSONS},
-    {"print-lesson", required_argument, NULL, OPT_PRINT_LESSON},
-    {"lesson", required_argument, NULL, OPT_LESSON},
-    {"step", required_argument, NULL, OPT_STEP},
-    {"view", required_argument, NULL, OPT_VIEW},
-    {"focus", required_argument, NULL, OPT_FOCUS},
-    {"bench-frames", required_argument, NULL, OPT_BENCH_FRAMES},
-    {"theme", required_argument, NULL, OPT_THEME},
-    {"present", no_argument, NULL, OPT_PRESENT},
-    {"autoplay", required_argument, NULL, OPT_AUTOPLAY},
-    {"record", required_argument, NULL, OPT_RECORD},
-    {"replay", required_argument, NULL, OPT_REPLAY},
-    {"follow", required_argument, NULL, OPT_FOLLOW},
-    {"speed", required_argument, NULL, OPT_SPEED},
-    {"force", no_argument, NULL, OPT_FORCE},
-    {"no-mouse", no_argument, NULL, OPT_NO_MOUSE},
-    {"train", required_argument, NULL, OPT_TRAIN},
-    {"grad", required_argument, NULL, OPT_GRAD},
-    {"batch", required_argument, NULL, OPT_BATCH},
-    {"save", required_argument, NULL, OPT_SAVE},
-    {"vocab", required_argument, NULL, OPT_VOCAB},
-    {"context", required_argument, NULL, OPT_CONTEXT},
-    {"keep-case", no_argument, NULL, OPT_KEEP_CASE},
-    {"steps", required_argument, NULL, OPT_STEPS},
-    {"lr", required_argument, NULL, OPT_LR},
-    {"reset-progress", no_argument, NULL, OPT_RESET_PROGRESS},
-    {"compare", required_argument, NULL, OPT_COMPARE},
-    {"generate", required_argument, NULL, OPT_GENERATE},
-    {"temperature", required_argument, NULL, OPT_TEMPERATURE},
-    {"top-k", required_argument, NULL, OPT_TOP_K},
-    {"export-torch", required_argument, NULL, OPT_EXPORT_TORCH},
-    {"layers", required_argument, NULL, OPT_LAYERS},
-    {"layer", required_argument, NULL, OPT_LAYER},
-    {"help", no_argument, NULL, 'h'},
-    {"version", no_argument, NULL, 'V'},
-    {NULL, 0, NULL, 0},
-};
+/* getopt's long options, from the option table (cli_opt_table.c). */
+static const struct option *long_options(void)
+{
+    static struct option opts[128];
+    if (!opts[0].name) {
+        int n, k = 0;
+        const struct cli_opt *t = cli_opt_table(&n);
+        for (int i = 0; i < n && k + 1 < (int)(sizeof opts / sizeof opts[0]); i++)
+            if (t[i].name)
+                opts[k++] = (struct option){t[i].name, t[i].arg ? required_argument : no_argument,
+                                            NULL, t[i].id};
+    }
+    return opts;
+}
 
 /* --compare 1,2,4: head counts, comma-separated, 1..4 of them; --compare
  * layers=1,2: layer counts. */
@@ -605,10 +522,10 @@ static int option(int c, const char *arg, struct cli_options *o)
 {
     long long n;
     switch (c) {
-    case 'h':
+    case OPT_HELP:
         cli_print_help();
         return 0;
-    case 'V':
+    case OPT_VERSION:
         printf("mha-explorer %s (matrix multiply: %s)\n", MHA_VERSION,
                mat_backend_name(mat_get_backend()));
         return 0;
@@ -823,7 +740,7 @@ int cli_parse(int argc, char **argv, struct cli_options *o)
     optind = 0; /* glibc: start again from argv[1], whatever an earlier call left */
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":hV", long_options(), NULL)) != -1) {
         if (c == ':')
             return usage_error("%s needs a value", argv[optind - 1]);
         if (c == '?')

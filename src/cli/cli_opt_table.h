@@ -1,0 +1,95 @@
+/* cli_opt_table.h - the option table: every option of the command line
+ * once, with what --help, getopt and the completions (scripts/gen-docs)
+ * read from it. */
+#ifndef MHA_CLI_OPT_TABLE_H
+#define MHA_CLI_OPT_TABLE_H
+
+#include <stdio.h>
+
+/* What getopt returns for each long option (-h and -V are their letters). */
+enum cli_opt_id {
+    OPT_LOAD = 256,
+    OPT_DUMP,
+    OPT_FORMAT,
+    OPT_TOKENS,
+    OPT_DMODEL,
+    OPT_HEADS,
+    OPT_SEED,
+    OPT_CAUSAL,
+    OPT_NOSCALE,
+    OPT_STAGE,
+    OPT_LIST_LESSONS,
+    OPT_CHECK_LESSONS,
+    OPT_PRINT_LESSON,
+    OPT_LESSON,
+    OPT_STEP,
+    OPT_VIEW,
+    OPT_FOCUS,
+    OPT_BENCH_FRAMES,
+    OPT_THEME,
+    OPT_PRESENT,
+    OPT_AUTOPLAY,
+    OPT_RECORD,
+    OPT_REPLAY,
+    OPT_FOLLOW,
+    OPT_SPEED,
+    OPT_FORCE,
+    OPT_NO_MOUSE,
+    OPT_TRAIN,
+    OPT_GRAD,
+    OPT_BATCH,
+    OPT_SAVE,
+    OPT_VOCAB,
+    OPT_CONTEXT,
+    OPT_KEEP_CASE,
+    OPT_STEPS,
+    OPT_LR,
+    OPT_RESET_PROGRESS,
+    OPT_COMPARE,
+    OPT_GENERATE,
+    OPT_TEMPERATURE,
+    OPT_TOP_K,
+    OPT_EXPORT_TORCH,
+    OPT_LAYERS,
+    OPT_LAYER,
+    OPT_HELP = 'h',
+    OPT_VERSION = 'V'
+};
+
+/* The groups of --help, in its order. */
+enum cli_opt_group {
+    CLI_GROUP_EXAMPLE,
+    CLI_GROUP_OUTPUT,
+    CLI_GROUP_LESSONS,
+    CLI_GROUP_EXPLORER,
+    CLI_GROUP_TEACHING,
+    CLI_GROUP_TRAINING,
+    CLI_GROUP_WRITING,
+    CLI_GROUP_OTHER,
+    CLI_GROUP_COUNT
+};
+
+struct cli_opt {
+    const char *name; /* "d-model"; NULL: the help's entry for an option named again */
+    const char *arg;  /* "N": the value's name; NULL: the option takes none */
+    int id;           /* enum cli_opt_id */
+    enum cli_opt_group group;
+    const char *usage;  /* the help's left column when it is not "--name ARG" */
+    const char *def;    /* the default, in words; NULL: none to give */
+    const char *help;   /* --help's lines, '\n' apart; @STAGES@, @RANGE@, @FORMATS@,
+                           @VIEWS@, @THEMES@, @THEME@ and @TASKS@ stand for the lists */
+    const char *brief;  /* one line for the completions; NULL: the entry of a named-again option */
+    const char *values; /* what completes the value (scripts/gen-docs): "files", "json", "md",
+                           "lessons", "batch", "words:W..." or "words+files:W..." (@stages@,
+                           @views@, @themes@, @formats@, @tasks@, @corpora@ the lists);
+                           NULL: a value of the user's own, or none */
+};
+
+/* The table, n rows (*n). */
+const struct cli_opt *cli_opt_table(int *n);
+
+/* A group's heading line, and the text printed before its entries (or ""). */
+const char *cli_opt_group_heading(enum cli_opt_group g);
+const char *cli_opt_group_intro(enum cli_opt_group g);
+
+#endif
