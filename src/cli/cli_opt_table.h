@@ -4,52 +4,30 @@
 #ifndef MHA_CLI_OPT_TABLE_H
 #define MHA_CLI_OPT_TABLE_H
 
-#include <stdio.h>
+#include <stddef.h>
 
 /* What getopt returns for each long option (-h and -V are their letters). */
 enum cli_opt_id {
-    OPT_LOAD = 256,
-    OPT_DUMP,
+    OPT_DUMP = 256,
     OPT_FORMAT,
-    OPT_TOKENS,
     OPT_DMODEL,
     OPT_HEADS,
     OPT_SEED,
-    OPT_CAUSAL,
-    OPT_NOSCALE,
     OPT_STAGE,
-    OPT_LIST_LESSONS,
-    OPT_CHECK_LESSONS,
-    OPT_PRINT_LESSON,
-    OPT_LESSON,
     OPT_STEP,
-    OPT_VIEW,
-    OPT_FOCUS,
     OPT_BENCH_FRAMES,
     OPT_THEME,
-    OPT_PRESENT,
     OPT_AUTOPLAY,
-    OPT_RECORD,
-    OPT_REPLAY,
-    OPT_FOLLOW,
     OPT_SPEED,
-    OPT_FORCE,
-    OPT_NO_MOUSE,
-    OPT_TRAIN,
-    OPT_GRAD,
     OPT_BATCH,
-    OPT_SAVE,
     OPT_VOCAB,
     OPT_CONTEXT,
-    OPT_KEEP_CASE,
     OPT_STEPS,
     OPT_LR,
-    OPT_RESET_PROGRESS,
     OPT_COMPARE,
     OPT_GENERATE,
     OPT_TEMPERATURE,
     OPT_TOP_K,
-    OPT_EXPORT_TORCH,
     OPT_LAYERS,
     OPT_LAYER,
     OPT_HELP = 'h',
@@ -69,6 +47,13 @@ enum cli_opt_group {
     CLI_GROUP_COUNT
 };
 
+/* What parsing does with an option (cli_parse). */
+enum cli_opt_store {
+    CLI_STORE_CODE, /* cli_options.c's switch handles it, by id */
+    CLI_STORE_TEXT, /* the value is kept: a const char * at field */
+    CLI_STORE_FLAG  /* the option is noted: a bool at field set true */
+};
+
 struct cli_opt {
     const char *name; /* "d-model"; NULL: the help's entry for an option named again */
     const char *arg;  /* "N": the value's name; NULL: the option takes none */
@@ -83,6 +68,8 @@ struct cli_opt {
                            "lessons", "batch", "words:W..." or "words+files:W..." (@stages@,
                            @views@, @themes@, @formats@, @tasks@, @corpora@ the lists);
                            NULL: a value of the user's own, or none */
+    enum cli_opt_store store;
+    size_t field; /* offsetof(struct cli_options, ...) for TEXT and FLAG */
 };
 
 /* The table, n rows (*n). */

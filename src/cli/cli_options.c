@@ -197,6 +197,9 @@ struct mha_example *cli_build_example(const struct cli_options *o, struct mha_er
     return ex;
 }
 
+/* getopt returns ROW + i for row i of the option table. */
+enum { ROW = 1024 };
+
 /* getopt's long options, from the option table (cli_opt_table.c). */
 static const struct option *long_options(void)
 {
@@ -207,7 +210,7 @@ static const struct option *long_options(void)
         for (int i = 0; i < n && k + 1 < (int)(sizeof opts / sizeof opts[0]); i++)
             if (t[i].name)
                 opts[k++] = (struct option){t[i].name, t[i].arg ? required_argument : no_argument,
-                                            NULL, t[i].id};
+                                            NULL, ROW + i};
     }
     return opts;
 }
@@ -304,12 +307,6 @@ static int train_option(int c, const char *arg, struct cli_options *o)
 {
     long long n;
     switch (c) {
-    case OPT_TRAIN:
-        o->train = arg;
-        break;
-    case OPT_GRAD:
-        o->grad = arg;
-        break;
     case OPT_BATCH:
         /* a BATCH file with --grad, a number of sequences with --train */
         o->batch_file = arg;
@@ -320,9 +317,6 @@ static int train_option(int c, const char *arg, struct cli_options *o)
             o->batch = (int)n;
         }
         break;
-    case OPT_SAVE:
-        o->save = arg;
-        break;
     case OPT_VOCAB:
         if (parse_number("--vocab", arg, 2, TRAIN_MAX_VOCAB, &n))
             return CLI_EXIT_USAGE;
@@ -332,9 +326,6 @@ static int train_option(int c, const char *arg, struct cli_options *o)
         if (parse_number("--context", arg, 1, TRAIN_MAX_CONTEXT, &n))
             return CLI_EXIT_USAGE;
         o->context = (int)n;
-        break;
-    case OPT_KEEP_CASE:
-        o->keep_case = true;
         break;
     case OPT_STEPS:
         if (parse_number("--steps", arg, 0, 10000000, &n))
@@ -371,9 +362,6 @@ static int train_option(int c, const char *arg, struct cli_options *o)
         if (parse_number("--layer", arg, 0, TRAIN_MAX_LAYERS - 1, &n))
             return CLI_EXIT_USAGE;
         o->layer = (int)n;
-        break;
-    case OPT_EXPORT_TORCH:
-        o->export_torch = arg;
         break;
     }
     return CLI_CONTINUE;
@@ -529,9 +517,6 @@ static int option(int c, const char *arg, struct cli_options *o)
         printf("mha-explorer %s (matrix multiply: %s)\n", MHA_VERSION,
                mat_backend_name(mat_get_backend()));
         return 0;
-    case OPT_LOAD:
-        o->load = arg;
-        break;
     case OPT_DUMP:
         if (strcmp(arg, "summary") == 0)
             o->dump_stage = CLI_DUMP_SUMMARY;
@@ -551,9 +536,6 @@ static int option(int c, const char *arg, struct cli_options *o)
         }
         o->format_given = true;
         break;
-    case OPT_TOKENS:
-        o->tokens = arg;
-        break;
     case OPT_DMODEL:
         if (parse_number("--d-model", arg, 1, MHA_MAX_D_MODEL, &n))
             return CLI_EXIT_USAGE;
@@ -569,41 +551,14 @@ static int option(int c, const char *arg, struct cli_options *o)
             return CLI_EXIT_USAGE;
         o->seed = n;
         break;
-    case OPT_CAUSAL:
-        o->causal = true;
-        break;
-    case OPT_NOSCALE:
-        o->no_scale = true;
-        break;
     case OPT_STAGE:
         if ((o->stage = mha_stage_from_name(arg)) < 0)
             return unknown_stage("--stage", arg, " or ", "");
-        break;
-    case OPT_LIST_LESSONS:
-        o->list_lessons = true;
-        break;
-    case OPT_RESET_PROGRESS:
-        o->reset_progress = true;
-        break;
-    case OPT_CHECK_LESSONS:
-        o->check_lessons = true;
-        break;
-    case OPT_PRINT_LESSON:
-        o->print_lesson = arg;
-        break;
-    case OPT_LESSON:
-        o->lesson = arg;
         break;
     case OPT_STEP:
         if (parse_number("--step", arg, 1, 10000, &n))
             return CLI_EXIT_USAGE;
         o->step = (int)n;
-        break;
-    case OPT_VIEW:
-        o->view = arg;
-        break;
-    case OPT_FOCUS:
-        o->focus = arg;
         break;
     case OPT_BENCH_FRAMES:
         if (parse_number("--bench-frames", arg, 1, 1000000, &n))
@@ -619,32 +574,14 @@ static int option(int c, const char *arg, struct cli_options *o)
         }
         o->theme = arg;
         break;
-    case OPT_PRESENT:
-        o->present = true;
-        break;
-    case OPT_NO_MOUSE:
-        o->no_mouse = true;
-        break;
     case OPT_AUTOPLAY:
         if (parse_seconds("--autoplay", arg, 0.1, 3600.0, &o->autoplay))
             return CLI_EXIT_USAGE;
-        break;
-    case OPT_RECORD:
-        o->record = arg;
-        break;
-    case OPT_REPLAY:
-        o->replay = arg;
-        break;
-    case OPT_FOLLOW:
-        o->follow = arg;
         break;
     case OPT_SPEED:
         if (parse_seconds("--speed", arg, 0.01, 1000.0, &o->speed))
             return CLI_EXIT_USAGE;
         o->speed_given = true;
-        break;
-    case OPT_FORCE:
-        o->force = true;
         break;
     default:
         return train_option(c, arg, o);
@@ -728,6 +665,29 @@ static int combinations(const struct cli_options *o)
     return CLI_CONTINUE;
 }
 
+/* Option c (getopt's) with its value: kept or noted as the table says, or
+ * handled by option(); CLI_CONTINUE or an exit status. */
+static int table_option(int c, const char *arg, struct cli_options *o)
+{
+    int n;
+    const struct cli_opt *t = cli_opt_table(&n);
+    if (c < ROW || c >= ROW + n)
+        return option(c, arg, o); /* -h, -V */
+    const struct cli_opt *row = &t[c - ROW];
+    char *field = (char *)o + row->field;
+    switch (row->store) {
+    case CLI_STORE_TEXT:
+        memcpy(field, &arg, sizeof arg);
+        return CLI_CONTINUE;
+    case CLI_STORE_FLAG:
+        *(bool *)(void *)field = true;
+        return CLI_CONTINUE;
+    case CLI_STORE_CODE:
+        break;
+    }
+    return option(row->id, arg, o);
+}
+
 int cli_parse(int argc, char **argv, struct cli_options *o)
 {
     memset(o, 0, sizeof *o);
@@ -745,7 +705,7 @@ int cli_parse(int argc, char **argv, struct cli_options *o)
             return usage_error("%s needs a value", argv[optind - 1]);
         if (c == '?')
             return usage_error("unknown option '%s'", argv[optind - 1]);
-        const int rc = option(c, optarg, o);
+        const int rc = table_option(c, optarg, o);
         if (rc != CLI_CONTINUE)
             return rc;
     }
