@@ -32,6 +32,27 @@ static json_t *split_list(const char *list)
     return a;
 }
 
+/* The task table's rows: what README's and the man page's task lists say. */
+static json_t *task_rows(json_t *names)
+{
+    json_t *rows = json_array();
+    for (size_t i = 0; i < json_array_size(names); i++) {
+        const struct train_task *t = train_task_find(json_string_value(json_array_get(names, i)));
+        json_t *outputs = json_array();
+        for (int k = 0; k < t->n_outputs; k++)
+            json_array_append_new(outputs, json_string(t->output_names[k]));
+        char lr[32];
+        snprintf(lr, sizeof lr, "%g", (double)t->default_lr);
+        json_array_append_new(
+            rows, json_pack("{s:s, s:o, s:s, s:s, s:s, s:i, s:i, s:i, s:i, s:s}", "name", t->name,
+                            "outputs", outputs, "summary", t->summary, "asks", t->asks, "head_work",
+                            t->head_work, "d_model", t->default_d_model, "vocab", t->default_vocab,
+                            "context", t->default_context, "steps", t->default_steps, "lr",
+                            t->default_lr > 0 ? lr : ""));
+    }
+    return rows;
+}
+
 int main(void)
 {
     int n;
@@ -55,10 +76,13 @@ int main(void)
     mha_format_list(MHA_FORMAT_ANY, ", ", formats, sizeof formats);
     train_task_names(tasks, sizeof tasks);
     cli_text_corpus_names(corpora, sizeof corpora);
-    json_t *root = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "options", opts, "groups",
-                             groups, "stages", stages, "views", split_list(views), "themes",
-                             split_list(themes), "formats", split_list(formats), "tasks",
-                             split_list(tasks), "corpora", split_list(corpora));
+    json_t *task_names = split_list(tasks);
+    json_t *root =
+        json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:O, s:o, s:o}", "options", opts, "groups",
+                  groups, "stages", stages, "views", split_list(views), "themes",
+                  split_list(themes), "formats", split_list(formats), "tasks", task_names,
+                  "task_rows", task_rows(task_names), "corpora", split_list(corpora));
+    json_decref(task_names);
     char *text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
     json_decref(root);
     if (!text)
