@@ -196,51 +196,37 @@ static bool stage_per_head(int stage)
     return false;
 }
 
-/* Rows, columns and their labels of matrix m (labels NULL: by index). */
+/* Rows, columns and their labels of matrix m (labels NULL: by index), from
+ * the stage table's kind and sides of m (stages.h). */
 static void matrix_shape(const struct mha_example *ex, enum mha_tensor m, int *rows, int *cols,
                          char *const **row_labels, char *const **col_labels)
 {
     const int d = ex->d_model, dk = ex->d_model / ex->heads;
+    const struct mha_tensor_desc *desc = mha_tensor_desc(m);
+    const bool key_rows = desc->rows == MHA_SIDE_KEY;
     *row_labels = NULL;
     *col_labels = NULL;
+    *rows = 0;
     *cols = d;
-    switch (m) {
-    case MHA_TENSOR_QUERY:
-    case MHA_TENSOR_Q:
-    case MHA_TENSOR_MERGED:
-    case MHA_TENSOR_OUTPUT:
-        *rows = ex->lq;
-        *row_labels = ex->tokens;
-        break;
-    case MHA_TENSOR_KEY:
-    case MHA_TENSOR_VALUE:
-    case MHA_TENSOR_K:
-    case MHA_TENSOR_V:
-        *rows = ex->lk;
-        *row_labels = ex->key_tokens;
-        break;
-    case MHA_TENSOR_W_Q:
-    case MHA_TENSOR_W_K:
-    case MHA_TENSOR_W_V:
-    case MHA_TENSOR_W_O:
+    if (!desc->focus) /* Q_h, K_h, V_h are named through q, k, v */
+        return;
+    switch (desc->kind) {
+    case MHA_KIND_WEIGHT:
         *rows = d;
-        break;
-    case MHA_TENSOR_SCORES:
-    case MHA_TENSOR_SCALED:
-    case MHA_TENSOR_WEIGHTS:
-        *rows = ex->lq;
-        *cols = ex->lk;
-        *row_labels = ex->tokens;
-        *col_labels = ex->key_tokens;
-        break;
-    case MHA_TENSOR_CONTEXT:
-        *rows = ex->lq;
+        return;
+    case MHA_KIND_PER_HEAD:
         *cols = dk;
-        *row_labels = ex->tokens;
         break;
-    default: /* Q_h, K_h, V_h are named through q, k, v */
-        *rows = 0;
+    case MHA_KIND_SEQUENCE:
+    case MHA_KIND_SCORES:
+    case MHA_KIND_PROBS:
         break;
+    }
+    *rows = key_rows ? ex->lk : ex->lq;
+    *row_labels = key_rows ? ex->key_tokens : ex->tokens;
+    if (desc->cols == MHA_SIDE_KEY) {
+        *cols = ex->lk;
+        *col_labels = ex->key_tokens;
     }
 }
 

@@ -39,15 +39,15 @@ static bool name_index(char *const *labels, int n, int i, char *out, size_t on)
     return lesson_find_label(labels, n, out) == i;
 }
 
+/* Whether x's rows are the keys' tokens (the stage table says). */
 static bool key_side(enum mha_tensor x)
 {
-    return x == MHA_TENSOR_KEY || x == MHA_TENSOR_VALUE || x == MHA_TENSOR_K || x == MHA_TENSOR_V ||
-           x == MHA_TENSOR_KH || x == MHA_TENSOR_VH;
+    return mha_tensor_desc(x)->rows == MHA_SIDE_KEY;
 }
 
 static bool is_weight(enum mha_tensor x)
 {
-    return x == MHA_TENSOR_W_Q || x == MHA_TENSOR_W_K || x == MHA_TENSOR_W_V || x == MHA_TENSOR_W_O;
+    return mha_tensor_desc(x)->kind == MHA_KIND_WEIGHT;
 }
 
 static bool is_score(enum mha_tensor x)
