@@ -57,10 +57,11 @@ enum cli_opt_store {
 struct cli_opt {
     const char *name; /* "d-model"; NULL: the help's entry for an option named again */
     const char *arg;  /* "N": the value's name; NULL: the option takes none */
-    int id;           /* enum cli_opt_id */
+    int id;           /* enum cli_opt_id of a CODE row; 0 for the others */
     enum cli_opt_group group;
     const char *usage;  /* the help's left column when it is not "--name ARG" */
-    const char *def;    /* the default, in words; NULL: none to give */
+    const char *def;    /* the default, in words; NULL: none, or one that depends on the
+                           other options (the help lines say) */
     const char *help;   /* --help's lines, '\n' apart; @STAGES@, @RANGE@, @FORMATS@,
                            @VIEWS@, @THEMES@, @THEME@ and @TASKS@ stand for the lists */
     const char *brief;  /* one line for the completions; NULL: the entry of a named-again option */
