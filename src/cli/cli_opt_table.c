@@ -4,6 +4,7 @@
  * come from it. */
 #include "cli/cli_opt_table.h"
 
+#include <getopt.h>
 #include <stddef.h>
 
 #include "cli/cli.h"
@@ -228,6 +229,20 @@ const struct cli_opt *cli_opt_table(int *n)
 {
     *n = (int)(sizeof table / sizeof table[0]);
     return table;
+}
+
+const struct option *cli_opt_long_options(void)
+{
+    static struct option opts[sizeof table / sizeof table[0] + 1];
+    if (!opts[0].name) {
+        int k = 0;
+        for (int i = 0; i < (int)(sizeof table / sizeof table[0]); i++)
+            if (table[i].name)
+                opts[k++] =
+                    (struct option){table[i].name, table[i].arg ? required_argument : no_argument,
+                                    NULL, CLI_OPT_ROW + i};
+    }
+    return opts;
 }
 
 static const char *const headings[CLI_GROUP_COUNT] = {

@@ -76,6 +76,11 @@ struct cli_opt {
 /* The table, n rows (*n). */
 const struct cli_opt *cli_opt_table(int *n);
 
+/* getopt_long's options, from the table: each returns CLI_OPT_ROW + its row. */
+enum { CLI_OPT_ROW = 1024 };
+struct option;
+const struct option *cli_opt_long_options(void);
+
 /* A group's heading line, and the text printed before its entries (or ""). */
 const char *cli_opt_group_heading(enum cli_opt_group g);
 const char *cli_opt_group_intro(enum cli_opt_group g);

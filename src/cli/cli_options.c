@@ -197,24 +197,6 @@ struct mha_example *cli_build_example(const struct cli_options *o, struct mha_er
     return ex;
 }
 
-/* getopt returns ROW + i for row i of the option table. */
-enum { ROW = 1024 };
-
-/* getopt's long options, from the option table (cli_opt_table.c). */
-static const struct option *long_options(void)
-{
-    static struct option opts[128];
-    if (!opts[0].name) {
-        int n, k = 0;
-        const struct cli_opt *t = cli_opt_table(&n);
-        for (int i = 0; i < n && k + 1 < (int)(sizeof opts / sizeof opts[0]); i++)
-            if (t[i].name)
-                opts[k++] = (struct option){t[i].name, t[i].arg ? required_argument : no_argument,
-                                            NULL, ROW + i};
-    }
-    return opts;
-}
-
 /* --compare 1,2,4: head counts, comma-separated, 1..4 of them; --compare
  * layers=1,2: layer counts. */
 static int compare_option(const char *arg, struct cli_options *o)
@@ -671,9 +653,9 @@ static int table_option(int c, const char *arg, struct cli_options *o)
 {
     int n;
     const struct cli_opt *t = cli_opt_table(&n);
-    if (c < ROW || c >= ROW + n)
+    if (c < CLI_OPT_ROW || c >= CLI_OPT_ROW + n)
         return option(c, arg, o); /* -h, -V */
-    const struct cli_opt *row = &t[c - ROW];
+    const struct cli_opt *row = &t[c - CLI_OPT_ROW];
     char *field = (char *)o + row->field;
     switch (row->store) {
     case CLI_STORE_TEXT:
@@ -700,7 +682,7 @@ int cli_parse(int argc, char **argv, struct cli_options *o)
     optind = 0; /* glibc: start again from argv[1], whatever an earlier call left */
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":hV", long_options(), NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":hV", cli_opt_long_options(), NULL)) != -1) {
         if (c == ':')
             return usage_error("%s needs a value", argv[optind - 1]);
         if (c == '?')
