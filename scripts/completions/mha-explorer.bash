@@ -1,39 +1,45 @@
 # bash completion for mha-explorer: options, and the names their values take
-# (stages, views, themes, formats, lesson numbers, files).
+# (stages, views, themes, formats, tasks, lesson numbers, files).
+# Written by scripts/gen-docs from the option table; edit the table, not this file.
 # Installed as share/bash-completion/completions/mha-explorer.
 
 _mha_explorer() {
     local cur prev
     cur=${COMP_WORDS[COMP_CWORD]}
     prev=${COMP_WORDS[COMP_CWORD - 1]}
-    local options="--load --tokens --d-model --heads --seed --causal --no-scale
-        --dump --format --stage --list-lessons --check-lessons --print-lesson --lesson
-        --step --reset-progress --view --focus --bench-frames --present --theme --autoplay
-        --record --replay --follow --speed --train --vocab --context --keep-case --steps --layers --layer --batch --lr --save
-        --grad --compare --generate --temperature --top-k --export-torch --force --no-mouse --help --version"
-    local stages="input projection split transpose attention merge output"
+    local options="--load --tokens --d-model --heads --seed --causal --no-scale --dump --format
+        --stage --list-lessons --check-lessons --print-lesson --lesson --step --reset-progress
+        --view --focus --bench-frames --no-mouse --present --theme --autoplay --record --force
+        --replay --speed --follow --train --vocab --context --keep-case --steps --layers
+        --batch --lr --save --compare --grad --layer --generate --temperature --top-k
+        --export-torch --help --version"
 
     case $prev in
-    --stage)
-        mapfile -t COMPREPLY < <(compgen -W "$stages" -- "$cur")
+    --load)
+        mapfile -t COMPREPLY < <(compgen -f -X '!*.json' -- "$cur")
+        mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY < <(compgen -d -- "$cur")
         return
+        ;;
+    --tokens | --d-model | --heads | --seed | --step | --focus | --bench-frames | --autoplay | --speed | --vocab | --context | --steps | --layers | --lr | --compare | --layer | --generate | --temperature | --top-k)
+        return # a value of the user's own
         ;;
     --dump)
-        mapfile -t COMPREPLY < <(compgen -W "$stages all summary circuits" -- "$cur")
+        mapfile -t COMPREPLY < <(compgen -W "input projection split transpose attention merge output all summary circuits" -- "$cur")
         return
         ;;
-    --train)
-        mapfile -t COMPREPLY < <(compgen -W "first-prev prev find-copy majority induction sentences names" -- "$cur")
-        mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY < <(compgen -f -- "$cur")
+    --format)
+        mapfile -t COMPREPLY < <(compgen -W "text json svg html markdown csv latex" -- "$cur")
         return
         ;;
-    --grad | --save)
-        mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+    --stage)
+        mapfile -t COMPREPLY < <(compgen -W "input projection split transpose attention merge output" -- "$cur")
         return
         ;;
-    --batch)
-        [[ $cur == [0-9]* ]] && return # a number of sequences; else a batch file
-        mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+    --print-lesson | --lesson)
+        local numbers
+        numbers=$("${COMP_WORDS[0]}" --list-lessons 2>/dev/null | awk '{print $1}')
+        mapfile -t COMPREPLY < <(compgen -W "$numbers" -- "$cur")
+        mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY < <(compgen -f -X '!*.md' -- "$cur")
         return
         ;;
     --view)
@@ -44,30 +50,19 @@ _mha_explorer() {
         mapfile -t COMPREPLY < <(compgen -W "dark light projector mono" -- "$cur")
         return
         ;;
-    --format)
-        mapfile -t COMPREPLY < <(compgen -W "text json svg html markdown csv latex" -- "$cur")
-        return
-        ;;
-    --lesson | --print-lesson)
-        local numbers
-        numbers=$("${COMP_WORDS[0]}" --list-lessons 2>/dev/null | awk '{print $1}')
-        mapfile -t COMPREPLY < <(compgen -W "$numbers" -- "$cur")
-        mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY < <(compgen -f -X '!*.md' -- "$cur")
-        return
-        ;;
-    --load)
-        mapfile -t COMPREPLY < <(compgen -f -X '!*.json' -- "$cur")
-        mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY < <(compgen -d -- "$cur")
-        return
-        ;;
-    --record | --replay | --follow | --export-torch)
+    --record | --replay | --follow | --save | --grad | --export-torch)
         mapfile -t COMPREPLY < <(compgen -f -- "$cur")
         return
         ;;
-    --tokens | --d-model | --heads | --seed | --step | --focus | --bench-frames | \
-        --autoplay | --speed | --vocab | --context | --steps | --layers | --layer | --lr | --compare | \
-        --generate | --temperature | --top-k)
-        return # a value of the user's own
+    --train)
+        mapfile -t COMPREPLY < <(compgen -W "first-prev prev find-copy majority induction sentences names" -- "$cur")
+        mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY < <(compgen -f -- "$cur")
+        return
+        ;;
+    --batch)
+        [[ $cur == [0-9]* ]] && return # a number of sequences; else a batch file
+        mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+        return
         ;;
     esac
     local w

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_opt_table.h"
 #include "io/colorscale.h"
 #include "io/dump.h"
 #include "io/export.h"
@@ -196,105 +197,6 @@ struct mha_example *cli_build_example(const struct cli_options *o, struct mha_er
     return ex;
 }
 
-enum {
-    OPT_LOAD = 256,
-    OPT_DUMP,
-    OPT_FORMAT,
-    OPT_TOKENS,
-    OPT_DMODEL,
-    OPT_HEADS,
-    OPT_SEED,
-    OPT_CAUSAL,
-    OPT_NOSCALE,
-    OPT_STAGE,
-    OPT_LIST_LESSONS,
-    OPT_CHECK_LESSONS,
-    OPT_PRINT_LESSON,
-    OPT_LESSON,
-    OPT_STEP,
-    OPT_VIEW,
-    OPT_FOCUS,
-    OPT_BENCH_FRAMES,
-    OPT_THEME,
-    OPT_PRESENT,
-    OPT_AUTOPLAY,
-    OPT_RECORD,
-    OPT_REPLAY,
-    OPT_FOLLOW,
-    OPT_SPEED,
-    OPT_FORCE,
-    OPT_NO_MOUSE,
-    /* training */
-    OPT_TRAIN,
-    OPT_GRAD,
-    OPT_BATCH,
-    OPT_SAVE,
-    OPT_VOCAB,
-    OPT_CONTEXT,
-    OPT_KEEP_CASE,
-    OPT_STEPS,
-    OPT_LR,
-    OPT_RESET_PROGRESS,
-    OPT_COMPARE,
-    /* writing */
-    OPT_GENERATE,
-    OPT_TEMPERATURE,
-    OPT_TOP_K,
-    OPT_EXPORT_TORCH,
-    OPT_LAYERS,
-    OPT_LAYER,
-};
-
-static const struct option longopts[] = {
-    {"load", required_argument, NULL, OPT_LOAD},
-    {"dump", required_argument, NULL, OPT_DUMP},
-    {"format", required_argument, NULL, OPT_FORMAT},
-    {"tokens", required_argument, NULL, OPT_TOKENS},
-    {"d-model", required_argument, NULL, OPT_DMODEL},
-    {"heads", required_argument, NULL, OPT_HEADS},
-    {"seed", required_argument, NULL, OPT_SEED},
-    {"causal", no_argument, NULL, OPT_CAUSAL},
-    {"no-scale", no_argument, NULL, OPT_NOSCALE},
-    {"stage", required_argument, NULL, OPT_STAGE},
-    {"list-lessons", no_argument, NULL, OPT_LIST_LESSONS},
-    {"check-lessons", no_argument, NULL, OPT_CHECK_LESSONS},
-    {"print-lesson", required_argument, NULL, OPT_PRINT_LESSON},
-    {"lesson", required_argument, NULL, OPT_LESSON},
-    {"step", required_argument, NULL, OPT_STEP},
-    {"view", required_argument, NULL, OPT_VIEW},
-    {"focus", required_argument, NULL, OPT_FOCUS},
-    {"bench-frames", required_argument, NULL, OPT_BENCH_FRAMES},
-    {"theme", required_argument, NULL, OPT_THEME},
-    {"present", no_argument, NULL, OPT_PRESENT},
-    {"autoplay", required_argument, NULL, OPT_AUTOPLAY},
-    {"record", required_argument, NULL, OPT_RECORD},
-    {"replay", required_argument, NULL, OPT_REPLAY},
-    {"follow", required_argument, NULL, OPT_FOLLOW},
-    {"speed", required_argument, NULL, OPT_SPEED},
-    {"force", no_argument, NULL, OPT_FORCE},
-    {"no-mouse", no_argument, NULL, OPT_NO_MOUSE},
-    {"train", required_argument, NULL, OPT_TRAIN},
-    {"grad", required_argument, NULL, OPT_GRAD},
-    {"batch", required_argument, NULL, OPT_BATCH},
-    {"save", required_argument, NULL, OPT_SAVE},
-    {"vocab", required_argument, NULL, OPT_VOCAB},
-    {"context", required_argument, NULL, OPT_CONTEXT},
-    {"keep-case", no_argument, NULL, OPT_KEEP_CASE},
-    {"steps", required_argument, NULL, OPT_STEPS},
-    {"lr", required_argument, NULL, OPT_LR},
-    {"reset-progress", no_argument, NULL, OPT_RESET_PROGRESS},
-    {"compare", required_argument, NULL, OPT_COMPARE},
-    {"generate", required_argument, NULL, OPT_GENERATE},
-    {"temperature", required_argument, NULL, OPT_TEMPERATURE},
-    {"top-k", required_argument, NULL, OPT_TOP_K},
-    {"export-torch", required_argument, NULL, OPT_EXPORT_TORCH},
-    {"layers", required_argument, NULL, OPT_LAYERS},
-    {"layer", required_argument, NULL, OPT_LAYER},
-    {"help", no_argument, NULL, 'h'},
-    {"version", no_argument, NULL, 'V'},
-    {NULL, 0, NULL, 0},
-};
-
 /* --compare 1,2,4: head counts, comma-separated, 1..4 of them; --compare
  * layers=1,2: layer counts. */
 static int compare_option(const char *arg, struct cli_options *o)
@@ -387,12 +289,6 @@ static int train_option(int c, const char *arg, struct cli_options *o)
 {
     long long n;
     switch (c) {
-    case OPT_TRAIN:
-        o->train = arg;
-        break;
-    case OPT_GRAD:
-        o->grad = arg;
-        break;
     case OPT_BATCH:
         /* a BATCH file with --grad, a number of sequences with --train */
         o->batch_file = arg;
@@ -403,9 +299,6 @@ static int train_option(int c, const char *arg, struct cli_options *o)
             o->batch = (int)n;
         }
         break;
-    case OPT_SAVE:
-        o->save = arg;
-        break;
     case OPT_VOCAB:
         if (parse_number("--vocab", arg, 2, TRAIN_MAX_VOCAB, &n))
             return CLI_EXIT_USAGE;
@@ -415,9 +308,6 @@ static int train_option(int c, const char *arg, struct cli_options *o)
         if (parse_number("--context", arg, 1, TRAIN_MAX_CONTEXT, &n))
             return CLI_EXIT_USAGE;
         o->context = (int)n;
-        break;
-    case OPT_KEEP_CASE:
-        o->keep_case = true;
         break;
     case OPT_STEPS:
         if (parse_number("--steps", arg, 0, 10000000, &n))
@@ -454,9 +344,6 @@ static int train_option(int c, const char *arg, struct cli_options *o)
         if (parse_number("--layer", arg, 0, TRAIN_MAX_LAYERS - 1, &n))
             return CLI_EXIT_USAGE;
         o->layer = (int)n;
-        break;
-    case OPT_EXPORT_TORCH:
-        o->export_torch = arg;
         break;
     }
     return CLI_CONTINUE;
@@ -605,16 +492,13 @@ static int option(int c, const char *arg, struct cli_options *o)
 {
     long long n;
     switch (c) {
-    case 'h':
+    case OPT_HELP:
         cli_print_help();
         return 0;
-    case 'V':
+    case OPT_VERSION:
         printf("mha-explorer %s (matrix multiply: %s)\n", MHA_VERSION,
                mat_backend_name(mat_get_backend()));
         return 0;
-    case OPT_LOAD:
-        o->load = arg;
-        break;
     case OPT_DUMP:
         if (strcmp(arg, "summary") == 0)
             o->dump_stage = CLI_DUMP_SUMMARY;
@@ -634,9 +518,6 @@ static int option(int c, const char *arg, struct cli_options *o)
         }
         o->format_given = true;
         break;
-    case OPT_TOKENS:
-        o->tokens = arg;
-        break;
     case OPT_DMODEL:
         if (parse_number("--d-model", arg, 1, MHA_MAX_D_MODEL, &n))
             return CLI_EXIT_USAGE;
@@ -652,41 +533,14 @@ static int option(int c, const char *arg, struct cli_options *o)
             return CLI_EXIT_USAGE;
         o->seed = n;
         break;
-    case OPT_CAUSAL:
-        o->causal = true;
-        break;
-    case OPT_NOSCALE:
-        o->no_scale = true;
-        break;
     case OPT_STAGE:
         if ((o->stage = mha_stage_from_name(arg)) < 0)
             return unknown_stage("--stage", arg, " or ", "");
-        break;
-    case OPT_LIST_LESSONS:
-        o->list_lessons = true;
-        break;
-    case OPT_RESET_PROGRESS:
-        o->reset_progress = true;
-        break;
-    case OPT_CHECK_LESSONS:
-        o->check_lessons = true;
-        break;
-    case OPT_PRINT_LESSON:
-        o->print_lesson = arg;
-        break;
-    case OPT_LESSON:
-        o->lesson = arg;
         break;
     case OPT_STEP:
         if (parse_number("--step", arg, 1, 10000, &n))
             return CLI_EXIT_USAGE;
         o->step = (int)n;
-        break;
-    case OPT_VIEW:
-        o->view = arg;
-        break;
-    case OPT_FOCUS:
-        o->focus = arg;
         break;
     case OPT_BENCH_FRAMES:
         if (parse_number("--bench-frames", arg, 1, 1000000, &n))
@@ -702,32 +556,14 @@ static int option(int c, const char *arg, struct cli_options *o)
         }
         o->theme = arg;
         break;
-    case OPT_PRESENT:
-        o->present = true;
-        break;
-    case OPT_NO_MOUSE:
-        o->no_mouse = true;
-        break;
     case OPT_AUTOPLAY:
         if (parse_seconds("--autoplay", arg, 0.1, 3600.0, &o->autoplay))
             return CLI_EXIT_USAGE;
-        break;
-    case OPT_RECORD:
-        o->record = arg;
-        break;
-    case OPT_REPLAY:
-        o->replay = arg;
-        break;
-    case OPT_FOLLOW:
-        o->follow = arg;
         break;
     case OPT_SPEED:
         if (parse_seconds("--speed", arg, 0.01, 1000.0, &o->speed))
             return CLI_EXIT_USAGE;
         o->speed_given = true;
-        break;
-    case OPT_FORCE:
-        o->force = true;
         break;
     default:
         return train_option(c, arg, o);
@@ -811,6 +647,29 @@ static int combinations(const struct cli_options *o)
     return CLI_CONTINUE;
 }
 
+/* Option c (getopt's) with its value: kept or noted as the table says, or
+ * handled by option(); CLI_CONTINUE or an exit status. */
+static int table_option(int c, const char *arg, struct cli_options *o)
+{
+    int n;
+    const struct cli_opt *t = cli_opt_table(&n);
+    if (c < CLI_OPT_ROW || c >= CLI_OPT_ROW + n)
+        return option(c, arg, o); /* -h, -V */
+    const struct cli_opt *row = &t[c - CLI_OPT_ROW];
+    char *field = (char *)o + row->field;
+    switch (row->store) {
+    case CLI_STORE_TEXT:
+        memcpy(field, &arg, sizeof arg);
+        return CLI_CONTINUE;
+    case CLI_STORE_FLAG:
+        *(bool *)(void *)field = true;
+        return CLI_CONTINUE;
+    case CLI_STORE_CODE:
+        break;
+    }
+    return option(row->id, arg, o);
+}
+
 int cli_parse(int argc, char **argv, struct cli_options *o)
 {
     memset(o, 0, sizeof *o);
@@ -823,12 +682,12 @@ int cli_parse(int argc, char **argv, struct cli_options *o)
     optind = 0; /* glibc: start again from argv[1], whatever an earlier call left */
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":hV", cli_opt_long_options(), NULL)) != -1) {
         if (c == ':')
             return usage_error("%s needs a value", argv[optind - 1]);
         if (c == '?')
             return usage_error("unknown option '%s'", argv[optind - 1]);
-        const int rc = option(c, optarg, o);
+        const int rc = table_option(c, optarg, o);
         if (rc != CLI_CONTINUE)
             return rc;
     }

@@ -1,6 +1,8 @@
 /* explain.c - the arithmetic behind one number, written out for a person. */
 #include "engine/explain.h"
 
+#include "engine/stages.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,57 +15,35 @@ struct sym {
 static const struct sym sym_utf8 = {"×", "·", "ᵀ", "√", "÷", "−", "Σ", "−∞", "→", "…"};
 static const struct sym sym_ascii = {"x", ".", "^T", "sqrt", "/", "-", "sum", "-inf", "->", "..."};
 
-static const char *const tensor_names[MHA_TENSOR_COUNT] = {
-    "query", "key", "value", "W_q",    "W_k",    "W_v",     "W_o",     "Q",      "K",      "V",
-    "Q_h",   "K_h", "V_h",   "scores", "scaled", "weights", "context", "merged", "output",
-};
-
 const char *mha_tensor_name(enum mha_tensor x)
 {
-    return (x >= 0 && x < MHA_TENSOR_COUNT) ? tensor_names[x] : "?";
+    return (x >= 0 && x < MHA_TENSOR_COUNT) ? mha_tensor_desc(x)->name : "?";
 }
 
+/* The shape follows from the table's kind and rows (stages.h). */
 void mha_tensor_shape(const struct mha_trace *t, enum mha_tensor x, int *heads, int *rows,
                       int *cols)
 {
-    int h = 1, r = 0, c = t->d_model;
-    switch (x) {
-    case MHA_TENSOR_QUERY:
-    case MHA_TENSOR_Q:
-    case MHA_TENSOR_MERGED:
-    case MHA_TENSOR_OUTPUT:
-        r = t->lq;
+    *heads = *rows = *cols = 0;
+    if (x < 0 || x >= MHA_TENSOR_COUNT)
+        return;
+    const struct mha_tensor_desc *d = mha_tensor_desc(x);
+    const int side = d->rows == MHA_SIDE_KEY ? t->lk : t->lq;
+    switch (d->kind) {
+    case MHA_KIND_SEQUENCE:
+        *heads = 1, *rows = side, *cols = t->d_model;
         break;
-    case MHA_TENSOR_KEY:
-    case MHA_TENSOR_VALUE:
-    case MHA_TENSOR_K:
-    case MHA_TENSOR_V:
-        r = t->lk;
+    case MHA_KIND_WEIGHT:
+        *heads = 1, *rows = t->d_model, *cols = t->d_model;
         break;
-    case MHA_TENSOR_W_Q:
-    case MHA_TENSOR_W_K:
-    case MHA_TENSOR_W_V:
-    case MHA_TENSOR_W_O:
-        r = t->d_model;
+    case MHA_KIND_PER_HEAD:
+        *heads = t->heads, *rows = side, *cols = t->d_k;
         break;
-    case MHA_TENSOR_QH:
-    case MHA_TENSOR_CONTEXT:
-        h = t->heads, r = t->lq, c = t->d_k;
-        break;
-    case MHA_TENSOR_KH:
-    case MHA_TENSOR_VH:
-        h = t->heads, r = t->lk, c = t->d_k;
-        break;
-    case MHA_TENSOR_SCORES:
-    case MHA_TENSOR_SCALED:
-    case MHA_TENSOR_WEIGHTS:
-        h = t->heads, r = t->lq, c = t->lk;
-        break;
-    default:
-        h = r = c = 0;
+    case MHA_KIND_SCORES:
+    case MHA_KIND_PROBS:
+        *heads = t->heads, *rows = t->lq, *cols = t->lk;
         break;
     }
-    *heads = h, *rows = r, *cols = c;
 }
 
 const float *mha_tensor_data(const struct mha_example *ex, const struct mha_trace *t,
@@ -108,9 +88,10 @@ const float *mha_tensor_data(const struct mha_example *ex, const struct mha_trac
         return t->merged;
     case MHA_TENSOR_OUTPUT:
         return t->output;
-    default:
-        return NULL;
+    case MHA_TENSOR_COUNT:
+        break;
     }
+    return NULL;
 }
 
 float mha_tensor_range(const struct mha_example *ex, const struct mha_trace *t, enum mha_tensor x)
@@ -300,30 +281,28 @@ static void explain_weight(struct writer *w, const struct mha_example *ex, const
     w->e->total = w->e->value;
 }
 
-/* Q, K, V from the inputs, and the output from merged: a row · a column + bias. */
+/* The bias added after weight w (one of W_q, W_k, W_v, W_o). */
+static const float *bias_of(const struct mha_example *ex, enum mha_tensor w)
+{
+    return w == MHA_TENSOR_W_Q   ? ex->b_q
+           : w == MHA_TENSOR_W_K ? ex->b_k
+           : w == MHA_TENSOR_W_V ? ex->b_v
+                                 : ex->b_o;
+}
+
+/* Q, K, V from the inputs, and the output from merged: a row · a column + bias,
+ * the factors named by the table (stages.h: from and weight). */
 static void explain_linear(struct writer *w, const struct mha_example *ex,
                            const struct mha_trace *t, const struct mha_cell *c)
 {
     const int d = t->d_model, i = c->row, j = c->col;
-    const float *x, *wm, *b;
-    const char *xn, *wn, *bn;
-    char **names = ex->tokens;
-    switch (c->tensor) {
-    case MHA_TENSOR_Q:
-        x = ex->query, wm = ex->w_q, b = ex->b_q, xn = "query", wn = "W_q", bn = "b_q";
-        break;
-    case MHA_TENSOR_K:
-        x = ex->key, wm = ex->w_k, b = ex->b_k, xn = "key", wn = "W_k", bn = "b_k";
-        names = ex->key_tokens;
-        break;
-    case MHA_TENSOR_V:
-        x = ex->value, wm = ex->w_v, b = ex->b_v, xn = "value", wn = "W_v", bn = "b_v";
-        names = ex->key_tokens;
-        break;
-    default:
-        x = t->merged, wm = ex->w_o, b = ex->b_o, xn = "merged", wn = "W_o", bn = "b_o";
-        break;
-    }
+    const struct mha_tensor_desc *desc = mha_tensor_desc(c->tensor);
+    const float *x = mha_tensor_data(ex, t, desc->from), *wm = mha_tensor_data(ex, t, desc->weight);
+    const float *b = bias_of(ex, desc->weight);
+    const char *xn = mha_tensor_name(desc->from), *wn = mha_tensor_name(desc->weight);
+    char bn[8];
+    snprintf(bn, sizeof bn, "b_%s", wn + 2);
+    char **names = desc->rows == MHA_SIDE_KEY ? ex->key_tokens : ex->tokens;
     char lb[48], s1[32], s2[32];
     const char *name = mha_tensor_name(c->tensor);
     snprintf(w->e->title, sizeof w->e->title, "%s[%d, %d] = row %d of %s %s column %d of %s%s",
@@ -342,18 +321,21 @@ static void explain_linear(struct writer *w, const struct mha_example *ex,
 
 static void explain_head(struct writer *w, const struct mha_trace *t, const struct mha_cell *c)
 {
-    static const char *const src[] = {"Q", "K", "V"};
-    const int k = c->tensor - MHA_TENSOR_QH, h = c->head, dk = t->d_k;
+    const int h = c->head, dk = t->d_k;
     const int col = h * dk + c->col;
+    const char *src = "?"; /* the (L, d) tensor the table splits into this one */
+    for (int x = 0; x < MHA_TENSOR_COUNT; x++)
+        if (mha_tensor_desc((enum mha_tensor)x)->heads == c->tensor)
+            src = mha_tensor_name((enum mha_tensor)x);
     snprintf(w->e->title, sizeof w->e->title, "%s[head %d][%d, %d] = %s[%d, %d]",
-             mha_tensor_name(c->tensor), h, c->row, c->col, src[k], c->row, col);
+             mha_tensor_name(c->tensor), h, c->row, c->col, src, c->row, col);
     put(w,
         "Head %d owns columns %d..%d of %s: d_k = d_model / heads = %d / %d = %d columns each.\n",
-        h, h * dk, h * dk + dk - 1, src[k], t->d_model, t->heads, dk);
+        h, h * dk, h * dk + dk - 1, src, t->d_model, t->heads, dk);
     put(w,
         "Split reads row %d of %s as (H, d_k) = (%d, %d): this number is [%d][%d][%d] of "
         "(L, H, d_k).\n",
-        c->row, src[k], t->heads, dk, c->row, h, c->col);
+        c->row, src, t->heads, dk, c->row, h, c->col);
     put(w,
         "Transpose moves it to [%d][%d][%d] of (H, L, d_k), so each head works alone. "
         "Nothing is computed: the number is copied.\n",
@@ -562,7 +544,7 @@ int mha_explain_cell(const struct mha_example *ex, const struct mha_trace *t,
     case MHA_TENSOR_MERGED:
         explain_merged(&w, t, cell);
         break;
-    default:
+    case MHA_TENSOR_COUNT:
         return mha_error_set(err, "no such tensor");
     }
     finish(&w);

@@ -40,6 +40,9 @@ enum mha_tensor_kind {
 enum mha_side { MHA_SIDE_NONE, MHA_SIDE_QUERY, MHA_SIDE_KEY };
 
 struct mha_tensor_desc {
+    const char *name;  /* "Q_h": as the screen and the explanations write it */
+    const char *focus; /* "q": as --focus and a lesson's focus name it (NULL: a per-head
+                          tensor, named by the (L, d) tensor it splits into) */
     enum mha_tensor_kind kind;
     enum mha_side rows;      /* the tokens of the rows (NONE: numbered, out i for weights) */
     enum mha_side cols;      /* the tokens of the columns (NONE: dimensions d0.., in j) */

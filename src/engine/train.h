@@ -346,6 +346,9 @@ struct train_task {
     const char *name;        /* "first-prev" */
     const char *summary;     /* one line for lists and screen titles */
     const char *description; /* in words, for the screen and the summary */
+    const char *asks;        /* what it asks at which position (README's and the man page's
+                                task lists, scripts/gen-docs) */
+    const char *head_work;   /* what a head has to do to answer (README's task table) */
     bool causal;
     int n_outputs;
     const char *output_names[TRAIN_MAX_OUTPUTS];

@@ -190,6 +190,8 @@ static const struct train_task tasks[] = {
      .description = "At every position after the first, say which token came first in the "
                     "sequence and which token came just before this one: two places to look "
                     "at, a head for each, or one head that splits its weight between them.",
+     .asks = "at t ≥ 1: the token at position 0, and the token at t − 1",
+     .head_work = "two places at once: one head per place",
      .causal = true,
      .n_outputs = 2,
      .output_names = {"first", "prev"},
@@ -202,6 +204,8 @@ static const struct train_task tasks[] = {
      .summary = "name the previous token",
      .description = "At every position after the first, say which token came just before "
                     "this one: a head that looks one step back by position.",
+     .asks = "at t ≥ 1: the token at t − 1",
+     .head_work = "look one step back, by position",
      .causal = true,
      .n_outputs = 1,
      .output_names = {"prev"},
@@ -215,6 +219,9 @@ static const struct train_task tasks[] = {
      .description = "Every token but the last is different; the last repeats one of them. "
                     "At the last position, say where its earlier copy stands: a head that "
                     "looks by content (this token), not by position.",
+     .asks = "the last token repeats one earlier token (the others all differ): "
+             "where is that copy?",
+     .head_work = "look by content, not by position",
      .causal = true,
      .n_outputs = 1,
      .output_names = {"where"},
@@ -228,6 +235,9 @@ static const struct train_task tasks[] = {
      .description = "Tokens come from the first three of the vocabulary. At every position, "
                     "say which token has appeared most often so far (ties are not asked): "
                     "a head that spreads its attention evenly and counts.",
+     .asks = "tokens from the first three of the vocabulary: the most common so far "
+             "(ties not asked)",
+     .head_work = "spread attention evenly and count",
      .causal = true,
      .n_outputs = 1,
      .output_names = {"most"},
@@ -242,6 +252,10 @@ static const struct train_task tasks[] = {
                     "In the second copy, say the next token: find where this token stood "
                     "before and copy what came after it. One head marks each token's "
                     "predecessor, a second layer's head looks for it: two layers.",
+     .asks = "a stretch of different tokens stands twice at random places among "
+             "others: in the second copy, the token that came next in the first",
+     .head_work = "two layers (`--layers 2`): a head that marks each token's predecessor, "
+                  "and a later head that looks for it",
      .causal = true,
      .n_outputs = 1,
      .output_names = {"next"},

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/mha.h"
+
 char *link_shell_quote(const char *s)
 {
     bool plain = *s != '\0';
@@ -84,9 +86,6 @@ static void opt_int(struct buf *b, const char *name, long long v)
     opt(b, name, num);
 }
 
-static const char *const stages[] = {"input",     "projection", "split", "transpose",
-                                     "attention", "merge",      "output"};
-
 /* --tokens with s's labels joined by spaces. */
 static void opt_tokens(struct buf *b, const struct link_state *s)
 {
@@ -138,8 +137,8 @@ char *link_command(const struct link_state *s)
         opt(&b, "--no-scale", NULL);
     if (s->view)
         opt(&b, "--view", s->view);
-    else if (s->stage > 0 && s->stage < 7)
-        opt(&b, "--stage", stages[s->stage]);
+    else if (s->stage > 0 && s->stage < MHA_STAGE_COUNT)
+        opt(&b, "--stage", mha_stage_name((enum mha_stage)s->stage));
     if (s->focus && !s->view)
         opt(&b, "--focus", s->focus);
     if (s->theme)

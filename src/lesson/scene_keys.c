@@ -399,7 +399,7 @@ static const struct scene_key_row keys[SCENE_KEY_COUNT] = {
                        "published sizes for the `cost` view"},
                       read_preset,
                       put_preset},
-    [SCENE_TRAIN] = {{"train", "a task (`first-prev` `prev` `find-copy` `majority` `induction`) or `off`",
+    [SCENE_TRAIN] = {{"train", NULL, /* the task table's tasks: lesson_scene_key_info */
                       "train a model on the training screen (vocabulary 16, sequences of 8); "
                       "`heads`, `seed` and `d_model` in the same scene are the model's "
                       "(default 2 heads, seed 1, d_model 8)"},
@@ -414,8 +414,35 @@ static const struct scene_key_row keys[SCENE_KEY_COUNT] = {
                      put_with_train},
 };
 
+/* "a task (`first-prev` `prev` ...) or `off`": the train key's values, from
+ * the task table (train_task.c). */
+static const char *train_values(void)
+{
+    static char values[512];
+    if (!values[0]) {
+        char names[384];
+        train_task_names(names, sizeof names);
+        size_t used = (size_t)snprintf(values, sizeof values, "a task (`");
+        for (const char *p = names; *p && used + 4 < sizeof values; p++)
+            if (p[0] == ',' && p[1] == ' ') {
+                used += (size_t)snprintf(values + used, sizeof values - used, "` `");
+                p++;
+            } else {
+                values[used++] = *p;
+            }
+        snprintf(values + used, sizeof values - used, "`) or `off`");
+    }
+    return values;
+}
+
 const struct lesson_scene_key_info *lesson_scene_key_info(int k)
 {
+    static struct lesson_scene_key_info train;
+    if (k == SCENE_TRAIN) {
+        train = keys[k].info;
+        train.value = train_values();
+        return &train;
+    }
     return (k >= 0 && k < SCENE_KEY_COUNT) ? &keys[k].info : NULL;
 }
 

@@ -156,30 +156,17 @@ struct mha_example *lesson_state_example(const struct lesson_state *st, const ch
 
 /* ---- focus ---- */
 
-static const char *const matrix_names[MHA_TENSOR_COUNT] = {
-    [MHA_TENSOR_QUERY] = "query",
-    [MHA_TENSOR_KEY] = "key",
-    [MHA_TENSOR_VALUE] = "value",
-    [MHA_TENSOR_W_Q] = "w_q",
-    [MHA_TENSOR_W_K] = "w_k",
-    [MHA_TENSOR_W_V] = "w_v",
-    [MHA_TENSOR_W_O] = "w_o",
-    [MHA_TENSOR_Q] = "q",
-    [MHA_TENSOR_K] = "k",
-    [MHA_TENSOR_V] = "v",
-    [MHA_TENSOR_SCORES] = "scores",
-    [MHA_TENSOR_SCALED] = "scaled",
-    [MHA_TENSOR_WEIGHTS] = "weights",
-    [MHA_TENSOR_CONTEXT] = "context",
-    [MHA_TENSOR_MERGED] = "merged",
-    [MHA_TENSOR_OUTPUT] = "output",
-};
+/* The name a focus gives tensor m (the stage table's), or NULL. */
+static const char *matrix_name(int m)
+{
+    return mha_tensor_desc((enum mha_tensor)m)->focus;
+}
 
 /* The tensor a focus names, or -1. */
 static int matrix_from_name(const char *name)
 {
     for (int i = 0; i < MHA_TENSOR_COUNT; i++)
-        if (matrix_names[i] && !strcmp(name, matrix_names[i]))
+        if (matrix_name(i) && !strcmp(name, matrix_name(i)))
             return i;
     return -1;
 }
@@ -188,7 +175,7 @@ static int matrix_from_name(const char *name)
  * K, V for the heads they split into); the stage table says which. */
 static bool stage_has(int stage, enum mha_tensor m)
 {
-    return matrix_names[m] &&
+    return matrix_name(m) &&
            mha_stage_find(mha_stage_info((enum mha_stage)stage), m, MHA_SHOW_DUMP) >= 0;
 }
 
@@ -211,51 +198,37 @@ static bool stage_per_head(int stage)
     return false;
 }
 
-/* Rows, columns and their labels of matrix m (labels NULL: by index). */
+/* Rows, columns and their labels of matrix m (labels NULL: by index), from
+ * the stage table's kind and sides of m (stages.h). */
 static void matrix_shape(const struct mha_example *ex, enum mha_tensor m, int *rows, int *cols,
                          char *const **row_labels, char *const **col_labels)
 {
     const int d = ex->d_model, dk = ex->d_model / ex->heads;
+    const struct mha_tensor_desc *desc = mha_tensor_desc(m);
+    const bool key_rows = desc->rows == MHA_SIDE_KEY;
     *row_labels = NULL;
     *col_labels = NULL;
+    *rows = 0;
     *cols = d;
-    switch (m) {
-    case MHA_TENSOR_QUERY:
-    case MHA_TENSOR_Q:
-    case MHA_TENSOR_MERGED:
-    case MHA_TENSOR_OUTPUT:
-        *rows = ex->lq;
-        *row_labels = ex->tokens;
-        break;
-    case MHA_TENSOR_KEY:
-    case MHA_TENSOR_VALUE:
-    case MHA_TENSOR_K:
-    case MHA_TENSOR_V:
-        *rows = ex->lk;
-        *row_labels = ex->key_tokens;
-        break;
-    case MHA_TENSOR_W_Q:
-    case MHA_TENSOR_W_K:
-    case MHA_TENSOR_W_V:
-    case MHA_TENSOR_W_O:
+    if (!desc->focus) /* Q_h, K_h, V_h are named through q, k, v */
+        return;
+    switch (desc->kind) {
+    case MHA_KIND_WEIGHT:
         *rows = d;
-        break;
-    case MHA_TENSOR_SCORES:
-    case MHA_TENSOR_SCALED:
-    case MHA_TENSOR_WEIGHTS:
-        *rows = ex->lq;
-        *cols = ex->lk;
-        *row_labels = ex->tokens;
-        *col_labels = ex->key_tokens;
-        break;
-    case MHA_TENSOR_CONTEXT:
-        *rows = ex->lq;
+        return;
+    case MHA_KIND_PER_HEAD:
         *cols = dk;
-        *row_labels = ex->tokens;
         break;
-    default: /* Q_h, K_h, V_h are named through q, k, v */
-        *rows = 0;
+    case MHA_KIND_SEQUENCE:
+    case MHA_KIND_SCORES:
+    case MHA_KIND_PROBS:
         break;
+    }
+    *rows = key_rows ? ex->lk : ex->lq;
+    *row_labels = key_rows ? ex->key_tokens : ex->tokens;
+    if (desc->cols == MHA_SIDE_KEY) {
+        *cols = ex->lk;
+        *col_labels = ex->key_tokens;
     }
 }
 
@@ -316,14 +289,14 @@ int lesson_focus_resolve(const char *spec, int stage, const struct mha_example *
         out->row = lesson_find_label(rl, rows, row);
         if (out->row < 0)
             return mha_error_set(err, "focus: row \"%s\" is not a row of %s (%d rows%s)", row,
-                                 matrix_names[out->matrix], rows,
+                                 matrix_name(out->matrix), rows,
                                  rl ? ": use a token or a 0-based index" : "");
     }
     if (col) {
         out->col = lesson_find_label(cl, cols, col);
         if (out->col < 0)
             return mha_error_set(err, "focus: col \"%s\" is not a column of %s (%d columns)", col,
-                                 matrix_names[out->matrix], cols);
+                                 matrix_name(out->matrix), cols);
     }
     return 0;
 }
@@ -363,7 +336,7 @@ int lesson_show_resolve(const char *spec, int stage, const struct mha_example *e
         return mha_error_set(err,
                              "show: the %s stage does not show %s head by head; show names a "
                              "matrix every head has (focus points at one cell of any)",
-                             mha_stage_name((enum mha_stage)stage), matrix_names[f.matrix]);
+                             mha_stage_name((enum mha_stage)stage), matrix_name(f.matrix));
     out->matrix = f.matrix;
     out->row = f.row;
     return 0;
@@ -403,7 +376,7 @@ static int hide_spec(const char *spec, const struct mha_example *ex, struct less
             long h = strtol(p + 5, &end, 10);
             if (!has_heads(out->tensor))
                 return mha_error_set(err, "hide: %s has no heads; drop \"%s\"",
-                                     matrix_names[out->tensor], p);
+                                     matrix_name(out->tensor), p);
             if (*end || h < 0 || h >= ex->heads)
                 return mha_error_set(err, "hide: \"%s\": heads are numbered 0..%d here", p,
                                      ex->heads - 1);
@@ -424,10 +397,10 @@ static int hide_spec(const char *spec, const struct mha_example *ex, struct less
     matrix_shape(ex, out->tensor, &rows, &cols, &rl, &cl);
     if (row && (out->row = lesson_find_label(rl, rows, row)) < 0)
         return mha_error_set(err, "hide: row \"%s\" is not a row of %s (%d rows)", row,
-                             matrix_names[out->tensor], rows);
+                             matrix_name(out->tensor), rows);
     if (col && (out->col = lesson_find_label(cl, cols, col)) < 0)
         return mha_error_set(err, "hide: col \"%s\" is not a column of %s (%d columns)", col,
-                             matrix_names[out->tensor], cols);
+                             matrix_name(out->tensor), cols);
     return 0;
 }
 

@@ -1,8 +1,10 @@
 #!/bin/bash
 # Shell completion: the bash and zsh files know every option --help lists
 # (and no other), and the bash one completes options, stages, views, themes,
-# formats and lesson numbers.  zsh's file is syntax-checked where zsh is.
-EXE=$(realpath "${1:?usage: $0 path/to/mha-explorer}")
+# formats and lesson numbers, the lists as the tables (option_tables) and
+# --list-lessons give them.  zsh's file is syntax-checked where zsh is.
+EXE=$(realpath "${1:?usage: $0 path/to/mha-explorer path/to/option_tables}")
+TABLES=${2:?usage: $0 path/to/mha-explorer path/to/option_tables}
 DIR=$(dirname "$0")/../../scripts/completions
 BASH_FILE=$DIR/mha-explorer.bash
 ZSH_FILE=$DIR/_mha-explorer
@@ -46,13 +48,16 @@ expect() {
     got=$(complete_line "$1" | sort | tr '\n' ' ')
     check [ "$got" = "$2" ] -- "\"$1\" completes to \"$got\", expected \"$2\""
 }
+# list NAME: the table's list NAME (stages, views, ...), a word a line
+list() { "$TABLES" | python3 -c 'import json, sys; print("\n".join(json.load(sys.stdin)[sys.argv[1]]))' "$1"; }
+sorted() { sort | tr '\n' ' '; }
 expect "mha-explorer --st" "--stage --step --steps "
 expect "mha-explorer --stage a" "attention "
-expect "mha-explorer --dump " "all attention circuits input merge output projection split summary transpose "
-expect "mha-explorer --view " "circuits cost heads shapes "
+expect "mha-explorer --dump " "$( (list stages; printf '%s\n' all summary circuits) | sorted)"
+expect "mha-explorer --view " "$(list views | sorted)"
 expect "mha-explorer --theme p" "projector "
 expect "mha-explorer --format s" "svg "
-expect "mha-explorer --lesson 1" "1 10 11 12 13 14 15 16 17 18 19 "
+expect "mha-explorer --lesson 1" "$("$EXE" --list-lessons | awk '$1 ~ /^1/ {print $1}' | sorted)"
 expect "mha-explorer --reset" "--reset-progress "
 expect "mha-explorer --train first" "first-prev "
 

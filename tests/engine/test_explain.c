@@ -11,6 +11,7 @@
 
 #include "engine/explain.h"
 #include "engine/mha.h"
+#include "engine/stages.h"
 
 static struct mha_example *ex;
 static struct mha_trace *tr;
@@ -77,6 +78,28 @@ static void check_cell(enum mha_tensor t, int h, int r, int c, float expected)
 }
 
 /* ------------------------------------------------------------ TCase sums */
+
+/* Every tensor of the enum has a row in the stage table (a name and a
+ * shape), is shown by some stage, and every one of its cells is explained. */
+START_TEST(test_every_tensor)
+{
+    for (int x = 0; x < MHA_TENSOR_COUNT; x++) {
+        const enum mha_tensor t = (enum mha_tensor)x;
+        ck_assert_msg(mha_tensor_desc(t)->name != NULL, "tensor %d has no name", x);
+        ck_assert_str_eq(mha_tensor_name(t), mha_tensor_desc(t)->name);
+        int h, r, c, shown = 0;
+        mha_tensor_shape(tr, t, &h, &r, &c);
+        ck_assert_msg(h > 0 && r > 0 && c > 0, "%s has no shape", mha_tensor_name(t));
+        for (int s = 0; s < MHA_STAGE_COUNT; s++)
+            shown += mha_stage_find(mha_stage_info((enum mha_stage)s), t, MHA_SHOW_EVERYWHERE) >= 0;
+        ck_assert_msg(shown > 0, "no stage shows %s", mha_tensor_name(t));
+        for (int k = 0; k < h * r * c; k++) {
+            const struct mha_cell cell = {t, k / (r * c), k / c % r, k % c};
+            check_cell(t, cell.head, cell.row, cell.col, mha_cell_value(ex, tr, &cell));
+        }
+    }
+}
+END_TEST
 
 START_TEST(test_projections)
 {
@@ -353,6 +376,7 @@ static Suite *explain_suite(void)
     Suite *s = suite_create("explain");
     TCase *sums = tcase_create("sums");
     tcase_add_checked_fixture(sums, setup_default, teardown);
+    tcase_add_test(sums, test_every_tensor);
     tcase_add_test(sums, test_projections);
     tcase_add_test(sums, test_scores_and_scaling);
     tcase_add_test(sums, test_weights);

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "io/format.h"
 #include "io/paths.h"
 #include "ui/modes/ui_cmd.h"
 #include "ui/modes/ui_complete.h"
@@ -120,6 +121,15 @@ END_TEST
 
 static struct ui_completion comp;
 
+/* How many commands of the table are named starting with prefix. */
+static int commands_starting(const char *prefix)
+{
+    int n = 0;
+    for (int i = 0; i < ui_cmd_count; i++)
+        n += !strncmp(ui_cmd_table[i].name, prefix, strlen(prefix));
+    return n;
+}
+
 static bool has_item(const char *item)
 {
     for (int i = 0; i < comp.n; i++)
@@ -130,13 +140,14 @@ static bool has_item(const char *item)
 
 START_TEST(test_complete_commands)
 {
-    ck_assert_int_eq(ui_complete(":he", NULL, &comp), 2);
+    ck_assert_int_eq(ui_complete(":he", NULL, &comp), commands_starting("he"));
     ck_assert(has_item("heads") && has_item("help"));
     ck_assert_str_eq(comp.common, "he");
     ck_assert_int_eq(comp.start, 1);
     char out[UI_CMD_MAX];
     ck_assert_int_eq(ui_complete_apply(":he", &comp, out, sizeof out), 0); /* nothing to add */
-    ck_assert_int_eq(ui_complete("ex", NULL, &comp), 2);                   /* examples, export */
+    ck_assert_int_eq(ui_complete("ex", NULL, &comp),
+                     commands_starting("ex")); /* examples, export */
     ck_assert_str_eq(comp.common, "ex");
     ck_assert_int_eq(ui_complete(":expo", NULL, &comp), 1);
     ck_assert_int_eq(ui_complete_apply(":expo", &comp, out, sizeof out), 1);
@@ -164,7 +175,7 @@ START_TEST(test_complete_arguments)
     ck_assert_str_eq(comp.items[0], "projector");
     ck_assert_int_eq(ui_complete(":causal o", NULL, &comp), 2);
     ck_assert_str_eq(comp.common, "o");
-    ck_assert_int_eq(ui_complete(":export ", NULL, &comp), 7);
+    ck_assert_int_eq(ui_complete(":export ", NULL, &comp), MHA_FORMAT_COUNT);
     ck_assert(has_item("svg") && has_item("markdown") && has_item("latex") && has_item("json"));
     ck_assert_int_eq(ui_complete(":export m", NULL, &comp), 1);
     ck_assert_int_eq(ui_complete(":heads ", NULL, &comp), 0); /* a number: nothing to offer */

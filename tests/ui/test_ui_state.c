@@ -133,10 +133,14 @@ START_TEST(test_stage_and_unknown_commands)
 {
     ck_assert_int_eq(ui_state_command(&st, "stage attention"), 0);
     ck_assert_int_eq(st.stage, MHA_STAGE_ATTENTION);
-    ck_assert_int_eq(ui_state_command(&st, "stage 6"), 0);
-    ck_assert_int_eq(st.stage, 6);
+    char cmd[32]; /* the last stage by number, and the number after it: none */
+    snprintf(cmd, sizeof cmd, "stage %d", MHA_STAGE_COUNT - 1);
+    ck_assert_int_eq(ui_state_command(&st, cmd), 0);
+    ck_assert_int_eq(st.stage, MHA_STAGE_COUNT - 1);
+    snprintf(cmd, sizeof cmd, "stage %d", MHA_STAGE_COUNT);
+    ck_assert_int_eq(ui_state_command(&st, cmd), -1);
     ck_assert_int_eq(ui_state_command(&st, "stage nowhere"), -1);
-    ck_assert_int_eq(st.stage, 6);
+    ck_assert_int_eq(st.stage, MHA_STAGE_COUNT - 1);
     ck_assert_int_eq(ui_state_command(&st, "frobnicate"), -1);
     ck_assert(st.msg_error);
     ck_assert_int_eq(ui_state_command(&st, "load /nonexistent/example.json"), -1);

@@ -12,48 +12,16 @@
 #include "io/model_io.h"
 #include "lesson/lesson_state.h"
 
-/* The name a --focus gives the matrix of tensor x; NULL for none. */
+/* The name a --focus gives the matrix of tensor x (the stage table's; a
+ * per-head tensor by the tensor it splits from); NULL for none. */
 static const char *matrix_name(enum mha_tensor x)
 {
-    switch (x) {
-    case MHA_TENSOR_QUERY:
-        return "query";
-    case MHA_TENSOR_KEY:
-        return "key";
-    case MHA_TENSOR_VALUE:
-        return "value";
-    case MHA_TENSOR_W_Q:
-        return "w_q";
-    case MHA_TENSOR_W_K:
-        return "w_k";
-    case MHA_TENSOR_W_V:
-        return "w_v";
-    case MHA_TENSOR_W_O:
-        return "w_o";
-    case MHA_TENSOR_Q:
-    case MHA_TENSOR_QH:
-        return "q";
-    case MHA_TENSOR_K:
-    case MHA_TENSOR_KH:
-        return "k";
-    case MHA_TENSOR_V:
-    case MHA_TENSOR_VH:
-        return "v";
-    case MHA_TENSOR_SCORES:
-        return "scores";
-    case MHA_TENSOR_SCALED:
-        return "scaled";
-    case MHA_TENSOR_WEIGHTS:
-        return "weights";
-    case MHA_TENSOR_CONTEXT:
-        return "context";
-    case MHA_TENSOR_MERGED:
-        return "merged";
-    case MHA_TENSOR_OUTPUT:
-        return "output";
-    default:
+    if (x < 0 || x >= MHA_TENSOR_COUNT)
         return NULL;
-    }
+    for (int y = 0; !mha_tensor_desc(x)->focus && y < MHA_TENSOR_COUNT; y++)
+        if (mha_tensor_desc((enum mha_tensor)y)->heads == x)
+            return mha_tensor_desc((enum mha_tensor)y)->focus;
+    return mha_tensor_desc(x)->focus;
 }
 
 /* Row i of n as a focus names it: its label when that label finds it (and
@@ -71,15 +39,15 @@ static bool name_index(char *const *labels, int n, int i, char *out, size_t on)
     return lesson_find_label(labels, n, out) == i;
 }
 
+/* Whether x's rows are the keys' tokens (the stage table says). */
 static bool key_side(enum mha_tensor x)
 {
-    return x == MHA_TENSOR_KEY || x == MHA_TENSOR_VALUE || x == MHA_TENSOR_K || x == MHA_TENSOR_V ||
-           x == MHA_TENSOR_KH || x == MHA_TENSOR_VH;
+    return mha_tensor_desc(x)->rows == MHA_SIDE_KEY;
 }
 
 static bool is_weight(enum mha_tensor x)
 {
-    return x == MHA_TENSOR_W_Q || x == MHA_TENSOR_W_K || x == MHA_TENSOR_W_V || x == MHA_TENSOR_W_O;
+    return mha_tensor_desc(x)->kind == MHA_KIND_WEIGHT;
 }
 
 static bool is_score(enum mha_tensor x)

@@ -1,0 +1,93 @@
+/* option_tables.c - the tables scripts/gen-docs writes the docs and the
+ * completions from, as JSON on standard output: the option table, and the
+ * lists its values take (stages, views, themes, formats, tasks, corpora). */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/cli_opt_table.h"
+#include "engine/stages.h"
+#include "engine/train.h"
+#include "io/view_desc.h"
+#include "io/colorscale.h"
+#include "io/format.h"
+
+static json_t *str_or_null(const char *s)
+{
+    return s ? json_string(s) : json_null();
+}
+
+/* "a, b, c" as ["a", "b", "c"]. */
+static json_t *split_list(const char *list)
+{
+    json_t *a = json_array();
+    for (const char *p = list; *p;) {
+        const char *end = strstr(p, ", ");
+        const size_t n = end ? (size_t)(end - p) : strlen(p);
+        json_array_append_new(a, json_stringn(p, n));
+        p += n + (end ? 2 : 0);
+    }
+    return a;
+}
+
+/* The task table's rows: what README's and the man page's task lists say. */
+static json_t *task_rows(json_t *names)
+{
+    json_t *rows = json_array();
+    for (size_t i = 0; i < json_array_size(names); i++) {
+        const struct train_task *t = train_task_find(json_string_value(json_array_get(names, i)));
+        json_t *outputs = json_array();
+        for (int k = 0; k < t->n_outputs; k++)
+            json_array_append_new(outputs, json_string(t->output_names[k]));
+        char lr[32];
+        snprintf(lr, sizeof lr, "%g", (double)t->default_lr);
+        json_array_append_new(
+            rows, json_pack("{s:s, s:o, s:s, s:s, s:s, s:i, s:i, s:i, s:i, s:s}", "name", t->name,
+                            "outputs", outputs, "summary", t->summary, "asks", t->asks, "head_work",
+                            t->head_work, "d_model", t->default_d_model, "vocab", t->default_vocab,
+                            "context", t->default_context, "steps", t->default_steps, "lr",
+                            t->default_lr > 0 ? lr : ""));
+    }
+    return rows;
+}
+
+int main(void)
+{
+    int n;
+    const struct cli_opt *t = cli_opt_table(&n);
+    json_t *opts = json_array(), *groups = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(
+            opts,
+            json_pack("{s:o, s:o, s:i, s:o, s:o, s:s, s:o, s:o}", "name", str_or_null(t[i].name),
+                      "arg", str_or_null(t[i].arg), "group", (int)t[i].group, "usage",
+                      str_or_null(t[i].usage), "default", str_or_null(t[i].def), "help", t[i].help,
+                      "brief", str_or_null(t[i].brief), "values", str_or_null(t[i].values)));
+    for (int g = 0; g < CLI_GROUP_COUNT; g++)
+        json_array_append_new(groups, json_string(cli_opt_group_heading(g)));
+    json_t *stages = json_array();
+    for (int s = 0; s < MHA_STAGE_COUNT; s++)
+        json_array_append_new(stages, json_string(mha_stage_name((enum mha_stage)s)));
+    char views[256], themes[256], formats[256], tasks[512], corpora[256];
+    mha_view_names(views, sizeof views, ", ");
+    colorscale_theme_names(themes, sizeof themes, ", ");
+    mha_format_list(MHA_FORMAT_ANY, ", ", formats, sizeof formats);
+    train_task_names(tasks, sizeof tasks);
+    cli_text_corpus_names(corpora, sizeof corpora);
+    json_t *task_names = split_list(tasks);
+    json_t *root =
+        json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:O, s:o, s:o}", "options", opts, "groups",
+                  groups, "stages", stages, "views", split_list(views), "themes",
+                  split_list(themes), "formats", split_list(formats), "tasks", task_names,
+                  "task_rows", task_rows(task_names), "corpora", split_list(corpora));
+    json_decref(task_names);
+    char *text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+    json_decref(root);
+    if (!text)
+        return 1;
+    puts(text);
+    free(text);
+    return 0;
+}
