@@ -219,6 +219,7 @@ struct heads_geom {
     int across, rows;   /* the grid */
     int shown;          /* heads drawn; the others are counted */
     int w, h;           /* the grid's box */
+    int room;           /* columns the grid was given: a row's last title may run on */
 };
 
 /* Cell sizes, the roomiest first; a terminal's character is about twice as
@@ -262,9 +263,9 @@ static bool heads_try(const struct train_model *m, int label_w, int c, int gap, 
     int across = (w + gap) / (hw + gap);
     across = across < 1 ? 1 : across > heads ? heads : across;
     const int rows = (heads + across - 1) / across;
-    *g = (struct heads_geom){label_w,  cells[c].w, cells[c].h, gap,
-                             across,   rows,       heads,      across * hw + (across - 1) * gap,
-                             rows * hh};
+    *g = (struct heads_geom){label_w,   cells[c].w, cells[c].h, gap,
+                             across,    rows,       heads,      across * hw + (across - 1) * gap,
+                             rows * hh, w};
     return g->w <= w && g->h <= h;
 }
 
@@ -314,37 +315,48 @@ static void heads_smallest(const struct train_model *m, bool utf8, int w, struct
 }
 
 /* Head h of model m at (y, x) in the cells of g, cut at line max_y: its
- * title and what it was measured to do (role NULL: not measured), the key
+ * title and what it was measured to do (role NULL: not measured) in title_w
+ * columns (the last head of a row may take the room right of it), the key
  * positions above the columns, one row per query labelled with its token. */
-static void draw_head(WINDOW *win, int y, int x, int h, const struct train_model *m,
+static void draw_head(WINDOW *win, int y, int x, int h, int title_w, const struct train_model *m,
                       const struct train_head_stats *role, const char *jobs,
                       const struct heads_geom *g, int max_y, const struct ui_theme *th)
 {
     const int len = m->sample_len, cw = g->cell_w, ch = g->cell_h;
     const int hw = g->label_w + len * cw;
     const float *w = train_head_weights(m, h);
-    char title[64];
+    char title[64], what[72] = "";
     const bool narrow = hw < 16;
     snprintf(title, sizeof title, narrow ? "h%d" : "head %d", h);
-    int used = ui_put(win, y, x, title, hw, ui_head_attr(th, h), th->utf8);
     if (jobs && jobs[0]) { /* a text's jobs, measured by knocking it out: what it is for */
-        char what[48];
-        snprintf(what, sizeof what, " %s", jobs);
-        ui_put(win, y, x + used, what, hw - used, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
+        snprintf(what, sizeof what, " %.46s", jobs);
     } else if (role && role->kind != TRAIN_HEAD_NONE) {
-        /* "prev .97", "first .52 / prev .42"; short of room, the places alone */
-        char label[64], what[72];
+        /* "prev .97", "first .52 / prev .42"; short of room, the first
+         * letters with the shares ("f.52/p.42", then "f52/p42"), then the
+         * places alone */
+        char label[64];
         train_head_label(role, label, sizeof label);
         snprintf(what, sizeof what, " %s", label);
-        if (used + ui_text_width(what, th->utf8) > hw) {
-            if (role->kind2 != TRAIN_HEAD_NONE)
+        const int tw = ui_text_width(title, th->utf8);
+        if (tw + ui_text_width(what, th->utf8) > title_w && role->kind2 != TRAIN_HEAD_NONE) {
+            snprintf(what, sizeof what, " %.1s.%02d/%.1s.%02d", train_head_kind_short(role->kind),
+                     (int)(role->share * 100.0f + 0.5f) % 100, train_head_kind_short(role->kind2),
+                     (int)(role->share2 * 100.0f + 0.5f) % 100);
+            if (tw + ui_text_width(what, th->utf8) > title_w) /* "f54/p43": in hundredths */
+                snprintf(what, sizeof what, " %.1s%02d/%.1s%02d", train_head_kind_short(role->kind),
+                         (int)(role->share * 100.0f + 0.5f) % 100,
+                         train_head_kind_short(role->kind2),
+                         (int)(role->share2 * 100.0f + 0.5f) % 100);
+            if (tw + ui_text_width(what, th->utf8) > title_w)
                 snprintf(what, sizeof what, " %s/%s", train_head_kind_short(role->kind),
                          train_head_kind_short(role->kind2));
-            else
-                snprintf(what, sizeof what, " %s", train_head_kind_short(role->kind));
+        } else if (tw + ui_text_width(what, th->utf8) > title_w) {
+            snprintf(what, sizeof what, " %s", train_head_kind_short(role->kind));
         }
-        ui_put(win, y, x + used, what, hw - used, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
     }
+    const int used = ui_put(win, y, x, title, title_w, ui_head_attr(th, h), th->utf8);
+    if (what[0])
+        ui_put(win, y, x + used, what, title_w - used, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
     const int label = ui_role_attr(th, UI_ROLE_SHAPE);
     for (int j = 0; j < len && y + 1 < max_y; j++) {
         char num[8];
@@ -376,9 +388,13 @@ static void draw_heads(WINDOW *win, int y, int x, const struct heads_geom *g, in
                        char (*jobs)[TRUN_JOBS_LABEL], const struct ui_theme *th)
 {
     const int hw = g->label_w + m->sample_len * g->cell_w, hh = 2 + m->sample_len * g->cell_h;
-    for (int i = 0; i < g->shown; i++)
-        draw_head(win, y + (i / g->across) * hh, x + (i % g->across) * (hw + g->gap), i, m,
-                  roles ? &roles[i] : NULL, jobs ? jobs[i] : NULL, g, max_y, th);
+    for (int i = 0; i < g->shown; i++) {
+        const int at = (i % g->across) * (hw + g->gap);
+        const bool last = i % g->across == g->across - 1 || i == g->shown - 1;
+        draw_head(win, y + (i / g->across) * hh, x + at, i,
+                  last && g->room > at + hw ? g->room - at : hw, m, roles ? &roles[i] : NULL,
+                  jobs ? jobs[i] : NULL, g, max_y, th);
+    }
     const int rest = m->cfg.heads - g->shown;
     if (rest > 0) {
         char more[96];
@@ -556,9 +572,11 @@ static void draw_pane(WINDOW *win, int y, int x, int h, int w, const struct trun
         ui_train_draw_circuits(win, y + pg.heads_y, x + pg.heads_x, h - pg.heads_y, w - pg.heads_x,
                                m, measured ? roles : NULL, have_jobs ? jobs : NULL,
                                hide ? NULL : done, th);
-    else
+    else {
+        pg.heads.room = w - pg.heads_x; /* a row's last title may run to the pane's edge */
         draw_heads(win, y + pg.heads_y, x + pg.heads_x, &pg.heads, y + h, m,
                    measured ? roles : NULL, have_jobs ? jobs : NULL, th);
+    }
 }
 
 /* The panes' columns in width: each the room its heads need beside the
