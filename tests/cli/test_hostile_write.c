@@ -287,6 +287,25 @@ static void as_nobody(void)
         _exit(126);
 }
 
+/* Whether another user may run the program: every folder on its path lets
+ * others through and the file lets them run it (a checkout in a folder only
+ * its owner may enter does not). */
+static bool others_can_run(const char *exe)
+{
+    char path[4096];
+    if (!realpath(exe, path))
+        return false;
+    struct stat st;
+    for (char *slash = path; (slash = strchr(slash + 1, '/'));) {
+        *slash = '\0';
+        const bool through = stat(path, &st) == 0 && (st.st_mode & S_IXOTH);
+        *slash = '/';
+        if (!through)
+            return false;
+    }
+    return stat(path, &st) == 0 && (st.st_mode & S_IXOTH);
+}
+
 START_TEST(output_paths_are_refused_before_any_training)
 {
     char dir[300], file[300], sub[300];
@@ -337,6 +356,12 @@ START_TEST(a_folder_without_permission_is_refused_before_training)
     ck_assert_int_eq(mkdir(in_scratch("locked", dir, sizeof dir), 0755), 0);
     in_scratch("locked/m.json", model, sizeof model);
     if (geteuid() == 0) { /* root writes anywhere: the program runs as nobody */
+        if (!others_can_run(getenv("MHA_EXPLORER"))) {
+            printf("skipped: a folder without permission needs another user to run the "
+                   "program, and %s is in a folder only its owner may enter\n",
+                   getenv("MHA_EXPLORER"));
+            return;
+        }
         ck_assert_int_eq(chmod(scratch, 0755), 0);
         hostile_run_child_hook = as_nobody;
     } else {

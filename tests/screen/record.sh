@@ -41,6 +41,10 @@ start 120 40 -- --lesson 7 --theme mono --record "$REC"
 wait_for "Lesson 7"
 wait_for "step 1/"
 space_until "step 2/"
+sleep 1 # a key a second later keeps the replays below going for a while: their notes stay in sight
+keys J
+sleep 0.2
+keys K
 keys C-c # ends it with the lesson open (a q would leave the lesson, and be recorded)
 wait_exit 130
 T kill-server
