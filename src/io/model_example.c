@@ -61,8 +61,7 @@ static int sentence_ids(struct train_model *m, const char *path, bool sentence, 
     if (strrchr(path, '/'))
         path = strrchr(path, '/') + 1; /* the file's name, not its folders */
     char model[300];
-    snprintf(model, sizeof model,
-             sentence ? "the model the sentence file %s names" : "%s", path);
+    snprintf(model, sizeof model, sentence ? "the model the sentence file %s names" : "%s", path);
     const size_t len = strlen(s);
     char bad[96];
     if (mha_text_find_unsafe(s, len, true, bad, sizeof bad) < len)
