@@ -6,7 +6,7 @@ file and a file over its limits, each read by mha-read-bench under
     python3 bench/file_limits.py BUILD/bench/mha-read-bench [KIND...]
 
 The files are made in a temporary folder, which is removed at the end.  The
-table it prints is the one in README ("Files and their limits").
+table it prints is the one in doc/files.md.
 """
 import os
 import random
