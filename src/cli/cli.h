@@ -144,6 +144,17 @@ int cli_export_torch(const struct cli_options *o);
 struct train_run;
 int cli_layers_summary(FILE *f, struct train_run *run, int n_seq, bool json, struct mha_error *err);
 
+/* The model of path (a model file, or a sentence file naming one), read
+ * for one sequence at a time; NULL after the reason on stderr (cli_common.c). */
+struct train_model;
+struct train_model *cli_load_model(const char *path);
+
+/* The words of --tokens, else the sentence file's own (--load), as m's ids
+ * into ids (TRAIN_MAX_CONTEXT of room), *n of them; *n 0 when neither gives
+ * any.  0, or -1 + err naming an unknown word (cli_common.c). */
+int cli_model_words(const struct cli_options *o, struct train_model *m, int *ids, int *n,
+                    struct mha_error *err);
+
 /* --help on stdout (cli_help.c). */
 void cli_print_help(void);
 

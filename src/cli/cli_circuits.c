@@ -234,11 +234,9 @@ int cli_dump_circuits(const struct cli_options *o)
 {
     struct mha_error err;
     mha_error_clear(&err);
-    struct train_model *m = model_io_load(o->load, 1, &err);
-    if (!m) {
-        cli_report(&err);
+    struct train_model *m = cli_load_model(o->load);
+    if (!m)
         return CLI_EXIT_USAGE;
-    }
     const struct train_config *cfg = &m->cfg;
     int C = 0;
     for (int k = 0; k < cfg->n_outputs; k++)

@@ -8,6 +8,7 @@
 #include <jansson.h>
 
 #include "cli/cli.h"
+#include "io/model_io.h"
 #include "engine/text_check.h"
 #include "io/paths.h"
 
@@ -32,4 +33,30 @@ char *cli_assets_dir(void)
 {
     const char *p = mha_data_path("assets");
     return strdup(p ? p : "assets");
+}
+
+struct train_model *cli_load_model(const char *path)
+{
+    struct mha_error err;
+    mha_error_clear(&err);
+    struct train_model *m = model_io_load(path, 1, &err);
+    if (!m)
+        cli_report(&err);
+    return m;
+}
+
+int cli_model_words(const struct cli_options *o, struct train_model *m, int *ids, int *n,
+                    struct mha_error *err)
+{
+    char words[MODEL_IO_WORDS_MAX];
+    const char *tokens = o->tokens, *what = "--tokens";
+    *n = 0;
+    if (!tokens) {
+        const int k = model_io_sentence_words(o->load, words, sizeof words, err);
+        if (k < 0)
+            return -1;
+        if (k)
+            tokens = words, what = "\"words\"";
+    }
+    return tokens ? model_io_sentence_ids(m, o->load, what, tokens, ids, n, err) : 0;
 }

@@ -30,17 +30,10 @@ static bool ends_sentence(const char *word)
 static int start_words(const struct cli_options *o, struct train_model *m, int *ids, int *n,
                        struct mha_error *err)
 {
-    char words[MODEL_IO_WORDS_MAX];
-    const char *tokens = o->tokens, *what = "--tokens";
-    if (!tokens) {
-        const int k = model_io_sentence_words(o->load, words, sizeof words, err);
-        if (k < 0)
-            return -1;
-        if (k)
-            tokens = words, what = "\"words\"";
-    }
-    if (tokens)
-        return model_io_sentence_ids(m, o->load, what, tokens, ids, n, err);
+    if (cli_model_words(o, m, ids, n, err))
+        return -1;
+    if (*n > 0)
+        return 0;
     if (m->sample_len < 1)
         return mha_error_set(err,
                              "%s has no sample sentence to start from: give the first words "
@@ -77,11 +70,9 @@ int cli_generate(const struct cli_options *o)
 {
     struct mha_error err;
     mha_error_clear(&err);
-    struct train_model *m = model_io_load(o->load, 1, &err);
-    if (!m) {
-        cli_report(&err);
+    struct train_model *m = cli_load_model(o->load);
+    if (!m)
         return CLI_EXIT_USAGE;
-    }
     int rc = CLI_EXIT_USAGE;
     const int k = train_model_next_output(m);
     int start[TRAIN_MAX_CONTEXT], n = 0;

@@ -13,24 +13,12 @@ int cli_export_torch(const struct cli_options *o)
 {
     struct mha_error err;
     mha_error_clear(&err);
-    struct train_model *m = model_io_load(o->load, 1, &err);
-    if (!m) {
-        cli_report(&err);
+    struct train_model *m = cli_load_model(o->load);
+    if (!m)
         return CLI_EXIT_USAGE;
-    }
     int rc = CLI_EXIT_USAGE;
-    char words[MODEL_IO_WORDS_MAX];
-    const char *tokens = o->tokens, *what = "--tokens";
-    if (!tokens) {
-        const int k = model_io_sentence_words(o->load, words, sizeof words, &err);
-        if (k < 0)
-            goto fail;
-        if (k)
-            tokens = words, what = "\"words\"";
-    }
     int ids[TRAIN_MAX_CONTEXT], n = 0;
-    if (tokens && (model_io_sentence_ids(m, o->load, what, tokens, ids, &n, &err) ||
-                   train_model_set_sample(m, ids, n, &err)))
+    if (cli_model_words(o, m, ids, &n, &err) || (n > 0 && train_model_set_sample(m, ids, n, &err)))
         goto fail;
     if (export_torch_save(m, o->export_torch, &err))
         goto fail; /* nothing was written: the old file, if any, is as it was */
