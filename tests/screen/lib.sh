@@ -60,14 +60,20 @@ start() {
         echo "sleep 600"
     } >"$WORK/run.sh"
     rm -f "$WORK/status"
-    # a server just told to quit (T kill-server) may still be going away
-    # when the new session reaches it ("server exited unexpectedly"): try again
+    new_session "$w" "$h" "bash '$WORK/run.sh'"
+}
+
+# new_session W H COMMAND: a tmux session running COMMAND in a W x H
+# terminal.  A server just told to quit (T kill-server) may still be going
+# away when the new session reaches it ("server exited unexpectedly"): try
+# again.
+new_session() {
     local i
     for i in 1 2 3 4 5; do
-        T new-session -d -x "$w" -y "$h" "bash '$WORK/run.sh'" 2>/dev/null && return 0
+        T new-session -d -x "$1" -y "$2" "$3" 2>/dev/null && return 0
         sleep 0.3
     done
-    T new-session -d -x "$w" -y "$h" "bash '$WORK/run.sh'"
+    T new-session -d -x "$1" -y "$2" "$3"
 }
 
 screen() { T capture-pane -p "$@"; }

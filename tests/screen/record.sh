@@ -82,7 +82,7 @@ echo EXPLORER-EXITED
 sleep 600
 EOF
 rm -f "$WORK/status"
-T new-session -d -x 120 -y 40 "bash '$WORK/limited.sh'"
+new_session 120 40 "bash '$WORK/limited.sh'"
 wait_for "0 · Input"
 # far more than the 1 KB the file may hold
 for i in $(seq 1 25); do type_text "0123456"; sleep 0.02; done
