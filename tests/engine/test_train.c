@@ -18,7 +18,6 @@
 #include "engine/train.h"
 #include "engine/train_text.h"
 #include "engine/train_heads.h"
-#include "engine/train_layers.h"
 #include "test_tmp.h"
 
 static const char *const cases[] = {
@@ -542,62 +541,6 @@ START_TEST(test_task_registry)
 }
 END_TEST
 
-/* induction's sequences: a stretch of 2 or more different tokens stands
- * twice, its tokens nowhere else; "next" is asked at every place of the
- * second copy but its last, and is the token after the same one in the
- * first copy; the stretches' lengths and places vary. */
-START_TEST(test_induction_task)
-{
-    const struct train_task *t = train_task_find("induction");
-    ck_assert_ptr_nonnull(t);
-    ck_assert(t->causal);
-    const int T = 16, V = 24, S = 400;
-    struct mha_error err;
-    struct train_batch *b = train_batch_new(S, T, 1, &err);
-    ck_assert_ptr_nonnull(b);
-    struct rng r;
-    rng_init(&r, 11);
-    t->generate(t, b, V, &r);
-    bool lengths[T + 1], gaps[T + 1];
-    memset(lengths, 0, sizeof lengths);
-    memset(gaps, 0, sizeof gaps);
-    for (int s = 0; s < S; s++) {
-        const int *tok = b->tokens + s * T, *next = b->targets[0] + s * T;
-        int first = -1, n = 0;
-        for (int i = 0; i < T; i++)
-            if (next[i] >= 0) {
-                if (first < 0)
-                    first = i;
-                ck_assert_int_eq(next[i], tok[i + 1]);
-                n++;
-            }
-        ck_assert_int_ge(n, 1); /* the copy's places but its last: n + 1 tokens long */
-        const int len = n + 1;
-        /* the first copy: the one earlier place where the same len tokens stand */
-        int earlier = -1;
-        for (int a = 0; a + len <= first; a++)
-            if (!memcmp(tok + a, tok + first, (size_t)len * sizeof *tok))
-                earlier = a;
-        ck_assert_int_ge(earlier, 0);
-        lengths[len] = true;
-        gaps[first - earlier] = true;
-        for (int i = 0; i < len; i++) {
-            int count = 0;
-            for (int j = 0; j < T; j++)
-                count += tok[j] == tok[first + i];
-            ck_assert_msg(count == 2, "sequence %d: token %d stands %d times", s, tok[first + i],
-                          count);
-        }
-    }
-    int n_lengths = 0, n_gaps = 0;
-    for (int i = 0; i <= T; i++)
-        n_lengths += lengths[i], n_gaps += gaps[i];
-    ck_assert_int_ge(n_lengths, 3);
-    ck_assert_int_ge(n_gaps, 5);
-    train_batch_free(b);
-}
-END_TEST
-
 /* ---- bad files ---- */
 
 static const char *write_tmp(const char *text)
@@ -712,55 +655,6 @@ START_TEST(test_layer_files)
 }
 END_TEST
 
-/* Q, K and V composition of every later head with every earlier one, against
- * tests/reference/generate_composition.py's numpy; and the arguments it
- * refuses. */
-START_TEST(test_composition)
-{
-    static const char *const names[] = {"layers2_causal_2heads", "layers3_plain_nobias",
-                                        "layers4_causal_4heads_unscaled"};
-    const char *dir = getenv("MHA_TEST_DATA");
-    char path[1024];
-    snprintf(path, sizeof path, "%s/train/composition.json", dir);
-    json_t *ref = json_load_file(path, 0, NULL);
-    ck_assert_ptr_nonnull(ref);
-    struct mha_error err;
-    for (size_t c = 0; c < sizeof names / sizeof names[0]; c++) {
-        struct train_model *m = model_io_load(data_path(names[c], "model"), 1, &err);
-        ck_assert_msg(m != NULL, "%s", err.text);
-        json_t *rows = json_object_get(ref, names[c]), *row;
-        size_t i;
-        int L = train_layers(&m->cfg), H = m->cfg.heads, pairs = 0;
-        for (int l = 1; l < L; l++)
-            pairs += H * H * l;
-        ck_assert_int_eq((int)json_array_size(rows), pairs);
-        json_array_foreach(rows, i, row)
-        {
-            json_t *from = json_object_get(row, "from"), *to = json_object_get(row, "to");
-            float score[3];
-            ck_assert_int_eq(train_composition(m, (int)json_integer_value(json_array_get(from, 0)),
-                                               (int)json_integer_value(json_array_get(from, 1)),
-                                               (int)json_integer_value(json_array_get(to, 0)),
-                                               (int)json_integer_value(json_array_get(to, 1)),
-                                               score, &err),
-                             0);
-            const char *keys[3] = {"q", "k", "v"};
-            for (int k = 0; k < 3; k++) {
-                const double want = json_number_value(json_object_get(row, keys[k]));
-                ck_assert_msg(fabs(score[k] - want) <= 1e-5, "%s row %zu %s: %.7f, numpy %.7f",
-                              names[c], i, keys[k], (double)score[k], want);
-            }
-        }
-        float score[3];
-        ck_assert_int_eq(train_composition(m, 1, 0, 0, 0, score, &err), -1);
-        ck_assert_ptr_nonnull(strstr(err.text, "must come after"));
-        ck_assert_int_eq(train_composition(m, 0, H, 1, 0, score, &err), -1);
-        train_model_free(m);
-    }
-    json_decref(ref);
-}
-END_TEST
-
 START_TEST(test_bad_batch_files)
 {
     static const struct {
@@ -805,74 +699,6 @@ START_TEST(test_bad_batch_files)
 }
 END_TEST
 
-/* The signs of a file too small to learn from, on made-up losses: a
- * held-out loss that falls says nothing; one lowest at step 0, or rising
- * by the margin while the training loss falls, is named; a text of fewer
- * words than the threshold is named from the start. */
-START_TEST(test_fit_signs)
-{
-    struct train_fit f;
-    train_fit_init(&f);
-    ck_assert_uint_eq(train_fit_signs(&f, TRAIN_FIT_MIN_WORDS), 0);
-    ck_assert_uint_eq(train_fit_signs(&f, TRAIN_FIT_MIN_WORDS - 1), TRAIN_FIT_FEW_WORDS);
-    ck_assert_uint_eq(train_fit_signs(&f, -1), 0); /* not a text: no count */
-    /* learning: both fall */
-    train_fit_evaluated(&f, 0, 3.0f, NAN);
-    ck_assert_uint_eq(train_fit_signs(&f, -1), 0); /* step 0 alone says nothing */
-    train_fit_evaluated(&f, 50, 2.0f, 2.1f);
-    train_fit_evaluated(&f, 100, 1.5f, 1.4f);
-    ck_assert_uint_eq(train_fit_signs(&f, -1), 0);
-    ck_assert_int_eq(f.best_step, 100);
-    /* held-out up by less than the margin (0.15 at a lowest of 1.5): nothing */
-    train_fit_evaluated(&f, 150, 1.6f, 0.5f);
-    ck_assert_uint_eq(train_fit_signs(&f, -1), 0);
-    /* up by the margin while training fell below 0.8 of 1.4 */
-    train_fit_evaluated(&f, 200, 1.7f, 0.9f);
-    ck_assert_uint_eq(train_fit_signs(&f, -1), TRAIN_FIT_RISING);
-    /* up, but the training loss did not fall: not learning by heart */
-    train_fit_evaluated(&f, 250, 1.7f, 1.3f);
-    ck_assert_uint_eq(train_fit_signs(&f, -1), 0);
-    char buf[512];
-    train_fit_text(&f, TRAIN_FIT_RISING, -1, buf, sizeof buf);
-    ck_assert_str_eq(buf, "Too small to learn from: Held-out loss up from 1.50 (step 100) to "
-                          "1.70 while the training loss fell from 1.40 to 1.30: it learns its "
-                          "rows by heart.");
-    /* lowest at step 0: the training loss there is the held-out loss */
-    train_fit_init(&f);
-    train_fit_evaluated(&f, 0, 2.0f, NAN);
-    train_fit_evaluated(&f, 50, 2.05f, 1.9f);
-    ck_assert_uint_eq(train_fit_signs(&f, -1), TRAIN_FIT_BEST_AT_START);
-    train_fit_evaluated(&f, 100, 2.5f, 1.0f);
-    ck_assert_uint_eq(train_fit_signs(&f, 10),
-                      TRAIN_FIT_FEW_WORDS | TRAIN_FIT_BEST_AT_START | TRAIN_FIT_RISING);
-    train_fit_text(&f, train_fit_signs(&f, 10), 10, buf, sizeof buf);
-    ck_assert_str_eq(buf, "Too small to learn from: 10 words (a text needs 2000 or more). "
-                          "Held-out loss lowest at step 0 (2.00): no step lowered it. Now 2.50, "
-                          "while the training loss fell to 1.00: it learns its lines by heart.");
-    train_fit_text(&f, 0, 10, buf, sizeof buf);
-    ck_assert_str_eq(buf, "");
-    ck_assert_str_eq(train_fit_sign_name(TRAIN_FIT_RISING), "rising");
-}
-END_TEST
-
-/* What knocking a head out did, in words: the job it costs most, or none. */
-START_TEST(test_knocked_text)
-{
-    static struct train_text t = {.n_jobs = 3};
-    snprintf(t.job_names[0], sizeof t.job_names[0], "local");
-    snprintf(t.job_names[1], sizeof t.job_names[1], "long");
-    snprintf(t.job_names[2], sizeof t.job_names[2], "agree");
-    const float all[3] = {1.0f, 0.95f, 0.8f};
-    const float knocked[3] = {0.85f, 0.08f, 0.5f};
-    char buf[128];
-    train_text_knocked_text(&t, all, knocked, buf, sizeof buf);
-    ck_assert_str_eq(buf, "knocked out alone, long falls from 0.95 to 0.08");
-    const float slight[3] = {0.95f, 0.9f, 0.75f};
-    train_text_knocked_text(&t, all, slight, buf, sizeof buf);
-    ck_assert_str_eq(buf, "knocked out alone, no job falls by 0.1");
-}
-END_TEST
-
 static Suite *train_suite(void)
 {
     Suite *s = suite_create("train");
@@ -899,14 +725,10 @@ static Suite *train_suite(void)
     tcase_set_timeout(tc, 300);
     suite_add_tcase(s, tc);
     tc = tcase_create("fit");
-    tcase_add_test(tc, test_fit_signs);
-    tcase_add_test(tc, test_knocked_text);
     suite_add_tcase(s, tc);
     tc = tcase_create("files");
     tcase_add_test(tc, test_bad_model_files);
     tcase_add_test(tc, test_layer_files);
-    tcase_add_test(tc, test_composition);
-    tcase_add_test(tc, test_induction_task);
     tcase_add_test(tc, test_bad_batch_files);
     suite_add_tcase(s, tc);
     return s;
