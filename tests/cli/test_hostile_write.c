@@ -287,13 +287,13 @@ static void as_nobody(void)
         _exit(126);
 }
 
-/* Whether another user may run the program: every folder on its path lets
- * others through and the file lets them run it (a checkout in a folder only
- * its owner may enter does not). */
-static bool others_can_run(const char *exe)
+/* Whether another user may reach path: every folder on the way lets others
+ * through, and so does path itself (a program: they may run it).  A
+ * checkout, or a TMPDIR, in a folder only its owner may enter does not. */
+static bool others_can_reach(const char *where)
 {
     char path[4096];
-    if (!realpath(exe, path))
+    if (!realpath(where, path))
         return false;
     struct stat st;
     for (char *slash = path; (slash = strchr(slash + 1, '/'));) {
@@ -356,13 +356,14 @@ START_TEST(a_folder_without_permission_is_refused_before_training)
     ck_assert_int_eq(mkdir(in_scratch("locked", dir, sizeof dir), 0755), 0);
     in_scratch("locked/m.json", model, sizeof model);
     if (geteuid() == 0) { /* root writes anywhere: the program runs as nobody */
-        if (!others_can_run(getenv("MHA_EXPLORER"))) {
+        ck_assert_int_eq(chmod(scratch, 0755), 0);
+        if (!others_can_reach(getenv("MHA_EXPLORER")) || !others_can_reach(scratch)) {
             printf("skipped: a folder without permission needs another user to run the "
-                   "program, and %s is in a folder only its owner may enter\n",
-                   getenv("MHA_EXPLORER"));
+                   "program on a folder of the test's, and %s or %s is in a folder only its "
+                   "owner may enter\n",
+                   getenv("MHA_EXPLORER"), scratch);
             return;
         }
-        ck_assert_int_eq(chmod(scratch, 0755), 0);
         hostile_run_child_hook = as_nobody;
     } else {
         ck_assert_int_eq(chmod(dir, 0555), 0);
