@@ -58,30 +58,59 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* The lesson's steps walked off screen (ui_walk.c). */
-static int walk(struct ui_app *app, int rows, int cols)
+/* A screen whose output goes to /dev/null, for the walk and the benchmark. */
+struct offscreen {
+    FILE *out, *in;
+    SCREEN *scr;
+};
+
+/* Open one on terminal term (xterm-256color when it has no entry), rows x
+ * cols, the app laid out on it; false after "mha-explorer: the WHAT cannot
+ * open a screen" with nothing left open. */
+static bool offscreen_open(struct offscreen *o, struct ui_app *app, const char *term, int rows,
+                           int cols, const char *what)
 {
-    FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
-    SCREEN *scr = out && in ? newterm("xterm-256color", out, in) : NULL;
-    if (!scr) {
-        fprintf(stderr, "mha-explorer: the lesson walk cannot open a screen\n");
-        if (out)
-            fclose(out);
-        if (in)
-            fclose(in);
-        return 1;
+    o->out = fopen("/dev/null", "w");
+    o->in = fopen("/dev/null", "r");
+    o->scr = NULL;
+    if (o->out && o->in) {
+        o->scr = newterm(term, o->out, o->in);
+        if (!o->scr && strcmp(term, "xterm-256color"))
+            o->scr = newterm("xterm-256color", o->out, o->in);
     }
-    set_term(scr);
+    if (!o->scr) {
+        fprintf(stderr, "mha-explorer: the %s cannot open a screen\n", what);
+        if (o->out)
+            fclose(o->out);
+        if (o->in)
+            fclose(o->in);
+        return false;
+    }
+    set_term(o->scr);
     ui_app_setup_curses(app);
     resizeterm(rows, cols);
     ui_app_reflow(app, rows, cols);
-    const int status = ui_walk_lesson(app);
+    return true;
+}
+
+static void offscreen_close(struct offscreen *o, struct ui_app *app)
+{
     ui_app_free_windows(app);
     endwin();
-    delscreen(scr);
+    delscreen(o->scr);
     ui_release_curses();
-    fclose(out);
-    fclose(in);
+    fclose(o->out);
+    fclose(o->in);
+}
+
+/* The lesson's steps walked off screen (ui_walk.c). */
+static int walk(struct ui_app *app, int rows, int cols)
+{
+    struct offscreen o;
+    if (!offscreen_open(&o, app, "xterm-256color", rows, cols, "lesson walk"))
+        return 1;
+    const int status = ui_walk_lesson(app);
+    offscreen_close(&o, app);
     return status;
 }
 
@@ -89,33 +118,15 @@ static int walk(struct ui_app *app, int rows, int cols)
  * moves to the next stage, and print the median time of key + redraw. */
 static int bench(struct ui_app *app, int frames, int rows, int cols)
 {
-    FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
     const char *term = getenv("TERM");
-    SCREEN *scr = NULL;
-    if (out && in) {
-        scr = newterm(term && *term && strcmp(term, "dumb") ? term : "xterm-256color", out, in);
-        if (!scr)
-            scr = newterm("xterm-256color", out, in);
-    }
-    if (!scr) {
-        fprintf(stderr, "mha-explorer: the benchmark cannot open a screen\n");
-        if (out)
-            fclose(out);
-        if (in)
-            fclose(in);
+    struct offscreen o;
+    if (!offscreen_open(&o, app, term && *term && strcmp(term, "dumb") ? term : "xterm-256color",
+                        rows, cols, "benchmark"))
         return 1;
-    }
-    set_term(scr);
-    ui_app_setup_curses(app);
-    resizeterm(rows, cols);
-    ui_app_reflow(app, rows, cols);
     ui_app_apply_focus(app);
     double *ms = calloc((size_t)frames, sizeof *ms);
     if (!ms) {
-        endwin();
-        delscreen(scr);
-        fclose(out);
-        fclose(in);
+        offscreen_close(&o, app);
         return 1;
     }
     wnoutrefresh(stdscr);
@@ -127,12 +138,7 @@ static int bench(struct ui_app *app, int frames, int rows, int cols)
         doupdate();
         ms[i] = now_ms() - t0;
     }
-    ui_app_free_windows(app);
-    endwin();
-    delscreen(scr);
-    ui_release_curses();
-    fclose(out);
-    fclose(in);
+    offscreen_close(&o, app);
 
     qsort(ms, (size_t)frames, sizeof *ms, cmp_double);
     printf("redraw after a keypress: median %.3f ms, max %.3f ms over %d frames at %dx%d "
