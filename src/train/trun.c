@@ -36,6 +36,7 @@ static void mark_now(const struct trun_pane *p, struct trun_mark *m)
     for (int k = 0; k < TRUN_MAX_OUTPUTS && k < run->model->cfg.n_outputs; k++)
         m->acc[k] = run->accuracy[k];
     m->jobs_valid = p->jobs_valid;
+    m->jobs_layer = run->model->shown_layer;
     if (p->jobs_valid) {
         memcpy(m->jobs, p->jobs, (size_t)run->model->cfg.heads * sizeof m->jobs[0]);
         for (int h = 0; h < run->model->cfg.heads; h++)
@@ -130,7 +131,7 @@ bool trun_pane_jobs_ready(const struct trun_pane *p, long scrub)
     if (scrub < 0)
         return p->jobs_valid;
     const struct trun_mark *mk = shown_mark(p, scrub);
-    return mk && mk->jobs_valid;
+    return mk && mk->jobs_valid && mk->jobs_layer == p->shown->shown_layer;
 }
 
 void trun_pane_jobs(const struct trun_pane *p, long scrub, int h, char *buf, size_t n)
@@ -702,6 +703,40 @@ void trun_scrub_first(struct trun *t)
     t->paused = true;
     t->scrub = 0;
     load_checkpoints(t, 0);
+}
+
+int trun_show_layer(struct trun *t, int pane, int layer, struct mha_error *err)
+{
+    if (pane < 0 || pane >= t->n_panes)
+        return mha_error_set(err, "pane %d: there are panes 0 to %d", pane, t->n_panes - 1);
+    struct trun_pane *p = &t->panes[pane];
+    struct train_model *live = p->run->model;
+    const int was = live->shown_layer;
+    if (train_model_show_layer(live, layer, err))
+        return -1;
+    live->shown_layer = was; /* the round in flight ends on the layer it began on */
+    if (t->round_open)       /* a step, evaluation or measure in flight reads the layer shown */
+        round_part(t, NULL, NULL);
+    live->shown_layer = p->shown->shown_layer = layer;
+    train_model_sample_forward(live, NULL);
+    /* the model at step 0 on this layer, for the heads view (step 0 is always kept) */
+    const float *first = trun_ring_params(&p->ring, trun_ring_find(&p->ring, 0));
+    memcpy(p->shown->params, first ? first : live->params, p->shown->n_params * sizeof(float));
+    if (train_model_sample_forward(p->shown, err) ||
+        train_model_fill_example(p->shown, p->start, err))
+        return -1;
+    /* what this layer's heads do: measured now, for the live model */
+    p->heads_begun = false;
+    p->roles_valid =
+        train_heads_measure(live, p->run->eval, heads_sequences(p), p->roles, NULL) == 0;
+    if (jobs_measured(p)) {
+        p->text_jobs = (struct train_text_jobs){0};
+        jobs_part(p, NULL, NULL);
+    }
+    p->shown_pending = p->shown_valid = false;
+    if (t->scrub >= 0) /* the checkpoint shown again, its heads measured on this layer */
+        load_checkpoints(t, t->scrub);
+    return 0;
 }
 
 const struct train_model *trun_pane_model(const struct trun_pane *p, long scrub)

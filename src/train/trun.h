@@ -174,6 +174,13 @@ void trun_scrub(struct trun *t, int dir);
 void trun_scrub_live(struct trun *t);
 void trun_scrub_first(struct trun *t);
 
+/* Show layer (0-based) of pane's model from now on: its attention on the
+ * sample, what its heads do (measured at once, the live model's and the
+ * checkpoint's) and, for the heads view, the same layer at step 0.  A step
+ * in flight is finished first.  Training goes on unchanged: the layer
+ * shown changes no number trained.  0, or -1 + err (no such layer). */
+int trun_show_layer(struct trun *t, int pane, int layer, struct mha_error *err);
+
 /* The model a pane shows: the live one, or (scrub >= 0) the checkpoint's
  * parameters the scrub keys loaded, with its sample forwarded. */
 const struct train_model *trun_pane_model(const struct trun_pane *p, long scrub);

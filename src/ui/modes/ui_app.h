@@ -336,6 +336,11 @@ bool ui_train_timers(struct ui_app *app, long ms, bool all);
 int ui_train_loop_wait(const struct ui_app *app, double now, int cap);
 /* The explorer's example made the model shown (in place when the sizes allow). */
 void ui_train_sync_example(struct ui_app *app);
+/* A model of layers shown at layer (0-based; -1: the next one, round to
+ * 0): the training's model in focus (trun_show_layer) when the explorer
+ * shows it, else a loaded model (ui_state_show_layer).  -1 with a message
+ * when there is no such layer or the model has one. */
+int ui_app_show_layer(struct ui_app *app, int layer);
 /* Start the training screen from s: app->train, and *ex (freed first when
  * set) the first model's example.  0, or -1 + err (nothing is kept). */
 struct trun_setup;

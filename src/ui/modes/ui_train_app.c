@@ -98,6 +98,33 @@ void ui_train_sync_example(struct ui_app *app)
     }
 }
 
+int ui_app_show_layer(struct ui_app *app, int layer)
+{
+    struct ui_state *st = &app->st;
+    struct trun *t = app->train;
+    if (!t || !st->model) { /* no training shown: a loaded model, if any */
+        const int n = st->ex->layers;
+        return ui_state_show_layer(st, layer >= 0 || n < 2 ? layer : (st->ex->layer + 1) % n);
+    }
+    const struct train_model *m = t->panes[t->focus].run->model;
+    const int n = train_layers(&m->cfg);
+    if (n < 2) {
+        ui_state_say(st, true,
+                     "This model has one layer: --layers 2 (or --compare layers=1,2) trains "
+                     "models whose layers each show.");
+        return -1;
+    }
+    struct mha_error err;
+    mha_error_clear(&err);
+    if (trun_show_layer(t, t->focus, layer >= 0 ? layer : (m->shown_layer + 1) % n, &err)) {
+        ui_state_say(st, true, "Not shown: %s.", err.text);
+        return -1;
+    }
+    ui_train_sync_example(app);
+    ui_state_say_layer(st);
+    return 0;
+}
+
 /* ---- the clock ------------------------------------------------------------------------- */
 
 long ui_train_session_ms(const struct ui_app *app, double now)

@@ -32,6 +32,7 @@ enum train_act {
     TACT_CIRCUITS, /* w: what each head writes / the heatmaps */
     TACT_SCREEN,   /* t: the training screen (back) */
     TACT_FOCUS,    /* --compare: the next pane */
+    TACT_LAYER,    /* y: a model of layers, the next layer's heads */
     TACT_SWALLOW
 };
 
@@ -51,6 +52,7 @@ static const struct ui_keymap_row table[] = {
     {UI_STAGE_KEYS, UI_STAGE_KEYS_LABEL, TACT_STAGE, "the stages of the model shown (t comes back)",
      "{range} stages"},
     {{'w'}, "w", TACT_CIRCUITS, "what each head writes (its weights) / the heatmaps", NULL},
+    {{'y'}, "y", TACT_LAYER, "a model of layers: the next layer's heads", NULL},
     {{'e'}, "e", TACT_EXPORT, "write the training state as SVG (:export html too)", NULL},
     {{'t'}, "t", TACT_SCREEN, "the training screen again (after --train)", NULL},
     {{'\t', KEY_BTAB},
@@ -329,6 +331,9 @@ bool ui_train_key(struct ui_app *app, int key, bool is_char)
     case TACT_SCREEN:
         ui_state_say(st, false, "This is the training screen; %s show the model's stages.",
                      mha_stage_range(range, sizeof range));
+        break;
+    case TACT_LAYER:
+        ui_app_show_layer(app, -1);
         break;
     case TACT_FOCUS:
         ui_train_focus(app, (t->focus + (key == KEY_BTAB ? t->n_panes - 1 : 1)) % t->n_panes);

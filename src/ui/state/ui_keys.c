@@ -27,6 +27,7 @@ const struct ui_key_binding ui_key_table[] = {
     {{'>', '.'}, "> .", UI_KEYS_ANY, UI_ACT_TEMP_UP, "a language model: temperature up"},
     {{'w'}, "w", UI_KEYS_ANY, UI_ACT_WRITE, "a language model writes its next word"},
     {{'W'}, "W", UI_KEYS_ANY, UI_ACT_UNWRITE, "... takes the last word back"},
+    {{'y'}, "y", UI_KEYS_ANY, UI_ACT_LAYER, "a model of layers: the next layer's attention"},
     {{':'},
      ":",
      UI_KEYS_ANY,

@@ -130,6 +130,13 @@ int ui_state_step_temperature(struct ui_state *st, int dir);
  * the last word taken back (W, dir -1).  -1 with a message when the example
  * is no language model, the context is full or one word is left. */
 int ui_state_write_word(struct ui_state *st, int dir);
+/* A loaded model of layers shown at layer (0-based): the same words
+ * through it, that layer's attention on screen.  -1 with a message when
+ * the model has one layer, is no model or has no such layer. */
+int ui_state_show_layer(struct ui_state *st, int layer);
+/* The message line says which layer of a model of layers is shown and
+ * what its heads read. */
+void ui_state_say_layer(struct ui_state *st);
 int ui_state_load(struct ui_state *st, const char *path);
 /* Take ownership of ex and show it (a lesson's scene).  source: for the
  * status line ("" for a generated example).  On failure ex is freed. */
