@@ -18,6 +18,7 @@ static void pane_done(struct trun_pane *p)
     train_heads_job_free(p->shown_job);
     train_run_free(p->run);
     train_model_free(p->shown);
+    free(p->layers);
     mha_example_free(p->start);
     trun_ring_done(&p->ring);
     trun_history_done(&p->hist);
@@ -113,6 +114,23 @@ static int jobs_part(struct trun_pane *p, bool (*more)(void *ctx), void *ctx)
     }
     p->text_jobs = (struct train_text_jobs){0};
     return 1;
+}
+
+/* Every layer's heads of the live model, measured and knocked out on the
+ * held-out sequences its heads are measured on (a model of layers only). */
+static void layers_measure(struct trun_pane *p)
+{
+    if (!p->layers)
+        return;
+    struct train_batch few;
+    train_batch_view(p->run->eval, 0, heads_sequences(p), &few);
+    p->layers_valid =
+        train_layers_measure(p->run->model, &few, heads_sequences(p), p->layers, NULL) == 0;
+}
+
+const struct train_layer_measures *trun_pane_layers(const struct trun_pane *p, long scrub)
+{
+    return scrub < 0 && p->layers && p->layers_valid ? p->layers : NULL;
 }
 
 int trun_pane_job_count(const struct trun_pane *p)
@@ -217,6 +235,7 @@ static void pane_begin(const struct trun *t, struct trun_pane *p)
     p->work = TRUN_WORK_EVAL;
     p->roles_valid = false;
     p->jobs_valid = false;
+    p->layers_valid = false;
 }
 
 static int pane_new(const struct trun *t, int heads, int layers, struct trun_pane *p,
@@ -238,6 +257,12 @@ static int pane_new(const struct trun *t, int heads, int layers, struct trun_pan
     }
     p->start = train_model_to_example(m, err);
     if (!p->start) {
+        pane_done(p);
+        return -1;
+    }
+    if (train_layers(&m->cfg) > 1 && m->cfg.heads <= TRUN_JOBS_MAX_HEADS &&
+        !(p->layers = calloc(1, sizeof *p->layers))) {
+        mha_error_set(err, "out of memory");
         pane_done(p);
         return -1;
     }
@@ -422,6 +447,7 @@ static bool pane_part(struct trun_pane *p, bool (*more)(void *ctx), void *ctx)
         case TRUN_WORK_ROLES:
             if (roles_part(p, more, ctx) == 0)
                 return false;
+            layers_measure(p);
             p->work = TRUN_WORK_JOBS;
             break;
         case TRUN_WORK_JOBS:

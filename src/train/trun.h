@@ -24,6 +24,7 @@
 
 #include "engine/train.h"
 #include "engine/train_heads.h"
+#include "engine/train_layers.h"
 #include "engine/train_text.h"
 #include "train/trun_ring.h"
 
@@ -79,6 +80,11 @@ struct trun_pane {
     bool shown_pending;
     long shown_of;
     struct train_text_jobs text_jobs;
+    /* a model of layers (of at most TRUN_JOBS_MAX_HEADS heads): every
+     * layer's heads measured and knocked out at the live model's last
+     * evaluation, on the held-out sequences the heads are measured on */
+    struct train_layer_measures *layers;
+    bool layers_valid;
     bool round_done; /* its step of the round in flight is done */
 };
 
@@ -195,6 +201,11 @@ bool trun_pane_heads(const struct trun_pane *p, long scrub, struct train_head_st
  * checkpoint it scrubbed to is still being measured (trun_catch_up
  * measures it in parts, paused or not, and says it changed when done). */
 bool trun_pane_heads_ready(const struct trun_pane *p, long scrub, struct train_head_stats *out);
+
+/* Every layer's heads of the model p shows, measured and knocked out at
+ * the live model's last evaluation; NULL for a one-layer model, a
+ * checkpoint (scrub >= 0) or before the first evaluation. */
+const struct train_layer_measures *trun_pane_layers(const struct trun_pane *p, long scrub);
 
 /* Jobs lines a pane of a text with jobs keeps for them, measured or not
  * (the same live and scrubbed, so the layout holds): the text's jobs when

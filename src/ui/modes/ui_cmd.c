@@ -202,7 +202,7 @@ const struct ui_cmd ui_cmd_table[] = {
      UI_ARG_TEXT, false, ui_cmd_layer},
     {"stage", {"s"}, "stage NAME", "go to a stage by name or number ({range})",
      UI_ARG_STAGE, false, ui_cmd_stage},
-    {"view", {"v"}, "view NAME", "show {views| or }; none: the stage",
+    {"view", {"v"}, "view NAME", "{views|, } or none",
      UI_ARG_VIEW, false, ui_cmd_view},
     {"causal", {NULL}, "causal on|off", "the causal mask",
      UI_ARG_SWITCH, false, ui_cmd_causal},

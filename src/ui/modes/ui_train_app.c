@@ -75,6 +75,7 @@ void ui_train_sync_example(struct ui_app *app)
                 mha_example_set_token(st->ex, false, i, m->vocab_names[m->sample[i]]);
         st->baseline = pane->start;
         st->model = m;
+        st->layer_measures = trun_pane_layers(pane, t->scrub);
         sync_head_titles(st, t, pane, m);
         snprintf(st->trained, sizeof st->trained, "%s", source);
         ui_state_refresh(st);
@@ -91,6 +92,7 @@ void ui_train_sync_example(struct ui_app *app)
         t->follow_gen = st->ex_gen;
         st->baseline = pane->start;
         st->model = m;
+        st->layer_measures = trun_pane_layers(pane, t->scrub);
         sync_head_titles(st, t, pane, m);
         snprintf(st->trained, sizeof st->trained, "%s", source);
         if (st->view != MHA_VIEW_NONE)

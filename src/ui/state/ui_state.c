@@ -156,6 +156,7 @@ static int replace(struct ui_state *st, struct mha_example *nex, bool generated)
     mha_error_clear(&err);
     st->baseline = NULL; /* a new example is no model in training, unless the training says so */
     st->model = NULL;
+    st->layer_measures = NULL;
     st->titled_heads = 0;
     st->trained[0] = '\0';
     if (st->ex && st->tr && same_sizes(st->ex, nex)) {

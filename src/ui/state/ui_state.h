@@ -34,6 +34,7 @@ const char *ui_view_mode_name(enum mha_view v);
 
 struct view_desc;
 struct train_model;
+struct train_layer_measures;
 
 struct ui_state {
     struct mha_example *ex; /* owned */
@@ -44,6 +45,9 @@ struct ui_state {
      * view compares the two) and what was trained; NULL / "" for any other example */
     const struct mha_example *baseline;
     const struct train_model *model; /* that model (the circuits view reads it) */
+    /* a model of layers: every layer's heads measured and knocked out at its
+     * last evaluation (the composition view reads it), NULL when not */
+    const struct train_layer_measures *layer_measures;
     /* what its heads were measured to do, as the training screen titles them */
     char head_titles[VIEW_TITLED_HEADS][VIEW_HEAD_TITLE];
     int titled_heads;
