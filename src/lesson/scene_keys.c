@@ -182,21 +182,34 @@ static bool read_compare(struct lesson *l, struct lesson_scene *sc, const char *
 {
     const char *p = v;
     sc->n_compare = 0;
-    while (*p) {
+    sc->compare_layers = strncmp(v, "layers=", 7) == 0;
+    if (sc->compare_layers)
+        p += 7;
+    const long most = sc->compare_layers ? TRAIN_MAX_LAYERS : TRAIN_MAX_D_MODEL;
+    do {
         char *end;
         errno = 0;
         const long h = strtol(p, &end, 10);
-        if (end == p || errno || h < 1 || h > TRAIN_MAX_D_MODEL || (*end && *end != ',') ||
-            sc->n_compare == 4 || (*end == ',' && !end[1])) {
+        if (end == p || errno || h < 1 || h > most || (*end && *end != ',') || sc->n_compare == 4 ||
+            (*end == ',' && !end[1])) {
             lesson_diag_add(l, line,
                             "compare: expected 1 to 4 head counts separated by commas, as in "
-                            "1,2; got \"%s\"",
-                            v);
+                            "1,2, or layer counts (1 to %d), as in layers=1,2; got \"%s\"",
+                            TRAIN_MAX_LAYERS, v);
             return false;
         }
         sc->compare[sc->n_compare++] = (int)h;
         p = *end ? end + 1 : end;
-    }
+    } while (*p);
+    return true;
+}
+
+static bool read_layers(struct lesson *l, struct lesson_scene *sc, const char *v, int line)
+{
+    long long n;
+    if (!number_in(l, "layers", v, 1, TRAIN_MAX_LAYERS, line, &n))
+        return false;
+    sc->layers = (int)n;
     return true;
 }
 
@@ -318,16 +331,19 @@ static void put_train(struct lesson_state *st, const struct lesson_scene *sc)
     st->train = sc->train;
     st->n_train_heads = 1;
     st->train_heads[0] = (set & (1u << SCENE_HEADS)) ? sc->heads : TRAIN_DEFAULT_HEADS;
+    st->train_compare_layers = false;
     if (set & (1u << SCENE_COMPARE)) {
         st->n_train_heads = sc->n_compare;
+        st->train_compare_layers = sc->compare_layers;
         memcpy(st->train_heads, sc->compare, sizeof sc->compare);
     }
     st->train_seed = (set & (1u << SCENE_SEED)) ? sc->seed : TRAIN_DEFAULT_SEED;
-    st->train_steps = (set & (1u << SCENE_STEPS)) ? sc->steps : TRAIN_DEFAULT_STEPS;
-    st->train_d_model = (set & (1u << SCENE_D_MODEL)) ? sc->d_model : TRAIN_DEFAULT_D_MODEL;
+    st->train_steps = (set & (1u << SCENE_STEPS)) ? sc->steps : 0;
+    st->train_d_model = (set & (1u << SCENE_D_MODEL)) ? sc->d_model : 0;
+    st->train_layers = (set & (1u << SCENE_LAYERS)) ? sc->layers : 1;
 }
 
-/* compare: and steps: are read by put_train (they go with train:) */
+/* compare:, steps: and layers: are read by put_train (they go with train:) */
 static void put_with_train(struct lesson_state *st, const struct lesson_scene *sc)
 {
     (void)st, (void)sc;
@@ -370,9 +386,9 @@ static const struct scene_key_row keys[SCENE_KEY_COUNT] = {
                       "the stage on screen (also clears `view`)"},
                      read_stage,
                      put_stage},
-    [SCENE_VIEW] = {{"view", "`shapes` `cost` `heads` `circuits` `none`",
+    [SCENE_VIEW] = {{"view", "`shapes` `cost` `heads` `circuits` `composition` `none`",
                      "a view other than the seven stages (`circuits` needs a trained model: a "
-                     "`load:` of a model file)"},
+                     "`load:` of a model file; `composition` one of two or more layers)"},
                     read_view,
                     put_view},
     [SCENE_FOCUS] = {{"focus", "e.g. `weights, head 1, row it, col mat`",
@@ -400,18 +416,25 @@ static const struct scene_key_row keys[SCENE_KEY_COUNT] = {
                       read_preset,
                       put_preset},
     [SCENE_TRAIN] = {{"train", NULL, /* the task table's tasks: lesson_scene_key_info */
-                      "train a model on the training screen (vocabulary 16, sequences of 8); "
-                      "`heads`, `seed` and `d_model` in the same scene are the model's "
-                      "(default 2 heads, seed 1, d_model 8)"},
+                      "train a model on the training screen at `--train`'s sizes for the task "
+                      "(vocabulary 16, sequences of 8, d_model 8, unless the task has its own, "
+                      "as `induction` does); `heads`, `seed` and `d_model` in the same scene "
+                      "are the model's (default 2 heads, seed 1)"},
                      read_train,
                      put_train},
-    [SCENE_COMPARE] = {{"compare", "head counts, e.g. `1,2` (up to 4)",
-                        "with `train`: train these head counts side by side"},
+    [SCENE_COMPARE] = {{"compare", "head counts, e.g. `1,2` (up to 4), or `layers=1,2`",
+                        "with `train`: train these head counts (or layer counts, 2 heads "
+                        "each) side by side"},
                        read_compare,
                        put_with_train},
-    [SCENE_STEPS] = {{"steps", "1..100000", "with `train`: the step limit (default 1500)"},
+    [SCENE_STEPS] = {{"steps", "1..100000",
+                      "with `train`: the step limit (default `--train`'s: 1500, or the task's)"},
                      read_steps,
                      put_with_train},
+    [SCENE_LAYERS] = {{"layers", "1..4",
+                       "with `train`: attention layers, each adding to the last (default 1)"},
+                      read_layers,
+                      put_with_train},
 };
 
 /* "a task (`first-prev` `prev` ...) or `off`": the train key's values, from

@@ -453,25 +453,46 @@ bool lesson_hide_covers(const struct lesson_hide *h, const struct mha_cell *c)
 
 /* ---- checking a whole lesson ---- */
 
-/* compare: and steps: belong to a train: scene; the model of each head
- * count must be one that trains. */
+void lesson_train_sizes(const struct lesson_state *st, const struct train_task *task, int *d_model,
+                        int *vocab, int *context, int *steps, float *lr)
+{
+    *d_model = st->train_d_model       ? st->train_d_model
+               : task->default_d_model ? task->default_d_model
+                                       : TRAIN_DEFAULT_D_MODEL;
+    *vocab = task->default_vocab ? task->default_vocab : TRAIN_DEFAULT_VOCAB;
+    *context = task->default_context ? task->default_context : TRAIN_DEFAULT_CONTEXT;
+    *steps = st->train_steps       ? st->train_steps
+             : task->default_steps ? task->default_steps
+                                   : TRAIN_DEFAULT_STEPS;
+    *lr = task->default_lr > 0 ? task->default_lr : TRAIN_DEFAULT_LR;
+}
+
+/* compare:, steps: and layers: belong to a train: scene; the model of each
+ * head (or layer) count must be one that trains. */
 static void check_train_scene(struct lesson *l, const struct lesson_scene *sc,
                               const struct lesson_state *st)
 {
-    const int keys[] = {SCENE_COMPARE, SCENE_STEPS};
-    for (int i = 0; i < 2; i++)
+    const int keys[] = {SCENE_COMPARE, SCENE_STEPS, SCENE_LAYERS};
+    for (int i = 0; i < 3; i++)
         if ((sc->set & (1u << keys[i])) && !(sc->set & (1u << SCENE_TRAIN)))
             lesson_diag_add(l, sc->key_line[keys[i]], "%s: goes with train: in the same scene",
-                            keys[i] == SCENE_COMPARE ? "compare" : "steps");
+                            lesson_scene_key_info(keys[i])->name);
     if (!(sc->set & (1u << SCENE_TRAIN)) || !st->train)
         return;
     if ((sc->set & (1u << SCENE_COMPARE)) && (sc->set & (1u << SCENE_HEADS)))
         lesson_diag_add(l, sc->key_line[SCENE_HEADS], "heads: compare: gives the head counts");
+    if ((sc->set & (1u << SCENE_COMPARE)) && sc->compare_layers && (sc->set & (1u << SCENE_LAYERS)))
+        lesson_diag_add(l, sc->key_line[SCENE_LAYERS],
+                        "layers: compare: layers=... gives the layer counts");
     const struct train_task *task = train_task_find(st->train);
     for (int i = 0; task && i < st->n_train_heads; i++) {
         struct train_config cfg;
-        train_task_config(task, st->train_d_model, st->train_heads[i], TRAIN_DEFAULT_VOCAB,
-                          TRAIN_DEFAULT_CONTEXT, &cfg);
+        int d, vocab, context, steps;
+        float lr;
+        lesson_train_sizes(st, task, &d, &vocab, &context, &steps, &lr);
+        train_task_config(task, d,
+                          st->train_compare_layers ? TRAIN_DEFAULT_HEADS : st->train_heads[i],
+                          vocab, context, &cfg);
         struct mha_error err;
         mha_error_clear(&err);
         if (train_config_check(&cfg, &err) != 0)

@@ -332,15 +332,17 @@ int trun_setup_from_lesson(const struct lesson_state *st, struct trun_setup *s,
     s->task = st->train ? train_task_find(st->train) : NULL;
     if (!s->task)
         return mha_error_set(err, "train: unknown task \"%s\"", st->train ? st->train : "");
-    s->d_model = st->train_d_model;
-    s->vocab = TRAIN_DEFAULT_VOCAB;
-    s->context = TRAIN_DEFAULT_CONTEXT;
     train_run_options_default(&s->opt);
+    lesson_train_sizes(st, s->task, &s->d_model, &s->vocab, &s->context, &s->opt.steps, &s->opt.lr);
     s->opt.seed = st->train_seed;
-    s->opt.steps = st->train_steps;
+    s->opt.layers = st->train_layers;
     s->n_heads = st->n_train_heads;
     s->compare = st->n_train_heads > 1;
-    memcpy(s->heads, st->train_heads, sizeof s->heads);
+    s->compare_layers = st->train_compare_layers;
+    for (int i = 0; i < s->n_heads; i++) {
+        s->heads[i] = s->compare_layers ? TRAIN_DEFAULT_HEADS : st->train_heads[i];
+        s->layers[i] = s->compare_layers ? st->train_heads[i] : 0;
+    }
     return 0;
 }
 

@@ -267,10 +267,10 @@ int ui_train_open(struct ui_app *app, const struct trun_setup *s, struct mha_exa
  * (keys may have moved its seed or heads on since). */
 static void setup_key(const struct trun_setup *s, char *buf, size_t n)
 {
-    size_t used = (size_t)snprintf(buf, n, "%s %u %d %d", s->task->name, (unsigned)s->opt.seed,
-                                   s->opt.steps, s->d_model);
+    size_t used = (size_t)snprintf(buf, n, "%s %u %d %d %d", s->task->name, (unsigned)s->opt.seed,
+                                   s->opt.steps, s->d_model, s->opt.layers);
     for (int i = 0; i < s->n_heads && used < n; i++)
-        used += (size_t)snprintf(buf + used, n - used, " %d", s->heads[i]);
+        used += (size_t)snprintf(buf + used, n - used, " %d/%d", s->heads[i], s->layers[i]);
 }
 
 static void end_lesson_training(struct ui_app *app)
