@@ -11,6 +11,7 @@
 #include "lesson/lesson.h"
 #include "lesson/lesson_state.h"
 #include "train/trun.h"
+#include "io/text_io.h"
 
 /* "first 100.0%, prev 99.6%; head 0 first token 1.00, head 1 previous token 0.98" */
 static void pane_figures(const struct trun *t, const struct trun_pane *p, char *buf, size_t n)
@@ -78,6 +79,9 @@ int cli_train_lesson_notes(struct lesson *l)
     struct lesson_state st;
     lesson_state_init(&st);
     struct trun *last = NULL; /* the training the steps since its scene show */
+    /* the bundled corpus it trains on (NULL: a built-in task), kept while it lasts */
+    struct train_dataset *corpus = NULL;
+    struct train_task corpus_task;
     int rc = 0;
     for (int s = 0; s < l->n_steps && rc == 0; s++) {
         struct lesson_step *step = &l->steps[s];
@@ -86,12 +90,26 @@ int cli_train_lesson_notes(struct lesson *l)
         if (!st.train) {
             trun_free(last);
             last = NULL;
+            train_dataset_free(corpus);
+            corpus = NULL;
             continue;
         }
         if (!step->has_scene || !(step->scene.set & (1u << SCENE_TRAIN))) {
             if (!last) /* a training the scenes ask for without a train: (cannot happen) */
                 continue;
-            if (step->has_scene && (step->scene.set & (1u << SCENE_STAGE))) {
+            if (step->has_scene && (step->scene.set & (1u << SCENE_VIEW)) &&
+                st.view != MHA_VIEW_NONE) {
+                char text[256];
+                snprintf(text, sizeof text,
+                         "this step shows the %s view of the %s model trained above (on the "
+                         "screen, at the end of its training).",
+                         mha_view_name(st.view), last->task->name);
+                free(step->train_note);
+                if (!(step->train_note = strdup(text))) {
+                    fprintf(stderr, "mha-explorer: out of memory\n");
+                    rc = -1;
+                }
+            } else if (step->has_scene && (step->scene.set & (1u << SCENE_STAGE))) {
                 rc = trained_stage_step(step, last, st.stage);
             } else {
                 /* the training screen stays */
@@ -106,11 +124,23 @@ int cli_train_lesson_notes(struct lesson *l)
         }
         trun_free(last);
         last = NULL;
+        train_dataset_free(corpus);
+        corpus = NULL;
         struct trun_setup setup;
         struct mha_error err;
         mha_error_clear(&err);
         struct trun *t = NULL;
-        if (trun_setup_from_lesson(&st, &setup, &err) == 0)
+        if (!train_task_find(st.train)) { /* a corpus under the assets */
+            char *assets = cli_assets_dir();
+            corpus = assets ? text_io_load_corpus(assets, st.train, &err) : NULL;
+            if (!assets)
+                mha_error_set(&err, "out of memory");
+            free(assets);
+            if (corpus)
+                train_task_from_dataset(&corpus_task, corpus);
+        }
+        if ((corpus || train_task_find(st.train)) &&
+            trun_setup_from_lesson(&st, corpus ? &corpus_task : NULL, &setup, &err) == 0)
             t = trun_new(&setup, &err);
         if (!t) {
             fprintf(stderr, "mha-explorer: %s:%d: %s\n", l->path, step->scene.line, err.text);
@@ -141,5 +171,6 @@ int cli_train_lesson_notes(struct lesson *l)
             rc = trained_stage_step(step, t, st.stage);
     }
     trun_free(last);
+    train_dataset_free(corpus);
     return rc;
 }

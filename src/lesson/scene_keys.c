@@ -16,6 +16,7 @@
 #include "engine/stages.h"
 #include "engine/train.h"
 #include "engine/views.h"
+#include "io/text_io.h"
 
 /* ---- reading values: each fills its member of sc, or adds a diagnostic and
  * returns false ---- */
@@ -170,11 +171,14 @@ static bool read_preset(struct lesson *l, struct lesson_scene *sc, const char *v
 
 static bool read_train(struct lesson *l, struct lesson_scene *sc, const char *v, int line)
 {
-    if (strcmp(v, "off") == 0 || train_task_find(v))
+    /* a corpus's name is checked against assets/corpus/ with the lesson */
+    if (strcmp(v, "off") == 0 || train_task_find(v) || text_io_corpus_name(v))
         return (sc->train = lesson_strdup(v)) != NULL;
     char names[256];
-    lesson_diag_add(l, line, "train: unknown task \"%s\"; expected %s, or off", v,
-                    train_task_names(names, sizeof names));
+    lesson_diag_add(l, line,
+                    "train: unknown task \"%s\"; expected %s, a corpus under assets/corpus/, or "
+                    "off",
+                    v, train_task_names(names, sizeof names));
     return false;
 }
 
@@ -418,8 +422,9 @@ static const struct scene_key_row keys[SCENE_KEY_COUNT] = {
     [SCENE_TRAIN] = {{"train", NULL, /* the task table's tasks: lesson_scene_key_info */
                       "train a model on the training screen at `--train`'s sizes for the task "
                       "(vocabulary 16, sequences of 8, d_model 8, unless the task has its own, "
-                      "as `induction` does); `heads`, `seed` and `d_model` in the same scene "
-                      "are the model's (default 2 heads, seed 1)"},
+                      "as `induction` and a corpus under `assets/corpus/` (`names`) do); "
+                      "`heads`, `seed` and `d_model` in the same scene are the model's "
+                      "(default 2 heads, seed 1)"},
                      read_train,
                      put_train},
     [SCENE_COMPARE] = {{"compare", "head counts, e.g. `1,2` (up to 4), or `layers=1,2`",
@@ -453,7 +458,7 @@ static const char *train_values(void)
             } else {
                 values[used++] = *p;
             }
-        snprintf(values + used, sizeof values - used, "`) or `off`");
+        snprintf(values + used, sizeof values - used, "`), a corpus (`names` `sentences`) or `off`");
     }
     return values;
 }

@@ -7,6 +7,7 @@
 #include "lesson/lesson_parse.h"
 #include "lesson/lesson_state.h"
 #include "io/model_io.h"
+#include "io/text_io.h"
 #include "engine/train.h"
 #include "engine/stages.h"
 #include "engine/text_check.h"
@@ -456,6 +457,14 @@ bool lesson_hide_covers(const struct lesson_hide *h, const struct mha_cell *c)
 void lesson_train_sizes(const struct lesson_state *st, const struct train_task *task, int *d_model,
                         int *vocab, int *context, int *steps, float *lr)
 {
+    if (task->data && task->data->text) { /* a text: its dataset's words and rows */
+        *d_model = st->train_d_model ? st->train_d_model : TRAIN_TEXT_DEFAULT_D_MODEL;
+        *vocab = task->data->vocab;
+        *context = task->data->len;
+        *steps = st->train_steps ? st->train_steps : TRAIN_TEXT_DEFAULT_STEPS;
+        *lr = st->train_layers > 1 ? TRAIN_TEXT_DEFAULT_LR_LAYERS : TRAIN_TEXT_DEFAULT_LR;
+        return;
+    }
     *d_model = st->train_d_model       ? st->train_d_model
                : task->default_d_model ? task->default_d_model
                                        : TRAIN_DEFAULT_D_MODEL;
@@ -470,7 +479,7 @@ void lesson_train_sizes(const struct lesson_state *st, const struct train_task *
 /* compare:, steps: and layers: belong to a train: scene; the model of each
  * head (or layer) count must be one that trains. */
 static void check_train_scene(struct lesson *l, const struct lesson_scene *sc,
-                              const struct lesson_state *st)
+                              const struct lesson_state *st, const char *assets_dir)
 {
     const int keys[] = {SCENE_COMPARE, SCENE_STEPS, SCENE_LAYERS};
     for (int i = 0; i < 3; i++)
@@ -485,7 +494,24 @@ static void check_train_scene(struct lesson *l, const struct lesson_scene *sc,
         lesson_diag_add(l, sc->key_line[SCENE_LAYERS],
                         "layers: compare: layers=... gives the layer counts");
     const struct train_task *task = train_task_find(st->train);
-    for (int i = 0; task && i < st->n_train_heads; i++) {
+    struct train_task corpus_task;
+    struct train_dataset *corpus = NULL;
+    if (!task) { /* a corpus under assets/corpus/ */
+        struct mha_error err;
+        mha_error_clear(&err);
+        corpus = text_io_load_corpus(assets_dir, st->train, &err);
+        if (!corpus) {
+            char names[256];
+            lesson_diag_add(l, sc->key_line[SCENE_TRAIN],
+                            "train: unknown task \"%s\"; expected %s, a corpus under "
+                            "assets/corpus/, or off (%s)",
+                            st->train, train_task_names(names, sizeof names), err.text);
+            return;
+        }
+        train_task_from_dataset(&corpus_task, corpus);
+        task = &corpus_task;
+    }
+    for (int i = 0; i < st->n_train_heads; i++) {
         struct train_config cfg;
         int d, vocab, context, steps;
         float lr;
@@ -502,6 +528,7 @@ static void check_train_scene(struct lesson *l, const struct lesson_scene *sc,
                                                                            : SCENE_TRAIN],
                             "train: %s", err.text);
     }
+    train_dataset_free(corpus);
 }
 
 /* The check builds each step's example only as far as it needs: sizes and
@@ -748,7 +775,7 @@ static void check_step(struct lesson *l, int s, struct lesson_state *st, struct 
     struct mha_error err;
     mha_error_clear(&err);
     if (step->has_scene)
-        check_train_scene(l, &step->scene, st);
+        check_train_scene(l, &step->scene, st, assets_dir);
     cache_build(cache, st, assets_dir);
     struct mha_example *ex = cache->ex;
     if (!ex) {

@@ -325,11 +325,11 @@ struct trun *trun_new(const struct trun_setup *s, struct mha_error *err)
     return t;
 }
 
-int trun_setup_from_lesson(const struct lesson_state *st, struct trun_setup *s,
-                           struct mha_error *err)
+int trun_setup_from_lesson(const struct lesson_state *st, const struct train_task *corpus,
+                           struct trun_setup *s, struct mha_error *err)
 {
     memset(s, 0, sizeof *s);
-    s->task = st->train ? train_task_find(st->train) : NULL;
+    s->task = corpus ? corpus : st->train ? train_task_find(st->train) : NULL;
     if (!s->task)
         return mha_error_set(err, "train: unknown task \"%s\"", st->train ? st->train : "");
     train_run_options_default(&s->opt);

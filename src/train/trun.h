@@ -138,10 +138,12 @@ struct trun_setup {
 };
 
 /* The training a lesson's state describes (d_model, vocab and context at
- * --train's defaults).  0, or -1 + err. */
+ * --train's defaults for the task, lesson_train_sizes).  corpus: the task
+ * of the bundled corpus st->train names (the caller reads it and keeps it
+ * while the runs last), NULL for a built-in task.  0, or -1 + err. */
 struct lesson_state;
-int trun_setup_from_lesson(const struct lesson_state *st, struct trun_setup *s,
-                           struct mha_error *err);
+int trun_setup_from_lesson(const struct lesson_state *st, const struct train_task *corpus,
+                           struct trun_setup *s, struct mha_error *err);
 
 /* Build the runs (each initialised from opt.seed, nothing trained yet).
  * NULL + err on a bad size or out of memory.  Free with trun_free. */

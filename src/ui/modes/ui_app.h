@@ -96,6 +96,8 @@ struct ui_app {
     int canvas_h;
 
     struct trun *train;    /* the training screen (--train, --compare); NULL: none */
+    struct ui_corpus *corpus; /* the bundled corpus a lesson's training read last (kept
+                                 while its runs last; ui_train_corpus_free) */
     long train_clock_ms;   /* the session clock at the last key or tick (ui_train_session_ms) */
     const char *save_path; /* --save FILE: where the model goes when the screen is left */
     bool screen_up;        /* the terminal was the explorer's (ui_app_interactive got it) */
@@ -341,6 +343,8 @@ void ui_train_sync_example(struct ui_app *app);
  * shows it, else a loaded model (ui_state_show_layer).  -1 with a message
  * when there is no such layer or the model has one. */
 int ui_app_show_layer(struct ui_app *app, int layer);
+/* The corpus a lesson's training read, freed (when the app goes). */
+void ui_train_corpus_free(struct ui_app *app);
 /* Start the training screen from s: app->train, and *ex (freed first when
  * set) the first model's example.  0, or -1 + err (nothing is kept). */
 struct trun_setup;

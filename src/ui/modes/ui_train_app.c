@@ -3,7 +3,10 @@
  * training ticks follow, the layout, hint, presenter header and :link, its
  * start from the options, and lessons whose scenes train. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "io/text_io.h"
 
 #include "lesson/lesson_state.h"
 #include "ui/modes/ui_app.h"
@@ -273,6 +276,47 @@ static void setup_key(const struct trun_setup *s, char *buf, size_t n)
         used += (size_t)snprintf(buf + used, n - used, " %d/%d", s->heads[i], s->layers[i]);
 }
 
+/* A bundled corpus a lesson trains on, read once and kept while its runs
+ * last (the runs point into it). */
+struct ui_corpus {
+    struct train_dataset *data;
+    struct train_task task;
+    char name[72];
+};
+
+void ui_train_corpus_free(struct ui_app *app)
+{
+    if (!app->corpus)
+        return;
+    train_dataset_free(app->corpus->data);
+    free(app->corpus);
+    app->corpus = NULL;
+}
+
+/* The task of the corpus name (read from the lesson's assets), or NULL +
+ * err.  A training on another corpus must have ended first. */
+static const struct train_task *lesson_corpus(struct ui_app *app, const char *name,
+                                              struct mha_error *err)
+{
+    if (app->corpus && !strcmp(app->corpus->name, name))
+        return &app->corpus->task;
+    struct ui_corpus *c = calloc(1, sizeof *c);
+    if (!c) {
+        mha_error_set(err, "out of memory");
+        return NULL;
+    }
+    c->data = text_io_load_corpus(app->les.assets_dir, name, err);
+    if (!c->data) {
+        free(c);
+        return NULL;
+    }
+    train_task_from_dataset(&c->task, c->data);
+    snprintf(c->name, sizeof c->name, "%s", name);
+    ui_train_corpus_free(app);
+    app->corpus = c;
+    return &c->task;
+}
+
 static void end_lesson_training(struct ui_app *app)
 {
     if (app->train && app->train->lesson) {
@@ -297,7 +341,16 @@ void ui_train_lesson_sync(struct ui_app *app)
     struct trun_setup s;
     struct mha_error err;
     mha_error_clear(&err);
-    if (trun_setup_from_lesson(&ls, &s, &err) != 0) {
+    const struct train_task *corpus = NULL;
+    if (!train_task_find(ls.train)) { /* a corpus: the training on another one ends first */
+        if (app->train && app->train->lesson && app->corpus && strcmp(app->corpus->name, ls.train))
+            end_lesson_training(app);
+        if (!(corpus = lesson_corpus(app, ls.train, &err))) {
+            ui_state_say(&app->st, true, "This step cannot train: %s", err.text);
+            return;
+        }
+    }
+    if (trun_setup_from_lesson(&ls, corpus, &s, &err) != 0) {
         ui_state_say(&app->st, true, "%s", err.text);
         return;
     }
@@ -321,15 +374,21 @@ void ui_train_lesson_sync(struct ui_app *app)
         t->start_ms = t->now_ms = app->train_clock_ms;
     }
     if (t->lesson_step != app->les.step) {
-        /* the step just arrived: a stage: in its scene shows the model's stages */
+        /* the step just arrived: a stage: (or a view:) in its scene shows the
+         * model's stages (or that view of it) */
         const struct lesson_step *step = &l->steps[app->les.step];
-        const bool stages = step->has_scene && (step->scene.set & (1u << SCENE_STAGE));
+        const bool view = step->has_scene && (step->scene.set & (1u << SCENE_VIEW)) &&
+                          ls.view != MHA_VIEW_NONE;
+        const bool stages =
+            view || (step->has_scene && (step->scene.set & (1u << SCENE_STAGE)));
         t->lesson_step = app->les.step;
         t->shown = !stages;
         t->scrub = -1;
         ui_train_sync_example(app);
         if (stages)
             ui_state_set_stage(&app->st, ls.stage);
+        if (view)
+            ui_state_set_view(&app->st, ls.view);
         else if (t->paused && !trun_done(t) && !app->st.msg[0])
             ui_state_say(&app->st, false,
                          "The training waits for you: p starts it (and pauses it), n takes one "
