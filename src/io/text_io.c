@@ -80,8 +80,7 @@ struct train_dataset *text_io_load_corpus(const char *assets_dir, const char *na
                                           struct mha_error *err)
 {
     if (!text_io_corpus_name(name)) {
-        mha_error_set(err, "\"%s\" is no corpus's name (lower-case letters, digits and -)",
-                      name);
+        mha_error_set(err, "\"%s\" is no corpus's name (lower-case letters, digits and -)", name);
         return NULL;
     }
     char path[4096];

@@ -458,7 +458,8 @@ static const char *train_values(void)
             } else {
                 values[used++] = *p;
             }
-        snprintf(values + used, sizeof values - used, "`), a corpus (`names` `sentences`) or `off`");
+        snprintf(values + used, sizeof values - used,
+                 "`), a corpus (`names` `sentences`) or `off`");
     }
     return values;
 }

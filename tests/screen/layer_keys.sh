@@ -4,7 +4,8 @@
 # the last again, :layer 2 is refused naming the layers there are, and a
 # one-layer model says it has one layer and changes nothing.  The
 # composition view gives the Q, K and V scores --dump summary gave for the
-# model it saved, and on the training screen's model each head knocked out.
+# model it saved, and on the training screen's model each head knocked out;
+# :link gives the layers.
 . "$(dirname "$0")/lib.sh"
 
 cd "$WORK"
@@ -47,6 +48,12 @@ wait_exit 0
 
 start 80 24 -- --train induction --layers 2 --seed 3 --steps 300
 wait_for "stopped" 60
+keys :
+type_text "link"
+keys Enter
+wait_for "--train induction --heads 2 --layers 2 --d-model 32 --seed"
+keys Escape
+wait_gone "The command line that reopens this screen"
 keys 4
 keys : "view composition" Enter
 wait_for "knocked out"

@@ -16,6 +16,12 @@ acc=($(screen | grep '^next' | grep -oE '[0-9]+\.[0-9]+%' | tr -d %))
 check "two panes' accuracies: ${acc[*]}" [ "${#acc[@]}" = 2 ]
 check "the one-layer pane stays under half (${acc[0]} %)" awk -v a="${acc[0]}" 'BEGIN { exit !(a < 50) }'
 check "the two-layer pane passes 90 % (${acc[1]} %)" awk -v a="${acc[1]}" 'BEGIN { exit !(a >= 90) }'
+keys :
+type_text "link"
+keys Enter
+wait_for "--train induction --compare layers=1,2 --heads 2 --d-model 32 --seed 35"
+keys Escape
+wait_gone "The command line that reopens this screen"
 keys Tab
 wait_for "▶ 2 layers"
 keys 4

@@ -377,10 +377,9 @@ void ui_train_lesson_sync(struct ui_app *app)
         /* the step just arrived: a stage: (or a view:) in its scene shows the
          * model's stages (or that view of it) */
         const struct lesson_step *step = &l->steps[app->les.step];
-        const bool view = step->has_scene && (step->scene.set & (1u << SCENE_VIEW)) &&
-                          ls.view != MHA_VIEW_NONE;
-        const bool stages =
-            view || (step->has_scene && (step->scene.set & (1u << SCENE_STAGE)));
+        const bool view =
+            step->has_scene && (step->scene.set & (1u << SCENE_VIEW)) && ls.view != MHA_VIEW_NONE;
+        const bool stages = view || (step->has_scene && (step->scene.set & (1u << SCENE_STAGE)));
         t->lesson_step = app->les.step;
         t->shown = !stages;
         t->scrub = -1;
@@ -428,13 +427,16 @@ char *ui_train_link_command(const struct ui_app *app)
     char text[512];
     size_t used = (size_t)snprintf(text, sizeof text, "mha-explorer --train %s", t->task->name);
     if (t->n_panes > 1) {
-        used += (size_t)snprintf(text + used, sizeof text - used, " --compare ");
+        used += (size_t)snprintf(text + used, sizeof text - used, " --compare %s",
+                                 t->compare_layers ? "layers=" : "");
         for (int i = 0; i < t->n_panes && used < sizeof text; i++)
             used += (size_t)snprintf(text + used, sizeof text - used, "%s%d", i ? "," : "",
-                                     t->heads[i]);
-    } else {
-        used += (size_t)snprintf(text + used, sizeof text - used, " --heads %d", t->heads[0]);
+                                     t->compare_layers ? t->layers[i] : t->heads[i]);
     }
+    if (t->n_panes == 1 || t->compare_layers)
+        used += (size_t)snprintf(text + used, sizeof text - used, " --heads %d", t->heads[0]);
+    if (!t->compare_layers && t->opt.layers > 1 && used < sizeof text)
+        used += (size_t)snprintf(text + used, sizeof text - used, " --layers %d", t->opt.layers);
     if (used < sizeof text)
         used += (size_t)snprintf(text + used, sizeof text - used, " --d-model %d --seed %u",
                                  t->d_model, (unsigned)t->opt.seed);
