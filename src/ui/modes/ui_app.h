@@ -95,12 +95,13 @@ struct ui_app {
     int n_blocks;
     int canvas_h;
 
-    struct trun *train;       /* the training screen (--train, --compare); NULL: none */
-    struct ui_corpus *corpus; /* the bundled corpus a lesson's training read last (kept
-                                 while its runs last; ui_train_corpus_free) */
-    long train_clock_ms;      /* the session clock at the last key or tick (ui_train_session_ms) */
-    const char *save_path;    /* --save FILE: where the model goes when the screen is left */
-    bool screen_up;           /* the terminal was the explorer's (ui_app_interactive got it) */
+    struct trun *train;    /* the training screen (--train, --compare); NULL: none */
+    long train_clock_ms;   /* the session clock at the last key or tick (ui_train_session_ms) */
+    const char *save_path; /* --save FILE: where the model goes when the screen is left */
+    bool screen_up;        /* the terminal was the explorer's (ui_app_interactive got it) */
+    /* the bundled corpus a lesson's training read last (kept while its runs
+     * last; ui_train_corpus_free) */
+    struct ui_corpus *corpus;
 };
 
 /* Recompute the layout for rows x cols (recreating the windows when the
