@@ -188,8 +188,9 @@ static const struct cli_opt table[] = {
     {"layer", "L", OPT_LAYER, CLI_GROUP_TRAINING, NULL, NULL,
      "with --load MODEL --dump STAGE: the stages of layer L\n"
      "(0 = the first; default the last), its input the\n"
-     "residual stream after the layers below",
-     "with --load MODEL --dump STAGE: which layer the stages show (0..3)", NULL, CODE},
+     "residual stream after the layers below; with --dump\n"
+     "circuits: that layer's heads, their direct path",
+     "with --load MODEL --dump STAGE or circuits: which layer (0..3)", NULL, CODE},
     {NULL, NULL, 0, CLI_GROUP_TRAINING, "--load MODEL", NULL,
      "a model file opens the explorer on its sample sequence:\n"
      "the stages show the trained model's numbers; with\n"

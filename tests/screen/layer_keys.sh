@@ -5,7 +5,7 @@
 # one-layer model says it has one layer and changes nothing.  The
 # composition view gives the Q, K and V scores --dump summary gave for the
 # model it saved, and on the training screen's model each head knocked out;
-# :link gives the layers.
+# :link gives the layers.  The circuits view reads the layer shown.
 . "$(dirname "$0")/lib.sh"
 
 cd "$WORK"
@@ -43,6 +43,11 @@ done
 check "Q K V of 1.0 reading 0.1 on screen ($got) are the summary's ($want)" test -n "$got" -a "$got" = "$want"
 for i in $(seq 6); do keys j; done
 wait_for "The scores are read off the"
+# the circuits view reads the layer shown, along its direct path
+keys : "view circuits" Enter
+wait_for "Layer 1 of a model of 2 layers"
+keys y
+wait_for "Layer 0 of a model of 2 layers"
 keys q
 wait_exit 0
 

@@ -323,10 +323,16 @@ bool ui_train_key(struct ui_app *app, int key, bool is_char)
         break;
     case TACT_CIRCUITS:
         t->circuits = !t->circuits;
-        ui_state_say(st, false,
-                     t->circuits ? "What attending to a word makes each head raise. "
-                                   "w: the heatmaps again."
-                                 : "The heads' attention on the sample. w: what each head writes.");
+        if (t->circuits && train_layers(&t->panes[t->focus].run->model->cfg) > 1)
+            ui_state_say(st, false,
+                         "What attending to a word makes each head of this layer raise, along "
+                         "its direct path only (y: another layer). w: the heatmaps again.");
+        else
+            ui_state_say(st, false,
+                         t->circuits
+                             ? "What attending to a word makes each head raise. "
+                               "w: the heatmaps again."
+                             : "The heads' attention on the sample. w: what each head writes.");
         break;
     case TACT_SCREEN:
         ui_state_say(st, false, "This is the training screen; %s show the model's stages.",
