@@ -53,6 +53,11 @@ wait_exit 0
 
 start 80 24 -- --train induction --layers 2 --seed 3 --steps 300
 wait_for "stopped" 60
+# :view on the training screen shows that view of the model training
+keys : "view composition" Enter
+wait_for "Composition view   induction, step 300"
+keys t
+wait_for "Training   induction"
 keys :
 type_text "link"
 keys Enter

@@ -344,6 +344,9 @@ void ui_train_sync_example(struct ui_app *app);
  * shows it, else a loaded model (ui_state_show_layer).  -1 with a message
  * when there is no such layer or the model has one. */
 int ui_app_show_layer(struct ui_app *app, int layer);
+/* From the training screen to the explorer's stages and views of the
+ * model shown (t comes back). */
+void ui_train_to_explorer(struct ui_app *app);
 /* The corpus a lesson's training read, freed (when the app goes). */
 void ui_train_corpus_free(struct ui_app *app);
 /* Start the training screen from s: app->train, and *ex (freed first when

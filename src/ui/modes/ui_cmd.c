@@ -122,7 +122,6 @@ int ui_cmd_stage(struct ui_state *st, struct ui_app *app, const char *arg)
 
 int ui_cmd_view(struct ui_state *st, struct ui_app *app, const char *arg)
 {
-    (void)app;
     int view = ui_view_mode_from_name(arg);
     if (view < 0) {
         char names[96];
@@ -130,6 +129,8 @@ int ui_cmd_view(struct ui_state *st, struct ui_app *app, const char *arg)
                      arg, mha_view_names(names, sizeof names, " and "));
         return -1;
     }
+    if (app && ui_train_on_screen(app)) /* the view of the model training (t comes back) */
+        ui_train_to_explorer(app);
     ui_state_set_view(st, (enum mha_view)view);
     return 0;
 }

@@ -225,11 +225,16 @@ void ui_train_focus(struct ui_app *app, int pane)
                  title);
 }
 
+void ui_train_to_explorer(struct ui_app *app)
+{
+    ui_train_sync_example(app);
+    app->train->shown = false;
+}
+
 static void to_stage(struct ui_app *app, int stage)
 {
     struct trun *t = app->train;
-    ui_train_sync_example(app);
-    t->shown = false;
+    ui_train_to_explorer(app);
     ui_state_set_stage(&app->st, stage);
     char title[40] = "";
     if (t->compare) {
