@@ -156,7 +156,8 @@ static const struct cli_opt table[] = {
      "the step limit (default 1500; a text's 4000)", "training steps", NULL, CODE},
     {"layers", "N", OPT_LAYERS, CLI_GROUP_TRAINING, NULL, "1",
      "attention layers, each adding to the last (1..4,\n"
-     "default 1); the heads shown are the last layer's",
+     "default 1); the heads shown are the last layer's\n"
+     "(y on the screen shows the others)",
      "attention layers, each adding to the last (1..4)", NULL, CODE},
     {"batch", "N", OPT_BATCH, CLI_GROUP_TRAINING, NULL, NULL,
      "sequences per step (1..4096, default 64)", "sequences per step, or with --grad a batch file",
