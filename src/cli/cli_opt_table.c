@@ -187,11 +187,12 @@ static const struct cli_opt table[] = {
      "parameter of a model file on a batch file, as JSON",
      "print the loss and gradients of a model file on a batch", "files", TEXT(grad)},
     {"layer", "L", OPT_LAYER, CLI_GROUP_TRAINING, NULL, NULL,
-     "with --load MODEL --dump STAGE: the stages of layer L\n"
-     "(0 = the first; default the last), its input the\n"
-     "residual stream after the layers below; with --dump\n"
-     "circuits: that layer's heads, their direct path",
-     "with --load MODEL --dump STAGE or circuits: which layer (0..3)", NULL, CODE},
+     "with --load MODEL: the stages of layer L (0 = the\n"
+     "first; default the last), its input the residual\n"
+     "stream after the layers below, in the explorer or\n"
+     "--dump STAGE; with --dump circuits: that layer's\n"
+     "heads, their direct path",
+     "with --load MODEL: which layer the stages and circuits show (0..3)", NULL, CODE},
     {NULL, NULL, 0, CLI_GROUP_TRAINING, "--load MODEL", NULL,
      "a model file opens the explorer on its sample sequence:\n"
      "the stages show the trained model's numbers; with\n"

@@ -227,7 +227,7 @@ END_TEST
 /* --dump STAGE --layer L of a model of layers: layer 0's input is the
  * embedding plus the positions read from the file; layer 1's is layer 0's
  * input plus its output (the residual stream); a layer the model does not
- * have, or --layer without --dump, is refused. */
+ * have, or --layer without a model file, is refused. */
 static json_t *dump_json(const char *model, const char *layer, const char *stage)
 {
     struct cli_result r = cli_run((const char *[]){"--load", model, "--layer", layer, "--dump",
@@ -282,7 +282,7 @@ START_TEST(layer_stages)
     json_decref(file);
     cli_expect_error((const char *[]){"--load", model, "--layer", "2", "--dump", "input", NULL},
                      "--layer: layer 2: the model has layers 0 to 1");
-    cli_expect_error((const char *[]){"--load", model, "--layer", "1", NULL},
+    cli_expect_error((const char *[]){"--layer", "1", "--dump", "input", NULL},
                      "--layer shows a layer of a model of layers");
 }
 END_TEST

@@ -5,7 +5,8 @@
 # one-layer model says it has one layer and changes nothing.  The
 # composition view gives the Q, K and V scores --dump summary gave for the
 # model it saved, and on the training screen's model each head knocked out;
-# :link gives the layers.  The circuits view reads the layer shown.
+# :link gives the layers (and --layer L opens on that layer).  The circuits
+# view reads the layer shown.
 . "$(dirname "$0")/lib.sh"
 
 cd "$WORK"
@@ -21,6 +22,11 @@ keys y
 wait_for "│ layer 0 of 0–1 │"
 wait_for "Layer 0 of 0–1: its heads read the embeddings"
 check "layer 0's scores are not layer 1's" test "$(row)" != "$last"
+layer0=$(row)
+keys : "link" Enter
+wait_for "--layer 0"
+keys Escape
+wait_gone "The command line that reopens this screen"
 keys : "layer 1" Enter
 wait_for "│ layer 1 of 0–1 │"
 check "layer 1's scores again" test "$(row)" = "$last"
@@ -68,6 +74,13 @@ keys 4
 keys : "view composition" Enter
 wait_for "knocked out"
 check "each head has its knock-out" bash -c "[ \$(tmux -L '$SOCK' capture-pane -p | grep -cE '^[01]\.[01] .*next [01]\.[0-9][0-9]') -ge 3 ]"
+keys q
+wait_exit 0
+
+# --layer opens the explorer on that layer
+start 80 24 -- --load two.json --layer 0 --stage 4
+wait_for "│ layer 0 of 0–1 │"
+check "layer 0's scores, as y showed them" test "$(row)" = "$layer0"
 keys q
 wait_exit 0
 
