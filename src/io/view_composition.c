@@ -14,6 +14,12 @@
 #include "io/model_io.h"
 
 #define SCORES 3 /* Q, K, V */
+/* Multiply-adds the scores may take (each is a product of two d × d
+ * matrices, d³): a model that trains has the view made again at every
+ * frame (about 0.05 s), a model file once (about a second).  d_model 32
+ * with 2 heads in 2 layers takes 0.4 million. */
+#define COMPOSITION_WORK_TRAINING 5e7
+#define COMPOSITION_WORK_FILE 1e9
 
 static const char *const score_names[SCORES] = {"Q", "K", "V"};
 
@@ -103,6 +109,15 @@ static bool describe(struct view_desc *vd, const struct view_inputs *in,
     }
     /* every pair's scores, later head by earlier head */
     const int pairs = H * H * L * (L - 1) / 2;
+    const double d = cfg->d_model, work = (double)pairs * SCORES * d * d * d;
+    if (work > (in->model ? COMPOSITION_WORK_TRAINING : COMPOSITION_WORK_FILE)) {
+        snprintf(vd->error, sizeof vd->error,
+                 "%d pairs of heads at d_model %d take %.1f billion multiply-adds, too many to "
+                 "compute %s: training with --dump summary gives the scores.",
+                 pairs, cfg->d_model, work / 1e9,
+                 in->model ? "at every frame of a training" : "here");
+        return true;
+    }
     float *scores = malloc((size_t)pairs * SCORES * sizeof *scores);
     if (!scores)
         return false;
