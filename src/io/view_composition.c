@@ -178,8 +178,8 @@ static bool describe(struct view_desc *vd, const struct view_inputs *in,
         snprintf(vd->note, sizeof vd->note,
                  "Heads are named layer.head. The scores are read off the weights alone. What "
                  "each head does and what knocking it out costs are measured on a training's "
-                 "held-out sequences: on the training screen (--train TASK --layers 2, at its "
-                 "evaluations) and in --dump summary.");
+                 "held-out sequences: by --dump summary, and on the training screen at each "
+                 "evaluation where the model is small enough to measure between steps.");
     }
     return ok;
 }

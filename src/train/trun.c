@@ -116,8 +116,26 @@ static int jobs_part(struct trun_pane *p, bool (*more)(void *ctx), void *ctx)
     return 1;
 }
 
+/* Multiply-adds the measures of a model of layers may take at an
+ * evaluation (about 0.05 s): the induction task's two layers of two heads
+ * at d_model 32 take 0.3 billion. */
+#define TRUN_LAYERS_WORK 2e9
+
+/* Whether every layer's heads are measured and knocked out at each
+ * evaluation: a model of layers, of at most TRUN_JOBS_MAX_HEADS heads, whose
+ * knock-outs (two forward passes of the layers' projections for each head)
+ * take at most TRUN_LAYERS_WORK. */
+static bool layers_measured(const struct trun_pane *p)
+{
+    const struct train_config *c = &p->run->model->cfg;
+    const double L = train_layers(c), d = c->d_model;
+    const double rows = (double)heads_sequences(p) * c->context;
+    return L > 1 && c->heads <= TRUN_JOBS_MAX_HEADS &&
+           2.0 * L * c->heads * rows * L * 4.0 * d * d <= TRUN_LAYERS_WORK;
+}
+
 /* Every layer's heads of the live model, measured and knocked out on the
- * held-out sequences its heads are measured on (a model of layers only). */
+ * held-out sequences its heads are measured on (layers_measured). */
 static void layers_measure(struct trun_pane *p)
 {
     if (!p->layers)
@@ -260,8 +278,7 @@ static int pane_new(const struct trun *t, int heads, int layers, struct trun_pan
         pane_done(p);
         return -1;
     }
-    if (train_layers(&m->cfg) > 1 && m->cfg.heads <= TRUN_JOBS_MAX_HEADS &&
-        !(p->layers = calloc(1, sizeof *p->layers))) {
+    if (layers_measured(p) && !(p->layers = calloc(1, sizeof *p->layers))) {
         mha_error_set(err, "out of memory");
         pane_done(p);
         return -1;
