@@ -52,12 +52,14 @@ static int trained_stage_step(struct lesson_step *step, const struct trun *t, in
         fprintf(stderr, "mha-explorer: %s\n", err.text);
         return -1;
     }
-    char title[32], text[512];
+    char title[32], text[512], layer[32] = "";
     trun_pane_title(&t->panes[0], title, sizeof title);
+    if (train_layers(&m->cfg) > 1)
+        snprintf(layer, sizeof layer, ", layer %d,", m->shown_layer);
     const int n = snprintf(text, sizeof text,
-                           "this step shows stage %d of the %s model trained above (%s, seed %u) "
-                           "at the end of its training, step %ld, on its sample sequence:",
-                           stage, t->task->name, title, (unsigned)t->opt.seed, m->step);
+                           "this step shows stage %d%s of the %s model trained above (%s, seed "
+                           "%u) at the end of its training, step %ld, on its sample sequence:",
+                           stage, layer, t->task->name, title, (unsigned)t->opt.seed, m->step);
     for (int i = 0; i < m->sample_len && n > 0 && (size_t)n < sizeof text; i++) {
         const size_t used = strlen(text);
         snprintf(text + used, sizeof text - used, " %s", m->vocab_names[m->sample[i]]);
@@ -97,6 +99,14 @@ int cli_train_lesson_notes(struct lesson *l)
         if (!step->has_scene || !(step->scene.set & (1u << SCENE_TRAIN))) {
             if (!last) /* a training the scenes ask for without a train: (cannot happen) */
                 continue;
+            struct mha_error lerr;
+            mha_error_clear(&lerr);
+            if (trun_show_layers(last, st.layer, &lerr)) {
+                fprintf(stderr, "mha-explorer: %s:%d: layer: %s\n", l->path, step->scene.line,
+                        lerr.text);
+                rc = -1;
+                break;
+            }
             if (step->has_scene && (step->scene.set & (1u << SCENE_VIEW)) &&
                 st.view != MHA_VIEW_NONE) {
                 char text[256];
@@ -150,6 +160,13 @@ int cli_train_lesson_notes(struct lesson *l)
         /* the same steps the screen takes, whatever its pace */
         while (!trun_done(t))
             trun_step_once(t);
+        if (trun_show_layers(t, st.layer, &err)) { /* the layer the scene shows */
+            fprintf(stderr, "mha-explorer: %s:%d: layer: %s\n", l->path, step->scene.line,
+                    err.text);
+            trun_free(t);
+            rc = -1;
+            break;
+        }
         char text[2048];
         size_t used = (size_t)snprintf(text, sizeof text, "%s, d_model %d, seed %u.",
                                        setup.task->name, setup.d_model, (unsigned)setup.opt.seed);

@@ -94,6 +94,7 @@ enum lesson_scene_key {
     SCENE_COMPARE,
     SCENE_STEPS,
     SCENE_LAYERS,
+    SCENE_LAYER,
     SCENE_KEY_COUNT
 };
 
@@ -133,6 +134,7 @@ struct lesson_scene {
     bool compare_layers; /* compare: layers=...: layer counts, not head counts */
     int steps;
     int layers;
+    int layer; /* layer: the layer shown of a model of layers */
 };
 
 /* ---- quizzes ---- */

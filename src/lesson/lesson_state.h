@@ -41,6 +41,9 @@ struct lesson_state {
     int train_steps;
     int train_d_model;
     int train_layers;
+    /* a model of layers (loaded or training): the layer its stages show,
+     * 0-based; -1: the last */
+    int layer;
 };
 
 /* The sizes a lesson's training of task has where the scene gives none:

@@ -217,6 +217,15 @@ static bool read_layers(struct lesson *l, struct lesson_scene *sc, const char *v
     return true;
 }
 
+static bool read_layer(struct lesson *l, struct lesson_scene *sc, const char *v, int line)
+{
+    long long n;
+    if (!number_in(l, "layer", v, 0, TRAIN_MAX_LAYERS - 1, line, &n))
+        return false;
+    sc->layer = (int)n;
+    return true;
+}
+
 static bool read_steps(struct lesson *l, struct lesson_scene *sc, const char *v, int line)
 {
     long long n;
@@ -231,6 +240,7 @@ static bool read_steps(struct lesson *l, struct lesson_scene *sc, const char *v,
 static void put_load(struct lesson_state *st, const struct lesson_scene *sc)
 {
     st->load = sc->load;
+    st->layer = -1;   /* a model of layers shows its last, unless layer: follows */
     st->words = NULL; /* a model's own sample, unless words: follows */
     st->heads = 0;    /* the file's own */
     st->causal = st->scaled = -1;
@@ -248,6 +258,7 @@ static void leave_load(struct lesson_state *st)
         return;
     st->load = NULL;
     st->words = NULL;
+    st->layer = -1;
     if (!st->heads)
         st->heads = 2;
 }
@@ -329,6 +340,7 @@ static void put_train(struct lesson_state *st, const struct lesson_scene *sc)
 {
     if (!strcmp(sc->train, "off")) {
         st->train = NULL;
+        st->layer = -1;
         return;
     }
     const unsigned set = sc->set;
@@ -345,6 +357,12 @@ static void put_train(struct lesson_state *st, const struct lesson_scene *sc)
     st->train_steps = (set & (1u << SCENE_STEPS)) ? sc->steps : 0;
     st->train_d_model = (set & (1u << SCENE_D_MODEL)) ? sc->d_model : 0;
     st->train_layers = (set & (1u << SCENE_LAYERS)) ? sc->layers : 1;
+    st->layer = -1; /* its last layer shown, unless layer: follows */
+}
+
+static void put_layer(struct lesson_state *st, const struct lesson_scene *sc)
+{
+    st->layer = sc->layer;
 }
 
 /* compare:, steps: and layers: are read by put_train (they go with train:) */
@@ -440,6 +458,12 @@ static const struct scene_key_row keys[SCENE_KEY_COUNT] = {
                        "with `train`: attention layers, each adding to the last (default 1)"},
                       read_layers,
                       put_with_train},
+    [SCENE_LAYER] = {{"layer", "0..3",
+                      "a model of layers (a `load:` of one, or a `train` with `layers`): the layer "
+                      "its stages and heads show, 0 the first (default the last; `y` shows the "
+                      "next)"},
+                     read_layer,
+                     put_layer},
 };
 
 /* "a task (`first-prev` `prev` ...) or `off`": the train key's values, from

@@ -40,6 +40,7 @@ void lesson_state_init(struct lesson_state *st)
     st->causal = -1;
     st->scaled = -1;
     st->batch = 2;
+    st->layer = -1;
 }
 
 void lesson_state_for_trained(struct lesson_state *st)
@@ -92,7 +93,7 @@ void lesson_state_at(const struct lesson *l, int step, struct lesson_state *st)
 static struct mha_example *model_example(const struct lesson_state *st, const char *path,
                                          struct mha_error *err)
 {
-    struct mha_example *ex = model_io_example(path, st->words, 1.0f, "words", err);
+    struct mha_example *ex = model_io_example_layer(path, st->words, 1.0f, "words", st->layer, err);
     if (!ex)
         return NULL;
     const char *key = NULL, *has = NULL;
@@ -759,6 +760,36 @@ static void check_quiz(struct lesson *l, const struct lesson_quiz *q, const stru
         lesson_diag_add(l, q->hide_line ? q->hide_line : q->line, "%s", err->text);
 }
 
+/* layer: names a layer of the model the step shows: one that trains (of
+ * every pane, under compare:), or a model file loaded (its own check, as
+ * it is read, names a layer it does not have). */
+static void check_layer(struct lesson *l, const struct lesson_step *step,
+                        const struct lesson_state *st, const char *assets_dir)
+{
+    if (st->layer < 0 || !step->has_scene)
+        return;
+    const struct lesson_scene *sc = &step->scene;
+    const int line = (sc->set & (1u << SCENE_LAYER)) ? sc->key_line[SCENE_LAYER] : sc->line;
+    if (st->train) {
+        int fewest = st->train_compare_layers ? TRAIN_MAX_LAYERS : st->train_layers;
+        for (int i = 0; st->train_compare_layers && i < st->n_train_heads; i++)
+            fewest = st->train_heads[i] < fewest ? st->train_heads[i] : fewest;
+        if (st->layer >= fewest)
+            lesson_diag_add(l, line, "layer: %d, but the model%s trained here %s %d layer%s",
+                            st->layer, st->n_train_heads > 1 ? "s" : "",
+                            st->n_train_heads > 1 ? "have as few as" : "has", fewest,
+                            fewest == 1 ? "" : "s");
+        return;
+    }
+    char path[4096];
+    if (st->load)
+        load_path(st, assets_dir, path, sizeof path);
+    if (!st->load || !model_io_is_model_file(path))
+        lesson_diag_add(l, line,
+                        "layer: goes with a model of layers (a load: of a model file, or train: "
+                        "with layers:)");
+}
+
 /* One step with the state st before it (updated to the state after). */
 static void check_step(struct lesson *l, int s, struct lesson_state *st, struct check_cache *cache,
                        const char *assets_dir)
@@ -776,6 +807,7 @@ static void check_step(struct lesson *l, int s, struct lesson_state *st, struct 
     mha_error_clear(&err);
     if (step->has_scene)
         check_train_scene(l, &step->scene, st, assets_dir);
+    check_layer(l, step, st, assets_dir);
     cache_build(cache, st, assets_dir);
     struct mha_example *ex = cache->ex;
     if (!ex) {

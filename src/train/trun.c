@@ -784,6 +784,17 @@ int trun_show_layer(struct trun *t, int pane, int layer, struct mha_error *err)
     return 0;
 }
 
+int trun_show_layers(struct trun *t, int layer, struct mha_error *err)
+{
+    for (int i = 0; i < t->n_panes; i++) {
+        const struct train_model *m = t->panes[i].run->model;
+        const int want = layer >= 0 ? layer : train_layers(&m->cfg) - 1;
+        if (m->shown_layer != want && trun_show_layer(t, i, want, err))
+            return -1;
+    }
+    return 0;
+}
+
 const struct train_model *trun_pane_model(const struct trun_pane *p, long scrub)
 {
     return scrub >= 0 ? p->shown : p->run->model;

@@ -189,6 +189,11 @@ void trun_scrub_first(struct trun *t);
  * shown changes no number trained.  0, or -1 + err (no such layer). */
 int trun_show_layer(struct trun *t, int pane, int layer, struct mha_error *err);
 
+/* Every pane's model shown at layer (-1: each its last), as a lesson's
+ * layer: asks (trun_show_layer where a pane shows another).  0, or -1 +
+ * err (a pane without that layer). */
+int trun_show_layers(struct trun *t, int layer, struct mha_error *err);
+
 /* The model a pane shows: the live one, or (scrub >= 0) the checkpoint's
  * parameters the scrub keys loaded, with its sample forwarded. */
 const struct train_model *trun_pane_model(const struct trun_pane *p, long scrub);

@@ -117,12 +117,18 @@ static const struct {
     {"train: induction\ncompare: layers=\n", 5, "compare: expected"},
     {"train: induction\ncompare: layers=1,2\nlayers: 2\n", 6,
      "layers: compare: layers=... gives the layer counts"},
+    {"train: induction\nlayers: 2\nlayer: 2\n", 6, "layer: 2, but the model trained here has 2"},
+    {"train: induction\ncompare: layers=1,2\nlayer: 1\n", 6,
+     "layer: 1, but the models trained here have as few as 1 layer"},
+    {"layer: 0\n", 4, "layer: goes with a model of layers"},
+    {"train: induction\nlayer: 4\n", 5, "layer: 4 is out of range"},
 };
 
 /* layers: and compare: layers=...: the model's layers, at the task's own
  * sizes (induction's are --train's: d_model 32, vocabulary 24, context 16,
  * 3000 steps, lr 0.005) */
 static const char layered[] = "# Layers\n\n```mha\ntrain: induction\nlayers: 2\nseed: 5\n```\n"
+                              "\n---\n\n```mha\nlayer: 0\n```\n"
                               "\n---\n\n```mha\ntrain: induction\ncompare: layers=1,2\n```\n";
 
 START_TEST(layers_scenes_set_up_the_model)
@@ -142,7 +148,12 @@ START_TEST(layers_scenes_set_up_the_model)
     ck_assert_int_eq(context, 16);
     ck_assert_int_eq(steps, 3000);
     ck_assert_float_eq(lr, 0.005f);
+    ck_assert_int_eq(st.layer, -1); /* the last */
     lesson_state_at(l, 1, &st);
+    ck_assert_int_eq(st.layer, 0);
+    ck_assert_int_eq(st.train_layers, 2);
+    lesson_state_at(l, 2, &st);
+    ck_assert_int_eq(st.layer, -1); /* a new training shows its last again */
     ck_assert_int_eq(st.train_layers, 1);
     ck_assert(st.train_compare_layers);
     ck_assert_int_eq(st.n_train_heads, 2);

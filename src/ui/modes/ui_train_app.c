@@ -383,6 +383,8 @@ void ui_train_lesson_sync(struct ui_app *app)
         t->lesson_step = app->les.step;
         t->shown = !stages;
         t->scrub = -1;
+        if (trun_show_layers(t, ls.layer, &err))
+            ui_state_say(&app->st, true, "layer: %s", err.text);
         ui_train_sync_example(app);
         if (stages)
             ui_state_set_stage(&app->st, ls.stage);
