@@ -268,7 +268,8 @@ void ui_train_lesson_sync(struct ui_app *app)
     struct trun_setup s;
     struct mha_error err;
     mha_error_clear(&err);
-    if (trun_setup_from_lesson(&ls, &s, &err) != 0) {
+    if (trun_setup_task(&s, ls.train, ls.train_d_model, ls.train_seed, ls.train_steps,
+                        ls.n_train_heads, ls.train_heads, &err) != 0) {
         ui_state_say(&app->st, true, "%s", err.text);
         return;
     }
