@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "engine/train.h"
+#include "train/train.h"
 #include "lesson/lesson.h"
 #include "lesson/lesson_state.h"
 #include "train/trun.h"

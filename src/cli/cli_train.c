@@ -17,9 +17,9 @@
 #include "cli/cli.h"
 #include "io/dump.h"
 #include "io/model_io.h"
-#include "engine/train.h"
-#include "engine/train_heads.h"
-#include "engine/train_text.h"
+#include "train/train.h"
+#include "train/train_heads.h"
+#include "train/train_text.h"
 
 static const char *prog = "mha-explorer";
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/train.h"
+#include "train/train.h"
 
 int cli_train_screen_setup(const struct cli_options *o, struct cli_train_screen *out)
 {

@@ -5,7 +5,7 @@
 #define MHA_CLI_TRAIN_SCREEN_H
 
 #include "cli/cli.h"
-#include "engine/train.h"
+#include "train/train.h"
 #include "train/trun.h"
 
 /* The setup and what it points to (a task file's task and rows). */

@@ -3,7 +3,7 @@
  * scrubbing back through them.  No curses here. */
 #include "train/trun.h"
 
-#include "engine/train_text.h"
+#include "train/train_text.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -22,9 +22,9 @@
 #include <stdint.h>
 #include <stddef.h>
 
-#include "engine/train.h"
-#include "engine/train_heads.h"
-#include "engine/train_text.h"
+#include "train/train.h"
+#include "train/train_heads.h"
+#include "train/train_text.h"
 #include "train/trun_ring.h"
 
 #define TRUN_MAX_PANES 4

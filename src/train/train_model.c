@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/train.h"
+#include "train/train.h"
 
 static size_t align_up(size_t n)
 {

@@ -39,7 +39,7 @@
 #include "engine/mha.h"
 #include "engine/mha_error.h"
 #include "engine/rng.h"
-#include "engine/train_fit.h"
+#include "train/train_fit.h"
 
 /* Limits of the model and the files that describe it. */
 #define TRAIN_MAX_OUTPUTS 4
