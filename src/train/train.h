@@ -195,6 +195,10 @@ struct train_model *train_model_new(const struct train_config *cfg, int batch_ca
                                     struct mha_error *err);
 void train_model_free(struct train_model *m);
 
+/* How many models train_model_new has built in this process (a test
+ * counts the models a training run builds). */
+long train_models_built(void);
+
 /* Fill the parameters from seed (mulberry32): embedding and positions
  * N(0, 1)-like, weights uniform in ±1/sqrt(fan_in) (nn.Linear), biases
  * zero; gradients, moments, adam_t and step cleared. */

@@ -215,12 +215,9 @@ const char *ui_train_hint(const struct ui_app *app)
     return ui_words_expand(line, hint, sizeof hint);
 }
 
-int ui_train_open(struct ui_app *app, const struct trun_setup *s, struct mha_example **ex,
+int ui_train_open(struct ui_app *app, struct trun *t, struct mha_example **ex,
                   struct mha_error *err)
 {
-    struct trun *t = trun_new(s, err);
-    if (!t)
-        return -1;
     struct mha_example *nex = train_model_to_example(t->panes[0].run->model, err);
     if (!nex) {
         trun_free(t);
