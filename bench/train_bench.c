@@ -12,7 +12,7 @@
 
 #include "bench_clock.h"
 #include "engine/mat.h"
-#include "engine/train.h"
+#include "train/train.h"
 
 int bench_train(int argc, char **argv);
 

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "engine/train.h"
+#include "train/train.h"
 #include "lesson/lesson.h"
 #include "lesson/lesson_state.h"
 #include "train/trun.h"
@@ -110,7 +110,8 @@ int cli_train_lesson_notes(struct lesson *l)
         struct mha_error err;
         mha_error_clear(&err);
         struct trun *t = NULL;
-        if (trun_setup_from_lesson(&st, &setup, &err) == 0)
+        if (trun_setup_task(&setup, st.train, st.train_d_model, st.train_seed, st.train_steps,
+                            st.n_train_heads, st.train_heads, &err) == 0)
             t = trun_new(&setup, &err);
         if (!t) {
             fprintf(stderr, "mha-explorer: %s:%d: %s\n", l->path, step->scene.line, err.text);

@@ -35,7 +35,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "engine/train.h"
+#include "train/train.h"
 
 /* True when path parses as a JSON object with "embedding" or "outputs" (a
  * model file rather than an example file), or "model" (a sentence file).

@@ -14,7 +14,7 @@
 #include "lesson/lesson_parse.h"
 #include "lesson/lesson_state.h"
 #include "engine/stages.h"
-#include "engine/train.h"
+#include "train/train.h"
 #include "engine/views.h"
 
 /* ---- reading values: each fills its member of sc, or adds a diagnostic and

@@ -3,8 +3,7 @@
  * scrubbing back through them.  No curses here. */
 #include "train/trun.h"
 
-#include "engine/train_text.h"
-#include "lesson/lesson_state.h"
+#include "train/train_text.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -299,22 +298,23 @@ struct trun *trun_new(const struct trun_setup *s, struct mha_error *err)
     return t;
 }
 
-int trun_setup_from_lesson(const struct lesson_state *st, struct trun_setup *s,
-                           struct mha_error *err)
+int trun_setup_task(struct trun_setup *s, const char *task, int d_model, uint32_t seed, int steps,
+                    int n_heads, const int *heads, struct mha_error *err)
 {
     memset(s, 0, sizeof *s);
-    s->task = st->train ? train_task_find(st->train) : NULL;
+    s->task = task ? train_task_find(task) : NULL;
     if (!s->task)
-        return mha_error_set(err, "train: unknown task \"%s\"", st->train ? st->train : "");
-    s->d_model = st->train_d_model;
+        return mha_error_set(err, "train: unknown task \"%s\"", task ? task : "");
+    s->d_model = d_model;
     s->vocab = TRAIN_DEFAULT_VOCAB;
     s->context = TRAIN_DEFAULT_CONTEXT;
     train_run_options_default(&s->opt);
-    s->opt.seed = st->train_seed;
-    s->opt.steps = st->train_steps;
-    s->n_heads = st->n_train_heads;
-    s->compare = st->n_train_heads > 1;
-    memcpy(s->heads, st->train_heads, sizeof s->heads);
+    s->opt.seed = seed;
+    s->opt.steps = steps;
+    s->n_heads = n_heads;
+    s->compare = n_heads > 1;
+    for (int i = 0; i < n_heads && i < TRUN_MAX_PANES; i++)
+        s->heads[i] = heads[i];
     return 0;
 }
 

@@ -22,9 +22,9 @@
 #include <stdint.h>
 #include <stddef.h>
 
-#include "engine/train.h"
-#include "engine/train_heads.h"
-#include "engine/train_text.h"
+#include "train/train.h"
+#include "train/train_heads.h"
+#include "train/train_text.h"
 #include "train/trun_ring.h"
 
 #define TRUN_MAX_PANES 4
@@ -131,11 +131,12 @@ struct trun_setup {
     bool compare_layers; /* --compare layers=1,2: the panes differ in their layers */
 };
 
-/* The training a lesson's state describes (d_model, vocab and context at
- * --train's defaults).  0, or -1 + err. */
-struct lesson_state;
-int trun_setup_from_lesson(const struct lesson_state *st, struct trun_setup *s,
-                           struct mha_error *err);
+/* The training a lesson's scene asks for: the task named task (NULL: none)
+ * on a model of d_model, from seed, for steps; n_heads panes of heads[i]
+ * heads each (more than one: side by side), vocab and context at --train's
+ * defaults.  0, or -1 + err (no such task). */
+int trun_setup_task(struct trun_setup *s, const char *task, int d_model, uint32_t seed, int steps,
+                    int n_heads, const int *heads, struct mha_error *err);
 
 /* Build the runs (each initialised from opt.seed, nothing trained yet).
  * NULL + err on a bad size or out of memory.  Free with trun_free. */

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "mha_config.h"
-#include "engine/train.h"
+#include "train/train.h"
 #include "io/model_io.h"
 
 /* A sequence as one number, base vocab (the sizes here keep it small). */

@@ -14,7 +14,7 @@
 #include "ui/modes/ui_app.h"
 #include "engine/views.h"
 #include "engine/views_drift.h"
-#include "engine/train_text.h"
+#include "train/train_text.h"
 #include "train/trun_ring.h"
 
 /* Parameters that say which step they were taken at. */

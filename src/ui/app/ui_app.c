@@ -209,6 +209,7 @@ int ui_run(struct mha_example *ex, const struct ui_options *opt)
     struct ui_app *app = calloc(1, sizeof *app);
     if (!app) {
         mha_example_free(ex);
+        trun_free(opt->train);
         fprintf(stderr, "mha-explorer: out of memory\n");
         return 1;
     }

@@ -303,7 +303,7 @@ bool ui_app_show_line(const struct ui_app *app, char *buf, size_t n)
         bool hidden = false;
         for (int c = 0; c < blk->cols; c++) {
             const struct mha_cell cell = ui_block_cell(blk, r, c);
-            hidden = hidden || (blk->hide && lesson_hide_covers(blk->hide, &cell));
+            hidden = hidden || ui_block_hides(blk, &cell);
             if (ui_block_at(blk, r, c) > ui_block_at(blk, r, top))
                 top = c;
         }

@@ -336,10 +336,10 @@ bool ui_train_timers(struct ui_app *app, long ms, bool all);
 int ui_train_loop_wait(const struct ui_app *app, double now, int cap);
 /* The explorer's example made the model shown (in place when the sizes allow). */
 void ui_train_sync_example(struct ui_app *app);
-/* Start the training screen from s: app->train, and *ex (freed first when
- * set) the first model's example.  0, or -1 + err (nothing is kept). */
-struct trun_setup;
-int ui_train_open(struct ui_app *app, const struct trun_setup *s, struct mha_example **ex,
+/* Start the training screen on t, which it takes: app->train, and *ex
+ * (freed first when set) its first model's example.  0, or -1 + err (t is
+ * freed, nothing is kept). */
+int ui_train_open(struct ui_app *app, struct trun *t, struct mha_example **ex,
                   struct mha_error *err);
 void ui_train_draw_vis(const struct ui_app *app);
 /* The training screen is on screen and a run on it still trains. */

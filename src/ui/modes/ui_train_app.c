@@ -215,12 +215,9 @@ const char *ui_train_hint(const struct ui_app *app)
     return ui_words_expand(line, hint, sizeof hint);
 }
 
-int ui_train_open(struct ui_app *app, const struct trun_setup *s, struct mha_example **ex,
+int ui_train_open(struct ui_app *app, struct trun *t, struct mha_example **ex,
                   struct mha_error *err)
 {
-    struct trun *t = trun_new(s, err);
-    if (!t)
-        return -1;
     struct mha_example *nex = train_model_to_example(t->panes[0].run->model, err);
     if (!nex) {
         trun_free(t);
@@ -268,7 +265,8 @@ void ui_train_lesson_sync(struct ui_app *app)
     struct trun_setup s;
     struct mha_error err;
     mha_error_clear(&err);
-    if (trun_setup_from_lesson(&ls, &s, &err) != 0) {
+    if (trun_setup_task(&s, ls.train, ls.train_d_model, ls.train_seed, ls.train_steps,
+                        ls.n_train_heads, ls.train_heads, &err) != 0) {
         ui_state_say(&app->st, true, "%s", err.text);
         return;
     }

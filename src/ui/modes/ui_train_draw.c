@@ -11,7 +11,7 @@
 #include "ui/state/ui_quiz.h"
 #include "ui/draw/ui_text.h"
 #include "train/trun.h"
-#include "ui/draw/ui_train_circuits.h"
+#include "ui/modes/ui_train_circuits.h"
 
 #define CURVE_MAX_W 512
 

@@ -1,6 +1,6 @@
 /* ui_train_circuits.c - w on the training screen: in place of the heatmaps,
  * what each head of the model shown does, read off its weights
- * (engine/train_circuits.h): its reading in words (where it looks by
+ * (train/train_circuits.h): its reading in words (where it looks by
  * position, by content, what it raises, and what it was measured doing),
  * and for the words it can attend to the next word (or class) each raises
  * most, with its z-score over the row.  The same reading as --load MODEL
@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/train_circuits.h"
+#include "train/train_circuits.h"
 #include "train/trun.h"
-#include "ui/draw/ui_train_circuits.h"
+#include "ui/modes/ui_train_circuits.h"
 #include "ui/draw/ui_text.h"
 #include "ui/draw/ui_theme.h"
 #include "ui/draw/ui_widget.h"

@@ -1,6 +1,6 @@
 /* train_fit.c - the held-out loss beside the training loss, and the signs
  * that a run's file is too small to learn from (train_fit.h). */
-#include "engine/train_fit.h"
+#include "train/train_fit.h"
 
 #include <math.h>
 #include <stdio.h>

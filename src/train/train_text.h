@@ -46,7 +46,7 @@
 #include <stddef.h>
 
 #include "engine/mha.h"
-#include "engine/train.h"
+#include "train/train.h"
 
 /* A text file (and its jobs file) holds at most this many bytes. */
 #define TRAIN_TEXT_MAX_BYTES ((size_t)4 << 20)

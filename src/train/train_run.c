@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/train.h"
-#include "engine/train_text.h"
+#include "train/train.h"
+#include "train/train_text.h"
 
 /* train_held.c */
 int train_held_size(const struct train_task *task, int vocab, int len, int eval_size,

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "engine/train.h"
+#include "train/train.h"
 
 static int rand_below(struct rng *r, int n)
 {

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "engine/mat.h"
-#include "engine/train.h"
+#include "train/train.h"
 
 /* train_model.c */
 void train_model_point_traces(struct train_model *m, int len);

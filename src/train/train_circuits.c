@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "engine/mat.h"
-#include "engine/train_circuits.h"
+#include "train/train_circuits.h"
 
 size_t train_circuit_scratch(const struct train_model *m)
 {

@@ -3,11 +3,19 @@
  * scratch; its initialisation; the sample sequence and the explorer's
  * example of it. */
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/train.h"
+#include "train/train.h"
+
+static atomic_long models_built; /* train_models_built */
+
+long train_models_built(void)
+{
+    return atomic_load(&models_built);
+}
 
 static size_t align_up(size_t n)
 {
@@ -265,6 +273,7 @@ struct train_model *train_model_new(const struct train_config *cfg, int batch_ca
     m->shown_layer = train_layers(cfg) - 1;
     train_model_point_traces(m, cfg->context);
     point_trace(m, m->sample_trace, trace_slots(m) - 1, cfg->context);
+    atomic_fetch_add(&models_built, 1);
     return m;
 }
 

@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "engine/train_heads.h"
-#include "engine/train_text.h"
+#include "train/train_heads.h"
+#include "train/train_text.h"
 
 /* Where target tg stands among the C probabilities of row p: how many are
  * likelier (a tie counts for the lower id, as train_predict picks). */

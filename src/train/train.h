@@ -39,7 +39,7 @@
 #include "engine/mha.h"
 #include "engine/mha_error.h"
 #include "engine/rng.h"
-#include "engine/train_fit.h"
+#include "train/train_fit.h"
 
 /* Limits of the model and the files that describe it. */
 #define TRAIN_MAX_OUTPUTS 4
@@ -194,6 +194,10 @@ struct train_model {
 struct train_model *train_model_new(const struct train_config *cfg, int batch_cap,
                                     struct mha_error *err);
 void train_model_free(struct train_model *m);
+
+/* How many models train_model_new has built in this process (a test
+ * counts the models a training run builds). */
+long train_models_built(void);
 
 /* Fill the parameters from seed (mulberry32): embedding and positions
  * N(0, 1)-like, weights uniform in ±1/sqrt(fan_in) (nn.Linear), biases

@@ -5,8 +5,8 @@
 
 #include <curses.h>
 
-#include "engine/train.h"
-#include "engine/train_heads.h"
+#include "train/train.h"
+#include "train/train_heads.h"
 #include "train/trun.h"
 
 /* Bytes of what a head was measured doing, for its reading. */

@@ -3,8 +3,8 @@
  * and the command line train by this one rule. */
 #include <stdio.h>
 
-#include "engine/train.h"
-#include "engine/train_text.h"
+#include "train/train.h"
+#include "train/train_text.h"
 
 void train_stopping_init(struct train_stopping *s, int steps)
 {

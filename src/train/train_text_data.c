@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/train_text.h"
+#include "train/train_text.h"
 
 /* A different word of the text: where it first is, how often it comes. */
 struct word_kind {

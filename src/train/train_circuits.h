@@ -30,7 +30,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "engine/train.h"
+#include "train/train.h"
 
 /* Floats of scratch train_circuit_qk / train_circuit_ov need. */
 size_t train_circuit_scratch(const struct train_model *m);

@@ -1,7 +1,7 @@
 /* train_heads.c - a head's job read off its attention weights: sums over
  * the rows of many sequences where the task asks something, then the label
  * the means support; and the head knocked out, to see what it did. */
-#include "engine/train_heads.h"
+#include "train/train_heads.h"
 
 #include <math.h>
 #include <stdio.h>

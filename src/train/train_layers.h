@@ -18,8 +18,8 @@
 #ifndef MHA_TRAIN_LAYERS_H
 #define MHA_TRAIN_LAYERS_H
 
-#include "engine/train.h"
-#include "engine/train_heads.h"
+#include "train/train.h"
+#include "train/train_heads.h"
 
 /* The Q, K and V composition of head h1 of layer l1 with head h0 of layer
  * l0 < l1 into score[0..2].  0, or -1 + err (no such layer or head, out of

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/train.h"
+#include "train/train.h"
 
 /* ---- a task file's rows ---- */
 

@@ -1,6 +1,6 @@
 /* train_text.c - words of a text as train_text.h cuts them: the word
  * iterator, lower-casing in place and the check that a file is text. */
-#include "engine/train_text.h"
+#include "train/train_text.h"
 
 #include <stdint.h>
 #include <stdio.h>

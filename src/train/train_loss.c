@@ -19,7 +19,7 @@ void train_loss_backward(const float *probs, const int *target, int rows, int C,
                          float *d_logits);
 
 #if MHA_HAVE_ROWS
-#include "engine/train.h"
+#include "train/train.h"
 #include "engine/vec8.h"
 
 /* Rows taken together through each pass: a row's steps depend on each

@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "engine/train.h"
+#include "train/train.h"
 
 /* Held-out sequences the heads are measured on (at most: a task with fewer
  * held-out sequences gives all it has). */

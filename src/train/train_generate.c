@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "engine/train_text.h"
+#include "train/train_text.h"
 
 int train_model_next_output(const struct train_model *m)
 {

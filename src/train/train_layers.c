@@ -1,7 +1,7 @@
 /* train_layers.c - how the heads of a model of layers work together: each
  * layer's heads measured and knocked out in turn (train_layers.h), and how
  * much a later head reads what an earlier head wrote (composition). */
-#include "engine/train_layers.h"
+#include "train/train_layers.h"
 
 #include <math.h>
 #include <stdlib.h>
