@@ -81,9 +81,11 @@ int main(void)
                       "brief", str_or_null(t[i].brief), "values", str_or_null(t[i].values)));
     for (int g = 0; g < CLI_GROUP_COUNT; g++)
         json_array_append_new(groups, json_string(cli_opt_group_heading(g)));
-    json_t *stages = json_array();
-    for (int s = 0; s < MHA_STAGE_COUNT; s++)
+    json_t *stages = json_array(), *titles = json_array();
+    for (int s = 0; s < MHA_STAGE_COUNT; s++) {
         json_array_append_new(stages, json_string(mha_stage_name((enum mha_stage)s)));
+        json_array_append_new(titles, json_string(mha_stage_info((enum mha_stage)s)->title));
+    }
     char views[256], themes[256], formats[256], tasks[512], corpora[256];
     mha_view_names(views, sizeof views, ", ");
     colorscale_theme_names(themes, sizeof themes, ", ");
@@ -91,11 +93,11 @@ int main(void)
     train_task_names(tasks, sizeof tasks);
     cli_text_corpus_names(corpora, sizeof corpora);
     json_t *task_names = split_list(tasks);
-    json_t *root = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:O, s:o, s:o, s:o}", "options", opts,
-                             "groups", groups, "stages", stages, "views", split_list(views),
-                             "themes", split_list(themes), "formats", split_list(formats), "tasks",
-                             task_names, "task_rows", task_rows(task_names), "corpora",
-                             split_list(corpora), "scene_keys", scene_keys());
+    json_t *root = json_pack(
+        "{s:o, s:o, s:o, s:o, s:o, s:o, s:O, s:o, s:o, s:o, s:o}", "options", opts, "groups",
+        groups, "stages", stages, "views", split_list(views), "themes", split_list(themes),
+        "formats", split_list(formats), "tasks", task_names, "task_rows", task_rows(task_names),
+        "corpora", split_list(corpora), "scene_keys", scene_keys(), "stage_titles", titles);
     json_decref(task_names);
     char *text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
     json_decref(root);
