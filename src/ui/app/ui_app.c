@@ -13,7 +13,7 @@
 #include <time.h>
 
 #include "ui/app/ui_walk.h"
-#include "ui/modes/ui_app.h"
+#include "ui/app/ui_top.h"
 #include "ui/modes/ui_popup.h"
 #include "ui/state/ui_play.h"
 #include "train/trun.h"

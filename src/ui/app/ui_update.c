@@ -5,7 +5,8 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "ui/modes/ui_app.h"
+#include "ui/app/ui_top.h"
+#include "ui/modes/ui_lesson_menu.h"
 #include "io/export.h"
 #include "ui/modes/ui_find.h"
 #include "ui/state/ui_keys.h"

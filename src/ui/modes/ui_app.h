@@ -101,24 +101,6 @@ struct ui_app {
     bool screen_up;        /* the terminal was the explorer's (ui_app_interactive got it) */
 };
 
-/* Recompute the layout for rows x cols (recreating the windows when the
- * size changed) and the current view. */
-void ui_app_reflow(struct ui_app *app, int rows, int cols);
-
-/* Handle one key: a character (is_char, as wget_wch gives it) or a curses
- * key code.  May change the state; reflows. */
-void ui_app_key(struct ui_app *app, int key, bool is_char);
-
-/* Autoplay's move when one is due at now (ui_play_clock); true when the
- * screen changed. */
-bool ui_app_autoplay(struct ui_app *app, double now);
-
-/* The curses settings of the real screen and the benchmark's (after
- * newterm), and the input loop on the real one (ui_loop.c): the process
- * exit status. */
-void ui_app_setup_curses(struct ui_app *app);
-int ui_app_interactive(struct ui_app *app);
-
 /* The explorer's own commands (ui_commands.c): :link, :export (and e),
  * :theme (and T), :present, :autoplay (and a); the others go on to
  * ui_state_command.  Each leaves what happened in the message line. */
@@ -132,8 +114,9 @@ void ui_app_toggle_autoplay(struct ui_app *app);
 
 /* Once the terminal is up (ui_record.c): a recording's first lines (the
  * options, the lesson's step, the terminal's size), and a replay's note
- * when its terminal differs or its last line was cut short. */
-void ui_record_begin(struct ui_app *app);
+ * when its terminal differs or its last line was cut short: true when it
+ * said one (the message line may need more lines). */
+bool ui_record_begin(struct ui_app *app);
 /* A recording that could not be written: a key, its failure said and
  * marked for good in the status line (after what buf holds). */
 void ui_record_write(struct ui_app *app, double t, int code);
@@ -144,35 +127,6 @@ void ui_record_mouse(struct ui_app *app, double t, const MEVENT *ev);
  * (y, x) stands for. */
 MEVENT ui_record_mouse_event(int key, int y, int x);
 void ui_record_status(const struct ui_app *app, char *buf, size_t n);
-
-/* After delscreen (ui_exit.c): free what ncurses keeps for the whole
- * process (its cache of parsed terminal strings), so that the sanitizer
- * builds' leak check sees only the program's own memory. */
-void ui_release_curses(void);
-/* The main screen's scroll action, lines down (up when negative), as the
- * arrow keys do it (the mouse wheel uses it). */
-void ui_app_scroll_lines(struct ui_app *app, int lines);
-/* The text pane's scroll (the lesson's text or the stage's), as J and K do it. */
-void ui_app_scroll_lesson(struct ui_app *app, int lines);
-/* A mouse event down the modes, then the layout, view and cursor again. */
-void ui_app_mouse_event(struct ui_app *app, const MEVENT *ev);
-/* The main screen's clicks (ui_mouse.c), and mouse reporting switched on
- * when app->mouse asks for it. */
-bool ui_mouse_main(struct ui_app *app, const MEVENT *ev);
-void ui_mouse_setup(struct ui_app *app);
-/* A KEY_MOUSE from the input: the event read and passed down the modes. */
-void ui_app_mouse(struct ui_app *app);
-/* The main screen's windows (everything but the modes over it). */
-void ui_app_draw_main(const struct ui_app *app);
-/* The stage of the pipeline bar under column x, or -1 (ui_bar.c). */
-int ui_bar_stage_at(const struct ui_app *app, int x);
-
-/* A key into the explorer as typed (resizes and clicks included), and a
- * recorded event played in: the training ticks before it, then the key or
- * the click; it never closes the explorer (ui_loop.c). */
-void ui_app_feed(struct ui_app *app, int key, bool is_char);
-struct rec_event;
-void ui_app_play_event(struct ui_app *app, const struct rec_event *e);
 
 /* Following (ui_follow.c; the teacher's keys are applied in app/ui_follow.h):
  * the status words. */
@@ -192,8 +146,9 @@ void ui_viewer_own(struct ui_app *app);
 /* The teacher's state after `played` events of rec (rec_state.h), from
  * *next on: the last one reached is applied (lesson and step by index,
  * stage, view, presenter, autoplay, the example's settings), so the screen
- * is where the teacher's was whatever the keys did here. */
-void ui_teacher_state(struct ui_app *app, const struct recording *rec, int *next, int played);
+ * is where the teacher's was whatever the keys did here.  True when it
+ * applied one (the caller lays the screen out again). */
+bool ui_teacher_state(struct ui_app *app, const struct recording *rec, int *next, int played);
 /* The state of the screen as a state line carries it, and the line for
  * what changed since the last one, to the recording (ui_record.c). */
 void ui_record_state(struct ui_app *app);
@@ -204,12 +159,6 @@ bool ui_autoplay_is_teachers(const struct ui_app *app);
  * line, and its "# end" when the explorer closes (ui_record.c). */
 void ui_record_tick(struct ui_app *app, double now);
 void ui_record_end(struct ui_app *app);
-
-/* Delete the windows (before endwin). */
-void ui_app_free_windows(struct ui_app *app);
-
-/* Draw everything into the windows and wnoutrefresh each (no doupdate). */
-void ui_app_draw(const struct ui_app *app);
 
 /* The canvas lines the visualisation shows numbers on: when the blocks do
  * not all fit, the last line is the marker's (how much more there is). */
@@ -246,28 +195,10 @@ int ui_lesson_pane_quiz_lines(const struct ui_app *app, int width);
 void ui_lesson_pane_follow_prompt(struct ui_app *app);
 int ui_lesson_pane_body(int height, int lines);
 void ui_lesson_pane_draw(WINDOW *win, const struct ui_app *app, int width, int height);
-/* The lesson list, in the modal window. */
-void ui_lesson_menu_draw(WINDOW *win, const struct ui_lessons *ls, const struct ui_theme *th);
-/* Put the cursor on a cell a lesson or --focus asked for, once the view's
- * blocks are known. */
-void ui_app_apply_focus(struct ui_app *app);
 /* True when a mode in front of the main screen (a waiting checkpoint, the
  * explain panel, the presenter's layout) takes key (ctx: the app): the
  * hints name only keys that reach what they say (ui_key_names_for). */
 bool ui_app_front_takes(int key, const void *ctx);
-/* The line a lesson's show puts over the numbers ("row now: head 0 → dogs
- * 1.00 · head 1 → cats 1.00": each head's largest number in the row, a
- * hidden cell as ?) into buf; false when there is none (ui_draw.c). */
-bool ui_app_show_line(const struct ui_app *app, char *buf, size_t n);
-/* The cell block i's window keeps in sight (ui_block_window's cursor):
- * the cursor's own; for a matrix beside the cursor's with as many rows,
- * the cursor's row (side by side they scroll together); for a matrix of the
- * lesson's show, the shown row; else none (-1).  The drawing and the mouse
- * read it (ui_draw.c). */
-void ui_app_window_cell(const struct ui_app *app, int i, int *row, int *col);
-/* After a change made without a key (a lesson's step shown from outside):
- * the layout again, the cursor where it may be and in sight. */
-void ui_app_settle(struct ui_app *app);
 /* The explain panel (in the text pane's place while it is open). */
 void ui_explain_panel_draw(WINDOW *win, const struct ui_app *app, int width, int height);
 int ui_explain_panel_lines(const struct ui_app *app, int width);

@@ -162,13 +162,13 @@ static void same_lesson(struct ui_app *app, const struct rec_state *s)
     }
 }
 
-void ui_teacher_state(struct ui_app *app, const struct recording *rec, int *next, int played)
+bool ui_teacher_state(struct ui_app *app, const struct recording *rec, int *next, int played)
 {
     int i = *next;
     while (i < rec->n_states && rec->states[i].at <= played)
         i++;
     if (i == *next)
-        return;
+        return false;
     *next = i;
     const struct rec_state *s = &rec->states[i - 1].s;
     same_lesson(app, s);
@@ -188,5 +188,5 @@ void ui_teacher_state(struct ui_app *app, const struct recording *rec, int *next
     /* a --compare pane in focus (a click chose it at the teacher's size) */
     if (app->train && s->pane >= 0 && s->pane < app->train->n_panes && s->pane != app->train->focus)
         ui_train_focus(app, s->pane);
-    ui_app_reflow(app, app->rows, app->cols);
+    return true;
 }
