@@ -20,7 +20,7 @@
 #include "engine/views.h"
 #include "io/colorscale.h"
 #include "io/format.h"
-#include "ui/modes/ui_app.h"
+#include "ui/modes/ui_panes.h"
 #include "ui/modes/ui_cmd.h"
 #include "ui/state/ui_words.h"
 #include "hostile_run.h"

@@ -14,6 +14,8 @@
 
 #include "ui/app/ui_walk.h"
 #include "ui/app/ui_top.h"
+#include "ui/modes/ui_train.h"
+#include "ui/modes/ui_stream.h"
 #include "ui/modes/ui_popup.h"
 #include "ui/state/ui_play.h"
 #include "train/trun.h"

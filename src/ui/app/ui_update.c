@@ -6,6 +6,9 @@
 #include <wchar.h>
 
 #include "ui/app/ui_top.h"
+#include "ui/modes/ui_panes.h"
+#include "ui/modes/ui_train.h"
+#include "ui/modes/ui_cmd.h"
 #include "ui/modes/ui_lesson_menu.h"
 #include "io/export.h"
 #include "ui/modes/ui_find.h"

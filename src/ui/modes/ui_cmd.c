@@ -11,8 +11,9 @@
 #include "engine/stages.h"
 #include "lesson/lesson.h"
 
-#include "ui/modes/ui_app.h"
 #include "io/view_desc.h"
+#include "ui/modes/ui_stream.h"
+#include "ui/modes/ui_train.h"
 
 /* A whole-string integer (no junk after it); false when there is none. */
 static bool parse_long(const char *s, long lo, long hi, long *out)

@@ -12,6 +12,8 @@
 #include "io/safe_file.h"
 #include "lesson/lesson.h"
 #include "ui/modes/ui_app.h"
+#include "ui/modes/ui_train.h"
+#include "ui/modes/ui_stream.h"
 #include "ui/modes/ui_cmd.h"
 #include "ui/views/ui_export.h"
 #include "ui/modes/ui_examples.h"

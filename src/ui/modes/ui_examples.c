@@ -11,6 +11,7 @@
 
 #include "io/paths.h"
 #include "ui/modes/ui_app.h"
+#include "ui/modes/ui_stream.h"
 #include "ui/modes/ui_cmd.h"
 
 static int cmp_name(const void *a, const void *b)

@@ -15,6 +15,8 @@
 #include "io/view_desc.h"
 #include "train/trun.h"
 #include "ui/modes/ui_app.h"
+#include "ui/modes/ui_train.h"
+#include "ui/modes/ui_stream.h"
 #include "ui/modes/ui_cmd.h"
 #include "ui/modes/ui_keymaps.h"
 

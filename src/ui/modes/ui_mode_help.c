@@ -6,6 +6,7 @@
 
 #include "ui/draw/ui_text.h"
 #include "ui/modes/ui_app.h"
+#include "ui/modes/ui_panes.h"
 #include "ui/modes/ui_cmd.h"
 #include "ui/modes/ui_keymaps.h"
 #include "ui/state/ui_keys.h"

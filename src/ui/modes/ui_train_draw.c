@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ui/modes/ui_app.h"
+#include "ui/modes/ui_train.h"
 #include "ui/state/ui_quiz.h"
 #include "ui/draw/ui_text.h"
 #include "train/trun.h"
