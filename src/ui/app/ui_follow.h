@@ -6,7 +6,7 @@
 #include <stdbool.h>
 
 #include "ui/app/ui_top.h"
-#include "ui/modes/ui_stream.h"
+#include "ui/follow/ui_stream.h"
 
 /* The teacher's keys that came, applied while following (true when the
  * screen changed); a typed key, true when it was the follower's own (F,

@@ -14,7 +14,7 @@
 
 #include "io/rec_stream.h"
 #include "ui/app/ui_modes.h"
-#include "ui/modes/ui_train.h"
+#include "ui/train/ui_train.h"
 #include "ui/modes/ui_keymaps.h"
 #include "train/trun_ring.h"
 

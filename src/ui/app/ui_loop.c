@@ -12,8 +12,8 @@
 
 #include "ui/app/ui_follow.h"
 #include "ui/app/ui_top.h"
-#include "ui/modes/ui_train.h"
-#include "ui/modes/ui_stream.h"
+#include "ui/train/ui_train.h"
+#include "ui/follow/ui_stream.h"
 #include "ui/ui.h"
 #include "ui/state/ui_keys.h"
 #include "ui/state/ui_play.h"

@@ -5,7 +5,7 @@
  * main screen take their own clicks (ui_mode.h). */
 #include "engine/stages.h"
 #include "ui/app/ui_top.h"
-#include "ui/modes/ui_panes.h"
+#include "ui/panes/ui_panes.h"
 #include "ui/state/ui_mode.h"
 
 void ui_mouse_setup(struct ui_app *app)

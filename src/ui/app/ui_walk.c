@@ -13,7 +13,7 @@
 #include "ui/app/ui_walk.h"
 #include "ui/draw/ui_text.h"
 #include "ui/app/ui_top.h"
-#include "ui/modes/ui_train.h"
+#include "ui/train/ui_train.h"
 
 /* Screen line y from column x as text (UTF-8) into buf. */
 static void screen_from(int y, int x, int cols, char *buf, size_t n)

@@ -5,8 +5,8 @@
  * A step's scene is applied by replaying the scenes of steps 0..k
  * (lesson_state_at), building that example and handing it to the state, so
  * whatever the reader changed in between, a step always looks the same.
- * No curses here (the pane and the list are in modes/ui_lesson_pane.c and
- * modes/ui_lesson_menu.h), so all of it can be tested without a terminal. */
+ * No curses here (the pane and the list are in panes/ui_lesson_pane.c and
+ * panes/ui_lesson_menu.h), so all of it can be tested without a terminal. */
 #ifndef UI_LESSON_H
 #define UI_LESSON_H
 

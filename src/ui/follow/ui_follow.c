@@ -15,9 +15,9 @@
 #include "io/view_desc.h"
 #include "train/trun.h"
 #include "ui/modes/ui_app.h"
-#include "ui/modes/ui_train.h"
-#include "ui/modes/ui_stream.h"
-#include "ui/modes/ui_cmd.h"
+#include "ui/train/ui_train.h"
+#include "ui/follow/ui_stream.h"
+#include "ui/commands/ui_cmd.h"
 #include "ui/modes/ui_keymaps.h"
 
 /* A follower's own keys (app/ui_follow_apply.c switches on them); every

@@ -1,6 +1,6 @@
 /* ui_lesson_menu.c - the lesson list (L): every lesson with its steps and
  * the reader's progress, chosen with the arrows and opened with Enter. */
-#include "ui/modes/ui_lesson_menu.h"
+#include "ui/panes/ui_lesson_menu.h"
 
 #include <curses.h>
 #include <stdio.h>

@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 #include "ui/draw/ui_layout.h"
-#include "ui/modes/ui_panes.h"
+#include "ui/panes/ui_panes.h"
 
 struct mha_error;
 struct mha_example;

@@ -6,7 +6,7 @@
 
 #include "engine/stages.h"
 #include "ui/modes/ui_app.h"
-#include "ui/modes/ui_panes.h"
+#include "ui/panes/ui_panes.h"
 #include "ui/draw/ui_pane_text.h"
 #include "ui/draw/ui_text.h"
 #include "ui/views/ui_views.h"

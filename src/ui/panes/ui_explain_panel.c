@@ -11,7 +11,7 @@
 #include <wchar.h>
 
 #include "engine/explain.h"
-#include "ui/modes/ui_panes.h"
+#include "ui/panes/ui_panes.h"
 #include "ui/draw/ui_pane_text.h"
 #include "ui/draw/ui_text.h"
 #include "ui/draw/ui_widget.h"

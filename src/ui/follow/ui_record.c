@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "ui/modes/ui_app.h"
-#include "ui/modes/ui_stream.h"
+#include "ui/follow/ui_stream.h"
 #include "io/rec_stream.h"
 #include "io/rec_state.h"
 #include "io/safe_file.h"
