@@ -11,7 +11,7 @@
  * through the run.  --print-lesson runs the same steps without a screen
  * (trun_step_once until trun_done) and prints what the run reached.
  *
- * The screen itself (src/ui/modes/ui_train_*.c) shows a run in the
+ * The screen itself (src/ui/train/ui_train_*.c) shows a run in the
  * explorer's visualisation area; this library is below it, so the command
  * line calls it without the explorer.
  */

@@ -3,7 +3,7 @@
  * its length, 300 lines at most, and its links): every stage
  * (src/engine/stages.c), view (src/engine/views.h), output format
  * (src/io/format.c), theme (src/io/colorscale.c) and ':' command
- * (src/ui/modes/ui_cmd.c) is named where the page lists them.  A row added
+ * (src/ui/commands/ui_cmd.c) is named where the page lists them.  A row added
  * to a table without a word in the docs fails here.  (lessons/README.md and
  * the scene keys: test_lesson_keys.c.)  So are the shell completion files
  * (scripts/completions).  The program's own words are
@@ -20,8 +20,8 @@
 #include "engine/views.h"
 #include "io/colorscale.h"
 #include "io/format.h"
-#include "ui/modes/ui_app.h"
-#include "ui/modes/ui_cmd.h"
+#include "ui/panes/ui_panes.h"
+#include "ui/commands/ui_cmd.h"
 #include "ui/state/ui_words.h"
 #include "hostile_run.h"
 #include "io/view_desc.h"

@@ -14,6 +14,7 @@
 
 #include "io/rec_stream.h"
 #include "ui/app/ui_modes.h"
+#include "ui/train/ui_train.h"
 #include "ui/modes/ui_keymaps.h"
 #include "train/trun_ring.h"
 
@@ -41,6 +42,12 @@ static void apply(struct ui_app *app, const struct rec_event *e)
     ui_app_play_event(app, e);
 }
 
+void ui_app_teacher_state(struct ui_app *app, const struct recording *rec, int *next, int played)
+{
+    if (ui_teacher_state(app, rec, next, played))
+        ui_app_reflow(app, app->rows, app->cols);
+}
+
 bool ui_follow_tick(struct ui_app *app, double now)
 {
     struct rec_follow *f = app->follow;
@@ -60,11 +67,11 @@ bool ui_follow_tick(struct ui_app *app, double now)
     if (app->detached)
         return changed;
     const int states_before = app->follow_state;
-    ui_teacher_state(app, &f->s.rec, &app->follow_state, app->follow_next); /* before a key */
+    ui_app_teacher_state(app, &f->s.rec, &app->follow_state, app->follow_next); /* before a key */
     for (int n = 0; app->follow_next < f->s.rec.n && n < CATCH_UP_EVENTS; n++) {
         apply(app, &f->s.rec.events[app->follow_next++]);
         /* then where the key took the teacher, whatever it did here */
-        ui_teacher_state(app, &f->s.rec, &app->follow_state, app->follow_next);
+        ui_app_teacher_state(app, &f->s.rec, &app->follow_state, app->follow_next);
         changed = true;
     }
     changed = changed || app->follow_state != states_before;

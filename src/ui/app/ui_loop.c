@@ -11,7 +11,9 @@
 #include <string.h>
 
 #include "ui/app/ui_follow.h"
-#include "ui/modes/ui_app.h"
+#include "ui/app/ui_top.h"
+#include "ui/train/ui_train.h"
+#include "ui/follow/ui_stream.h"
 #include "ui/ui.h"
 #include "ui/state/ui_keys.h"
 #include "ui/state/ui_play.h"
@@ -137,10 +139,10 @@ static bool timers(struct ui_app *app, double now)
     struct ui_replay *r = &app->replay;
     int rk;
     if (r->active && r->next == 0 && app->replay_state == 0)
-        ui_teacher_state(app, r->rec, &app->replay_state, 0); /* where it started */
+        ui_app_teacher_state(app, r->rec, &app->replay_state, 0); /* where it started */
     while (ui_replay_due(r, now, &rk)) {
         ui_app_play_event(app, &r->rec->events[r->next - 1]);
-        ui_teacher_state(app, r->rec, &app->replay_state, r->next);
+        ui_app_teacher_state(app, r->rec, &app->replay_state, r->next);
         changed = true;
     }
     if (r->active && ui_replay_finished(r)) {
@@ -278,7 +280,8 @@ int ui_app_interactive(struct ui_app *app)
     app->keys_waiting = keys_waiting;
     ui_app_reflow(app, LINES, COLS);
     ui_app_apply_focus(app);
-    ui_record_begin(app);
+    if (ui_record_begin(app))
+        ui_app_reflow(app, LINES, COLS); /* the message line may need more lines */
     const double start = ui_play_clock();
     app->record_start = start;
     app->record_mark = start;

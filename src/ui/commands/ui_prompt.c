@@ -1,5 +1,5 @@
 /* ui_prompt.c - the ':' and '/' lines as a mode: editing, the history (state/ui_history.c), Tab. */
-#include "ui/modes/ui_prompt.h"
+#include "ui/commands/ui_prompt.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -8,10 +8,10 @@
 #include <wchar.h>
 
 #include "ui/modes/ui_app.h"
-#include "ui/modes/ui_cmd.h"
+#include "ui/commands/ui_cmd.h"
 #include "ui/state/ui_keymap.h"
-#include "ui/modes/ui_complete.h"
-#include "ui/modes/ui_find.h"
+#include "ui/commands/ui_complete.h"
+#include "ui/commands/ui_find.h"
 #include "ui/state/ui_mode.h"
 #include "ui/modes/ui_mode_panes.h"
 #include "ui/modes/ui_keymaps.h"

@@ -8,10 +8,11 @@
 #include <string.h>
 
 #include "ui/modes/ui_app.h"
+#include "ui/train/ui_train.h"
 #include "ui/state/ui_quiz.h"
 #include "ui/draw/ui_text.h"
 #include "train/trun.h"
-#include "ui/modes/ui_train_circuits.h"
+#include "ui/train/ui_train_circuits.h"
 
 #define CURVE_MAX_W 512
 

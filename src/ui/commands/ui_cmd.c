@@ -1,6 +1,6 @@
 /* ui_cmd.c - the ':' command table, its dispatch, and the closest command
  * to a typo. */
-#include "ui/modes/ui_cmd.h"
+#include "ui/commands/ui_cmd.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -11,8 +11,9 @@
 #include "engine/stages.h"
 #include "lesson/lesson.h"
 
-#include "ui/modes/ui_app.h"
 #include "io/view_desc.h"
+#include "ui/follow/ui_stream.h"
+#include "ui/train/ui_train.h"
 
 /* A whole-string integer (no junk after it); false when there is none. */
 static bool parse_long(const char *s, long lo, long hi, long *out)

@@ -1,5 +1,5 @@
 /* ui_find.c - finding a token's row (/word, n, :find). */
-#include "ui/modes/ui_find.h"
+#include "ui/commands/ui_find.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -7,7 +7,7 @@
 
 #include "engine/stages.h"
 #include "ui/modes/ui_app.h"
-#include "ui/modes/ui_cmd.h"
+#include "ui/commands/ui_cmd.h"
 
 int ui_find_row(char *const *labels, int n, const char *word, int from)
 {

@@ -9,6 +9,8 @@
 #include "io/export.h"
 #include "lesson/lesson_state.h"
 #include "ui/modes/ui_app.h"
+#include "ui/train/ui_train.h"
+#include "ui/commands/ui_cmd.h"
 #include "ui/state/ui_keymap.h"
 #include "ui/state/ui_mode.h"
 #include "ui/draw/ui_text.h"

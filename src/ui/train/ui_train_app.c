@@ -7,6 +7,9 @@
 
 #include "lesson/lesson_state.h"
 #include "ui/modes/ui_app.h"
+#include "ui/panes/ui_panes.h"
+#include "ui/train/ui_train.h"
+#include "ui/follow/ui_stream.h"
 #include "ui/state/ui_quiz.h"
 #include "ui/state/ui_keymap.h"
 #include "ui/state/ui_words.h"

@@ -12,11 +12,13 @@
 #include "io/safe_file.h"
 #include "lesson/lesson.h"
 #include "ui/modes/ui_app.h"
-#include "ui/modes/ui_cmd.h"
+#include "ui/train/ui_train.h"
+#include "ui/follow/ui_stream.h"
+#include "ui/commands/ui_cmd.h"
 #include "ui/views/ui_export.h"
-#include "ui/modes/ui_examples.h"
+#include "ui/commands/ui_examples.h"
 #include "ui/state/ui_link.h"
-#include "ui/modes/ui_popup.h"
+#include "ui/panes/ui_popup.h"
 
 /* The cell under the cursor into cell; false when there is none. */
 static bool cursor_cell(const struct ui_app *app, struct mha_cell *cell)

@@ -15,7 +15,9 @@
 #include "io/view_desc.h"
 #include "train/trun.h"
 #include "ui/modes/ui_app.h"
-#include "ui/modes/ui_cmd.h"
+#include "ui/train/ui_train.h"
+#include "ui/follow/ui_stream.h"
+#include "ui/commands/ui_cmd.h"
 #include "ui/modes/ui_keymaps.h"
 
 /* A follower's own keys (app/ui_follow_apply.c switches on them); every
@@ -162,13 +164,13 @@ static void same_lesson(struct ui_app *app, const struct rec_state *s)
     }
 }
 
-void ui_teacher_state(struct ui_app *app, const struct recording *rec, int *next, int played)
+bool ui_teacher_state(struct ui_app *app, const struct recording *rec, int *next, int played)
 {
     int i = *next;
     while (i < rec->n_states && rec->states[i].at <= played)
         i++;
     if (i == *next)
-        return;
+        return false;
     *next = i;
     const struct rec_state *s = &rec->states[i - 1].s;
     same_lesson(app, s);
@@ -188,5 +190,5 @@ void ui_teacher_state(struct ui_app *app, const struct recording *rec, int *next
     /* a --compare pane in focus (a click chose it at the teacher's size) */
     if (app->train && s->pane >= 0 && s->pane < app->train->n_panes && s->pane != app->train->focus)
         ui_train_focus(app, s->pane);
-    ui_app_reflow(app, app->rows, app->cols);
+    return true;
 }

@@ -8,6 +8,7 @@
  * nothing of its own here: the training screen takes the main screen's
  * visualisation area (ui_train_draw.c). */
 #include "ui/modes/ui_app.h"
+#include "ui/train/ui_train.h"
 #include "ui/state/ui_mode.h"
 #include "ui/modes/ui_mode_panes.h"
 

@@ -1,5 +1,7 @@
 /* ui_lesson_menu.c - the lesson list (L): every lesson with its steps and
  * the reader's progress, chosen with the arrows and opened with Enter. */
+#include "ui/panes/ui_lesson_menu.h"
+
 #include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,10 +9,10 @@
 
 #include "engine/text_check.h"
 #include "lesson/catalog.h"
-#include "ui/modes/ui_app.h"
 #include "ui/state/ui_keymap.h"
 #include "ui/state/ui_lesson.h"
 #include "ui/draw/ui_text.h"
+#include "ui/draw/ui_widget.h"
 #include "ui/modes/ui_keymaps.h"
 
 /* Read every lesson of the folder once: title, steps, which have checkpoints. */

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "io/colorscale.h"
 #include "ui/state/ui_state.h"
 
 struct ui_app;
@@ -87,17 +88,26 @@ int ui_cmd_find_word(struct ui_state *st, struct ui_app *app, const char *arg);
 
 /* ui_commands.c: the explorer as a whole. */
 int ui_cmd_link(struct ui_state *st, struct ui_app *app, const char *arg);
-/* :class - the students' command for this session (ui_follow.c). */
-int ui_cmd_class(struct ui_state *st, struct ui_app *app, const char *arg);
+/* :class is in ui_stream.h (ui_follow.c), :save in ui_train.h. */
 int ui_cmd_export(struct ui_state *st, struct ui_app *app, const char *arg);
 int ui_cmd_theme(struct ui_state *st, struct ui_app *app, const char *arg);
 int ui_cmd_present(struct ui_state *st, struct ui_app *app, const char *arg);
 int ui_cmd_autoplay(struct ui_state *st, struct ui_app *app, const char *arg);
-/* :save [FILE] - the trained model shown to a model file (ui_train_save.c). */
-int ui_cmd_save(struct ui_state *st, struct ui_app *app, const char *arg);
 
 /* ui_examples.c: the bundled examples and files. */
 int ui_cmd_load(struct ui_state *st, struct ui_app *app, const char *arg);
 int ui_cmd_examples(struct ui_state *st, struct ui_app *app, const char *arg);
+
+/* The explorer's own commands (ui_commands.c): :link, :export (and e),
+ * :theme (and T), :present, :autoplay (and a); the others go on to
+ * ui_state_command.  Each leaves what happened in the message line. */
+int ui_app_command(struct ui_app *app, const char *line);
+void ui_app_link(struct ui_app *app);
+
+/* fmt: an export format or enum mha_format; path NULL: a new
+ * mha-<stage>-<n> file in the current folder. */
+void ui_app_export(struct ui_app *app, int fmt, const char *path);
+void ui_app_set_theme(struct ui_app *app, enum colorscale_theme theme);
+void ui_app_toggle_autoplay(struct ui_app *app);
 
 #endif

@@ -1,5 +1,5 @@
 /* ui_examples.c - :load by name or path, :examples, and ~ in file names. */
-#include "ui/modes/ui_examples.h"
+#include "ui/commands/ui_examples.h"
 
 #include <dirent.h>
 #include <limits.h>
@@ -11,7 +11,8 @@
 
 #include "io/paths.h"
 #include "ui/modes/ui_app.h"
-#include "ui/modes/ui_cmd.h"
+#include "ui/follow/ui_stream.h"
+#include "ui/commands/ui_cmd.h"
 
 static int cmp_name(const void *a, const void *b)
 {

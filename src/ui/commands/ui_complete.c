@@ -1,5 +1,5 @@
 /* ui_complete.c - Tab completion of the ':' line from the command table. */
-#include "ui/modes/ui_complete.h"
+#include "ui/commands/ui_complete.h"
 
 #include <dirent.h>
 #include <limits.h>
@@ -12,8 +12,8 @@
 #include "io/format.h"
 #include "engine/mha.h"
 #include "engine/views.h"
-#include "ui/modes/ui_cmd.h"
-#include "ui/modes/ui_examples.h"
+#include "ui/commands/ui_cmd.h"
+#include "ui/commands/ui_examples.h"
 #include "ui/state/ui_state.h"
 #include "io/view_desc.h"
 

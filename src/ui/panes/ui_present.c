@@ -6,6 +6,8 @@
 
 #include "engine/stages.h"
 #include "ui/modes/ui_app.h"
+#include "ui/panes/ui_panes.h"
+#include "ui/train/ui_train.h"
 #include "ui/draw/ui_bigtext.h"
 #include "ui/draw/ui_text.h"
 

@@ -6,6 +6,7 @@
 
 #include "engine/stages.h"
 #include "ui/modes/ui_app.h"
+#include "ui/panes/ui_panes.h"
 #include "ui/draw/ui_pane_text.h"
 #include "ui/draw/ui_text.h"
 #include "ui/views/ui_views.h"
@@ -132,13 +133,20 @@ static struct description *the_description(void)
     return &d;
 }
 
+/* What the explain panel reads of the app. */
+static struct ui_explain_view explain_view(const struct ui_app *app)
+{
+    return (struct ui_explain_view){&app->st, &app->th, app->blocks, app->n_blocks};
+}
+
 int ui_side_max_scroll(const struct ui_app *app)
 {
     if (!app->side || (app->les.l && !(app->st.explain_open && app->st.focus)))
         return 0;
     const int width = app->lay.side.w, height = app->lay.side.h;
+    const struct ui_explain_view ev = explain_view(app);
     if (app->st.explain_open && app->st.focus)
-        return ui_explain_panel_max_scroll(app, width, height);
+        return ui_explain_panel_max_scroll(&ev, width, height);
     struct description *d = the_description();
     description(app, width, d);
     return ui_pane_text_max_scroll(&d->p, height - 1);
@@ -146,8 +154,9 @@ int ui_side_max_scroll(const struct ui_app *app)
 
 int ui_side_lines(const struct ui_app *app, int width)
 {
+    const struct ui_explain_view ev = explain_view(app);
     if (app->st.explain_open && app->st.focus)
-        return ui_explain_panel_lines(app, width);
+        return ui_explain_panel_lines(&ev, width);
     if (app->les.l)
         return ui_lesson_pane_lines(app, width);
     struct description *d = the_description();
@@ -160,8 +169,9 @@ void ui_side_draw(WINDOW *win, const struct ui_app *app)
     int height, width;
     getmaxyx(win, height, width);
     werase(win);
+    const struct ui_explain_view ev = explain_view(app);
     if (app->st.explain_open && app->st.focus)
-        ui_explain_panel_draw(win, app, width, height);
+        ui_explain_panel_draw(win, &ev, width, height);
     else if (app->les.l)
         ui_lesson_pane_draw(win, app, width, height);
     else {

@@ -7,6 +7,7 @@
 
 #include "lesson/layout.h"
 #include "ui/modes/ui_app.h"
+#include "ui/panes/ui_panes.h"
 #include "ui/draw/ui_text.h"
 
 #ifndef A_ITALIC

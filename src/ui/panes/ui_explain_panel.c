@@ -11,9 +11,10 @@
 #include <wchar.h>
 
 #include "engine/explain.h"
-#include "ui/modes/ui_app.h"
+#include "ui/panes/ui_panes.h"
 #include "ui/draw/ui_pane_text.h"
 #include "ui/draw/ui_text.h"
+#include "ui/draw/ui_widget.h"
 
 #define TABLE_ROWS 64
 #define ROW_CHARS 256
@@ -26,12 +27,12 @@ struct panel {
 };
 
 /* The cell under the cursor; false when there is none. */
-static bool cursor_cell(const struct ui_app *app, struct mha_cell *cell)
+static bool cursor_cell(const struct ui_explain_view *v, struct mha_cell *cell)
 {
-    const struct ui_state *st = &app->st;
-    if (!st->focus || st->block < 0 || st->block >= app->n_blocks)
+    const struct ui_state *st = v->st;
+    if (!st->focus || st->block < 0 || st->block >= v->n_blocks)
         return false;
-    const struct ui_block *b = &app->blocks[st->block];
+    const struct ui_block *b = &v->blocks[st->block];
     if (!ui_block_selectable(b))
         return false;
     *cell = ui_block_cell(b, st->cur_r, st->cur_c);
@@ -164,21 +165,21 @@ static void lay_out(struct panel *pn, int width, const struct ui_theme *th)
 
 /* Explain the cursor cell with as many terms listed (most) as fit body
  * lines (at least 3; the panel scrolls when even those do not fit). */
-static bool build(const struct ui_app *app, int width, int body, int most, struct panel *pn)
+static bool build(const struct ui_explain_view *v, int width, int body, int most, struct panel *pn)
 {
     struct mha_cell cell;
-    if (!cursor_cell(app, &cell))
+    if (!cursor_cell(v, &cell))
         return false;
     for (int max_terms = most;;) {
         struct mha_explain_options opt = {
-            .ascii = !app->th.utf8,
-            .generated = app->st.generated,
-            .model = !app->st.generated && !app->st.baseline && app->st.load_model,
+            .ascii = !v->th->utf8,
+            .generated = v->st->generated,
+            .model = !v->st->generated && !v->st->baseline && v->st->load_model,
             .max_terms = max_terms,
         };
-        if (mha_explain_cell(app->st.ex, app->st.tr, &cell, &opt, &pn->e, NULL) != 0)
+        if (mha_explain_cell(v->st->ex, v->st->tr, &cell, &opt, &pn->e, NULL) != 0)
             return false;
-        lay_out(pn, width, &app->th);
+        lay_out(pn, width, v->th);
         if (pn->p.n <= body || max_terms <= 3 || pn->e.n_terms == 0)
             return true;
         max_terms = (pn->e.n_terms < max_terms ? pn->e.n_terms : max_terms) - 1;
@@ -191,33 +192,33 @@ static struct panel *the_panel(void)
     return &pn;
 }
 
-int ui_explain_panel_lines(const struct ui_app *app, int width)
+int ui_explain_panel_lines(const struct ui_explain_view *v, int width)
 {
     struct panel *pn = the_panel();
-    if (!build(app, width - 2, 1 << 20, 12, pn))
+    if (!build(v, width - 2, 1 << 20, 12, pn))
         return 3;
     return 1 + pn->p.n;
 }
 
-int ui_explain_panel_max_scroll(const struct ui_app *app, int width, int height)
+int ui_explain_panel_max_scroll(const struct ui_explain_view *v, int width, int height)
 {
     struct panel *pn = the_panel();
-    if (!build(app, width - 2, height - 1, 24, pn))
+    if (!build(v, width - 2, height - 1, 24, pn))
         return 0;
     return ui_pane_text_max_scroll(&pn->p, height - 1);
 }
 
-void ui_explain_panel_draw(WINDOW *win, const struct ui_app *app, int width, int height)
+void ui_explain_panel_draw(WINDOW *win, const struct ui_explain_view *v, int width, int height)
 {
     struct panel *pn = the_panel();
-    const struct ui_theme *th = &app->th;
-    if (!build(app, width - 2, height - 1, 24, pn)) {
+    const struct ui_theme *th = v->th;
+    if (!build(v, width - 2, height - 1, 24, pn)) {
         ui_pane_title(win, "Explain", width, th);
         ui_put(win, 1, 1, "No number under the cursor.", width - 2, 0, th->utf8);
         return;
     }
     ui_pane_title(win, "Explain this number", width, th);
-    ui_pane_text_draw(win, 1, height - 1, width - 2, &pn->p, app->st.side_scroll, th);
+    ui_pane_text_draw(win, 1, height - 1, width - 2, &pn->p, v->st->side_scroll, th);
     if (1 + pn->p.n < height - 1)
         ui_put(win, height - 1, 1, "Esc closes · arrows move to another number", width - 2,
                ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);

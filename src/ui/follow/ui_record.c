@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ui/modes/ui_app.h"
+#include "ui/follow/ui_stream.h"
 #include "io/rec_stream.h"
 #include "io/rec_state.h"
 #include "io/safe_file.h"
@@ -149,7 +150,7 @@ void ui_record_status(const struct ui_app *app, char *buf, size_t n)
     snprintf(buf + len, n - len, "%srecording stopped", len ? " · " : "");
 }
 
-void ui_record_begin(struct ui_app *app)
+bool ui_record_begin(struct ui_app *app)
 {
     if (app->record) {
         struct rec_start empty = {0};
@@ -172,11 +173,9 @@ void ui_record_begin(struct ui_app *app)
                  app->follow ? "teacher" : "recording", app->stream_note);
     const struct recording *rec = app->replay.rec;
     if (!rec) {
-        if (note[0]) {
+        if (note[0])
             ui_state_say(&app->st, false, "%s", note);
-            ui_app_reflow(app, LINES, COLS); /* the message line may need more lines */
-        }
-        return;
+        return note[0] != '\0';
     }
     char size[160] = "";
     if (rec->start.rows > 0 && (rec->start.rows != LINES || rec->start.cols != COLS))
@@ -185,6 +184,7 @@ void ui_record_begin(struct ui_app *app)
                  rec->start.cols, rec->start.rows, COLS, LINES);
     if (size[0] || rec->warning[0] || note[0]) {
         ui_state_say(&app->st, rec->warning[0] != '\0', "%s%s%s", note, size, rec->warning);
-        ui_app_reflow(app, LINES, COLS);
+        return true;
     }
+    return false;
 }

@@ -4,6 +4,9 @@
 #include "ui/modes/ui_mode_panes.h"
 
 #include "ui/modes/ui_app.h"
+#include "ui/panes/ui_panes.h"
+#include "ui/train/ui_train.h"
+#include "ui/panes/ui_lesson_menu.h"
 #include "ui/modes/ui_keymaps.h"
 #include "ui/state/ui_keymap.h"
 #include "ui/state/ui_lesson.h"

@@ -6,6 +6,9 @@
 
 #include "engine/stages.h"
 #include "ui/modes/ui_app.h"
+#include "ui/panes/ui_panes.h"
+#include "ui/train/ui_train.h"
+#include "ui/follow/ui_stream.h"
 #include "ui/draw/ui_text.h"
 #include "ui/modes/ui_keymaps.h"
 #include "ui/state/ui_keymap.h"

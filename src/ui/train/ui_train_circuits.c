@@ -11,7 +11,7 @@
 
 #include "train/train_circuits.h"
 #include "train/trun.h"
-#include "ui/modes/ui_train_circuits.h"
+#include "ui/train/ui_train_circuits.h"
 #include "ui/draw/ui_text.h"
 #include "ui/draw/ui_theme.h"
 #include "ui/draw/ui_widget.h"

@@ -6,7 +6,8 @@
 
 #include "ui/draw/ui_text.h"
 #include "ui/modes/ui_app.h"
-#include "ui/modes/ui_cmd.h"
+#include "ui/panes/ui_panes.h"
+#include "ui/commands/ui_cmd.h"
 #include "ui/modes/ui_keymaps.h"
 #include "ui/state/ui_keys.h"
 #include "ui/state/ui_words.h"
