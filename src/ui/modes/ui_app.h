@@ -62,7 +62,20 @@ struct ui_app {
     bool record_state_written;           /* the first state line was written */
     int follow_state;                    /* the teacher's next state to apply (follow) */
     int replay_state;                    /* the recording's next state to apply (replay) */
-    void (*record_started)(void *ctx);   /* the caller's: the start lines are written */
+    /* the training run's snapshots (ui_watch.c): what the last written had
+     * (recording), the next to apply and the one whose parameters the
+     * screen's run has, + 1 (following, replaying) */
+    struct ui_snap_out {
+        unsigned serial; /* the run (trun's serial) */
+        long losses[4], step[4];
+        int evals[4];
+        double t;
+        long scrub;
+        bool paused, done, any;
+    } snap_out;
+    int follow_snap, replay_snap;
+    int snap_kept[4];
+    void (*record_started)(void *ctx); /* the caller's: the start lines are written */
     void *record_ctx;
 
     /* following a teacher's recording as it grows (--follow; ui_follow.c) */
@@ -173,6 +186,26 @@ int ui_bar_stage_at(const struct ui_app *app, int x);
 void ui_app_feed(struct ui_app *app, int key, bool is_char);
 struct rec_event;
 void ui_app_play_event(struct ui_app *app, const struct rec_event *e);
+
+/* The teacher's training run in snapshots (ui_watch.c).  Recording: the
+ * run's new steps, evaluations and model (at most every REC_SNAP_EVERY
+ * seconds, and at once when it pauses or stops), the checkpoint scrubbed
+ * to, before the state line that names them. */
+void ui_record_snaps(struct ui_app *app);
+/* The run on screen is the teacher's, watched (a follower who has not
+ * detached, a replay, of a recording with snapshots). */
+bool ui_train_watching(const struct ui_app *app);
+/* The snapshots of rec after the events played so far and at or before
+ * ms on the session clock, from *next on, into the screen's run (the
+ * model from the last of each pane only: the stale ones are skipped).
+ * True when anything changed. */
+bool ui_watch_apply(struct ui_app *app, const struct recording *rec, int *next, int played,
+                    long ms);
+/* The training run's part of the teacher's state (a follower, a replay):
+ * its pause and the checkpoint shown. */
+void ui_watch_state(struct ui_app *app, const struct rec_state *s);
+/* The message line on the checkpoint shown, or the live model (ui_train_keys.c). */
+void ui_train_scrub_message(struct ui_app *app);
 
 /* Following (ui_follow.c; the teacher's keys are applied in app/ui_follow.h):
  * the status words. */

@@ -124,6 +124,7 @@ bool ui_train_timers(struct ui_app *app, long ms, bool all)
     if (all && !exact) /* keys first: the ticks due catch up after the key, within a budget */
         return false;
     t->interrupt = app->keys_waiting;
+    t->watch = ui_train_watching(app); /* the teacher's run: snapshots bring its steps */
     const bool changed = trun_catch_up(t, ms, exact, all ? 0 : 20);
     if (changed && t->follow_gen == app->st.ex_gen) /* trained, or a checkpoint measured */
         ui_train_sync_example(app);
