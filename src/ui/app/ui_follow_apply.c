@@ -59,7 +59,7 @@ bool ui_follow_tick(struct ui_app *app, double now)
     app->follow_quiet = quiet;
     if (app->detached)
         return changed;
-    const int states_before = app->follow_state;
+    const int states_before = app->follow_state, snaps_before = app->follow_snap;
     ui_teacher_state(app, &f->s.rec, &app->follow_state, app->follow_next); /* before a key */
     for (int n = 0; app->follow_next < f->s.rec.n && n < CATCH_UP_EVENTS; n++) {
         apply(app, &f->s.rec.events[app->follow_next++]);
@@ -67,7 +67,7 @@ bool ui_follow_tick(struct ui_app *app, double now)
         ui_teacher_state(app, &f->s.rec, &app->follow_state, app->follow_next);
         changed = true;
     }
-    changed = changed || app->follow_state != states_before;
+    changed = changed || app->follow_state != states_before || app->follow_snap != snaps_before;
     /* between the teacher's keys the training runs to the teacher's clock
      * (ui_train_session_ms gives it), with the loop's other timers */
     if ((int)f->state != was) {
