@@ -155,6 +155,12 @@ static int jobs_line(FILE *out, const struct rec_snap *s)
     return fprintf(out, "%s\n", line) < 0 ? -1 : 0;
 }
 
+static bool has_roles(const struct rec_snap *s)
+{
+    return s->roles_heads > 0 && s->roles_per > 0 && s->roles_heads <= REC_SNAP_HEADS &&
+           s->roles_per <= REC_SNAP_ROLE_VALUES;
+}
+
 int rec_snap_write(FILE *out, const struct rec_snap *s)
 {
     char acc[REC_SNAP_OUTPUTS * 20];
@@ -162,9 +168,10 @@ int rec_snap_write(FILE *out, const struct rec_snap *s)
     floats_text(acc, sizeof acc, s->acc, n_out);
     if (fprintf(out,
                 "%sbegin t=%.3f pane=%d kind=%s step=%ld stop=%d pace=%d params=%zu loss=%.9g "
-                "acc=%s\n",
+                "acc=%s losses=%ld evals=%d jobs=%d roles=%d\n",
                 REC_SNAP_PREFIX, s->t, s->pane, s->kind == REC_SNAP_CKPT ? "ckpt" : "live", s->step,
-                s->stop, s->pace, s->n_params, (double)s->loss, acc) < 0)
+                s->stop, s->pace, s->n_params, (double)s->loss, acc, s->n_loss, s->n_evals,
+                s->jobs_valid ? 1 : 0, has_roles(s) ? 1 : 0) < 0)
         return -1;
     char head[48];
     for (long i = 0; i < s->n_loss; i += REC_SNAP_CHUNK) {
@@ -182,8 +189,7 @@ int rec_snap_write(FILE *out, const struct rec_snap *s)
     }
     if (s->jobs_valid && jobs_line(out, s) != 0)
         return -1;
-    if (s->roles_heads > 0 && s->roles_per > 0 && s->roles_heads <= REC_SNAP_HEADS &&
-        s->roles_per <= REC_SNAP_ROLE_VALUES) {
+    if (has_roles(s)) {
         char line[REC_SNAP_LINE];
         floats_text(line, sizeof line, s->roles, s->roles_heads * s->roles_per);
         if (fprintf(out, "%sroles %d %d %s\n", REC_SNAP_PREFIX, s->roles_heads, s->roles_per,
@@ -289,6 +295,14 @@ static bool begin(struct rec_snap_reader *rd, char **w, int n)
             const char *p = v;
             if (!one_float(&p, &s->loss) || *p)
                 return false;
+        } else if (!strcmp(w[i], "losses") && whole(v, 0, REC_SNAP_MAX_LOSSES, &k)) {
+            rd->want_losses = (long)k;
+        } else if (!strcmp(w[i], "evals") && whole(v, 0, REC_SNAP_MAX_EVALS, &k)) {
+            rd->want_evals = (int)k;
+        } else if (!strcmp(w[i], "jobs") && whole(v, 0, 1, &k)) {
+            rd->want_jobs = k == 1;
+        } else if (!strcmp(w[i], "roles") && whole(v, 0, 1, &k)) {
+            rd->want_roles = k == 1;
         } else if (!strcmp(w[i], "acc")) {
             const int k2 = float_list(v, s->acc, -1, REC_SNAP_OUTPUTS);
             if (k2 < 0)
@@ -296,7 +310,9 @@ static bool begin(struct rec_snap_reader *rd, char **w, int n)
             s->n_outputs = k2;
         } /* a name a later build adds is skipped; a known one that does not read fails */
         else if (!strcmp(w[i], "pane") || !strcmp(w[i], "kind") || !strcmp(w[i], "step") ||
-                 !strcmp(w[i], "stop") || !strcmp(w[i], "pace") || !strcmp(w[i], "params"))
+                 !strcmp(w[i], "stop") || !strcmp(w[i], "pace") || !strcmp(w[i], "params") ||
+                 !strcmp(w[i], "losses") || !strcmp(w[i], "evals") || !strcmp(w[i], "jobs") ||
+                 !strcmp(w[i], "roles"))
             return false;
     }
     if (!have_params || !have_step)
@@ -372,7 +388,8 @@ static bool jobs(struct rec_snap_reader *rd, char **w, int n)
 {
     struct rec_snap *s = &rd->s;
     long long heads, jobs;
-    if (n != 6 || !whole(w[1], 1, REC_SNAP_HEADS, &heads) || !whole(w[2], 1, REC_SNAP_JOBS, &jobs))
+    if (n != 6 || s->jobs_valid || !whole(w[1], 1, REC_SNAP_HEADS, &heads) ||
+        !whole(w[2], 1, REC_SNAP_JOBS, &jobs))
         return false;
     s->jobs_heads = (int)heads;
     s->n_jobs = (int)jobs;
@@ -403,7 +420,7 @@ static bool roles(struct rec_snap_reader *rd, char **w, int n)
 {
     struct rec_snap *s = &rd->s;
     long long heads, per;
-    if (n != 4 || !whole(w[1], 1, REC_SNAP_HEADS, &heads) ||
+    if (n != 4 || s->roles_heads > 0 || !whole(w[1], 1, REC_SNAP_HEADS, &heads) ||
         !whole(w[2], 1, REC_SNAP_ROLE_VALUES, &per) ||
         float_list(w[3], s->roles, (int)(heads * per), REC_SNAP_HEADS * REC_SNAP_ROLE_VALUES) < 0)
         return false;
@@ -427,10 +444,13 @@ static bool params_chunk(struct rec_snap_reader *rd, char **w, int n)
     return true;
 }
 
-/* A snapshot whose end came: whole when every parameter came. */
+/* A snapshot whose end came: whole when every part it announced came. */
 static bool end(const struct rec_snap_reader *rd)
 {
-    return rd->got_params == rd->s.n_params;
+    const struct rec_snap *s = &rd->s;
+    return rd->got_params == s->n_params && s->n_loss == rd->want_losses &&
+           s->n_evals == rd->want_evals && s->jobs_valid == rd->want_jobs &&
+           (s->roles_heads > 0) == rd->want_roles;
 }
 
 static void drop(struct rec_snap_reader *rd)

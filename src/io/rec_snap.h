@@ -8,7 +8,8 @@
  *   # snap on                                 once, before the first key: the
  *                                             teacher's runs come in snapshots
  *   # snap begin t=12.345 pane=0 kind=live step=650 stop=0 pace=145 params=17251
- *         loss=1.29 acc=0.59                  (one line)
+ *         loss=1.29 acc=0.59 losses=50 evals=1 jobs=1 roles=1     (one line:
+ *                                             the parts that follow, counted)
  *   # snap loss 600 <base64>                  the training loss of steps 601...,
  *                                             little-endian float32
  *   # snap eval 650 1.29 1.38 0.59            step, training loss, held-out loss,
@@ -105,6 +106,9 @@ struct rec_snap_reader {
     bool open; /* a begin line came */
     struct rec_snap s;
     size_t got_params; /* floats of the parameters read so far */
+    long want_losses;  /* what its begin line announced */
+    int want_evals;
+    bool want_jobs, want_roles;
     long loss_cap;
     int eval_cap;
 };

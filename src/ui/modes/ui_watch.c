@@ -278,7 +278,7 @@ bool ui_watch_apply(struct ui_app *app, const struct recording *rec, int *next, 
         if (s->kind == REC_SNAP_CKPT) {
             struct trun_mark m;
             mark_of(s, &m);
-            trun_watch_checkpoint(t, s->pane, s->params, s->n_params, &m);
+            changed = trun_watch_checkpoint(t, s->pane, s->params, s->n_params, &m) == 0 || changed;
             continue;
         }
         if (s->n_loss > 0)
