@@ -6,7 +6,7 @@
 # lesson 7, and the teacher training first-prev and sentences.  The runs
 # are given --steps 100000 so that neither stops within the measure (first-
 # prev at its default 120 steps a second; sentences slowed with one '<' to
-# 500, twice its default pace of 250).  Lag is the teacher's training step
+# 500, the pace of its default run).  Lag is the teacher's training step
 # minus a follower's, over the teacher's steps a second, sampled on a few
 # followers; the teacher's pace is also measured alone.  The load average
 # is printed before and after: other work on the machine shows there.
