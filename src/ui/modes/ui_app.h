@@ -191,7 +191,7 @@ void ui_app_play_event(struct ui_app *app, const struct rec_event *e);
  * run's new steps, evaluations and model (at most every REC_SNAP_EVERY
  * seconds, and at once when it pauses or stops), the checkpoint scrubbed
  * to, before the state line that names them. */
-void ui_record_snaps(struct ui_app *app);
+int ui_record_snaps(struct ui_app *app); /* 0, or -1 on a write error (errno) */
 /* The run on screen is the teacher's, watched (a follower who has not
  * detached, a replay, of a recording with snapshots). */
 bool ui_train_watching(const struct ui_app *app);

@@ -96,9 +96,10 @@ void ui_record_state(struct ui_app *app)
 {
     if (!app->record)
         return;
-    ui_record_snaps(app); /* the run's figures before the state line that names its step */
-    if (!app->record)
+    if (ui_record_snaps(app) != 0) { /* the run's figures before the state line naming its step */
+        stopped(app, errno);
         return;
+    }
     struct rec_state now;
     state_now(app, &now);
     if (app->record_state_written && rec_state_same(&now, &app->record_state))
@@ -124,7 +125,10 @@ void ui_record_tick(struct ui_app *app, double now)
 void ui_record_end(struct ui_app *app)
 {
     app->snap_out.t = -1e9; /* the run as it ended, however soon after the last */
-    ui_record_snaps(app);
+    if (ui_record_snaps(app) != 0) {
+        stopped(app, errno);
+        return;
+    }
     if (app->record && rec_write_end(app->record) != 0)
         stopped(app, errno);
 }

@@ -167,11 +167,11 @@ static int write_ckpt(struct ui_app *app, struct trun *t, int i, double at)
     return rec_snap_write(app->record, &s);
 }
 
-void ui_record_snaps(struct ui_app *app)
+int ui_record_snaps(struct ui_app *app)
 {
     struct trun *t = app->train;
     if (!app->record || !t)
-        return;
+        return 0;
     struct ui_snap_out *w = &app->snap_out;
     const double at = (double)app->train_clock_ms / 1000.0;
     if (w->serial != t->serial) { /* another run (or the same again): from its start */
@@ -193,7 +193,7 @@ void ui_record_snaps(struct ui_app *app)
     if (moved && (now || at - w->t >= REC_SNAP_EVERY || at < w->t)) {
         for (int i = 0; i < t->n_panes; i++)
             if (write_live(app, t, i, at) != 0)
-                return; /* the state line's write says so */
+                return -1;
         w->t = at;
         w->any = true;
     }
@@ -202,9 +202,10 @@ void ui_record_snaps(struct ui_app *app)
     if (t->scrub >= 0 && t->scrub != w->scrub) {
         for (int i = 0; i < t->n_panes; i++)
             if (write_ckpt(app, t, i, at) != 0)
-                return;
+                return -1;
     }
     w->scrub = t->scrub;
+    return 0;
 }
 
 /* ---- the follower's side -------------------------------------------------------------- */
