@@ -69,7 +69,9 @@ enum rec_key {
 #define REC_MAX_SECONDS (24.0 * 3600.0)
 /* A recording is read no further than this (100000 keys with a state line
  * each fit in under half of it): reading stops at the first bad line, a line holding a NUL byte,
- * or the line this many bytes fall in, and the message names that line. */
+ * or the line this many bytes fall in, and the message names that line.  The
+ * bytes of training snapshots (rec_snap.h) after their "# snap " count
+ * against REC_MAX_SNAP_BYTES instead. */
 #define REC_MAX_BYTES ((size_t)8 << 20)
 
 struct rec_event {
@@ -130,13 +132,13 @@ void rec_free(struct recording *r);
 /* Reading a recording a line at a time (what rec_parse and a followed
  * stream share): out gathers the version, the start and the events. */
 struct rec_reader {
-    struct recording *out; /* the caller's, zeroed before the first line */
-    int cap;               /* events allocated in out */
-    int line;              /* lines read */
-    bool header;           /* the first line was read */
-    double last;           /* the time of the last event */
-    int state_cap;         /* states allocated in out */
-    int snap_cap;          /* snapshots allocated in out */
+    struct recording *out;       /* the caller's, zeroed before the first line */
+    int cap;                     /* events allocated in out */
+    int line;                    /* lines read */
+    bool header;                 /* the first line was read */
+    double last;                 /* the time of the last event */
+    int state_cap;               /* states allocated in out */
+    int snap_cap;                /* snapshots allocated in out */
     struct rec_snap_reader snap; /* the snapshot being read */
 };
 /* One line s (without its newline; changed in place): 1 when it was an

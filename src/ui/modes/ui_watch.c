@@ -40,9 +40,15 @@ static bool kind_ok(float k)
     return k >= (float)TRAIN_HEAD_NONE && k <= (float)TRAIN_HEAD_INDUCTION && k == floorf(k);
 }
 
+/* A count of rows as a snapshot carries it (a float: whole, in range). */
+static bool rows_ok(float n)
+{
+    return n >= 0.0f && n <= 1e9f && n == floorf(n);
+}
+
 static bool role_get(const float *v, struct train_head_stats *r)
 {
-    if (!kind_ok(v[9]) || !kind_ok(v[11]))
+    if (!kind_ok(v[9]) || !kind_ok(v[11]) || !rows_ok(v[3]) || !rows_ok(v[5]) || !rows_ok(v[7]))
         return false;
     *r = (struct train_head_stats){.first = v[0],
                                    .prev = v[1],
