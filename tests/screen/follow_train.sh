@@ -86,6 +86,7 @@ T kill-session -t c
 T send-keys -t teach Space # to its end
 wait_in teach "· stopped" 60
 same_header a b
+wait_in a "Stopped at step $(tstep teach)" 3 # and says why, as the teacher's does
 t1=$(cpu_of "$tp")
 a1=$(cpu_of "$ap")
 # a follower that trained would spend about what the teacher spends

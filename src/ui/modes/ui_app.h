@@ -204,6 +204,8 @@ bool ui_watch_apply(struct ui_app *app, const struct recording *rec, int *next, 
 /* The training run's part of the teacher's state (a follower, a replay):
  * its pause and the checkpoint shown. */
 void ui_watch_state(struct ui_app *app, const struct rec_state *s);
+/* The message line when every run stopped: when and why (ui_train_app.c). */
+void ui_train_stopped_say(struct ui_app *app);
 /* The message line on the checkpoint shown, or the live model (ui_train_keys.c). */
 void ui_train_scrub_message(struct ui_app *app);
 

@@ -275,6 +275,7 @@ bool ui_watch_apply(struct ui_app *app, const struct recording *rec, int *next, 
             rec->snaps[i].pane < TRUN_MAX_PANES)
             last[rec->snaps[i].pane] = i;
     struct trun *t = app->train;
+    const bool was_done = t && trun_done(t);
     /* a follower's own copy of the stream: a model once superseded is freed */
     struct recording *own = app->follow && rec == &app->follow->s.rec ? &app->follow->s.rec : NULL;
     bool changed = false;
@@ -307,6 +308,8 @@ bool ui_watch_apply(struct ui_app *app, const struct recording *rec, int *next, 
     *next = end;
     if (changed && t && t->follow_gen == app->st.ex_gen)
         ui_train_sync_example(app);
+    if (t && !was_done && trun_done(t)) /* said as the teacher's screen says it */
+        ui_train_stopped_say(app);
     return changed;
 }
 
