@@ -732,9 +732,7 @@ void trun_scrub_to(struct trun *t, long step)
 
 void trun_scrub_first(struct trun *t)
 {
-    t->paused = true;
-    t->scrub = 0;
-    load_checkpoints(t, 0);
+    trun_scrub_to(t, 0);
 }
 
 const struct train_model *trun_pane_model(const struct trun_pane *p, long scrub)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # follow_train.sh - a class watches the teacher's training, not re-running
 # it: the teacher at 100x30 trains sentences while recording; followers at
-# 80x24 (the file) and 70x22 (a pipe, as over ssh) show the teacher's
+# 80x24 and 120x40 (the file) and 70x22 (a pipe, as over ssh) show the teacher's
 # training step when the teacher pauses, steps once, scrubs to a checkpoint
 # and back, and when the run stops; a follower's explorer spends a small
 # part of the teacher's CPU time (it trains nothing: the snapshots in the
@@ -44,8 +44,9 @@ T send-keys -t teach Space # paused while the class joins
 wait_in teach "· paused"
 session a 80 24 "$EXEQ --follow class.rec"
 session b 70 22 "tail -c +1 -f class.rec | $EXEQ --follow -"
-for s in a b; do wait_in "$s" "following the teacher"; done
-same_header a b
+session w 120 40 "$EXEQ --follow class.rec"
+for s in a b w; do wait_in "$s" "following the teacher"; done
+same_header a b w
 tp=$(pid_of teach)
 ap=$(pid_of a)
 [ -n "$tp" ] && [ -n "$ap" ] || fail "no explorer in the teacher's or a student's terminal"
@@ -56,17 +57,17 @@ T send-keys -t teach Space # trains on
 sleep 1
 T send-keys -t teach Space # a pause mid-run: the same step everywhere
 wait_in teach "· paused"
-same_header a b
+same_header a b w
 T send-keys -t teach n
 sleep 0.3
-same_header a b
+same_header a b w
 T send-keys -t teach Left # a checkpoint: the same one everywhere
 wait_in teach "· checkpoint"
-same_header a b
+same_header a b w
 wait_in a "Checkpoint at step $(tstep teach)" 3
 T send-keys -t teach G
 wait_in teach "The model as it is now"
-same_header a b
+same_header a b w
 
 # a student who goes their own way at the pause trains on from there
 session c 80 24 "$EXEQ --follow class.rec"
@@ -85,7 +86,7 @@ T kill-session -t c
 
 T send-keys -t teach Space # to its end
 wait_in teach "· stopped" 60
-same_header a b
+same_header a b w
 wait_in a "Stopped at step $(tstep teach)" 3 # and says why, as the teacher's does
 t1=$(cpu_of "$tp")
 a1=$(cpu_of "$ap")
@@ -102,7 +103,7 @@ T send-keys -t teach q
 wait_in teach "Stop recording and quit?" 3
 T send-keys -t teach q
 wait_in teach EXPLORER-EXITED
-for s in a b; do wait_in "$s" "the teacher's session ended" 3; done
+for s in a b w; do wait_in "$s" "the teacher's session ended" 3; done
 [ "$(header a)" = "$last" ] || fail "a shows \"$(header a)\" after the end, not \"$last\""
 pass
 
