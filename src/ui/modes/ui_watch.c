@@ -122,8 +122,8 @@ static int write_live(struct ui_app *app, struct trun *t, int i, double at)
     }
     struct trun_mark m;
     memset(&m, 0, sizeof m);
-    m.jobs_valid = p->jobs_valid;
-    if (p->jobs_valid) {
+    m.jobs_valid = p->jobs_valid && heads <= TRUN_MARK_HEADS; /* measured only then */
+    if (m.jobs_valid) {
         memcpy(m.jobs, p->jobs, (size_t)heads * sizeof m.jobs[0]);
         for (int hd = 0; hd < heads && hd < TRUN_MARK_HEADS; hd++)
             memcpy(m.knocked[hd], p->knocked[hd], sizeof m.knocked[hd]);
