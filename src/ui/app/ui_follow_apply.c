@@ -15,7 +15,7 @@
 #include "io/rec_stream.h"
 #include "ui/app/ui_modes.h"
 #include "ui/modes/ui_keymaps.h"
-#include "train/trun_ring.h"
+#include "train/trun.h"
 
 /* The teacher's events at most applied between two looks at the keys:
  * a late joiner catches up in pieces the keyboard can interrupt. */
@@ -86,6 +86,8 @@ static void detach(struct ui_app *app, double now)
 {
     app->detach_offset = app->follow->s.clock - (now - app->record_start);
     app->detached = true;
+    if (app->train) /* the student's run from here: the key that detached may step it */
+        app->train->watch = false;
     ui_viewer_own(app);
     ui_state_say(&app->st, false,
                  "Exploring on your own: the teacher's keys wait. F rejoins the teacher.");
