@@ -117,6 +117,9 @@ struct trun {
     bool round_open;     /* a step of every pane begun and not done: the next goes on with it */
     bool (*interrupt)(void); /* the screen's: a key waits (NULL: none), so that a step's
                                 parts stop for it between frames */
+    bool watch;              /* the teacher's run, watched (a follower, a replay): it trains
+                                nothing; snapshots bring its steps (trun_watch_*) */
+    unsigned serial;         /* another for every run built or started again */
 };
 
 /* What a training screen starts with. */
@@ -174,6 +177,8 @@ long trun_shown_step(const struct trun *t);
 void trun_scrub(struct trun *t, int dir);
 void trun_scrub_live(struct trun *t);
 void trun_scrub_first(struct trun *t);
+/* Show the checkpoint at or before step (paused), as the scrub keys do. */
+void trun_scrub_to(struct trun *t, long step);
 
 /* The model a pane shows: the live one, or (scrub >= 0) the checkpoint's
  * parameters the scrub keys loaded, with its sample forwarded. */
@@ -220,6 +225,36 @@ unsigned trun_pane_fit(const struct trun_pane *p, char *buf, size_t n);
 /* Output k's held-out accuracy at the step shown (the checkpoint's, or
  * the last evaluation's). */
 float trun_pane_accuracy(const struct trun *t, const struct trun_pane *p, int k);
+
+/* ---- a run watched, not trained (trun_watch.c) ----------------------------------------
+ *
+ * A follower of a teacher who trains, and a replay of such a recording, set
+ * watch and build the screen's run from the teacher's snapshots: the
+ * losses and evaluations in order (each evaluation goes through the same
+ * stopping rule as training's), the model at the step reached, and the
+ * checkpoints the teacher scrubbed to.  A pane or size that does not match
+ * is refused (-1) and nothing changes. */
+
+/* The training loss of steps from+1 .. from+n of pane (a step already
+ * recorded is skipped; a gap is left as no loss). */
+int trun_watch_losses(struct trun *t, int pane, long from, const float *loss, long n);
+/* An evaluation at step: the training loss then, the held-out loss and
+ * accuracy of each output. */
+int trun_watch_eval(struct trun *t, int pane, long step, float train_loss, float loss,
+                    const float *acc);
+/* The model at mark->step: its parameters (n of them), its last step's
+ * loss, the last evaluation's accuracies and a text's jobs (mark), what each
+ * head does (roles: one a head, NULL to measure them here), why it stopped
+ * (enum trun_stop) and the pace.  Kept as a checkpoint too. */
+int trun_watch_model(struct trun *t, int pane, const float *params, size_t n,
+                     const struct trun_mark *mark, const struct train_head_stats *roles, int stop,
+                     int pace);
+/* A checkpoint the teacher scrubbed to, kept among pane's. */
+int trun_watch_checkpoint(struct trun *t, int pane, const float *params, size_t n,
+                          const struct trun_mark *mark);
+/* For trun_watch.c: what follows an evaluation of p (its history, the
+ * stopping rule). */
+void trun_pane_evaluated(struct trun_pane *p);
 
 /* "1 head", "2 heads" */
 void trun_pane_title(const struct trun_pane *p, char *buf, size_t n);

@@ -16,7 +16,7 @@
 #include "ui/app/ui_modes.h"
 #include "ui/train/ui_train.h"
 #include "ui/modes/ui_keymaps.h"
-#include "train/trun_ring.h"
+#include "train/trun.h"
 
 /* The teacher's events at most applied between two looks at the keys:
  * a late joiner catches up in pieces the keyboard can interrupt. */
@@ -66,7 +66,7 @@ bool ui_follow_tick(struct ui_app *app, double now)
     app->follow_quiet = quiet;
     if (app->detached)
         return changed;
-    const int states_before = app->follow_state;
+    const int states_before = app->follow_state, snaps_before = app->follow_snap;
     ui_app_teacher_state(app, &f->s.rec, &app->follow_state, app->follow_next); /* before a key */
     for (int n = 0; app->follow_next < f->s.rec.n && n < CATCH_UP_EVENTS; n++) {
         apply(app, &f->s.rec.events[app->follow_next++]);
@@ -74,7 +74,7 @@ bool ui_follow_tick(struct ui_app *app, double now)
         ui_app_teacher_state(app, &f->s.rec, &app->follow_state, app->follow_next);
         changed = true;
     }
-    changed = changed || app->follow_state != states_before;
+    changed = changed || app->follow_state != states_before || app->follow_snap != snaps_before;
     /* between the teacher's keys the training runs to the teacher's clock
      * (ui_train_session_ms gives it), with the loop's other timers */
     if ((int)f->state != was) {
@@ -93,6 +93,8 @@ static void detach(struct ui_app *app, double now)
 {
     app->detach_offset = app->follow->s.clock - (now - app->record_start);
     app->detached = true;
+    if (app->train) /* the student's run from here: the key that detached may step it */
+        app->train->watch = false;
     ui_viewer_own(app);
     ui_state_say(&app->st, false,
                  "Exploring on your own: the teacher's keys wait. F rejoins the teacher.");

@@ -4,6 +4,7 @@
  * fed in as if typed, Ctrl-C and Ctrl-\ as a flag, and resizes. */
 #include <curses.h>
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -146,6 +147,8 @@ static bool timers(struct ui_app *app, double now)
         changed = true;
     }
     if (r->active && ui_replay_finished(r)) {
+        /* the run as the recording ended it */
+        ui_watch_apply(app, r->rec, &app->replay_snap, r->next, LONG_MAX);
         r->active = false;
         ui_viewer_own(app);
         ui_state_say(&app->st, false,
@@ -159,6 +162,12 @@ static bool timers(struct ui_app *app, double now)
     }
     if (!app->lay.too_small && !ui_autoplay_is_teachers(app) && ui_app_autoplay(app, now))
         changed = true;
+    /* the recorded run's snapshots due by now, between its keys */
+    if (r->active &&
+        ui_watch_apply(app, r->rec, &app->replay_snap, r->next, ui_train_session_ms(app, now))) {
+        ui_app_reflow(app, app->rows, app->cols);
+        changed = true;
+    }
     if (ui_train_timers(app, ui_train_session_ms(app, now), false)) {
         ui_app_reflow(app, app->rows, app->cols);
         changed = true;

@@ -166,11 +166,17 @@ static void same_lesson(struct ui_app *app, const struct rec_state *s)
 
 bool ui_teacher_state(struct ui_app *app, const struct recording *rec, int *next, int played)
 {
+    /* the training run's snapshots written before this state line: a
+     * follower takes all that came, a replay those due by the key's time */
+    const bool replay = rec == app->replay.rec;
+    const bool snapped =
+        ui_watch_apply(app, rec, replay ? &app->replay_snap : &app->follow_snap, played,
+                       replay && played > 0 ? trun_ms(rec->events[played - 1].t) : LONG_MAX);
     int i = *next;
     while (i < rec->n_states && rec->states[i].at <= played)
         i++;
     if (i == *next)
-        return false;
+        return snapped;
     *next = i;
     const struct rec_state *s = &rec->states[i - 1].s;
     same_lesson(app, s);
@@ -190,5 +196,6 @@ bool ui_teacher_state(struct ui_app *app, const struct recording *rec, int *next
     /* a --compare pane in focus (a click chose it at the teacher's size) */
     if (app->train && s->pane >= 0 && s->pane < app->train->n_panes && s->pane != app->train->focus)
         ui_train_focus(app, s->pane);
+    ui_watch_state(app, s); /* the run's pause and the checkpoint shown */
     return true;
 }

@@ -73,8 +73,17 @@ static void state_now(const struct ui_app *app, struct rec_state *s)
     s->present = app->st.present;
     s->autoplay = app->autoplay.on;
     const struct mha_example *ex = app->st.ex;
-    if (app->train)
-        s->pane = app->train->focus;
+    if (app->train) {
+        const struct trun *t = app->train;
+        s->pane = t->focus;
+        /* the step as the last snapshot gave it (a state line a tick would
+         * be too many); the pause and the checkpoint shown as they are */
+        s->train = app->snap_out.any && app->snap_out.serial == t->serial
+                       ? app->snap_out.step[0]
+                       : t->panes[0].run->model->step;
+        s->paused = t->paused;
+        s->scrub = t->scrub >= 0 ? t->scrub : REC_STATE_LIVE;
+    }
     if (ex && !app->train) { /* a training run's model is the run's */
         s->heads = ex->heads;
         s->d_model = ex->d_model;
@@ -88,6 +97,10 @@ void ui_record_state(struct ui_app *app)
 {
     if (!app->record)
         return;
+    if (ui_record_snaps(app) != 0) { /* the run's figures before the state line naming its step */
+        stopped(app, errno);
+        return;
+    }
     struct rec_state now;
     state_now(app, &now);
     if (app->record_state_written && rec_state_same(&now, &app->record_state))
@@ -112,6 +125,11 @@ void ui_record_tick(struct ui_app *app, double now)
 
 void ui_record_end(struct ui_app *app)
 {
+    app->snap_out.t = -1e9; /* the run as it ended, however soon after the last */
+    if (ui_record_snaps(app) != 0) {
+        stopped(app, errno);
+        return;
+    }
     if (app->record && rec_write_end(app->record) != 0)
         stopped(app, errno);
 }
@@ -159,7 +177,8 @@ bool ui_record_begin(struct ui_app *app)
         start->rows = LINES;
         start->cols = COLS;
         /* the mark says the start lines are whole: a follower may open now */
-        if (rec_write_start(app->record, start) != 0 || rec_write_mark(app->record, 0.0) != 0)
+        if (rec_write_start(app->record, start) != 0 || rec_snap_write_on(app->record) != 0 ||
+            rec_write_mark(app->record, 0.0) != 0)
             stopped(app, errno);
         else if (app->record_started)
             app->record_started(app->record_ctx);

@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 struct recording;
+struct rec_state;
 
 struct ui_app;
 struct ui_state;
@@ -71,6 +72,24 @@ void ui_record_end(struct ui_app *app);
  * (y, x) stands for. */
 MEVENT ui_record_mouse_event(int key, int y, int x);
 void ui_record_status(const struct ui_app *app, char *buf, size_t n);
+
+/* The teacher's training run in snapshots (ui_watch.c).  Recording: the
+ * run's new steps, evaluations and model (at most every REC_SNAP_EVERY
+ * seconds, and at once when it pauses or stops), the checkpoint scrubbed
+ * to, before the state line that names them. */
+int ui_record_snaps(struct ui_app *app); /* 0, or -1 on a write error (errno) */
+/* The run on screen is the teacher's, watched (a follower who has not
+ * detached, a replay, of a recording with snapshots). */
+bool ui_train_watching(const struct ui_app *app);
+/* The snapshots of rec after the events played so far and at or before
+ * ms on the session clock, from *next on, into the screen's run (the
+ * model from the last of each pane only: the stale ones are skipped).
+ * True when anything changed. */
+bool ui_watch_apply(struct ui_app *app, const struct recording *rec, int *next, int played,
+                    long ms);
+/* The training run's part of the teacher's state (a follower, a replay):
+ * its pause and the checkpoint shown. */
+void ui_watch_state(struct ui_app *app, const struct rec_state *s);
 
 /* :class - the students' command for this session (ui_follow.c). */
 int ui_cmd_class(struct ui_state *st, struct ui_app *app, const char *arg);

@@ -62,7 +62,20 @@ struct ui_app {
     bool record_state_written;           /* the first state line was written */
     int follow_state;                    /* the teacher's next state to apply (follow) */
     int replay_state;                    /* the recording's next state to apply (replay) */
-    void (*record_started)(void *ctx);   /* the caller's: the start lines are written */
+    /* the training run's snapshots (ui_watch.c): what the last written had
+     * (recording), the next to apply and the one whose parameters the
+     * screen's run has, + 1 (following, replaying) */
+    struct ui_snap_out {
+        unsigned serial; /* the run (trun's serial) */
+        long losses[4], step[4];
+        int evals[4];
+        double t;
+        long scrub;
+        bool paused, done, any;
+    } snap_out;
+    int follow_snap, replay_snap;
+    int snap_kept[4];
+    void (*record_started)(void *ctx); /* the caller's: the start lines are written */
     void *record_ctx;
 
     /* following a teacher's recording as it grows (--follow; ui_follow.c) */

@@ -102,6 +102,11 @@ int ui_train_save_on_leave(struct ui_app *app, int status);
  * heads' heatmaps) to out (ui_train_export.c).  0, or -1 on a write error. */
 int ui_train_svg_write(FILE *out, const struct trun *t);
 
+/* The message line when every run stopped: when and why (ui_train_app.c). */
+void ui_train_stopped_say(struct ui_app *app);
+/* The message line on the checkpoint shown, or the live model (ui_train_keys.c). */
+void ui_train_scrub_message(struct ui_app *app);
+
 /* :save [FILE] - the trained model shown to a model file (ui_train_save.c). */
 int ui_cmd_save(struct ui_state *st, struct ui_app *app, const char *arg);
 

@@ -127,22 +127,30 @@ bool ui_train_timers(struct ui_app *app, long ms, bool all)
     if (all && !exact) /* keys first: the ticks due catch up after the key, within a budget */
         return false;
     t->interrupt = app->keys_waiting;
+    t->watch = ui_train_watching(app); /* the teacher's run: snapshots bring its steps */
     const bool changed = trun_catch_up(t, ms, exact, all ? 0 : 20);
     if (changed && t->follow_gen == app->st.ex_gen) /* trained, or a checkpoint measured */
         ui_train_sync_example(app);
-    if (!was_done && trun_done(t) && t->shown) {
-        char why[256];
-        trun_stop_text(&t->panes[0], why, sizeof why);
-        if (app->les.l && ui_quiz_asking(&app->les.quiz)) /* its figures wait for the answer */
-            ui_state_say(&app->st, false,
-                         "Training stopped; its figures show once the checkpoint is answered.");
-        else
-            ui_state_say(&app->st, false, "%s",
-                         t->n_panes > 1 ? "Every run stopped (each pane says when and why); ← → "
-                                          "scrub back, r trains again with a new seed."
-                                        : why);
-    }
+    if (!was_done && trun_done(t))
+        ui_train_stopped_say(app);
     return changed;
+}
+
+void ui_train_stopped_say(struct ui_app *app)
+{
+    const struct trun *t = app->train;
+    if (!t->shown)
+        return;
+    char why[256];
+    trun_stop_text(&t->panes[0], why, sizeof why);
+    if (app->les.l && ui_quiz_asking(&app->les.quiz)) /* its figures wait for the answer */
+        ui_state_say(&app->st, false,
+                     "Training stopped; its figures show once the checkpoint is answered.");
+    else
+        ui_state_say(&app->st, false, "%s",
+                     t->n_panes > 1 ? "Every run stopped (each pane says when and why); ← → "
+                                      "scrub back, r trains again with a new seed."
+                                    : why);
 }
 
 /* ---- where it sits in the explorer -------------------------------------------------- */

@@ -194,7 +194,7 @@ static const char *pause_keys(const struct ui_app *app)
     return app->les.l ? "p" : "Space";
 }
 
-static void scrub_message(struct ui_app *app)
+void ui_train_scrub_message(struct ui_app *app)
 {
     struct trun *t = app->train;
     if (t->scrub < 0) {
@@ -305,15 +305,15 @@ bool ui_train_key(struct ui_app *app, int key, bool is_char)
     case TACT_BACK:
     case TACT_FORWARD:
         trun_scrub(t, b->action == TACT_BACK ? -1 : +1);
-        scrub_message(app);
+        ui_train_scrub_message(app);
         break;
     case TACT_FIRST:
         trun_scrub_first(t);
-        scrub_message(app);
+        ui_train_scrub_message(app);
         break;
     case TACT_LIVE:
         trun_scrub_live(t);
-        scrub_message(app);
+        ui_train_scrub_message(app);
         break;
     case TACT_STAGE:
         to_stage(app, key - '0');
