@@ -102,9 +102,10 @@ int ui_cmd_load(struct ui_state *st, struct ui_app *app, const char *arg)
         const bool has_ext = len > 5 && strcmp(arg + len - 5, ".json") == 0;
         char did[PATH_MAX + 32];
         snprintf(did, sizeof did, "loaded the file %s", arg);
-        if (strchr(arg, '/') || arg[0] == '~' || arg[0] == '.' || !assets_of(app) ||
-            snprintf(path, sizeof path, "%s/examples/%s%s", assets_of(app), arg,
-                     has_ext ? "" : ".json") >= (int)sizeof path ||
+        const char *assets = assets_of(app);
+        if (strchr(arg, '/') || arg[0] == '~' || arg[0] == '.' || !assets ||
+            snprintf(path, sizeof path, "%s/examples/%s%s", assets, arg, has_ext ? "" : ".json") >=
+                (int)sizeof path ||
             access(path, R_OK) != 0) {
             ui_stream_refuses(app, did);
             return 0;
