@@ -345,6 +345,10 @@ def main():
                     metavar="D,H,V,T,B",
                     help="with --train: only this size (d_model, heads, vocab, context, batch; "
                          "repeatable; default: the seven standard sizes)")
+    ap.add_argument("--layers", action="store_true",
+                    help="time the induction model's training step at 1 to 4 layers against "
+                         "PyTorch's, written out and with nn.MultiheadAttention "
+                         "(bench/compare_train.py)")
     ap.add_argument("--cpu", type=int, metavar="N",
                     help="run every timed process on processor N (default: the first this "
                          "script may run on)")
@@ -373,6 +377,11 @@ def main():
     print(f"every timed process on processor {cpu}", file=sys.stderr)
 
     torch.set_num_threads(1)
+    if args.layers:
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        from compare_train import compare_layers  # noqa: E402
+        compare_layers(args.mha_bench, args.json, args.warmup, args.repeat)
+        return
     if args.train:
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
         from compare_train import compare_train  # noqa: E402

@@ -105,6 +105,89 @@ def time_torch_step(size, warmup, repeat):
     return statistics.median(times)
 
 
+# The induction lesson's model, (d_model, heads, vocab, context, batch), timed
+# at each number of layers; the goal (a multiple of the fair PyTorch's step
+# with nn.MultiheadAttention) is the two-layer one's.
+LAYER_SIZE = (32, 2, 24, 16, 64)
+LAYER_GOALS = {1: None, 2: 0.3, 3: None, 4: None}
+LAYER_COUNTS = (50, 1000, 3)
+
+
+def time_torch_layers(size, layers, module, warmup, repeat):
+    """Median ms of one step of the induction model in PyTorch: x = embedding
+    + positions, then layers times x = x + MHA(x) (causal, biases), one
+    read-out, the mean cross-entropy over targets != -1 (the second copy of
+    a repeated stretch: about half the positions), backward, Adam.  With
+    module, each layer is an nn.MultiheadAttention (need_weights=False, its
+    fastest path); else the same computation written out as the engine's."""
+    torch.manual_seed(0)
+    d, h, v, t, b = size
+    dk = d // h
+    bound = d ** -0.5
+    emb, pos = torch.randn(v, d), torch.randn(t, d)
+    u, c = torch.empty(v, d).uniform_(-bound, bound), torch.zeros(v)
+    params = [emb, pos, u, c]
+    mods, layer_w = [], []
+    for _ in range(layers):
+        if module:
+            m = torch.nn.MultiheadAttention(d, h, bias=True, batch_first=True)
+            mods.append(m)
+            params += list(m.parameters())
+        else:
+            w = {n: torch.empty(d, d).uniform_(-bound, bound) for n in ("q", "k", "v", "o")}
+            w.update({"b" + n: torch.zeros(d) for n in ("q", "k", "v", "o")})
+            layer_w.append(w)
+            params += list(w.values())
+    for x in params:
+        x.requires_grad_()
+    opt = torch.optim.Adam(params, lr=0.005, betas=(0.9, 0.999), eps=1e-8)
+    future = torch.triu(torch.ones(t, t, dtype=torch.bool), diagonal=1)
+    tokens = torch.randint(0, v, (b, t))
+    targets = torch.randint(0, v, (b, t))
+    targets[:, : t // 2] = -1
+
+    def attend(x, w):
+        def heads(y):
+            return y.view(b, t, h, dk).transpose(1, 2)
+        q = heads(x @ w["q"].T + w["bq"])
+        k = heads(x @ w["k"].T + w["bk"])
+        val = heads(x @ w["v"].T + w["bv"])
+        s = (q @ k.transpose(-1, -2)) / math.sqrt(dk)
+        a = s.masked_fill(future, float("-inf")).softmax(-1)
+        return (a @ val).transpose(1, 2).reshape(b, t, d) @ w["o"].T + w["bo"]
+
+    def step():
+        x = emb[tokens] + pos[:t]
+        for i in range(layers):
+            if module:
+                x = x + mods[i](x, x, x, attn_mask=future, need_weights=False)[0]
+            else:
+                x = x + attend(x, layer_w[i])
+        loss = torch.nn.functional.cross_entropy((x @ u.T + c).view(-1, v), targets.view(-1),
+                                                 ignore_index=-1)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        return float(loss)
+
+    times = []
+    for i in range(warmup + repeat):
+        start = time.perf_counter()
+        step()
+        if i >= warmup:
+            times.append((time.perf_counter() - start) * 1e3)
+    return statistics.median(times)
+
+
+def time_torch_layers_apart(size, layers, module, warmup, repeat, fair):
+    """time_torch_layers in a process of its own (fair as in compare.run_apart)."""
+    from compare import run_apart  # noqa: E402
+    cmd = [sys.executable, os.path.abspath(__file__), "--layer-worker",
+           ",".join(map(str, size)), str(layers), "module" if module else "plain", str(warmup),
+           str(repeat)]
+    return float(run_apart(cmd, fair, f"{layers}-layer step at {size}"))
+
+
 def time_torch_apart(size, warmup, repeat, fair):
     """time_torch_step in a process of its own (fair as in compare.run_apart)."""
     from compare import run_apart  # noqa: E402
@@ -113,11 +196,13 @@ def time_torch_apart(size, warmup, repeat, fair):
     return float(run_apart(cmd, fair, f"step at {size}"))
 
 
-def run_bench_train(exe, size, backend, warmup, repeat):
+def run_bench_train(exe, size, backend, warmup, repeat, layers=None):
     d, h, v, t, b = size
     cmd = [exe, "--train", "--backend", backend, "--warmup", str(warmup),
            "--repeat", str(repeat), "--d-model", str(d), "--heads", str(h), "--vocab", str(v),
            "--context", str(t), "--batch", str(b)]
+    if layers is not None:
+        cmd += ["--task", "induction", "--layers", str(layers)]
     proc = subprocess.run(cmd, capture_output=True, text=True,
                           env=dict(os.environ, OPENBLAS_NUM_THREADS="1"))
     if proc.returncode != 0:
@@ -134,6 +219,68 @@ def step_flop(size):
     d, _, v, t, b = size
     rows = b * t
     return 3 * (8 * rows * d * d + 4 * rows * d * v + 4 * b * t * t * d)
+
+
+def layer_step_flop(size, layers):
+    """Floating-point operations of one step of the induction model's
+    products: per layer the four projections and the heads' scores and
+    context, one read-out; the backward pass twice the forward's."""
+    d, _, v, t, b = size
+    rows = b * t
+    return 3 * (layers * (8 * rows * d * d + 4 * b * t * t * d) + 2 * rows * d * v)
+
+
+def compare_layers(exe, as_json, warmup=None, repeat=None):
+    """The induction model's step at 1 to 4 layers: mha-bench --train --task
+    induction --layers N beside PyTorch, written out and with
+    nn.MultiheadAttention, fair (compare.fair_env), the sides taking turns."""
+    from compare import fair_env, measure_peak, measure_roofs, peak_line, pct_of_roof  # noqa
+    _, core, _ = measure_roofs(exe)
+    top = measure_peak(exe)
+    warmup = LAYER_COUNTS[0] if warmup is None else warmup
+    repeat = LAYER_COUNTS[1] if repeat is None else repeat
+    rows = []
+    for layers in LAYER_GOALS:
+        print(f"{layers}-layer step {LAYER_SIZE}: {warmup} warm-up + {repeat} timed steps "
+              f"each, {LAYER_COUNTS[2]} rounds ...", file=sys.stderr)
+        runs = {"engine": [], "plain": [], "module": []}
+        for _ in range(LAYER_COUNTS[2]):
+            runs["engine"].append(run_bench_train(exe, LAYER_SIZE, "cblas", warmup, repeat,
+                                                  layers)["step_ms_median"])
+            runs["plain"].append(time_torch_layers_apart(LAYER_SIZE, layers, False, warmup,
+                                                         repeat, fair_env(core)))
+            runs["module"].append(time_torch_layers_apart(LAYER_SIZE, layers, True, warmup,
+                                                          repeat, fair_env(core)))
+        ms = {k: statistics.median(x) for k, x in runs.items()}
+        fastest = min(ms["plain"], ms["module"])
+        goal = LAYER_GOALS[layers]
+        rows.append({"layers": layers, "engine_ms": ms["engine"], "torch_ms": ms["plain"],
+                     "torch_module_ms": ms["module"], "ratio": ms["engine"] / fastest,
+                     "ratio_module": ms["engine"] / ms["module"], "goal": goal,
+                     "met": None if goal is None else ms["engine"] / ms["module"] <= goal,
+                     "steps_per_s": 1e3 / ms["engine"]})
+    if as_json:
+        print(json.dumps({"torch": torch.__version__, "size": LAYER_SIZE, "peak_gflops": top,
+                          "layers": rows}, indent=2))
+        return
+    d, h, v, t, b = LAYER_SIZE
+    print(f"The induction model (d_model {d}, {h} heads, vocabulary {v}, context {t}, batch "
+          f"{b}): median ms of one training step, one thread each, PyTorch {torch.__version__} "
+          "fair.")
+    print(peak_line(top) + "\n")
+    print("| layers | PyTorch ms (written out) | PyTorch ms (nn.MultiheadAttention) "
+          "| mha-explorer ms | steps/s | ratio to nn.MultiheadAttention | goal | met "
+          "| ratio to PyTorch's faster | PyTorch's faster, % of peak | mha-explorer, % of peak |")
+    print("|---:|---:|---:|---:|---:|---:|---|:---:|---:|---:|---:|")
+    for r in rows:
+        flop = layer_step_flop(LAYER_SIZE, r["layers"])
+        goal = "—" if r["goal"] is None else f"≤ {r['goal']}×"
+        met = {None: "—", True: "yes", False: "no"}[r["met"]]
+        print(f"| {r['layers']} | {r['torch_ms']:.3f} | {r['torch_module_ms']:.3f} "
+              f"| {r['engine_ms']:.3f} | {r['steps_per_s']:.0f} | {r['ratio_module']:.3f} "
+              f"| {goal} | {met} | {r['ratio']:.3f} "
+              f"| {pct_of_roof(flop, min(r['torch_ms'], r['torch_module_ms']), top)} "
+              f"| {pct_of_roof(flop, r['engine_ms'], top)} |")
 
 
 def compare_train(exe, as_json, warmup=None, repeat=None, sizes=None):
@@ -206,6 +353,11 @@ def compare_train(exe, as_json, warmup=None, repeat=None, sizes=None):
 
 
 if __name__ == "__main__":
+    if len(sys.argv) == 7 and sys.argv[1] == "--layer-worker":  # one layered timing
+        torch.set_num_threads(1)
+        print(time_torch_layers(tuple(int(x) for x in sys.argv[2].split(",")), int(sys.argv[3]),
+                                sys.argv[4] == "module", int(sys.argv[5]), int(sys.argv[6])))
+        sys.exit(0)
     if len(sys.argv) == 5 and sys.argv[1] == "--worker":  # one PyTorch timing
         torch.set_num_threads(1)
         print(time_torch_step(tuple(int(x) for x in sys.argv[2].split(",")), int(sys.argv[3]),

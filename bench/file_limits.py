@@ -16,7 +16,7 @@ import subprocess
 import sys
 import tempfile
 
-# The program's documented maxima (src/engine/mha.h, src/engine/train.h).
+# The program's documented maxima (src/engine/mha.h, src/train/train.h).
 MAX_TOKENS, MAX_D_MODEL = 1024, 2048
 VOCAB, D, CONTEXT, OUTPUTS, BATCH = 256, 256, 64, 4, 4096
 TASK_IDS = 1 << 21  # token ids and targets in a task file, in all

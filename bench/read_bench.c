@@ -18,7 +18,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "engine/train.h"
+#include "train/train.h"
 #include "bench_clock.h"
 #include "engine/mha.h"
 #include "io/example_io.h"

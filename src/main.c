@@ -83,7 +83,7 @@ int main(int argc, char **argv)
             rec_free(&rec);
             return rc;
         }
-        rc = cli_run_explorer(&o, NULL, &rec, &ts.setup, follow);
+        rc = cli_run_explorer(&o, NULL, &rec, &ts, follow);
         cli_train_screen_done(&ts);
         rec_free(&rec);
         return ui_exit(rc);

@@ -22,6 +22,7 @@
 #include "engine/mha.h"
 #include "io/record.h"
 #include "io/safe_file.h"
+#include "train/train.h"
 
 #define CLI_EXIT_USAGE 2
 /* cli_parse's "go on": the options were read and the program has work to do. */
@@ -254,13 +255,27 @@ bool cli_follow_reopen(struct rec_follow *f);
 
 /* ---- training (cli_train.c) ---- */
 
-/* The training run the options describe: --train TASK (built-in) or FILE (a
- * teacher's task file; *data gets the dataset, which must outlive the run,
- * free it with train_dataset_free after train_run_free), --d-model, --heads,
- * --vocab, --context, --steps, --batch, --lr, --seed.  NULL + err naming the
- * option.  Used by --train --dump summary and by the training screen. */
-struct train_run;
-struct train_dataset;
+/* The training run the options describe, before anything is built:
+ * --train TASK (built-in) or FILE (a teacher's task file or a text), and
+ * the sizes and options --d-model, --heads, --vocab, --context, --steps,
+ * --batch, --lr, --seed and --layers give it or the task's defaults. */
+struct cli_train_plan {
+    const struct train_task *task; /* a built-in task, or &file_task */
+    struct train_task file_task;   /* a file's task (it points into the dataset) */
+    int d_model, heads, vocab, context;
+    struct train_run_options opt;
+};
+
+/* Fill p from o, its sizes checked (d_model, and heads that divide it), a
+ * file read into *data (which must outlive every run of p's task: free it
+ * with train_dataset_free after them; NULL for a built-in task).  p's task
+ * may point into p itself: use p where it was filled.  0, or -1 + err
+ * naming the option (*data NULL then). */
+int cli_train_plan(const struct cli_options *o, struct cli_train_plan *p,
+                   struct train_dataset **data, struct mha_error *err);
+
+/* The run of cli_train_plan built: NULL + err naming the option (*data NULL
+ * then).  Used by --train --dump summary. */
 struct train_run *cli_train_build(const struct cli_options *o, struct train_dataset **data,
                                   struct mha_error *err);
 
@@ -283,13 +298,15 @@ struct recording;
 int cli_load_replay(const struct cli_options *o, struct recording *rec);
 
 /* The explorer on a terminal: ex's stages, or (train not NULL) the
- * training screen (ex may be NULL then); rec: the recording to replay
+ * training screen on train->run (ex may be NULL then), which it takes
+ * (train->run is NULL after; a follower that rejoins the teacher starts a
+ * run of train->setup again); rec: the recording to replay
  * (cli_load_replay); follow: the teacher's stream (--follow), or NULL.
  * Takes ex.  Exit status (cli_explorer.c, built with the program). */
-struct trun_setup;
+struct cli_train_screen;
 struct rec_follow;
 int cli_run_explorer(const struct cli_options *o, struct mha_example *ex,
-                     const struct recording *rec, const struct trun_setup *train,
+                     const struct recording *rec, struct cli_train_screen *train,
                      struct rec_follow *follow);
 
 /* --load MODEL --dump circuits: each head's QK and OV circuits, read off

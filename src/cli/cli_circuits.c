@@ -1,5 +1,5 @@
 /* cli_circuits.c - --load MODEL --dump circuits: what each head of a
- * trained model does, read off its weights (engine/train_circuits.h): where
+ * trained model does, read off its weights (train/train_circuits.h): where
  * it looks by position, which word looks at which, and which next words
  * attending to a word raises; the direct path beside them.  Text for
  * reading, JSON with the whole matrices where the vocabulary is small. */
@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "engine/train.h"
-#include "engine/train_circuits.h"
+#include "train/train.h"
+#include "train/train_circuits.h"
 #include "io/dump.h"
 #include "io/model_io.h"
 

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/cli_train_screen.h"
 #include "engine/text_check.h"
 #include "io/colorscale.h"
 #include "io/rec_stream.h"
@@ -82,7 +83,7 @@ int cli_load_replay(const struct cli_options *o, struct recording *rec)
 }
 
 int cli_run_explorer(const struct cli_options *o, struct mha_example *ex,
-                     const struct recording *rec, const struct trun_setup *train,
+                     const struct recording *rec, struct cli_train_screen *train,
                      struct rec_follow *follow)
 {
     char *lesson_path = NULL;
@@ -141,17 +142,23 @@ int cli_run_explorer(const struct cli_options *o, struct mha_example *ex,
                             .replay = o->replay && o->bench_frames <= 0 ? rec : NULL,
                             .replay_name = o->replay,
                             .speed = o->speed,
-                            .train = train,
+                            .train = train ? train->run : NULL,
                             .save = train ? o->save : NULL,
                             .no_mouse = o->no_mouse};
+    if (train)
+        train->run = NULL; /* ui_run takes it */
     rc = ui_run(ex, &uo);
     while (rc == UI_RUN_AGAIN) { /* a follower rejoins: from the teacher's start again */
         if (follow)
             cli_follow_reopen(follow); /* a new recording at the path: that one */
         struct mha_error err;
         mha_error_clear(&err);
-        ex = train ? NULL : cli_build_example(o, &err);
-        if (!train && !ex) {
+        ex = NULL;
+        if (train) /* the training screen from step 0 again, its models built anew */
+            uo.train = trun_new(&train->setup, &err);
+        else
+            ex = cli_build_example(o, &err);
+        if (train ? !uo.train : !ex) {
             cli_report(&err);
             rc = ui_exit(1);
             break;

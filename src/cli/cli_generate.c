@@ -14,8 +14,8 @@
 #include "cli/cli.h"
 #include "engine/rng.h"
 #include "engine/text_check.h"
-#include "engine/train.h"
-#include "engine/train_text.h"
+#include "train/train.h"
+#include "train/train_text.h"
 #include "io/model_io.h"
 
 /* A word that ends a sentence: one or more of . ! ? and nothing else. */

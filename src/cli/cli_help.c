@@ -7,7 +7,7 @@
 #include "cli/cli.h"
 #include "cli/cli_opt_table.h"
 #include "engine/stages.h"
-#include "engine/train.h"
+#include "train/train.h"
 #include "engine/views.h"
 #include "io/colorscale.h"
 #include "io/format.h"

@@ -2,14 +2,14 @@
  * layers: every layer's heads, each labelled by what it measurably does
  * and knocked out alone (the accuracy left), and how much each later head
  * reads through each earlier one (Q, K and V composition,
- * engine/train_layers.h). */
+ * train/train_layers.h). */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "cli/cli.h"
-#include "engine/train.h"
-#include "engine/train_heads.h"
-#include "engine/train_layers.h"
+#include "train/train.h"
+#include "train/train_heads.h"
+#include "train/train_layers.h"
 
 /* The heads of every layer, as text or JSON lines. */
 static void heads_out(FILE *f, const struct train_model *m, const struct train_layer_measures *lm,

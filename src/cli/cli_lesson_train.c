@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "engine/train.h"
+#include "train/train.h"
 #include "lesson/lesson.h"
 #include "lesson/lesson_state.h"
 #include "train/trun.h"
@@ -149,8 +149,17 @@ int cli_train_lesson_notes(struct lesson *l)
             if (corpus)
                 train_task_from_dataset(&corpus_task, corpus);
         }
-        if ((corpus || train_task_find(st.train)) &&
-            trun_setup_from_lesson(&st, corpus ? &corpus_task : NULL, &setup, &err) == 0)
+        struct trun_ask ask = {.task = corpus ? &corpus_task : train_task_find(st.train),
+                               .seed = st.train_seed,
+                               .layers = st.train_layers,
+                               .n_panes = st.n_train_heads,
+                               .compare_layers = st.train_compare_layers,
+                               .heads = TRAIN_DEFAULT_HEADS};
+        memcpy(ask.counts, st.train_heads, sizeof ask.counts);
+        if (ask.task)
+            lesson_train_sizes(&st, ask.task, &ask.d_model, &ask.vocab, &ask.context, &ask.steps,
+                               &ask.lr);
+        if (ask.task && trun_setup_task(&setup, &ask, &err) == 0)
             t = trun_new(&setup, &err);
         if (!t) {
             fprintf(stderr, "mha-explorer: %s:%d: %s\n", l->path, step->scene.line, err.text);

@@ -22,7 +22,7 @@
 #include "io/model_io.h"
 #include "io/safe_file.h"
 #include "engine/text_check.h"
-#include "engine/train.h"
+#include "train/train.h"
 
 static const char *prog = "mha-explorer";
 

@@ -15,7 +15,7 @@
 
 #include "cli/cli.h"
 #include "engine/mha.h"
-#include "engine/train.h"
+#include "train/train.h"
 #include "io/paths.h"
 
 static const char *prog = "mha-explorer";

@@ -13,8 +13,8 @@
 
 #include "cli/cli.h"
 #include "engine/text_check.h"
-#include "engine/train.h"
-#include "engine/train_text.h"
+#include "train/train.h"
+#include "train/train_text.h"
 #include "io/model_io.h"
 #include "io/text_io.h"
 

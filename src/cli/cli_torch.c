@@ -5,7 +5,7 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
-#include "engine/train.h"
+#include "train/train.h"
 #include "io/export_torch.h"
 #include "io/model_io.h"
 

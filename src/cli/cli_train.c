@@ -17,27 +17,28 @@
 #include "cli/cli.h"
 #include "io/dump.h"
 #include "io/model_io.h"
-#include "engine/train.h"
-#include "engine/train_heads.h"
-#include "engine/train_text.h"
+#include "train/train.h"
+#include "train/train_heads.h"
+#include "train/train_text.h"
 
 static const char *prog = "mha-explorer";
 
-struct train_run *cli_train_build(const struct cli_options *o, struct train_dataset **data,
-                                  struct mha_error *err)
+int cli_train_plan(const struct cli_options *o, struct cli_train_plan *p,
+                   struct train_dataset **data, struct mha_error *err)
 {
     *data = NULL;
+    memset(p, 0, sizeof *p);
     const struct train_task *task = train_task_find(o->train);
-    struct train_task file_task;
+    struct train_task *file_task = &p->file_task;
     bool is_text = false;
     if (!task) {
         *data = cli_text_dataset(o, &is_text, err);
         if (is_text && !*data)
-            return NULL;
+            return -1;
     }
     if (!task && *data) {
-        train_task_from_dataset(&file_task, *data);
-        task = &file_task;
+        train_task_from_dataset(file_task, *data);
+        task = file_task;
     } else if (!task) {
         /* not a task's name: a task file, unless nothing of that name
          * exists (a path that exists but cannot be opened, a symbolic link
@@ -50,13 +51,13 @@ struct train_run *cli_train_build(const struct cli_options *o, struct train_data
                           "--train: unknown task '%s'; expected %s, or a task file (no file "
                           "of that name exists)",
                           o->train, train_task_names(names, sizeof names));
-            return NULL;
+            return -1;
         }
         *data = model_io_load_dataset(o->train, err);
         if (!*data)
-            return NULL;
-        train_task_from_dataset(&file_task, *data);
-        task = &file_task;
+            return -1;
+        train_task_from_dataset(file_task, *data);
+        task = file_task;
     }
     struct train_run_options ro;
     train_run_options_default(&ro);
@@ -101,13 +102,32 @@ struct train_run *cli_train_build(const struct cli_options *o, struct train_data
         mha_check_sizes(1, 1, d, h, &sub);
         mha_error_set(err, "--heads: %s", sub.text);
     } else {
-        struct train_run *run = train_run_new(task, d, h, vocab, context, &ro, err);
-        if (run)
-            return run;
+        p->task = task;
+        p->d_model = d;
+        p->heads = h;
+        p->vocab = vocab;
+        p->context = context;
+        p->opt = ro;
+        return 0;
     }
     train_dataset_free(*data);
     *data = NULL;
-    return NULL;
+    return -1;
+}
+
+struct train_run *cli_train_build(const struct cli_options *o, struct train_dataset **data,
+                                  struct mha_error *err)
+{
+    struct cli_train_plan p;
+    if (cli_train_plan(o, &p, data, err) != 0)
+        return NULL;
+    struct train_run *run =
+        train_run_new(p.task, p.d_model, p.heads, p.vocab, p.context, &p.opt, err);
+    if (!run) {
+        train_dataset_free(*data);
+        *data = NULL;
+    }
+    return run;
 }
 
 static double now_ms(void)

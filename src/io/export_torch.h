@@ -9,7 +9,7 @@
 #define MHA_EXPORT_TORCH_H
 
 #include "engine/mha_error.h"
-#include "engine/train.h"
+#include "train/train.h"
 
 /* The script for m in a new string (caller frees); NULL on out of memory. */
 char *export_torch_script(const struct train_model *m);

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "engine/text_check.h"
-#include "engine/train.h"
+#include "train/train.h"
 
 int jread_fail(const struct jread *r, const char *fmt, ...)
 {

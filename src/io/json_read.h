@@ -8,7 +8,7 @@
 #include <stdbool.h>
 
 #include "engine/mha_error.h"
-#include "engine/train.h"
+#include "train/train.h"
 #include "io/json_scan.h"
 
 /* Largest magnitude accepted for a number: keeps every product of the

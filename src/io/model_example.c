@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "engine/text_check.h"
-#include "engine/train.h"
-#include "engine/train_text.h"
+#include "train/train.h"
+#include "train/train_text.h"
 #include "io/model_io.h"
 
 /* Id of label in m's vocabulary, -1 when none. */

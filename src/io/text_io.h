@@ -7,7 +7,7 @@
 
 #include <stdbool.h>
 
-#include "engine/train_text.h"
+#include "train/train_text.h"
 
 /* Whether --train reads path as text rather than as a JSON task file: a
  * name ending in .txt is text, one ending in .json a task file; any other

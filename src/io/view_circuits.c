@@ -1,5 +1,5 @@
 /* view_circuits.c - the circuits view: what each head of a trained
- * one-layer model does, read off its weights (engine/train_circuits.h).
+ * one-layer model does, read off its weights (train/train_circuits.h).
  * Where the vocabulary is small enough to see whole, each head's QK circuit
  * (query word x key word) and OV circuit (attended word x the class it
  * raises, per output) as heatmaps; for every model, a table of each head's
@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/train.h"
-#include "engine/train_circuits.h"
+#include "train/train.h"
+#include "train/train_circuits.h"
 #include "io/model_io.h"
 
 /* Heatmaps up to this many words (or classes) a side: a letter task's 16

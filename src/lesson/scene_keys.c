@@ -14,7 +14,7 @@
 #include "lesson/lesson_parse.h"
 #include "lesson/lesson_state.h"
 #include "engine/stages.h"
-#include "engine/train.h"
+#include "train/train.h"
 #include "engine/views.h"
 #include "io/text_io.h"
 
@@ -402,14 +402,12 @@ static const struct scene_key_row keys[SCENE_KEY_COUNT] = {
     [SCENE_HEADS] = {{"heads", "a divisor of `d_model`", "number of heads"}, read_heads, put_heads},
     [SCENE_CAUSAL] = {{"causal", "`on` / `off`", "causal mask"}, read_causal, put_causal},
     [SCENE_SCALE] = {{"scale", "`on` / `off`", "divide scores by √d_k"}, read_scale, put_scale},
-    [SCENE_STAGE] = {{"stage",
-                      "`input` `projection` `split` `transpose` `attention` `merge` `output` "
-                      "or `0`..`6`",
+    [SCENE_STAGE] = {{"stage", NULL, /* the stage table's names: lesson_scene_key_info */
                       "the stage on screen (also clears `view`)"},
                      read_stage,
                      put_stage},
-    [SCENE_VIEW] = {{"view", "`shapes` `cost` `heads` `circuits` `composition` `none`",
-                     "a view other than the seven stages (`circuits` needs a trained model: a "
+    [SCENE_VIEW] = {{"view", NULL, /* the view registry's names: lesson_scene_key_info */
+                     "a view other than the stages (`circuits` needs a trained model: a "
                      "`load:` of a model file; `composition` one of two or more layers)"},
                     read_view,
                     put_view},
@@ -488,15 +486,56 @@ static const char *train_values(void)
     return values;
 }
 
+/* `word` after what buf holds, a space between. */
+static void add_code(char *buf, size_t n, size_t *used, const char *word)
+{
+    const int w = snprintf(buf + *used, n - *used, "%s`%s`", *used ? " " : "", word);
+    if (w > 0 && (size_t)w < n - *used)
+        *used += (size_t)w;
+}
+
+/* "`input` `projection` ... or `0`..`6`": the stage key's values, from the
+ * stage table (stages.c). */
+static const char *stage_values(void)
+{
+    static char values[256];
+    if (!values[0]) {
+        size_t used = 0;
+        for (int s = 0; s < MHA_STAGE_COUNT; s++)
+            add_code(values, sizeof values, &used, mha_stage_name((enum mha_stage)s));
+        snprintf(values + used, sizeof values - used, " or `0`..`%d`", MHA_STAGE_COUNT - 1);
+    }
+    return values;
+}
+
+/* "`shapes` ... `none`": the view key's values, from the view registry
+ * (view_desc.c). */
+static const char *view_values(void)
+{
+    static char values[256];
+    if (!values[0]) {
+        size_t used = 0;
+        for (int v = MHA_VIEW_NONE + 1; v < MHA_VIEW_COUNT; v++)
+            add_code(values, sizeof values, &used, mha_view_name((enum mha_view)v));
+        add_code(values, sizeof values, &used, mha_view_name(MHA_VIEW_NONE));
+    }
+    return values;
+}
+
 const struct lesson_scene_key_info *lesson_scene_key_info(int k)
 {
-    static struct lesson_scene_key_info train;
-    if (k == SCENE_TRAIN) {
-        train = keys[k].info;
-        train.value = train_values();
-        return &train;
-    }
-    return (k >= 0 && k < SCENE_KEY_COUNT) ? &keys[k].info : NULL;
+    static struct lesson_scene_key_info made[SCENE_KEY_COUNT];
+    if (k < 0 || k >= SCENE_KEY_COUNT)
+        return NULL;
+    const char *value = k == SCENE_TRAIN   ? train_values()
+                        : k == SCENE_STAGE ? stage_values()
+                        : k == SCENE_VIEW  ? view_values()
+                                           : NULL;
+    if (!value)
+        return &keys[k].info;
+    made[k] = keys[k].info;
+    made[k].value = value;
+    return &made[k];
 }
 
 int lesson_scene_key_from_name(const char *name)

@@ -8,7 +8,7 @@
 #include "lesson/lesson_state.h"
 #include "io/model_io.h"
 #include "io/text_io.h"
-#include "engine/train.h"
+#include "train/train.h"
 #include "engine/stages.h"
 #include "engine/text_check.h"
 

@@ -3,8 +3,7 @@
  * scrubbing back through them.  No curses here. */
 #include "train/trun.h"
 
-#include "engine/train_text.h"
-#include "lesson/lesson_state.h"
+#include "train/train_text.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -201,7 +200,7 @@ float trun_pane_job_accuracy(const struct trun_pane *p, long scrub, int j)
 /* What follows a held-out evaluation of p's live model and the measures
  * of its heads: the figures kept, and whether the run stops (its score at
  * its best for the patience). */
-static void evaluated(struct trun_pane *p)
+void trun_pane_evaluated(struct trun_pane *p)
 {
     struct train_run *run = p->run;
     trun_history_eval(&p->hist, run->model->step, run->accuracy, run->eval_loss);
@@ -306,6 +305,13 @@ static int trun_first_rate(const struct trun_setup *s)
     return r;
 }
 
+/* A number no other run of this program had (trun.h's serial). */
+static unsigned next_serial(void)
+{
+    static unsigned serial;
+    return ++serial;
+}
+
 struct trun *trun_new(const struct trun_setup *s, struct mha_error *err)
 {
     if (s->n_heads < 1 || s->n_heads > TRUN_MAX_PANES) {
@@ -330,6 +336,7 @@ struct trun *trun_new(const struct trun_setup *s, struct mha_error *err)
     t->pace_from = -1;
     t->scrub = -1;
     t->shown = true;
+    t->serial = next_serial();
     for (int i = 0; i < s->n_heads; i++) {
         t->heads[i] = s->heads[i];
         t->layers[i] = s->layers[i];
@@ -342,23 +349,26 @@ struct trun *trun_new(const struct trun_setup *s, struct mha_error *err)
     return t;
 }
 
-int trun_setup_from_lesson(const struct lesson_state *st, const struct train_task *corpus,
-                           struct trun_setup *s, struct mha_error *err)
+int trun_setup_task(struct trun_setup *s, const struct trun_ask *a, struct mha_error *err)
 {
     memset(s, 0, sizeof *s);
-    s->task = corpus ? corpus : st->train ? train_task_find(st->train) : NULL;
+    s->task = a->task;
     if (!s->task)
-        return mha_error_set(err, "train: unknown task \"%s\"", st->train ? st->train : "");
+        return mha_error_set(err, "train: no task");
+    s->d_model = a->d_model;
+    s->vocab = a->vocab;
+    s->context = a->context;
     train_run_options_default(&s->opt);
-    lesson_train_sizes(st, s->task, &s->d_model, &s->vocab, &s->context, &s->opt.steps, &s->opt.lr);
-    s->opt.seed = st->train_seed;
-    s->opt.layers = st->train_layers;
-    s->n_heads = st->n_train_heads;
-    s->compare = st->n_train_heads > 1;
-    s->compare_layers = st->train_compare_layers;
-    for (int i = 0; i < s->n_heads; i++) {
-        s->heads[i] = s->compare_layers ? TRAIN_DEFAULT_HEADS : st->train_heads[i];
-        s->layers[i] = s->compare_layers ? st->train_heads[i] : 0;
+    s->opt.seed = a->seed;
+    s->opt.steps = a->steps;
+    s->opt.lr = a->lr;
+    s->opt.layers = a->layers;
+    s->n_heads = a->n_panes;
+    s->compare = a->n_panes > 1;
+    s->compare_layers = a->compare_layers;
+    for (int i = 0; i < a->n_panes && i < TRUN_MAX_PANES; i++) {
+        s->heads[i] = a->compare_layers ? a->heads : a->counts[i];
+        s->layers[i] = a->compare_layers ? a->counts[i] : 0;
     }
     return 0;
 }
@@ -400,6 +410,7 @@ static void run_again(struct trun *t, long now_ms)
     t->start_ms = now_ms;
     t->scrub = -1;
     t->paused = false;
+    t->serial = next_serial();
 }
 
 int trun_restart(struct trun *t, uint32_t seed, int heads, struct mha_error *err)
@@ -473,7 +484,7 @@ static bool pane_part(struct trun_pane *p, bool (*more)(void *ctx), void *ctx)
             if (jobs_part(p, more, ctx) == 0)
                 return false;
             p->work = TRUN_WORK_STEP;
-            evaluated(p);
+            trun_pane_evaluated(p);
             offer(p);
             if (run->model->step == 0 && p->stop == TRUN_RUNNING)
                 break; /* the first evaluation: on to the first step */
@@ -583,8 +594,24 @@ static void pace_note(struct trun *t, long now_ms, int k)
 static bool shown_part(struct trun *t, bool (*more)(void *ctx), void *ctx);
 static bool shown_pending(const struct trun *t);
 
+/* A watched run (trun.h's watch): its ticks counted, nothing trained; a
+ * checkpoint scrubbed to has its heads measured. */
+static bool watch_catch_up(struct trun *t, long now_ms, bool exact)
+{
+    t->now_ms = now_ms;
+    const long ticks = (now_ms - t->start_ms) / TRUN_TICK_MS;
+    if (ticks > t->tick)
+        t->tick = ticks;
+    if (!shown_pending(t))
+        return false;
+    struct frame frame = {exact ? 0.0 : wall_ms(), t, -KEY_LOOK_MS};
+    return shown_part(t, exact ? NULL : budget_left, &frame);
+}
+
 bool trun_catch_up(struct trun *t, long now_ms, bool exact, int max_ticks)
 {
+    if (t->watch)
+        return watch_catch_up(t, now_ms, exact);
     t->now_ms = now_ms;
     long due = t->start_ms + (t->tick + 1) * TRUN_TICK_MS;
     /* a clock that jumped (a replay ended, the machine could not keep up):
@@ -655,7 +682,8 @@ void trun_step_once(struct trun *t)
 {
     t->paused = true;
     t->scrub = -1;
-    steps(t, 1);
+    if (!t->watch) /* a watched run's steps come from the teacher */
+        steps(t, 1);
 }
 
 /* ---- checkpoints ------------------------------------------------------------------------- */
@@ -743,11 +771,16 @@ void trun_scrub_live(struct trun *t)
     t->scrub = -1;
 }
 
-void trun_scrub_first(struct trun *t)
+void trun_scrub_to(struct trun *t, long step)
 {
     t->paused = true;
-    t->scrub = 0;
-    load_checkpoints(t, 0);
+    t->scrub = step < 0 ? 0 : step;
+    load_checkpoints(t, t->scrub);
+}
+
+void trun_scrub_first(struct trun *t)
+{
+    trun_scrub_to(t, 0);
 }
 
 int trun_show_layer(struct trun *t, int pane, int layer, struct mha_error *err)

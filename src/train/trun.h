@@ -11,7 +11,7 @@
  * through the run.  --print-lesson runs the same steps without a screen
  * (trun_step_once until trun_done) and prints what the run reached.
  *
- * The screen itself (src/ui/modes/ui_train_*.c) shows a run in the
+ * The screen itself (src/ui/train/ui_train_*.c) shows a run in the
  * explorer's visualisation area; this library is below it, so the command
  * line calls it without the explorer.
  */
@@ -22,10 +22,10 @@
 #include <stdint.h>
 #include <stddef.h>
 
-#include "engine/train.h"
-#include "engine/train_heads.h"
-#include "engine/train_layers.h"
-#include "engine/train_text.h"
+#include "train/train.h"
+#include "train/train_heads.h"
+#include "train/train_layers.h"
+#include "train/train_text.h"
 #include "train/trun_ring.h"
 
 #define TRUN_MAX_PANES 4
@@ -123,6 +123,9 @@ struct trun {
     bool round_open;     /* a step of every pane begun and not done: the next goes on with it */
     bool (*interrupt)(void); /* the screen's: a key waits (NULL: none), so that a step's
                                 parts stop for it between frames */
+    bool watch;              /* the teacher's run, watched (a follower, a replay): it trains
+                                nothing; snapshots bring its steps (trun_watch_*) */
+    unsigned serial;         /* another for every run built or started again */
 };
 
 /* What a training screen starts with. */
@@ -137,13 +140,23 @@ struct trun_setup {
     bool compare_layers; /* --compare layers=1,2: the panes differ in their layers */
 };
 
-/* The training a lesson's state describes (d_model, vocab and context at
- * --train's defaults for the task, lesson_train_sizes).  corpus: the task
- * of the bundled corpus st->train names (the caller reads it and keeps it
- * while the runs last), NULL for a built-in task.  0, or -1 + err. */
-struct lesson_state;
-int trun_setup_from_lesson(const struct lesson_state *st, const struct train_task *corpus,
-                           struct trun_setup *s, struct mha_error *err);
+/* What a lesson's scene asks to train, in plain values (the run driver
+ * knows no lessons; the lesson gives the sizes a scene leaves out at
+ * --train's for the task, lesson_train_sizes). */
+struct trun_ask {
+    const struct train_task *task; /* a built-in task, or a bundled corpus's (the
+                                      caller's, outliving the runs) */
+    int d_model, vocab, context, steps, layers;
+    float lr;
+    uint32_t seed;
+    int n_panes;                 /* more than one: side by side */
+    int counts[TRUN_MAX_PANES];  /* each pane's heads, or (compare_layers) its layers */
+    bool compare_layers;         /* counts are layer counts, each pane of heads heads */
+    int heads;
+};
+
+/* The training a lesson's scene asks for.  0, or -1 + err (no task). */
+int trun_setup_task(struct trun_setup *s, const struct trun_ask *a, struct mha_error *err);
 
 /* Build the runs (each initialised from opt.seed, nothing trained yet).
  * NULL + err on a bad size or out of memory.  Free with trun_free. */
@@ -181,6 +194,8 @@ long trun_shown_step(const struct trun *t);
 void trun_scrub(struct trun *t, int dir);
 void trun_scrub_live(struct trun *t);
 void trun_scrub_first(struct trun *t);
+/* Show the checkpoint at or before step (paused), as the scrub keys do. */
+void trun_scrub_to(struct trun *t, long step);
 
 /* Show layer (0-based) of pane's model from now on: its attention on the
  * sample, what its heads do (measured at once, the live model's and the
@@ -244,6 +259,36 @@ unsigned trun_pane_fit(const struct trun_pane *p, char *buf, size_t n);
 /* Output k's held-out accuracy at the step shown (the checkpoint's, or
  * the last evaluation's). */
 float trun_pane_accuracy(const struct trun *t, const struct trun_pane *p, int k);
+
+/* ---- a run watched, not trained (trun_watch.c) ----------------------------------------
+ *
+ * A follower of a teacher who trains, and a replay of such a recording, set
+ * watch and build the screen's run from the teacher's snapshots: the
+ * losses and evaluations in order (each evaluation goes through the same
+ * stopping rule as training's), the model at the step reached, and the
+ * checkpoints the teacher scrubbed to.  A pane or size that does not match
+ * is refused (-1) and nothing changes. */
+
+/* The training loss of steps from+1 .. from+n of pane (a step already
+ * recorded is skipped; a gap is left as no loss). */
+int trun_watch_losses(struct trun *t, int pane, long from, const float *loss, long n);
+/* An evaluation at step: the training loss then, the held-out loss and
+ * accuracy of each output. */
+int trun_watch_eval(struct trun *t, int pane, long step, float train_loss, float loss,
+                    const float *acc);
+/* The model at mark->step: its parameters (n of them), its last step's
+ * loss, the last evaluation's accuracies and a text's jobs (mark), what each
+ * head does (roles: one a head, NULL to measure them here), why it stopped
+ * (enum trun_stop) and the pace.  Kept as a checkpoint too. */
+int trun_watch_model(struct trun *t, int pane, const float *params, size_t n,
+                     const struct trun_mark *mark, const struct train_head_stats *roles, int stop,
+                     int pace);
+/* A checkpoint the teacher scrubbed to, kept among pane's. */
+int trun_watch_checkpoint(struct trun *t, int pane, const float *params, size_t n,
+                          const struct trun_mark *mark);
+/* For trun_watch.c: what follows an evaluation of p (its history, the
+ * stopping rule). */
+void trun_pane_evaluated(struct trun_pane *p);
 
 /* "1 head", "2 heads" */
 void trun_pane_title(const struct trun_pane *p, char *buf, size_t n);

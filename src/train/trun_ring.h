@@ -61,6 +61,12 @@ void trun_ring_clear(struct trun_ring *r, long every);
 bool trun_ring_offer(struct trun_ring *r, long step, const float *params,
                      const struct trun_mark *mark);
 
+/* Keep a checkpoint of params at step whatever the interval (a watched
+ * run's, from the teacher): in its place by step, over one at the same
+ * step; the block full, every other checkpoint goes first.  True when kept. */
+bool trun_ring_put(struct trun_ring *r, long step, const float *params,
+                   const struct trun_mark *mark);
+
 /* Index of the last checkpoint at or before step (0 when step is before
  * them all); -1 when there is none. */
 int trun_ring_find(const struct trun_ring *r, long step);

@@ -8,7 +8,7 @@
 #include "engine/mha.h"
 
 struct recording;
-struct trun_setup;
+struct trun;
 struct rec_start;
 struct rec_follow;
 
@@ -67,10 +67,11 @@ struct ui_options {
                                   (said on the screen), or NULL */
 
     /* The training screen (main.c: --train TASK on a terminal, --compare). */
-    const struct trun_setup *train; /* open on it (ex may be NULL then), or NULL */
-    const char *save; /* --save FILE: the model shown is written there when the training screen
-                         is left (--compare: one file per pane, its heads in the name) */
-    bool no_mouse;    /* main.c: --no-mouse: leave clicks and the wheel to the terminal */
+    struct trun *train; /* open on this run, which ui_run takes (it frees it on every way out;
+                           ex may be NULL then), or NULL */
+    const char *save;   /* --save FILE: the model shown is written there when the training screen
+                           is left (--compare: one file per pane, its heads in the name) */
+    bool no_mouse;      /* main.c: --no-mouse: leave clicks and the wheel to the terminal */
 };
 
 /* Run the explorer on ex until the user quits.  The explorer takes ownership

@@ -109,7 +109,12 @@ int main(int argc, char **argv)
                 if (*p >= '1' && *p <= '9')
                     setup.heads[setup.n_heads++] = *p - '0';
         }
-        opt.train = &setup;
+        struct mha_error err;
+        mha_error_clear(&err);
+        if (!(opt.train = trun_new(&setup, &err))) {
+            fprintf(stderr, "mha-ui-driver: %s\n", err.text);
+            return 2;
+        }
         return ui_run(NULL, &opt);
     }
     static const char *tokens[MAX_TOKENS];

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/train.h"
-#include "engine/train_circuits.h"
-#include "engine/train_text.h"
+#include "train/train.h"
+#include "train/train_circuits.h"
+#include "train/train_text.h"
 #include "io/model_io.h"
 #include "io/view_desc.h"
 

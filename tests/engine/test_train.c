@@ -15,9 +15,9 @@
 #include "json_max.h"
 #include "engine/mat.h"
 #include "io/model_io.h"
-#include "engine/train.h"
-#include "engine/train_text.h"
-#include "engine/train_heads.h"
+#include "train/train.h"
+#include "train/train_text.h"
+#include "train/train_heads.h"
 #include "test_tmp.h"
 
 static const char *const cases[] = {

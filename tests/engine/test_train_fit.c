@@ -1,5 +1,5 @@
 /* test_train_fit.c - the signs that a text is too small to learn from
- * (engine/train_fit.h), on made-up losses, and the words a knock-out is
+ * (train/train_fit.h), on made-up losses, and the words a knock-out is
  * told in (train_text_knocked_text). */
 #include <check.h>
 #include <math.h>
@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/train.h"
-#include "engine/train_fit.h"
-#include "engine/train_text.h"
+#include "train/train.h"
+#include "train/train_fit.h"
+#include "train/train_text.h"
 
 /* The signs of a file too small to learn from, on made-up losses: a
  * held-out loss that falls says nothing; one lowest at step 0, or rising

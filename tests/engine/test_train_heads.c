@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/train_heads.h"
-#include "engine/train_text.h"
+#include "train/train_heads.h"
+#include "train/train_text.h"
 
 #define LEN 4
 

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/train.h"
-#include "engine/train_layers.h"
+#include "train/train.h"
+#include "train/train_layers.h"
 #include "io/model_io.h"
 
 /* A reference case's model file under $MHA_TEST_DATA/train. */

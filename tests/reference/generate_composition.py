@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Reference composition scores for the models of layers in tests/data/train
 (written by generate_train.py), from numpy in float64 and the formulas of
-src/engine/train_layers.h written out anew:
+src/train/train_layers.h written out anew:
 
     W_OV,h = W_o[:, h] @ W_v[h, :]          W_QK,h = W_q[h, :].T @ W_k[h, :]
     Q = |W_OV,h0.T @ W_QK,h1| / (|W_OV,h0| |W_QK,h1|)

@@ -429,6 +429,22 @@ def case_past_rows():
                      cross=True)
 
 
+def case_blocks():
+    """1024 keys: a head's query rows are taken in blocks of 32 (the scores,
+    scaled scores and weights of a block stay in cache); 40 queries make a
+    whole block and a part one, and a row with every key masked sits in the
+    part one."""
+    lq, lk, d, h = 40, 1024, 8, 1
+    params = init_module(d, h, True, 115)
+    gen = np.random.default_rng(115)
+    mask = (gen.random((lq, lk)) > 0.2).astype(np.int64)
+    mask[35, :] = 0
+    return make_case("blocks", "40 queries over 1024 keys, one head: a block of 32 query "
+                     "rows and one of 8, holes in the mask and a row with every key masked",
+                     lq, lk, d, h, params, randn((lq, d)), randn((lk, d)), randn((lk, d)),
+                     cross=True, mask=mask.tolist())
+
+
 def case_odd_head():
     """d_k 3 and 19 keys: partial registers on both axes, rows in groups."""
     n, d, h = 19, 15, 5
@@ -476,7 +492,7 @@ def main():
     cases = [case_default(), case_self_bias(), case_cross(), case_causal(), case_mask(),
              case_causal_and_mask(), case_fully_masked_row(), case_one_head(),
              case_heads_eq_d(), case_huge(), case_unscaled(), case_large()] + case_generated() + \
-        [case_rows_edge(), case_past_rows(), case_odd_head()]
+        [case_rows_edge(), case_past_rows(), case_odd_head(), case_blocks()]
     doc = {
         "generator": "tests/reference/generate_engine.py",
         "torch": torch.__version__,

@@ -112,7 +112,8 @@ static bool blocks_hide(void)
     struct ui_block blocks[UI_VIEW_MAX_BLOCKS];
     const int n = ui_view_build(&st, 200, blocks, UI_VIEW_MAX_BLOCKS);
     for (int i = 0; i < n; i++)
-        if (blocks[i].base.tensor == MHA_TENSOR_WEIGHTS && blocks[i].hide == &st.hide)
+        if (blocks[i].base.tensor == MHA_TENSOR_WEIGHTS && blocks[i].hide_ctx == &st.hide &&
+            ui_block_hides(&blocks[i], &(struct mha_cell){MHA_TENSOR_WEIGHTS, 1, 1, 0}))
             return true;
     return false;
 }

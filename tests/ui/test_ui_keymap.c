@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ui/modes/ui_app.h"
+#include "ui/panes/ui_panes.h"
 #include "ui/modes/ui_keymaps.h"
 #include "ui/state/ui_words.h"
 #include "ui/state/ui_keys.h"

@@ -11,10 +11,10 @@
 
 #include "svg_fit.h"
 #include "train/trun.h"
-#include "ui/modes/ui_app.h"
+#include "ui/train/ui_train.h"
 #include "engine/views.h"
 #include "engine/views_drift.h"
-#include "engine/train_text.h"
+#include "train/train_text.h"
 #include "train/trun_ring.h"
 
 /* Parameters that say which step they were taken at. */

@@ -13,8 +13,10 @@
 #include <time.h>
 
 #include "ui/app/ui_walk.h"
-#include "ui/modes/ui_app.h"
-#include "ui/modes/ui_popup.h"
+#include "ui/app/ui_top.h"
+#include "ui/train/ui_train.h"
+#include "ui/follow/ui_stream.h"
+#include "ui/panes/ui_popup.h"
 #include "ui/state/ui_play.h"
 #include "train/trun.h"
 #include "io/model_io.h"
@@ -209,6 +211,7 @@ int ui_run(struct mha_example *ex, const struct ui_options *opt)
     struct ui_app *app = calloc(1, sizeof *app);
     if (!app) {
         mha_example_free(ex);
+        trun_free(opt->train);
         fprintf(stderr, "mha-explorer: out of memory\n");
         return 1;
     }

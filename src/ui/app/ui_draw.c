@@ -5,7 +5,10 @@
 #include <string.h>
 
 #include "engine/stages.h"
-#include "ui/modes/ui_app.h"
+#include "ui/app/ui_top.h"
+#include "ui/panes/ui_panes.h"
+#include "ui/train/ui_train.h"
+#include "ui/panes/ui_lesson_menu.h"
 #include "ui/draw/ui_bigtext.h"
 #include "ui/draw/ui_text.h"
 #include "ui/views/ui_views.h"
@@ -303,7 +306,7 @@ bool ui_app_show_line(const struct ui_app *app, char *buf, size_t n)
         bool hidden = false;
         for (int c = 0; c < blk->cols; c++) {
             const struct mha_cell cell = ui_block_cell(blk, r, c);
-            hidden = hidden || (blk->hide && lesson_hide_covers(blk->hide, &cell));
+            hidden = hidden || ui_block_hides(blk, &cell);
             if (ui_block_at(blk, r, c) > ui_block_at(blk, r, top))
                 top = c;
         }

@@ -66,7 +66,10 @@ struct ui_block {
     bool head_labels; /* columns labelled "h<head>.<j>" as the lessons and exports write them */
     float num_range;  /* > 0: the largest magnitude of a matrix shown beside this one,
                          whose numbers are written with the same decimals */
-    const struct lesson_hide *hide; /* cells drawn as "?" until a checkpoint is answered */
+    /* cells drawn as "?" (a checkpoint's, until it is answered): those hides(hide_ctx, cell)
+     * is true of (ui_block_hides); hides NULL: none */
+    bool (*hides)(const void *hide_ctx, const struct mha_cell *cell);
+    const void *hide_ctx;
 
     /* How roomy the block is drawn (the presenter's layout sets these before
      * measuring): extra columns per cell, a blank line between rows, and
@@ -81,6 +84,12 @@ bool ui_block_selectable(const struct ui_block *b);
 
 /* The tensor cell under (row, col) of block b. */
 struct mha_cell ui_block_cell(const struct ui_block *b, int row, int col);
+
+/* True when cell, of block b, is drawn as "?". */
+static inline bool ui_block_hides(const struct ui_block *b, const struct mha_cell *cell)
+{
+    return b->hides && b->hides(b->hide_ctx, cell);
+}
 
 /* The number at (row, col). */
 static inline float ui_block_at(const struct ui_block *b, int row, int col)

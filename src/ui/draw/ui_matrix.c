@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lesson/lesson_state.h"
 #include "ui/draw/ui_text.h"
 #include "ui/draw/ui_widget.h"
 
@@ -327,9 +326,9 @@ void ui_block_draw(WINDOW *win, int y, int x, int view_h, const struct ui_block 
             const int cx = x + g->grid.label_w + 1 + (c - c0) * cw;
             const float v = ui_block_at(b, r, c);
             const bool cursor = r == cur_r && c == cur_c;
-            if (b->hide) {
+            if (b->hides) {
                 const struct mha_cell cell = ui_block_cell(b, r, c);
-                if (lesson_hide_covers(b->hide, &cell)) {
+                if (ui_block_hides(b, &cell)) {
                     draw_hidden(win, line, cx, cw, cursor, th);
                     continue;
                 }

@@ -1,5 +1,5 @@
 /* ui_keys.c - the main screen's key table and its lookup (the help screen is written from it in
- * modes/ui_mode_help.c). */
+ * panes/ui_mode_help.c). */
 #include "ui/state/ui_keys.h"
 
 #include <curses.h> /* the key codes */

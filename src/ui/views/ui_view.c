@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "engine/stages.h"
+#include "lesson/lesson_state.h"
 
 /* Collects blocks into the caller's array. */
 struct builder {
@@ -208,6 +209,12 @@ static void next_words(struct builder *b)
     k->inert = true;
 }
 
+/* The cells a checkpoint hides (hide: its struct lesson_hide). */
+static bool checkpoint_hides(const void *hide, const struct mha_cell *cell)
+{
+    return lesson_hide_covers(hide, cell);
+}
+
 int ui_stage_build(const struct ui_state *st, int width, struct ui_block *out, int max)
 {
     struct builder b = {st, out, 0, max, NULL, false};
@@ -218,8 +225,10 @@ int ui_stage_build(const struct ui_state *st, int width, struct ui_block *out, i
     if (b.info->next_word && st->ex->has_next_word)
         next_words(&b);
     mha_stage_walk(b.info, b.info->screen_order, shown_heads(st), MHA_SHOW_SCREEN, shown, &b);
-    for (int i = 0; st->hide.active && i < b.n; i++)
-        out[i].hide = &st->hide; /* a checkpoint's cells, hidden until answered */
+    for (int i = 0; st->hide.active && i < b.n; i++) {
+        out[i].hides = checkpoint_hides; /* a checkpoint's cells, hidden until answered */
+        out[i].hide_ctx = &st->hide;
+    }
     return b.n;
 }
 
