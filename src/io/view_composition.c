@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/train.h"
-#include "engine/train_layers.h"
+#include "train/train.h"
+#include "train/train_layers.h"
 #include "io/model_io.h"
 
 #define SCORES 3 /* Q, K, V */

@@ -149,9 +149,9 @@ struct trun_ask {
     int d_model, vocab, context, steps, layers;
     float lr;
     uint32_t seed;
-    int n_panes;                 /* more than one: side by side */
-    int counts[TRUN_MAX_PANES];  /* each pane's heads, or (compare_layers) its layers */
-    bool compare_layers;         /* counts are layer counts, each pane of heads heads */
+    int n_panes;                /* more than one: side by side */
+    int counts[TRUN_MAX_PANES]; /* each pane's heads, or (compare_layers) its layers */
+    bool compare_layers;        /* counts are layer counts, each pane of heads heads */
     int heads;
 };
 

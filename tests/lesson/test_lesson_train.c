@@ -11,7 +11,7 @@
 
 #include "lesson/lesson.h"
 #include "lesson/lesson_state.h"
-#include "engine/train.h"
+#include "train/train.h"
 
 static struct lesson *parse(const char *text)
 {
