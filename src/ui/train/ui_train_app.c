@@ -116,6 +116,12 @@ int ui_app_show_layer(struct ui_app *app, int layer)
     }
     const struct train_model *m = t->panes[t->focus].run->model;
     const int n = train_layers(&m->cfg);
+    if (t->watch && n > 1) { /* the snapshots bring the heads' measures of the teacher's layer */
+        ui_state_say(st, true,
+                     "The teacher's run shows the layer the teacher's screen shows; a model of "
+                     "layers trained here (or a model file) shows each of them with y.");
+        return -1;
+    }
     if (n < 2) {
         ui_state_say(st, true,
                      "This model has one layer: --layers 2 (or --compare layers=1,2) trains "
