@@ -630,10 +630,9 @@ static int combinations(const struct cli_options *o)
                            : o->d_model ? "--d-model"
                            : o->heads   ? "--heads"
                                         : "--seed");
-    if (o->layer >= 0 && (!o->load || !model_io_is_model_file(o->load) ||
-                          o->dump_stage == CLI_NO_DUMP || o->dump_stage == CLI_DUMP_CIRCUITS))
-        return usage_error("%s shows a layer of a model of layers: give --load MODEL and "
-                           "--dump STAGE (the explorer shows the last layer)",
+    if (o->layer >= 0 && (!o->load || !model_io_is_model_file(o->load)))
+        return usage_error("%s shows a layer of a model of layers: give --load MODEL (with "
+                           "--dump STAGE or circuits, or in the explorer)",
                            "--layer");
     if (o->speed_given && !o->replay)
         return usage_error("%s needs --replay FILE", "--speed");

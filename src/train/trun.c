@@ -17,6 +17,7 @@ static void pane_done(struct trun_pane *p)
     train_heads_job_free(p->shown_job);
     train_run_free(p->run);
     train_model_free(p->shown);
+    free(p->layers);
     mha_example_free(p->start);
     trun_ring_done(&p->ring);
     trun_history_done(&p->hist);
@@ -35,6 +36,7 @@ static void mark_now(const struct trun_pane *p, struct trun_mark *m)
     for (int k = 0; k < TRUN_MAX_OUTPUTS && k < run->model->cfg.n_outputs; k++)
         m->acc[k] = run->accuracy[k];
     m->jobs_valid = p->jobs_valid;
+    m->jobs_layer = run->model->shown_layer;
     if (p->jobs_valid) {
         memcpy(m->jobs, p->jobs, (size_t)run->model->cfg.heads * sizeof m->jobs[0]);
         for (int h = 0; h < run->model->cfg.heads; h++)
@@ -113,6 +115,41 @@ static int jobs_part(struct trun_pane *p, bool (*more)(void *ctx), void *ctx)
     return 1;
 }
 
+/* Multiply-adds the measures of a model of layers may take at an
+ * evaluation (about 0.05 s): the induction task's two layers of two heads
+ * at d_model 32 take 0.3 billion. */
+#define TRUN_LAYERS_WORK 2e9
+
+/* Whether every layer's heads are measured and knocked out at each
+ * evaluation: a model of layers, of at most TRUN_JOBS_MAX_HEADS heads, whose
+ * knock-outs (two forward passes of the layers' projections for each head)
+ * take at most TRUN_LAYERS_WORK. */
+static bool layers_measured(const struct trun_pane *p)
+{
+    const struct train_config *c = &p->run->model->cfg;
+    const double L = train_layers(c), d = c->d_model;
+    const double rows = (double)heads_sequences(p) * c->context;
+    return L > 1 && c->heads <= TRUN_JOBS_MAX_HEADS &&
+           2.0 * L * c->heads * rows * L * 4.0 * d * d <= TRUN_LAYERS_WORK;
+}
+
+/* Every layer's heads of the live model, measured and knocked out on the
+ * held-out sequences its heads are measured on (layers_measured). */
+static void layers_measure(struct trun_pane *p)
+{
+    if (!p->layers)
+        return;
+    struct train_batch few;
+    train_batch_view(p->run->eval, 0, heads_sequences(p), &few);
+    p->layers_valid =
+        train_layers_measure(p->run->model, &few, heads_sequences(p), p->layers, NULL) == 0;
+}
+
+const struct train_layer_measures *trun_pane_layers(const struct trun_pane *p, long scrub)
+{
+    return scrub < 0 && p->layers && p->layers_valid ? p->layers : NULL;
+}
+
 int trun_pane_job_count(const struct trun_pane *p)
 {
     return jobs_measured(p) ? p->run->task->data->text->n_jobs : 0;
@@ -129,7 +166,7 @@ bool trun_pane_jobs_ready(const struct trun_pane *p, long scrub)
     if (scrub < 0)
         return p->jobs_valid;
     const struct trun_mark *mk = shown_mark(p, scrub);
-    return mk && mk->jobs_valid;
+    return mk && mk->jobs_valid && mk->jobs_layer == p->shown->shown_layer;
 }
 
 void trun_pane_jobs(const struct trun_pane *p, long scrub, int h, char *buf, size_t n)
@@ -215,6 +252,7 @@ static void pane_begin(const struct trun *t, struct trun_pane *p)
     p->work = TRUN_WORK_EVAL;
     p->roles_valid = false;
     p->jobs_valid = false;
+    p->layers_valid = false;
 }
 
 static int pane_new(const struct trun *t, int heads, int layers, struct trun_pane *p,
@@ -236,6 +274,11 @@ static int pane_new(const struct trun *t, int heads, int layers, struct trun_pan
     }
     p->start = train_model_to_example(m, err);
     if (!p->start) {
+        pane_done(p);
+        return -1;
+    }
+    if (layers_measured(p) && !(p->layers = calloc(1, sizeof *p->layers))) {
+        mha_error_set(err, "out of memory");
         pane_done(p);
         return -1;
     }
@@ -306,23 +349,27 @@ struct trun *trun_new(const struct trun_setup *s, struct mha_error *err)
     return t;
 }
 
-int trun_setup_task(struct trun_setup *s, const char *task, int d_model, uint32_t seed, int steps,
-                    int n_heads, const int *heads, struct mha_error *err)
+int trun_setup_task(struct trun_setup *s, const struct trun_ask *a, struct mha_error *err)
 {
     memset(s, 0, sizeof *s);
-    s->task = task ? train_task_find(task) : NULL;
+    s->task = a->task;
     if (!s->task)
-        return mha_error_set(err, "train: unknown task \"%s\"", task ? task : "");
-    s->d_model = d_model;
-    s->vocab = TRAIN_DEFAULT_VOCAB;
-    s->context = TRAIN_DEFAULT_CONTEXT;
+        return mha_error_set(err, "train: no task");
+    s->d_model = a->d_model;
+    s->vocab = a->vocab;
+    s->context = a->context;
     train_run_options_default(&s->opt);
-    s->opt.seed = seed;
-    s->opt.steps = steps;
-    s->n_heads = n_heads;
-    s->compare = n_heads > 1;
-    for (int i = 0; i < n_heads && i < TRUN_MAX_PANES; i++)
-        s->heads[i] = heads[i];
+    s->opt.seed = a->seed;
+    s->opt.steps = a->steps;
+    s->opt.lr = a->lr;
+    s->opt.layers = a->layers;
+    s->n_heads = a->n_panes;
+    s->compare = a->n_panes > 1;
+    s->compare_layers = a->compare_layers;
+    for (int i = 0; i < a->n_panes && i < TRUN_MAX_PANES; i++) {
+        s->heads[i] = a->compare_layers ? a->heads : a->counts[i];
+        s->layers[i] = a->compare_layers ? a->counts[i] : 0;
+    }
     return 0;
 }
 
@@ -430,6 +477,7 @@ static bool pane_part(struct trun_pane *p, bool (*more)(void *ctx), void *ctx)
         case TRUN_WORK_ROLES:
             if (roles_part(p, more, ctx) == 0)
                 return false;
+            layers_measure(p);
             p->work = TRUN_WORK_JOBS;
             break;
         case TRUN_WORK_JOBS:
@@ -733,6 +781,51 @@ void trun_scrub_to(struct trun *t, long step)
 void trun_scrub_first(struct trun *t)
 {
     trun_scrub_to(t, 0);
+}
+
+int trun_show_layer(struct trun *t, int pane, int layer, struct mha_error *err)
+{
+    if (pane < 0 || pane >= t->n_panes)
+        return mha_error_set(err, "pane %d: there are panes 0 to %d", pane, t->n_panes - 1);
+    struct trun_pane *p = &t->panes[pane];
+    struct train_model *live = p->run->model;
+    const int was = live->shown_layer;
+    if (train_model_show_layer(live, layer, err))
+        return -1;
+    live->shown_layer = was; /* the round in flight ends on the layer it began on */
+    if (t->round_open)       /* a step, evaluation or measure in flight reads the layer shown */
+        round_part(t, NULL, NULL);
+    live->shown_layer = p->shown->shown_layer = layer;
+    train_model_sample_forward(live, NULL);
+    /* the model at step 0 on this layer, for the heads view (step 0 is always kept) */
+    const float *first = trun_ring_params(&p->ring, trun_ring_find(&p->ring, 0));
+    memcpy(p->shown->params, first ? first : live->params, p->shown->n_params * sizeof(float));
+    if (train_model_sample_forward(p->shown, err) ||
+        train_model_fill_example(p->shown, p->start, err))
+        return -1;
+    /* what this layer's heads do: measured now, for the live model */
+    p->heads_begun = false;
+    p->roles_valid =
+        train_heads_measure(live, p->run->eval, heads_sequences(p), p->roles, NULL) == 0;
+    if (jobs_measured(p)) {
+        p->text_jobs = (struct train_text_jobs){0};
+        jobs_part(p, NULL, NULL);
+    }
+    p->shown_pending = p->shown_valid = false;
+    if (t->scrub >= 0) /* the checkpoint shown again, its heads measured on this layer */
+        load_checkpoints(t, t->scrub);
+    return 0;
+}
+
+int trun_show_layers(struct trun *t, int layer, struct mha_error *err)
+{
+    for (int i = 0; i < t->n_panes; i++) {
+        const struct train_model *m = t->panes[i].run->model;
+        const int want = layer >= 0 ? layer : train_layers(&m->cfg) - 1;
+        if (m->shown_layer != want && trun_show_layer(t, i, want, err))
+            return -1;
+    }
+    return 0;
 }
 
 const struct train_model *trun_pane_model(const struct trun_pane *p, long scrub)

@@ -24,6 +24,7 @@
 
 #include "train/train.h"
 #include "train/train_heads.h"
+#include "train/train_layers.h"
 #include "train/train_text.h"
 #include "train/trun_ring.h"
 
@@ -79,6 +80,11 @@ struct trun_pane {
     bool shown_pending;
     long shown_of;
     struct train_text_jobs text_jobs;
+    /* a model of layers (of at most TRUN_JOBS_MAX_HEADS heads): every
+     * layer's heads measured and knocked out at the live model's last
+     * evaluation, on the held-out sequences the heads are measured on */
+    struct train_layer_measures *layers;
+    bool layers_valid;
     bool round_done; /* its step of the round in flight is done */
 };
 
@@ -134,12 +140,23 @@ struct trun_setup {
     bool compare_layers; /* --compare layers=1,2: the panes differ in their layers */
 };
 
-/* The training a lesson's scene asks for: the task named task (NULL: none)
- * on a model of d_model, from seed, for steps; n_heads panes of heads[i]
- * heads each (more than one: side by side), vocab and context at --train's
- * defaults.  0, or -1 + err (no such task). */
-int trun_setup_task(struct trun_setup *s, const char *task, int d_model, uint32_t seed, int steps,
-                    int n_heads, const int *heads, struct mha_error *err);
+/* What a lesson's scene asks to train, in plain values (the run driver
+ * knows no lessons; the lesson gives the sizes a scene leaves out at
+ * --train's for the task, lesson_train_sizes). */
+struct trun_ask {
+    const struct train_task *task; /* a built-in task, or a bundled corpus's (the
+                                      caller's, outliving the runs) */
+    int d_model, vocab, context, steps, layers;
+    float lr;
+    uint32_t seed;
+    int n_panes;                /* more than one: side by side */
+    int counts[TRUN_MAX_PANES]; /* each pane's heads, or (compare_layers) its layers */
+    bool compare_layers;        /* counts are layer counts, each pane of heads heads */
+    int heads;
+};
+
+/* The training a lesson's scene asks for.  0, or -1 + err (no task). */
+int trun_setup_task(struct trun_setup *s, const struct trun_ask *a, struct mha_error *err);
 
 /* Build the runs (each initialised from opt.seed, nothing trained yet).
  * NULL + err on a bad size or out of memory.  Free with trun_free. */
@@ -180,6 +197,18 @@ void trun_scrub_first(struct trun *t);
 /* Show the checkpoint at or before step (paused), as the scrub keys do. */
 void trun_scrub_to(struct trun *t, long step);
 
+/* Show layer (0-based) of pane's model from now on: its attention on the
+ * sample, what its heads do (measured at once, the live model's and the
+ * checkpoint's) and, for the heads view, the same layer at step 0.  A step
+ * in flight is finished first.  Training goes on unchanged: the layer
+ * shown changes no number trained.  0, or -1 + err (no such layer). */
+int trun_show_layer(struct trun *t, int pane, int layer, struct mha_error *err);
+
+/* Every pane's model shown at layer (-1: each its last), as a lesson's
+ * layer: asks (trun_show_layer where a pane shows another).  0, or -1 +
+ * err (a pane without that layer). */
+int trun_show_layers(struct trun *t, int layer, struct mha_error *err);
+
 /* The model a pane shows: the live one, or (scrub >= 0) the checkpoint's
  * parameters the scrub keys loaded, with its sample forwarded. */
 const struct train_model *trun_pane_model(const struct trun_pane *p, long scrub);
@@ -194,6 +223,11 @@ bool trun_pane_heads(const struct trun_pane *p, long scrub, struct train_head_st
  * checkpoint it scrubbed to is still being measured (trun_catch_up
  * measures it in parts, paused or not, and says it changed when done). */
 bool trun_pane_heads_ready(const struct trun_pane *p, long scrub, struct train_head_stats *out);
+
+/* Every layer's heads of the model p shows, measured and knocked out at
+ * the live model's last evaluation; NULL for a one-layer model, a
+ * checkpoint (scrub >= 0) or before the first evaluation. */
+const struct train_layer_measures *trun_pane_layers(const struct trun_pane *p, long scrub);
 
 /* Jobs lines a pane of a text with jobs keeps for them, measured or not
  * (the same live and scrubbed, so the layout holds): the text's jobs when

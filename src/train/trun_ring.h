@@ -33,6 +33,7 @@ struct trun_mark {
     /* a text's jobs as last measured: each head's (a bit per job) and each
      * job's top-1 with every head */
     bool jobs_valid;
+    int jobs_layer; /* the layer whose heads they are (a model of layers) */
     unsigned jobs[TRUN_MARK_HEADS];
     float job_top1[TRUN_MARK_JOBS];
     float knocked[TRUN_MARK_HEADS][TRUN_MARK_JOBS]; /* each job's top-1, head h out */

@@ -234,6 +234,9 @@ static void apply(struct ui_app *app, enum ui_action act, int key)
     case UI_ACT_UNWRITE:
         ui_state_write_word(st, act == UI_ACT_WRITE ? +1 : -1);
         break;
+    case UI_ACT_LAYER:
+        ui_app_show_layer(app, -1);
+        break;
     case UI_ACT_COMMAND:
         ui_prompt_open(app, ':');
         break;

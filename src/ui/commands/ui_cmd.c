@@ -94,6 +94,20 @@ int ui_cmd_seed(struct ui_state *st, struct ui_app *app, const char *arg)
     return ui_state_set_seed(st, (unsigned long)v);
 }
 
+int ui_cmd_layer(struct ui_state *st, struct ui_app *app, const char *arg)
+{
+    long v;
+    if (!parse_long(arg, 0, 1000, &v)) {
+        if (st->ex->layers > 1)
+            ui_state_say(st, true, ":layer needs a layer of the model, 0 to %d.",
+                         st->ex->layers - 1);
+        else
+            ui_state_say(st, true, ":layer needs a layer's number (from 0) of a model of layers.");
+        return -1;
+    }
+    return app ? ui_app_show_layer(app, (int)v) : ui_state_show_layer(st, (int)v);
+}
+
 int ui_cmd_stage(struct ui_state *st, struct ui_app *app, const char *arg)
 {
     (void)app;
@@ -109,7 +123,6 @@ int ui_cmd_stage(struct ui_state *st, struct ui_app *app, const char *arg)
 
 int ui_cmd_view(struct ui_state *st, struct ui_app *app, const char *arg)
 {
-    (void)app;
     int view = ui_view_mode_from_name(arg);
     if (view < 0) {
         char names[96];
@@ -117,6 +130,8 @@ int ui_cmd_view(struct ui_state *st, struct ui_app *app, const char *arg)
                      arg, mha_view_names(names, sizeof names, " and "));
         return -1;
     }
+    if (app && ui_train_on_screen(app)) /* the view of the model training (t comes back) */
+        ui_train_to_explorer(app);
     ui_state_set_view(st, (enum mha_view)view);
     return 0;
 }
@@ -185,9 +200,11 @@ const struct ui_cmd ui_cmd_table[] = {
      UI_ARG_EXAMPLE, false, ui_cmd_load},
     {"examples", {NULL}, "examples", "list the bundled examples",
      UI_ARG_NONE, false, ui_cmd_examples},
+    {"layer", {NULL}, "layer N", "a model of layers: show layer N (from 0; y: the next)",
+     UI_ARG_TEXT, false, ui_cmd_layer},
     {"stage", {"s"}, "stage NAME", "go to a stage by name or number ({range})",
      UI_ARG_STAGE, false, ui_cmd_stage},
-    {"view", {"v"}, "view NAME", "show {views| or }; none: the stage",
+    {"view", {"v"}, "view NAME", "{views|, } or none",
      UI_ARG_VIEW, false, ui_cmd_view},
     {"causal", {NULL}, "causal on|off", "the causal mask",
      UI_ARG_SWITCH, false, ui_cmd_causal},

@@ -112,6 +112,9 @@ struct ui_app {
     long train_clock_ms;   /* the session clock at the last key or tick (ui_train_session_ms) */
     const char *save_path; /* --save FILE: where the model goes when the screen is left */
     bool screen_up;        /* the terminal was the explorer's (ui_app_interactive got it) */
+    /* the bundled corpus a lesson's training read last (kept while its runs
+     * last; ui_train_corpus_free) */
+    struct ui_corpus *corpus;
 };
 
 /* The canvas lines the visualisation shows numbers on: when the blocks do

@@ -93,6 +93,8 @@ void ui_status_draw(WINDOW *win, const struct ui_app *app, int width)
     if (!sized_view) {
         snprintf(part[n++], sizeof part[0], "d_model %d", ex->d_model);
         snprintf(part[n++], sizeof part[0], "heads %d", ex->heads);
+        if (ex->layers > 1) /* counted from 0, as --layer and the summary count them */
+            snprintf(part[n++], sizeof part[0], "layer %d of 0–%d", ex->layer, ex->layers - 1);
         snprintf(part[n++], sizeof part[0], "d_k %d", st->tr->d_k);
         snprintf(part[n++], sizeof part[0], "mask %s",
                  ex->causal ? (ex->has_mask ? "causal+file" : "causal")

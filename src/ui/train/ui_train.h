@@ -51,6 +51,16 @@ int ui_train_loop_wait(const struct ui_app *app, double now, int cap);
 
 /* The explorer's example made the model shown (in place when the sizes allow). */
 void ui_train_sync_example(struct ui_app *app);
+/* A model of layers shown at layer (0-based; -1: the next one, round to
+ * 0): the training's model in focus (trun_show_layer) when the explorer
+ * shows it, else a loaded model (ui_state_show_layer).  -1 with a message
+ * when there is no such layer or the model has one. */
+int ui_app_show_layer(struct ui_app *app, int layer);
+/* From the training screen to the explorer's stages and views of the
+ * model shown (t comes back). */
+void ui_train_to_explorer(struct ui_app *app);
+/* The corpus a lesson's training read, freed (when the app goes). */
+void ui_train_corpus_free(struct ui_app *app);
 
 /* Start the training screen on t, which it takes: app->train, and *ex
  * (freed first when set) its first model's example.  0, or -1 + err (t is

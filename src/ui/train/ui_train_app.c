@@ -3,7 +3,10 @@
  * training ticks follow, the layout, hint, presenter header and :link, its
  * start from the options, and lessons whose scenes train. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "io/text_io.h"
 
 #include "lesson/lesson_state.h"
 #include "ui/modes/ui_app.h"
@@ -78,6 +81,7 @@ void ui_train_sync_example(struct ui_app *app)
                 mha_example_set_token(st->ex, false, i, m->vocab_names[m->sample[i]]);
         st->baseline = pane->start;
         st->model = m;
+        st->layer_measures = trun_pane_layers(pane, t->scrub);
         sync_head_titles(st, t, pane, m);
         snprintf(st->trained, sizeof st->trained, "%s", source);
         ui_state_refresh(st);
@@ -94,11 +98,45 @@ void ui_train_sync_example(struct ui_app *app)
         t->follow_gen = st->ex_gen;
         st->baseline = pane->start;
         st->model = m;
+        st->layer_measures = trun_pane_layers(pane, t->scrub);
         sync_head_titles(st, t, pane, m);
         snprintf(st->trained, sizeof st->trained, "%s", source);
         if (st->view != MHA_VIEW_NONE)
             ui_state_refresh(st); /* the heads view compares with step 0 */
     }
+}
+
+int ui_app_show_layer(struct ui_app *app, int layer)
+{
+    struct ui_state *st = &app->st;
+    struct trun *t = app->train;
+    if (!t || !st->model) { /* no training shown: a loaded model, if any */
+        const int n = st->ex->layers;
+        return ui_state_show_layer(st, layer >= 0 || n < 2 ? layer : (st->ex->layer + 1) % n);
+    }
+    const struct train_model *m = t->panes[t->focus].run->model;
+    const int n = train_layers(&m->cfg);
+    if (t->watch && n > 1) { /* the snapshots bring the heads' measures of the teacher's layer */
+        ui_state_say(st, true,
+                     "The teacher's run shows the layer the teacher's screen shows; a model of "
+                     "layers trained here (or a model file) shows each of them with y.");
+        return -1;
+    }
+    if (n < 2) {
+        ui_state_say(st, true,
+                     "This model has one layer: --layers 2 (or --compare layers=1,2) trains "
+                     "models whose layers each show.");
+        return -1;
+    }
+    struct mha_error err;
+    mha_error_clear(&err);
+    if (trun_show_layer(t, t->focus, layer >= 0 ? layer : (m->shown_layer + 1) % n, &err)) {
+        ui_state_say(st, true, "Not shown: %s.", err.text);
+        return -1;
+    }
+    ui_train_sync_example(app);
+    ui_state_say_layer(st);
+    return 0;
 }
 
 /* ---- the clock ------------------------------------------------------------------------- */
@@ -246,10 +284,51 @@ int ui_train_open(struct ui_app *app, struct trun *t, struct mha_example **ex,
  * (keys may have moved its seed or heads on since). */
 static void setup_key(const struct trun_setup *s, char *buf, size_t n)
 {
-    size_t used = (size_t)snprintf(buf, n, "%s %u %d %d", s->task->name, (unsigned)s->opt.seed,
-                                   s->opt.steps, s->d_model);
+    size_t used = (size_t)snprintf(buf, n, "%s %u %d %d %d", s->task->name, (unsigned)s->opt.seed,
+                                   s->opt.steps, s->d_model, s->opt.layers);
     for (int i = 0; i < s->n_heads && used < n; i++)
-        used += (size_t)snprintf(buf + used, n - used, " %d", s->heads[i]);
+        used += (size_t)snprintf(buf + used, n - used, " %d/%d", s->heads[i], s->layers[i]);
+}
+
+/* A bundled corpus a lesson trains on, read once and kept while its runs
+ * last (the runs point into it). */
+struct ui_corpus {
+    struct train_dataset *data;
+    struct train_task task;
+    char name[72];
+};
+
+void ui_train_corpus_free(struct ui_app *app)
+{
+    if (!app->corpus)
+        return;
+    train_dataset_free(app->corpus->data);
+    free(app->corpus);
+    app->corpus = NULL;
+}
+
+/* The task of the corpus name (read from the lesson's assets), or NULL +
+ * err.  A training on another corpus must have ended first. */
+static const struct train_task *lesson_corpus(struct ui_app *app, const char *name,
+                                              struct mha_error *err)
+{
+    if (app->corpus && !strcmp(app->corpus->name, name))
+        return &app->corpus->task;
+    struct ui_corpus *c = calloc(1, sizeof *c);
+    if (!c) {
+        mha_error_set(err, "out of memory");
+        return NULL;
+    }
+    c->data = text_io_load_corpus(app->les.assets_dir, name, err);
+    if (!c->data) {
+        free(c);
+        return NULL;
+    }
+    train_task_from_dataset(&c->task, c->data);
+    snprintf(c->name, sizeof c->name, "%s", name);
+    ui_train_corpus_free(app);
+    app->corpus = c;
+    return &c->task;
 }
 
 static void end_lesson_training(struct ui_app *app)
@@ -276,8 +355,26 @@ void ui_train_lesson_sync(struct ui_app *app)
     struct trun_setup s;
     struct mha_error err;
     mha_error_clear(&err);
-    if (trun_setup_task(&s, ls.train, ls.train_d_model, ls.train_seed, ls.train_steps,
-                        ls.n_train_heads, ls.train_heads, &err) != 0) {
+    const struct train_task *corpus = NULL;
+    if (!train_task_find(ls.train)) { /* a corpus: the training on another one ends first */
+        if (app->train && app->train->lesson && app->corpus && strcmp(app->corpus->name, ls.train))
+            end_lesson_training(app);
+        if (!(corpus = lesson_corpus(app, ls.train, &err))) {
+            ui_state_say(&app->st, true, "This step cannot train: %s", err.text);
+            return;
+        }
+    }
+    struct trun_ask ask = {.task = corpus ? corpus : train_task_find(ls.train),
+                           .seed = ls.train_seed,
+                           .layers = ls.train_layers,
+                           .n_panes = ls.n_train_heads,
+                           .compare_layers = ls.train_compare_layers,
+                           .heads = TRAIN_DEFAULT_HEADS};
+    memcpy(ask.counts, ls.train_heads, sizeof ask.counts);
+    if (ask.task)
+        lesson_train_sizes(&ls, ask.task, &ask.d_model, &ask.vocab, &ask.context, &ask.steps,
+                           &ask.lr);
+    if (trun_setup_task(&s, &ask, &err) != 0) {
         ui_state_say(&app->st, true, "%s", err.text);
         return;
     }
@@ -301,15 +398,22 @@ void ui_train_lesson_sync(struct ui_app *app)
         t->start_ms = t->now_ms = app->train_clock_ms;
     }
     if (t->lesson_step != app->les.step) {
-        /* the step just arrived: a stage: in its scene shows the model's stages */
+        /* the step just arrived: a stage: (or a view:) in its scene shows the
+         * model's stages (or that view of it) */
         const struct lesson_step *step = &l->steps[app->les.step];
-        const bool stages = step->has_scene && (step->scene.set & (1u << SCENE_STAGE));
+        const bool view =
+            step->has_scene && (step->scene.set & (1u << SCENE_VIEW)) && ls.view != MHA_VIEW_NONE;
+        const bool stages = view || (step->has_scene && (step->scene.set & (1u << SCENE_STAGE)));
         t->lesson_step = app->les.step;
         t->shown = !stages;
         t->scrub = -1;
+        if (trun_show_layers(t, ls.layer, &err))
+            ui_state_say(&app->st, true, "layer: %s", err.text);
         ui_train_sync_example(app);
         if (stages)
             ui_state_set_stage(&app->st, ls.stage);
+        if (view)
+            ui_state_set_view(&app->st, ls.view);
         else if (t->paused && !trun_done(t) && !app->st.msg[0])
             ui_state_say(&app->st, false,
                          "The training waits for you: p starts it (and pauses it), n takes one "
@@ -324,15 +428,29 @@ void ui_train_present_text(const struct ui_app *app, struct ui_present_text *pt)
     if (!ui_train_on_screen(app))
         return;
     const struct trun *t = app->train;
-    char heads[48] = "";
+    char heads[64] = "";
     size_t used = 0;
-    for (int i = 0; i < t->n_panes && used < sizeof heads; i++)
+    const int head_panes = t->compare_layers ? 1 : t->n_panes; /* layers=...: the same heads */
+    for (int i = 0; i < head_panes && used < sizeof heads; i++)
         used += (size_t)snprintf(heads + used, sizeof heads - used, "%s%d", i ? " vs " : "",
                                  t->heads[i]);
+    if (used < sizeof heads)
+        used += (size_t)snprintf(heads + used, sizeof heads - used, " head%s",
+                                 head_panes == 1 && t->heads[0] == 1 ? "" : "s");
+    if (t->compare_layers) { /* the panes differ in their layers: "2 heads · 1 vs 2 layers" */
+        used += (size_t)snprintf(heads + used, sizeof heads - used, " · ");
+        for (int i = 0; i < t->n_panes && used < sizeof heads; i++)
+            used += (size_t)snprintf(heads + used, sizeof heads - used, "%s%d", i ? " vs " : "",
+                                     t->layers[i]);
+        if (used < sizeof heads)
+            snprintf(heads + used, sizeof heads - used, " layers");
+    } else if (t->opt.layers > 1 && used < sizeof heads) {
+        snprintf(heads + used, sizeof heads - used, " · %d layers", t->opt.layers);
+    }
     snprintf(pt->title, sizeof pt->title, "TRAINING");
     snprintf(pt->name, sizeof pt->name, "Training · %s", t->task->name);
-    snprintf(pt->subtitle, sizeof pt->subtitle, "%s head%s · d_model %d · step %ld", heads,
-             t->n_panes == 1 && t->heads[0] == 1 ? "" : "s", t->d_model, trun_shown_step(t));
+    snprintf(pt->subtitle, sizeof pt->subtitle, "%s · d_model %d · step %ld", heads, t->d_model,
+             trun_shown_step(t));
     snprintf(pt->formula[0], sizeof pt->formula[0],
              "loss = mean cross-entropy of each output · Adam, lr %g, %d sequences a step",
              (double)t->opt.lr, t->opt.batch);
@@ -349,13 +467,16 @@ char *ui_train_link_command(const struct ui_app *app)
     char text[512];
     size_t used = (size_t)snprintf(text, sizeof text, "mha-explorer --train %s", t->task->name);
     if (t->n_panes > 1) {
-        used += (size_t)snprintf(text + used, sizeof text - used, " --compare ");
+        used += (size_t)snprintf(text + used, sizeof text - used, " --compare %s",
+                                 t->compare_layers ? "layers=" : "");
         for (int i = 0; i < t->n_panes && used < sizeof text; i++)
             used += (size_t)snprintf(text + used, sizeof text - used, "%s%d", i ? "," : "",
-                                     t->heads[i]);
-    } else {
-        used += (size_t)snprintf(text + used, sizeof text - used, " --heads %d", t->heads[0]);
+                                     t->compare_layers ? t->layers[i] : t->heads[i]);
     }
+    if (t->n_panes == 1 || t->compare_layers)
+        used += (size_t)snprintf(text + used, sizeof text - used, " --heads %d", t->heads[0]);
+    if (!t->compare_layers && t->opt.layers > 1 && used < sizeof text)
+        used += (size_t)snprintf(text + used, sizeof text - used, " --layers %d", t->opt.layers);
     if (used < sizeof text)
         used += (size_t)snprintf(text + used, sizeof text - used, " --d-model %d --seed %u",
                                  t->d_model, (unsigned)t->opt.seed);

@@ -34,6 +34,7 @@ enum train_act {
     TACT_CIRCUITS, /* w: what each head writes / the heatmaps */
     TACT_SCREEN,   /* t: the training screen (back) */
     TACT_FOCUS,    /* --compare: the next pane */
+    TACT_LAYER,    /* y: a model of layers, the next layer's heads */
     TACT_SWALLOW
 };
 
@@ -53,6 +54,7 @@ static const struct ui_keymap_row table[] = {
     {UI_STAGE_KEYS, UI_STAGE_KEYS_LABEL, TACT_STAGE, "the stages of the model shown (t comes back)",
      "{range} stages"},
     {{'w'}, "w", TACT_CIRCUITS, "what each head writes (its weights) / the heatmaps", NULL},
+    {{'y'}, "y", TACT_LAYER, "a model of layers: the next layer's heads", NULL},
     {{'e'}, "e", TACT_EXPORT, "write the training state as SVG (:export html too)", NULL},
     {{'t'}, "t", TACT_SCREEN, "the training screen again (after --train)", NULL},
     {{'\t', KEY_BTAB},
@@ -225,11 +227,16 @@ void ui_train_focus(struct ui_app *app, int pane)
                  title);
 }
 
+void ui_train_to_explorer(struct ui_app *app)
+{
+    ui_train_sync_example(app);
+    app->train->shown = false;
+}
+
 static void to_stage(struct ui_app *app, int stage)
 {
     struct trun *t = app->train;
-    ui_train_sync_example(app);
-    t->shown = false;
+    ui_train_to_explorer(app);
     ui_state_set_stage(&app->st, stage);
     char title[40] = "";
     if (t->compare) {
@@ -323,14 +330,23 @@ bool ui_train_key(struct ui_app *app, int key, bool is_char)
         break;
     case TACT_CIRCUITS:
         t->circuits = !t->circuits;
-        ui_state_say(st, false,
-                     t->circuits ? "What attending to a word makes each head raise. "
-                                   "w: the heatmaps again."
-                                 : "The heads' attention on the sample. w: what each head writes.");
+        if (t->circuits && train_layers(&t->panes[t->focus].run->model->cfg) > 1)
+            ui_state_say(st, false,
+                         "What attending to a word makes each head of this layer raise, along "
+                         "its direct path only (y: another layer). w: the heatmaps again.");
+        else
+            ui_state_say(st, false,
+                         t->circuits
+                             ? "What attending to a word makes each head raise. "
+                               "w: the heatmaps again."
+                             : "The heads' attention on the sample. w: what each head writes.");
         break;
     case TACT_SCREEN:
         ui_state_say(st, false, "This is the training screen; %s show the model's stages.",
                      mha_stage_range(range, sizeof range));
+        break;
+    case TACT_LAYER:
+        ui_app_show_layer(app, -1);
         break;
     case TACT_FOCUS:
         ui_train_focus(app, (t->focus + (key == KEY_BTAB ? t->n_panes - 1 : 1)) % t->n_panes);
