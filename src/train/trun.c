@@ -19,6 +19,7 @@ static void pane_done(struct trun_pane *p)
     train_heads_job_free(p->shown_job);
     train_run_free(p->run);
     train_model_free(p->shown);
+    train_model_free(p->writer);
     free(p->layers);
     mha_example_free(p->start);
     trun_ring_done(&p->ring);
@@ -66,7 +67,8 @@ static void pane_drop_work(struct trun_pane *p)
     p->shown_valid = false;
 }
 
-static bool pane_part(struct trun_pane *p, bool (*more)(void *ctx), void *ctx);
+static bool pane_part(const struct trun *t, struct trun_pane *p, bool (*more)(void *ctx),
+                      void *ctx);
 
 /* A pane at step 0: its first evaluation and checkpoint. */
 static void pane_begin(const struct trun *t, struct trun_pane *p)
@@ -82,6 +84,8 @@ static void pane_begin(const struct trun *t, struct trun_pane *p)
     p->roles_valid = false;
     p->jobs_valid = false;
     p->layers_valid = false;
+    p->samples.n = 0;
+    p->samples.step = -1;
 }
 
 static int pane_new(const struct trun *t, int heads, int layers, struct trun_pane *p,
@@ -277,7 +281,7 @@ int trun_restart(struct trun *t, uint32_t seed, int heads, struct mha_error *err
  * of its heads, in parts while more(ctx) says so (NULL: to the end): true
  * when all are done or p stopped, false when they stopped between parts
  * (the next call goes on). */
-static bool pane_part(struct trun_pane *p, bool (*more)(void *ctx), void *ctx)
+static bool pane_part(const struct trun *t, struct trun_pane *p, bool (*more)(void *ctx), void *ctx)
 {
     struct train_run *run = p->run;
     for (;;) {
@@ -315,6 +319,8 @@ static bool pane_part(struct trun_pane *p, bool (*more)(void *ctx), void *ctx)
             p->work = TRUN_WORK_STEP;
             trun_pane_evaluated(p);
             offer(p);
+            if (t->scrub < 0) /* the lines shown, when they are, rewritten */
+                trun_pane_write(t, p, run->model, run->model->step);
             if (run->model->step == 0 && p->stop == TRUN_RUNNING)
                 break; /* the first evaluation: on to the first step */
             return true;
@@ -334,7 +340,7 @@ static bool round_part(struct trun *t, bool (*more)(void *ctx), void *ctx)
         struct trun_pane *p = &t->panes[i];
         if (p->round_done || p->stop != TRUN_RUNNING)
             continue;
-        if (!pane_part(p, more, ctx)) {
+        if (!pane_part(t, p, more, ctx)) {
             t->round_open = true;
             return false;
         }

@@ -50,4 +50,10 @@ void trun_load_checkpoints(struct trun *t, long step);
 bool trun_shown_part(struct trun *t, bool (*more)(void *ctx), void *ctx);
 bool trun_shown_pending(const struct trun *t);
 
+/* While the run's samples are shown (t->samples): the lines the model
+ * from (at step) writes into p's (the writer made the first time); a
+ * failure leaves none (trun_samples.c). */
+void trun_pane_write(const struct trun *t, struct trun_pane *p, const struct train_model *from,
+                     long step);
+
 #endif

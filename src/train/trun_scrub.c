@@ -34,6 +34,7 @@ void trun_load_checkpoints(struct trun *t, long step)
         p->shown_pending = trun_heads_begin(p, &p->shown_job, p->shown);
         p->shown_of = step;
         p->shown_valid = false;
+        trun_pane_write(t, p, p->shown, trun_pane_shown_step(t, p)); /* when they are shown */
     }
 }
 
@@ -89,7 +90,10 @@ void trun_scrub(struct trun *t, int dir)
 
 void trun_scrub_live(struct trun *t)
 {
+    const bool was = t->scrub >= 0;
     t->scrub = -1;
+    for (int i = 0; was && i < t->n_panes; i++) /* the live model's lines again */
+        trun_pane_write(t, &t->panes[i], t->panes[i].run->model, t->panes[i].run->model->step);
 }
 
 void trun_scrub_to(struct trun *t, long step)

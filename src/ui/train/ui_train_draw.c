@@ -193,7 +193,10 @@ static void draw_pane(WINDOW *win, int y, int x, int h, int w, const struct trun
         if (have_jobs)
             trun_pane_knocked(p, t->scrub, i, done[i], sizeof done[i]);
     }
-    if (t->circuits)
+    if (t->samples)
+        ui_train_draw_samples(win, y + pg.heads_y, x + pg.heads_x, h - pg.heads_y, w - pg.heads_x,
+                              t, p, th);
+    else if (t->circuits)
         ui_train_draw_circuits(win, y + pg.heads_y, x + pg.heads_x, h - pg.heads_y, w - pg.heads_x,
                                m, measured ? roles : NULL, have_jobs ? jobs : NULL,
                                hide ? NULL : done, th);

@@ -1,6 +1,7 @@
 /* ui_train_draw.h - the parts ui_train_draw.c lays a run's pane out
  * with: its loss curve and accuracy lines (ui_train_curve.c) and the grid
- * of its heads' heatmaps (ui_train_heads.c). */
+ * of its heads' heatmaps (ui_train_heads.c), or the lines its model writes
+ * in their place (ui_train_samples.c). */
 #ifndef UI_TRAIN_DRAW_H
 #define UI_TRAIN_DRAW_H
 
@@ -62,5 +63,12 @@ void ui_train_heads_smallest(const struct train_model *m, bool utf8, int w,
 void ui_train_draw_heads(WINDOW *win, int y, int x, const struct ui_train_heads *g, int max_y,
                          const struct train_model *m, const struct train_head_stats *roles,
                          char (*jobs)[TRUN_JOBS_LABEL], const struct ui_theme *th);
+
+/* o: the lines the model pane p shows writes (trun_pane_samples), in h x w
+ * at (y, x) in the heatmaps' place: the step and temperature they were
+ * written at, then each line, wrapped, as many as fit whole
+ * (ui_train_samples.c). */
+void ui_train_draw_samples(WINDOW *win, int y, int x, int h, int w, const struct trun *t,
+                           const struct trun_pane *p, const struct ui_theme *th);
 
 #endif
