@@ -26,12 +26,18 @@ void ui_train_draw_samples(WINDOW *win, int y, int x, int h, int w, const struct
         return;
     }
     /* "At step 340 it writes (temperature 1):", shorter where it must */
+    static const char *const live[] = {"At step %ld it writes (temperature %g):",
+                                       "Step %ld writes (temperature %g):", "step %ld, T %g:"};
+    static const char *const kept[] = {
+        "The checkpoint at step %ld writes (temperature %g):",
+        "Checkpoint at step %ld (temperature %g):", "checkpoint %ld, T %g:"};
+    const char *const *forms = t->scrub >= 0 ? kept : live;
     char title[96];
-    snprintf(title, sizeof title,
-             "%s step %ld %s (temperature %g):", t->scrub >= 0 ? "The checkpoint at" : "At",
-             s->step, t->scrub >= 0 ? "writes" : "it writes", (double)s->temperature);
-    if (ui_text_width(title, th->utf8) > w)
-        snprintf(title, sizeof title, "step %ld, T %g:", s->step, (double)s->temperature);
+    for (int f = 0; f < 3; f++) {
+        snprintf(title, sizeof title, forms[f], s->step, (double)s->temperature);
+        if (ui_text_width(title, th->utf8) <= w)
+            break;
+    }
     ui_put(win, y, x, title, w, ui_role_attr(th, UI_ROLE_TITLE), th->utf8);
     /* each line wrapped, its next lines indented, as many whole lines as fit */
     int row = y + 1;
