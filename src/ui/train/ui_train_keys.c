@@ -55,7 +55,7 @@ static const struct ui_keymap_row table[] = {
     {UI_STAGE_KEYS, UI_STAGE_KEYS_LABEL, TACT_STAGE, "the stages of the model shown (t comes back)",
      "{range} stages"},
     {{'w'}, "w", TACT_CIRCUITS, "what each head writes (its weights) / the heatmaps", NULL},
-    {{'o'}, "o", TACT_SAMPLES, "a text: lines the model writes as it learns / the heatmaps", NULL},
+    {{'o'}, "o", TACT_SAMPLES, "a text: lines the model writes / the heatmaps", NULL},
     {{'y'}, "y", TACT_LAYER, "a model of layers: the next layer's heads", NULL},
     {{'e'}, "e", TACT_EXPORT, "write the training state as SVG (:export html too)", NULL},
     {{'t'}, "t", TACT_SCREEN, "the training screen again (after --train)", NULL},
