@@ -1,8 +1,10 @@
 /* ui_train_draw.c - the training screen drawn in the visualisation area:
  * a header line (task, step, pace or why it stopped), the task in words,
  * and for each run a pane with its loss curve, each output's held-out
- * accuracy, and one heatmap per head on the sample sequence.  A pure
- * function of the app. */
+ * accuracy, and one heatmap per head on the sample sequence (or, in their
+ * place, what each head writes, or the lines a text's model writes).  Here
+ * the layout; the parts are drawn by ui_train_curve.c, ui_train_heads.c,
+ * ui_train_circuits.c and ui_train_samples.c.  A pure function of the app. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
