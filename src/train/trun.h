@@ -43,6 +43,22 @@ enum trun_stop { TRUN_RUNNING, TRUN_STOP_STABLE, TRUN_STOP_LIMIT };
  * a text's jobs. */
 enum trun_work { TRUN_WORK_STEP, TRUN_WORK_EVAL, TRUN_WORK_ROLES, TRUN_WORK_JOBS };
 
+/* What a text's model writes (o on the training screen): a few lines from
+ * its sample's first word, a word at a time until a sentence's end mark or
+ * its context is full, each word drawn from softmax(logits / temperature)
+ * (train_write_line) by a generator of their own seeded from the run's seed
+ * and the step of the model that writes them: the same seed and step write
+ * the same lines, and the training's numbers are never touched (the lines
+ * are written by a copy of the model, the writer). */
+#define TRUN_SAMPLE_LINES 6
+#define TRUN_SAMPLE_BYTES 512
+struct trun_samples {
+    long step; /* the step of the model that wrote them; -1: none written */
+    float temperature;
+    int n;
+    char line[TRUN_SAMPLE_LINES][TRUN_SAMPLE_BYTES];
+};
+
 /* One model training (a pane of --compare). */
 struct trun_pane {
     struct train_run *run;
@@ -86,6 +102,10 @@ struct trun_pane {
     struct train_layer_measures *layers;
     bool layers_valid;
     bool round_done; /* its step of the round in flight is done */
+    /* what it writes while the run's samples are shown (trun_samples.c),
+     * written by a model of its own made the first time */
+    struct train_model *writer;
+    struct trun_samples samples;
 };
 
 #define TRUN_JOBS_MAX_HEADS 16
@@ -120,6 +140,9 @@ struct trun {
     int focus;           /* --compare: the pane whose model the stage keys and the heads
                             view show (Tab or a click chooses it); 0 otherwise */
     bool circuits;       /* w: what each head writes (its OV circuit) in place of the heatmaps */
+    bool samples;        /* o: lines a text's model writes, rewritten at each evaluation and
+                            for the checkpoint shown (trun_samples_show) */
+    float temperature;   /* ... drawn at this temperature */
     bool round_open;     /* a step of every pane begun and not done: the next goes on with it */
     bool (*interrupt)(void); /* the screen's: a key waits (NULL: none), so that a step's
                                 parts stop for it between frames */
@@ -259,6 +282,28 @@ unsigned trun_pane_fit(const struct trun_pane *p, char *buf, size_t n);
 /* Output k's held-out accuracy at the step shown (the checkpoint's, or
  * the last evaluation's). */
 float trun_pane_accuracy(const struct trun *t, const struct trun_pane *p, int k);
+
+/* ---- what a text's model writes (trun_samples.c) ----------------------------------------- */
+
+/* Whether pane p's model writes: a language model (an output "next" over
+ * its vocabulary, train_model_next_output) with a sample to start from. */
+bool trun_pane_writes(const struct trun_pane *p);
+/* The lines shown on or off (on: at temperature, above 0), written at once
+ * by every pane that writes from the model it shows, then again at each
+ * evaluation of the live model and for each checkpoint scrubbed to.  0, or
+ * -1 + err (on, and no pane writes: a task of letters). */
+int trun_samples_show(struct trun *t, bool on, float temperature, struct mha_error *err);
+/* The step of the model pane p shows: the live model's, or that of the
+ * checkpoint scrubbed to. */
+long trun_pane_shown_step(const struct trun *t, const struct trun_pane *p);
+/* The lines pane p wrote last (n 0: none yet). */
+const struct trun_samples *trun_pane_samples(const struct trun_pane *p);
+/* The lines model m writes at step with the run's seed into out, through
+ * writer (a model of m's sizes, whose parameters are overwritten).  0, or
+ * -1 + err (out->n 0). */
+int trun_samples_write(struct train_model *writer, const struct train_model *m, uint32_t seed,
+                       long step, float temperature, struct trun_samples *out,
+                       struct mha_error *err);
 
 /* ---- a run watched, not trained (trun_watch.c) ----------------------------------------
  *

@@ -4,6 +4,8 @@
  * same code and trains nothing. */
 #include "train/trun.h"
 
+#include "train/trun_parts.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -98,6 +100,8 @@ int trun_watch_model(struct trun *t, int pane, const float *params, size_t n,
     if (pace >= 0)
         t->pace_steps_s = pace;
     trun_ring_put(&p->ring, mark->step, params, mark);
+    if (t->scrub < 0) /* the teacher's model writes the lines shown */
+        trun_pane_write(t, p, m, m->step);
     return 0;
 }
 

@@ -22,7 +22,8 @@ struct ui_state;
  * (pt unchanged when the training screen is not shown). */
 void ui_train_present_text(const struct ui_app *app, struct ui_present_text *pt);
 
-/* The training screen (ui_train_keys.c, ui_train_draw.c, ui_train_export.c). */
+/* The training screen (ui_train_keys.c, ui_train_draw.c with its parts in
+ * ui_train_draw.h, ui_train_export.c). */
 struct trun;
 
 /* It is on screen (in the visualisation's place). */

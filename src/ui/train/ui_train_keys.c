@@ -32,6 +32,7 @@ enum train_act {
     TACT_STAGE,
     TACT_EXPORT,
     TACT_CIRCUITS, /* w: what each head writes / the heatmaps */
+    TACT_SAMPLES,  /* o: a text's lines the model writes / the heatmaps */
     TACT_SCREEN,   /* t: the training screen (back) */
     TACT_FOCUS,    /* --compare: the next pane */
     TACT_LAYER,    /* y: a model of layers, the next layer's heads */
@@ -54,6 +55,7 @@ static const struct ui_keymap_row table[] = {
     {UI_STAGE_KEYS, UI_STAGE_KEYS_LABEL, TACT_STAGE, "the stages of the model shown (t comes back)",
      "{range} stages"},
     {{'w'}, "w", TACT_CIRCUITS, "what each head writes (its weights) / the heatmaps", NULL},
+    {{'o'}, "o", TACT_SAMPLES, "a text: lines the model writes / the heatmaps", NULL},
     {{'y'}, "y", TACT_LAYER, "a model of layers: the next layer's heads", NULL},
     {{'e'}, "e", TACT_EXPORT, "write the training state as SVG (:export html too)", NULL},
     {{'t'}, "t", TACT_SCREEN, "the training screen again (after --train)", NULL},
@@ -252,6 +254,31 @@ static void to_stage(struct ui_app *app, int stage)
                                              : ", still training");
 }
 
+/* o: the lines the model writes shown in the heatmaps' place, or the
+ * heatmaps again; a task of letters says the lines are a text's. */
+static void samples_key(struct ui_app *app)
+{
+    struct trun *t = app->train;
+    struct mha_error err;
+    mha_error_clear(&err);
+    if (trun_samples_show(t, !t->samples, app->st.temperature, &err) != 0) {
+        ui_state_say(&app->st, true, "o: %s; a text's model does (--train sentences).", err.text);
+        return;
+    }
+    if (!t->samples) {
+        ui_state_say(&app->st, false,
+                     "The heads' attention on the sample. o: lines the model "
+                     "writes.");
+        return;
+    }
+    t->circuits = false;
+    const struct train_model *m = t->panes[t->focus].run->model;
+    ui_state_say(&app->st, false,
+                 "Written from \"%s\" at temperature %g, anew at each evaluation. o: the "
+                 "heatmaps.",
+                 m->vocab_names[m->sample[0]], (double)t->temperature);
+}
+
 bool ui_train_key(struct ui_app *app, int key, bool is_char)
 {
     struct trun *t = app->train;
@@ -328,8 +355,12 @@ bool ui_train_key(struct ui_app *app, int key, bool is_char)
     case TACT_EXPORT:
         ui_app_export(app, MHA_FORMAT_SVG, NULL);
         break;
+    case TACT_SAMPLES:
+        samples_key(app);
+        break;
     case TACT_CIRCUITS:
         t->circuits = !t->circuits;
+        trun_samples_show(t, false, 0.0f, NULL); /* in the heatmaps' place too */
         if (t->circuits && train_layers(&t->panes[t->focus].run->model->cfg) > 1)
             ui_state_say(st, false,
                          "What attending to a word makes each head of this layer raise, along "
