@@ -56,6 +56,11 @@ void ui_train_sync_example(struct ui_app *app);
  * shows it, else a loaded model (ui_state_show_layer).  -1 with a message
  * when there is no such layer or the model has one. */
 int ui_app_show_layer(struct ui_app *app, int layer);
+/* The layer the teacher's state line names (rec_state.h's layer=), shown
+ * as the teacher's screen shows it: the training's model in focus, else a
+ * loaded model of layers; nothing when it is shown already or there is no
+ * such layer here. */
+void ui_app_teachers_layer(struct ui_app *app, int layer);
 /* From the training screen to the explorer's stages and views of the
  * model shown (t comes back). */
 void ui_train_to_explorer(struct ui_app *app);
