@@ -7,7 +7,8 @@
 # model it saved, and on the training screen's model each head knocked out;
 # :link gives the layers (and --layer L opens on that layer).  The circuits
 # view reads the layer shown.  --stage and --focus open on the layer
-# --layer names, and e and :export title the file with it.
+# --layer names, and e and :export title the file with it; --train TASK
+# --layer L opens the training screen on layer L.
 . "$(dirname "$0")/lib.sh"
 
 cd "$WORK"
@@ -104,6 +105,15 @@ check "the picture's title is --dump's" test "$title" = "$("$EXE" --load two.jso
 keys : "export md" Enter
 wait_for "mha-attention-1.md"
 check "the markdown's heading names layer 0" grep -q '^### Stage 4 · attention · layer 0 of 0–1$' mha-attention-1.md
+keys q
+wait_exit 0
+
+# --train TASK --layers 2 --layer 0 opens the training screen on layer 0
+start 100 30 -- --train induction --layers 2 --seed 3 --steps 300 --layer 0
+wait_for "│ layer 0 of 0–1 │"
+wait_for "stopped" 60
+keys y
+wait_for "│ layer 1 of 0–1 │"
 keys q
 wait_exit 0
 
