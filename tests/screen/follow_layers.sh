@@ -6,7 +6,10 @@
 # the teacher's screen does (the snapshots say which layer their heads'
 # figures are of); a replay ends on the teacher's layer with the same
 # titles.  Then a loaded model of two layers: the teacher's y moves the
-# followers' layer, and :layer 1 back.
+# followers' layer, and :layer 1 back.  Last, --compare layers=1,2: the
+# recording's header gives the same form and a follower and a replay show
+# the panes "1 layer" and "2 layers".  (The followers of the training run
+# show two layers because the header's --layers 2 is taken.)
 . "$(dirname "$0")/lib.sh"
 cd "$WORK/cwd"
 . "$SRC_ROOT/tests/screen/follow_lib.sh"
@@ -83,3 +86,28 @@ wait_in c "│ layer 0 of 0–1 │"
 T send-keys -t teach2 : "layer 1" Enter
 wait_in teach2 "│ layer 1 of 0–1 │"
 wait_in c "│ layer 1 of 0–1 │"
+T kill-session -t c
+
+# --compare layers=1,2 recorded: the header carries the same form, and a
+# follower and a replay show the same panes, "1 layer" and "2 layers",
+# with no option of the start left out
+session teach3 120 40 "$EXEQ --train induction --compare layers=1,2 --seed 35 --steps 200 --record cmp.rec"
+wait_in teach3 "2 layers"
+session d 120 40 "$EXEQ --follow cmp.rec"
+wait_in d "following the teacher"
+wait_in d "▶ 1 layer"
+wait_in d "2 layers"
+check "the header says --compare layers=1,2" test "$(grep -A1 -x 'arg --compare' cmp.rec | tail -1)" = "arg layers=1,2"
+cap d | grep -q "not opened here" && { cap d; fail "the follower left an option of the start out"; }
+pass
+wait_in teach3 "Every run stopped" 120
+T send-keys -t teach3 q
+wait_in teach3 "Stop recording and quit?" 3
+T send-keys -t teach3 q
+wait_in teach3 "EXPLORER-EXITED"
+session r3 120 40 "$EXEQ --replay cmp.rec"
+wait_in r3 "▶ 1 layer"
+wait_in r3 "2 layers"
+wait_in r3 "The replay finished" 120
+cap r3 | grep -q "not opened here" && { cap r3; fail "the replay left an option of the start out"; }
+pass
