@@ -98,6 +98,9 @@ const char *ui_train_hint(const struct ui_app *app);
 /* That hint in a lesson, from the training screen's key table (less
  * Space, which reads on) and the main screen's (ui_train_keys.c). */
 const char *ui_train_lesson_hint(const struct ui_app *app, char *buf, size_t n);
+/* The training screen's key hint line from its key table, y among them
+ * when the model in focus has layers; into buf (n bytes). */
+char *ui_train_keys_hint(const struct trun *t, char *buf, size_t n);
 
 /* :link on the training screen: the options that train the same again, as a
  * new string (the caller frees it; NULL when out of memory). */

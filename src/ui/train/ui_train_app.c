@@ -275,13 +275,17 @@ const char *ui_train_hint(const struct ui_app *app)
         return ui_words_expand(
             "← → checkpoints · Home step 0 · End now · {range} this model's stages · ? help", hint,
             sizeof hint);
-    if (app->train->n_panes > 1)
-        return ui_words_expand("Space pause · n step · < > pace · ← → checkpoints · r reseed · Tab "
-                               "pane · {range} its stages · ? help",
+    const struct trun *t = app->train;
+    const bool layers = train_layers(&t->panes[t->focus].run->model->cfg) > 1;
+    if (t->n_panes > 1)
+        return ui_words_expand(layers ? "Space pause · n step · < > pace · ← → checkpoints · y "
+                                        "layer · r reseed · Tab pane · {range} its stages · ? help"
+                                      : "Space pause · n step · < > pace · ← → checkpoints · r "
+                                        "reseed · Tab pane · {range} its stages · ? help",
                                hint, sizeof hint);
     /* the training screen's keys: the hints of their table */
     char keys[160], line[180];
-    snprintf(line, sizeof line, "%s · ? help", ui_keymap_hint(&ui_keymap_train, keys, sizeof keys));
+    snprintf(line, sizeof line, "%s · ? help", ui_train_keys_hint(t, keys, sizeof keys));
     return ui_words_expand(line, hint, sizeof hint);
 }
 
