@@ -191,8 +191,9 @@ static const struct cli_opt table[] = {
      "first; default the last), its input the residual\n"
      "stream after the layers below, in the explorer or\n"
      "--dump STAGE; with --dump circuits: that layer's\n"
-     "heads, their direct path",
-     "with --load MODEL: which layer the stages and circuits show (0..3)", NULL, CODE},
+     "heads, their direct path; with --train TASK\n"
+     "--layers N: the training screen opens on layer L",
+     "which layer the stages, circuits or training screen show (0..3)", NULL, CODE},
     {NULL, NULL, 0, CLI_GROUP_TRAINING, "--load MODEL", NULL,
      "a model file opens the explorer on its sample sequence:\n"
      "the stages show the trained model's numbers; with\n"

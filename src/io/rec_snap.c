@@ -166,12 +166,15 @@ int rec_snap_write(FILE *out, const struct rec_snap *s)
     char acc[REC_SNAP_OUTPUTS * 20];
     const int n_out = s->n_outputs < REC_SNAP_OUTPUTS ? s->n_outputs : REC_SNAP_OUTPUTS;
     floats_text(acc, sizeof acc, s->acc, n_out);
+    char layer[24] = ""; /* a model of layers: the layer its heads' figures are of */
+    if (s->layer >= 0)
+        snprintf(layer, sizeof layer, " layer=%d", s->layer);
     if (fprintf(out,
                 "%sbegin t=%.3f pane=%d kind=%s step=%ld stop=%d pace=%d params=%zu loss=%.9g "
-                "acc=%s losses=%ld evals=%d jobs=%d roles=%d\n",
+                "acc=%s losses=%ld evals=%d jobs=%d roles=%d%s\n",
                 REC_SNAP_PREFIX, s->t, s->pane, s->kind == REC_SNAP_CKPT ? "ckpt" : "live", s->step,
                 s->stop, s->pace, s->n_params, (double)s->loss, acc, s->n_loss, s->n_evals,
-                s->jobs_valid ? 1 : 0, has_roles(s) ? 1 : 0) < 0)
+                s->jobs_valid ? 1 : 0, has_roles(s) ? 1 : 0, layer) < 0)
         return -1;
     char head[48];
     for (long i = 0; i < s->n_loss; i += REC_SNAP_CHUNK) {
@@ -265,6 +268,7 @@ static bool begin(struct rec_snap_reader *rd, char **w, int n)
     struct rec_snap *s = &rd->s;
     s->pace = -1;
     s->loss = NAN;
+    s->layer = -1;
     bool have_params = false, have_step = false;
     for (int i = 1; i < n; i++) {
         char *v = strchr(w[i], '=');
@@ -303,6 +307,8 @@ static bool begin(struct rec_snap_reader *rd, char **w, int n)
             rd->want_jobs = k == 1;
         } else if (!strcmp(w[i], "roles") && whole(v, 0, 1, &k)) {
             rd->want_roles = k == 1;
+        } else if (!strcmp(w[i], "layer") && whole(v, 0, REC_SNAP_LAYERS - 1, &k)) {
+            s->layer = (int)k;
         } else if (!strcmp(w[i], "acc")) {
             const int k2 = float_list(v, s->acc, -1, REC_SNAP_OUTPUTS);
             if (k2 < 0)
@@ -312,7 +318,7 @@ static bool begin(struct rec_snap_reader *rd, char **w, int n)
         else if (!strcmp(w[i], "pane") || !strcmp(w[i], "kind") || !strcmp(w[i], "step") ||
                  !strcmp(w[i], "stop") || !strcmp(w[i], "pace") || !strcmp(w[i], "params") ||
                  !strcmp(w[i], "losses") || !strcmp(w[i], "evals") || !strcmp(w[i], "jobs") ||
-                 !strcmp(w[i], "roles"))
+                 !strcmp(w[i], "roles") || !strcmp(w[i], "layer"))
             return false;
     }
     if (!have_params || !have_step)

@@ -8,8 +8,11 @@
  *   # snap on                                 once, before the first key: the
  *                                             teacher's runs come in snapshots
  *   # snap begin t=12.345 pane=0 kind=live step=650 stop=0 pace=145 params=17251
- *         loss=1.29 acc=0.59 losses=50 evals=1 jobs=1 roles=1     (one line:
- *                                             the parts that follow, counted)
+ *         loss=1.29 acc=0.59 losses=50 evals=1 jobs=1 roles=1 layer=1
+ *                                             (one line: the parts that follow,
+ *                                             counted; layer= only for a model
+ *                                             of layers: the layer whose heads
+ *                                             the jobs and roles measure)
  *   # snap loss 600 <base64>                  the training loss of steps 601...,
  *                                             little-endian float32
  *   # snap eval 650 1.29 1.38 0.59            step, training loss, held-out loss,
@@ -49,6 +52,7 @@
 #define REC_SNAP_HEADS 16
 #define REC_SNAP_JOBS 8
 #define REC_SNAP_ROLE_VALUES 16
+#define REC_SNAP_LAYERS 16
 /* The most a snapshot may hold: parameters, losses, evaluations. */
 #define REC_SNAP_MAX_PARAMS ((size_t)1 << 22)
 #define REC_SNAP_MAX_LOSSES 10000000L
@@ -87,6 +91,8 @@ struct rec_snap {
     unsigned does[REC_SNAP_HEADS];
     float top1[REC_SNAP_JOBS];
     float knocked[REC_SNAP_HEADS][REC_SNAP_JOBS];
+    int layer;                  /* the layer the jobs and roles are of; -1: unsaid (one layer, or an
+                                   older build: the layer the follower shows) */
     int roles_heads, roles_per; /* 0: no roles */
     float roles[REC_SNAP_HEADS * REC_SNAP_ROLE_VALUES];
     size_t n_params;

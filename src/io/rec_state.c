@@ -10,7 +10,9 @@
 
 /* The fields that are numbers, by name. */
 #define INT_FIELDS(X)                                                                              \
-    X(step) X(stage) X(present) X(autoplay) X(heads) X(d_model) X(causal) X(scale) X(pane) X(paused)
+    X(step)                                                                                        \
+    X(stage) X(present) X(autoplay) X(heads) X(d_model) X(causal) X(scale) X(pane) X(paused)       \
+        X(layer)
 
 void rec_state_clear(struct rec_state *s)
 {
@@ -125,5 +127,6 @@ bool rec_state_same(const struct rec_state *a, const struct rec_state *b)
            a->view == b->view && a->present == b->present && a->autoplay == b->autoplay &&
            a->heads == b->heads && a->d_model == b->d_model && a->seed == b->seed &&
            a->causal == b->causal && a->scale == b->scale && a->pane == b->pane &&
-           a->train == b->train && a->paused == b->paused && a->scrub == b->scrub;
+           a->train == b->train && a->paused == b->paused && a->scrub == b->scrub &&
+           a->layer == b->layer;
 }

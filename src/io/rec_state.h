@@ -14,6 +14,10 @@
  * the last snapshot of it gave it, rec_snap.h; whether it is paused; the
  * checkpoint shown, by its step, or live: the model as it is)
  *
+ * and, where the model shown has layers (a loaded model or the training
+ * run's in focus), layer=1 (the layer shown, from 0; a one-layer model
+ * writes none; older builds skip it)
+ *
  * (one line).  It follows the event it came after and lists only what
  * changed since the line before (the first lists everything), so a class's
  * stream grows by a few bytes a key.  Unknown names are skipped (a later
@@ -45,6 +49,7 @@ struct rec_state {
     long train; /* the training run's step */
     int paused; /* the training run is paused */
     long scrub; /* the checkpoint shown, REC_STATE_LIVE: the live model */
+    int layer;  /* the layer shown of a model of layers, from 0 */
 };
 #define REC_STATE_LIVE (-2L)
 #define REC_STATE_MAX_STEP 10000000L

@@ -103,6 +103,25 @@ START_TEST(layers_train_and_save)
     cli_expect_error((const char *[]){"--layers", "2", NULL}, "--layers needs --train");
     cli_expect_error((const char *[]){"--load", model, "--dump", "circuits", "--layer", "3", NULL},
                      "--layer: layer 3: the model has layers 0 to 2");
+    /* --train TASK --layer L opens the training screen on layer L: one the
+     * model trains (each pane's with --compare layers=...), never with the
+     * summary; --generate and --export-torch run through every layer */
+    cli_expect_error(
+        (const char *[]){"--train", "first-prev", "--layers", "3", "--layer", "3", NULL},
+        "--layer 3: the model trained has layers 0 to 2;");
+    cli_expect_error((const char *[]){"--train", "first-prev", "--layer", "1", NULL},
+                     "--layer 1: the model trained has one layer, layer 0;");
+    cli_expect_error(
+        (const char *[]){"--train", "induction", "--compare", "layers=2,1", "--layer", "1", NULL},
+        "--layer 1: the pane of fewest layers trains one layer, layer 0;");
+    cli_expect_error((const char *[]){"--train", "first-prev", "--layers", "2", "--layer", "1",
+                                      "--dump", "summary", NULL},
+                     "--layer: with --train it opens the training screen on that layer");
+    cli_expect_error((const char *[]){"--load", model, "--generate", "1", "--layer", "1", NULL},
+                     "--layer cannot be combined with --generate");
+    cli_expect_error(
+        (const char *[]){"--load", model, "--export-torch", "m.py", "--layer", "1", NULL},
+        "--layer cannot be combined with --export-torch");
     remove(model);
     rmdir(dir);
 }

@@ -79,6 +79,7 @@ static void fill(struct rec_snap *s, long n_loss, size_t n_params)
     s->n_outputs = 2;
     s->acc[0] = 0.5937f;
     s->acc[1] = NAN;
+    s->layer = -1;
     s->loss_from = 600;
     s->n_loss = n_loss;
     s->losses = malloc((size_t)(n_loss ? n_loss : 1) * sizeof *s->losses);
@@ -142,6 +143,7 @@ static void check_same(const struct rec_snap *a, const struct rec_snap *b)
     ck_assert_mem_eq(a->does, b->does, sizeof a->does);
     ck_assert_mem_eq(a->top1, b->top1, sizeof a->top1);
     ck_assert_mem_eq(a->knocked, b->knocked, sizeof a->knocked);
+    ck_assert_int_eq(a->layer, b->layer);
     ck_assert_int_eq(a->roles_heads, b->roles_heads);
     ck_assert_int_eq(a->roles_per, b->roles_per);
     ck_assert_mem_eq(a->roles, b->roles, sizeof a->roles);
@@ -202,7 +204,10 @@ START_TEST(test_round_trip)
             memset(s.knocked, 0, sizeof s.knocked);
             s.roles_heads = s.roles_per = 0;
             memset(s.roles, 0, sizeof s.roles);
+            s.layer = 0; /* a checkpoint of a model of layers, its jobs of layer 0 */
         }
+        if (c == 3)
+            s.layer = 3; /* the jobs and roles of layer 3 */
         char *text = written(&s);
         /* every line fits a recording's line, with room to spare */
         for (const char *p = text; *p;) {
@@ -455,6 +460,39 @@ START_TEST(test_parse)
 }
 END_TEST
 
+/* The layer a snapshot's heads' figures are of: said only for a model of
+ * layers; a begin line without it (an older build's, or one layer) says
+ * none; one out of range drops its snapshot only. */
+START_TEST(test_layer)
+{
+    struct rec_snap s;
+    fill(&s, 2, 3);
+    char *text = written(&s);
+    ck_assert_ptr_null(strstr(text, "layer="));
+    s.layer = 1;
+    char *one = written(&s);
+    ck_assert_ptr_nonnull(strstr(one, " layer=1\n"));
+    struct rec_snap_reader rd = {0};
+    struct rec_snap got[2];
+    ck_assert_int_eq(read_lines(&rd, one, got, 2), 1);
+    ck_assert_int_eq(got[0].layer, 1);
+    rec_snap_free(&got[0]);
+    ck_assert_int_eq(read_lines(&rd, text, got, 2), 1);
+    ck_assert_int_eq(got[0].layer, -1);
+    rec_snap_free(&got[0]);
+    char *bad = strdup(one);
+    memcpy(strstr(bad, " layer=1\n"), " layer=x", 8);
+    ck_assert_int_eq(read_lines(&rd, bad, got, 2), 0);
+    ck_assert_int_eq(read_lines(&rd, one, got, 2), 1); /* and the next reads */
+    rec_snap_free(&got[0]);
+    rec_snap_reader_free(&rd);
+    free(bad);
+    free(one);
+    free(text);
+    rec_snap_free(&s);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("rec_snap");
@@ -468,6 +506,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_long_lines);
     tcase_add_test(tc, test_stream_and_caps);
     tcase_add_test(tc, test_parse);
+    tcase_add_test(tc, test_layer);
     suite_add_tcase(s, tc);
     return s;
 }

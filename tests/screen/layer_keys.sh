@@ -6,7 +6,9 @@
 # composition view gives the Q, K and V scores --dump summary gave for the
 # model it saved, and on the training screen's model each head knocked out;
 # :link gives the layers (and --layer L opens on that layer).  The circuits
-# view reads the layer shown.
+# view reads the layer shown.  --stage and --focus open on the layer
+# --layer names, and e and :export title the file with it; --train TASK
+# --layer L opens the training screen on layer L.
 . "$(dirname "$0")/lib.sh"
 
 cd "$WORK"
@@ -81,6 +83,37 @@ wait_exit 0
 start 80 24 -- --load two.json --layer 0 --stage 4
 wait_for "│ layer 0 of 0–1 │"
 check "layer 0's scores, as y showed them" test "$(row)" = "$layer0"
+keys q
+wait_exit 0
+
+# --stage and --focus with --layer: the cursor on that layer's cell; e
+# writes that layer's stage, titled with its layer as --dump gives it
+start 80 24 -- --load two.json --layer 0 --stage attention --focus "weights, head 1, row 2, col 1"
+wait_for "│ layer 0 of 0–1 │"
+wait_for "head 1: softmax → weights"
+want=$("$EXE" --load two.json --layer 0 --dump attention --format json |
+    python3 -c 'import json, sys; print("%.4f" % json.load(sys.stdin)["attention"]["weights"][1][2][1])')
+keys Enter
+wait_for "$want"
+keys Escape
+keys Escape
+keys e
+wait_for "mha-attention-1.svg"
+title=$(grep -o '<title>[^<]*</title>' mha-attention-1.svg)
+check "the picture's title names layer 0 ($title)" grep -q '<title>Multi-head attention, layer 0 of 0–1, stage 4: Attention</title>' mha-attention-1.svg
+check "the picture's title is --dump's" test "$title" = "$("$EXE" --load two.json --layer 0 --dump attention --format svg | grep -o '<title>[^<]*</title>')"
+keys : "export md" Enter
+wait_for "mha-attention-1.md"
+check "the markdown's heading names layer 0" grep -q '^### Stage 4 · attention · layer 0 of 0–1$' mha-attention-1.md
+keys q
+wait_exit 0
+
+# --train TASK --layers 2 --layer 0 opens the training screen on layer 0
+start 100 30 -- --train induction --layers 2 --seed 3 --steps 300 --layer 0
+wait_for "│ layer 0 of 0–1 │"
+wait_for "stopped" 60
+keys y
+wait_for "│ layer 1 of 0–1 │"
 keys q
 wait_exit 0
 

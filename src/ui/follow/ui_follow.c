@@ -196,6 +196,9 @@ bool ui_teacher_state(struct ui_app *app, const struct recording *rec, int *next
     /* a --compare pane in focus (a click chose it at the teacher's size) */
     if (app->train && s->pane >= 0 && s->pane < app->train->n_panes && s->pane != app->train->focus)
         ui_train_focus(app, s->pane);
+    if (s->layer >=
+        0) /* a model of layers: the teacher's layer (its heads' figures come with it) */
+        ui_app_teachers_layer(app, s->layer);
     ui_watch_state(app, s); /* the run's pause and the checkpoint shown */
     return true;
 }

@@ -84,6 +84,13 @@ static void state_now(const struct ui_app *app, struct rec_state *s)
         s->paused = t->paused;
         s->scrub = t->scrub >= 0 ? t->scrub : REC_STATE_LIVE;
     }
+    /* the layer shown of a model of layers: the training's in focus, or a loaded one */
+    if (app->train && app->st.model) {
+        const struct train_model *m = app->train->panes[app->train->focus].run->model;
+        s->layer = train_layers(&m->cfg) > 1 ? m->shown_layer : -1;
+    } else if (ex && ex->layers > 1) {
+        s->layer = ex->layer;
+    }
     if (ex && !app->train) { /* a training run's model is the run's */
         s->heads = ex->heads;
         s->d_model = ex->d_model;

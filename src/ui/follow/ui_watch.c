@@ -99,6 +99,9 @@ static int write_live(struct ui_app *app, struct trun *t, int i, double at)
     s.pane = i;
     s.kind = REC_SNAP_LIVE;
     s.step = run->model->step;
+    /* the layer whose heads the jobs and roles measure (trun_show_layer
+     * measures them again on the layer it shows) */
+    s.layer = train_layers(&run->model->cfg) > 1 ? run->model->shown_layer : -1;
     s.stop = (int)p->stop;
     s.pace = trun_pace(t);
     s.loss = run->last_loss;
@@ -165,6 +168,7 @@ static int write_ckpt(struct ui_app *app, struct trun *t, int i, double at)
     s.pane = i;
     s.kind = REC_SNAP_CKPT;
     s.step = mk->step;
+    s.layer = train_layers(&p->run->model->cfg) > 1 ? mk->jobs_layer : -1;
     s.pace = -1;
     s.loss = mk->loss;
     s.n_outputs = p->run->model->cfg.n_outputs;
@@ -226,10 +230,11 @@ bool ui_train_watching(const struct ui_app *app)
     return rec && rec->snaps_on;
 }
 
-static void mark_of(const struct rec_snap *s, struct trun_mark *m)
+static void mark_of(const struct rec_snap *s, int layer, struct trun_mark *m)
 {
     memset(m, 0, sizeof *m);
     m->step = s->step;
+    m->jobs_layer = s->layer >= 0 ? s->layer : layer; /* unsaid: the layer shown */
     m->loss = s->loss;
     for (int k = 0; k < s->n_outputs && k < TRUN_MAX_OUTPUTS; k++)
         m->acc[k] = s->acc[k];
@@ -245,14 +250,29 @@ static void mark_of(const struct rec_snap *s, struct trun_mark *m)
         m->job_top1[j] = s->top1[j];
 }
 
+/* The layer the pane shows, -1 when there is no such pane. */
+static int shown_layer(const struct trun *t, int pane)
+{
+    return pane >= 0 && pane < t->n_panes ? t->panes[pane].run->model->shown_layer : -1;
+}
+
 /* The model of a live snapshot into the run (its roles as the teacher
- * measured them when they came along). */
+ * measured them when they came along).  A snapshot of a model of layers
+ * says which layer its heads' jobs and roles are of: the pane shows that
+ * layer, the teacher's, so its heads are titled with their own figures. */
 static void apply_model(struct trun *t, const struct rec_snap *s)
 {
+    if (s->layer >= 0 && s->pane < t->n_panes && s->layer != shown_layer(t, s->pane) &&
+        s->layer < train_layers(&t->panes[s->pane].run->model->cfg)) {
+        struct mha_error err;
+        mha_error_clear(&err);
+        trun_show_layer(t, s->pane, s->layer, &err); /* measured here until the roles come */
+    }
     struct trun_mark m;
-    mark_of(s, &m);
+    mark_of(s, shown_layer(t, s->pane), &m);
     struct train_head_stats roles[REC_SNAP_HEADS];
     bool have = s->pane < t->n_panes && s->roles_heads > 0 &&
+                (s->layer < 0 || s->layer == shown_layer(t, s->pane)) &&
                 s->roles_heads == t->panes[s->pane].run->model->cfg.heads &&
                 s->roles_per == ROLE_VALUES;
     for (int h = 0; have && h < s->roles_heads; h++)
@@ -287,7 +307,7 @@ bool ui_watch_apply(struct ui_app *app, const struct recording *rec, int *next, 
             continue;
         if (s->kind == REC_SNAP_CKPT) {
             struct trun_mark m;
-            mark_of(s, &m);
+            mark_of(s, shown_layer(t, s->pane), &m);
             changed = trun_watch_checkpoint(t, s->pane, s->params, s->n_params, &m) == 0 || changed;
             continue;
         }

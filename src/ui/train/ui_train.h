@@ -57,6 +57,11 @@ void ui_train_sync_example(struct ui_app *app);
  * shows it, else a loaded model (ui_state_show_layer).  -1 with a message
  * when there is no such layer or the model has one. */
 int ui_app_show_layer(struct ui_app *app, int layer);
+/* The layer the teacher's state line names (rec_state.h's layer=), shown
+ * as the teacher's screen shows it: the training's model in focus, else a
+ * loaded model of layers; nothing when it is shown already or there is no
+ * such layer here. */
+void ui_app_teachers_layer(struct ui_app *app, int layer);
 /* From the training screen to the explorer's stages and views of the
  * model shown (t comes back). */
 void ui_train_to_explorer(struct ui_app *app);
@@ -94,6 +99,9 @@ const char *ui_train_hint(const struct ui_app *app);
 /* That hint in a lesson, from the training screen's key table (less
  * Space, which reads on) and the main screen's (ui_train_keys.c). */
 const char *ui_train_lesson_hint(const struct ui_app *app, char *buf, size_t n);
+/* The training screen's key hint line from its key table, y among them
+ * when the model in focus has layers; into buf (n bytes). */
+char *ui_train_keys_hint(const struct trun *t, char *buf, size_t n);
 
 /* :link on the training screen: the options that train the same again, as a
  * new string (the caller frees it; NULL when out of memory). */

@@ -116,10 +116,13 @@ int ui_app_show_layer(struct ui_app *app, int layer)
     }
     const struct train_model *m = t->panes[t->focus].run->model;
     const int n = train_layers(&m->cfg);
-    if (t->watch && n > 1) { /* the snapshots bring the heads' measures of the teacher's layer */
+    if (t->watch && n > 1 && !app->streamed) {
+        /* the snapshots bring the heads' measures of the teacher's layer
+         * (the teacher's own y, played here, shows the teacher's) */
         ui_state_say(st, true,
-                     "The teacher's run shows the layer the teacher's screen shows; a model of "
-                     "layers trained here (or a model file) shows each of them with y.");
+                     "The teacher's run shows the teacher's layer, its heads titled as the "
+                     "teacher measured them; explore on your own (or after the replay) and y "
+                     "shows each layer.");
         return -1;
     }
     if (n < 2) {
@@ -137,6 +140,24 @@ int ui_app_show_layer(struct ui_app *app, int layer)
     ui_train_sync_example(app);
     ui_state_say_layer(st);
     return 0;
+}
+
+void ui_app_teachers_layer(struct ui_app *app, int layer)
+{
+    struct ui_state *st = &app->st;
+    struct trun *t = app->train;
+    if (t && st->model) {
+        const struct train_model *m = t->panes[t->focus].run->model;
+        if (layer >= train_layers(&m->cfg) || layer == m->shown_layer)
+            return;
+        struct mha_error err;
+        mha_error_clear(&err);
+        if (trun_show_layer(t, t->focus, layer, &err) == 0)
+            ui_train_sync_example(app);
+        return;
+    }
+    if (st->ex && st->ex->layers > 1 && layer < st->ex->layers && layer != st->ex->layer)
+        ui_state_show_layer(st, layer);
 }
 
 /* ---- the clock ------------------------------------------------------------------------- */
@@ -254,13 +275,17 @@ const char *ui_train_hint(const struct ui_app *app)
         return ui_words_expand(
             "← → checkpoints · Home step 0 · End now · {range} this model's stages · ? help", hint,
             sizeof hint);
-    if (app->train->n_panes > 1)
-        return ui_words_expand("Space pause · n step · < > pace · ← → checkpoints · r reseed · Tab "
-                               "pane · {range} its stages · ? help",
+    const struct trun *t = app->train;
+    const bool layers = train_layers(&t->panes[t->focus].run->model->cfg) > 1;
+    if (t->n_panes > 1)
+        return ui_words_expand(layers ? "Space pause · n step · < > pace · ← → checkpoints · y "
+                                        "layer · r reseed · Tab pane · {range} its stages · ? help"
+                                      : "Space pause · n step · < > pace · ← → checkpoints · r "
+                                        "reseed · Tab pane · {range} its stages · ? help",
                                hint, sizeof hint);
     /* the training screen's keys: the hints of their table */
     char keys[160], line[180];
-    snprintf(line, sizeof line, "%s · ? help", ui_keymap_hint(&ui_keymap_train, keys, sizeof keys));
+    snprintf(line, sizeof line, "%s · ? help", ui_train_keys_hint(t, keys, sizeof keys));
     return ui_words_expand(line, hint, sizeof hint);
 }
 

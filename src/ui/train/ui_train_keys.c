@@ -47,6 +47,8 @@ static const struct ui_keymap_row table[] = {
     {{'>', '.'}, "> .", TACT_FASTER, "faster", NULL},
     {{KEY_LEFT, 'h'}, "← h → l", TACT_BACK, "back / on through the checkpoints", "← → checkpoints"},
     {{KEY_RIGHT, 'l'}, NULL, TACT_FORWARD, NULL, NULL},
+    /* hinted for a model of layers only (ui_train_keys_hint) */
+    {{'y'}, "y", TACT_LAYER, "a model of layers: the next layer's heads", "y layer"},
     {{'r'}, "r", TACT_RESEED, "train again from step 0 with the next seed", "r reseed"},
     {{'+', '='}, "+ = - _", TACT_HEADS_MORE, "train again with more / fewer heads", "+ - heads"},
     {{'-', '_'}, NULL, TACT_HEADS_FEWER, NULL, NULL},
@@ -56,7 +58,6 @@ static const struct ui_keymap_row table[] = {
      "{range} stages"},
     {{'w'}, "w", TACT_CIRCUITS, "what each head writes (its weights) / the heatmaps", NULL},
     {{'o'}, "o", TACT_SAMPLES, "a text: lines the model writes / the heatmaps", NULL},
-    {{'y'}, "y", TACT_LAYER, "a model of layers: the next layer's heads", NULL},
     {{'e'}, "e", TACT_EXPORT, "write the training state as SVG (:export html too)", NULL},
     {{'t'}, "t", TACT_SCREEN, "the training screen again (after --train)", NULL},
     {{'\t', KEY_BTAB},
@@ -82,6 +83,19 @@ static const struct ui_keymap_row table[] = {
 };
 const struct ui_keymap ui_keymap_train =
     UI_KEYMAP("On the training screen (--train, --compare)", table);
+
+char *ui_train_keys_hint(const struct trun *t, char *buf, size_t n)
+{
+    const bool layers = train_layers(&t->panes[t->focus].run->model->cfg) > 1;
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < ui_keymap_train.n && used < n; i++) {
+        const struct ui_keymap_row *r = &ui_keymap_train.rows[i];
+        if (r->hint && (layers || r->action != TACT_LAYER))
+            used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? " · " : "", r->hint);
+    }
+    return buf;
+}
 
 /* ---- the hint in a lesson: from this table and the main screen's ---------------------- */
 
