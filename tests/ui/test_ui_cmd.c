@@ -18,7 +18,7 @@
 #include "ui/commands/ui_examples.h"
 #include "ui/commands/ui_find.h"
 #include "ui/state/ui_keys.h"
-#include "ui/panes/ui_popup.h"
+#include "ui/commands/ui_popup.h"
 #include "ui/commands/ui_prompt.h"
 #include "ui/state/ui_state.h"
 #include "test_tmp.h"

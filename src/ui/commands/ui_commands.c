@@ -18,7 +18,7 @@
 #include "ui/views/ui_export.h"
 #include "ui/commands/ui_examples.h"
 #include "ui/state/ui_link.h"
-#include "ui/panes/ui_popup.h"
+#include "ui/commands/ui_popup.h"
 
 /* The cell under the cursor into cell; false when there is none. */
 static bool cursor_cell(const struct ui_app *app, struct mha_cell *cell)
