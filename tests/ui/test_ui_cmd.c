@@ -15,7 +15,7 @@
 #include "io/paths.h"
 #include "ui/commands/ui_cmd.h"
 #include "ui/commands/ui_complete.h"
-#include "ui/commands/ui_examples.h"
+#include "ui/state/ui_examples.h"
 #include "ui/commands/ui_find.h"
 #include "ui/state/ui_keys.h"
 #include "ui/commands/ui_popup.h"

@@ -16,7 +16,7 @@
 #include "ui/follow/ui_stream.h"
 #include "ui/commands/ui_cmd.h"
 #include "ui/views/ui_export.h"
-#include "ui/commands/ui_examples.h"
+#include "ui/state/ui_examples.h"
 #include "ui/state/ui_link.h"
 #include "ui/commands/ui_popup.h"
 
