@@ -10,17 +10,12 @@
 #include <stdio.h>
 
 #include "ui/draw/ui_layout.h"
-#include "ui/panes/ui_panes.h"
 
 struct mha_error;
 struct mha_example;
 
 struct ui_app;
 struct ui_state;
-
-/* The presenter's header on the training screen: "TRAINING" and the task
- * (pt unchanged when the training screen is not shown). */
-void ui_train_present_text(const struct ui_app *app, struct ui_present_text *pt);
 
 /* The training screen (ui_train_keys.c, ui_train_draw.c with its parts in
  * ui_train_draw.h, ui_train_export.c). */

@@ -1,7 +1,7 @@
 /* ui_train_app.c - where the training screen sits in the explorer: the
  * explorer's example kept equal to the model shown, the session clock the
- * training ticks follow, the layout, hint, presenter header and :link, its
- * start from the options, and lessons whose scenes train. */
+ * training ticks follow, the layout, hint and :link, its start from the
+ * options, and lessons whose scenes train. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -446,45 +446,7 @@ void ui_train_lesson_sync(struct ui_app *app)
     }
 }
 
-/* ---- presenter and :link --------------------------------------------------------------- */
-
-void ui_train_present_text(const struct ui_app *app, struct ui_present_text *pt)
-{
-    if (!ui_train_on_screen(app))
-        return;
-    const struct trun *t = app->train;
-    char heads[64] = "";
-    size_t used = 0;
-    const int head_panes = t->compare_layers ? 1 : t->n_panes; /* layers=...: the same heads */
-    for (int i = 0; i < head_panes && used < sizeof heads; i++)
-        used += (size_t)snprintf(heads + used, sizeof heads - used, "%s%d", i ? " vs " : "",
-                                 t->heads[i]);
-    if (used < sizeof heads)
-        used += (size_t)snprintf(heads + used, sizeof heads - used, " head%s",
-                                 head_panes == 1 && t->heads[0] == 1 ? "" : "s");
-    if (t->compare_layers) { /* the panes differ in their layers: "2 heads · 1 vs 2 layers" */
-        used += (size_t)snprintf(heads + used, sizeof heads - used, " · ");
-        for (int i = 0; i < t->n_panes && used < sizeof heads; i++)
-            used += (size_t)snprintf(heads + used, sizeof heads - used, "%s%d", i ? " vs " : "",
-                                     t->layers[i]);
-        if (used < sizeof heads)
-            snprintf(heads + used, sizeof heads - used, " layers");
-    } else if (t->opt.layers > 1 && used < sizeof heads) {
-        snprintf(heads + used, sizeof heads - used, " · %d layers", t->opt.layers);
-    }
-    snprintf(pt->title, sizeof pt->title, "TRAINING");
-    snprintf(pt->name, sizeof pt->name, "Training · %s", t->task->name);
-    snprintf(pt->subtitle, sizeof pt->subtitle, "%s · d_model %d · step %ld", heads, t->d_model,
-             trun_shown_step(t));
-    snprintf(pt->formula[0], sizeof pt->formula[0],
-             "loss = mean cross-entropy of each output · Adam, lr %g, %d sequences a step",
-             (double)t->opt.lr, t->opt.batch);
-    pt->formula_lines = 1;
-    pt->caption_w =
-        ui_text_width(pt->name, app->th.utf8) > ui_text_width(pt->subtitle, app->th.utf8)
-            ? ui_text_width(pt->name, app->th.utf8)
-            : ui_text_width(pt->subtitle, app->th.utf8);
-}
+/* ---- :link ------------------------------------------------------------------------------ */
 
 char *ui_train_link_command(const struct ui_app *app)
 {
