@@ -1,7 +1,7 @@
 /* ui_follow.c - following the teacher's explorer, as the screen reads it:
- * the clock the training screen keeps, the status words, and :class (the
- * students' command).  The teacher's events and state lines are applied at
- * the top (app/ui_follow_apply.c). */
+ * the session clock the training screen keeps, the status words, and
+ * :class (the students' command).  The teacher's events and state lines
+ * are applied at the top (app/ui_follow_apply.c). */
 #include <curses.h>
 #include <limits.h>
 #include <stdio.h>
@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "io/rec_stream.h"
+#include "train/trun.h"
 #include "ui/modes/ui_app.h"
 #include "ui/follow/ui_stream.h"
 #include "ui/modes/ui_keymaps.h"
@@ -31,6 +32,18 @@ double ui_follow_clock(const struct ui_app *app, double now)
     if (!app->detached)
         return f->s.clock;
     return now - app->record_start + app->detach_offset;
+}
+
+long ui_train_session_ms(const struct ui_app *app, double now)
+{
+    const struct ui_replay *r = &app->replay;
+    if (r->active) {
+        const double at = r->paused ? r->paused_at : now;
+        return trun_ms((at - r->start) * r->speed);
+    }
+    if (app->follow) /* the teacher's clock, or one's own carried on from it */
+        return trun_ms(ui_follow_clock(app, now));
+    return trun_ms(now - app->record_start);
 }
 
 void ui_follow_status(const struct ui_app *app, double now, char *buf, size_t n)

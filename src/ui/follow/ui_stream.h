@@ -38,6 +38,11 @@ void ui_follow_status(const struct ui_app *app, double now, char *buf, size_t n)
  * clock carried on from it (exploring). */
 double ui_follow_clock(const struct ui_app *app, double now);
 
+/* The session clock the training ticks follow, in ms as a recording writes
+ * times: a replay's own clock while one plays, the teacher's (or one's own
+ * carried on from it) while following, else since the screen came up. */
+long ui_train_session_ms(const struct ui_app *app, double now);
+
 /* A key of the stream (--follow or --replay) never writes or reads a file,
  * sets the clipboard or loads a path on the student's machine: true when
  * the key being applied is one (app->streamed), after saying what the

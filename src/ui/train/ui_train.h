@@ -35,11 +35,9 @@ void ui_train_focus(struct ui_app *app, int pane);
  * when one model trains). */
 int ui_train_pane_at(const struct ui_app *app, int y, int x);
 
-/* The session clock (ms, as a recording writes times; a replay's own
- * clock while one plays), and the training ticks due by ms (all: every
- * one, before a key; else a second's worth at most, so the screen is
- * redrawn between): true when anything trained. */
-long ui_train_session_ms(const struct ui_app *app, double now);
+/* The training ticks due by ms on the session clock (ui_train_session_ms,
+ * follow/ui_stream.h) (all: every one, before a key; else a second's worth
+ * at most, so the screen is redrawn between): true when anything trained. */
 bool ui_train_timers(struct ui_app *app, long ms, bool all);
 
 /* Milliseconds the loop may wait for a key before a tick is due. */

@@ -1,7 +1,7 @@
 /* ui_train_app.c - where the training screen sits in the explorer: the
- * explorer's example kept equal to the model shown, the session clock the
- * training ticks follow, the layout, hint and :link, its start from the
- * options, and lessons whose scenes train. */
+ * explorer's example kept equal to the model shown, the training ticks,
+ * the layout, hint and :link, its start from the options, and lessons whose
+ * scenes train. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,19 +160,7 @@ void ui_app_teachers_layer(struct ui_app *app, int layer)
         ui_state_show_layer(st, layer);
 }
 
-/* ---- the clock ------------------------------------------------------------------------- */
-
-long ui_train_session_ms(const struct ui_app *app, double now)
-{
-    const struct ui_replay *r = &app->replay;
-    if (r->active) {
-        const double at = r->paused ? r->paused_at : now;
-        return trun_ms((at - r->start) * r->speed);
-    }
-    if (app->follow) /* the teacher's clock, or one's own carried on from it */
-        return trun_ms(ui_follow_clock(app, now));
-    return trun_ms(now - app->record_start);
-}
+/* ---- the ticks ------------------------------------------------------------------------- */
 
 bool ui_train_timers(struct ui_app *app, long ms, bool all)
 {
