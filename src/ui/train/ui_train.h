@@ -37,11 +37,14 @@ int ui_train_pane_at(const struct ui_app *app, int y, int x);
 
 /* The training ticks due by ms on the session clock (ui_train_session_ms,
  * follow/ui_stream.h) (all: every one, before a key; else a second's worth
- * at most, so the screen is redrawn between): true when anything trained. */
-bool ui_train_timers(struct ui_app *app, long ms, bool all);
+ * at most, so the screen is redrawn between): true when anything trained.
+ * watched: the run is the teacher's, watched (ui_train_watching): it
+ * trains no step of its own, its snapshots bring them. */
+bool ui_train_timers(struct ui_app *app, long ms, bool watched, bool all);
 
-/* Milliseconds the loop may wait for a key before a tick is due. */
-int ui_train_loop_wait(const struct ui_app *app, double now, int cap);
+/* Milliseconds the loop may wait for a key before a tick is due, ms being
+ * the session clock now (ui_train_session_ms). */
+int ui_train_loop_wait(const struct ui_app *app, long ms, int cap);
 
 /* The explorer's example made the model shown (in place when the sizes allow). */
 void ui_train_sync_example(struct ui_app *app);

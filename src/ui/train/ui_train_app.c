@@ -12,7 +12,6 @@
 #include "ui/modes/ui_app.h"
 #include "ui/panes/ui_panes.h"
 #include "ui/train/ui_train.h"
-#include "ui/follow/ui_stream.h"
 #include "ui/state/ui_quiz.h"
 #include "ui/state/ui_keymap.h"
 #include "ui/state/ui_words.h"
@@ -162,7 +161,7 @@ void ui_app_teachers_layer(struct ui_app *app, int layer)
 
 /* ---- the ticks ------------------------------------------------------------------------- */
 
-bool ui_train_timers(struct ui_app *app, long ms, bool all)
+bool ui_train_timers(struct ui_app *app, long ms, bool watched, bool all)
 {
     app->train_clock_ms = ms;
     struct trun *t = app->train;
@@ -174,7 +173,7 @@ bool ui_train_timers(struct ui_app *app, long ms, bool all)
     if (all && !exact) /* keys first: the ticks due catch up after the key, within a budget */
         return false;
     t->interrupt = app->keys_waiting;
-    t->watch = ui_train_watching(app); /* the teacher's run: snapshots bring its steps */
+    t->watch = watched; /* the teacher's run: snapshots bring its steps */
     const bool changed = trun_catch_up(t, ms, exact, all ? 0 : 20);
     if (changed && t->follow_gen == app->st.ex_gen) /* trained, or a checkpoint measured */
         ui_train_sync_example(app);
@@ -243,11 +242,11 @@ void ui_train_layout(const struct ui_app *app, struct ui_layout *lay)
     lay->side = (struct ui_rect){0, 0, 0, 0};
 }
 
-int ui_train_loop_wait(const struct ui_app *app, double now, int cap)
+int ui_train_loop_wait(const struct ui_app *app, long ms, int cap)
 {
     if (!app->train || (app->follow && !app->detached)) /* the teacher's clock moves by lines */
         return cap;
-    return trun_wait_ms(app->train, ui_train_session_ms(app, now), cap);
+    return trun_wait_ms(app->train, ms, cap);
 }
 
 const char *ui_train_hint(const struct ui_app *app)
