@@ -86,8 +86,8 @@ void ui_train_lesson_sync(struct ui_app *app);
 
 /* The visualisation takes the text pane's room too; a lesson's pane below
  * it gives up the lines every head's heatmap needs, keeping a few of its
- * own. */
-void ui_train_layout(const struct ui_app *app, struct ui_layout *lay);
+ * own and quiz_lines, a waiting checkpoint's (ui_lesson_pane_quiz_lines). */
+void ui_train_layout(const struct ui_app *app, struct ui_layout *lay, int quiz_lines);
 
 /* The message line's hint on the training screen. */
 const char *ui_train_hint(const struct ui_app *app);

@@ -10,7 +10,6 @@
 
 #include "lesson/lesson_state.h"
 #include "ui/modes/ui_app.h"
-#include "ui/panes/ui_panes.h"
 #include "ui/train/ui_train.h"
 #include "ui/state/ui_quiz.h"
 #include "ui/state/ui_keymap.h"
@@ -211,7 +210,7 @@ bool ui_train_on_screen(const struct ui_app *app)
     return app->train && app->train->shown;
 }
 
-void ui_train_layout(const struct ui_app *app, struct ui_layout *lay)
+void ui_train_layout(const struct ui_app *app, struct ui_layout *lay, int quiz_lines)
 {
     if (lay->side.h <= 0 || lay->side.w <= 0)
         return;
@@ -224,7 +223,7 @@ void ui_train_layout(const struct ui_app *app, struct ui_layout *lay)
             need = UI_VIS_HEADER + ui_train_canvas_need(app, width, false);
         int give = need - lay->vis.h;
         /* a waiting checkpoint keeps its lines and the pane's title over them */
-        int keep = 2 + ui_lesson_pane_quiz_lines(app, lay->side.w);
+        int keep = 2 + quiz_lines;
         keep = keep > UI_TRAIN_LESSON_MIN ? keep : UI_TRAIN_LESSON_MIN;
         if (give > lay->side.h - keep)
             give = lay->side.h - keep;
