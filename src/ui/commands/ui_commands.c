@@ -13,7 +13,6 @@
 #include "lesson/lesson.h"
 #include "ui/modes/ui_app.h"
 #include "ui/train/ui_train.h"
-#include "ui/follow/ui_stream.h"
 #include "ui/commands/ui_cmd.h"
 #include "ui/views/ui_export.h"
 #include "ui/state/ui_examples.h"

@@ -7,7 +7,6 @@
 
 #include "io/paths.h"
 #include "ui/modes/ui_app.h"
-#include "ui/follow/ui_stream.h"
 #include "ui/commands/ui_cmd.h"
 #include "ui/state/ui_examples.h"
 

@@ -64,23 +64,6 @@ void ui_follow_status(const struct ui_app *app, double now, char *buf, size_t n)
                  app->follow_next, app->follow_next == 1 ? "" : "s");
 }
 
-bool ui_stream_refuses(struct ui_app *app, const char *did)
-{
-    if (!app || !app->streamed)
-        return false;
-    if (app->follow)
-        ui_state_say(&app->st, false,
-                     "The teacher %s; nothing is written, read or copied here for the teacher "
-                     "(your own key does it, and leaves the teacher).",
-                     did);
-    else
-        ui_state_say(&app->st, false,
-                     "The recording %s; a replay writes, reads and copies nothing (Esc stops it, "
-                     "then your own key does it).",
-                     did);
-    return true;
-}
-
 void ui_viewer_own(struct ui_app *app)
 {
     if (app->les.progress)

@@ -43,13 +43,6 @@ double ui_follow_clock(const struct ui_app *app, double now);
  * carried on from it) while following, else since the screen came up. */
 long ui_train_session_ms(const struct ui_app *app, double now);
 
-/* A key of the stream (--follow or --replay) never writes or reads a file,
- * sets the clipboard or loads a path on the student's machine: true when
- * the key being applied is one (app->streamed), after saying what the
- * teacher did ("exported the stage (e)") and that the student's own key
- * does it; false for the student's own keys. */
-bool ui_stream_refuses(struct ui_app *app, const char *did);
-
 /* A follower who detaches, or a replay that stopped or finished: the
  * student's own progress is read now and kept from here on. */
 void ui_viewer_own(struct ui_app *app);
