@@ -137,13 +137,12 @@ int ui_cmd_link(struct ui_state *st, struct ui_app *app, const char *arg)
 void ui_app_export(struct ui_app *app, int fmt, const char *path)
 {
     struct ui_state *st = &app->st;
-    if (ui_stream_refuses(app, ui_train_on_screen(app) ? "exported the training screen"
-                                                       : "exported the stage"))
-        return;
-    if (ui_train_on_screen(app)) {
+    if (ui_train_on_screen(app)) { /* which refuses a key of the stream itself */
         ui_train_export(app, fmt, path);
         return;
     }
+    if (ui_stream_refuses(app, "exported the stage"))
+        return;
     char written[PATH_MAX + 64];
     struct mha_error err;
     mha_error_clear(&err);

@@ -104,7 +104,8 @@ char *ui_train_keys_hint(const struct trun *t, char *buf, size_t n);
 char *ui_train_link_command(const struct ui_app *app);
 
 /* Write the training state (loss curve, accuracies, heatmaps) as SVG or
- * HTML (fmt: an export format); path NULL: a new mha-train-<n> file here. */
+ * HTML (fmt: an export format); path NULL: a new mha-train-<n> file here.
+ * A key of the stream writes nothing (ui_stream_refuses). */
 void ui_train_export(struct ui_app *app, int fmt, const char *path);
 
 /* --save FILE: write the model shown (each pane's with --compare) when the
