@@ -9,10 +9,8 @@ and the run driver on it (trun*, mha_train), which knows no lessons.
 
 src/ui's folders: a file includes headers of its own folder and of the
 folders below it, never above.  The order is the one src/ui/README.md names
-("state < draw < views < modes < panes|train|follow|commands < app"):
-folders joined by | are siblings of one rank, which may include each
-other's headers (the panes show the training's state, the training screen
-holds the lesson pane) but never round a circle of modules.  A function
+("state < draw < views < modes < train < follow < commands < panes < app"),
+one folder to a layer: no two folders include each other.  A function
 declared in a folder's header is defined in that folder.  ui/draw draws from plain data: it
 includes no lesson or training header.  Also: no circle of includes between
 src/ui's modules (a.c and a.h are one module).
@@ -108,8 +106,13 @@ readme = open(os.path.join(ui, "README.md"), encoding="utf-8").read()
 m = re.search(r"`(\w+(?:\|\w+)*(?: < \w+(?:\|\w+)*)+)`", readme)
 if not m:
     sys.exit("src/ui/README.md: no layer order like `state < draw < ...` found")
-# a layer is one folder, or sibling folders of one rank ("panes|train")
+# a layer is one folder: folders of one rank ("panes|train") could include
+# each other, which the order exists to rule out
 order = m.group(1).split(" < ")
+for layer in order:
+    if "|" in layer:
+        problems.append(f"src/ui/README.md: '{layer}' puts folders at one rank; each folder "
+                        f"is a layer of its own, above or below the others")
 rank = {name: i for i, layer in enumerate(order) for name in layer.split("|")}
 
 # ---- src/ui's folders ----
@@ -196,7 +199,7 @@ for dirpath, _, names in os.walk(ui):
             continue
         rel = os.path.relpath(os.path.join(dirpath, name), ui).replace(os.sep, "/")
         # ui.h and ui_driver.c, at src/ui's top, are the top layer's
-        folder = rel.split("/")[0] if "/" in rel else order[-1].split("|")[0]
+        folder = rel.split("/")[0] if "/" in rel else order[-1]
         text = top_level(open(os.path.join(dirpath, name), encoding="utf-8").read())
         text = re.sub(r"^\s*#[^\n]*", "", text, flags=re.M)
         for m in re.finditer(r"([^;{}]*?)\b(\w+)\s*\(([^;{}()]|\([^;{}()]*\))*\)\s*([;{])",

@@ -16,7 +16,7 @@
 #include "ui/app/ui_top.h"
 #include "ui/train/ui_train.h"
 #include "ui/follow/ui_stream.h"
-#include "ui/panes/ui_popup.h"
+#include "ui/commands/ui_popup.h"
 #include "ui/state/ui_play.h"
 #include "train/trun.h"
 #include "io/model_io.h"

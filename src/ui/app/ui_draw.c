@@ -176,7 +176,8 @@ void ui_app_reflow(struct ui_app *app, int rows, int cols)
     else
         normal_layout(app, rows, cols, &lay);
     if (!lay.too_small && ui_train_on_screen(app)) {
-        ui_train_layout(app, &lay); /* the training draws itself: no blocks */
+        /* the training draws itself: no blocks */
+        ui_train_layout(app, &lay, ui_lesson_pane_quiz_lines(app, lay.side.w));
         app->n_blocks = 0;
     } else if (!lay.too_small) {
         place_blocks(app, &lay);

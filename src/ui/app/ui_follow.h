@@ -13,8 +13,10 @@
  * the q that asks first). */
 bool ui_follow_tick(struct ui_app *app, double now);
 bool ui_follow_key(struct ui_app *app, int key, bool is_char, double now);
-/* The teacher's state (ui_teacher_state) applied, and the layout again
- * when it was: where the teacher's screen was. */
+/* The teacher's state after `played` events of rec applied (the lesson
+ * and its step, stage, view, presenter, autoplay, the example's settings,
+ * the training run's snapshots), and the layout again when it was: where
+ * the teacher's screen was. */
 void ui_app_teacher_state(struct ui_app *app, const struct recording *rec, int *next, int played);
 
 #endif

@@ -1,7 +1,8 @@
 /* ui_follow_apply.c - a student's explorer following the teacher's: the keys
  * of the teacher's recording applied as the file grows (a late joiner plays
  * them all at once), a student's own key to explore alone, F to come back,
- * and a q that asks.
+ * and a q that asks; and the teacher's state lines (a replay's too), the
+ * screen put where the teacher's was.
  *
  * The teacher's resizes are not applied (each student keeps their own
  * size); the teacher's clicks are, where the student's terminal has the
@@ -9,12 +10,17 @@
 #include "ui/app/ui_follow.h"
 
 #include <curses.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "engine/mha.h"
 #include "io/rec_stream.h"
+#include "io/view_desc.h"
 #include "ui/app/ui_modes.h"
 #include "ui/train/ui_train.h"
+#include "ui/commands/ui_cmd.h"
 #include "ui/modes/ui_keymaps.h"
 #include "train/trun.h"
 
@@ -35,16 +41,113 @@ static void apply(struct ui_app *app, const struct rec_event *e)
     if (e->key == REC_KEY_RESIZE)
         return; /* the student's own size stays */
     if (rec_key_is_mouse(e->key) && !same_size_as_teacher(app)) {
-        if (ui_train_timers(app, trun_ms(e->t), true))
+        if (ui_train_timers(app, trun_ms(e->t), ui_train_watching(app), true))
             ui_app_reflow(app, app->rows, app->cols);
         return;
     }
     ui_app_play_event(app, e);
 }
 
+/* The example's settings as the teacher had them, through the commands a
+ * student would type (each checks its own value). */
+static void same_settings(struct ui_app *app, const struct rec_state *s)
+{
+    const struct mha_example *ex = app->st.ex;
+    char cmd[64];
+    if (!ex || app->train)
+        return;
+    if (s->d_model > 0 && ex->d_model != s->d_model) {
+        snprintf(cmd, sizeof cmd, "d_model %d", s->d_model);
+        ui_app_command(app, cmd);
+    }
+    ex = app->st.ex;
+    if (s->heads > 0 && ex->heads != s->heads) {
+        snprintf(cmd, sizeof cmd, "heads %d", s->heads);
+        ui_app_command(app, cmd);
+    }
+    ex = app->st.ex;
+    if (s->seed >= 0 && app->st.generated && (long long)ex->seed != s->seed) {
+        snprintf(cmd, sizeof cmd, "seed %lld", s->seed);
+        ui_app_command(app, cmd);
+    }
+    ex = app->st.ex;
+    if (s->causal >= 0 && ex->causal != (s->causal != 0))
+        ui_app_command(app, s->causal ? "causal on" : "causal off");
+    ex = app->st.ex;
+    if (s->scale >= 0 && ex->scaled != (s->scale != 0))
+        ui_app_command(app, s->scale ? "scale on" : "scale off");
+}
+
+/* The teacher's lesson (a bundled one, by its file's name) and step. */
+static void same_lesson(struct ui_app *app, const struct rec_state *s)
+{
+    struct ui_lessons *ls = &app->les;
+    struct ui_state *st = &app->st;
+    if (!s->lesson[0] || !strcmp(s->lesson, "-"))
+        return;
+    if (!ls->l || strcmp(ls->id, s->lesson) != 0) {
+        char path[PATH_MAX];
+        if (snprintf(path, sizeof path, "%s/%s", ls->lessons_dir, s->lesson) >= (int)sizeof path ||
+            access(path, R_OK) != 0)
+            return; /* the teacher's own lesson file: the student may give --lesson FILE */
+        ls->menu_open = false;
+        if (ui_lesson_open(ls, st, path, s->step >= 0 ? s->step : 0) == 0)
+            ui_train_lesson_sync(app);
+        return;
+    }
+    if (s->step >= 0 && s->step != ls->step && s->step < ls->l->n_steps) {
+        ui_lesson_goto(ls, st, s->step);
+        ui_train_lesson_sync(app);
+    }
+}
+
+/* The teacher's state after `played` events of rec (rec_state.h), from
+ * *next on: the last one reached is applied (lesson and step by index,
+ * stage, view, presenter, autoplay, the example's settings), so the screen
+ * is where the teacher's was whatever the keys did here.  True when it
+ * applied one (the caller lays the screen out again). */
+static bool teacher_state(struct ui_app *app, const struct recording *rec, int *next, int played)
+{
+    /* the training run's snapshots written before this state line: a
+     * follower takes all that came, a replay those due by the key's time */
+    const bool replay = rec == app->replay.rec;
+    const bool snapped =
+        ui_watch_apply(app, rec, replay ? &app->replay_snap : &app->follow_snap, played,
+                       replay && played > 0 ? trun_ms(rec->events[played - 1].t) : LONG_MAX);
+    int i = *next;
+    while (i < rec->n_states && rec->states[i].at <= played)
+        i++;
+    if (i == *next)
+        return snapped;
+    *next = i;
+    const struct rec_state *s = &rec->states[i - 1].s;
+    same_lesson(app, s);
+    same_settings(app, s);
+    struct ui_state *st = &app->st;
+    if (s->view >= 0 && (int)st->view != s->view) {
+        char cmd[64];
+        snprintf(cmd, sizeof cmd, "view %s", mha_view_name((enum mha_view)s->view));
+        ui_app_command(app, cmd);
+    }
+    if (s->stage >= 0 && s->stage < MHA_STAGE_COUNT)
+        st->stage = s->stage;
+    if (s->present >= 0)
+        st->present = s->present != 0;
+    if (s->autoplay >= 0)
+        app->autoplay.on = s->autoplay != 0;
+    /* a --compare pane in focus (a click chose it at the teacher's size) */
+    if (app->train && s->pane >= 0 && s->pane < app->train->n_panes && s->pane != app->train->focus)
+        ui_train_focus(app, s->pane);
+    if (s->layer >=
+        0) /* a model of layers: the teacher's layer (its heads' figures come with it) */
+        ui_app_teachers_layer(app, s->layer);
+    ui_watch_state(app, s); /* the run's pause and the checkpoint shown */
+    return true;
+}
+
 void ui_app_teacher_state(struct ui_app *app, const struct recording *rec, int *next, int played)
 {
-    if (ui_teacher_state(app, rec, next, played))
+    if (teacher_state(app, rec, next, played))
         ui_app_reflow(app, app->rows, app->cols);
 }
 

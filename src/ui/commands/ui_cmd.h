@@ -97,7 +97,7 @@ int ui_cmd_theme(struct ui_state *st, struct ui_app *app, const char *arg);
 int ui_cmd_present(struct ui_state *st, struct ui_app *app, const char *arg);
 int ui_cmd_autoplay(struct ui_state *st, struct ui_app *app, const char *arg);
 
-/* ui_examples.c: the bundled examples and files. */
+/* ui_load.c: the bundled examples and files. */
 int ui_cmd_load(struct ui_state *st, struct ui_app *app, const char *arg);
 int ui_cmd_examples(struct ui_state *st, struct ui_app *app, const char *arg);
 

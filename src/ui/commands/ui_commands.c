@@ -13,12 +13,11 @@
 #include "lesson/lesson.h"
 #include "ui/modes/ui_app.h"
 #include "ui/train/ui_train.h"
-#include "ui/follow/ui_stream.h"
 #include "ui/commands/ui_cmd.h"
 #include "ui/views/ui_export.h"
-#include "ui/commands/ui_examples.h"
+#include "ui/state/ui_examples.h"
 #include "ui/state/ui_link.h"
-#include "ui/panes/ui_popup.h"
+#include "ui/commands/ui_popup.h"
 
 /* The cell under the cursor into cell; false when there is none. */
 static bool cursor_cell(const struct ui_app *app, struct mha_cell *cell)
@@ -138,13 +137,12 @@ int ui_cmd_link(struct ui_state *st, struct ui_app *app, const char *arg)
 void ui_app_export(struct ui_app *app, int fmt, const char *path)
 {
     struct ui_state *st = &app->st;
-    if (ui_stream_refuses(app, ui_train_on_screen(app) ? "exported the training screen"
-                                                       : "exported the stage"))
-        return;
-    if (ui_train_on_screen(app)) {
+    if (ui_train_on_screen(app)) { /* which refuses a key of the stream itself */
         ui_train_export(app, fmt, path);
         return;
     }
+    if (ui_stream_refuses(app, "exported the stage"))
+        return;
     char written[PATH_MAX + 64];
     struct mha_error err;
     mha_error_clear(&err);

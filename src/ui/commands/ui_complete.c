@@ -13,7 +13,7 @@
 #include "engine/mha.h"
 #include "engine/views.h"
 #include "ui/commands/ui_cmd.h"
-#include "ui/commands/ui_examples.h"
+#include "ui/state/ui_examples.h"
 #include "ui/state/ui_state.h"
 #include "io/view_desc.h"
 

@@ -1,7 +1,8 @@
 /* ui_stream.h - the explorer's keys as a stream: a recording written
  * (--record, ui_record.c), a teacher's recording followed as it grows
  * (--follow) or a recording replayed (--replay), ui_follow.c.  The loop
- * that applies the teacher's keys is above, in app/ui_follow.h. */
+ * that applies the teacher's keys and state lines is above, in
+ * app/ui_follow.h. */
 #ifndef UI_STREAM_H
 #define UI_STREAM_H
 
@@ -37,23 +38,14 @@ void ui_follow_status(const struct ui_app *app, double now, char *buf, size_t n)
  * clock carried on from it (exploring). */
 double ui_follow_clock(const struct ui_app *app, double now);
 
-/* A key of the stream (--follow or --replay) never writes or reads a file,
- * sets the clipboard or loads a path on the student's machine: true when
- * the key being applied is one (app->streamed), after saying what the
- * teacher did ("exported the stage (e)") and that the student's own key
- * does it; false for the student's own keys. */
-bool ui_stream_refuses(struct ui_app *app, const char *did);
+/* The session clock the training ticks follow, in ms as a recording writes
+ * times: a replay's own clock while one plays, the teacher's (or one's own
+ * carried on from it) while following, else since the screen came up. */
+long ui_train_session_ms(const struct ui_app *app, double now);
 
 /* A follower who detaches, or a replay that stopped or finished: the
  * student's own progress is read now and kept from here on. */
 void ui_viewer_own(struct ui_app *app);
-
-/* The teacher's state after `played` events of rec (rec_state.h), from
- * *next on: the last one reached is applied (lesson and step by index,
- * stage, view, presenter, autoplay, the example's settings), so the screen
- * is where the teacher's was whatever the keys did here.  True when it
- * applied one (the caller lays the screen out again). */
-bool ui_teacher_state(struct ui_app *app, const struct recording *rec, int *next, int played);
 
 /* The state of the screen as a state line carries it, and the line for
  * what changed since the last one, to the recording (ui_record.c). */

@@ -127,4 +127,27 @@ static inline int ui_app_view_h(const struct ui_app *app)
     return h > 1 ? h : 1;
 }
 
+/* A key of the stream (--follow or --replay) never writes or reads a file,
+ * sets the clipboard or loads a path on the student's machine: true when
+ * the key being applied is one (app->streamed), after saying what the
+ * teacher did ("exported the stage (e)") and that the student's own key
+ * does it; false for the student's own keys.  Every part that writes,
+ * reads or copies asks it. */
+static inline bool ui_stream_refuses(struct ui_app *app, const char *did)
+{
+    if (!app || !app->streamed)
+        return false;
+    if (app->follow)
+        ui_state_say(&app->st, false,
+                     "The teacher %s; nothing is written, read or copied here for the teacher "
+                     "(your own key does it, and leaves the teacher).",
+                     did);
+    else
+        ui_state_say(&app->st, false,
+                     "The recording %s; a replay writes, reads and copies nothing (Esc stops it, "
+                     "then your own key does it).",
+                     did);
+    return true;
+}
+
 #endif

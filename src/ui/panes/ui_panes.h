@@ -102,6 +102,9 @@ struct ui_present_text {
     int caption_w;
 };
 void ui_present_text(const struct ui_state *st, bool utf8, int width, struct ui_present_text *out);
+/* The presenter's header on the training screen: "TRAINING" and the task
+ * (pt unchanged when the training screen is not shown). */
+void ui_train_present_text(const struct ui_app *app, struct ui_present_text *pt);
 void ui_present_head_draw(WINDOW *win, const struct ui_app *app);
 
 /* What plays by itself, for the status lines: "autoplay 2s", "paused",

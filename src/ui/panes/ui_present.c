@@ -1,5 +1,6 @@
 /* ui_present.c - the presenter's header (the stage's title in big letters,
- * where it is in the pipeline, its formula) and its one-line status. */
+ * where it is in the pipeline, its formula; on the training screen its task
+ * and sizes) and its one-line status. */
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "ui/train/ui_train.h"
 #include "ui/draw/ui_bigtext.h"
 #include "ui/draw/ui_text.h"
+#include "train/trun.h"
 
 /* Copy n bytes of s into buf (size cap) after its first used bytes. */
 static size_t append(char *buf, size_t cap, size_t used, const char *s, size_t n)
@@ -69,6 +71,44 @@ void ui_present_text(const struct ui_state *st, bool utf8, int width, struct ui_
         *p = (char)toupper((unsigned char)*p);
     formula_lines(formula, utf8, width, out);
     out->caption_w = max3(ui_text_width(out->name, utf8), 13, ui_text_width(out->subtitle, utf8));
+}
+
+void ui_train_present_text(const struct ui_app *app, struct ui_present_text *pt)
+{
+    if (!ui_train_on_screen(app))
+        return;
+    const struct trun *t = app->train;
+    char heads[64] = "";
+    size_t used = 0;
+    const int head_panes = t->compare_layers ? 1 : t->n_panes; /* layers=...: the same heads */
+    for (int i = 0; i < head_panes && used < sizeof heads; i++)
+        used += (size_t)snprintf(heads + used, sizeof heads - used, "%s%d", i ? " vs " : "",
+                                 t->heads[i]);
+    if (used < sizeof heads)
+        used += (size_t)snprintf(heads + used, sizeof heads - used, " head%s",
+                                 head_panes == 1 && t->heads[0] == 1 ? "" : "s");
+    if (t->compare_layers) { /* the panes differ in their layers: "2 heads · 1 vs 2 layers" */
+        used += (size_t)snprintf(heads + used, sizeof heads - used, " · ");
+        for (int i = 0; i < t->n_panes && used < sizeof heads; i++)
+            used += (size_t)snprintf(heads + used, sizeof heads - used, "%s%d", i ? " vs " : "",
+                                     t->layers[i]);
+        if (used < sizeof heads)
+            snprintf(heads + used, sizeof heads - used, " layers");
+    } else if (t->opt.layers > 1 && used < sizeof heads) {
+        snprintf(heads + used, sizeof heads - used, " · %d layers", t->opt.layers);
+    }
+    snprintf(pt->title, sizeof pt->title, "TRAINING");
+    snprintf(pt->name, sizeof pt->name, "Training · %s", t->task->name);
+    snprintf(pt->subtitle, sizeof pt->subtitle, "%s · d_model %d · step %ld", heads, t->d_model,
+             trun_shown_step(t));
+    snprintf(pt->formula[0], sizeof pt->formula[0],
+             "loss = mean cross-entropy of each output · Adam, lr %g, %d sequences a step",
+             (double)t->opt.lr, t->opt.batch);
+    pt->formula_lines = 1;
+    pt->caption_w =
+        ui_text_width(pt->name, app->th.utf8) > ui_text_width(pt->subtitle, app->th.utf8)
+            ? ui_text_width(pt->name, app->th.utf8)
+            : ui_text_width(pt->subtitle, app->th.utf8);
 }
 
 /* "○ ○ ○ ○ ● ○ ○": the seven stages, the current one filled. */

@@ -10,17 +10,12 @@
 #include <stdio.h>
 
 #include "ui/draw/ui_layout.h"
-#include "ui/panes/ui_panes.h"
 
 struct mha_error;
 struct mha_example;
 
 struct ui_app;
 struct ui_state;
-
-/* The presenter's header on the training screen: "TRAINING" and the task
- * (pt unchanged when the training screen is not shown). */
-void ui_train_present_text(const struct ui_app *app, struct ui_present_text *pt);
 
 /* The training screen (ui_train_keys.c, ui_train_draw.c with its parts in
  * ui_train_draw.h, ui_train_export.c). */
@@ -40,15 +35,16 @@ void ui_train_focus(struct ui_app *app, int pane);
  * when one model trains). */
 int ui_train_pane_at(const struct ui_app *app, int y, int x);
 
-/* The session clock (ms, as a recording writes times; a replay's own
- * clock while one plays), and the training ticks due by ms (all: every
- * one, before a key; else a second's worth at most, so the screen is
- * redrawn between): true when anything trained. */
-long ui_train_session_ms(const struct ui_app *app, double now);
-bool ui_train_timers(struct ui_app *app, long ms, bool all);
+/* The training ticks due by ms on the session clock (ui_train_session_ms,
+ * follow/ui_stream.h) (all: every one, before a key; else a second's worth
+ * at most, so the screen is redrawn between): true when anything trained.
+ * watched: the run is the teacher's, watched (ui_train_watching): it
+ * trains no step of its own, its snapshots bring them. */
+bool ui_train_timers(struct ui_app *app, long ms, bool watched, bool all);
 
-/* Milliseconds the loop may wait for a key before a tick is due. */
-int ui_train_loop_wait(const struct ui_app *app, double now, int cap);
+/* Milliseconds the loop may wait for a key before a tick is due, ms being
+ * the session clock now (ui_train_session_ms). */
+int ui_train_loop_wait(const struct ui_app *app, long ms, int cap);
 
 /* The explorer's example made the model shown (in place when the sizes allow). */
 void ui_train_sync_example(struct ui_app *app);
@@ -90,8 +86,8 @@ void ui_train_lesson_sync(struct ui_app *app);
 
 /* The visualisation takes the text pane's room too; a lesson's pane below
  * it gives up the lines every head's heatmap needs, keeping a few of its
- * own. */
-void ui_train_layout(const struct ui_app *app, struct ui_layout *lay);
+ * own and quiz_lines, a waiting checkpoint's (ui_lesson_pane_quiz_lines). */
+void ui_train_layout(const struct ui_app *app, struct ui_layout *lay, int quiz_lines);
 
 /* The message line's hint on the training screen. */
 const char *ui_train_hint(const struct ui_app *app);
@@ -108,7 +104,8 @@ char *ui_train_keys_hint(const struct trun *t, char *buf, size_t n);
 char *ui_train_link_command(const struct ui_app *app);
 
 /* Write the training state (loss curve, accuracies, heatmaps) as SVG or
- * HTML (fmt: an export format); path NULL: a new mha-train-<n> file here. */
+ * HTML (fmt: an export format); path NULL: a new mha-train-<n> file here.
+ * A key of the stream writes nothing (ui_stream_refuses). */
 void ui_train_export(struct ui_app *app, int fmt, const char *path);
 
 /* --save FILE: write the model shown (each pane's with --compare) when the

@@ -1,7 +1,7 @@
 /* ui_train_app.c - where the training screen sits in the explorer: the
- * explorer's example kept equal to the model shown, the session clock the
- * training ticks follow, the layout, hint, presenter header and :link, its
- * start from the options, and lessons whose scenes train. */
+ * explorer's example kept equal to the model shown, the training ticks,
+ * the layout, hint and :link, its start from the options, and lessons whose
+ * scenes train. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,9 +10,7 @@
 
 #include "lesson/lesson_state.h"
 #include "ui/modes/ui_app.h"
-#include "ui/panes/ui_panes.h"
 #include "ui/train/ui_train.h"
-#include "ui/follow/ui_stream.h"
 #include "ui/state/ui_quiz.h"
 #include "ui/state/ui_keymap.h"
 #include "ui/state/ui_words.h"
@@ -160,21 +158,9 @@ void ui_app_teachers_layer(struct ui_app *app, int layer)
         ui_state_show_layer(st, layer);
 }
 
-/* ---- the clock ------------------------------------------------------------------------- */
+/* ---- the ticks ------------------------------------------------------------------------- */
 
-long ui_train_session_ms(const struct ui_app *app, double now)
-{
-    const struct ui_replay *r = &app->replay;
-    if (r->active) {
-        const double at = r->paused ? r->paused_at : now;
-        return trun_ms((at - r->start) * r->speed);
-    }
-    if (app->follow) /* the teacher's clock, or one's own carried on from it */
-        return trun_ms(ui_follow_clock(app, now));
-    return trun_ms(now - app->record_start);
-}
-
-bool ui_train_timers(struct ui_app *app, long ms, bool all)
+bool ui_train_timers(struct ui_app *app, long ms, bool watched, bool all)
 {
     app->train_clock_ms = ms;
     struct trun *t = app->train;
@@ -186,7 +172,7 @@ bool ui_train_timers(struct ui_app *app, long ms, bool all)
     if (all && !exact) /* keys first: the ticks due catch up after the key, within a budget */
         return false;
     t->interrupt = app->keys_waiting;
-    t->watch = ui_train_watching(app); /* the teacher's run: snapshots bring its steps */
+    t->watch = watched; /* the teacher's run: snapshots bring its steps */
     const bool changed = trun_catch_up(t, ms, exact, all ? 0 : 20);
     if (changed && t->follow_gen == app->st.ex_gen) /* trained, or a checkpoint measured */
         ui_train_sync_example(app);
@@ -224,7 +210,7 @@ bool ui_train_on_screen(const struct ui_app *app)
     return app->train && app->train->shown;
 }
 
-void ui_train_layout(const struct ui_app *app, struct ui_layout *lay)
+void ui_train_layout(const struct ui_app *app, struct ui_layout *lay, int quiz_lines)
 {
     if (lay->side.h <= 0 || lay->side.w <= 0)
         return;
@@ -237,7 +223,7 @@ void ui_train_layout(const struct ui_app *app, struct ui_layout *lay)
             need = UI_VIS_HEADER + ui_train_canvas_need(app, width, false);
         int give = need - lay->vis.h;
         /* a waiting checkpoint keeps its lines and the pane's title over them */
-        int keep = 2 + ui_lesson_pane_quiz_lines(app, lay->side.w);
+        int keep = 2 + quiz_lines;
         keep = keep > UI_TRAIN_LESSON_MIN ? keep : UI_TRAIN_LESSON_MIN;
         if (give > lay->side.h - keep)
             give = lay->side.h - keep;
@@ -255,11 +241,11 @@ void ui_train_layout(const struct ui_app *app, struct ui_layout *lay)
     lay->side = (struct ui_rect){0, 0, 0, 0};
 }
 
-int ui_train_loop_wait(const struct ui_app *app, double now, int cap)
+int ui_train_loop_wait(const struct ui_app *app, long ms, int cap)
 {
     if (!app->train || (app->follow && !app->detached)) /* the teacher's clock moves by lines */
         return cap;
-    return trun_wait_ms(app->train, ui_train_session_ms(app, now), cap);
+    return trun_wait_ms(app->train, ms, cap);
 }
 
 const char *ui_train_hint(const struct ui_app *app)
@@ -446,45 +432,7 @@ void ui_train_lesson_sync(struct ui_app *app)
     }
 }
 
-/* ---- presenter and :link --------------------------------------------------------------- */
-
-void ui_train_present_text(const struct ui_app *app, struct ui_present_text *pt)
-{
-    if (!ui_train_on_screen(app))
-        return;
-    const struct trun *t = app->train;
-    char heads[64] = "";
-    size_t used = 0;
-    const int head_panes = t->compare_layers ? 1 : t->n_panes; /* layers=...: the same heads */
-    for (int i = 0; i < head_panes && used < sizeof heads; i++)
-        used += (size_t)snprintf(heads + used, sizeof heads - used, "%s%d", i ? " vs " : "",
-                                 t->heads[i]);
-    if (used < sizeof heads)
-        used += (size_t)snprintf(heads + used, sizeof heads - used, " head%s",
-                                 head_panes == 1 && t->heads[0] == 1 ? "" : "s");
-    if (t->compare_layers) { /* the panes differ in their layers: "2 heads · 1 vs 2 layers" */
-        used += (size_t)snprintf(heads + used, sizeof heads - used, " · ");
-        for (int i = 0; i < t->n_panes && used < sizeof heads; i++)
-            used += (size_t)snprintf(heads + used, sizeof heads - used, "%s%d", i ? " vs " : "",
-                                     t->layers[i]);
-        if (used < sizeof heads)
-            snprintf(heads + used, sizeof heads - used, " layers");
-    } else if (t->opt.layers > 1 && used < sizeof heads) {
-        snprintf(heads + used, sizeof heads - used, " · %d layers", t->opt.layers);
-    }
-    snprintf(pt->title, sizeof pt->title, "TRAINING");
-    snprintf(pt->name, sizeof pt->name, "Training · %s", t->task->name);
-    snprintf(pt->subtitle, sizeof pt->subtitle, "%s · d_model %d · step %ld", heads, t->d_model,
-             trun_shown_step(t));
-    snprintf(pt->formula[0], sizeof pt->formula[0],
-             "loss = mean cross-entropy of each output · Adam, lr %g, %d sequences a step",
-             (double)t->opt.lr, t->opt.batch);
-    pt->formula_lines = 1;
-    pt->caption_w =
-        ui_text_width(pt->name, app->th.utf8) > ui_text_width(pt->subtitle, app->th.utf8)
-            ? ui_text_width(pt->name, app->th.utf8)
-            : ui_text_width(pt->subtitle, app->th.utf8);
-}
+/* ---- :link ------------------------------------------------------------------------------ */
 
 char *ui_train_link_command(const struct ui_app *app)
 {

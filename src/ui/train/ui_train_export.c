@@ -346,6 +346,8 @@ static int html_write(FILE *out, const struct trun *t)
 void ui_train_export(struct ui_app *app, int fmt, const char *path)
 {
     struct ui_state *st = &app->st;
+    if (ui_stream_refuses(app, "exported the training screen"))
+        return;
     if (fmt != MHA_FORMAT_SVG && fmt != MHA_FORMAT_HTML) {
         char range[16];
         ui_state_say(st, true,

@@ -10,7 +10,6 @@
 #include "lesson/lesson_state.h"
 #include "ui/modes/ui_app.h"
 #include "ui/train/ui_train.h"
-#include "ui/commands/ui_cmd.h"
 #include "ui/state/ui_keymap.h"
 #include "ui/state/ui_mode.h"
 #include "ui/draw/ui_text.h"
@@ -367,7 +366,7 @@ bool ui_train_key(struct ui_app *app, int key, bool is_char)
         to_stage(app, key - '0');
         break;
     case TACT_EXPORT:
-        ui_app_export(app, MHA_FORMAT_SVG, NULL);
+        ui_train_export(app, MHA_FORMAT_SVG, NULL);
         break;
     case TACT_SAMPLES:
         samples_key(app);

@@ -14,8 +14,7 @@
 #include "io/safe_file.h"
 #include "ui/modes/ui_app.h"
 #include "ui/train/ui_train.h"
-#include "ui/commands/ui_cmd.h"
-#include "ui/commands/ui_examples.h"
+#include "ui/state/ui_examples.h"
 #include "ui/views/ui_export.h"
 #include "train/trun.h"
 

@@ -1,5 +1,5 @@
 /* ui_popup.c - the pop-up mode (:link's command line), and OSC 52. */
-#include "ui/panes/ui_popup.h"
+#include "ui/commands/ui_popup.h"
 
 #include <stdio.h>
 #include <stdlib.h>
