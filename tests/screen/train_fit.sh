@@ -21,13 +21,6 @@ whole() {
     pass
 }
 
-# faster: the pace at its fastest (> three times from the default), so a run
-# reaches its end in a fraction of the time; what is drawn does not depend on it
-faster() {
-    keys '>' '>' '>'
-    wait_for "1000 steps a second"
-}
-
 # lesson W H STEP HEADS [args]: a lesson's training step, checked while it
 # trains and once every run has stopped (the screen says so).
 lesson() {
