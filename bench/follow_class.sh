@@ -3,10 +3,14 @@
 # teacher (100x30) recording: the followers' CPU (per follower and in all,
 # as % of one core), their memory, how far they lag, and the teacher's
 # training pace, for four sessions: idle on lesson 7, a key a second on
-# lesson 7, and the teacher training first-prev and sentences.  Lag is the
-# teacher's training step minus a follower's, over the teacher's steps a
-# second, sampled on a few followers.  Runs in a temporary folder that goes
-# with it.
+# lesson 7, and the teacher training first-prev and sentences.  The runs
+# are given --steps 100000 so that neither stops within the measure (first-
+# prev at its default 120 steps a second; sentences slowed with one '<' to
+# 500, the pace of its default run).  Lag is the teacher's training step
+# minus a follower's, over the teacher's steps a second, sampled on a few
+# followers; the teacher's pace is also measured alone.  The load average
+# is printed before and after: other work on the machine shows there.
+# Runs in a temporary folder that goes with it.
 #   bench/follow_class.sh build/src/mha-explorer [N] [SECONDS]
 EXE=$(realpath "${1:?usage: $0 path/to/mha-explorer [N] [SECONDS]}")
 N=${2:-30}
@@ -30,14 +34,15 @@ ticks() { local s=0 p f; for p in "$@"; do read -r -a f <"/proc/$p/stat" && s=$(
 # the training step a screen shows
 step_of() { T capture-pane -p -t "$1" | grep -oP 'step \K[0-9]+' | head -1; }
 
-# case NAME KEYS_A_SECOND TEACHER_ARGS...
+# case NAME KEYS_A_SECOND PACE_KEYS TEACHER_ARGS...
 run_case() {
-    local name=$1 keys=$2 train=0 st1=
-    shift 2
+    local name=$1 keys=$2 pace_keys=$3 train=0 st1=
+    shift 3
     [ "$1" = --train ] && train=1
     rm -f class.rec
     T new-session -d -s teach -x 100 -y 30 "cd $D && TERM=xterm-256color $EXE --record class.rec $*; sleep 600"
     sleep 1
+    [ -n "$pace_keys" ] && T send-keys -t teach "$pace_keys"
     local i
     for i in $(seq 1 "$N"); do
         T new-session -d -s "s$i" -x 80 -y 24 "cd $D && TERM=xterm-256color $EXE --follow class.rec; sleep 600"
@@ -76,14 +81,15 @@ run_case() {
     python3 - "$name" "$n" "$((c1 - c0))" "$((t1 - t0))" "$hz" "$SECS" "$rss" "${st0:-}" "${st1:-}" "$moving" "${lags[@]}" <<'PY'
 import sys
 name, n, fc, tc, hz, secs, rss, st0, st1, moving = sys.argv[1:11]
-lags = [int(x) for x in sys.argv[11:]]
+lags = [max(int(x), 0) for x in sys.argv[11:]]
 n, fc, tc, hz, secs, rss = int(n), int(fc), int(tc), int(hz), int(secs), int(rss)
 allc = fc / hz / secs * 100
 pace = (int(st1) - int(st0)) / int(moving) if st0 and st1 and int(moving) else None
 line = f"| {name} | {n} | {allc / max(n, 1):.2f}% | {allc:.1f}% | {tc / hz / secs * 100:.1f}% | {rss / 1024 / max(n, 1):.1f} MB ({rss / 1024:.0f} MB) |"
 if pace:
     lag = max(lags) / pace if lags else float('nan')
-    line += f" {pace:.0f} | {lag:.2f} s |"
+    mean = sum(lags) / len(lags) / pace if lags else float('nan')
+    line += f" {pace:.0f} | {mean:.2f} s ({lag:.2f} s) |"
 else:
     line += " - | - |"
 print(line)
@@ -92,9 +98,14 @@ PY
     sleep 1
 }
 
-# the teacher's pace alone, for comparison
+# the teacher's pace alone (recording, as in class), for comparison
 pace_alone() {
-    T new-session -d -s teach -x 100 -y 30 "cd $D && TERM=xterm-256color $EXE $*; sleep 600"
+    local pace_keys=$1
+    shift
+    rm -f class.rec
+    T new-session -d -s teach -x 100 -y 30 "cd $D && TERM=xterm-256color $EXE --record class.rec $*; sleep 600"
+    sleep 1
+    [ -n "$pace_keys" ] && T send-keys -t teach "$pace_keys"
     sleep 1
     local a b k moving=0 now last
     a=$(step_of teach)
@@ -110,11 +121,13 @@ pace_alone() {
     sleep 1
 }
 
-echo "| session | followers | CPU a follower | CPU all followers | CPU teacher | memory a follower (all) | teacher steps/s | lag (worst) |"
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "| session | followers | CPU a follower | CPU all followers | CPU teacher | memory a follower (all) | teacher steps/s | lag mean (worst) |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|"
-run_case "idle, lesson 7" 0 --lesson 7
-run_case "a key a second, lesson 7" 1 --lesson 7
-pace_alone --train first-prev
-run_case "training first-prev" 0 --train first-prev
-pace_alone --train sentences
-run_case "training sentences" 0 --train sentences
+run_case "idle, lesson 7" 0 "" --lesson 7
+run_case "a key a second, lesson 7" 1 "" --lesson 7
+pace_alone "" --train first-prev --steps 100000
+run_case "training first-prev" 0 "" --train first-prev --steps 100000
+pace_alone "<" --train sentences --steps 100000
+run_case "training sentences" 0 "<" --train sentences --steps 100000
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

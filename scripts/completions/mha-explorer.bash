@@ -43,7 +43,7 @@ _mha_explorer() {
         return
         ;;
     --view)
-        mapfile -t COMPREPLY < <(compgen -W "shapes cost heads circuits" -- "$cur")
+        mapfile -t COMPREPLY < <(compgen -W "shapes cost heads circuits composition" -- "$cur")
         return
         ;;
     --theme)

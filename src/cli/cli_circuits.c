@@ -175,11 +175,14 @@ static int write_circuits(FILE *f, const char *path, struct circuits *c, int for
     const struct train_model *m = c->m;
     const struct train_config *cfg = &m->cfg;
     const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    const int L = train_layers(cfg);
     if (format == MHA_FORMAT_JSON) {
         fprintf(f, "{\"circuits\": {\n  \"model\": ");
         cli_json_string(f, base);
         fprintf(f, ", \"task\": ");
         cli_json_string(f, m->task);
+        if (L > 1)
+            fprintf(f, ", \"layers\": %d, \"layer\": %d", L, m->shown_layer);
         fprintf(f,
                 ", \"d_model\": %d, \"num_heads\": %d, \"vocab\": %d, \"context\": %d, "
                 "\"causal\": %s, \"scaled\": %s,\n  \"words\": [",
@@ -214,6 +217,13 @@ static int write_circuits(FILE *f, const char *path, struct circuits *c, int for
     fprintf(f, "circuits     %s: d_model %d, %d head%s, %d words, context %d%s\n", base,
             cfg->d_model, cfg->heads, cfg->heads == 1 ? "" : "s", cfg->vocab, cfg->context,
             cfg->causal ? ", causal" : "");
+    if (L > 1)
+        fprintf(f,
+                "layer        %d of 0-%d, its direct path only: the words straight into its "
+                "heads,\n             their output straight to the read-out (what they read "
+                "of the heads\n             below and write for those above: --dump summary's "
+                "composition)\n",
+                m->shown_layer, L - 1);
     fprintf(f, "             read off the weights: scores and logits from the words alone\n");
     for (int h = 0; h < cfg->heads; h++)
         for (int k = 0; k < cfg->n_outputs; k++) {
@@ -237,6 +247,15 @@ int cli_dump_circuits(const struct cli_options *o)
     struct train_model *m = cli_load_model(o->load);
     if (!m)
         return CLI_EXIT_USAGE;
+    if (o->layer >= 0 && train_model_show_layer(m, o->layer, &err)) {
+        char text[MHA_ERROR_TEXT_MAX];
+        snprintf(text, sizeof text, "%s", err.text);
+        mha_error_set(&err, "--layer: %.900s", text);
+        mha_error_at(&err, o->load, 0, 0);
+        cli_report(&err);
+        train_model_free(m);
+        return CLI_EXIT_USAGE;
+    }
     const struct train_config *cfg = &m->cfg;
     int C = 0;
     for (int k = 0; k < cfg->n_outputs; k++)

@@ -154,10 +154,15 @@ int cli_run_explorer(const struct cli_options *o, struct mha_example *ex,
         struct mha_error err;
         mha_error_clear(&err);
         ex = NULL;
-        if (train) /* the training screen from step 0 again, its models built anew */
+        if (train) { /* the training screen from step 0 again, its models built anew */
             uo.train = trun_new(&train->setup, &err);
-        else
+            if (uo.train && cli_train_screen_layer(o, uo.train, &err) != 0) {
+                trun_free(uo.train);
+                uo.train = NULL;
+            }
+        } else {
             ex = cli_build_example(o, &err);
+        }
         if (train ? !uo.train : !ex) {
             cli_report(&err);
             rc = ui_exit(1);

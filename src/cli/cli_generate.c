@@ -18,12 +18,6 @@
 #include "train/train_text.h"
 #include "io/model_io.h"
 
-/* A word that ends a sentence: one or more of . ! ? and nothing else. */
-static bool ends_sentence(const char *word)
-{
-    return word[0] && strspn(word, ".!?") == strlen(word);
-}
-
 /* The words a line starts from, as ids into ids (*n of them): --tokens, a
  * sentence file's words, or the first word of the model's sample.  0, or
  * -1 + err. */
@@ -50,14 +44,9 @@ static int write_line(struct train_model *m, int k, const struct cli_options *o,
 {
     int ids[TRAIN_MAX_CONTEXT];
     memcpy(ids, start, (size_t)n * sizeof *ids);
-    bool ended = false;
-    while (n < m->cfg.context && !ended) {
-        const int id = train_next_pick(m, k, ids, n, (float)o->temperature, o->top_k, r, err);
-        if (id < 0)
-            return -1;
-        ids[n++] = id;
-        ended = ends_sentence(m->vocab_names[id]);
-    }
+    n = train_write_line(m, k, ids, n, (float)o->temperature, o->top_k, r, err);
+    if (n < 0)
+        return -1;
     for (int i = 0; i < n; i++) {
         char shown[TRAIN_LABEL_MAX * 4];
         printf("%s%s", i ? " " : "", mha_text_escape(m->vocab_names[ids[i]], shown, sizeof shown));

@@ -11,14 +11,8 @@
 #include "train/train_heads.h"
 #include "train/train_layers.h"
 
-/* Every layer's heads into stats[l][h] and knocked[l][h][k]. */
-struct layer_measures {
-    struct train_head_stats stats[TRAIN_MAX_LAYERS][TRAIN_MAX_D_MODEL];
-    float knocked[TRAIN_MAX_LAYERS][TRAIN_MAX_D_MODEL][TRAIN_MAX_OUTPUTS];
-};
-
 /* The heads of every layer, as text or JSON lines. */
-static void heads_out(FILE *f, const struct train_model *m, const struct layer_measures *lm,
+static void heads_out(FILE *f, const struct train_model *m, const struct train_layer_measures *lm,
                       bool json)
 {
     const struct train_config *c = &m->cfg;
@@ -100,12 +94,10 @@ int cli_layers_summary(FILE *f, struct train_run *run, int n_seq, bool json, str
     const int L = train_layers(&m->cfg);
     if (L < 2)
         return 0;
-    struct layer_measures *lm = calloc(1, sizeof *lm);
+    struct train_layer_measures *lm = calloc(1, sizeof *lm);
     if (!lm)
         return mha_error_set(err, "out of memory");
-    int rc = 0;
-    for (int l = 0; l < L && rc == 0; l++)
-        rc = train_layer_heads(m, l, run->eval, n_seq, lm->stats[l], lm->knocked[l], err);
+    int rc = train_layers_measure(m, run->eval, n_seq, lm, err);
     if (rc == 0) {
         heads_out(f, m, lm, json);
         rc = composition_out(f, m, json, err);

@@ -11,6 +11,7 @@
 #include "lesson/lesson.h"
 #include "lesson/lesson_state.h"
 #include "train/trun.h"
+#include "io/text_io.h"
 
 /* "first 100.0%, prev 99.6%; head 0 first token 1.00, head 1 previous token 0.98" */
 static void pane_figures(const struct trun *t, const struct trun_pane *p, char *buf, size_t n)
@@ -51,12 +52,14 @@ static int trained_stage_step(struct lesson_step *step, const struct trun *t, in
         fprintf(stderr, "mha-explorer: %s\n", err.text);
         return -1;
     }
-    char title[32], text[512];
+    char title[32], text[512], layer[32] = "";
     trun_pane_title(&t->panes[0], title, sizeof title);
+    if (train_layers(&m->cfg) > 1)
+        snprintf(layer, sizeof layer, ", layer %d,", m->shown_layer);
     const int n = snprintf(text, sizeof text,
-                           "this step shows stage %d of the %s model trained above (%s, seed %u) "
-                           "at the end of its training, step %ld, on its sample sequence:",
-                           stage, t->task->name, title, (unsigned)t->opt.seed, m->step);
+                           "this step shows stage %d%s of the %s model trained above (%s, seed "
+                           "%u) at the end of its training, step %ld, on its sample sequence:",
+                           stage, layer, t->task->name, title, (unsigned)t->opt.seed, m->step);
     for (int i = 0; i < m->sample_len && n > 0 && (size_t)n < sizeof text; i++) {
         const size_t used = strlen(text);
         snprintf(text + used, sizeof text - used, " %s", m->vocab_names[m->sample[i]]);
@@ -78,6 +81,9 @@ int cli_train_lesson_notes(struct lesson *l)
     struct lesson_state st;
     lesson_state_init(&st);
     struct trun *last = NULL; /* the training the steps since its scene show */
+    /* the bundled corpus it trains on (NULL: a built-in task), kept while it lasts */
+    struct train_dataset *corpus = NULL;
+    struct train_task corpus_task;
     int rc = 0;
     for (int s = 0; s < l->n_steps && rc == 0; s++) {
         struct lesson_step *step = &l->steps[s];
@@ -86,12 +92,34 @@ int cli_train_lesson_notes(struct lesson *l)
         if (!st.train) {
             trun_free(last);
             last = NULL;
+            train_dataset_free(corpus);
+            corpus = NULL;
             continue;
         }
         if (!step->has_scene || !(step->scene.set & (1u << SCENE_TRAIN))) {
             if (!last) /* a training the scenes ask for without a train: (cannot happen) */
                 continue;
-            if (step->has_scene && (step->scene.set & (1u << SCENE_STAGE))) {
+            struct mha_error lerr;
+            mha_error_clear(&lerr);
+            if (trun_show_layers(last, st.layer, &lerr)) {
+                fprintf(stderr, "mha-explorer: %s:%d: layer: %s\n", l->path, step->scene.line,
+                        lerr.text);
+                rc = -1;
+                break;
+            }
+            if (step->has_scene && (step->scene.set & (1u << SCENE_VIEW)) &&
+                st.view != MHA_VIEW_NONE) {
+                char text[256];
+                snprintf(text, sizeof text,
+                         "this step shows the %s view of the %s model trained above (on the "
+                         "screen, at the end of its training).",
+                         mha_view_name(st.view), last->task->name);
+                free(step->train_note);
+                if (!(step->train_note = strdup(text))) {
+                    fprintf(stderr, "mha-explorer: out of memory\n");
+                    rc = -1;
+                }
+            } else if (step->has_scene && (step->scene.set & (1u << SCENE_STAGE))) {
                 rc = trained_stage_step(step, last, st.stage);
             } else {
                 /* the training screen stays */
@@ -106,12 +134,32 @@ int cli_train_lesson_notes(struct lesson *l)
         }
         trun_free(last);
         last = NULL;
+        train_dataset_free(corpus);
+        corpus = NULL;
         struct trun_setup setup;
         struct mha_error err;
         mha_error_clear(&err);
         struct trun *t = NULL;
-        if (trun_setup_task(&setup, st.train, st.train_d_model, st.train_seed, st.train_steps,
-                            st.n_train_heads, st.train_heads, &err) == 0)
+        if (!train_task_find(st.train)) { /* a corpus under the assets */
+            char *assets = cli_assets_dir();
+            corpus = assets ? text_io_load_corpus(assets, st.train, &err) : NULL;
+            if (!assets)
+                mha_error_set(&err, "out of memory");
+            free(assets);
+            if (corpus)
+                train_task_from_dataset(&corpus_task, corpus);
+        }
+        struct trun_ask ask = {.task = corpus ? &corpus_task : train_task_find(st.train),
+                               .seed = st.train_seed,
+                               .layers = st.train_layers,
+                               .n_panes = st.n_train_heads,
+                               .compare_layers = st.train_compare_layers,
+                               .heads = TRAIN_DEFAULT_HEADS};
+        memcpy(ask.counts, st.train_heads, sizeof ask.counts);
+        if (ask.task)
+            lesson_train_sizes(&st, ask.task, &ask.d_model, &ask.vocab, &ask.context, &ask.steps,
+                               &ask.lr);
+        if (ask.task && trun_setup_task(&setup, &ask, &err) == 0)
             t = trun_new(&setup, &err);
         if (!t) {
             fprintf(stderr, "mha-explorer: %s:%d: %s\n", l->path, step->scene.line, err.text);
@@ -121,6 +169,13 @@ int cli_train_lesson_notes(struct lesson *l)
         /* the same steps the screen takes, whatever its pace */
         while (!trun_done(t))
             trun_step_once(t);
+        if (trun_show_layers(t, st.layer, &err)) { /* the layer the scene shows */
+            fprintf(stderr, "mha-explorer: %s:%d: layer: %s\n", l->path, step->scene.line,
+                    err.text);
+            trun_free(t);
+            rc = -1;
+            break;
+        }
         char text[2048];
         size_t used = (size_t)snprintf(text, sizeof text, "%s, d_model %d, seed %u.",
                                        setup.task->name, setup.d_model, (unsigned)setup.opt.seed);
@@ -142,5 +197,6 @@ int cli_train_lesson_notes(struct lesson *l)
             rc = trained_stage_step(step, t, st.stage);
     }
     trun_free(last);
+    train_dataset_free(corpus);
     return rc;
 }

@@ -156,7 +156,8 @@ static const struct cli_opt table[] = {
      "the step limit (default 1500; a text's 4000)", "training steps", NULL, CODE},
     {"layers", "N", OPT_LAYERS, CLI_GROUP_TRAINING, NULL, "1",
      "attention layers, each adding to the last (1..4,\n"
-     "default 1); the heads shown are the last layer's",
+     "default 1); the heads shown are the last layer's\n"
+     "(y on the screen shows the others)",
      "attention layers, each adding to the last (1..4)", NULL, CODE},
     {"batch", "N", OPT_BATCH, CLI_GROUP_TRAINING, NULL, NULL,
      "sequences per step (1..4096, default 64)", "sequences per step, or with --grad a batch file",
@@ -186,10 +187,13 @@ static const struct cli_opt table[] = {
      "parameter of a model file on a batch file, as JSON",
      "print the loss and gradients of a model file on a batch", "files", TEXT(grad)},
     {"layer", "L", OPT_LAYER, CLI_GROUP_TRAINING, NULL, NULL,
-     "with --load MODEL --dump STAGE: the stages of layer L\n"
-     "(0 = the first; default the last), its input the\n"
-     "residual stream after the layers below",
-     "with --load MODEL --dump STAGE: which layer the stages show (0..3)", NULL, CODE},
+     "with --load MODEL: the stages of layer L (0 = the\n"
+     "first; default the last), its input the residual\n"
+     "stream after the layers below, in the explorer or\n"
+     "--dump STAGE; with --dump circuits: that layer's\n"
+     "heads, their direct path; with --train TASK\n"
+     "--layers N: the training screen opens on layer L",
+     "which layer the stages, circuits or training screen show (0..3)", NULL, CODE},
     {NULL, NULL, 0, CLI_GROUP_TRAINING, "--load MODEL", NULL,
      "a model file opens the explorer on its sample sequence:\n"
      "the stages show the trained model's numbers; with\n"

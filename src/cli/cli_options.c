@@ -371,6 +371,7 @@ static int export_torch_combinations(const struct cli_options *o)
                         : o->record                    ? "--record"
                         : o->replay                    ? "--replay"
                         : o->follow                    ? "--follow"
+                        : o->layer >= 0                ? "--layer"
                                                        : NULL;
     if (other)
         return usage_error("%s cannot be combined with --export-torch, which writes the "
@@ -405,10 +406,11 @@ static int generate_combinations(const struct cli_options *o)
                         : o->present                   ? "--present"
                         : o->stage                     ? "--stage"
                         : o->view                      ? "--view"
+                        : o->layer >= 0                ? "--layer"
                                                        : NULL;
     if (other)
         return usage_error("%s cannot be combined with --generate, which prints lines and opens "
-                           "no screen",
+                           "no screen (and writes through every layer)",
                            other);
     if (o->temperature_given && o->temperature == 0.0 && (o->seed >= 0 || o->top_k))
         return usage_error("%s: --temperature 0 writes the likeliest word every time; a seed "
@@ -443,6 +445,32 @@ static int train_combinations(const struct cli_options *o)
                                                                  : o->lesson ? "--lesson"
                                                                  : o->causal ? "--causal"
                                                                              : "--no-scale");
+    if (o->train && o->layer >= 0) {
+        /* the training screen opens on that layer: one every pane has */
+        int fewest = o->layers > 1 ? o->layers : 1;
+        for (int i = 0; o->compare_layers && i < o->n_compare; i++)
+            fewest = i == 0 || o->compare[i] < fewest ? o->compare[i] : fewest;
+        if (o->dump_stage != CLI_NO_DUMP)
+            return usage_error("%s: with --train it opens the training screen on that layer; "
+                               "the summary gives every layer's heads",
+                               "--layer");
+        if (o->layer >= fewest) {
+            char has[48];
+            if (fewest == 1)
+                snprintf(has, sizeof has, "one layer, layer 0");
+            else
+                snprintf(has, sizeof has, "layers 0 to %d", fewest - 1);
+            fprintf(stderr,
+                    "%s: --layer %d: %s %s; a training of --layers N opens on any of its "
+                    "layers, and --load MODEL on any of the model's\n"
+                    "Try '%s --help' for more information.\n",
+                    prog, o->layer,
+                    o->compare_layers ? "the pane of fewest layers trains"
+                                      : "the model trained has",
+                    has, prog);
+            return CLI_EXIT_USAGE;
+        }
+    }
     if (o->train && o->batch_file && !o->batch)
         return usage_error("--batch: with --train give the number of sequences per step, "
                            "not '%s'",
@@ -630,10 +658,10 @@ static int combinations(const struct cli_options *o)
                            : o->d_model ? "--d-model"
                            : o->heads   ? "--heads"
                                         : "--seed");
-    if (o->layer >= 0 && (!o->load || !model_io_is_model_file(o->load) ||
-                          o->dump_stage == CLI_NO_DUMP || o->dump_stage == CLI_DUMP_CIRCUITS))
-        return usage_error("%s shows a layer of a model of layers: give --load MODEL and "
-                           "--dump STAGE (the explorer shows the last layer)",
+    if (o->layer >= 0 && (!o->load || !model_io_is_model_file(o->load)))
+        return usage_error("%s shows a layer of a model of layers: give --load MODEL (with "
+                           "--dump STAGE or circuits, or in the explorer), or --train TASK "
+                           "--layers N for the training screen",
                            "--layer");
     if (o->speed_given && !o->replay)
         return usage_error("%s needs --replay FILE", "--speed");

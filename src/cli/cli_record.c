@@ -247,7 +247,7 @@ static const struct {
     {"--d-model", SV_ANY},   {"--heads", SV_ANY},      {"--seed", SV_ANY},
     {"--causal", SV_NONE},   {"--no-scale", SV_NONE},  {"--stage", SV_ANY},
     {"--view", SV_ANY},      {"--focus", SV_ANY},      {"--theme", SV_ANY},
-    {"--present", SV_NONE},  {"--autoplay", SV_ANY},
+    {"--present", SV_NONE},  {"--autoplay", SV_ANY},   {"--layers", SV_ANY},
 };
 
 /* path is a file directly in the data directory's sub folder (a bundled

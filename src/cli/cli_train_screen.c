@@ -10,6 +10,12 @@
 
 #include "train/train.h"
 
+int cli_train_screen_layer(const struct cli_options *o, struct trun *run, struct mha_error *err)
+{
+    /* --layer L: every pane shows its layer L (cli_options checked each has one) */
+    return o->layer >= 0 ? trun_show_layers(run, o->layer, err) : 0;
+}
+
 int cli_train_screen_setup(const struct cli_options *o, struct cli_train_screen *out)
 {
     memset(out, 0, sizeof *out);
@@ -50,7 +56,7 @@ int cli_train_screen_setup(const struct cli_options *o, struct cli_train_screen 
     s->n_heads = n;
     s->compare = o->n_compare > 0;
     s->compare_layers = o->compare_layers;
-    if (!(out->run = trun_new(s, &err))) {
+    if (!(out->run = trun_new(s, &err)) || cli_train_screen_layer(o, out->run, &err) != 0) {
         cli_report(&err);
         cli_train_screen_done(out);
         return CLI_EXIT_USAGE;

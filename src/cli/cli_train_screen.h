@@ -24,5 +24,8 @@ struct cli_train_screen {
  * screen. */
 int cli_train_screen_setup(const struct cli_options *o, struct cli_train_screen *ts);
 void cli_train_screen_done(struct cli_train_screen *ts);
+/* --layer L: every pane of run shows its layer L (the options were checked
+ * to give one each has); 0, or -1 with err. */
+int cli_train_screen_layer(const struct cli_options *o, struct trun *run, struct mha_error *err);
 
 #endif

@@ -141,6 +141,34 @@ void mat_linear(const float *x, const float *w, const float *b, float *y, int m,
 /* Running maxima the softmax keeps side by side (vector lanes). */
 #define MAT_MAX_LANES 8
 
+/* Passes 2 and 3 of the softmax, the row's max known (not -INFINITY). */
+MAT_KERNEL void mat_softmax_row_max(float *row, int n, float max)
+{
+    int j;
+    /* pass 2: e^(s - max) by mat_exp_neg, a vector of entries at a time;
+     * masked entries, and any more than 87 below the max (whose e^x is under
+     * 1.7e-38 and rounds away in the sum), exactly 0.  The sum in double. */
+    for (j = 0; j < n; j++) {
+        const float x = row[j] - max; /* -INFINITY for a masked entry */
+        const float e = mat_exp_neg(x > MAT_EXP_NEG_MIN ? x : MAT_EXP_NEG_MIN);
+        row[j] = x >= MAT_EXP_NEG_MIN ? e : 0.0f;
+    }
+    /* the sum in MAT_MAX_LANES running double sums, as mat_softmax_row finds the max */
+    double part[MAT_MAX_LANES] = {0};
+    for (j = 0; j + MAT_MAX_LANES <= n; j += MAT_MAX_LANES)
+        for (int l = 0; l < MAT_MAX_LANES; l++)
+            part[l] += row[j + l];
+    double sum = 0.0;
+    for (int l = 0; l < MAT_MAX_LANES; l++)
+        sum += part[l];
+    for (; j < n; j++)
+        sum += row[j];
+    /* pass 3: normalise (sum >= 1 since the max entry contributes exp(0)) */
+    const float inv = (float)(1.0 / sum);
+    for (int j = 0; j < n; j++)
+        row[j] *= inv;
+}
+
 MAT_KERNEL bool mat_softmax_row(float *row, int n)
 {
     /* pass 1: the row max over unmasked entries.  The max of a set does not
@@ -166,27 +194,6 @@ MAT_KERNEL bool mat_softmax_row(float *row, int n)
             row[j] = 0.0f;
         return false;
     }
-    /* pass 2: e^(s - max) by mat_exp_neg, a vector of entries at a time;
-     * masked entries, and any more than 87 below the max (whose e^x is under
-     * 1.7e-38 and rounds away in the sum), exactly 0.  The sum in double. */
-    for (j = 0; j < n; j++) {
-        const float x = row[j] - max; /* -INFINITY for a masked entry */
-        const float e = mat_exp_neg(x > MAT_EXP_NEG_MIN ? x : MAT_EXP_NEG_MIN);
-        row[j] = x >= MAT_EXP_NEG_MIN ? e : 0.0f;
-    }
-    /* the sum in MAT_MAX_LANES running double sums, as the max above */
-    double part[MAT_MAX_LANES] = {0};
-    for (j = 0; j + MAT_MAX_LANES <= n; j += MAT_MAX_LANES)
-        for (int l = 0; l < MAT_MAX_LANES; l++)
-            part[l] += row[j + l];
-    double sum = 0.0;
-    for (int l = 0; l < MAT_MAX_LANES; l++)
-        sum += part[l];
-    for (; j < n; j++)
-        sum += row[j];
-    /* pass 3: normalise (sum >= 1 since the max entry contributes exp(0)) */
-    const float inv = (float)(1.0 / sum);
-    for (int j = 0; j < n; j++)
-        row[j] *= inv;
+    mat_softmax_row_max(row, n, max);
     return true;
 }

@@ -36,6 +36,10 @@ void mat_linear(const float *x, const float *w, const float *b, float *y, int m,
  * entries become exact zeros.  Returns false (row set to zeros) when every
  * entry is -INFINITY. */
 bool mat_softmax_row(float *row, int n);
+/* The same row's softmax when its max is known (and not -INFINITY, a row
+ * with a key left): the numbers mat_softmax_row gives, without the pass
+ * that finds the max. */
+void mat_softmax_row_max(float *row, int n, float max);
 
 /* ---- backward twins (training): each ADDS into its outputs ---- */
 

@@ -175,25 +175,65 @@ static int attend_block_rows(int lq, int lk)
     return rows < lq ? rows : lq;
 }
 
+/* Running maxima a row keeps side by side (vector lanes), as the softmax's. */
+#define ATTEND_MAX_LANES 16
+
+/* Entries [0, n) of a row scaled into scaled and weights, an entry whose
+ * keep is 0 -INFINITY (keep NULL: none is); the max over them in lanes,
+ * the max of a set not depending on the order it is read in.  Both sides of
+ * each choice are computed, so that the loop runs a vector at a time. */
+static inline float scale_row(const float *scores, float scale, const unsigned char *keep, int n,
+                              float *scaled, float *weights)
+{
+    float lane[ATTEND_MAX_LANES];
+    for (int l = 0; l < ATTEND_MAX_LANES; l++)
+        lane[l] = -INFINITY;
+    int j = 0;
+    for (; j + ATTEND_MAX_LANES <= n; j += ATTEND_MAX_LANES)
+        for (int l = 0; l < ATTEND_MAX_LANES; l++) {
+            const float v = scores[j + l] * scale;
+            const float x = keep && !keep[j + l] ? -INFINITY : v;
+            scaled[j + l] = x;
+            weights[j + l] = x;
+            lane[l] = x > lane[l] ? x : lane[l];
+        }
+    float max = -INFINITY;
+    for (int l = 0; l < ATTEND_MAX_LANES; l++)
+        max = lane[l] > max ? lane[l] : max;
+    for (; j < n; j++) {
+        const float x = keep && !keep[j] ? -INFINITY : scores[j] * scale;
+        scaled[j] = x;
+        weights[j] = x;
+        max = x > max ? x : max;
+    }
+    return max;
+}
+
 /* Row r of one head's scores, scaled and masked into scaled and weights,
- * then the softmax of weights; the row's query is i. */
-static void attend_row(struct mha_trace *t, const unsigned char *mask, bool causal, int i,
-                       const float *scores, float *scaled, float *weights)
+ * then the softmax of weights; the row's query is i.  The max the softmax
+ * starts from is found while the row is scaled: the numbers
+ * mat_softmax_row gives, one pass fewer. */
+MAT_KERNEL static void attend_row(struct mha_trace *t, const unsigned char *mask, bool causal,
+                                  int i, const float *scores, float *scaled, float *weights)
 {
     const int lk = t->lk;
     /* the same rule as mha_is_masked, read row by row: the explicit mask,
      * and with causal every key after i */
-    const unsigned char *keep = mask ? mask + (size_t)i * (size_t)lk : NULL;
     const int visible = causal && i + 1 < lk ? i + 1 : lk;
-    for (int j = 0; j < lk; j++) {
-        const float x = j < visible && (!keep || keep[j]) ? scores[j] * t->scale : -INFINITY;
-        scaled[j] = x;
-        weights[j] = x;
+    const float max =
+        mask ? scale_row(scores, t->scale, mask + (size_t)i * (size_t)lk, visible, scaled, weights)
+             : scale_row(scores, t->scale, NULL, visible, scaled, weights);
+    for (int j = visible; j < lk; j++)
+        scaled[j] = weights[j] = -INFINITY;
+    if (max == -INFINITY) {
+        memset(weights, 0, (size_t)lk * sizeof *weights);
+        if (!t->row_empty[i]) {
+            t->row_empty[i] = 1;
+            t->empty_rows++;
+        }
+        return;
     }
-    if (!mat_softmax_row(weights, lk) && !t->row_empty[i]) {
-        t->row_empty[i] = 1;
-        t->empty_rows++;
-    }
+    mat_softmax_row_max(weights, lk, max);
 }
 
 /* One head whose keys do not fit in registers, with the plain loops: khᵀ

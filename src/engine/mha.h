@@ -85,6 +85,9 @@ struct mha_example {
 
     bool has_next_word;             /* next_word holds a language model's prediction */
     struct mha_next_word next_word; /* (set by the model's reader, not by mha_example_new) */
+    /* a trained model of layers: how many (0 for any other example) and the
+     * one shown, 0-based (set by train_model_to_example / _fill_example) */
+    int layers, layer;
 
     void *block; /* the single allocation behind everything above */
 };

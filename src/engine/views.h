@@ -22,6 +22,7 @@ enum mha_view {
     MHA_VIEW_COST,
     MHA_VIEW_HEADS,
     MHA_VIEW_CIRCUITS,
+    MHA_VIEW_COMPOSITION,
     MHA_VIEW_COUNT
 };
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "engine/stages.h"
+#include "io/export.h"
 #include "io/num_text.h"
 #include "io/utf8.h"
 
@@ -239,11 +240,13 @@ static void text_header(FILE *out, const struct mha_example *ex, const struct mh
     fprintf(out, "mha-explorer: %d %s", t->lq, t->lq == 1 ? "token" : "tokens");
     if (ex->cross)
         fprintf(out, " attending to %d key tokens", t->lk);
-    fprintf(out, ", d_model %d, %d %s, d_k %d, mask %s, %s\n", t->d_model, t->heads,
+    char layer[48]; /* a model of layers: the one shown */
+    export_layer_words(layer, sizeof layer, ex);
+    fprintf(out, ", d_model %d, %d %s, d_k %d, mask %s, %s%s%s\n", t->d_model, t->heads,
             t->heads == 1 ? "head" : "heads", t->d_k,
             ex->causal ? (ex->has_mask ? "causal + explicit" : "causal")
                        : (ex->has_mask ? "explicit" : "none"),
-            t->scaled ? "scaled by 1/√d_k" : "scaling off");
+            t->scaled ? "scaled by 1/√d_k" : "scaling off", layer[0] ? ", " : "", layer);
     fputs("tokens:", out);
     for (int i = 0; i < ex->lq; i++)
         fprintf(out, " [%s]", ex->tokens[i]);

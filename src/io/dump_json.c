@@ -286,11 +286,14 @@ static void config(FILE *out, const struct mha_example *ex, const struct mha_tra
     labels(out, ex->key_tokens, ex->lk);
     fprintf(out,
             ",\"d_model\":%d,\"num_heads\":%d,\"head_dim\":%d,\"causal\":%s,\"scaled\":%s,"
-            "\"cross\":%s,\"has_mask\":%s,\"has_bias\":%s,\"seed\":%lu}",
+            "\"cross\":%s,\"has_mask\":%s,\"has_bias\":%s,\"seed\":%lu",
             t->d_model, t->heads, t->d_k, t->causal ? "true" : "false",
             t->scaled ? "true" : "false", ex->cross ? "true" : "false",
             ex->has_mask ? "true" : "false", ex->has_bias ? "true" : "false",
             (unsigned long)ex->seed);
+    if (ex->layers > 1) /* a model of layers: the layer the stages are of, from 0 */
+        fprintf(out, ",\"layers\":%d,\"layer\":%d", ex->layers, ex->layer);
+    fputc('}', out);
 }
 
 int dump_json_write(FILE *out, const struct mha_example *ex, const struct mha_trace *t, int stage_)

@@ -134,8 +134,13 @@ const char *export_stage_title(int stage);
 const char *export_stage_formula(int stage);
 const char *export_stage_sentence(int stage);
 
-/* "4 tokens · d_model 6 · 2 heads · d_k 3 · mask none · scaled by 1/√3" */
+/* "4 tokens · d_model 6 · 2 heads · d_k 3 · mask none · scaled by 1/√3"
+ * (and " · layer 1 of 0–1" for a model of layers) */
 void export_summary(char *buf, size_t n, const struct mha_example *ex, const struct mha_trace *t);
+
+/* A trained model of layers: "layer 1 of 0–1" (the layer its stages are
+ * of, as the status line says it); "" for any other example. */
+const char *export_layer_words(char *buf, size_t n, const struct mha_example *ex);
 
 /* Total numbers the stage (or DUMP_ALL) shows. */
 size_t export_cell_count(const struct mha_example *ex, const struct mha_trace *t, int stage);

@@ -205,12 +205,14 @@ static void example_header(FILE *out, const struct mha_example *ex, const struct
 
 int export_html_write(FILE *out, const struct mha_example *ex, const struct mha_trace *t, int stage)
 {
-    char title[128];
+    char title[160], layer[48];
+    export_layer_words(layer, sizeof layer, ex);
     if (stage == DUMP_ALL)
-        snprintf(title, sizeof title, "Multi-head attention, stage by stage");
+        snprintf(title, sizeof title, "Multi-head attention, %sstage by stage",
+                 layer[0] ? strcat(layer, ", ") : "");
     else
-        snprintf(title, sizeof title, "Multi-head attention, stage %d: %s", stage,
-                 export_stage_title(stage));
+        snprintf(title, sizeof title, "Multi-head attention, %sstage %d: %s",
+                 layer[0] ? strcat(layer, ", ") : "", stage, export_stage_title(stage));
     export_html_begin(out, title, NULL);
     fputs("<header>\n<h1>", out);
     export_xml_text(out, title);

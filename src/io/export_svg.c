@@ -342,10 +342,14 @@ int export_svg_write(FILE *out, const struct mha_example *ex, const struct mha_t
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
             "viewBox=\"0 0 %.0f %.0f\">\n<title>",
             width, height, width, height);
+    char layer[48]; /* a model of layers: "layer 1 of 0–1, " */
+    if (export_layer_words(layer, sizeof layer - 2, ex)[0])
+        strcat(layer, ", ");
     if (stage == DUMP_ALL)
-        fputs("Multi-head attention, stage by stage", out);
+        fprintf(out, "Multi-head attention, %sstage by stage", layer);
     else
-        fprintf(out, "Multi-head attention, stage %d: %s", stage, export_stage_title(stage));
+        fprintf(out, "Multi-head attention, %sstage %d: %s", layer, stage,
+                export_stage_title(stage));
     fputs("</title>\n", out);
     fputs(svg_style, out);
     fputs("<defs><pattern id=\"hatch\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" "
@@ -356,7 +360,9 @@ int export_svg_write(FILE *out, const struct mha_example *ex, const struct mha_t
     fputs("<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n", out);
     fprintf(out, "<text class=\"h\" x=\"%.1f\" y=\"%.1f\">", MARGIN, MARGIN + 16.0);
     if (stage == DUMP_ALL)
-        fputs("Multi-head attention, stage by stage", out);
+        fprintf(out, "Multi-head attention, %sstage by stage", layer);
+    else if (layer[0]) /* "Layer 1 of 0–1, stage 4 · Attention" */
+        fprintf(out, "L%sstage %d · %s", layer + 1, stage, export_stage_title(stage));
     else
         fprintf(out, "Stage %d · %s", stage, export_stage_title(stage));
     fprintf(out, "</text>\n<text class=\"s\" x=\"%.1f\" y=\"%.1f\">", MARGIN, MARGIN + 38.0);

@@ -245,9 +245,20 @@ void export_summary(char *buf, size_t n, const struct mha_example *ex, const str
         snprintf(scale, sizeof scale, "scaled by 1/√%d", t->d_k);
     else
         snprintf(scale, sizeof scale, "scaling off");
-    snprintf(buf, n, "%d %s%s · d_model %d · %d %s · d_k %d · mask %s · %s", t->lq,
+    char layer[48];
+    export_layer_words(layer, sizeof layer, ex);
+    snprintf(buf, n, "%d %s%s · d_model %d · %d %s · d_k %d · mask %s · %s%s%s", t->lq,
              t->lq == 1 ? "token" : "tokens", keys, t->d_model, t->heads,
-             t->heads == 1 ? "head" : "heads", t->d_k, mask, scale);
+             t->heads == 1 ? "head" : "heads", t->d_k, mask, scale, layer[0] ? " · " : "", layer);
+}
+
+const char *export_layer_words(char *buf, size_t n, const struct mha_example *ex)
+{
+    if (ex->layers > 1)
+        snprintf(buf, n, "layer %d of 0–%d", ex->layer, ex->layers - 1);
+    else if (n)
+        buf[0] = '\0';
+    return buf;
 }
 
 /* ---- the dispatcher ------------------------------------------------------------ */
@@ -307,7 +318,10 @@ static void md_matrix(FILE *out, const struct mha_example *ex, const struct expo
 {
     char buf[64];
     if (first) {
-        fprintf(out, "### Stage %d · %s\n\n", m->stage, mha_stage_name((enum mha_stage)m->stage));
+        char layer[48];
+        export_layer_words(layer, sizeof layer, ex);
+        fprintf(out, "### Stage %d · %s%s%s\n\n", m->stage,
+                mha_stage_name((enum mha_stage)m->stage), layer[0] ? " · " : "", layer);
         fputc('`', out);
         fputs(export_stage_formula(m->stage), out);
         fputs("`\n\n", out);
@@ -372,8 +386,10 @@ static void csv_matrix(FILE *out, const struct mha_example *ex, const struct exp
 {
     (void)first;
     char buf[64];
-    fprintf(out, "# %s: %s (%d x %d)\r\n", mha_stage_name((enum mha_stage)m->stage), m->title,
-            m->rows, m->cols);
+    char layer[48];
+    export_layer_words(layer, sizeof layer, ex);
+    fprintf(out, "# %s: %s (%d x %d)%s%s\r\n", mha_stage_name((enum mha_stage)m->stage), m->title,
+            m->rows, m->cols, layer[0] ? " · " : "", layer);
     for (int j = 0; j < m->cols; j++) {
         fputc(',', out);
         csv_field(out, export_col_label(m, ex, j, buf, sizeof buf));
@@ -441,9 +457,12 @@ static void tex_matrix(FILE *out, const struct mha_example *ex, const struct exp
                        bool first)
 {
     char buf[64];
-    if (first)
-        fprintf(out, "%% ---- stage %d: %s ----\n\n", m->stage,
-                mha_stage_name((enum mha_stage)m->stage));
+    if (first) {
+        char layer[48];
+        export_layer_words(layer, sizeof layer, ex);
+        fprintf(out, "%% ---- stage %d: %s%s%s ----\n\n", m->stage,
+                mha_stage_name((enum mha_stage)m->stage), layer[0] ? ", " : "", layer);
+    }
     fprintf(out, "%% %s (%d x %d)\n\\begin{center}\n\\textbf{", m->title, m->rows, m->cols);
     tex_text(out, m->title);
     fprintf(out, "} \\quad ($%d \\times %d$)\\\\[4pt]\n\\begin{tabular}{l|", m->rows, m->cols);

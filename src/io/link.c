@@ -115,6 +115,8 @@ char *link_command(const struct link_state *s)
         opt(&b, "--load", s->load);
         if (s->model)
             opt_tokens(&b, s);
+        if (s->model && s->has_layer)
+            opt_int(&b, "--layer", s->layer);
     } else {
         bool default_tokens = s->n_tokens == 4;
         for (int i = 0; default_tokens && i < 4; i++) {

@@ -7,9 +7,11 @@
 #include <stdint.h>
 
 struct link_state {
-    const char *load;    /* example file, or NULL for a generated example */
-    bool model;          /* load is a trained model: its sentence as --tokens, and the
-                            model's own heads, mask and scaling (none given) */
+    const char *load; /* example file, or NULL for a generated example */
+    bool model;       /* load is a trained model: its sentence as --tokens, and the
+                         model's own heads, mask and scaling (none given) */
+    bool has_layer;   /* a model of layers shown at a layer not its last: --layer */
+    int layer;
     char *const *tokens; /* generated or a model: the token labels (n_tokens of them) */
     int n_tokens;
     int d_model;   /* generated only */

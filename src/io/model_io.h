@@ -114,7 +114,7 @@ struct train_batch *model_io_load_batch(const char *path, const struct train_mod
  * New dataset or NULL + err. */
 struct train_dataset *model_io_load_dataset(const char *path, struct mha_error *err);
 
-/* The fields a task file may have, NULL-terminated (README.md and the man
+/* The fields a task file may have, NULL-terminated (doc/files.md and the man
  * page document each one). */
 extern const char *const model_io_task_file_fields[];
 

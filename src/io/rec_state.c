@@ -10,7 +10,9 @@
 
 /* The fields that are numbers, by name. */
 #define INT_FIELDS(X)                                                                              \
-    X(step) X(stage) X(present) X(autoplay) X(heads) X(d_model) X(causal) X(scale) X(pane)
+    X(step)                                                                                        \
+    X(stage) X(present) X(autoplay) X(heads) X(d_model) X(causal) X(scale) X(pane) X(paused)       \
+        X(layer)
 
 void rec_state_clear(struct rec_state *s)
 {
@@ -20,6 +22,8 @@ void rec_state_clear(struct rec_state *s)
 #undef CLEAR
     s->view = -1;
     s->seed = -1;
+    s->train = -1;
+    s->scrub = -1;
 }
 
 static bool number(const char *v, long long lo, long long hi, long long *out)
@@ -47,6 +51,14 @@ static void field(struct rec_state *s, const char *name, const char *v)
     } else if (!strcmp(name, "seed")) {
         if (number(v, 0, 0xffffffffLL, &n))
             s->seed = n;
+    } else if (!strcmp(name, "train")) {
+        if (number(v, 0, REC_STATE_MAX_STEP, &n))
+            s->train = (long)n;
+    } else if (!strcmp(name, "scrub")) {
+        if (!strcmp(v, "live"))
+            s->scrub = REC_STATE_LIVE;
+        else if (number(v, 0, REC_STATE_MAX_STEP, &n))
+            s->scrub = (long)n;
     }
 #define READ(f)                                                                                    \
     else if (!strcmp(name, #f))                                                                    \
@@ -95,6 +107,14 @@ int rec_state_write(FILE *out, const struct rec_state *was, const struct rec_sta
         PUT(" view=%s", mha_view_name(now->view));
     if (now->seed >= 0 && (!was || was->seed != now->seed))
         PUT(" seed=%lld", now->seed);
+    if (now->train >= 0 && (!was || was->train != now->train))
+        PUT(" train=%ld", now->train);
+    if (now->scrub != -1 && (!was || was->scrub != now->scrub)) {
+        if (now->scrub == REC_STATE_LIVE)
+            PUT(" scrub=live");
+        else
+            PUT(" scrub=%ld", now->scrub);
+    }
 #undef PUT
     if (n == 0 || n >= sizeof line)
         return 0;
@@ -106,5 +126,7 @@ bool rec_state_same(const struct rec_state *a, const struct rec_state *b)
     return !strcmp(a->lesson, b->lesson) && a->step == b->step && a->stage == b->stage &&
            a->view == b->view && a->present == b->present && a->autoplay == b->autoplay &&
            a->heads == b->heads && a->d_model == b->d_model && a->seed == b->seed &&
-           a->causal == b->causal && a->scale == b->scale && a->pane == b->pane;
+           a->causal == b->causal && a->scale == b->scale && a->pane == b->pane &&
+           a->train == b->train && a->paused == b->paused && a->scrub == b->scrub &&
+           a->layer == b->layer;
 }

@@ -9,7 +9,14 @@
  *           heads=2 d_model=6 seed=42 causal=0 scale=1
  *
  * and on a --compare training screen pane=1 (the pane in focus: a click at
- * the teacher's size chose it; the runs train to the teacher's clock)
+ * the teacher's size chose it; the runs train to the teacher's clock), and
+ * on any training screen train=650 paused=1 scrub=live (the run's step as
+ * the last snapshot of it gave it, rec_snap.h; whether it is paused; the
+ * checkpoint shown, by its step, or live: the model as it is)
+ *
+ * and, where the model shown has layers (a loaded model or the training
+ * run's in focus), layer=1 (the layer shown, from 0; a one-layer model
+ * writes none; older builds skip it)
  *
  * (one line).  It follows the event it came after and lists only what
  * changed since the line before (the first lists everything), so a class's
@@ -38,8 +45,14 @@ struct rec_state {
     int heads, d_model;
     long long seed;
     int causal, scale;
-    int pane; /* a training screen's pane in focus */
+    int pane;   /* a training screen's pane in focus */
+    long train; /* the training run's step */
+    int paused; /* the training run is paused */
+    long scrub; /* the checkpoint shown, REC_STATE_LIVE: the live model */
+    int layer;  /* the layer shown of a model of layers, from 0 */
 };
+#define REC_STATE_LIVE (-2L)
+#define REC_STATE_MAX_STEP 10000000L
 
 /* Every field unknown. */
 void rec_state_clear(struct rec_state *s);

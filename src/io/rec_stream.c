@@ -20,6 +20,7 @@ void rec_stream_init(struct rec_stream *s, const char *name)
 
 void rec_stream_free(struct rec_stream *s)
 {
+    rec_reader_done(&s->rd);
     rec_free(&s->rec);
     s->rd.cap = 0;
     s->rd.state_cap = 0;
@@ -65,13 +66,16 @@ static int line_done(struct rec_stream *s)
 {
     s->line[s->len] = '\0';
     s->len = 0;
-    const int n0 = s->rec.n;
+    const int n0 = s->rec.n, snaps0 = s->rec.n_snaps;
     mark(s, s->line);
     if (rec_reader_line(&s->rd, s->line, s->name, &s->err) < 0) {
         tame(&s->err);
         s->failed = true;
         return -1;
     }
+    if (s->rec.n_snaps > snaps0 && s->rec.snaps[s->rec.n_snaps - 1].t > s->clock &&
+        s->rec.snaps[s->rec.n_snaps - 1].t <= REC_MAX_SECONDS) /* a snapshot's time too */
+        s->clock = s->rec.snaps[s->rec.n_snaps - 1].t;
     if (s->rec.n > n0) {
         s->started = true;
         s->clock =
@@ -88,10 +92,17 @@ int rec_stream_feed(struct rec_stream *s, const char *buf, size_t n)
     int added = 0;
     for (size_t i = 0; i < n; i++) {
         const char c = buf[i];
-        if (s->bytes++ >= REC_MAX_BYTES)
+        /* a snapshot line's bytes after "# snap " count apart (rec_snap.h) */
+        if (rec_is_snap_line(s->line, s->len)) {
+            if (s->rec.snap_bytes++ >= REC_MAX_SNAP_BYTES)
+                return stop(s, s->rd.line + 1,
+                            "the teacher's training snapshots go on past 64 MiB; following "
+                            "stopped here");
+        } else if (s->bytes++ >= REC_MAX_BYTES) {
             return stop(s, s->rd.line + 1,
                         "the stream goes on past 8 MiB, more than a recording of 100000 keys "
                         "needs; following stopped here");
+        }
         if (c == '\0')
             return stop(s, s->rd.line + 1, "the line holds a NUL byte; is the stream text?");
         if (c == '\n') {

@@ -11,11 +11,14 @@
  *   # at 12.000     the teacher's session reached 12 s
  *   # end           the teacher's explorer closed
  *   # state step=4  where the teacher is after the key before (rec_state.h)
+ *   # snap ...      the teacher's training run (rec_snap.h)
  *
- * (older builds read all three as comments).  State lines count against the
+ * (older builds read them all as comments).  State lines count against the
  * line length and the 8 MiB as every line does, not against the 100000 keys;
  * the limits are the same (a key with its state line takes about 30 bytes,
- * so 100000 of them fit in well under half the 8 MiB). */
+ * so 100000 of them fit in well under half the 8 MiB).  A snapshot line is
+ * at most REC_SNAP_LINE bytes, within the line length; its bytes after
+ * "# snap " count against REC_MAX_SNAP_BYTES instead of the 8 MiB. */
 #ifndef MHA_REC_STREAM_H
 #define MHA_REC_STREAM_H
 

@@ -111,6 +111,43 @@ static int state_line(struct rec_reader *rd, const char *text, const char *name,
     return 1;
 }
 
+bool rec_is_snap_line(const char *s, size_t len)
+{
+    return len >= strlen(REC_SNAP_PREFIX) && !memcmp(s, REC_SNAP_PREFIX, strlen(REC_SNAP_PREFIX));
+}
+
+/* "# snap ...": a part of a snapshot of the teacher's training run; a
+ * whole one goes into out->snaps.  A bad one is dropped (rec_snap.h). */
+static int snap_line(struct rec_reader *rd, const char *text, const char *name,
+                     struct mha_error *err)
+{
+    struct recording *out = rd->out;
+    struct rec_snap done;
+    const int r = rec_snap_line(&rd->snap, text, &done);
+    if (r == 2)
+        out->snaps_on = true;
+    if (r != 1)
+        return 1;
+    if (out->n_snaps == rd->snap_cap) {
+        const int cap = rd->snap_cap ? 2 * rd->snap_cap : 16;
+        struct rec_snap *g = realloc(out->snaps, (size_t)cap * sizeof *g);
+        if (!g) {
+            rec_snap_free(&done);
+            return fail_at(err, name, rd->line, "out of memory%s", "");
+        }
+        out->snaps = g;
+        rd->snap_cap = cap;
+    }
+    done.at = out->n;
+    out->snaps[out->n_snaps++] = done;
+    return 1;
+}
+
+void rec_reader_done(struct rec_reader *rd)
+{
+    rec_snap_reader_free(&rd->snap);
+}
+
 /* A line that is not a key: blank, a comment, the first line, or one of
  * a version 2 recording's start lines.  1 when it was one of them, 0 when it
  * is an event to parse, -1 with err. */
@@ -119,6 +156,8 @@ static int other_line(struct rec_reader *rd, const char *s, const char *name, st
     struct recording *out = rd->out;
     if (rd->header && !strncmp(s, REC_STATE_PREFIX, strlen(REC_STATE_PREFIX)))
         return state_line(rd, s + strlen(REC_STATE_PREFIX), name, err);
+    if (rd->header && rec_is_snap_line(s, strlen(s)))
+        return snap_line(rd, s + strlen(REC_SNAP_PREFIX), name, err);
     if (!*s || *s == '#')
         return 1;
     if (!rd->header) {
@@ -211,6 +250,15 @@ int rec_reader_line(struct rec_reader *rd, char *s, const char *name, struct mha
     return 1;
 }
 
+static void free_snaps(struct recording *r)
+{
+    for (int i = 0; i < r->n_snaps; i++)
+        rec_snap_free(&r->snaps[i]);
+    free(r->snaps);
+    r->snaps = NULL;
+    r->n_snaps = 0;
+}
+
 /* What was read of a recording that is refused. */
 static void drop_events(struct recording *out)
 {
@@ -220,6 +268,21 @@ static void drop_events(struct recording *out)
     free(out->states);
     out->states = NULL;
     out->n_states = 0;
+    free_snaps(out);
+}
+
+/* Bytes of a line (with its newline) that count against the 8 MiB: all
+ * but what follows a snapshot line's "# snap ", which counts against
+ * REC_MAX_SNAP_BYTES (the rest of its bytes go to *snap). */
+static size_t key_bytes(const char *line, size_t len, bool newline, size_t *snap)
+{
+    const size_t all = len + (newline ? 1 : 0);
+    if (!rec_is_snap_line(line, len)) {
+        *snap = 0;
+        return all;
+    }
+    *snap = all - strlen(REC_SNAP_PREFIX);
+    return strlen(REC_SNAP_PREFIX);
 }
 
 static int parse_text(const char *text, const char *name, struct recording *out,
@@ -230,24 +293,48 @@ static int parse_text(const char *text, const char *name, struct recording *out,
     out->states = NULL;
     out->n_states = 0;
     out->version = 0;
+    out->snaps = NULL;
+    out->n_snaps = 0;
+    out->snaps_on = false;
+    out->snap_bytes = 0;
     struct rec_reader rd = {.out = out};
     const char *p = text;
+    size_t keys = 0; /* bytes against REC_MAX_BYTES */
     while (*p) {
         const char *nl = strchr(p, '\n');
         size_t len = nl ? (size_t)(nl - p) : strlen(p);
         char buf[REC_MAX_LINE];
         if (len >= sizeof buf) {
             drop_events(out);
+            rec_reader_done(&rd);
             return fail_at(err, name, rd.line + 1, "line is too long%s", "");
+        }
+        size_t snap;
+        keys += key_bytes(p, len, nl != NULL, &snap);
+        out->snap_bytes += snap;
+        if (keys > REC_MAX_BYTES || out->snap_bytes > REC_MAX_SNAP_BYTES) {
+            drop_events(out);
+            rec_reader_done(&rd);
+            char cap[32];
+            snprintf(cap, sizeof cap, "%zu",
+                     keys > REC_MAX_BYTES ? (size_t)REC_MAX_BYTES : (size_t)REC_MAX_SNAP_BYTES);
+            return fail_at(err, name, rd.line + 1,
+                           keys > REC_MAX_BYTES
+                               ? "the recording goes on past %s bytes here, more than a "
+                                 "recording of 100000 keys needs"
+                               : "the recording's training snapshots go on past %s bytes here",
+                           cap);
         }
         memcpy(buf, p, len);
         buf[len] = '\0';
         p = nl ? nl + 1 : p + len;
         if (rec_reader_line(&rd, buf, name, err) < 0) {
             drop_events(out);
+            rec_reader_done(&rd);
             return -1;
         }
     }
+    rec_reader_done(&rd);
     if (!rd.header) {
         drop_events(out);
         return fail_at(err, name, rd.line ? rd.line : 1, "the recording is empty (no \"%s\" line)",
@@ -390,7 +477,7 @@ int rec_load(const char *path, struct recording *out, struct mha_error *err)
     char *buf;
     size_t len;
     bool more;
-    if (read_head(path, REC_MAX_BYTES, &buf, &len, &more, err) != 0)
+    if (read_head(path, REC_MAX_BYTES + REC_MAX_SNAP_BYTES, &buf, &len, &more, err) != 0)
         return -1;
     const char *nul = memchr(buf, '\0', len);
     if (!nul && !more) {
@@ -434,10 +521,10 @@ int rec_load(const char *path, struct recording *out, struct mha_error *err)
                        "it are fine)",
                        "");
     char cap[32];
-    snprintf(cap, sizeof cap, "%zu", (size_t)REC_MAX_BYTES);
+    snprintf(cap, sizeof cap, "%zu", (size_t)REC_MAX_BYTES + REC_MAX_SNAP_BYTES);
     return fail_at(err, path, line,
                    "the recording goes on past %s bytes here, more than a recording of "
-                   "100000 keys needs",
+                   "100000 keys and its training snapshots need",
                    cap);
 }
 
@@ -449,6 +536,7 @@ void rec_free(struct recording *r)
     free(r->states);
     r->states = NULL;
     r->n_states = 0;
+    free_snaps(r);
     rec_start_free(&r->start);
 }
 

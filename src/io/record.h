@@ -36,6 +36,7 @@
 #include <stdio.h>
 
 #include "engine/mha_error.h"
+#include "io/rec_snap.h"
 #include "io/rec_state.h"
 
 /* Keys that are not characters live above the Unicode range. */
@@ -68,7 +69,9 @@ enum rec_key {
 #define REC_MAX_SECONDS (24.0 * 3600.0)
 /* A recording is read no further than this (100000 keys with a state line
  * each fit in under half of it): reading stops at the first bad line, a line holding a NUL byte,
- * or the line this many bytes fall in, and the message names that line. */
+ * or the line this many bytes fall in, and the message names that line.  The
+ * bytes of training snapshots (rec_snap.h) after their "# snap " count
+ * against REC_MAX_SNAP_BYTES instead. */
 #define REC_MAX_BYTES ((size_t)8 << 20)
 
 struct rec_event {
@@ -107,7 +110,13 @@ struct recording {
     int n;
     struct rec_state_at *states; /* in order of at; none in a keys-only recording */
     int n_states;
-    int version; /* 1: keys only, 2: with its start */
+    /* the teacher's training runs (rec_snap.h), in order; snaps_on: the
+     * teacher's explorer wrote them (a follower of it trains nothing) */
+    struct rec_snap *snaps;
+    int n_snaps;
+    bool snaps_on;
+    size_t snap_bytes; /* bytes of snapshot lines read */
+    int version;       /* 1: keys only, 2: with its start */
     struct rec_start start;
     /* "" or what was left out while reading: a last line cut short (a
      * recording that was never finished), with its line number */
@@ -123,17 +132,24 @@ void rec_free(struct recording *r);
 /* Reading a recording a line at a time (what rec_parse and a followed
  * stream share): out gathers the version, the start and the events. */
 struct rec_reader {
-    struct recording *out; /* the caller's, zeroed before the first line */
-    int cap;               /* events allocated in out */
-    int line;              /* lines read */
-    bool header;           /* the first line was read */
-    double last;           /* the time of the last event */
-    int state_cap;         /* states allocated in out */
+    struct recording *out;       /* the caller's, zeroed before the first line */
+    int cap;                     /* events allocated in out */
+    int line;                    /* lines read */
+    bool header;                 /* the first line was read */
+    double last;                 /* the time of the last event */
+    int state_cap;               /* states allocated in out */
+    int snap_cap;                /* snapshots allocated in out */
+    struct rec_snap_reader snap; /* the snapshot being read */
 };
 /* One line s (without its newline; changed in place): 1 when it was an
  * event (out->n grew), 0 for any other good line, -1 with err naming the
- * line.  On -1 the caller frees out (rec_free). */
+ * line.  On -1 the caller frees out (rec_free).  rec_reader_done frees a
+ * snapshot left half read. */
 int rec_reader_line(struct rec_reader *rd, char *s, const char *name, struct mha_error *err);
+void rec_reader_done(struct rec_reader *rd);
+/* Whether a line (or its start, len bytes of it) is a snapshot line:
+ * those count against REC_MAX_SNAP_BYTES, not REC_MAX_BYTES. */
+bool rec_is_snap_line(const char *s, size_t len);
 
 /* The key's name as written in a recording, into buf (at least 16 bytes). */
 const char *rec_key_name(int key, char *buf);

@@ -65,3 +65,30 @@ struct train_dataset *text_io_load(const char *path, const struct train_text_opt
     free(jobs);
     return d;
 }
+
+bool text_io_corpus_name(const char *name)
+{
+    size_t n = 0;
+    for (; name[n]; n++)
+        if (!((name[n] >= 'a' && name[n] <= 'z') || (name[n] >= '0' && name[n] <= '9') ||
+              name[n] == '-'))
+            return false;
+    return n > 0 && n <= 64;
+}
+
+struct train_dataset *text_io_load_corpus(const char *assets_dir, const char *name,
+                                          struct mha_error *err)
+{
+    if (!text_io_corpus_name(name)) {
+        mha_error_set(err, "\"%s\" is no corpus's name (lower-case letters, digits and -)", name);
+        return NULL;
+    }
+    char path[4096];
+    snprintf(path, sizeof path, "%s/corpus/%s.txt", assets_dir ? assets_dir : ".", name);
+    const struct train_text_options to = {
+        .vocab = TRAIN_TEXT_DEFAULT_VOCAB,
+        .context = TRAIN_TEXT_DEFAULT_CONTEXT,
+        .keep_case = false,
+    };
+    return text_io_load(path, &to, err);
+}

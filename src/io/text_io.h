@@ -26,4 +26,14 @@ const char *text_io_jobs_path(const char *path, char *buf, size_t n);
 struct train_dataset *text_io_load(const char *path, const struct train_text_options *o,
                                    struct mha_error *err);
 
+/* Whether name can be a bundled corpus's: lower-case letters, digits and
+ * '-' (no folder, no extension), at most 64 bytes. */
+bool text_io_corpus_name(const char *name);
+/* The bundled corpus name, assets_dir/corpus/NAME.txt, read as --train NAME
+ * reads it at its defaults (TRAIN_TEXT_DEFAULT_VOCAB words, rows of
+ * TRAIN_TEXT_DEFAULT_CONTEXT, lower-cased).  NULL + err when name is no
+ * corpus's name or the file cannot be read. */
+struct train_dataset *text_io_load_corpus(const char *assets_dir, const char *name,
+                                          struct mha_error *err);
+
 #endif

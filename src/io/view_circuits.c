@@ -207,6 +207,17 @@ static void words_text(struct view_desc *vd, const struct train_model *m)
         snprintf(why, sizeof why,
                  "With this many words the matrices are too big to see whole: the table lists "
                  "each head's strongest pairs (--dump circuits prints more).");
+    if (train_layers(&m->cfg) > 1) {
+        snprintf(vd->text, sizeof vd->text,
+                 "Layer %d of a model of %d layers (y shows another), read along its direct "
+                 "path only: a head's QK circuit is the score a query word gives a key word "
+                 "from the two words' embeddings alone, its OV circuit what attending to a word "
+                 "adds straight to each output's logits. What the head reads of the heads below "
+                 "and writes for those above is left out (the composition view). Both are "
+                 "shown above their row's mean. %s",
+                 m->shown_layer, train_layers(&m->cfg), why);
+        return;
+    }
     snprintf(vd->text, sizeof vd->text,
              "A model of one attention layer can be read straight from its weights. A head's "
              "QK circuit is the score a query word gives a key word from the two words alone "
@@ -227,9 +238,12 @@ static bool describe(struct view_desc *vd, const struct view_inputs *in,
         from = strrchr(in->model_path, '/');
         from = from ? from + 1 : in->model_path;
     }
-    snprintf(vd->line, sizeof vd->line, "%s: %d words, d_model %d, %d head%s%s",
+    char layer[48] = "";
+    if (train_layers(cfg) > 1)
+        snprintf(layer, sizeof layer, ", layer %d of 0–%d", m->shown_layer, train_layers(cfg) - 1);
+    snprintf(vd->line, sizeof vd->line, "%s: %d words, d_model %d, %d head%s%s%s",
              from ? from : "the model", cfg->vocab, cfg->d_model, cfg->heads,
-             cfg->heads == 1 ? "" : "s", cfg->causal ? ", causal" : "");
+             cfg->heads == 1 ? "" : "s", cfg->causal ? ", causal" : "", layer);
     words_text(vd, m);
     vd->heads = cfg->heads;
     vd->d_k = cfg->d_model / cfg->heads;
@@ -317,6 +331,9 @@ bool view_circuits_make(struct view_desc *vd, const struct view_inputs *in)
         snprintf(vd->error, sizeof vd->error, "The model cannot be read: %s", err.text);
         return true;
     }
+    /* a model of layers: the layer the explorer shows */
+    if (in->ex->layers > 1 && in->ex->layers == train_layers(&m->cfg))
+        m->shown_layer = in->ex->layer;
     const bool ok = describe(vd, in, m);
     train_model_free(m);
     return ok;

@@ -14,6 +14,7 @@ bool view_shapes_make(struct view_desc *d, const struct view_inputs *in);
 bool view_cost_make(struct view_desc *d, const struct view_inputs *in);
 bool view_heads_make(struct view_desc *d, const struct view_inputs *in);
 bool view_circuits_make(struct view_desc *d, const struct view_inputs *in);
+bool view_composition_make(struct view_desc *d, const struct view_inputs *in);
 
 static const struct view_kind view_kinds[MHA_VIEW_COUNT] = {
     [MHA_VIEW_SHAPES] = {MHA_VIEW_SHAPES, "shapes", view_shapes_make,
@@ -31,6 +32,10 @@ static const struct view_kind view_kinds[MHA_VIEW_COUNT] = {
                            "Circuits view: what each of the %d heads does with words, read off "
                            "the trained weights.",
                            "txt", false},
+    [MHA_VIEW_COMPOSITION] = {MHA_VIEW_COMPOSITION, "composition", view_composition_make,
+                              "Composition view: how much each later head reads through each "
+                              "earlier one (Q, K, V), and each head knocked out.",
+                              "txt", false},
 };
 
 const struct view_kind *view_kind(enum mha_view v)

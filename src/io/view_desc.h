@@ -18,6 +18,7 @@
 #include "engine/views.h"
 
 struct train_model;
+struct train_layer_measures;
 
 #define VIEW_TABLE_MAX_COLS 6
 #define VIEW_MATRIX_MAX 32
@@ -63,6 +64,9 @@ struct view_inputs {
      * "agree"; "" for none); titled_heads 0: nothing measured */
     const char (*head_titles)[VIEW_HEAD_TITLE];
     int titled_heads;
+    /* composition: a model of layers in training, every layer's heads
+     * measured and knocked out at its last evaluation; NULL: none */
+    const struct train_layer_measures *layer_measures;
 };
 
 struct view_desc {

@@ -93,6 +93,8 @@ enum lesson_scene_key {
     SCENE_TRAIN,
     SCENE_COMPARE,
     SCENE_STEPS,
+    SCENE_LAYERS,
+    SCENE_LAYER,
     SCENE_KEY_COUNT
 };
 
@@ -124,12 +126,15 @@ struct lesson_scene {
     enum mha_view view;
     long long batch, seq;
     char *preset;
-    /* training (train: TASK|off, compare: 1,2, steps: N; heads and seed in a
-     * scene with train: are the model's) */
+    /* training (train: TASK|off, compare: 1,2 or layers=1,2, steps: N,
+     * layers: N; heads and seed in a scene with train: are the model's) */
     char *train; /* a built-in task's name, or "off" */
     int compare[4];
     int n_compare;
+    bool compare_layers; /* compare: layers=...: layer counts, not head counts */
     int steps;
+    int layers;
+    int layer; /* layer: the layer shown of a model of layers */
 };
 
 /* ---- quizzes ---- */

@@ -30,14 +30,28 @@ struct lesson_state {
     long long batch, seq; /* seq 0: the token count */
     const char *preset;
     /* training: a task (NULL: none), its head counts (more than one: side
-     * by side), seed and step limit */
+     * by side; or its layer counts, train_compare_layers), seed and step
+     * limit (0: the task's, as --train takes it), d_model (0: the task's)
+     * and layers */
     const char *train;
     int train_heads[4];
     int n_train_heads;
+    bool train_compare_layers; /* train_heads holds layer counts, each of 2 heads */
     uint32_t train_seed;
     int train_steps;
     int train_d_model;
+    int train_layers;
+    /* a model of layers (loaded or training): the layer its stages show,
+     * 0-based; -1: the last */
+    int layer;
 };
+
+/* The sizes a lesson's training of task has where the scene gives none:
+ * --train's for the task (its own d_model, vocabulary, context, step
+ * limit and learning rate where it has them). */
+struct train_task;
+void lesson_train_sizes(const struct lesson_state *st, const struct train_task *task, int *d_model,
+                        int *vocab, int *context, int *steps, float *lr);
 
 /* The state before any scene: the default example on the input stage. */
 /* What a view scene's view is made from: the step's example, the sizes

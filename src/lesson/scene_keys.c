@@ -16,6 +16,7 @@
 #include "engine/stages.h"
 #include "train/train.h"
 #include "engine/views.h"
+#include "io/text_io.h"
 
 /* ---- reading values: each fills its member of sc, or adds a diagnostic and
  * returns false ---- */
@@ -170,11 +171,14 @@ static bool read_preset(struct lesson *l, struct lesson_scene *sc, const char *v
 
 static bool read_train(struct lesson *l, struct lesson_scene *sc, const char *v, int line)
 {
-    if (strcmp(v, "off") == 0 || train_task_find(v))
+    /* a corpus's name is checked against assets/corpus/ with the lesson */
+    if (strcmp(v, "off") == 0 || train_task_find(v) || text_io_corpus_name(v))
         return (sc->train = lesson_strdup(v)) != NULL;
     char names[256];
-    lesson_diag_add(l, line, "train: unknown task \"%s\"; expected %s, or off", v,
-                    train_task_names(names, sizeof names));
+    lesson_diag_add(l, line,
+                    "train: unknown task \"%s\"; expected %s, a corpus under assets/corpus/, or "
+                    "off",
+                    v, train_task_names(names, sizeof names));
     return false;
 }
 
@@ -182,21 +186,43 @@ static bool read_compare(struct lesson *l, struct lesson_scene *sc, const char *
 {
     const char *p = v;
     sc->n_compare = 0;
-    while (*p) {
+    sc->compare_layers = strncmp(v, "layers=", 7) == 0;
+    if (sc->compare_layers)
+        p += 7;
+    const long most = sc->compare_layers ? TRAIN_MAX_LAYERS : TRAIN_MAX_D_MODEL;
+    do {
         char *end;
         errno = 0;
         const long h = strtol(p, &end, 10);
-        if (end == p || errno || h < 1 || h > TRAIN_MAX_D_MODEL || (*end && *end != ',') ||
-            sc->n_compare == 4 || (*end == ',' && !end[1])) {
+        if (end == p || errno || h < 1 || h > most || (*end && *end != ',') || sc->n_compare == 4 ||
+            (*end == ',' && !end[1])) {
             lesson_diag_add(l, line,
                             "compare: expected 1 to 4 head counts separated by commas, as in "
-                            "1,2; got \"%s\"",
-                            v);
+                            "1,2, or layer counts (1 to %d), as in layers=1,2; got \"%s\"",
+                            TRAIN_MAX_LAYERS, v);
             return false;
         }
         sc->compare[sc->n_compare++] = (int)h;
         p = *end ? end + 1 : end;
-    }
+    } while (*p);
+    return true;
+}
+
+static bool read_layers(struct lesson *l, struct lesson_scene *sc, const char *v, int line)
+{
+    long long n;
+    if (!number_in(l, "layers", v, 1, TRAIN_MAX_LAYERS, line, &n))
+        return false;
+    sc->layers = (int)n;
+    return true;
+}
+
+static bool read_layer(struct lesson *l, struct lesson_scene *sc, const char *v, int line)
+{
+    long long n;
+    if (!number_in(l, "layer", v, 0, TRAIN_MAX_LAYERS - 1, line, &n))
+        return false;
+    sc->layer = (int)n;
     return true;
 }
 
@@ -214,6 +240,7 @@ static bool read_steps(struct lesson *l, struct lesson_scene *sc, const char *v,
 static void put_load(struct lesson_state *st, const struct lesson_scene *sc)
 {
     st->load = sc->load;
+    st->layer = -1;   /* a model of layers shows its last, unless layer: follows */
     st->words = NULL; /* a model's own sample, unless words: follows */
     st->heads = 0;    /* the file's own */
     st->causal = st->scaled = -1;
@@ -231,6 +258,7 @@ static void leave_load(struct lesson_state *st)
         return;
     st->load = NULL;
     st->words = NULL;
+    st->layer = -1;
     if (!st->heads)
         st->heads = 2;
 }
@@ -312,22 +340,32 @@ static void put_train(struct lesson_state *st, const struct lesson_scene *sc)
 {
     if (!strcmp(sc->train, "off")) {
         st->train = NULL;
+        st->layer = -1;
         return;
     }
     const unsigned set = sc->set;
     st->train = sc->train;
     st->n_train_heads = 1;
     st->train_heads[0] = (set & (1u << SCENE_HEADS)) ? sc->heads : TRAIN_DEFAULT_HEADS;
+    st->train_compare_layers = false;
     if (set & (1u << SCENE_COMPARE)) {
         st->n_train_heads = sc->n_compare;
+        st->train_compare_layers = sc->compare_layers;
         memcpy(st->train_heads, sc->compare, sizeof sc->compare);
     }
     st->train_seed = (set & (1u << SCENE_SEED)) ? sc->seed : TRAIN_DEFAULT_SEED;
-    st->train_steps = (set & (1u << SCENE_STEPS)) ? sc->steps : TRAIN_DEFAULT_STEPS;
-    st->train_d_model = (set & (1u << SCENE_D_MODEL)) ? sc->d_model : TRAIN_DEFAULT_D_MODEL;
+    st->train_steps = (set & (1u << SCENE_STEPS)) ? sc->steps : 0;
+    st->train_d_model = (set & (1u << SCENE_D_MODEL)) ? sc->d_model : 0;
+    st->train_layers = (set & (1u << SCENE_LAYERS)) ? sc->layers : 1;
+    st->layer = -1; /* its last layer shown, unless layer: follows */
 }
 
-/* compare: and steps: are read by put_train (they go with train:) */
+static void put_layer(struct lesson_state *st, const struct lesson_scene *sc)
+{
+    st->layer = sc->layer;
+}
+
+/* compare:, steps: and layers: are read by put_train (they go with train:) */
 static void put_with_train(struct lesson_state *st, const struct lesson_scene *sc)
 {
     (void)st, (void)sc;
@@ -364,15 +402,13 @@ static const struct scene_key_row keys[SCENE_KEY_COUNT] = {
     [SCENE_HEADS] = {{"heads", "a divisor of `d_model`", "number of heads"}, read_heads, put_heads},
     [SCENE_CAUSAL] = {{"causal", "`on` / `off`", "causal mask"}, read_causal, put_causal},
     [SCENE_SCALE] = {{"scale", "`on` / `off`", "divide scores by √d_k"}, read_scale, put_scale},
-    [SCENE_STAGE] = {{"stage",
-                      "`input` `projection` `split` `transpose` `attention` `merge` `output` "
-                      "or `0`..`6`",
+    [SCENE_STAGE] = {{"stage", NULL, /* the stage table's names: lesson_scene_key_info */
                       "the stage on screen (also clears `view`)"},
                      read_stage,
                      put_stage},
-    [SCENE_VIEW] = {{"view", "`shapes` `cost` `heads` `circuits` `none`",
-                     "a view other than the seven stages (`circuits` needs a trained model: a "
-                     "`load:` of a model file)"},
+    [SCENE_VIEW] = {{"view", NULL, /* the view registry's names: lesson_scene_key_info */
+                     "a view other than the stages (`circuits` needs a trained model: a "
+                     "`load:` of a model file; `composition` one of two or more layers)"},
                     read_view,
                     put_view},
     [SCENE_FOCUS] = {{"focus", "e.g. `weights, head 1, row it, col mat`",
@@ -400,18 +436,32 @@ static const struct scene_key_row keys[SCENE_KEY_COUNT] = {
                       read_preset,
                       put_preset},
     [SCENE_TRAIN] = {{"train", NULL, /* the task table's tasks: lesson_scene_key_info */
-                      "train a model on the training screen (vocabulary 16, sequences of 8); "
+                      "train a model on the training screen at `--train`'s sizes for the task "
+                      "(vocabulary 16, sequences of 8, d_model 8, unless the task has its own, "
+                      "as `induction` and a corpus under `assets/corpus/` (`names`) do); "
                       "`heads`, `seed` and `d_model` in the same scene are the model's "
-                      "(default 2 heads, seed 1, d_model 8)"},
+                      "(default 2 heads, seed 1)"},
                      read_train,
                      put_train},
-    [SCENE_COMPARE] = {{"compare", "head counts, e.g. `1,2` (up to 4)",
-                        "with `train`: train these head counts side by side"},
+    [SCENE_COMPARE] = {{"compare", "head counts, e.g. `1,2` (up to 4), or `layers=1,2`",
+                        "with `train`: train these head counts (or layer counts, 2 heads "
+                        "each) side by side"},
                        read_compare,
                        put_with_train},
-    [SCENE_STEPS] = {{"steps", "1..100000", "with `train`: the step limit (default 1500)"},
+    [SCENE_STEPS] = {{"steps", "1..100000",
+                      "with `train`: the step limit (default `--train`'s: 1500, or the task's)"},
                      read_steps,
                      put_with_train},
+    [SCENE_LAYERS] = {{"layers", "1..4",
+                       "with `train`: attention layers, each adding to the last (default 1)"},
+                      read_layers,
+                      put_with_train},
+    [SCENE_LAYER] = {{"layer", "0..3",
+                      "a model of layers (a `load:` of one, or a `train` with `layers`): the layer "
+                      "its stages and heads show, 0 the first (default the last; `y` shows the "
+                      "next)"},
+                     read_layer,
+                     put_layer},
 };
 
 /* "a task (`first-prev` `prev` ...) or `off`": the train key's values, from
@@ -430,20 +480,62 @@ static const char *train_values(void)
             } else {
                 values[used++] = *p;
             }
-        snprintf(values + used, sizeof values - used, "`) or `off`");
+        snprintf(values + used, sizeof values - used,
+                 "`), a corpus (`names` `sentences`) or `off`");
+    }
+    return values;
+}
+
+/* `word` after what buf holds, a space between. */
+static void add_code(char *buf, size_t n, size_t *used, const char *word)
+{
+    const int w = snprintf(buf + *used, n - *used, "%s`%s`", *used ? " " : "", word);
+    if (w > 0 && (size_t)w < n - *used)
+        *used += (size_t)w;
+}
+
+/* "`input` `projection` ... or `0`..`6`": the stage key's values, from the
+ * stage table (stages.c). */
+static const char *stage_values(void)
+{
+    static char values[256];
+    if (!values[0]) {
+        size_t used = 0;
+        for (int s = 0; s < MHA_STAGE_COUNT; s++)
+            add_code(values, sizeof values, &used, mha_stage_name((enum mha_stage)s));
+        snprintf(values + used, sizeof values - used, " or `0`..`%d`", MHA_STAGE_COUNT - 1);
+    }
+    return values;
+}
+
+/* "`shapes` ... `none`": the view key's values, from the view registry
+ * (view_desc.c). */
+static const char *view_values(void)
+{
+    static char values[256];
+    if (!values[0]) {
+        size_t used = 0;
+        for (int v = MHA_VIEW_NONE + 1; v < MHA_VIEW_COUNT; v++)
+            add_code(values, sizeof values, &used, mha_view_name((enum mha_view)v));
+        add_code(values, sizeof values, &used, mha_view_name(MHA_VIEW_NONE));
     }
     return values;
 }
 
 const struct lesson_scene_key_info *lesson_scene_key_info(int k)
 {
-    static struct lesson_scene_key_info train;
-    if (k == SCENE_TRAIN) {
-        train = keys[k].info;
-        train.value = train_values();
-        return &train;
-    }
-    return (k >= 0 && k < SCENE_KEY_COUNT) ? &keys[k].info : NULL;
+    static struct lesson_scene_key_info made[SCENE_KEY_COUNT];
+    if (k < 0 || k >= SCENE_KEY_COUNT)
+        return NULL;
+    const char *value = k == SCENE_TRAIN   ? train_values()
+                        : k == SCENE_STAGE ? stage_values()
+                        : k == SCENE_VIEW  ? view_values()
+                                           : NULL;
+    if (!value)
+        return &keys[k].info;
+    made[k] = keys[k].info;
+    made[k].value = value;
+    return &made[k];
 }
 
 int lesson_scene_key_from_name(const char *name)

@@ -7,6 +7,7 @@
 #include "lesson/lesson_parse.h"
 #include "lesson/lesson_state.h"
 #include "io/model_io.h"
+#include "io/text_io.h"
 #include "train/train.h"
 #include "engine/stages.h"
 #include "engine/text_check.h"
@@ -39,6 +40,7 @@ void lesson_state_init(struct lesson_state *st)
     st->causal = -1;
     st->scaled = -1;
     st->batch = 2;
+    st->layer = -1;
 }
 
 void lesson_state_for_trained(struct lesson_state *st)
@@ -91,7 +93,7 @@ void lesson_state_at(const struct lesson *l, int step, struct lesson_state *st)
 static struct mha_example *model_example(const struct lesson_state *st, const char *path,
                                          struct mha_error *err)
 {
-    struct mha_example *ex = model_io_example(path, st->words, 1.0f, "words", err);
+    struct mha_example *ex = model_io_example_layer(path, st->words, 1.0f, "words", st->layer, err);
     if (!ex)
         return NULL;
     const char *key = NULL, *has = NULL;
@@ -453,25 +455,71 @@ bool lesson_hide_covers(const struct lesson_hide *h, const struct mha_cell *c)
 
 /* ---- checking a whole lesson ---- */
 
-/* compare: and steps: belong to a train: scene; the model of each head
- * count must be one that trains. */
-static void check_train_scene(struct lesson *l, const struct lesson_scene *sc,
-                              const struct lesson_state *st)
+void lesson_train_sizes(const struct lesson_state *st, const struct train_task *task, int *d_model,
+                        int *vocab, int *context, int *steps, float *lr)
 {
-    const int keys[] = {SCENE_COMPARE, SCENE_STEPS};
-    for (int i = 0; i < 2; i++)
+    if (task->data && task->data->text) { /* a text: its dataset's words and rows */
+        *d_model = st->train_d_model ? st->train_d_model : TRAIN_TEXT_DEFAULT_D_MODEL;
+        *vocab = task->data->vocab;
+        *context = task->data->len;
+        *steps = st->train_steps ? st->train_steps : TRAIN_TEXT_DEFAULT_STEPS;
+        *lr = st->train_layers > 1 ? TRAIN_TEXT_DEFAULT_LR_LAYERS : TRAIN_TEXT_DEFAULT_LR;
+        return;
+    }
+    *d_model = st->train_d_model       ? st->train_d_model
+               : task->default_d_model ? task->default_d_model
+                                       : TRAIN_DEFAULT_D_MODEL;
+    *vocab = task->default_vocab ? task->default_vocab : TRAIN_DEFAULT_VOCAB;
+    *context = task->default_context ? task->default_context : TRAIN_DEFAULT_CONTEXT;
+    *steps = st->train_steps       ? st->train_steps
+             : task->default_steps ? task->default_steps
+                                   : TRAIN_DEFAULT_STEPS;
+    *lr = task->default_lr > 0 ? task->default_lr : TRAIN_DEFAULT_LR;
+}
+
+/* compare:, steps: and layers: belong to a train: scene; the model of each
+ * head (or layer) count must be one that trains. */
+static void check_train_scene(struct lesson *l, const struct lesson_scene *sc,
+                              const struct lesson_state *st, const char *assets_dir)
+{
+    const int keys[] = {SCENE_COMPARE, SCENE_STEPS, SCENE_LAYERS};
+    for (int i = 0; i < 3; i++)
         if ((sc->set & (1u << keys[i])) && !(sc->set & (1u << SCENE_TRAIN)))
             lesson_diag_add(l, sc->key_line[keys[i]], "%s: goes with train: in the same scene",
-                            keys[i] == SCENE_COMPARE ? "compare" : "steps");
+                            lesson_scene_key_info(keys[i])->name);
     if (!(sc->set & (1u << SCENE_TRAIN)) || !st->train)
         return;
     if ((sc->set & (1u << SCENE_COMPARE)) && (sc->set & (1u << SCENE_HEADS)))
         lesson_diag_add(l, sc->key_line[SCENE_HEADS], "heads: compare: gives the head counts");
+    if ((sc->set & (1u << SCENE_COMPARE)) && sc->compare_layers && (sc->set & (1u << SCENE_LAYERS)))
+        lesson_diag_add(l, sc->key_line[SCENE_LAYERS],
+                        "layers: compare: layers=... gives the layer counts");
     const struct train_task *task = train_task_find(st->train);
-    for (int i = 0; task && i < st->n_train_heads; i++) {
+    struct train_task corpus_task;
+    struct train_dataset *corpus = NULL;
+    if (!task) { /* a corpus under assets/corpus/ */
+        struct mha_error err;
+        mha_error_clear(&err);
+        corpus = text_io_load_corpus(assets_dir, st->train, &err);
+        if (!corpus) {
+            char names[256];
+            lesson_diag_add(l, sc->key_line[SCENE_TRAIN],
+                            "train: unknown task \"%s\"; expected %s, a corpus under "
+                            "assets/corpus/, or off (%s)",
+                            st->train, train_task_names(names, sizeof names), err.text);
+            return;
+        }
+        train_task_from_dataset(&corpus_task, corpus);
+        task = &corpus_task;
+    }
+    for (int i = 0; i < st->n_train_heads; i++) {
         struct train_config cfg;
-        train_task_config(task, st->train_d_model, st->train_heads[i], TRAIN_DEFAULT_VOCAB,
-                          TRAIN_DEFAULT_CONTEXT, &cfg);
+        int d, vocab, context, steps;
+        float lr;
+        lesson_train_sizes(st, task, &d, &vocab, &context, &steps, &lr);
+        train_task_config(task, d,
+                          st->train_compare_layers ? TRAIN_DEFAULT_HEADS : st->train_heads[i],
+                          vocab, context, &cfg);
         struct mha_error err;
         mha_error_clear(&err);
         if (train_config_check(&cfg, &err) != 0)
@@ -481,6 +529,7 @@ static void check_train_scene(struct lesson *l, const struct lesson_scene *sc,
                                                                            : SCENE_TRAIN],
                             "train: %s", err.text);
     }
+    train_dataset_free(corpus);
 }
 
 /* The check builds each step's example only as far as it needs: sizes and
@@ -711,6 +760,36 @@ static void check_quiz(struct lesson *l, const struct lesson_quiz *q, const stru
         lesson_diag_add(l, q->hide_line ? q->hide_line : q->line, "%s", err->text);
 }
 
+/* layer: names a layer of the model the step shows: one that trains (of
+ * every pane, under compare:), or a model file loaded (its own check, as
+ * it is read, names a layer it does not have). */
+static void check_layer(struct lesson *l, const struct lesson_step *step,
+                        const struct lesson_state *st, const char *assets_dir)
+{
+    if (st->layer < 0 || !step->has_scene)
+        return;
+    const struct lesson_scene *sc = &step->scene;
+    const int line = (sc->set & (1u << SCENE_LAYER)) ? sc->key_line[SCENE_LAYER] : sc->line;
+    if (st->train) {
+        int fewest = st->train_compare_layers ? TRAIN_MAX_LAYERS : st->train_layers;
+        for (int i = 0; st->train_compare_layers && i < st->n_train_heads; i++)
+            fewest = st->train_heads[i] < fewest ? st->train_heads[i] : fewest;
+        if (st->layer >= fewest)
+            lesson_diag_add(l, line, "layer: %d, but the model%s trained here %s %d layer%s",
+                            st->layer, st->n_train_heads > 1 ? "s" : "",
+                            st->n_train_heads > 1 ? "have as few as" : "has", fewest,
+                            fewest == 1 ? "" : "s");
+        return;
+    }
+    char path[4096];
+    if (st->load)
+        load_path(st, assets_dir, path, sizeof path);
+    if (!st->load || !model_io_is_model_file(path))
+        lesson_diag_add(l, line,
+                        "layer: goes with a model of layers (a load: of a model file, or train: "
+                        "with layers:)");
+}
+
 /* One step with the state st before it (updated to the state after). */
 static void check_step(struct lesson *l, int s, struct lesson_state *st, struct check_cache *cache,
                        const char *assets_dir)
@@ -727,7 +806,8 @@ static void check_step(struct lesson *l, int s, struct lesson_state *st, struct 
     struct mha_error err;
     mha_error_clear(&err);
     if (step->has_scene)
-        check_train_scene(l, &step->scene, st);
+        check_train_scene(l, &step->scene, st, assets_dir);
+    check_layer(l, step, st, assets_dir);
     cache_build(cache, st, assets_dir);
     struct mha_example *ex = cache->ex;
     if (!ex) {

@@ -17,12 +17,6 @@ size_t train_circuit_scratch(const struct train_model *m)
 
 static int check_head(const struct train_model *m, int h, struct mha_error *err)
 {
-    if (train_layers(&m->cfg) > 1)
-        return mha_error_set(err,
-                             "circuits are read off one-layer models, and this one has %d "
-                             "layers: a later layer's heads read what the layers below wrote, "
-                             "not the words alone",
-                             train_layers(&m->cfg));
     if (h < 0 || h >= m->cfg.heads)
         return mha_error_set(err, "head %d: the model has heads 1 to %d", h + 1, m->cfg.heads);
     return 0;
@@ -34,10 +28,10 @@ static void scores(const struct train_model *m, int h, const float *rows, int n,
 {
     const int d = m->cfg.d_model, dk = d / m->cfg.heads;
     const size_t off = (size_t)h * (size_t)dk;
+    const struct mha_params *a = &m->p.attn[m->shown_layer];
     float *q = scratch, *k = scratch + (size_t)n * (size_t)dk;
-    mat_linear(rows, m->p.attn[0].w_q + off * (size_t)d, query_bias ? m->p.attn[0].b_q + off : NULL,
-               q, n, dk, d);
-    mat_linear(rows, m->p.attn[0].w_k + off * (size_t)d, NULL, k, n, dk, d);
+    mat_linear(rows, a->w_q + off * (size_t)d, query_bias ? a->b_q + off : NULL, q, n, dk, d);
+    mat_linear(rows, a->w_k + off * (size_t)d, NULL, k, n, dk, d);
     mat_mul(q, k, out, n, n, dk, true);
     if (m->cfg.scaled) {
         const float s = 1.0f / sqrtf((float)dk);
@@ -81,9 +75,10 @@ int train_circuit_ov(const struct train_model *m, int h, int k, float *out, floa
     float *ve = scratch, *wo = ve + (size_t)V * (size_t)dk, *o = wo + (size_t)d * (size_t)dk;
     /* what each word's value is, then what the head's share of the output
      * projection makes of it, then the logits that raises */
-    mat_linear(m->p.embedding, m->p.attn[0].w_v + off * (size_t)d, NULL, ve, V, dk, d);
+    const struct mha_params *a = &m->p.attn[m->shown_layer];
+    mat_linear(m->p.embedding, a->w_v + off * (size_t)d, NULL, ve, V, dk, d);
     for (int r = 0; r < d; r++)
-        memcpy(wo + (size_t)r * (size_t)dk, m->p.attn[0].w_o + (size_t)r * (size_t)d + off,
+        memcpy(wo + (size_t)r * (size_t)dk, a->w_o + (size_t)r * (size_t)d + off,
                (size_t)dk * sizeof *wo);
     mat_mul(ve, wo, o, V, d, dk, true);
     mat_mul(o, m->p.unembed[k], out, V, C, d, true);

@@ -22,6 +22,12 @@
  * ignores a constant added to every logit, so the readable tables below
  * rank by a value minus its row's mean.
  *
+ * In a model of layers the heads are those of the layer shown
+ * (m->shown_layer) and the circuits are its direct path only: the words'
+ * embeddings straight into the head, its output straight to the read-outs.
+ * What a head reads of the heads below and writes for the heads above
+ * (composition, train_layers.h) is in neither.
+ *
  * Pure computation on the model's parameters; no allocation but the
  * caller's buffers and one scratch block. */
 #ifndef MHA_TRAIN_CIRCUITS_H

@@ -1,7 +1,8 @@
 /* train_generate.c - what a language model says next: the probabilities of
  * every word after a position of a sentence, the likeliest few of them
  * (the output stage's table), and one word chosen to write, greedily or
- * drawn at a temperature from the k likeliest. */
+ * drawn at a temperature from the k likeliest, and a line written a word at
+ * a time. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -140,4 +141,24 @@ int train_next_pick(struct train_model *m, int k, const int *tokens, int len, fl
             return pick[i];
     }
     return pick[n - 1];
+}
+
+/* A word that ends a sentence: one or more of . ! ? and nothing else. */
+static bool ends_sentence(const char *word)
+{
+    return word[0] && strspn(word, ".!?") == strlen(word);
+}
+
+int train_write_line(struct train_model *m, int k, int *ids, int n, float temperature, int top_k,
+                     struct rng *r, struct mha_error *err)
+{
+    bool ended = false;
+    while (n < m->cfg.context && !ended) {
+        const int id = train_next_pick(m, k, ids, n, temperature, top_k, r, err);
+        if (id < 0)
+            return -1;
+        ids[n++] = id;
+        ended = ends_sentence(m->vocab_names[id]);
+    }
+    return n;
 }

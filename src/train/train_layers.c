@@ -81,6 +81,22 @@ int train_composition(const struct train_model *m, int l0, int h0, int l1, int h
     return 0;
 }
 
+int train_layers_measure(struct train_model *m, const struct train_batch *b, int n_seq,
+                         struct train_layer_measures *out, struct mha_error *err)
+{
+    out->layers = train_layers(&m->cfg);
+    out->heads = m->cfg.heads;
+    out->n_outputs = m->cfg.n_outputs;
+    out->n_seq = n_seq < b->size ? n_seq : b->size;
+    out->size = b->size;
+    out->step = m->step;
+    for (int l = 0; l < out->layers; l++)
+        if (train_layer_heads(m, l, b, n_seq, out->stats[l], out->knocked[l], err))
+            return -1;
+    const bool none[TRAIN_MAX_D_MODEL] = {false};
+    return train_heads_ablate(m, b, none, out->all, err);
+}
+
 int train_layer_heads(struct train_model *m, int layer, const struct train_batch *b, int n_seq,
                       struct train_head_stats *stats, float (*knocked)[TRAIN_MAX_OUTPUTS],
                       struct mha_error *err)

@@ -36,4 +36,23 @@ int train_layer_heads(struct train_model *m, int layer, const struct train_batch
                       struct train_head_stats *stats, float (*knocked)[TRAIN_MAX_OUTPUTS],
                       struct mha_error *err);
 
+/* Every layer's heads of a model of layers, measured and knocked out one
+ * at a time (train_layer_heads), with the accuracy left on the same
+ * sequences with every head in place. */
+struct train_layer_measures {
+    int layers, heads, n_outputs;
+    int n_seq; /* the held-out sequences the heads were measured on */
+    int size;  /* and those the knock-outs ran on */
+    long step; /* the model's step when measured */
+    struct train_head_stats stats[TRAIN_MAX_LAYERS][TRAIN_MAX_D_MODEL];
+    float knocked[TRAIN_MAX_LAYERS][TRAIN_MAX_D_MODEL][TRAIN_MAX_OUTPUTS];
+    float all[TRAIN_MAX_OUTPUTS]; /* no head knocked out */
+};
+
+/* Measure every layer of m into out: the heads on the first n_seq
+ * sequences of b, each knocked out alone on the whole of b.  m's shown
+ * layer is the same after.  0, or -1 + err. */
+int train_layers_measure(struct train_model *m, const struct train_batch *b, int n_seq,
+                         struct train_layer_measures *out, struct mha_error *err);
+
 #endif

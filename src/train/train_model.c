@@ -432,6 +432,8 @@ int train_model_fill_example(const struct train_model *m, struct mha_example *ex
     ex->has_bias = m->cfg.has_bias;
     ex->has_mask = false;
     memset(ex->mask, 1, (size_t)len * (size_t)len);
+    ex->layers = train_layers(&m->cfg);
+    ex->layer = m->shown_layer;
     return 0;
 }
 

@@ -228,6 +228,13 @@ int train_next_probs(struct train_model *m, int k, const int *tokens, int len, i
 int train_next_pick(struct train_model *m, int k, const int *tokens, int len, float temperature,
                     int top_k, struct rng *r, struct mha_error *err);
 
+/* A line written on from ids[0..n) (n >= 1, room for the model's context
+ * in ids): the word train_next_pick chooses appended, and the whole line
+ * run again, until a sentence's end mark (a word of . ! ? alone) or the
+ * context is full.  The line's length, or -1 + err. */
+int train_write_line(struct train_model *m, int k, int *ids, int n, float temperature, int top_k,
+                     struct rng *r, struct mha_error *err);
+
 /* ---- typed words ---- */
 
 /* The words nearest, in m's own embedding, to what m expects at position

@@ -1,9 +1,11 @@
 /* trun.c - training runs (trun.h): building them, the ticks that
- * train them, held-out evaluations, stopping by themselves, checkpoints and
- * scrubbing back through them.  No curses here. */
+ * train them, held-out evaluations, stopping by themselves and the layer
+ * shown; what they measure of their heads is in trun_measure.c, their
+ * checkpoints shown in trun_scrub.c.  No curses here. */
 #include "train/trun.h"
 
 #include "train/train_text.h"
+#include "train/trun_parts.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -17,153 +19,18 @@ static void pane_done(struct trun_pane *p)
     train_heads_job_free(p->shown_job);
     train_run_free(p->run);
     train_model_free(p->shown);
+    train_model_free(p->writer);
+    free(p->layers);
     mha_example_free(p->start);
     trun_ring_done(&p->ring);
     trun_history_done(&p->hist);
     memset(p, 0, sizeof *p);
 }
 
-_Static_assert(TRUN_MARK_HEADS >= TRUN_JOBS_MAX_HEADS, "a checkpoint keeps every head's jobs");
-_Static_assert(TRUN_MARK_JOBS >= TRAIN_TEXT_MAX_JOBS, "a checkpoint keeps every job");
-
-static void mark_now(const struct trun_pane *p, struct trun_mark *m)
-{
-    const struct train_run *run = p->run;
-    memset(m, 0, sizeof *m);
-    m->step = run->model->step;
-    m->loss = run->last_loss;
-    for (int k = 0; k < TRUN_MAX_OUTPUTS && k < run->model->cfg.n_outputs; k++)
-        m->acc[k] = run->accuracy[k];
-    m->jobs_valid = p->jobs_valid;
-    if (p->jobs_valid) {
-        memcpy(m->jobs, p->jobs, (size_t)run->model->cfg.heads * sizeof m->jobs[0]);
-        for (int h = 0; h < run->model->cfg.heads; h++)
-            memcpy(m->knocked[h], p->knocked[h], sizeof m->knocked[h]);
-        for (int j = 0; j < p->jobs_all.n_jobs; j++)
-            m->job_top1[j] = p->jobs_all.job_top1[j];
-    }
-}
-
-/* The held-out sequences the heads are measured on: the first of them. */
-static int heads_sequences(const struct trun_pane *p)
-{
-    const int size = p->run->eval->size;
-    return size < TRAIN_HEADS_SEQUENCES ? size : TRAIN_HEADS_SEQUENCES;
-}
-
-/* Whether the live model's jobs are measured at each evaluation: the text
- * has jobs, and the heads are few enough to knock out one by one. */
-static bool jobs_measured(const struct trun_pane *p)
-{
-    const struct train_dataset *d = p->run->task->data;
-    return d && d->text && d->text->n_jobs && p->run->model->cfg.heads <= TRUN_JOBS_MAX_HEADS;
-}
-
-/* A measure of m's heads begun in *job, in the memory of the last one (made
- * the first time, kept until the pane goes): false when it cannot be had. */
-static bool heads_begin(const struct trun_pane *p, struct train_heads_job **job,
-                        const struct train_model *m)
-{
-    if (*job) {
-        train_heads_job_restart(*job, m);
-        return true;
-    }
-    *job = train_heads_job_new(m, p->run->eval, heads_sequences(p), NULL);
-    return *job != NULL;
-}
-
-/* What the live model's heads do, measured in parts while more(ctx) says
- * so: 1 when done (the figures kept for the screen), 0 when it stopped
- * between sequences. */
-static int roles_part(struct trun_pane *p, bool (*more)(void *ctx), void *ctx)
-{
-    const struct train_model *m = p->run->model;
-    if (!p->heads_begun && !(p->heads_begun = heads_begin(p, &p->heads_job, m))) {
-        p->roles_valid = false;
-        return 1;
-    }
-    const int rc = train_heads_job_part(p->heads_job, m, p->run->eval, p->roles, more, ctx, NULL);
-    if (rc == 0)
-        return 0;
-    p->heads_begun = false;
-    p->roles_valid = rc > 0;
-    return 1;
-}
-
-/* A text's jobs each head of the live model does, knocked out alone, in
- * parts (a held-out chunk each) while more(ctx) says so: 1 when done (the
- * labels shown until then stay until it is), 0 when it stopped. */
-static int jobs_part(struct trun_pane *p, bool (*more)(void *ctx), void *ctx)
-{
-    if (!jobs_measured(p)) {
-        p->jobs_valid = false;
-        return 1;
-    }
-    const int rc = train_text_jobs_part(p->run, &p->text_jobs, more, ctx, NULL);
-    if (rc == 0)
-        return 0;
-    p->jobs_valid = rc > 0;
-    if (rc > 0) {
-        memcpy(p->jobs, p->text_jobs.does, (size_t)p->run->model->cfg.heads * sizeof p->jobs[0]);
-        memcpy(p->knocked, p->text_jobs.knocked,
-               (size_t)p->run->model->cfg.heads * sizeof p->knocked[0]);
-        p->jobs_all = p->text_jobs.all;
-    }
-    p->text_jobs = (struct train_text_jobs){0};
-    return 1;
-}
-
-int trun_pane_job_count(const struct trun_pane *p)
-{
-    return jobs_measured(p) ? p->run->task->data->text->n_jobs : 0;
-}
-
-/* The checkpoint shown at scrub (NULL: none). */
-static const struct trun_mark *shown_mark(const struct trun_pane *p, long scrub)
-{
-    return trun_ring_mark(&p->ring, trun_ring_find(&p->ring, scrub));
-}
-
-bool trun_pane_jobs_ready(const struct trun_pane *p, long scrub)
-{
-    if (scrub < 0)
-        return p->jobs_valid;
-    const struct trun_mark *mk = shown_mark(p, scrub);
-    return mk && mk->jobs_valid;
-}
-
-void trun_pane_jobs(const struct trun_pane *p, long scrub, int h, char *buf, size_t n)
-{
-    if (n)
-        buf[0] = '\0';
-    if (!trun_pane_jobs_ready(p, scrub) || h < 0 || h >= p->run->model->cfg.heads)
-        return;
-    train_text_jobs_label(p->run->task->data->text,
-                          scrub < 0 ? p->jobs[h] : shown_mark(p, scrub)->jobs[h], buf, n);
-}
-
-void trun_pane_knocked(const struct trun_pane *p, long scrub, int h, char *buf, size_t n)
-{
-    if (n)
-        buf[0] = '\0';
-    if (!trun_pane_jobs_ready(p, scrub) || h < 0 || h >= p->run->model->cfg.heads)
-        return;
-    const struct trun_mark *mk = scrub < 0 ? NULL : shown_mark(p, scrub);
-    train_text_knocked_text(p->run->task->data->text, mk ? mk->job_top1 : p->jobs_all.job_top1,
-                            mk ? mk->knocked[h] : p->knocked[h], buf, n);
-}
-
-float trun_pane_job_accuracy(const struct trun_pane *p, long scrub, int j)
-{
-    if (!trun_pane_jobs_ready(p, scrub) || j < 0 || j >= trun_pane_job_count(p))
-        return NAN;
-    return scrub < 0 ? p->jobs_all.job_top1[j] : shown_mark(p, scrub)->job_top1[j];
-}
-
 /* What follows a held-out evaluation of p's live model and the measures
  * of its heads: the figures kept, and whether the run stops (its score at
  * its best for the patience). */
-static void evaluated(struct trun_pane *p)
+void trun_pane_evaluated(struct trun_pane *p)
 {
     struct train_run *run = p->run;
     trun_history_eval(&p->hist, run->model->step, run->accuracy, run->eval_loss);
@@ -183,7 +50,7 @@ static void evaluated(struct trun_pane *p)
 static void offer(struct trun_pane *p)
 {
     struct trun_mark m;
-    mark_now(p, &m);
+    trun_mark_now(p, &m);
     trun_ring_offer(&p->ring, p->run->model->step, p->run->model->params, &m);
 }
 
@@ -200,7 +67,8 @@ static void pane_drop_work(struct trun_pane *p)
     p->shown_valid = false;
 }
 
-static bool pane_part(struct trun_pane *p, bool (*more)(void *ctx), void *ctx);
+static bool pane_part(const struct trun *t, struct trun_pane *p, bool (*more)(void *ctx),
+                      void *ctx);
 
 /* A pane at step 0: its first evaluation and checkpoint. */
 static void pane_begin(const struct trun *t, struct trun_pane *p)
@@ -215,6 +83,9 @@ static void pane_begin(const struct trun *t, struct trun_pane *p)
     p->work = TRUN_WORK_EVAL;
     p->roles_valid = false;
     p->jobs_valid = false;
+    p->layers_valid = false;
+    p->samples.n = 0;
+    p->samples.step = -1;
 }
 
 static int pane_new(const struct trun *t, int heads, int layers, struct trun_pane *p,
@@ -236,6 +107,11 @@ static int pane_new(const struct trun *t, int heads, int layers, struct trun_pan
     }
     p->start = train_model_to_example(m, err);
     if (!p->start) {
+        pane_done(p);
+        return -1;
+    }
+    if (trun_layers_measured(p) && !(p->layers = calloc(1, sizeof *p->layers))) {
+        mha_error_set(err, "out of memory");
         pane_done(p);
         return -1;
     }
@@ -262,6 +138,13 @@ static int trun_first_rate(const struct trun_setup *s)
     return r;
 }
 
+/* A number no other run of this program had (trun.h's serial). */
+static unsigned next_serial(void)
+{
+    static unsigned serial;
+    return ++serial;
+}
+
 struct trun *trun_new(const struct trun_setup *s, struct mha_error *err)
 {
     if (s->n_heads < 1 || s->n_heads > TRUN_MAX_PANES) {
@@ -286,6 +169,7 @@ struct trun *trun_new(const struct trun_setup *s, struct mha_error *err)
     t->pace_from = -1;
     t->scrub = -1;
     t->shown = true;
+    t->serial = next_serial();
     for (int i = 0; i < s->n_heads; i++) {
         t->heads[i] = s->heads[i];
         t->layers[i] = s->layers[i];
@@ -298,23 +182,27 @@ struct trun *trun_new(const struct trun_setup *s, struct mha_error *err)
     return t;
 }
 
-int trun_setup_task(struct trun_setup *s, const char *task, int d_model, uint32_t seed, int steps,
-                    int n_heads, const int *heads, struct mha_error *err)
+int trun_setup_task(struct trun_setup *s, const struct trun_ask *a, struct mha_error *err)
 {
     memset(s, 0, sizeof *s);
-    s->task = task ? train_task_find(task) : NULL;
+    s->task = a->task;
     if (!s->task)
-        return mha_error_set(err, "train: unknown task \"%s\"", task ? task : "");
-    s->d_model = d_model;
-    s->vocab = TRAIN_DEFAULT_VOCAB;
-    s->context = TRAIN_DEFAULT_CONTEXT;
+        return mha_error_set(err, "train: no task");
+    s->d_model = a->d_model;
+    s->vocab = a->vocab;
+    s->context = a->context;
     train_run_options_default(&s->opt);
-    s->opt.seed = seed;
-    s->opt.steps = steps;
-    s->n_heads = n_heads;
-    s->compare = n_heads > 1;
-    for (int i = 0; i < n_heads && i < TRUN_MAX_PANES; i++)
-        s->heads[i] = heads[i];
+    s->opt.seed = a->seed;
+    s->opt.steps = a->steps;
+    s->opt.lr = a->lr;
+    s->opt.layers = a->layers;
+    s->n_heads = a->n_panes;
+    s->compare = a->n_panes > 1;
+    s->compare_layers = a->compare_layers;
+    for (int i = 0; i < a->n_panes && i < TRUN_MAX_PANES; i++) {
+        s->heads[i] = a->compare_layers ? a->heads : a->counts[i];
+        s->layers[i] = a->compare_layers ? a->counts[i] : 0;
+    }
     return 0;
 }
 
@@ -355,6 +243,7 @@ static void run_again(struct trun *t, long now_ms)
     t->start_ms = now_ms;
     t->scrub = -1;
     t->paused = false;
+    t->serial = next_serial();
 }
 
 int trun_restart(struct trun *t, uint32_t seed, int heads, struct mha_error *err)
@@ -392,7 +281,7 @@ int trun_restart(struct trun *t, uint32_t seed, int heads, struct mha_error *err
  * of its heads, in parts while more(ctx) says so (NULL: to the end): true
  * when all are done or p stopped, false when they stopped between parts
  * (the next call goes on). */
-static bool pane_part(struct trun_pane *p, bool (*more)(void *ctx), void *ctx)
+static bool pane_part(const struct trun *t, struct trun_pane *p, bool (*more)(void *ctx), void *ctx)
 {
     struct train_run *run = p->run;
     for (;;) {
@@ -419,16 +308,19 @@ static bool pane_part(struct trun_pane *p, bool (*more)(void *ctx), void *ctx)
             p->work = TRUN_WORK_ROLES;
             break;
         case TRUN_WORK_ROLES:
-            if (roles_part(p, more, ctx) == 0)
+            if (trun_roles_part(p, more, ctx) == 0)
                 return false;
+            trun_layers_measure(p);
             p->work = TRUN_WORK_JOBS;
             break;
         case TRUN_WORK_JOBS:
-            if (jobs_part(p, more, ctx) == 0)
+            if (trun_jobs_part(p, more, ctx) == 0)
                 return false;
             p->work = TRUN_WORK_STEP;
-            evaluated(p);
+            trun_pane_evaluated(p);
             offer(p);
+            if (t->scrub < 0) /* the lines shown, when they are, rewritten */
+                trun_pane_write(t, p, run->model, run->model->step);
             if (run->model->step == 0 && p->stop == TRUN_RUNNING)
                 break; /* the first evaluation: on to the first step */
             return true;
@@ -448,7 +340,7 @@ static bool round_part(struct trun *t, bool (*more)(void *ctx), void *ctx)
         struct trun_pane *p = &t->panes[i];
         if (p->round_done || p->stop != TRUN_RUNNING)
             continue;
-        if (!pane_part(p, more, ctx)) {
+        if (!pane_part(t, p, more, ctx)) {
             t->round_open = true;
             return false;
         }
@@ -534,11 +426,24 @@ static void pace_note(struct trun *t, long now_ms, int k)
     t->pace_count += k;
 }
 
-static bool shown_part(struct trun *t, bool (*more)(void *ctx), void *ctx);
-static bool shown_pending(const struct trun *t);
+/* A watched run (trun.h's watch): its ticks counted, nothing trained; a
+ * checkpoint scrubbed to has its heads measured. */
+static bool watch_catch_up(struct trun *t, long now_ms, bool exact)
+{
+    t->now_ms = now_ms;
+    const long ticks = (now_ms - t->start_ms) / TRUN_TICK_MS;
+    if (ticks > t->tick)
+        t->tick = ticks;
+    if (!trun_shown_pending(t))
+        return false;
+    struct frame frame = {exact ? 0.0 : wall_ms(), t, -KEY_LOOK_MS};
+    return trun_shown_part(t, exact ? NULL : budget_left, &frame);
+}
 
 bool trun_catch_up(struct trun *t, long now_ms, bool exact, int max_ticks)
 {
+    if (t->watch)
+        return watch_catch_up(t, now_ms, exact);
     t->now_ms = now_ms;
     long due = t->start_ms + (t->tick + 1) * TRUN_TICK_MS;
     /* a clock that jumped (a replay ended, the machine could not keep up):
@@ -553,8 +458,8 @@ bool trun_catch_up(struct trun *t, long now_ms, bool exact, int max_ticks)
      * machine keeps).  A recording and its replay run every tick. */
     struct frame frame = {exact ? 0.0 : wall_ms(), t, -KEY_LOOK_MS};
     bool over = false;
-    if (shown_pending(t)) { /* a checkpoint scrubbed to, its heads being measured */
-        over = !shown_part(t, exact ? NULL : budget_left, &frame);
+    if (trun_shown_pending(t)) { /* a checkpoint scrubbed to, its heads being measured */
+        over = !trun_shown_part(t, exact ? NULL : budget_left, &frame);
         changed = !over;
     }
     if (!over && t->round_open && !exact && !t->paused && !trun_done(t)) {
@@ -595,7 +500,7 @@ int trun_pace(const struct trun *t)
 
 int trun_wait_ms(const struct trun *t, long now_ms, int cap)
 {
-    if (shown_pending(t)) /* a checkpoint's heads go on at once */
+    if (trun_shown_pending(t)) /* a checkpoint's heads go on at once */
         return 0;
     if (t->paused || trun_done(t))
         return cap;
@@ -609,126 +514,53 @@ void trun_step_once(struct trun *t)
 {
     t->paused = true;
     t->scrub = -1;
-    steps(t, 1);
+    if (!t->watch) /* a watched run's steps come from the teacher */
+        steps(t, 1);
 }
 
-/* ---- checkpoints ------------------------------------------------------------------------- */
-
-long trun_shown_step(const struct trun *t)
+int trun_show_layer(struct trun *t, int pane, int layer, struct mha_error *err)
 {
-    return t->scrub >= 0 ? t->scrub : t->panes[0].run->model->step;
+    if (pane < 0 || pane >= t->n_panes)
+        return mha_error_set(err, "pane %d: there are panes 0 to %d", pane, t->n_panes - 1);
+    struct trun_pane *p = &t->panes[pane];
+    struct train_model *live = p->run->model;
+    const int was = live->shown_layer;
+    if (train_model_show_layer(live, layer, err))
+        return -1;
+    live->shown_layer = was; /* the round in flight ends on the layer it began on */
+    if (t->round_open)       /* a step, evaluation or measure in flight reads the layer shown */
+        round_part(t, NULL, NULL);
+    live->shown_layer = p->shown->shown_layer = layer;
+    train_model_sample_forward(live, NULL);
+    /* the model at step 0 on this layer, for the heads view (step 0 is always kept) */
+    const float *first = trun_ring_params(&p->ring, trun_ring_find(&p->ring, 0));
+    memcpy(p->shown->params, first ? first : live->params, p->shown->n_params * sizeof(float));
+    if (train_model_sample_forward(p->shown, err) ||
+        train_model_fill_example(p->shown, p->start, err))
+        return -1;
+    /* what this layer's heads do: measured now, for the live model */
+    p->heads_begun = false;
+    p->roles_valid =
+        train_heads_measure(live, p->run->eval, trun_heads_sequences(p), p->roles, NULL) == 0;
+    if (trun_jobs_measured(p)) {
+        p->text_jobs = (struct train_text_jobs){0};
+        trun_jobs_part(p, NULL, NULL);
+    }
+    p->shown_pending = p->shown_valid = false;
+    if (t->scrub >= 0) /* the checkpoint shown again, its heads measured on this layer */
+        trun_load_checkpoints(t, t->scrub);
+    return 0;
 }
 
-/* Load the checkpoint at or before step into every pane's shown model. */
-static void load_checkpoints(struct trun *t, long step)
+int trun_show_layers(struct trun *t, int layer, struct mha_error *err)
 {
-    struct mha_error err;
     for (int i = 0; i < t->n_panes; i++) {
-        struct trun_pane *p = &t->panes[i];
-        const int c = trun_ring_find(&p->ring, step);
-        const float *params = trun_ring_params(&p->ring, c);
-        if (!params && step != 0)
-            continue;
-        if (params) /* else step 0 before its checkpoint: the shown model's own start */
-            memcpy(p->shown->params, params, p->shown->n_params * sizeof *params);
-        mha_error_clear(&err);
-        train_model_sample_forward(p->shown, &err);
-        /* its heads measured in parts (shown_part), the screen answering
-         * meanwhile (and measuring them itself if the job cannot be had);
-         * the live model's stay as they are */
-        p->shown_pending = heads_begin(p, &p->shown_job, p->shown);
-        p->shown_of = step;
-        p->shown_valid = false;
+        const struct train_model *m = t->panes[i].run->model;
+        const int want = layer >= 0 ? layer : train_layers(&m->cfg) - 1;
+        if (m->shown_layer != want && trun_show_layer(t, i, want, err))
+            return -1;
     }
-}
-
-/* The checkpoints' heads load_checkpoints began to measure, in parts while
- * more(ctx) says so (NULL: to the end): true when none is left. */
-static bool shown_part(struct trun *t, bool (*more)(void *ctx), void *ctx)
-{
-    for (int i = 0; i < t->n_panes; i++) {
-        struct trun_pane *p = &t->panes[i];
-        if (!p->shown_pending)
-            continue;
-        const int rc = train_heads_job_part(p->shown_job, p->shown, p->run->eval, p->shown_roles,
-                                            more, ctx, NULL);
-        if (rc == 0)
-            return false;
-        p->shown_valid = rc > 0;
-        p->shown_pending = false;
-    }
-    return true;
-}
-
-static bool shown_pending(const struct trun *t)
-{
-    for (int i = 0; i < t->n_panes; i++)
-        if (t->panes[i].shown_pending)
-            return true;
-    return false;
-}
-
-void trun_scrub(struct trun *t, int dir)
-{
-    const struct trun_ring *r = &t->panes[0].ring;
-    if (r->n == 0)
-        return;
-    int c;
-    if (t->scrub < 0)
-        c = dir < 0 ? r->n - 1 : -1;
-    else
-        c = trun_ring_find(r, t->scrub) + (dir < 0 ? -1 : 1);
-    /* the last checkpoint going left is where the live model is unless it moved on */
-    if (t->scrub < 0 && dir < 0 && trun_ring_mark(r, c)->step == trun_shown_step(t))
-        c--;
-    if (c < 0) {
-        c = 0;
-    } else if (c >= r->n) {
-        trun_scrub_live(t);
-        return;
-    }
-    t->paused = true;
-    t->scrub = trun_ring_mark(r, c)->step;
-    load_checkpoints(t, t->scrub);
-}
-
-void trun_scrub_live(struct trun *t)
-{
-    t->scrub = -1;
-}
-
-void trun_scrub_first(struct trun *t)
-{
-    t->paused = true;
-    t->scrub = 0;
-    load_checkpoints(t, 0);
-}
-
-const struct train_model *trun_pane_model(const struct trun_pane *p, long scrub)
-{
-    return scrub >= 0 ? p->shown : p->run->model;
-}
-
-bool trun_pane_heads_ready(const struct trun_pane *p, long scrub, struct train_head_stats *out)
-{
-    if (p->shown_pending && scrub == p->shown_of)
-        return false;
-    if (scrub < 0 && !p->roles_valid && p->work != TRUN_WORK_STEP)
-        return false; /* the live model's, measured in the parts in flight */
-    return trun_pane_heads(p, scrub, out);
-}
-
-bool trun_pane_heads(const struct trun_pane *p, long scrub, struct train_head_stats *out)
-{
-    const int heads = p->run->model->cfg.heads;
-    const bool kept = scrub < 0 ? p->roles_valid : p->shown_valid && p->shown_of == scrub;
-    if (kept) {
-        memcpy(out, scrub < 0 ? p->roles : p->shown_roles, (size_t)heads * sizeof *out);
-        return true;
-    }
-    /* not measured yet: now */
-    return train_heads_measure(trun_pane_model(p, scrub), p->run->eval, heads_sequences(p), out,
-                               NULL) == 0;
+    return 0;
 }
 
 long trun_span(const struct trun *t)
@@ -743,14 +575,6 @@ long trun_span(const struct trun *t)
     long span = (most + most / 4 + 99) / 100 * 100;
     span = span < 500 ? 500 : span;
     return span < t->opt.steps ? span : t->opt.steps;
-}
-
-float trun_pane_accuracy(const struct trun *t, const struct trun_pane *p, int k)
-{
-    if (t->scrub < 0)
-        return p->run->accuracy[k];
-    const struct trun_mark *mk = trun_ring_mark(&p->ring, trun_ring_find(&p->ring, t->scrub));
-    return mk ? mk->acc[k] : NAN;
 }
 
 /* ---- words ---------------------------------------------------------------------------- */

@@ -11,7 +11,7 @@
  * through the run.  --print-lesson runs the same steps without a screen
  * (trun_step_once until trun_done) and prints what the run reached.
  *
- * The screen itself (src/ui/modes/ui_train_*.c) shows a run in the
+ * The screen itself (src/ui/train/ui_train_*.c) shows a run in the
  * explorer's visualisation area; this library is below it, so the command
  * line calls it without the explorer.
  */
@@ -24,6 +24,7 @@
 
 #include "train/train.h"
 #include "train/train_heads.h"
+#include "train/train_layers.h"
 #include "train/train_text.h"
 #include "train/trun_ring.h"
 
@@ -41,6 +42,22 @@ enum trun_stop { TRUN_RUNNING, TRUN_STOP_STABLE, TRUN_STOP_LIMIT };
  * due one) the held-out evaluation, the measure of what the heads do, and
  * a text's jobs. */
 enum trun_work { TRUN_WORK_STEP, TRUN_WORK_EVAL, TRUN_WORK_ROLES, TRUN_WORK_JOBS };
+
+/* What a text's model writes (o on the training screen): a few lines from
+ * its sample's first word, a word at a time until a sentence's end mark or
+ * its context is full, each word drawn from softmax(logits / temperature)
+ * (train_write_line) by a generator of their own seeded from the run's seed
+ * and the step of the model that writes them: the same seed and step write
+ * the same lines, and the training's numbers are never touched (the lines
+ * are written by a copy of the model, the writer). */
+#define TRUN_SAMPLE_LINES 6
+#define TRUN_SAMPLE_BYTES 512
+struct trun_samples {
+    long step; /* the step of the model that wrote them; -1: none written */
+    float temperature;
+    int n;
+    char line[TRUN_SAMPLE_LINES][TRUN_SAMPLE_BYTES];
+};
 
 /* One model training (a pane of --compare). */
 struct trun_pane {
@@ -79,7 +96,16 @@ struct trun_pane {
     bool shown_pending;
     long shown_of;
     struct train_text_jobs text_jobs;
+    /* a model of layers (of at most TRUN_JOBS_MAX_HEADS heads): every
+     * layer's heads measured and knocked out at the live model's last
+     * evaluation, on the held-out sequences the heads are measured on */
+    struct train_layer_measures *layers;
+    bool layers_valid;
     bool round_done; /* its step of the round in flight is done */
+    /* what it writes while the run's samples are shown (trun_samples.c),
+     * written by a model of its own made the first time */
+    struct train_model *writer;
+    struct trun_samples samples;
 };
 
 #define TRUN_JOBS_MAX_HEADS 16
@@ -114,9 +140,15 @@ struct trun {
     int focus;           /* --compare: the pane whose model the stage keys and the heads
                             view show (Tab or a click chooses it); 0 otherwise */
     bool circuits;       /* w: what each head writes (its OV circuit) in place of the heatmaps */
+    bool samples;        /* o: lines a text's model writes, rewritten at each evaluation and
+                            for the checkpoint shown (trun_samples_show) */
+    float temperature;   /* ... drawn at this temperature */
     bool round_open;     /* a step of every pane begun and not done: the next goes on with it */
     bool (*interrupt)(void); /* the screen's: a key waits (NULL: none), so that a step's
                                 parts stop for it between frames */
+    bool watch;              /* the teacher's run, watched (a follower, a replay): it trains
+                                nothing; snapshots bring its steps (trun_watch_*) */
+    unsigned serial;         /* another for every run built or started again */
 };
 
 /* What a training screen starts with. */
@@ -131,12 +163,23 @@ struct trun_setup {
     bool compare_layers; /* --compare layers=1,2: the panes differ in their layers */
 };
 
-/* The training a lesson's scene asks for: the task named task (NULL: none)
- * on a model of d_model, from seed, for steps; n_heads panes of heads[i]
- * heads each (more than one: side by side), vocab and context at --train's
- * defaults.  0, or -1 + err (no such task). */
-int trun_setup_task(struct trun_setup *s, const char *task, int d_model, uint32_t seed, int steps,
-                    int n_heads, const int *heads, struct mha_error *err);
+/* What a lesson's scene asks to train, in plain values (the run driver
+ * knows no lessons; the lesson gives the sizes a scene leaves out at
+ * --train's for the task, lesson_train_sizes). */
+struct trun_ask {
+    const struct train_task *task; /* a built-in task, or a bundled corpus's (the
+                                      caller's, outliving the runs) */
+    int d_model, vocab, context, steps, layers;
+    float lr;
+    uint32_t seed;
+    int n_panes;                /* more than one: side by side */
+    int counts[TRUN_MAX_PANES]; /* each pane's heads, or (compare_layers) its layers */
+    bool compare_layers;        /* counts are layer counts, each pane of heads heads */
+    int heads;
+};
+
+/* The training a lesson's scene asks for.  0, or -1 + err (no task). */
+int trun_setup_task(struct trun_setup *s, const struct trun_ask *a, struct mha_error *err);
 
 /* Build the runs (each initialised from opt.seed, nothing trained yet).
  * NULL + err on a bad size or out of memory.  Free with trun_free. */
@@ -174,6 +217,20 @@ long trun_shown_step(const struct trun *t);
 void trun_scrub(struct trun *t, int dir);
 void trun_scrub_live(struct trun *t);
 void trun_scrub_first(struct trun *t);
+/* Show the checkpoint at or before step (paused), as the scrub keys do. */
+void trun_scrub_to(struct trun *t, long step);
+
+/* Show layer (0-based) of pane's model from now on: its attention on the
+ * sample, what its heads do (measured at once, the live model's and the
+ * checkpoint's) and, for the heads view, the same layer at step 0.  A step
+ * in flight is finished first.  Training goes on unchanged: the layer
+ * shown changes no number trained.  0, or -1 + err (no such layer). */
+int trun_show_layer(struct trun *t, int pane, int layer, struct mha_error *err);
+
+/* Every pane's model shown at layer (-1: each its last), as a lesson's
+ * layer: asks (trun_show_layer where a pane shows another).  0, or -1 +
+ * err (a pane without that layer). */
+int trun_show_layers(struct trun *t, int layer, struct mha_error *err);
 
 /* The model a pane shows: the live one, or (scrub >= 0) the checkpoint's
  * parameters the scrub keys loaded, with its sample forwarded. */
@@ -189,6 +246,11 @@ bool trun_pane_heads(const struct trun_pane *p, long scrub, struct train_head_st
  * checkpoint it scrubbed to is still being measured (trun_catch_up
  * measures it in parts, paused or not, and says it changed when done). */
 bool trun_pane_heads_ready(const struct trun_pane *p, long scrub, struct train_head_stats *out);
+
+/* Every layer's heads of the model p shows, measured and knocked out at
+ * the live model's last evaluation; NULL for a one-layer model, a
+ * checkpoint (scrub >= 0) or before the first evaluation. */
+const struct train_layer_measures *trun_pane_layers(const struct trun_pane *p, long scrub);
 
 /* Jobs lines a pane of a text with jobs keeps for them, measured or not
  * (the same live and scrubbed, so the layout holds): the text's jobs when
@@ -220,6 +282,58 @@ unsigned trun_pane_fit(const struct trun_pane *p, char *buf, size_t n);
 /* Output k's held-out accuracy at the step shown (the checkpoint's, or
  * the last evaluation's). */
 float trun_pane_accuracy(const struct trun *t, const struct trun_pane *p, int k);
+
+/* ---- what a text's model writes (trun_samples.c) ----------------------------------------- */
+
+/* Whether pane p's model writes: a language model (an output "next" over
+ * its vocabulary, train_model_next_output) with a sample to start from. */
+bool trun_pane_writes(const struct trun_pane *p);
+/* The lines shown on or off (on: at temperature, above 0), written at once
+ * by every pane that writes from the model it shows, then again at each
+ * evaluation of the live model and for each checkpoint scrubbed to.  0, or
+ * -1 + err (on, and no pane writes: a task of letters). */
+int trun_samples_show(struct trun *t, bool on, float temperature, struct mha_error *err);
+/* The step of the model pane p shows: the live model's, or that of the
+ * checkpoint scrubbed to. */
+long trun_pane_shown_step(const struct trun *t, const struct trun_pane *p);
+/* The lines pane p wrote last (n 0: none yet). */
+const struct trun_samples *trun_pane_samples(const struct trun_pane *p);
+/* The lines model m writes at step with the run's seed into out, through
+ * writer (a model of m's sizes, whose parameters are overwritten).  0, or
+ * -1 + err (out->n 0). */
+int trun_samples_write(struct train_model *writer, const struct train_model *m, uint32_t seed,
+                       long step, float temperature, struct trun_samples *out,
+                       struct mha_error *err);
+
+/* ---- a run watched, not trained (trun_watch.c) ----------------------------------------
+ *
+ * A follower of a teacher who trains, and a replay of such a recording, set
+ * watch and build the screen's run from the teacher's snapshots: the
+ * losses and evaluations in order (each evaluation goes through the same
+ * stopping rule as training's), the model at the step reached, and the
+ * checkpoints the teacher scrubbed to.  A pane or size that does not match
+ * is refused (-1) and nothing changes. */
+
+/* The training loss of steps from+1 .. from+n of pane (a step already
+ * recorded is skipped; a gap is left as no loss). */
+int trun_watch_losses(struct trun *t, int pane, long from, const float *loss, long n);
+/* An evaluation at step: the training loss then, the held-out loss and
+ * accuracy of each output. */
+int trun_watch_eval(struct trun *t, int pane, long step, float train_loss, float loss,
+                    const float *acc);
+/* The model at mark->step: its parameters (n of them), its last step's
+ * loss, the last evaluation's accuracies and a text's jobs (mark), what each
+ * head does (roles: one a head, NULL to measure them here), why it stopped
+ * (enum trun_stop) and the pace.  Kept as a checkpoint too. */
+int trun_watch_model(struct trun *t, int pane, const float *params, size_t n,
+                     const struct trun_mark *mark, const struct train_head_stats *roles, int stop,
+                     int pace);
+/* A checkpoint the teacher scrubbed to, kept among pane's. */
+int trun_watch_checkpoint(struct trun *t, int pane, const float *params, size_t n,
+                          const struct trun_mark *mark);
+/* For trun_watch.c: what follows an evaluation of p (its history, the
+ * stopping rule). */
+void trun_pane_evaluated(struct trun_pane *p);
 
 /* "1 head", "2 heads" */
 void trun_pane_title(const struct trun_pane *p, char *buf, size_t n);

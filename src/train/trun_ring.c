@@ -71,6 +71,33 @@ bool trun_ring_offer(struct trun_ring *r, long step, const float *params,
     return true;
 }
 
+bool trun_ring_put(struct trun_ring *r, long step, const float *params,
+                   const struct trun_mark *mark)
+{
+    if (!r->params || step < 0)
+        return false;
+    int i = r->n; /* where it goes: after every checkpoint before step */
+    while (i > 0 && r->marks[i - 1].step >= step)
+        i--;
+    const bool same = i < r->n && r->marks[i].step == step;
+    if (!same && r->n == r->cap) {
+        thin(r);
+        for (i = r->n; i > 0 && r->marks[i - 1].step >= step;)
+            i--;
+    }
+    if (!same && i < r->n) { /* room at i */
+        memmove(r->params + (size_t)(i + 1) * r->n_params, r->params + (size_t)i * r->n_params,
+                (size_t)(r->n - i) * r->n_params * sizeof *r->params);
+        memmove(r->marks + i + 1, r->marks + i, (size_t)(r->n - i) * sizeof *r->marks);
+    }
+    memcpy(r->params + (size_t)i * r->n_params, params, r->n_params * sizeof *params);
+    r->marks[i] = *mark;
+    r->marks[i].step = step;
+    if (!same)
+        r->n++;
+    return true;
+}
+
 int trun_ring_find(const struct trun_ring *r, long step)
 {
     if (r->n == 0)

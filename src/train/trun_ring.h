@@ -33,6 +33,7 @@ struct trun_mark {
     /* a text's jobs as last measured: each head's (a bit per job) and each
      * job's top-1 with every head */
     bool jobs_valid;
+    int jobs_layer; /* the layer whose heads they are (a model of layers) */
     unsigned jobs[TRUN_MARK_HEADS];
     float job_top1[TRUN_MARK_JOBS];
     float knocked[TRUN_MARK_HEADS][TRUN_MARK_JOBS]; /* each job's top-1, head h out */
@@ -59,6 +60,12 @@ void trun_ring_clear(struct trun_ring *r, long every);
  * checkpoints first when the block is full.  True when it was kept. */
 bool trun_ring_offer(struct trun_ring *r, long step, const float *params,
                      const struct trun_mark *mark);
+
+/* Keep a checkpoint of params at step whatever the interval (a watched
+ * run's, from the teacher): in its place by step, over one at the same
+ * step; the block full, every other checkpoint goes first.  True when kept. */
+bool trun_ring_put(struct trun_ring *r, long step, const float *params,
+                   const struct trun_mark *mark);
 
 /* Index of the last checkpoint at or before step (0 when step is before
  * them all); -1 when there is none. */

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Every figure README.md quotes about heads in two layers is the program's
+# Every figure doc/training.md quotes about heads in two layers is the program's
 # own: re-train a sample of the runs scripts/layer-figures measured (every
 # 20th of the grid: two runs of each task and layer count) and check they
 # train to the committed data, that doc/layer-figures.md is what the data

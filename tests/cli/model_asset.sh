@@ -104,12 +104,12 @@ t = open("l14.txt").read()
 for fig in ("0.0027", "9.57", "9.29", "13.46", "14.00"):
     if t.count(fig) < 2:  # in the words and on the screen
         sys.exit("%s: %d" % (fig, t.count(fig)))'
-# the text dump has it as README.md quotes it
+# the text dump has it as doc/training.md quotes it
 "$EXE" --load "$MODEL" --dump circuits >c.txt
-check "the circuits dump's first write of head 0, as README.md quotes it" \
+check "the circuits dump's first write of head 0, as doc/training.md quotes it" \
     grep -qE "^ +copied +-> and \+15\.61, an \+8\.76, flower \+8\.70$" c.txt
-check "README.md quotes the circuits dump's first write of head 0" \
-    grep -qF '`copied -> and +15.61, an +8.76, flower +8.70`' "$HERE/../../README.md"
+check "doc/training.md quotes the circuits dump's first write of head 0" \
+    grep -qF '`copied -> and +15.61, an +8.76, flower +8.70`' "$HERE/../../doc/training.md"
 # the circuits view of lesson 19 lists the same: an raises moos, copied and
 "$EXE" --print-lesson 19 >l19.txt
 check "lesson 19's circuits view: an -> moos, copied -> and" python3 -c '
@@ -131,9 +131,10 @@ got = ["%.2f" % x for x in (s["jobs"]["content"]["next"], s["jobs"]["long"]["nex
 ok = got == ["1.00", "1.00", "0.04", "0.70", "0.42", "0.09"]
 sys.exit(0 if ok else 1)'
 
-# Every figure the lessons' prose and README's picture quote from the bundled
-# model, computed here from the dumps above and looked for in the text that
-# quotes it: a model trained again cannot leave a lesson saying old numbers.
+# Every figure the lessons' prose, README's picture and doc/files.md's example
+# files quote from the bundled model, computed here from the dumps above and
+# looked for in the text that quotes it: a model trained again cannot leave a
+# lesson saying old numbers.
 "$EXE" --load "$MODEL" --tokens "the cats by the cow copied the dogs and now" \
     --dump attention --format json >now.json
 "$EXE" --load "$MODEL" --tokens "the animal didn't cross the street because it was too" \
@@ -179,6 +180,8 @@ quotes = [
         k[1]["jobs"]["content"], k[1]["jobs"]["long"])),
     ("README.md", 'from the second "the", head 0 looks at "%s" and head 1 at "%s"' % (
         words[row(w3, 0, 4)], words[row(w3, 1, 4)])),
+    ("doc/files.md", 'From the second "the", one head looks at *%s* and the other at *%s*' % (
+        words[row(w3, 1, 4)], words[row(w3, 0, 4)])),
 ]
 bad = 0
 for path, want in quotes:

@@ -1,6 +1,7 @@
 /* option_tables.c - the tables scripts/gen-docs writes the docs and the
- * completions from, as JSON on standard output: the option table, and the
- * lists its values take (stages, views, themes, formats, tasks, corpora). */
+ * completions from, as JSON on standard output: the option table, the
+ * lists its values take (stages, views, themes, formats, tasks, corpora),
+ * and the rows of the lessons' scene-key table (lessons/README.md). */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "io/view_desc.h"
 #include "io/colorscale.h"
 #include "io/format.h"
+#include "lesson/lesson.h"
 
 static json_t *str_or_null(const char *s)
 {
@@ -53,6 +55,18 @@ static json_t *task_rows(json_t *names)
     return rows;
 }
 
+/* The scene keys' rows, as lessons/README.md gives them. */
+static json_t *scene_keys(void)
+{
+    json_t *rows = json_array();
+    for (int k = 0; k < SCENE_KEY_COUNT; k++) {
+        const struct lesson_scene_key_info *info = lesson_scene_key_info(k);
+        json_array_append_new(rows, json_pack("{s:s, s:s, s:s}", "name", info->name, "value",
+                                              info->value, "doc", info->doc));
+    }
+    return rows;
+}
+
 int main(void)
 {
     int n;
@@ -67,9 +81,11 @@ int main(void)
                       "brief", str_or_null(t[i].brief), "values", str_or_null(t[i].values)));
     for (int g = 0; g < CLI_GROUP_COUNT; g++)
         json_array_append_new(groups, json_string(cli_opt_group_heading(g)));
-    json_t *stages = json_array();
-    for (int s = 0; s < MHA_STAGE_COUNT; s++)
+    json_t *stages = json_array(), *titles = json_array();
+    for (int s = 0; s < MHA_STAGE_COUNT; s++) {
         json_array_append_new(stages, json_string(mha_stage_name((enum mha_stage)s)));
+        json_array_append_new(titles, json_string(mha_stage_info((enum mha_stage)s)->title));
+    }
     char views[256], themes[256], formats[256], tasks[512], corpora[256];
     mha_view_names(views, sizeof views, ", ");
     colorscale_theme_names(themes, sizeof themes, ", ");
@@ -77,11 +93,11 @@ int main(void)
     train_task_names(tasks, sizeof tasks);
     cli_text_corpus_names(corpora, sizeof corpora);
     json_t *task_names = split_list(tasks);
-    json_t *root =
-        json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:O, s:o, s:o}", "options", opts, "groups",
-                  groups, "stages", stages, "views", split_list(views), "themes",
-                  split_list(themes), "formats", split_list(formats), "tasks", task_names,
-                  "task_rows", task_rows(task_names), "corpora", split_list(corpora));
+    json_t *root = json_pack(
+        "{s:o, s:o, s:o, s:o, s:o, s:o, s:O, s:o, s:o, s:o, s:o}", "options", opts, "groups",
+        groups, "stages", stages, "views", split_list(views), "themes", split_list(themes),
+        "formats", split_list(formats), "tasks", task_names, "task_rows", task_rows(task_names),
+        "corpora", split_list(corpora), "scene_keys", scene_keys(), "stage_titles", titles);
     json_decref(task_names);
     char *text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
     json_decref(root);

@@ -101,8 +101,82 @@ START_TEST(layers_train_and_save)
     cli_expect_error((const char *[]){"--train", "first-prev", "--layers", "5", NULL},
                      "--layers: 5 is out of range; expected 1..4");
     cli_expect_error((const char *[]){"--layers", "2", NULL}, "--layers needs --train");
-    cli_expect_error((const char *[]){"--load", model, "--dump", "circuits", NULL},
-                     "circuits are read off one-layer models, and this one has 3 layers");
+    cli_expect_error((const char *[]){"--load", model, "--dump", "circuits", "--layer", "3", NULL},
+                     "--layer: layer 3: the model has layers 0 to 2");
+    /* --train TASK --layer L opens the training screen on layer L: one the
+     * model trains (each pane's with --compare layers=...), never with the
+     * summary; --generate and --export-torch run through every layer */
+    cli_expect_error(
+        (const char *[]){"--train", "first-prev", "--layers", "3", "--layer", "3", NULL},
+        "--layer 3: the model trained has layers 0 to 2;");
+    cli_expect_error((const char *[]){"--train", "first-prev", "--layer", "1", NULL},
+                     "--layer 1: the model trained has one layer, layer 0;");
+    cli_expect_error(
+        (const char *[]){"--train", "induction", "--compare", "layers=2,1", "--layer", "1", NULL},
+        "--layer 1: the pane of fewest layers trains one layer, layer 0;");
+    cli_expect_error((const char *[]){"--train", "first-prev", "--layers", "2", "--layer", "1",
+                                      "--dump", "summary", NULL},
+                     "--layer: with --train it opens the training screen on that layer");
+    cli_expect_error((const char *[]){"--load", model, "--generate", "1", "--layer", "1", NULL},
+                     "--layer cannot be combined with --generate");
+    cli_expect_error(
+        (const char *[]){"--load", model, "--export-torch", "m.py", "--layer", "1", NULL},
+        "--layer cannot be combined with --export-torch");
+    remove(model);
+    rmdir(dir);
+}
+END_TEST
+
+/* --dump circuits --layer L of a model of layers: layer L's direct path,
+ * the same circuits as a one-layer model made of the same embeddings,
+ * layer L's attention and the same read-outs (whose circuits are held to
+ * numpy by test_circuits); the JSON names the layer. */
+START_TEST(layers_circuits_per_layer)
+{
+    char dir[256];
+    test_tmp_template(dir, sizeof dir, "mha-layers-circuits");
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char model[512], one[512];
+    snprintf(model, sizeof model, "%s/l2.json", dir);
+    snprintf(one, sizeof one, "%s/one.json", dir);
+    struct cli_result r =
+        cli_run((const char *[]){"--train", "induction", "--layers", "2", "--steps", "60", "--dump",
+                                 "summary", "--save", model, NULL});
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    cli_result_free(&r);
+    for (int layer = 0; layer < 2; layer++) {
+        json_t *m = json_load_file(model, 0, NULL);
+        ck_assert_ptr_nonnull(m);
+        json_t *attn = json_array_get(json_object_get(m, "layers"), (size_t)layer);
+        const char *key;
+        json_t *value;
+        json_object_foreach(attn, key, value) json_object_set(m, key, value);
+        json_object_del(m, "layers");
+        ck_assert_int_eq(json_dump_file(m, one, 0), 0);
+        json_decref(m);
+        char l[8];
+        snprintf(l, sizeof l, "%d", layer);
+        struct cli_result a = cli_run((const char *[]){"--load", model, "--dump", "circuits",
+                                                       "--layer", l, "--format", "json", NULL});
+        struct cli_result b = cli_run(
+            (const char *[]){"--load", one, "--dump", "circuits", "--format", "json", NULL});
+        ck_assert_msg(a.status == 0 && b.status == 0, "%s%s", a.err, b.err);
+        json_t *ja = json_loads(a.out, 0, NULL), *jb = json_loads(b.out, 0, NULL);
+        ck_assert_ptr_nonnull(ja);
+        ck_assert_ptr_nonnull(jb);
+        json_t *ca = json_object_get(ja, "circuits"), *cb = json_object_get(jb, "circuits");
+        ck_assert_int_eq(json_integer_value(json_object_get(ca, "layer")), layer);
+        ck_assert_int_eq(json_integer_value(json_object_get(ca, "layers")), 2);
+        ck_assert_ptr_null(json_object_get(cb, "layers"));
+        ck_assert_msg(json_equal(json_object_get(ca, "heads"), json_object_get(cb, "heads")),
+                      "layer %d's circuits differ from the one-layer model's", layer);
+        ck_assert(json_equal(json_object_get(ca, "direct"), json_object_get(cb, "direct")));
+        json_decref(ja);
+        json_decref(jb);
+        cli_result_free(&a);
+        cli_result_free(&b);
+    }
+    remove(one);
     remove(model);
     rmdir(dir);
 }
@@ -172,7 +246,7 @@ END_TEST
 /* --dump STAGE --layer L of a model of layers: layer 0's input is the
  * embedding plus the positions read from the file; layer 1's is layer 0's
  * input plus its output (the residual stream); a layer the model does not
- * have, or --layer without --dump, is refused. */
+ * have, or --layer without a model file, is refused. */
 static json_t *dump_json(const char *model, const char *layer, const char *stage)
 {
     struct cli_result r = cli_run((const char *[]){"--load", model, "--layer", layer, "--dump",
@@ -227,7 +301,7 @@ START_TEST(layer_stages)
     json_decref(file);
     cli_expect_error((const char *[]){"--load", model, "--layer", "2", "--dump", "input", NULL},
                      "--layer: layer 2: the model has layers 0 to 1");
-    cli_expect_error((const char *[]){"--load", model, "--layer", "1", NULL},
+    cli_expect_error((const char *[]){"--layer", "1", "--dump", "input", NULL},
                      "--layer shows a layer of a model of layers");
 }
 END_TEST
@@ -661,6 +735,7 @@ static Suite *cli_train_suite(void)
     Suite *s = suite_create("cli_train");
     TCase *tc = tcase_create("train");
     tcase_add_test(tc, layers_train_and_save);
+    tcase_add_test(tc, layers_circuits_per_layer);
     tcase_add_test(tc, induction_two_layers);
     tcase_add_test(tc, layer_stages);
     tcase_add_loop_test(tc, grad_matches_torch, 0, (int)(sizeof grad_cases / sizeof grad_cases[0]));

@@ -167,7 +167,7 @@ ok = all(close(g["qk"], r["qk"]) and close(g["qk_position"], r["qk_position"])
 ok = ok and all(close(g["ov"], r["ov"]) for g, r in zip(got["direct"], ref["direct"]))
 sys.exit(0 if ok else 1)
 PY
-# each head's reading, as README.md quotes it for first-prev at its defaults
+# each head's reading, as doc/training.md quotes it for first-prev at its defaults
 "$EXE" --train first-prev --save fp.json --dump summary >/dev/null 2>&1
 check [ -s fp.json ] -- "--train first-prev --save fp.json saved nothing"
 "$EXE" --load fp.json --dump circuits >fp.txt 2>err.txt
@@ -175,6 +175,13 @@ check grep -qxF "  reading     by position it favours the first (7 of 7); raises
     "head 0's reading: $(grep reading fp.txt | head -1)"
 check grep -qxF "  reading     by position it favours 1 back (7 of 7); raises for prev the token it attends to (16 of 16)" fp.txt -- \
     "head 1's reading: $(grep reading fp.txt | tail -1)"
+# and doc/training.md quotes both readings (its lines folded)
+check python3 -c 'import sys
+t = " ".join(open(sys.argv[1], encoding="utf-8").read().split())
+sys.exit(0 if all(r in t for r in sys.argv[2:]) else 1)' "$HERE/../../doc/training.md" \
+    "by position it favours the first (7 of 7); raises for first the token it attends to (14 of 16)" \
+    "by position it favours 1 back (7 of 7); raises for prev the token it attends to (16 of 16)" -- \
+    "doc/training.md does not quote first-prev's two readings"
 "$EXE" --load fp.json --dump circuits --format json >fp.json.out 2>err.txt
 check [ "$(json fp.json.out 'all(h["reading"].startswith("by position it favours") and all("z" in l for l in h["looks"]) and all("z" in w for r in h["writes"][0]["raises"] for w in r["words"]) for h in d["circuits"]["heads"])')" = True ] -- \
     "--dump circuits JSON: no reading or z per head"

@@ -1,5 +1,6 @@
 #!/bin/bash
-# Every training figure README.md and the lessons quote is the program's
+# Every training figure README.md, doc/training.md and the lessons quote is
+# the program's
 # own: re-train a sample of the runs scripts/training-figures measured (every
 # 40th of the grid) and check they train to the committed data, that
 # doc/training-figures.md is what the data gives, and that every quoted
@@ -16,7 +17,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/doc"
 cp -r "$root/README.md" "$root/lessons" "$work/"
-cp "$root/doc/training-figures.json" "$root/doc/training-figures.md" "$work/doc/"
+cp "$root/doc/training-figures.json" "$root/doc/training-figures.md" "$root/doc/training.md" \
+    "$work/doc/"
 # README's "stops at step 550" (the two heads of seed 1) now says 505; the
 # first run of the grid (first-prev, d_model 6, 1 head, seed 1) 7 steps more
 python3 - "$work" <<'PY'

@@ -3,8 +3,8 @@
  * task's held-out set (different sequences, at most a fifth of the task's)
  * never drawn into a training batch, a task file's held-out rows (one in
  * five, at least one) never trained on, every task file that cannot be
- * split or has nothing to learn refused with its reason, and README.md and
- * the man page documenting every task-file field with an example that
+ * split or has nothing to learn refused with its reason, and doc/files.md
+ * and the man page documenting every task-file field with an example that
  * loads. */
 #include <check.h>
 #include <math.h>
@@ -377,25 +377,25 @@ static void example_loads(const char *json, const char *where)
 
 START_TEST(test_docs_every_field)
 {
-    char *readme = source_file("README.md"), *man = source_file("doc/mha-explorer.1");
-    char *rpart = between(readme, "### A class's own task file", "\n", "\n## ");
+    char *files = source_file("doc/files.md"), *man = source_file("doc/mha-explorer.1");
+    char *fpart = between(files, "## Task files", "\n", "\n## ");
     char *mpart = between(man, ".SH TASK FILES", "\n", "\n.SH ");
     for (const char *const *k = model_io_task_file_fields; *k; k++) {
         char row[64], entry[64];
         snprintf(row, sizeof row, "| `%s` |", *k);
         snprintf(entry, sizeof entry, "\n.B %s\n", *k);
-        ck_assert_msg(strstr(rpart, row), "README.md: task-file field %s has no row", *k);
+        ck_assert_msg(strstr(fpart, row), "doc/files.md: task-file field %s has no row", *k);
         ck_assert_msg(strstr(mpart, entry), "mha-explorer.1: task-file field %s has no entry", *k);
     }
-    char *json = between(rpart, "```json", "\n", "\n```");
-    example_loads(json, "README.md");
+    char *json = between(fpart, "```json", "\n", "\n```");
+    example_loads(json, "doc/files.md");
     free(json);
     json = between(mpart, ".nf", "\n", "\n.fi");
     example_loads(json, "mha-explorer.1");
     free(json);
-    free(rpart);
+    free(fpart);
     free(mpart);
-    free(readme);
+    free(files);
     free(man);
 }
 END_TEST

@@ -14,6 +14,7 @@
 
 #include "io/colorscale.h"
 #include "io/export.h"
+#include "io/format.h"
 #include "svg_fit.h"
 #include "lesson/lesson_html.h"
 
@@ -529,6 +530,44 @@ START_TEST(format_names_and_refusals)
 }
 END_TEST
 
+/* A trained model of layers shown at one of them: every format's heading
+ * (and json's config) names the layer, as the screen's status line says
+ * it; an example of one layer names none. */
+START_TEST(every_format_names_the_layer_of_a_model_of_layers)
+{
+    struct mha_error err;
+    struct mha_example *ex = example(0);
+    struct mha_trace *t = mha_run(ex, &err);
+    ck_assert_ptr_nonnull(t);
+    for (int layers = 0; layers <= 3; layers += 3) {
+        ex->layers = layers;
+        ex->layer = layers ? 1 : 0;
+        for (int f = 0; f < MHA_FORMAT_COUNT; f++) {
+            const int stages[] = {4, DUMP_ALL};
+            for (int k = 0; k < 2; k++) {
+                char *buf = NULL;
+                size_t len = 0;
+                FILE *out = open_memstream(&buf, &len);
+                ck_assert_int_eq(mha_format_write(out, ex, t, stages[k], f, &err), 0);
+                fclose(out);
+                const char *want =
+                    f == MHA_FORMAT_JSON ? "\"layers\":3,\"layer\":1}" : "layer 1 of 0–2";
+                if (layers)
+                    ck_assert_msg(strstr(buf, want), "%s at stage %d names no layer",
+                                  mha_format_get(f)->name, stages[k]);
+                else
+                    ck_assert_msg(!strstr(buf, "layer 1 of") && !strstr(buf, "\"layers\""),
+                                  "%s of a one-layer example names a layer",
+                                  mha_format_get(f)->name);
+                free(buf);
+            }
+        }
+    }
+    mha_trace_free(t);
+    mha_example_free(ex);
+}
+END_TEST
+
 START_TEST(xml_text_escapes_and_repairs)
 {
     char *buf = NULL, msg[200];
@@ -634,6 +673,7 @@ int main(void)
     tcase_set_timeout(fit, 120);
     tcase_add_test(fit, svg_text_fits_at_every_size);
     tcase_add_test(api, xml_text_escapes_and_repairs);
+    tcase_add_test(api, every_format_names_the_layer_of_a_model_of_layers);
     tcase_add_test(tcase(s, "colorscale"), colour_scales_match_the_screen_and_stay_legible);
     tcase_add_test(tcase(s, "lesson"), lesson_page_is_well_formed_with_text_screens_and_quizzes);
     SRunner *sr = srunner_create(s);

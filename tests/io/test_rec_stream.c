@@ -247,6 +247,28 @@ START_TEST(test_state_lines)
     rec_state_merge(&a, "lesson=../x.md"); /* a path is no lesson name */
     rec_state_merge(&a, "lesson=..");
     ck_assert_str_eq(a.lesson, "07-attention.md");
+    ck_assert_int_eq(a.layer, -1); /* an older build's line: no layer said */
+
+    /* the layer shown of a model of layers: written when it changes, read back */
+    {
+        char *lb = NULL;
+        size_t ll = 0;
+        FILE *lf = open_memstream(&lb, &ll);
+        struct rec_state l1 = a, l0 = a;
+        l1.layer = 1;
+        l0.layer = 0;
+        ck_assert(!rec_state_same(&l1, &l0));
+        ck_assert_int_eq(rec_state_write(lf, &a, &l1), 0);
+        ck_assert_int_eq(rec_state_write(lf, &l1, &l0), 0);
+        fclose(lf);
+        ck_assert_str_eq(lb, "# state layer=1\n# state layer=0\n");
+        struct rec_state r = a;
+        rec_state_merge(&r, "layer=1");
+        ck_assert_int_eq(r.layer, 1);
+        rec_state_merge(&r, "layer=-3 layer=y"); /* does not read: stays */
+        ck_assert_int_eq(r.layer, 1);
+        free(lb);
+    }
 
     /* written as what changed, read back into the same whole */
     char *buf = NULL;

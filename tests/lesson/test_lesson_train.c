@@ -1,6 +1,7 @@
-/* test_lesson_train.c - scenes that train: train:, compare: and steps: are
- * read into the scene and the lesson state (heads and seed in a train:
- * scene are the model's, not the example's; train: off ends it), and every
+/* test_lesson_train.c - scenes that train: train:, compare:, steps: and
+ * layers: are read into the scene and the lesson state (heads and seed in a
+ * train: scene are the model's, not the example's; the sizes a scene does
+ * not give are --train's for the task; train: off ends it), and every
  * mistake is reported at its line. */
 #include <check.h>
 #include <limits.h>
@@ -10,6 +11,7 @@
 
 #include "lesson/lesson.h"
 #include "lesson/lesson_state.h"
+#include "train/train.h"
 
 static struct lesson *parse(const char *text)
 {
@@ -78,7 +80,16 @@ START_TEST(train_scenes_set_up_the_model)
     ck_assert_int_eq(st.train_heads[0], 1);
     ck_assert_int_eq(st.train_heads[1], 2);
     ck_assert_uint_eq(st.train_seed, 1); /* each train: scene starts from the defaults */
-    ck_assert_int_eq(st.train_steps, 1500);
+    ck_assert_int_eq(st.train_steps, 0); /* the task's */
+    ck_assert_int_eq(st.train_layers, 1);
+    int d, vocab, context, steps;
+    float lr;
+    lesson_train_sizes(&st, train_task_find("prev"), &d, &vocab, &context, &steps, &lr);
+    ck_assert_int_eq(d, 8);
+    ck_assert_int_eq(vocab, 16);
+    ck_assert_int_eq(context, 8);
+    ck_assert_int_eq(steps, 1500);
+    ck_assert_float_eq(lr, 0.01f);
     lesson_state_at(l, 2, &st);
     ck_assert_ptr_null(st.train);
     ck_assert_int_eq(st.stage, 4);
@@ -100,7 +111,57 @@ static const struct {
     {"train: first-prev\nheads: 3\n", 5, "train: 3 heads do not divide d_model 8"},
     {"train: first-prev\ncompare: 1,3\n", 5, "train: 3 heads do not divide d_model 8"},
     {"train: first-prev\ncompare: 1,2\nheads: 2\n", 6, "heads: compare: gives the head counts"},
+    {"train: induction\nlayers: 5\n", 5, "layers: 5 is out of range"},
+    {"layers: 2\n", 4, "layers: goes with train: in the same scene"},
+    {"train: induction\ncompare: layers=1,5\n", 5, "or layer counts (1 to 4)"},
+    {"train: induction\ncompare: layers=\n", 5, "compare: expected"},
+    {"train: induction\ncompare: layers=1,2\nlayers: 2\n", 6,
+     "layers: compare: layers=... gives the layer counts"},
+    {"train: induction\nlayers: 2\nlayer: 2\n", 6, "layer: 2, but the model trained here has 2"},
+    {"train: induction\ncompare: layers=1,2\nlayer: 1\n", 6,
+     "layer: 1, but the models trained here have as few as 1 layer"},
+    {"layer: 0\n", 4, "layer: goes with a model of layers"},
+    {"train: induction\nlayer: 4\n", 5, "layer: 4 is out of range"},
 };
+
+/* layers: and compare: layers=...: the model's layers, at the task's own
+ * sizes (induction's are --train's: d_model 32, vocabulary 24, context 16,
+ * 3000 steps, lr 0.005) */
+static const char layered[] = "# Layers\n\n```mha\ntrain: induction\nlayers: 2\nseed: 5\n```\n"
+                              "\n---\n\n```mha\nlayer: 0\n```\n"
+                              "\n---\n\n```mha\ntrain: induction\ncompare: layers=1,2\n```\n";
+
+START_TEST(layers_scenes_set_up_the_model)
+{
+    struct lesson *l = parse(layered);
+    ck_assert_int_eq(l->n_diags, 0);
+    struct lesson_state st;
+    lesson_state_at(l, 0, &st);
+    ck_assert_int_eq(st.train_layers, 2);
+    ck_assert_int_eq(st.n_train_heads, 1);
+    ck_assert(!st.train_compare_layers);
+    int d, vocab, context, steps;
+    float lr;
+    lesson_train_sizes(&st, train_task_find("induction"), &d, &vocab, &context, &steps, &lr);
+    ck_assert_int_eq(d, 32);
+    ck_assert_int_eq(vocab, 24);
+    ck_assert_int_eq(context, 16);
+    ck_assert_int_eq(steps, 3000);
+    ck_assert_float_eq(lr, 0.005f);
+    ck_assert_int_eq(st.layer, -1); /* the last */
+    lesson_state_at(l, 1, &st);
+    ck_assert_int_eq(st.layer, 0);
+    ck_assert_int_eq(st.train_layers, 2);
+    lesson_state_at(l, 2, &st);
+    ck_assert_int_eq(st.layer, -1); /* a new training shows its last again */
+    ck_assert_int_eq(st.train_layers, 1);
+    ck_assert(st.train_compare_layers);
+    ck_assert_int_eq(st.n_train_heads, 2);
+    ck_assert_int_eq(st.train_heads[0], 1);
+    ck_assert_int_eq(st.train_heads[1], 2);
+    lesson_free(l);
+}
+END_TEST
 
 START_TEST(train_scene_errors_have_lines)
 {
@@ -118,6 +179,7 @@ int main(void)
     Suite *s = suite_create("lesson_train");
     TCase *tc = tcase_create("scenes");
     tcase_add_test(tc, train_scenes_set_up_the_model);
+    tcase_add_test(tc, layers_scenes_set_up_the_model);
     tcase_add_loop_test(tc, train_scene_errors_have_lines, 0, (int)(sizeof bad / sizeof bad[0]));
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);

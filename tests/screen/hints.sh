@@ -3,7 +3,8 @@
 # what the hint says, at 80x24: the matrices' marker (scroll, next matrix),
 # the lesson pane's marker and fold line (reads on, scroll back, shows them)
 # and the message line's hint, in a lesson, in a checkpoint with choices and
-# in one that takes a typed number, on a lesson's training screen and with
+# in one that takes a typed number, on a lesson's training screen (and the
+# training screen of a model of layers, whose hint names y) and with
 # the explain panel open.  A checkpoint that takes letters is never
 # given a letter to press.  q in a lesson leaves the lesson and asks nothing;
 # a second q quits.  A wrong first answer keeps a two-choice checkpoint open,
@@ -233,3 +234,25 @@ for i in 1 2 3 4 5 6; do
 done
 wait_for "step 2/5"
 quit_lesson
+T kill-server
+sleep 0.2
+
+# ---- the training screen of a model of layers: its hint names the key
+# that shows another layer, and that key shows it; a one-layer model's
+# hint names none
+start 80 24 -- --train induction --layers 2 --seed 3 --steps 3000
+wait_for "│ layer 1 of 0–1 │"
+wait_for "· y layer ·"
+named=$(named_before "layer")
+check "the hint names the key that shows another layer ($named)" test "$named" = "y"
+keys "$(tkey "$named")"
+wait_for "│ layer 0 of 0–1 │"
+keys q
+wait_exit 0
+T kill-server
+sleep 0.2
+start 80 24 -- --train induction --seed 3 --steps 3000
+wait_for "← → checkpoints"
+check "a model of one layer hints no layer key" bash -c "! tmux -L '$SOCK' capture-pane -p | grep -qF '· y layer'"
+keys q
+wait_exit 0

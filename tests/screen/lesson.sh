@@ -117,7 +117,7 @@ wait_bar "4 Attention"
 # answer and reaches none of the explorer's keys (L would open the list)
 keys L
 wait_for "Your answer: L"
-screen | grep -qF "Leave the lesson" && fail "L opened the lesson list at a checkpoint"
+screen | grep -qF "↑ ↓ choose · Enter opens" && fail "L opened the lesson list at a checkpoint"
 pass
 keys Enter
 wait_for '"L" is not a number'
@@ -126,8 +126,9 @@ type_text "3"
 keys Enter
 wait_for "✓ Right: 3."
 keys L
+wait_for "↑ ↓ choose · Enter opens"
+keys NPage # the last entry, below the lessons however many they are
 wait_for "Leave the lesson"
-keys NPage
 keys Enter
 wait_for "Left the lesson"
 keys q

@@ -50,8 +50,8 @@ wait_for "4 · Attention"
 keys :
 type_text "view "
 keys Tab
-wait_for "circuits  cost  heads  none  shapes"
-type_text "co"
+wait_for "circuits  composition  cost  heads  none  shapes"
+type_text "cos"
 keys Tab
 wait_for ":view cost"
 keys Escape

@@ -2,7 +2,9 @@
 # --compare layers=1,2 on the induction task: panes titled by their layers,
 # the two-layer pane learns the stretch (its accuracy passes 90 %) while the
 # one-layer pane stays under half; the stages of the two-layer pane are its
-# last layer's, and the status line says how many layers the model has.
+# last layer's, and the status line says which of its layers it shows; y
+# shows the layer below, on the stages and on the training screen, and y on
+# the one-layer pane says it has one.
 . "$(dirname "$0")/lib.sh"
 
 start 120 40 -- --train induction --compare layers=1,2 --steps 400 --seed 35
@@ -15,9 +17,26 @@ acc=($(screen | grep '^next' | grep -oE '[0-9]+\.[0-9]+%' | tr -d %))
 check "two panes' accuracies: ${acc[*]}" [ "${#acc[@]}" = 2 ]
 check "the one-layer pane stays under half (${acc[0]} %)" awk -v a="${acc[0]}" 'BEGIN { exit !(a < 50) }'
 check "the two-layer pane passes 90 % (${acc[1]} %)" awk -v a="${acc[1]}" 'BEGIN { exit !(a >= 90) }'
+keys :
+type_text "link"
+keys Enter
+wait_for "--train induction --compare layers=1,2 --heads 2 --d-model 32 --seed 35"
+keys Escape
+wait_gone "The command line that reopens this screen"
 keys Tab
 wait_for "▶ 2 layers"
 keys 4
-wait_for "induction, 2 layers, step"
+wait_for "layer 1 of 0–1"
+keys y
+wait_for "Layer 0 of 0–1: its heads read the embeddings"
+wait_for "│ layer 0 of 0–1 │"
+keys t
+wait_for "▶ 2 layers"
+keys y
+wait_for "│ layer 1 of 0–1 │"
+keys Tab
+wait_for "▶ 1 layer"
+keys y
+wait_for "This model has one layer"
 keys q
 wait_exit 0

@@ -1,6 +1,7 @@
 #!/bin/bash
 # The views beyond the stages: v cycles stage -> shapes -> cost -> heads ->
-# circuits -> stage (circuits on numbers that are no model says how to get one), :view opens one by name (heads shows each head's effective rank),
+# circuits -> composition -> stage (circuits and composition on numbers that
+# are no model say how to get one), :view opens one by name (heads shows each head's effective rank),
 # a stage key goes back, --view opens on one, and the heads view explains
 # itself instead of computing when d_model is too large.
 . "$(dirname "$0")/lib.sh"
@@ -22,6 +23,9 @@ wait_for "Effective rank of each head"
 keys v
 wait_for "Circuits view"
 wait_for "reads a trained model, and these numbers are not one"
+keys v
+wait_for "Composition view"
+wait_for "reads a trained model of two or more layers"
 keys v
 wait_for "0 · Input"
 wait_gone "Heads view"

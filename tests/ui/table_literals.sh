@@ -9,7 +9,7 @@
 root=${1:?usage: table_literals.sh SOURCE_ROOT}
 status=0
 for f in src/ui/views/ui_view.c src/io/export_table.c src/io/dump_json.c src/io/dump.c \
-    src/io/export_svg.c src/io/export_html.c src/ui/modes/ui_describe.c src/ui/state/ui_lesson.c \
+    src/io/export_svg.c src/io/export_html.c src/ui/panes/ui_describe.c src/ui/state/ui_lesson.c \
     src/ui/state/ui_link.c src/lesson/lesson_html.c; do
     if [ ! -f "$root/$f" ]; then
         echo "table_literals: $f is missing" >&2

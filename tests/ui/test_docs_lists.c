@@ -1,8 +1,9 @@
 /* test_docs_lists.c - README.md and the man page (doc/mha-explorer.1) are
- * written by hand, so they are held to the program's tables: every stage
+ * written by hand, so they are held to the program's tables (and README to
+ * its length, 300 lines at most, and its links): every stage
  * (src/engine/stages.c), view (src/engine/views.h), output format
  * (src/io/format.c), theme (src/io/colorscale.c) and ':' command
- * (src/ui/modes/ui_cmd.c) is named where the page lists them.  A row added
+ * (src/ui/commands/ui_cmd.c) is named where the page lists them.  A row added
  * to a table without a word in the docs fails here.  (lessons/README.md and
  * the scene keys: test_lesson_keys.c.)  So are the shell completion files
  * (scripts/completions).  The program's own words are
@@ -19,8 +20,8 @@
 #include "engine/views.h"
 #include "io/colorscale.h"
 #include "io/format.h"
-#include "ui/modes/ui_app.h"
-#include "ui/modes/ui_cmd.h"
+#include "ui/panes/ui_panes.h"
+#include "ui/commands/ui_cmd.h"
 #include "ui/state/ui_words.h"
 #include "hostile_run.h"
 #include "io/view_desc.h"
@@ -276,6 +277,59 @@ START_TEST(test_readme_lists_every_entry)
     free(teaching);
     free(explorer);
     free(readme);
+    /* doc/teaching.md, the whole of what README's Teaching gives in brief */
+    char *teach = source_file("doc/teaching.md");
+    for (int t = 0; t < COLORSCALE_THEME_COUNT; t++) {
+        const char *name = colorscale_theme_name((enum colorscale_theme)t);
+        ck_assert_msg(has_word(teach, name), "doc/teaching.md: theme %s is not listed", name);
+    }
+    free(teach);
+}
+END_TEST
+
+/* How many links of the Markdown file name (a path from the source root)
+ * are relative links; each must name a file that is there, read from the
+ * file's own folder. */
+static int links_resolve(const char *name)
+{
+    char *text = source_file(name);
+    const char *slash = strrchr(name, '/');
+    const int dir = slash ? (int)(slash - name + 1) : 0;
+    int links = 0;
+    for (const char *p = strstr(text, "]("); p; p = strstr(p + 1, "](")) {
+        const char *target = p + 2;
+        const size_t n = strcspn(target, ")# \n");
+        if (n == 0 || strncmp(target, "http", 4) == 0)
+            continue;
+        char path[PATH_MAX];
+        snprintf(path, sizeof path, "%s/%.*s%.*s", MHA_SOURCE_ROOT, dir, name, (int)n, target);
+        FILE *f = fopen(path, "r");
+        ck_assert_msg(f != NULL, "%s links to %.*s, which is not there", name, (int)n, target);
+        fclose(f);
+        links++;
+    }
+    free(text);
+    return links;
+}
+
+/* README.md is the front door: at most 300 lines, the rest in doc/, and
+ * every file it and the pages it sends the reader to link to is there. */
+#define README_MAX_LINES 300
+START_TEST(test_readme_is_short)
+{
+    char *readme = source_file("README.md");
+    int lines = 0;
+    for (const char *p = readme; *p; p++)
+        lines += *p == '\n';
+    ck_assert_msg(lines <= README_MAX_LINES,
+                  "README.md has %d lines, more than %d: move reference text to doc/", lines,
+                  README_MAX_LINES);
+    free(readme);
+    ck_assert_int_gt(links_resolve("README.md"), 0);
+    static const char *const pages[] = {"doc/training.md", "doc/teaching.md", "doc/files.md",
+                                        "doc/HACKING.md",  "bench/README.md", "lessons/README.md"};
+    for (size_t i = 0; i < sizeof pages / sizeof pages[0]; i++)
+        links_resolve(pages[i]);
 }
 END_TEST
 
@@ -348,6 +402,7 @@ static Suite *docs_suite(void)
     TCase *t = tcase_create("docs");
     tcase_add_test(t, test_man_page_lists_every_entry);
     tcase_add_test(t, test_readme_lists_every_entry);
+    tcase_add_test(t, test_readme_is_short);
     tcase_add_test(t, test_the_checks_find_a_missing_name);
     tcase_add_test(t, test_completion_lists_every_entry);
     tcase_add_test(t, test_words_expand);

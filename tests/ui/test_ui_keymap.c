@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ui/modes/ui_app.h"
+#include "ui/panes/ui_panes.h"
 #include "ui/modes/ui_keymaps.h"
 #include "ui/state/ui_words.h"
 #include "ui/state/ui_keys.h"
@@ -162,10 +162,11 @@ START_TEST(test_hint_lines)
                      "q, Esc or ? closes · ↑ ↓ scroll");
     ui_keymap_hint(&ui_keymap_menu, hint, sizeof hint);
     ck_assert_ptr_nonnull(strstr(hint, "r restarts it"));
-    /* the training screen's line: its hints in the table's order */
+    /* the training screen's line: its hints in the table's order (y's only
+     * for a model of layers, ui_train_keys_hint; tests/screen/hints.sh) */
     ck_assert_str_eq(ui_keymap_hint(&ui_keymap_train, hint, sizeof hint),
-                     "Space pause · n step · < > pace · ← → checkpoints · r reseed · + - heads · "
-                     "{range} stages");
+                     "Space pause · n step · < > pace · ← → checkpoints · y layer · r reseed · + - "
+                     "heads · {range} stages");
     ck_assert_int_eq(ui_keymap_action(&ui_keymap_menu, 'r', -1),
                      ui_keymap_find(&ui_keymap_menu, 'r')->action);
 }

@@ -14,7 +14,8 @@
 
 #include "mha_config.h"
 #include "ui/state/ui_lesson.h"
-#include "ui/modes/ui_cmd.h"
+#include "ui/panes/ui_lesson_menu.h"
+#include "ui/commands/ui_cmd.h"
 #include "ui/state/ui_state.h"
 #include "ui/views/ui_views.h"
 #include "ui/views/ui_views.h"

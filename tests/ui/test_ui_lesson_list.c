@@ -14,6 +14,7 @@
 #include "mha_config.h"
 #include "lesson/progress.h"
 #include "ui/state/ui_lesson.h"
+#include "ui/panes/ui_lesson_menu.h"
 #include "ui/state/ui_state.h"
 #include "test_tmp.h"
 

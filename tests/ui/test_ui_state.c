@@ -9,7 +9,7 @@
 
 #include "engine/explain.h"
 #include "ui/state/ui_keys.h"
-#include "ui/modes/ui_cmd.h"
+#include "ui/commands/ui_cmd.h"
 #include "ui/state/ui_state.h"
 #include "ui/views/ui_view.h"
 #include "ui/views/ui_views.h"

@@ -11,7 +11,7 @@
 
 #include "svg_fit.h"
 #include "train/trun.h"
-#include "ui/modes/ui_app.h"
+#include "ui/train/ui_train.h"
 #include "engine/views.h"
 #include "engine/views_drift.h"
 #include "train/train_text.h"

@@ -9,7 +9,11 @@ and the run driver on it (trun*, mha_train), which knows no lessons.
 
 src/ui's folders: a file includes headers of its own folder and of the
 folders below it, never above.  The order is the one src/ui/README.md names
-("state < draw < views < modes < app").  ui/draw draws from plain data: it
+("state < draw < views < modes < panes|train|follow|commands < app"):
+folders joined by | are siblings of one rank, which may include each
+other's headers (the panes show the training's state, the training screen
+holds the lesson pane) but never round a circle of modules.  A function
+declared in a folder's header is defined in that folder.  ui/draw draws from plain data: it
 includes no lesson or training header.  Also: no circle of includes between
 src/ui's modules (a.c and a.h are one module).
 
@@ -101,11 +105,12 @@ for dirpath, _, names in os.walk(src):
                                 f"which {lib} does not stand on")
 
 readme = open(os.path.join(ui, "README.md"), encoding="utf-8").read()
-m = re.search(r"`(\w+(?: < \w+)+)`", readme)
+m = re.search(r"`(\w+(?:\|\w+)*(?: < \w+(?:\|\w+)*)+)`", readme)
 if not m:
     sys.exit("src/ui/README.md: no layer order like `state < draw < ...` found")
+# a layer is one folder, or sibling folders of one rank ("panes|train")
 order = m.group(1).split(" < ")
-rank = {name: i for i, name in enumerate(order)}
+rank = {name: i for i, layer in enumerate(order) for name in layer.split("|")}
 
 # ---- src/ui's folders ----
 
@@ -162,9 +167,61 @@ for mod in sorted(graph):
     if mod not in state:
         visit(mod, [])
 
+
+# Where each function is declared and where it is defined: a function
+# declared in a header of one folder is defined in that folder, so a lower
+# folder never offers (and its files never call) what a higher one does.
+def top_level(text):
+    """text without comments, string literals and what is inside braces."""
+    text = re.sub(r"/\*.*?\*/|//[^\n]*", " ", text, flags=re.S)
+    text = re.sub(r'"(?:\\.|[^"\\\n])*"' + r"|'(?:\\.|[^'\\\n])*'", '""', text)
+    out, depth = [], 0
+    for ch in text:
+        if ch == "{":
+            depth += 1
+            if depth == 1:
+                out.append("{")
+        elif ch == "}":
+            depth -= 1
+        elif depth == 0:
+            out.append(ch)
+    return "".join(out)
+
+
+declared, defined = {}, {}
+n_functions = 0
+for dirpath, _, names in os.walk(ui):
+    for name in sorted(names):
+        if not name.endswith((".c", ".h")):
+            continue
+        rel = os.path.relpath(os.path.join(dirpath, name), ui).replace(os.sep, "/")
+        # ui.h and ui_driver.c, at src/ui's top, are the top layer's
+        folder = rel.split("/")[0] if "/" in rel else order[-1].split("|")[0]
+        text = top_level(open(os.path.join(dirpath, name), encoding="utf-8").read())
+        text = re.sub(r"^\s*#[^\n]*", "", text, flags=re.M)
+        for m in re.finditer(r"([^;{}]*?)\b(\w+)\s*\(([^;{}()]|\([^;{}()]*\))*\)\s*([;{])",
+                             text):
+            lead = m.group(1).strip()
+            if re.match(r"(static|typedef)\b", lead) or not lead:
+                continue
+            if m.group(4) == "{":
+                defined.setdefault(m.group(2), set()).add(folder)
+            elif name.endswith(".h"):
+                declared.setdefault(m.group(2), []).append((rel, folder))
+for fn, places in sorted(declared.items()):
+    folders = defined.get(fn)
+    if not folders:
+        continue  # not defined in src/ui (a curses function, or a library's)
+    n_functions += 1
+    for rel, folder in places:
+        if folder not in folders:
+            problems.append(f"src/ui/{rel}: declares {fn}, defined in "
+                            f"{' and '.join(sorted(folders))}/, not in {folder}/")
+
 for p in problems:
     print(p)
 print(f"ui_layers: {len(LIBRARIES)} libraries ({n_files} files, {n_links} links), "
       f"{len(order)} ui layers ({' < '.join(order)}), {len(graph)} modules, "
+      f"{n_functions} functions declared where they are defined, "
       f"{len(problems)} problems")
 sys.exit(1 if problems else 0)

@@ -13,8 +13,10 @@
 #include <time.h>
 
 #include "ui/app/ui_walk.h"
-#include "ui/modes/ui_app.h"
-#include "ui/modes/ui_popup.h"
+#include "ui/app/ui_top.h"
+#include "ui/train/ui_train.h"
+#include "ui/follow/ui_stream.h"
+#include "ui/panes/ui_popup.h"
 #include "ui/state/ui_play.h"
 #include "train/trun.h"
 #include "io/model_io.h"
@@ -304,6 +306,7 @@ int ui_run(struct mha_example *ex, const struct ui_options *opt)
     ui_lessons_done(&app->les);
     ui_state_done(&app->st);
     trun_free(app->train);
+    ui_train_corpus_free(app);
     free(app);
     model_io_keep(false);
     return status;

@@ -5,7 +5,10 @@
 #include <string.h>
 
 #include "engine/stages.h"
-#include "ui/modes/ui_app.h"
+#include "ui/app/ui_top.h"
+#include "ui/panes/ui_panes.h"
+#include "ui/train/ui_train.h"
+#include "ui/panes/ui_lesson_menu.h"
 #include "ui/draw/ui_bigtext.h"
 #include "ui/draw/ui_text.h"
 #include "ui/views/ui_views.h"

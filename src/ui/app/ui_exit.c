@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "ui/ui.h"
-#include "ui/modes/ui_app.h"
+#include "ui/app/ui_top.h"
 #include "ui_config.h"
 
 #if UI_HAVE_NC_FREE_TPARM

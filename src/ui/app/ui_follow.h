@@ -5,12 +5,16 @@
 
 #include <stdbool.h>
 
-#include "ui/modes/ui_app.h"
+#include "ui/app/ui_top.h"
+#include "ui/follow/ui_stream.h"
 
 /* The teacher's keys that came, applied while following (true when the
  * screen changed); a typed key, true when it was the follower's own (F,
  * the q that asks first). */
 bool ui_follow_tick(struct ui_app *app, double now);
 bool ui_follow_key(struct ui_app *app, int key, bool is_char, double now);
+/* The teacher's state (ui_teacher_state) applied, and the layout again
+ * when it was: where the teacher's screen was. */
+void ui_app_teacher_state(struct ui_app *app, const struct recording *rec, int *next, int played);
 
 #endif

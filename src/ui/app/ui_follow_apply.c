@@ -14,8 +14,9 @@
 
 #include "io/rec_stream.h"
 #include "ui/app/ui_modes.h"
+#include "ui/train/ui_train.h"
 #include "ui/modes/ui_keymaps.h"
-#include "train/trun_ring.h"
+#include "train/trun.h"
 
 /* The teacher's events at most applied between two looks at the keys:
  * a late joiner catches up in pieces the keyboard can interrupt. */
@@ -41,6 +42,12 @@ static void apply(struct ui_app *app, const struct rec_event *e)
     ui_app_play_event(app, e);
 }
 
+void ui_app_teacher_state(struct ui_app *app, const struct recording *rec, int *next, int played)
+{
+    if (ui_teacher_state(app, rec, next, played))
+        ui_app_reflow(app, app->rows, app->cols);
+}
+
 bool ui_follow_tick(struct ui_app *app, double now)
 {
     struct rec_follow *f = app->follow;
@@ -59,15 +66,15 @@ bool ui_follow_tick(struct ui_app *app, double now)
     app->follow_quiet = quiet;
     if (app->detached)
         return changed;
-    const int states_before = app->follow_state;
-    ui_teacher_state(app, &f->s.rec, &app->follow_state, app->follow_next); /* before a key */
+    const int states_before = app->follow_state, snaps_before = app->follow_snap;
+    ui_app_teacher_state(app, &f->s.rec, &app->follow_state, app->follow_next); /* before a key */
     for (int n = 0; app->follow_next < f->s.rec.n && n < CATCH_UP_EVENTS; n++) {
         apply(app, &f->s.rec.events[app->follow_next++]);
         /* then where the key took the teacher, whatever it did here */
-        ui_teacher_state(app, &f->s.rec, &app->follow_state, app->follow_next);
+        ui_app_teacher_state(app, &f->s.rec, &app->follow_state, app->follow_next);
         changed = true;
     }
-    changed = changed || app->follow_state != states_before;
+    changed = changed || app->follow_state != states_before || app->follow_snap != snaps_before;
     /* between the teacher's keys the training runs to the teacher's clock
      * (ui_train_session_ms gives it), with the loop's other timers */
     if ((int)f->state != was) {
@@ -86,6 +93,8 @@ static void detach(struct ui_app *app, double now)
 {
     app->detach_offset = app->follow->s.clock - (now - app->record_start);
     app->detached = true;
+    if (app->train) /* the student's run from here: the key that detached may step it */
+        app->train->watch = false;
     ui_viewer_own(app);
     ui_state_say(&app->st, false,
                  "Exploring on your own: the teacher's keys wait. F rejoins the teacher.");

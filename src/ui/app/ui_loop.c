@@ -4,6 +4,7 @@
  * fed in as if typed, Ctrl-C and Ctrl-\ as a flag, and resizes. */
 #include <curses.h>
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -11,7 +12,9 @@
 #include <string.h>
 
 #include "ui/app/ui_follow.h"
-#include "ui/modes/ui_app.h"
+#include "ui/app/ui_top.h"
+#include "ui/train/ui_train.h"
+#include "ui/follow/ui_stream.h"
 #include "ui/ui.h"
 #include "ui/state/ui_keys.h"
 #include "ui/state/ui_play.h"
@@ -137,13 +140,15 @@ static bool timers(struct ui_app *app, double now)
     struct ui_replay *r = &app->replay;
     int rk;
     if (r->active && r->next == 0 && app->replay_state == 0)
-        ui_teacher_state(app, r->rec, &app->replay_state, 0); /* where it started */
+        ui_app_teacher_state(app, r->rec, &app->replay_state, 0); /* where it started */
     while (ui_replay_due(r, now, &rk)) {
         ui_app_play_event(app, &r->rec->events[r->next - 1]);
-        ui_teacher_state(app, r->rec, &app->replay_state, r->next);
+        ui_app_teacher_state(app, r->rec, &app->replay_state, r->next);
         changed = true;
     }
     if (r->active && ui_replay_finished(r)) {
+        /* the run as the recording ended it */
+        ui_watch_apply(app, r->rec, &app->replay_snap, r->next, LONG_MAX);
         r->active = false;
         ui_viewer_own(app);
         ui_state_say(&app->st, false,
@@ -157,6 +162,12 @@ static bool timers(struct ui_app *app, double now)
     }
     if (!app->lay.too_small && !ui_autoplay_is_teachers(app) && ui_app_autoplay(app, now))
         changed = true;
+    /* the recorded run's snapshots due by now, between its keys */
+    if (r->active &&
+        ui_watch_apply(app, r->rec, &app->replay_snap, r->next, ui_train_session_ms(app, now))) {
+        ui_app_reflow(app, app->rows, app->cols);
+        changed = true;
+    }
     if (ui_train_timers(app, ui_train_session_ms(app, now), false)) {
         ui_app_reflow(app, app->rows, app->cols);
         changed = true;
@@ -278,7 +289,8 @@ int ui_app_interactive(struct ui_app *app)
     app->keys_waiting = keys_waiting;
     ui_app_reflow(app, LINES, COLS);
     ui_app_apply_focus(app);
-    ui_record_begin(app);
+    if (ui_record_begin(app))
+        ui_app_reflow(app, LINES, COLS); /* the message line may need more lines */
     const double start = ui_play_clock();
     app->record_start = start;
     app->record_mark = start;

@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#include "ui/modes/ui_app.h"
+#include "ui/app/ui_top.h"
 #include "ui/modes/ui_mode_panes.h"
 
 /* Every mode but the main screen, in the order they go on the stack when

@@ -4,7 +4,7 @@
 #ifndef UI_MODES_H
 #define UI_MODES_H
 
-#include "ui/modes/ui_app.h"
+#include "ui/app/ui_top.h"
 #include "ui/modes/ui_mode_panes.h"
 #include "ui/state/ui_mode.h"
 

@@ -4,7 +4,8 @@
  * text pane, the lesson's or the stage's, as J and K do, over it).  The modes over the
  * main screen take their own clicks (ui_mode.h). */
 #include "engine/stages.h"
-#include "ui/modes/ui_app.h"
+#include "ui/app/ui_top.h"
+#include "ui/panes/ui_panes.h"
 #include "ui/state/ui_mode.h"
 
 void ui_mouse_setup(struct ui_app *app)

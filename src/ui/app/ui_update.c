@@ -5,13 +5,17 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "ui/modes/ui_app.h"
+#include "ui/app/ui_top.h"
+#include "ui/panes/ui_panes.h"
+#include "ui/train/ui_train.h"
+#include "ui/commands/ui_cmd.h"
+#include "ui/panes/ui_lesson_menu.h"
 #include "io/export.h"
-#include "ui/modes/ui_find.h"
+#include "ui/commands/ui_find.h"
 #include "ui/state/ui_keys.h"
 #include "ui/state/ui_keymap.h"
 #include "ui/state/ui_mode.h"
-#include "ui/modes/ui_prompt.h"
+#include "ui/commands/ui_prompt.h"
 #include "ui/views/ui_views.h"
 #include "ui/app/ui_modes.h"
 #include "ui/modes/ui_keymaps.h"
@@ -229,6 +233,9 @@ static void apply(struct ui_app *app, enum ui_action act, int key)
     case UI_ACT_WRITE:
     case UI_ACT_UNWRITE:
         ui_state_write_word(st, act == UI_ACT_WRITE ? +1 : -1);
+        break;
+    case UI_ACT_LAYER:
+        ui_app_show_layer(app, -1);
         break;
     case UI_ACT_COMMAND:
         ui_prompt_open(app, ':');

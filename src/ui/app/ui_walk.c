@@ -12,7 +12,8 @@
 
 #include "ui/app/ui_walk.h"
 #include "ui/draw/ui_text.h"
-#include "ui/modes/ui_app.h"
+#include "ui/app/ui_top.h"
+#include "ui/train/ui_train.h"
 
 /* Screen line y from column x as text (UTF-8) into buf. */
 static void screen_from(int y, int x, int cols, char *buf, size_t n)

@@ -1,5 +1,5 @@
 /* ui_keys.c - the main screen's key table and its lookup (the help screen is written from it in
- * modes/ui_mode_help.c). */
+ * panes/ui_mode_help.c). */
 #include "ui/state/ui_keys.h"
 
 #include <curses.h> /* the key codes */
@@ -27,6 +27,7 @@ const struct ui_key_binding ui_key_table[] = {
     {{'>', '.'}, "> .", UI_KEYS_ANY, UI_ACT_TEMP_UP, "a language model: temperature up"},
     {{'w'}, "w", UI_KEYS_ANY, UI_ACT_WRITE, "a language model writes its next word"},
     {{'W'}, "W", UI_KEYS_ANY, UI_ACT_UNWRITE, "... takes the last word back"},
+    {{'y'}, "y", UI_KEYS_ANY, UI_ACT_LAYER, "a model of layers: the next layer's attention"},
     {{':'},
      ":",
      UI_KEYS_ANY,
@@ -51,7 +52,7 @@ const struct ui_key_binding ui_key_table[] = {
     {{KEY_DOWN, 'j'}, "↓ j", UI_KEYS_BROWSE, UI_ACT_DOWN, "scroll the visualisation"},
     {{KEY_PPAGE}, "PgUp", UI_KEYS_ANY, UI_ACT_PAGE_UP, "page up"},
     {{KEY_NPAGE, ' '}, "PgDn Space", UI_KEYS_ANY, UI_ACT_PAGE_DOWN, "page down"},
-    {{'v'}, "v", UI_KEYS_ANY, UI_ACT_VIEW_CYCLE, "next view: stage, {views|, }"},
+    {{'v'}, "v", UI_KEYS_ANY, UI_ACT_VIEW_CYCLE, "next view: {views|, }"},
     {{'L'}, "L", UI_KEYS_ANY, UI_ACT_LESSONS, "the lessons: pick one, see your progress"},
     {{'P'}, "P", UI_KEYS_TEACH, UI_ACT_PRESENT, "presenter mode: big title, roomy numbers"},
     {{'a'}, "a", UI_KEYS_TEACH, UI_ACT_AUTOPLAY, "autoplay on / off; any other key pauses it"},

@@ -33,6 +33,7 @@ enum ui_action {
     UI_ACT_TEMP_UP,
     UI_ACT_WRITE, /* w W a language model writes a word, or takes it back */
     UI_ACT_UNWRITE,
+    UI_ACT_LAYER, /* y a model of layers: the next layer */
     UI_ACT_COMMAND,
     UI_ACT_FOCUS_NEXT,
     UI_ACT_FOCUS_PREV,

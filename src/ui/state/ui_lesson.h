@@ -5,8 +5,8 @@
  * A step's scene is applied by replaying the scenes of steps 0..k
  * (lesson_state_at), building that example and handing it to the state, so
  * whatever the reader changed in between, a step always looks the same.
- * No curses here (the pane and the list are drawn in ui_lesson_pane.c and
- * ui_lesson_menu.c), so all of it can be tested without a terminal. */
+ * No curses here (the pane and the list are in panes/ui_lesson_pane.c and
+ * panes/ui_lesson_menu.h), so all of it can be tested without a terminal. */
 #ifndef UI_LESSON_H
 #define UI_LESSON_H
 
@@ -104,22 +104,6 @@ bool ui_lesson_quiz_after_key(struct ui_lessons *ls, struct ui_state *st, int ke
  * answer and its explanation, nothing recorded.  True when there was a
  * checkpoint asking. */
 bool ui_lesson_reveal(struct ui_lessons *ls, struct ui_state *st);
-
-/* The lesson list: read the lessons (once), show it, handle its keys. */
-void ui_lesson_menu_open(struct ui_lessons *ls, struct ui_state *st);
-void ui_lesson_menu_key(struct ui_lessons *ls, struct ui_state *st, int key, bool is_char);
-/* Rows the list has (lessons, and "leave the lesson" while one is open). */
-int ui_lesson_menu_rows(const struct ui_lessons *ls);
-/* The row the list opens on: the first lesson not read to the end. */
-int ui_lesson_menu_next(const struct ui_lessons *ls);
-
-/* In the list: r restarts the selected lesson (its progress forgotten, step
- * 1), R twice forgets every lesson's progress. */
-
-/* Progress marks of entry e: steps seen "0/7" .. "7/7 ✓"; and the
- * checkpoints right at the first try, "2/3" (under "first try"), or "". */
-void ui_lesson_entry_marks(const struct ui_lessons *ls, const struct ui_lesson_entry *e, char *seen,
-                           int seen_n, char *quiz, int quiz_n);
 
 /* The cell a lesson focus points at on stage, as the trace knows it. */
 struct mha_cell ui_lesson_focus_cell(const struct lesson_focus *f, int stage,

@@ -15,13 +15,14 @@
  * scene) needs to know nothing about the stack.
  *
  * To add a mode (a training screen, say):
- *   1. write src/ui/modes/ui_mode_<name>.c with a `const struct ui_mode
+ *   1. write src/ui/panes/ui_mode_<name>.c (or in the folder of what it
+ *      holds, as train/ui_mode_train.c) with a `const struct ui_mode
  *      ui_mode_<name>` whose open(), key() and draw() read and change the
  *      app (keep its state in struct ui_app or a struct of its own there);
  *   2. give it a key table (ui_keymap.h: keys, action, help words, hint)
  *      that its key() looks keys up in and switches on, declare the table
  *      in modes/ui_keymaps.h and add it to ui_keymaps[] in
- *      modes/ui_mode_help.c: the help screen shows it from there;
+ *      panes/ui_mode_help.c: the help screen shows it from there;
  *   3. declare the mode in modes/ui_mode_panes.h, add it to
  *      ui_mode_registry[] in app/ui_modes.c, and the file to ui_src in
  *      src/ui/meson.build.

@@ -127,6 +127,8 @@ static int replace_in_place(struct ui_state *st, const struct mha_example *nex)
     ex->seed = nex->seed;
     ex->has_next_word = nex->has_next_word;
     ex->next_word = nex->next_word;
+    ex->layers = nex->layers;
+    ex->layer = nex->layer;
     struct mha_error err;
     mha_error_clear(&err);
     return mha_forward(ex, st->tr, &err);
@@ -154,6 +156,7 @@ static int replace(struct ui_state *st, struct mha_example *nex, bool generated)
     mha_error_clear(&err);
     st->baseline = NULL; /* a new example is no model in training, unless the training says so */
     st->model = NULL;
+    st->layer_measures = NULL;
     st->titled_heads = 0;
     st->trained[0] = '\0';
     if (st->ex && st->tr && same_sizes(st->ex, nex)) {
@@ -400,8 +403,10 @@ static int run_model(struct ui_state *st, const char *words)
 {
     struct mha_error err;
     mha_error_clear(&err);
+    /* a model of layers stays on the layer shown */
+    const int layer = st->ex->layers > 1 ? st->ex->layer : -1;
     struct mha_example *ex =
-        model_io_example(st->load_path, words, st->temperature, ":tokens", &err);
+        model_io_example_layer(st->load_path, words, st->temperature, ":tokens", layer, &err);
     if (!ex) {
         char buf[UI_MSG_MAX];
         ui_state_say(st, true, "%s", mha_error_format(&err, buf, sizeof buf));
@@ -423,6 +428,54 @@ static int model_tokens(struct ui_state *st, const char *text)
     else
         ui_state_say(st, false, "%d tokens through the model.", st->ex->lq);
     return 0;
+}
+
+int ui_state_show_layer(struct ui_state *st, int layer)
+{
+    const int n = st->ex->layers;
+    if (!st->load_model || n < 2) {
+        ui_state_say(st, true,
+                     "This model has one layer: a model of layers (--train TASK --layers 2) "
+                     "shows each of them.");
+        return -1;
+    }
+    if (layer < 0 || layer >= n) {
+        ui_state_say(st, true, "Layer %d: this model has layers 0 to %d.", layer, n - 1);
+        return -1;
+    }
+    char words[4096];
+    size_t used = 0;
+    words[0] = '\0';
+    for (int i = 0; i < st->ex->lq && used < sizeof words; i++)
+        used += (size_t)snprintf(words + used, sizeof words - used, "%s%s", i ? " " : "",
+                                 st->ex->tokens[i]);
+    struct mha_error err;
+    mha_error_clear(&err);
+    struct mha_example *ex =
+        model_io_example_layer(st->load_path, words, st->temperature, ":layer", layer, &err);
+    if (!ex) {
+        char buf[UI_MSG_MAX];
+        ui_state_say(st, true, "%s", mha_error_format(&err, buf, sizeof buf));
+        return -1;
+    }
+    if (replace(st, ex, false))
+        return -1;
+    ui_state_say_layer(st);
+    return 0;
+}
+
+void ui_state_say_layer(struct ui_state *st)
+{
+    const int l = st->ex->layer;
+    if (l == 0)
+        ui_state_say(st, false,
+                     "Layer 0 of 0–%d: its heads read the embeddings and positions of the words.",
+                     st->ex->layers - 1);
+    else
+        ui_state_say(st, false,
+                     "Layer %d of 0–%d: its input is the embeddings and positions plus what "
+                     "every head of the layer%s below wrote.",
+                     l, st->ex->layers - 1, l == 1 ? "" : "s");
 }
 
 /* The temperatures < and > step through. */

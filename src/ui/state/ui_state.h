@@ -34,6 +34,7 @@ const char *ui_view_mode_name(enum mha_view v);
 
 struct view_desc;
 struct train_model;
+struct train_layer_measures;
 
 struct ui_state {
     struct mha_example *ex; /* owned */
@@ -44,6 +45,9 @@ struct ui_state {
      * view compares the two) and what was trained; NULL / "" for any other example */
     const struct mha_example *baseline;
     const struct train_model *model; /* that model (the circuits view reads it) */
+    /* a model of layers: every layer's heads measured and knocked out at its
+     * last evaluation (the composition view reads it), NULL when not */
+    const struct train_layer_measures *layer_measures;
     /* what its heads were measured to do, as the training screen titles them */
     char head_titles[VIEW_TITLED_HEADS][VIEW_HEAD_TITLE];
     int titled_heads;
@@ -130,6 +134,13 @@ int ui_state_step_temperature(struct ui_state *st, int dir);
  * the last word taken back (W, dir -1).  -1 with a message when the example
  * is no language model, the context is full or one word is left. */
 int ui_state_write_word(struct ui_state *st, int dir);
+/* A loaded model of layers shown at layer (0-based): the same words
+ * through it, that layer's attention on screen.  -1 with a message when
+ * the model has one layer, is no model or has no such layer. */
+int ui_state_show_layer(struct ui_state *st, int layer);
+/* The message line says which layer of a model of layers is shown and
+ * what its heads read. */
+void ui_state_say_layer(struct ui_state *st);
 int ui_state_load(struct ui_state *st, const char *path);
 /* Take ownership of ex and show it (a lesson's scene).  source: for the
  * status line ("" for a generated example).  On failure ex is freed. */

@@ -19,6 +19,7 @@ struct view_inputs ui_view_inputs(const struct ui_state *st)
         .model_path = st->generated ? NULL : st->load_path, /* drawn numbers are no model */
         .head_titles = (const char(*)[VIEW_HEAD_TITLE])st->head_titles,
         .titled_heads = st->titled_heads,
+        .layer_measures = st->layer_measures,
     };
 }
 

@@ -1,0 +1,139 @@
+/* ui_examples.c - :load by name or path, :examples, and ~ in file names. */
+#include "ui/commands/ui_examples.h"
+
+#include <dirent.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "io/paths.h"
+#include "ui/modes/ui_app.h"
+#include "ui/follow/ui_stream.h"
+#include "ui/commands/ui_cmd.h"
+
+static int cmp_name(const void *a, const void *b)
+{
+    return strcmp((const char *)a, (const char *)b);
+}
+
+int ui_examples_list(const char *assets_dir, char names[][UI_EXAMPLE_NAME_MAX], int max)
+{
+    char dir[PATH_MAX];
+    if (!assets_dir || snprintf(dir, sizeof dir, "%s/examples", assets_dir) >= (int)sizeof dir)
+        return 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    int n = 0;
+    const struct dirent *e;
+    while ((e = readdir(d)) != NULL && n < max) {
+        const size_t len = strlen(e->d_name);
+        if (e->d_name[0] == '.' || len <= 5 || len - 5 >= UI_EXAMPLE_NAME_MAX ||
+            strcmp(e->d_name + len - 5, ".json") != 0)
+            continue;
+        snprintf(names[n], UI_EXAMPLE_NAME_MAX, "%.*s", (int)(len - 5), e->d_name);
+        n++;
+    }
+    closedir(d);
+    qsort(names, (size_t)n, sizeof names[0], cmp_name);
+    return n;
+}
+
+int ui_path_expand(const char *path, char *out, size_t n)
+{
+    if (path[0] == '~' && (path[1] == '/' || path[1] == '\0')) {
+        const char *home = getenv("HOME");
+        if (!home || !*home)
+            return -1;
+        return snprintf(out, n, "%s%s", home, path + 1) < (int)n ? 0 : -1;
+    }
+    return snprintf(out, n, "%s", path) < (int)n ? 0 : -1;
+}
+
+static bool is_file(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+int ui_example_resolve(const char *assets_dir, const char *arg, char *out, size_t n)
+{
+    if (ui_path_expand(arg, out, n) == 0 && is_file(out))
+        return 0;
+    if (!assets_dir || strchr(arg, '/'))
+        return -1;
+    const size_t len = strlen(arg);
+    const bool has_ext = len > 5 && strcmp(arg + len - 5, ".json") == 0;
+    if (snprintf(out, n, "%s/examples/%s%s", assets_dir, arg, has_ext ? "" : ".json") >= (int)n)
+        return -1;
+    return is_file(out) ? 0 : -1;
+}
+
+static const char *assets_of(const struct ui_app *app)
+{
+    return app ? app->les.assets_dir : mha_data_path("assets");
+}
+
+/* "cat-sat, translate" */
+static void name_list(const char *assets_dir, char *buf, size_t n)
+{
+    char names[32][UI_EXAMPLE_NAME_MAX];
+    const int count = ui_examples_list(assets_dir, names, 32);
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < count && used + UI_EXAMPLE_NAME_MAX + 3 < n; i++)
+        used += (size_t)snprintf(buf + used, n - used, "%s%s", i ? ", " : "", names[i]);
+}
+
+int ui_cmd_load(struct ui_state *st, struct ui_app *app, const char *arg)
+{
+    if (!*arg) {
+        ui_state_say(st, true,
+                     ":load needs an example's name or a file, as in :load cat-sat or :load "
+                     "~/example.json (:examples lists the names).");
+        return -1;
+    }
+    char path[PATH_MAX];
+    if (app && app->streamed) { /* a bundled example by name, never a path */
+        const size_t len = strlen(arg);
+        const bool has_ext = len > 5 && strcmp(arg + len - 5, ".json") == 0;
+        char did[PATH_MAX + 32];
+        snprintf(did, sizeof did, "loaded the file %s", arg);
+        const char *assets = assets_of(app);
+        if (strchr(arg, '/') || arg[0] == '~' || arg[0] == '.' || !assets ||
+            snprintf(path, sizeof path, "%s/examples/%s%s", assets, arg, has_ext ? "" : ".json") >=
+                (int)sizeof path ||
+            access(path, R_OK) != 0) {
+            ui_stream_refuses(app, did);
+            return 0;
+        }
+        return ui_state_load(st, path);
+    }
+    if (ui_example_resolve(assets_of(app), arg, path, sizeof path) != 0) {
+        char list[512];
+        name_list(assets_of(app), list, sizeof list);
+        if (ui_path_expand(arg, path, sizeof path) == 0 && strchr(arg, '/'))
+            return ui_state_load(st, path); /* the reader's message names what is wrong */
+        ui_state_say(st, true, ":load %s: no such file and no bundled example of that name%s%s.",
+                     arg, list[0] ? "; the examples are " : "", list);
+        return -1;
+    }
+    return ui_state_load(st, path);
+}
+
+int ui_cmd_examples(struct ui_state *st, struct ui_app *app, const char *arg)
+{
+    (void)arg;
+    char list[512];
+    name_list(assets_of(app), list, sizeof list);
+    if (!list[0]) {
+        ui_state_say(st, true, "No bundled examples found in %s/examples.",
+                     assets_of(app) ? assets_of(app) : "assets");
+        return -1;
+    }
+    ui_state_say(st, false, "The bundled examples: %s. :load NAME opens one.", list);
+    return 0;
+}

@@ -1,0 +1,97 @@
+/* ui_stream.h - the explorer's keys as a stream: a recording written
+ * (--record, ui_record.c), a teacher's recording followed as it grows
+ * (--follow) or a recording replayed (--replay), ui_follow.c.  The loop
+ * that applies the teacher's keys is above, in app/ui_follow.h. */
+#ifndef UI_STREAM_H
+#define UI_STREAM_H
+
+#include <curses.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+struct recording;
+struct rec_state;
+
+struct ui_app;
+struct ui_state;
+
+/* Once the terminal is up (ui_record.c): a recording's first lines (the
+ * options, the lesson's step, the terminal's size), and a replay's note
+ * when its terminal differs or its last line was cut short: true when it
+ * said one (the message line may need more lines). */
+bool ui_record_begin(struct ui_app *app);
+
+/* A recording that could not be written: a key, its failure said and
+ * marked for good in the status line (after what buf holds). */
+void ui_record_write(struct ui_app *app, double t, int code);
+
+/* A mouse event to the recording (a click or the wheel; others are not
+ * written), with where it happened. */
+void ui_record_mouse(struct ui_app *app, double t, const MEVENT *ev);
+
+/* Following (ui_follow.c; the teacher's keys are applied in app/ui_follow.h):
+ * the status words. */
+void ui_follow_status(const struct ui_app *app, double now, char *buf, size_t n);
+
+/* The teacher's clock in seconds (following), or the follower's own
+ * clock carried on from it (exploring). */
+double ui_follow_clock(const struct ui_app *app, double now);
+
+/* A key of the stream (--follow or --replay) never writes or reads a file,
+ * sets the clipboard or loads a path on the student's machine: true when
+ * the key being applied is one (app->streamed), after saying what the
+ * teacher did ("exported the stage (e)") and that the student's own key
+ * does it; false for the student's own keys. */
+bool ui_stream_refuses(struct ui_app *app, const char *did);
+
+/* A follower who detaches, or a replay that stopped or finished: the
+ * student's own progress is read now and kept from here on. */
+void ui_viewer_own(struct ui_app *app);
+
+/* The teacher's state after `played` events of rec (rec_state.h), from
+ * *next on: the last one reached is applied (lesson and step by index,
+ * stage, view, presenter, autoplay, the example's settings), so the screen
+ * is where the teacher's was whatever the keys did here.  True when it
+ * applied one (the caller lays the screen out again). */
+bool ui_teacher_state(struct ui_app *app, const struct recording *rec, int *next, int played);
+
+/* The state of the screen as a state line carries it, and the line for
+ * what changed since the last one, to the recording (ui_record.c). */
+void ui_record_state(struct ui_app *app);
+
+/* A follower or a replay of a recording with state lines: autoplay's moves
+ * come as the teacher's state, not from a timer of its own. */
+bool ui_autoplay_is_teachers(const struct ui_app *app);
+
+/* The recording's "# at" lines, every REC_MARK_EVERY seconds without a
+ * line, and its "# end" when the explorer closes (ui_record.c). */
+void ui_record_tick(struct ui_app *app, double now);
+void ui_record_end(struct ui_app *app);
+
+/* The mouse event a recording's REC_KEY_CLICK / _WHEEL_UP / _WHEEL_DOWN at
+ * (y, x) stands for. */
+MEVENT ui_record_mouse_event(int key, int y, int x);
+void ui_record_status(const struct ui_app *app, char *buf, size_t n);
+
+/* The teacher's training run in snapshots (ui_watch.c).  Recording: the
+ * run's new steps, evaluations and model (at most every REC_SNAP_EVERY
+ * seconds, and at once when it pauses or stops), the checkpoint scrubbed
+ * to, before the state line that names them. */
+int ui_record_snaps(struct ui_app *app); /* 0, or -1 on a write error (errno) */
+/* The run on screen is the teacher's, watched (a follower who has not
+ * detached, a replay, of a recording with snapshots). */
+bool ui_train_watching(const struct ui_app *app);
+/* The snapshots of rec after the events played so far and at or before
+ * ms on the session clock, from *next on, into the screen's run (the
+ * model from the last of each pane only: the stale ones are skipped).
+ * True when anything changed. */
+bool ui_watch_apply(struct ui_app *app, const struct recording *rec, int *next, int played,
+                    long ms);
+/* The training run's part of the teacher's state (a follower, a replay):
+ * its pause and the checkpoint shown. */
+void ui_watch_state(struct ui_app *app, const struct rec_state *s);
+
+/* :class - the students' command for this session (ui_follow.c). */
+int ui_cmd_class(struct ui_state *st, struct ui_app *app, const char *arg);
+
+#endif

@@ -1,0 +1,282 @@
+/* ui_bar.c - the three one-line bars: the pipeline bar at the top, the
+ * status line at the bottom, and the message / command line above it. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "engine/stages.h"
+#include "ui/modes/ui_app.h"
+#include "ui/panes/ui_panes.h"
+#include "ui/train/ui_train.h"
+#include "ui/follow/ui_stream.h"
+#include "ui/draw/ui_text.h"
+#include "ui/modes/ui_keymaps.h"
+#include "ui/state/ui_keymap.h"
+#include "ui/views/ui_views.h"
+
+void ui_bar_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme *th, int width)
+{
+    struct ui_bar_slot slots[MHA_STAGE_COUNT];
+    const char *full[MHA_STAGE_COUNT], *brief[MHA_STAGE_COUNT];
+    for (int s = 0; s < MHA_STAGE_COUNT; s++) {
+        full[s] = mha_stage_info((enum mha_stage)s)->title;
+        brief[s] = mha_stage_info((enum mha_stage)s)->short_title;
+    }
+    const int bar = ui_role_attr(th, UI_ROLE_BAR);
+    ui_fill(win, 0, 0, width, bar);
+    int used = ui_bar_fit(width, full, brief, st->stage, slots);
+    for (int s = 0; s < MHA_STAGE_COUNT; s++) {
+        char text[32];
+        if (slots[s].digit_only)
+            snprintf(text, sizeof text, " %d ", s);
+        else
+            snprintf(text, sizeof text, " %d %s ", s, slots[s].full_name ? full[s] : brief[s]);
+        if (slots[s].x >= width)
+            break;
+        const bool cur = s == st->stage && st->view == MHA_VIEW_NONE;
+        const int attr = cur ? ui_role_attr(th, UI_ROLE_BAR_CURRENT) : bar;
+        ui_put(win, 0, slots[s].x, text, width - slots[s].x, attr, th->utf8);
+        if (s < MHA_STAGE_COUNT - 1 && slots[s].x + slots[s].w < width)
+            ui_put(win, 0, slots[s].x + slots[s].w, "›", 1, ui_role_attr(th, UI_ROLE_BAR_ARROW),
+                   th->utf8);
+    }
+    /* the view beyond the stages, or the program's name, at the right */
+    char name[48];
+    if (st->view != MHA_VIEW_NONE)
+        snprintf(name, sizeof name, " %s view ", ui_view_mode_name(st->view));
+    else
+        snprintf(name, sizeof name, " mha-explorer ");
+    const int nw = (int)strlen(name);
+    if (used + nw + 2 <= width)
+        ui_put(
+            win, 0, width - nw, name, nw,
+            ui_role_attr(th, st->view != MHA_VIEW_NONE ? UI_ROLE_BAR_CURRENT : UI_ROLE_BAR_ARROW),
+            th->utf8);
+    wnoutrefresh(win);
+}
+
+/* The sizes line of a view ("batch B = 2, seq L = 10, d_model d = 512, ...")
+ * as status parts, one per comma-separated piece (at most 8). */
+static void status_view_parts(const char *line, char part[8][96], int *n)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", line);
+    for (char *save = NULL, *p = strtok_r(buf, ",:", &save); p && *n < 8;
+         p = strtok_r(NULL, ",:", &save)) {
+        while (*p == ' ')
+            p++;
+        if (*p)
+            snprintf(part[(*n)++], 96, "%.95s", p);
+    }
+}
+
+void ui_status_draw(WINDOW *win, const struct ui_app *app, int width)
+{
+    const struct ui_state *st = &app->st;
+    const struct ui_theme *th = &app->th;
+    const struct mha_example *ex = st->ex;
+    const int base = ui_role_attr(th, UI_ROLE_STATUS), key = ui_role_attr(th, UI_ROLE_STATUS_KEY);
+    ui_fill(win, 0, 0, width, base);
+    char part[8][96];
+    int n = 0;
+    const struct view_kind *view = view_kind(st->view);
+    const bool sized_view =
+        view && view->own_sizes && st->vd && st->vd->line[0] && !st->vd->error[0];
+    if (sized_view) {
+        /* the shapes and cost views have sizes of their own (a batch, a
+         * sequence length, a published model): say those, not the example's */
+        status_view_parts(st->vd->line, part, &n);
+    } else if (ex->cross)
+        snprintf(part[n++], sizeof part[0], "%d queries, %d keys", ex->lq, ex->lk);
+    else
+        snprintf(part[n++], sizeof part[0], "%d tokens", ex->lq);
+    if (!sized_view) {
+        snprintf(part[n++], sizeof part[0], "d_model %d", ex->d_model);
+        snprintf(part[n++], sizeof part[0], "heads %d", ex->heads);
+        if (ex->layers > 1) /* counted from 0, as --layer and the summary count them */
+            snprintf(part[n++], sizeof part[0], "layer %d of 0–%d", ex->layer, ex->layers - 1);
+        snprintf(part[n++], sizeof part[0], "d_k %d", st->tr->d_k);
+        snprintf(part[n++], sizeof part[0], "mask %s",
+                 ex->causal ? (ex->has_mask ? "causal+file" : "causal")
+                            : (ex->has_mask ? "file" : "off"));
+        if (ex->scaled)
+            snprintf(part[n++], sizeof part[0], "scaling ÷√%d", st->tr->d_k);
+        else
+            snprintf(part[n++], sizeof part[0], "scaling off");
+        if (st->generated)
+            snprintf(part[n++], sizeof part[0], "seed %u", (unsigned)ex->seed);
+        if (st->source[0])
+            snprintf(part[n++], sizeof part[0], "%.60s", st->source);
+    }
+
+    char play[64], help[96];
+    ui_play_status(app, play, sizeof play);
+    snprintf(help, sizeof help, " ? help ");
+    const int play_w = play[0] ? ui_text_width(play, th->utf8) + 2 : 0;
+    const int help_w = (int)strlen(help) + play_w;
+    int x = 1;
+    for (int i = 0; i < n; i++) {
+        const char *sep = i ? " │ " : "";
+        int need = ui_text_width(sep, th->utf8) + ui_text_width(part[i], th->utf8);
+        /* the first six parts are always wanted; the rest only if they fit */
+        if (x + need > width - help_w - 1 && i >= 6)
+            break;
+        x += ui_put(win, 0, x, sep, width - help_w - x, base, th->utf8);
+        x += ui_put(win, 0, x, part[i], width - help_w - x, base, th->utf8);
+    }
+    if (play_w) {
+        char chip[80];
+        snprintf(chip, sizeof chip, " %s ", play);
+        ui_put(win, 0, width - help_w, chip, play_w, ui_role_attr(th, UI_ROLE_PLAYING), th->utf8);
+    }
+    ui_put(win, 0, width - help_w + play_w, help, help_w - play_w, key, th->utf8);
+    wnoutrefresh(win);
+}
+
+/* A lesson's hint parts: what a key does, and the actions whose keys
+ * (as the main screen's table binds them, less those the mode in front
+ * takes) say it. */
+static const struct hint_part {
+    enum ui_action acts[2];
+    const char *words;
+} lesson_parts[] =
+    {
+        {{UI_ACT_LESSON_NEXT, UI_ACT_NONE}, "read on"},
+        {{UI_ACT_LESSON_PREV, UI_ACT_NONE}, "back"},
+        {{UI_ACT_LESSON_LINE_DOWN, UI_ACT_LESSON_LINE_UP}, "scroll"},
+        {{UI_ACT_LESSONS, UI_ACT_NONE}, "lessons"},
+        {{UI_ACT_QUIT, UI_ACT_NONE}, "leave"},
+        {{UI_ACT_HELP, UI_ACT_NONE}, "help"},
+},
+  quiz_parts[] = {
+      {{UI_ACT_LESSON_NEXT, UI_ACT_NONE}, "read on"},
+      {{UI_ACT_QUIT, UI_ACT_NONE}, "leave"},
+      {{UI_ACT_HELP, UI_ACT_NONE}, "help"},
+};
+
+/* The parts whose keys reach them, each "key words" (the first key of
+ * each action), joined by " · "
+ * after lead (NULL: none) into buf. */
+static const char *hint_from(const struct ui_app *app, const char *lead,
+                             const struct hint_part *parts, int n, char *buf, size_t size)
+{
+    size_t used = (size_t)snprintf(buf, size, "%s", lead ? lead : "");
+    for (int i = 0; i < n && used < size; i++) {
+        char keys[64] = "", more[64];
+        for (int a = 0; a < 2 && parts[i].acts[a] != UI_ACT_NONE; a++) {
+            ui_key_names_for(parts[i].acts[a], app->st.focus, true, ui_app_front_takes, app, more,
+                             sizeof more);
+            more[strcspn(more, " ")] = '\0'; /* the first of them: the line is short */
+            if (more[0] && strlen(keys) + strlen(more) + 2 < sizeof keys)
+                strcat(strcat(keys, keys[0] ? " " : ""), more);
+        }
+        if (keys[0])
+            used += (size_t)snprintf(buf + used, size - used, "%s%s %s", used ? " · " : "", keys,
+                                     parts[i].words);
+    }
+    return buf;
+}
+
+/* What the message line says when nothing else is going on. */
+static const char *hint(const struct ui_app *app)
+{
+    static char buf[256];
+    const struct ui_lessons *ls = &app->les;
+    if (ls->menu_open)
+        return "↑ ↓ choose a lesson · Enter opens it · Esc closes the list";
+    if (ls->l && ui_quiz_asking(&ls->quiz)) {
+        char lead[96];
+        if (ui_quiz_numeric(&ls->quiz))
+            snprintf(lead, sizeof lead, "Type your answer, Enter checks it");
+        else
+            snprintf(lead, sizeof lead, "Checkpoint: press 1-%d",
+                     ls->quiz.q->n_choices < 9 ? ls->quiz.q->n_choices : 9);
+        return hint_from(app, lead, quiz_parts, (int)(sizeof quiz_parts / sizeof quiz_parts[0]),
+                         buf, sizeof buf);
+    }
+    if (ls->l && ui_train_on_screen(app)) /* the training's keys, as a lesson has them */
+        return ui_train_hint(app);
+    if (ls->l && app->st.explain_open && app->st.focus) { /* the panel's key first */
+        char lead[64], key[16];
+        snprintf(lead, sizeof lead, "%s close",
+                 ui_key_name(ui_keymap_explain.rows[0].keys[0], key, sizeof key));
+        return hint_from(app, lead, lesson_parts,
+                         (int)(sizeof lesson_parts / sizeof lesson_parts[0]), buf, sizeof buf);
+    }
+    if (ls->l)
+        return hint_from(app, NULL, lesson_parts,
+                         (int)(sizeof lesson_parts / sizeof lesson_parts[0]), buf, sizeof buf);
+    if (ui_train_hint(app))
+        return ui_train_hint(app);
+    if (app->st.focus)
+        return "↑↓←→ move · Enter explains the number · Tab next matrix · Esc back";
+    return "← → stages · Tab numbers · + - heads · [ ] d_model · v views · L lessons · ? help";
+}
+
+int ui_msg_lines(const struct ui_state *st, bool utf8, int width)
+{
+    if (!st->msg[0])
+        return 1;
+    struct ui_line lines[4];
+    int n = ui_text_wrap(st->msg, width - 2, utf8, lines, 4);
+    if (st->cmd_active) /* the prompt, with what Tab offers above it */
+        return 1 + (n < 1 ? 0 : n > 3 ? 3 : n);
+    return n < 1 ? 1 : n > 4 ? 4 : n;
+}
+
+void ui_msg_draw(WINDOW *win, const struct ui_app *app, int width, int height)
+{
+    const struct ui_state *st = &app->st;
+    const struct ui_theme *th = &app->th;
+    werase(win);
+    if (st->cmd_active) {
+        const int prompt = ui_role_attr(th, UI_ROLE_PROMPT);
+        const int y = height - 1;
+        struct ui_line lines[3];
+        const int n = st->msg[0] ? ui_text_wrap(st->msg, width - 2, th->utf8, lines, 3) : 0;
+        for (int i = 0; i < n && i < 3 && i < y; i++) {
+            char buf[1024];
+            int w =
+                ui_text_fit_n(lines[i].start, lines[i].len, width - 2, th->utf8, buf, sizeof buf);
+            ui_put(win, i, 1, buf, w, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
+        }
+        const char lead[2] = {st->cmd_lead ? st->cmd_lead : ':', '\0'};
+        ui_put(win, y, 0, lead, 1, prompt, th->utf8);
+        /* show the end of a long command line, whole characters */
+        const char *text = st->cmd;
+        while (ui_text_width(text, th->utf8) > width - 3 && *text) {
+            text++;
+            while (((unsigned char)*text & 0xC0u) == 0x80u)
+                text++;
+        }
+        int w = ui_put(win, y, 1, text, width - 2, 0, th->utf8);
+        ui_put(win, y, 1 + w, " ", 1, A_REVERSE, th->utf8);
+    } else if (st->msg[0]) {
+        const int attr = ui_role_attr(th, st->msg_error ? UI_ROLE_ERROR : UI_ROLE_INFO);
+        struct ui_line lines[4];
+        const int all = ui_text_wrap(st->msg, width - 2, th->utf8, lines, 4);
+        const int n = all > height ? height : all;
+        for (int i = 0; i < n; i++) {
+            char buf[1024];
+            /* a message cut to its lines ends with "…" on the last */
+            int w = i == n - 1 && n < all
+                        ? ui_text_fit(lines[i].start, width - 2, th->utf8, buf, sizeof buf)
+                        : ui_text_fit_n(lines[i].start, lines[i].len, width - 2, th->utf8, buf,
+                                        sizeof buf);
+            if (st->msg_error)
+                ui_fill(win, i, 0, width, attr);
+            ui_put(win, i, 1, buf, w, attr, th->utf8);
+        }
+    } else {
+        ui_put(win, 0, 1, hint(app), width - 2, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
+    }
+    wattrset(win, 0);
+    wnoutrefresh(win);
+}
+
+void ui_play_status(const struct ui_app *app, char *buf, size_t n)
+{
+    ui_play_status_text(&app->autoplay, &app->replay, buf, n);
+    ui_record_status(app, buf, n);
+    ui_follow_status(app, ui_play_clock(), buf, n);
+}

@@ -1,0 +1,113 @@
+/* ui_panes.h - the panes of the main screen and the modes over it, as the
+ * rest of the explorer calls them: the pipeline bar, the status and message
+ * lines, the text pane (a stage's words, the explain panel, a lesson), the
+ * help screen and the presenter.  Each takes what it draws from; those that
+ * take the app read it whole (ui_app.h), the others see none of it. */
+#ifndef UI_PANES_H
+#define UI_PANES_H
+
+#include <curses.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ui/draw/ui_block.h"
+#include "ui/draw/ui_theme.h"
+#include "ui/state/ui_state.h"
+
+struct ui_app;
+
+/* Pieces of the drawing, one file each. */
+void ui_bar_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme *th, int width);
+void ui_status_draw(WINDOW *win, const struct ui_app *app, int width);
+void ui_msg_draw(WINDOW *win, const struct ui_app *app, int width, int height);
+
+/* Lines the message line needs at this width (1..4). */
+int ui_msg_lines(const struct ui_state *st, bool utf8, int width);
+void ui_side_draw(WINDOW *win, const struct ui_app *app);
+
+/* Lines the text pane would like at this width. */
+int ui_side_lines(const struct ui_app *app, int width);
+
+/* The lesson pane (in the text pane's place while a lesson is open): the
+ * lines its text takes at this width (title included), the lines of text it
+ * shows at this height, and the drawing. */
+int ui_lesson_pane_lines(const struct ui_app *app, int width);
+
+/* Content lines of the lesson pane up to and including the waiting
+ * checkpoint's answer line; 0 when no checkpoint waits. */
+int ui_lesson_pane_prompt_end(const struct ui_app *app, int width);
+
+/* Lines of a waiting checkpoint, from its first line to its answer line
+ * (0: none waits); the training's layout leaves them to the pane. */
+int ui_lesson_pane_quiz_lines(const struct ui_app *app, int width);
+
+/* A step's checkpoint has just started to wait: scroll the lesson pane so
+ * its answer line shows, with as much of the text above as fits (once, so
+ * the reader can scroll back up). */
+void ui_lesson_pane_follow_prompt(struct ui_app *app);
+int ui_lesson_pane_body(int height, int lines);
+void ui_lesson_pane_draw(WINDOW *win, const struct ui_app *app, int width, int height);
+
+/* True when a mode in front of the main screen (a waiting checkpoint, the
+ * explain panel, the presenter's layout) takes key (ctx: the app): the
+ * hints name only keys that reach what they say (ui_key_names_for). */
+bool ui_app_front_takes(int key, const void *ctx);
+
+/* The explain panel (in the text pane's place while it is open), on what it
+ * reads: the screen's state (the cursor, the example and its trace), the
+ * theme and the current view's blocks (the cursor's cell is in one). */
+struct ui_explain_view {
+    const struct ui_state *st;
+    const struct ui_theme *th;
+    const struct ui_block *blocks;
+    int n_blocks;
+};
+void ui_explain_panel_draw(WINDOW *win, const struct ui_explain_view *v, int width, int height);
+int ui_explain_panel_lines(const struct ui_explain_view *v, int width);
+
+/* How far the text pane (stage text or explain panel, not a lesson) can
+ * scroll at its size. */
+int ui_explain_panel_max_scroll(const struct ui_explain_view *v, int width, int height);
+int ui_side_max_scroll(const struct ui_app *app);
+
+/* A pane's title bar on its first line. */
+void ui_pane_title(WINDOW *win, const char *title, int width, const struct ui_theme *th);
+void ui_help_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme *th, int rows,
+                  int cols);
+
+/* Lines the help screen takes (for scrolling). */
+int ui_help_lines(void);
+
+/* The help's line of the heading text (0 when it has none). */
+int ui_help_heading_line(const char *heading);
+
+/* The help's line i: its keys and its words (headings: key ""); false past
+ * the end. */
+bool ui_help_line(int i, char *key, size_t kn, char *text, size_t tn);
+
+/* The heading of the text pane ("4 · Attention: who looks at whom") and
+ * the formula (lines apart by '\n') of the current stage or view. */
+void ui_describe_heading(const struct ui_state *st, char *head, size_t hn, char *formula,
+                         size_t fn);
+
+/* The presenter's pieces (ui_present.c): the title in big letters, the
+ * caption and formula that go with it, the header drawn, and the minimal
+ * status line. */
+struct ui_present_text {
+    char title[64];       /* "4 ATTENTION" */
+    char name[64];        /* "Attention · stage 4 of 0-6" (mha_stage_range) */
+    char subtitle[128];   /* "who looks at whom" */
+    char formula[2][256]; /* one line, or two */
+    int formula_lines;
+    int caption_w;
+};
+void ui_present_text(const struct ui_state *st, bool utf8, int width, struct ui_present_text *out);
+void ui_present_head_draw(WINDOW *win, const struct ui_app *app);
+
+/* What plays by itself, for the status lines: "autoplay 2s", "paused",
+ * "replay 3/20", "replay paused", or "" when nothing does. */
+void ui_play_status(const struct ui_app *app, char *buf, size_t n);
+
+void ui_present_status_draw(WINDOW *win, const struct ui_app *app, int width);
+
+#endif

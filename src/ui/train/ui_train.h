@@ -1,0 +1,132 @@
+/* ui_train.h - the training screen (--train, --compare, a lesson's
+ * training) as the rest of the explorer calls it: its keys, clicks, ticks,
+ * layout, drawing, export and --save.  What it trains is a struct trun
+ * (train/trun.h); the app holds it in app->train. */
+#ifndef UI_TRAIN_H
+#define UI_TRAIN_H
+
+#include <curses.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "ui/draw/ui_layout.h"
+#include "ui/panes/ui_panes.h"
+
+struct mha_error;
+struct mha_example;
+
+struct ui_app;
+struct ui_state;
+
+/* The presenter's header on the training screen: "TRAINING" and the task
+ * (pt unchanged when the training screen is not shown). */
+void ui_train_present_text(const struct ui_app *app, struct ui_present_text *pt);
+
+/* The training screen (ui_train_keys.c, ui_train_draw.c with its parts in
+ * ui_train_draw.h, ui_train_export.c). */
+struct trun;
+
+/* It is on screen (in the visualisation's place). */
+bool ui_train_on_screen(const struct ui_app *app);
+
+/* A key for it: true when it took the key. */
+bool ui_train_key(struct ui_app *app, int key, bool is_char);
+
+/* --compare: make pane the focused one (its model is the one the stage
+ * keys and the heads view show) and say so. */
+void ui_train_focus(struct ui_app *app, int pane);
+
+/* The pane of --compare's training screen at screen (y, x), or -1 (also
+ * when one model trains). */
+int ui_train_pane_at(const struct ui_app *app, int y, int x);
+
+/* The session clock (ms, as a recording writes times; a replay's own
+ * clock while one plays), and the training ticks due by ms (all: every
+ * one, before a key; else a second's worth at most, so the screen is
+ * redrawn between): true when anything trained. */
+long ui_train_session_ms(const struct ui_app *app, double now);
+bool ui_train_timers(struct ui_app *app, long ms, bool all);
+
+/* Milliseconds the loop may wait for a key before a tick is due. */
+int ui_train_loop_wait(const struct ui_app *app, double now, int cap);
+
+/* The explorer's example made the model shown (in place when the sizes allow). */
+void ui_train_sync_example(struct ui_app *app);
+/* A model of layers shown at layer (0-based; -1: the next one, round to
+ * 0): the training's model in focus (trun_show_layer) when the explorer
+ * shows it, else a loaded model (ui_state_show_layer).  -1 with a message
+ * when there is no such layer or the model has one. */
+int ui_app_show_layer(struct ui_app *app, int layer);
+/* The layer the teacher's state line names (rec_state.h's layer=), shown
+ * as the teacher's screen shows it: the training's model in focus, else a
+ * loaded model of layers; nothing when it is shown already or there is no
+ * such layer here. */
+void ui_app_teachers_layer(struct ui_app *app, int layer);
+/* From the training screen to the explorer's stages and views of the
+ * model shown (t comes back). */
+void ui_train_to_explorer(struct ui_app *app);
+/* The corpus a lesson's training read, freed (when the app goes). */
+void ui_train_corpus_free(struct ui_app *app);
+
+/* Start the training screen on t, which it takes: app->train, and *ex
+ * (freed first when set) its first model's example.  0, or -1 + err (t is
+ * freed, nothing is kept). */
+int ui_train_open(struct ui_app *app, struct trun *t, struct mha_example **ex,
+                  struct mha_error *err);
+void ui_train_draw_vis(const struct ui_app *app);
+
+/* The training screen is on screen and a run on it still trains. */
+bool ui_train_running(const struct ui_app *app);
+
+/* Lines the training screen's canvas needs in width columns to show every
+ * head's whole heatmap (curve: and a loss curve of 2 lines where the curve
+ * sits above the heads). */
+int ui_train_canvas_need(const struct ui_app *app, int width, bool curve);
+
+/* After a change: a lesson step whose scenes train starts (or keeps) its
+ * training and, when the step arrives, shows the training screen or (a
+ * step with stage:) the model's stages; leaving it ends the training. */
+void ui_train_lesson_sync(struct ui_app *app);
+
+/* The visualisation takes the text pane's room too; a lesson's pane below
+ * it gives up the lines every head's heatmap needs, keeping a few of its
+ * own. */
+void ui_train_layout(const struct ui_app *app, struct ui_layout *lay);
+
+/* The message line's hint on the training screen. */
+const char *ui_train_hint(const struct ui_app *app);
+
+/* That hint in a lesson, from the training screen's key table (less
+ * Space, which reads on) and the main screen's (ui_train_keys.c). */
+const char *ui_train_lesson_hint(const struct ui_app *app, char *buf, size_t n);
+/* The training screen's key hint line from its key table, y among them
+ * when the model in focus has layers; into buf (n bytes). */
+char *ui_train_keys_hint(const struct trun *t, char *buf, size_t n);
+
+/* :link on the training screen: the options that train the same again, as a
+ * new string (the caller frees it; NULL when out of memory). */
+char *ui_train_link_command(const struct ui_app *app);
+
+/* Write the training state (loss curve, accuracies, heatmaps) as SVG or
+ * HTML (fmt: an export format); path NULL: a new mha-train-<n> file here. */
+void ui_train_export(struct ui_app *app, int fmt, const char *path);
+
+/* --save FILE: write the model shown (each pane's with --compare) when the
+ * training screen is left (once it was up), saying so on stderr (after the terminal is
+ * restored); a failure is said and makes a status of 0 into 1.  Nothing
+ * for a lesson's training, a follower or without --save.  The status. */
+int ui_train_save_on_leave(struct ui_app *app, int status);
+
+/* A run's state as SVG (the step shown: loss and accuracy curves, the
+ * heads' heatmaps) to out (ui_train_export.c).  0, or -1 on a write error. */
+int ui_train_svg_write(FILE *out, const struct trun *t);
+
+/* The message line when every run stopped: when and why (ui_train_app.c). */
+void ui_train_stopped_say(struct ui_app *app);
+/* The message line on the checkpoint shown, or the live model (ui_train_keys.c). */
+void ui_train_scrub_message(struct ui_app *app);
+
+/* :save [FILE] - the trained model shown to a model file (ui_train_save.c). */
+int ui_cmd_save(struct ui_state *st, struct ui_app *app, const char *arg);
+
+#endif

@@ -1,0 +1,516 @@
+/* ui_train_app.c - where the training screen sits in the explorer: the
+ * explorer's example kept equal to the model shown, the session clock the
+ * training ticks follow, the layout, hint, presenter header and :link, its
+ * start from the options, and lessons whose scenes train. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/text_io.h"
+
+#include "lesson/lesson_state.h"
+#include "ui/modes/ui_app.h"
+#include "ui/panes/ui_panes.h"
+#include "ui/train/ui_train.h"
+#include "ui/follow/ui_stream.h"
+#include "ui/state/ui_quiz.h"
+#include "ui/state/ui_keymap.h"
+#include "ui/state/ui_words.h"
+#include "ui/draw/ui_text.h"
+#include "train/trun.h"
+#include "ui/modes/ui_keymaps.h"
+
+/* Lines a lesson's pane keeps below the training screen: as many as a
+ * checkpoint wants when the heads can spare them, never fewer than the
+ * least. */
+#define UI_TRAIN_LESSON_LINES 8
+#define UI_TRAIN_LESSON_MIN 4
+
+/* ---- the explorer's example: the model shown --------------------------------------------- */
+
+/* What each head of the model shown was measured to do, as the training
+ * screen titles it, for the circuits view: a text's jobs (as measured at
+ * the live model's last evaluation or when the checkpoint shown was kept),
+ * else where its weight goes on held-out sequences. */
+static void sync_head_titles(struct ui_state *st, const struct trun *t,
+                             const struct trun_pane *pane, const struct train_model *m)
+{
+    st->titled_heads = 0;
+    const int H = m->cfg.heads;
+    if (H > VIEW_TITLED_HEADS)
+        return;
+    struct train_head_stats roles[TRAIN_MAX_D_MODEL];
+    const bool measured = trun_pane_heads_ready(pane, t->scrub, roles);
+    const bool jobs = trun_pane_jobs_ready(pane, t->scrub);
+    if (!measured && !jobs)
+        return;
+    for (int h = 0; h < H; h++) {
+        st->head_titles[h][0] = '\0';
+        if (jobs)
+            trun_pane_jobs(pane, t->scrub, h, st->head_titles[h], VIEW_HEAD_TITLE);
+        if (!st->head_titles[h][0] && measured && roles[h].kind != TRAIN_HEAD_NONE)
+            train_head_label(&roles[h], st->head_titles[h], VIEW_HEAD_TITLE);
+    }
+    st->titled_heads = H;
+}
+
+void ui_train_sync_example(struct ui_app *app)
+{
+    struct trun *t = app->train;
+    struct ui_state *st = &app->st;
+    const struct trun_pane *pane = &t->panes[t->focus];
+    const struct train_model *m = trun_pane_model(pane, t->scrub);
+    struct mha_error err;
+    mha_error_clear(&err);
+    char source[128];
+    if (t->compare) {
+        char title[32];
+        trun_pane_title(pane, title, sizeof title);
+        snprintf(source, sizeof source, "%s, %s, step %ld", t->task->name, title,
+                 trun_shown_step(t));
+    } else {
+        snprintf(source, sizeof source, "%s, step %ld", t->task->name, trun_shown_step(t));
+    }
+    const struct mha_example *ex = st->ex;
+    if (ex->lq == m->sample_len && ex->lk == m->sample_len && !ex->cross &&
+        ex->d_model == m->cfg.d_model && ex->heads == m->cfg.heads &&
+        train_model_fill_example(m, st->ex, &err) == 0) {
+        /* the labels follow a new sample (a new seed); unchanged ones are not copied again */
+        for (int i = 0; i < m->sample_len; i++)
+            if (strcmp(st->ex->tokens[i], m->vocab_names[m->sample[i]]) != 0)
+                mha_example_set_token(st->ex, false, i, m->vocab_names[m->sample[i]]);
+        st->baseline = pane->start;
+        st->model = m;
+        st->layer_measures = trun_pane_layers(pane, t->scrub);
+        sync_head_titles(st, t, pane, m);
+        snprintf(st->trained, sizeof st->trained, "%s", source);
+        ui_state_refresh(st);
+        snprintf(st->source, sizeof st->source, "%s", source);
+        t->follow_gen = st->ex_gen;
+        return;
+    }
+    struct mha_example *nex = train_model_to_example(m, &err);
+    if (!nex) {
+        ui_state_say(st, true, "The model cannot be shown: %s", err.text);
+        return;
+    }
+    if (ui_state_set_example(st, nex, false, source) == 0) {
+        t->follow_gen = st->ex_gen;
+        st->baseline = pane->start;
+        st->model = m;
+        st->layer_measures = trun_pane_layers(pane, t->scrub);
+        sync_head_titles(st, t, pane, m);
+        snprintf(st->trained, sizeof st->trained, "%s", source);
+        if (st->view != MHA_VIEW_NONE)
+            ui_state_refresh(st); /* the heads view compares with step 0 */
+    }
+}
+
+int ui_app_show_layer(struct ui_app *app, int layer)
+{
+    struct ui_state *st = &app->st;
+    struct trun *t = app->train;
+    if (!t || !st->model) { /* no training shown: a loaded model, if any */
+        const int n = st->ex->layers;
+        return ui_state_show_layer(st, layer >= 0 || n < 2 ? layer : (st->ex->layer + 1) % n);
+    }
+    const struct train_model *m = t->panes[t->focus].run->model;
+    const int n = train_layers(&m->cfg);
+    if (t->watch && n > 1 && !app->streamed) {
+        /* the snapshots bring the heads' measures of the teacher's layer
+         * (the teacher's own y, played here, shows the teacher's) */
+        ui_state_say(st, true,
+                     "The teacher's run shows the teacher's layer, its heads titled as the "
+                     "teacher measured them; explore on your own (or after the replay) and y "
+                     "shows each layer.");
+        return -1;
+    }
+    if (n < 2) {
+        ui_state_say(st, true,
+                     "This model has one layer: --layers 2 (or --compare layers=1,2) trains "
+                     "models whose layers each show.");
+        return -1;
+    }
+    struct mha_error err;
+    mha_error_clear(&err);
+    if (trun_show_layer(t, t->focus, layer >= 0 ? layer : (m->shown_layer + 1) % n, &err)) {
+        ui_state_say(st, true, "Not shown: %s.", err.text);
+        return -1;
+    }
+    ui_train_sync_example(app);
+    ui_state_say_layer(st);
+    return 0;
+}
+
+void ui_app_teachers_layer(struct ui_app *app, int layer)
+{
+    struct ui_state *st = &app->st;
+    struct trun *t = app->train;
+    if (t && st->model) {
+        const struct train_model *m = t->panes[t->focus].run->model;
+        if (layer >= train_layers(&m->cfg) || layer == m->shown_layer)
+            return;
+        struct mha_error err;
+        mha_error_clear(&err);
+        if (trun_show_layer(t, t->focus, layer, &err) == 0)
+            ui_train_sync_example(app);
+        return;
+    }
+    if (st->ex && st->ex->layers > 1 && layer < st->ex->layers && layer != st->ex->layer)
+        ui_state_show_layer(st, layer);
+}
+
+/* ---- the clock ------------------------------------------------------------------------- */
+
+long ui_train_session_ms(const struct ui_app *app, double now)
+{
+    const struct ui_replay *r = &app->replay;
+    if (r->active) {
+        const double at = r->paused ? r->paused_at : now;
+        return trun_ms((at - r->start) * r->speed);
+    }
+    if (app->follow) /* the teacher's clock, or one's own carried on from it */
+        return trun_ms(ui_follow_clock(app, now));
+    return trun_ms(now - app->record_start);
+}
+
+bool ui_train_timers(struct ui_app *app, long ms, bool all)
+{
+    app->train_clock_ms = ms;
+    struct trun *t = app->train;
+    if (!t)
+        return false;
+    const bool was_done = trun_done(t);
+    /* a recording and its replay run every tick; a key waits for those due before it */
+    const bool exact = app->replay.active || app->record || app->follow;
+    if (all && !exact) /* keys first: the ticks due catch up after the key, within a budget */
+        return false;
+    t->interrupt = app->keys_waiting;
+    t->watch = ui_train_watching(app); /* the teacher's run: snapshots bring its steps */
+    const bool changed = trun_catch_up(t, ms, exact, all ? 0 : 20);
+    if (changed && t->follow_gen == app->st.ex_gen) /* trained, or a checkpoint measured */
+        ui_train_sync_example(app);
+    if (!was_done && trun_done(t))
+        ui_train_stopped_say(app);
+    return changed;
+}
+
+void ui_train_stopped_say(struct ui_app *app)
+{
+    const struct trun *t = app->train;
+    if (!t->shown)
+        return;
+    char why[256];
+    trun_stop_text(&t->panes[0], why, sizeof why);
+    if (app->les.l && ui_quiz_asking(&app->les.quiz)) /* its figures wait for the answer */
+        ui_state_say(&app->st, false,
+                     "Training stopped; its figures show once the checkpoint is answered.");
+    else
+        ui_state_say(&app->st, false, "%s",
+                     t->n_panes > 1 ? "Every run stopped (each pane says when and why); ← → "
+                                      "scrub back, r trains again with a new seed."
+                                    : why);
+}
+
+/* ---- where it sits in the explorer -------------------------------------------------- */
+
+bool ui_train_running(const struct ui_app *app)
+{
+    return ui_train_on_screen(app) && !trun_done(app->train);
+}
+
+bool ui_train_on_screen(const struct ui_app *app)
+{
+    return app->train && app->train->shown;
+}
+
+void ui_train_layout(const struct ui_app *app, struct ui_layout *lay)
+{
+    if (lay->side.h <= 0 || lay->side.w <= 0)
+        return;
+    if (app->les.l) { /* a lesson keeps its pane, below the heads when it sits there */
+        if (lay->side_by_side)
+            return;
+        const int width = lay->vis.w - 1;
+        int need = UI_VIS_HEADER + ui_train_canvas_need(app, width, true);
+        if (lay->side.h - (need - lay->vis.h) < UI_TRAIN_LESSON_LINES)
+            need = UI_VIS_HEADER + ui_train_canvas_need(app, width, false);
+        int give = need - lay->vis.h;
+        /* a waiting checkpoint keeps its lines and the pane's title over them */
+        int keep = 2 + ui_lesson_pane_quiz_lines(app, lay->side.w);
+        keep = keep > UI_TRAIN_LESSON_MIN ? keep : UI_TRAIN_LESSON_MIN;
+        if (give > lay->side.h - keep)
+            give = lay->side.h - keep;
+        if (give > 0) {
+            lay->vis.h += give;
+            lay->side.y += give;
+            lay->side.h -= give;
+        }
+        return;
+    }
+    if (lay->side_by_side) /* the text pane's columns join the visualisation */
+        lay->vis.w = lay->side.x + lay->side.w - lay->vis.x;
+    else /* its lines below */
+        lay->vis.h = lay->side.y + lay->side.h - lay->vis.y;
+    lay->side = (struct ui_rect){0, 0, 0, 0};
+}
+
+int ui_train_loop_wait(const struct ui_app *app, double now, int cap)
+{
+    if (!app->train || (app->follow && !app->detached)) /* the teacher's clock moves by lines */
+        return cap;
+    return trun_wait_ms(app->train, ui_train_session_ms(app, now), cap);
+}
+
+const char *ui_train_hint(const struct ui_app *app)
+{
+    if (!app->train)
+        return NULL;
+    static char hint[160]; /* the stage numbers from the stage table */
+    if (!app->train->shown)
+        return app->st.focus ? NULL : "t training · ← → stages · Tab numbers · v views · ? help";
+    if (app->les.l) /* Space reads on in a lesson; p pauses and trains on */
+        return ui_train_lesson_hint(app, hint, sizeof hint);
+    if (app->train->scrub >= 0)
+        return ui_words_expand(
+            "← → checkpoints · Home step 0 · End now · {range} this model's stages · ? help", hint,
+            sizeof hint);
+    const struct trun *t = app->train;
+    const bool layers = train_layers(&t->panes[t->focus].run->model->cfg) > 1;
+    if (t->n_panes > 1)
+        return ui_words_expand(layers ? "Space pause · n step · < > pace · ← → checkpoints · y "
+                                        "layer · r reseed · Tab pane · {range} its stages · ? help"
+                                      : "Space pause · n step · < > pace · ← → checkpoints · r "
+                                        "reseed · Tab pane · {range} its stages · ? help",
+                               hint, sizeof hint);
+    /* the training screen's keys: the hints of their table */
+    char keys[160], line[180];
+    snprintf(line, sizeof line, "%s · ? help", ui_train_keys_hint(t, keys, sizeof keys));
+    return ui_words_expand(line, hint, sizeof hint);
+}
+
+int ui_train_open(struct ui_app *app, struct trun *t, struct mha_example **ex,
+                  struct mha_error *err)
+{
+    struct mha_example *nex = train_model_to_example(t->panes[0].run->model, err);
+    if (!nex) {
+        trun_free(t);
+        return -1;
+    }
+    mha_example_free(*ex);
+    *ex = nex;
+    app->train = t;
+    return 0;
+}
+
+/* ---- lessons that train -------------------------------------------------------------- */
+
+/* What a scene asks for, to see whether the training running is its own
+ * (keys may have moved its seed or heads on since). */
+static void setup_key(const struct trun_setup *s, char *buf, size_t n)
+{
+    size_t used = (size_t)snprintf(buf, n, "%s %u %d %d %d", s->task->name, (unsigned)s->opt.seed,
+                                   s->opt.steps, s->d_model, s->opt.layers);
+    for (int i = 0; i < s->n_heads && used < n; i++)
+        used += (size_t)snprintf(buf + used, n - used, " %d/%d", s->heads[i], s->layers[i]);
+}
+
+/* A bundled corpus a lesson trains on, read once and kept while its runs
+ * last (the runs point into it). */
+struct ui_corpus {
+    struct train_dataset *data;
+    struct train_task task;
+    char name[72];
+};
+
+void ui_train_corpus_free(struct ui_app *app)
+{
+    if (!app->corpus)
+        return;
+    train_dataset_free(app->corpus->data);
+    free(app->corpus);
+    app->corpus = NULL;
+}
+
+/* The task of the corpus name (read from the lesson's assets), or NULL +
+ * err.  A training on another corpus must have ended first. */
+static const struct train_task *lesson_corpus(struct ui_app *app, const char *name,
+                                              struct mha_error *err)
+{
+    if (app->corpus && !strcmp(app->corpus->name, name))
+        return &app->corpus->task;
+    struct ui_corpus *c = calloc(1, sizeof *c);
+    if (!c) {
+        mha_error_set(err, "out of memory");
+        return NULL;
+    }
+    c->data = text_io_load_corpus(app->les.assets_dir, name, err);
+    if (!c->data) {
+        free(c);
+        return NULL;
+    }
+    train_task_from_dataset(&c->task, c->data);
+    snprintf(c->name, sizeof c->name, "%s", name);
+    ui_train_corpus_free(app);
+    app->corpus = c;
+    return &c->task;
+}
+
+static void end_lesson_training(struct ui_app *app)
+{
+    if (app->train && app->train->lesson) {
+        trun_free(app->train);
+        app->train = NULL;
+    }
+}
+
+void ui_train_lesson_sync(struct ui_app *app)
+{
+    const struct lesson *l = app->les.l;
+    if (!l) {
+        end_lesson_training(app);
+        return;
+    }
+    struct lesson_state ls;
+    lesson_state_at(l, app->les.step, &ls);
+    if (!ls.train) {
+        end_lesson_training(app);
+        return;
+    }
+    struct trun_setup s;
+    struct mha_error err;
+    mha_error_clear(&err);
+    const struct train_task *corpus = NULL;
+    if (!train_task_find(ls.train)) { /* a corpus: the training on another one ends first */
+        if (app->train && app->train->lesson && app->corpus && strcmp(app->corpus->name, ls.train))
+            end_lesson_training(app);
+        if (!(corpus = lesson_corpus(app, ls.train, &err))) {
+            ui_state_say(&app->st, true, "This step cannot train: %s", err.text);
+            return;
+        }
+    }
+    struct trun_ask ask = {.task = corpus ? corpus : train_task_find(ls.train),
+                           .seed = ls.train_seed,
+                           .layers = ls.train_layers,
+                           .n_panes = ls.n_train_heads,
+                           .compare_layers = ls.train_compare_layers,
+                           .heads = TRAIN_DEFAULT_HEADS};
+    memcpy(ask.counts, ls.train_heads, sizeof ask.counts);
+    if (ask.task)
+        lesson_train_sizes(&ls, ask.task, &ask.d_model, &ask.vocab, &ask.context, &ask.steps,
+                           &ask.lr);
+    if (trun_setup_task(&s, &ask, &err) != 0) {
+        ui_state_say(&app->st, true, "%s", err.text);
+        return;
+    }
+    struct trun *t = app->train;
+    char key[96];
+    setup_key(&s, key, sizeof key);
+    if (!t || !t->lesson || strcmp(t->lesson_key, key) != 0) {
+        t = trun_new(&s, &err);
+        if (!t) {
+            ui_state_say(&app->st, true, "This step cannot train: %s", err.text);
+            return;
+        }
+        trun_free(app->train);
+        app->train = t;
+        t->lesson = true;
+        /* a lesson's training waits for the reader (p starts it), unless
+         * autoplay turns the pages: then it is watched to its end */
+        t->paused = !app->autoplay.on;
+        snprintf(t->lesson_key, sizeof t->lesson_key, "%s", key);
+        t->lesson_step = -1;
+        t->start_ms = t->now_ms = app->train_clock_ms;
+    }
+    if (t->lesson_step != app->les.step) {
+        /* the step just arrived: a stage: (or a view:) in its scene shows the
+         * model's stages (or that view of it) */
+        const struct lesson_step *step = &l->steps[app->les.step];
+        const bool view =
+            step->has_scene && (step->scene.set & (1u << SCENE_VIEW)) && ls.view != MHA_VIEW_NONE;
+        const bool stages = view || (step->has_scene && (step->scene.set & (1u << SCENE_STAGE)));
+        t->lesson_step = app->les.step;
+        t->shown = !stages;
+        t->scrub = -1;
+        if (trun_show_layers(t, ls.layer, &err))
+            ui_state_say(&app->st, true, "layer: %s", err.text);
+        ui_train_sync_example(app);
+        if (stages)
+            ui_state_set_stage(&app->st, ls.stage);
+        if (view)
+            ui_state_set_view(&app->st, ls.view);
+        else if (t->paused && !trun_done(t) && !app->st.msg[0])
+            ui_state_say(&app->st, false,
+                         "The training waits for you: p starts it (and pauses it), n takes one "
+                         "step.");
+    }
+}
+
+/* ---- presenter and :link --------------------------------------------------------------- */
+
+void ui_train_present_text(const struct ui_app *app, struct ui_present_text *pt)
+{
+    if (!ui_train_on_screen(app))
+        return;
+    const struct trun *t = app->train;
+    char heads[64] = "";
+    size_t used = 0;
+    const int head_panes = t->compare_layers ? 1 : t->n_panes; /* layers=...: the same heads */
+    for (int i = 0; i < head_panes && used < sizeof heads; i++)
+        used += (size_t)snprintf(heads + used, sizeof heads - used, "%s%d", i ? " vs " : "",
+                                 t->heads[i]);
+    if (used < sizeof heads)
+        used += (size_t)snprintf(heads + used, sizeof heads - used, " head%s",
+                                 head_panes == 1 && t->heads[0] == 1 ? "" : "s");
+    if (t->compare_layers) { /* the panes differ in their layers: "2 heads · 1 vs 2 layers" */
+        used += (size_t)snprintf(heads + used, sizeof heads - used, " · ");
+        for (int i = 0; i < t->n_panes && used < sizeof heads; i++)
+            used += (size_t)snprintf(heads + used, sizeof heads - used, "%s%d", i ? " vs " : "",
+                                     t->layers[i]);
+        if (used < sizeof heads)
+            snprintf(heads + used, sizeof heads - used, " layers");
+    } else if (t->opt.layers > 1 && used < sizeof heads) {
+        snprintf(heads + used, sizeof heads - used, " · %d layers", t->opt.layers);
+    }
+    snprintf(pt->title, sizeof pt->title, "TRAINING");
+    snprintf(pt->name, sizeof pt->name, "Training · %s", t->task->name);
+    snprintf(pt->subtitle, sizeof pt->subtitle, "%s · d_model %d · step %ld", heads, t->d_model,
+             trun_shown_step(t));
+    snprintf(pt->formula[0], sizeof pt->formula[0],
+             "loss = mean cross-entropy of each output · Adam, lr %g, %d sequences a step",
+             (double)t->opt.lr, t->opt.batch);
+    pt->formula_lines = 1;
+    pt->caption_w =
+        ui_text_width(pt->name, app->th.utf8) > ui_text_width(pt->subtitle, app->th.utf8)
+            ? ui_text_width(pt->name, app->th.utf8)
+            : ui_text_width(pt->subtitle, app->th.utf8);
+}
+
+char *ui_train_link_command(const struct ui_app *app)
+{
+    const struct trun *t = app->train;
+    char text[512];
+    size_t used = (size_t)snprintf(text, sizeof text, "mha-explorer --train %s", t->task->name);
+    if (t->n_panes > 1) {
+        used += (size_t)snprintf(text + used, sizeof text - used, " --compare %s",
+                                 t->compare_layers ? "layers=" : "");
+        for (int i = 0; i < t->n_panes && used < sizeof text; i++)
+            used += (size_t)snprintf(text + used, sizeof text - used, "%s%d", i ? "," : "",
+                                     t->compare_layers ? t->layers[i] : t->heads[i]);
+    }
+    if (t->n_panes == 1 || t->compare_layers)
+        used += (size_t)snprintf(text + used, sizeof text - used, " --heads %d", t->heads[0]);
+    if (!t->compare_layers && t->opt.layers > 1 && used < sizeof text)
+        used += (size_t)snprintf(text + used, sizeof text - used, " --layers %d", t->opt.layers);
+    if (used < sizeof text)
+        used += (size_t)snprintf(text + used, sizeof text - used, " --d-model %d --seed %u",
+                                 t->d_model, (unsigned)t->opt.seed);
+    if (used < sizeof text && t->opt.steps != TRAIN_DEFAULT_STEPS)
+        used += (size_t)snprintf(text + used, sizeof text - used, " --steps %d", t->opt.steps);
+    if (used < sizeof text && app->th.name != COLORSCALE_THEME_DARK)
+        used += (size_t)snprintf(text + used, sizeof text - used, " --theme %s",
+                                 colorscale_theme_name(app->th.name));
+    if (used < sizeof text && app->st.present)
+        snprintf(text + used, sizeof text - used, " --present");
+    return strdup(text);
+}

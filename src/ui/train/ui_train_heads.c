@@ -1,0 +1,208 @@
+/* ui_train_heads.c - a model's heads on the training screen: the grid of
+ * their heatmaps on the sample sequence, its cells as large as the room
+ * allows, each head titled with what it was measured to do
+ * (ui_train_draw.h). */
+#include <stdio.h>
+
+#include "ui/draw/ui_text.h"
+#include "ui/draw/ui_theme.h"
+#include "ui/draw/ui_widget.h"
+#include "ui/train/ui_train_draw.h"
+#include "train/trun.h"
+
+/* One line of a heat cell cell_w wide at (y, x). */
+static void heat_cell(WINDOW *win, int y, int x, float p, int cell_w, bool masked, bool dot,
+                      const struct ui_theme *th)
+{
+    if (masked) { /* blank, with a dot on the cell's middle line */
+        wattrset(win, ui_role_attr(th, UI_ROLE_MASKED));
+        for (int i = 0; i < cell_w; i++)
+            mvwaddstr(win, y, x + i, dot && i == cell_w - 1 ? (th->utf8 ? "·" : ".") : " ");
+        return;
+    }
+    wattrset(win, ui_seq_attr(th, p));
+    const char *g =
+        th->depth == UI_DEPTH_MONO ? ui_shade_glyph(colorscale_seq_level(p, 5), th->utf8) : " ";
+    for (int i = 0; i < cell_w; i++)
+        mvwaddstr(win, y, x + i, g);
+}
+
+/* Cell sizes, the roomiest first; a terminal's character is about twice as
+ * tall as wide, so w = 2h is square. */
+static const struct {
+    int w, h;
+} cells[] = {{6, 3}, {5, 3}, {4, 2}, {3, 2}, {4, 1}, {3, 1}, {2, 1}, {1, 1}};
+#define N_CELLS ((int)(sizeof cells / sizeof cells[0]))
+
+/* The widest token of the sample (at most max columns) and a space. */
+static int label_width(const struct train_model *m, bool utf8, int max)
+{
+    int w = 1;
+    for (int i = 0; i < m->sample_len; i++) {
+        const int tw = ui_text_width(m->vocab_names[m->sample[i]], utf8);
+        w = tw > w ? tw : w;
+    }
+    return (w > max ? max : w) + 1;
+}
+
+/* Row labels cut to 3 columns unless there is room: a word's labels grow
+ * to up to 9 columns where the grid of heads keeps its cells and its heads
+ * across. */
+#define LABEL_MIN 3
+#define LABEL_MAX 9
+
+/* The grid of m's heads with cells c and gap columns between heads, as
+ * many across as w allows; true when the whole grid fits w x h. */
+static bool heads_try(const struct train_model *m, int label_w, int c, int gap, int w, int h,
+                      struct ui_train_heads *g)
+{
+    const int len = m->sample_len, heads = m->cfg.heads;
+    const int hw = label_w + len * cells[c].w, hh = 2 + len * cells[c].h;
+    int across = (w + gap) / (hw + gap);
+    across = across < 1 ? 1 : across > heads ? heads : across;
+    const int rows = (heads + across - 1) / across;
+    *g =
+        (struct ui_train_heads){label_w,   cells[c].w, cells[c].h, gap,
+                                across,    rows,       heads,      across * hw + (across - 1) * gap,
+                                rows * hh, w};
+    return g->w <= w && g->h <= h;
+}
+
+/* The roomiest grid of m's heads that fits w x h (true); when none does,
+ * the smallest, cut to the rows of heads that fit (false). */
+/* g fits: its row labels as wide as the tokens ask (up to LABEL_MAX) where
+ * the same cells and the same heads across still fit w x h. */
+static void heads_wider_labels(const struct train_model *m, bool utf8, int w, int h,
+                               struct ui_train_heads *g)
+{
+    int cell = 0;
+    while (cell < N_CELLS - 1 && (cells[cell].w != g->cell_w || cells[cell].h != g->cell_h))
+        cell++;
+    struct ui_train_heads wide;
+    for (int lw = label_width(m, utf8, LABEL_MAX); lw > g->label_w; lw--)
+        if (heads_try(m, lw, cell, g->gap, w, h, &wide) && wide.across == g->across) {
+            *g = wide;
+            break;
+        }
+}
+
+bool ui_train_heads_fit(const struct train_model *m, bool utf8, int w, int h,
+                        struct ui_train_heads *g)
+{
+    const int label_w = label_width(m, utf8, LABEL_MIN);
+    for (int c = 0; c < N_CELLS; c++)
+        if (heads_try(m, label_w, c, 2, w, h, g)) {
+            heads_wider_labels(m, utf8, w, h, g);
+            return true;
+        }
+    if (heads_try(m, label_w, N_CELLS - 1, 1, w, h, g)) {
+        heads_wider_labels(m, utf8, w, h, g);
+        return true;
+    }
+    const int hh = 2 + m->sample_len;
+    int rows = h / hh;
+    rows = rows < 1 ? 1 : rows > g->rows ? g->rows : rows;
+    g->rows = rows;
+    g->shown = rows * g->across < g->shown ? rows * g->across : g->shown;
+    g->h = rows * hh < h ? rows * hh : h;
+    return false;
+}
+
+/* The smallest grid of m's heads in one row (or as few rows as w allows). */
+void ui_train_heads_smallest(const struct train_model *m, bool utf8, int w,
+                             struct ui_train_heads *g)
+{
+    heads_try(m, label_width(m, utf8, LABEL_MIN), N_CELLS - 1, 1, w, 1 << 20, g);
+}
+
+/* Head h of model m at (y, x) in the cells of g, cut at line max_y: its
+ * title and what it was measured to do (role NULL: not measured) in title_w
+ * columns (the last head of a row may take the room right of it), the key
+ * positions above the columns, one row per query labelled with its token. */
+static void draw_head(WINDOW *win, int y, int x, int h, int title_w, const struct train_model *m,
+                      const struct train_head_stats *role, const char *jobs,
+                      const struct ui_train_heads *g, int max_y, const struct ui_theme *th)
+{
+    const int len = m->sample_len, cw = g->cell_w, ch = g->cell_h;
+    const int hw = g->label_w + len * cw;
+    const float *w = train_head_weights(m, h);
+    char title[64], what[72] = "";
+    const bool narrow = hw < 16;
+    snprintf(title, sizeof title, narrow ? "h%d" : "head %d", h);
+    if (jobs && jobs[0]) { /* a text's jobs, measured by knocking it out: what it is for */
+        snprintf(what, sizeof what, " %.46s", jobs);
+    } else if (role && role->kind != TRAIN_HEAD_NONE) {
+        /* "prev .97", "first .52 / prev .42"; short of room, the first
+         * letters with the shares ("f.52/p.42", then "f52/p42"), then the
+         * places alone */
+        char label[64];
+        train_head_label(role, label, sizeof label);
+        snprintf(what, sizeof what, " %s", label);
+        const int tw = ui_text_width(title, th->utf8);
+        if (tw + ui_text_width(what, th->utf8) > title_w && role->kind2 != TRAIN_HEAD_NONE) {
+            snprintf(what, sizeof what, " %.1s.%02d/%.1s.%02d", train_head_kind_short(role->kind),
+                     (int)(role->share * 100.0f + 0.5f) % 100, train_head_kind_short(role->kind2),
+                     (int)(role->share2 * 100.0f + 0.5f) % 100);
+            if (tw + ui_text_width(what, th->utf8) > title_w) /* "f54/p43": in hundredths */
+                snprintf(what, sizeof what, " %.1s%02d/%.1s%02d", train_head_kind_short(role->kind),
+                         (int)(role->share * 100.0f + 0.5f) % 100,
+                         train_head_kind_short(role->kind2),
+                         (int)(role->share2 * 100.0f + 0.5f) % 100);
+            if (tw + ui_text_width(what, th->utf8) > title_w)
+                snprintf(what, sizeof what, " %s/%s", train_head_kind_short(role->kind),
+                         train_head_kind_short(role->kind2));
+        } else if (tw + ui_text_width(what, th->utf8) > title_w) {
+            snprintf(what, sizeof what, " %s", train_head_kind_short(role->kind));
+        }
+    }
+    const int used = ui_put(win, y, x, title, title_w, ui_head_attr(th, h), th->utf8);
+    if (what[0])
+        ui_put(win, y, x + used, what, title_w - used, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
+    const int label = ui_role_attr(th, UI_ROLE_SHAPE);
+    for (int j = 0; j < len && y + 1 < max_y; j++) {
+        char num[8];
+        snprintf(num, sizeof num, "%*d", cw, j % (cw >= 2 ? 100 : 10));
+        ui_put(win, y + 1, x + g->label_w + j * cw, num, cw, label, th->utf8);
+    }
+    for (int i = 0; i < len; i++) {
+        const int row_y = y + 2 + i * ch;
+        const char *tok = m->vocab_names[m->sample[i]];
+        char lab[16];
+        ui_text_fit(tok, g->label_w - 1, th->utf8, lab, sizeof lab);
+        if (row_y + ch / 2 < max_y)
+            ui_put(win, row_y + ch / 2, x, lab, g->label_w - 1, ui_role_attr(th, UI_ROLE_LABEL),
+                   th->utf8);
+        for (int r = 0; r < ch && row_y + r < max_y; r++)
+            for (int j = 0; j < len; j++) {
+                const bool masked = m->cfg.causal && j > i;
+                heat_cell(win, row_y + r, x + g->label_w + j * cw,
+                          w ? w[(size_t)i * len + j] : 0.0f, cw, masked, r == ch / 2, th);
+            }
+    }
+    wattrset(win, 0);
+}
+
+/* The heads of m in the grid g from (y, x), cut at line max_y; heads that
+ * did not fit are counted on the last line. */
+void ui_train_draw_heads(WINDOW *win, int y, int x, const struct ui_train_heads *g, int max_y,
+                         const struct train_model *m, const struct train_head_stats *roles,
+                         char (*jobs)[TRUN_JOBS_LABEL], const struct ui_theme *th)
+{
+    const int hw = g->label_w + m->sample_len * g->cell_w, hh = 2 + m->sample_len * g->cell_h;
+    for (int i = 0; i < g->shown; i++) {
+        const int at = (i % g->across) * (hw + g->gap);
+        const bool last = i % g->across == g->across - 1 || i == g->shown - 1;
+        draw_head(win, y + (i / g->across) * hh, x + at, i,
+                  last && g->room > at + hw ? g->room - at : hw, m, roles ? &roles[i] : NULL,
+                  jobs ? jobs[i] : NULL, g, max_y, th);
+    }
+    const int rest = m->cfg.heads - g->shown;
+    if (rest > 0) {
+        char more[96];
+        snprintf(more, sizeof more, "+%d head%s not shown (a larger terminal shows them)", rest,
+                 rest == 1 ? "" : "s");
+        const int at = (g->shown % g->across) * (hw + g->gap);
+        ui_put(win, max_y - 1, x + at, more, g->w - at > 24 ? g->w - at : 24,
+               ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
+    }
+}

@@ -1,0 +1,405 @@
+/* ui_train_keys.c - the training screen's keys: one table for the handling
+ * and the help's section, and what each does (the hand-over to the
+ * explorer's stages and back included). */
+#include <curses.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "engine/stages.h"
+#include "io/export.h"
+#include "lesson/lesson_state.h"
+#include "ui/modes/ui_app.h"
+#include "ui/train/ui_train.h"
+#include "ui/commands/ui_cmd.h"
+#include "ui/state/ui_keymap.h"
+#include "ui/state/ui_mode.h"
+#include "ui/draw/ui_text.h"
+#include "train/trun.h"
+#include "ui/modes/ui_keymaps.h"
+
+enum train_act {
+    TACT_PAUSE,
+    TACT_STEP,
+    TACT_SLOWER,
+    TACT_FASTER,
+    TACT_RESEED,
+    TACT_HEADS_MORE,
+    TACT_HEADS_FEWER,
+    TACT_BACK,
+    TACT_FORWARD,
+    TACT_FIRST,
+    TACT_LIVE,
+    TACT_STAGE,
+    TACT_EXPORT,
+    TACT_CIRCUITS, /* w: what each head writes / the heatmaps */
+    TACT_SAMPLES,  /* o: a text's lines the model writes / the heatmaps */
+    TACT_SCREEN,   /* t: the training screen (back) */
+    TACT_FOCUS,    /* --compare: the next pane */
+    TACT_LAYER,    /* y: a model of layers, the next layer's heads */
+    TACT_SWALLOW
+};
+
+static const struct ui_keymap_row table[] = {
+    /* the hints, in this order, are the training screen's key hint line */
+    {{' ', 'p'}, "Space p", TACT_PAUSE, "pause / train on (p in a lesson)", "Space pause"},
+    {{'n'}, "n", TACT_STEP, "one step (pauses)", "n step"},
+    {{'<', ','}, "< ,", TACT_SLOWER, "slower", "< > pace"},
+    {{'>', '.'}, "> .", TACT_FASTER, "faster", NULL},
+    {{KEY_LEFT, 'h'}, "← h → l", TACT_BACK, "back / on through the checkpoints", "← → checkpoints"},
+    {{KEY_RIGHT, 'l'}, NULL, TACT_FORWARD, NULL, NULL},
+    /* hinted for a model of layers only (ui_train_keys_hint) */
+    {{'y'}, "y", TACT_LAYER, "a model of layers: the next layer's heads", "y layer"},
+    {{'r'}, "r", TACT_RESEED, "train again from step 0 with the next seed", "r reseed"},
+    {{'+', '='}, "+ = - _", TACT_HEADS_MORE, "train again with more / fewer heads", "+ - heads"},
+    {{'-', '_'}, NULL, TACT_HEADS_FEWER, NULL, NULL},
+    {{KEY_HOME, 'g'}, "Home g End G", TACT_FIRST, "step 0 / the model as it is now", NULL},
+    {{KEY_END, 'G'}, NULL, TACT_LIVE, NULL, NULL},
+    {UI_STAGE_KEYS, UI_STAGE_KEYS_LABEL, TACT_STAGE, "the stages of the model shown (t comes back)",
+     "{range} stages"},
+    {{'w'}, "w", TACT_CIRCUITS, "what each head writes (its weights) / the heatmaps", NULL},
+    {{'o'}, "o", TACT_SAMPLES, "a text: lines the model writes / the heatmaps", NULL},
+    {{'e'}, "e", TACT_EXPORT, "write the training state as SVG (:export html too)", NULL},
+    {{'t'}, "t", TACT_SCREEN, "the training screen again (after --train)", NULL},
+    {{'\t', KEY_BTAB},
+     "Tab S-Tab",
+     TACT_FOCUS,
+     "--compare: focus the next pane (or click one)",
+     NULL},
+    {{'c', 's', '[', ']'},
+     "c s [ ]",
+     TACT_SWALLOW,
+     "nothing here: 0 … 6 show the stages first",
+     NULL},
+    {{'v', KEY_ENTER, '\n', '\r', 'j', 'k'},
+     "v Enter j k",
+     TACT_SWALLOW,
+     "nothing here either",
+     NULL},
+    {{KEY_UP, KEY_DOWN, KEY_NPAGE, KEY_PPAGE},
+     "↑ ↓ PgDn PgUp",
+     TACT_SWALLOW,
+     "nothing here (in a lesson: its text)",
+     NULL},
+};
+const struct ui_keymap ui_keymap_train =
+    UI_KEYMAP("On the training screen (--train, --compare)", table);
+
+char *ui_train_keys_hint(const struct trun *t, char *buf, size_t n)
+{
+    const bool layers = train_layers(&t->panes[t->focus].run->model->cfg) > 1;
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < ui_keymap_train.n && used < n; i++) {
+        const struct ui_keymap_row *r = &ui_keymap_train.rows[i];
+        if (r->hint && (layers || r->action != TACT_LAYER))
+            used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? " · " : "", r->hint);
+    }
+    return buf;
+}
+
+/* ---- the hint in a lesson: from this table and the main screen's ---------------------- */
+
+/* The first key of each row bound to one of acts, less Space (a lesson
+ * reads on with it), appended to buf as "keys words". */
+static void lesson_part(const int *acts, int n_acts, const char *words, char *buf, size_t n,
+                        size_t *used)
+{
+    char keys[48] = "";
+    for (int a = 0; a < n_acts; a++)
+        for (int i = 0; i < ui_keymap_train.n; i++) {
+            const struct ui_keymap_row *r = &ui_keymap_train.rows[i];
+            if (r->action != acts[a])
+                continue;
+            for (int k = 0; k < UI_KEY_MAX_KEYS && r->keys[k]; k++) {
+                if (r->keys[k] == ' ')
+                    continue;
+                char name[16];
+                ui_key_name(r->keys[k], name, sizeof name);
+                if (strlen(keys) + strlen(name) + 2 < sizeof keys)
+                    strcat(strcat(keys, keys[0] ? " " : ""), name);
+                break;
+            }
+        }
+    if (keys[0] && *used < n)
+        *used +=
+            (size_t)snprintf(buf + *used, n - *used, "%s%s %s", *used ? " · " : "", keys, words);
+}
+
+/* The main screen's first key for act in a lesson, appended the same way. */
+static void main_part(const struct ui_app *app, enum ui_action act, const char *words, char *buf,
+                      size_t n, size_t *used)
+{
+    char keys[48];
+    ui_key_names_for(act, app->st.focus, true, NULL, NULL, keys, sizeof keys);
+    keys[strcspn(keys, " ")] = '\0';
+    if (keys[0] && *used < n)
+        *used +=
+            (size_t)snprintf(buf + *used, n - *used, "%s%s %s", *used ? " · " : "", keys, words);
+}
+
+const char *ui_train_lesson_hint(const struct ui_app *app, char *buf, size_t n)
+{
+    const struct trun *t = app->train;
+    static const int scrub[] = {TACT_BACK, TACT_FORWARD}, first[] = {TACT_FIRST},
+                     live[] = {TACT_LIVE}, reseed[] = {TACT_RESEED}, pause[] = {TACT_PAUSE},
+                     step[] = {TACT_STEP}, pace[] = {TACT_SLOWER, TACT_FASTER};
+    size_t used = 0;
+    buf[0] = '\0';
+    if (t->scrub >= 0) {
+        lesson_part(scrub, 2, "checkpoints", buf, n, &used);
+        lesson_part(first, 1, "step 0", buf, n, &used);
+        lesson_part(live, 1, "now", buf, n, &used);
+    } else if (trun_done(t)) {
+        lesson_part(scrub, 2, "checkpoints", buf, n, &used);
+        lesson_part(reseed, 1, "train again", buf, n, &used);
+    } else {
+        lesson_part(pause, 1, t->paused ? "trains on" : "pause", buf, n, &used);
+        lesson_part(step, 1, "step", buf, n, &used);
+        if (!t->paused)
+            lesson_part(pace, 2, "pace", buf, n, &used);
+        lesson_part(scrub, 2, "checkpoints", buf, n, &used);
+    }
+    main_part(app, UI_ACT_LESSON_NEXT, "read on", buf, n, &used);
+    if (t->scrub < 0 && trun_done(t))
+        main_part(app, UI_ACT_LESSON_PREV, "back", buf, n, &used);
+    main_part(app, UI_ACT_HELP, "help", buf, n, &used);
+    return buf;
+}
+
+/* ---- keys ---------------------------------------------------------------------------- */
+
+static void restart(struct ui_app *app, uint32_t seed, int heads)
+{
+    struct trun *t = app->train;
+    struct mha_error err;
+    mha_error_clear(&err);
+    if (trun_restart(t, seed, heads, &err) != 0) {
+        ui_state_say(&app->st, true, "Not restarted: %s", err.text);
+        return;
+    }
+    ui_train_sync_example(app);
+    if (heads > 0)
+        ui_state_say(&app->st, false, "Training again with %d head%s, seed %u.", heads,
+                     heads == 1 ? "" : "s", (unsigned)seed);
+    else
+        ui_state_say(&app->st, false, "Training again from step 0 with seed %u.", (unsigned)seed);
+}
+
+static void change_heads(struct ui_app *app, int dir)
+{
+    struct trun *t = app->train;
+    if (t->n_panes > 1) {
+        ui_state_say(&app->st, true,
+                     "The panes keep their heads (--compare chose them); r trains them all again.");
+        return;
+    }
+    const int d = t->d_model, now = t->heads[0];
+    int h = now;
+    do
+        h += dir;
+    while (h >= 1 && h <= d && d % h != 0);
+    if (h < 1 || h > d) {
+        ui_state_say(&app->st, true, "%s: %d head%s with d_model %d.",
+                     dir > 0 ? "No more heads" : "No fewer heads", now, now == 1 ? "" : "s", d);
+        return;
+    }
+    restart(app, t->opt.seed, h);
+}
+
+/* The keys that pause and train on here: Space reads on in a lesson. */
+static const char *pause_keys(const struct ui_app *app)
+{
+    return app->les.l ? "p" : "Space";
+}
+
+void ui_train_scrub_message(struct ui_app *app)
+{
+    struct trun *t = app->train;
+    if (t->scrub < 0) {
+        ui_state_say(&app->st, false, "The model as it is now, step %ld.", trun_shown_step(t));
+        return;
+    }
+    ui_state_say(&app->st, false,
+                 "Checkpoint at step %ld (one every %ld steps) · ← → move · End: now · %s "
+                 "trains on.",
+                 t->scrub, t->panes[0].ring.every, pause_keys(app));
+}
+
+void ui_train_focus(struct ui_app *app, int pane)
+{
+    struct trun *t = app->train;
+    if (t->n_panes < 2) {
+        ui_state_say(&app->st, false,
+                     "One model trains here; --compare 1,2 trains several side by side.");
+        return;
+    }
+    t->focus = pane < 0 ? 0 : pane >= t->n_panes ? t->n_panes - 1 : pane;
+    ui_train_sync_example(app);
+    char title[32];
+    trun_pane_title(&t->panes[t->focus], title, sizeof title);
+    ui_state_say(&app->st, false,
+                 "The %s pane: the stage keys and the heads view show its model (Tab: the next "
+                 "pane).",
+                 title);
+}
+
+void ui_train_to_explorer(struct ui_app *app)
+{
+    ui_train_sync_example(app);
+    app->train->shown = false;
+}
+
+static void to_stage(struct ui_app *app, int stage)
+{
+    struct trun *t = app->train;
+    ui_train_to_explorer(app);
+    ui_state_set_stage(&app->st, stage);
+    char title[40] = "";
+    if (t->compare) {
+        title[0] = ' ';
+        trun_pane_title(&t->panes[t->focus], title + 1, sizeof title - 1);
+    }
+    ui_state_say(&app->st, false,
+                 "The %s%s model at step %ld%s: its stages, with Enter to explain a number. t "
+                 "goes back to the training.",
+                 t->task->name, title, trun_shown_step(t),
+                 t->scrub >= 0               ? " (a checkpoint)"
+                 : trun_done(t) || t->paused ? ""
+                                             : ", still training");
+}
+
+/* o: the lines the model writes shown in the heatmaps' place, or the
+ * heatmaps again; a task of letters says the lines are a text's. */
+static void samples_key(struct ui_app *app)
+{
+    struct trun *t = app->train;
+    struct mha_error err;
+    mha_error_clear(&err);
+    if (trun_samples_show(t, !t->samples, app->st.temperature, &err) != 0) {
+        ui_state_say(&app->st, true, "o: %s; a text's model does (--train sentences).", err.text);
+        return;
+    }
+    if (!t->samples) {
+        ui_state_say(&app->st, false,
+                     "The heads' attention on the sample. o: lines the model "
+                     "writes.");
+        return;
+    }
+    t->circuits = false;
+    const struct train_model *m = t->panes[t->focus].run->model;
+    ui_state_say(&app->st, false,
+                 "Written from \"%s\" at temperature %g, anew at each evaluation. o: the "
+                 "heatmaps.",
+                 m->vocab_names[m->sample[0]], (double)t->temperature);
+}
+
+bool ui_train_key(struct ui_app *app, int key, bool is_char)
+{
+    struct trun *t = app->train;
+    struct ui_state *st = &app->st;
+    if (!t)
+        return false;
+    const struct ui_keymap_row *b = ui_keymap_find(&ui_keymap_train, ui_mode_keycode(key, is_char));
+    if (!t->shown) { /* the explorer's stages: only t comes back, from the numbers too */
+        if (b && b->action == TACT_SCREEN) {
+            t->shown = true;
+            st->focus = st->explain_open = false;
+            st->msg[0] = '\0';
+            return true;
+        }
+        return false;
+    }
+    if (!b)
+        return false;
+    /* Tab chooses a pane only when there are several */
+    const int act = b->action == TACT_FOCUS && t->n_panes < 2 ? TACT_SWALLOW : b->action;
+    /* in a lesson Space reads on and the page keys scroll its text */
+    if (app->les.l && ((is_char && key == ' ') || act == TACT_SWALLOW))
+        return false;
+    st->msg[0] = '\0';
+    char range[16];
+    switch (act) {
+    case TACT_PAUSE:
+        if (trun_done(t)) {
+            ui_state_say(st, false, "Training has stopped; r trains again with a new seed.");
+        } else {
+            t->paused = !t->paused || t->scrub >= 0;
+            trun_scrub_live(t);
+            if (t->paused)
+                ui_state_say(st, false, "Paused: n steps once, %s trains on.", pause_keys(app));
+            else
+                ui_state_say(st, false, "Training on.");
+        }
+        break;
+    case TACT_STEP:
+        if (trun_done(t))
+            ui_state_say(st, false, "Training has stopped; r trains again with a new seed.");
+        else
+            trun_step_once(t);
+        break;
+    case TACT_SLOWER:
+    case TACT_FASTER:
+        t->rate += b->action == TACT_FASTER ? 1 : -1;
+        t->rate = t->rate < 0 ? 0 : t->rate >= TRUN_RATE_COUNT ? TRUN_RATE_COUNT - 1 : t->rate;
+        ui_state_say(st, false, "%d steps a second.", trun_rates[t->rate]);
+        break;
+    case TACT_RESEED:
+        restart(app, t->opt.seed + 1u, 0);
+        break;
+    case TACT_HEADS_MORE:
+    case TACT_HEADS_FEWER:
+        change_heads(app, b->action == TACT_HEADS_MORE ? +1 : -1);
+        break;
+    case TACT_BACK:
+    case TACT_FORWARD:
+        trun_scrub(t, b->action == TACT_BACK ? -1 : +1);
+        ui_train_scrub_message(app);
+        break;
+    case TACT_FIRST:
+        trun_scrub_first(t);
+        ui_train_scrub_message(app);
+        break;
+    case TACT_LIVE:
+        trun_scrub_live(t);
+        ui_train_scrub_message(app);
+        break;
+    case TACT_STAGE:
+        to_stage(app, key - '0');
+        break;
+    case TACT_EXPORT:
+        ui_app_export(app, MHA_FORMAT_SVG, NULL);
+        break;
+    case TACT_SAMPLES:
+        samples_key(app);
+        break;
+    case TACT_CIRCUITS:
+        t->circuits = !t->circuits;
+        trun_samples_show(t, false, 0.0f, NULL); /* in the heatmaps' place too */
+        if (t->circuits && train_layers(&t->panes[t->focus].run->model->cfg) > 1)
+            ui_state_say(st, false,
+                         "What attending to a word makes each head of this layer raise, along "
+                         "its direct path only (y: another layer). w: the heatmaps again.");
+        else
+            ui_state_say(st, false,
+                         t->circuits
+                             ? "What attending to a word makes each head raise. "
+                               "w: the heatmaps again."
+                             : "The heads' attention on the sample. w: what each head writes.");
+        break;
+    case TACT_SCREEN:
+        ui_state_say(st, false, "This is the training screen; %s show the model's stages.",
+                     mha_stage_range(range, sizeof range));
+        break;
+    case TACT_LAYER:
+        ui_app_show_layer(app, -1);
+        break;
+    case TACT_FOCUS:
+        ui_train_focus(app, (t->focus + (key == KEY_BTAB ? t->n_panes - 1 : 1)) % t->n_panes);
+        break;
+    case TACT_SWALLOW:
+        ui_state_say(st, false, "Not on the training screen: %s show the model's stages.",
+                     mha_stage_range(range, sizeof range));
+        break;
+    }
+    return true;
+}

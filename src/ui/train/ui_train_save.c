@@ -1,0 +1,155 @@
+/* ui_train_save.c - the trained model written to a model file: when the
+ * training screen is left (--save FILE, with no question: the step the
+ * screen shows, a checkpoint after a scrub) and at any moment with
+ * :save [FILE], on the training screen and on the stages of the model it
+ * trains, or of a model file (or sentence file) loaded.  With --compare,
+ * --save FILE is one file per pane (the pane's heads in the name,
+ * model_io_heads_name) and :save writes the pane in focus.  A class's
+ * follower and a replay write nothing. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/model_io.h"
+#include "io/safe_file.h"
+#include "ui/modes/ui_app.h"
+#include "ui/train/ui_train.h"
+#include "ui/commands/ui_cmd.h"
+#include "ui/commands/ui_examples.h"
+#include "ui/views/ui_export.h"
+#include "train/trun.h"
+
+/* The file --save names for pane i, into out. */
+static void pane_path(const struct ui_app *app, int i, char *out, size_t n)
+{
+    const struct trun *t = app->train;
+    if (t->compare)
+        model_io_heads_name(app->save_path, t->heads[i], out, n);
+    else
+        snprintf(out, n, "%s", app->save_path);
+}
+
+/* "the model" or (--compare) "the 2-head model", into buf. */
+static const char *which(const struct trun *t, int i, char *buf, size_t n)
+{
+    if (t->compare)
+        snprintf(buf, n, "the %d-head model", t->heads[i]);
+    else
+        snprintf(buf, n, "the model");
+    return buf;
+}
+
+int ui_train_save_on_leave(struct ui_app *app, int status)
+{
+    const struct trun *t = app->train;
+    if (!t || t->lesson || !app->save_path || app->follow || !app->screen_up)
+        return status; /* (a terminal that could not be used trained nothing) */
+    const long step = trun_shown_step(t);
+    for (int i = 0; i < t->n_panes; i++) {
+        char path[PATH_MAX + 32], what[32], buf[MHA_ERROR_TEXT_MAX + MHA_ERROR_FILE_MAX + 32];
+        pane_path(app, i, path, sizeof path);
+        struct mha_error err;
+        mha_error_clear(&err);
+        if (model_io_save(trun_pane_model(&t->panes[i], t->scrub), path, &err) != 0) {
+            fprintf(stderr, "mha-explorer: --save: %s\n", mha_error_format(&err, buf, sizeof buf));
+            if (status == 0)
+                status = 1; /* the output could not be written */
+            continue;
+        }
+        fprintf(stderr, "mha-explorer: saved %s at step %ld to %s\n",
+                which(t, i, what, sizeof what), step, path);
+    }
+    return status;
+}
+
+/* The model the explorer shows and where it stands: the training's (the
+ * focused pane at the step shown), or a loaded model file's, read again
+ * into *loaded (free it).  NULL after a message when it shows none. */
+static const struct train_model *shown_model(struct ui_app *app, struct train_model **loaded,
+                                             char *what, size_t n)
+{
+    struct ui_state *st = &app->st;
+    const struct trun *t = app->train;
+    *loaded = NULL;
+    if (t) {
+        char which_one[32];
+        snprintf(what, n, "%s at step %ld", which(t, t->focus, which_one, sizeof which_one),
+                 trun_shown_step(t));
+        return trun_pane_model(&t->panes[t->focus], t->scrub);
+    }
+    if (!st->load_path[0] || !model_io_is_model_file(st->load_path)) {
+        ui_state_say(st, true,
+                     ":save writes a trained model, and none is shown here: --train TASK trains "
+                     "one, --load MODEL shows one.");
+        return NULL;
+    }
+    struct mha_error err;
+    mha_error_clear(&err);
+    *loaded = model_io_load(st->load_path, 1, &err);
+    if (!*loaded) {
+        char buf[MHA_ERROR_TEXT_MAX + MHA_ERROR_FILE_MAX + 32];
+        ui_state_say(st, true, "Not saved: %s.", mha_error_format(&err, buf, sizeof buf));
+        return NULL;
+    }
+    const char *slash = strrchr(st->load_path, '/');
+    snprintf(what, n, "the model of %s", slash ? slash + 1 : st->load_path);
+    return *loaded;
+}
+
+/* m to path (a new mha-model-N.json here when path is NULL), said on the
+ * status line. */
+static int save_model(struct ui_state *st, const struct train_model *m, const char *what,
+                      const char *path)
+{
+    char written[PATH_MAX + 64], buf[MHA_ERROR_TEXT_MAX + MHA_ERROR_FILE_MAX + 32];
+    struct mha_error err;
+    mha_error_clear(&err);
+    if (!path) { /* never over a file */
+        char *text = model_io_to_string(m);
+        if (!text) {
+            ui_state_say(st, true, "Not saved: out of memory.");
+            return -1;
+        }
+        const size_t len = strlen(text);
+        text[len] = '\n'; /* the terminating NUL becomes the file's last newline */
+        if (ui_export_write_buffer(text, len + 1, "model", "json", ".", NULL, written,
+                                   sizeof written, &err) != 0) {
+            ui_state_say(st, true, "Not saved: %s.", err.text);
+            return -1;
+        }
+        path = written;
+    } else if (safe_file_check_target(path, &err) != 0 || model_io_save(m, path, &err) != 0) {
+        ui_state_say(st, true, "Not saved: %s.", mha_error_format(&err, buf, sizeof buf));
+        return -1;
+    }
+    ui_state_say(st, false, "Saved %s to %s.", what, path);
+    return 0;
+}
+
+int ui_cmd_save(struct ui_state *st, struct ui_app *app, const char *arg)
+{
+    if (app->follow) {
+        ui_state_say(st, true,
+                     ":save writes nothing while following a class: the teacher's stream never "
+                     "writes on this machine.");
+        return -1;
+    }
+    if (app->replay.active) {
+        ui_state_say(st, true, ":save writes nothing while a recording replays.");
+        return -1;
+    }
+    char path[PATH_MAX + 32], what[PATH_MAX + 64];
+    if (*arg && ui_path_expand(arg, path, sizeof path) != 0) {
+        ui_state_say(st, true, "Not saved: %s is not a file name I can use.", arg);
+        return -1;
+    }
+    struct train_model *loaded;
+    const struct train_model *m = shown_model(app, &loaded, what, sizeof what);
+    if (!m)
+        return -1;
+    if (!*arg && app->train && app->save_path)
+        pane_path(app, app->train->focus, path, sizeof path);
+    const int rc = save_model(st, m, what, *arg || (app->train && app->save_path) ? path : NULL);
+    train_model_free(loaded);
+    return rc;
+}
