@@ -11,9 +11,11 @@ usage: python3 export_torch.py path/to/mha-explorer path/to/source/root
 import json
 import math
 import os
+import runpy
 import subprocess
 import sys
 import tempfile
+import traceback
 
 try:
     import torch  # noqa: F401  (the exported script needs it)
@@ -40,6 +42,46 @@ def run(args, cwd):
     return subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=120)
 
 
+def run_script(script, args, cwd):
+    """The exported script run as "python3 SCRIPT ARGS..." in cwd would run
+    it, in a child forked from this process, which has imported torch once
+    already (an interpreter of its own would import it again, a second each
+    time): the script runs as __main__ with its own argv, its output and
+    exit status collected."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    out, err = tempfile.TemporaryFile(), tempfile.TemporaryFile()
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            os.chdir(cwd)
+            os.dup2(out.fileno(), 1)
+            os.dup2(err.fileno(), 2)
+            sys.argv = [script] + list(args)
+            sys.path[0] = cwd
+            try:
+                runpy.run_path(script, run_name="__main__")
+                code = 0
+            except SystemExit as e:
+                if e.code is None or isinstance(e.code, int):
+                    code = e.code or 0
+                else:
+                    print(e.code, file=sys.stderr)
+            except BaseException:
+                traceback.print_exc()
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    out.seek(0)
+    err.seek(0)
+    return subprocess.CompletedProcess([sys.executable, script] + list(args),
+                                       os.waitstatus_to_exitcode(status),
+                                       out.read().decode(), err.read().decode())
+
+
 def explorer_json(args, cwd):
     r = run([EXE] + args + ["--format", "json"], cwd)
     assert r.returncode == 0, r.stderr
@@ -54,7 +96,7 @@ def language_model(tmp):
                      "the animal didn't cross the street because it was", "the"):
         want = explorer_json(["--load", LM, "--tokens", sentence, "--dump", "output"],
                              tmp)["output"]["next_word"]
-        r = run([sys.executable, "lm.py"] + sentence.split(), tmp)
+        r = run_script("lm.py", sentence.split(), tmp)
         check(r.returncode == 0, "lm.py %s: %s" % (sentence, r.stderr))
         if r.returncode:
             continue
@@ -63,7 +105,7 @@ def language_model(tmp):
               "%s: words %s, explorer %s" % (sentence, got, want))
         worst = max(abs(g["p"] - w["p"]) for g, w in zip(got, want))
         check(worst <= 1e-5, "%s: probabilities differ by %g" % (sentence, worst))
-    r = run([sys.executable, "lm.py", "the", "zebra"], tmp)
+    r = run_script("lm.py", ["the", "zebra"], tmp)
     check(r.returncode != 0 and "zebra" in r.stderr, "an unknown word: %s" % r.stderr)
 
 
@@ -96,7 +138,7 @@ def letter_task(tmp, layers):
                       for row, b in zip(o["unembed"], bias)]
             best, p = softmax_best(logits)
             want[o["name"]] = [model["vocab"][best], p]
-        r = run([sys.executable, "fp.py"] + words, tmp)
+        r = run_script("fp.py", words, tmp)
         check(r.returncode == 0, "fp.py %s: %s" % (words, r.stderr))
         if r.returncode:
             continue

@@ -629,12 +629,24 @@ START_TEST(test_blas_environment_kept)
 }
 END_TEST
 
+/* The cases that go through mat_mul's CBLAS backend or open the library are
+ * tagged "blas": mat_blas_kernels runs those again with OPENBLAS_CORETYPE
+ * empty (CK_INCLUDE_TAGS=blas); the plain loops' cases do not depend on it. */
 static Suite *mat_suite(void)
 {
     Suite *s = suite_create("mat");
 
     TCase *tc = tcase_create("mul");
     tcase_add_loop_test(tc, test_plain_against_double, 0, 2 * N_SHAPES);
+    tcase_add_test(tc, test_dispatch_plain);
+    tcase_add_loop_test(tc, test_rows_times_blocks, 0, 32);
+    tcase_add_loop_test(tc, test_transpose_rows, 0, 47);
+    tcase_add_loop_test(tc, test_rows_times_stretches, 0, 12);
+    tcase_add_loop_test(tc, test_col_sums, 0, 8);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("backend");
+    tcase_set_tags(tc, "blas");
     if (mat_have_cblas()) {
         tcase_add_loop_test(tc, test_plain_against_cblas, 0, 2 * N_SHAPES);
         tcase_add_test(tc, test_blas_environment_kept);
@@ -644,21 +656,18 @@ static Suite *mat_suite(void)
                "checking the fallback to the plain loop instead\n");
         tcase_add_loop_test(tc, test_cblas_absent_falls_back, 0, 2 * N_SHAPES);
     }
-    tcase_add_test(tc, test_dispatch_plain);
     tcase_add_loop_test(tc, test_empty_inner, 0, 2);
     tcase_add_test(tc, test_backend_selection);
-    tcase_add_loop_test(tc, test_rows_times_blocks, 0, 32);
-    tcase_add_loop_test(tc, test_transpose_rows, 0, 47);
-    tcase_add_loop_test(tc, test_rows_times_stretches, 0, 12);
-    tcase_add_loop_test(tc, test_col_sums, 0, 8);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("large");
+    tcase_set_tags(tc, "blas");
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, test_large_products, 0, 8);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("linear");
+    tcase_set_tags(tc, "blas");
     tcase_add_loop_test(tc, test_linear_against_loop, 0, 10);
     suite_add_tcase(s, tc);
 

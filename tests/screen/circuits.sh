@@ -59,6 +59,7 @@ sleep 0.2
 # head measured on the first token looks at the first position by its
 # weights, the one measured on the previous token one back
 start 100 50 -- --train first-prev --steps 400
+faster
 wait_for "stopped" 90
 keys 4
 wait_for "4 · Attention"

@@ -60,6 +60,7 @@ keys q
 wait_exit 0
 
 start 80 24 -- --train induction --layers 2 --seed 3 --steps 300
+faster
 wait_for "stopped" 60
 # :view on the training screen shows that view of the model training
 keys : "view composition" Enter
@@ -111,6 +112,7 @@ wait_exit 0
 # --train TASK --layers 2 --layer 0 opens the training screen on layer 0
 start 100 30 -- --train induction --layers 2 --seed 3 --steps 300 --layer 0
 wait_for "│ layer 0 of 0–1 │"
+faster
 wait_for "stopped" 60
 keys y
 wait_for "│ layer 1 of 0–1 │"

@@ -5,6 +5,18 @@
 # same theme and the presenter's layout.
 . "$(dirname "$0")/lib.sh"
 
+# status_is LINE: the status line (the screen's last) becomes LINE within
+# ten seconds: the screen may still be drawing when its first text shows
+status_is() {
+    local i=0
+    while [ $i -lt 200 ]; do
+        [ "$(screen | tail -1)" = "$1" ] && return 0
+        sleep 0.05
+        i=$((i + 1))
+    done
+    return 1
+}
+
 # the link in its pop-up: the box's lines from "mha-explorer" to the first
 # that does not end in " \", joined again (the pop-up breaks only between
 # arguments)
@@ -63,7 +75,7 @@ T kill-server
 eval "set -- $args"
 start 120 40 -- "$@"
 wait_for "4 · Attention"
-check "the same status line" test "$(screen | tail -1)" = "$status_line"
+check "the same status line" status_is "$status_line"
 top >"$WORK/after"
 check "the same screen and cell under the cursor" cmp -s "$WORK/before" "$WORK/after"
 check "the cursor is on a cell" test "$(grep -c '^[0-9]*:' "$WORK/after")" -ge 2
@@ -92,7 +104,7 @@ T kill-server
 eval "set -- $args"
 start 100 30 -- "$@"
 wait_for "the cost view"
-check "the same status line" test "$(screen | tail -1)" = "$status_line"
+check "the same status line" status_is "$status_line"
 check "the projector's white" bash -c "tmux -L '$SOCK' capture-pane -p -e | grep -qF '48;5;231m'"
 keys q q
 wait_exit 0

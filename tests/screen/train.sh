@@ -29,6 +29,7 @@ keys n
 wait_for "step $((s1 + 2)) of"
 keys Space
 wait_for "Training on."
+faster
 wait_for "Stopped at" 60
 wait_for "· stopped"
 # two heads found two jobs

@@ -12,6 +12,7 @@
 
 start 80 24 -- --train first-prev --compare 1,2 --steps 600
 wait_for "2 heads"
+faster
 wait_for "Every run stopped" 90
 keys w
 wait_for "What each head writes, from its weights"
@@ -43,6 +44,7 @@ wait_exit 0
 # content, head 1 the long job and content, as doc/training-figures.md has it), and its
 # writes in words
 start 80 24 -- --train sentences --seed 3
+faster
 wait_for " · stopped" 300
 wait_for "head 0 long+agree+co"
 wait_for "head 1 long+content"

@@ -9,6 +9,7 @@
 start 80 24 NO_COLOR=1 -- --train first-prev --compare 1,2 --steps 300
 wait_for "1 head "
 wait_for "2 heads"
+faster
 wait_for "Every run stopped" 60
 check "no colour under NO_COLOR" bash -c "! (tmux -L $SOCK capture-pane -p -e | grep -qP '\e\[[0-9;]*(3[0-7]|4[0-7]|38;5|48;5)[;m]')"
 check "shade glyphs stand in for colour" bash -c "tmux -L $SOCK capture-pane -p | grep -q '█'"
@@ -31,6 +32,7 @@ for h in 1 2; do
         >"s$h.json" 2>/dev/null) || fail "--train sentences --heads $h --dump summary failed"
 done
 start 120 40 -- --train sentences --compare 1,2 --steps 300
+faster
 wait_for "Every run stopped" 240
 for job in long local agree content; do
     got=$(screen | grep -oP "  $job +\K[0-9.]+(?=%)" | tr '\n' ' ')

@@ -31,6 +31,7 @@ lesson() {
     keys p # it starts, a checkpoint waiting or not
     wait_for "first-prev · step"
     whole "$heads" "lesson $lesson step $step at ${w}x$h, while training" 10
+    faster
     wait_for "stopped" 90
     if [[ $heads == *,* ]]; then
         wait_for "Every run stopped" 90

@@ -9,6 +9,7 @@
 
 start 80 24 -- --train first-prev --steps 300
 wait_for "first-prev · step"
+faster
 wait_for "· stopped" 60
 check "the curve's legend names both losses" bash -c "tmux -L $SOCK capture-pane -p | grep -qP '▆ train(ing)? +• held-out'"
 keys q
@@ -52,6 +53,7 @@ for y, line in enumerate(sys.stdin.read().split("\n")):
         print(y, m.start(), m.group(0).strip())'
 }
 start 120 40 -- --train sentences --compare 1,2 --steps 300
+faster
 wait_for "Every run stopped" 240
 live=$(layout)
 jobs_live=$(screen | grep -oP '  (long|local|agree|content) +[0-9.]+%' | wc -l)

@@ -10,6 +10,7 @@
 start 120 40 -- --train induction --compare layers=1,2 --steps 400 --seed 35
 wait_for "▶ 1 layer"
 wait_for "2 layers"
+faster
 wait_for "Every run stopped" 120
 # the accuracy line holds each pane's held-out accuracy, left pane first
 acc=($(screen | grep '^next' | grep -oE '[0-9]+\.[0-9]+%' | tr -d %))

@@ -19,6 +19,7 @@ sleep 1
 check "it waits" bash -c "tmux -L '$SOCK' capture-pane -p | grep -qF 'step 0 of 1500 · paused'"
 keys p
 wait_for "Training on."
+faster
 wait_for "$printed" 90
 wait_for "head 1 prev"
 space_until "step 2/5"

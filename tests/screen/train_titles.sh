@@ -9,6 +9,7 @@
 start 80 24 -- --lesson 17
 wait_for "p starts it"
 keys p
+faster
 wait_for "limit at" 120
 check "the split title keeps its shares" grep -qE "h0 f[0-9]{2}/p[0-9]{2}" <(screen)
 check "no title is cut to its places" bash -c "! tmux -L $SOCK capture-pane -p | grep -q 'first/…'"
