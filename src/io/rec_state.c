@@ -11,8 +11,8 @@
 /* The fields that are numbers, by name. */
 #define INT_FIELDS(X)                                                                              \
     X(step)                                                                                        \
-    X(stage) X(present) X(autoplay) X(heads) X(d_model) X(causal) X(scale) X(pane) X(paused)       \
-        X(layer)
+    X(stage)                                                                                       \
+    X(present) X(autoplay) X(heads) X(d_model) X(causal) X(scale) X(pane) X(paused) X(layer)
 
 void rec_state_clear(struct rec_state *s)
 {
