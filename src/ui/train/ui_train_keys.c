@@ -141,7 +141,8 @@ const char *ui_train_lesson_hint(const struct ui_app *app, char *buf, size_t n)
     const struct trun *t = app->train;
     static const int scrub[] = {TACT_BACK, TACT_FORWARD}, first[] = {TACT_FIRST},
                      live[] = {TACT_LIVE}, reseed[] = {TACT_RESEED}, pause[] = {TACT_PAUSE},
-                     step[] = {TACT_STEP}, pace[] = {TACT_SLOWER, TACT_FASTER};
+                     step[] = {TACT_STEP}, pace[] = {TACT_SLOWER, TACT_FASTER},
+                     layer[] = {TACT_LAYER};
     size_t used = 0;
     buf[0] = '\0';
     if (t->scrub >= 0) {
@@ -158,6 +159,8 @@ const char *ui_train_lesson_hint(const struct ui_app *app, char *buf, size_t n)
             lesson_part(pace, 2, "pace", buf, n, &used);
         lesson_part(scrub, 2, "checkpoints", buf, n, &used);
     }
+    if (train_layers(&t->panes[t->focus].run->model->cfg) > 1)
+        lesson_part(layer, 1, "layer", buf, n, &used);
     main_part(app, UI_ACT_LESSON_NEXT, "read on", buf, n, &used);
     if (t->scrub < 0 && trun_done(t))
         main_part(app, UI_ACT_LESSON_PREV, "back", buf, n, &used);
