@@ -159,7 +159,9 @@ const char *ui_train_lesson_hint(const struct ui_app *app, char *buf, size_t n)
             lesson_part(pace, 2, "pace", buf, n, &used);
         lesson_part(scrub, 2, "checkpoints", buf, n, &used);
     }
-    if (train_layers(&t->panes[t->focus].run->model->cfg) > 1)
+    /* running, the pace takes the room the layer key would (80 columns) */
+    if (train_layers(&t->panes[t->focus].run->model->cfg) > 1 &&
+        (t->paused || t->scrub >= 0 || trun_done(t)))
         lesson_part(layer, 1, "layer", buf, n, &used);
     main_part(app, UI_ACT_LESSON_NEXT, "read on", buf, n, &used);
     if (t->scrub < 0 && trun_done(t))
