@@ -12,7 +12,6 @@
 
 #include "train/train.h"
 #include "train/train_circuits.h"
-#include "io/model_io.h"
 
 /* Heatmaps up to this many words (or classes) a side: a letter task's 16
  * fit beside each other on a screen, a language model's hundreds do not. */
@@ -312,25 +311,14 @@ bool view_circuits_make(struct view_desc *vd, const struct view_inputs *in)
              "QK_h = (E·W_q,hᵀ + b_q,h)(E·W_k,hᵀ)ᵀ / √d_k\nOV_h = U·W_o,h·W_v,h·Eᵀ");
     if (in->model)
         return describe(vd, in, in->model);
-    snprintf(vd->line, sizeof vd->line, "d_model %d, %d heads: %s", in->ex->d_model, in->ex->heads,
-             in->model_path && in->model_path[0] ? "a model file" : "no model");
-    if (!in->model_path || !in->model_path[0] || !model_io_is_model_file(in->model_path)) {
-        snprintf(vd->text, sizeof vd->text,
-                 "The circuits are read off a trained model's weights: its word embeddings, "
-                 "each head's projections and its read-out to the next word.");
-        snprintf(vd->error, sizeof vd->error,
-                 "The circuits view reads a trained model, and these numbers are not one. "
-                 "Load a model file (saved by --train … --save, or lesson 19's) or train "
-                 "one (--train first-prev).");
+    struct train_model *m = view_model_file(
+        vd, in,
+        "The circuits view reads a trained model, and these numbers are not one. Load a model "
+        "file (saved by --train … --save, or lesson 19's) or train one (--train first-prev).",
+        "The circuits are read off a trained model's weights: its word embeddings, each head's "
+        "projections and its read-out to the next word.");
+    if (!m)
         return true;
-    }
-    struct mha_error err;
-    mha_error_clear(&err);
-    struct train_model *m = model_io_load_kept(in->model_path, 1, &err);
-    if (!m) {
-        snprintf(vd->error, sizeof vd->error, "The model cannot be read: %s", err.text);
-        return true;
-    }
     /* a model of layers: the layer the explorer shows */
     if (in->ex->layers > 1 && in->ex->layers == train_layers(&m->cfg))
         m->shown_layer = in->ex->layer;

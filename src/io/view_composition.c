@@ -11,7 +11,6 @@
 
 #include "train/train.h"
 #include "train/train_layers.h"
-#include "io/model_io.h"
 
 #define SCORES 3 /* Q, K, V */
 /* Multiply-adds the scores may take (each is a product of two d × d
@@ -201,22 +200,14 @@ bool view_composition_make(struct view_desc *vd, const struct view_inputs *in)
              "token) matches the position just after its own earlier copy.");
     if (in->model)
         return describe(vd, in, in->model);
-    snprintf(vd->line, sizeof vd->line, "d_model %d, %d heads: %s", in->ex->d_model, in->ex->heads,
-             in->model_path && in->model_path[0] ? "a model file" : "no model");
-    if (!in->model_path || !in->model_path[0] || !model_io_is_model_file(in->model_path)) {
-        snprintf(vd->error, sizeof vd->error,
-                 "The composition view reads a trained model of two or more layers, and these "
-                 "numbers are not one. Train one (--train induction --layers 2) or load one "
-                 "saved with --save.");
+    struct train_model *m =
+        view_model_file(vd, in,
+                        "The composition view reads a trained model of two or more layers, and "
+                        "these numbers are not one. Train one (--train induction --layers 2) or "
+                        "load one saved with --save.",
+                        NULL);
+    if (!m)
         return true;
-    }
-    struct mha_error err;
-    mha_error_clear(&err);
-    struct train_model *m = model_io_load_kept(in->model_path, 1, &err);
-    if (!m) {
-        snprintf(vd->error, sizeof vd->error, "The model cannot be read: %s", err.text);
-        return true;
-    }
     const bool ok = describe(vd, in, m);
     train_model_free(m);
     return ok;

@@ -7,6 +7,7 @@
 
 #include "io/dump.h"
 #include "io/export.h"
+#include "io/model_io.h"
 #include "io/utf8.h"
 
 /* The views' own make functions, one file each. */
@@ -316,4 +317,24 @@ void view_desc_write_html(FILE *out, const struct view_desc *d)
     for (int m = 0; m < d->n_matrices; m++)
         html_matrix(out, &d->matrices[m]);
     html_table(out, d);
+}
+
+struct train_model *view_model_file(struct view_desc *vd, const struct view_inputs *in,
+                                    const char *none, const char *what)
+{
+    const bool named = in->model_path && in->model_path[0];
+    snprintf(vd->line, sizeof vd->line, "d_model %d, %d heads: %s", in->ex->d_model, in->ex->heads,
+             named ? "a model file" : "no model");
+    if (!named || !model_io_is_model_file(in->model_path)) {
+        if (what)
+            snprintf(vd->text, sizeof vd->text, "%s", what);
+        snprintf(vd->error, sizeof vd->error, "%s", none);
+        return NULL;
+    }
+    struct mha_error err;
+    mha_error_clear(&err);
+    struct train_model *m = model_io_load_kept(in->model_path, 1, &err);
+    if (!m)
+        snprintf(vd->error, sizeof vd->error, "The model cannot be read: %s", err.text);
+    return m;
 }

@@ -126,6 +126,15 @@ const char *mha_view_names(char *buf, size_t n, const char *last_sep);
 struct view_desc *view_desc_new(enum mha_view v, const struct view_inputs *in);
 void view_desc_free(struct view_desc *d);
 
+/* The trained model a view of a model reads when the inputs hold none of
+ * their own (in->model NULL): the model file the example came from,
+ * loaded, for the caller to free (train_model_free), with vd's sizes line
+ * saying which.  NULL when the example came from no model file (vd->error
+ * then says `none`, and vd->text `what` unless NULL) or the file cannot be
+ * read (vd->error says why). */
+struct train_model *view_model_file(struct view_desc *vd, const struct view_inputs *in,
+                                    const char *none, const char *what);
+
 /* The sequence lengths a view uses: in->seq, else the example's queries
  * (keys: its keys). */
 long long view_seq_len(const struct view_inputs *in, bool keys);
