@@ -55,6 +55,25 @@ static json_t *task_rows(json_t *names)
     return rows;
 }
 
+/* The format table's rows in the order --help lists them, each with its
+ * kind: what README's and the man page's --format lists say. */
+static json_t *format_rows(void)
+{
+    static const char *const kinds[] = {
+        [MHA_FORMAT_PICTURE] = "picture", [MHA_FORMAT_TABLE] = "table", [MHA_FORMAT_DUMP] = "dump"};
+    json_t *rows = json_array();
+    char list[256];
+    json_t *names = split_list(mha_format_list(MHA_FORMAT_ANY, ", ", list, sizeof list));
+    for (size_t i = 0; i < json_array_size(names); i++) {
+        const struct mha_format_info *f =
+            mha_format_get(mha_format_from_name(json_string_value(json_array_get(names, i))));
+        json_array_append_new(rows,
+                              json_pack("{s:s, s:s}", "name", f->name, "kind", kinds[f->kind]));
+    }
+    json_decref(names);
+    return rows;
+}
+
 /* The scene keys' rows, as lessons/README.md gives them. */
 static json_t *scene_keys(void)
 {
@@ -93,11 +112,12 @@ int main(void)
     train_task_names(tasks, sizeof tasks);
     cli_text_corpus_names(corpora, sizeof corpora);
     json_t *task_names = split_list(tasks);
-    json_t *root = json_pack(
-        "{s:o, s:o, s:o, s:o, s:o, s:o, s:O, s:o, s:o, s:o, s:o}", "options", opts, "groups",
-        groups, "stages", stages, "views", split_list(views), "themes", split_list(themes),
-        "formats", split_list(formats), "tasks", task_names, "task_rows", task_rows(task_names),
-        "corpora", split_list(corpora), "scene_keys", scene_keys(), "stage_titles", titles);
+    json_t *root =
+        json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:O, s:o, s:o, s:o, s:o}", "options", opts,
+                  "groups", groups, "stages", stages, "views", split_list(views), "themes",
+                  split_list(themes), "formats", split_list(formats), "format_rows", format_rows(),
+                  "tasks", task_names, "task_rows", task_rows(task_names), "corpora",
+                  split_list(corpora), "scene_keys", scene_keys(), "stage_titles", titles);
     json_decref(task_names);
     char *text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
     json_decref(root);
