@@ -28,40 +28,40 @@ const struct ui_keymap ui_keymap_follow = UI_KEYMAP("Following a teacher (--foll
 
 double ui_follow_clock(const struct ui_app *app, double now)
 {
-    const struct rec_follow *f = app->follow;
-    if (!app->detached)
+    const struct rec_follow *f = app->stream.follow;
+    if (!app->stream.detached)
         return f->s.clock;
-    return now - app->record_start + app->detach_offset;
+    return now - app->stream.record_start + app->stream.detach_offset;
 }
 
 long ui_train_session_ms(const struct ui_app *app, double now)
 {
-    const struct ui_replay *r = &app->replay;
+    const struct ui_replay *r = &app->stream.replay;
     if (r->active) {
         const double at = r->paused ? r->paused_at : now;
         return trun_ms((at - r->start) * r->speed);
     }
-    if (app->follow) /* the teacher's clock, or one's own carried on from it */
+    if (app->stream.follow) /* the teacher's clock, or one's own carried on from it */
         return trun_ms(ui_follow_clock(app, now));
-    return trun_ms(now - app->record_start);
+    return trun_ms(now - app->stream.record_start);
 }
 
 void ui_follow_status(const struct ui_app *app, double now, char *buf, size_t n)
 {
-    const struct rec_follow *f = app->follow;
+    const struct rec_follow *f = app->stream.follow;
     if (!f)
         return;
     const size_t len = strlen(buf);
     char why[400];
     rec_follow_why(f, now, why, sizeof why);
-    if (app->detached)
+    if (app->stream.detached)
         snprintf(buf + len, n - len, "%sexploring on your own · F rejoins the teacher",
                  len ? " · " : "");
     else if (why[0])
         snprintf(buf + len, n - len, "%s%s", len ? " · " : "", why);
     else
         snprintf(buf + len, n - len, "%sfollowing the teacher · %d key%s", len ? " · " : "",
-                 app->follow_next, app->follow_next == 1 ? "" : "s");
+                 app->stream.follow_next, app->stream.follow_next == 1 ? "" : "s");
 }
 
 void ui_viewer_own(struct ui_app *app)
@@ -77,15 +77,15 @@ void ui_viewer_own(struct ui_app *app)
 int ui_cmd_class(struct ui_state *st, struct ui_app *app, const char *arg)
 {
     (void)arg;
-    if (!app->record) {
+    if (!app->stream.record) {
         ui_state_say(st, false,
                      "A class follows a recorded session: start the explorer with --record FILE, "
                      "then :class gives the students' command.");
         return 0;
     }
     char path[PATH_MAX];
-    if (!realpath(app->record_name, path))
-        snprintf(path, sizeof path, "%s", app->record_name);
+    if (!realpath(app->stream.record_name, path))
+        snprintf(path, sizeof path, "%s", app->stream.record_name);
     ui_state_say(st, false,
                  "Students run: mha-explorer --follow %s  (over ssh: ssh HOST tail -c +1 -f %s | "
                  "mha-explorer --follow -)",
@@ -95,7 +95,8 @@ int ui_cmd_class(struct ui_state *st, struct ui_app *app, const char *arg)
 
 bool ui_autoplay_is_teachers(const struct ui_app *app)
 {
-    if (app->follow)
-        return !app->detached;
-    return app->replay.active && app->replay.rec && app->replay.rec->n_states > 0;
+    if (app->stream.follow)
+        return !app->stream.detached;
+    return app->stream.replay.active && app->stream.replay.rec &&
+           app->stream.replay.rec->n_states > 0;
 }
