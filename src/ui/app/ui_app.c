@@ -306,7 +306,7 @@ int ui_run(struct mha_example *ex, const struct ui_options *opt)
     ui_lessons_done(&app->les);
     ui_state_done(&app->st);
     trun_free(app->training.train);
-    ui_train_corpus_free(app);
+    ui_train_corpus_free(&app->training);
     free(app);
     model_io_keep(false);
     return status;

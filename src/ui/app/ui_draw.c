@@ -14,11 +14,10 @@
 #include "ui/views/ui_views.h"
 #include "ui/app/ui_modes.h"
 
-static void drop_windows(struct ui_app *app)
+static void drop_windows(struct ui_windows *win)
 {
-    WINDOW **all[] = {&app->win.bar,  &app->win.vis,   &app->win.canvas,
-                      &app->win.side, &app->win.msg,   &app->win.status,
-                      &app->win.full, &app->win.modal, &app->win.head};
+    WINDOW **all[] = {&win->bar,    &win->vis,  &win->canvas, &win->side, &win->msg,
+                      &win->status, &win->full, &win->modal,  &win->head};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
         if (*all[i])
             delwin(*all[i]);
@@ -33,7 +32,7 @@ static WINDOW *window(struct ui_rect r)
 
 static void make_windows(struct ui_app *app)
 {
-    drop_windows(app);
+    drop_windows(&app->win);
     const struct ui_layout *l = &app->lay;
     app->win.full = newwin(l->rows, l->cols, 0, 0);
     if (l->too_small)
@@ -485,5 +484,5 @@ void ui_app_draw_main(const struct ui_app *app)
 
 void ui_app_free_windows(struct ui_app *app)
 {
-    drop_windows(app);
+    drop_windows(&app->win);
 }

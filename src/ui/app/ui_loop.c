@@ -81,7 +81,7 @@ void ui_app_feed(struct ui_app *app, int key, bool is_char)
 void ui_app_play_event(struct ui_app *app, const struct rec_event *e)
 {
     /* the training ticks before the key, as when it was recorded */
-    if (ui_train_timers(app, trun_ms(e->t), ui_train_watching(app), true))
+    if (ui_train_timers(app, trun_ms(e->t), ui_train_watching(&app->stream), true))
         ui_app_reflow(app, app->win.rows, app->win.cols);
     int key;
     bool is_char;
@@ -162,15 +162,16 @@ static bool timers(struct ui_app *app, double now)
         ui_app_reflow(app, app->win.rows, app->win.cols);
         changed = true;
     }
-    if (!app->lay.too_small && !ui_autoplay_is_teachers(app) && ui_app_autoplay(app, now))
+    if (!app->lay.too_small && !ui_autoplay_is_teachers(&app->stream) && ui_app_autoplay(app, now))
         changed = true;
     /* the recorded run's snapshots due by now, between its keys */
     if (r->active && ui_watch_apply(app, r->rec, &app->stream.replay_snap, r->next,
-                                    ui_train_session_ms(app, now))) {
+                                    ui_train_session_ms(&app->stream, now))) {
         ui_app_reflow(app, app->win.rows, app->win.cols);
         changed = true;
     }
-    if (ui_train_timers(app, ui_train_session_ms(app, now), ui_train_watching(app), false)) {
+    if (ui_train_timers(app, ui_train_session_ms(&app->stream, now),
+                        ui_train_watching(&app->stream), false)) {
         ui_app_reflow(app, app->win.rows, app->win.cols);
         changed = true;
     }
@@ -314,7 +315,7 @@ int ui_app_interactive(struct ui_app *app)
         /* wake for what is due, and now and then to see a signal's flag */
         const double before = ui_play_clock();
         wtimeout(stdscr, ui_train_loop_wait(
-                             app, ui_train_session_ms(app, before),
+                             app, ui_train_session_ms(&app->stream, before),
                              ui_play_wait_ms(&app->autoplay, &app->stream.replay, before, 250)));
         wint_t ch;
         const int r = wget_wch(stdscr, &ch);
@@ -341,8 +342,8 @@ int ui_app_interactive(struct ui_app *app)
             /* a click or the wheel, written with where it happened */
             MEVENT ev;
             if (getmouse(&ev) == OK) {
-                if (ui_train_timers(app, ui_train_session_ms(app, now), ui_train_watching(app),
-                                    true))
+                if (ui_train_timers(app, ui_train_session_ms(&app->stream, now),
+                                    ui_train_watching(&app->stream), true))
                     ui_app_reflow(app, app->win.rows, app->win.cols);
                 if (!app->lay.too_small)
                     ui_app_mouse_event(app, &ev);
@@ -358,7 +359,8 @@ int ui_app_interactive(struct ui_app *app)
             replay_control(app, (int)ch, is_char, now);
         } else {
             /* the training ticks due before the key, as a replay will run them */
-            if (ui_train_timers(app, ui_train_session_ms(app, now), ui_train_watching(app), true))
+            if (ui_train_timers(app, ui_train_session_ms(&app->stream, now),
+                                ui_train_watching(&app->stream), true))
                 ui_app_reflow(app, app->win.rows, app->win.cols);
             ui_app_feed(app, (int)ch, is_char);
         }

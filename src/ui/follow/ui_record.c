@@ -169,9 +169,9 @@ MEVENT ui_record_mouse_event(int key, int y, int x)
     return ev;
 }
 
-void ui_record_status(const struct ui_app *app, char *buf, size_t n)
+void ui_record_status(const struct ui_stream *stream, char *buf, size_t n)
 {
-    if (!app->stream.record_failed)
+    if (!stream->record_failed)
         return;
     const size_t len = strlen(buf);
     snprintf(buf + len, n - len, "%srecording stopped", len ? " · " : "");

@@ -310,13 +310,13 @@ struct ui_corpus {
     char name[72];
 };
 
-void ui_train_corpus_free(struct ui_app *app)
+void ui_train_corpus_free(struct ui_train_part *training)
 {
-    if (!app->training.corpus)
+    if (!training->corpus)
         return;
-    train_dataset_free(app->training.corpus->data);
-    free(app->training.corpus);
-    app->training.corpus = NULL;
+    train_dataset_free(training->corpus->data);
+    free(training->corpus);
+    training->corpus = NULL;
 }
 
 /* The task of the corpus name (read from the lesson's assets), or NULL +
@@ -338,16 +338,16 @@ static const struct train_task *lesson_corpus(struct ui_app *app, const char *na
     }
     train_task_from_dataset(&c->task, c->data);
     snprintf(c->name, sizeof c->name, "%s", name);
-    ui_train_corpus_free(app);
+    ui_train_corpus_free(&app->training);
     app->training.corpus = c;
     return &c->task;
 }
 
-static void end_lesson_training(struct ui_app *app)
+static void end_lesson_training(struct ui_train_part *training)
 {
-    if (app->training.train && app->training.train->lesson) {
-        trun_free(app->training.train);
-        app->training.train = NULL;
+    if (training->train && training->train->lesson) {
+        trun_free(training->train);
+        training->train = NULL;
     }
 }
 
@@ -355,13 +355,13 @@ void ui_train_lesson_sync(struct ui_app *app)
 {
     const struct lesson *l = app->les.l;
     if (!l) {
-        end_lesson_training(app);
+        end_lesson_training(&app->training);
         return;
     }
     struct lesson_state ls;
     lesson_state_at(l, app->les.step, &ls);
     if (!ls.train) {
-        end_lesson_training(app);
+        end_lesson_training(&app->training);
         return;
     }
     struct trun_setup s;
@@ -371,7 +371,7 @@ void ui_train_lesson_sync(struct ui_app *app)
     if (!train_task_find(ls.train)) { /* a corpus: the training on another one ends first */
         if (app->training.train && app->training.train->lesson && app->training.corpus &&
             strcmp(app->training.corpus->name, ls.train))
-            end_lesson_training(app);
+            end_lesson_training(&app->training);
         if (!(corpus = lesson_corpus(app, ls.train, &err))) {
             ui_state_say(&app->st, true, "This step cannot train: %s", err.text);
             return;

@@ -19,13 +19,13 @@
 #include "train/trun.h"
 
 /* The file --save names for pane i, into out. */
-static void pane_path(const struct ui_app *app, int i, char *out, size_t n)
+static void pane_path(const struct ui_train_part *training, int i, char *out, size_t n)
 {
-    const struct trun *t = app->training.train;
+    const struct trun *t = training->train;
     if (t->compare)
-        model_io_heads_name(app->training.save_path, t->heads[i], out, n);
+        model_io_heads_name(training->save_path, t->heads[i], out, n);
     else
-        snprintf(out, n, "%s", app->training.save_path);
+        snprintf(out, n, "%s", training->save_path);
 }
 
 /* "the model" or (--compare) "the 2-head model", into buf. */
@@ -46,7 +46,7 @@ int ui_train_save_on_leave(struct ui_app *app, int status)
     const long step = trun_shown_step(t);
     for (int i = 0; i < t->n_panes; i++) {
         char path[PATH_MAX + 32], what[32], buf[MHA_ERROR_TEXT_MAX + MHA_ERROR_FILE_MAX + 32];
-        pane_path(app, i, path, sizeof path);
+        pane_path(&app->training, i, path, sizeof path);
         struct mha_error err;
         mha_error_clear(&err);
         if (model_io_save(trun_pane_model(&t->panes[i], t->scrub), path, &err) != 0) {
@@ -147,7 +147,7 @@ int ui_cmd_save(struct ui_state *st, struct ui_app *app, const char *arg)
     if (!m)
         return -1;
     if (!*arg && app->training.train && app->training.save_path)
-        pane_path(app, app->training.train->focus, path, sizeof path);
+        pane_path(&app->training, app->training.train->focus, path, sizeof path);
     const int rc = save_model(
         st, m, what, *arg || (app->training.train && app->training.save_path) ? path : NULL);
     train_model_free(loaded);
