@@ -42,8 +42,8 @@ static struct trun *run_new(int steps)
  * recording writes after them. */
 static void teacher_at(struct ui_app *app, long ms)
 {
-    trun_catch_up(app->train, ms, true, 0);
-    app->train_clock_ms = ms;
+    trun_catch_up(app->training.train, ms, true, 0);
+    app->training.train_clock_ms = ms;
     ui_record_snaps(app);
 }
 
@@ -81,12 +81,12 @@ START_TEST(test_follower_watches)
     struct ui_app *teacher = calloc(1, sizeof *teacher);
     char *text = NULL;
     size_t len = 0;
-    teacher->record = open_memstream(&text, &len);
-    ck_assert_ptr_nonnull(teacher->record);
-    fprintf(teacher->record, "mha-explorer-recording 2\n");
-    rec_snap_write_on(teacher->record);
-    teacher->train = run_new(600);
-    struct trun *t = teacher->train;
+    teacher->stream.record = open_memstream(&text, &len);
+    ck_assert_ptr_nonnull(teacher->stream.record);
+    fprintf(teacher->stream.record, "mha-explorer-recording 2\n");
+    rec_snap_write_on(teacher->stream.record);
+    teacher->training.train = run_new(600);
+    struct trun *t = teacher->training.train;
     long ms = 0;
     for (; ms <= 1500; ms += 50) /* 1.5 s, a snapshot at most every half */
         teacher_at(teacher, ms);
@@ -106,7 +106,7 @@ START_TEST(test_follower_watches)
     for (; !trun_done(t); ms += 50)
         teacher_at(teacher, ms);
     teacher_at(teacher, ms += 50);
-    fclose(teacher->record);
+    fclose(teacher->stream.record);
 
     struct recording rec;
     struct mha_error err;
@@ -116,8 +116,8 @@ START_TEST(test_follower_watches)
     ck_assert_int_gt(rec.n_snaps, 4);
 
     struct ui_app *student = calloc(1, sizeof *student);
-    student->train = run_new(600);
-    struct trun *w = student->train;
+    student->training.train = run_new(600);
+    struct trun *w = student->training.train;
     w->watch = true;
     w->follow_gen = 1; /* no explorer example to keep in step here */
     student->st.ex_gen = 2;
@@ -160,8 +160,8 @@ START_TEST(test_follower_watches)
 
     /* a student who detaches at the pause trains on from the teacher's model */
     struct ui_app *other = calloc(1, sizeof *other);
-    other->train = run_new(600);
-    struct trun *d = other->train;
+    other->training.train = run_new(600);
+    struct trun *d = other->training.train;
     d->watch = true;
     d->follow_gen = 1;
     other->st.ex_gen = 2;

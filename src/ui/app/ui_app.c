@@ -232,34 +232,34 @@ int ui_run(struct mha_example *ex, const struct ui_options *opt)
     if (ui_state_init(&app->st, ex, opt->load_path == NULL && !opt->train, source, &err)) {
         char buf[MHA_ERROR_TEXT_MAX + MHA_ERROR_FILE_MAX + 32];
         fprintf(stderr, "mha-explorer: %s\n", mha_error_format(&err, buf, sizeof buf));
-        trun_free(app->train);
+        trun_free(app->training.train);
         free(app);
         return 2;
     }
-    if (app->train)
+    if (app->training.train)
         ui_train_sync_example(app);
     if (opt->stage > 0 && opt->stage < MHA_STAGE_COUNT)
         app->st.stage = opt->stage;
     app->st.present = opt->present;
     app->mouse = !opt->no_mouse;
-    app->save_path = opt->save;
+    app->training.save_path = opt->save;
     ui_state_set_load_path(&app->st, opt->load_path);
     app->autoplay.interval = opt->autoplay > 0.0 ? opt->autoplay : UI_AUTOPLAY_DEFAULT;
     app->autoplay.on = opt->autoplay > 0.0;
-    app->record = opt->record;
-    app->record_start_args = opt->record_start;
-    snprintf(app->record_name, sizeof app->record_name, "%s",
+    app->stream.record = opt->record;
+    app->stream.record_start_args = opt->record_start;
+    snprintf(app->stream.record_name, sizeof app->stream.record_name, "%s",
              opt->record_name ? opt->record_name : "the recording");
-    app->record_started = opt->record_started;
-    app->record_ctx = opt->record_ctx;
-    app->record_error = opt->record_error;
-    app->follow = opt->follow;
-    app->follow_quiet = -1;
-    app->keys_from_tty = opt->keys_from_tty;
-    app->replay.rec = opt->replay;
-    snprintf(app->replay.name, sizeof app->replay.name, "%s",
+    app->stream.record_started = opt->record_started;
+    app->stream.record_ctx = opt->record_ctx;
+    app->stream.record_error = opt->record_error;
+    app->stream.follow = opt->follow;
+    app->stream.follow_quiet = -1;
+    app->stream.keys_from_tty = opt->keys_from_tty;
+    app->stream.replay.rec = opt->replay;
+    snprintf(app->stream.replay.name, sizeof app->stream.replay.name, "%s",
              opt->replay_name ? opt->replay_name : "the recording");
-    app->replay.speed = opt->speed > 0.0 ? opt->speed : 1.0;
+    app->stream.replay.speed = opt->speed > 0.0 ? opt->speed : 1.0;
     char ldir[4096], adir[4096], warning[600] = "";
     /* following or replaying, the lessons are the teacher's: the student's
      * progress is read only once they go their own way (ui_viewer_own) */
@@ -276,14 +276,14 @@ int ui_run(struct mha_example *ex, const struct ui_options *opt)
         fprintf(stderr, "mha-explorer: %s\n", app->st.msg);
         ui_lessons_done(&app->les);
         ui_state_done(&app->st);
-        trun_free(app->train);
+        trun_free(app->training.train);
         free(app);
         return 2;
     }
     if (warning[0])
         ui_state_say(&app->st, true, "%s", warning);
-    app->stream_note = opt->stream_note; /* said once the screen is up (ui_record_begin) */
-    ui_train_lesson_sync(app);           /* a lesson that opens on a step that trains */
+    app->stream.stream_note = opt->stream_note; /* said once the screen is up (ui_record_begin) */
+    ui_train_lesson_sync(app);                  /* a lesson that opens on a step that trains */
 
     int frames = opt->bench_frames;
     const char *env = getenv("MHA_UI_BENCH_FRAMES");
@@ -305,8 +305,8 @@ int ui_run(struct mha_example *ex, const struct ui_options *opt)
     ui_history_done(&app->find_hist);
     ui_lessons_done(&app->les);
     ui_state_done(&app->st);
-    trun_free(app->train);
-    ui_train_corpus_free(app);
+    trun_free(app->training.train);
+    ui_train_corpus_free(&app->training);
     free(app);
     model_io_keep(false);
     return status;

@@ -14,10 +14,10 @@
 #include "ui/views/ui_views.h"
 #include "ui/app/ui_modes.h"
 
-static void drop_windows(struct ui_app *app)
+static void drop_windows(struct ui_windows *win)
 {
-    WINDOW **all[] = {&app->bar,    &app->vis,  &app->canvas, &app->side, &app->msg,
-                      &app->status, &app->full, &app->modal,  &app->head};
+    WINDOW **all[] = {&win->bar,    &win->vis,  &win->canvas, &win->side, &win->msg,
+                      &win->status, &win->full, &win->modal,  &win->head};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
         if (*all[i])
             delwin(*all[i]);
@@ -32,20 +32,20 @@ static WINDOW *window(struct ui_rect r)
 
 static void make_windows(struct ui_app *app)
 {
-    drop_windows(app);
+    drop_windows(&app->win);
     const struct ui_layout *l = &app->lay;
-    app->full = newwin(l->rows, l->cols, 0, 0);
+    app->win.full = newwin(l->rows, l->cols, 0, 0);
     if (l->too_small)
         return;
-    app->bar = window(l->bar);
-    app->head = window(l->head);
-    app->vis = window((struct ui_rect){l->vis.y, l->vis.x, UI_VIS_HEADER, l->vis.w});
-    app->canvas = window(
+    app->win.bar = window(l->bar);
+    app->win.head = window(l->head);
+    app->win.vis = window((struct ui_rect){l->vis.y, l->vis.x, UI_VIS_HEADER, l->vis.w});
+    app->win.canvas = window(
         (struct ui_rect){l->vis.y + UI_VIS_HEADER, l->vis.x, l->vis.h - UI_VIS_HEADER, l->vis.w});
-    app->side = window(l->side);
-    app->msg = window(l->msg);
-    app->status = window(l->status);
-    app->modal = window(l->modal);
+    app->win.side = window(l->side);
+    app->win.msg = window(l->msg);
+    app->win.status = window(l->status);
+    app->win.modal = window(l->modal);
 }
 
 static bool same_rect(struct ui_rect a, struct ui_rect b)
@@ -189,11 +189,11 @@ void ui_app_reflow(struct ui_app *app, int rows, int cols)
             lay.modal.h = want;
         }
     }
-    const bool remake = !app->full || !same_layout(&lay, &app->lay);
+    const bool remake = !app->win.full || !same_layout(&lay, &app->lay);
     const int old_side_h = app->lay.side.h;
     app->lay = lay;
-    app->rows = rows;
-    app->cols = cols;
+    app->win.rows = rows;
+    app->win.cols = cols;
     if (remake) {
         make_windows(app);
         touchwin(stdscr); /* the blank between windows (the presenter's margins) is redrawn */
@@ -229,7 +229,8 @@ static void draw_view_error(const struct ui_app *app, const char *text, int widt
         char buf[1024];
         int w =
             ui_text_fit_n(lines[i].start, lines[i].len, width - 2, app->th.utf8, buf, sizeof buf);
-        ui_put(app->canvas, 1 + i, 1, buf, w, ui_role_attr(&app->th, UI_ROLE_WRONG), app->th.utf8);
+        ui_put(app->win.canvas, 1 + i, 1, buf, w, ui_role_attr(&app->th, UI_ROLE_WRONG),
+               app->th.utf8);
     }
 }
 
@@ -270,7 +271,7 @@ static void draw_more(const struct ui_app *app, int width, int view_h)
             snprintf(more + used, sizeof more - used, " · %s scroll ", keys);
     }
     const int mw = ui_text_width(more, th->utf8);
-    ui_put(app->canvas, view_h, mw < width ? width - mw : 0, more, width,
+    ui_put(app->win.canvas, view_h, mw < width ? width - mw : 0, more, width,
            ui_role_attr(th, UI_ROLE_NOTICE), th->utf8);
 }
 
@@ -360,7 +361,7 @@ static void draw_vis(const struct ui_app *app)
         ui_train_draw_vis(app);
         return;
     }
-    werase(app->vis);
+    werase(app->win.vis);
     const struct view_desc *vd = st->view != MHA_VIEW_NONE ? st->vd : NULL;
     if (vd) {
         snprintf(title, sizeof title, "%s view   ", vd->name);
@@ -370,10 +371,10 @@ static void draw_vis(const struct ui_app *app)
         ui_view_shape_line(st, shape, sizeof shape);
     }
     int used = st->present ? 0 /* the header says it in big letters */
-                           : ui_put(app->vis, 0, 0, title, width, ui_role_attr(th, UI_ROLE_TITLE),
-                                    th->utf8);
-    used +=
-        ui_put(app->vis, 0, used, shape, width - used, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
+                           : ui_put(app->win.vis, 0, 0, title, width,
+                                    ui_role_attr(th, UI_ROLE_TITLE), th->utf8);
+    used += ui_put(app->win.vis, 0, used, shape, width - used, ui_role_attr(th, UI_ROLE_SHAPE),
+                   th->utf8);
     if (app->canvas_h > view_h) {
         char more[64];
         const bool above = st->scroll > 0, below = st->scroll + view_h < app->canvas_h;
@@ -381,24 +382,25 @@ static void draw_vis(const struct ui_app *app)
                  st->scroll + 1, st->scroll + view_h, app->canvas_h);
         int mw = ui_text_width(more, th->utf8);
         if (used + mw < width)
-            ui_put(app->vis, 0, width - mw, more, mw, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
+            ui_put(app->win.vis, 0, width - mw, more, mw, ui_role_attr(th, UI_ROLE_SHAPE),
+                   th->utf8);
     }
     char show[256];
     if (ui_app_show_line(app, show, sizeof show)) /* what the step asks to see, over the legend */
-        ui_put(app->vis, 1, 0, show, width, ui_role_attr(th, UI_ROLE_TITLE), th->utf8);
+        ui_put(app->win.vis, 1, 0, show, width, ui_role_attr(th, UI_ROLE_TITLE), th->utf8);
     else if (!vd)
-        ui_legend_draw(app->vis, 1, 0, width, legend_parts(st->stage), st->tr->heads, th);
+        ui_legend_draw(app->win.vis, 1, 0, width, legend_parts(st->stage), st->tr->heads, th);
     else if (ui_view_legend(vd))
-        ui_legend_draw(app->vis, 1, 0, width, ui_view_legend(vd), st->tr->heads, th);
+        ui_legend_draw(app->win.vis, 1, 0, width, ui_view_legend(vd), st->tr->heads, th);
     else if (!st->present) { /* a key hint: not on the presenter's screen */
         char hint[96], range[16];
         snprintf(hint, sizeof hint, "v: next view · %s or ← →: back to the stages",
                  mha_stage_range(range, sizeof range));
-        ui_put(app->vis, 1, 0, hint, width, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
+        ui_put(app->win.vis, 1, 0, hint, width, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
     }
-    wnoutrefresh(app->vis);
+    wnoutrefresh(app->win.vis);
 
-    werase(app->canvas);
+    werase(app->win.canvas);
     if (vd && vd->error[0])
         draw_view_error(app, vd->error, width, view_h);
     for (int i = 0; i < app->n_blocks; i++) {
@@ -407,45 +409,45 @@ static void draw_vis(const struct ui_app *app)
             continue;
         int row, col;
         ui_app_window_cell(app, i, &row, &col);
-        ui_block_draw(app->canvas, p->y - st->scroll, p->x, view_h, &app->blocks[i], &app->geoms[i],
-                      row, col, th);
+        ui_block_draw(app->win.canvas, p->y - st->scroll, p->x, view_h, &app->blocks[i],
+                      &app->geoms[i], row, col, th);
     }
     draw_more(app, width, view_h);
-    wnoutrefresh(app->canvas);
+    wnoutrefresh(app->win.canvas);
 }
 
 /* The "enlarge the terminal" notice, wrapped to the width and centred;
  * on the tiniest screens the size it has gives way first. */
 static void draw_too_small(const struct ui_app *app)
 {
-    WINDOW *w = app->full;
+    WINDOW *w = app->win.full;
     const struct ui_theme *th = &app->th;
     char need[96], have[96];
     snprintf(need, sizeof need, "Enlarge the terminal to %d×%d", UI_MIN_COLS, UI_MIN_ROWS);
-    snprintf(have, sizeof have, "The terminal is %d×%d.", app->cols, app->rows);
+    snprintf(have, sizeof have, "The terminal is %d×%d.", app->win.cols, app->win.rows);
     const char *texts[] = {need, have, "q quits"};
     struct ui_line lines[3][8];
     int n[3], total = 0;
-    const int width = app->cols > 2 ? app->cols - 2 : 1;
+    const int width = app->win.cols > 2 ? app->win.cols - 2 : 1;
     for (int i = 0; i < 3; i++) {
         n[i] = ui_text_wrap(texts[i], width, th->utf8, lines[i], 8);
         n[i] = n[i] > 8 ? 8 : n[i];
         total += n[i];
     }
-    if (total > app->rows) { /* the size the terminal has goes first */
+    if (total > app->win.rows) { /* the size the terminal has goes first */
         total -= n[1];
         n[1] = 0;
     }
     werase(w);
-    int y = (app->rows - total) / 2;
+    int y = (app->win.rows - total) / 2;
     y = y > 0 ? y : 0;
     for (int i = 0; i < 3; i++)
-        for (int k = 0; k < n[i] && y < app->rows; k++, y++) {
+        for (int k = 0; k < n[i] && y < app->win.rows; k++, y++) {
             char buf[256];
             const int tw =
                 ui_text_fit_n(lines[i][k].start, lines[i][k].len, width, th->utf8, buf, sizeof buf);
-            const int x = tw < app->cols ? (app->cols - tw) / 2 : 0;
-            ui_put(w, y, x, buf, app->cols - x, i == 0 ? ui_role_attr(th, UI_ROLE_NOTICE) : 0,
+            const int x = tw < app->win.cols ? (app->win.cols - tw) / 2 : 0;
+            ui_put(w, y, x, buf, app->win.cols - x, i == 0 ? ui_role_attr(th, UI_ROLE_NOTICE) : 0,
                    th->utf8);
         }
     wattrset(w, 0);
@@ -454,7 +456,7 @@ static void draw_too_small(const struct ui_app *app)
 
 void ui_app_draw(const struct ui_app *app)
 {
-    if (!app->full)
+    if (!app->win.full)
         return;
     if (app->lay.too_small) {
         draw_too_small(app);
@@ -466,21 +468,21 @@ void ui_app_draw(const struct ui_app *app)
 void ui_app_draw_main(const struct ui_app *app)
 {
     if (app->lay.present)
-        ui_present_head_draw(app->head, app);
+        ui_present_head_draw(app->win.head, app);
     else
-        ui_bar_draw(app->bar, &app->st, &app->th, app->lay.bar.w);
+        ui_bar_draw(app->win.bar, &app->st, &app->th, app->lay.bar.w);
     draw_vis(app);
-    if (app->side)
-        ui_side_draw(app->side, app);
-    if (app->msg)
-        ui_msg_draw(app->msg, app, app->lay.msg.w, app->lay.msg.h);
+    if (app->win.side)
+        ui_side_draw(app->win.side, app);
+    if (app->win.msg)
+        ui_msg_draw(app->win.msg, app, app->lay.msg.w, app->lay.msg.h);
     if (app->lay.present)
-        ui_present_status_draw(app->status, app, app->lay.status.w);
+        ui_present_status_draw(app->win.status, app, app->lay.status.w);
     else
-        ui_status_draw(app->status, app, app->lay.status.w);
+        ui_status_draw(app->win.status, app, app->lay.status.w);
 }
 
 void ui_app_free_windows(struct ui_app *app)
 {
-    drop_windows(app);
+    drop_windows(&app->win);
 }

@@ -31,8 +31,8 @@
 
 static bool same_size_as_teacher(const struct ui_app *app)
 {
-    const struct rec_start *s = &app->follow->s.rec.start;
-    return s->rows == app->rows && s->cols == app->cols;
+    const struct rec_start *s = &app->stream.follow->s.rec.start;
+    return s->rows == app->win.rows && s->cols == app->win.cols;
 }
 
 /* One of the teacher's events. */
@@ -41,8 +41,8 @@ static void apply(struct ui_app *app, const struct rec_event *e)
     if (e->key == REC_KEY_RESIZE)
         return; /* the student's own size stays */
     if (rec_key_is_mouse(e->key) && !same_size_as_teacher(app)) {
-        if (ui_train_timers(app, trun_ms(e->t), ui_train_watching(app), true))
-            ui_app_reflow(app, app->rows, app->cols);
+        if (ui_train_timers(app, trun_ms(e->t), ui_train_watching(&app->stream), true))
+            ui_app_reflow(app, app->win.rows, app->win.cols);
         return;
     }
     ui_app_play_event(app, e);
@@ -54,7 +54,7 @@ static void same_settings(struct ui_app *app, const struct rec_state *s)
 {
     const struct mha_example *ex = app->st.ex;
     char cmd[64];
-    if (!ex || app->train)
+    if (!ex || app->training.train)
         return;
     if (s->d_model > 0 && ex->d_model != s->d_model) {
         snprintf(cmd, sizeof cmd, "d_model %d", s->d_model);
@@ -110,10 +110,10 @@ static bool teacher_state(struct ui_app *app, const struct recording *rec, int *
 {
     /* the training run's snapshots written before this state line: a
      * follower takes all that came, a replay those due by the key's time */
-    const bool replay = rec == app->replay.rec;
-    const bool snapped =
-        ui_watch_apply(app, rec, replay ? &app->replay_snap : &app->follow_snap, played,
-                       replay && played > 0 ? trun_ms(rec->events[played - 1].t) : LONG_MAX);
+    const bool replay = rec == app->stream.replay.rec;
+    const bool snapped = ui_watch_apply(
+        app, rec, replay ? &app->stream.replay_snap : &app->stream.follow_snap, played,
+        replay && played > 0 ? trun_ms(rec->events[played - 1].t) : LONG_MAX);
     int i = *next;
     while (i < rec->n_states && rec->states[i].at <= played)
         i++;
@@ -136,7 +136,8 @@ static bool teacher_state(struct ui_app *app, const struct recording *rec, int *
     if (s->autoplay >= 0)
         app->autoplay.on = s->autoplay != 0;
     /* a --compare pane in focus (a click chose it at the teacher's size) */
-    if (app->train && s->pane >= 0 && s->pane < app->train->n_panes && s->pane != app->train->focus)
+    if (app->training.train && s->pane >= 0 && s->pane < app->training.train->n_panes &&
+        s->pane != app->training.train->focus)
         ui_train_focus(app, s->pane);
     if (s->layer >=
         0) /* a model of layers: the teacher's layer (its heads' figures come with it) */
@@ -148,36 +149,38 @@ static bool teacher_state(struct ui_app *app, const struct recording *rec, int *
 void ui_app_teacher_state(struct ui_app *app, const struct recording *rec, int *next, int played)
 {
     if (teacher_state(app, rec, next, played))
-        ui_app_reflow(app, app->rows, app->cols);
+        ui_app_reflow(app, app->win.rows, app->win.cols);
 }
 
 bool ui_follow_tick(struct ui_app *app, double now)
 {
-    struct rec_follow *f = app->follow;
+    struct rec_follow *f = app->stream.follow;
     if (!f)
         return false;
-    const int was = app->follow_seen; /* what was said last (0: live) */
+    const int was = app->stream.follow_seen; /* what was said last (0: live) */
     rec_follow_poll(f, now, READ_AT_ONCE);
-    app->follow_seen = (int)f->state;
+    app->stream.follow_seen = (int)f->state;
     /* the quiet seconds the status line says, against what it said last:
      * a teacher who stopped without "# end" is told within a poll of
      * REC_QUIET_AFTER, though nothing else redraws */
     const int quiet = f->state == REC_FOLLOW_LIVE && now - f->last_data >= REC_QUIET_AFTER
                           ? (int)(now - f->last_data)
                           : -1;
-    bool changed = (int)f->state != was || quiet != app->follow_quiet;
-    app->follow_quiet = quiet;
-    if (app->detached)
+    bool changed = (int)f->state != was || quiet != app->stream.follow_quiet;
+    app->stream.follow_quiet = quiet;
+    if (app->stream.detached)
         return changed;
-    const int states_before = app->follow_state, snaps_before = app->follow_snap;
-    ui_app_teacher_state(app, &f->s.rec, &app->follow_state, app->follow_next); /* before a key */
-    for (int n = 0; app->follow_next < f->s.rec.n && n < CATCH_UP_EVENTS; n++) {
-        apply(app, &f->s.rec.events[app->follow_next++]);
+    const int states_before = app->stream.follow_state, snaps_before = app->stream.follow_snap;
+    ui_app_teacher_state(app, &f->s.rec, &app->stream.follow_state,
+                         app->stream.follow_next); /* before a key */
+    for (int n = 0; app->stream.follow_next < f->s.rec.n && n < CATCH_UP_EVENTS; n++) {
+        apply(app, &f->s.rec.events[app->stream.follow_next++]);
         /* then where the key took the teacher, whatever it did here */
-        ui_app_teacher_state(app, &f->s.rec, &app->follow_state, app->follow_next);
+        ui_app_teacher_state(app, &f->s.rec, &app->stream.follow_state, app->stream.follow_next);
         changed = true;
     }
-    changed = changed || app->follow_state != states_before || app->follow_snap != snaps_before;
+    changed = changed || app->stream.follow_state != states_before ||
+              app->stream.follow_snap != snaps_before;
     /* between the teacher's keys the training runs to the teacher's clock
      * (ui_train_session_ms gives it), with the loop's other timers */
     if ((int)f->state != was) {
@@ -187,17 +190,17 @@ bool ui_follow_tick(struct ui_app *app, double now)
             ui_state_say(&app->st, f->state == REC_FOLLOW_FAILED,
                          "%s%s; the screen stays as it was.", why,
                          f->state == REC_FOLLOW_REPLACED ? " (F follows it from its start)" : "");
-        ui_app_reflow(app, app->rows, app->cols);
+        ui_app_reflow(app, app->win.rows, app->win.cols);
     }
     return changed;
 }
 
 static void detach(struct ui_app *app, double now)
 {
-    app->detach_offset = app->follow->s.clock - (now - app->record_start);
-    app->detached = true;
-    if (app->train) /* the student's run from here: the key that detached may step it */
-        app->train->watch = false;
+    app->stream.detach_offset = app->stream.follow->s.clock - (now - app->stream.record_start);
+    app->stream.detached = true;
+    if (app->training.train) /* the student's run from here: the key that detached may step it */
+        app->training.train->watch = false;
     ui_viewer_own(app);
     ui_state_say(&app->st, false,
                  "Exploring on your own: the teacher's keys wait. F rejoins the teacher.");
@@ -205,7 +208,7 @@ static void detach(struct ui_app *app, double now)
 
 bool ui_follow_key(struct ui_app *app, int key, bool is_char, double now)
 {
-    if (!app->follow || (!is_char && key == KEY_RESIZE))
+    if (!app->stream.follow || (!is_char && key == KEY_RESIZE))
         return false;
     const int act = ui_keymap_action(&ui_keymap_follow, ui_mode_keycode(key, is_char), -1);
     /* q asks on the main screen (elsewhere it closes what is open); F is
@@ -221,27 +224,27 @@ bool ui_follow_key(struct ui_app *app, int key, bool is_char, double now)
         app->quit_armed = true;
         ui_state_say(&app->st, false,
                      "Leave the class? q again quits; any other key stays with the %s.",
-                     app->detached ? "screen" : "teacher");
-        ui_app_reflow(app, app->rows, app->cols);
+                     app->stream.detached ? "screen" : "teacher");
+        ui_app_reflow(app, app->win.rows, app->win.cols);
         return true;
     }
     if (app->quit_armed && main_screen) { /* the key after that q only answers it */
         app->quit_armed = false;
         ui_state_say(&app->st, false, "Staying.");
-        ui_app_reflow(app, app->rows, app->cols);
+        ui_app_reflow(app, app->win.rows, app->win.cols);
         return true;
     }
     if (act == UI_FOLLOW_REJOIN && !typing) {
         app->quit_armed = false;
-        if (app->detached || app->follow->state == REC_FOLLOW_REPLACED)
-            app->rejoin =
+        if (app->stream.detached || app->stream.follow->state == REC_FOLLOW_REPLACED)
+            app->stream.rejoin =
                 true; /* the loop ends; the caller starts again from the teacher's start */
         else
             ui_state_say(&app->st, false, "Following the teacher already.");
-        ui_app_reflow(app, app->rows, app->cols);
+        ui_app_reflow(app, app->win.rows, app->win.cols);
         return true;
     }
-    if (!app->detached)
+    if (!app->stream.detached)
         detach(app, now);
     return false; /* the key goes on to the explorer */
 }

@@ -81,11 +81,11 @@ void ui_app_feed(struct ui_app *app, int key, bool is_char)
 void ui_app_play_event(struct ui_app *app, const struct rec_event *e)
 {
     /* the training ticks before the key, as when it was recorded */
-    if (ui_train_timers(app, trun_ms(e->t), ui_train_watching(app), true))
-        ui_app_reflow(app, app->rows, app->cols);
+    if (ui_train_timers(app, trun_ms(e->t), ui_train_watching(&app->stream), true))
+        ui_app_reflow(app, app->win.rows, app->win.cols);
     int key;
     bool is_char;
-    app->streamed = true; /* it writes, reads and copies nothing (ui_stream_refuses) */
+    app->stream.streamed = true; /* it writes, reads and copies nothing (ui_stream_refuses) */
     if (rec_key_is_mouse(e->key)) {
         const MEVENT ev = ui_record_mouse_event(e->key, e->y, e->x);
         if (!app->lay.too_small)
@@ -93,7 +93,7 @@ void ui_app_play_event(struct ui_app *app, const struct rec_event *e)
     } else if (ui_rec_to_curses(e->key, &key, &is_char)) {
         ui_app_feed(app, key, is_char);
     }
-    app->streamed = false;
+    app->stream.streamed = false;
     app->st.quit = false; /* a replay never closes the explorer */
 }
 
@@ -104,9 +104,10 @@ void ui_app_play_event(struct ui_app *app, const struct rec_event *e)
 static void record(struct ui_app *app, int key, bool is_char, double now)
 {
     const int code = ui_rec_from_curses(key, is_char);
-    if (!app->record || code < 0 || code == REC_KEY_RESIZE || app->st.quit || app->quit_armed)
+    if (!app->stream.record || code < 0 || code == REC_KEY_RESIZE || app->st.quit ||
+        app->quit_armed)
         return;
-    ui_record_write(app, now - app->record_start, code);
+    ui_record_write(app, now - app->stream.record_start, code);
     ui_record_state(app); /* where the key took the screen */
 }
 
@@ -114,7 +115,7 @@ static void record(struct ui_app *app, int key, bool is_char, double now)
  * other key pauses it or plays on. */
 static void replay_control(struct ui_app *app, int key, bool is_char, double now)
 {
-    struct ui_replay *r = &app->replay;
+    struct ui_replay *r = &app->stream.replay;
     if (is_char && (key == 'q' || key == 'Q')) {
         app->st.quit = true;
     } else if (is_char && key == 27) {
@@ -137,39 +138,41 @@ static bool timers(struct ui_app *app, double now)
 {
     bool changed = ui_follow_tick(app, now);
     ui_record_tick(app, now);
-    struct ui_replay *r = &app->replay;
+    struct ui_replay *r = &app->stream.replay;
     int rk;
-    if (r->active && r->next == 0 && app->replay_state == 0)
-        ui_app_teacher_state(app, r->rec, &app->replay_state, 0); /* where it started */
+    if (r->active && r->next == 0 && app->stream.replay_state == 0)
+        ui_app_teacher_state(app, r->rec, &app->stream.replay_state, 0); /* where it started */
     while (ui_replay_due(r, now, &rk)) {
         ui_app_play_event(app, &r->rec->events[r->next - 1]);
-        ui_app_teacher_state(app, r->rec, &app->replay_state, r->next);
+        ui_app_teacher_state(app, r->rec, &app->stream.replay_state, r->next);
         changed = true;
     }
     if (r->active && ui_replay_finished(r)) {
         /* the run as the recording ended it */
-        ui_watch_apply(app, r->rec, &app->replay_snap, r->next, LONG_MAX);
+        ui_watch_apply(app, r->rec, &app->stream.replay_snap, r->next, LONG_MAX);
         r->active = false;
         ui_viewer_own(app);
         ui_state_say(&app->st, false,
                      "The replay finished: %d keys from %s%s. The explorer is yours.%s%s%s",
                      r->rec->n, r->name,
                      r->rec->warning[0] ? " (its last line was cut short and left out)" : "",
-                     app->stream_note ? " Not opened here: " : "",
-                     app->stream_note ? app->stream_note : "", app->stream_note ? "." : "");
-        ui_app_reflow(app, app->rows, app->cols);
+                     app->stream.stream_note ? " Not opened here: " : "",
+                     app->stream.stream_note ? app->stream.stream_note : "",
+                     app->stream.stream_note ? "." : "");
+        ui_app_reflow(app, app->win.rows, app->win.cols);
         changed = true;
     }
-    if (!app->lay.too_small && !ui_autoplay_is_teachers(app) && ui_app_autoplay(app, now))
+    if (!app->lay.too_small && !ui_autoplay_is_teachers(&app->stream) && ui_app_autoplay(app, now))
         changed = true;
     /* the recorded run's snapshots due by now, between its keys */
-    if (r->active &&
-        ui_watch_apply(app, r->rec, &app->replay_snap, r->next, ui_train_session_ms(app, now))) {
-        ui_app_reflow(app, app->rows, app->cols);
+    if (r->active && ui_watch_apply(app, r->rec, &app->stream.replay_snap, r->next,
+                                    ui_train_session_ms(&app->stream, now))) {
+        ui_app_reflow(app, app->win.rows, app->win.cols);
         changed = true;
     }
-    if (ui_train_timers(app, ui_train_session_ms(app, now), ui_train_watching(app), false)) {
-        ui_app_reflow(app, app->rows, app->cols);
+    if (ui_train_timers(app, ui_train_session_ms(&app->stream, now),
+                        ui_train_watching(&app->stream), false)) {
+        ui_app_reflow(app, app->win.rows, app->win.cols);
         changed = true;
     }
     ui_record_state(app); /* autoplay's moves and training's, as they happen */
@@ -207,7 +210,8 @@ static size_t escape_rest(char *seq, size_t n)
  * open it is dropped, said once. */
 static void paste(struct ui_app *app, double now)
 {
-    bool open = app->st.cmd_active && !app->replay.active && !(app->follow && !app->detached);
+    bool open = app->st.cmd_active && !app->stream.replay.active &&
+                !(app->stream.follow && !app->stream.detached);
     for (int n = 0; n < 65536; n++) {
         wtimeout(stdscr, 100);
         wint_t c;
@@ -266,7 +270,7 @@ int ui_app_interactive(struct ui_app *app)
     catch_signals(&old);
     SCREEN *scr = kept_screen;
     kept_screen = NULL;
-    if (!scr && app->keys_from_tty && !(tty_in = fopen("/dev/tty", "r"))) {
+    if (!scr && app->stream.keys_from_tty && !(tty_in = fopen("/dev/tty", "r"))) {
         restore_signals(&old);
         fprintf(stderr, "mha-explorer: cannot read keys from /dev/tty: %s\n", strerror(errno));
         return 2;
@@ -286,21 +290,22 @@ int ui_app_interactive(struct ui_app *app)
      * the ':' line, never keys (put back below) */
     fputs("\033[?2004h", stdout);
     fflush(stdout);
-    app->keys_waiting = keys_waiting;
+    app->stream.keys_waiting = keys_waiting;
     ui_app_reflow(app, LINES, COLS);
     ui_app_apply_focus(app);
     if (ui_record_begin(app))
         ui_app_reflow(app, LINES, COLS); /* the message line may need more lines */
     const double start = ui_play_clock();
-    app->record_start = start;
-    app->record_mark = start;
-    if (app->replay.rec)
-        ui_replay_start(&app->replay, app->replay.rec, app->replay.name, app->replay.speed, start);
+    app->stream.record_start = start;
+    app->stream.record_mark = start;
+    if (app->stream.replay.rec)
+        ui_replay_start(&app->stream.replay, app->stream.replay.rec, app->stream.replay.name,
+                        app->stream.replay.speed, start);
     if (app->autoplay.on)
         ui_autoplay_start(&app->autoplay, start);
 
     bool dirty = true;
-    while (!app->st.quit && !got_signal && !app->rejoin) {
+    while (!app->st.quit && !got_signal && !app->stream.rejoin) {
         if (dirty) {
             wnoutrefresh(stdscr); /* blank below, so a resized stdscr is not redrawn later */
             ui_app_draw(app);
@@ -309,9 +314,9 @@ int ui_app_interactive(struct ui_app *app)
         }
         /* wake for what is due, and now and then to see a signal's flag */
         const double before = ui_play_clock();
-        wtimeout(stdscr,
-                 ui_train_loop_wait(app, ui_train_session_ms(app, before),
-                                    ui_play_wait_ms(&app->autoplay, &app->replay, before, 250)));
+        wtimeout(stdscr, ui_train_loop_wait(
+                             app, ui_train_session_ms(&app->stream, before),
+                             ui_play_wait_ms(&app->autoplay, &app->stream.replay, before, 250)));
         wint_t ch;
         const int r = wget_wch(stdscr, &ch);
         const double now = ui_play_clock();
@@ -328,34 +333,35 @@ int ui_app_interactive(struct ui_app *app)
             }
             ch = (wint_t)key;
         }
-        if (!is_char && ch == KEY_MOUSE && app->replay.active) {
+        if (!is_char && ch == KEY_MOUSE && app->stream.replay.active) {
             MEVENT ignored; /* the replay plays on: clicks do not steer it */
             getmouse(&ignored);
             continue;
         }
-        if (!is_char && ch == KEY_MOUSE && !app->replay.active) {
+        if (!is_char && ch == KEY_MOUSE && !app->stream.replay.active) {
             /* a click or the wheel, written with where it happened */
             MEVENT ev;
             if (getmouse(&ev) == OK) {
-                if (ui_train_timers(app, ui_train_session_ms(app, now), ui_train_watching(app),
-                                    true))
-                    ui_app_reflow(app, app->rows, app->cols);
+                if (ui_train_timers(app, ui_train_session_ms(&app->stream, now),
+                                    ui_train_watching(&app->stream), true))
+                    ui_app_reflow(app, app->win.rows, app->win.cols);
                 if (!app->lay.too_small)
                     ui_app_mouse_event(app, &ev);
-                ui_record_mouse(app, now - app->record_start, &ev);
+                ui_record_mouse(app, now - app->stream.record_start, &ev);
                 ui_record_state(app);
             }
             dirty = true;
             continue;
         }
-        if (app->follow && ui_follow_key(app, (int)ch, is_char, now)) {
+        if (app->stream.follow && ui_follow_key(app, (int)ch, is_char, now)) {
             dirty = true; /* F, or a q that asks first */
-        } else if (app->replay.active && !(!is_char && ch == KEY_RESIZE)) {
+        } else if (app->stream.replay.active && !(!is_char && ch == KEY_RESIZE)) {
             replay_control(app, (int)ch, is_char, now);
         } else {
             /* the training ticks due before the key, as a replay will run them */
-            if (ui_train_timers(app, ui_train_session_ms(app, now), ui_train_watching(app), true))
-                ui_app_reflow(app, app->rows, app->cols);
+            if (ui_train_timers(app, ui_train_session_ms(&app->stream, now),
+                                ui_train_watching(&app->stream), true))
+                ui_app_reflow(app, app->win.rows, app->win.cols);
             ui_app_feed(app, (int)ch, is_char);
         }
         record(app, (int)ch, is_char, now);
@@ -363,8 +369,8 @@ int ui_app_interactive(struct ui_app *app)
     }
 
     ui_app_free_windows(app);
-    app->keys_waiting = NULL;
-    if (app->rejoin && !got_signal) {
+    app->stream.keys_waiting = NULL;
+    if (app->stream.rejoin && !got_signal) {
         /* the caller starts again; the terminal stays the explorer's */
         kept_screen = scr;
         restore_signals(&old);

@@ -332,8 +332,8 @@ static void apply(struct ui_app *app, enum ui_action act, int key)
         st->help_open = true;
         st->help_scroll =
             ui_train_on_screen(app) ? ui_help_heading_line(ui_keymap_train.heading) : 0;
-        if (st->help_scroll > ui_help_lines() - (app->rows - 2))
-            st->help_scroll = ui_help_lines() - (app->rows - 2);
+        if (st->help_scroll > ui_help_lines() - (app->win.rows - 2))
+            st->help_scroll = ui_help_lines() - (app->win.rows - 2);
         if (st->help_scroll < 0)
             st->help_scroll = 0;
         break;
@@ -431,12 +431,12 @@ static void settle(struct ui_app *app, unsigned side_before)
 {
     struct ui_state *st = &app->st;
     ui_train_lesson_sync(app);
-    ui_app_reflow(app, app->rows, app->cols);
+    ui_app_reflow(app, app->win.rows, app->win.cols);
     ui_app_apply_focus(app);
     const bool focus = st->focus;
     clamp_cursor(app);
     if (focus != st->focus) /* no numbers to point at: the panes the cursor asked for go */
-        ui_app_reflow(app, app->rows, app->cols);
+        ui_app_reflow(app, app->win.rows, app->win.cols);
     follow_cursor(app);
     clamp_lesson_scroll(app);
     clamp_side_scroll(app, side_before);
@@ -456,8 +456,8 @@ static bool main_key(struct ui_app *app, int key, bool is_char)
     const bool moves = act == UI_ACT_UP || act == UI_ACT_DOWN || act == UI_ACT_LEFT ||
                        act == UI_ACT_RIGHT || act == UI_ACT_REDRAW;
     /* recording (a class may follow), q asks once; a key of a stream never asks */
-    const bool ask = act == UI_ACT_QUIT && app->record && !app->streamed && !app->quit_armed &&
-                     !app->les.l; /* in a lesson q leaves the lesson, no more */
+    const bool ask = act == UI_ACT_QUIT && app->stream.record && !app->stream.streamed &&
+                     !app->quit_armed && !app->les.l; /* in a lesson q leaves the lesson, no more */
     app->quit_armed = false;
     if (ask) {
         app->quit_armed = true;

@@ -100,7 +100,7 @@ static void check_focus(struct walk *w, const struct ui_app *app)
     const int y0 = app->lay.vis.y + UI_VIS_HEADER;
     char title[64], line[2048];
     first_words(b->title, 14, title, sizeof title);
-    screen_line(y0 + top, app->cols, line, sizeof line);
+    screen_line(y0 + top, app->win.cols, line, sizeof line);
     snprintf(what, sizeof what, "focus: the title \"%s\" is not on screen above the marker", title);
     check(w, top >= 0 && top < view_h && strstr(line, title) && !strstr(line, "more "), what);
     char label[64];
@@ -110,7 +110,7 @@ static void check_focus(struct walk *w, const struct ui_app *app)
         snprintf(label, sizeof label, "%*d", g->grid.label_w, st->cur_r);
     /* the row's label starts the block's line, where the canvas puts it */
     const int x0 = app->lay.vis.x + app->pos[st->block].x;
-    screen_from(y0 + row, x0, app->cols - x0, line, sizeof line);
+    screen_from(y0 + row, x0, app->win.cols - x0, line, sizeof line);
     snprintf(what, sizeof what, "focus: the row \"%s\" of \"%s\" is not on screen above the marker",
              label, title);
     check(w,
@@ -130,14 +130,14 @@ static void check_quiz(struct walk *w, const struct ui_app *app)
     if (step->title) {
         first_words(step->title, 20, words, sizeof words);
         snprintf(what, sizeof what, "checkpoint: the step's title \"%s\" is not on screen", words);
-        check(w, on_lines(r->y + 1, r->y + r->h, app->cols, words), what);
+        check(w, on_lines(r->y + 1, r->y + r->h, app->win.cols, words), what);
     }
     first_words(ls->quiz.q->question, 24, words, sizeof words);
     snprintf(what, sizeof what, "checkpoint: the question \"%s\" is not on screen", words);
-    check(w, on_lines(r->y, r->y + r->h, app->cols, words), what);
+    check(w, on_lines(r->y, r->y + r->h, app->win.cols, words), what);
     const char *prompt = ui_quiz_numeric(&ls->quiz) ? "Your answer:" : "Press 1-";
     snprintf(what, sizeof what, "checkpoint: \"%s\" is not on screen", prompt);
-    check(w, on_lines(r->y, r->y + r->h, app->cols, prompt), what);
+    check(w, on_lines(r->y, r->y + r->h, app->win.cols, prompt), what);
 }
 
 /* A show: the line naming the row, with every head's part of it, over
@@ -154,12 +154,12 @@ static void check_show(struct walk *w, const struct ui_app *app)
     if (colon)
         colon[1] = '\0';
     snprintf(what, sizeof what, "show: \"%s\" is not on screen", line);
-    check(w, on_lines(y0, y1, app->cols, line), what);
+    check(w, on_lines(y0, y1, app->win.cols, line), what);
     for (int h = 0; h < app->st.ex->heads; h++) {
         char part[32];
         snprintf(part, sizeof part, "head %d → ", h);
         snprintf(what, sizeof what, "show: \"%s\" is not on screen", part);
-        check(w, on_lines(y0, y1, app->cols, part), what);
+        check(w, on_lines(y0, y1, app->win.cols, part), what);
     }
 }
 
@@ -187,6 +187,6 @@ int ui_walk_lesson(struct ui_app *app)
             check_quiz(&w, app);
     }
     printf("%s: %d steps at %dx%d, %d checks, %d failed\n", ls->id, ls->l ? ls->l->n_steps : 0,
-           app->cols, app->rows, w.checks, w.failed);
+           app->win.cols, app->win.rows, w.checks, w.failed);
     return w.failed > 0 ? 1 : 0;
 }

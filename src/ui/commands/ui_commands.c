@@ -62,17 +62,17 @@ void ui_app_link(struct ui_app *app)
     if (!make_link(app, &command, note, sizeof note))
         return;
     /* the stream's :link shows the line; the clipboard is the student's */
-    const bool copied = !app->streamed && ui_clip_osc52(command);
+    const bool copied = !app->stream.streamed && ui_clip_osc52(command);
     snprintf(text, sizeof text, "%s%s%s%s", note[0] ? "It cannot say everything: " : "", note,
              note[0] ? ". " : "",
              copied ? "Copied to the clipboard where the terminal allows it (OSC 52). "
                       ":link FILE writes it to a file."
                     : ":link FILE writes it to a file.");
     ui_popup_open(app, "The command line that reopens this screen", command, text);
-    if (app->streamed)
+    if (app->stream.streamed)
         ui_state_say(&app->st, false, "%s",
-                     app->follow ? "The teacher's :link (not copied to your clipboard)."
-                                 : "The recording's :link (not copied to your clipboard).");
+                     app->stream.follow ? "The teacher's :link (not copied to your clipboard)."
+                                        : "The recording's :link (not copied to your clipboard).");
     else
         ui_state_say(&app->st, false, "%s",
                      copied ? "The link is on the clipboard if the terminal "

@@ -35,7 +35,7 @@ int ui_cmd_load(struct ui_state *st, struct ui_app *app, const char *arg)
         return -1;
     }
     char path[PATH_MAX];
-    if (app && app->streamed) { /* a bundled example by name, never a path */
+    if (app && app->stream.streamed) { /* a bundled example by name, never a path */
         const size_t len = strlen(arg);
         const bool has_ext = len > 5 && strcmp(arg + len - 5, ".json") == 0;
         char did[PATH_MAX + 32];

@@ -203,8 +203,8 @@ static void popup_draw(const struct ui_app *app)
 {
     const struct ui_theme *th = &app->th;
     const struct ui_popup *p = &app->popup;
-    const int w = app->cols - 2;
-    if (w < 20 || app->rows < 6)
+    const int w = app->win.cols - 2;
+    if (w < 20 || app->win.rows < 6)
         return;
     const int inner = w - 4;
     static struct ui_line cmd[POPUP_LINES];
@@ -224,11 +224,11 @@ static void popup_draw(const struct ui_app *app)
     nt = nt > 16 ? 16 : nt;
     const int body = nc + (nt ? nt + 1 : 0);
     int h = body + 4;
-    if (h > app->rows)
-        h = app->rows;
+    if (h > app->win.rows)
+        h = app->win.rows;
     const int shown = h - 4;
     const int scroll = p->scroll > body - shown ? (body - shown > 0 ? body - shown : 0) : p->scroll;
-    WINDOW *win = newwin(h, w, (app->rows - h) / 2, 1);
+    WINDOW *win = newwin(h, w, (app->win.rows - h) / 2, 1);
     if (!win)
         return;
     wattrset(win, ui_role_attr(th, UI_ROLE_BORDER));

@@ -26,42 +26,42 @@ static const struct ui_keymap_row follow_rows[] = {
 };
 const struct ui_keymap ui_keymap_follow = UI_KEYMAP("Following a teacher (--follow)", follow_rows);
 
-double ui_follow_clock(const struct ui_app *app, double now)
+double ui_follow_clock(const struct ui_stream *stream, double now)
 {
-    const struct rec_follow *f = app->follow;
-    if (!app->detached)
+    const struct rec_follow *f = stream->follow;
+    if (!stream->detached)
         return f->s.clock;
-    return now - app->record_start + app->detach_offset;
+    return now - stream->record_start + stream->detach_offset;
 }
 
-long ui_train_session_ms(const struct ui_app *app, double now)
+long ui_train_session_ms(const struct ui_stream *stream, double now)
 {
-    const struct ui_replay *r = &app->replay;
+    const struct ui_replay *r = &stream->replay;
     if (r->active) {
         const double at = r->paused ? r->paused_at : now;
         return trun_ms((at - r->start) * r->speed);
     }
-    if (app->follow) /* the teacher's clock, or one's own carried on from it */
-        return trun_ms(ui_follow_clock(app, now));
-    return trun_ms(now - app->record_start);
+    if (stream->follow) /* the teacher's clock, or one's own carried on from it */
+        return trun_ms(ui_follow_clock(stream, now));
+    return trun_ms(now - stream->record_start);
 }
 
-void ui_follow_status(const struct ui_app *app, double now, char *buf, size_t n)
+void ui_follow_status(const struct ui_stream *stream, double now, char *buf, size_t n)
 {
-    const struct rec_follow *f = app->follow;
+    const struct rec_follow *f = stream->follow;
     if (!f)
         return;
     const size_t len = strlen(buf);
     char why[400];
     rec_follow_why(f, now, why, sizeof why);
-    if (app->detached)
+    if (stream->detached)
         snprintf(buf + len, n - len, "%sexploring on your own · F rejoins the teacher",
                  len ? " · " : "");
     else if (why[0])
         snprintf(buf + len, n - len, "%s%s", len ? " · " : "", why);
     else
         snprintf(buf + len, n - len, "%sfollowing the teacher · %d key%s", len ? " · " : "",
-                 app->follow_next, app->follow_next == 1 ? "" : "s");
+                 stream->follow_next, stream->follow_next == 1 ? "" : "s");
 }
 
 void ui_viewer_own(struct ui_app *app)
@@ -77,15 +77,15 @@ void ui_viewer_own(struct ui_app *app)
 int ui_cmd_class(struct ui_state *st, struct ui_app *app, const char *arg)
 {
     (void)arg;
-    if (!app->record) {
+    if (!app->stream.record) {
         ui_state_say(st, false,
                      "A class follows a recorded session: start the explorer with --record FILE, "
                      "then :class gives the students' command.");
         return 0;
     }
     char path[PATH_MAX];
-    if (!realpath(app->record_name, path))
-        snprintf(path, sizeof path, "%s", app->record_name);
+    if (!realpath(app->stream.record_name, path))
+        snprintf(path, sizeof path, "%s", app->stream.record_name);
     ui_state_say(st, false,
                  "Students run: mha-explorer --follow %s  (over ssh: ssh HOST tail -c +1 -f %s | "
                  "mha-explorer --follow -)",
@@ -93,9 +93,9 @@ int ui_cmd_class(struct ui_state *st, struct ui_app *app, const char *arg)
     return 0;
 }
 
-bool ui_autoplay_is_teachers(const struct ui_app *app)
+bool ui_autoplay_is_teachers(const struct ui_stream *stream)
 {
-    if (app->follow)
-        return !app->detached;
-    return app->replay.active && app->replay.rec && app->replay.rec->n_states > 0;
+    if (stream->follow)
+        return !stream->detached;
+    return stream->replay.active && stream->replay.rec && stream->replay.rec->n_states > 0;
 }

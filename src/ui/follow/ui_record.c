@@ -45,19 +45,19 @@ static void pin_lesson_step(struct rec_start *start, const struct ui_lessons *ls
  * file, keeps what was written and says so again on exit. */
 static void stopped(struct ui_app *app, int err)
 {
-    app->record = NULL;
-    app->record_failed = true;
-    if (app->record_error && !*app->record_error)
-        *app->record_error = err ? err : EIO;
+    app->stream.record = NULL;
+    app->stream.record_failed = true;
+    if (app->stream.record_error && !*app->stream.record_error)
+        *app->stream.record_error = err ? err : EIO;
     ui_state_say(&app->st, true,
                  "The recording stopped: %s cannot be written (%s); the keys before are kept.",
-                 app->record_name, safe_file_reason(err));
+                 app->stream.record_name, safe_file_reason(err));
 }
 
 void ui_record_write(struct ui_app *app, double t, int code)
 {
-    app->record_mark = app->record_start + t;
-    if (app->record && rec_write_event(app->record, t, code) != 0)
+    app->stream.record_mark = app->stream.record_start + t;
+    if (app->stream.record && rec_write_event(app->stream.record, t, code) != 0)
         stopped(app, errno);
 }
 
@@ -73,25 +73,26 @@ static void state_now(const struct ui_app *app, struct rec_state *s)
     s->present = app->st.present;
     s->autoplay = app->autoplay.on;
     const struct mha_example *ex = app->st.ex;
-    if (app->train) {
-        const struct trun *t = app->train;
+    if (app->training.train) {
+        const struct trun *t = app->training.train;
         s->pane = t->focus;
         /* the step as the last snapshot gave it (a state line a tick would
          * be too many); the pause and the checkpoint shown as they are */
-        s->train = app->snap_out.any && app->snap_out.serial == t->serial
-                       ? app->snap_out.step[0]
+        s->train = app->stream.snap_out.any && app->stream.snap_out.serial == t->serial
+                       ? app->stream.snap_out.step[0]
                        : t->panes[0].run->model->step;
         s->paused = t->paused;
         s->scrub = t->scrub >= 0 ? t->scrub : REC_STATE_LIVE;
     }
     /* the layer shown of a model of layers: the training's in focus, or a loaded one */
-    if (app->train && app->st.model) {
-        const struct train_model *m = app->train->panes[app->train->focus].run->model;
+    if (app->training.train && app->st.model) {
+        const struct train_model *m =
+            app->training.train->panes[app->training.train->focus].run->model;
         s->layer = train_layers(&m->cfg) > 1 ? m->shown_layer : -1;
     } else if (ex && ex->layers > 1) {
         s->layer = ex->layer;
     }
-    if (ex && !app->train) { /* a training run's model is the run's */
+    if (ex && !app->training.train) { /* a training run's model is the run's */
         s->heads = ex->heads;
         s->d_model = ex->d_model;
         s->seed = app->st.generated ? (long long)ex->seed : -1;
@@ -102,7 +103,7 @@ static void state_now(const struct ui_app *app, struct rec_state *s)
 
 void ui_record_state(struct ui_app *app)
 {
-    if (!app->record)
+    if (!app->stream.record)
         return;
     if (ui_record_snaps(app) != 0) { /* the run's figures before the state line naming its step */
         stopped(app, errno);
@@ -110,34 +111,35 @@ void ui_record_state(struct ui_app *app)
     }
     struct rec_state now;
     state_now(app, &now);
-    if (app->record_state_written && rec_state_same(&now, &app->record_state))
+    if (app->stream.record_state_written && rec_state_same(&now, &app->stream.record_state))
         return;
-    if (rec_state_write(app->record, app->record_state_written ? &app->record_state : NULL, &now) !=
-        0) {
+    if (rec_state_write(app->stream.record,
+                        app->stream.record_state_written ? &app->stream.record_state : NULL,
+                        &now) != 0) {
         stopped(app, errno);
         return;
     }
-    app->record_state = now;
-    app->record_state_written = true;
+    app->stream.record_state = now;
+    app->stream.record_state_written = true;
 }
 
 void ui_record_tick(struct ui_app *app, double now)
 {
-    if (!app->record || now - app->record_mark < REC_MARK_EVERY)
+    if (!app->stream.record || now - app->stream.record_mark < REC_MARK_EVERY)
         return;
-    app->record_mark = now;
-    if (rec_write_mark(app->record, now - app->record_start) != 0)
+    app->stream.record_mark = now;
+    if (rec_write_mark(app->stream.record, now - app->stream.record_start) != 0)
         stopped(app, errno);
 }
 
 void ui_record_end(struct ui_app *app)
 {
-    app->snap_out.t = -1e9; /* the run as it ended, however soon after the last */
+    app->stream.snap_out.t = -1e9; /* the run as it ended, however soon after the last */
     if (ui_record_snaps(app) != 0) {
         stopped(app, errno);
         return;
     }
-    if (app->record && rec_write_end(app->record) != 0)
+    if (app->stream.record && rec_write_end(app->stream.record) != 0)
         stopped(app, errno);
 }
 
@@ -147,11 +149,11 @@ void ui_record_mouse(struct ui_app *app, double t, const MEVENT *ev)
                      : UI_BUTTON5 && (ev->bstate & UI_BUTTON5)          ? REC_KEY_WHEEL_DOWN
                      : ev->bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED) ? REC_KEY_CLICK
                                                                         : -1;
-    if (!app->record || code < 0 || app->st.quit || ev->y < 0 || ev->x < 0 ||
+    if (!app->stream.record || code < 0 || app->st.quit || ev->y < 0 || ev->x < 0 ||
         ev->y >= REC_MAX_SCREEN || ev->x >= REC_MAX_SCREEN)
         return;
-    app->record_mark = app->record_start + t;
-    if (rec_write_mouse(app->record, t, code, ev->y, ev->x) != 0)
+    app->stream.record_mark = app->stream.record_start + t;
+    if (rec_write_mouse(app->stream.record, t, code, ev->y, ev->x) != 0)
         stopped(app, errno);
 }
 
@@ -167,9 +169,9 @@ MEVENT ui_record_mouse_event(int key, int y, int x)
     return ev;
 }
 
-void ui_record_status(const struct ui_app *app, char *buf, size_t n)
+void ui_record_status(const struct ui_stream *stream, char *buf, size_t n)
 {
-    if (!app->record_failed)
+    if (!stream->record_failed)
         return;
     const size_t len = strlen(buf);
     snprintf(buf + len, n - len, "%srecording stopped", len ? " · " : "");
@@ -177,27 +179,29 @@ void ui_record_status(const struct ui_app *app, char *buf, size_t n)
 
 bool ui_record_begin(struct ui_app *app)
 {
-    if (app->record) {
+    if (app->stream.record) {
         struct rec_start empty = {0};
-        struct rec_start *start = app->record_start_args ? app->record_start_args : &empty;
+        struct rec_start *start =
+            app->stream.record_start_args ? app->stream.record_start_args : &empty;
         pin_lesson_step(start, &app->les);
         start->rows = LINES;
         start->cols = COLS;
         /* the mark says the start lines are whole: a follower may open now */
-        if (rec_write_start(app->record, start) != 0 || rec_snap_write_on(app->record) != 0 ||
-            rec_write_mark(app->record, 0.0) != 0)
+        if (rec_write_start(app->stream.record, start) != 0 ||
+            rec_snap_write_on(app->stream.record) != 0 ||
+            rec_write_mark(app->stream.record, 0.0) != 0)
             stopped(app, errno);
-        else if (app->record_started)
-            app->record_started(app->record_ctx);
+        else if (app->stream.record_started)
+            app->stream.record_started(app->stream.record_ctx);
         ui_record_state(app); /* where the session starts */
     }
     char note[800] = "";
-    if (app->stream_note)
+    if (app->stream.stream_note)
         snprintf(note, sizeof note,
                  "The %s started with %s: not opened here (give it on your own command line to "
                  "open it). ",
-                 app->follow ? "teacher" : "recording", app->stream_note);
-    const struct recording *rec = app->replay.rec;
+                 app->stream.follow ? "teacher" : "recording", app->stream.stream_note);
+    const struct recording *rec = app->stream.replay.rec;
     if (!rec) {
         if (note[0])
             ui_state_say(&app->st, false, "%s", note);

@@ -14,6 +14,7 @@ struct recording;
 struct rec_state;
 
 struct ui_app;
+struct ui_stream;
 struct ui_state;
 
 /* Once the terminal is up (ui_record.c): a recording's first lines (the
@@ -32,16 +33,16 @@ void ui_record_mouse(struct ui_app *app, double t, const MEVENT *ev);
 
 /* Following (ui_follow.c; the teacher's keys are applied in app/ui_follow.h):
  * the status words. */
-void ui_follow_status(const struct ui_app *app, double now, char *buf, size_t n);
+void ui_follow_status(const struct ui_stream *stream, double now, char *buf, size_t n);
 
 /* The teacher's clock in seconds (following), or the follower's own
  * clock carried on from it (exploring). */
-double ui_follow_clock(const struct ui_app *app, double now);
+double ui_follow_clock(const struct ui_stream *stream, double now);
 
 /* The session clock the training ticks follow, in ms as a recording writes
  * times: a replay's own clock while one plays, the teacher's (or one's own
  * carried on from it) while following, else since the screen came up. */
-long ui_train_session_ms(const struct ui_app *app, double now);
+long ui_train_session_ms(const struct ui_stream *stream, double now);
 
 /* A follower who detaches, or a replay that stopped or finished: the
  * student's own progress is read now and kept from here on. */
@@ -53,7 +54,7 @@ void ui_record_state(struct ui_app *app);
 
 /* A follower or a replay of a recording with state lines: autoplay's moves
  * come as the teacher's state, not from a timer of its own. */
-bool ui_autoplay_is_teachers(const struct ui_app *app);
+bool ui_autoplay_is_teachers(const struct ui_stream *stream);
 
 /* The recording's "# at" lines, every REC_MARK_EVERY seconds without a
  * line, and its "# end" when the explorer closes (ui_record.c). */
@@ -63,7 +64,7 @@ void ui_record_end(struct ui_app *app);
 /* The mouse event a recording's REC_KEY_CLICK / _WHEEL_UP / _WHEEL_DOWN at
  * (y, x) stands for. */
 MEVENT ui_record_mouse_event(int key, int y, int x);
-void ui_record_status(const struct ui_app *app, char *buf, size_t n);
+void ui_record_status(const struct ui_stream *stream, char *buf, size_t n);
 
 /* The teacher's training run in snapshots (ui_watch.c).  Recording: the
  * run's new steps, evaluations and model (at most every REC_SNAP_EVERY
@@ -72,7 +73,7 @@ void ui_record_status(const struct ui_app *app, char *buf, size_t n);
 int ui_record_snaps(struct ui_app *app); /* 0, or -1 on a write error (errno) */
 /* The run on screen is the teacher's, watched (a follower who has not
  * detached, a replay, of a recording with snapshots). */
-bool ui_train_watching(const struct ui_app *app);
+bool ui_train_watching(const struct ui_stream *stream);
 /* The snapshots of rec after the events played so far and at or before
  * ms on the session clock, from *next on, into the screen's run (the
  * model from the last of each pane only: the stale ones are skipped).

@@ -88,7 +88,7 @@ static void jobs_into(struct rec_snap *s, const struct trun_mark *m, int heads, 
 
 /* Pane i as it is, from what the last snapshot had: its new losses and
  * evaluations, the model.  0, or -1 on a write error. */
-static int write_live(struct ui_app *app, struct trun *t, int i, double at)
+static int write_live(struct ui_stream *stream, struct trun *t, int i, double at)
 {
     struct trun_pane *p = &t->panes[i];
     const struct train_run *run = p->run;
@@ -108,11 +108,11 @@ static int write_live(struct ui_app *app, struct trun *t, int i, double at)
     s.n_outputs = run->model->cfg.n_outputs;
     for (int k = 0; k < s.n_outputs && k < REC_SNAP_OUTPUTS; k++)
         s.acc[k] = run->accuracy[k];
-    const long from = app->snap_out.losses[i] <= h->n ? app->snap_out.losses[i] : 0;
+    const long from = stream->snap_out.losses[i] <= h->n ? stream->snap_out.losses[i] : 0;
     s.loss_from = from;
     s.n_loss = h->n - from;
     s.losses = h->loss + from;
-    const int e0 = app->snap_out.evals[i] <= h->evals ? app->snap_out.evals[i] : 0;
+    const int e0 = stream->snap_out.evals[i] <= h->evals ? stream->snap_out.evals[i] : 0;
     s.n_evals = h->evals - e0;
     s.evals = s.n_evals ? malloc((size_t)s.n_evals * sizeof *s.evals) : NULL;
     if (s.n_evals && !s.evals)
@@ -144,18 +144,18 @@ static int write_live(struct ui_app *app, struct trun *t, int i, double at)
     }
     s.n_params = run->model->n_params;
     s.params = run->model->params;
-    const int rc = rec_snap_write(app->record, &s);
+    const int rc = rec_snap_write(stream->record, &s);
     free(s.evals);
     if (rc != 0)
         return -1;
-    app->snap_out.losses[i] = h->n;
-    app->snap_out.evals[i] = h->evals;
-    app->snap_out.step[i] = s.step;
+    stream->snap_out.losses[i] = h->n;
+    stream->snap_out.evals[i] = h->evals;
+    stream->snap_out.step[i] = s.step;
     return 0;
 }
 
 /* The checkpoint at the step scrubbed to, of pane i. */
-static int write_ckpt(struct ui_app *app, struct trun *t, int i, double at)
+static int write_ckpt(struct ui_stream *stream, struct trun *t, int i, double at)
 {
     struct trun_pane *p = &t->panes[i];
     const int c = trun_ring_find(&p->ring, t->scrub);
@@ -176,16 +176,16 @@ static int write_ckpt(struct ui_app *app, struct trun *t, int i, double at)
     jobs_into(&s, mk, p->run->model->cfg.heads, trun_pane_job_count(p));
     s.n_params = p->ring.n_params;
     s.params = (float *)params; /* written, not changed */
-    return rec_snap_write(app->record, &s);
+    return rec_snap_write(stream->record, &s);
 }
 
 int ui_record_snaps(struct ui_app *app)
 {
-    struct trun *t = app->train;
-    if (!app->record || !t)
+    struct trun *t = app->training.train;
+    if (!app->stream.record || !t)
         return 0;
-    struct ui_snap_out *w = &app->snap_out;
-    const double at = (double)app->train_clock_ms / 1000.0;
+    struct ui_snap_out *w = &app->stream.snap_out;
+    const double at = (double)app->training.train_clock_ms / 1000.0;
     if (w->serial != t->serial) { /* another run (or the same again): from its start */
         memset(w, 0, sizeof *w);
         w->serial = t->serial;
@@ -204,7 +204,7 @@ int ui_record_snaps(struct ui_app *app)
     const bool now = t->paused || w->paused || trun_done(t) != w->done;
     if (moved && (now || at - w->t >= REC_SNAP_EVERY || at < w->t)) {
         for (int i = 0; i < t->n_panes; i++)
-            if (write_live(app, t, i, at) != 0)
+            if (write_live(&app->stream, t, i, at) != 0)
                 return -1;
         w->t = at;
         w->any = true;
@@ -213,7 +213,7 @@ int ui_record_snaps(struct ui_app *app)
     w->done = trun_done(t);
     if (t->scrub >= 0 && t->scrub != w->scrub) {
         for (int i = 0; i < t->n_panes; i++)
-            if (write_ckpt(app, t, i, at) != 0)
+            if (write_ckpt(&app->stream, t, i, at) != 0)
                 return -1;
     }
     w->scrub = t->scrub;
@@ -222,11 +222,11 @@ int ui_record_snaps(struct ui_app *app)
 
 /* ---- the follower's side -------------------------------------------------------------- */
 
-bool ui_train_watching(const struct ui_app *app)
+bool ui_train_watching(const struct ui_stream *stream)
 {
-    const struct recording *rec = app->follow && !app->detached ? &app->follow->s.rec
-                                  : app->replay.active          ? app->replay.rec
-                                                                : NULL;
+    const struct recording *rec = stream->follow && !stream->detached ? &stream->follow->s.rec
+                                  : stream->replay.active             ? stream->replay.rec
+                                                                      : NULL;
     return rec && rec->snaps_on;
 }
 
@@ -296,10 +296,11 @@ bool ui_watch_apply(struct ui_app *app, const struct recording *rec, int *next, 
         if (rec->snaps[i].kind == REC_SNAP_LIVE && rec->snaps[i].n_params > 0 &&
             rec->snaps[i].pane < TRUN_MAX_PANES)
             last[rec->snaps[i].pane] = i;
-    struct trun *t = app->train;
+    struct trun *t = app->training.train;
     const bool was_done = t && trun_done(t);
     /* a follower's own copy of the stream: a model once superseded is freed */
-    struct recording *own = app->follow && rec == &app->follow->s.rec ? &app->follow->s.rec : NULL;
+    struct recording *own =
+        app->stream.follow && rec == &app->stream.follow->s.rec ? &app->stream.follow->s.rec : NULL;
     bool changed = false;
     for (int i = *next; i < end; i++) {
         const struct rec_snap *s = &rec->snaps[i];
@@ -318,12 +319,12 @@ bool ui_watch_apply(struct ui_app *app, const struct recording *rec, int *next, 
                             s->evals[e].acc);
         if (i == last[s->pane] && s->params) {
             apply_model(t, s);
-            const int kept = app->snap_kept[s->pane] - 1;
+            const int kept = app->stream.snap_kept[s->pane] - 1;
             if (own && kept >= 0 && kept < i && own->snaps[kept].params) {
                 free(own->snaps[kept].params);
                 own->snaps[kept].params = NULL;
             }
-            app->snap_kept[s->pane] = i + 1;
+            app->stream.snap_kept[s->pane] = i + 1;
         }
         changed = true;
     }
@@ -337,8 +338,8 @@ bool ui_watch_apply(struct ui_app *app, const struct recording *rec, int *next, 
 
 void ui_watch_state(struct ui_app *app, const struct rec_state *s)
 {
-    struct trun *t = app->train;
-    if (!t || !ui_train_watching(app))
+    struct trun *t = app->training.train;
+    if (!t || !ui_train_watching(&app->stream))
         return;
     if (s->paused >= 0)
         t->paused = s->paused != 0;

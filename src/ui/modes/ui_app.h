@@ -34,11 +34,8 @@ struct ui_popup {
     int scroll;
 };
 
-struct ui_app {
-    struct ui_state st;
-    struct ui_lessons les; /* the open lesson, the lesson list, progress */
-    struct ui_theme th;
-    struct ui_layout lay;
+/* The curses windows and the screen size they were made for. */
+struct ui_windows {
     int rows, cols; /* screen size the windows were made for */
     WINDOW *bar, *msg, *status;
     WINDOW *vis;    /* the visualisation's header lines (title, legend) */
@@ -47,9 +44,12 @@ struct ui_app {
     WINDOW *full;   /* the whole screen: help, and the "too small" notice */
     WINDOW *modal;  /* the lesson list, over the middle of the screen */
     WINDOW *head;   /* the presenter's header: big title and formula */
+};
 
-    /* what plays by itself, and the recording being written */
-    struct ui_autoplay autoplay;
+/* What plays from or into a file: the recording being written (--record),
+ * the recording being replayed (--replay) and the teacher's stream being
+ * followed (--follow); ui_record.c, ui_follow.c, ui_watch.c. */
+struct ui_stream {
     struct ui_replay replay;
     FILE *record; /* the caller's; NULL: not recording */
     char record_name[256];
@@ -91,6 +91,28 @@ struct ui_app {
     bool keys_from_tty;         /* keys come from /dev/tty (the stream is standard input) */
     bool (*keys_waiting)(void); /* the terminal has a key not read yet (NULL off screen):
                                    training's parts stop for it (trun's interrupt) */
+};
+
+/* The training screen's run and what goes with it (ui_train_app.c). */
+struct ui_train_part {
+    struct trun *train;    /* the training screen (--train, --compare); NULL: none */
+    long train_clock_ms;   /* the session clock at the last key or tick (ui_train_session_ms) */
+    const char *save_path; /* --save FILE: where the model goes when the screen is left */
+    /* the bundled corpus a lesson's training read last (kept while its runs
+     * last; ui_train_corpus_free) */
+    struct ui_corpus *corpus;
+};
+
+struct ui_app {
+    struct ui_state st;
+    struct ui_lessons les; /* the open lesson, the lesson list, progress */
+    struct ui_theme th;
+    struct ui_layout lay;
+    struct ui_windows win;
+
+    /* what plays by itself */
+    struct ui_autoplay autoplay;
+    struct ui_stream stream; /* recording, replaying, following */
 
     /* the modes open over the main screen (ui_mode.h), and theirs */
     struct ui_mode_stack modes;
@@ -108,13 +130,8 @@ struct ui_app {
     int n_blocks;
     int canvas_h;
 
-    struct trun *train;    /* the training screen (--train, --compare); NULL: none */
-    long train_clock_ms;   /* the session clock at the last key or tick (ui_train_session_ms) */
-    const char *save_path; /* --save FILE: where the model goes when the screen is left */
-    bool screen_up;        /* the terminal was the explorer's (ui_app_interactive got it) */
-    /* the bundled corpus a lesson's training read last (kept while its runs
-     * last; ui_train_corpus_free) */
-    struct ui_corpus *corpus;
+    struct ui_train_part training;
+    bool screen_up; /* the terminal was the explorer's (ui_app_interactive got it) */
 };
 
 /* The canvas lines the visualisation shows numbers on: when the blocks do
@@ -129,15 +146,15 @@ static inline int ui_app_view_h(const struct ui_app *app)
 
 /* A key of the stream (--follow or --replay) never writes or reads a file,
  * sets the clipboard or loads a path on the student's machine: true when
- * the key being applied is one (app->streamed), after saying what the
+ * the key being applied is one (app->stream.streamed), after saying what the
  * teacher did ("exported the stage (e)") and that the student's own key
  * does it; false for the student's own keys.  Every part that writes,
  * reads or copies asks it. */
 static inline bool ui_stream_refuses(struct ui_app *app, const char *did)
 {
-    if (!app || !app->streamed)
+    if (!app || !app->stream.streamed)
         return false;
-    if (app->follow)
+    if (app->stream.follow)
         ui_state_say(&app->st, false,
                      "The teacher %s; nothing is written, read or copied here for the teacher "
                      "(your own key does it, and leaves the teacher).",

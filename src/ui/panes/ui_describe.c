@@ -141,7 +141,7 @@ static struct ui_explain_view explain_view(const struct ui_app *app)
 
 int ui_side_max_scroll(const struct ui_app *app)
 {
-    if (!app->side || (app->les.l && !(app->st.explain_open && app->st.focus)))
+    if (!app->win.side || (app->les.l && !(app->st.explain_open && app->st.focus)))
         return 0;
     const int width = app->lay.side.w, height = app->lay.side.h;
     const struct ui_explain_view ev = explain_view(app);

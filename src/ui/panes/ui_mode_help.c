@@ -31,7 +31,7 @@ static bool help_open(const struct ui_app *app)
 static void help_scroll(struct ui_app *app, int by)
 {
     struct ui_state *st = &app->st;
-    const int max = ui_help_lines() - (app->rows - 2);
+    const int max = ui_help_lines() - (app->win.rows - 2);
     st->help_scroll += by;
     if (st->help_scroll > max)
         st->help_scroll = max;
@@ -67,7 +67,7 @@ const struct ui_keymap ui_keymap_help = UI_KEYMAP("In the help (this screen)", h
 static bool help_key(struct ui_app *app, int key, bool is_char)
 {
     struct ui_state *st = &app->st;
-    const int page = app->rows - 3 > 1 ? app->rows - 3 : 1;
+    const int page = app->win.rows - 3 > 1 ? app->win.rows - 3 : 1;
     switch (ui_keymap_action(&ui_keymap_help, ui_mode_keycode(key, is_char), -1)) {
     case HELP_UP:
         help_scroll(app, -1);
@@ -107,7 +107,7 @@ static bool help_mouse(struct ui_app *app, const MEVENT *ev)
 
 static void help_draw(const struct ui_app *app)
 {
-    ui_help_draw(app->full, &app->st, &app->th, app->rows, app->cols);
+    ui_help_draw(app->win.full, &app->st, &app->th, app->win.rows, app->win.cols);
 }
 
 const struct ui_mode ui_mode_help = {"help", help_open, help_key, help_mouse, help_draw, true};

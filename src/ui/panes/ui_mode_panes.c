@@ -149,8 +149,8 @@ static bool menu_mouse(struct ui_app *app, const MEVENT *ev)
 
 static void menu_draw(const struct ui_app *app)
 {
-    if (app->modal)
-        ui_lesson_menu_draw(app->modal, &app->les, &app->th);
+    if (app->win.modal)
+        ui_lesson_menu_draw(app->win.modal, &app->les, &app->th);
 }
 
 const struct ui_mode ui_mode_menu = {"lessons", menu_open, menu_key, menu_mouse, menu_draw, false};

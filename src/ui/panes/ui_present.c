@@ -77,7 +77,7 @@ void ui_train_present_text(const struct ui_app *app, struct ui_present_text *pt)
 {
     if (!ui_train_on_screen(app))
         return;
-    const struct trun *t = app->train;
+    const struct trun *t = app->training.train;
     char heads[64] = "";
     size_t used = 0;
     const int head_panes = t->compare_layers ? 1 : t->n_panes; /* layers=...: the same heads */

@@ -14,7 +14,7 @@
 
 static bool train_open(const struct ui_app *app)
 {
-    return app->train != NULL;
+    return app->training.train != NULL;
 }
 
 static bool train_key(struct ui_app *app, int key, bool is_char)

@@ -1,7 +1,7 @@
 /* ui_train.h - the training screen (--train, --compare, a lesson's
  * training) as the rest of the explorer calls it: its keys, clicks, ticks,
  * layout, drawing, export and --save.  What it trains is a struct trun
- * (train/trun.h); the app holds it in app->train. */
+ * (train/trun.h); the app holds it in app->training.train. */
 #ifndef UI_TRAIN_H
 #define UI_TRAIN_H
 
@@ -16,6 +16,7 @@ struct mha_example;
 
 struct ui_app;
 struct ui_state;
+struct ui_train_part;
 
 /* The training screen (ui_train_keys.c, ui_train_draw.c with its parts in
  * ui_train_draw.h, ui_train_export.c). */
@@ -62,9 +63,9 @@ void ui_app_teachers_layer(struct ui_app *app, int layer);
  * model shown (t comes back). */
 void ui_train_to_explorer(struct ui_app *app);
 /* The corpus a lesson's training read, freed (when the app goes). */
-void ui_train_corpus_free(struct ui_app *app);
+void ui_train_corpus_free(struct ui_train_part *training);
 
-/* Start the training screen on t, which it takes: app->train, and *ex
+/* Start the training screen on t, which it takes: app->training.train, and *ex
  * (freed first when set) its first model's example.  0, or -1 + err (t is
  * freed, nothing is kept). */
 int ui_train_open(struct ui_app *app, struct trun *t, struct mha_example **ex,

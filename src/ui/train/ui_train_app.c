@@ -54,7 +54,7 @@ static void sync_head_titles(struct ui_state *st, const struct trun *t,
 
 void ui_train_sync_example(struct ui_app *app)
 {
-    struct trun *t = app->train;
+    struct trun *t = app->training.train;
     struct ui_state *st = &app->st;
     const struct trun_pane *pane = &t->panes[t->focus];
     const struct train_model *m = trun_pane_model(pane, t->scrub);
@@ -107,14 +107,14 @@ void ui_train_sync_example(struct ui_app *app)
 int ui_app_show_layer(struct ui_app *app, int layer)
 {
     struct ui_state *st = &app->st;
-    struct trun *t = app->train;
+    struct trun *t = app->training.train;
     if (!t || !st->model) { /* no training shown: a loaded model, if any */
         const int n = st->ex->layers;
         return ui_state_show_layer(st, layer >= 0 || n < 2 ? layer : (st->ex->layer + 1) % n);
     }
     const struct train_model *m = t->panes[t->focus].run->model;
     const int n = train_layers(&m->cfg);
-    if (t->watch && n > 1 && !app->streamed) {
+    if (t->watch && n > 1 && !app->stream.streamed) {
         /* the snapshots bring the heads' measures of the teacher's layer
          * (the teacher's own y, played here, shows the teacher's) */
         ui_state_say(st, true,
@@ -143,7 +143,7 @@ int ui_app_show_layer(struct ui_app *app, int layer)
 void ui_app_teachers_layer(struct ui_app *app, int layer)
 {
     struct ui_state *st = &app->st;
-    struct trun *t = app->train;
+    struct trun *t = app->training.train;
     if (t && st->model) {
         const struct train_model *m = t->panes[t->focus].run->model;
         if (layer >= train_layers(&m->cfg) || layer == m->shown_layer)
@@ -162,16 +162,16 @@ void ui_app_teachers_layer(struct ui_app *app, int layer)
 
 bool ui_train_timers(struct ui_app *app, long ms, bool watched, bool all)
 {
-    app->train_clock_ms = ms;
-    struct trun *t = app->train;
+    app->training.train_clock_ms = ms;
+    struct trun *t = app->training.train;
     if (!t)
         return false;
     const bool was_done = trun_done(t);
     /* a recording and its replay run every tick; a key waits for those due before it */
-    const bool exact = app->replay.active || app->record || app->follow;
+    const bool exact = app->stream.replay.active || app->stream.record || app->stream.follow;
     if (all && !exact) /* keys first: the ticks due catch up after the key, within a budget */
         return false;
-    t->interrupt = app->keys_waiting;
+    t->interrupt = app->stream.keys_waiting;
     t->watch = watched; /* the teacher's run: snapshots bring its steps */
     const bool changed = trun_catch_up(t, ms, exact, all ? 0 : 20);
     if (changed && t->follow_gen == app->st.ex_gen) /* trained, or a checkpoint measured */
@@ -183,7 +183,7 @@ bool ui_train_timers(struct ui_app *app, long ms, bool watched, bool all)
 
 void ui_train_stopped_say(struct ui_app *app)
 {
-    const struct trun *t = app->train;
+    const struct trun *t = app->training.train;
     if (!t->shown)
         return;
     char why[256];
@@ -202,12 +202,12 @@ void ui_train_stopped_say(struct ui_app *app)
 
 bool ui_train_running(const struct ui_app *app)
 {
-    return ui_train_on_screen(app) && !trun_done(app->train);
+    return ui_train_on_screen(app) && !trun_done(app->training.train);
 }
 
 bool ui_train_on_screen(const struct ui_app *app)
 {
-    return app->train && app->train->shown;
+    return app->training.train && app->training.train->shown;
 }
 
 void ui_train_layout(const struct ui_app *app, struct ui_layout *lay, int quiz_lines)
@@ -243,25 +243,26 @@ void ui_train_layout(const struct ui_app *app, struct ui_layout *lay, int quiz_l
 
 int ui_train_loop_wait(const struct ui_app *app, long ms, int cap)
 {
-    if (!app->train || (app->follow && !app->detached)) /* the teacher's clock moves by lines */
+    if (!app->training.train ||
+        (app->stream.follow && !app->stream.detached)) /* the teacher's clock moves by lines */
         return cap;
-    return trun_wait_ms(app->train, ms, cap);
+    return trun_wait_ms(app->training.train, ms, cap);
 }
 
 const char *ui_train_hint(const struct ui_app *app)
 {
-    if (!app->train)
+    if (!app->training.train)
         return NULL;
     static char hint[160]; /* the stage numbers from the stage table */
-    if (!app->train->shown)
+    if (!app->training.train->shown)
         return app->st.focus ? NULL : "t training · ← → stages · Tab numbers · v views · ? help";
     if (app->les.l) /* Space reads on in a lesson; p pauses and trains on */
         return ui_train_lesson_hint(app, hint, sizeof hint);
-    if (app->train->scrub >= 0)
+    if (app->training.train->scrub >= 0)
         return ui_words_expand(
             "← → checkpoints · Home step 0 · End now · {range} this model's stages · ? help", hint,
             sizeof hint);
-    const struct trun *t = app->train;
+    const struct trun *t = app->training.train;
     const bool layers = train_layers(&t->panes[t->focus].run->model->cfg) > 1;
     if (t->n_panes > 1)
         return ui_words_expand(layers ? "Space pause · n step · < > pace · ← → checkpoints · y "
@@ -285,7 +286,7 @@ int ui_train_open(struct ui_app *app, struct trun *t, struct mha_example **ex,
     }
     mha_example_free(*ex);
     *ex = nex;
-    app->train = t;
+    app->training.train = t;
     return 0;
 }
 
@@ -309,13 +310,13 @@ struct ui_corpus {
     char name[72];
 };
 
-void ui_train_corpus_free(struct ui_app *app)
+void ui_train_corpus_free(struct ui_train_part *training)
 {
-    if (!app->corpus)
+    if (!training->corpus)
         return;
-    train_dataset_free(app->corpus->data);
-    free(app->corpus);
-    app->corpus = NULL;
+    train_dataset_free(training->corpus->data);
+    free(training->corpus);
+    training->corpus = NULL;
 }
 
 /* The task of the corpus name (read from the lesson's assets), or NULL +
@@ -323,8 +324,8 @@ void ui_train_corpus_free(struct ui_app *app)
 static const struct train_task *lesson_corpus(struct ui_app *app, const char *name,
                                               struct mha_error *err)
 {
-    if (app->corpus && !strcmp(app->corpus->name, name))
-        return &app->corpus->task;
+    if (app->training.corpus && !strcmp(app->training.corpus->name, name))
+        return &app->training.corpus->task;
     struct ui_corpus *c = calloc(1, sizeof *c);
     if (!c) {
         mha_error_set(err, "out of memory");
@@ -337,16 +338,16 @@ static const struct train_task *lesson_corpus(struct ui_app *app, const char *na
     }
     train_task_from_dataset(&c->task, c->data);
     snprintf(c->name, sizeof c->name, "%s", name);
-    ui_train_corpus_free(app);
-    app->corpus = c;
+    ui_train_corpus_free(&app->training);
+    app->training.corpus = c;
     return &c->task;
 }
 
-static void end_lesson_training(struct ui_app *app)
+static void end_lesson_training(struct ui_train_part *training)
 {
-    if (app->train && app->train->lesson) {
-        trun_free(app->train);
-        app->train = NULL;
+    if (training->train && training->train->lesson) {
+        trun_free(training->train);
+        training->train = NULL;
     }
 }
 
@@ -354,13 +355,13 @@ void ui_train_lesson_sync(struct ui_app *app)
 {
     const struct lesson *l = app->les.l;
     if (!l) {
-        end_lesson_training(app);
+        end_lesson_training(&app->training);
         return;
     }
     struct lesson_state ls;
     lesson_state_at(l, app->les.step, &ls);
     if (!ls.train) {
-        end_lesson_training(app);
+        end_lesson_training(&app->training);
         return;
     }
     struct trun_setup s;
@@ -368,8 +369,9 @@ void ui_train_lesson_sync(struct ui_app *app)
     mha_error_clear(&err);
     const struct train_task *corpus = NULL;
     if (!train_task_find(ls.train)) { /* a corpus: the training on another one ends first */
-        if (app->train && app->train->lesson && app->corpus && strcmp(app->corpus->name, ls.train))
-            end_lesson_training(app);
+        if (app->training.train && app->training.train->lesson && app->training.corpus &&
+            strcmp(app->training.corpus->name, ls.train))
+            end_lesson_training(&app->training);
         if (!(corpus = lesson_corpus(app, ls.train, &err))) {
             ui_state_say(&app->st, true, "This step cannot train: %s", err.text);
             return;
@@ -389,7 +391,7 @@ void ui_train_lesson_sync(struct ui_app *app)
         ui_state_say(&app->st, true, "%s", err.text);
         return;
     }
-    struct trun *t = app->train;
+    struct trun *t = app->training.train;
     char key[96];
     setup_key(&s, key, sizeof key);
     if (!t || !t->lesson || strcmp(t->lesson_key, key) != 0) {
@@ -398,15 +400,15 @@ void ui_train_lesson_sync(struct ui_app *app)
             ui_state_say(&app->st, true, "This step cannot train: %s", err.text);
             return;
         }
-        trun_free(app->train);
-        app->train = t;
+        trun_free(app->training.train);
+        app->training.train = t;
         t->lesson = true;
         /* a lesson's training waits for the reader (p starts it), unless
          * autoplay turns the pages: then it is watched to its end */
         t->paused = !app->autoplay.on;
         snprintf(t->lesson_key, sizeof t->lesson_key, "%s", key);
         t->lesson_step = -1;
-        t->start_ms = t->now_ms = app->train_clock_ms;
+        t->start_ms = t->now_ms = app->training.train_clock_ms;
     }
     if (t->lesson_step != app->les.step) {
         /* the step just arrived: a stage: (or a view:) in its scene shows the
@@ -436,7 +438,7 @@ void ui_train_lesson_sync(struct ui_app *app)
 
 char *ui_train_link_command(const struct ui_app *app)
 {
-    const struct trun *t = app->train;
+    const struct trun *t = app->training.train;
     char text[512];
     size_t used = (size_t)snprintf(text, sizeof text, "mha-explorer --train %s", t->task->name);
     if (t->n_panes > 1) {

@@ -241,7 +241,7 @@ static void pane_columns(const struct trun *t, bool utf8, int width, int xs[TRUN
 
 int ui_train_pane_at(const struct ui_app *app, int y, int x)
 {
-    const struct trun *t = app->train;
+    const struct trun *t = app->training.train;
     const struct ui_layout *l = &app->lay;
     if (!t || !t->shown || t->n_panes < 2 || y < l->vis.y + UI_VIS_HEADER ||
         y >= l->vis.y + l->vis.h || x < l->vis.x || x >= l->vis.x + l->vis.w - 1)
@@ -279,12 +279,12 @@ static void header_text(const struct trun *t, char *buf, size_t n)
 static bool legend_on_header(const struct ui_app *app, int width, bool tight, char *head, size_t n,
                              bool *titled)
 {
-    header_text(app->train, head, n);
+    header_text(app->training.train, head, n);
     /* the header is measured at its widest while the run trains, stops or
      * is scrubbed (the step at its limit; the pace asked, "checkpoint" or
      * "stopped"), so that neither training on nor scrubbing moves the
      * legend and the panes under it */
-    const struct trun *t = app->train;
+    const struct trun *t = app->training.train;
     char pace[32], widest[200];
     snprintf(pace, sizeof pace, "%d steps/s", trun_rates[t->rate]);
     snprintf(widest, sizeof widest, "%s · step %d of %d · %s", t->task->name, t->opt.steps,
@@ -319,7 +319,7 @@ int ui_train_canvas_need(const struct ui_app *app, int width, bool curve)
     char head[200];
     bool titled;
     const bool top = legend_on_header(app, width, true, head, sizeof head, &titled);
-    return (top ? 0 : 1) + panes_need(app->train, app->th.utf8, width, curve);
+    return (top ? 0 : 1) + panes_need(app->training.train, app->th.utf8, width, curve);
 }
 
 /* What the loss and the accuracies mean, in one line of width columns at
@@ -367,11 +367,11 @@ static void key_line(const struct train_run *run, int width, bool utf8, char *bu
 
 void ui_train_draw_vis(const struct ui_app *app)
 {
-    const struct trun *t = app->train;
+    const struct trun *t = app->training.train;
     const struct ui_theme *th = &app->th;
     const int width = app->lay.vis.w - 1;
     const int view_h = ui_app_view_h(app);
-    WINDOW *vis = app->vis, *cv = app->canvas;
+    WINDOW *vis = app->win.vis, *cv = app->win.canvas;
 
     werase(vis);
     char head[200];

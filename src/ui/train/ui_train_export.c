@@ -359,8 +359,8 @@ void ui_train_export(struct ui_app *app, int fmt, const char *path)
     char *buf = NULL;
     size_t len = 0;
     FILE *mem = open_memstream(&buf, &len);
-    int rc = mem ? (fmt == MHA_FORMAT_SVG ? ui_train_svg_write(mem, app->train)
-                                          : html_write(mem, app->train))
+    int rc = mem ? (fmt == MHA_FORMAT_SVG ? ui_train_svg_write(mem, app->training.train)
+                                          : html_write(mem, app->training.train))
                  : -1;
     if (mem && fclose(mem) != 0)
         rc = -1;
@@ -378,5 +378,5 @@ void ui_train_export(struct ui_app *app, int fmt, const char *path)
         return;
     }
     ui_state_say(st, false, "Wrote %s (the training at step %ld).", written,
-                 trun_shown_step(app->train));
+                 trun_shown_step(app->training.train));
 }

@@ -138,7 +138,7 @@ static void main_part(const struct ui_app *app, enum ui_action act, const char *
 
 const char *ui_train_lesson_hint(const struct ui_app *app, char *buf, size_t n)
 {
-    const struct trun *t = app->train;
+    const struct trun *t = app->training.train;
     static const int scrub[] = {TACT_BACK, TACT_FORWARD}, first[] = {TACT_FIRST},
                      live[] = {TACT_LIVE}, reseed[] = {TACT_RESEED}, pause[] = {TACT_PAUSE},
                      step[] = {TACT_STEP}, pace[] = {TACT_SLOWER, TACT_FASTER},
@@ -174,7 +174,7 @@ const char *ui_train_lesson_hint(const struct ui_app *app, char *buf, size_t n)
 
 static void restart(struct ui_app *app, uint32_t seed, int heads)
 {
-    struct trun *t = app->train;
+    struct trun *t = app->training.train;
     struct mha_error err;
     mha_error_clear(&err);
     if (trun_restart(t, seed, heads, &err) != 0) {
@@ -191,7 +191,7 @@ static void restart(struct ui_app *app, uint32_t seed, int heads)
 
 static void change_heads(struct ui_app *app, int dir)
 {
-    struct trun *t = app->train;
+    struct trun *t = app->training.train;
     if (t->n_panes > 1) {
         ui_state_say(&app->st, true,
                      "The panes keep their heads (--compare chose them); r trains them all again.");
@@ -218,7 +218,7 @@ static const char *pause_keys(const struct ui_app *app)
 
 void ui_train_scrub_message(struct ui_app *app)
 {
-    struct trun *t = app->train;
+    struct trun *t = app->training.train;
     if (t->scrub < 0) {
         ui_state_say(&app->st, false, "The model as it is now, step %ld.", trun_shown_step(t));
         return;
@@ -231,7 +231,7 @@ void ui_train_scrub_message(struct ui_app *app)
 
 void ui_train_focus(struct ui_app *app, int pane)
 {
-    struct trun *t = app->train;
+    struct trun *t = app->training.train;
     if (t->n_panes < 2) {
         ui_state_say(&app->st, false,
                      "One model trains here; --compare 1,2 trains several side by side.");
@@ -250,12 +250,12 @@ void ui_train_focus(struct ui_app *app, int pane)
 void ui_train_to_explorer(struct ui_app *app)
 {
     ui_train_sync_example(app);
-    app->train->shown = false;
+    app->training.train->shown = false;
 }
 
 static void to_stage(struct ui_app *app, int stage)
 {
-    struct trun *t = app->train;
+    struct trun *t = app->training.train;
     ui_train_to_explorer(app);
     ui_state_set_stage(&app->st, stage);
     char title[40] = "";
@@ -276,7 +276,7 @@ static void to_stage(struct ui_app *app, int stage)
  * heatmaps again; a task of letters says the lines are a text's. */
 static void samples_key(struct ui_app *app)
 {
-    struct trun *t = app->train;
+    struct trun *t = app->training.train;
     struct mha_error err;
     mha_error_clear(&err);
     if (trun_samples_show(t, !t->samples, app->st.temperature, &err) != 0) {
@@ -299,7 +299,7 @@ static void samples_key(struct ui_app *app)
 
 bool ui_train_key(struct ui_app *app, int key, bool is_char)
 {
-    struct trun *t = app->train;
+    struct trun *t = app->training.train;
     struct ui_state *st = &app->st;
     if (!t)
         return false;

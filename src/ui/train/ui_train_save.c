@@ -19,13 +19,13 @@
 #include "train/trun.h"
 
 /* The file --save names for pane i, into out. */
-static void pane_path(const struct ui_app *app, int i, char *out, size_t n)
+static void pane_path(const struct ui_train_part *training, int i, char *out, size_t n)
 {
-    const struct trun *t = app->train;
+    const struct trun *t = training->train;
     if (t->compare)
-        model_io_heads_name(app->save_path, t->heads[i], out, n);
+        model_io_heads_name(training->save_path, t->heads[i], out, n);
     else
-        snprintf(out, n, "%s", app->save_path);
+        snprintf(out, n, "%s", training->save_path);
 }
 
 /* "the model" or (--compare) "the 2-head model", into buf. */
@@ -40,13 +40,13 @@ static const char *which(const struct trun *t, int i, char *buf, size_t n)
 
 int ui_train_save_on_leave(struct ui_app *app, int status)
 {
-    const struct trun *t = app->train;
-    if (!t || t->lesson || !app->save_path || app->follow || !app->screen_up)
+    const struct trun *t = app->training.train;
+    if (!t || t->lesson || !app->training.save_path || app->stream.follow || !app->screen_up)
         return status; /* (a terminal that could not be used trained nothing) */
     const long step = trun_shown_step(t);
     for (int i = 0; i < t->n_panes; i++) {
         char path[PATH_MAX + 32], what[32], buf[MHA_ERROR_TEXT_MAX + MHA_ERROR_FILE_MAX + 32];
-        pane_path(app, i, path, sizeof path);
+        pane_path(&app->training, i, path, sizeof path);
         struct mha_error err;
         mha_error_clear(&err);
         if (model_io_save(trun_pane_model(&t->panes[i], t->scrub), path, &err) != 0) {
@@ -68,7 +68,7 @@ static const struct train_model *shown_model(struct ui_app *app, struct train_mo
                                              char *what, size_t n)
 {
     struct ui_state *st = &app->st;
-    const struct trun *t = app->train;
+    const struct trun *t = app->training.train;
     *loaded = NULL;
     if (t) {
         char which_one[32];
@@ -127,13 +127,13 @@ static int save_model(struct ui_state *st, const struct train_model *m, const ch
 
 int ui_cmd_save(struct ui_state *st, struct ui_app *app, const char *arg)
 {
-    if (app->follow) {
+    if (app->stream.follow) {
         ui_state_say(st, true,
                      ":save writes nothing while following a class: the teacher's stream never "
                      "writes on this machine.");
         return -1;
     }
-    if (app->replay.active) {
+    if (app->stream.replay.active) {
         ui_state_say(st, true, ":save writes nothing while a recording replays.");
         return -1;
     }
@@ -146,9 +146,10 @@ int ui_cmd_save(struct ui_state *st, struct ui_app *app, const char *arg)
     const struct train_model *m = shown_model(app, &loaded, what, sizeof what);
     if (!m)
         return -1;
-    if (!*arg && app->train && app->save_path)
-        pane_path(app, app->train->focus, path, sizeof path);
-    const int rc = save_model(st, m, what, *arg || (app->train && app->save_path) ? path : NULL);
+    if (!*arg && app->training.train && app->training.save_path)
+        pane_path(&app->training, app->training.train->focus, path, sizeof path);
+    const int rc = save_model(
+        st, m, what, *arg || (app->training.train && app->training.save_path) ? path : NULL);
     train_model_free(loaded);
     return rc;
 }
