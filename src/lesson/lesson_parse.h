@@ -33,4 +33,11 @@ typedef void (*lesson_kv_fn)(struct lesson *l, void *ctx, const char *key, const
 void lesson_each_kv(struct lesson *l, const char *body, int fence_line, bool allow_continuation,
                     lesson_kv_fn fn, void *ctx);
 
+/* Shared by state.c and check.c: the file a scene's load: names, under
+ * assets_dir; and a reveal applied (the cell the cursor is on stays unless
+ * the reveal names another). */
+struct lesson_state;
+void lesson_load_path(const struct lesson_state *st, const char *assets_dir, char *path, size_t n);
+void lesson_apply_reveal(struct lesson_state *st, const struct lesson_scene *reveal);
+
 #endif
