@@ -48,6 +48,18 @@ COUNTS = {(64, 4, 64, 64, 64): (10, 200, 3), (256, 8, 512, 64, 64): (3, 20, 5)}
 COUNTS_DEFAULT = (100, 2000, 1)
 
 
+def median_step_ms(step, warmup, repeat):
+    """The median ms of step() over repeat calls, each timed on its own with
+    time.perf_counter, after warmup untimed ones."""
+    times = []
+    for i in range(warmup + repeat):
+        start = time.perf_counter()
+        step()
+        if i >= warmup:
+            times.append((time.perf_counter() - start) * 1e3)
+    return statistics.median(times)
+
+
 def time_torch_step(size, warmup, repeat):
     torch.manual_seed(0)
     d, h, v, t, b = size
@@ -95,14 +107,7 @@ def time_torch_step(size, warmup, repeat):
         opt.step()
         return float(loss)
 
-    times = []
-    for i in range(warmup + repeat):
-        start = time.perf_counter()
-        step()
-        elapsed = time.perf_counter() - start
-        if i >= warmup:
-            times.append(elapsed * 1e3)
-    return statistics.median(times)
+    return median_step_ms(step, warmup, repeat)
 
 
 # The induction lesson's model, (d_model, heads, vocab, context, batch), timed
@@ -170,13 +175,7 @@ def time_torch_layers(size, layers, module, warmup, repeat):
         opt.step()
         return float(loss)
 
-    times = []
-    for i in range(warmup + repeat):
-        start = time.perf_counter()
-        step()
-        if i >= warmup:
-            times.append((time.perf_counter() - start) * 1e3)
-    return statistics.median(times)
+    return median_step_ms(step, warmup, repeat)
 
 
 def time_torch_layers_apart(size, layers, module, warmup, repeat, fair):
