@@ -2,11 +2,13 @@
 #include "engine/mha.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/mat.h"
 #include "engine/mat_kernel.h"
+#include "engine/mha_long.h"
 #include "engine/mha_rows.h"
 
 /* Number of floats of each stage, in arena order. */
@@ -94,8 +96,9 @@ struct mha_trace *mha_trace_new(const struct mha_example *ex, struct mha_error *
     }
     struct mha_trace *t = (struct mha_trace *)(void *)arena;
     memset(t, 0, sizeof *t);
-    size_t off = (sizeof *t + 63u) & ~(size_t)63u;
-    float *f = (float *)(void *)(arena + off);
+    /* the stages from a 64-byte line on (bytes leaves room for it) */
+    const uintptr_t first = ((uintptr_t)arena + sizeof *t + 63u) & ~(uintptr_t)63u;
+    float *f = (float *)(void *)(arena + (first - (uintptr_t)arena));
     const size_t floats = mha_trace_floats(ex->lq, ex->lk, ex->d_model, ex->heads);
     mha_trace_point(t, f, (unsigned char *)(f + floats), ex->lq, ex->lk, ex->d_model, ex->heads);
     t->arena = arena;
@@ -163,110 +166,6 @@ static void attend_begin(struct mha_trace *t, bool causal, bool scaled)
     memset(t->row_empty, 0, (size_t)t->lq);
 }
 
-/* Query rows a block of one head takes, so that its scores, scaled scores
- * and weights (three arrays of rows by lk floats) stay near 128 KiB each:
- * inside the core's second-level cache from the product that writes the
- * scores to the product that reads the weights.  A multiple of eight, the
- * row tile of the multiply loops. */
-static int attend_block_rows(int lq, int lk)
-{
-    int rows = (32 * 1024) / (lk > 0 ? lk : 1);
-    rows = rows < 8 ? 8 : rows - rows % 8;
-    return rows < lq ? rows : lq;
-}
-
-/* Running maxima a row keeps side by side (vector lanes), as the softmax's. */
-#define ATTEND_MAX_LANES 16
-
-/* Entries [0, n) of a row scaled into scaled and weights, an entry whose
- * keep is 0 -INFINITY (keep NULL: none is); the max over them in lanes,
- * the max of a set not depending on the order it is read in.  Both sides of
- * each choice are computed, so that the loop runs a vector at a time. */
-static inline float scale_row(const float *scores, float scale, const unsigned char *keep, int n,
-                              float *scaled, float *weights)
-{
-    float lane[ATTEND_MAX_LANES];
-    for (int l = 0; l < ATTEND_MAX_LANES; l++)
-        lane[l] = -INFINITY;
-    int j = 0;
-    for (; j + ATTEND_MAX_LANES <= n; j += ATTEND_MAX_LANES)
-        for (int l = 0; l < ATTEND_MAX_LANES; l++) {
-            const float v = scores[j + l] * scale;
-            const float x = keep && !keep[j + l] ? -INFINITY : v;
-            scaled[j + l] = x;
-            weights[j + l] = x;
-            lane[l] = x > lane[l] ? x : lane[l];
-        }
-    float max = -INFINITY;
-    for (int l = 0; l < ATTEND_MAX_LANES; l++)
-        max = lane[l] > max ? lane[l] : max;
-    for (; j < n; j++) {
-        const float x = keep && !keep[j] ? -INFINITY : scores[j] * scale;
-        scaled[j] = x;
-        weights[j] = x;
-        max = x > max ? x : max;
-    }
-    return max;
-}
-
-/* Row r of one head's scores, scaled and masked into scaled and weights,
- * then the softmax of weights; the row's query is i.  The max the softmax
- * starts from is found while the row is scaled: the numbers
- * mat_softmax_row gives, one pass fewer. */
-MAT_KERNEL static void attend_row(struct mha_trace *t, const unsigned char *mask, bool causal,
-                                  int i, const float *scores, float *scaled, float *weights)
-{
-    const int lk = t->lk;
-    /* the same rule as mha_is_masked, read row by row: the explicit mask,
-     * and with causal every key after i */
-    const int visible = causal && i + 1 < lk ? i + 1 : lk;
-    const float max =
-        mask ? scale_row(scores, t->scale, mask + (size_t)i * (size_t)lk, visible, scaled, weights)
-             : scale_row(scores, t->scale, NULL, visible, scaled, weights);
-    for (int j = visible; j < lk; j++)
-        scaled[j] = weights[j] = -INFINITY;
-    if (max == -INFINITY) {
-        memset(weights, 0, (size_t)lk * sizeof *weights);
-        if (!t->row_empty[i]) {
-            t->row_empty[i] = 1;
-            t->empty_rows++;
-        }
-        return;
-    }
-    mat_softmax_row_max(weights, lk, max);
-}
-
-/* One head whose keys do not fit in registers, with the plain loops: khᵀ
- * once (kt, d_k rows of lk), then a block of query rows at a time: scores
- * = qh·khᵀ, scaled and masked, softmax, context = weights·vh, so that a
- * block's scores are still in cache when its weights are read.  Row i of
- * a product reads row i of its left side only, and each sum runs over p =
- * 0, 1, .. as the whole-head product's, so blocks change the order of the
- * work, not a number. */
-static void attend_head_blocks(struct mha_trace *t, const unsigned char *mask, bool causal, int h,
-                               float *kt)
-{
-    const int lq = t->lq, lk = t->lk, d_k = t->d_k;
-    const size_t att = (size_t)lq * (size_t)lk;
-    mat_transpose_rows(t->kh + mha_idx3(lk, d_k, h, 0, 0), (size_t)d_k, lk, d_k, kt, (size_t)lk);
-    const float *vh = t->vh + mha_idx3(lk, d_k, h, 0, 0);
-    const int block = attend_block_rows(lq, lk);
-    for (int i0 = 0; i0 < lq; i0 += block) {
-        const int rows = lq - i0 < block ? lq - i0 : block;
-        const size_t at = (size_t)h * att + (size_t)i0 * (size_t)lk;
-        float *scores = t->scores + at, *scaled = t->scaled_scores + at, *weights = t->weights + at;
-        mat_rows_times(t->qh + mha_idx3(lq, d_k, h, i0, 0), (size_t)d_k, 1, kt, (size_t)lk, scores,
-                       (size_t)lk, rows, lk, d_k, false, NULL);
-        for (int r = 0; r < rows; r++) {
-            const size_t row0 = (size_t)r * (size_t)lk;
-            attend_row(t, mask, causal, i0 + r, scores + row0, scaled + row0, weights + row0);
-        }
-        mat_rows_times(weights, (size_t)lk, 1, vh, (size_t)d_k,
-                       t->context + mha_idx3(lq, d_k, h, i0, 0), (size_t)d_k, rows, d_k, lk, false,
-                       NULL);
-    }
-}
-
 /* The same head by whole-head products, for the multiply of CBLAS where it
  * outruns the plain loops: its products are best taken whole. */
 static void attend_head_whole(struct mha_trace *t, const unsigned char *mask, bool causal, int h)
@@ -278,10 +177,7 @@ static void attend_head_whole(struct mha_trace *t, const unsigned char *mask, bo
     float *weights = t->weights + (size_t)h * att;
     mat_mul(t->qh + mha_idx3(lq, d_k, h, 0, 0), t->kh + mha_idx3(lk, d_k, h, 0, 0), scores, lq, lk,
             d_k, true);
-    for (int i = 0; i < lq; i++) {
-        const size_t row0 = (size_t)i * (size_t)lk;
-        attend_row(t, mask, causal, i, scores + row0, scaled + row0, weights + row0);
-    }
+    mha_long_rows(t, mask, causal, 0, lq, scores, scaled, weights);
     mat_mul(weights, t->vh + mha_idx3(lk, d_k, h, 0, 0), t->context + mha_idx3(lq, d_k, h, 0, 0),
             lq, d_k, lk, false);
 }
@@ -305,14 +201,14 @@ void mha_forward_attend(const unsigned char *mask, bool causal, bool scaled, str
     }
     if (!mha_rows_fit(lk, d_k)) {
         const bool plain = mat_get_backend() != MAT_BACKEND_CBLAS || mat_rows_plain_wins();
-        float *kt = plain ? malloc((size_t)lk * (size_t)d_k * sizeof *kt) : NULL;
+        float *work = plain ? malloc(mha_long_floats(t) * sizeof *work) : NULL;
         for (int h = 0; h < h_n; h++) {
-            if (kt)
-                attend_head_blocks(t, mask, causal, h, kt);
+            if (work)
+                mha_long_head(t, mask, causal, h, work);
             else
                 attend_head_whole(t, mask, causal, h);
         }
-        free(kt);
+        free(work);
     }
 
     /* pass 5: merge (H, lq, d_k) -> (lq, H·d_k) */

@@ -585,6 +585,11 @@ bool mha_rows_allow_wide(bool allow)
     return before;
 }
 
+bool mha_rows_wide_allowed(void)
+{
+    return wide_allowed;
+}
+
 MAT_KERNEL static int attend_narrow(const struct mha_rows_head *hd, const unsigned char *mask,
                                     bool causal, float scale, unsigned char *row_empty)
 {

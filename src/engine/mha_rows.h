@@ -106,4 +106,7 @@ void mha_rows_backward(const struct mha_rows_head *hd, bool causal, float scale,
  * other's bits. */
 bool mha_rows_allow_wide(bool allow);
 
+/* The setting mha_rows_allow_wide last made (mha_long.c follows it too). */
+bool mha_rows_wide_allowed(void);
+
 #endif

@@ -55,6 +55,7 @@ enum mat_backend eref_backend_for(int i);
 /* The topics' test cases, added to the engine's suite by test_engine.c. */
 void engine_add_generated(Suite *s); /* test_engine_generator.c */
 void engine_add_masking(Suite *s);   /* test_engine_masking.c: masking, huge */
+void engine_add_long(Suite *s);      /* test_engine_long.c: heads of more than 64 keys */
 void engine_add_sizes(Suite *s);     /* test_engine_sizes.c: sizes, stages */
 void engine_add_generator(Suite *s); /* test_engine_generator.c */
 

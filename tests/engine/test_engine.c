@@ -276,6 +276,7 @@ static Suite *engine_suite(void)
 
     engine_add_generated(s); /* the reference's draws, and scaling's contrast */
     engine_add_masking(s);   /* masking, huge */
+    engine_add_long(s);      /* heads of more than 64 keys */
     engine_add_sizes(s);     /* sizes, stages */
     engine_add_generator(s);
     return s;

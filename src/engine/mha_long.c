@@ -1,0 +1,325 @@
+/* mha_long.c - the rows of a head too long for registers (mha_rows.h):
+ * each query's scores scaled and masked, the softmax of them, a block of
+ * rows at a time after the product that wrote the scores.
+ *
+ * Where the processor has AVX-512 and a row is a whole number of sixteen
+ * floats, the row is taken sixteen at a time in two passes: the first
+ * scales, masks and stores the scaled scores and finds the max, the second
+ * takes the exponentials from the scores again (the same float as the one
+ * stored), stores the weights and sums them.  Each lane does what the
+ * eight-float loops do and the sum is kept in the same eight running sums,
+ * so the numbers are the same bit for bit as the other copies'.
+ *
+ * When the three arrays of scores are far larger than the caches, the
+ * scaled scores, which nothing reads again in the forward pass, go to
+ * memory with streaming stores, so that their lines are neither read first
+ * nor left to push out the lines the next product reads. */
+#include "engine/mha_long.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/mat.h"
+#include "engine/mat_kernel.h"
+#include "engine/mha_rows.h"
+
+#if MHA_HAVE_ROWS
+#include "engine/vec8.h"
+#endif
+
+#if MHA_HAVE_ROWS && VEC_WIDE
+#include <immintrin.h>
+#endif
+
+/* Running maxima a row keeps side by side (vector lanes), as the softmax's. */
+#define ATTEND_MAX_LANES 16
+
+/* Entries [0, n) of a row scaled into scaled and weights, an entry whose
+ * keep is 0 -INFINITY (keep NULL: none is); the max over them in lanes,
+ * the max of a set not depending on the order it is read in.  Both sides of
+ * each choice are computed, so that the loop runs a vector at a time. */
+static inline float scale_row(const float *scores, float scale, const unsigned char *keep, int n,
+                              float *scaled, float *weights)
+{
+    float lane[ATTEND_MAX_LANES];
+    for (int l = 0; l < ATTEND_MAX_LANES; l++)
+        lane[l] = -INFINITY;
+    int j = 0;
+    for (; j + ATTEND_MAX_LANES <= n; j += ATTEND_MAX_LANES)
+        for (int l = 0; l < ATTEND_MAX_LANES; l++) {
+            const float v = scores[j + l] * scale;
+            const float x = keep && !keep[j + l] ? -INFINITY : v;
+            scaled[j + l] = x;
+            weights[j + l] = x;
+            lane[l] = x > lane[l] ? x : lane[l];
+        }
+    float max = -INFINITY;
+    for (int l = 0; l < ATTEND_MAX_LANES; l++)
+        max = lane[l] > max ? lane[l] : max;
+    for (; j < n; j++) {
+        const float x = keep && !keep[j] ? -INFINITY : scores[j] * scale;
+        scaled[j] = x;
+        weights[j] = x;
+        max = x > max ? x : max;
+    }
+    return max;
+}
+
+/* Keys of query i that causal leaves visible (all lk without it). */
+static int visible_keys(bool causal, int i, int lk)
+{
+    return causal && i + 1 < lk ? i + 1 : lk;
+}
+
+/* Row i marked as having every key masked (its weights all 0). */
+static void mark_empty(struct mha_trace *t, int i, float *weights)
+{
+    memset(weights, 0, (size_t)t->lk * sizeof *weights);
+    if (!t->row_empty[i]) {
+        t->row_empty[i] = 1;
+        t->empty_rows++;
+    }
+}
+
+/* Row i: scores scaled and masked into scaled and weights, then the
+ * softmax of weights, started from the max found while scaling (the
+ * numbers mat_softmax_row gives, one pass fewer). */
+MAT_KERNEL static void attend_row(struct mha_trace *t, const unsigned char *mask, bool causal,
+                                  int i, const float *scores, float *scaled, float *weights)
+{
+    const int lk = t->lk;
+    /* the same rule as mha_is_masked, read row by row: the explicit mask,
+     * and with causal every key after i */
+    const int visible = visible_keys(causal, i, lk);
+    const float max =
+        mask ? scale_row(scores, t->scale, mask + (size_t)i * (size_t)lk, visible, scaled, weights)
+             : scale_row(scores, t->scale, NULL, visible, scaled, weights);
+    for (int j = visible; j < lk; j++)
+        scaled[j] = weights[j] = -INFINITY;
+    if (max == -INFINITY) {
+        mark_empty(t, i, weights);
+        return;
+    }
+    mat_softmax_row_max(weights, lk, max);
+}
+
+#if MHA_HAVE_ROWS && VEC_WIDE
+
+typedef double vec8d __attribute__((vector_size(64)));
+
+/* Lanes j.. of a row of scores, scaled, and -INFINITY where the key is
+ * masked (keep[j] 0) or not visible (j >= visible): scale_row's value. */
+VEC_WIDE_TARGET static VEC_INLINE vec16 scaled16(const float *scores, float scale,
+                                                 const unsigned char *keep, int j, int visible)
+{
+    vec16 s;
+    memcpy(&s, scores + j, sizeof s);
+    const vec16 x = s * scale;
+    const int left = visible - j;
+    __mmask16 on = left >= 16 ? (__mmask16)0xFFFF : left <= 0 ? 0 : (__mmask16)((1u << left) - 1);
+    if (keep) {
+        const __m128i k = _mm_loadu_si128((const __m128i *)(const void *)(keep + j));
+        on &= _mm_test_epi8_mask(k, k);
+    }
+    return (vec16)_mm512_mask_blend_ps(on, _mm512_set1_ps(-INFINITY), (__m512)x);
+}
+
+/* 16 floats to p, past the caches where stream (p on 64 bytes) */
+VEC_WIDE_TARGET static VEC_INLINE void put16(float *p, vec16 v, bool stream)
+{
+    if (stream)
+        _mm512_stream_ps(p, (__m512)v);
+    else
+        memcpy(p, &v, sizeof v);
+}
+
+/* Where a row's numbers go: its scores (already there, or, streaming,
+ * read from work_s and written to scores), the scaled scores, and the
+ * weights (worked in w; streaming, written to weights at the end). */
+struct row_out {
+    const float *s;
+    float *scores, *scaled, *w, *weights;
+    bool stream;
+};
+
+/* attend_row's numbers for a row of lk floats, lk a multiple of 16. */
+VEC_WIDE_TARGET static void attend_row_wide(struct mha_trace *t, const unsigned char *mask,
+                                            bool causal, int i, struct row_out o)
+{
+    const int lk = t->lk, visible = visible_keys(causal, i, lk);
+    const float scale = t->scale;
+    const unsigned char *keep = mask ? mask + (size_t)i * (size_t)lk : NULL;
+    vec16 lane = (vec16){0} - INFINITY;
+    for (int j = 0; j < lk; j += 16) {
+        if (o.stream) {
+            vec16 s;
+            memcpy(&s, o.s + j, sizeof s);
+            put16(o.scores + j, s, true);
+        }
+        const vec16 x = scaled16(o.s, scale, keep, j, visible);
+        put16(o.scaled + j, x, o.stream);
+        lane = select16(x > lane, x, lane);
+    }
+    float max = -INFINITY;
+    for (int l = 0; l < 16; l++)
+        max = lane[l] > max ? lane[l] : max;
+    if (max == -INFINITY) {
+        mark_empty(t, i, o.w);
+        if (o.stream)
+            for (int j = 0; j < lk; j += 16)
+                put16(o.weights + j, (vec16){0}, true);
+        return;
+    }
+    /* mat_softmax_row_max's passes: e^(x - max), 0 far below it; the sum in
+     * eight running double sums, eight entries to a step */
+    const vec16 lo = (vec16){0} + MAT_EXP_NEG_MIN, zero = {0};
+    vec8d part = {0};
+    for (int j = 0; j < lk; j += 16) {
+        const vec16 d = scaled16(o.s, scale, keep, j, visible) - max;
+        const vec16 w = select16(d >= lo, exp16(d), zero);
+        memcpy(o.w + j, &w, sizeof w);
+        const vec8 first = __builtin_shufflevector(w, w, 0, 1, 2, 3, 4, 5, 6, 7);
+        const vec8 second = __builtin_shufflevector(w, w, 8, 9, 10, 11, 12, 13, 14, 15);
+        part += __builtin_convertvector(first, vec8d);
+        part += __builtin_convertvector(second, vec8d);
+    }
+    double sum = 0.0;
+    for (int l = 0; l < 8; l++)
+        sum += part[l];
+    const float inv = (float)(1.0 / sum);
+    for (int j = 0; j < lk; j += 16) {
+        vec16 w;
+        memcpy(&w, o.w + j, sizeof w);
+        w *= inv;
+        memcpy(o.w + j, &w, sizeof w);
+        if (o.stream)
+            put16(o.weights + j, w, true);
+    }
+}
+
+#endif
+
+/* mha_long_stream_above's setting: 64 MiB, several times a core's share
+ * of the last-level cache on the machines measured (bench/README.md);
+ * below that the arrays are read again from the cache, not from memory. */
+static size_t stream_above = (size_t)64 << 20;
+
+static size_t stream_threshold(void)
+{
+    return stream_above;
+}
+
+size_t mha_long_stream_above(size_t bytes)
+{
+    const size_t before = stream_threshold();
+    stream_above = bytes;
+    return before;
+}
+
+/* The rows take sixteen floats at a time (mha_long.c's head comment). */
+static bool rows_wide(const struct mha_trace *t)
+{
+#if MHA_HAVE_ROWS && VEC_WIDE
+    return t->lk % 16 == 0 && mha_rows_wide_allowed() && vec_have_wide();
+#else
+    (void)t;
+    return false;
+#endif
+}
+
+/* The arrays of scores are written past the caches: rows_wide, larger
+ * than the setting, and on whole lines. */
+static bool rows_stream(const struct mha_trace *t)
+{
+    const size_t arrays = 3 * (size_t)t->heads * (size_t)t->lq * (size_t)t->lk * sizeof(float);
+    const uintptr_t lines =
+        (uintptr_t)t->scores | (uintptr_t)t->scaled_scores | (uintptr_t)t->weights;
+    return rows_wide(t) && arrays > stream_threshold() && (lines & 63) == 0;
+}
+
+void mha_long_rows(struct mha_trace *t, const unsigned char *mask, bool causal, int i0, int rows,
+                   float *scores, float *scaled, float *weights)
+{
+    const size_t lk = (size_t)t->lk;
+#if MHA_HAVE_ROWS && VEC_WIDE
+    if (rows_wide(t)) {
+        for (int r = 0; r < rows; r++) {
+            const size_t at = (size_t)r * lk;
+            const struct row_out o = {scores + at,  scores + at,  scaled + at,
+                                      weights + at, weights + at, false};
+            attend_row_wide(t, mask, causal, i0 + r, o);
+        }
+        return;
+    }
+#endif
+    for (int r = 0; r < rows; r++)
+        attend_row(t, mask, causal, i0 + r, scores + (size_t)r * lk, scaled + (size_t)r * lk,
+                   weights + (size_t)r * lk);
+}
+
+/* Query rows a block of one head takes, so that its scores, scaled scores
+ * and weights (three arrays of rows by lk floats) stay near 128 KiB each:
+ * inside the core's second-level cache from the product that writes the
+ * scores to the product that reads the weights.  A multiple of eight, the
+ * row tile of the multiply loops. */
+static int block_rows(int lq, int lk)
+{
+    int rows = (32 * 1024) / (lk > 0 ? lk : 1);
+    rows = rows < 8 ? 8 : rows - rows % 8;
+    return rows < lq ? rows : lq;
+}
+
+size_t mha_long_floats(const struct mha_trace *t)
+{
+    const size_t kt = (size_t)t->lk * (size_t)t->d_k;
+    const size_t block = (size_t)block_rows(t->lq, t->lk) * (size_t)t->lk;
+    return kt + (rows_stream(t) ? 2 * block : 0);
+}
+
+/* A block's scores and weights, streaming: worked in work (two arrays
+ * of rows by lk), each row written out as it is done. */
+static void block_rows_streamed(struct mha_trace *t, const unsigned char *mask, bool causal, int i0,
+                                int rows, size_t at, float *work)
+{
+#if MHA_HAVE_ROWS && VEC_WIDE
+    const size_t lk = (size_t)t->lk;
+    float *ws = work, *ww = work + (size_t)rows * lk;
+    for (int r = 0; r < rows; r++) {
+        const size_t row = (size_t)r * lk;
+        const struct row_out o = {ws + row, t->scores + at + row,  t->scaled_scores + at + row,
+                                  ww + row, t->weights + at + row, true};
+        attend_row_wide(t, mask, causal, i0 + r, o);
+    }
+    _mm_sfence();
+#else
+    (void)t, (void)mask, (void)causal, (void)i0, (void)rows, (void)at, (void)work;
+#endif
+}
+
+void mha_long_head(struct mha_trace *t, const unsigned char *mask, bool causal, int h, float *work)
+{
+    const int lq = t->lq, lk = t->lk, d_k = t->d_k;
+    const size_t att = (size_t)lq * (size_t)lk;
+    float *kt = work, *block_work = work + (size_t)lk * (size_t)d_k;
+    mat_transpose_rows(t->kh + mha_idx3(lk, d_k, h, 0, 0), (size_t)d_k, lk, d_k, kt, (size_t)lk);
+    const float *vh = t->vh + mha_idx3(lk, d_k, h, 0, 0);
+    const int block = block_rows(lq, lk);
+    const bool stream = rows_stream(t);
+    for (int i0 = 0; i0 < lq; i0 += block) {
+        const int rows = lq - i0 < block ? lq - i0 : block;
+        const size_t at = (size_t)h * att + (size_t)i0 * (size_t)lk;
+        float *scores = stream ? block_work : t->scores + at;
+        float *weights = stream ? block_work + (size_t)rows * (size_t)lk : t->weights + at;
+        mat_rows_times(t->qh + mha_idx3(lq, d_k, h, i0, 0), (size_t)d_k, 1, kt, (size_t)lk, scores,
+                       (size_t)lk, rows, lk, d_k, false, NULL);
+        if (stream)
+            block_rows_streamed(t, mask, causal, i0, rows, at, block_work);
+        else
+            mha_long_rows(t, mask, causal, i0, rows, scores, t->scaled_scores + at, weights);
+        mat_rows_times(weights, (size_t)lk, 1, vh, (size_t)d_k,
+                       t->context + mha_idx3(lq, d_k, h, i0, 0), (size_t)d_k, rows, d_k, lk, false,
+                       NULL);
+    }
+}
