@@ -135,68 +135,122 @@ VEC_WIDE_TARGET static VEC_INLINE void put16(float *p, vec16 v, bool stream)
         memcpy(p, &v, sizeof v);
 }
 
-/* Where a row's numbers go: its scores (already there, or, streaming,
- * read from work_s and written to scores), the scaled scores, and the
- * weights (worked in w; streaming, written to weights at the end). */
-struct row_out {
+/* Where a block's numbers go, row r lk floats on from each: its scores
+ * (already there, or, streaming, read from s and written to scores), the
+ * scaled scores, and the weights (worked in w; streaming, written to
+ * weights at the end). */
+struct block_out {
     const float *s;
     float *scores, *scaled, *w, *weights;
     bool stream;
 };
 
-/* attend_row's numbers for a row of lk floats, lk a multiple of 16. */
-VEC_WIDE_TARGET static void attend_row_wide(struct mha_trace *t, const unsigned char *mask,
-                                            bool causal, int i, struct row_out o)
+/* A row whose softmax is still to take: what scaled16 reads, its max and
+ * where its weights go. */
+struct row_soft {
+    const float *s;
+    const unsigned char *keep;
+    int visible;
+    float max;
+    float *w, *weights;
+};
+
+/* Pass 1 of row i (block row r): scaled and masked, stored, its max;
+ * the row to finish into job (false: every key masked, weights 0). */
+VEC_WIDE_TARGET static bool scale_row_wide(struct mha_trace *t, const unsigned char *mask,
+                                           bool causal, int i, size_t at, const struct block_out *o,
+                                           struct row_soft *job)
 {
     const int lk = t->lk, visible = visible_keys(causal, i, lk);
-    const float scale = t->scale;
     const unsigned char *keep = mask ? mask + (size_t)i * (size_t)lk : NULL;
+    const float *s = o->s + at;
     vec16 lane = (vec16){0} - INFINITY;
     for (int j = 0; j < lk; j += 16) {
-        if (o.stream) {
-            vec16 s;
-            memcpy(&s, o.s + j, sizeof s);
-            put16(o.scores + j, s, true);
+        if (o->stream) {
+            vec16 raw;
+            memcpy(&raw, s + j, sizeof raw);
+            put16(o->scores + at + j, raw, true);
         }
-        const vec16 x = scaled16(o.s, scale, keep, j, visible);
-        put16(o.scaled + j, x, o.stream);
+        const vec16 x = scaled16(s, t->scale, keep, j, visible);
+        put16(o->scaled + at + j, x, o->stream);
         lane = select16(x > lane, x, lane);
     }
     float max = -INFINITY;
     for (int l = 0; l < 16; l++)
         max = lane[l] > max ? lane[l] : max;
     if (max == -INFINITY) {
-        mark_empty(t, i, o.w);
-        if (o.stream)
-            for (int j = 0; j < lk; j += 16)
-                put16(o.weights + j, (vec16){0}, true);
-        return;
+        mark_empty(t, i, o->w + at);
+        for (int j = 0; o->stream && j < lk; j += 16)
+            put16(o->weights + at + j, (vec16){0}, true);
+        return false;
     }
-    /* mat_softmax_row_max's passes: e^(x - max), 0 far below it; the sum in
-     * eight running double sums, eight entries to a step */
+    *job = (struct row_soft){s, keep, visible, max, o->w + at, o->stream ? o->weights + at : NULL};
+    return true;
+}
+
+/* mat_softmax_row_max's passes for R rows at once (1 or 2, a constant
+ * after inlining: each row's sum is a chain of additions, and two chains
+ * overlap): e^(x - max), 0 far below it; the sum in eight running double
+ * sums, eight entries to a step; then each weight times 1 / sum. */
+VEC_WIDE_TARGET static VEC_INLINE void softmax_rows(const struct row_soft *job, const int R, int lk,
+                                                    float scale)
+{
     const vec16 lo = (vec16){0} + MAT_EXP_NEG_MIN, zero = {0};
-    vec8d part = {0};
-    for (int j = 0; j < lk; j += 16) {
-        const vec16 d = scaled16(o.s, scale, keep, j, visible) - max;
-        const vec16 w = select16(d >= lo, exp16(d), zero);
-        memcpy(o.w + j, &w, sizeof w);
-        const vec8 first = __builtin_shufflevector(w, w, 0, 1, 2, 3, 4, 5, 6, 7);
-        const vec8 second = __builtin_shufflevector(w, w, 8, 9, 10, 11, 12, 13, 14, 15);
-        part += __builtin_convertvector(first, vec8d);
-        part += __builtin_convertvector(second, vec8d);
+    vec8d part[2] = {{0}, {0}};
+    for (int j = 0; j < lk; j += 16)
+        for (int r = 0; r < R; r++) {
+            const struct row_soft *q = &job[r];
+            const vec16 d = scaled16(q->s, scale, q->keep, j, q->visible) - q->max;
+            const vec16 w = select16(d >= lo, exp16(d), zero);
+            memcpy(q->w + j, &w, sizeof w);
+            part[r] += (vec8d)_mm512_cvtps_pd(_mm512_castps512_ps256((__m512)w));
+            part[r] += (vec8d)_mm512_cvtps_pd(_mm512_extractf32x8_ps((__m512)w, 1));
+        }
+    for (int r = 0; r < R; r++) {
+        double sum = 0.0;
+        for (int l = 0; l < 8; l++)
+            sum += part[r][l];
+        const float inv = (float)(1.0 / sum);
+        for (int j = 0; j < lk; j += 16) {
+            vec16 w;
+            memcpy(&w, job[r].w + j, sizeof w);
+            w *= inv;
+            memcpy(job[r].w + j, &w, sizeof w);
+            if (job[r].weights)
+                put16(job[r].weights + j, w, true);
+        }
     }
-    double sum = 0.0;
-    for (int l = 0; l < 8; l++)
-        sum += part[l];
-    const float inv = (float)(1.0 / sum);
-    for (int j = 0; j < lk; j += 16) {
-        vec16 w;
-        memcpy(&w, o.w + j, sizeof w);
-        w *= inv;
-        memcpy(o.w + j, &w, sizeof w);
-        if (o.stream)
-            put16(o.weights + j, w, true);
+}
+
+VEC_WIDE_TARGET static void softmax_one(const struct row_soft *job, int lk, float scale)
+{
+    softmax_rows(job, 1, lk, scale);
+}
+
+VEC_WIDE_TARGET static void softmax_two(const struct row_soft *job, int lk, float scale)
+{
+    softmax_rows(job, 2, lk, scale);
+}
+
+/* attend_row's numbers for rows i0 .. i0 + rows - 1, lk a multiple of 16:
+ * each row scaled as it comes, their softmax two rows at a time. */
+static void block_wide(struct mha_trace *t, const unsigned char *mask, bool causal, int i0,
+                       int rows, struct block_out o)
+{
+    struct row_soft job[2];
+    int waiting = 0;
+    for (int r = 0; r < rows; r++) {
+        if (!scale_row_wide(t, mask, causal, i0 + r, (size_t)r * (size_t)t->lk, &o, &job[waiting]))
+            continue;
+        if (++waiting == 2) {
+            softmax_two(job, t->lk, t->scale);
+            waiting = 0;
+        }
     }
+    if (waiting)
+        softmax_one(job, t->lk, t->scale);
+    if (o.stream)
+        _mm_sfence();
 }
 
 #endif
@@ -245,12 +299,8 @@ void mha_long_rows(struct mha_trace *t, const unsigned char *mask, bool causal, 
     const size_t lk = (size_t)t->lk;
 #if MHA_HAVE_ROWS && VEC_WIDE
     if (rows_wide(t)) {
-        for (int r = 0; r < rows; r++) {
-            const size_t at = (size_t)r * lk;
-            const struct row_out o = {scores + at,  scores + at,  scaled + at,
-                                      weights + at, weights + at, false};
-            attend_row_wide(t, mask, causal, i0 + r, o);
-        }
+        block_wide(t, mask, causal, i0, rows,
+                   (struct block_out){scores, scores, scaled, weights, weights, false});
         return;
     }
 #endif
@@ -280,19 +330,14 @@ size_t mha_long_floats(const struct mha_trace *t)
 
 /* A block's scores and weights, streaming: worked in work (two arrays
  * of rows by lk), each row written out as it is done. */
-static void block_rows_streamed(struct mha_trace *t, const unsigned char *mask, bool causal, int i0,
-                                int rows, size_t at, float *work)
+static void stream_block(struct mha_trace *t, const unsigned char *mask, bool causal, int i0,
+                         int rows, size_t at, float *work)
 {
 #if MHA_HAVE_ROWS && VEC_WIDE
     const size_t lk = (size_t)t->lk;
-    float *ws = work, *ww = work + (size_t)rows * lk;
-    for (int r = 0; r < rows; r++) {
-        const size_t row = (size_t)r * lk;
-        const struct row_out o = {ws + row, t->scores + at + row,  t->scaled_scores + at + row,
-                                  ww + row, t->weights + at + row, true};
-        attend_row_wide(t, mask, causal, i0 + r, o);
-    }
-    _mm_sfence();
+    block_wide(t, mask, causal, i0, rows,
+               (struct block_out){work, t->scores + at, t->scaled_scores + at,
+                                  work + (size_t)rows * lk, t->weights + at, true});
 #else
     (void)t, (void)mask, (void)causal, (void)i0, (void)rows, (void)at, (void)work;
 #endif
@@ -315,7 +360,7 @@ void mha_long_head(struct mha_trace *t, const unsigned char *mask, bool causal, 
         mat_rows_times(t->qh + mha_idx3(lq, d_k, h, i0, 0), (size_t)d_k, 1, kt, (size_t)lk, scores,
                        (size_t)lk, rows, lk, d_k, false, NULL);
         if (stream)
-            block_rows_streamed(t, mask, causal, i0, rows, at, block_work);
+            stream_block(t, mask, causal, i0, rows, at, block_work);
         else
             mha_long_rows(t, mask, causal, i0, rows, scores, t->scaled_scores + at, weights);
         mat_rows_times(weights, (size_t)lk, 1, vh, (size_t)d_k,
