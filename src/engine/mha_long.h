@@ -1,6 +1,6 @@
-/* mha_long.h - the scaling, mask and softmax of a block of query rows of a
- * head whose keys do not fit in registers (engine-internal; mha.c calls it
- * between the two products of a block). */
+/* mha_long.h - pass 4 of a head whose keys do not fit in registers
+ * (mha_rows.h), a block of query rows at a time, and the scaling, mask and
+ * softmax of such a block's rows (engine-internal; mha.c calls it). */
 #ifndef MHA_LONG_H
 #define MHA_LONG_H
 
