@@ -149,16 +149,8 @@ int cli_train_lesson_notes(struct lesson *l)
             if (corpus)
                 train_task_from_dataset(&corpus_task, corpus);
         }
-        struct trun_ask ask = {.task = corpus ? &corpus_task : train_task_find(st.train),
-                               .seed = st.train_seed,
-                               .layers = st.train_layers,
-                               .n_panes = st.n_train_heads,
-                               .compare_layers = st.train_compare_layers,
-                               .heads = TRAIN_DEFAULT_HEADS};
-        memcpy(ask.counts, st.train_heads, sizeof ask.counts);
-        if (ask.task)
-            lesson_train_sizes(&st, ask.task, &ask.d_model, &ask.vocab, &ask.context, &ask.steps,
-                               &ask.lr);
+        struct train_ask ask;
+        lesson_train_ask(&st, corpus ? &corpus_task : train_task_find(st.train), &ask);
         if (ask.task && trun_setup_task(&setup, &ask, &err) == 0)
             t = trun_new(&setup, &err);
         if (!t) {

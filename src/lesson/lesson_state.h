@@ -53,6 +53,13 @@ struct train_task;
 void lesson_train_sizes(const struct lesson_state *st, const struct train_task *task, int *d_model,
                         int *vocab, int *context, int *steps, float *lr);
 
+/* The training st's scene asks for, of task (a built-in task or a
+ * corpus's; NULL: none, and ask names no task): its panes, seed and
+ * layers, and lesson_train_sizes's sizes. */
+struct train_ask;
+void lesson_train_ask(const struct lesson_state *st, const struct train_task *task,
+                      struct train_ask *ask);
+
 /* The state before any scene: the default example on the input stage. */
 /* What a view scene's view is made from: the step's example, the sizes
  * its scene gave (batch, seq, preset) and the model file its load: names

@@ -476,3 +476,19 @@ void lesson_train_sizes(const struct lesson_state *st, const struct train_task *
                                    : TRAIN_DEFAULT_STEPS;
     *lr = task->default_lr > 0 ? task->default_lr : TRAIN_DEFAULT_LR;
 }
+
+void lesson_train_ask(const struct lesson_state *st, const struct train_task *task,
+                      struct train_ask *ask)
+{
+    *ask = (struct train_ask){.task = task,
+                              .seed = st->train_seed,
+                              .layers = st->train_layers,
+                              .n_panes = st->n_train_heads,
+                              .compare_layers = st->train_compare_layers,
+                              .heads = TRAIN_DEFAULT_HEADS};
+    _Static_assert(sizeof ask->counts == sizeof st->train_heads, "a scene's panes are a run's");
+    memcpy(ask->counts, st->train_heads, sizeof ask->counts);
+    if (task)
+        lesson_train_sizes(st, task, &ask->d_model, &ask->vocab, &ask->context, &ask->steps,
+                           &ask->lr);
+}

@@ -63,6 +63,24 @@
 #define TRAIN_DEFAULT_BATCH 64
 #define TRAIN_DEFAULT_LR 0.01f
 #define TRAIN_DEFAULT_SEED 1u
+/* Side-by-side runs one training may ask for. */
+#define TRAIN_MAX_PANES 4
+
+/* A training asked for in plain values (a lesson's scene, lesson_train_ask,
+ * gives one; the run driver, trun_setup_task, builds its runs from it). */
+struct train_task;
+struct train_ask {
+    const struct train_task *task; /* a built-in task, or a bundled corpus's (the
+                                      caller's, outliving the runs) */
+    int d_model, vocab, context, steps, layers;
+    float lr;
+    uint32_t seed;
+    int n_panes;                 /* more than one: side by side */
+    int counts[TRAIN_MAX_PANES]; /* each pane's heads, or (compare_layers) its layers */
+    bool compare_layers;         /* counts are layer counts, each pane of heads heads */
+    int heads;
+};
+
 /* Sequences in the held-out batch accuracies are measured on (fewer when a
  * task has few different sequences: at most a fifth of them). */
 #define TRAIN_EVAL_SEQUENCES 1024

@@ -182,7 +182,7 @@ struct trun *trun_new(const struct trun_setup *s, struct mha_error *err)
     return t;
 }
 
-int trun_setup_task(struct trun_setup *s, const struct trun_ask *a, struct mha_error *err)
+int trun_setup_task(struct trun_setup *s, const struct train_ask *a, struct mha_error *err)
 {
     memset(s, 0, sizeof *s);
     s->task = a->task;

@@ -28,7 +28,7 @@
 #include "train/train_text.h"
 #include "train/trun_ring.h"
 
-#define TRUN_MAX_PANES 4
+#define TRUN_MAX_PANES TRAIN_MAX_PANES
 /* Checkpoints kept per run, steps between them at first, and steps between
  * held-out evaluations. */
 #define TRUN_CHECKPOINTS 64
@@ -163,23 +163,8 @@ struct trun_setup {
     bool compare_layers; /* --compare layers=1,2: the panes differ in their layers */
 };
 
-/* What a lesson's scene asks to train, in plain values (the run driver
- * knows no lessons; the lesson gives the sizes a scene leaves out at
- * --train's for the task, lesson_train_sizes). */
-struct trun_ask {
-    const struct train_task *task; /* a built-in task, or a bundled corpus's (the
-                                      caller's, outliving the runs) */
-    int d_model, vocab, context, steps, layers;
-    float lr;
-    uint32_t seed;
-    int n_panes;                /* more than one: side by side */
-    int counts[TRUN_MAX_PANES]; /* each pane's heads, or (compare_layers) its layers */
-    bool compare_layers;        /* counts are layer counts, each pane of heads heads */
-    int heads;
-};
-
 /* The training a lesson's scene asks for.  0, or -1 + err (no task). */
-int trun_setup_task(struct trun_setup *s, const struct trun_ask *a, struct mha_error *err);
+int trun_setup_task(struct trun_setup *s, const struct train_ask *a, struct mha_error *err);
 
 /* Build the runs (each initialised from opt.seed, nothing trained yet).
  * NULL + err on a bad size or out of memory.  Free with trun_free. */

@@ -377,16 +377,8 @@ void ui_train_lesson_sync(struct ui_app *app)
             return;
         }
     }
-    struct trun_ask ask = {.task = corpus ? corpus : train_task_find(ls.train),
-                           .seed = ls.train_seed,
-                           .layers = ls.train_layers,
-                           .n_panes = ls.n_train_heads,
-                           .compare_layers = ls.train_compare_layers,
-                           .heads = TRAIN_DEFAULT_HEADS};
-    memcpy(ask.counts, ls.train_heads, sizeof ask.counts);
-    if (ask.task)
-        lesson_train_sizes(&ls, ask.task, &ask.d_model, &ask.vocab, &ask.context, &ask.steps,
-                           &ask.lr);
+    struct train_ask ask;
+    lesson_train_ask(&ls, corpus ? corpus : train_task_find(ls.train), &ask);
     if (trun_setup_task(&s, &ask, &err) != 0) {
         ui_state_say(&app->st, true, "%s", err.text);
         return;
