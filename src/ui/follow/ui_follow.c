@@ -46,6 +46,14 @@ long ui_train_session_ms(const struct ui_stream *stream, double now)
     return trun_ms(now - stream->record_start);
 }
 
+void ui_stream_play_status(const struct ui_stream *stream, const struct ui_autoplay *autoplay,
+                           double now, char *buf, size_t n)
+{
+    ui_play_status_text(autoplay, &stream->replay, buf, n);
+    ui_record_status(stream, buf, n);
+    ui_follow_status(stream, now, buf, n);
+}
+
 void ui_follow_status(const struct ui_stream *stream, double now, char *buf, size_t n)
 {
     const struct rec_follow *f = stream->follow;

@@ -16,6 +16,7 @@ struct mha_example;
 
 struct ui_app;
 struct ui_state;
+struct ui_stream;
 struct ui_train_part;
 
 /* The training screen (ui_train_keys.c, ui_train_draw.c with its parts in
@@ -36,16 +37,27 @@ void ui_train_focus(struct ui_app *app, int pane);
  * when one model trains). */
 int ui_train_pane_at(const struct ui_app *app, int y, int x);
 
-/* The training ticks due by ms on the session clock (ui_train_session_ms,
- * follow/ui_stream.h) (all: every one, before a key; else a second's worth
- * at most, so the screen is redrawn between): true when anything trained.
- * watched: the run is the teacher's, watched (ui_train_watching): it
- * trains no step of its own, its snapshots bring them. */
-bool ui_train_timers(struct ui_app *app, long ms, bool watched, bool all);
+/* What the training's ticks follow, read off the stream by the caller
+ * (ui_train_tick, follow/ui_stream.h): the training screen is below the
+ * stream and never reads it. */
+struct ui_train_tick {
+    long ms;                 /* the session clock (ui_train_session_ms) */
+    bool watched;            /* the run is the teacher's, watched (ui_train_watching): it
+                                trains no step of its own, its snapshots bring them */
+    bool exact;              /* a recording is written, replayed or followed: every tick
+                                runs, as the recording has them, before the next key */
+    bool teachers_clock;     /* following, not detached: the clock moves by lines */
+    bool (*interrupt)(void); /* the terminal has a key not read yet (NULL off screen) */
+};
 
-/* Milliseconds the loop may wait for a key before a tick is due, ms being
- * the session clock now (ui_train_session_ms). */
-int ui_train_loop_wait(const struct ui_app *app, long ms, int cap);
+/* The training ticks due by tick.ms on the session clock (all: every one,
+ * before a key; else a second's worth at most, so the screen is redrawn
+ * between): true when anything trained. */
+bool ui_train_timers(struct ui_app *app, struct ui_train_tick tick, bool all);
+
+/* Milliseconds the loop may wait for a key before a tick is due, tick.ms
+ * being the session clock now. */
+int ui_train_loop_wait(const struct ui_train_part *training, struct ui_train_tick tick, int cap);
 
 /* The explorer's example made the model shown (in place when the sizes allow). */
 void ui_train_sync_example(struct ui_app *app);
@@ -104,10 +116,12 @@ char *ui_train_keys_hint(const struct trun *t, char *buf, size_t n);
  * new string (the caller frees it; NULL when out of memory). */
 char *ui_train_link_command(const struct ui_app *app);
 
-/* Write the training state (loss curve, accuracies, heatmaps) as SVG or
- * HTML (fmt: an export format); path NULL: a new mha-train-<n> file here.
- * A key of the stream writes nothing (ui_stream_refuses). */
-void ui_train_export(struct ui_app *app, int fmt, const char *path);
+/* Write the training state of t (loss curve, accuracies, heatmaps) as SVG
+ * or HTML (fmt: an export format); path NULL: a new mha-train-<n> file
+ * here.  Says what it did in st; a key of the stream (NULL: none) writes
+ * nothing (ui_stream_refuses). */
+void ui_train_export(const struct trun *t, struct ui_state *st, const struct ui_stream *stream,
+                     int fmt, const char *path);
 
 /* --save FILE: write the model shown (each pane's with --compare) when the
  * training screen is left (once it was up), saying so on stderr (after the terminal is

@@ -114,7 +114,7 @@ int ui_app_show_layer(struct ui_app *app, int layer)
     }
     const struct train_model *m = t->panes[t->focus].run->model;
     const int n = train_layers(&m->cfg);
-    if (t->watch && n > 1 && !app->stream.streamed) {
+    if (t->watch && n > 1 && !ui_stream_streamed(&app->stream)) {
         /* the snapshots bring the heads' measures of the teacher's layer
          * (the teacher's own y, played here, shows the teacher's) */
         ui_state_say(st, true,
@@ -160,20 +160,19 @@ void ui_app_teachers_layer(struct ui_app *app, int layer)
 
 /* ---- the ticks ------------------------------------------------------------------------- */
 
-bool ui_train_timers(struct ui_app *app, long ms, bool watched, bool all)
+bool ui_train_timers(struct ui_app *app, struct ui_train_tick tick, bool all)
 {
-    app->training.train_clock_ms = ms;
+    app->training.train_clock_ms = tick.ms;
     struct trun *t = app->training.train;
     if (!t)
         return false;
     const bool was_done = trun_done(t);
     /* a recording and its replay run every tick; a key waits for those due before it */
-    const bool exact = app->stream.replay.active || app->stream.record || app->stream.follow;
-    if (all && !exact) /* keys first: the ticks due catch up after the key, within a budget */
+    if (all && !tick.exact) /* keys first: the ticks due catch up after the key, within a budget */
         return false;
-    t->interrupt = app->stream.keys_waiting;
-    t->watch = watched; /* the teacher's run: snapshots bring its steps */
-    const bool changed = trun_catch_up(t, ms, exact, all ? 0 : 20);
+    t->interrupt = tick.interrupt;
+    t->watch = tick.watched; /* the teacher's run: snapshots bring its steps */
+    const bool changed = trun_catch_up(t, tick.ms, tick.exact, all ? 0 : 20);
     if (changed && t->follow_gen == app->st.ex_gen) /* trained, or a checkpoint measured */
         ui_train_sync_example(app);
     if (!was_done && trun_done(t))
@@ -241,12 +240,11 @@ void ui_train_layout(const struct ui_app *app, struct ui_layout *lay, int quiz_l
     lay->side = (struct ui_rect){0, 0, 0, 0};
 }
 
-int ui_train_loop_wait(const struct ui_app *app, long ms, int cap)
+int ui_train_loop_wait(const struct ui_train_part *training, struct ui_train_tick tick, int cap)
 {
-    if (!app->training.train ||
-        (app->stream.follow && !app->stream.detached)) /* the teacher's clock moves by lines */
+    if (!training->train || tick.teachers_clock) /* the teacher's clock moves by lines */
         return cap;
-    return trun_wait_ms(app->training.train, ms, cap);
+    return trun_wait_ms(training->train, tick.ms, cap);
 }
 
 const char *ui_train_hint(const struct ui_app *app)

@@ -41,7 +41,8 @@ static const char *which(const struct trun *t, int i, char *buf, size_t n)
 int ui_train_save_on_leave(struct ui_app *app, int status)
 {
     const struct trun *t = app->training.train;
-    if (!t || t->lesson || !app->training.save_path || app->stream.follow || !app->screen_up)
+    if (!t || t->lesson || !app->training.save_path || ui_stream_following(&app->stream) ||
+        !app->screen_up)
         return status; /* (a terminal that could not be used trained nothing) */
     const long step = trun_shown_step(t);
     for (int i = 0; i < t->n_panes; i++) {
@@ -127,13 +128,13 @@ static int save_model(struct ui_state *st, const struct train_model *m, const ch
 
 int ui_cmd_save(struct ui_state *st, struct ui_app *app, const char *arg)
 {
-    if (app->stream.follow) {
+    if (ui_stream_following(&app->stream)) {
         ui_state_say(st, true,
                      ":save writes nothing while following a class: the teacher's stream never "
                      "writes on this machine.");
         return -1;
     }
-    if (app->stream.replay.active) {
+    if (ui_stream_replaying(&app->stream)) {
         ui_state_say(st, true, ":save writes nothing while a recording replays.");
         return -1;
     }
