@@ -300,7 +300,7 @@ int ui_run(struct mha_example *ex, const struct ui_options *opt)
         status = ui_app_interactive(app);
     if (frames <= 0 && status != UI_RUN_AGAIN)
         status = ui_train_save_on_leave(app, status);
-    ui_popup_close(app);
+    ui_popup_close(&app->popup);
     ui_history_done(&app->hist);
     ui_history_done(&app->find_hist);
     ui_lessons_done(&app->les);

@@ -245,7 +245,8 @@ static void apply(struct ui_app *app, enum ui_action act, int key)
         break;
     case UI_ACT_FIND_NEXT:
         if (app->find_word[0])
-            ui_app_find(app, app->find_word, true);
+            ui_find_token(&app->st, app->blocks, app->n_blocks, app->find_word,
+                          sizeof app->find_word, app->find_word, true);
         else
             ui_state_say(st, false, "n finds the next match of a /word; there is none yet.");
         break;

@@ -87,7 +87,7 @@ int ui_cmd_stage(struct ui_state *st, struct ui_app *app, const char *arg);
 int ui_cmd_view(struct ui_state *st, struct ui_app *app, const char *arg);
 int ui_cmd_causal(struct ui_state *st, struct ui_app *app, const char *arg);
 int ui_cmd_scale(struct ui_state *st, struct ui_app *app, const char *arg);
-/* :find WORD (ui_find.c) */
+/* :find WORD (ui_commands.c, on ui_find.h) */
 int ui_cmd_find_word(struct ui_state *st, struct ui_app *app, const char *arg);
 
 /* ui_commands.c: the explorer as a whole. */

@@ -15,6 +15,7 @@
 #include "ui/modes/ui_app.h"
 #include "ui/train/ui_train.h"
 #include "ui/commands/ui_cmd.h"
+#include "ui/commands/ui_find.h"
 #include "ui/views/ui_export.h"
 #include "ui/state/ui_examples.h"
 #include "ui/state/ui_link.h"
@@ -69,7 +70,7 @@ void ui_app_link(struct ui_app *app)
              copied ? "Copied to the clipboard where the terminal allows it (OSC 52). "
                       ":link FILE writes it to a file."
                     : ":link FILE writes it to a file.");
-    ui_popup_open(app, "The command line that reopens this screen", command, text);
+    ui_popup_open(&app->popup, "The command line that reopens this screen", command, text);
     if (ui_stream_streamed(&app->stream))
         ui_state_say(&app->st, false, "%s",
                      ui_stream_following(&app->stream)
@@ -299,4 +300,11 @@ int ui_cmd_examples(struct ui_state *st, struct ui_app *app, const char *arg)
 {
     (void)arg;
     return ui_load_list(st, assets_of(app));
+}
+
+int ui_cmd_find_word(struct ui_state *st, struct ui_app *app, const char *arg)
+{
+    ui_find_token(st, app->blocks, app->n_blocks, app->find_word, sizeof app->find_word, arg,
+                  false);
+    return st->msg_error ? -1 : 0;
 }

@@ -76,7 +76,8 @@ static void run(struct ui_app *app)
     st->msg[0] = '\0';
     ui_history_add(lead == '/' ? &app->find_hist : &app->hist, line);
     if (lead == '/')
-        ui_app_find(app, line, false);
+        ui_find_token(st, app->blocks, app->n_blocks, app->find_word, sizeof app->find_word, line,
+                      false);
     else
         ui_app_command(app, line);
 }

@@ -77,6 +77,11 @@ void ui_help_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme 
 
 /* Lines the help screen takes (for scrolling). */
 int ui_help_lines(void);
+/* The help screen as a mode (bound to the state and the screen's rows in
+ * app/ui_mode_parts.c; open while st->help_open): a key (it takes every
+ * one while it shows) and the wheel, scrolling it on a screen of rows. */
+bool ui_help_key(struct ui_state *st, int rows, int key, bool is_char);
+bool ui_help_mouse(struct ui_state *st, int rows, const MEVENT *ev);
 
 /* The help's line of the heading text (0 when it has none). */
 int ui_help_heading_line(const char *heading);
