@@ -201,7 +201,7 @@ static void detach(struct ui_app *app, double now)
     app->stream.detached = true;
     if (app->training.train) /* the student's run from here: the key that detached may step it */
         app->training.train->watch = false;
-    ui_viewer_own(app);
+    ui_viewer_own(&app->les, &app->st);
     ui_state_say(&app->st, false,
                  "Exploring on your own: the teacher's keys wait. F rejoins the teacher.");
 }

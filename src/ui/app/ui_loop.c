@@ -120,7 +120,7 @@ static void replay_control(struct ui_app *app, int key, bool is_char, double now
         app->st.quit = true;
     } else if (is_char && key == 27) {
         ui_replay_stop(r);
-        ui_viewer_own(app);
+        ui_viewer_own(&app->les, &app->st);
         ui_state_say(&app->st, false, "Replay stopped after %d of %d keys; the explorer is yours.",
                      r->next, r->rec->n);
     } else {
@@ -151,7 +151,7 @@ static bool timers(struct ui_app *app, double now)
         /* the run as the recording ended it */
         ui_watch_apply(app, r->rec, &app->stream.replay_snap, r->next, LONG_MAX);
         r->active = false;
-        ui_viewer_own(app);
+        ui_viewer_own(&app->les, &app->st);
         ui_state_say(&app->st, false,
                      "The replay finished: %d keys from %s%s. The explorer is yours.%s%s%s",
                      r->rec->n, r->name,

@@ -16,6 +16,7 @@
 #include "ui/train/ui_train.h"
 #include "ui/commands/ui_cmd.h"
 #include "ui/commands/ui_find.h"
+#include "ui/follow/ui_stream.h"
 #include "ui/views/ui_export.h"
 #include "ui/state/ui_examples.h"
 #include "ui/state/ui_link.h"
@@ -307,4 +308,15 @@ int ui_cmd_find_word(struct ui_state *st, struct ui_app *app, const char *arg)
     ui_find_token(st, app->blocks, app->n_blocks, app->find_word, sizeof app->find_word, arg,
                   false);
     return st->msg_error ? -1 : 0;
+}
+
+int ui_cmd_class(struct ui_state *st, struct ui_app *app, const char *arg)
+{
+    (void)arg;
+    return ui_follow_class(st, &app->stream);
+}
+
+int ui_cmd_save(struct ui_state *st, struct ui_app *app, const char *arg)
+{
+    return ui_train_save(st, &app->training, &app->stream, arg);
 }

@@ -17,6 +17,7 @@ struct rec_state;
 
 struct ui_app;
 struct ui_autoplay;
+struct ui_lessons;
 struct ui_stream;
 struct ui_state;
 
@@ -48,8 +49,9 @@ double ui_follow_clock(const struct ui_stream *stream, double now);
 long ui_train_session_ms(const struct ui_stream *stream, double now);
 
 /* A follower who detaches, or a replay that stopped or finished: the
- * student's own progress is read now and kept from here on. */
-void ui_viewer_own(struct ui_app *app);
+ * student's own progress is read now into les and kept from here on (a
+ * warning reading it is said in st). */
+void ui_viewer_own(struct ui_lessons *les, struct ui_state *st);
 
 /* The state of the screen as a state line carries it, and the line for
  * what changed since the last one, to the recording (ui_record.c). */
@@ -95,7 +97,8 @@ bool ui_watch_apply(struct ui_app *app, const struct recording *rec, int *next, 
  * its pause and the checkpoint shown. */
 void ui_watch_state(struct ui_app *app, const struct rec_state *s);
 
-/* :class - the students' command for this session (ui_follow.c). */
-int ui_cmd_class(struct ui_state *st, struct ui_app *app, const char *arg);
+/* :class (its handler is in commands/ui_commands.c): the students'
+ * command for the session stream records, said in st (ui_follow.c). */
+int ui_follow_class(struct ui_state *st, const struct ui_stream *stream);
 
 #endif

@@ -1,7 +1,8 @@
 /* ui_train.h - the training screen (--train, --compare, a lesson's
  * training) as the rest of the explorer calls it: its keys, clicks, ticks,
  * layout, drawing, export and --save.  What it trains is a struct trun
- * (train/trun.h); the app holds it in app->training.train. */
+ * (train/trun.h); the app holds it in its training part (struct
+ * ui_train_part, modes/ui_app.h). */
 #ifndef UI_TRAIN_H
 #define UI_TRAIN_H
 
@@ -77,8 +78,8 @@ void ui_train_to_explorer(struct ui_app *app);
 /* The corpus a lesson's training read, freed (when the app goes). */
 void ui_train_corpus_free(struct ui_train_part *training);
 
-/* Start the training screen on t, which it takes: app->training.train, and *ex
- * (freed first when set) its first model's example.  0, or -1 + err (t is
+/* Start the training screen on t, which it takes (the training part's
+ * train), and *ex (freed first when set) its first model's example.  0, or -1 + err (t is
  * freed, nothing is kept). */
 int ui_train_open(struct ui_app *app, struct trun *t, struct mha_example **ex,
                   struct mha_error *err);
@@ -124,10 +125,12 @@ void ui_train_export(const struct trun *t, struct ui_state *st, const struct ui_
                      int fmt, const char *path);
 
 /* --save FILE: write the model shown (each pane's with --compare) when the
- * training screen is left (once it was up), saying so on stderr (after the terminal is
+ * training screen is left, saying so on stderr (after the terminal is
  * restored); a failure is said and makes a status of 0 into 1.  Nothing
- * for a lesson's training, a follower or without --save.  The status. */
-int ui_train_save_on_leave(struct ui_app *app, int status);
+ * for a lesson's training or without --save; the caller asks only when the
+ * screen was up (a terminal that could not be used trained nothing) and
+ * not for a follower.  The status. */
+int ui_train_save_on_leave(const struct ui_train_part *training, int status);
 
 /* A run's state as SVG (the step shown: loss and accuracy curves, the
  * heads' heatmaps) to out (ui_train_export.c).  0, or -1 on a write error. */
@@ -138,7 +141,11 @@ void ui_train_stopped_say(struct ui_app *app);
 /* The message line on the checkpoint shown, or the live model (ui_train_keys.c). */
 void ui_train_scrub_message(struct ui_app *app);
 
-/* :save [FILE] - the trained model shown to a model file (ui_train_save.c). */
-int ui_cmd_save(struct ui_state *st, struct ui_app *app, const char *arg);
+/* :save [FILE] (its handler is in commands/ui_commands.c): the trained
+ * model shown (training's, else a loaded model file's) to a model file,
+ * said in st; nothing while the stream follows or replays
+ * (ui_train_save.c). */
+int ui_train_save(struct ui_state *st, const struct ui_train_part *training,
+                  const struct ui_stream *stream, const char *arg);
 
 #endif
