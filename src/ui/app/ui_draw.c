@@ -177,7 +177,8 @@ void ui_app_reflow(struct ui_app *app, int rows, int cols)
         normal_layout(app, rows, cols, &lay);
     if (!lay.too_small && ui_train_on_screen(app)) {
         /* the training draws itself: no blocks */
-        ui_train_layout(app, &lay, ui_lesson_pane_quiz_lines(app, lay.side.w));
+        const struct ui_lesson_view lv = ui_lesson_view_of(app);
+        ui_train_layout(app, &lay, ui_lesson_pane_quiz_lines(&lv, lay.side.w));
         app->n_blocks = 0;
     } else if (!lay.too_small) {
         place_blocks(app, &lay);
@@ -201,9 +202,11 @@ void ui_app_reflow(struct ui_app *app, int rows, int cols)
     if (!lay.too_small)
         app->st.scroll =
             ui_scroll_follow(app->st.scroll, app->st.scroll, 0, ui_app_view_h(app), app->canvas_h);
+    const struct ui_lesson_view lv = ui_lesson_view_of(app);
     if (remake && app->les.l && !lay.too_small && lay.side.h != old_side_h)
-        app->les.scroll_to_prompt = ui_lesson_pane_prompt_end(app, lay.side.w) > 0;
-    ui_lesson_pane_follow_prompt(app); /* a waiting checkpoint's answer line stays in sight */
+        app->les.scroll_to_prompt = ui_lesson_pane_prompt_end(&lv, lay.side.w) > 0;
+    /* a waiting checkpoint's answer line stays in sight */
+    ui_lesson_pane_follow_prompt(&app->les, &app->th, app->st.present, &app->lay);
     ui_modes_sync(app);
 }
 

@@ -100,7 +100,8 @@ static void move_cursor(struct ui_app *app, int dr, int dc)
 /* Lines of lesson text, and how many the lesson pane shows. */
 static void lesson_pane_size(const struct ui_app *app, int *total, int *body)
 {
-    *total = ui_lesson_pane_lines(app, app->lay.side.w) - 1;
+    const struct ui_lesson_view lv = ui_lesson_view_of(app);
+    *total = ui_lesson_pane_lines(&lv, app->lay.side.w) - 1;
     *body = ui_lesson_pane_body(app->lay.side.h, *total + 1);
 }
 

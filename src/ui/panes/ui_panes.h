@@ -15,6 +15,8 @@
 #include "ui/state/ui_state.h"
 
 struct ui_app;
+struct ui_layout;
+struct ui_lessons;
 
 /* Pieces of the drawing, one file each. */
 void ui_bar_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme *th, int width);
@@ -28,25 +30,40 @@ void ui_side_draw(WINDOW *win, const struct ui_app *app);
 /* Lines the text pane would like at this width. */
 int ui_side_lines(const struct ui_app *app, int width);
 
-/* The lesson pane (in the text pane's place while a lesson is open): the
- * lines its text takes at this width (title included), the lines of text it
- * shows at this height, and the drawing. */
-int ui_lesson_pane_lines(const struct ui_app *app, int width);
+/* The lesson pane (in the text pane's place while a lesson is open), on
+ * what it reads: the open lesson, the theme and whether the presenter's
+ * layout is on (its narrower column); its hints, drawn, also the main
+ * screen's focus and front, what ui_app_front_takes reads to say whether
+ * a mode in front takes a key (the app, not opened here; NULL: none). */
+struct ui_lesson_view {
+    const struct ui_lessons *les;
+    const struct ui_theme *th;
+    bool present;
+    bool focus;
+    const void *front;
+};
+/* The app's (ui_describe.c). */
+struct ui_lesson_view ui_lesson_view_of(const struct ui_app *app);
+
+/* The lines its text takes at this width (title included), the lines of
+ * text it shows at this height, and the drawing. */
+int ui_lesson_pane_lines(const struct ui_lesson_view *v, int width);
 
 /* Content lines of the lesson pane up to and including the waiting
  * checkpoint's answer line; 0 when no checkpoint waits. */
-int ui_lesson_pane_prompt_end(const struct ui_app *app, int width);
+int ui_lesson_pane_prompt_end(const struct ui_lesson_view *v, int width);
 
 /* Lines of a waiting checkpoint, from its first line to its answer line
  * (0: none waits); the training's layout leaves them to the pane. */
-int ui_lesson_pane_quiz_lines(const struct ui_app *app, int width);
+int ui_lesson_pane_quiz_lines(const struct ui_lesson_view *v, int width);
 
-/* A step's checkpoint has just started to wait: scroll the lesson pane so
- * its answer line shows, with as much of the text above as fits (once, so
- * the reader can scroll back up). */
-void ui_lesson_pane_follow_prompt(struct ui_app *app);
+/* A step's checkpoint has just started to wait: scroll the lesson pane of
+ * ls (in lay's side pane) so its answer line shows, with as much of the
+ * text above as fits (once, so the reader can scroll back up). */
+void ui_lesson_pane_follow_prompt(struct ui_lessons *ls, const struct ui_theme *th, bool present,
+                                  const struct ui_layout *lay);
 int ui_lesson_pane_body(int height, int lines);
-void ui_lesson_pane_draw(WINDOW *win, const struct ui_app *app, int width, int height);
+void ui_lesson_pane_draw(WINDOW *win, const struct ui_lesson_view *v, int width, int height);
 
 /* True when a mode in front of the main screen (a waiting checkpoint, the
  * explain panel, the presenter's layout) takes key (ctx: the app): the
