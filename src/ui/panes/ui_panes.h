@@ -14,6 +14,7 @@
 #include "ui/draw/ui_theme.h"
 #include "ui/state/ui_state.h"
 
+struct trun;
 struct ui_app;
 struct ui_layout;
 struct ui_lessons;
@@ -124,15 +125,21 @@ struct ui_present_text {
     int caption_w;
 };
 void ui_present_text(const struct ui_state *st, bool utf8, int width, struct ui_present_text *out);
-/* The presenter's header on the training screen: "TRAINING" and the task
- * (pt unchanged when the training screen is not shown). */
-void ui_train_present_text(const struct ui_app *app, struct ui_present_text *pt);
-void ui_present_head_draw(WINDOW *win, const struct ui_app *app);
+/* The presenter's header on the training screen of t: "TRAINING" and the
+ * task (pt unchanged when t is NULL or not on screen). */
+void ui_train_present_text(const struct trun *t, bool utf8, struct ui_present_text *pt);
+/* The header of st's stage (t's training when it is on screen; NULL:
+ * none), its title in big letters of scale (the layout's big). */
+void ui_present_head_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme *th,
+                          int scale, const struct trun *t);
 
 /* What plays by itself, for the status lines: "autoplay 2s", "paused",
  * "replay 3/20", "replay paused", or "" when nothing does. */
 void ui_play_status(const struct ui_app *app, char *buf, size_t n);
 
-void ui_present_status_draw(WINDOW *win, const struct ui_app *app, int width);
+/* The presenter's status line: the example's sizes, the lesson's step in
+ * les, and play (ui_play_status) in a chip. */
+void ui_present_status_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme *th,
+                            const struct ui_lessons *les, const char *play, int width);
 
 #endif
