@@ -24,6 +24,8 @@ struct ui_train_part;
  * ui_train_draw.h, ui_train_export.c). */
 struct trun;
 
+/* The explorer holds a model in training (on screen or not). */
+bool ui_train_held(const struct ui_app *app);
 /* It is on screen (in the visualisation's place). */
 bool ui_train_on_screen(const struct ui_app *app);
 

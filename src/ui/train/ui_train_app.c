@@ -11,6 +11,7 @@
 #include "lesson/lesson_state.h"
 #include "ui/modes/ui_app.h"
 #include "ui/train/ui_train.h"
+#include "ui/train/ui_train_draw.h"
 #include "ui/state/ui_quiz.h"
 #include "ui/state/ui_keymap.h"
 #include "ui/state/ui_words.h"
@@ -202,6 +203,38 @@ void ui_train_stopped_say(struct ui_app *app)
 bool ui_train_running(const struct ui_app *app)
 {
     return ui_train_on_screen(app) && !trun_done(app->training.train);
+}
+
+static struct ui_train_view view_of(const struct ui_app *app)
+{
+    return (struct ui_train_view){app->training.train, &app->th, app->st.present};
+}
+
+int ui_train_pane_at(const struct ui_app *app, int y, int x)
+{
+    const struct ui_train_view v = view_of(app);
+    return ui_train_view_pane_at(&v, &app->lay, y, x);
+}
+
+int ui_train_canvas_need(const struct ui_app *app, int width, bool curve)
+{
+    const struct ui_train_view v = view_of(app);
+    return ui_train_view_need(&v, width, curve);
+}
+
+void ui_train_draw_vis(const struct ui_app *app)
+{
+    const struct ui_train_view v = view_of(app);
+    /* while a lesson's checkpoint waits, the figures it could be read off
+     * (accuracies, the heads' measured jobs) wait for the answer */
+    const bool hide = app->les.l && ui_quiz_asking(&app->les.quiz);
+    ui_train_view_draw(&v, app->win.vis, app->win.canvas, app->lay.vis.w - 1, ui_app_view_h(app),
+                       hide);
+}
+
+bool ui_train_held(const struct ui_app *app)
+{
+    return app->training.train != NULL;
 }
 
 bool ui_train_on_screen(const struct ui_app *app)
