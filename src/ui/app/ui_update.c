@@ -239,10 +239,10 @@ static void apply(struct ui_app *app, enum ui_action act, int key)
         ui_app_show_layer(app, -1);
         break;
     case UI_ACT_COMMAND:
-        ui_prompt_open(app, ':');
+        ui_app_prompt_open(app, ':');
         break;
     case UI_ACT_FIND:
-        ui_prompt_open(app, '/');
+        ui_app_prompt_open(app, '/');
         break;
     case UI_ACT_FIND_NEXT:
         if (app->find_word[0])

@@ -19,9 +19,9 @@
  *      holds, as train/ui_mode_train.c) with a `const struct ui_mode
  *      ui_mode_<name>` whose open(), key() and draw() read and change the
  *      app (keep its state in struct ui_app or a struct of its own there);
- *      a mode that needs only a part of the app (the help screen, the
- *      pop-up) offers functions on that part instead, and its four
- *      callbacks, bound to the part, go in app/ui_mode_parts.c;
+ *      a mode that needs only a part of the app (the command line, the
+ *      help screen, the pop-up) offers functions on that part instead, and
+ *      its callbacks, bound to the part, go in app/ui_mode_parts.c;
  *   2. give it a key table (ui_keymap.h: keys, action, help words, hint)
  *      that its key() looks keys up in and switches on, declare the table
  *      in modes/ui_keymaps.h and add it to ui_keymaps[] in
