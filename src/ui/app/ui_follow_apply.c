@@ -41,7 +41,7 @@ static void apply(struct ui_app *app, const struct rec_event *e)
     if (e->key == REC_KEY_RESIZE)
         return; /* the student's own size stays */
     if (rec_key_is_mouse(e->key) && !same_size_as_teacher(app)) {
-        if (ui_train_timers(app, ui_train_tick(&app->stream, trun_ms(e->t)), true))
+        if (ui_train_timers(app, ui_train_tick_of(&app->stream, trun_ms(e->t)), true))
             ui_app_reflow(app, app->win.rows, app->win.cols);
         return;
     }

@@ -81,7 +81,7 @@ void ui_app_feed(struct ui_app *app, int key, bool is_char)
 void ui_app_play_event(struct ui_app *app, const struct rec_event *e)
 {
     /* the training ticks before the key, as when it was recorded */
-    if (ui_train_timers(app, ui_train_tick(&app->stream, trun_ms(e->t)), true))
+    if (ui_train_timers(app, ui_train_tick_of(&app->stream, trun_ms(e->t)), true))
         ui_app_reflow(app, app->win.rows, app->win.cols);
     int key;
     bool is_char;
@@ -170,7 +170,7 @@ static bool timers(struct ui_app *app, double now)
         ui_app_reflow(app, app->win.rows, app->win.cols);
         changed = true;
     }
-    if (ui_train_timers(app, ui_train_tick(&app->stream, ui_train_session_ms(&app->stream, now)),
+    if (ui_train_timers(app, ui_train_tick_of(&app->stream, ui_train_session_ms(&app->stream, now)),
                         false)) {
         ui_app_reflow(app, app->win.rows, app->win.cols);
         changed = true;
@@ -314,10 +314,11 @@ int ui_app_interactive(struct ui_app *app)
         }
         /* wake for what is due, and now and then to see a signal's flag */
         const double before = ui_play_clock();
-        wtimeout(stdscr, ui_train_loop_wait(
-                             &app->training,
-                             ui_train_tick(&app->stream, ui_train_session_ms(&app->stream, before)),
-                             ui_play_wait_ms(&app->autoplay, &app->stream.replay, before, 250)));
+        wtimeout(stdscr,
+                 ui_train_loop_wait(
+                     &app->training,
+                     ui_train_tick_of(&app->stream, ui_train_session_ms(&app->stream, before)),
+                     ui_play_wait_ms(&app->autoplay, &app->stream.replay, before, 250)));
         wint_t ch;
         const int r = wget_wch(stdscr, &ch);
         const double now = ui_play_clock();
@@ -344,7 +345,7 @@ int ui_app_interactive(struct ui_app *app)
             MEVENT ev;
             if (getmouse(&ev) == OK) {
                 if (ui_train_timers(
-                        app, ui_train_tick(&app->stream, ui_train_session_ms(&app->stream, now)),
+                        app, ui_train_tick_of(&app->stream, ui_train_session_ms(&app->stream, now)),
                         true))
                     ui_app_reflow(app, app->win.rows, app->win.cols);
                 if (!app->lay.too_small)
@@ -362,7 +363,8 @@ int ui_app_interactive(struct ui_app *app)
         } else {
             /* the training ticks due before the key, as a replay will run them */
             if (ui_train_timers(
-                    app, ui_train_tick(&app->stream, ui_train_session_ms(&app->stream, now)), true))
+                    app, ui_train_tick_of(&app->stream, ui_train_session_ms(&app->stream, now)),
+                    true))
                 ui_app_reflow(app, app->win.rows, app->win.cols);
             ui_app_feed(app, (int)ch, is_char);
         }

@@ -83,7 +83,7 @@ void ui_stream_play_status(const struct ui_stream *stream, const struct ui_autop
 int ui_record_snaps(struct ui_app *app); /* 0, or -1 on a write error (errno) */
 /* What the training's ticks follow at ms on the session clock
  * (train/ui_train.h's struct ui_train_tick), read off the stream. */
-struct ui_train_tick ui_train_tick(const struct ui_stream *stream, long ms);
+struct ui_train_tick ui_train_tick_of(const struct ui_stream *stream, long ms);
 /* The run on screen is the teacher's, watched (a follower who has not
  * detached, a replay, of a recording with snapshots). */
 bool ui_train_watching(const struct ui_stream *stream);

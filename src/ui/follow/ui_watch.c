@@ -230,7 +230,7 @@ bool ui_train_watching(const struct ui_stream *stream)
     return rec && rec->snaps_on;
 }
 
-struct ui_train_tick ui_train_tick(const struct ui_stream *stream, long ms)
+struct ui_train_tick ui_train_tick_of(const struct ui_stream *stream, long ms)
 {
     return (struct ui_train_tick){
         .ms = ms,

@@ -41,7 +41,7 @@ void ui_train_focus(struct ui_app *app, int pane);
 int ui_train_pane_at(const struct ui_app *app, int y, int x);
 
 /* What the training's ticks follow, read off the stream by the caller
- * (ui_train_tick, follow/ui_stream.h): the training screen is below the
+ * (ui_train_tick_of, follow/ui_stream.h): the training screen is below the
  * stream and never reads it. */
 struct ui_train_tick {
     long ms;                 /* the session clock (ui_train_session_ms) */
