@@ -221,10 +221,53 @@ for fn, places in sorted(declared.items()):
             problems.append(f"src/ui/{rel}: declares {fn}, defined in "
                             f"{' and '.join(sorted(folders))}/, not in {folder}/")
 
+
+# struct ui_stream (modes/ui_app.h: recording, replaying, following) is
+# read member by member only in follow/ and app/; the parts below ask it
+# through the predicates beside the struct (ui_stream_streamed, ...), the
+# parts above through follow/ui_stream.h's functions.
+def no_comments(text):
+    # a comment's lines kept, so a line number holds
+    text = re.sub(r"/\*.*?\*/|//[^\n]*", lambda c: " " + "\n" * c.group(0).count("\n"), text,
+                  flags=re.S)
+    return re.sub(r'"(?:\\.|[^"\\\n])*"', '""', text)
+
+
+STREAM_READERS = ("follow", "app")
+STREAM_HOME = "modes/ui_app.h"  # the struct, and the predicates beside it
+home = no_comments(open(os.path.join(ui, STREAM_HOME), encoding="utf-8").read())
+body = re.search(r"struct ui_stream \{(.*?)\n\};", home, re.S)
+if not body:
+    sys.exit(f"src/ui/{STREAM_HOME}: no struct ui_stream found")
+members = set(re.findall(r"(\w+)\s*(?:\[[^\]]*\])?\s*;", body.group(1)))
+members |= set(re.findall(r"\(\s*\*\s*(\w+)\s*\)", body.group(1)))
+n_stream_files = 0
+for dirpath, _, names in os.walk(ui):
+    for name in sorted(names):
+        if not name.endswith((".c", ".h")):
+            continue
+        rel = os.path.relpath(os.path.join(dirpath, name), ui).replace(os.sep, "/")
+        if rel.split("/")[0] in STREAM_READERS or rel == STREAM_HOME:
+            continue
+        n_stream_files += 1
+        text = no_comments(open(os.path.join(dirpath, name), encoding="utf-8").read())
+        # "stream", and whatever is declared a struct ui_stream pointer here
+        holders = {"stream"} | set(re.findall(r"struct\s+ui_stream\s*\*\s*(?:const\s+)?(\w+)",
+                                              text))
+        # (a lookahead: app->stream.follow is app->stream and stream.follow)
+        for m in re.finditer(r"\b(\w+)(?=\s*(\.|->)\s*(\w+))", text):
+            if m.group(1) in holders and m.group(3) in members:
+                line = text.count("\n", 0, m.start()) + 1
+                problems.append(f"src/ui/{rel}:{line}: reads {''.join(m.groups())}: struct "
+                                f"ui_stream's "
+                                f"members are read in {' and '.join(r + '/' for r in STREAM_READERS)} only "
+                                f"(ask ui_stream_streamed and the like, {STREAM_HOME})")
+
 for p in problems:
     print(p)
 print(f"ui_layers: {len(LIBRARIES)} libraries ({n_files} files, {n_links} links), "
       f"{len(order)} ui layers ({' < '.join(order)}), {len(graph)} modules, "
       f"{n_functions} functions declared where they are defined, "
+      f"{n_stream_files} files reading no struct ui_stream member, "
       f"{len(problems)} problems")
 sys.exit(1 if problems else 0)

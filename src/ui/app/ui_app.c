@@ -298,9 +298,9 @@ int ui_run(struct mha_example *ex, const struct ui_options *opt)
                        opt->bench_cols > 0 ? opt->bench_cols : 200);
     else
         status = ui_app_interactive(app);
-    if (frames <= 0 && status != UI_RUN_AGAIN)
-        status = ui_train_save_on_leave(app, status);
-    ui_popup_close(app);
+    if (frames <= 0 && status != UI_RUN_AGAIN && app->screen_up && !app->stream.follow)
+        status = ui_train_save_on_leave(&app->training, status);
+    ui_popup_close(&app->popup);
     ui_history_done(&app->hist);
     ui_history_done(&app->find_hist);
     ui_lessons_done(&app->les);

@@ -145,7 +145,7 @@ static void present_layout(struct ui_app *app, int rows, int cols, struct ui_lay
     const struct ui_state *st = &app->st;
     struct ui_present_text pt;
     ui_present_text(st, app->th.utf8, cols - 2 * ui_present_margin(cols), &pt);
-    ui_train_present_text(app, &pt);
+    ui_train_present_text(app->training.train, app->th.utf8, &pt);
     int msg_lines = st->cmd_active || st->msg[0] ? ui_msg_lines(st, app->th.utf8, cols) : 0;
     if (msg_lines > 1 && ui_train_on_screen(app) && !st->msg_error && !st->cmd_active)
         msg_lines = 1; /* as in the usual layout: the heads keep their lines */
@@ -177,7 +177,8 @@ void ui_app_reflow(struct ui_app *app, int rows, int cols)
         normal_layout(app, rows, cols, &lay);
     if (!lay.too_small && ui_train_on_screen(app)) {
         /* the training draws itself: no blocks */
-        ui_train_layout(app, &lay, ui_lesson_pane_quiz_lines(app, lay.side.w));
+        const struct ui_lesson_view lv = ui_lesson_view_of(app);
+        ui_train_layout(app, &lay, ui_lesson_pane_quiz_lines(&lv, lay.side.w));
         app->n_blocks = 0;
     } else if (!lay.too_small) {
         place_blocks(app, &lay);
@@ -201,9 +202,11 @@ void ui_app_reflow(struct ui_app *app, int rows, int cols)
     if (!lay.too_small)
         app->st.scroll =
             ui_scroll_follow(app->st.scroll, app->st.scroll, 0, ui_app_view_h(app), app->canvas_h);
+    const struct ui_lesson_view lv = ui_lesson_view_of(app);
     if (remake && app->les.l && !lay.too_small && lay.side.h != old_side_h)
-        app->les.scroll_to_prompt = ui_lesson_pane_prompt_end(app, lay.side.w) > 0;
-    ui_lesson_pane_follow_prompt(app); /* a waiting checkpoint's answer line stays in sight */
+        app->les.scroll_to_prompt = ui_lesson_pane_prompt_end(&lv, lay.side.w) > 0;
+    /* a waiting checkpoint's answer line stays in sight */
+    ui_lesson_pane_follow_prompt(&app->les, &app->th, app->st.present, &app->lay);
     ui_modes_sync(app);
 }
 
@@ -468,7 +471,7 @@ void ui_app_draw(const struct ui_app *app)
 void ui_app_draw_main(const struct ui_app *app)
 {
     if (app->lay.present)
-        ui_present_head_draw(app->win.head, app);
+        ui_present_head_draw(app->win.head, &app->st, &app->th, app->lay.big, app->training.train);
     else
         ui_bar_draw(app->win.bar, &app->st, &app->th, app->lay.bar.w);
     draw_vis(app);
@@ -476,9 +479,12 @@ void ui_app_draw_main(const struct ui_app *app)
         ui_side_draw(app->win.side, app);
     if (app->win.msg)
         ui_msg_draw(app->win.msg, app, app->lay.msg.w, app->lay.msg.h);
-    if (app->lay.present)
-        ui_present_status_draw(app->win.status, app, app->lay.status.w);
-    else
+    if (app->lay.present) {
+        char play[64];
+        ui_play_status(app, play, sizeof play);
+        ui_present_status_draw(app->win.status, &app->st, &app->th, &app->les, play,
+                               app->lay.status.w);
+    } else
         ui_status_draw(app->win.status, app, app->lay.status.w);
 }
 

@@ -41,7 +41,7 @@ static void apply(struct ui_app *app, const struct rec_event *e)
     if (e->key == REC_KEY_RESIZE)
         return; /* the student's own size stays */
     if (rec_key_is_mouse(e->key) && !same_size_as_teacher(app)) {
-        if (ui_train_timers(app, trun_ms(e->t), ui_train_watching(&app->stream), true))
+        if (ui_train_timers(app, ui_train_tick_of(&app->stream, trun_ms(e->t)), true))
             ui_app_reflow(app, app->win.rows, app->win.cols);
         return;
     }
@@ -201,7 +201,7 @@ static void detach(struct ui_app *app, double now)
     app->stream.detached = true;
     if (app->training.train) /* the student's run from here: the key that detached may step it */
         app->training.train->watch = false;
-    ui_viewer_own(app);
+    ui_viewer_own(&app->les, &app->st);
     ui_state_say(&app->st, false,
                  "Exploring on your own: the teacher's keys wait. F rejoins the teacher.");
 }

@@ -81,7 +81,7 @@ void ui_app_feed(struct ui_app *app, int key, bool is_char)
 void ui_app_play_event(struct ui_app *app, const struct rec_event *e)
 {
     /* the training ticks before the key, as when it was recorded */
-    if (ui_train_timers(app, trun_ms(e->t), ui_train_watching(&app->stream), true))
+    if (ui_train_timers(app, ui_train_tick_of(&app->stream, trun_ms(e->t)), true))
         ui_app_reflow(app, app->win.rows, app->win.cols);
     int key;
     bool is_char;
@@ -120,7 +120,7 @@ static void replay_control(struct ui_app *app, int key, bool is_char, double now
         app->st.quit = true;
     } else if (is_char && key == 27) {
         ui_replay_stop(r);
-        ui_viewer_own(app);
+        ui_viewer_own(&app->les, &app->st);
         ui_state_say(&app->st, false, "Replay stopped after %d of %d keys; the explorer is yours.",
                      r->next, r->rec->n);
     } else {
@@ -151,7 +151,7 @@ static bool timers(struct ui_app *app, double now)
         /* the run as the recording ended it */
         ui_watch_apply(app, r->rec, &app->stream.replay_snap, r->next, LONG_MAX);
         r->active = false;
-        ui_viewer_own(app);
+        ui_viewer_own(&app->les, &app->st);
         ui_state_say(&app->st, false,
                      "The replay finished: %d keys from %s%s. The explorer is yours.%s%s%s",
                      r->rec->n, r->name,
@@ -170,8 +170,8 @@ static bool timers(struct ui_app *app, double now)
         ui_app_reflow(app, app->win.rows, app->win.cols);
         changed = true;
     }
-    if (ui_train_timers(app, ui_train_session_ms(&app->stream, now),
-                        ui_train_watching(&app->stream), false)) {
+    if (ui_train_timers(app, ui_train_tick_of(&app->stream, ui_train_session_ms(&app->stream, now)),
+                        false)) {
         ui_app_reflow(app, app->win.rows, app->win.cols);
         changed = true;
     }
@@ -314,9 +314,11 @@ int ui_app_interactive(struct ui_app *app)
         }
         /* wake for what is due, and now and then to see a signal's flag */
         const double before = ui_play_clock();
-        wtimeout(stdscr, ui_train_loop_wait(
-                             app, ui_train_session_ms(&app->stream, before),
-                             ui_play_wait_ms(&app->autoplay, &app->stream.replay, before, 250)));
+        wtimeout(stdscr,
+                 ui_train_loop_wait(
+                     &app->training,
+                     ui_train_tick_of(&app->stream, ui_train_session_ms(&app->stream, before)),
+                     ui_play_wait_ms(&app->autoplay, &app->stream.replay, before, 250)));
         wint_t ch;
         const int r = wget_wch(stdscr, &ch);
         const double now = ui_play_clock();
@@ -342,8 +344,9 @@ int ui_app_interactive(struct ui_app *app)
             /* a click or the wheel, written with where it happened */
             MEVENT ev;
             if (getmouse(&ev) == OK) {
-                if (ui_train_timers(app, ui_train_session_ms(&app->stream, now),
-                                    ui_train_watching(&app->stream), true))
+                if (ui_train_timers(
+                        app, ui_train_tick_of(&app->stream, ui_train_session_ms(&app->stream, now)),
+                        true))
                     ui_app_reflow(app, app->win.rows, app->win.cols);
                 if (!app->lay.too_small)
                     ui_app_mouse_event(app, &ev);
@@ -359,8 +362,9 @@ int ui_app_interactive(struct ui_app *app)
             replay_control(app, (int)ch, is_char, now);
         } else {
             /* the training ticks due before the key, as a replay will run them */
-            if (ui_train_timers(app, ui_train_session_ms(&app->stream, now),
-                                ui_train_watching(&app->stream), true))
+            if (ui_train_timers(
+                    app, ui_train_tick_of(&app->stream, ui_train_session_ms(&app->stream, now)),
+                    true))
                 ui_app_reflow(app, app->win.rows, app->win.cols);
             ui_app_feed(app, (int)ch, is_char);
         }

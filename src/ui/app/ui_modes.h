@@ -1,6 +1,7 @@
 /* ui_modes.h - the stack of modes at the top: every mode, each defined in
- * its own file below (modes/), and the stack kept, keyed, clicked and drawn
- * (ui_modes.c). */
+ * its own file below (modes/ui_mode_panes.h) or, for a mode whose file
+ * works on a part of the app, bound to that part here (ui_mode_parts.c),
+ * and the stack kept, keyed, clicked and drawn (ui_modes.c). */
 #ifndef UI_MODES_H
 #define UI_MODES_H
 
@@ -9,6 +10,15 @@
 #include "ui/state/ui_mode.h"
 
 extern const struct ui_mode ui_mode_main; /* ui_update.c: the main screen */
+/* Modes whose own files work on a part of the app (commands/ui_prompt.c,
+ * commands/ui_popup.c, panes/ui_mode_help.c), bound to it in
+ * ui_mode_parts.c. */
+extern const struct ui_mode ui_mode_prompt; /* ':' and '/' */
+extern const struct ui_mode ui_mode_popup;
+extern const struct ui_mode ui_mode_help;
+
+/* Open the ':' line (lead ':') or the '/' line on the app's parts. */
+void ui_app_prompt_open(struct ui_app *app, char lead);
 
 /* Bring the stack in line with the state: modes that closed leave it,
  * modes that opened go on top (in ui_mode_registry's order). */

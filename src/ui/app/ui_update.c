@@ -100,7 +100,8 @@ static void move_cursor(struct ui_app *app, int dr, int dc)
 /* Lines of lesson text, and how many the lesson pane shows. */
 static void lesson_pane_size(const struct ui_app *app, int *total, int *body)
 {
-    *total = ui_lesson_pane_lines(app, app->lay.side.w) - 1;
+    const struct ui_lesson_view lv = ui_lesson_view_of(app);
+    *total = ui_lesson_pane_lines(&lv, app->lay.side.w) - 1;
     *body = ui_lesson_pane_body(app->lay.side.h, *total + 1);
 }
 
@@ -238,14 +239,15 @@ static void apply(struct ui_app *app, enum ui_action act, int key)
         ui_app_show_layer(app, -1);
         break;
     case UI_ACT_COMMAND:
-        ui_prompt_open(app, ':');
+        ui_app_prompt_open(app, ':');
         break;
     case UI_ACT_FIND:
-        ui_prompt_open(app, '/');
+        ui_app_prompt_open(app, '/');
         break;
     case UI_ACT_FIND_NEXT:
         if (app->find_word[0])
-            ui_app_find(app, app->find_word, true);
+            ui_find_token(&app->st, app->blocks, app->n_blocks, app->find_word,
+                          sizeof app->find_word, app->find_word, true);
         else
             ui_state_say(st, false, "n finds the next match of a /word; there is none yet.");
         break;

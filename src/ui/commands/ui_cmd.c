@@ -12,7 +12,6 @@
 #include "lesson/lesson.h"
 
 #include "io/view_desc.h"
-#include "ui/follow/ui_stream.h"
 #include "ui/train/ui_train.h"
 
 /* A whole-string integer (no junk after it); false when there is none. */

@@ -18,6 +18,7 @@
 #include "ui/state/ui_state.h"
 
 struct ui_app;
+struct ui_stream;
 
 /* What a command's argument is, for Tab completion. */
 enum ui_cmd_arg {
@@ -86,20 +87,30 @@ int ui_cmd_stage(struct ui_state *st, struct ui_app *app, const char *arg);
 int ui_cmd_view(struct ui_state *st, struct ui_app *app, const char *arg);
 int ui_cmd_causal(struct ui_state *st, struct ui_app *app, const char *arg);
 int ui_cmd_scale(struct ui_state *st, struct ui_app *app, const char *arg);
-/* :find WORD (ui_find.c) */
+/* :find WORD (ui_commands.c, on ui_find.h) */
 int ui_cmd_find_word(struct ui_state *st, struct ui_app *app, const char *arg);
 
 /* ui_commands.c: the explorer as a whole. */
 int ui_cmd_link(struct ui_state *st, struct ui_app *app, const char *arg);
-/* :class is in ui_stream.h (ui_follow.c), :save in ui_train.h. */
+/* :class and :save (ui_commands.c, on ui_stream.h's ui_follow_class and
+ * ui_train.h's ui_train_save). */
+int ui_cmd_class(struct ui_state *st, struct ui_app *app, const char *arg);
+int ui_cmd_save(struct ui_state *st, struct ui_app *app, const char *arg);
 int ui_cmd_export(struct ui_state *st, struct ui_app *app, const char *arg);
 int ui_cmd_theme(struct ui_state *st, struct ui_app *app, const char *arg);
 int ui_cmd_present(struct ui_state *st, struct ui_app *app, const char *arg);
 int ui_cmd_autoplay(struct ui_state *st, struct ui_app *app, const char *arg);
 
-/* ui_load.c: the bundled examples and files. */
+/* :load and :examples (ui_commands.c), of the lesson's assets (off screen,
+ * app NULL: the installed ones). */
 int ui_cmd_load(struct ui_state *st, struct ui_app *app, const char *arg);
 int ui_cmd_examples(struct ui_state *st, struct ui_app *app, const char *arg);
+/* ui_load.c: :load arg into st, a bundled example of assets (NULL: none)
+ * by name or a file; a key of the stream (stream NULL: none) loads only a
+ * bundled example by name, never a path.  :examples: their names, said. */
+int ui_load_example(struct ui_state *st, const char *assets, const struct ui_stream *stream,
+                    const char *arg);
+int ui_load_list(struct ui_state *st, const char *assets);
 
 /* The explorer's own commands (ui_commands.c): :link, :export (and e),
  * :theme (and T), :present, :autoplay (and a); the others go on to

@@ -9,11 +9,14 @@
 #include <string.h>
 
 #include "io/colorscale.h"
+#include "io/paths.h"
 #include "io/safe_file.h"
 #include "lesson/lesson.h"
 #include "ui/modes/ui_app.h"
 #include "ui/train/ui_train.h"
 #include "ui/commands/ui_cmd.h"
+#include "ui/commands/ui_find.h"
+#include "ui/follow/ui_stream.h"
 #include "ui/views/ui_export.h"
 #include "ui/state/ui_examples.h"
 #include "ui/state/ui_link.h"
@@ -62,17 +65,18 @@ void ui_app_link(struct ui_app *app)
     if (!make_link(app, &command, note, sizeof note))
         return;
     /* the stream's :link shows the line; the clipboard is the student's */
-    const bool copied = !app->stream.streamed && ui_clip_osc52(command);
+    const bool copied = !ui_stream_streamed(&app->stream) && ui_clip_osc52(command);
     snprintf(text, sizeof text, "%s%s%s%s", note[0] ? "It cannot say everything: " : "", note,
              note[0] ? ". " : "",
              copied ? "Copied to the clipboard where the terminal allows it (OSC 52). "
                       ":link FILE writes it to a file."
                     : ":link FILE writes it to a file.");
-    ui_popup_open(app, "The command line that reopens this screen", command, text);
-    if (app->stream.streamed)
+    ui_popup_open(&app->popup, "The command line that reopens this screen", command, text);
+    if (ui_stream_streamed(&app->stream))
         ui_state_say(&app->st, false, "%s",
-                     app->stream.follow ? "The teacher's :link (not copied to your clipboard)."
-                                        : "The recording's :link (not copied to your clipboard).");
+                     ui_stream_following(&app->stream)
+                         ? "The teacher's :link (not copied to your clipboard)."
+                         : "The recording's :link (not copied to your clipboard).");
     else
         ui_state_say(&app->st, false, "%s",
                      copied ? "The link is on the clipboard if the terminal "
@@ -126,7 +130,7 @@ static int link_to_file(struct ui_app *app, const char *arg)
 int ui_cmd_link(struct ui_state *st, struct ui_app *app, const char *arg)
 {
     (void)st;
-    if (*arg && ui_stream_refuses(app, "wrote its :link to a file"))
+    if (*arg && ui_stream_refuses(&app->stream, st, "wrote its :link to a file"))
         return 0;
     if (*arg)
         return link_to_file(app, arg);
@@ -138,10 +142,10 @@ void ui_app_export(struct ui_app *app, int fmt, const char *path)
 {
     struct ui_state *st = &app->st;
     if (ui_train_on_screen(app)) { /* which refuses a key of the stream itself */
-        ui_train_export(app, fmt, path);
+        ui_train_export(app->training.train, st, &app->stream, fmt, path);
         return;
     }
-    if (ui_stream_refuses(app, "exported the stage"))
+    if (ui_stream_refuses(&app->stream, st, "exported the stage"))
         return;
     char written[PATH_MAX + 64];
     struct mha_error err;
@@ -279,4 +283,40 @@ int ui_cmd_present(struct ui_state *st, struct ui_app *app, const char *arg)
 int ui_app_command(struct ui_app *app, const char *line)
 {
     return ui_cmd_run(&app->st, app, line);
+}
+
+/* The bundled examples' folder: the lesson's, or off screen (no app) the
+ * installed one. */
+static const char *assets_of(const struct ui_app *app)
+{
+    return app ? app->les.assets_dir : mha_data_path("assets");
+}
+
+int ui_cmd_load(struct ui_state *st, struct ui_app *app, const char *arg)
+{
+    return ui_load_example(st, assets_of(app), app ? &app->stream : NULL, arg);
+}
+
+int ui_cmd_examples(struct ui_state *st, struct ui_app *app, const char *arg)
+{
+    (void)arg;
+    return ui_load_list(st, assets_of(app));
+}
+
+int ui_cmd_find_word(struct ui_state *st, struct ui_app *app, const char *arg)
+{
+    ui_find_token(st, app->blocks, app->n_blocks, app->find_word, sizeof app->find_word, arg,
+                  false);
+    return st->msg_error ? -1 : 0;
+}
+
+int ui_cmd_class(struct ui_state *st, struct ui_app *app, const char *arg)
+{
+    (void)arg;
+    return ui_follow_class(st, &app->stream);
+}
+
+int ui_cmd_save(struct ui_state *st, struct ui_app *app, const char *arg)
+{
+    return ui_train_save(st, &app->training, &app->stream, arg);
 }

@@ -6,8 +6,7 @@
 #include <strings.h>
 
 #include "engine/stages.h"
-#include "ui/modes/ui_app.h"
-#include "ui/commands/ui_cmd.h"
+#include "ui/views/ui_view.h"
 
 int ui_find_row(char *const *labels, int n, const char *word, int from)
 {
@@ -23,31 +22,29 @@ int ui_find_row(char *const *labels, int n, const char *word, int from)
     return -1;
 }
 
-/* Does block i list tokens down its rows? */
-static bool token_rows(const struct ui_app *app, int i)
+/* Does block b list tokens of ex down its rows? */
+static bool token_rows(const struct ui_block *b, const struct mha_example *ex)
 {
-    const struct ui_block *b = &app->blocks[i];
-    const struct mha_example *ex = app->st.ex;
     return ui_block_selectable(b) && b->row_labels &&
            (b->row_labels == ex->tokens || b->row_labels == ex->key_tokens);
 }
 
-void ui_app_find(struct ui_app *app, const char *word, bool next)
+void ui_find_token(struct ui_state *st, const struct ui_block *blocks, int n_blocks, char *last,
+                   size_t last_size, const char *word, bool next)
 {
-    struct ui_state *st = &app->st;
     while (*word == ' ')
         word++;
     if (!word[0]) {
         ui_state_say(st, true, "Find what? Type a token after the /, as in /cat.");
         return;
     }
-    if (word != app->find_word)
-        snprintf(app->find_word, sizeof app->find_word, "%s", word);
+    if (word != last)
+        snprintf(last, last_size, "%s", word);
     int block = -1;
-    if (st->focus && st->block < app->n_blocks && token_rows(app, st->block))
+    if (st->focus && st->block < n_blocks && token_rows(&blocks[st->block], st->ex))
         block = st->block;
-    for (int i = 0; block < 0 && i < app->n_blocks; i++)
-        if (token_rows(app, i))
+    for (int i = 0; block < 0 && i < n_blocks; i++)
+        if (token_rows(&blocks[i], st->ex))
             block = i;
     if (block < 0) {
         char range[16];
@@ -57,11 +54,11 @@ void ui_app_find(struct ui_app *app, const char *word, bool next)
                      st->view != MHA_VIEW_NONE ? " goes to a stage)" : "");
         return;
     }
-    const struct ui_block *b = &app->blocks[block];
+    const struct ui_block *b = &blocks[block];
     const int from = next && st->focus && st->block == block ? st->cur_r : -1;
-    const int row = ui_find_row(b->row_labels, b->rows, app->find_word, from);
+    const int row = ui_find_row(b->row_labels, b->rows, last, from);
     if (row < 0) {
-        ui_state_say(st, true, "No token \"%s\" in %s.", app->find_word, b->title);
+        ui_state_say(st, true, "No token \"%s\" in %s.", last, b->title);
         return;
     }
     st->focus = true;
@@ -71,10 +68,4 @@ void ui_app_find(struct ui_app *app, const char *word, bool next)
         st->cur_c = 0;
     ui_state_say(st, false, "\"%s\": row %d of %s%s", b->row_labels[row], row, b->title,
                  next ? "" : " (n: next match)");
-}
-
-int ui_cmd_find_word(struct ui_state *st, struct ui_app *app, const char *arg)
-{
-    ui_app_find(app, arg, false);
-    return st->msg_error ? -1 : 0;
 }

@@ -5,15 +5,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "io/paths.h"
 #include "ui/modes/ui_app.h"
 #include "ui/commands/ui_cmd.h"
 #include "ui/state/ui_examples.h"
-
-static const char *assets_of(const struct ui_app *app)
-{
-    return app ? app->les.assets_dir : mha_data_path("assets");
-}
 
 /* "cat-sat, translate" */
 static void name_list(const char *assets_dir, char *buf, size_t n)
@@ -26,7 +20,8 @@ static void name_list(const char *assets_dir, char *buf, size_t n)
         used += (size_t)snprintf(buf + used, n - used, "%s%s", i ? ", " : "", names[i]);
 }
 
-int ui_cmd_load(struct ui_state *st, struct ui_app *app, const char *arg)
+int ui_load_example(struct ui_state *st, const char *assets, const struct ui_stream *stream,
+                    const char *arg)
 {
     if (!*arg) {
         ui_state_say(st, true,
@@ -35,24 +30,23 @@ int ui_cmd_load(struct ui_state *st, struct ui_app *app, const char *arg)
         return -1;
     }
     char path[PATH_MAX];
-    if (app && app->stream.streamed) { /* a bundled example by name, never a path */
+    if (stream && ui_stream_streamed(stream)) { /* a bundled example by name, never a path */
         const size_t len = strlen(arg);
         const bool has_ext = len > 5 && strcmp(arg + len - 5, ".json") == 0;
         char did[PATH_MAX + 32];
         snprintf(did, sizeof did, "loaded the file %s", arg);
-        const char *assets = assets_of(app);
         if (strchr(arg, '/') || arg[0] == '~' || arg[0] == '.' || !assets ||
             snprintf(path, sizeof path, "%s/examples/%s%s", assets, arg, has_ext ? "" : ".json") >=
                 (int)sizeof path ||
             access(path, R_OK) != 0) {
-            ui_stream_refuses(app, did);
+            ui_stream_refuses(stream, st, did);
             return 0;
         }
         return ui_state_load(st, path);
     }
-    if (ui_example_resolve(assets_of(app), arg, path, sizeof path) != 0) {
+    if (ui_example_resolve(assets, arg, path, sizeof path) != 0) {
         char list[512];
-        name_list(assets_of(app), list, sizeof list);
+        name_list(assets, list, sizeof list);
         if (ui_path_expand(arg, path, sizeof path) == 0 && strchr(arg, '/'))
             return ui_state_load(st, path); /* the reader's message names what is wrong */
         ui_state_say(st, true, ":load %s: no such file and no bundled example of that name%s%s.",
@@ -62,14 +56,13 @@ int ui_cmd_load(struct ui_state *st, struct ui_app *app, const char *arg)
     return ui_state_load(st, path);
 }
 
-int ui_cmd_examples(struct ui_state *st, struct ui_app *app, const char *arg)
+int ui_load_list(struct ui_state *st, const char *assets)
 {
-    (void)arg;
     char list[512];
-    name_list(assets_of(app), list, sizeof list);
+    name_list(assets, list, sizeof list);
     if (!list[0]) {
         ui_state_say(st, true, "No bundled examples found in %s/examples.",
-                     assets_of(app) ? assets_of(app) : "assets");
+                     assets ? assets : "assets");
         return -1;
     }
     ui_state_say(st, false, "The bundled examples: %s. :load NAME opens one.", list);

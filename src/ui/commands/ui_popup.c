@@ -9,7 +9,6 @@
 #include "ui/modes/ui_app.h"
 #include "ui/state/ui_keymap.h"
 #include "ui/state/ui_mode.h"
-#include "ui/modes/ui_mode_panes.h"
 #include "ui/modes/ui_keymaps.h"
 
 /* Columns of bytes [s, s + n). */
@@ -91,19 +90,19 @@ int ui_popup_shell_lines(const char *cmd, int width, bool utf8, struct ui_line *
     return count;
 }
 
-void ui_popup_open(struct ui_app *app, const char *title, char *command, const char *text)
+void ui_popup_open(struct ui_popup *p, const char *title, char *command, const char *text)
 {
-    ui_popup_close(app);
-    app->popup.command = command;
-    snprintf(app->popup.title, sizeof app->popup.title, "%s", title);
-    snprintf(app->popup.text, sizeof app->popup.text, "%s", text ? text : "");
-    app->popup.scroll = 0;
+    ui_popup_close(p);
+    p->command = command;
+    snprintf(p->title, sizeof p->title, "%s", title);
+    snprintf(p->text, sizeof p->text, "%s", text ? text : "");
+    p->scroll = 0;
 }
 
-void ui_popup_close(struct ui_app *app)
+void ui_popup_close(struct ui_popup *p)
 {
-    free(app->popup.command);
-    app->popup.command = NULL;
+    free(p->command);
+    p->command = NULL;
 }
 
 size_t ui_base64(const char *text, size_t n, char *out, size_t outsz)
@@ -147,11 +146,6 @@ bool ui_clip_osc52(const char *text)
 
 /* ---- the mode ------------------------------------------------------------------------------- */
 
-static bool popup_open(const struct ui_app *app)
-{
-    return app->popup.command != NULL;
-}
-
 enum popup_act { POPUP_UP, POPUP_DOWN, POPUP_CLOSE };
 
 static const struct ui_keymap_row popup_rows[] = {
@@ -165,17 +159,17 @@ static const struct ui_keymap_row popup_rows[] = {
 };
 const struct ui_keymap ui_keymap_popup = UI_KEYMAP("In a pop-up (:link)", popup_rows);
 
-static bool popup_key(struct ui_app *app, int key, bool is_char)
+bool ui_popup_key(struct ui_popup *p, int key, bool is_char)
 {
     switch (ui_keymap_action(&ui_keymap_popup, ui_mode_keycode(key, is_char), -1)) {
     case POPUP_UP:
     case POPUP_DOWN:
-        app->popup.scroll += key == KEY_UP ? -1 : 1;
-        if (app->popup.scroll < 0)
-            app->popup.scroll = 0;
+        p->scroll += key == KEY_UP ? -1 : 1;
+        if (p->scroll < 0)
+            p->scroll = 0;
         break;
     case POPUP_CLOSE:
-        ui_popup_close(app);
+        ui_popup_close(p);
         break;
     default:
         break;
@@ -183,10 +177,10 @@ static bool popup_key(struct ui_app *app, int key, bool is_char)
     return true; /* a pop-up takes every key while it shows */
 }
 
-static bool popup_mouse(struct ui_app *app, const MEVENT *ev)
+bool ui_popup_mouse(struct ui_popup *p, const MEVENT *ev)
 {
     if (ev->bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED))
-        ui_popup_close(app);
+        ui_popup_close(p);
     return true;
 }
 
@@ -199,12 +193,10 @@ static bool cut_after(const struct ui_line *l, int k, int n)
     return k + 1 < n && l[k].start + l[k].len == l[k + 1].start;
 }
 
-static void popup_draw(const struct ui_app *app)
+void ui_popup_draw(const struct ui_popup *p, const struct ui_theme *th, int rows, int cols)
 {
-    const struct ui_theme *th = &app->th;
-    const struct ui_popup *p = &app->popup;
-    const int w = app->win.cols - 2;
-    if (w < 20 || app->win.rows < 6)
+    const int w = cols - 2;
+    if (w < 20 || rows < 6)
         return;
     const int inner = w - 4;
     static struct ui_line cmd[POPUP_LINES];
@@ -224,11 +216,11 @@ static void popup_draw(const struct ui_app *app)
     nt = nt > 16 ? 16 : nt;
     const int body = nc + (nt ? nt + 1 : 0);
     int h = body + 4;
-    if (h > app->win.rows)
-        h = app->win.rows;
+    if (h > rows)
+        h = rows;
     const int shown = h - 4;
     const int scroll = p->scroll > body - shown ? (body - shown > 0 ? body - shown : 0) : p->scroll;
-    WINDOW *win = newwin(h, w, (app->win.rows - h) / 2, 1);
+    WINDOW *win = newwin(h, w, (rows - h) / 2, 1);
     if (!win)
         return;
     wattrset(win, ui_role_attr(th, UI_ROLE_BORDER));
@@ -260,6 +252,3 @@ static void popup_draw(const struct ui_app *app)
     wnoutrefresh(win);
     delwin(win);
 }
-
-const struct ui_mode ui_mode_popup = {"pop-up",    popup_open, popup_key,
-                                      popup_mouse, popup_draw, false};

@@ -5,6 +5,7 @@
 #ifndef UI_POPUP_H
 #define UI_POPUP_H
 
+#include <curses.h>
 #include <stdbool.h>
 
 #include "ui/draw/ui_text.h"
@@ -15,10 +16,20 @@
  * max lines; returns how many the command needs. */
 int ui_popup_shell_lines(const char *cmd, int width, bool utf8, struct ui_line *lines, int max);
 
-struct ui_app;
-/* Show command (the pop-up takes it over) with text under it. */
-void ui_popup_open(struct ui_app *app, const char *title, char *command, const char *text);
-void ui_popup_close(struct ui_app *app);
+struct ui_popup;
+struct ui_theme;
+/* Show command in p (the pop-up takes it over and frees it when it
+ * closes) with text under it; p is open while it holds a command. */
+void ui_popup_open(struct ui_popup *p, const char *title, char *command, const char *text);
+void ui_popup_close(struct ui_popup *p);
+
+/* The pop-up as a mode (bound to the app's pop-up in app/ui_mode_parts.c): a
+ * key (↑ ↓ scroll, q Esc Enter Space close; every key is taken while it
+ * shows), a click (closes it), and the pop-up drawn over the middle of a
+ * screen of rows x cols. */
+bool ui_popup_key(struct ui_popup *p, int key, bool is_char);
+bool ui_popup_mouse(struct ui_popup *p, const MEVENT *ev);
+void ui_popup_draw(const struct ui_popup *p, const struct ui_theme *th, int rows, int cols);
 
 /* OSC 52: ask the terminal to put text on the clipboard.  Only when
  * standard output is the terminal and TERM is neither empty nor "dumb";

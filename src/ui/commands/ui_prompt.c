@@ -7,24 +7,27 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "ui/modes/ui_app.h"
-#include "ui/commands/ui_cmd.h"
 #include "ui/state/ui_keymap.h"
 #include "ui/commands/ui_complete.h"
-#include "ui/commands/ui_find.h"
 #include "ui/state/ui_mode.h"
-#include "ui/modes/ui_mode_panes.h"
+#include "ui/state/ui_state.h"
 #include "ui/modes/ui_keymaps.h"
 
-void ui_prompt_open(struct ui_app *app, char lead)
+/* The lines run before with the lead of the line open. */
+static struct ui_history *history(const struct ui_prompt_part *p, char lead)
 {
-    struct ui_state *st = &app->st;
+    return lead == '/' ? p->find_hist : p->hist;
+}
+
+void ui_prompt_open(const struct ui_prompt_part *p, char lead)
+{
+    struct ui_state *st = p->st;
     st->cmd_active = true;
     st->cmd_lead = lead;
     st->cmd_len = 0;
     st->cmd[0] = '\0';
     st->msg[0] = '\0';
-    ui_history_reset(lead == '/' ? &app->find_hist : &app->hist);
+    ui_history_reset(history(p, lead));
 }
 
 static void set_line(struct ui_state *st, const char *text)
@@ -34,13 +37,12 @@ static void set_line(struct ui_state *st, const char *text)
 }
 
 /* Tab: complete the last word; several candidates are listed above the line. */
-static void complete(struct ui_app *app)
+static void complete(struct ui_state *st, const char *assets)
 {
-    struct ui_state *st = &app->st;
     struct ui_completion *c = malloc(sizeof *c);
     if (!c)
         return;
-    ui_complete(st->cmd, app->les.assets_dir, c);
+    ui_complete(st->cmd, assets, c);
     char grown[UI_CMD_MAX];
     st->msg[0] = '\0';
     if (ui_complete_apply(st->cmd, c, grown, (int)sizeof grown)) {
@@ -66,24 +68,14 @@ static void complete(struct ui_app *app)
     free(c);
 }
 
-static void run(struct ui_app *app)
+/* Enter: the line closed and kept in its history, its text into line. */
+static void take(const struct ui_prompt_part *p, char *line)
 {
-    struct ui_state *st = &app->st;
-    char line[UI_CMD_MAX];
+    struct ui_state *st = p->st;
     memcpy(line, st->cmd, st->cmd_len + 1);
-    const char lead = st->cmd_lead;
     st->cmd_active = false;
     st->msg[0] = '\0';
-    ui_history_add(lead == '/' ? &app->find_hist : &app->hist, line);
-    if (lead == '/')
-        ui_app_find(app, line, false);
-    else
-        ui_app_command(app, line);
-}
-
-static bool prompt_open(const struct ui_app *app)
-{
-    return app->st.cmd_active;
+    ui_history_add(history(p, st->cmd_lead), line);
 }
 
 enum prompt_act {
@@ -126,10 +118,10 @@ static void type_char(struct ui_state *st, int key)
     st->msg[0] = '\0';
 }
 
-static bool prompt_key(struct ui_app *app, int key, bool is_char)
+bool ui_prompt_key(const struct ui_prompt_part *p, int key, bool is_char, char *run)
 {
-    struct ui_state *st = &app->st;
-    struct ui_history *h = st->cmd_lead == '/' ? &app->find_hist : &app->hist;
+    struct ui_state *st = p->st;
+    struct ui_history *h = history(p, st->cmd_lead);
     const int code = ui_mode_keycode(key, is_char);
     const char *line;
     switch (ui_keymap_action(&ui_keymap_prompt, code, -1)) {
@@ -138,8 +130,8 @@ static bool prompt_key(struct ui_app *app, int key, bool is_char)
         st->msg[0] = '\0';
         break;
     case PROMPT_RUN:
-        run(app);
-        break;
+        take(p, run);
+        return true;
     case PROMPT_OLDER:
     case PROMPT_NEWER:
         line = ui_history_step(h, code == KEY_UP ? -1 : +1, st->cmd);
@@ -148,7 +140,7 @@ static bool prompt_key(struct ui_app *app, int key, bool is_char)
         break;
     case PROMPT_COMPLETE:
         if (st->cmd_lead == ':')
-            complete(app);
+            complete(st, p->assets);
         break;
     case PROMPT_ERASE:
         if (st->cmd_len == 0) {
@@ -170,7 +162,5 @@ static bool prompt_key(struct ui_app *app, int key, bool is_char)
             type_char(st, key);
         break;
     }
-    return true;
+    return false; /* the line takes every key while it is open */
 }
-
-const struct ui_mode ui_mode_prompt = {"command line", prompt_open, prompt_key, NULL, NULL, false};

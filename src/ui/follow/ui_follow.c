@@ -46,6 +46,14 @@ long ui_train_session_ms(const struct ui_stream *stream, double now)
     return trun_ms(now - stream->record_start);
 }
 
+void ui_stream_play_status(const struct ui_stream *stream, const struct ui_autoplay *autoplay,
+                           double now, char *buf, size_t n)
+{
+    ui_play_status_text(autoplay, &stream->replay, buf, n);
+    ui_record_status(stream, buf, n);
+    ui_follow_status(stream, now, buf, n);
+}
+
 void ui_follow_status(const struct ui_stream *stream, double now, char *buf, size_t n)
 {
     const struct rec_follow *f = stream->follow;
@@ -64,28 +72,27 @@ void ui_follow_status(const struct ui_stream *stream, double now, char *buf, siz
                  stream->follow_next, stream->follow_next == 1 ? "" : "s");
 }
 
-void ui_viewer_own(struct ui_app *app)
+void ui_viewer_own(struct ui_lessons *les, struct ui_state *st)
 {
-    if (app->les.progress)
+    if (les->progress)
         return;
     char warning[600];
-    app->les.progress = progress_load(NULL, warning, sizeof warning);
+    les->progress = progress_load(NULL, warning, sizeof warning);
     if (warning[0])
-        ui_state_say(&app->st, true, "%s", warning);
+        ui_state_say(st, true, "%s", warning);
 }
 
-int ui_cmd_class(struct ui_state *st, struct ui_app *app, const char *arg)
+int ui_follow_class(struct ui_state *st, const struct ui_stream *stream)
 {
-    (void)arg;
-    if (!app->stream.record) {
+    if (!stream->record) {
         ui_state_say(st, false,
                      "A class follows a recorded session: start the explorer with --record FILE, "
                      "then :class gives the students' command.");
         return 0;
     }
     char path[PATH_MAX];
-    if (!realpath(app->stream.record_name, path))
-        snprintf(path, sizeof path, "%s", app->stream.record_name);
+    if (!realpath(stream->record_name, path))
+        snprintf(path, sizeof path, "%s", stream->record_name);
     ui_state_say(st, false,
                  "Students run: mha-explorer --follow %s  (over ssh: ssh HOST tail -c +1 -f %s | "
                  "mha-explorer --follow -)",

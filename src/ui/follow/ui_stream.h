@@ -10,10 +10,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "ui/train/ui_train.h"
+
 struct recording;
 struct rec_state;
 
 struct ui_app;
+struct ui_autoplay;
+struct ui_lessons;
 struct ui_stream;
 struct ui_state;
 
@@ -45,8 +49,9 @@ double ui_follow_clock(const struct ui_stream *stream, double now);
 long ui_train_session_ms(const struct ui_stream *stream, double now);
 
 /* A follower who detaches, or a replay that stopped or finished: the
- * student's own progress is read now and kept from here on. */
-void ui_viewer_own(struct ui_app *app);
+ * student's own progress is read now into les and kept from here on (a
+ * warning reading it is said in st). */
+void ui_viewer_own(struct ui_lessons *les, struct ui_state *st);
 
 /* The state of the screen as a state line carries it, and the line for
  * what changed since the last one, to the recording (ui_record.c). */
@@ -65,12 +70,20 @@ void ui_record_end(struct ui_app *app);
  * (y, x) stands for. */
 MEVENT ui_record_mouse_event(int key, int y, int x);
 void ui_record_status(const struct ui_stream *stream, char *buf, size_t n);
+/* What plays by itself at now (ui_play_clock), for the status lines:
+ * autoplay's or the replay's words (ui_play_status_text), then the
+ * recording's and the follower's (ui_follow.c). */
+void ui_stream_play_status(const struct ui_stream *stream, const struct ui_autoplay *autoplay,
+                           double now, char *buf, size_t n);
 
 /* The teacher's training run in snapshots (ui_watch.c).  Recording: the
  * run's new steps, evaluations and model (at most every REC_SNAP_EVERY
  * seconds, and at once when it pauses or stops), the checkpoint scrubbed
  * to, before the state line that names them. */
 int ui_record_snaps(struct ui_app *app); /* 0, or -1 on a write error (errno) */
+/* What the training's ticks follow at ms on the session clock
+ * (train/ui_train.h's struct ui_train_tick), read off the stream. */
+struct ui_train_tick ui_train_tick_of(const struct ui_stream *stream, long ms);
 /* The run on screen is the teacher's, watched (a follower who has not
  * detached, a replay, of a recording with snapshots). */
 bool ui_train_watching(const struct ui_stream *stream);
@@ -84,7 +97,8 @@ bool ui_watch_apply(struct ui_app *app, const struct recording *rec, int *next, 
  * its pause and the checkpoint shown. */
 void ui_watch_state(struct ui_app *app, const struct rec_state *s);
 
-/* :class - the students' command for this session (ui_follow.c). */
-int ui_cmd_class(struct ui_state *st, struct ui_app *app, const char *arg);
+/* :class (its handler is in commands/ui_commands.c): the students'
+ * command for the session stream records, said in st (ui_follow.c). */
+int ui_follow_class(struct ui_state *st, const struct ui_stream *stream);
 
 #endif

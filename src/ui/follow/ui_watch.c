@@ -230,6 +230,18 @@ bool ui_train_watching(const struct ui_stream *stream)
     return rec && rec->snaps_on;
 }
 
+struct ui_train_tick ui_train_tick_of(const struct ui_stream *stream, long ms)
+{
+    return (struct ui_train_tick){
+        .ms = ms,
+        .watched = ui_train_watching(stream),
+        /* a recording and its replay run every tick; a key waits for those due before it */
+        .exact = stream->replay.active || stream->record || stream->follow,
+        .teachers_clock = stream->follow && !stream->detached,
+        .interrupt = stream->keys_waiting,
+    };
+}
+
 static void mark_of(const struct rec_snap *s, int layer, struct trun_mark *m)
 {
     memset(m, 0, sizeof *m);

@@ -144,23 +144,46 @@ static inline int ui_app_view_h(const struct ui_app *app)
     return h > 1 ? h : 1;
 }
 
+/* What the stream is doing, as the parts below follow/ ask it (follow/ and
+ * app/ read struct ui_stream's members; every other part asks these, and
+ * tests/ui/ui_layers.py holds it so). */
+
+/* The key being applied is the teacher's (--follow) or a replay's. */
+static inline bool ui_stream_streamed(const struct ui_stream *s)
+{
+    return s->streamed;
+}
+
+/* Following a teacher's recording (--follow), detached or not. */
+static inline bool ui_stream_following(const struct ui_stream *s)
+{
+    return s->follow != NULL;
+}
+
+/* A recording replays (--replay) and has not stopped. */
+static inline bool ui_stream_replaying(const struct ui_stream *s)
+{
+    return s->replay.active;
+}
+
 /* A key of the stream (--follow or --replay) never writes or reads a file,
  * sets the clipboard or loads a path on the student's machine: true when
- * the key being applied is one (app->stream.streamed), after saying what the
- * teacher did ("exported the stage (e)") and that the student's own key
- * does it; false for the student's own keys.  Every part that writes,
- * reads or copies asks it. */
-static inline bool ui_stream_refuses(struct ui_app *app, const char *did)
+ * the key being applied is one (ui_stream_streamed), after saying in st
+ * what the teacher did ("exported the stage (e)") and that the student's
+ * own key does it; false for the student's own keys (and without a
+ * stream).  Every part that writes, reads or copies asks it. */
+static inline bool ui_stream_refuses(const struct ui_stream *s, struct ui_state *st,
+                                     const char *did)
 {
-    if (!app || !app->stream.streamed)
+    if (!s || !s->streamed)
         return false;
-    if (app->stream.follow)
-        ui_state_say(&app->st, false,
+    if (s->follow)
+        ui_state_say(st, false,
                      "The teacher %s; nothing is written, read or copied here for the teacher "
                      "(your own key does it, and leaves the teacher).",
                      did);
     else
-        ui_state_say(&app->st, false,
+        ui_state_say(st, false,
                      "The recording %s; a replay writes, reads and copies nothing (Esc stops it, "
                      "then your own key does it).",
                      did);

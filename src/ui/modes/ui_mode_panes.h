@@ -10,8 +10,5 @@ extern const struct ui_mode ui_mode_present; /* ui_mode_panes.c */
 extern const struct ui_mode ui_mode_explain; /* ui_mode_panes.c */
 extern const struct ui_mode ui_mode_quiz;    /* ui_mode_panes.c */
 extern const struct ui_mode ui_mode_menu;    /* ui_mode_panes.c */
-extern const struct ui_mode ui_mode_prompt;  /* ui_prompt.c: ':' and '/' */
-extern const struct ui_mode ui_mode_popup;   /* ui_popup.c */
-extern const struct ui_mode ui_mode_help;    /* ui_mode_help.c */
 
 #endif

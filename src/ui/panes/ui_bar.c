@@ -276,7 +276,5 @@ void ui_msg_draw(WINDOW *win, const struct ui_app *app, int width, int height)
 
 void ui_play_status(const struct ui_app *app, char *buf, size_t n)
 {
-    ui_play_status_text(&app->autoplay, &app->stream.replay, buf, n);
-    ui_record_status(&app->stream, buf, n);
-    ui_follow_status(&app->stream, ui_play_clock(), buf, n);
+    ui_stream_play_status(&app->stream, &app->autoplay, ui_play_clock(), buf, n);
 }

@@ -134,6 +134,11 @@ static struct description *the_description(void)
 }
 
 /* What the explain panel reads of the app. */
+struct ui_lesson_view ui_lesson_view_of(const struct ui_app *app)
+{
+    return (struct ui_lesson_view){&app->les, &app->th, app->st.present, app->st.focus, app};
+}
+
 static struct ui_explain_view explain_view(const struct ui_app *app)
 {
     return (struct ui_explain_view){&app->st, &app->th, app->blocks, app->n_blocks};
@@ -155,10 +160,11 @@ int ui_side_max_scroll(const struct ui_app *app)
 int ui_side_lines(const struct ui_app *app, int width)
 {
     const struct ui_explain_view ev = explain_view(app);
+    const struct ui_lesson_view lv = ui_lesson_view_of(app);
     if (app->st.explain_open && app->st.focus)
         return ui_explain_panel_lines(&ev, width);
     if (app->les.l)
-        return ui_lesson_pane_lines(app, width);
+        return ui_lesson_pane_lines(&lv, width);
     struct description *d = the_description();
     description(app, width, d);
     return 1 + d->p.n;
@@ -170,10 +176,11 @@ void ui_side_draw(WINDOW *win, const struct ui_app *app)
     getmaxyx(win, height, width);
     werase(win);
     const struct ui_explain_view ev = explain_view(app);
+    const struct ui_lesson_view lv = ui_lesson_view_of(app);
     if (app->st.explain_open && app->st.focus)
         ui_explain_panel_draw(win, &ev, width, height);
     else if (app->les.l)
-        ui_lesson_pane_draw(win, app, width, height);
+        ui_lesson_pane_draw(win, &lv, width, height);
     else {
         struct description *d = the_description();
         description(app, width, d);

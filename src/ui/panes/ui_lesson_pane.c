@@ -6,9 +6,13 @@
 #include <string.h>
 
 #include "lesson/layout.h"
-#include "ui/modes/ui_app.h"
 #include "ui/panes/ui_panes.h"
+#include "ui/draw/ui_layout.h"
 #include "ui/draw/ui_text.h"
+#include "ui/draw/ui_theme.h"
+#include "ui/draw/ui_widget.h"
+#include "ui/state/ui_keys.h"
+#include "ui/state/ui_lesson.h"
 
 #ifndef A_ITALIC
 #define A_ITALIC A_UNDERLINE
@@ -33,9 +37,9 @@ struct pane {
 
 /* The presenter's lesson column: wide margins, and no longer lines than
  * a reader follows comfortably. */
-static int pane_margin(const struct ui_app *app, int width)
+static int pane_margin(bool present, int width)
 {
-    if (!app->st.present)
+    if (!present)
         return 1;
     const int m = width >= 60 ? 3 : 2;
     return width - 2 * m > 76 ? (width - 76) / 2 : m;
@@ -284,34 +288,34 @@ static void content(struct pane *p, const struct ui_lessons *ls)
     }
 }
 
-int ui_lesson_pane_lines(const struct ui_app *app, int width)
+int ui_lesson_pane_lines(const struct ui_lesson_view *v, int width)
 {
-    if (!app->les.l)
+    if (!v->les->l)
         return 0;
-    struct pane p = {NULL, &app->th, width, 0, 0, 0, pane_margin(app, width), 0, 0, 0, NULL};
-    content(&p, &app->les);
+    struct pane p = {NULL, v->th, width, 0, 0, 0, pane_margin(v->present, width), 0, 0, 0, NULL};
+    content(&p, v->les);
     return 1 + p.n;
 }
 
 /* The content lines counted, with where the checkpoint starts and ends. */
-static struct pane counted(const struct ui_app *app, int width)
+static struct pane counted(const struct ui_lesson_view *v, int width)
 {
-    struct pane p = {NULL, &app->th, width, 0, 0, 0, pane_margin(app, width), 0, 0, 0, NULL};
-    if (app->les.l)
-        content(&p, &app->les);
+    struct pane p = {NULL, v->th, width, 0, 0, 0, pane_margin(v->present, width), 0, 0, 0, NULL};
+    if (v->les->l)
+        content(&p, v->les);
     return p;
 }
 
-int ui_lesson_pane_prompt_end(const struct ui_app *app, int width)
+int ui_lesson_pane_prompt_end(const struct ui_lesson_view *v, int width)
 {
-    return counted(app, width).prompt_end;
+    return counted(v, width).prompt_end;
 }
 
-int ui_lesson_pane_quiz_lines(const struct ui_app *app, int width)
+int ui_lesson_pane_quiz_lines(const struct ui_lesson_view *v, int width)
 {
-    if (!app->les.l || !ui_quiz_asking(&app->les.quiz))
+    if (!v->les->l || !ui_quiz_asking(&v->les->quiz))
         return 0;
-    const struct pane c = counted(app, width);
+    const struct pane c = counted(v, width);
     return c.prompt_end - c.quiz_start;
 }
 
@@ -327,15 +331,16 @@ static int fold_keep(const struct pane *c, int body)
     return keep > 0 && c->quiz_start > keep + 1 ? keep : 0;
 }
 
-void ui_lesson_pane_follow_prompt(struct ui_app *app)
+void ui_lesson_pane_follow_prompt(struct ui_lessons *ls, const struct ui_theme *th, bool present,
+                                  const struct ui_layout *lay)
 {
-    struct ui_lessons *ls = &app->les;
-    if (!ls->scroll_to_prompt || !ls->l || app->lay.too_small || app->lay.side.h <= 0)
+    if (!ls->scroll_to_prompt || !ls->l || lay->too_small || lay->side.h <= 0)
         return;
     ls->scroll_to_prompt = false;
-    const int total = ui_lesson_pane_lines(app, app->lay.side.w) - 1;
-    const int body = ui_lesson_pane_body(app->lay.side.h, total + 1);
-    const int end = ui_lesson_pane_prompt_end(app, app->lay.side.w);
+    const struct ui_lesson_view v = {ls, th, present, false, NULL};
+    const int total = ui_lesson_pane_lines(&v, lay->side.w) - 1;
+    const int body = ui_lesson_pane_body(lay->side.h, total + 1);
+    const int end = ui_lesson_pane_prompt_end(&v, lay->side.w);
     if (end > ls->scroll + body) {
         ls->scroll = end - body;
         ls->fold = true; /* under the step's title and first lines (ui_lesson_pane_draw) */
@@ -365,17 +370,17 @@ static void title(WINDOW *win, const struct ui_lessons *ls, int width, const str
     ui_pane_title(win, fit, width, th);
 }
 
-void ui_lesson_pane_draw(WINDOW *win, const struct ui_app *app, int width, int height)
+void ui_lesson_pane_draw(WINDOW *win, const struct ui_lesson_view *v, int width, int height)
 {
-    const struct ui_lessons *ls = &app->les;
-    const struct ui_theme *th = &app->th;
+    const struct ui_lessons *ls = v->les;
+    const struct ui_theme *th = v->th;
     title(win, ls, width, th);
-    const int total = ui_lesson_pane_lines(app, width) - 1;
+    const int total = ui_lesson_pane_lines(v, width) - 1;
     int body = ui_lesson_pane_body(height, total + 1);
     /* after a resize the scroll may point past the end until the next key */
     int first = ls->scroll < total - body ? ls->scroll : total - body;
     first = first > 0 ? first : 0;
-    const struct pane c = counted(app, width);
+    const struct pane c = counted(v, width);
     int keep = 0;
     if (ls->fold && ui_quiz_asking(&ls->quiz) && first > 0) {
         /* the marker's line is the text's too: the fold line says the rest */
@@ -391,18 +396,21 @@ void ui_lesson_pane_draw(WINDOW *win, const struct ui_app *app, int width, int h
     /* no room for the step's first lines: its title heads the checkpoint */
     const char *titled =
         ui_quiz_asking(&ls->quiz) && keep == 0 && first > 0 ? ls->l->steps[ls->step].title : NULL;
-    struct pane p = {win, th, width, first, body, 0, pane_margin(app, width), 0, 0, keep, titled};
+    struct pane p = {win, th, width, first, body, 0, pane_margin(v->present, width),
+                     0,   0,  keep,  titled};
     content(&p, ls);
-    const bool lesson = true, focus = app->st.focus;
+    const bool lesson = true, focus = v->focus;
     char up[64], line_up[32], down[64], line_down[32], on[32];
-    ui_key_names_for(UI_ACT_LESSON_PAGE_UP, focus, lesson, ui_app_front_takes, app, up, sizeof up);
-    ui_key_names_for(UI_ACT_LESSON_LINE_UP, focus, lesson, ui_app_front_takes, app, line_up,
+    ui_key_names_for(UI_ACT_LESSON_PAGE_UP, focus, lesson, ui_app_front_takes, v->front, up,
+                     sizeof up);
+    ui_key_names_for(UI_ACT_LESSON_LINE_UP, focus, lesson, ui_app_front_takes, v->front, line_up,
                      sizeof line_up);
-    ui_key_names_for(UI_ACT_LESSON_PAGE_DOWN, focus, lesson, ui_app_front_takes, app, down,
+    ui_key_names_for(UI_ACT_LESSON_PAGE_DOWN, focus, lesson, ui_app_front_takes, v->front, down,
                      sizeof down);
-    ui_key_names_for(UI_ACT_LESSON_LINE_DOWN, focus, lesson, ui_app_front_takes, app, line_down,
-                     sizeof line_down);
-    ui_key_names_for(UI_ACT_LESSON_NEXT, focus, lesson, ui_app_front_takes, app, on, sizeof on);
+    ui_key_names_for(UI_ACT_LESSON_LINE_DOWN, focus, lesson, ui_app_front_takes, v->front,
+                     line_down, sizeof line_down);
+    ui_key_names_for(UI_ACT_LESSON_NEXT, focus, lesson, ui_app_front_takes, v->front, on,
+                     sizeof on);
     if (line_up[0] && strlen(up) + strlen(line_up) + 2 < sizeof up)
         strcat(strcat(up, up[0] ? " " : ""), line_up);
     if (line_down[0] && strlen(down) + strlen(line_down) + 2 < sizeof down)

@@ -5,7 +5,9 @@
 #include <string.h>
 
 #include "ui/draw/ui_text.h"
-#include "ui/modes/ui_app.h"
+#include "ui/draw/ui_theme.h"
+#include "ui/draw/ui_widget.h"
+#include "ui/state/ui_state.h"
 #include "ui/panes/ui_panes.h"
 #include "ui/commands/ui_cmd.h"
 #include "ui/modes/ui_keymaps.h"
@@ -13,7 +15,6 @@
 #include "ui/state/ui_words.h"
 #include "ui/state/ui_keymap.h"
 #include "ui/state/ui_mode.h"
-#include "ui/modes/ui_mode_panes.h"
 
 /* Every mode's table, in the order the help screen shows them. */
 const struct ui_keymap *const ui_keymaps[] = {
@@ -23,15 +24,9 @@ const struct ui_keymap *const ui_keymaps[] = {
 };
 const int ui_keymap_count = (int)(sizeof ui_keymaps / sizeof ui_keymaps[0]);
 
-static bool help_open(const struct ui_app *app)
+static void help_scroll(struct ui_state *st, int rows, int by)
 {
-    return app->st.help_open;
-}
-
-static void help_scroll(struct ui_app *app, int by)
-{
-    struct ui_state *st = &app->st;
-    const int max = ui_help_lines() - (app->win.rows - 2);
+    const int max = ui_help_lines() - (rows - 2);
     st->help_scroll += by;
     if (st->help_scroll > max)
         st->help_scroll = max;
@@ -64,28 +59,27 @@ static const struct ui_keymap_row help_rows[] = {
 };
 const struct ui_keymap ui_keymap_help = UI_KEYMAP("In the help (this screen)", help_rows);
 
-static bool help_key(struct ui_app *app, int key, bool is_char)
+bool ui_help_key(struct ui_state *st, int rows, int key, bool is_char)
 {
-    struct ui_state *st = &app->st;
-    const int page = app->win.rows - 3 > 1 ? app->win.rows - 3 : 1;
+    const int page = rows - 3 > 1 ? rows - 3 : 1;
     switch (ui_keymap_action(&ui_keymap_help, ui_mode_keycode(key, is_char), -1)) {
     case HELP_UP:
-        help_scroll(app, -1);
+        help_scroll(st, rows, -1);
         break;
     case HELP_DOWN:
-        help_scroll(app, +1);
+        help_scroll(st, rows, +1);
         break;
     case HELP_PAGE_UP:
-        help_scroll(app, -page);
+        help_scroll(st, rows, -page);
         break;
     case HELP_PAGE_DOWN:
-        help_scroll(app, +page);
+        help_scroll(st, rows, +page);
         break;
     case HELP_TOP:
-        help_scroll(app, -(1 << 20));
+        help_scroll(st, rows, -(1 << 20));
         break;
     case HELP_BOTTOM:
-        help_scroll(app, 1 << 20);
+        help_scroll(st, rows, 1 << 20);
         break;
     case HELP_CLOSE:
         st->help_open = false;
@@ -96,21 +90,14 @@ static bool help_key(struct ui_app *app, int key, bool is_char)
     return true; /* the help takes every key while it shows */
 }
 
-static bool help_mouse(struct ui_app *app, const MEVENT *ev)
+bool ui_help_mouse(struct ui_state *st, int rows, const MEVENT *ev)
 {
     if (ev->bstate & BUTTON4_PRESSED)
-        help_scroll(app, -3);
+        help_scroll(st, rows, -3);
     else if (ev->bstate & UI_BUTTON5)
-        help_scroll(app, +3);
+        help_scroll(st, rows, +3);
     return true;
 }
-
-static void help_draw(const struct ui_app *app)
-{
-    ui_help_draw(app->win.full, &app->st, &app->th, app->win.rows, app->win.cols);
-}
-
-const struct ui_mode ui_mode_help = {"help", help_open, help_key, help_mouse, help_draw, true};
 
 /* ---- the help screen, written from the key tables --------------------------------------- */
 

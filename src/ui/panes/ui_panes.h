@@ -14,7 +14,10 @@
 #include "ui/draw/ui_theme.h"
 #include "ui/state/ui_state.h"
 
+struct trun;
 struct ui_app;
+struct ui_layout;
+struct ui_lessons;
 
 /* Pieces of the drawing, one file each. */
 void ui_bar_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme *th, int width);
@@ -28,25 +31,40 @@ void ui_side_draw(WINDOW *win, const struct ui_app *app);
 /* Lines the text pane would like at this width. */
 int ui_side_lines(const struct ui_app *app, int width);
 
-/* The lesson pane (in the text pane's place while a lesson is open): the
- * lines its text takes at this width (title included), the lines of text it
- * shows at this height, and the drawing. */
-int ui_lesson_pane_lines(const struct ui_app *app, int width);
+/* The lesson pane (in the text pane's place while a lesson is open), on
+ * what it reads: the open lesson, the theme and whether the presenter's
+ * layout is on (its narrower column); its hints, drawn, also the main
+ * screen's focus and front, what ui_app_front_takes reads to say whether
+ * a mode in front takes a key (the app, not opened here; NULL: none). */
+struct ui_lesson_view {
+    const struct ui_lessons *les;
+    const struct ui_theme *th;
+    bool present;
+    bool focus;
+    const void *front;
+};
+/* The app's (ui_describe.c). */
+struct ui_lesson_view ui_lesson_view_of(const struct ui_app *app);
+
+/* The lines its text takes at this width (title included), the lines of
+ * text it shows at this height, and the drawing. */
+int ui_lesson_pane_lines(const struct ui_lesson_view *v, int width);
 
 /* Content lines of the lesson pane up to and including the waiting
  * checkpoint's answer line; 0 when no checkpoint waits. */
-int ui_lesson_pane_prompt_end(const struct ui_app *app, int width);
+int ui_lesson_pane_prompt_end(const struct ui_lesson_view *v, int width);
 
 /* Lines of a waiting checkpoint, from its first line to its answer line
  * (0: none waits); the training's layout leaves them to the pane. */
-int ui_lesson_pane_quiz_lines(const struct ui_app *app, int width);
+int ui_lesson_pane_quiz_lines(const struct ui_lesson_view *v, int width);
 
-/* A step's checkpoint has just started to wait: scroll the lesson pane so
- * its answer line shows, with as much of the text above as fits (once, so
- * the reader can scroll back up). */
-void ui_lesson_pane_follow_prompt(struct ui_app *app);
+/* A step's checkpoint has just started to wait: scroll the lesson pane of
+ * ls (in lay's side pane) so its answer line shows, with as much of the
+ * text above as fits (once, so the reader can scroll back up). */
+void ui_lesson_pane_follow_prompt(struct ui_lessons *ls, const struct ui_theme *th, bool present,
+                                  const struct ui_layout *lay);
 int ui_lesson_pane_body(int height, int lines);
-void ui_lesson_pane_draw(WINDOW *win, const struct ui_app *app, int width, int height);
+void ui_lesson_pane_draw(WINDOW *win, const struct ui_lesson_view *v, int width, int height);
 
 /* True when a mode in front of the main screen (a waiting checkpoint, the
  * explain panel, the presenter's layout) takes key (ctx: the app): the
@@ -77,6 +95,11 @@ void ui_help_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme 
 
 /* Lines the help screen takes (for scrolling). */
 int ui_help_lines(void);
+/* The help screen as a mode (bound to the state and the screen's rows in
+ * app/ui_mode_parts.c; open while st->help_open): a key (it takes every
+ * one while it shows) and the wheel, scrolling it on a screen of rows. */
+bool ui_help_key(struct ui_state *st, int rows, int key, bool is_char);
+bool ui_help_mouse(struct ui_state *st, int rows, const MEVENT *ev);
 
 /* The help's line of the heading text (0 when it has none). */
 int ui_help_heading_line(const char *heading);
@@ -102,15 +125,21 @@ struct ui_present_text {
     int caption_w;
 };
 void ui_present_text(const struct ui_state *st, bool utf8, int width, struct ui_present_text *out);
-/* The presenter's header on the training screen: "TRAINING" and the task
- * (pt unchanged when the training screen is not shown). */
-void ui_train_present_text(const struct ui_app *app, struct ui_present_text *pt);
-void ui_present_head_draw(WINDOW *win, const struct ui_app *app);
+/* The presenter's header on the training screen of t: "TRAINING" and the
+ * task (pt unchanged when t is NULL or not on screen). */
+void ui_train_present_text(const struct trun *t, bool utf8, struct ui_present_text *pt);
+/* The header of st's stage (t's training when it is on screen; NULL:
+ * none), its title in big letters of scale (the layout's big). */
+void ui_present_head_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme *th,
+                          int scale, const struct trun *t);
 
 /* What plays by itself, for the status lines: "autoplay 2s", "paused",
  * "replay 3/20", "replay paused", or "" when nothing does. */
 void ui_play_status(const struct ui_app *app, char *buf, size_t n);
 
-void ui_present_status_draw(WINDOW *win, const struct ui_app *app, int width);
+/* The presenter's status line: the example's sizes, the lesson's step in
+ * les, and play (ui_play_status) in a chip. */
+void ui_present_status_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme *th,
+                            const struct ui_lessons *les, const char *play, int width);
 
 #endif

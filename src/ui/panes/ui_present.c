@@ -6,9 +6,11 @@
 #include <string.h>
 
 #include "engine/stages.h"
-#include "ui/modes/ui_app.h"
 #include "ui/panes/ui_panes.h"
-#include "ui/train/ui_train.h"
+#include "ui/draw/ui_theme.h"
+#include "ui/draw/ui_widget.h"
+#include "ui/state/ui_lesson.h"
+#include "ui/state/ui_state.h"
 #include "ui/draw/ui_bigtext.h"
 #include "ui/draw/ui_text.h"
 #include "train/trun.h"
@@ -73,11 +75,10 @@ void ui_present_text(const struct ui_state *st, bool utf8, int width, struct ui_
     out->caption_w = max3(ui_text_width(out->name, utf8), 13, ui_text_width(out->subtitle, utf8));
 }
 
-void ui_train_present_text(const struct ui_app *app, struct ui_present_text *pt)
+void ui_train_present_text(const struct trun *t, bool utf8, struct ui_present_text *pt)
 {
-    if (!ui_train_on_screen(app))
+    if (!t || !t->shown)
         return;
-    const struct trun *t = app->training.train;
     char heads[64] = "";
     size_t used = 0;
     const int head_panes = t->compare_layers ? 1 : t->n_panes; /* layers=...: the same heads */
@@ -105,33 +106,31 @@ void ui_train_present_text(const struct ui_app *app, struct ui_present_text *pt)
              "loss = mean cross-entropy of each output · Adam, lr %g, %d sequences a step",
              (double)t->opt.lr, t->opt.batch);
     pt->formula_lines = 1;
-    pt->caption_w =
-        ui_text_width(pt->name, app->th.utf8) > ui_text_width(pt->subtitle, app->th.utf8)
-            ? ui_text_width(pt->name, app->th.utf8)
-            : ui_text_width(pt->subtitle, app->th.utf8);
+    pt->caption_w = ui_text_width(pt->name, utf8) > ui_text_width(pt->subtitle, utf8)
+                        ? ui_text_width(pt->name, utf8)
+                        : ui_text_width(pt->subtitle, utf8);
 }
 
 /* "○ ○ ○ ○ ● ○ ○": the seven stages, the current one filled. */
-static void dots(WINDOW *win, int y, int x, const struct ui_app *app)
+static void dots(WINDOW *win, int y, int x, const struct ui_state *st, const struct ui_theme *th)
 {
-    const struct ui_theme *th = &app->th;
     for (int s = 0; s < MHA_STAGE_COUNT; s++) {
-        const bool cur = app->st.view == MHA_VIEW_NONE && s == app->st.stage;
+        const bool cur = st->view == MHA_VIEW_NONE && s == st->stage;
         ui_put(win, y, x + 2 * s, cur ? (th->utf8 ? "●" : "*") : (th->utf8 ? "○" : "o"), 1,
                ui_role_attr(th, cur ? UI_ROLE_BIG_TITLE : UI_ROLE_SHAPE), th->utf8);
     }
 }
 
-void ui_present_head_draw(WINDOW *win, const struct ui_app *app)
+void ui_present_head_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme *th,
+                          int scale, const struct trun *t)
 {
     int height, width;
     getmaxyx(win, height, width);
     werase(win);
-    const struct ui_theme *th = &app->th;
-    const int margin = ui_present_margin(width), scale = app->lay.big;
+    const int margin = ui_present_margin(width);
     struct ui_present_text pt;
-    ui_present_text(&app->st, th->utf8, width - 2 * margin, &pt);
-    ui_train_present_text(app, &pt);
+    ui_present_text(st, th->utf8, width - 2 * margin, &pt);
+    ui_train_present_text(t, th->utf8, &pt);
     const int big = ui_role_attr(th, UI_ROLE_BIG_TITLE), rows = ui_big_rows(scale);
     char line[2048];
     int title_w = 0;
@@ -143,14 +142,14 @@ void ui_present_head_draw(WINDOW *win, const struct ui_app *app)
     if (scale > 0) { /* the caption beside the big letters, centred on them */
         const int x = margin + title_w + 4, y = (rows - 3) / 2;
         ui_put(win, y, x, pt.name, width - x, title, th->utf8);
-        dots(win, y + 1, x, app);
+        dots(win, y + 1, x, st, th);
         ui_put(win, y + 2, x, pt.subtitle, width - x - 1, dim, th->utf8);
     } else { /* name and dots at the right of the title's line */
         const int need = ui_text_width(pt.name, th->utf8) + 3 + 13;
         int x = width - margin - need;
         if (x > margin + title_w + 3) {
             x += ui_put(win, 0, x, pt.name, need, title, th->utf8) + 3;
-            dots(win, 0, x, app);
+            dots(win, 0, x, st, th);
         }
     }
     const int formula = ui_role_attr(th, UI_ROLE_FORMULA);
@@ -165,10 +164,9 @@ void ui_present_head_draw(WINDOW *win, const struct ui_app *app)
     wnoutrefresh(win);
 }
 
-void ui_present_status_draw(WINDOW *win, const struct ui_app *app, int width)
+void ui_present_status_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme *th,
+                            const struct ui_lessons *les, const char *play, int width)
 {
-    const struct ui_state *st = &app->st;
-    const struct ui_theme *th = &app->th;
     const struct mha_example *ex = st->ex;
     werase(win);
     char left[256], right[256] = "";
@@ -178,11 +176,9 @@ void ui_present_status_draw(WINDOW *win, const struct ui_app *app, int width)
     if (n > 0 && (size_t)n < sizeof left)
         snprintf(left + n, sizeof left - (size_t)n, "%s%s", ex->causal ? " · causal mask" : "",
                  ex->scaled ? "" : " · not scaled");
-    if (app->les.l)
-        snprintf(right, sizeof right, "Lesson %d · step %d/%d ", app->les.l->number,
-                 app->les.step + 1, app->les.l->n_steps);
-    char play[64];
-    ui_play_status(app, play, sizeof play);
+    if (les->l)
+        snprintf(right, sizeof right, "Lesson %d · step %d/%d ", les->l->number, les->step + 1,
+                 les->l->n_steps);
     const int dim = ui_role_attr(th, UI_ROLE_SHAPE);
     const int pw = play[0] ? ui_text_width(play, th->utf8) + 2 : 0;
     const int rw = ui_text_width(right, th->utf8);

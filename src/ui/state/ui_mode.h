@@ -19,13 +19,16 @@
  *      holds, as train/ui_mode_train.c) with a `const struct ui_mode
  *      ui_mode_<name>` whose open(), key() and draw() read and change the
  *      app (keep its state in struct ui_app or a struct of its own there);
+ *      a mode that needs only a part of the app (the command line, the
+ *      help screen, the pop-up) offers functions on that part instead, and
+ *      its callbacks, bound to the part, go in app/ui_mode_parts.c;
  *   2. give it a key table (ui_keymap.h: keys, action, help words, hint)
  *      that its key() looks keys up in and switches on, declare the table
  *      in modes/ui_keymaps.h and add it to ui_keymaps[] in
  *      panes/ui_mode_help.c: the help screen shows it from there;
- *   3. declare the mode in modes/ui_mode_panes.h, add it to
- *      ui_mode_registry[] in app/ui_modes.c, and the file to ui_src in
- *      src/ui/meson.build.
+ *   3. declare the mode in modes/ui_mode_panes.h (one bound to its part:
+ *      app/ui_modes.h), add it to ui_mode_registry[] in app/ui_modes.c,
+ *      and the file to ui_src in src/ui/meson.build.
  * tests/ui/test_ui_keymap.c checks that no key is bound twice in one mode's
  * table, that the help names every bound key, and that it fits 80 columns. */
 #ifndef UI_MODE_H

@@ -7,14 +7,13 @@
  * stage keys, q, the lesson's Space) goes on to the main screen.  It draws
  * nothing of its own here: the training screen takes the main screen's
  * visualisation area (ui_train_draw.c). */
-#include "ui/modes/ui_app.h"
 #include "ui/train/ui_train.h"
 #include "ui/state/ui_mode.h"
 #include "ui/modes/ui_mode_panes.h"
 
 static bool train_open(const struct ui_app *app)
 {
-    return app->training.train != NULL;
+    return ui_train_held(app);
 }
 
 static bool train_key(struct ui_app *app, int key, bool is_char)

@@ -1,7 +1,8 @@
 /* ui_train.h - the training screen (--train, --compare, a lesson's
  * training) as the rest of the explorer calls it: its keys, clicks, ticks,
  * layout, drawing, export and --save.  What it trains is a struct trun
- * (train/trun.h); the app holds it in app->training.train. */
+ * (train/trun.h); the app holds it in its training part (struct
+ * ui_train_part, modes/ui_app.h). */
 #ifndef UI_TRAIN_H
 #define UI_TRAIN_H
 
@@ -16,12 +17,15 @@ struct mha_example;
 
 struct ui_app;
 struct ui_state;
+struct ui_stream;
 struct ui_train_part;
 
 /* The training screen (ui_train_keys.c, ui_train_draw.c with its parts in
  * ui_train_draw.h, ui_train_export.c). */
 struct trun;
 
+/* The explorer holds a model in training (on screen or not). */
+bool ui_train_held(const struct ui_app *app);
 /* It is on screen (in the visualisation's place). */
 bool ui_train_on_screen(const struct ui_app *app);
 
@@ -36,16 +40,27 @@ void ui_train_focus(struct ui_app *app, int pane);
  * when one model trains). */
 int ui_train_pane_at(const struct ui_app *app, int y, int x);
 
-/* The training ticks due by ms on the session clock (ui_train_session_ms,
- * follow/ui_stream.h) (all: every one, before a key; else a second's worth
- * at most, so the screen is redrawn between): true when anything trained.
- * watched: the run is the teacher's, watched (ui_train_watching): it
- * trains no step of its own, its snapshots bring them. */
-bool ui_train_timers(struct ui_app *app, long ms, bool watched, bool all);
+/* What the training's ticks follow, read off the stream by the caller
+ * (ui_train_tick_of, follow/ui_stream.h): the training screen is below the
+ * stream and never reads it. */
+struct ui_train_tick {
+    long ms;                 /* the session clock (ui_train_session_ms) */
+    bool watched;            /* the run is the teacher's, watched (ui_train_watching): it
+                                trains no step of its own, its snapshots bring them */
+    bool exact;              /* a recording is written, replayed or followed: every tick
+                                runs, as the recording has them, before the next key */
+    bool teachers_clock;     /* following, not detached: the clock moves by lines */
+    bool (*interrupt)(void); /* the terminal has a key not read yet (NULL off screen) */
+};
 
-/* Milliseconds the loop may wait for a key before a tick is due, ms being
- * the session clock now (ui_train_session_ms). */
-int ui_train_loop_wait(const struct ui_app *app, long ms, int cap);
+/* The training ticks due by tick.ms on the session clock (all: every one,
+ * before a key; else a second's worth at most, so the screen is redrawn
+ * between): true when anything trained. */
+bool ui_train_timers(struct ui_app *app, struct ui_train_tick tick, bool all);
+
+/* Milliseconds the loop may wait for a key before a tick is due, tick.ms
+ * being the session clock now. */
+int ui_train_loop_wait(const struct ui_train_part *training, struct ui_train_tick tick, int cap);
 
 /* The explorer's example made the model shown (in place when the sizes allow). */
 void ui_train_sync_example(struct ui_app *app);
@@ -65,8 +80,8 @@ void ui_train_to_explorer(struct ui_app *app);
 /* The corpus a lesson's training read, freed (when the app goes). */
 void ui_train_corpus_free(struct ui_train_part *training);
 
-/* Start the training screen on t, which it takes: app->training.train, and *ex
- * (freed first when set) its first model's example.  0, or -1 + err (t is
+/* Start the training screen on t, which it takes (the training part's
+ * train), and *ex (freed first when set) its first model's example.  0, or -1 + err (t is
  * freed, nothing is kept). */
 int ui_train_open(struct ui_app *app, struct trun *t, struct mha_example **ex,
                   struct mha_error *err);
@@ -104,16 +119,20 @@ char *ui_train_keys_hint(const struct trun *t, char *buf, size_t n);
  * new string (the caller frees it; NULL when out of memory). */
 char *ui_train_link_command(const struct ui_app *app);
 
-/* Write the training state (loss curve, accuracies, heatmaps) as SVG or
- * HTML (fmt: an export format); path NULL: a new mha-train-<n> file here.
- * A key of the stream writes nothing (ui_stream_refuses). */
-void ui_train_export(struct ui_app *app, int fmt, const char *path);
+/* Write the training state of t (loss curve, accuracies, heatmaps) as SVG
+ * or HTML (fmt: an export format); path NULL: a new mha-train-<n> file
+ * here.  Says what it did in st; a key of the stream (NULL: none) writes
+ * nothing (ui_stream_refuses). */
+void ui_train_export(const struct trun *t, struct ui_state *st, const struct ui_stream *stream,
+                     int fmt, const char *path);
 
 /* --save FILE: write the model shown (each pane's with --compare) when the
- * training screen is left (once it was up), saying so on stderr (after the terminal is
+ * training screen is left, saying so on stderr (after the terminal is
  * restored); a failure is said and makes a status of 0 into 1.  Nothing
- * for a lesson's training, a follower or without --save.  The status. */
-int ui_train_save_on_leave(struct ui_app *app, int status);
+ * for a lesson's training or without --save; the caller asks only when the
+ * screen was up (a terminal that could not be used trained nothing) and
+ * not for a follower.  The status. */
+int ui_train_save_on_leave(const struct ui_train_part *training, int status);
 
 /* A run's state as SVG (the step shown: loss and accuracy curves, the
  * heads' heatmaps) to out (ui_train_export.c).  0, or -1 on a write error. */
@@ -124,7 +143,11 @@ void ui_train_stopped_say(struct ui_app *app);
 /* The message line on the checkpoint shown, or the live model (ui_train_keys.c). */
 void ui_train_scrub_message(struct ui_app *app);
 
-/* :save [FILE] - the trained model shown to a model file (ui_train_save.c). */
-int ui_cmd_save(struct ui_state *st, struct ui_app *app, const char *arg);
+/* :save [FILE] (its handler is in commands/ui_commands.c): the trained
+ * model shown (training's, else a loaded model file's) to a model file,
+ * said in st; nothing while the stream follows or replays
+ * (ui_train_save.c). */
+int ui_train_save(struct ui_state *st, const struct ui_train_part *training,
+                  const struct ui_stream *stream, const char *arg);
 
 #endif

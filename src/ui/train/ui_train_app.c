@@ -11,6 +11,7 @@
 #include "lesson/lesson_state.h"
 #include "ui/modes/ui_app.h"
 #include "ui/train/ui_train.h"
+#include "ui/train/ui_train_draw.h"
 #include "ui/state/ui_quiz.h"
 #include "ui/state/ui_keymap.h"
 #include "ui/state/ui_words.h"
@@ -114,7 +115,7 @@ int ui_app_show_layer(struct ui_app *app, int layer)
     }
     const struct train_model *m = t->panes[t->focus].run->model;
     const int n = train_layers(&m->cfg);
-    if (t->watch && n > 1 && !app->stream.streamed) {
+    if (t->watch && n > 1 && !ui_stream_streamed(&app->stream)) {
         /* the snapshots bring the heads' measures of the teacher's layer
          * (the teacher's own y, played here, shows the teacher's) */
         ui_state_say(st, true,
@@ -160,20 +161,19 @@ void ui_app_teachers_layer(struct ui_app *app, int layer)
 
 /* ---- the ticks ------------------------------------------------------------------------- */
 
-bool ui_train_timers(struct ui_app *app, long ms, bool watched, bool all)
+bool ui_train_timers(struct ui_app *app, struct ui_train_tick tick, bool all)
 {
-    app->training.train_clock_ms = ms;
+    app->training.train_clock_ms = tick.ms;
     struct trun *t = app->training.train;
     if (!t)
         return false;
     const bool was_done = trun_done(t);
     /* a recording and its replay run every tick; a key waits for those due before it */
-    const bool exact = app->stream.replay.active || app->stream.record || app->stream.follow;
-    if (all && !exact) /* keys first: the ticks due catch up after the key, within a budget */
+    if (all && !tick.exact) /* keys first: the ticks due catch up after the key, within a budget */
         return false;
-    t->interrupt = app->stream.keys_waiting;
-    t->watch = watched; /* the teacher's run: snapshots bring its steps */
-    const bool changed = trun_catch_up(t, ms, exact, all ? 0 : 20);
+    t->interrupt = tick.interrupt;
+    t->watch = tick.watched; /* the teacher's run: snapshots bring its steps */
+    const bool changed = trun_catch_up(t, tick.ms, tick.exact, all ? 0 : 20);
     if (changed && t->follow_gen == app->st.ex_gen) /* trained, or a checkpoint measured */
         ui_train_sync_example(app);
     if (!was_done && trun_done(t))
@@ -203,6 +203,38 @@ void ui_train_stopped_say(struct ui_app *app)
 bool ui_train_running(const struct ui_app *app)
 {
     return ui_train_on_screen(app) && !trun_done(app->training.train);
+}
+
+static struct ui_train_view view_of(const struct ui_app *app)
+{
+    return (struct ui_train_view){app->training.train, &app->th, app->st.present};
+}
+
+int ui_train_pane_at(const struct ui_app *app, int y, int x)
+{
+    const struct ui_train_view v = view_of(app);
+    return ui_train_view_pane_at(&v, &app->lay, y, x);
+}
+
+int ui_train_canvas_need(const struct ui_app *app, int width, bool curve)
+{
+    const struct ui_train_view v = view_of(app);
+    return ui_train_view_need(&v, width, curve);
+}
+
+void ui_train_draw_vis(const struct ui_app *app)
+{
+    const struct ui_train_view v = view_of(app);
+    /* while a lesson's checkpoint waits, the figures it could be read off
+     * (accuracies, the heads' measured jobs) wait for the answer */
+    const bool hide = app->les.l && ui_quiz_asking(&app->les.quiz);
+    ui_train_view_draw(&v, app->win.vis, app->win.canvas, app->lay.vis.w - 1, ui_app_view_h(app),
+                       hide);
+}
+
+bool ui_train_held(const struct ui_app *app)
+{
+    return app->training.train != NULL;
 }
 
 bool ui_train_on_screen(const struct ui_app *app)
@@ -241,12 +273,11 @@ void ui_train_layout(const struct ui_app *app, struct ui_layout *lay, int quiz_l
     lay->side = (struct ui_rect){0, 0, 0, 0};
 }
 
-int ui_train_loop_wait(const struct ui_app *app, long ms, int cap)
+int ui_train_loop_wait(const struct ui_train_part *training, struct ui_train_tick tick, int cap)
 {
-    if (!app->training.train ||
-        (app->stream.follow && !app->stream.detached)) /* the teacher's clock moves by lines */
+    if (!training->train || tick.teachers_clock) /* the teacher's clock moves by lines */
         return cap;
-    return trun_wait_ms(app->training.train, ms, cap);
+    return trun_wait_ms(training->train, tick.ms, cap);
 }
 
 const char *ui_train_hint(const struct ui_app *app)

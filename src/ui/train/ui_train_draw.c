@@ -11,7 +11,6 @@
 
 #include "ui/modes/ui_app.h"
 #include "ui/train/ui_train.h"
-#include "ui/state/ui_quiz.h"
 #include "ui/draw/ui_text.h"
 #include "train/trun.h"
 #include "ui/train/ui_train_circuits.h"
@@ -239,15 +238,14 @@ static void pane_columns(const struct trun *t, bool utf8, int width, int xs[TRUN
     }
 }
 
-int ui_train_pane_at(const struct ui_app *app, int y, int x)
+int ui_train_view_pane_at(const struct ui_train_view *v, const struct ui_layout *l, int y, int x)
 {
-    const struct trun *t = app->training.train;
-    const struct ui_layout *l = &app->lay;
+    const struct trun *t = v->t;
     if (!t || !t->shown || t->n_panes < 2 || y < l->vis.y + UI_VIS_HEADER ||
         y >= l->vis.y + l->vis.h || x < l->vis.x || x >= l->vis.x + l->vis.w - 1)
         return -1;
     int xs[TRUN_MAX_PANES], ws[TRUN_MAX_PANES];
-    pane_columns(t, app->th.utf8, l->vis.w - 1, xs, ws);
+    pane_columns(t, v->th->utf8, l->vis.w - 1, xs, ws);
     for (int i = 0; i < t->n_panes; i++)
         if (x - l->vis.x >= xs[i] && x - l->vis.x < xs[i] + ws[i])
             return i;
@@ -276,22 +274,22 @@ static void header_text(const struct trun *t, char *buf, size_t n)
  * whether the colour legend shares its line (then the task's words start on
  * the line under it).  The title gives way to the legend only when the
  * canvas has no line to spare (tight). */
-static bool legend_on_header(const struct ui_app *app, int width, bool tight, char *head, size_t n,
-                             bool *titled)
+static bool legend_on_header(const struct ui_train_view *v, int width, bool tight, char *head,
+                             size_t n, bool *titled)
 {
-    header_text(app->training.train, head, n);
+    header_text(v->t, head, n);
     /* the header is measured at its widest while the run trains, stops or
      * is scrubbed (the step at its limit; the pace asked, "checkpoint" or
      * "stopped"), so that neither training on nor scrubbing moves the
      * legend and the panes under it */
-    const struct trun *t = app->training.train;
+    const struct trun *t = v->t;
     char pace[32], widest[200];
     snprintf(pace, sizeof pace, "%d steps/s", trun_rates[t->rate]);
     snprintf(widest, sizeof widest, "%s · step %d of %d · %s", t->task->name, t->opt.steps,
              t->opt.steps, strlen(pace) > strlen("checkpoint") ? pace : "checkpoint");
-    const int hw = ui_text_width(widest, app->th.utf8);
-    const int lw = ui_legend_prob_width(&app->th) + 3;
-    const int title_w = app->st.present ? 0 : 11;
+    const int hw = ui_text_width(widest, v->th->utf8);
+    const int lw = ui_legend_prob_width(v->th) + 3;
+    const int title_w = v->present ? 0 : 11;
     *titled = title_w > 0;
     if (title_w + hw + lw <= width)
         return true;
@@ -314,12 +312,12 @@ static int panes_need(const struct trun *t, bool utf8, int width, bool curve)
     return need;
 }
 
-int ui_train_canvas_need(const struct ui_app *app, int width, bool curve)
+int ui_train_view_need(const struct ui_train_view *v, int width, bool curve)
 {
     char head[200];
     bool titled;
-    const bool top = legend_on_header(app, width, true, head, sizeof head, &titled);
-    return (top ? 0 : 1) + panes_need(app->training.train, app->th.utf8, width, curve);
+    const bool top = legend_on_header(v, width, true, head, sizeof head, &titled);
+    return (top ? 0 : 1) + panes_need(v->t, v->th->utf8, width, curve);
 }
 
 /* What the loss and the accuracies mean, in one line of width columns at
@@ -365,19 +363,17 @@ static void key_line(const struct train_run *run, int width, bool utf8, char *bu
     }
 }
 
-void ui_train_draw_vis(const struct ui_app *app)
+void ui_train_view_draw(const struct ui_train_view *v, WINDOW *vis, WINDOW *cv, int width,
+                        int view_h, bool hide)
 {
-    const struct trun *t = app->training.train;
-    const struct ui_theme *th = &app->th;
-    const int width = app->lay.vis.w - 1;
-    const int view_h = ui_app_view_h(app);
-    WINDOW *vis = app->win.vis, *cv = app->win.canvas;
+    const struct trun *t = v->t;
+    const struct ui_theme *th = v->th;
 
     werase(vis);
     char head[200];
     bool titled;
     const bool tight = view_h < 1 + panes_need(t, th->utf8, width, true);
-    const bool top = legend_on_header(app, width, tight, head, sizeof head, &titled);
+    const bool top = legend_on_header(v, width, tight, head, sizeof head, &titled);
     int used =
         titled ? ui_put(vis, 0, 0, "Training   ", width, ui_role_attr(th, UI_ROLE_TITLE), th->utf8)
                : 0;
@@ -434,9 +430,6 @@ void ui_train_draw_vis(const struct ui_app *app)
         y++; /* a blank line under the words when there is room */
     int xs[TRUN_MAX_PANES], ws[TRUN_MAX_PANES];
     pane_columns(t, th->utf8, width, xs, ws);
-    /* while a lesson's checkpoint waits, the figures it could be read off
-     * (accuracies, the heads' measured jobs) wait for the answer */
-    const bool hide = app->les.l && ui_quiz_asking(&app->les.quiz);
     for (int i = 0; i < t->n_panes; i++)
         draw_pane(cv, y, xs[i], view_h - y, ws[i], t, &t->panes[i], hide, th);
     wnoutrefresh(cv);

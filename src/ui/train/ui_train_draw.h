@@ -12,7 +12,28 @@
 #include "train/train_heads.h"
 #include "train/trun.h"
 
+struct ui_layout;
 struct ui_theme;
+
+/* What the training screen is drawn from (ui_train_draw.c): the run on
+ * screen, the theme, and whether the presenter's layout is on (the screen's
+ * title gives way to its header). */
+struct ui_train_view {
+    const struct trun *t;
+    const struct ui_theme *th;
+    bool present;
+};
+/* The pane of --compare's screen at screen (y, x) in lay's visualisation,
+ * or -1 (also when one model trains). */
+int ui_train_view_pane_at(const struct ui_train_view *v, const struct ui_layout *lay, int y, int x);
+/* Lines the canvas needs in width columns (ui_train_canvas_need). */
+int ui_train_view_need(const struct ui_train_view *v, int width, bool curve);
+/* The training screen: its header lines into vis, the rest into the
+ * canvas cv, view_h lines of width; hide: the figures a waiting checkpoint
+ * could be read off (accuracies, the heads' measured jobs) wait for the
+ * answer. */
+void ui_train_view_draw(const struct ui_train_view *v, WINDOW *vis, WINDOW *cv, int width,
+                        int view_h, bool hide);
 
 /* The loss curves of p in a box h x w at (y, x): a legend line, then the
  * training loss of every step as an area and the held-out loss of each

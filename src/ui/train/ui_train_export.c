@@ -343,10 +343,10 @@ static int html_write(FILE *out, const struct trun *t)
     return rc;
 }
 
-void ui_train_export(struct ui_app *app, int fmt, const char *path)
+void ui_train_export(const struct trun *t, struct ui_state *st, const struct ui_stream *stream,
+                     int fmt, const char *path)
 {
-    struct ui_state *st = &app->st;
-    if (ui_stream_refuses(app, "exported the training screen"))
+    if (ui_stream_refuses(stream, st, "exported the training screen"))
         return;
     if (fmt != MHA_FORMAT_SVG && fmt != MHA_FORMAT_HTML) {
         char range[16];
@@ -359,9 +359,7 @@ void ui_train_export(struct ui_app *app, int fmt, const char *path)
     char *buf = NULL;
     size_t len = 0;
     FILE *mem = open_memstream(&buf, &len);
-    int rc = mem ? (fmt == MHA_FORMAT_SVG ? ui_train_svg_write(mem, app->training.train)
-                                          : html_write(mem, app->training.train))
-                 : -1;
+    int rc = mem ? (fmt == MHA_FORMAT_SVG ? ui_train_svg_write(mem, t) : html_write(mem, t)) : -1;
     if (mem && fclose(mem) != 0)
         rc = -1;
     if (rc != 0) {
@@ -377,6 +375,5 @@ void ui_train_export(struct ui_app *app, int fmt, const char *path)
         ui_state_say(st, true, "Nothing written: %s.", err.text);
         return;
     }
-    ui_state_say(st, false, "Wrote %s (the training at step %ld).", written,
-                 trun_shown_step(app->training.train));
+    ui_state_say(st, false, "Wrote %s (the training at step %ld).", written, trun_shown_step(t));
 }

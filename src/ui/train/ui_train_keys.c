@@ -371,7 +371,7 @@ bool ui_train_key(struct ui_app *app, int key, bool is_char)
         to_stage(app, key - '0');
         break;
     case TACT_EXPORT:
-        ui_train_export(app, MHA_FORMAT_SVG, NULL);
+        ui_train_export(app->training.train, &app->st, &app->stream, MHA_FORMAT_SVG, NULL);
         break;
     case TACT_SAMPLES:
         samples_key(app);

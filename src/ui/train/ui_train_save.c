@@ -38,15 +38,15 @@ static const char *which(const struct trun *t, int i, char *buf, size_t n)
     return buf;
 }
 
-int ui_train_save_on_leave(struct ui_app *app, int status)
+int ui_train_save_on_leave(const struct ui_train_part *training, int status)
 {
-    const struct trun *t = app->training.train;
-    if (!t || t->lesson || !app->training.save_path || app->stream.follow || !app->screen_up)
-        return status; /* (a terminal that could not be used trained nothing) */
+    const struct trun *t = training->train;
+    if (!t || t->lesson || !training->save_path)
+        return status;
     const long step = trun_shown_step(t);
     for (int i = 0; i < t->n_panes; i++) {
         char path[PATH_MAX + 32], what[32], buf[MHA_ERROR_TEXT_MAX + MHA_ERROR_FILE_MAX + 32];
-        pane_path(&app->training, i, path, sizeof path);
+        pane_path(training, i, path, sizeof path);
         struct mha_error err;
         mha_error_clear(&err);
         if (model_io_save(trun_pane_model(&t->panes[i], t->scrub), path, &err) != 0) {
@@ -64,11 +64,9 @@ int ui_train_save_on_leave(struct ui_app *app, int status)
 /* The model the explorer shows and where it stands: the training's (the
  * focused pane at the step shown), or a loaded model file's, read again
  * into *loaded (free it).  NULL after a message when it shows none. */
-static const struct train_model *shown_model(struct ui_app *app, struct train_model **loaded,
-                                             char *what, size_t n)
+static const struct train_model *shown_model(struct ui_state *st, const struct trun *t,
+                                             struct train_model **loaded, char *what, size_t n)
 {
-    struct ui_state *st = &app->st;
-    const struct trun *t = app->training.train;
     *loaded = NULL;
     if (t) {
         char which_one[32];
@@ -125,15 +123,16 @@ static int save_model(struct ui_state *st, const struct train_model *m, const ch
     return 0;
 }
 
-int ui_cmd_save(struct ui_state *st, struct ui_app *app, const char *arg)
+int ui_train_save(struct ui_state *st, const struct ui_train_part *training,
+                  const struct ui_stream *stream, const char *arg)
 {
-    if (app->stream.follow) {
+    if (ui_stream_following(stream)) {
         ui_state_say(st, true,
                      ":save writes nothing while following a class: the teacher's stream never "
                      "writes on this machine.");
         return -1;
     }
-    if (app->stream.replay.active) {
+    if (ui_stream_replaying(stream)) {
         ui_state_say(st, true, ":save writes nothing while a recording replays.");
         return -1;
     }
@@ -143,13 +142,13 @@ int ui_cmd_save(struct ui_state *st, struct ui_app *app, const char *arg)
         return -1;
     }
     struct train_model *loaded;
-    const struct train_model *m = shown_model(app, &loaded, what, sizeof what);
+    const struct train_model *m = shown_model(st, training->train, &loaded, what, sizeof what);
     if (!m)
         return -1;
-    if (!*arg && app->training.train && app->training.save_path)
-        pane_path(&app->training, app->training.train->focus, path, sizeof path);
-    const int rc = save_model(
-        st, m, what, *arg || (app->training.train && app->training.save_path) ? path : NULL);
+    if (!*arg && training->train && training->save_path)
+        pane_path(training, training->train->focus, path, sizeof path);
+    const int rc =
+        save_model(st, m, what, *arg || (training->train && training->save_path) ? path : NULL);
     train_model_free(loaded);
     return rc;
 }
