@@ -5,7 +5,7 @@
 # one at 120x40 (a pipe) show layer 0 too, and the first titles its heads as
 # the teacher's screen does (the snapshots say which layer their heads'
 # figures are of); a replay ends on the teacher's layer with the same
-# titles.  Then a loaded model of two layers: the teacher's y moves the
+# titles (and one at 80x24 says the layer on its status line).  Then a loaded model of two layers: the teacher's y moves the
 # followers' layer, and :layer 1 back.  Last, --compare layers=1,2: the
 # recording's header gives the same form and a follower and a replay show
 # the panes "1 layer" and "2 layers".  (The followers of the training run
@@ -50,6 +50,22 @@ for s in a b; do wait_in "$s" "following the teacher"; done
 wait_in teach "layer 1 of 0–1"
 same a layer_of
 same b layer_of
+# at 80x24 the status line gives the sizes in brief beside the follower's
+# words, and the layer whole (a server of its own: a new session of
+# another size resizes tmux's latest window)
+N() { tmux -L "$SOCK-narrow" -f /dev/null "$@"; }
+trap 'N kill-server >/dev/null 2>&1; cleanup' EXIT
+N new-session -d -s n -x 80 -y 24 "cd '$WORK/cwd' && TERM=xterm-256color LANG=C.UTF-8 \
+    LC_ALL=C.UTF-8 XDG_STATE_HOME='$WORK/state' $EXEQ --follow class.rec; sleep 600"
+i=0
+until N capture-pane -p -t n | grep -qF "│ layer 1 of 0–1" || [ $i -ge 100 ]; do
+    sleep 0.1
+    i=$((i + 1))
+done
+N capture-pane -p -t n | tail -1 | grep -qP '│ layer 1 of 0–1 .*following the teacher' ||
+    { N capture-pane -p -t n; fail "at 80x24 the follower's status line cuts the layer"; }
+pass
+N kill-server
 T send-keys -t teach y
 wait_in teach "layer 0 of 0–1"
 same a layer_of

@@ -70,56 +70,115 @@ static void status_view_parts(const char *line, char part[8][96], int *n)
     }
 }
 
+/* The status line's parts, each in full and in brief (for a narrow
+ * screen: the layer and the sizes before the mask and the scaling). */
+struct status_parts {
+    char full[8][96], brief[8][96];
+    int n;
+    int whole; /* the first parts to keep whole: briefly where they do not fit in full */
+};
+
+static void status_add(struct status_parts *p, const char *full, const char *brief)
+{
+    if (p->n >= 8)
+        return;
+    snprintf(p->full[p->n], sizeof p->full[0], "%s", full);
+    snprintf(p->brief[p->n], sizeof p->brief[0], "%s", brief ? brief : full);
+    p->n++;
+}
+
+/* The example's parts: its sizes, the layer shown, mask, scaling, seed
+ * and where it came from. */
+static void status_example_parts(const struct ui_state *st, struct status_parts *p)
+{
+    const struct mha_example *ex = st->ex;
+    char full[96], brief[96];
+    if (ex->cross) {
+        snprintf(full, sizeof full, "%d queries, %d keys", ex->lq, ex->lk);
+        snprintf(brief, sizeof brief, "%dq %dk", ex->lq, ex->lk);
+    } else {
+        snprintf(full, sizeof full, "%d tokens", ex->lq);
+        snprintf(brief, sizeof brief, "%d tok", ex->lq);
+    }
+    status_add(p, full, brief);
+    snprintf(full, sizeof full, "d_model %d", ex->d_model);
+    snprintf(brief, sizeof brief, "d %d", ex->d_model);
+    status_add(p, full, brief);
+    snprintf(full, sizeof full, "heads %d", ex->heads);
+    snprintf(brief, sizeof brief, "h %d", ex->heads);
+    status_add(p, full, brief);
+    if (ex->layers > 1) { /* counted from 0, as --layer and the summary count them */
+        snprintf(full, sizeof full, "layer %d of 0–%d", ex->layer, ex->layers - 1);
+        status_add(p, full, NULL);
+    }
+    p->whole = p->n; /* the sizes and the layer */
+    snprintf(full, sizeof full, "d_k %d", st->tr->d_k);
+    status_add(p, full, NULL);
+    const char *mask =
+        ex->causal ? (ex->has_mask ? "causal+file" : "causal") : (ex->has_mask ? "file" : "off");
+    snprintf(full, sizeof full, "mask %s", mask);
+    status_add(p, full, ex->causal || ex->has_mask ? mask : "no mask");
+    if (ex->scaled) {
+        snprintf(full, sizeof full, "scaling ÷√%d", st->tr->d_k);
+        snprintf(brief, sizeof brief, "÷√%d", st->tr->d_k);
+        status_add(p, full, brief);
+    } else
+        status_add(p, "scaling off", "unscaled");
+    if (st->generated) {
+        snprintf(full, sizeof full, "seed %u", (unsigned)ex->seed);
+        status_add(p, full, NULL);
+    }
+    if (st->source[0]) {
+        snprintf(full, sizeof full, "%.60s", st->source);
+        status_add(p, full, NULL);
+    }
+}
+
+/* Columns the first n parts take, " │ " between them. */
+static int status_width(char part[][96], int n, bool utf8)
+{
+    int w = 0;
+    for (int i = 0; i < n; i++)
+        w += (i ? ui_text_width(" │ ", utf8) : 0) + ui_text_width(part[i], utf8);
+    return w;
+}
+
+/* The first six parts always wanted, the rest only where they fit; when
+ * the sizes and the layer do not fit whole in full, every part is given
+ * in brief and as many as fit whole. */
+#define STATUS_WANTED 6
+
 void ui_status_draw(WINDOW *win, const struct ui_app *app, int width)
 {
     const struct ui_state *st = &app->st;
     const struct ui_theme *th = &app->th;
-    const struct mha_example *ex = st->ex;
     const int base = ui_role_attr(th, UI_ROLE_STATUS), key = ui_role_attr(th, UI_ROLE_STATUS_KEY);
     ui_fill(win, 0, 0, width, base);
-    char part[8][96];
-    int n = 0;
+    struct status_parts p = {.n = 0};
     const struct view_kind *view = view_kind(st->view);
     const bool sized_view =
         view && view->own_sizes && st->vd && st->vd->line[0] && !st->vd->error[0];
     if (sized_view) {
         /* the shapes and cost views have sizes of their own (a batch, a
          * sequence length, a published model): say those, not the example's */
-        status_view_parts(st->vd->line, part, &n);
-    } else if (ex->cross)
-        snprintf(part[n++], sizeof part[0], "%d queries, %d keys", ex->lq, ex->lk);
-    else
-        snprintf(part[n++], sizeof part[0], "%d tokens", ex->lq);
-    if (!sized_view) {
-        snprintf(part[n++], sizeof part[0], "d_model %d", ex->d_model);
-        snprintf(part[n++], sizeof part[0], "heads %d", ex->heads);
-        if (ex->layers > 1) /* counted from 0, as --layer and the summary count them */
-            snprintf(part[n++], sizeof part[0], "layer %d of 0–%d", ex->layer, ex->layers - 1);
-        snprintf(part[n++], sizeof part[0], "d_k %d", st->tr->d_k);
-        snprintf(part[n++], sizeof part[0], "mask %s",
-                 ex->causal ? (ex->has_mask ? "causal+file" : "causal")
-                            : (ex->has_mask ? "file" : "off"));
-        if (ex->scaled)
-            snprintf(part[n++], sizeof part[0], "scaling ÷√%d", st->tr->d_k);
-        else
-            snprintf(part[n++], sizeof part[0], "scaling off");
-        if (st->generated)
-            snprintf(part[n++], sizeof part[0], "seed %u", (unsigned)ex->seed);
-        if (st->source[0])
-            snprintf(part[n++], sizeof part[0], "%.60s", st->source);
-    }
+        status_view_parts(st->vd->line, p.full, &p.n);
+        memcpy(p.brief, p.full, sizeof p.brief);
+    } else
+        status_example_parts(st, &p);
 
     char play[64], help[96];
     ui_play_status(app, play, sizeof play);
     snprintf(help, sizeof help, " ? help ");
     const int play_w = play[0] ? ui_text_width(play, th->utf8) + 2 : 0;
     const int help_w = (int)strlen(help) + play_w;
+    const int room = width - help_w - 2;
+    char(*part)[96] = status_width(p.full, p.whole, th->utf8) > room ? p.brief : p.full;
     int x = 1;
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < p.n; i++) {
         const char *sep = i ? " │ " : "";
         int need = ui_text_width(sep, th->utf8) + ui_text_width(part[i], th->utf8);
-        /* the first six parts are always wanted; the rest only if they fit */
-        if (x + need > width - help_w - 1 && i >= 6)
+        /* in brief, a part that does not fit is left out, not cut */
+        if (x + need > width - help_w - 1 && (i >= STATUS_WANTED || (part == p.brief && i)))
             break;
         x += ui_put(win, 0, x, sep, width - help_w - x, base, th->utf8);
         x += ui_put(win, 0, x, part[i], width - help_w - x, base, th->utf8);
