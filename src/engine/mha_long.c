@@ -197,12 +197,23 @@ VEC_WIDE_TARGET static VEC_INLINE void softmax_rows(const struct row_soft *job, 
 {
     const vec16 lo = (vec16){0} + MAT_EXP_NEG_MIN, zero = {0};
     vec8d part[2] = {{0}, {0}};
+    /* the jobs in locals: a store through w could otherwise be taken to
+     * change them, and they would be read again every step */
+    const float *s[2], max[2] = {job[0].max, R > 1 ? job[1].max : 0.0f};
+    const unsigned char *keep[2];
+    int visible[2];
+    float *out[2];
+    for (int r = 0; r < R; r++) {
+        s[r] = job[r].s;
+        keep[r] = job[r].keep;
+        visible[r] = job[r].visible;
+        out[r] = job[r].w;
+    }
     for (int j = 0; j < lk; j += 16)
         for (int r = 0; r < R; r++) {
-            const struct row_soft *q = &job[r];
-            const vec16 d = scaled16(q->s, scale, q->keep, j, q->visible) - q->max;
+            const vec16 d = scaled16(s[r], scale, keep[r], j, visible[r]) - max[r];
             const vec16 w = select16(d >= lo, exp16(d), zero);
-            memcpy(q->w + j, &w, sizeof w);
+            memcpy(out[r] + j, &w, sizeof w);
             part[r] += (vec8d)_mm512_cvtps_pd(_mm512_castps512_ps256((__m512)w));
             part[r] += (vec8d)_mm512_cvtps_pd(_mm512_extractf32x8_ps((__m512)w, 1));
         }
