@@ -266,6 +266,22 @@ static void block_wide(struct mha_trace *t, const unsigned char *mask, bool caus
 
 #endif
 
+/* mha_rows_allow_wide's setting, which the rows of short heads
+ * (mha_rows.c) and of long ones follow alike. */
+static bool wide_allowed = true;
+
+bool mha_rows_allow_wide(bool allow)
+{
+    const bool before = wide_allowed;
+    wide_allowed = allow;
+    return before;
+}
+
+bool mha_rows_wide_allowed(void)
+{
+    return wide_allowed;
+}
+
 /* mha_long_stream_above's setting: 64 MiB, several times a core's share
  * of the last-level cache on the machines measured (bench/README.md);
  * below that the arrays are read again from the cache, not from memory. */

@@ -576,20 +576,6 @@ static VEC_INLINE int rows_attend(const struct mha_rows_head *hd, const unsigned
     }
 }
 
-static bool wide_allowed = true;
-
-bool mha_rows_allow_wide(bool allow)
-{
-    const bool before = wide_allowed;
-    wide_allowed = allow;
-    return before;
-}
-
-bool mha_rows_wide_allowed(void)
-{
-    return wide_allowed;
-}
-
 MAT_KERNEL static int attend_narrow(const struct mha_rows_head *hd, const unsigned char *mask,
                                     bool causal, float scale, unsigned char *row_empty)
 {
@@ -608,7 +594,8 @@ int mha_rows_attend(const struct mha_rows_head *hd, const unsigned char *mask, b
                     float scale, unsigned char *row_empty)
 {
 #if VEC_WIDE
-    if (wide_allowed && hd->lk > 3 * LANES && vec_have_wide()) /* four chunks of keys or more */
+    if (mha_rows_wide_allowed() && hd->lk > 3 * LANES &&
+        vec_have_wide()) /* four chunks of keys or more */
         return attend_wide(hd, mask, causal, scale, row_empty);
 #endif
     return attend_narrow(hd, mask, causal, scale, row_empty);
@@ -792,7 +779,7 @@ void mha_rows_backward(const struct mha_rows_head *hd, bool causal, float scale,
                        size_t ld, float *d_q, float *d_k, float *d_v)
 {
 #if VEC_WIDE
-    if (wide_allowed && hd->lk > 3 * LANES && vec_have_wide()) {
+    if (mha_rows_wide_allowed() && hd->lk > 3 * LANES && vec_have_wide()) {
         backward_wide(hd, causal, scale, d_ctx, ld, d_q, d_k, d_v);
         return;
     }
