@@ -303,7 +303,7 @@ static bool describe(struct view_desc *vd, const struct view_inputs *in,
     return ok;
 }
 
-bool view_circuits_make(struct view_desc *vd, const struct view_inputs *in)
+static bool view_circuits_make(struct view_desc *vd, const struct view_inputs *in)
 {
     snprintf(vd->name, sizeof vd->name, "Circuits");
     snprintf(vd->heading, sizeof vd->heading, "Circuits: what each head does with words");
@@ -326,3 +326,15 @@ bool view_circuits_make(struct view_desc *vd, const struct view_inputs *in)
     train_model_free(m);
     return ok;
 }
+
+/* The view's row (engine/views.h's MHA_VIEWS names it): v, :view, a
+ * lesson's view: and --view read it. */
+const struct view_kind view_circuits_kind = {
+    .id = MHA_VIEW_CIRCUITS,
+    .name = "circuits",
+    .make = view_circuits_make,
+    .cycle_msg = "Circuits view: what each of the %d heads does with words, read off "
+                 "the trained weights.",
+    .extension = "txt",
+    .own_sizes = false,
+};

@@ -183,7 +183,7 @@ static bool describe(struct view_desc *vd, const struct view_inputs *in,
     return ok;
 }
 
-bool view_composition_make(struct view_desc *vd, const struct view_inputs *in)
+static bool view_composition_make(struct view_desc *vd, const struct view_inputs *in)
 {
     snprintf(vd->name, sizeof vd->name, "Composition");
     snprintf(vd->heading, sizeof vd->heading, "Composition: heads that read other heads");
@@ -212,3 +212,15 @@ bool view_composition_make(struct view_desc *vd, const struct view_inputs *in)
     train_model_free(m);
     return ok;
 }
+
+/* The view's row (engine/views.h's MHA_VIEWS names it): v, :view, a
+ * lesson's view: and --view read it. */
+const struct view_kind view_composition_kind = {
+    .id = MHA_VIEW_COMPOSITION,
+    .name = "composition",
+    .make = view_composition_make,
+    .cycle_msg = "Composition view: how much each later head reads through each "
+                 "earlier one (Q, K, V), and each head knocked out.",
+    .extension = "txt",
+    .own_sizes = false,
+};

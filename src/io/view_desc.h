@@ -4,10 +4,10 @@
  * (src/ui/views), its exports, --print-lesson's text and the lesson HTML
  * all render this one description.
  *
- * Adding a view: its value in enum mha_view (engine/views.h), one file
- * view_<name>.c with its make function (and its line in meson.build), and
- * one row in view_kinds[] (view_desc.c): its name, its make function, its
- * message and extension. */
+ * Adding a view: its row in MHA_VIEWS (engine/views.h), and one file
+ * view_<name>.c (with its line in meson.build) holding its make function
+ * and its struct view_kind view_<name>_kind: its name, its make function,
+ * its message and extension. */
 #ifndef MHA_VIEW_DESC_H
 #define MHA_VIEW_DESC_H
 
@@ -108,6 +108,11 @@ struct view_kind {
     const char *extension;
     bool own_sizes;
 };
+
+/* Each view's row, defined in its own file view_<name>.c. */
+#define VIEW_KIND_DECLARE(id, name) extern const struct view_kind view_##name##_kind;
+MHA_VIEWS(VIEW_KIND_DECLARE)
+#undef VIEW_KIND_DECLARE
 
 /* The row of view v; NULL for MHA_VIEW_NONE (the stage) or no view. */
 const struct view_kind *view_kind(enum mha_view v);

@@ -61,7 +61,7 @@ static bool heads_since_start(struct view_desc *vd, const struct view_inputs *in
     return ok;
 }
 
-bool view_heads_make(struct view_desc *vd, const struct view_inputs *in)
+static bool view_heads_make(struct view_desc *vd, const struct view_inputs *in)
 {
     const struct mha_example *ex = in->ex;
     const int H = ex->heads, dk = ex->d_model / ex->heads;
@@ -139,3 +139,15 @@ bool view_heads_make(struct view_desc *vd, const struct view_inputs *in)
     }
     return ok; /* the text pane says what the numbers mean */
 }
+
+/* The view's row (engine/views.h's MHA_VIEWS names it): v, :view, a
+ * lesson's view: and --view read it. */
+const struct view_kind view_heads_kind = {
+    .id = MHA_VIEW_HEADS,
+    .name = "heads",
+    .make = view_heads_make,
+    .cycle_msg = "Heads view: how the heads' score forms differ, and the effective rank "
+                 "of each.",
+    .extension = "txt",
+    .own_sizes = false,
+};

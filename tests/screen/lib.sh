@@ -142,6 +142,13 @@ settle() {
 # type TEXT: literal text, no key names.
 type_text() { T send-keys -l -- "$1"; }
 
+# view_names: the program's views, one a line, in the order v goes through
+# them (from the list its --view refusal gives: the view table's).
+view_names() {
+    "$EXE" --view "?" 2>&1 | sed -n "s/.*unknown view '?'; expected \(.*\) or none\$/\1/p" |
+        sed 's/, /\n/g'
+}
+
 # wait_exit STATUS: the explorer ended with STATUS and the terminal is back.
 wait_exit() {
     local want=$1 i=0
