@@ -71,5 +71,8 @@ const struct view_kind view_cost_kind = {
     .make = view_cost_make,
     .cycle_msg = "Cost view: parameters and multiply-adds, one head against %d heads.",
     .extension = "txt",
+    .man = "Parameters (4×d_model² plus biases) and multiply-adds of each part, one head of full "
+           "width against the heads of the example at the same width; a lesson can show a "
+           "published model's sizes.",
     .own_sizes = true,
 };

@@ -106,6 +106,9 @@ struct view_kind {
     bool (*make)(struct view_desc *d, const struct view_inputs *in);
     const char *cycle_msg;
     const char *extension;
+    /* what the man page's VIEWS says of it (scripts/gen-docs writes it
+     * there): sentences of plain UTF-8, **bold** where a name is bold */
+    const char *man;
     bool own_sizes;
 };
 

@@ -55,5 +55,8 @@ const struct view_kind view_shapes_kind = {
     .cycle_msg = "Shapes view: the tensor shapes through view, transpose, contiguous "
                  "and merge.",
     .extension = "txt",
+    .man = "The tensor shapes through the layer as PyTorch code writes it (view, transpose, "
+           "contiguous, the merge), for a batch (2 unless a lesson says otherwise), the sequence "
+           "length, d_model and the heads.",
     .own_sizes = true,
 };

@@ -55,6 +55,18 @@ static json_t *task_rows(json_t *names)
     return rows;
 }
 
+/* The views' rows, in the order v goes through them: each name and what
+ * the man page's VIEWS says of it. */
+static json_t *view_rows(void)
+{
+    json_t *rows = json_array();
+    for (int v = MHA_VIEW_NONE + 1; v < MHA_VIEW_COUNT; v++) {
+        const struct view_kind *k = view_kind((enum mha_view)v);
+        json_array_append_new(rows, json_pack("{s:s, s:s}", "name", k->name, "man", k->man));
+    }
+    return rows;
+}
+
 /* The format table's rows in the order --help lists them, each with its
  * kind: what README's and the man page's --format lists say. */
 static json_t *format_rows(void)
@@ -112,12 +124,12 @@ int main(void)
     train_task_names(tasks, sizeof tasks);
     cli_text_corpus_names(corpora, sizeof corpora);
     json_t *task_names = split_list(tasks);
-    json_t *root =
-        json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:O, s:o, s:o, s:o, s:o}", "options", opts,
-                  "groups", groups, "stages", stages, "views", split_list(views), "themes",
-                  split_list(themes), "formats", split_list(formats), "format_rows", format_rows(),
-                  "tasks", task_names, "task_rows", task_rows(task_names), "corpora",
-                  split_list(corpora), "scene_keys", scene_keys(), "stage_titles", titles);
+    json_t *root = json_pack(
+        "{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:O, s:o, s:o, s:o, s:o}", "options", opts,
+        "groups", groups, "stages", stages, "views", split_list(views), "view_rows", view_rows(),
+        "themes", split_list(themes), "formats", split_list(formats), "format_rows", format_rows(),
+        "tasks", task_names, "task_rows", task_rows(task_names), "corpora", split_list(corpora),
+        "scene_keys", scene_keys(), "stage_titles", titles);
     json_decref(task_names);
     char *text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
     json_decref(root);

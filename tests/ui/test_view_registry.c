@@ -42,6 +42,7 @@ START_TEST(test_rows_complete)
         ck_assert_int_eq(k->id, v);
         ck_assert_str_eq(k->name, names[v]);
         ck_assert(k->cycle_msg && *k->cycle_msg);
+        ck_assert(k->man && *k->man); /* the man page's words */
         ck_assert(k->make && k->extension && *k->extension);
         /* every view describes its text pane */
         ck_assert_int_eq(ui_state_set_view(&st, (enum mha_view)v), 0);
