@@ -18,9 +18,15 @@ keys ?
 wait_for "mha-explorer: keys and commands"
 keys Escape
 wait_gone "mha-explorer: keys and commands"
-# the help lists every command of the table, the new ones too
+# the help lists every command of the table, the new ones too: from its end
+# up a line at a time to the first of them, however long the help grows
 keys ?
 keys G
+for _ in $(seq 60); do
+    screen | grep -qF "examples" && break
+    keys k
+    sleep 0.05
+done
 wait_for "examples"
 wait_for "find WORD"
 wait_for "link [FILE]"
