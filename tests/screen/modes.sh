@@ -56,7 +56,7 @@ keys Escape
 wait_for "← → stages · Tab numbers"
 # the presenter's layout: q goes back to the usual one
 keys P
-wait_for "Input · stage 0 of 0-6"
+wait_for "Input · stage 0 of 0-$(last_stage)"
 keys q
 wait_for "Presenter mode off (P brings it back)."
 wait_for "0 Input › 1 Projection"
