@@ -15,6 +15,7 @@
 #include "io/colorscale.h"
 #include "io/format.h"
 #include "lesson/lesson.h"
+#include "lesson/lesson_state.h"
 
 static json_t *str_or_null(const char *s)
 {
@@ -63,6 +64,25 @@ static json_t *view_rows(void)
     for (int v = MHA_VIEW_NONE + 1; v < MHA_VIEW_COUNT; v++) {
         const struct view_kind *k = view_kind((enum mha_view)v);
         json_array_append_new(rows, json_pack("{s:s, s:s}", "name", k->name, "man", k->man));
+    }
+    return rows;
+}
+
+/* What a lesson's focus may name on each stage: the stage, its matrices'
+ * names (its default first) and whether they take a head. */
+static json_t *stage_matrices(void)
+{
+    json_t *rows = json_array();
+    for (int s = 0; s < MHA_STAGE_COUNT; s++) {
+        const char *names[MHA_TENSOR_COUNT];
+        bool per_head;
+        const int n = lesson_stage_matrices(s, names, MHA_TENSOR_COUNT, &per_head);
+        json_t *list = json_array();
+        for (int i = 0; i < n; i++)
+            json_array_append_new(list, json_string(names[i]));
+        json_array_append_new(rows, json_pack("{s:s, s:o, s:b}", "stage",
+                                              mha_stage_name((enum mha_stage)s), "matrices", list,
+                                              "head", per_head));
     }
     return rows;
 }
@@ -125,11 +145,11 @@ int main(void)
     cli_text_corpus_names(corpora, sizeof corpora);
     json_t *task_names = split_list(tasks);
     json_t *root = json_pack(
-        "{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:O, s:o, s:o, s:o, s:o}", "options", opts,
+        "{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:O, s:o, s:o, s:o, s:o, s:o}", "options", opts,
         "groups", groups, "stages", stages, "views", split_list(views), "view_rows", view_rows(),
         "themes", split_list(themes), "formats", split_list(formats), "format_rows", format_rows(),
         "tasks", task_names, "task_rows", task_rows(task_names), "corpora", split_list(corpora),
-        "scene_keys", scene_keys(), "stage_titles", titles);
+        "scene_keys", scene_keys(), "stage_titles", titles, "stage_matrices", stage_matrices());
     json_decref(task_names);
     char *text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
     json_decref(root);
