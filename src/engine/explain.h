@@ -19,29 +19,38 @@
  *   QH, KH, VH                 (H, lq|lk, d_k)   split + transposed
  *   SCORES, SCALED, WEIGHTS    (H, lq, lk)
  *   CONTEXT                    (H, lq, d_k)
- *   MERGED, OUTPUT             (1, lq, d) */
-enum mha_tensor {
-    MHA_TENSOR_QUERY,
-    MHA_TENSOR_KEY,
-    MHA_TENSOR_VALUE,
-    MHA_TENSOR_W_Q,
-    MHA_TENSOR_W_K,
-    MHA_TENSOR_W_V,
-    MHA_TENSOR_W_O,
-    MHA_TENSOR_Q,
-    MHA_TENSOR_K,
-    MHA_TENSOR_V,
-    MHA_TENSOR_QH,
-    MHA_TENSOR_KH,
-    MHA_TENSOR_VH,
-    MHA_TENSOR_SCORES,
-    MHA_TENSOR_SCALED,
-    MHA_TENSOR_WEIGHTS,
-    MHA_TENSOR_CONTEXT,
-    MHA_TENSOR_MERGED,
-    MHA_TENSOR_OUTPUT,
-    MHA_TENSOR_COUNT
-};
+ *   MERGED, OUTPUT             (1, lq, d)
+ *
+ * One row each, with its description (engine/stages.h, struct
+ * mha_tensor_desc): X(ID, name, focus, kind, rows, cols, json_key, from,
+ * weight, heads, mask_of), kind one of MHA_KIND_*, rows and cols of
+ * MHA_SIDE_*, the last four tensors (COUNT: none).  The row makes its value
+ * MHA_TENSOR_ID and its description (engine/stage_titles.c); where its
+ * numbers are and how a cell is explained are in engine/explain.c. */
+#define MHA_TENSORS(X)                                                                             \
+    X(QUERY, "query", "query", SEQUENCE, QUERY, NONE, "query", COUNT, COUNT, COUNT, COUNT)         \
+    X(KEY, "key", "key", SEQUENCE, KEY, NONE, "key", COUNT, COUNT, COUNT, COUNT)                   \
+    X(VALUE, "value", "value", SEQUENCE, KEY, NONE, "value", COUNT, COUNT, COUNT, COUNT)           \
+    X(W_Q, "W_q", "w_q", WEIGHT, NONE, NONE, "w_q", COUNT, COUNT, COUNT, COUNT)                    \
+    X(W_K, "W_k", "w_k", WEIGHT, NONE, NONE, "w_k", COUNT, COUNT, COUNT, COUNT)                    \
+    X(W_V, "W_v", "w_v", WEIGHT, NONE, NONE, "w_v", COUNT, COUNT, COUNT, COUNT)                    \
+    X(W_O, "W_o", "w_o", WEIGHT, NONE, NONE, "w_o", COUNT, COUNT, COUNT, COUNT)                    \
+    X(Q, "Q", "q", SEQUENCE, QUERY, NONE, "q", QUERY, W_Q, QH, COUNT)                              \
+    X(K, "K", "k", SEQUENCE, KEY, NONE, "k", KEY, W_K, KH, COUNT)                                  \
+    X(V, "V", "v", SEQUENCE, KEY, NONE, "v", VALUE, W_V, VH, COUNT)                                \
+    X(QH, "Q_h", NULL, PER_HEAD, QUERY, NONE, "q", COUNT, COUNT, COUNT, COUNT)                     \
+    X(KH, "K_h", NULL, PER_HEAD, KEY, NONE, "k", COUNT, COUNT, COUNT, COUNT)                       \
+    X(VH, "V_h", NULL, PER_HEAD, KEY, NONE, "v", COUNT, COUNT, COUNT, COUNT)                       \
+    X(SCORES, "scores", "scores", SCORES, QUERY, KEY, "scores", COUNT, COUNT, COUNT, COUNT)        \
+    X(SCALED, "scaled", "scaled", SCORES, QUERY, KEY, "scaled", COUNT, COUNT, COUNT, COUNT)        \
+    X(WEIGHTS, "weights", "weights", PROBS, QUERY, KEY, "weights", COUNT, COUNT, COUNT, SCALED)    \
+    X(CONTEXT, "context", "context", PER_HEAD, QUERY, NONE, "context", COUNT, COUNT, COUNT, COUNT) \
+    X(MERGED, "merged", "merged", SEQUENCE, QUERY, NONE, "merged", COUNT, COUNT, COUNT, COUNT)     \
+    X(OUTPUT, "output", "output", SEQUENCE, QUERY, NONE, "output", MERGED, W_O, COUNT, COUNT)
+
+#define MHA_TENSOR_VALUE_OF(id, ...) MHA_TENSOR_##id,
+enum mha_tensor { MHA_TENSORS(MHA_TENSOR_VALUE_OF) MHA_TENSOR_COUNT };
+#undef MHA_TENSOR_VALUE_OF
 
 /* One number: tensor[head][row][col] (head 0 for 2-D tensors). */
 struct mha_cell {

@@ -5,50 +5,20 @@
 
 #include "engine/stages.h"
 
-#define NONE MHA_TENSOR_COUNT
-#define Q_SIDE MHA_SIDE_QUERY
-#define K_SIDE MHA_SIDE_KEY
-
-static const struct mha_tensor_desc descs[MHA_TENSOR_COUNT] = {
-    [MHA_TENSOR_QUERY] = {"query", "query", MHA_KIND_SEQUENCE, Q_SIDE, MHA_SIDE_NONE, "query", NONE,
-                          NONE, NONE, NONE},
-    [MHA_TENSOR_KEY] = {"key", "key", MHA_KIND_SEQUENCE, K_SIDE, MHA_SIDE_NONE, "key", NONE, NONE,
-                        NONE, NONE},
-    [MHA_TENSOR_VALUE] = {"value", "value", MHA_KIND_SEQUENCE, K_SIDE, MHA_SIDE_NONE, "value", NONE,
-                          NONE, NONE, NONE},
-    [MHA_TENSOR_W_Q] = {"W_q", "w_q", MHA_KIND_WEIGHT, MHA_SIDE_NONE, MHA_SIDE_NONE, "w_q", NONE,
-                        NONE, NONE, NONE},
-    [MHA_TENSOR_W_K] = {"W_k", "w_k", MHA_KIND_WEIGHT, MHA_SIDE_NONE, MHA_SIDE_NONE, "w_k", NONE,
-                        NONE, NONE, NONE},
-    [MHA_TENSOR_W_V] = {"W_v", "w_v", MHA_KIND_WEIGHT, MHA_SIDE_NONE, MHA_SIDE_NONE, "w_v", NONE,
-                        NONE, NONE, NONE},
-    [MHA_TENSOR_W_O] = {"W_o", "w_o", MHA_KIND_WEIGHT, MHA_SIDE_NONE, MHA_SIDE_NONE, "w_o", NONE,
-                        NONE, NONE, NONE},
-    [MHA_TENSOR_Q] = {"Q", "q", MHA_KIND_SEQUENCE, Q_SIDE, MHA_SIDE_NONE, "q", MHA_TENSOR_QUERY,
-                      MHA_TENSOR_W_Q, MHA_TENSOR_QH, NONE},
-    [MHA_TENSOR_K] = {"K", "k", MHA_KIND_SEQUENCE, K_SIDE, MHA_SIDE_NONE, "k", MHA_TENSOR_KEY,
-                      MHA_TENSOR_W_K, MHA_TENSOR_KH, NONE},
-    [MHA_TENSOR_V] = {"V", "v", MHA_KIND_SEQUENCE, K_SIDE, MHA_SIDE_NONE, "v", MHA_TENSOR_VALUE,
-                      MHA_TENSOR_W_V, MHA_TENSOR_VH, NONE},
-    [MHA_TENSOR_QH] = {"Q_h", NULL, MHA_KIND_PER_HEAD, Q_SIDE, MHA_SIDE_NONE, "q", NONE, NONE, NONE,
-                       NONE},
-    [MHA_TENSOR_KH] = {"K_h", NULL, MHA_KIND_PER_HEAD, K_SIDE, MHA_SIDE_NONE, "k", NONE, NONE, NONE,
-                       NONE},
-    [MHA_TENSOR_VH] = {"V_h", NULL, MHA_KIND_PER_HEAD, K_SIDE, MHA_SIDE_NONE, "v", NONE, NONE, NONE,
-                       NONE},
-    [MHA_TENSOR_SCORES] = {"scores", "scores", MHA_KIND_SCORES, Q_SIDE, K_SIDE, "scores", NONE,
-                           NONE, NONE, NONE},
-    [MHA_TENSOR_SCALED] = {"scaled", "scaled", MHA_KIND_SCORES, Q_SIDE, K_SIDE, "scaled", NONE,
-                           NONE, NONE, NONE},
-    [MHA_TENSOR_WEIGHTS] = {"weights", "weights", MHA_KIND_PROBS, Q_SIDE, K_SIDE, "weights", NONE,
-                            NONE, NONE, MHA_TENSOR_SCALED},
-    [MHA_TENSOR_CONTEXT] = {"context", "context", MHA_KIND_PER_HEAD, Q_SIDE, MHA_SIDE_NONE,
-                            "context", NONE, NONE, NONE, NONE},
-    [MHA_TENSOR_MERGED] = {"merged", "merged", MHA_KIND_SEQUENCE, Q_SIDE, MHA_SIDE_NONE, "merged",
-                           NONE, NONE, NONE, NONE},
-    [MHA_TENSOR_OUTPUT] = {"output", "output", MHA_KIND_SEQUENCE, Q_SIDE, MHA_SIDE_NONE, "output",
-                           MHA_TENSOR_MERGED, MHA_TENSOR_W_O, NONE, NONE},
-};
+/* Each tensor's description, from its row of MHA_TENSORS (engine/explain.h). */
+#define MHA_TENSOR_DESC(id, name, focus, kind, rows, cols, json_key, from, weight, heads, mask_of) \
+    [MHA_TENSOR_##id] = {name,                                                                     \
+                         focus,                                                                    \
+                         MHA_KIND_##kind,                                                          \
+                         MHA_SIDE_##rows,                                                          \
+                         MHA_SIDE_##cols,                                                          \
+                         json_key,                                                                 \
+                         MHA_TENSOR_##from,                                                        \
+                         MHA_TENSOR_##weight,                                                      \
+                         MHA_TENSOR_##heads,                                                       \
+                         MHA_TENSOR_##mask_of},
+static const struct mha_tensor_desc descs[MHA_TENSOR_COUNT] = {MHA_TENSORS(MHA_TENSOR_DESC)};
+#undef MHA_TENSOR_DESC
 
 const struct mha_tensor_desc *mha_tensor_desc(enum mha_tensor x)
 {

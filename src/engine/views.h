@@ -12,19 +12,23 @@
 
 /* ---- which view ---- */
 
-/* The views beyond the seven stages: one enum for the screen and the
- * lessons.  MHA_VIEW_NONE is the stage itself. */
-/* The views beyond the stages; each is described by its row in
- * io/view_desc.c (its name, how it is made) and its own io/view_<name>.c. */
-enum mha_view {
-    MHA_VIEW_NONE,
-    MHA_VIEW_SHAPES,
-    MHA_VIEW_COST,
-    MHA_VIEW_HEADS,
-    MHA_VIEW_CIRCUITS,
-    MHA_VIEW_COMPOSITION,
-    MHA_VIEW_COUNT
-};
+/* The views beyond the stages, in the order v goes through them: one row
+ * each, X(ID, name), giving its value MHA_VIEW_ID of enum mha_view and
+ * naming its row view_<name>_kind, which its own file io/view_<name>.c
+ * defines (its name, how it is made, its words; io/view_desc.h).  Adding a
+ * view is a row here, that file and its line in io/meson.build. */
+#define MHA_VIEWS(X)                                                                               \
+    X(SHAPES, shapes)                                                                              \
+    X(COST, cost)                                                                                  \
+    X(HEADS, heads)                                                                                \
+    X(CIRCUITS, circuits)                                                                          \
+    X(COMPOSITION, composition)
+
+/* One enum for the screen and the lessons.  MHA_VIEW_NONE is the stage
+ * itself. */
+#define MHA_VIEW_VALUE(id, name) MHA_VIEW_##id,
+enum mha_view { MHA_VIEW_NONE, MHA_VIEWS(MHA_VIEW_VALUE) MHA_VIEW_COUNT };
+#undef MHA_VIEW_VALUE
 
 /* ---- shapes ---- */
 

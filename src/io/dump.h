@@ -25,6 +25,9 @@ int dump_write(FILE *out, const struct mha_example *ex, const struct mha_trace *
  * on a write error. */
 int dump_text_write(FILE *out, const struct mha_example *ex, const struct mha_trace *t, int stage);
 int dump_json_write(FILE *out, const struct mha_example *ex, const struct mha_trace *t, int stage);
+/* The json dump and a newline, as --dump writes it (format.h's json row). */
+int dump_json_line_write(FILE *out, const struct mha_example *ex, const struct mha_trace *t,
+                         int stage);
 
 /* The JSON document as a newly allocated string (caller frees with free());
  * NULL when out of memory. */

@@ -309,6 +309,12 @@ int dump_json_write(FILE *out, const struct mha_example *ex, const struct mha_tr
     return ferror(out) ? -1 : 0;
 }
 
+int dump_json_line_write(FILE *out, const struct mha_example *ex, const struct mha_trace *t,
+                         int stage_)
+{
+    return dump_json_write(out, ex, t, stage_) != 0 || fputc('\n', out) == EOF ? -1 : 0;
+}
+
 char *dump_json_string(const struct mha_example *ex, const struct mha_trace *t, int stage_)
 {
     char *buf = NULL;

@@ -1,8 +1,8 @@
 /* export.h - the stages of a trace as pictures, pages and tables for slides,
  * handouts, notes, spreadsheets and papers.
  *
- * The command line and :export write through format.h's table of all seven
- * formats (mha_format_write), which calls the writers below for these five:
+ * The command line and :export write through format.h's table of all the
+ * formats (mha_format_write), which calls the writers of these:
  *   --dump STAGE --format svg|html|markdown|csv|latex
  *       stage = mha_stage_from_name(STAGE), or DUMP_ALL for "all";
  *       fmt = mha_format_from_name(FORMAT) ("text" and "json" are dump.h's).
@@ -151,15 +151,8 @@ void export_xml_text(FILE *out, const char *s);
 /* At most max_cols display columns of s, cut with "…" when longer. */
 void export_xml_text_fit(FILE *out, const char *s, int max_cols);
 
-/* Writers for one format (export_write checks stage and limits first). */
-int export_svg_write(FILE *out, const struct mha_example *ex, const struct mha_trace *t, int stage);
-int export_html_write(FILE *out, const struct mha_example *ex, const struct mha_trace *t,
-                      int stage);
-int export_markdown_write(FILE *out, const struct mha_example *ex, const struct mha_trace *t,
-                          int stage);
-int export_csv_write(FILE *out, const struct mha_example *ex, const struct mha_trace *t, int stage);
-int export_latex_write(FILE *out, const struct mha_example *ex, const struct mha_trace *t,
-                       int stage);
+/* The writers of the pictures and tables, each declared by its row of
+ * format.h's MHA_FORMATS (export_write checks stage and limits first). */
 
 /* ---- HTML pieces, for pages built elsewhere (lessons) ---- */
 

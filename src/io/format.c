@@ -6,25 +6,10 @@
 #include "io/dump.h"
 #include "io/export.h"
 
-static int text_write(FILE *out, const struct mha_example *ex, const struct mha_trace *t, int stage)
-{
-    return dump_text_write(out, ex, t, stage);
-}
-
-static int json_write(FILE *out, const struct mha_example *ex, const struct mha_trace *t, int stage)
-{
-    return dump_json_write(out, ex, t, stage) != 0 || fputc('\n', out) == EOF ? -1 : 0;
-}
-
-static const struct mha_format_info formats[MHA_FORMAT_COUNT] = {
-    [MHA_FORMAT_SVG] = {"svg", NULL, "svg", MHA_FORMAT_PICTURE, export_svg_write},
-    [MHA_FORMAT_HTML] = {"html", NULL, "html", MHA_FORMAT_PICTURE, export_html_write},
-    [MHA_FORMAT_MARKDOWN] = {"markdown", "md", "md", MHA_FORMAT_TABLE, export_markdown_write},
-    [MHA_FORMAT_CSV] = {"csv", NULL, "csv", MHA_FORMAT_TABLE, export_csv_write},
-    [MHA_FORMAT_LATEX] = {"latex", "tex", "tex", MHA_FORMAT_TABLE, export_latex_write},
-    [MHA_FORMAT_TEXT] = {"text", "txt", "txt", MHA_FORMAT_DUMP, text_write},
-    [MHA_FORMAT_JSON] = {"json", NULL, "json", MHA_FORMAT_DUMP, json_write},
-};
+#define MHA_FORMAT_ROW(id, name, alias, ext, kind, writer)                                         \
+    [MHA_FORMAT_##id] = {name, alias, ext, kind, writer},
+static const struct mha_format_info formats[MHA_FORMAT_COUNT] = {MHA_FORMATS(MHA_FORMAT_ROW)};
+#undef MHA_FORMAT_ROW
 
 const struct mha_format_info *mha_format_get(int fmt)
 {

@@ -303,7 +303,7 @@ static bool describe(struct view_desc *vd, const struct view_inputs *in,
     return ok;
 }
 
-bool view_circuits_make(struct view_desc *vd, const struct view_inputs *in)
+static bool view_circuits_make(struct view_desc *vd, const struct view_inputs *in)
 {
     snprintf(vd->name, sizeof vd->name, "Circuits");
     snprintf(vd->heading, sizeof vd->heading, "Circuits: what each head does with words");
@@ -326,3 +326,30 @@ bool view_circuits_make(struct view_desc *vd, const struct view_inputs *in)
     train_model_free(m);
     return ok;
 }
+
+/* The view's row (engine/views.h's MHA_VIEWS names it): v, :view, a
+ * lesson's view: and --view read it. */
+const struct view_kind view_circuits_kind = {
+    .id = MHA_VIEW_CIRCUITS,
+    .name = "circuits",
+    .make = view_circuits_make,
+    .cycle_msg = "Circuits view: what each of the %d heads does with words, read off "
+                 "the trained weights.",
+    .extension = "txt",
+    .man = "What each head of a trained model does, read off its weights (a loaded model file, a "
+           "lesson's model, or the model training on the training screen): its QK circuit, the "
+           "score a query word gives a key word from the two words alone, (E·W_q,h^T + "
+           "b_q,h)(E·W_k,h^T)^T / √ d_k, and its OV circuit, what attending to a word adds to each "
+           "output's logits, U·W_o,h·W_v,h·E^T; both less their row's mean, since softmax ignores "
+           "a constant added to a whole row. Up to 24 words the circuits are heatmaps (coloured "
+           "cells alone where the numbers do not fit), while there are at most 32 of them (eight "
+           "heads with three each); for every model a table lists each head's strongest pairs, the "
+           "words it raises most when it attends to a word, and where the positions alone make it "
+           "look. The pairs are given as z-scores over their row, and under the table each head's "
+           "reading in one line (as **--dump circuits** gives it). On a model that is training, "
+           "each head's number carries what the training measured it doing on held-out sequences "
+           "(its title on the training screen), and its reading starts with it. On numbers that "
+           "are not a trained model the view says how to load or train one. **--dump circuits** "
+           "prints the same with the whole matrices in JSON.",
+    .own_sizes = false,
+};

@@ -183,7 +183,7 @@ static bool describe(struct view_desc *vd, const struct view_inputs *in,
     return ok;
 }
 
-bool view_composition_make(struct view_desc *vd, const struct view_inputs *in)
+static bool view_composition_make(struct view_desc *vd, const struct view_inputs *in)
 {
     snprintf(vd->name, sizeof vd->name, "Composition");
     snprintf(vd->heading, sizeof vd->heading, "Composition: heads that read other heads");
@@ -212,3 +212,28 @@ bool view_composition_make(struct view_desc *vd, const struct view_inputs *in)
     train_model_free(m);
     return ok;
 }
+
+/* The view's row (engine/views.h's MHA_VIEWS names it): v, :view, a
+ * lesson's view: and --view read it. */
+const struct view_kind view_composition_kind = {
+    .id = MHA_VIEW_COMPOSITION,
+    .name = "composition",
+    .make = view_composition_make,
+    .cycle_msg = "Composition view: how much each later head reads through each "
+                 "earlier one (Q, K, V), and each head knocked out.",
+    .extension = "txt",
+    .man = "How the heads of a model of two or more layers work together (a loaded model file, a "
+           "lesson's model, or the model training on the training screen): for each head of a "
+           "later layer, its Q, K and V composition scores with each head of an earlier layer (as "
+           "**--dump summary** gives them, see **LAYERS**), with a model of two layers the K "
+           "scores as a heatmap too. On a model that is training, each head also carries what it "
+           "was measured doing and the held-out accuracy left with it knocked out alone, both "
+           "measured at the last evaluation on the held-out sequences its heads are measured on, "
+           "where the knock-outs take at most 2×10^9 multiply-adds (two layers of two heads at "
+           "d_model 32 take 0.3×10^9; a checkpoint shows the scores alone). A one-layer model, or "
+           "numbers that are not a trained model, get a sentence saying why there is nothing to "
+           "show, and so does a model whose scores would take too long to compute (more than "
+           "5×10^7 multiply-adds while it trains, the view being made again at every frame, or "
+           "10^9 for a model file).",
+    .own_sizes = false,
+};

@@ -7,7 +7,7 @@
 
 #include "engine/views.h"
 
-bool view_cost_make(struct view_desc *vd, const struct view_inputs *in)
+static bool view_cost_make(struct view_desc *vd, const struct view_inputs *in)
 {
     long long d = in->ex->d_model, h = in->ex->heads;
     const long long sq = view_seq_len(in, false), sk = view_seq_len(in, true);
@@ -62,3 +62,17 @@ bool view_cost_make(struct view_desc *vd, const struct view_inputs *in)
              "show a published model's sizes here.");
     return ok;
 }
+
+/* The view's row (engine/views.h's MHA_VIEWS names it): v, :view, a
+ * lesson's view: and --view read it. */
+const struct view_kind view_cost_kind = {
+    .id = MHA_VIEW_COST,
+    .name = "cost",
+    .make = view_cost_make,
+    .cycle_msg = "Cost view: parameters and multiply-adds, one head against %d heads.",
+    .extension = "txt",
+    .man = "Parameters (4×d_model² plus biases) and multiply-adds of each part, one head of full "
+           "width against the heads of the example at the same width; a lesson can show a "
+           "published model's sizes.",
+    .own_sizes = true,
+};

@@ -10,40 +10,16 @@
 #include "io/model_io.h"
 #include "io/utf8.h"
 
-/* The views' own make functions, one file each. */
-bool view_shapes_make(struct view_desc *d, const struct view_inputs *in);
-bool view_cost_make(struct view_desc *d, const struct view_inputs *in);
-bool view_heads_make(struct view_desc *d, const struct view_inputs *in);
-bool view_circuits_make(struct view_desc *d, const struct view_inputs *in);
-bool view_composition_make(struct view_desc *d, const struct view_inputs *in);
-
-static const struct view_kind view_kinds[MHA_VIEW_COUNT] = {
-    [MHA_VIEW_SHAPES] = {MHA_VIEW_SHAPES, "shapes", view_shapes_make,
-                         "Shapes view: the tensor shapes through view, transpose, contiguous "
-                         "and merge.",
-                         "txt", true},
-    [MHA_VIEW_COST] = {MHA_VIEW_COST, "cost", view_cost_make,
-                       "Cost view: parameters and multiply-adds, one head against %d heads.", "txt",
-                       true},
-    [MHA_VIEW_HEADS] = {MHA_VIEW_HEADS, "heads", view_heads_make,
-                        "Heads view: how the heads' score forms differ, and the effective rank "
-                        "of each.",
-                        "txt", false},
-    [MHA_VIEW_CIRCUITS] = {MHA_VIEW_CIRCUITS, "circuits", view_circuits_make,
-                           "Circuits view: what each of the %d heads does with words, read off "
-                           "the trained weights.",
-                           "txt", false},
-    [MHA_VIEW_COMPOSITION] = {MHA_VIEW_COMPOSITION, "composition", view_composition_make,
-                              "Composition view: how much each later head reads through each "
-                              "earlier one (Q, K, V), and each head knocked out.",
-                              "txt", false},
-};
+/* Each view's row, from its own file (engine/views.h's MHA_VIEWS). */
+#define VIEW_KIND_ROW(id, name) [MHA_VIEW_##id] = &view_##name##_kind,
+static const struct view_kind *const view_kinds[MHA_VIEW_COUNT] = {MHA_VIEWS(VIEW_KIND_ROW)};
+#undef VIEW_KIND_ROW
 
 const struct view_kind *view_kind(enum mha_view v)
 {
-    if (v <= MHA_VIEW_NONE || v >= MHA_VIEW_COUNT || !view_kinds[v].make)
+    if (v <= MHA_VIEW_NONE || v >= MHA_VIEW_COUNT)
         return NULL;
-    return &view_kinds[v];
+    return view_kinds[v];
 }
 
 const char *mha_view_name(enum mha_view v)

@@ -4,10 +4,10 @@
  * (src/ui/views), its exports, --print-lesson's text and the lesson HTML
  * all render this one description.
  *
- * Adding a view: its value in enum mha_view (engine/views.h), one file
- * view_<name>.c with its make function (and its line in meson.build), and
- * one row in view_kinds[] (view_desc.c): its name, its make function, its
- * message and extension. */
+ * Adding a view: its row in MHA_VIEWS (engine/views.h), and one file
+ * view_<name>.c (with its line in meson.build) holding its make function
+ * and its struct view_kind view_<name>_kind: its name, its make function,
+ * its message and extension. */
 #ifndef MHA_VIEW_DESC_H
 #define MHA_VIEW_DESC_H
 
@@ -106,8 +106,16 @@ struct view_kind {
     bool (*make)(struct view_desc *d, const struct view_inputs *in);
     const char *cycle_msg;
     const char *extension;
+    /* what the man page's VIEWS says of it (scripts/gen-docs writes it
+     * there): sentences of plain UTF-8, **bold** where a name is bold */
+    const char *man;
     bool own_sizes;
 };
+
+/* Each view's row, defined in its own file view_<name>.c. */
+#define VIEW_KIND_DECLARE(id, name) extern const struct view_kind view_##name##_kind;
+MHA_VIEWS(VIEW_KIND_DECLARE)
+#undef VIEW_KIND_DECLARE
 
 /* The row of view v; NULL for MHA_VIEW_NONE (the stage) or no view. */
 const struct view_kind *view_kind(enum mha_view v);

@@ -61,7 +61,7 @@ static bool heads_since_start(struct view_desc *vd, const struct view_inputs *in
     return ok;
 }
 
-bool view_heads_make(struct view_desc *vd, const struct view_inputs *in)
+static bool view_heads_make(struct view_desc *vd, const struct view_inputs *in)
 {
     const struct mha_example *ex = in->ex;
     const int H = ex->heads, dk = ex->d_model / ex->heads;
@@ -139,3 +139,21 @@ bool view_heads_make(struct view_desc *vd, const struct view_inputs *in)
     }
     return ok; /* the text pane says what the numbers mean */
 }
+
+/* The view's row (engine/views.h's MHA_VIEWS names it): v, :view, a
+ * lesson's view: and --view read it. */
+const struct view_kind view_heads_kind = {
+    .id = MHA_VIEW_HEADS,
+    .name = "heads",
+    .make = view_heads_make,
+    .cycle_msg = "Heads view: how the heads' score forms differ, and the effective rank "
+                 "of each.",
+    .extension = "txt",
+    .man = "How the heads of the current weights differ: a heatmap of the cosine similarity of "
+           "each two heads' score forms W_q,i^T·W_k,i, and each head's effective rank (the entropy "
+           "of the form's singular values, from 1 to d_k) as a number and a bar. Above a d_model "
+           "of 512 the view says why it is not computed. On a model that is training (the stage "
+           "keys of the training screen) the table gives each head's effective rank at step 0 and "
+           "now, and the cosine of its form now with its form at step 0.",
+    .own_sizes = false,
+};

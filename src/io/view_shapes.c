@@ -8,7 +8,7 @@
 #include "engine/stages.h"
 #include "engine/views.h"
 
-bool view_shapes_make(struct view_desc *vd, const struct view_inputs *in)
+static bool view_shapes_make(struct view_desc *vd, const struct view_inputs *in)
 {
     const long long batch = in->batch > 0 ? in->batch : 2, seq = view_seq_len(in, false);
     const long long d = in->ex->d_model, h = in->ex->heads;
@@ -45,3 +45,18 @@ bool view_shapes_make(struct view_desc *vd, const struct view_inputs *in)
              mha_stage_range(range, sizeof range));
     return ok;
 }
+
+/* The view's row (engine/views.h's MHA_VIEWS names it): v, :view, a
+ * lesson's view: and --view read it. */
+const struct view_kind view_shapes_kind = {
+    .id = MHA_VIEW_SHAPES,
+    .name = "shapes",
+    .make = view_shapes_make,
+    .cycle_msg = "Shapes view: the tensor shapes through view, transpose, contiguous "
+                 "and merge.",
+    .extension = "txt",
+    .man = "The tensor shapes through the layer as PyTorch code writes it (view, transpose, "
+           "contiguous, the merge), for a batch (2 unless a lesson says otherwise), the sequence "
+           "length, d_model and the heads.",
+    .own_sizes = true,
+};

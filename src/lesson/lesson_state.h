@@ -110,6 +110,13 @@ int lesson_quiz_hide(const struct lesson_quiz *q, const struct mha_example *ex,
 /* True when h hides cell c (a tensor the screen shows, Q_h counting as Q). */
 bool lesson_hide_covers(const struct lesson_hide *h, const struct mha_cell *c);
 
+/* The names a focus may give a matrix of stage (0 .. MHA_STAGE_COUNT - 1),
+ * its default first, the rest in the order of enum mha_tensor, into names
+ * (room for max; the stage table's strings); *per_head is set when they
+ * take a head.  Returns their count.  lessons/README.md's table of them is
+ * written from this by scripts/gen-docs. */
+int lesson_stage_matrices(int stage, const char **names, int max, bool *per_head);
+
 /* Resolve "weights, head 1, row it, col mat" for stage against ex.  A
  * missing matrix means the stage's focus (its row of the stage table);
  * missing head/row/col mean 0. */

@@ -200,6 +200,19 @@ static bool stage_per_head(int stage)
     return false;
 }
 
+int lesson_stage_matrices(int stage, const char **names, int max, bool *per_head)
+{
+    const enum mha_tensor first = mha_stage_info((enum mha_stage)stage)->focus;
+    int n = 0;
+    if (n < max && stage_has(stage, first))
+        names[n++] = matrix_name(first);
+    for (int m = 0; m < MHA_TENSOR_COUNT && n < max; m++)
+        if (m != (int)first && stage_has(stage, (enum mha_tensor)m))
+            names[n++] = matrix_name(m);
+    *per_head = stage_per_head(stage);
+    return n;
+}
+
 /* Rows, columns and their labels of matrix m (labels NULL: by index), from
  * the stage table's kind and sides of m (stages.h). */
 static void matrix_shape(const struct mha_example *ex, enum mha_tensor m, int *rows, int *cols,

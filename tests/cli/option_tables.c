@@ -15,6 +15,7 @@
 #include "io/colorscale.h"
 #include "io/format.h"
 #include "lesson/lesson.h"
+#include "lesson/lesson_state.h"
 
 static json_t *str_or_null(const char *s)
 {
@@ -51,6 +52,37 @@ static json_t *task_rows(json_t *names)
                             t->head_work, "d_model", t->default_d_model, "vocab", t->default_vocab,
                             "context", t->default_context, "steps", t->default_steps, "lr",
                             t->default_lr > 0 ? lr : ""));
+    }
+    return rows;
+}
+
+/* The views' rows, in the order v goes through them: each name and what
+ * the man page's VIEWS says of it. */
+static json_t *view_rows(void)
+{
+    json_t *rows = json_array();
+    for (int v = MHA_VIEW_NONE + 1; v < MHA_VIEW_COUNT; v++) {
+        const struct view_kind *k = view_kind((enum mha_view)v);
+        json_array_append_new(rows, json_pack("{s:s, s:s}", "name", k->name, "man", k->man));
+    }
+    return rows;
+}
+
+/* What a lesson's focus may name on each stage: the stage, its matrices'
+ * names (its default first) and whether they take a head. */
+static json_t *stage_matrices(void)
+{
+    json_t *rows = json_array();
+    for (int s = 0; s < MHA_STAGE_COUNT; s++) {
+        const char *names[MHA_TENSOR_COUNT];
+        bool per_head;
+        const int n = lesson_stage_matrices(s, names, MHA_TENSOR_COUNT, &per_head);
+        json_t *list = json_array();
+        for (int i = 0; i < n; i++)
+            json_array_append_new(list, json_string(names[i]));
+        json_array_append_new(rows, json_pack("{s:s, s:o, s:b}", "stage",
+                                              mha_stage_name((enum mha_stage)s), "matrices", list,
+                                              "head", per_head));
     }
     return rows;
 }
@@ -112,12 +144,12 @@ int main(void)
     train_task_names(tasks, sizeof tasks);
     cli_text_corpus_names(corpora, sizeof corpora);
     json_t *task_names = split_list(tasks);
-    json_t *root =
-        json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:O, s:o, s:o, s:o, s:o}", "options", opts,
-                  "groups", groups, "stages", stages, "views", split_list(views), "themes",
-                  split_list(themes), "formats", split_list(formats), "format_rows", format_rows(),
-                  "tasks", task_names, "task_rows", task_rows(task_names), "corpora",
-                  split_list(corpora), "scene_keys", scene_keys(), "stage_titles", titles);
+    json_t *root = json_pack(
+        "{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:O, s:o, s:o, s:o, s:o, s:o}", "options", opts,
+        "groups", groups, "stages", stages, "views", split_list(views), "view_rows", view_rows(),
+        "themes", split_list(themes), "formats", split_list(formats), "format_rows", format_rows(),
+        "tasks", task_names, "task_rows", task_rows(task_names), "corpora", split_list(corpora),
+        "scene_keys", scene_keys(), "stage_titles", titles, "stage_matrices", stage_matrices());
     json_decref(task_names);
     char *text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
     json_decref(root);

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "engine/stages.h"
 #include "lesson/catalog.h"
 #include "lesson/layout.h"
 #include "lesson/lesson.h"
@@ -520,6 +521,33 @@ START_TEST(switch_words)
 }
 END_TEST
 
+/* The matrices a focus may name on each stage (lessons/README.md's table):
+ * each resolves there, with a head where they take one, the first is the
+ * stage's default, and each stage has one at least. */
+START_TEST(stage_matrices_resolve)
+{
+    struct mha_error err;
+    struct mha_example *ex = mha_example_default(&err);
+    ck_assert_ptr_nonnull(ex);
+    for (int s = 0; s < MHA_STAGE_COUNT; s++) {
+        const char *names[MHA_TENSOR_COUNT];
+        bool per_head;
+        const int n = lesson_stage_matrices(s, names, MHA_TENSOR_COUNT, &per_head);
+        ck_assert_int_gt(n, 0);
+        for (int i = 0; i < n; i++) {
+            char spec[64];
+            snprintf(spec, sizeof spec, "%s%s", names[i], per_head ? ", head 1" : "");
+            struct lesson_focus f;
+            ck_assert_msg(lesson_focus_resolve(spec, s, ex, &f, &err) == 0, "stage %d, %s: %s", s,
+                          spec, err.text);
+            if (i == 0)
+                ck_assert_int_eq(f.matrix, mha_stage_info((enum mha_stage)s)->focus);
+        }
+    }
+    mha_example_free(ex);
+}
+END_TEST
+
 static Suite *lesson_suite(void)
 {
     Suite *s = suite_create("lesson");
@@ -536,6 +564,7 @@ static Suite *lesson_suite(void)
     tc = tcase_create("state");
     tcase_add_test(tc, state_accumulates_and_replays);
     tcase_add_test(tc, quiz_answers_follow_the_example);
+    tcase_add_test(tc, stage_matrices_resolve);
     suite_add_tcase(s, tc);
     tc = tcase_create("layout");
     tcase_add_test(tc, layout_wraps_within_width);

@@ -4,7 +4,7 @@
 # moves for several intervals and the status says "paused"), a plays on.
 . "$(dirname "$0")/lib.sh"
 
-title() { screen | sed -n 2p | grep -oE '^[0-6] · [A-Za-z]+'; }
+title() { screen | sed -n 2p | grep -oE '^[0-9]+ · [A-Za-z]+'; }
 
 start 100 30 -- --autoplay 0.5
 wait_for "autoplay 0.5s"

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The explorer opens on the default example, steps through all seven stages
+# The explorer opens on the default example, steps through every stage
 # with the arrows and the digits, shows its help, and quits with status 0,
 # leaving the terminal as it was.
 . "$(dirname "$0")/lib.sh"
@@ -10,20 +10,22 @@ wait_for "query input 4×6"
 for part in "4 tokens" "d_model 6" "heads 2" "d_k 3" "mask off" "scaling ÷√3" "? help"; do
     wait_for "$part"
 done
-stages=("1 · Projection" "2 · Split" "3 · Transpose" "4 · Attention" "5 · Merge" "6 · Output")
-for s in "${stages[@]}"; do
+mapfile -t titles < <(stage_titles)
+last=$((${#titles[@]} - 1))
+[ "$last" -gt 3 ] || fail "no stage titles from option_tables"
+for ((i = 1; i <= last; i++)); do
     keys Right
-    wait_for "$s"
+    wait_for "$i · ${titles[i]}"
 done
 keys Right # past the last stage: stays
 # keys are handled in order: once the help that ? opens shows, Right has
-# been handled too, so "still on stage 6" is checked after it
+# been handled too, so "still on the last stage" is checked after it
 keys '?'
 wait_for "keys and commands"
 keys Escape
 wait_gone "keys and commands"
-wait_for "6 · Output"
-wait_bar "6 Output"
+wait_for "$last · ${titles[last]}"
+wait_bar "$last ${titles[last]}"
 keys 3
 wait_for "3 · Transpose"
 wait_for "Q head 1"

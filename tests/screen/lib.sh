@@ -142,6 +142,28 @@ settle() {
 # type TEXT: literal text, no key names.
 type_text() { T send-keys -l -- "$1"; }
 
+# stage_names: the program's stages, one a line, in order (from the list its
+# --dump refusal gives: the stage table's); last_stage: the last one's number.
+stage_names() {
+    "$EXE" --dump "?" 2>&1 | sed -n "s/.*unknown stage '?'; expected \(.*\) or all\$/\1/p" |
+        sed 's/, /\n/g'
+}
+last_stage() { echo $(($(stage_names | wc -l) - 1)); }
+
+# stage_titles: the stages' titles ("Input"), one a line, in order: the stage
+# table's, as the build's tests/cli/option_tables prints it.
+stage_titles() {
+    "$(dirname "$EXE")/../tests/cli/option_tables" |
+        python3 -c 'import json, sys; print("\n".join(json.load(sys.stdin)["stage_titles"]))'
+}
+
+# view_names: the program's views, one a line, in the order v goes through
+# them (from the list its --view refusal gives: the view table's).
+view_names() {
+    "$EXE" --view "?" 2>&1 | sed -n "s/.*unknown view '?'; expected \(.*\) or none\$/\1/p" |
+        sed 's/, /\n/g'
+}
+
 # wait_exit STATUS: the explorer ended with STATUS and the terminal is back.
 wait_exit() {
     local want=$1 i=0

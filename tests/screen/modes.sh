@@ -18,9 +18,15 @@ keys ?
 wait_for "mha-explorer: keys and commands"
 keys Escape
 wait_gone "mha-explorer: keys and commands"
-# the help lists every command of the table, the new ones too
+# the help lists every command of the table, the new ones too: from its end
+# up a line at a time to the first of them, however long the help grows
 keys ?
 keys G
+for _ in $(seq 60); do
+    screen | grep -qF "examples" && break
+    keys k
+    sleep 0.05
+done
 wait_for "examples"
 wait_for "find WORD"
 wait_for "link [FILE]"
@@ -50,7 +56,7 @@ keys Escape
 wait_for "← → stages · Tab numbers"
 # the presenter's layout: q goes back to the usual one
 keys P
-wait_for "Input · stage 0 of 0-6"
+wait_for "Input · stage 0 of 0-$(last_stage)"
 keys q
 wait_for "Presenter mode off (P brings it back)."
 wait_for "0 Input › 1 Projection"

@@ -13,13 +13,13 @@ no_hints() {
 }
 
 start 80 24 -- --present --stage attention
-wait_for "Attention · stage 4 of 0-6"
+wait_for "Attention · stage 4 of 0-$(last_stage)"
 wait_for "weights = softmax(Q_h · K_hᵀ / √d_k)"
 check "three lines of big letters at 80x24" test "$(big_title_lines 3)" -eq 3
 check "no pipeline bar, no key hints" no_hints
 wait_for "4 tokens · d_model 6 · 2 heads · d_k 3"
 keys Right
-wait_for "Merge · stage 5 of 0-6"
+wait_for "Merge · stage 5 of 0-$(last_stage)"
 wait_for "(H, L, d_k) = (2, 4, 3) → (L, H·d_k) = (4, 6)"
 keys P
 wait_for "Presenter mode off."
@@ -37,7 +37,7 @@ wait_exit 0
 T kill-server
 
 start 200 60 -- --present --stage attention --theme projector
-wait_for "Attention · stage 4 of 0-6"
+wait_for "Attention · stage 4 of 0-$(last_stage)"
 wait_for "who looks at whom"
 wait_for "context = weights · V_h"
 check "five lines of big letters at 200x60" test "$(big_title_lines 5)" -eq 5

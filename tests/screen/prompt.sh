@@ -50,7 +50,8 @@ wait_for "4 · Attention"
 keys :
 type_text "view "
 keys Tab
-wait_for "circuits  composition  cost  heads  none  shapes"
+# every view of the table and none, in order, two spaces apart
+wait_for "$({ view_names; echo none; } | LC_ALL=C sort | paste -sd'|' | sed 's/|/  /g')"
 type_text "cos"
 keys Tab
 wait_for ":view cost"

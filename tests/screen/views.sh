@@ -1,34 +1,37 @@
 #!/bin/bash
-# The views beyond the stages: v cycles stage -> shapes -> cost -> heads ->
-# circuits -> composition -> stage (circuits and composition on numbers that
-# are no model say how to get one), :view opens one by name (heads shows each head's effective rank),
-# a stage key goes back, --view opens on one, and the heads view explains
-# itself instead of computing when d_model is too large.
+# The views beyond the stages: v goes from the stage through every view of
+# the view table in its order and back to the stage (circuits and
+# composition on numbers that are no model say how to get one), :view opens
+# one by name (heads shows each head's effective rank), a stage key goes
+# back, --view opens on one, and the heads view explains itself instead of
+# computing when d_model is too large.
 . "$(dirname "$0")/lib.sh"
 
+names=$(view_names)
+[ -n "$names" ] || fail "no views in the refusal of --view '?'"
 start 120 40
 wait_for "0 · Input"
-keys v
-wait_for "Shapes view"
-wait_for "q.transpose(1, 2)"
-wait_for "(2, 2, 4, 3)"
-wait_for "shapes view"
-keys v
-wait_for "Cost view"
-wait_for "parameters W_q W_k W_v W_o"
-wait_for "2 heads, d_k 3"
-keys v
-wait_for "Heads view"
-wait_for "Effective rank of each head"
-keys v
-wait_for "Circuits view"
-wait_for "reads a trained model, and these numbers are not one"
-keys v
-wait_for "Composition view"
-wait_for "reads a trained model of two or more layers"
+for name in $names; do
+    keys v
+    wait_for "${name^} view"
+    case $name in # what some of them show
+    shapes)
+        wait_for "q.transpose(1, 2)"
+        wait_for "(2, 2, 4, 3)"
+        wait_for "shapes view"
+        ;;
+    cost)
+        wait_for "parameters W_q W_k W_v W_o"
+        wait_for "2 heads, d_k 3"
+        ;;
+    heads) wait_for "Effective rank of each head" ;;
+    circuits) wait_for "reads a trained model, and these numbers are not one" ;;
+    composition) wait_for "reads a trained model of two or more layers" ;;
+    esac
+done
 keys v
 wait_for "0 · Input"
-wait_gone "Heads view"
+wait_gone "${name^} view"
 
 keys :
 type_text "view heads"

@@ -2,9 +2,9 @@
 # table_literals.sh - what the stage table and the view registry describe is
 # named nowhere else: the builders of the screen's blocks, the exports, the
 # dumps, the text pane and a lesson's focus name no stage (they read the
-# rows of src/engine/stages.c), and no file names a view but the views' registry
-# (src/io/view_desc.c) and the enum (src/engine/views.h): the screen, the exports,
-# --print-lesson and the lesson HTML render one description.
+# rows of src/engine/stages.c), and no file names a view but its row in
+# MHA_VIEWS (src/engine/views.h) and its own file (src/io/view_<name>.c): the
+# screen, the exports, --print-lesson and the lesson HTML render one description.
 # Usage: table_literals.sh SOURCE_ROOT
 root=${1:?usage: table_literals.sh SOURCE_ROOT}
 status=0
@@ -23,13 +23,26 @@ for f in src/ui/views/ui_view.c src/io/export_table.c src/io/dump_json.c src/io/
         status=1
     fi
 done
-# MHA_VIEW_NONE (the stage itself) and MHA_VIEW_COUNT are fine
+# MHA_VIEW_NONE (the stage itself) and MHA_VIEW_COUNT are fine, and a view's
+# own file src/io/view_<name>.c names its own value in its row
 views=$(grep -rnE 'MHA_VIEW_[A-Z_]+' "$root/src" --include='*.c' --include='*.h' |
     grep -vE '^[^:]*/src/(io/view_desc\.c|engine/views\.h):' |
-    grep -vE 'MHA_VIEW_(NONE|COUNT|DESC_H)\b' | grep -E 'MHA_VIEW_[A-Z]')
+    grep -vE 'MHA_VIEW_(NONE|COUNT|DESC_H)\b' | grep -E 'MHA_VIEW_[A-Z]' |
+    while IFS= read -r line; do
+        case $line in
+        */src/io/view_*.c:*)
+            own=${line%%.c:*}
+            own=${own##*/view_}
+            [ "$(grep -oE 'MHA_VIEW_[A-Z_]+' <<<"$line" | sort -u)" = "MHA_VIEW_${own^^}" ] &&
+                continue
+            ;;
+        esac
+        echo "$line"
+    done)
 if [ -n "$views" ]; then
     echo "$views"
-    echo "table_literals: a view is named outside its registry row (src/io/view_desc.c)" >&2
+    echo "table_literals: a view is named outside its row (src/engine/views.h's MHA_VIEWS" \
+        "and its own file's view_kind)" >&2
     status=1
 fi
 exit $status

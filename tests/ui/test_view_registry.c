@@ -1,5 +1,5 @@
-/* test_view_registry.c - a view is one registry row (io/view_desc.c)
- * pointing at its own file, which describes it once: every view has a
+/* test_view_registry.c - a view is one row of MHA_VIEWS (engine/views.h)
+ * naming its own file, whose struct view_kind describes it once: every view has a
  * complete row and describes its text pane, the screen's blocks are the
  * description's matrix and table, and :export writes the description as
  * text, under a name with the row's extension. */
@@ -30,13 +30,19 @@ static void teardown(void)
 
 START_TEST(test_rows_complete)
 {
+    /* the name each row gives itself is its name in MHA_VIEWS */
+#define VIEW_NAME(id, name) [MHA_VIEW_##id] = #name,
+    static const char *const names[MHA_VIEW_COUNT] = {MHA_VIEWS(VIEW_NAME)};
+#undef VIEW_NAME
     ck_assert_ptr_null(view_kind(MHA_VIEW_NONE));
     ck_assert_ptr_null(view_kind(MHA_VIEW_COUNT));
     for (int v = MHA_VIEW_NONE + 1; v < MHA_VIEW_COUNT; v++) {
         const struct view_kind *k = view_kind((enum mha_view)v);
         ck_assert_msg(k != NULL, "view %s has no registry row", mha_view_name(v));
         ck_assert_int_eq(k->id, v);
+        ck_assert_str_eq(k->name, names[v]);
         ck_assert(k->cycle_msg && *k->cycle_msg);
+        ck_assert(k->man && *k->man); /* the man page's words */
         ck_assert(k->make && k->extension && *k->extension);
         /* every view describes its text pane */
         ck_assert_int_eq(ui_state_set_view(&st, (enum mha_view)v), 0);

@@ -139,6 +139,62 @@ static const struct help_line more_help[] = {
     {"", "for a second q (one question for each q)", false},
 };
 
+#define HELP_MAX 256
+#define HELP_WORDS 54 /* the columns a key's words have at 80 columns */
+
+/* How many bytes of text fit in HELP_WORDS columns, cut after a whole word
+ * (all of it when it fits; its first word when no word fits). */
+static size_t help_fit(const char *text)
+{
+    char part[256];
+    size_t fit = 0;
+    for (size_t i = 0;; i++) {
+        if (text[i] != ' ' && text[i] != '\0')
+            continue;
+        snprintf(part, sizeof part, "%.*s", (int)i, text);
+        if (fit > 0 && ui_text_width(part, true) > HELP_WORDS)
+            return fit;
+        fit = i;
+        if (text[i] == '\0')
+            return fit;
+    }
+}
+
+/* The lines of out (n of them) with the lists their words name written
+ * out from the tables ("next theme: {themes|, }"), and a key's words wider
+ * than HELP_WORDS carried on lines of their own under it: a list grows
+ * with its table, never past the help's edge.  Returns the number of
+ * lines (at most max). */
+static int help_expand(struct help_line *out, int n, int max, char labels[][48], int nl,
+                       char texts[][96])
+{
+    struct help_line in[HELP_MAX];
+    memcpy(in, out, (size_t)n * sizeof *out);
+    int m = 0;
+    for (int i = 0; i < n && m < max; i++) {
+        struct help_line l = in[i];
+        if (l.key && strchr(l.key, '{') && nl < max) /* "0 … {last_stage}" */
+            l.key = ui_words_expand(l.key, labels[nl++], 48);
+        if (!l.key || !l.text ||
+            (!strchr(l.text, '{') && ui_text_width(l.text, true) <= HELP_WORDS)) {
+            out[m++] = l;
+            continue;
+        }
+        char full[256];
+        const char *rest = ui_words_expand(l.text, full, sizeof full);
+        while (*rest && m < max) {
+            const size_t fit = help_fit(rest);
+            snprintf(texts[m], 96, "%.*s", (int)fit, rest);
+            out[m] = (struct help_line){l.key, texts[m], false};
+            m++;
+            l.key = ""; /* the rest under the same key */
+            for (rest += fit; *rest == ' ';)
+                rest++;
+        }
+    }
+    return m;
+}
+
 /* Lay the help out into out (room for max); returns the number of lines. */
 static int help_layout(struct help_line *out, int max, char labels[][48], char texts[][96])
 {
@@ -193,17 +249,8 @@ static int help_layout(struct help_line *out, int max, char labels[][48], char t
     const int extra = (int)(sizeof more_help / sizeof more_help[0]);
     for (int i = 0; i < extra && n < max; i++)
         out[n++] = more_help[i];
-    /* the lists named in the words ("next theme: {themes|, }") from their tables */
-    for (int i = 0; i < n; i++) {
-        if (out[i].text && strchr(out[i].text, '{'))
-            out[i].text = ui_words_expand(out[i].text, texts[i], 96);
-        if (out[i].key && strchr(out[i].key, '{') && nl < max) /* "0 … {last_stage}" */
-            out[i].key = ui_words_expand(out[i].key, labels[nl++], 48);
-    }
-    return n;
+    return help_expand(out, n, max, labels, nl, texts);
 }
-
-#define HELP_MAX 256
 
 int ui_help_lines(void)
 {

@@ -52,7 +52,7 @@ const struct ui_key_binding ui_key_table[] = {
     {{KEY_DOWN, 'j'}, "↓ j", UI_KEYS_BROWSE, UI_ACT_DOWN, "scroll the visualisation"},
     {{KEY_PPAGE}, "PgUp", UI_KEYS_ANY, UI_ACT_PAGE_UP, "page up"},
     {{KEY_NPAGE, ' '}, "PgDn Space", UI_KEYS_ANY, UI_ACT_PAGE_DOWN, "page down"},
-    {{'v'}, "v", UI_KEYS_ANY, UI_ACT_VIEW_CYCLE, "next view: {views|, }"},
+    {{'v'}, "v", UI_KEYS_ANY, UI_ACT_VIEW_CYCLE, "next view (after the last: the stage)"},
     {{'L'}, "L", UI_KEYS_ANY, UI_ACT_LESSONS, "the lessons: pick one, see your progress"},
     {{'P'}, "P", UI_KEYS_TEACH, UI_ACT_PRESENT, "presenter mode: big title, roomy numbers"},
     {{'a'}, "a", UI_KEYS_TEACH, UI_ACT_AUTOPLAY, "autoplay on / off; any other key pauses it"},

@@ -3,7 +3,7 @@
  *
  * A help text in a key table or the ':' command table may hold
  *   {stages|SEP}  the stage names (src/engine/stages.c),
- *   {views|SEP}   the view names (src/engine/views.c),
+ *   {views|SEP}   the view names (MHA_VIEWS, src/engine/views.h),
  *   {themes|SEP}  the theme names (src/io/colorscale.c),
  *   {formats|SEP} the output formats (src/io/format.c),
  *   {range}       the stage numbers, "0-6",

@@ -1,6 +1,6 @@
 /* ui_views.h - the views beyond the stages on screen: each view is described
- * once below the screen (io/view_desc.h: its make function and its row in
- * view_kinds[]); here the description becomes blocks, the text pane's words,
+ * once below the screen (io/view_desc.h: its make function and its struct
+ * view_kind, in its own file); here the description becomes blocks, the text pane's words,
  * the legend and a file, the same way for every view. */
 #ifndef UI_VIEWS_H
 #define UI_VIEWS_H
