@@ -10,9 +10,13 @@
 #include "ui/state/ui_mode.h"
 
 extern const struct ui_mode ui_mode_main; /* ui_update.c: the main screen */
-/* Modes whose own files work on a part of the app (commands/ui_prompt.c,
- * commands/ui_popup.c, panes/ui_mode_help.c), bound to it in
- * ui_mode_parts.c. */
+/* Modes whose own files work on a part of the app (panes/ui_mode_panes.c,
+ * panes/ui_lesson_menu.c, commands/ui_prompt.c, commands/ui_popup.c,
+ * panes/ui_mode_help.c), bound to it in ui_mode_parts.c. */
+extern const struct ui_mode ui_mode_present;
+extern const struct ui_mode ui_mode_explain;
+extern const struct ui_mode ui_mode_quiz;   /* a checkpoint waiting for an answer */
+extern const struct ui_mode ui_mode_menu;   /* the lesson list */
 extern const struct ui_mode ui_mode_prompt; /* ':' and '/' */
 extern const struct ui_mode ui_mode_popup;
 extern const struct ui_mode ui_mode_help;

@@ -5,10 +5,6 @@
 
 #include "ui/state/ui_mode.h"
 
-extern const struct ui_mode ui_mode_train;   /* ui_mode_train.c */
-extern const struct ui_mode ui_mode_present; /* ui_mode_panes.c */
-extern const struct ui_mode ui_mode_explain; /* ui_mode_panes.c */
-extern const struct ui_mode ui_mode_quiz;    /* ui_mode_panes.c */
-extern const struct ui_mode ui_mode_menu;    /* ui_mode_panes.c */
+extern const struct ui_mode ui_mode_train; /* ui_mode_train.c */
 
 #endif
