@@ -1,6 +1,8 @@
 /* ui_mode_parts.c - every mode over the main screen, each bound here to
  * the part of the app its own file works on: what a mode is given is said
- * in one place, and its file never opens struct ui_app.  The presenter's
+ * in one place, and its file never opens struct ui_app.  The training
+ * screen sees the state, its run, the stream (whether a key is its own), a
+ * lesson's being open, the layout and the theme; the presenter's
  * layout and the explain panel see the state; a waiting checkpoint, the
  * lessons, the state and whether the training screen shows; the lesson
  * list, the lessons, the state, its box, window and the theme; the command
@@ -17,6 +19,39 @@
 #include "ui/panes/ui_lesson_menu.h"
 #include "ui/panes/ui_panes.h"
 #include "ui/train/ui_train.h"
+
+/* ---- the training screen (train/ui_train_keys.c) ---------------------------------------- */
+
+/* It sits lowest on the stack, right above the main screen, so the
+ * presenter's layout, the explain panel, checkpoints, the lesson list, the
+ * ':' line, pop-ups and the help all take their keys first; what it does
+ * not use (the stage keys, q, the lesson's Space) goes on to the main
+ * screen.  It draws nothing of its own here: the training screen takes the
+ * main screen's visualisation area (train/ui_train_draw.c). */
+static struct ui_train_keys train_part(struct ui_app *app)
+{
+    return (struct ui_train_keys){
+        &app->st, app->training.train, &app->stream, app->les.l != NULL, &app->th, &app->lay};
+}
+
+static bool train_open(const struct ui_app *app)
+{
+    return ui_train_held(app);
+}
+
+static bool train_key(struct ui_app *app, int key, bool is_char)
+{
+    const struct ui_train_keys k = train_part(app);
+    return ui_train_key(&k, key, is_char);
+}
+
+static bool train_mouse(struct ui_app *app, const MEVENT *ev)
+{
+    const struct ui_train_keys k = train_part(app);
+    return ui_train_mouse(&k, ev);
+}
+
+const struct ui_mode ui_mode_train = {"train", train_open, train_key, train_mouse, NULL, false};
 
 /* ---- the presenter's layout and the explain panel (panes/ui_mode_panes.c) ----------------- */
 
