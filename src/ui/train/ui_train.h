@@ -129,8 +129,9 @@ void ui_train_layout(const struct ui_app *app, struct ui_layout *lay, int quiz_l
 /* The message line's hint on the training screen. */
 const char *ui_train_hint(const struct ui_app *app);
 
-/* That hint in a lesson, from the training screen's key table (less
- * Space, which reads on) and the main screen's (ui_train_keys.c). */
+/* That hint in a lesson on t, from the training screen's key table (less
+ * Space, which reads on) and the main screen's, as it binds keys with the
+ * cursor on a number or not (focus) (ui_train_keys.c). */
 const char *ui_train_lesson_hint(const struct trun *t, bool focus, char *buf, size_t n);
 /* The training screen's key hint line from its key table, y among them
  * when the model in focus has layers; into buf (n bytes). */
