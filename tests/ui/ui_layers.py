@@ -13,7 +13,10 @@ folders below it, never above.  The order is the one src/ui/README.md names
 one folder to a layer: no two folders include each other.  A function
 declared in a folder's header is defined in that folder.  ui/draw draws from plain data: it
 includes no lesson or training header.  Also: no circle of includes between
-src/ui's modules (a.c and a.h are one module).
+src/ui's modules (a.c and a.h are one module).  struct ui_stream's members
+are read in follow/ and app/ only, and struct ui_app (modes/ui_app.h) is
+opened in app/ and the few files APP_ALLOWED names; the rest are given
+parts.
 
 Prints each include that breaks a rule; exit 1 when any does."""
 import os
@@ -234,7 +237,7 @@ def no_comments(text):
 
 
 STREAM_READERS = ("follow", "app")
-STREAM_HOME = "modes/ui_app.h"  # the struct, and the predicates beside it
+STREAM_HOME = "modes/ui_parts.h"  # the struct, and the predicates beside it
 home = no_comments(open(os.path.join(ui, STREAM_HOME), encoding="utf-8").read())
 body = re.search(r"struct ui_stream \{(.*?)\n\};", home, re.S)
 if not body:
@@ -263,11 +266,47 @@ for dirpath, _, names in os.walk(ui):
                                 f"members are read in {' and '.join(r + '/' for r in STREAM_READERS)} only "
                                 f"(ask ui_stream_streamed and the like, {STREAM_HOME})")
 
+
+# struct ui_app (modes/ui_app.h), the explorer whole, is opened at the top:
+# below app/ a mode's or a pane's file is given the parts it reads
+# (modes/ui_parts.h, or a small view made in app/ui_views_of.c) and a mode
+# is bound to its part in app/ui_mode_parts.c.  The few files below app/
+# still given the whole app are named here, and the list only shrinks: a
+# file named that no longer includes the header is a problem too.
+APP_HOME = "modes/ui_app.h"
+APP_OPENERS = ("app",)
+APP_ALLOWED = {
+    "commands/ui_commands.c": "the ':' commands' handlers, which get the app",
+    "follow/ui_record.c": "the recording: keys, state lines and the run's snapshots",
+    "follow/ui_watch.c": "the teacher's snapshots applied to the run and the state",
+    "train/ui_train_app.c": "where the training screen sits in the app: ticks, layout, lessons",
+}
+app_includers = set()
+for dirpath, _, names in os.walk(ui):
+    for name in sorted(names):
+        if not name.endswith((".c", ".h")):
+            continue
+        rel = os.path.relpath(os.path.join(dirpath, name), ui).replace(os.sep, "/")
+        if rel == APP_HOME or "/" not in rel or rel.split("/")[0] in APP_OPENERS:
+            continue
+        for n, line in enumerate(open(os.path.join(dirpath, name), encoding="utf-8"), 1):
+            if re.match(r'\s*#\s*include\s+"ui/' + re.escape(APP_HOME) + '"', line):
+                app_includers.add(rel)
+                if rel not in APP_ALLOWED:
+                    problems.append(f"src/ui/{rel}:{n}: includes {APP_HOME}: below "
+                                    f"{' and '.join(r + '/' for r in APP_OPENERS)} a file takes "
+                                    f"the parts it reads (modes/ui_parts.h, a view made in "
+                                    f"app/ui_views_of.c), not struct ui_app")
+for rel in sorted(set(APP_ALLOWED) - app_includers):
+    problems.append(f"tests/ui/ui_layers.py: APP_ALLOWED names src/ui/{rel}, which no longer "
+                    f"includes {APP_HOME}: take it off the list")
+
 for p in problems:
     print(p)
 print(f"ui_layers: {len(LIBRARIES)} libraries ({n_files} files, {n_links} links), "
       f"{len(order)} ui layers ({' < '.join(order)}), {len(graph)} modules, "
       f"{n_functions} functions declared where they are defined, "
       f"{n_stream_files} files reading no struct ui_stream member, "
+      f"{len(app_includers)} files below app/ opening struct ui_app, "
       f"{len(problems)} problems")
 sys.exit(1 if problems else 0)

@@ -13,6 +13,7 @@
 #include "ui/draw/ui_text.h"
 #include "ui/views/ui_views.h"
 #include "ui/app/ui_modes.h"
+#include "ui/app/ui_views_of.h"
 
 static void drop_windows(struct ui_windows *win)
 {
@@ -130,7 +131,8 @@ static void normal_layout(struct ui_app *app, int rows, int cols, struct ui_layo
         return;
     app->n_blocks = ui_view_build(&app->st, lay->vis.w - 1, app->blocks, UI_VIEW_MAX_BLOCKS);
     if (!lay->side_by_side) { /* the text pane below asks for its lines */
-        int want = ui_side_lines(app, cols);
+        const struct ui_side_view sv = ui_side_view_of(app);
+        int want = ui_side_lines(&sv, cols);
         const int body = rows - 2 - msg_lines;
         if (!(app->st.explain_open && app->st.focus) && !reading && want > body * 35 / 100)
             want = body * 35 / 100; /* a description gives way to the numbers */
@@ -161,7 +163,8 @@ static void present_layout(struct ui_app *app, int rows, int cols, struct ui_lay
         return;
     app->n_blocks = ui_view_build(&app->st, lay->vis.w - 1, app->blocks, UI_VIEW_MAX_BLOCKS);
     if (need.pane && !lay->side_by_side) {
-        need.pane_lines = ui_side_lines(app, cols);
+        const struct ui_side_view sv = ui_side_view_of(app);
+        need.pane_lines = ui_side_lines(&sv, cols);
         ui_layout_compute_present(rows, cols, &need, lay);
     }
 }
@@ -248,6 +251,7 @@ static void draw_more(const struct ui_app *app, int width, int view_h)
         return;
     const bool lesson = app->les.l != NULL;
     const int below = app->canvas_h - (st->scroll + view_h);
+    const struct ui_front front = ui_app_front(app);
     char more[256], keys[96], more_keys[64];
     size_t used = 0;
     more[0] = '\0';
@@ -257,15 +261,15 @@ static void draw_more(const struct ui_app *app, int width, int view_h)
         used += (size_t)snprintf(more + used, sizeof more - used, "%s ↓ %d more below",
                                  used ? " ·" : "", below);
     if (st->focus) { /* the cursor's matrix shows whole: the next one is further on */
-        ui_key_names_for(UI_ACT_FOCUS_NEXT, true, lesson, ui_app_front_takes, app, keys,
+        ui_key_names_for(UI_ACT_FOCUS_NEXT, true, lesson, ui_front_takes, &front, keys,
                          sizeof keys);
         if (keys[0] && used < sizeof more)
             snprintf(more + used, sizeof more - used, " · %s next matrix ", keys);
     } else {
-        ui_key_names_for(below > 0 ? UI_ACT_DOWN : UI_ACT_UP, false, lesson, ui_app_front_takes,
-                         app, keys, sizeof keys);
+        ui_key_names_for(below > 0 ? UI_ACT_DOWN : UI_ACT_UP, false, lesson, ui_front_takes, &front,
+                         keys, sizeof keys);
         ui_key_names_for(below > 0 ? UI_ACT_PAGE_DOWN : UI_ACT_PAGE_UP, false, lesson,
-                         ui_app_front_takes, app, more_keys, sizeof more_keys);
+                         ui_front_takes, &front, more_keys, sizeof more_keys);
         if (keys[0] && more_keys[0] && strlen(keys) + strlen(more_keys) + 2 < sizeof keys)
             strcat(strcat(keys, " "), more_keys);
         else if (more_keys[0])
@@ -475,17 +479,21 @@ void ui_app_draw_main(const struct ui_app *app)
     else
         ui_bar_draw(app->win.bar, &app->st, &app->th, app->lay.bar.w);
     draw_vis(app);
-    if (app->win.side)
-        ui_side_draw(app->win.side, app);
-    if (app->win.msg)
-        ui_msg_draw(app->win.msg, app, app->lay.msg.w, app->lay.msg.h);
-    if (app->lay.present) {
-        char play[64];
-        ui_play_status(app, play, sizeof play);
+    if (app->win.side) {
+        const struct ui_side_view sv = ui_side_view_of(app);
+        ui_side_draw(app->win.side, &sv);
+    }
+    if (app->win.msg) {
+        const struct ui_msg_view mv = ui_msg_view_of(app);
+        ui_msg_draw(app->win.msg, &mv, app->lay.msg.w, app->lay.msg.h);
+    }
+    char play[64];
+    ui_play_status(app, play, sizeof play);
+    if (app->lay.present)
         ui_present_status_draw(app->win.status, &app->st, &app->th, &app->les, play,
                                app->lay.status.w);
-    } else
-        ui_status_draw(app->win.status, app, app->lay.status.w);
+    else
+        ui_status_draw(app->win.status, &app->st, &app->th, play, app->lay.status.w);
 }
 
 void ui_app_free_windows(struct ui_app *app)

@@ -138,7 +138,7 @@ static bool teacher_state(struct ui_app *app, const struct recording *rec, int *
     /* a --compare pane in focus (a click chose it at the teacher's size) */
     if (app->training.train && s->pane >= 0 && s->pane < app->training.train->n_panes &&
         s->pane != app->training.train->focus)
-        ui_train_focus(app, s->pane);
+        ui_train_focus_pane(&app->st, app->training.train, s->pane);
     if (s->layer >=
         0) /* a model of layers: the teacher's layer (its heads' figures come with it) */
         ui_app_teachers_layer(app, s->layer);

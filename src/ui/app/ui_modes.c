@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "ui/app/ui_top.h"
-#include "ui/modes/ui_mode_panes.h"
 
 /* Every mode but the main screen, in the order they go on the stack when
  * several open at once. */

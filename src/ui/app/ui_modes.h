@@ -1,18 +1,23 @@
-/* ui_modes.h - the stack of modes at the top: every mode, each defined in
- * its own file below (modes/ui_mode_panes.h) or, for a mode whose file
- * works on a part of the app, bound to that part here (ui_mode_parts.c),
- * and the stack kept, keyed, clicked and drawn (ui_modes.c). */
+/* ui_modes.h - the stack of modes at the top: every mode, its work done in
+ * its own file below on the part of the app it holds and bound to that
+ * part here (ui_mode_parts.c), and the stack kept, keyed, clicked and
+ * drawn (ui_modes.c). */
 #ifndef UI_MODES_H
 #define UI_MODES_H
 
 #include "ui/app/ui_top.h"
-#include "ui/modes/ui_mode_panes.h"
 #include "ui/state/ui_mode.h"
 
 extern const struct ui_mode ui_mode_main; /* ui_update.c: the main screen */
-/* Modes whose own files work on a part of the app (commands/ui_prompt.c,
- * commands/ui_popup.c, panes/ui_mode_help.c), bound to it in
- * ui_mode_parts.c. */
+/* The modes over it, whose own files work on a part of the app
+ * (train/ui_train_keys.c, panes/ui_mode_panes.c, panes/ui_lesson_menu.c,
+ * commands/ui_prompt.c, commands/ui_popup.c, panes/ui_mode_help.c), bound
+ * to it in ui_mode_parts.c. */
+extern const struct ui_mode ui_mode_train;
+extern const struct ui_mode ui_mode_present;
+extern const struct ui_mode ui_mode_explain;
+extern const struct ui_mode ui_mode_quiz;   /* a checkpoint waiting for an answer */
+extern const struct ui_mode ui_mode_menu;   /* the lesson list */
 extern const struct ui_mode ui_mode_prompt; /* ':' and '/' */
 extern const struct ui_mode ui_mode_popup;
 extern const struct ui_mode ui_mode_help;

@@ -18,6 +18,7 @@
 #include "ui/commands/ui_prompt.h"
 #include "ui/views/ui_views.h"
 #include "ui/app/ui_modes.h"
+#include "ui/app/ui_views_of.h"
 #include "ui/modes/ui_keymaps.h"
 
 static bool selectable(const struct ui_app *app, int i)
@@ -423,7 +424,8 @@ static void clamp_side_scroll(struct ui_app *app, unsigned before)
         st->side_scroll = 0;
     if (app->lay.too_small)
         return;
-    const int max = ui_side_max_scroll(app);
+    const struct ui_side_view sv = ui_side_view_of(app);
+    const int max = app->win.side ? ui_side_max_scroll(&sv, app->lay.side.w, app->lay.side.h) : 0;
     st->side_scroll = st->side_scroll > max ? max : st->side_scroll < 0 ? 0 : st->side_scroll;
 }
 

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ui/modes/ui_app.h"
+#include "ui/modes/ui_parts.h"
 #include "ui/commands/ui_cmd.h"
 #include "ui/state/ui_examples.h"
 

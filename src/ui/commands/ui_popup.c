@@ -6,7 +6,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ui/modes/ui_app.h"
+#include "ui/modes/ui_parts.h"
+#include "ui/draw/ui_theme.h"
+#include "ui/draw/ui_widget.h"
 #include "ui/state/ui_keymap.h"
 #include "ui/state/ui_mode.h"
 #include "ui/modes/ui_keymaps.h"

@@ -10,7 +10,7 @@
 
 #include "io/rec_stream.h"
 #include "train/trun.h"
-#include "ui/modes/ui_app.h"
+#include "ui/modes/ui_parts.h"
 #include "ui/follow/ui_stream.h"
 #include "ui/modes/ui_keymaps.h"
 

@@ -361,7 +361,8 @@ void ui_watch_state(struct ui_app *app, const struct rec_state *s)
         trun_scrub_to(t, s->scrub);
     else
         return;
-    ui_train_scrub_message(app); /* the teacher's checkpoint, whatever a key said here */
+    /* the teacher's checkpoint, whatever a key said here */
+    ui_train_scrub_say(&app->st, t, app->les.l != NULL);
     if (t->follow_gen == app->st.ex_gen)
         ui_train_sync_example(app);
 }

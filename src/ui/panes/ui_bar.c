@@ -5,10 +5,11 @@
 #include <string.h>
 
 #include "engine/stages.h"
-#include "ui/modes/ui_app.h"
 #include "ui/panes/ui_panes.h"
-#include "ui/train/ui_train.h"
-#include "ui/follow/ui_stream.h"
+#include "ui/draw/ui_layout.h"
+#include "ui/draw/ui_widget.h"
+#include "ui/state/ui_lesson.h"
+#include "ui/state/ui_quiz.h"
 #include "ui/draw/ui_text.h"
 #include "ui/modes/ui_keymaps.h"
 #include "ui/state/ui_keymap.h"
@@ -148,10 +149,9 @@ static int status_width(char part[][96], int n, bool utf8)
  * in brief and as many as fit whole. */
 #define STATUS_WANTED 6
 
-void ui_status_draw(WINDOW *win, const struct ui_app *app, int width)
+void ui_status_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme *th,
+                    const char *play, int width)
 {
-    const struct ui_state *st = &app->st;
-    const struct ui_theme *th = &app->th;
     const int base = ui_role_attr(th, UI_ROLE_STATUS), key = ui_role_attr(th, UI_ROLE_STATUS_KEY);
     ui_fill(win, 0, 0, width, base);
     struct status_parts p = {.n = 0};
@@ -166,8 +166,7 @@ void ui_status_draw(WINDOW *win, const struct ui_app *app, int width)
     } else
         status_example_parts(st, &p);
 
-    char play[64], help[96];
-    ui_play_status(app, play, sizeof play);
+    char help[96];
     snprintf(help, sizeof help, " ? help ");
     const int play_w = play[0] ? ui_text_width(play, th->utf8) + 2 : 0;
     const int help_w = (int)strlen(help) + play_w;
@@ -216,14 +215,14 @@ static const struct hint_part {
 /* The parts whose keys reach them, each "key words" (the first key of
  * each action), joined by " · "
  * after lead (NULL: none) into buf. */
-static const char *hint_from(const struct ui_app *app, const char *lead,
+static const char *hint_from(const struct ui_front *front, const char *lead,
                              const struct hint_part *parts, int n, char *buf, size_t size)
 {
     size_t used = (size_t)snprintf(buf, size, "%s", lead ? lead : "");
     for (int i = 0; i < n && used < size; i++) {
         char keys[64] = "", more[64];
         for (int a = 0; a < 2 && parts[i].acts[a] != UI_ACT_NONE; a++) {
-            ui_key_names_for(parts[i].acts[a], app->st.focus, true, ui_app_front_takes, app, more,
+            ui_key_names_for(parts[i].acts[a], front->st->focus, true, ui_front_takes, front, more,
                              sizeof more);
             more[strcspn(more, " ")] = '\0'; /* the first of them: the line is short */
             if (more[0] && strlen(keys) + strlen(more) + 2 < sizeof keys)
@@ -237,10 +236,12 @@ static const char *hint_from(const struct ui_app *app, const char *lead,
 }
 
 /* What the message line says when nothing else is going on. */
-static const char *hint(const struct ui_app *app)
+static const char *hint(const struct ui_msg_view *v)
 {
     static char buf[256];
-    const struct ui_lessons *ls = &app->les;
+    const struct ui_front *front = &v->front;
+    const struct ui_state *st = front->st;
+    const struct ui_lessons *ls = front->les;
     if (ls->menu_open)
         return "↑ ↓ choose a lesson · Enter opens it · Esc closes the list";
     if (ls->l && ui_quiz_asking(&ls->quiz)) {
@@ -250,24 +251,24 @@ static const char *hint(const struct ui_app *app)
         else
             snprintf(lead, sizeof lead, "Checkpoint: press 1-%d",
                      ls->quiz.q->n_choices < 9 ? ls->quiz.q->n_choices : 9);
-        return hint_from(app, lead, quiz_parts, (int)(sizeof quiz_parts / sizeof quiz_parts[0]),
+        return hint_from(front, lead, quiz_parts, (int)(sizeof quiz_parts / sizeof quiz_parts[0]),
                          buf, sizeof buf);
     }
-    if (ls->l && ui_train_on_screen(app)) /* the training's keys, as a lesson has them */
-        return ui_train_hint(app);
-    if (ls->l && app->st.explain_open && app->st.focus) { /* the panel's key first */
+    if (ls->l && front->train_shown) /* the training's keys, as a lesson has them */
+        return v->train_hint;
+    if (ls->l && st->explain_open && st->focus) { /* the panel's key first */
         char lead[64], key[16];
         snprintf(lead, sizeof lead, "%s close",
                  ui_key_name(ui_keymap_explain.rows[0].keys[0], key, sizeof key));
-        return hint_from(app, lead, lesson_parts,
+        return hint_from(front, lead, lesson_parts,
                          (int)(sizeof lesson_parts / sizeof lesson_parts[0]), buf, sizeof buf);
     }
     if (ls->l)
-        return hint_from(app, NULL, lesson_parts,
+        return hint_from(front, NULL, lesson_parts,
                          (int)(sizeof lesson_parts / sizeof lesson_parts[0]), buf, sizeof buf);
-    if (ui_train_hint(app))
-        return ui_train_hint(app);
-    if (app->st.focus)
+    if (v->train_hint)
+        return v->train_hint;
+    if (st->focus)
         return "↑↓←→ move · Enter explains the number · Tab next matrix · Esc back";
     return "← → stages · Tab numbers · + - heads · [ ] d_model · v views · L lessons · ? help";
 }
@@ -283,10 +284,10 @@ int ui_msg_lines(const struct ui_state *st, bool utf8, int width)
     return n < 1 ? 1 : n > 4 ? 4 : n;
 }
 
-void ui_msg_draw(WINDOW *win, const struct ui_app *app, int width, int height)
+void ui_msg_draw(WINDOW *win, const struct ui_msg_view *v, int width, int height)
 {
-    const struct ui_state *st = &app->st;
-    const struct ui_theme *th = &app->th;
+    const struct ui_state *st = v->front.st;
+    const struct ui_theme *th = v->th;
     werase(win);
     if (st->cmd_active) {
         const int prompt = ui_role_attr(th, UI_ROLE_PROMPT);
@@ -327,13 +328,8 @@ void ui_msg_draw(WINDOW *win, const struct ui_app *app, int width, int height)
             ui_put(win, i, 1, buf, w, attr, th->utf8);
         }
     } else {
-        ui_put(win, 0, 1, hint(app), width - 2, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
+        ui_put(win, 0, 1, hint(v), width - 2, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
     }
     wattrset(win, 0);
     wnoutrefresh(win);
-}
-
-void ui_play_status(const struct ui_app *app, char *buf, size_t n)
-{
-    ui_stream_play_status(&app->stream, &app->autoplay, ui_play_clock(), buf, n);
 }

@@ -5,8 +5,9 @@
 #include <string.h>
 
 #include "engine/stages.h"
-#include "ui/modes/ui_app.h"
 #include "ui/panes/ui_panes.h"
+#include "ui/draw/ui_widget.h"
+#include "ui/state/ui_lesson.h"
 #include "ui/draw/ui_pane_text.h"
 #include "ui/draw/ui_text.h"
 #include "ui/views/ui_views.h"
@@ -116,11 +117,11 @@ struct description {
     struct ui_pane_text p;
 };
 
-static void description(const struct ui_app *app, int width, struct description *d)
+static void description(const struct ui_state *st, const struct ui_theme *th, int width,
+                        struct description *d)
 {
-    describe_shown(&app->st, d->head, sizeof d->head, d->formula, sizeof d->formula, d->text,
+    describe_shown(st, d->head, sizeof d->head, d->formula, sizeof d->formula, d->text,
                    sizeof d->text);
-    const struct ui_theme *th = &app->th;
     d->p.n = 0;
     d->p.pin_last = false;
     ui_pane_text_wrap(&d->p, d->formula, width - 2, ui_role_attr(th, UI_ROLE_FORMULA), th->utf8);
@@ -133,59 +134,47 @@ static struct description *the_description(void)
     return &d;
 }
 
-/* What the explain panel reads of the app. */
-struct ui_lesson_view ui_lesson_view_of(const struct ui_app *app)
+int ui_side_max_scroll(const struct ui_side_view *v, int width, int height)
 {
-    return (struct ui_lesson_view){&app->les, &app->th, app->st.present, app->st.focus, app};
-}
-
-static struct ui_explain_view explain_view(const struct ui_app *app)
-{
-    return (struct ui_explain_view){&app->st, &app->th, app->blocks, app->n_blocks};
-}
-
-int ui_side_max_scroll(const struct ui_app *app)
-{
-    if (!app->win.side || (app->les.l && !(app->st.explain_open && app->st.focus)))
+    const struct ui_state *st = v->explain.st;
+    const bool explain = st->explain_open && st->focus;
+    if (v->lesson.les->l && !explain)
         return 0;
-    const int width = app->lay.side.w, height = app->lay.side.h;
-    const struct ui_explain_view ev = explain_view(app);
-    if (app->st.explain_open && app->st.focus)
-        return ui_explain_panel_max_scroll(&ev, width, height);
+    if (explain)
+        return ui_explain_panel_max_scroll(&v->explain, width, height);
     struct description *d = the_description();
-    description(app, width, d);
+    description(st, v->explain.th, width, d);
     return ui_pane_text_max_scroll(&d->p, height - 1);
 }
 
-int ui_side_lines(const struct ui_app *app, int width)
+int ui_side_lines(const struct ui_side_view *v, int width)
 {
-    const struct ui_explain_view ev = explain_view(app);
-    const struct ui_lesson_view lv = ui_lesson_view_of(app);
-    if (app->st.explain_open && app->st.focus)
-        return ui_explain_panel_lines(&ev, width);
-    if (app->les.l)
-        return ui_lesson_pane_lines(&lv, width);
+    const struct ui_state *st = v->explain.st;
+    if (st->explain_open && st->focus)
+        return ui_explain_panel_lines(&v->explain, width);
+    if (v->lesson.les->l)
+        return ui_lesson_pane_lines(&v->lesson, width);
     struct description *d = the_description();
-    description(app, width, d);
+    description(st, v->explain.th, width, d);
     return 1 + d->p.n;
 }
 
-void ui_side_draw(WINDOW *win, const struct ui_app *app)
+void ui_side_draw(WINDOW *win, const struct ui_side_view *v)
 {
+    const struct ui_state *st = v->explain.st;
+    const struct ui_theme *th = v->explain.th;
     int height, width;
     getmaxyx(win, height, width);
     werase(win);
-    const struct ui_explain_view ev = explain_view(app);
-    const struct ui_lesson_view lv = ui_lesson_view_of(app);
-    if (app->st.explain_open && app->st.focus)
-        ui_explain_panel_draw(win, &ev, width, height);
-    else if (app->les.l)
-        ui_lesson_pane_draw(win, &lv, width, height);
+    if (st->explain_open && st->focus)
+        ui_explain_panel_draw(win, &v->explain, width, height);
+    else if (v->lesson.les->l)
+        ui_lesson_pane_draw(win, &v->lesson, width, height);
     else {
         struct description *d = the_description();
-        description(app, width, d);
-        ui_pane_title(win, d->head, width, &app->th);
-        ui_pane_text_draw(win, 1, height - 1, width - 2, &d->p, app->st.side_scroll, &app->th);
+        description(st, th, width, d);
+        ui_pane_title(win, d->head, width, th);
+        ui_pane_text_draw(win, 1, height - 1, width - 2, &d->p, st->side_scroll, th);
     }
     wattrset(win, 0);
     wnoutrefresh(win);

@@ -11,6 +11,8 @@
 #include "lesson/catalog.h"
 #include "ui/state/ui_keymap.h"
 #include "ui/state/ui_lesson.h"
+#include "ui/state/ui_mode.h"
+#include "ui/draw/ui_layout.h"
 #include "ui/draw/ui_text.h"
 #include "ui/draw/ui_widget.h"
 #include "ui/modes/ui_keymaps.h"
@@ -212,6 +214,42 @@ void ui_lesson_menu_key(struct ui_lessons *ls, struct ui_state *st, int key, boo
         break;
     }
     ls->menu_reset_armed = false;
+}
+
+/* ---- as a mode (bound to the lessons, the state and its box in app/ui_mode_parts.c) -------- */
+
+bool ui_lesson_menu_mode_key(struct ui_lessons *ls, struct ui_state *st, int key, bool is_char)
+{
+    st->msg[0] = '\0';
+    ui_lesson_menu_key(ls, st, ui_mode_keycode(key, is_char), is_char);
+    return true;
+}
+
+/* The row of the list at screen line y, or -1. */
+static int menu_row_at(const struct ui_lessons *ls, const struct ui_rect *r, int y, int x)
+{
+    const int rows = ui_lesson_menu_rows(ls), body = r->h - 4;
+    if (x <= r->x || x >= r->x + r->w - 1 || y < r->y + 2 || y >= r->y + 2 + body)
+        return -1;
+    const int row = ui_window_start(ls->menu_sel, body, rows) + (y - r->y - 2);
+    return row < rows ? row : -1;
+}
+
+bool ui_lesson_menu_mouse(struct ui_lessons *ls, struct ui_state *st, const struct ui_rect *box,
+                          const MEVENT *ev)
+{
+    if (ev->bstate & BUTTON4_PRESSED)
+        ui_lesson_menu_key(ls, st, KEY_UP, false);
+    else if (ev->bstate & UI_BUTTON5)
+        ui_lesson_menu_key(ls, st, KEY_DOWN, false);
+    else if (ev->bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)) {
+        const int row = menu_row_at(ls, box, ev->y, ev->x);
+        if (row < 0)
+            return true; /* outside the list: nothing */
+        ls->menu_sel = row;
+        ui_lesson_menu_key(ls, st, KEY_ENTER, false);
+    }
+    return true;
 }
 
 /* ---- drawing ------------------------------------------------------------------------------ */

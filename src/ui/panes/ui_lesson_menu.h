@@ -7,6 +7,7 @@
 #include <curses.h>
 #include <stdbool.h>
 
+#include "ui/draw/ui_layout.h"
 #include "ui/draw/ui_theme.h"
 #include "ui/state/ui_lesson.h"
 #include "ui/state/ui_state.h"
@@ -18,6 +19,12 @@ void ui_lesson_menu_open(struct ui_lessons *ls, struct ui_state *st);
 void ui_lesson_menu_key(struct ui_lessons *ls, struct ui_state *st, int key, bool is_char);
 /* Rows the list has (lessons, and "leave the lesson" while one is open). */
 int ui_lesson_menu_rows(const struct ui_lessons *ls);
+/* The list as a mode (open while ls->menu_open; app/ui_mode_parts.c binds
+ * it): a key (it takes every one; the message line is cleared), and a
+ * click or the wheel in its box (the layout's modal rectangle). */
+bool ui_lesson_menu_mode_key(struct ui_lessons *ls, struct ui_state *st, int key, bool is_char);
+bool ui_lesson_menu_mouse(struct ui_lessons *ls, struct ui_state *st, const struct ui_rect *box,
+                          const MEVENT *ev);
 /* The row the list opens on: the first lesson not read to the end. */
 int ui_lesson_menu_next(const struct ui_lessons *ls);
 

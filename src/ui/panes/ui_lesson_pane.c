@@ -337,7 +337,7 @@ void ui_lesson_pane_follow_prompt(struct ui_lessons *ls, const struct ui_theme *
     if (!ls->scroll_to_prompt || !ls->l || lay->too_small || lay->side.h <= 0)
         return;
     ls->scroll_to_prompt = false;
-    const struct ui_lesson_view v = {ls, th, present, false, NULL};
+    const struct ui_lesson_view v = {.les = ls, .th = th, .present = present}; /* no hints drawn */
     const int total = ui_lesson_pane_lines(&v, lay->side.w) - 1;
     const int body = ui_lesson_pane_body(lay->side.h, total + 1);
     const int end = ui_lesson_pane_prompt_end(&v, lay->side.w);
@@ -401,16 +401,15 @@ void ui_lesson_pane_draw(WINDOW *win, const struct ui_lesson_view *v, int width,
     content(&p, ls);
     const bool lesson = true, focus = v->focus;
     char up[64], line_up[32], down[64], line_down[32], on[32];
-    ui_key_names_for(UI_ACT_LESSON_PAGE_UP, focus, lesson, ui_app_front_takes, v->front, up,
+    ui_key_names_for(UI_ACT_LESSON_PAGE_UP, focus, lesson, ui_front_takes, &v->front, up,
                      sizeof up);
-    ui_key_names_for(UI_ACT_LESSON_LINE_UP, focus, lesson, ui_app_front_takes, v->front, line_up,
+    ui_key_names_for(UI_ACT_LESSON_LINE_UP, focus, lesson, ui_front_takes, &v->front, line_up,
                      sizeof line_up);
-    ui_key_names_for(UI_ACT_LESSON_PAGE_DOWN, focus, lesson, ui_app_front_takes, v->front, down,
+    ui_key_names_for(UI_ACT_LESSON_PAGE_DOWN, focus, lesson, ui_front_takes, &v->front, down,
                      sizeof down);
-    ui_key_names_for(UI_ACT_LESSON_LINE_DOWN, focus, lesson, ui_app_front_takes, v->front,
-                     line_down, sizeof line_down);
-    ui_key_names_for(UI_ACT_LESSON_NEXT, focus, lesson, ui_app_front_takes, v->front, on,
-                     sizeof on);
+    ui_key_names_for(UI_ACT_LESSON_LINE_DOWN, focus, lesson, ui_front_takes, &v->front, line_down,
+                     sizeof line_down);
+    ui_key_names_for(UI_ACT_LESSON_NEXT, focus, lesson, ui_front_takes, &v->front, on, sizeof on);
     if (line_up[0] && strlen(up) + strlen(line_up) + 2 < sizeof up)
         strcat(strcat(up, up[0] ? " " : ""), line_up);
     if (line_down[0] && strlen(down) + strlen(line_down) + 2 < sizeof down)

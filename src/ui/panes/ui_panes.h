@@ -1,8 +1,9 @@
 /* ui_panes.h - the panes of the main screen and the modes over it, as the
  * rest of the explorer calls them: the pipeline bar, the status and message
  * lines, the text pane (a stage's words, the explain panel, a lesson), the
- * help screen and the presenter.  Each takes what it draws from; those that
- * take the app read it whole (ui_app.h), the others see none of it. */
+ * help screen and the presenter.  Each takes what it draws from (a part of
+ * the app, or a small view of parts made at the top, app/ui_views_of.c);
+ * none sees struct ui_app. */
 #ifndef UI_PANES_H
 #define UI_PANES_H
 
@@ -15,36 +16,59 @@
 #include "ui/state/ui_state.h"
 
 struct trun;
-struct ui_app;
 struct ui_layout;
 struct ui_lessons;
 
 /* Pieces of the drawing, one file each. */
 void ui_bar_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme *th, int width);
-void ui_status_draw(WINDOW *win, const struct ui_app *app, int width);
-void ui_msg_draw(WINDOW *win, const struct ui_app *app, int width, int height);
+/* The status line: the example's sizes and where it came from (or a
+ * sized view's own), play (what plays by itself, "" when nothing does) in
+ * a chip, and "? help". */
+void ui_status_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme *th,
+                    const char *play, int width);
 
 /* Lines the message line needs at this width (1..4). */
 int ui_msg_lines(const struct ui_state *st, bool utf8, int width);
-void ui_side_draw(WINDOW *win, const struct ui_app *app);
 
-/* Lines the text pane would like at this width. */
-int ui_side_lines(const struct ui_app *app, int width);
+/* What the modes in front of the main screen (a waiting checkpoint, the
+ * explain panel, the presenter's layout) read to say whether one takes a
+ * key: the state, the lessons, and whether the training screen shows. */
+struct ui_front {
+    const struct ui_state *st;
+    const struct ui_lessons *les;
+    bool train_shown;
+};
+
+/* True when a mode in front of the main screen takes key (ctx: a struct
+ * ui_front): the hints name only keys that reach what they say
+ * (ui_key_names_for). */
+bool ui_front_takes(int key, const void *ctx);
+
+/* The small modes over the main screen, each on its part (ui_mode_panes.c;
+ * app/ui_mode_parts.c binds them): open while st (or ls) says so, and a
+ * key (true when used). */
+bool ui_present_open(const struct ui_state *st);
+bool ui_present_key(struct ui_state *st, int key, bool is_char);
+bool ui_explain_open(const struct ui_state *st);
+bool ui_explain_key(struct ui_state *st, int key, bool is_char);
+/* A checkpoint waiting for an answer, or answered and not yet shown; its
+ * keys, over the training screen when train_shown. */
+bool ui_checkpoint_open(const struct ui_lessons *ls);
+bool ui_checkpoint_key(struct ui_lessons *ls, struct ui_state *st, bool train_shown, int key,
+                       bool is_char);
 
 /* The lesson pane (in the text pane's place while a lesson is open), on
  * what it reads: the open lesson, the theme and whether the presenter's
  * layout is on (its narrower column); its hints, drawn, also the main
- * screen's focus and front, what ui_app_front_takes reads to say whether
- * a mode in front takes a key (the app, not opened here; NULL: none). */
+ * screen's focus and front (what ui_front_takes reads to say whether a
+ * mode in front takes a key). */
 struct ui_lesson_view {
     const struct ui_lessons *les;
     const struct ui_theme *th;
     bool present;
     bool focus;
-    const void *front;
+    struct ui_front front;
 };
-/* The app's (ui_describe.c). */
-struct ui_lesson_view ui_lesson_view_of(const struct ui_app *app);
 
 /* The lines its text takes at this width (title included), the lines of
  * text it shows at this height, and the drawing. */
@@ -66,11 +90,6 @@ void ui_lesson_pane_follow_prompt(struct ui_lessons *ls, const struct ui_theme *
 int ui_lesson_pane_body(int height, int lines);
 void ui_lesson_pane_draw(WINDOW *win, const struct ui_lesson_view *v, int width, int height);
 
-/* True when a mode in front of the main screen (a waiting checkpoint, the
- * explain panel, the presenter's layout) takes key (ctx: the app): the
- * hints name only keys that reach what they say (ui_key_names_for). */
-bool ui_app_front_takes(int key, const void *ctx);
-
 /* The explain panel (in the text pane's place while it is open), on what it
  * reads: the screen's state (the cursor, the example and its trace), the
  * theme and the current view's blocks (the cursor's cell is in one). */
@@ -86,7 +105,29 @@ int ui_explain_panel_lines(const struct ui_explain_view *v, int width);
 /* How far the text pane (stage text or explain panel, not a lesson) can
  * scroll at its size. */
 int ui_explain_panel_max_scroll(const struct ui_explain_view *v, int width, int height);
-int ui_side_max_scroll(const struct ui_app *app);
+
+/* The text pane (ui_describe.c) on what it reads: the explain panel's view
+ * (the state, the theme, the blocks; the stage's words are read off the
+ * state and the theme too) and the lesson pane's. */
+struct ui_side_view {
+    struct ui_explain_view explain;
+    struct ui_lesson_view lesson;
+};
+/* Lines it would like at this width; how far it scrolls at its size (a
+ * lesson's text scrolls on its own: 0); the drawing. */
+int ui_side_lines(const struct ui_side_view *v, int width);
+int ui_side_max_scroll(const struct ui_side_view *v, int width, int height);
+void ui_side_draw(WINDOW *win, const struct ui_side_view *v);
+
+/* The message line (ui_bar.c) on what it reads: the mode in front (its
+ * state and lessons), the theme, and the training screen's hint
+ * (ui_train_hint, or NULL) for when nothing else is said. */
+struct ui_msg_view {
+    struct ui_front front;
+    const struct ui_theme *th;
+    const char *train_hint;
+};
+void ui_msg_draw(WINDOW *win, const struct ui_msg_view *v, int width, int height);
 
 /* A pane's title bar on its first line. */
 void ui_pane_title(WINDOW *win, const char *title, int width, const struct ui_theme *th);
@@ -132,10 +173,6 @@ void ui_train_present_text(const struct trun *t, bool utf8, struct ui_present_te
  * none), its title in big letters of scale (the layout's big). */
 void ui_present_head_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme *th,
                           int scale, const struct trun *t);
-
-/* What plays by itself, for the status lines: "autoplay 2s", "paused",
- * "replay 3/20", "replay paused", or "" when nothing does. */
-void ui_play_status(const struct ui_app *app, char *buf, size_t n);
 
 /* The presenter's status line: the example's sizes, the lesson's step in
  * les, and play (ui_play_status) in a chip. */

@@ -2,33 +2,35 @@
  *
  * The main screen (stages, views, lessons) is the bottom of the stack.
  * Above it lie the modes that are open, in the order they were opened: the
- * presenter's layout, the explain panel, a checkpoint waiting for an answer,
- * the lesson list, the ':' command line, a pop-up, the help screen.  A key
- * goes to the top mode first; a mode that does not use it passes it down.
- * Drawing goes the other way: from the highest mode that covers the whole
- * screen (or the main screen) up, each mode drawing over the ones below.
- * q and Esc close the top overlay or leave the top mode; only on the main
- * screen does q quit.
+ * training screen, the presenter's layout, the explain panel, a checkpoint
+ * waiting for an answer, the lesson list, the ':' command line, a pop-up,
+ * the help screen.  A key goes to the top mode first; a mode that does not
+ * use it passes it down.  Drawing goes the other way: from the highest mode
+ * that covers the whole screen (or the main screen) up, each mode drawing
+ * over the ones below.  q and Esc close the top overlay or leave the top
+ * mode; only on the main screen does q quit.
  *
  * A mode is open while its open() says so: the stack follows the state
  * (ui_modes_sync), so whatever opens a mode (a key, a ':' command, a lesson
  * scene) needs to know nothing about the stack.
  *
  * To add a mode (a training screen, say):
- *   1. write src/ui/panes/ui_mode_<name>.c (or in the folder of what it
- *      holds, as train/ui_mode_train.c) with a `const struct ui_mode
- *      ui_mode_<name>` whose open(), key() and draw() read and change the
- *      app (keep its state in struct ui_app or a struct of its own there);
- *      a mode that needs only a part of the app (the command line, the
- *      help screen, the pop-up) offers functions on that part instead, and
- *      its callbacks, bound to the part, go in app/ui_mode_parts.c;
- *   2. give it a key table (ui_keymap.h: keys, action, help words, hint)
- *      that its key() looks keys up in and switches on, declare the table
- *      in modes/ui_keymaps.h and add it to ui_keymaps[] in
+ *   1. write its work in the folder of what it holds (panes/, commands/,
+ *      train/: panes/ui_mode_panes.c has the small ones) as functions on
+ *      the part of the app it reads and changes (struct ui_state, the
+ *      lessons, the theme, a window, a struct of its own: the pop-up's
+ *      struct ui_popup, the training screen's struct ui_train_keys), never
+ *      on struct ui_app: its open, key, mouse and draw;
+ *   2. bind it in app/ui_mode_parts.c: a `const struct ui_mode
+ *      ui_mode_<name>` whose callbacks (the only ones given the app) hand
+ *      each function its parts, and keep the mode's state in struct ui_app
+ *      (modes/ui_app.h) or its part's struct (modes/ui_parts.h);
+ *   3. give it a key table (ui_keymap.h: keys, action, help words, hint)
+ *      that its key function looks keys up in and switches on, declare the
+ *      table in modes/ui_keymaps.h and add it to ui_keymaps[] in
  *      panes/ui_mode_help.c: the help screen shows it from there;
- *   3. declare the mode in modes/ui_mode_panes.h (one bound to its part:
- *      app/ui_modes.h), add it to ui_mode_registry[] in app/ui_modes.c,
- *      and the file to ui_src in src/ui/meson.build.
+ *   4. declare the mode in app/ui_modes.h, add it to ui_mode_registry[] in
+ *      app/ui_modes.c, and a new file to ui_src in src/ui/meson.build.
  * tests/ui/test_ui_keymap.c checks that no key is bound twice in one mode's
  * table, that the help names every bound key, and that it fits 80 columns. */
 #ifndef UI_MODE_H

@@ -18,6 +18,7 @@ struct mha_example;
 struct ui_app;
 struct ui_state;
 struct ui_stream;
+struct ui_theme;
 struct ui_train_part;
 
 /* The training screen (ui_train_keys.c, ui_train_draw.c with its parts in
@@ -29,16 +30,29 @@ bool ui_train_held(const struct ui_app *app);
 /* It is on screen (in the visualisation's place). */
 bool ui_train_on_screen(const struct ui_app *app);
 
+/* What the training screen's keys and clicks read and change, the part
+ * its mode is bound to (app/ui_mode_parts.c): the state, the run (NULL:
+ * none), the stream (asked only whether a key is its own,
+ * ui_stream_streamed and ui_stream_refuses), whether a lesson is open
+ * (Space reads on in it, p pauses), and where its panes are (the layout,
+ * the theme). */
+struct ui_train_keys {
+    struct ui_state *st;
+    struct trun *t;
+    const struct ui_stream *stream;
+    bool lesson;
+    const struct ui_theme *th;
+    const struct ui_layout *lay;
+};
+
 /* A key for it: true when it took the key. */
-bool ui_train_key(struct ui_app *app, int key, bool is_char);
+bool ui_train_key(const struct ui_train_keys *k, int key, bool is_char);
+/* A click: on a pane of --compare, focuses it; true when used. */
+bool ui_train_mouse(const struct ui_train_keys *k, const MEVENT *ev);
 
-/* --compare: make pane the focused one (its model is the one the stage
- * keys and the heads view show) and say so. */
-void ui_train_focus(struct ui_app *app, int pane);
-
-/* The pane of --compare's training screen at screen (y, x), or -1 (also
- * when one model trains). */
-int ui_train_pane_at(const struct ui_app *app, int y, int x);
+/* --compare: make pane of t the focused one (its model is the one the
+ * stage keys and the heads view show), st showing it, and say so. */
+void ui_train_focus_pane(struct ui_state *st, struct trun *t, int pane);
 
 /* What the training's ticks follow, read off the stream by the caller
  * (ui_train_tick_of, follow/ui_stream.h): the training screen is below the
@@ -62,20 +76,27 @@ bool ui_train_timers(struct ui_app *app, struct ui_train_tick tick, bool all);
  * being the session clock now. */
 int ui_train_loop_wait(const struct ui_train_part *training, struct ui_train_tick tick, int cap);
 
-/* The explorer's example made the model shown (in place when the sizes allow). */
+/* The explorer's example (st's) made the model t shows (in place when the
+ * sizes allow); the app's. */
+void ui_train_sync(struct ui_state *st, struct trun *t);
 void ui_train_sync_example(struct ui_app *app);
 /* A model of layers shown at layer (0-based; -1: the next one, round to
  * 0): the training's model in focus (trun_show_layer) when the explorer
  * shows it, else a loaded model (ui_state_show_layer).  -1 with a message
  * when there is no such layer or the model has one. */
 int ui_app_show_layer(struct ui_app *app, int layer);
+/* The same on st and t (NULL: no training), a key of stream (NULL: none)
+ * showing the teacher's layer only. */
+int ui_train_show_layer(struct ui_state *st, struct trun *t, const struct ui_stream *stream,
+                        int layer);
 /* The layer the teacher's state line names (rec_state.h's layer=), shown
  * as the teacher's screen shows it: the training's model in focus, else a
  * loaded model of layers; nothing when it is shown already or there is no
  * such layer here. */
 void ui_app_teachers_layer(struct ui_app *app, int layer);
 /* From the training screen to the explorer's stages and views of the
- * model shown (t comes back). */
+ * model shown (t comes back): st shows t's model; the app's. */
+void ui_train_leave_screen(struct ui_state *st, struct trun *t);
 void ui_train_to_explorer(struct ui_app *app);
 /* The corpus a lesson's training read, freed (when the app goes). */
 void ui_train_corpus_free(struct ui_train_part *training);
@@ -108,9 +129,10 @@ void ui_train_layout(const struct ui_app *app, struct ui_layout *lay, int quiz_l
 /* The message line's hint on the training screen. */
 const char *ui_train_hint(const struct ui_app *app);
 
-/* That hint in a lesson, from the training screen's key table (less
- * Space, which reads on) and the main screen's (ui_train_keys.c). */
-const char *ui_train_lesson_hint(const struct ui_app *app, char *buf, size_t n);
+/* That hint in a lesson on t, from the training screen's key table (less
+ * Space, which reads on) and the main screen's, as it binds keys with the
+ * cursor on a number or not (focus) (ui_train_keys.c). */
+const char *ui_train_lesson_hint(const struct trun *t, bool focus, char *buf, size_t n);
 /* The training screen's key hint line from its key table, y among them
  * when the model in focus has layers; into buf (n bytes). */
 char *ui_train_keys_hint(const struct trun *t, char *buf, size_t n);
@@ -140,8 +162,9 @@ int ui_train_svg_write(FILE *out, const struct trun *t);
 
 /* The message line when every run stopped: when and why (ui_train_app.c). */
 void ui_train_stopped_say(struct ui_app *app);
-/* The message line on the checkpoint shown, or the live model (ui_train_keys.c). */
-void ui_train_scrub_message(struct ui_app *app);
+/* The message line (st's) on t's checkpoint shown, or the live model, in
+ * a lesson or not (which key trains on) (ui_train_keys.c). */
+void ui_train_scrub_say(struct ui_state *st, const struct trun *t, bool lesson);
 
 /* :save [FILE] (its handler is in commands/ui_commands.c): the trained
  * model shown (training's, else a loaded model file's) to a model file,

@@ -53,10 +53,8 @@ static void sync_head_titles(struct ui_state *st, const struct trun *t,
     st->titled_heads = H;
 }
 
-void ui_train_sync_example(struct ui_app *app)
+void ui_train_sync(struct ui_state *st, struct trun *t)
 {
-    struct trun *t = app->training.train;
-    struct ui_state *st = &app->st;
     const struct trun_pane *pane = &t->panes[t->focus];
     const struct train_model *m = trun_pane_model(pane, t->scrub);
     struct mha_error err;
@@ -105,17 +103,21 @@ void ui_train_sync_example(struct ui_app *app)
     }
 }
 
-int ui_app_show_layer(struct ui_app *app, int layer)
+void ui_train_sync_example(struct ui_app *app)
 {
-    struct ui_state *st = &app->st;
-    struct trun *t = app->training.train;
+    ui_train_sync(&app->st, app->training.train);
+}
+
+int ui_train_show_layer(struct ui_state *st, struct trun *t, const struct ui_stream *stream,
+                        int layer)
+{
     if (!t || !st->model) { /* no training shown: a loaded model, if any */
         const int n = st->ex->layers;
         return ui_state_show_layer(st, layer >= 0 || n < 2 ? layer : (st->ex->layer + 1) % n);
     }
     const struct train_model *m = t->panes[t->focus].run->model;
     const int n = train_layers(&m->cfg);
-    if (t->watch && n > 1 && !ui_stream_streamed(&app->stream)) {
+    if (t->watch && n > 1 && !ui_stream_streamed(stream)) {
         /* the snapshots bring the heads' measures of the teacher's layer
          * (the teacher's own y, played here, shows the teacher's) */
         ui_state_say(st, true,
@@ -136,9 +138,19 @@ int ui_app_show_layer(struct ui_app *app, int layer)
         ui_state_say(st, true, "Not shown: %s.", err.text);
         return -1;
     }
-    ui_train_sync_example(app);
+    ui_train_sync(st, t);
     ui_state_say_layer(st);
     return 0;
+}
+
+int ui_app_show_layer(struct ui_app *app, int layer)
+{
+    return ui_train_show_layer(&app->st, app->training.train, &app->stream, layer);
+}
+
+void ui_train_to_explorer(struct ui_app *app)
+{
+    ui_train_leave_screen(&app->st, app->training.train);
 }
 
 void ui_app_teachers_layer(struct ui_app *app, int layer)
@@ -208,12 +220,6 @@ bool ui_train_running(const struct ui_app *app)
 static struct ui_train_view view_of(const struct ui_app *app)
 {
     return (struct ui_train_view){app->training.train, &app->th, app->st.present};
-}
-
-int ui_train_pane_at(const struct ui_app *app, int y, int x)
-{
-    const struct ui_train_view v = view_of(app);
-    return ui_train_view_pane_at(&v, &app->lay, y, x);
 }
 
 int ui_train_canvas_need(const struct ui_app *app, int width, bool curve)
@@ -288,7 +294,7 @@ const char *ui_train_hint(const struct ui_app *app)
     if (!app->training.train->shown)
         return app->st.focus ? NULL : "t training · ← → stages · Tab numbers · v views · ? help";
     if (app->les.l) /* Space reads on in a lesson; p pauses and trains on */
-        return ui_train_lesson_hint(app, hint, sizeof hint);
+        return ui_train_lesson_hint(app->training.train, app->st.focus, hint, sizeof hint);
     if (app->training.train->scrub >= 0)
         return ui_words_expand(
             "← → checkpoints · Home step 0 · End now · {range} this model's stages · ? help", hint,

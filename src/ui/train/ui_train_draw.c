@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ui/modes/ui_app.h"
+#include "ui/modes/ui_parts.h"
+#include "ui/draw/ui_theme.h"
+#include "ui/draw/ui_widget.h"
 #include "ui/train/ui_train.h"
 #include "ui/draw/ui_text.h"
 #include "train/trun.h"

@@ -11,7 +11,7 @@
 #include "engine/stages.h"
 #include "io/colorscale.h"
 #include "io/export.h"
-#include "ui/modes/ui_app.h"
+#include "ui/modes/ui_parts.h"
 #include "ui/train/ui_train.h"
 #include "ui/views/ui_export.h"
 #include "train/trun.h"

@@ -8,10 +8,11 @@
 #include "engine/stages.h"
 #include "io/export.h"
 #include "lesson/lesson_state.h"
-#include "ui/modes/ui_app.h"
 #include "ui/train/ui_train.h"
+#include "ui/train/ui_train_draw.h"
 #include "ui/state/ui_keymap.h"
 #include "ui/state/ui_mode.h"
+#include "ui/state/ui_state.h"
 #include "ui/draw/ui_text.h"
 #include "train/trun.h"
 #include "ui/modes/ui_keymaps.h"
@@ -125,20 +126,19 @@ static void lesson_part(const int *acts, int n_acts, const char *words, char *bu
 }
 
 /* The main screen's first key for act in a lesson, appended the same way. */
-static void main_part(const struct ui_app *app, enum ui_action act, const char *words, char *buf,
-                      size_t n, size_t *used)
+static void main_part(bool focus, enum ui_action act, const char *words, char *buf, size_t n,
+                      size_t *used)
 {
     char keys[48];
-    ui_key_names_for(act, app->st.focus, true, NULL, NULL, keys, sizeof keys);
+    ui_key_names_for(act, focus, true, NULL, NULL, keys, sizeof keys);
     keys[strcspn(keys, " ")] = '\0';
     if (keys[0] && *used < n)
         *used +=
             (size_t)snprintf(buf + *used, n - *used, "%s%s %s", *used ? " · " : "", keys, words);
 }
 
-const char *ui_train_lesson_hint(const struct ui_app *app, char *buf, size_t n)
+const char *ui_train_lesson_hint(const struct trun *t, bool focus, char *buf, size_t n)
 {
-    const struct trun *t = app->training.train;
     static const int scrub[] = {TACT_BACK, TACT_FORWARD}, first[] = {TACT_FIRST},
                      live[] = {TACT_LIVE}, reseed[] = {TACT_RESEED}, pause[] = {TACT_PAUSE},
                      step[] = {TACT_STEP}, pace[] = {TACT_SLOWER, TACT_FASTER},
@@ -163,37 +163,37 @@ const char *ui_train_lesson_hint(const struct ui_app *app, char *buf, size_t n)
     if (train_layers(&t->panes[t->focus].run->model->cfg) > 1 &&
         (t->paused || t->scrub >= 0 || trun_done(t)))
         lesson_part(layer, 1, "layer", buf, n, &used);
-    main_part(app, UI_ACT_LESSON_NEXT, "read on", buf, n, &used);
+    main_part(focus, UI_ACT_LESSON_NEXT, "read on", buf, n, &used);
     if (t->scrub < 0 && trun_done(t))
-        main_part(app, UI_ACT_LESSON_PREV, "back", buf, n, &used);
-    main_part(app, UI_ACT_HELP, "help", buf, n, &used);
+        main_part(focus, UI_ACT_LESSON_PREV, "back", buf, n, &used);
+    main_part(focus, UI_ACT_HELP, "help", buf, n, &used);
     return buf;
 }
 
 /* ---- keys ---------------------------------------------------------------------------- */
 
-static void restart(struct ui_app *app, uint32_t seed, int heads)
+static void restart(const struct ui_train_keys *k, uint32_t seed, int heads)
 {
-    struct trun *t = app->training.train;
+    struct trun *t = k->t;
     struct mha_error err;
     mha_error_clear(&err);
     if (trun_restart(t, seed, heads, &err) != 0) {
-        ui_state_say(&app->st, true, "Not restarted: %s", err.text);
+        ui_state_say(k->st, true, "Not restarted: %s", err.text);
         return;
     }
-    ui_train_sync_example(app);
+    ui_train_sync(k->st, t);
     if (heads > 0)
-        ui_state_say(&app->st, false, "Training again with %d head%s, seed %u.", heads,
+        ui_state_say(k->st, false, "Training again with %d head%s, seed %u.", heads,
                      heads == 1 ? "" : "s", (unsigned)seed);
     else
-        ui_state_say(&app->st, false, "Training again from step 0 with seed %u.", (unsigned)seed);
+        ui_state_say(k->st, false, "Training again from step 0 with seed %u.", (unsigned)seed);
 }
 
-static void change_heads(struct ui_app *app, int dir)
+static void change_heads(const struct ui_train_keys *k, int dir)
 {
-    struct trun *t = app->training.train;
+    struct trun *t = k->t;
     if (t->n_panes > 1) {
-        ui_state_say(&app->st, true,
+        ui_state_say(k->st, true,
                      "The panes keep their heads (--compare chose them); r trains them all again.");
         return;
     }
@@ -203,67 +203,65 @@ static void change_heads(struct ui_app *app, int dir)
         h += dir;
     while (h >= 1 && h <= d && d % h != 0);
     if (h < 1 || h > d) {
-        ui_state_say(&app->st, true, "%s: %d head%s with d_model %d.",
+        ui_state_say(k->st, true, "%s: %d head%s with d_model %d.",
                      dir > 0 ? "No more heads" : "No fewer heads", now, now == 1 ? "" : "s", d);
         return;
     }
-    restart(app, t->opt.seed, h);
+    restart(k, t->opt.seed, h);
 }
 
 /* The keys that pause and train on here: Space reads on in a lesson. */
-static const char *pause_keys(const struct ui_app *app)
+static const char *pause_keys(bool lesson)
 {
-    return app->les.l ? "p" : "Space";
+    return lesson ? "p" : "Space";
 }
 
-void ui_train_scrub_message(struct ui_app *app)
+void ui_train_scrub_say(struct ui_state *st, const struct trun *t, bool lesson)
 {
-    struct trun *t = app->training.train;
     if (t->scrub < 0) {
-        ui_state_say(&app->st, false, "The model as it is now, step %ld.", trun_shown_step(t));
+        ui_state_say(st, false, "The model as it is now, step %ld.", trun_shown_step(t));
         return;
     }
-    ui_state_say(&app->st, false,
+    ui_state_say(st, false,
                  "Checkpoint at step %ld (one every %ld steps) · ← → move · End: now · %s "
                  "trains on.",
-                 t->scrub, t->panes[0].ring.every, pause_keys(app));
+                 t->scrub, t->panes[0].ring.every, pause_keys(lesson));
 }
 
-void ui_train_focus(struct ui_app *app, int pane)
+void ui_train_focus_pane(struct ui_state *st, struct trun *t, int pane)
 {
-    struct trun *t = app->training.train;
     if (t->n_panes < 2) {
-        ui_state_say(&app->st, false,
+        ui_state_say(st, false,
                      "One model trains here; --compare 1,2 trains several side by side.");
         return;
     }
     t->focus = pane < 0 ? 0 : pane >= t->n_panes ? t->n_panes - 1 : pane;
-    ui_train_sync_example(app);
+    ui_train_sync(st, t);
     char title[32];
     trun_pane_title(&t->panes[t->focus], title, sizeof title);
-    ui_state_say(&app->st, false,
+    ui_state_say(st, false,
                  "The %s pane: the stage keys and the heads view show its model (Tab: the next "
                  "pane).",
                  title);
 }
 
-void ui_train_to_explorer(struct ui_app *app)
+void ui_train_leave_screen(struct ui_state *st, struct trun *t)
 {
-    ui_train_sync_example(app);
-    app->training.train->shown = false;
+    ui_train_sync(st, t);
+    t->shown = false;
 }
 
-static void to_stage(struct ui_app *app, int stage)
+static void to_stage(const struct ui_train_keys *k, int stage)
 {
-    struct trun *t = app->training.train;
-    ui_train_to_explorer(app);
-    ui_state_set_stage(&app->st, stage);
+    struct trun *t = k->t;
+    ui_train_leave_screen(k->st, t);
+    ui_state_set_stage(k->st, stage);
     char title[40] = "";
     if (t->compare) {
         title[0] = ' ';
         trun_pane_title(&t->panes[t->focus], title + 1, sizeof title - 1);
     }
-    ui_state_say(&app->st, false,
+    ui_state_say(k->st, false,
                  "The %s%s model at step %ld%s: its stages, with Enter to explain a number. t "
                  "goes back to the training.",
                  t->task->name, title, trun_shown_step(t),
@@ -274,33 +272,33 @@ static void to_stage(struct ui_app *app, int stage)
 
 /* o: the lines the model writes shown in the heatmaps' place, or the
  * heatmaps again; a task of letters says the lines are a text's. */
-static void samples_key(struct ui_app *app)
+static void samples_key(const struct ui_train_keys *k)
 {
-    struct trun *t = app->training.train;
+    struct trun *t = k->t;
     struct mha_error err;
     mha_error_clear(&err);
-    if (trun_samples_show(t, !t->samples, app->st.temperature, &err) != 0) {
-        ui_state_say(&app->st, true, "o: %s; a text's model does (--train sentences).", err.text);
+    if (trun_samples_show(t, !t->samples, k->st->temperature, &err) != 0) {
+        ui_state_say(k->st, true, "o: %s; a text's model does (--train sentences).", err.text);
         return;
     }
     if (!t->samples) {
-        ui_state_say(&app->st, false,
+        ui_state_say(k->st, false,
                      "The heads' attention on the sample. o: lines the model "
                      "writes.");
         return;
     }
     t->circuits = false;
     const struct train_model *m = t->panes[t->focus].run->model;
-    ui_state_say(&app->st, false,
+    ui_state_say(k->st, false,
                  "Written from \"%s\" at temperature %g, anew at each evaluation. o: the "
                  "heatmaps.",
                  m->vocab_names[m->sample[0]], (double)t->temperature);
 }
 
-bool ui_train_key(struct ui_app *app, int key, bool is_char)
+bool ui_train_key(const struct ui_train_keys *k, int key, bool is_char)
 {
-    struct trun *t = app->training.train;
-    struct ui_state *st = &app->st;
+    struct trun *t = k->t;
+    struct ui_state *st = k->st;
     if (!t)
         return false;
     const struct ui_keymap_row *b = ui_keymap_find(&ui_keymap_train, ui_mode_keycode(key, is_char));
@@ -318,7 +316,7 @@ bool ui_train_key(struct ui_app *app, int key, bool is_char)
     /* Tab chooses a pane only when there are several */
     const int act = b->action == TACT_FOCUS && t->n_panes < 2 ? TACT_SWALLOW : b->action;
     /* in a lesson Space reads on and the page keys scroll its text */
-    if (app->les.l && ((is_char && key == ' ') || act == TACT_SWALLOW))
+    if (k->lesson && ((is_char && key == ' ') || act == TACT_SWALLOW))
         return false;
     st->msg[0] = '\0';
     char range[16];
@@ -330,7 +328,8 @@ bool ui_train_key(struct ui_app *app, int key, bool is_char)
             t->paused = !t->paused || t->scrub >= 0;
             trun_scrub_live(t);
             if (t->paused)
-                ui_state_say(st, false, "Paused: n steps once, %s trains on.", pause_keys(app));
+                ui_state_say(st, false, "Paused: n steps once, %s trains on.",
+                             pause_keys(k->lesson));
             else
                 ui_state_say(st, false, "Training on.");
         }
@@ -348,33 +347,33 @@ bool ui_train_key(struct ui_app *app, int key, bool is_char)
         ui_state_say(st, false, "%d steps a second.", trun_rates[t->rate]);
         break;
     case TACT_RESEED:
-        restart(app, t->opt.seed + 1u, 0);
+        restart(k, t->opt.seed + 1u, 0);
         break;
     case TACT_HEADS_MORE:
     case TACT_HEADS_FEWER:
-        change_heads(app, b->action == TACT_HEADS_MORE ? +1 : -1);
+        change_heads(k, b->action == TACT_HEADS_MORE ? +1 : -1);
         break;
     case TACT_BACK:
     case TACT_FORWARD:
         trun_scrub(t, b->action == TACT_BACK ? -1 : +1);
-        ui_train_scrub_message(app);
+        ui_train_scrub_say(st, t, k->lesson);
         break;
     case TACT_FIRST:
         trun_scrub_first(t);
-        ui_train_scrub_message(app);
+        ui_train_scrub_say(st, t, k->lesson);
         break;
     case TACT_LIVE:
         trun_scrub_live(t);
-        ui_train_scrub_message(app);
+        ui_train_scrub_say(st, t, k->lesson);
         break;
     case TACT_STAGE:
-        to_stage(app, key - '0');
+        to_stage(k, key - '0');
         break;
     case TACT_EXPORT:
-        ui_train_export(app->training.train, &app->st, &app->stream, MHA_FORMAT_SVG, NULL);
+        ui_train_export(t, st, k->stream, MHA_FORMAT_SVG, NULL);
         break;
     case TACT_SAMPLES:
-        samples_key(app);
+        samples_key(k);
         break;
     case TACT_CIRCUITS:
         t->circuits = !t->circuits;
@@ -395,15 +394,30 @@ bool ui_train_key(struct ui_app *app, int key, bool is_char)
                      mha_stage_range(range, sizeof range));
         break;
     case TACT_LAYER:
-        ui_app_show_layer(app, -1);
+        ui_train_show_layer(st, t, k->stream, -1);
         break;
     case TACT_FOCUS:
-        ui_train_focus(app, (t->focus + (key == KEY_BTAB ? t->n_panes - 1 : 1)) % t->n_panes);
+        ui_train_focus_pane(st, t,
+                            (t->focus + (key == KEY_BTAB ? t->n_panes - 1 : 1)) % t->n_panes);
         break;
     case TACT_SWALLOW:
         ui_state_say(st, false, "Not on the training screen: %s show the model's stages.",
                      mha_stage_range(range, sizeof range));
         break;
     }
+    return true;
+}
+
+/* A click on a pane of --compare focuses it. */
+bool ui_train_mouse(const struct ui_train_keys *k, const MEVENT *ev)
+{
+    const struct trun *t = k->t;
+    if (!t || !t->shown || !(ev->bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)))
+        return false;
+    const struct ui_train_view v = {t, k->th, k->st->present};
+    const int pane = ui_train_view_pane_at(&v, k->lay, ev->y, ev->x);
+    if (pane < 0)
+        return false;
+    ui_train_focus_pane(k->st, k->t, pane);
     return true;
 }

@@ -12,7 +12,7 @@
 
 #include "io/model_io.h"
 #include "io/safe_file.h"
-#include "ui/modes/ui_app.h"
+#include "ui/modes/ui_parts.h"
 #include "ui/train/ui_train.h"
 #include "ui/state/ui_examples.h"
 #include "ui/views/ui_export.h"
