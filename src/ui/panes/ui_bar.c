@@ -144,11 +144,6 @@ static int status_width(char part[][96], int n, bool utf8)
     return w;
 }
 
-/* The first six parts always wanted, the rest only where they fit; when
- * the sizes and the layer do not fit whole in full, every part is given
- * in brief and as many as fit whole. */
-#define STATUS_WANTED 6
-
 void ui_status_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme *th,
                     const char *play, int width)
 {
@@ -171,16 +166,21 @@ void ui_status_draw(WINDOW *win, const struct ui_state *st, const struct ui_them
     const int play_w = play[0] ? ui_text_width(play, th->utf8) + 2 : 0;
     const int help_w = (int)strlen(help) + play_w;
     const int room = width - help_w - 2;
+    /* in full, unless the sizes and the layer would not fit whole: then
+     * every part in brief */
     char(*part)[96] = status_width(p.full, p.whole, th->utf8) > room ? p.brief : p.full;
     int x = 1;
     for (int i = 0; i < p.n; i++) {
         const char *sep = i ? " │ " : "";
-        int need = ui_text_width(sep, th->utf8) + ui_text_width(part[i], th->utf8);
-        /* in brief, a part that does not fit is left out, not cut */
-        if (x + need > width - help_w - 1 && (i >= STATUS_WANTED || (part == p.brief && i)))
+        const int sep_w = ui_text_width(sep, th->utf8);
+        const char *text = part[i];
+        /* a part that does not fit is given in brief, or left out: never cut */
+        if (i && x + sep_w + ui_text_width(text, th->utf8) > width - help_w - 1)
+            text = p.brief[i];
+        if (i && x + sep_w + ui_text_width(text, th->utf8) > width - help_w - 1)
             break;
         x += ui_put(win, 0, x, sep, width - help_w - x, base, th->utf8);
-        x += ui_put(win, 0, x, part[i], width - help_w - x, base, th->utf8);
+        x += ui_put(win, 0, x, text, width - help_w - x, base, th->utf8);
     }
     if (play_w) {
         char chip[80];
