@@ -5,7 +5,8 @@
 # headless and on screen); p pauses there, Space reads on; the step with a
 # stage shows the trained model's stages, and t comes back from its numbers
 # (Tab, Enter, t as the step says); lesson 17 trains one head against two
-# side by side, once p starts them.
+# side by side, once p starts them; at 80x24 Space reads lesson 20 on two
+# lines a key.
 . "$(dirname "$0")/lib.sh"
 
 printed=$("$EXE" --print-lesson 16 | grep -m1 -oP 'Stopped at step [0-9]+')
@@ -44,4 +45,16 @@ keys p
 wait_for "Training on."
 keys p
 wait_for "Paused: n steps once, p trains on."
+quit_lesson
+
+# at 80x24 the training screen leaves the lesson two lines of text: Space
+# reads on two lines a key, not one
+start 80 24 -- --lesson 20
+wait_for "The training waits for you"
+more() { screen | grep -oP '↓ \K[0-9]+(?= more line)' | head -1; }
+before=$(more)
+keys Space
+wait_for "Every model so far had one layer"
+check "Space reads on a whole pane of text at 80x24 ($before, then $(more) more lines)" \
+    test "$(more)" -eq $((before - 2))
 quit_lesson

@@ -106,6 +106,14 @@ static void lesson_pane_size(const struct ui_app *app, int *total, int *body)
     *body = ui_lesson_pane_body(app->lay.side.h, *total + 1);
 }
 
+/* Lines a page of the lesson pane moves: all but one kept for context,
+ * all of them in a pane of three lines or fewer (the training screen's at
+ * 80x24), where keeping one would move a line a key. */
+static int lesson_page(int body)
+{
+    return body > 3 ? body - 1 : body > 0 ? body : 1;
+}
+
 static bool lesson_pane_shown(const struct ui_app *app)
 {
     return app->les.l && !(app->st.explain_open && app->st.focus);
@@ -118,7 +126,7 @@ static void read_on(struct ui_app *app)
     lesson_pane_size(app, &total, &body);
     if (lesson_pane_shown(app) && app->les.scroll + body < total) {
         app->les.fold = false;
-        app->les.scroll += body > 2 ? body - 1 : 1;
+        app->les.scroll += lesson_page(body);
         return;
     }
     ui_lesson_next(&app->les, &app->st);
@@ -128,7 +136,7 @@ static void lesson_scroll(struct ui_app *app, int lines)
 {
     int total, body;
     lesson_pane_size(app, &total, &body);
-    const int page = body > 2 ? body - 1 : 1;
+    const int page = lesson_page(body);
     app->les.fold = false; /* the text as it runs */
     app->les.scroll += lines == 0  ? 0
                        : lines > 0 ? (lines > 1 ? page : 1)
@@ -540,7 +548,7 @@ bool ui_app_autoplay(struct ui_app *app, double now)
     lesson_pane_size(app, &total, &body);
     const bool below = lesson_pane_shown(app) && app->les.scroll + body < total;
     if (ui_autoplay_tick(a, &app->les, &app->st, below, now) == UI_MOVE_SCROLL)
-        app->les.scroll += body > 2 ? body - 1 : 1;
+        app->les.scroll += lesson_page(body);
     settle(app, side_before);
     return true;
 }
