@@ -466,6 +466,9 @@ static void preload_fsync_signal(void)
     setenv("ASAN_OPTIONS", asan, 1);
     const struct rlimit none = {0, 0}; /* SIGQUIT dumps no core here */
     setrlimit(RLIMIT_CORE, &none);
+    /* the signal as a user's terminal sends it, whatever the suite was
+     * started under (nohup ignores SIGHUP for every process it starts) */
+    signal(fsync_signal, SIG_DFL);
 }
 
 START_TEST(a_signal_during_the_fsync_leaves_no_temporary)
