@@ -6,7 +6,7 @@
 # stage shows the trained model's stages, and t comes back from its numbers
 # (Tab, Enter, t as the step says); lesson 17 trains one head against two
 # side by side, once p starts them; at 80x24 Space reads lesson 20 on two
-# lines a key.
+# lines a key, and one run's heads sit beside the lesson, every row whole.
 . "$(dirname "$0")/lib.sh"
 
 printed=$("$EXE" --print-lesson 16 | grep -m1 -oP 'Stopped at step [0-9]+')
@@ -57,4 +57,16 @@ keys Space
 wait_for "Every model so far had one layer"
 check "Space reads on a whole pane of text at 80x24 ($before, then $(more) more lines)" \
     test "$(more)" -eq $((before - 2))
+quit_lesson
+
+# at 80x24 one run's heads take the left and the lesson the right, so that
+# the heads show every one of their 16 rows (below them, they lost half)
+# and the step's text and checkpoint are whole beside them
+start 80 24 -- --lesson 20 --step 3
+wait_for "In which layer is the head titled"
+# the heads' rows: the lines under their column numbers that start with a token
+rows() { screen | sed -n '/0123456789012345/,$p' | sed 1d | grep -cE '^[^ ]{1,3}  '; }
+check "at 80x24 the heads show all 16 rows beside the lesson ($(rows))" test "$(rows)" -eq 16
+check "the lesson's checkpoint beside the heads" bash -c \
+    "tmux -L '$SOCK' capture-pane -p | grep -qE '^[^ ]{1,3}  .*▌ Press 1-3 to answer'"
 quit_lesson

@@ -248,12 +248,52 @@ bool ui_train_on_screen(const struct ui_app *app)
     return app->training.train && app->training.train->shown;
 }
 
+/* Columns a lesson's pane keeps beside the heads at the least. */
+#define UI_TRAIN_BESIDE_SIDE 36
+
+/* Where the lesson's pane sits below the heads and they would be cut at
+ * the foot (a short screen, the lesson 80 columns wide) while one run's
+ * heads need no more than part of the width, the pane goes beside them, as
+ * on a wide screen, when the heads then show more of their lines (counted
+ * without the loss curve, which the heads' pane fits in where it can):
+ * they take the narrowest width at which they need no more lines than
+ * with the pane UI_TRAIN_BESIDE_SIDE columns wide.  False: the pane stays
+ * below (keep lines of it). */
+static bool lesson_beside(const struct ui_app *app, struct ui_layout *lay, int keep)
+{
+    const int body = lay->side.y + lay->side.h - lay->vis.y;
+    const int full = UI_VIS_HEADER + ui_train_canvas_need(app, lay->vis.w - 1, false);
+    const int cut_below = full - (body - keep);
+    int lo = UI_TRAIN_BESIDE_SIDE, hi = lay->cols - UI_TRAIN_BESIDE_SIDE;
+    if (cut_below <= 0 || hi < lo)
+        return false; /* below, they are whole (or the screen is too narrow to share) */
+    const int want = UI_VIS_HEADER + ui_train_canvas_need(app, hi - 1, false);
+    if (want - body >= cut_below)
+        return false; /* beside, as much or more would be cut */
+    while (lo < hi) { /* fewer columns never take fewer lines */
+        const int mid = lo + (hi - lo) / 2;
+        if (UI_VIS_HEADER + ui_train_canvas_need(app, mid - 1, false) <= want)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    lay->side_by_side = true;
+    lay->vis = (struct ui_rect){lay->vis.y, lay->vis.x, body, hi};
+    lay->side = (struct ui_rect){lay->vis.y, hi, body, lay->cols - hi};
+    return true;
+}
+
 void ui_train_layout(const struct ui_app *app, struct ui_layout *lay, int quiz_lines)
 {
     if (lay->side.h <= 0 || lay->side.w <= 0)
         return;
     if (app->les.l) { /* a lesson keeps its pane, below the heads when it sits there */
         if (lay->side_by_side)
+            return;
+        /* a waiting checkpoint keeps its lines and the pane's title over them */
+        const int keep_lines =
+            2 + quiz_lines > UI_TRAIN_LESSON_MIN ? 2 + quiz_lines : UI_TRAIN_LESSON_MIN;
+        if (lesson_beside(app, lay, keep_lines))
             return;
         const int width = lay->vis.w - 1;
         int need = UI_VIS_HEADER + ui_train_canvas_need(app, width, true);

@@ -254,32 +254,40 @@ int ui_train_view_pane_at(const struct ui_train_view *v, const struct ui_layout 
     return -1;
 }
 
-/* The header's words: "first-prev · step 340 of 1500 · 300 steps/s". */
-static void header_text(const struct trun *t, char *buf, size_t n)
+/* The header's words, briefer as form goes up from 0: "first-prev · step
+ * 340 of 1500 · 300 steps/s" (or the state: paused, stopped, checkpoint);
+ * 1: the state alone, no pace; 2: "first-prev · 340/1500 · paused"; 3:
+ * "first-prev · 340/1500". */
+static void header_words(const struct trun *t, int form, char *buf, size_t n)
 {
     const long step = trun_shown_step(t);
     const char *state = t->scrub >= 0  ? "checkpoint"
                         : trun_done(t) ? "stopped"
                         : t->paused    ? "paused"
                                        : NULL;
-    char pace[64];
+    char pace[64], steps[48];
     const int kept = trun_pace(t), asked = trun_rates[t->rate];
     if (kept >= 0 && kept < asked * 9 / 10) /* the machine cannot keep the pace asked */
         snprintf(pace, sizeof pace, "%d steps/s (of %d)", kept, asked);
     else
         snprintf(pace, sizeof pace, "%d steps/s", asked);
-    snprintf(buf, n, "%s · step %ld of %d · %s", t->task->name, step, t->opt.steps,
-             state ? state : pace);
+    if (form >= 2)
+        snprintf(steps, sizeof steps, "%ld/%d", step, t->opt.steps);
+    else
+        snprintf(steps, sizeof steps, "step %ld of %d", step, t->opt.steps);
+    const char *last = form == 0 ? (state ? state : pace) : form < 3 ? state : NULL;
+    snprintf(buf, n, "%s · %s%s%s", t->task->name, steps, last ? " · " : "", last ? last : "");
 }
 
 /* The header line's words, whether it starts with the screen's title and
  * whether the colour legend shares its line (then the task's words start on
  * the line under it).  The title gives way to the legend only when the
- * canvas has no line to spare (tight). */
+ * canvas has no line to spare (tight), and to the header's words where
+ * both do not fit. */
 static bool legend_on_header(const struct ui_train_view *v, int width, bool tight, char *head,
                              size_t n, bool *titled)
 {
-    header_text(v->t, head, n);
+    header_words(v->t, 0, head, n);
     /* the header is measured at its widest while the run trains, stops or
      * is scrubbed (the step at its limit; the pace asked, "checkpoint" or
      * "stopped"), so that neither training on nor scrubbing moves the
@@ -295,8 +303,10 @@ static bool legend_on_header(const struct ui_train_view *v, int width, bool tigh
     *titled = title_w > 0;
     if (title_w + hw + lw <= width)
         return true;
-    if (!tight || hw + lw > width)
+    if (!tight || hw + lw > width) {
+        *titled = title_w > 0 && title_w + hw <= width; /* the words whole before the title */
         return false;
+    }
     *titled = false;
     return true;
 }
@@ -379,6 +389,10 @@ void ui_train_view_draw(const struct ui_train_view *v, WINDOW *vis, WINDOW *cv, 
     int used =
         titled ? ui_put(vis, 0, 0, "Training   ", width, ui_role_attr(th, UI_ROLE_TITLE), th->utf8)
                : 0;
+    /* a narrow header gives its words more briefly rather than cut them */
+    const int head_w = width - used - (top ? ui_legend_prob_width(th) + 3 : 0);
+    for (int form = 1; form <= 3 && ui_text_width(head, th->utf8) > head_w; form++)
+        header_words(t, form, head, sizeof head);
     ui_put(vis, 0, used, head, width - used, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
     const int lw = ui_legend_prob_width(th);
     if (top)
@@ -391,8 +405,6 @@ void ui_train_view_draw(const struct ui_train_view *v, WINDOW *vis, WINDOW *cv, 
     int need = panes_need(t, th->utf8, width, true);
     if (view_h - need < (top ? 0 : 1))
         need = panes_need(t, th->utf8, width, false);
-    int room = (top ? 1 : 0) + view_h - need;
-    room = room < 1 ? 1 : room > 4 ? 4 : room;
     struct ui_line lines[4];
     /* a file too small to learn from says so first (the pane in focus, else
      * the first that shows a sign) */
@@ -400,6 +412,10 @@ void ui_train_view_draw(const struct ui_train_view *v, WINDOW *vis, WINDOW *cv, 
     for (int i = -1; i < t->n_panes && !text[0]; i++)
         trun_pane_fit(&t->panes[i < 0 ? t->focus : i], text, sizeof text);
     const size_t warn = strlen(text);
+    /* the task's words give way to the heads' last row, a warning never */
+    const int least = warn || top ? 1 : 0;
+    int room = (top ? 1 : 0) + view_h - need;
+    room = room < least ? least : room > 4 ? 4 : room;
     snprintf(text + warn, sizeof text - warn, "%s%s", warn ? " " : "", t->task->description);
     char key[320] = "";
     if (room >= 2) { /* the last line says what the loss and the accuracy are */
