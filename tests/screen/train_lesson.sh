@@ -6,7 +6,8 @@
 # stage shows the trained model's stages, and t comes back from its numbers
 # (Tab, Enter, t as the step says); lesson 17 trains one head against two
 # side by side, once p starts them; at 80x24 Space reads lesson 20 on two
-# lines a key, and one run's heads sit beside the lesson, every row whole.
+# lines a key, and one run's heads sit beside the lesson, every row whole;
+# at 100x30 two runs take the width, every head shown, the lesson below.
 . "$(dirname "$0")/lib.sh"
 
 printed=$("$EXE" --print-lesson 16 | grep -m1 -oP 'Stopped at step [0-9]+')
@@ -69,4 +70,14 @@ rows() { screen | sed -n '/0123456789012345/,$p' | sed 1d | grep -cE '^[^ ]{1,3}
 check "at 80x24 the heads show all 16 rows beside the lesson ($(rows))" test "$(rows)" -eq 16
 check "the lesson's checkpoint beside the heads" bash -c \
     "tmux -L '$SOCK' capture-pane -p | grep -qE '^[^ ]{1,3}  .*▌ Press 1-3 to answer'"
+quit_lesson
+
+# at 100x30 the lesson sits beside the numbers, but there two runs side by
+# side would each lose a head: the heads take the width, the lesson goes below
+start 100 30 -- --lesson 20 --step 1
+wait_for "A task one layer cannot do"
+wait_for "2 layers"
+check "at 100x30 both runs show both heads" bash -c \
+    "test \$(tmux -L '$SOCK' capture-pane -p | grep -o 'head 1' | wc -l) -eq 2 &&
+     ! tmux -L '$SOCK' capture-pane -p | grep -q 'not shown'"
 quit_lesson

@@ -265,7 +265,7 @@ static bool lesson_beside(const struct ui_app *app, struct ui_layout *lay, int k
     const int full = UI_VIS_HEADER + ui_train_canvas_need(app, lay->vis.w - 1, false);
     const int cut_below = full - (body - keep);
     int lo = UI_TRAIN_BESIDE_SIDE, hi = lay->cols - UI_TRAIN_BESIDE_SIDE;
-    if (cut_below <= 0 || hi < lo)
+    if (lay->present || cut_below <= 0 || hi < lo)
         return false; /* below, they are whole (or the screen is too narrow to share) */
     const int want = UI_VIS_HEADER + ui_train_canvas_need(app, hi - 1, false);
     if (want - body >= cut_below)
@@ -283,16 +283,40 @@ static bool lesson_beside(const struct ui_app *app, struct ui_layout *lay, int k
     return true;
 }
 
+/* Where the lesson's pane sits beside the heads (from 100 columns) and
+ * they would lose heads or rows there (two runs side by side, say), while
+ * across the screen every head fits with keep lines of the pane under
+ * them: the pane goes below, the heads taking the lines they need (with
+ * the loss curve where the pane still keeps UI_TRAIN_LESSON_LINES). */
+static bool lesson_below(const struct ui_app *app, struct ui_layout *lay, int keep)
+{
+    const int body = lay->vis.h;
+    if (lay->present || UI_VIS_HEADER + ui_train_canvas_need(app, lay->vis.w - 1, false) <= body)
+        return false; /* beside, they are whole */
+    const int bare = UI_VIS_HEADER + ui_train_canvas_need(app, lay->cols - 1, false);
+    const int curve = UI_VIS_HEADER + ui_train_canvas_need(app, lay->cols - 1, true);
+    if (bare > body - keep)
+        return false;
+    const int lines = keep < UI_TRAIN_LESSON_LINES ? UI_TRAIN_LESSON_LINES : keep;
+    const int vis_h = curve <= body - lines ? curve : bare;
+    lay->side_by_side = false;
+    lay->vis = (struct ui_rect){lay->vis.y, 0, vis_h, lay->cols};
+    lay->side = (struct ui_rect){lay->vis.y + vis_h, 0, body - vis_h, lay->cols};
+    return true;
+}
+
 void ui_train_layout(const struct ui_app *app, struct ui_layout *lay, int quiz_lines)
 {
     if (lay->side.h <= 0 || lay->side.w <= 0)
         return;
     if (app->les.l) { /* a lesson keeps its pane, below the heads when it sits there */
-        if (lay->side_by_side)
-            return;
         /* a waiting checkpoint keeps its lines and the pane's title over them */
         const int keep_lines =
             2 + quiz_lines > UI_TRAIN_LESSON_MIN ? 2 + quiz_lines : UI_TRAIN_LESSON_MIN;
+        if (lay->side_by_side) {
+            lesson_below(app, lay, keep_lines);
+            return;
+        }
         if (lesson_beside(app, lay, keep_lines))
             return;
         const int width = lay->vis.w - 1;
