@@ -285,20 +285,23 @@ static bool lesson_beside(const struct ui_app *app, struct ui_layout *lay, int k
 
 /* Where the lesson's pane sits beside the heads (from 100 columns) and
  * they would lose heads or rows there (two runs side by side, say), while
- * across the screen every head fits with keep lines of the pane under
- * them: the pane goes below, the heads taking the lines they need (with
- * the loss curve where the pane still keeps UI_TRAIN_LESSON_LINES). */
+ * across the screen they take fewer lines: the pane goes below with keep
+ * lines or more, the heads taking the lines they need (with the loss curve
+ * where the pane still keeps UI_TRAIN_LESSON_LINES), cut at the foot only
+ * where the screen is short. */
 static bool lesson_below(const struct ui_app *app, struct ui_layout *lay, int keep)
 {
     const int body = lay->vis.h;
-    if (lay->present || UI_VIS_HEADER + ui_train_canvas_need(app, lay->vis.w - 1, false) <= body)
+    const int beside = UI_VIS_HEADER + ui_train_canvas_need(app, lay->vis.w - 1, false);
+    if (lay->present || beside <= body)
         return false; /* beside, they are whole */
     const int bare = UI_VIS_HEADER + ui_train_canvas_need(app, lay->cols - 1, false);
     const int curve = UI_VIS_HEADER + ui_train_canvas_need(app, lay->cols - 1, true);
-    if (bare > body - keep)
+    if (bare >= beside || body - keep < 1)
         return false;
     const int lines = keep < UI_TRAIN_LESSON_LINES ? UI_TRAIN_LESSON_LINES : keep;
-    const int vis_h = curve <= body - lines ? curve : bare;
+    int vis_h = curve <= body - lines ? curve : bare;
+    vis_h = vis_h < body - keep ? vis_h : body - keep;
     lay->side_by_side = false;
     lay->vis = (struct ui_rect){lay->vis.y, 0, vis_h, lay->cols};
     lay->side = (struct ui_rect){lay->vis.y + vis_h, 0, body - vis_h, lay->cols};
