@@ -120,37 +120,42 @@ rank = {name: i for i, layer in enumerate(order) for name in layer.split("|")}
 
 # ---- src/ui's folders ----
 
+
+def ui_sources():
+    """Each C file under src/ui: its path from src/ui (with /) and its path."""
+    for dirpath, _, names in os.walk(ui):
+        for name in sorted(names):
+            if name.endswith((".c", ".h")):
+                path = os.path.join(dirpath, name)
+                yield os.path.relpath(path, ui).replace(os.sep, "/"), path
+
+
 graph = {}
-for dirpath, _, names in os.walk(ui):
-    for name in sorted(names):
-        if not name.endswith((".c", ".h")):
+for rel, path in ui_sources():
+    folder = rel.split("/")[0] if "/" in rel else None
+    if folder is not None and folder not in rank:
+        problems.append(f"src/ui/{rel}: folder '{folder}' is not in README's layer order")
+        continue
+    here = rank[folder] if folder is not None else len(order)  # ui.h, ui_driver.c: the top
+    module = rel.rsplit(".", 1)[0]
+    deps = graph.setdefault(module, set())
+    for n, line in enumerate(open(path, encoding="utf-8"), 1):
+        inc = re.match(r'\s*#\s*include\s+"ui/([^"]+)"', line)
+        if not inc:
             continue
-        path = os.path.join(dirpath, name)
-        rel = os.path.relpath(path, ui)
-        folder = rel.split(os.sep)[0] if os.sep in rel else None
-        if folder is not None and folder not in rank:
-            problems.append(f"src/ui/{rel}: folder '{folder}' is not in README's layer order")
-            continue
-        here = rank[folder] if folder is not None else len(order)  # ui.h, ui_driver.c: the top
-        module = rel.rsplit(".", 1)[0]
-        deps = graph.setdefault(module, set())
-        for n, line in enumerate(open(path, encoding="utf-8"), 1):
-            inc = re.match(r'\s*#\s*include\s+"ui/([^"]+)"', line)
-            if not inc:
-                continue
-            target = inc.group(1)
-            tfolder = target.split("/")[0] if "/" in target else None
-            # ui.h, at src/ui's top, is what the top layer offers the command line
-            there = rank.get(tfolder, len(order)) if tfolder is not None else len(order) - 1
-            if tfolder is not None and tfolder not in rank:
-                problems.append(f"src/ui/{rel}:{n}: includes {target}, in no layer")
-            elif there > here:
-                problems.append(
-                    f"src/ui/{rel}:{n}: includes ui/{target}, a layer above "
-                    f"({folder or 'top'} < {tfolder or 'top'})")
-            tmod = target.rsplit(".", 1)[0]
-            if tmod != module:
-                deps.add(tmod)
+        target = inc.group(1)
+        tfolder = target.split("/")[0] if "/" in target else None
+        # ui.h, at src/ui's top, is what the top layer offers the command line
+        there = rank.get(tfolder, len(order)) if tfolder is not None else len(order) - 1
+        if tfolder is not None and tfolder not in rank:
+            problems.append(f"src/ui/{rel}:{n}: includes {target}, in no layer")
+        elif there > here:
+            problems.append(
+                f"src/ui/{rel}:{n}: includes ui/{target}, a layer above "
+                f"({folder or 'top'} < {tfolder or 'top'})")
+        tmod = target.rsplit(".", 1)[0]
+        if tmod != module:
+            deps.add(tmod)
 
 # circles between modules
 state = {}
@@ -196,24 +201,20 @@ def top_level(text):
 
 declared, defined = {}, {}
 n_functions = 0
-for dirpath, _, names in os.walk(ui):
-    for name in sorted(names):
-        if not name.endswith((".c", ".h")):
+for rel, path in ui_sources():
+    # ui.h and ui_driver.c, at src/ui's top, are the top layer's
+    folder = rel.split("/")[0] if "/" in rel else order[-1]
+    text = top_level(open(path, encoding="utf-8").read())
+    text = re.sub(r"^\s*#[^\n]*", "", text, flags=re.M)
+    for m in re.finditer(r"([^;{}]*?)\b(\w+)\s*\(([^;{}()]|\([^;{}()]*\))*\)\s*([;{])",
+                         text):
+        lead = m.group(1).strip()
+        if re.match(r"(static|typedef)\b", lead) or not lead:
             continue
-        rel = os.path.relpath(os.path.join(dirpath, name), ui).replace(os.sep, "/")
-        # ui.h and ui_driver.c, at src/ui's top, are the top layer's
-        folder = rel.split("/")[0] if "/" in rel else order[-1]
-        text = top_level(open(os.path.join(dirpath, name), encoding="utf-8").read())
-        text = re.sub(r"^\s*#[^\n]*", "", text, flags=re.M)
-        for m in re.finditer(r"([^;{}]*?)\b(\w+)\s*\(([^;{}()]|\([^;{}()]*\))*\)\s*([;{])",
-                             text):
-            lead = m.group(1).strip()
-            if re.match(r"(static|typedef)\b", lead) or not lead:
-                continue
-            if m.group(4) == "{":
-                defined.setdefault(m.group(2), set()).add(folder)
-            elif name.endswith(".h"):
-                declared.setdefault(m.group(2), []).append((rel, folder))
+        if m.group(4) == "{":
+            defined.setdefault(m.group(2), set()).add(folder)
+        elif rel.endswith(".h"):
+            declared.setdefault(m.group(2), []).append((rel, folder))
 for fn, places in sorted(declared.items()):
     folders = defined.get(fn)
     if not folders:
@@ -245,26 +246,22 @@ if not body:
 members = set(re.findall(r"(\w+)\s*(?:\[[^\]]*\])?\s*;", body.group(1)))
 members |= set(re.findall(r"\(\s*\*\s*(\w+)\s*\)", body.group(1)))
 n_stream_files = 0
-for dirpath, _, names in os.walk(ui):
-    for name in sorted(names):
-        if not name.endswith((".c", ".h")):
-            continue
-        rel = os.path.relpath(os.path.join(dirpath, name), ui).replace(os.sep, "/")
-        if rel.split("/")[0] in STREAM_READERS or rel == STREAM_HOME:
-            continue
-        n_stream_files += 1
-        text = no_comments(open(os.path.join(dirpath, name), encoding="utf-8").read())
-        # "stream", and whatever is declared a struct ui_stream pointer here
-        holders = {"stream"} | set(re.findall(r"struct\s+ui_stream\s*\*\s*(?:const\s+)?(\w+)",
-                                              text))
-        # (a lookahead: app->stream.follow is app->stream and stream.follow)
-        for m in re.finditer(r"\b(\w+)(?=\s*(\.|->)\s*(\w+))", text):
-            if m.group(1) in holders and m.group(3) in members:
-                line = text.count("\n", 0, m.start()) + 1
-                problems.append(f"src/ui/{rel}:{line}: reads {''.join(m.groups())}: struct "
-                                f"ui_stream's "
-                                f"members are read in {' and '.join(r + '/' for r in STREAM_READERS)} only "
-                                f"(ask ui_stream_streamed and the like, {STREAM_HOME})")
+for rel, path in ui_sources():
+    if rel.split("/")[0] in STREAM_READERS or rel == STREAM_HOME:
+        continue
+    n_stream_files += 1
+    text = no_comments(open(path, encoding="utf-8").read())
+    # "stream", and whatever is declared a struct ui_stream pointer here
+    holders = {"stream"} | set(re.findall(r"struct\s+ui_stream\s*\*\s*(?:const\s+)?(\w+)",
+                                          text))
+    # (a lookahead: app->stream.follow is app->stream and stream.follow)
+    for m in re.finditer(r"\b(\w+)(?=\s*(\.|->)\s*(\w+))", text):
+        if m.group(1) in holders and m.group(3) in members:
+            line = text.count("\n", 0, m.start()) + 1
+            problems.append(f"src/ui/{rel}:{line}: reads {''.join(m.groups())}: struct "
+                            f"ui_stream's "
+                            f"members are read in {' and '.join(r + '/' for r in STREAM_READERS)} only "
+                            f"(ask ui_stream_streamed and the like, {STREAM_HOME})")
 
 
 # struct ui_app (modes/ui_app.h), the explorer whole, is opened at the top:
@@ -282,21 +279,17 @@ APP_ALLOWED = {
     "train/ui_train_app.c": "where the training screen sits in the app: ticks, layout, lessons",
 }
 app_includers = set()
-for dirpath, _, names in os.walk(ui):
-    for name in sorted(names):
-        if not name.endswith((".c", ".h")):
-            continue
-        rel = os.path.relpath(os.path.join(dirpath, name), ui).replace(os.sep, "/")
-        if rel == APP_HOME or "/" not in rel or rel.split("/")[0] in APP_OPENERS:
-            continue
-        for n, line in enumerate(open(os.path.join(dirpath, name), encoding="utf-8"), 1):
-            if re.match(r'\s*#\s*include\s+"ui/' + re.escape(APP_HOME) + '"', line):
-                app_includers.add(rel)
-                if rel not in APP_ALLOWED:
-                    problems.append(f"src/ui/{rel}:{n}: includes {APP_HOME}: below "
-                                    f"{' and '.join(r + '/' for r in APP_OPENERS)} a file takes "
-                                    f"the parts it reads (modes/ui_parts.h, a view made in "
-                                    f"app/ui_views_of.c), not struct ui_app")
+for rel, path in ui_sources():
+    if rel == APP_HOME or "/" not in rel or rel.split("/")[0] in APP_OPENERS:
+        continue
+    for n, line in enumerate(open(path, encoding="utf-8"), 1):
+        if re.match(r'\s*#\s*include\s+"ui/' + re.escape(APP_HOME) + '"', line):
+            app_includers.add(rel)
+            if rel not in APP_ALLOWED:
+                problems.append(f"src/ui/{rel}:{n}: includes {APP_HOME}: below "
+                                f"{' and '.join(r + '/' for r in APP_OPENERS)} a file takes "
+                                f"the parts it reads (modes/ui_parts.h, a view made in "
+                                f"app/ui_views_of.c), not struct ui_app")
 for rel in sorted(set(APP_ALLOWED) - app_includers):
     problems.append(f"tests/ui/ui_layers.py: APP_ALLOWED names src/ui/{rel}, which no longer "
                     f"includes {APP_HOME}: take it off the list")
