@@ -49,7 +49,7 @@ struct cli_options {
     bool no_scale;
 
     /* output without a terminal */
-    int dump_stage; /* CLI_NO_DUMP, DUMP_ALL or 0..6 */
+    int dump_stage; /* CLI_NO_DUMP, DUMP_ALL or a stage */
     int format;     /* enum mha_format (format.h); MHA_FORMAT_TEXT unless given */
     bool format_given;
 
@@ -65,7 +65,7 @@ struct cli_options {
                             that lesson's, then open it on step 1) */
 
     /* the explorer */
-    int stage; /* 0..6 */
+    int stage; /* 0 .. MHA_STAGE_COUNT - 1 */
     const char *view;
     const char *focus;
     int bench_frames;

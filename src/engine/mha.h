@@ -29,7 +29,7 @@
 /* A trace larger than this is refused with an explanation (bytes). */
 #define MHA_MAX_TRACE_BYTES ((size_t)3 << 30)
 
-/* The seven stages of the pipeline, in order. */
+/* The stages of the pipeline, in order (MHA_STAGE_COUNT of them). */
 enum mha_stage {
     MHA_STAGE_INPUT,
     MHA_STAGE_PROJECTION,

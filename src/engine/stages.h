@@ -1,4 +1,4 @@
-/* stages.h - the stage table: what each of the seven stages is called, its
+/* stages.h - the stage table: what each stage is called, its
  * formula and sentence, the legend its numbers need, the text pane's words,
  * and the tensors it shows in order, each with the form it takes there, its
  * titles and where it is shown.  One row per stage; the screen's blocks, the

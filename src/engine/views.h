@@ -1,4 +1,4 @@
-/* views.h - the numbers behind the views beyond the seven stages: the shapes
+/* views.h - the numbers behind the views beyond the stages: the shapes
  * a tensor takes through view/transpose/contiguous/merge, the cost of the
  * block (parameters, multiply-adds), and how the heads of a weight set
  * differ (similarity of W_qᵢᵀW_kᵢ, effective rank).  Pure computation. */

@@ -13,7 +13,7 @@
  *             with the example's sizes, then per stage its heading, formula and
  *             matrices, each cell coloured and showing its number, token labels
  *             on both axes, titles with shapes, and a colour legend.  DUMP_ALL
- *             is one tall picture with the seven stages one under the other.
+ *             is one tall picture with the stages one under the other.
  *   html      one self-contained page (inline CSS; no scripts, links to other
  *             sites, fonts or images), XHTML-compatible markup: the example,
  *             a legend, then each stage with heading, formula, a sentence on
@@ -67,7 +67,7 @@
  * example would give a picture no one can open); tables have no limit. */
 #define EXPORT_MAX_CELLS 100000
 
-/* Write stage (0..6) or DUMP_ALL of t, computed from ex, to out in fmt.
+/* Write stage (a stage) or DUMP_ALL of t, computed from ex, to out in fmt.
  * Returns 0; or -1 with err filled, writing nothing, for an unknown format or
  * stage or a picture with more than EXPORT_MAX_CELLS numbers; or -1 with err
  * "write error" when out fails part-way.  err may be NULL. */
@@ -110,7 +110,7 @@ struct export_matrix {
     int head;
 };
 
-/* The matrices of stage (0..6), newly allocated (free() them); *n gets their
+/* The matrices of stage (a stage), newly allocated (free() them); *n gets their
  * count.  NULL when out of memory. */
 struct export_matrix *export_stage_matrices(const struct mha_example *ex, const struct mha_trace *t,
                                             int stage, int *n);

@@ -41,7 +41,7 @@ enum mha_format_kind {
 };
 #define MHA_FORMAT_ANY (MHA_FORMAT_PICTURE | MHA_FORMAT_TABLE | MHA_FORMAT_DUMP)
 
-/* Writes stage (0..6 or DUMP_ALL) of t, computed from ex; 0, or -1 on a
+/* Writes stage (a stage or DUMP_ALL) of t, computed from ex; 0, or -1 on a
  * write error. */
 typedef int (*mha_format_writer)(FILE *out, const struct mha_example *ex, const struct mha_trace *t,
                                  int stage);
@@ -70,7 +70,7 @@ int mha_format_from_name(const char *name);
  * before the last one ("text, json, svg, ... or latex" for last " or ").  Into buf; returns buf. */
 const char *mha_format_list(unsigned kinds, const char *last, char *buf, size_t n);
 
-/* Write stage (0..6 or DUMP_ALL) of t in fmt.  Everything is checked before
+/* Write stage (a stage or DUMP_ALL) of t in fmt.  Everything is checked before
  * a byte is written: -1 with err for an unknown format or stage, or a
  * picture with more than EXPORT_MAX_CELLS numbers ("svg: 1048576 numbers
  * are too many for a picture ..."); then -1 with err "write error while

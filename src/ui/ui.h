@@ -18,7 +18,7 @@ struct rec_follow;
 #define UI_RUN_AGAIN 256
 
 struct ui_options {
-    int stage;             /* stage to open on, 0..6 */
+    int stage;             /* stage to open on, 0 .. MHA_STAGE_COUNT - 1 */
     const char *load_path; /* the example file ex came from, or NULL */
 
     /* Added by the explorer (main.c: zero them unless asked for). */

@@ -111,7 +111,7 @@ void ui_train_present_text(const struct trun *t, bool utf8, struct ui_present_te
                         : ui_text_width(pt->subtitle, utf8);
 }
 
-/* "○ ○ ○ ○ ● ○ ○": the seven stages, the current one filled. */
+/* "○ ○ ○ ○ ● ○ ○": a dot a stage, the current one filled. */
 static void dots(WINDOW *win, int y, int x, const struct ui_state *st, const struct ui_theme *th)
 {
     for (int s = 0; s < MHA_STAGE_COUNT; s++) {

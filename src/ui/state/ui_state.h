@@ -58,7 +58,7 @@ struct ui_state {
     float temperature;        /* a language model's next words: softmax(logits / this) */
     struct rng draws;         /* the words w draws (seeded once: a session repeats) */
 
-    int stage; /* 0..6 */
+    int stage; /* 0 .. MHA_STAGE_COUNT - 1 */
     enum mha_view view;
     long long view_batch; /* shapes view: batch size (default 2) */
     long long view_seq;   /* shapes and cost views: sequence length, 0 = the token count */
