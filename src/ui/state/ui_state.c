@@ -430,6 +430,15 @@ static int model_tokens(struct ui_state *st, const char *text)
     return 0;
 }
 
+/* The example's tokens joined by spaces, the last drop of them left out. */
+static void joined_tokens(const struct ui_state *st, int drop, char *words, size_t n)
+{
+    size_t used = 0;
+    words[0] = '\0';
+    for (int i = 0; i < st->ex->lq - drop && used < n; i++)
+        used += (size_t)snprintf(words + used, n - used, "%s%s", i ? " " : "", st->ex->tokens[i]);
+}
+
 int ui_state_show_layer(struct ui_state *st, int layer)
 {
     const int n = st->ex->layers;
@@ -444,11 +453,7 @@ int ui_state_show_layer(struct ui_state *st, int layer)
         return -1;
     }
     char words[4096];
-    size_t used = 0;
-    words[0] = '\0';
-    for (int i = 0; i < st->ex->lq && used < sizeof words; i++)
-        used += (size_t)snprintf(words + used, sizeof words - used, "%s%s", i ? " " : "",
-                                 st->ex->tokens[i]);
+    joined_tokens(st, 0, words, sizeof words);
     struct mha_error err;
     mha_error_clear(&err);
     struct mha_example *ex =
@@ -510,11 +515,7 @@ int ui_state_step_temperature(struct ui_state *st, int dir)
     }
     /* the same words through the model again, softmax(logits / temperature) */
     char words[4096];
-    size_t used = 0;
-    words[0] = '\0';
-    for (int i = 0; i < st->ex->lq && used < sizeof words; i++)
-        used += (size_t)snprintf(words + used, sizeof words - used, "%s%s", i ? " " : "",
-                                 st->ex->tokens[i]);
+    joined_tokens(st, 0, words, sizeof words);
     const float keep = st->temperature;
     st->temperature = temperatures[at];
     if (run_model(st, words)) {
@@ -530,15 +531,6 @@ int ui_state_step_temperature(struct ui_state *st, int dir)
                                           : "the model's own probabilities",
                  st->ex->next_word.word[0], (double)st->ex->next_word.p[0]);
     return 0;
-}
-
-/* The example's tokens joined by spaces, the last drop of them left out. */
-static void joined_tokens(const struct ui_state *st, int drop, char *words, size_t n)
-{
-    size_t used = 0;
-    words[0] = '\0';
-    for (int i = 0; i < st->ex->lq - drop && used < n; i++)
-        used += (size_t)snprintf(words + used, n - used, "%s%s", i ? " " : "", st->ex->tokens[i]);
 }
 
 int ui_state_write_word(struct ui_state *st, int dir)
