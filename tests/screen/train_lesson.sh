@@ -48,16 +48,29 @@ keys p
 wait_for "Paused: n steps once, p trains on."
 quit_lesson
 
-# at 80x24 the training screen leaves the lesson two lines of text: Space
-# reads on two lines a key, not one
+# at 80x24 two runs side by side give each heatmap two rows to a line, so
+# that all four heads show every one of their 16 rows and the lesson keeps
+# three lines of text; Space reads on a whole pane of it, not a line
 start 80 24 -- --lesson 20
 wait_for "The training waits for you"
+# lines holding four maps of 16 half cells, each labelled with two tokens
+halves() { screen | grep -cP '^(\S\S[▀▄·]{16} +){3}\S\S[▀▄·]{16}$'; }
+check "at 80x24 two runs show every row of four heads, two to a line ($(halves) lines)" \
+    test "$(halves)" -eq 8
 more() { screen | grep -oP '↓ \K[0-9]+(?= more line)' | head -1; }
 before=$(more)
 keys Space
-wait_for "Every model so far had one layer"
+wait_for "it twice, at random places"
 check "Space reads on a whole pane of text at 80x24 ($before, then $(more) more lines)" \
-    test "$(more)" -eq $((before - 2))
+    test "$(more)" -le $((before - 3))
+quit_lesson
+
+# without colour two rows cannot share a line: the rows are cut at the foot
+start 80 24 NO_COLOR=1 -- --lesson 20
+wait_for "The training waits for you"
+check "without colour a row to a line, cut" bash -c \
+    "! tmux -L '$SOCK' capture-pane -p | grep -q '▀' &&
+     tmux -L '$SOCK' capture-pane -p | grep -qE '^S [^ ]'"
 quit_lesson
 
 # at 80x24 one run's heads take the left and the lesson the right, so that

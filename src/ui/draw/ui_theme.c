@@ -12,7 +12,11 @@ enum {
     PAIR_DIV = PAIR_ROLES + UI_ROLE_COUNT,
     PAIR_SEQ = PAIR_DIV + COLORSCALE_DIV_LEVELS,
     PAIR_HEAD = PAIR_SEQ + COLORSCALE_SEQ_LEVELS,
-    PAIR_END = PAIR_HEAD + 8
+    PAIR_HALF = PAIR_HEAD + 8,
+    /* two levels of the sequential scale in one cell (ui_seq_half_attr):
+     * the upper as the foreground, the lower, or the screen's own
+     * background (the last of each row), as the background */
+    PAIR_END = PAIR_HALF + COLORSCALE_SEQ_LEVELS * (COLORSCALE_SEQ_LEVELS + 1)
 };
 
 /* The terminal colours a depth stands for, for colorscale's palettes. */
@@ -101,6 +105,13 @@ static void make_pairs(const struct ui_theme *th)
             init_pair((short)(PAIR_SEQ + l), fg, bg);
     for (int h = 0; h < ui_head_colours(th->depth); h++)
         init_pair((short)(PAIR_HEAD + h), ui_head_colour(th->name, th->depth, h), -1);
+    const int levels = ui_seq_levels(th->depth);
+    short top, bottom, unused;
+    for (int a = 0; a < levels; a++)
+        for (int b = 0; b <= levels && ui_seq_colour(th->name, th->depth, a, &unused, &top); b++)
+            if (b == levels || ui_seq_colour(th->name, th->depth, b, &unused, &bottom))
+                init_pair((short)(PAIR_HALF + a * (levels + 1) + b), top,
+                          b == levels ? (short)-1 : bottom);
 }
 
 void ui_theme_init(struct ui_theme *th, bool utf8, enum colorscale_theme theme)
@@ -111,8 +122,11 @@ void ui_theme_init(struct ui_theme *th, bool utf8, enum colorscale_theme theme)
     /* COLORS is known only after start_color */
     const bool colour = !th->no_color && has_colors() && start_color() != ERR;
     th->terminal = ui_depth_choose(th->no_color, colour, colour ? COLORS : 0);
-    if (th->terminal != UI_DEPTH_MONO && COLOR_PAIRS < PAIR_END)
+    /* the half cells' pairs are the last: a terminal short of them keeps
+     * its colours and draws a row to a line */
+    if (th->terminal != UI_DEPTH_MONO && COLOR_PAIRS < PAIR_HALF)
         th->terminal = UI_DEPTH_MONO;
+    th->half_pairs = COLOR_PAIRS >= PAIR_END;
     ui_theme_switch(th, theme);
 }
 
@@ -120,6 +134,7 @@ void ui_theme_switch(struct ui_theme *th, enum colorscale_theme theme)
 {
     th->name = theme >= 0 && theme < COLORSCALE_THEME_COUNT ? theme : COLORSCALE_THEME_DARK;
     th->depth = ui_theme_depth(th->name, th->terminal);
+    th->half = th->utf8 && th->depth != UI_DEPTH_MONO && th->half_pairs;
     make_pairs(th);
 }
 
@@ -146,6 +161,16 @@ int ui_seq_attr(const struct ui_theme *th, float p)
     if (th->depth == UI_DEPTH_MONO)
         return l >= 4 ? A_BOLD : 0;
     return (int)COLOR_PAIR(PAIR_SEQ + l) | (th->name == COLORSCALE_THEME_PROJECTOR ? A_BOLD : 0);
+}
+
+int ui_seq_half_attr(const struct ui_theme *th, float top, float bottom, bool bottom_blank)
+{
+    if (!th->half)
+        return ui_seq_attr(th, top);
+    const int levels = ui_seq_levels(th->depth);
+    const int a = colorscale_seq_level(top, levels);
+    const int b = bottom_blank ? levels : colorscale_seq_level(bottom, levels);
+    return (int)COLOR_PAIR(PAIR_HALF + a * (levels + 1) + b);
 }
 
 int ui_head_attr(const struct ui_theme *th, int h)

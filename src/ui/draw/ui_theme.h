@@ -115,6 +115,9 @@ struct ui_theme {
     enum ui_depth depth;        /* what is drawn with */
     bool no_color;              /* NO_COLOR is set */
     bool utf8;
+    bool half_pairs; /* the terminal has colour pairs enough for half cells */
+    bool half;       /* two rows of a heatmap to a line: "▀" in two colours
+                        (UTF-8, colour and the pairs for it) */
 };
 
 /* Find what the terminal offers (honouring NO_COLOR) and set theme up.
@@ -129,5 +132,8 @@ int ui_role_attr(const struct ui_theme *th, enum ui_role role);
 int ui_div_attr(const struct ui_theme *th, float v, float range);
 int ui_seq_attr(const struct ui_theme *th, float p);
 int ui_head_attr(const struct ui_theme *th, int h);
+/* With th->half: "▀" drawn in it shows level top above level bottom (or
+ * above the screen's background where bottom_blank).  Without, top's. */
+int ui_seq_half_attr(const struct ui_theme *th, float top, float bottom, bool bottom_blank);
 
 #endif

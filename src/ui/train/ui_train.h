@@ -113,8 +113,9 @@ bool ui_train_running(const struct ui_app *app);
 
 /* Lines the training screen's canvas needs in width columns to show every
  * head's whole heatmap (curve: and a loss curve of 2 lines where the curve
- * sits above the heads). */
-int ui_train_canvas_need(const struct ui_app *app, int width, bool curve);
+ * sits above the heads; half: two rows of a heatmap to a line, where the
+ * theme draws them so). */
+int ui_train_canvas_need(const struct ui_app *app, int width, bool curve, bool half);
 
 /* After a change: a lesson step whose scenes train starts (or keeps) its
  * training and, when the step arrives, shows the training screen or (a

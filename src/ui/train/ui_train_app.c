@@ -222,10 +222,10 @@ static struct ui_train_view view_of(const struct ui_app *app)
     return (struct ui_train_view){app->training.train, &app->th, app->st.present};
 }
 
-int ui_train_canvas_need(const struct ui_app *app, int width, bool curve)
+int ui_train_canvas_need(const struct ui_app *app, int width, bool curve, bool half)
 {
     const struct ui_train_view v = view_of(app);
-    return ui_train_view_need(&v, width, curve);
+    return ui_train_view_need(&v, width, curve, half);
 }
 
 void ui_train_draw_vis(const struct ui_app *app)
@@ -248,6 +248,17 @@ bool ui_train_on_screen(const struct ui_app *app)
     return app->training.train && app->training.train->shown;
 }
 
+/* The lines of *bare and *curve (ui_train_canvas_need's, the header's
+ * too) with two rows of a heatmap to a line, where the theme draws them
+ * so (else they stay). */
+static void half_needs(const struct ui_app *app, int width, int *bare, int *curve)
+{
+    if (!app->th.half)
+        return;
+    *bare = UI_VIS_HEADER + ui_train_canvas_need(app, width, false, true);
+    *curve = UI_VIS_HEADER + ui_train_canvas_need(app, width, true, true);
+}
+
 /* Columns a lesson's pane keeps beside the heads at the least. */
 #define UI_TRAIN_BESIDE_SIDE 36
 
@@ -262,17 +273,17 @@ bool ui_train_on_screen(const struct ui_app *app)
 static bool lesson_beside(const struct ui_app *app, struct ui_layout *lay, int keep)
 {
     const int body = lay->side.y + lay->side.h - lay->vis.y;
-    const int full = UI_VIS_HEADER + ui_train_canvas_need(app, lay->vis.w - 1, false);
+    const int full = UI_VIS_HEADER + ui_train_canvas_need(app, lay->vis.w - 1, false, false);
     const int cut_below = full - (body - keep);
     int lo = UI_TRAIN_BESIDE_SIDE, hi = lay->cols - UI_TRAIN_BESIDE_SIDE;
     if (lay->present || cut_below <= 0 || hi < lo)
         return false; /* below, they are whole (or the screen is too narrow to share) */
-    const int want = UI_VIS_HEADER + ui_train_canvas_need(app, hi - 1, false);
+    const int want = UI_VIS_HEADER + ui_train_canvas_need(app, hi - 1, false, false);
     if (want - body >= cut_below)
         return false; /* beside, as much or more would be cut */
     while (lo < hi) { /* fewer columns never take fewer lines */
         const int mid = lo + (hi - lo) / 2;
-        if (UI_VIS_HEADER + ui_train_canvas_need(app, mid - 1, false) <= want)
+        if (UI_VIS_HEADER + ui_train_canvas_need(app, mid - 1, false, false) <= want)
             hi = mid;
         else
             lo = mid + 1;
@@ -292,13 +303,15 @@ static bool lesson_beside(const struct ui_app *app, struct ui_layout *lay, int k
 static bool lesson_below(const struct ui_app *app, struct ui_layout *lay, int keep)
 {
     const int body = lay->vis.h;
-    const int beside = UI_VIS_HEADER + ui_train_canvas_need(app, lay->vis.w - 1, false);
+    const int beside = UI_VIS_HEADER + ui_train_canvas_need(app, lay->vis.w - 1, false, false);
     if (lay->present || beside <= body)
         return false; /* beside, they are whole */
-    const int bare = UI_VIS_HEADER + ui_train_canvas_need(app, lay->cols - 1, false);
-    const int curve = UI_VIS_HEADER + ui_train_canvas_need(app, lay->cols - 1, true);
+    int bare = UI_VIS_HEADER + ui_train_canvas_need(app, lay->cols - 1, false, false);
+    int curve = UI_VIS_HEADER + ui_train_canvas_need(app, lay->cols - 1, true, false);
     if (bare >= beside || body - keep < 1)
         return false;
+    if (bare > body - keep) /* cut at the foot: two rows to a line, where drawn so */
+        half_needs(app, lay->cols - 1, &bare, &curve);
     const int lines = keep < UI_TRAIN_LESSON_LINES ? UI_TRAIN_LESSON_LINES : keep;
     int vis_h = curve <= body - lines ? curve : bare;
     vis_h = vis_h < body - keep ? vis_h : body - keep;
@@ -323,13 +336,15 @@ void ui_train_layout(const struct ui_app *app, struct ui_layout *lay, int quiz_l
         if (lesson_beside(app, lay, keep_lines))
             return;
         const int width = lay->vis.w - 1;
-        int need = UI_VIS_HEADER + ui_train_canvas_need(app, width, true);
-        if (lay->side.h - (need - lay->vis.h) < UI_TRAIN_LESSON_LINES)
-            need = UI_VIS_HEADER + ui_train_canvas_need(app, width, false);
-        int give = need - lay->vis.h;
         /* a waiting checkpoint keeps its lines and the pane's title over them */
         int keep = 2 + quiz_lines;
         keep = keep > UI_TRAIN_LESSON_MIN ? keep : UI_TRAIN_LESSON_MIN;
+        int curve = UI_VIS_HEADER + ui_train_canvas_need(app, width, true, false);
+        int bare = UI_VIS_HEADER + ui_train_canvas_need(app, width, false, false);
+        if (bare > lay->vis.h + lay->side.h - keep) /* cut at the foot */
+            half_needs(app, width, &bare, &curve);
+        const int need = lay->side.h - (curve - lay->vis.h) < UI_TRAIN_LESSON_LINES ? bare : curve;
+        int give = need - lay->vis.h;
         if (give > lay->side.h - keep)
             give = lay->side.h - keep;
         if (give > 0) {

@@ -54,28 +54,35 @@ static int cell_area(const struct ui_train_heads *g)
  * the curve a place it would not have below.  The jobs
  * lines of a text's jobs go under the accuracies when the curve keeps CURVE_MIN_H
  * lines (below it: with the heads still whole). */
-static void pane_layout(const struct trun *t, const struct trun_pane *p, bool utf8, int w, int h,
-                        int jobs, struct pane_geom *pg)
+static void pane_layout(const struct trun *t, const struct trun_pane *p, const struct ui_theme *th,
+                        int w, int h, int jobs, struct pane_geom *pg)
 {
     const struct train_model *m = p->run->model;
     const int n_out = m->cfg.n_outputs;
     memset(pg, 0, sizeof *pg);
     pg->title_h = t->compare ? 1 : 0;
     const int room = h - pg->title_h;
+    const bool utf8 = th->utf8;
     struct ui_train_heads side, stack;
-    const bool side_ok = ui_train_heads_fit(m, utf8, w - SIDE_MIN_W - SIDE_GAP, room, &side) &&
-                         room >= n_out + CURVE_MIN_H;
-    int curve_h = CURVE_MIN_H;
-    int stack_jobs = jobs;
-    bool stack_ok =
-        jobs > 0 && ui_train_heads_fit(m, utf8, w, room - n_out - CURVE_MIN_H - jobs, &stack);
-    if (!stack_ok) { /* no room for the jobs */
-        stack_jobs = 0;
-        stack_ok = ui_train_heads_fit(m, utf8, w, room - n_out - CURVE_MIN_H, &stack);
-    }
-    if (!stack_ok) { /* no room for the curve */
-        stack_ok = ui_train_heads_fit(m, utf8, w, room - n_out, &stack);
-        curve_h = 0;
+    bool side_ok = false, stack_ok = false;
+    int curve_h = CURVE_MIN_H, stack_jobs = jobs;
+    /* a row to a line first, the curve given up before that; two rows to
+     * a line only where the heads fit no other way */
+    for (int half = 0; half <= (th->half ? 1 : 0) && !side_ok && !stack_ok; half++) {
+        side_ok = ui_train_heads_fit(m, utf8, half, w - SIDE_MIN_W - SIDE_GAP, room, &side) &&
+                  room >= n_out + CURVE_MIN_H;
+        curve_h = CURVE_MIN_H;
+        stack_jobs = jobs;
+        stack_ok = jobs > 0 &&
+                   ui_train_heads_fit(m, utf8, half, w, room - n_out - CURVE_MIN_H - jobs, &stack);
+        if (!stack_ok) { /* no room for the jobs */
+            stack_jobs = 0;
+            stack_ok = ui_train_heads_fit(m, utf8, half, w, room - n_out - CURVE_MIN_H, &stack);
+        }
+        if (!stack_ok) { /* no room for the curve */
+            stack_ok = ui_train_heads_fit(m, utf8, half, w, room - n_out, &stack);
+            curve_h = 0;
+        }
     }
     /* beside the curve also when below it the curve would not fit, as long
      * as a weight's cell keeps 3 columns there (narrower, the heads keep
@@ -103,16 +110,17 @@ static void pane_layout(const struct trun *t, const struct trun_pane *p, bool ut
 }
 
 /* Lines pane p needs in w columns to show every head whole, with the
- * smallest cells: beside the curve, or below it (with a curve of 2 lines
- * when curve is set, else none). */
-static int pane_need(const struct trun *t, const struct trun_pane *p, bool utf8, int w, bool curve)
+ * smallest cells (half: two rows of them to a line): beside the curve, or
+ * below it (with a curve of 2 lines when curve is set, else none). */
+static int pane_need(const struct trun *t, const struct trun_pane *p, bool utf8, int w, bool curve,
+                     bool half)
 {
     const struct train_model *m = p->run->model;
     const int title = t->compare ? 1 : 0, n_out = m->cfg.n_outputs;
     struct ui_train_heads g;
-    ui_train_heads_smallest(m, utf8, w, &g);
+    ui_train_heads_smallest(m, utf8, half, w, &g);
     int need = title + (curve ? CURVE_MIN_H : 0) + n_out + g.h;
-    ui_train_heads_smallest(m, utf8, w - SIDE_MIN_W - SIDE_GAP, &g);
+    ui_train_heads_smallest(m, utf8, half, w - SIDE_MIN_W - SIDE_GAP, &g);
     if (g.w <= w - SIDE_MIN_W - SIDE_GAP) {
         const int side = title + (g.h > n_out + CURVE_MIN_H ? g.h : n_out + CURVE_MIN_H);
         need = side < need ? side : need;
@@ -127,7 +135,7 @@ static void draw_pane(WINDOW *win, int y, int x, int h, int w, const struct trun
     const struct train_model *m = trun_pane_model(p, t->scrub);
     const int n_out = p->run->model->cfg.n_outputs;
     struct pane_geom pg;
-    pane_layout(t, p, th->utf8, w, h, job_lines(p, hide), &pg);
+    pane_layout(t, p, th, w, h, job_lines(p, hide), &pg);
     if (t->compare) {
         /* the focused pane (the stage keys' model) is marked and reversed */
         char title[48], note[64] = "";
@@ -221,7 +229,7 @@ static void pane_columns(const struct trun *t, bool utf8, int width, int xs[TRUN
     int sum_side = pane_gap * (n - 1), sum_stack = sum_side;
     for (int i = 0; i < n; i++) {
         struct ui_train_heads g;
-        ui_train_heads_smallest(t->panes[i].run->model, utf8, 1 << 20, &g);
+        ui_train_heads_smallest(t->panes[i].run->model, utf8, false, 1 << 20, &g);
         side[i] = g.w + SIDE_GAP + SIDE_MIN_W;
         stack[i] = g.w > SIDE_MIN_W ? g.w : SIDE_MIN_W;
         sum_side += side[i];
@@ -312,24 +320,43 @@ static bool legend_on_header(const struct ui_train_view *v, int width, bool tigh
 }
 
 /* The most lines the panes need to show every head whole (curve: with
- * the loss curve in the stacked layout). */
-static int panes_need(const struct trun *t, bool utf8, int width, bool curve)
+ * the loss curve in the stacked layout; half: two rows to a line). */
+static int panes_need(const struct trun *t, bool utf8, int width, bool curve, bool half)
 {
     int xs[TRUN_MAX_PANES], ws[TRUN_MAX_PANES], need = 0;
     pane_columns(t, utf8, width, xs, ws);
     for (int i = 0; i < t->n_panes; i++) {
-        const int h = pane_need(t, &t->panes[i], utf8, ws[i], curve);
+        const int h = pane_need(t, &t->panes[i], utf8, ws[i], curve, half);
         need = h > need ? h : need;
     }
     return need;
 }
 
-int ui_train_view_need(const struct ui_train_view *v, int width, bool curve)
+/* The lines the panes take in view_h, as pane_layout lays them out: the
+ * first of a row to a line with the curve (leaving spare lines for the
+ * task's words), then without it, then two rows to a line (where the theme
+ * draws them) with it and without; the last when none fits. */
+static int panes_need_within(const struct trun *t, const struct ui_theme *th, int width, int view_h,
+                             int spare)
+{
+    static const bool form[4][2] = {{false, true}, {false, false}, {true, true}, {true, false}};
+    int need = 0;
+    for (int k = 0; k < 4; k++) {
+        if (form[k][0] && !th->half)
+            continue;
+        need = panes_need(t, th->utf8, width, form[k][1], form[k][0]);
+        if (need + (form[k][1] ? spare : 0) <= view_h)
+            break;
+    }
+    return need;
+}
+
+int ui_train_view_need(const struct ui_train_view *v, int width, bool curve, bool half)
 {
     char head[200];
     bool titled;
     const bool top = legend_on_header(v, width, true, head, sizeof head, &titled);
-    return (top ? 0 : 1) + panes_need(v->t, v->th->utf8, width, curve);
+    return (top ? 0 : 1) + panes_need(v->t, v->th->utf8, width, curve, half && v->th->half);
 }
 
 /* What the loss and the accuracies mean, in one line of width columns at
@@ -384,7 +411,7 @@ void ui_train_view_draw(const struct ui_train_view *v, WINDOW *vis, WINDOW *cv, 
     werase(vis);
     char head[200];
     bool titled;
-    const bool tight = view_h < 1 + panes_need(t, th->utf8, width, true);
+    const bool tight = view_h < 1 + panes_need(t, th->utf8, width, true, false);
     const bool top = legend_on_header(v, width, tight, head, sizeof head, &titled);
     int used =
         titled ? ui_put(vis, 0, 0, "Training   ", width, ui_role_attr(th, UI_ROLE_TITLE), th->utf8)
@@ -402,9 +429,7 @@ void ui_train_view_draw(const struct ui_train_view *v, WINDOW *vis, WINDOW *cv, 
 
     /* the task in words: as many lines as leave every head whole (the
      * first on the header's second line when the legend left it free) */
-    int need = panes_need(t, th->utf8, width, true);
-    if (view_h - need < (top ? 0 : 1))
-        need = panes_need(t, th->utf8, width, false);
+    const int need = panes_need_within(t, th, width, view_h, top ? 0 : 1);
     struct ui_line lines[4];
     /* a file too small to learn from says so first (the pane in focus, else
      * the first that shows a sign) */

@@ -27,7 +27,7 @@ struct ui_train_view {
  * or -1 (also when one model trains). */
 int ui_train_view_pane_at(const struct ui_train_view *v, const struct ui_layout *lay, int y, int x);
 /* Lines the canvas needs in width columns (ui_train_canvas_need). */
-int ui_train_view_need(const struct ui_train_view *v, int width, bool curve);
+int ui_train_view_need(const struct ui_train_view *v, int width, bool curve, bool half);
 /* The training screen: its header lines into vis, the rest into the
  * canvas cv, view_h lines of width; hide: the figures a waiting checkpoint
  * could be read off (accuracies, the heads' measured jobs) wait for the
@@ -62,6 +62,7 @@ void ui_train_draw_job(WINDOW *win, int y, int x, int w, const struct trun *t,
 struct ui_train_heads {
     int label_w;        /* a row's token and the space after it */
     int cell_w, cell_h; /* columns and lines one weight takes */
+    bool half;          /* two rows of 1 x 1 cells to a line (ui_theme's half) */
     int gap;            /* columns between two heads side by side */
     int across, rows;   /* the grid */
     int shown;          /* heads drawn; the others are counted */
@@ -69,13 +70,15 @@ struct ui_train_heads {
     int room;           /* columns the grid was given: a row's last title may run on */
 };
 
-/* The roomiest grid of m's heads that fits w x h (true); when none does,
- * the smallest, cut to the rows of heads that fit (false). */
-bool ui_train_heads_fit(const struct train_model *m, bool utf8, int w, int h,
+/* The roomiest grid of m's heads that fits w x h (true), two rows to a
+ * line only where half is set and nothing else fits; when none does, the
+ * smallest of a row to a line, cut to the rows of heads that fit (false). */
+bool ui_train_heads_fit(const struct train_model *m, bool utf8, bool half, int w, int h,
                         struct ui_train_heads *g);
 
-/* The smallest grid of m's heads in one row (or as few rows as w allows). */
-void ui_train_heads_smallest(const struct train_model *m, bool utf8, int w,
+/* The smallest grid of m's heads in one row (or as few rows as w allows);
+ * half: two rows of its cells to a line. */
+void ui_train_heads_smallest(const struct train_model *m, bool utf8, bool half, int w,
                              struct ui_train_heads *g);
 
 /* The heads of m in the grid g from (y, x), cut at line max_y; heads that

@@ -3,6 +3,7 @@
  * allows, each head titled with what it was measured to do
  * (ui_train_draw.h). */
 #include <stdio.h>
+#include <string.h>
 
 #include "ui/draw/ui_text.h"
 #include "ui/draw/ui_theme.h"
@@ -25,6 +26,72 @@ static void heat_cell(WINDOW *win, int y, int x, float p, int cell_w, bool maske
         th->depth == UI_DEPTH_MONO ? ui_shade_glyph(colorscale_seq_level(p, 5), th->utf8) : " ";
     for (int i = 0; i < cell_w; i++)
         mvwaddstr(win, y, x + i, g);
+}
+
+/* One character holding weight top of a query row above weight bottom of
+ * the next (none: the map's last row of an odd length, drawn as masked). */
+static void half_cell(WINDOW *win, int y, int x, float top, float bottom, bool top_masked,
+                      bool bottom_masked, const struct ui_theme *th)
+{
+    if (top_masked && bottom_masked) {
+        wattrset(win, ui_role_attr(th, UI_ROLE_MASKED));
+        mvwaddstr(win, y, x, "·");
+    } else if (top_masked) { /* the lower half shaded, on the screen's background */
+        wattrset(win, ui_seq_half_attr(th, bottom, 0.0f, true));
+        mvwaddstr(win, y, x, "▄");
+    } else {
+        wattrset(win, ui_seq_half_attr(th, top, bottom, bottom_masked));
+        mvwaddstr(win, y, x, "▀");
+    }
+}
+
+/* tok's first characters that fit w columns, with no "…": two tokens side
+ * by side in a few columns read better whole letters than cut ones. */
+static void cut_token(const char *tok, int w, bool utf8, char *out, size_t n)
+{
+    size_t end = 0;
+    for (size_t at = 0; tok[at] && at + 4 < n;) {
+        size_t next = at + 1;
+        while (utf8 && ((unsigned char)tok[next] & 0xC0) == 0x80)
+            next++;
+        memcpy(out, tok, next);
+        out[next] = '\0';
+        if (ui_text_width(out, utf8) > w)
+            break;
+        end = at = next;
+    }
+    out[end] = '\0';
+    if (end)
+        memcpy(out, tok, end);
+}
+
+/* The rows of a head's map (weights w, NULL: not yet) two to a line from
+ * line y, each line labelled with its two tokens, cut at line max_y. */
+static void draw_half_rows(WINDOW *win, int y, int x, const struct train_model *m, const float *w,
+                           const struct ui_train_heads *g, int max_y, const struct ui_theme *th)
+{
+    const int len = m->sample_len;
+    const bool spaced = g->label_w >= 5; /* "ab cd " */
+    const int each = spaced ? (g->label_w - 2) / 2 : g->label_w / 2;
+    for (int i = 0; i < len && y + i / 2 < max_y; i += 2) {
+        const int line = y + i / 2;
+        char lab[64];
+        cut_token(m->vocab_names[m->sample[i]], each, th->utf8, lab, sizeof lab);
+        ui_put(win, line, x, lab, each, ui_role_attr(th, UI_ROLE_LABEL), th->utf8);
+        if (i + 1 < len) {
+            cut_token(m->vocab_names[m->sample[i + 1]], each, th->utf8, lab, sizeof lab);
+            ui_put(win, line, x + each + (spaced ? 1 : 0), lab, each,
+                   ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
+        }
+        for (int j = 0; j < len; j++) {
+            const bool last = i + 1 >= len;
+            const float top = w ? w[(size_t)i * len + j] : 0.0f;
+            const float bottom = w && !last ? w[(size_t)(i + 1) * len + j] : 0.0f;
+            half_cell(win, line, x + g->label_w + j, top, bottom, m->cfg.causal && j > i,
+                      last || (m->cfg.causal && j > i + 1), th);
+        }
+    }
+    wattrset(win, 0);
 }
 
 /* Cell sizes, the roomiest first; a terminal's character is about twice as
@@ -51,20 +118,36 @@ static int label_width(const struct train_model *m, bool utf8, int max)
 #define LABEL_MIN 3
 #define LABEL_MAX 9
 
-/* The grid of m's heads with cells c and gap columns between heads, as
- * many across as w allows; true when the whole grid fits w x h. */
-static bool heads_try(const struct train_model *m, int label_w, int c, int gap, int w, int h,
-                      struct ui_train_heads *g)
+/* A line of half cells is labelled with its two rows' tokens side by side
+ * in the columns a row's label takes: "SM" on letters, the upper token
+ * brighter (ui_train_heads.c's draw_half_rows), "magi" on words, "ma gi"
+ * where the labels have room. */
+static int half_label_w(const struct train_model *m, bool utf8)
+{
+    return label_width(m, utf8, LABEL_MIN);
+}
+
+/* Lines a head's map takes: one per query row, or one per two (half). */
+static int map_lines(int len, int cell_h, bool half)
+{
+    return half ? (len + 1) / 2 : len * cell_h;
+}
+
+/* The grid of m's heads with cells c (half: two rows of 1 x 1 cells to a
+ * line) and gap columns between heads, as many across as w allows; true
+ * when the whole grid fits w x h. */
+static bool heads_try(const struct train_model *m, int label_w, int c, bool half, int gap, int w,
+                      int h, struct ui_train_heads *g)
 {
     const int len = m->sample_len, heads = m->cfg.heads;
-    const int hw = label_w + len * cells[c].w, hh = 2 + len * cells[c].h;
+    const int hw = label_w + len * cells[c].w, hh = 2 + map_lines(len, cells[c].h, half);
     int across = (w + gap) / (hw + gap);
     across = across < 1 ? 1 : across > heads ? heads : across;
     const int rows = (heads + across - 1) / across;
-    *g =
-        (struct ui_train_heads){label_w,   cells[c].w, cells[c].h, gap,
-                                across,    rows,       heads,      across * hw + (across - 1) * gap,
-                                rows * hh, w};
+    *g = (struct ui_train_heads){label_w,   cells[c].w, cells[c].h,
+                                 half,      gap,        across,
+                                 rows,      heads,      across * hw + (across - 1) * gap,
+                                 rows * hh, w};
     return g->w <= w && g->h <= h;
 }
 
@@ -80,25 +163,27 @@ static void heads_wider_labels(const struct train_model *m, bool utf8, int w, in
         cell++;
     struct ui_train_heads wide;
     for (int lw = label_width(m, utf8, LABEL_MAX); lw > g->label_w; lw--)
-        if (heads_try(m, lw, cell, g->gap, w, h, &wide) && wide.across == g->across) {
+        if (heads_try(m, lw, cell, g->half, g->gap, w, h, &wide) && wide.across == g->across) {
             *g = wide;
             break;
         }
 }
 
-bool ui_train_heads_fit(const struct train_model *m, bool utf8, int w, int h,
+bool ui_train_heads_fit(const struct train_model *m, bool utf8, bool half, int w, int h,
                         struct ui_train_heads *g)
 {
     const int label_w = label_width(m, utf8, LABEL_MIN);
     for (int c = 0; c < N_CELLS; c++)
-        if (heads_try(m, label_w, c, 2, w, h, g)) {
+        if (heads_try(m, label_w, c, false, 2, w, h, g)) {
             heads_wider_labels(m, utf8, w, h, g);
             return true;
         }
-    if (heads_try(m, label_w, N_CELLS - 1, 1, w, h, g)) {
+    if (heads_try(m, label_w, N_CELLS - 1, false, 1, w, h, g) ||
+        (half && heads_try(m, half_label_w(m, utf8), N_CELLS - 1, true, 1, w, h, g))) {
         heads_wider_labels(m, utf8, w, h, g);
         return true;
     }
+    heads_try(m, label_w, N_CELLS - 1, false, 1, w, h, g);
     const int hh = 2 + m->sample_len;
     int rows = h / hh;
     rows = rows < 1 ? 1 : rows > g->rows ? g->rows : rows;
@@ -109,10 +194,13 @@ bool ui_train_heads_fit(const struct train_model *m, bool utf8, int w, int h,
 }
 
 /* The smallest grid of m's heads in one row (or as few rows as w allows). */
-void ui_train_heads_smallest(const struct train_model *m, bool utf8, int w,
+void ui_train_heads_smallest(const struct train_model *m, bool utf8, bool half, int w,
                              struct ui_train_heads *g)
 {
-    heads_try(m, label_width(m, utf8, LABEL_MIN), N_CELLS - 1, 1, w, 1 << 20, g);
+    if (half)
+        heads_try(m, half_label_w(m, utf8), N_CELLS - 1, true, 1, w, 1 << 20, g);
+    else
+        heads_try(m, label_width(m, utf8, LABEL_MIN), N_CELLS - 1, false, 1, w, 1 << 20, g);
 }
 
 /* Head h of model m at (y, x) in the cells of g, cut at line max_y: its
@@ -163,6 +251,10 @@ static void draw_head(WINDOW *win, int y, int x, int h, int title_w, const struc
         char num[8];
         snprintf(num, sizeof num, "%*d", cw, j % (cw >= 2 ? 100 : 10));
         ui_put(win, y + 1, x + g->label_w + j * cw, num, cw, label, th->utf8);
+    }
+    if (g->half) {
+        draw_half_rows(win, y + 2, x, m, w, g, max_y, th);
+        return;
     }
     for (int i = 0; i < len; i++) {
         const int row_y = y + 2 + i * ch;
