@@ -65,6 +65,13 @@ check "Space reads on a whole pane of text at 80x24 ($before, then $(more) more 
     test "$(more)" -le $((before - 3))
 quit_lesson
 
+# and so with the step's checkpoint waiting under them
+start 80 24 -- --lesson 20 --step 2
+wait_for "Press 1-3 to answer"
+check "at 80x24 the checkpoint leaves every row of four heads ($(halves) lines)" \
+    test "$(halves)" -eq 8
+quit_lesson
+
 # without colour two rows cannot share a line: the rows are cut at the foot
 start 80 24 NO_COLOR=1 -- --lesson 20
 wait_for "The training waits for you"

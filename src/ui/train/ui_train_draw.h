@@ -72,7 +72,8 @@ struct ui_train_heads {
 
 /* The roomiest grid of m's heads that fits w x h (true), two rows to a
  * line only where half is set and nothing else fits; when none does, the
- * smallest of a row to a line, cut to the rows of heads that fit (false). */
+ * smallest (two rows to a line where half is set), cut to the rows of
+ * heads that fit (false). */
 bool ui_train_heads_fit(const struct train_model *m, bool utf8, bool half, int w, int h,
                         struct ui_train_heads *g);
 

@@ -127,10 +127,12 @@ static int half_label_w(const struct train_model *m, bool utf8)
     return label_width(m, utf8, LABEL_MIN);
 }
 
-/* Lines a head's map takes: one per query row, or one per two (half). */
+/* Lines a head takes under its title: the key positions and one line per
+ * query row; or, half, one line per two rows and no positions (the compact
+ * form, for a screen too short for the other: the rows' tokens label it). */
 static int map_lines(int len, int cell_h, bool half)
 {
-    return half ? (len + 1) / 2 : len * cell_h;
+    return half ? (len + 1) / 2 : 1 + len * cell_h;
 }
 
 /* The grid of m's heads with cells c (half: two rows of 1 x 1 cells to a
@@ -140,7 +142,7 @@ static bool heads_try(const struct train_model *m, int label_w, int c, bool half
                       int h, struct ui_train_heads *g)
 {
     const int len = m->sample_len, heads = m->cfg.heads;
-    const int hw = label_w + len * cells[c].w, hh = 2 + map_lines(len, cells[c].h, half);
+    const int hw = label_w + len * cells[c].w, hh = 1 + map_lines(len, cells[c].h, half);
     int across = (w + gap) / (hw + gap);
     across = across < 1 ? 1 : across > heads ? heads : across;
     const int rows = (heads + across - 1) / across;
@@ -183,8 +185,12 @@ bool ui_train_heads_fit(const struct train_model *m, bool utf8, bool half, int w
         heads_wider_labels(m, utf8, w, h, g);
         return true;
     }
-    heads_try(m, label_w, N_CELLS - 1, false, 1, w, h, g);
-    const int hh = 2 + m->sample_len;
+    /* cut: the grid that shows the most rows */
+    if (half)
+        heads_try(m, half_label_w(m, utf8), N_CELLS - 1, true, 1, w, h, g);
+    else
+        heads_try(m, label_w, N_CELLS - 1, false, 1, w, h, g);
+    const int hh = 1 + map_lines(m->sample_len, 1, half);
     int rows = h / hh;
     rows = rows < 1 ? 1 : rows > g->rows ? g->rows : rows;
     g->rows = rows;
@@ -247,14 +253,14 @@ static void draw_head(WINDOW *win, int y, int x, int h, int title_w, const struc
     if (what[0])
         ui_put(win, y, x + used, what, title_w - used, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
     const int label = ui_role_attr(th, UI_ROLE_SHAPE);
+    if (g->half) {
+        draw_half_rows(win, y + 1, x, m, w, g, max_y, th);
+        return;
+    }
     for (int j = 0; j < len && y + 1 < max_y; j++) {
         char num[8];
         snprintf(num, sizeof num, "%*d", cw, j % (cw >= 2 ? 100 : 10));
         ui_put(win, y + 1, x + g->label_w + j * cw, num, cw, label, th->utf8);
-    }
-    if (g->half) {
-        draw_half_rows(win, y + 2, x, m, w, g, max_y, th);
-        return;
     }
     for (int i = 0; i < len; i++) {
         const int row_y = y + 2 + i * ch;
@@ -280,7 +286,8 @@ void ui_train_draw_heads(WINDOW *win, int y, int x, const struct ui_train_heads 
                          const struct train_model *m, const struct train_head_stats *roles,
                          char (*jobs)[TRUN_JOBS_LABEL], const struct ui_theme *th)
 {
-    const int hw = g->label_w + m->sample_len * g->cell_w, hh = 2 + m->sample_len * g->cell_h;
+    const int hw = g->label_w + m->sample_len * g->cell_w;
+    const int hh = 1 + map_lines(m->sample_len, g->cell_h, g->half);
     for (int i = 0; i < g->shown; i++) {
         const int at = (i % g->across) * (hw + g->gap);
         const bool last = i % g->across == g->across - 1 || i == g->shown - 1;
