@@ -92,6 +92,15 @@ check "the lesson's checkpoint beside the heads" bash -c \
     "tmux -L '$SOCK' capture-pane -p | grep -qE '^[^ ]{1,3}  .*▌ Press 1-3 to answer'"
 quit_lesson
 
+# a checkpoint's long choice wraps under its first word, never cut
+start 80 24 -- --lesson 21 --step 3
+wait_for "Press 1-3 to answer"
+check "lesson 21's choices whole at 80x24" bash -c \
+    "tmux -L '$SOCK' capture-pane -p | grep -qE '▌ +1 +about a third, as with one\$' &&
+     tmux -L '$SOCK' capture-pane -p | grep -qE '▌ +layer\$' &&
+     ! tmux -L '$SOCK' capture-pane -p | grep -oE '▌ +[1-3] .*' | grep -q '…'"
+quit_lesson
+
 # at 100x30 the lesson sits beside the numbers, but there two runs side by
 # side would each lose a head: the heads take the width, the lesson goes below
 start 100 30 -- --lesson 20 --step 1

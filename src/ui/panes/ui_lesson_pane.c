@@ -209,19 +209,31 @@ static void checkpoint(struct pane *p, const struct ui_lessons *ls)
         char shown[512];
         unsigned char code[512];
         strip_code(choice, shown, code, sizeof shown);
-        snprintf(line, sizeof line, "%s %s", is_answer ? "✓" : is_given ? "✗" : " ", shown);
-        y = next_line(p);
-        if (y < 0)
-            continue;
-        char key[16];
-        snprintf(key, sizeof key, "%d", i + 1);
-        bar(p, y, UI_ROLE_QUIZ, true);
-        ui_put(p->win, y, p->margin + 3, i < 9 ? key : " ", 1, ui_role_attr(th, UI_ROLE_HELP_KEY),
-               th->utf8);
+        const char *mark = is_answer ? "✓" : is_given ? "✗" : " ";
         const int attr = is_answer  ? ui_role_attr(th, UI_ROLE_RIGHT)
                          : is_given ? ui_role_attr(th, UI_ROLE_WRONG)
                                     : 0;
-        ui_put(p->win, y, p->margin + 5, line, text_w(p) - 5, attr, th->utf8);
+        /* the choice wrapped under its own first word, never cut */
+        struct ui_line parts[8];
+        const int n = ui_text_wrap(shown, text_w(p) - 7, th->utf8, parts, 8);
+        for (int k = 0; k < (n > 0 ? n : 1); k++) {
+            y = next_line(p);
+            if (y < 0)
+                continue;
+            bar(p, y, UI_ROLE_QUIZ, true);
+            char key[16];
+            snprintf(key, sizeof key, "%d", i + 1);
+            if (k == 0) {
+                ui_put(p->win, y, p->margin + 3, i < 9 ? key : " ", 1,
+                       ui_role_attr(th, UI_ROLE_HELP_KEY), th->utf8);
+                ui_put(p->win, y, p->margin + 5, mark, 1, attr, th->utf8);
+            }
+            char buf[512];
+            const int tw = n > 0 ? ui_text_fit_n(parts[k].start, parts[k].len, text_w(p) - 7,
+                                                 th->utf8, buf, sizeof buf)
+                                 : 0;
+            ui_put(p->win, y, p->margin + 7, n > 0 ? buf : "", tw, attr, th->utf8);
+        }
     }
     if (z->phase == UI_QUIZ_ASKING) {
         if (z->retry) {
