@@ -221,7 +221,7 @@ START_TEST(test_mono_has_no_colour)
     ck_assert_int_eq(ui_theme_depth(COLORSCALE_THEME_DARK, UI_DEPTH_MONO), UI_DEPTH_MONO);
     /* the attributes a mono screen draws with carry no colour pair */
     struct ui_theme th = {
-        COLORSCALE_THEME_MONO, UI_DEPTH_256, UI_DEPTH_MONO, false, true, false, false};
+        COLORSCALE_THEME_MONO, UI_DEPTH_256, UI_DEPTH_MONO, false, true, 0, false};
     for (int r = 0; r < UI_ROLE_COUNT; r++)
         ck_assert_int_eq(ui_role_attr(&th, (enum ui_role)r) & (int)A_COLOR, 0);
     for (int i = -10; i <= 10; i++) {
@@ -231,7 +231,7 @@ START_TEST(test_mono_has_no_colour)
     }
     /* ... and a colour theme's do */
     th = (struct ui_theme){
-        COLORSCALE_THEME_LIGHT, UI_DEPTH_256, UI_DEPTH_256, false, true, false, false};
+        COLORSCALE_THEME_LIGHT, UI_DEPTH_256, UI_DEPTH_256, false, true, 0, false};
     ck_assert_int_ne(ui_role_attr(&th, UI_ROLE_TITLE) & (int)A_COLOR, 0);
 }
 END_TEST

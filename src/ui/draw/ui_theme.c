@@ -12,11 +12,11 @@ enum {
     PAIR_DIV = PAIR_ROLES + UI_ROLE_COUNT,
     PAIR_SEQ = PAIR_DIV + COLORSCALE_DIV_LEVELS,
     PAIR_HEAD = PAIR_SEQ + COLORSCALE_SEQ_LEVELS,
-    PAIR_HALF = PAIR_HEAD + 8,
-    /* two levels of the sequential scale in one cell (ui_seq_half_attr):
+    /* then two levels of the sequential scale in one cell (ui_seq_half_attr),
      * the upper as the foreground, the lower, or the screen's own
-     * background (the last of each row), as the background */
-    PAIR_END = PAIR_HALF + COLORSCALE_SEQ_LEVELS * (COLORSCALE_SEQ_LEVELS + 1)
+     * background (the last of each row), as the background: levels x
+     * (levels + 1) pairs, made where the terminal has them */
+    PAIR_HALF = PAIR_HEAD + 8
 };
 
 /* The terminal colours a depth stands for, for colorscale's palettes. */
@@ -107,7 +107,7 @@ static void make_pairs(const struct ui_theme *th)
         init_pair((short)(PAIR_HEAD + h), ui_head_colour(th->name, th->depth, h), -1);
     const int levels = ui_seq_levels(th->depth);
     short top, bottom, unused;
-    for (int a = 0; a < levels; a++)
+    for (int a = 0; th->half && a < levels; a++)
         for (int b = 0; b <= levels && ui_seq_colour(th->name, th->depth, a, &unused, &top); b++)
             if (b == levels || ui_seq_colour(th->name, th->depth, b, &unused, &bottom))
                 init_pair((short)(PAIR_HALF + a * (levels + 1) + b), top,
@@ -126,7 +126,7 @@ void ui_theme_init(struct ui_theme *th, bool utf8, enum colorscale_theme theme)
      * its colours and draws a row to a line */
     if (th->terminal != UI_DEPTH_MONO && COLOR_PAIRS < PAIR_HALF)
         th->terminal = UI_DEPTH_MONO;
-    th->half_pairs = COLOR_PAIRS >= PAIR_END;
+    th->pairs = COLOR_PAIRS;
     ui_theme_switch(th, theme);
 }
 
@@ -134,7 +134,9 @@ void ui_theme_switch(struct ui_theme *th, enum colorscale_theme theme)
 {
     th->name = theme >= 0 && theme < COLORSCALE_THEME_COUNT ? theme : COLORSCALE_THEME_DARK;
     th->depth = ui_theme_depth(th->name, th->terminal);
-    th->half = th->utf8 && th->depth != UI_DEPTH_MONO && th->half_pairs;
+    const int levels = ui_seq_levels(th->depth);
+    th->half =
+        th->utf8 && th->depth != UI_DEPTH_MONO && th->pairs >= PAIR_HALF + levels * (levels + 1);
     make_pairs(th);
 }
 

@@ -115,9 +115,9 @@ struct ui_theme {
     enum ui_depth depth;        /* what is drawn with */
     bool no_color;              /* NO_COLOR is set */
     bool utf8;
-    bool half_pairs; /* the terminal has colour pairs enough for half cells */
-    bool half;       /* two rows of a heatmap to a line: "▀" in two colours
-                        (UTF-8, colour and the pairs for it) */
+    int pairs; /* the terminal's colour pairs */
+    bool half; /* two rows of a heatmap to a line: "▀" in two colours
+                  (UTF-8, colour and the pairs for it) */
 };
 
 /* Find what the terminal offers (honouring NO_COLOR) and set theme up.
