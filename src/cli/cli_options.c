@@ -349,6 +349,27 @@ static int train_option(int c, const char *arg, struct cli_options *o)
     return CLI_CONTINUE;
 }
 
+/* The first option given, in the table's order, that is none of takes
+ * (names without their dashes, NULL-terminated): "--name", or NULL. */
+static const char *given_besides(const struct cli_options *o, const char *const *takes)
+{
+    static char shown[64];
+    int n;
+    const struct cli_opt *t = cli_opt_table(&n);
+    for (int i = 0; i < n; i++) {
+        if (!(o->given >> i & 1))
+            continue;
+        const char *const *p = takes;
+        while (*p && strcmp(*p, t[i].name) != 0)
+            p++;
+        if (!*p) {
+            snprintf(shown, sizeof shown, "--%s", t[i].name);
+            return shown;
+        }
+    }
+    return NULL;
+}
+
 /* --export-torch: a model file and nothing that changes it; CLI_CONTINUE or
  * an exit status. */
 static int export_torch_combinations(const struct cli_options *o)
@@ -359,20 +380,8 @@ static int export_torch_combinations(const struct cli_options *o)
         return usage_error("--export-torch writes a trained model: give --load MODEL, a model "
                            "file --train ... --save wrote%s",
                            "");
-    const char *other = o->generate                    ? "--generate"
-                        : o->train                     ? "--train"
-                        : o->dump_stage != CLI_NO_DUMP ? "--dump"
-                        : o->lesson                    ? "--lesson"
-                        : o->d_model                   ? "--d-model"
-                        : o->heads                     ? "--heads"
-                        : o->seed >= 0                 ? "--seed"
-                        : o->causal                    ? "--causal"
-                        : o->no_scale                  ? "--no-scale"
-                        : o->record                    ? "--record"
-                        : o->replay                    ? "--replay"
-                        : o->follow                    ? "--follow"
-                        : o->layer >= 0                ? "--layer"
-                                                       : NULL;
+    static const char *const takes[] = {"export-torch", "load", "tokens", NULL};
+    const char *other = given_besides(o, takes);
     if (other)
         return usage_error("%s cannot be combined with --export-torch, which writes the "
                            "model as it is and opens no screen",
@@ -393,21 +402,9 @@ static int generate_combinations(const struct cli_options *o)
         return usage_error("--generate writes with a trained language model: give --load MODEL, "
                            "a model file --train FILE.txt --save wrote%s",
                            "");
-    const char *other = o->train                       ? "--train"
-                        : o->dump_stage != CLI_NO_DUMP ? "--dump"
-                        : o->lesson                    ? "--lesson"
-                        : o->d_model                   ? "--d-model"
-                        : o->heads                     ? "--heads"
-                        : o->causal                    ? "--causal"
-                        : o->no_scale                  ? "--no-scale"
-                        : o->record                    ? "--record"
-                        : o->replay                    ? "--replay"
-                        : o->follow                    ? "--follow"
-                        : o->present                   ? "--present"
-                        : o->stage                     ? "--stage"
-                        : o->view                      ? "--view"
-                        : o->layer >= 0                ? "--layer"
-                                                       : NULL;
+    static const char *const takes[] = {"generate", "load",        "tokens", "seed",
+                                        "top-k",    "temperature", NULL};
+    const char *other = given_besides(o, takes);
     if (other)
         return usage_error("%s cannot be combined with --generate, which prints lines and opens "
                            "no screen (and writes through every layer)",
@@ -684,6 +681,7 @@ static int table_option(int c, const char *arg, struct cli_options *o)
     if (c < CLI_OPT_ROW || c >= CLI_OPT_ROW + n)
         return option(c, arg, o); /* -h, -V */
     const struct cli_opt *row = &t[c - CLI_OPT_ROW];
+    o->given |= 1ULL << (c - CLI_OPT_ROW);
     char *field = (char *)o + row->field;
     switch (row->store) {
     case CLI_STORE_TEXT:
@@ -719,14 +717,17 @@ int cli_parse(int argc, char **argv, struct cli_options *o)
         if (rc != CLI_CONTINUE)
             return rc;
     }
-    if (o->check_lessons) {
+    /* --generate and --export-torch take only their own options: with
+     * another tool's (--list-lessons, --reset-progress) they say so */
+    const bool writes = o->generate || o->export_torch;
+    if (o->check_lessons && !writes) {
         o->check_files = argv + optind;
         o->n_check_files = argc - optind;
         return CLI_CONTINUE;
     }
     if (optind < argc)
         return usage_error("unexpected argument '%s'", argv[optind]);
-    if (o->list_lessons || o->print_lesson || (o->reset_progress && !o->lesson))
+    if (!writes && (o->list_lessons || o->print_lesson || (o->reset_progress && !o->lesson)))
         return CLI_CONTINUE;
     return combinations(o);
 }

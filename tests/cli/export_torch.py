@@ -157,6 +157,10 @@ def refusals(tmp):
             (["--load", LM, "--export-torch", ""], "an empty file name"),
             (["--load", LM, "--export-torch", os.path.join(tmp, "no", "x.py")], "no such folder"),
             (["--load", LM, "--export-torch", "x.py", "--seed", "2"], "--seed cannot be"),
+            (["--load", LM, "--export-torch", "x.py", "--format", "json"], "--format cannot be"),
+            (["--load", LM, "--export-torch", "x.py", "--temperature", "2"],
+             "--temperature cannot be"),
+            (["--load", LM, "--export-torch", "x.py", "--top-k", "3"], "--top-k cannot be"),
             (["--load", LM, "--export-torch", "x.py", "--tokens", "the zebra"], "zebra"),
             (["--load", LM, "--export-torch", tmp], "is a directory")):
         r = run([EXE] + args, tmp)

@@ -9,8 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli_run.h"
+#include "test_tmp.h"
 
 static char model[4096];
 
@@ -131,6 +133,24 @@ START_TEST(test_errors)
                      "--seed: --temperature 0 writes the likeliest word every time");
     cli_expect_error((const char *[]){"--load", model, "--generate", "1", "--dump", "all", NULL},
                      "--dump cannot be combined with --generate");
+    /* an option of another tool is refused, not ignored or run instead */
+    cli_expect_error((const char *[]){"--load", model, "--generate", "1", "--format", "json", NULL},
+                     "--format cannot be combined with --generate");
+    cli_expect_error((const char *[]){"--load", model, "--generate", "1", "--save", "m.json", NULL},
+                     "--save cannot be combined with --generate");
+    cli_expect_error((const char *[]){"--load", model, "--generate", "1", "--steps", "5", NULL},
+                     "--steps cannot be combined with --generate");
+    cli_expect_error((const char *[]){"--load", model, "--generate", "1", "--grad", model, NULL},
+                     "--grad cannot be combined with --generate");
+    char state[256];
+    ck_assert_ptr_nonnull(test_tmp_dir(state, sizeof state, "mha-generate-state"));
+    setenv("XDG_STATE_HOME", state, 1); /* where a reset would write */
+    cli_expect_error((const char *[]){"--load", model, "--generate", "1", "--reset-progress", NULL},
+                     "--reset-progress cannot be combined with --generate");
+    unsetenv("XDG_STATE_HOME");
+    ck_assert_int_eq(rmdir(state), 0); /* nothing was written in it */
+    cli_expect_error((const char *[]){"--load", model, "--generate", "1", "--list-lessons", NULL},
+                     "--list-lessons cannot be combined with --generate");
     cli_expect_error(
         (const char *[]){"--load", model, "--generate", "1", "--tokens", "the zebra", NULL},
         "--tokens: a word is unknown to lm.model.json");
