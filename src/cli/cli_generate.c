@@ -85,6 +85,16 @@ int cli_generate(const struct cli_options *o)
         cli_report(&err);
         goto done;
     }
+    const char *last = m->vocab_names[start[n - 1]];
+    if (last[0] && strspn(last, ".!?") == strlen(last)) {
+        char shown[TRAIN_LABEL_MAX * 4];
+        mha_error_set(&err,
+                      "--tokens: the words end a sentence (\"%s\"), where a line stops: "
+                      "nothing is left to write; give the words before it",
+                      mha_text_escape(last, shown, sizeof shown));
+        cli_report(&err);
+        goto done;
+    }
     struct rng r;
     rng_init(&r, o->seed >= 0 ? (uint32_t)o->seed : 42u);
     rc = 0;

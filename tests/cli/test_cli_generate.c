@@ -157,6 +157,10 @@ START_TEST(test_errors)
     cli_expect_error((const char *[]){"--load", model, "--generate", "1", "--tokens",
                                       "the cat sat on the mat by the big log", NULL},
                      "fill the model's context of 10");
+    /* a line stops at a sentence's end: words that end one leave nothing to write */
+    cli_expect_error(
+        (const char *[]){"--load", model, "--generate", "1", "--tokens", "the cat .", NULL},
+        "--tokens: the words end a sentence (\".\")");
     cli_expect_error((const char *[]){"--load",
                                       cli_data_path("train/causal_3heads_20tokens"
                                                     ".model.json"),
