@@ -73,6 +73,15 @@ int cli_generate(const struct cli_options *o)
         cli_report(&err);
         goto done;
     }
+    if (o->top_k > m->cfg.vocab) {
+        const char *name = strrchr(o->load, '/') ? strrchr(o->load, '/') + 1 : o->load;
+        mha_error_set(&err,
+                      "--top-k: %d is more words than %s knows (%d): give 1..%d, or leave "
+                      "--top-k out to draw among them all",
+                      o->top_k, name, m->cfg.vocab, m->cfg.vocab);
+        cli_report(&err);
+        goto done;
+    }
     if (start_words(o, m, start, &n, &err)) {
         cli_report(&err);
         goto done;

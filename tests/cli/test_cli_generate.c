@@ -131,6 +131,8 @@ START_TEST(test_errors)
     cli_expect_error((const char *[]){"--load", model, "--generate", "1", "--temperature", "0",
                                       "--seed", "3", NULL},
                      "--seed: --temperature 0 writes the likeliest word every time");
+    cli_expect_error((const char *[]){"--load", model, "--generate", "1", "--top-k", "500", NULL},
+                     "--top-k: 500 is more words than lm.model.json knows");
     cli_expect_error((const char *[]){"--load", model, "--generate", "1", "--dump", "all", NULL},
                      "--dump cannot be combined with --generate");
     /* an option of another tool is refused, not ignored or run instead */
