@@ -225,7 +225,9 @@ static int compare_option(const char *arg, struct cli_options *o)
             return usage_error("--compare: '%s' ends with a comma", arg);
     }
     if (o->n_compare == 0)
-        return usage_error("--compare: expected head counts such as 1,2%s", "");
+        return usage_error("--compare: expected %s", o->compare_layers
+                                                         ? "layer counts such as layers=1,2"
+                                                         : "head counts such as 1,2");
     return CLI_CONTINUE;
 }
 
@@ -274,8 +276,8 @@ static int screen_combinations(const struct cli_options *o)
         return usage_error("%s: --compare layers=... gives the layer counts", "--layers");
     if (o->n_compare && o->dump_stage == CLI_DUMP_SUMMARY)
         return usage_error("--compare trains on the screen; for the figures run --dump summary "
-                           "once per --heads%s",
-                           "");
+                           "once per %s",
+                           o->compare_layers ? "--layers" : "--heads");
     if (o->train && (o->view || o->focus || o->stage))
         return usage_error("%s cannot be combined with --train: the training screen comes first",
                            o->view    ? "--view"

@@ -114,6 +114,12 @@ START_TEST(layers_train_and_save)
     cli_expect_error(
         (const char *[]){"--train", "induction", "--compare", "layers=2,1", "--layer", "1", NULL},
         "--layer 1: the pane of fewest layers trains one layer, layer 0;");
+    /* --compare layers=... is spoken of in layers */
+    cli_expect_error((const char *[]){"--train", "induction", "--compare", "layers=", NULL},
+                     "--compare: expected layer counts such as layers=1,2");
+    cli_expect_error((const char *[]){"--train", "induction", "--compare", "layers=1,2", "--dump",
+                                      "summary", NULL},
+                     "run --dump summary once per --layers");
     cli_expect_error((const char *[]){"--train", "first-prev", "--layers", "2", "--layer", "1",
                                       "--dump", "summary", NULL},
                      "--layer: with --train it opens the training screen on that layer");
