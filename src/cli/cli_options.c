@@ -351,9 +351,10 @@ static int train_option(int c, const char *arg, struct cli_options *o)
     return CLI_CONTINUE;
 }
 
-/* The first option given, in the table's order, that is none of takes
- * (names without their dashes, NULL-terminated): "--name", or NULL. */
-static const char *given_besides(const struct cli_options *o, const char *const *takes)
+/* The first option given, in the table's order, that is (listed) or is
+ * not (!listed) one of names (without their dashes, NULL-terminated):
+ * "--name", or NULL. */
+static const char *given_option(const struct cli_options *o, const char *const *names, bool listed)
 {
     static char shown[64];
     int n;
@@ -361,10 +362,10 @@ static const char *given_besides(const struct cli_options *o, const char *const 
     for (int i = 0; i < n; i++) {
         if (!(o->given >> i & 1))
             continue;
-        const char *const *p = takes;
+        const char *const *p = names;
         while (*p && strcmp(*p, t[i].name) != 0)
             p++;
-        if (!*p) {
+        if ((*p != NULL) == listed) {
             snprintf(shown, sizeof shown, "--%s", t[i].name);
             return shown;
         }
@@ -383,7 +384,7 @@ static int export_torch_combinations(const struct cli_options *o)
                            "file --train ... --save wrote%s",
                            "");
     static const char *const takes[] = {"export-torch", "load", "tokens", NULL};
-    const char *other = given_besides(o, takes);
+    const char *other = given_option(o, takes, false);
     if (other)
         return usage_error("%s cannot be combined with --export-torch, which writes the "
                            "model as it is and opens no screen",
@@ -406,7 +407,7 @@ static int generate_combinations(const struct cli_options *o)
                            "");
     static const char *const takes[] = {"generate", "load",        "tokens", "seed",
                                         "top-k",    "temperature", NULL};
-    const char *other = given_besides(o, takes);
+    const char *other = given_option(o, takes, false);
     if (other)
         return usage_error("%s cannot be combined with --generate, which prints lines and opens "
                            "no screen (and writes through every layer)",
@@ -625,6 +626,23 @@ static int circuits_combinations(const struct cli_options *o)
     return CLI_CONTINUE;
 }
 
+/* --dump prints and opens no screen: the explorer's options are refused. */
+static int dump_combinations(const struct cli_options *o)
+{
+    static const char *const screen[] = {
+        "stage",        "view",     "focus",  "present", "theme", "autoplay",
+        "bench-frames", "no-mouse", "replay", "lesson",  NULL};
+    const char *other = o->dump_stage != CLI_NO_DUMP ? given_option(o, screen, true) : NULL;
+    if (other && !strcmp(other, "--lesson"))
+        return usage_error("%s cannot be combined with --dump, which prints and opens no "
+                           "screen; --print-lesson N prints a lesson's scenes",
+                           other);
+    if (other)
+        return usage_error("%s cannot be combined with --dump, which prints and opens no screen",
+                           other);
+    return CLI_CONTINUE;
+}
+
 /* Options that do not go together. */
 static int combinations(const struct cli_options *o)
 {
@@ -635,6 +653,8 @@ static int combinations(const struct cli_options *o)
     if (rc != CLI_CONTINUE || o->generate)
         return rc;
     rc = screen_combinations(o);
+    if (rc == CLI_CONTINUE)
+        rc = dump_combinations(o);
     if (rc == CLI_CONTINUE)
         rc = circuits_combinations(o);
     if (rc == CLI_CONTINUE)
