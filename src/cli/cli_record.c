@@ -145,8 +145,8 @@ static const char *absolute(const char *path, char *buf)
 
 /* The options of --train and --compare that reproduce the run: the task
  * (a task file's absolute path), the head counts side by side, and the
- * sizes and pace of the training (d_model, heads and seed are added with
- * the example's). */
+ * sizes, pace and words (--keep-case) of the training (d_model, heads and
+ * seed are added with the example's). */
 static int add_training(const struct cli_options *o, struct rec_start *s)
 {
     char path[PATH_MAX], num[32];
@@ -179,6 +179,8 @@ static int add_training(const struct cli_options *o, struct rec_start *s)
         snprintf(num, sizeof num, "%.17g", o->lr);
         rc = add(s, "--lr", num);
     }
+    if (!rc && o->keep_case)
+        rc = add(s, "--keep-case", NULL);
     return rc;
 }
 

@@ -59,6 +59,12 @@ quit_recording
 wait_exit 0
 T kill-server
 check "the task file is recorded absolute" grep -qx "arg $WORK/made/task.json" "$WORK/task.rec"
+start 100 30 -- --train sentences --keep-case --steps 20 --record "$WORK/case.rec"
+wait_for "Training"
+quit_recording
+wait_exit 0
+T kill-server
+check "the recording carries --keep-case" grep -qx -- "arg --keep-case" "$WORK/case.rec"
 cd "$WORK/elsewhere"
 start 100 30 -- --replay "$WORK/task.rec" --train "$WORK/made/task.json"
 wait_for "The replay finished" 30
