@@ -144,6 +144,16 @@ START_TEST(test_errors)
                      "--steps cannot be combined with --generate");
     cli_expect_error((const char *[]){"--load", model, "--generate", "1", "--grad", model, NULL},
                      "--grad cannot be combined with --generate");
+    /* ... and so do a sentence file's, named as its */
+    char dir[256], sentence[512], text[8400], real[4096];
+    ck_assert_ptr_nonnull(realpath(model, real)); /* the sentence file is elsewhere */
+    ck_assert_ptr_nonnull(test_tmp_dir(dir, sizeof dir, "mha-generate-words"));
+    test_tmp_path(dir, "s.json", sentence, sizeof sentence);
+    snprintf(text, sizeof text, "{\"model\": \"%s\", \"words\": \"the cat .\"}\n", real);
+    ck_assert_int_eq(test_tmp_put(sentence, text, 0644), 0);
+    cli_expect_error((const char *[]){"--load", sentence, "--generate", "1", NULL},
+                     "the \"words\" of s.json: the words end a sentence");
+    ck_assert_int_eq(test_tmp_remove(dir), 0);
     char state[256];
     ck_assert_ptr_nonnull(test_tmp_dir(state, sizeof state, "mha-generate-state"));
     setenv("XDG_STATE_HOME", state, 1); /* where a reset would write */
