@@ -36,6 +36,11 @@ int cli_train_plan(const struct cli_options *o, struct cli_train_plan *p,
         if (is_text && !*data)
             return -1;
     }
+    if (o->keep_case && !is_text)
+        return mha_error_set(err,
+                             "--keep-case: '%s' is a task, not a text: its tokens are its own; "
+                             "--keep-case keeps a text's words as written",
+                             o->train);
     if (!task && *data) {
         train_task_from_dataset(file_task, *data);
         task = file_task;

@@ -71,6 +71,8 @@ check [ "$(json v.json 'd["text"]["unknown"] > 0')" = True ] -- "--vocab 5: no <
 "$EXE" --train count.txt --dump summary --steps 1 --keep-case --format json >k.json 2>/dev/null
 check [ "$(json k.json 'd["text"]["lowercase"]')" = False ] -- "--keep-case: still lower-cased"
 check [ "$(json k.json 'd["vocab"]')" = 14 ] -- "--keep-case: Count is one word either way"
+# a task's tokens are its own: --keep-case with one says so
+refused --train first-prev --keep-case --dump summary -- ".-keep-case: 'first-prev' is a task, not a text"
 
 # a line longer than --context is cut into rows, said once in the summary
 "$EXE" --train count.txt --dump summary --steps 1 --context 3 >c.txt 2>/dev/null
