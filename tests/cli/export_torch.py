@@ -169,11 +169,25 @@ def refusals(tmp):
     check(not os.path.exists(os.path.join(tmp, "x.py")), "a refused export wrote x.py")
 
 
+def written_message(tmp):
+    """The message names the file as a shell would run it, and never
+    passes a control character of its name to the terminal."""
+    for name, command in (("-x y.py", "python3 './-x y.py' WORD"),
+                          ("\x1b[31mred.py", "python3 '<U+001B>[31mred.py' WORD")):
+        r = run([EXE, "--load", LM, "--export-torch", name], tmp)
+        check(r.returncode == 0 and command in r.stderr and "\x1b" not in r.stderr,
+              "--export-torch %r: status %d, %r" % (name, r.returncode, r.stderr))
+        check(os.path.isfile(os.path.join(tmp, name)), "%r was not written" % name)
+        if os.path.exists(os.path.join(tmp, name)):
+            os.remove(os.path.join(tmp, name))
+
+
 with tempfile.TemporaryDirectory() as tmp:
     language_model(tmp)
     letter_task(tmp, 1)
     letter_task(tmp, 2)
     letter_task(tmp, 4)
     refusals(tmp)
+    written_message(tmp)
 print("%d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)
