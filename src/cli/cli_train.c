@@ -17,6 +17,7 @@
 #include "cli/cli.h"
 #include "io/dump.h"
 #include "io/model_io.h"
+#include "engine/text_check.h"
 #include "train/train.h"
 #include "train/train_heads.h"
 #include "train/train_text.h"
@@ -407,9 +408,10 @@ static int interrupted(const struct cli_options *o, const struct train_run *run,
                 run->opt.steps);
         return status;
     }
+    char shown[4 * PATH_MAX];
     if (o->save)
         fprintf(stderr, "%s: stopped at step %ld of %d; saved %s\n", prog, run->model->step,
-                run->opt.steps, o->save);
+                run->opt.steps, mha_text_escape(o->save, shown, sizeof shown));
     else
         fprintf(stderr, "%s: stopped at step %ld of %d\n", prog, run->model->step, run->opt.steps);
     return status;
