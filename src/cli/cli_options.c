@@ -661,7 +661,12 @@ static int combinations(const struct cli_options *o)
         rc = train_combinations(o);
     if (rc != CLI_CONTINUE || o->train || o->grad)
         return rc;
-    if (o->load && ((o->tokens && !model_io_is_model_file(o->load)) || o->d_model || o->seed >= 0))
+    const bool model = o->load && model_io_is_model_file(o->load);
+    if (model && (o->d_model || o->seed >= 0))
+        return usage_error("%s cannot be combined with --load MODEL: the model fixes its d_model "
+                           "and numbers (--tokens sets its words, --seed the draws of --generate)",
+                           o->d_model ? "--d-model" : "--seed");
+    if (o->load && !model && (o->tokens || o->d_model || o->seed >= 0))
         return usage_error("%s cannot be combined with --load: the example file fixes its "
                            "tokens, d_model and numbers",
                            o->tokens    ? "--tokens"

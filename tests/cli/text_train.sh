@@ -137,6 +137,8 @@ refused --load lm.json --tokens "the cat sat on teh" --dump output -- '"teh" has
 refused --load lm.json --tokens "zebra sat" --dump output -- 'a word is unknown to lm.json, which knows [0-9]+ words: "zebra" has no embedding$'
 refused --load lm.json --tokens "the cat sat on the mat . the dog sat on the rug . the cat sat" \
     --dump output -- "at most 16"
+# a model fixes its numbers: --seed and --d-model say so of the model, not of an example file
+refused --load lm.json --seed 3 --dump output -- ".-seed cannot be combined with .-load MODEL: the model fixes"
 
 # ---- what each head does: the summary's knock-outs and the circuits ----
 check [ "$(json s.json 'len(d["knocked_out"]) == d["num_heads"] and all(set(k["jobs"]) == {"local", "agree", "content", "long"} for k in d["knocked_out"])')" = True ] -- \
