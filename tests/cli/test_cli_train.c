@@ -120,6 +120,9 @@ START_TEST(layers_train_and_save)
     cli_expect_error((const char *[]){"--train", "induction", "--compare", "layers=1,2", "--dump",
                                       "summary", NULL},
                      "run --dump summary once per --layers");
+    cli_expect_error(
+        (const char *[]){"--train", "induction", "--compare", "layers=1,2", "--heads", "3", NULL},
+        "mha-explorer: --heads: 3 heads do not divide d_model 32");
     cli_expect_error((const char *[]){"--train", "first-prev", "--layers", "2", "--layer", "1",
                                       "--dump", "summary", NULL},
                      "--layer: with --train it opens the training screen on that layer");
