@@ -482,6 +482,13 @@ static int train_combinations(const struct cli_options *o)
     if (o->grad &&
         (o->load || o->dump_stage != CLI_NO_DUMP || o->d_model || o->heads || o->seed >= 0))
         return usage_error("%s takes only --batch BATCH: the model file fixes the rest", "--grad");
+    /* each pane's file is named by its heads (FILE-headsH), which the runs
+     * of --compare layers=... share: one file would take every run's model */
+    if (o->save && o->compare_layers && o->n_compare > 1)
+        return usage_error("%s: the runs of --compare layers=... have the same heads, and "
+                           "each pane's file is named by its heads: every run would be saved "
+                           "to one file; save one at a time with --layers N --save FILE",
+                           "--save");
     /* an empty name, a FIFO, a device, a missing folder: refused before any
      * training; with --compare each pane's file */
     for (int i = 0; o->save && i < (o->n_compare ? o->n_compare : 1); i++) {
