@@ -479,9 +479,12 @@ static int train_combinations(const struct cli_options *o)
         return usage_error("%s needs --batch BATCH (a batch file)", "--grad");
     if (o->batch_file && !o->grad && !o->train)
         return usage_error("%s needs --grad MODEL or --train TASK|FILE", "--batch");
-    if (o->grad &&
-        (o->load || o->dump_stage != CLI_NO_DUMP || o->d_model || o->heads || o->seed >= 0))
-        return usage_error("%s takes only --batch BATCH: the model file fixes the rest", "--grad");
+    static const char *const grad_takes[] = {"grad", "batch", NULL};
+    const char *other = o->grad ? given_option(o, grad_takes, false) : NULL;
+    if (other)
+        return usage_error("%s cannot be combined with --grad, which takes only --batch BATCH: "
+                           "the model file fixes the rest",
+                           other);
     /* each pane's file is named by its heads (FILE-headsH), which the runs
      * of --compare layers=... share: one file would take every run's model */
     if (o->save && o->compare_layers && o->n_compare > 1)
@@ -751,17 +754,17 @@ int cli_parse(int argc, char **argv, struct cli_options *o)
         if (rc != CLI_CONTINUE)
             return rc;
     }
-    /* --generate and --export-torch take only their own options: with
-     * another tool's (--list-lessons, --reset-progress) they say so */
-    const bool writes = o->generate || o->export_torch;
-    if (o->check_lessons && !writes) {
+    /* --generate, --export-torch and --grad take only their own options:
+     * with another tool's (--list-lessons, --reset-progress) they say so */
+    const bool alone = o->generate || o->export_torch || o->grad;
+    if (o->check_lessons && !alone) {
         o->check_files = argv + optind;
         o->n_check_files = argc - optind;
         return CLI_CONTINUE;
     }
     if (optind < argc)
         return usage_error("unexpected argument '%s'", argv[optind]);
-    if (!writes && (o->list_lessons || o->print_lesson || (o->reset_progress && !o->lesson)))
+    if (!alone && (o->list_lessons || o->print_lesson || (o->reset_progress && !o->lesson)))
         return CLI_CONTINUE;
     return combinations(o);
 }

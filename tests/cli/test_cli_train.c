@@ -358,6 +358,16 @@ START_TEST(grad_errors)
     snprintf(model, sizeof model, "%s",
              cli_data_path("train/plain_1head_unscaled_nobias.model.json"));
     cli_expect_error((const char *[]){"--grad", model, NULL}, "--grad needs --batch BATCH");
+    /* it takes only --batch: another option is refused, not ignored */
+    const char *batch = cli_data_path("train/plain_1head_unscaled_nobias.batch.json");
+    char batch_path[1024];
+    snprintf(batch_path, sizeof batch_path, "%s", batch);
+    cli_expect_error(
+        (const char *[]){"--grad", model, "--batch", batch_path, "--format", "svg", NULL},
+        "--format cannot be combined with --grad, which takes only --batch BATCH");
+    cli_expect_error(
+        (const char *[]){"--grad", model, "--batch", batch_path, "--list-lessons", NULL},
+        "--list-lessons cannot be combined with --grad");
     char *bad = tmp_file("{\"tokens\": [[0, 1, 9]], \"targets\": [[[0, 1, 2]]]}");
     cli_expect_error((const char *[]){"--grad", model, "--batch", bad, NULL},
                      "\"tokens\" row 0, column 2: id 9 is out of range");
