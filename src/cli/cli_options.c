@@ -438,6 +438,9 @@ static int train_combinations(const struct cli_options *o)
         return usage_error("%s: with --train the dump is 'summary'", "--dump");
     if (o->train && o->format_given && o->format != MHA_FORMAT_TEXT && o->format != MHA_FORMAT_JSON)
         return usage_error("%s: the training summary is text or json", "--format");
+    if (o->train && o->format_given && o->dump_stage == CLI_NO_DUMP)
+        return usage_error("%s needs --dump summary: the training screen has no format",
+                           "--format");
     if (o->train && (o->grad || o->load || o->tokens || o->lesson || o->causal || o->no_scale))
         return usage_error("%s cannot be combined with --train", o->grad     ? "--grad"
                                                                  : o->load   ? "--load"

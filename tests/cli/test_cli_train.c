@@ -114,6 +114,8 @@ START_TEST(layers_train_and_save)
     cli_expect_error(
         (const char *[]){"--train", "induction", "--compare", "layers=2,1", "--layer", "1", NULL},
         "--layer 1: the pane of fewest layers trains one layer, layer 0;");
+    cli_expect_error((const char *[]){"--train", "first-prev", "--format", "json", NULL},
+                     "--format needs --dump summary");
     /* --compare layers=... is spoken of in layers */
     cli_expect_error((const char *[]){"--train", "induction", "--compare", "layers=", NULL},
                      "--compare: expected layer counts such as layers=1,2");
