@@ -155,6 +155,7 @@ def refusals(tmp):
             (["--load", os.path.join(ROOT, "assets", "examples", "translate.json"),
               "--export-torch", "x.py"], "give --load MODEL"),
             (["--load", LM, "--export-torch", ""], "an empty file name"),
+            (["--load", tmp, "--export-torch", "x.py"], "is a directory, not a file"),
             (["--load", LM, "--export-torch", os.path.join(tmp, "no", "x.py")], "no such folder"),
             (["--load", LM, "--export-torch", "x.py", "--seed", "2"], "--seed cannot be"),
             (["--load", LM, "--export-torch", "x.py", "--format", "json"], "--format cannot be"),

@@ -117,6 +117,9 @@ END_TEST
 START_TEST(test_errors)
 {
     cli_expect_error((const char *[]){"--generate", "2", NULL}, "give --load MODEL");
+    /* a file that cannot be read says why, not that it is no model */
+    cli_expect_error((const char *[]){"--load", "/nonexistent/m.json", "--generate", "2", NULL},
+                     "/nonexistent/m.json: cannot open: No such file or directory");
     cli_expect_error((const char *[]){"--load", model, "--generate", "0", NULL},
                      "--generate: 0 is out of range");
     cli_expect_error((const char *[]){"--load", model, "--generate", "x", NULL},

@@ -190,6 +190,7 @@ sys.exit(0 if all(r in t for r in sys.argv[2:]) else 1)' "$HERE/../../doc/traini
 check [ "$(json fp.json.out 'all(h["reading"].startswith("by position it favours") and all("z" in l for l in h["looks"]) and all("z" in w for r in h["writes"][0]["raises"] for w in r["words"]) for h in d["circuits"]["heads"])')" = True ] -- \
     "--dump circuits JSON: no reading or z per head"
 refused --dump circuits -- "give .-load MODEL"
+refused --load nosuch.json --dump circuits -- "nosuch.json: cannot open: No such file"
 refused --load "$ref/../examples/self.json" --dump circuits -- "give .-load MODEL"
 refused --load lm.json --dump circuits --format csv -- "text or json"
 refused --load lm.json --dump circuits --tokens "the cat" -- "tokens cannot be combined"
