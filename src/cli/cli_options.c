@@ -374,10 +374,10 @@ static const char *given_option(const struct cli_options *o, const char *const *
     return NULL;
 }
 
-/* path (--load's, or NULL) names a file that cannot be read: says why, as
- * reading it would ("m.json: cannot open: No such file or directory"),
- * before a message that asks for a model file takes it for another kind. */
-static bool unreadable(const char *path)
+/* --load (path, or NULL) names no model file: why it cannot be read, as
+ * reading it would ("m.json: cannot open: No such file or directory"), or
+ * else what the option needs; CLI_EXIT_USAGE. */
+static int no_model(const char *path, const char *needs)
 {
     struct mha_error err;
     mha_error_clear(&err);
@@ -385,9 +385,9 @@ static bool unreadable(const char *path)
     if (fd >= 0)
         close(fd);
     if (fd >= 0 || !path)
-        return false;
+        return usage_error("%s", needs);
     cli_report(&err);
-    return true;
+    return CLI_EXIT_USAGE;
 }
 
 /* --export-torch: a model file and nothing that changes it; CLI_CONTINUE or
@@ -397,12 +397,8 @@ static int export_torch_combinations(const struct cli_options *o)
     if (!o->export_torch)
         return CLI_CONTINUE;
     if (!o->load || !model_io_is_model_file(o->load))
-        return unreadable(o->load)
-                   ? CLI_EXIT_USAGE
-                   : usage_error(
-                         "--export-torch writes a trained model: give --load MODEL, a model "
-                         "file --train ... --save wrote%s",
-                         "");
+        return no_model(o->load, "--export-torch writes a trained model: give --load MODEL, a "
+                                 "model file --train ... --save wrote");
     static const char *const takes[] = {"export-torch", "load", "tokens", NULL};
     const char *other = given_option(o, takes, false);
     if (other)
@@ -422,12 +418,8 @@ static int generate_combinations(const struct cli_options *o)
         return CLI_CONTINUE;
     }
     if (!o->load || !model_io_is_model_file(o->load))
-        return unreadable(o->load)
-                   ? CLI_EXIT_USAGE
-                   : usage_error(
-                         "--generate writes with a trained language model: give --load MODEL, "
-                         "a model file --train FILE.txt --save wrote%s",
-                         "");
+        return no_model(o->load, "--generate writes with a trained language model: give --load "
+                                 "MODEL, a model file --train FILE.txt --save wrote");
     static const char *const takes[] = {"generate", "load",        "tokens", "seed",
                                         "top-k",    "temperature", NULL};
     const char *other = given_option(o, takes, false);
@@ -645,12 +637,8 @@ static int circuits_combinations(const struct cli_options *o)
                            "and run --load FILE --dump circuits",
                            "--dump");
     if (!o->load || !model_io_is_model_file(o->load))
-        return unreadable(o->load)
-                   ? CLI_EXIT_USAGE
-                   : usage_error(
-                         "--dump circuits reads a trained model: give --load MODEL, a model "
-                         "file --train ... --save wrote%s",
-                         "");
+        return no_model(o->load, "--dump circuits reads a trained model: give --load MODEL, a "
+                                 "model file --train ... --save wrote");
     if (o->tokens || o->d_model || o->heads || o->seed >= 0 || o->causal || o->no_scale)
         return usage_error("%s cannot be combined with --dump circuits, which reads the weights "
                            "alone",
@@ -722,12 +710,10 @@ static int combinations(const struct cli_options *o)
                            : o->heads   ? "--heads"
                                         : "--seed");
     if (o->layer >= 0 && (!o->load || !model_io_is_model_file(o->load)))
-        return unreadable(o->load)
-                   ? CLI_EXIT_USAGE
-                   : usage_error("%s shows a layer of a model of layers: give --load MODEL (with "
-                                 "--dump STAGE or circuits, or in the explorer), or --train TASK "
-                                 "--layers N for the training screen",
-                                 "--layer");
+        return no_model(
+            o->load,
+            "--layer shows a layer of a model of layers: give --load MODEL (with --dump STAGE or "
+            "circuits, or in the explorer), or --train TASK --layers N for the training screen");
     if (o->speed_given && !o->replay)
         return usage_error("%s needs --replay FILE", "--speed");
     if (o->force && !o->record)
