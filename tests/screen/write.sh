@@ -21,6 +21,14 @@ wait_for "(6, 32)"
 keys q
 wait_exit 0
 
+# one word left is one token on the status line
+start 100 30 -- --load "$MODEL" --tokens "the cat"
+wait_for "2 tokens"
+keys W
+wait_for "1 token │"
+keys q
+wait_exit 0
+
 # a full context: w says so, as w, and what takes a word back
 start 120 30 -- --load "$MODEL" --stage output \
     --tokens "the cat sat on the mat because it was too soft and the dog rain ."

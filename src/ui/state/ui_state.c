@@ -427,7 +427,8 @@ static int model_tokens(struct ui_state *st, const char *text)
                      st->ex->lq, st->ex->tokens[st->ex->lq - 1], st->ex->next_word.word[0],
                      (double)st->ex->next_word.p[0]);
     else
-        ui_state_say(st, false, "%d tokens through the model.", st->ex->lq);
+        ui_state_say(st, false, "%d token%s through the model.", st->ex->lq,
+                     st->ex->lq == 1 ? "" : "s");
     return 0;
 }
 
