@@ -36,6 +36,8 @@ wait_exit 0
 T kill-server
 start 100 30 -- --replay "$REC1" --speed 4 --load "$WORK/made/model.json"
 wait_for "The replay finished" 30
+check "the model given again is not said to be left unopened" \
+    bash -c "! tmux -L '$SOCK' capture-pane -p | tr -d '\n' | grep -qF 'Not opened here'"
 wait_for "1 · Projection"
 keys q
 wait_exit 0
