@@ -233,11 +233,14 @@ static void knocked_outputs(FILE *f, struct train_run *run, int format)
             fprintf(f, "knocked out  head %d:", h);
         for (int k = 0; k < c->n_outputs; k++) {
             const double a = (double)acc[h][k];
-            if (format == MHA_FORMAT_JSON && isnan(a))
-                fprintf(f, "%s\"%s\": null", k ? ", " : "", c->outputs[k].name);
-            else if (format == MHA_FORMAT_JSON)
-                fprintf(f, "%s\"%s\": %.4f", k ? ", " : "", c->outputs[k].name, a);
-            else
+            if (format == MHA_FORMAT_JSON) {
+                fprintf(f, "%s", k ? ", " : "");
+                cli_json_string(f, c->outputs[k].name); /* a task file's: any text */
+                if (isnan(a))
+                    fprintf(f, ": null");
+                else
+                    fprintf(f, ": %.4f", a);
+            } else
                 fprintf(f, "%s %s %.4f", k ? "," : "", c->outputs[k].name, a);
         }
         fprintf(f, format == MHA_FORMAT_JSON ? "}}" : "\n");
@@ -280,9 +283,11 @@ static void write_summary(FILE *f, struct train_run *run, const struct train_sto
             cli_text_summary_json(f, run, &ev);
         } else {
             fprintf(f, "  \"loss\": %.6f,\n  \"accuracy\": {", (double)run->eval_loss);
-            for (int k = 0; k < c->n_outputs; k++)
-                fprintf(f, "%s\"%s\": %.4f", k ? ", " : "", c->outputs[k].name,
-                        (double)run->accuracy[k]);
+            for (int k = 0; k < c->n_outputs; k++) {
+                fprintf(f, "%s", k ? ", " : "");
+                cli_json_string(f, c->outputs[k].name);
+                fprintf(f, ": %.4f", (double)run->accuracy[k]);
+            }
             fprintf(f, "},\n  \"held_out\": {\"sequences\": %d, \"source\": \"%s\"},\n",
                     run->eval->size, train_run_held_out_source(run));
             knocked_outputs(f, run, format);
