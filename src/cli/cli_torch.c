@@ -38,8 +38,13 @@ int cli_export_torch(const struct cli_options *o)
     int ids[TRAIN_MAX_CONTEXT], n = 0;
     if (cli_model_words(o, m, ids, &n, &err) || (n > 0 && train_model_set_sample(m, ids, n, &err)))
         goto fail;
-    if (export_torch_save(m, o->export_torch, &err))
-        goto fail; /* nothing was written: the old file, if any, is as it was */
+    /* the target was checked before (cli_options.c): what fails now fails
+     * on the way (a full disk), status 1 as a --save's; nothing was
+     * written, the old file, if any, is as it was */
+    if (export_torch_save(m, o->export_torch, &err)) {
+        rc = EXIT_FAILURE;
+        goto fail;
+    }
     rc = 0;
     say_written(o->export_torch);
     goto done;
