@@ -109,6 +109,8 @@ struct cli_options {
 
     /* a trained model as a PyTorch script (cli_torch.c), with --load */
     const char *export_torch; /* --export-torch FILE.py */
+
+    unsigned long long given; /* bit i: row i of the option table was given (cli_opt_table) */
 };
 
 /* Most lines --generate writes, and the highest --temperature. */

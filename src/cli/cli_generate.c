@@ -19,13 +19,20 @@
 #include "io/model_io.h"
 
 /* The words a line starts from, as ids into ids (*n of them): --tokens, a
- * sentence file's words, or the first word of the model's sample.  0, or
- * -1 + err. */
+ * sentence file's words, or the first word of the model's sample, which
+ * of them named into what (for a message).  0, or -1 + err. */
 static int start_words(const struct cli_options *o, struct train_model *m, int *ids, int *n,
-                       struct mha_error *err)
+                       char *what, size_t what_size, struct mha_error *err)
 {
     if (cli_model_words(o, m, ids, n, err))
         return -1;
+    const char *file = strrchr(o->load, '/') ? strrchr(o->load, '/') + 1 : o->load;
+    if (o->tokens)
+        snprintf(what, what_size, "--tokens");
+    else if (*n > 0)
+        snprintf(what, what_size, "the \"words\" of %s", file);
+    else
+        snprintf(what, what_size, "the first word of %s's sample", file);
     if (*n > 0)
         return 0;
     if (m->sample_len < 1)
@@ -73,15 +80,34 @@ int cli_generate(const struct cli_options *o)
         cli_report(&err);
         goto done;
     }
-    if (start_words(o, m, start, &n, &err)) {
+    if (o->top_k > m->cfg.vocab) {
+        const char *name = strrchr(o->load, '/') ? strrchr(o->load, '/') + 1 : o->load;
+        mha_error_set(&err,
+                      "--top-k: %d is more words than %s knows (%d): give 1..%d, or leave "
+                      "--top-k out to draw among them all",
+                      o->top_k, name, m->cfg.vocab, m->cfg.vocab);
+        cli_report(&err);
+        goto done;
+    }
+    char what[MHA_ERROR_FILE_MAX + 32];
+    if (start_words(o, m, start, &n, what, sizeof what, &err)) {
         cli_report(&err);
         goto done;
     }
     if (n >= m->cfg.context) {
         mha_error_set(&err,
-                      "--tokens: %d words fill the model's context of %d: nothing is left "
-                      "to write",
-                      n, m->cfg.context);
+                      "%s: %d word%s fill the model's context of %d: nothing is left to write",
+                      what, n, n == 1 ? "" : "s", m->cfg.context);
+        cli_report(&err);
+        goto done;
+    }
+    const char *last = m->vocab_names[start[n - 1]];
+    if (last[0] && strspn(last, ".!?") == strlen(last)) {
+        char shown[TRAIN_LABEL_MAX * 4];
+        mha_error_set(&err,
+                      "%s: the words end a sentence (\"%s\"), where a line stops: nothing "
+                      "is left to write; give the words before it",
+                      what, mha_text_escape(last, shown, sizeof shown));
         cli_report(&err);
         goto done;
     }

@@ -229,6 +229,10 @@ static const struct cli_opt table[] = {
      "show the version and exit", "show the version and exit", NULL, CODE},
 };
 
+/* cli_parse notes each option given as a bit of struct cli_options' given */
+_Static_assert(sizeof table / sizeof table[0] <= 8 * sizeof(unsigned long long),
+               "the option table has more rows than cli_options' given has bits");
+
 const struct cli_opt *cli_opt_table(int *n)
 {
     *n = (int)(sizeof table / sizeof table[0]);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/cli_opt_table.h"
@@ -225,7 +226,9 @@ static int compare_option(const char *arg, struct cli_options *o)
             return usage_error("--compare: '%s' ends with a comma", arg);
     }
     if (o->n_compare == 0)
-        return usage_error("--compare: expected head counts such as 1,2%s", "");
+        return usage_error("--compare: expected %s", o->compare_layers
+                                                         ? "layer counts such as layers=1,2"
+                                                         : "head counts such as 1,2");
     return CLI_CONTINUE;
 }
 
@@ -274,8 +277,8 @@ static int screen_combinations(const struct cli_options *o)
         return usage_error("%s: --compare layers=... gives the layer counts", "--layers");
     if (o->n_compare && o->dump_stage == CLI_DUMP_SUMMARY)
         return usage_error("--compare trains on the screen; for the figures run --dump summary "
-                           "once per --heads%s",
-                           "");
+                           "once per %s",
+                           o->compare_layers ? "--layers" : "--heads");
     if (o->train && (o->view || o->focus || o->stage))
         return usage_error("%s cannot be combined with --train: the training screen comes first",
                            o->view    ? "--view"
@@ -349,6 +352,44 @@ static int train_option(int c, const char *arg, struct cli_options *o)
     return CLI_CONTINUE;
 }
 
+/* The first option given, in the table's order, that is (listed) or is
+ * not (!listed) one of names (without their dashes, NULL-terminated):
+ * "--name", or NULL. */
+static const char *given_option(const struct cli_options *o, const char *const *names, bool listed)
+{
+    static char shown[64];
+    int n;
+    const struct cli_opt *t = cli_opt_table(&n);
+    for (int i = 0; i < n; i++) {
+        if (!(o->given >> i & 1))
+            continue;
+        const char *const *p = names;
+        while (*p && strcmp(*p, t[i].name) != 0)
+            p++;
+        if ((*p != NULL) == listed) {
+            snprintf(shown, sizeof shown, "--%s", t[i].name);
+            return shown;
+        }
+    }
+    return NULL;
+}
+
+/* --load (path, or NULL) names no model file: why it cannot be read, as
+ * reading it would ("m.json: cannot open: No such file or directory"), or
+ * else what the option needs; CLI_EXIT_USAGE. */
+static int no_model(const char *path, const char *needs)
+{
+    struct mha_error err;
+    mha_error_clear(&err);
+    const int fd = path ? safe_file_open(path, &err) : -1;
+    if (fd >= 0)
+        close(fd);
+    if (fd >= 0 || !path)
+        return usage_error("%s", needs);
+    cli_report(&err);
+    return CLI_EXIT_USAGE;
+}
+
 /* --export-torch: a model file and nothing that changes it; CLI_CONTINUE or
  * an exit status. */
 static int export_torch_combinations(const struct cli_options *o)
@@ -356,23 +397,10 @@ static int export_torch_combinations(const struct cli_options *o)
     if (!o->export_torch)
         return CLI_CONTINUE;
     if (!o->load || !model_io_is_model_file(o->load))
-        return usage_error("--export-torch writes a trained model: give --load MODEL, a model "
-                           "file --train ... --save wrote%s",
-                           "");
-    const char *other = o->generate                    ? "--generate"
-                        : o->train                     ? "--train"
-                        : o->dump_stage != CLI_NO_DUMP ? "--dump"
-                        : o->lesson                    ? "--lesson"
-                        : o->d_model                   ? "--d-model"
-                        : o->heads                     ? "--heads"
-                        : o->seed >= 0                 ? "--seed"
-                        : o->causal                    ? "--causal"
-                        : o->no_scale                  ? "--no-scale"
-                        : o->record                    ? "--record"
-                        : o->replay                    ? "--replay"
-                        : o->follow                    ? "--follow"
-                        : o->layer >= 0                ? "--layer"
-                                                       : NULL;
+        return no_model(o->load, "--export-torch writes a trained model: give --load MODEL, a "
+                                 "model file --train ... --save wrote");
+    static const char *const takes[] = {"export-torch", "load", "tokens", NULL};
+    const char *other = given_option(o, takes, false);
     if (other)
         return usage_error("%s cannot be combined with --export-torch, which writes the "
                            "model as it is and opens no screen",
@@ -390,24 +418,11 @@ static int generate_combinations(const struct cli_options *o)
         return CLI_CONTINUE;
     }
     if (!o->load || !model_io_is_model_file(o->load))
-        return usage_error("--generate writes with a trained language model: give --load MODEL, "
-                           "a model file --train FILE.txt --save wrote%s",
-                           "");
-    const char *other = o->train                       ? "--train"
-                        : o->dump_stage != CLI_NO_DUMP ? "--dump"
-                        : o->lesson                    ? "--lesson"
-                        : o->d_model                   ? "--d-model"
-                        : o->heads                     ? "--heads"
-                        : o->causal                    ? "--causal"
-                        : o->no_scale                  ? "--no-scale"
-                        : o->record                    ? "--record"
-                        : o->replay                    ? "--replay"
-                        : o->follow                    ? "--follow"
-                        : o->present                   ? "--present"
-                        : o->stage                     ? "--stage"
-                        : o->view                      ? "--view"
-                        : o->layer >= 0                ? "--layer"
-                                                       : NULL;
+        return no_model(o->load, "--generate writes with a trained language model: give --load "
+                                 "MODEL, a model file --train FILE.txt --save wrote");
+    static const char *const takes[] = {"generate", "load",        "tokens", "seed",
+                                        "top-k",    "temperature", NULL};
+    const char *other = given_option(o, takes, false);
     if (other)
         return usage_error("%s cannot be combined with --generate, which prints lines and opens "
                            "no screen (and writes through every layer)",
@@ -438,6 +453,9 @@ static int train_combinations(const struct cli_options *o)
         return usage_error("%s: with --train the dump is 'summary'", "--dump");
     if (o->train && o->format_given && o->format != MHA_FORMAT_TEXT && o->format != MHA_FORMAT_JSON)
         return usage_error("%s: the training summary is text or json", "--format");
+    if (o->train && o->format_given && o->dump_stage == CLI_NO_DUMP)
+        return usage_error("%s needs --dump summary: the training screen has no format",
+                           "--format");
     if (o->train && (o->grad || o->load || o->tokens || o->lesson || o->causal || o->no_scale))
         return usage_error("%s cannot be combined with --train", o->grad     ? "--grad"
                                                                  : o->load   ? "--load"
@@ -479,9 +497,19 @@ static int train_combinations(const struct cli_options *o)
         return usage_error("%s needs --batch BATCH (a batch file)", "--grad");
     if (o->batch_file && !o->grad && !o->train)
         return usage_error("%s needs --grad MODEL or --train TASK|FILE", "--batch");
-    if (o->grad &&
-        (o->load || o->dump_stage != CLI_NO_DUMP || o->d_model || o->heads || o->seed >= 0))
-        return usage_error("%s takes only --batch BATCH: the model file fixes the rest", "--grad");
+    static const char *const grad_takes[] = {"grad", "batch", NULL};
+    const char *other = o->grad ? given_option(o, grad_takes, false) : NULL;
+    if (other)
+        return usage_error("%s cannot be combined with --grad, which takes only --batch BATCH: "
+                           "the model file fixes the rest",
+                           other);
+    /* each pane's file is named by its heads (FILE-headsH), which the runs
+     * of --compare layers=... share: one file would take every run's model */
+    if (o->save && o->compare_layers && o->n_compare > 1)
+        return usage_error("%s: the runs of --compare layers=... have the same heads, and "
+                           "each pane's file is named by its heads: every run would be saved "
+                           "to one file; save one at a time with --layers N --save FILE",
+                           "--save");
     /* an empty name, a FIFO, a device, a missing folder: refused before any
      * training; with --compare each pane's file */
     for (int i = 0; o->save && i < (o->n_compare ? o->n_compare : 1); i++) {
@@ -609,9 +637,8 @@ static int circuits_combinations(const struct cli_options *o)
                            "and run --load FILE --dump circuits",
                            "--dump");
     if (!o->load || !model_io_is_model_file(o->load))
-        return usage_error("--dump circuits reads a trained model: give --load MODEL, a model "
-                           "file --train ... --save wrote%s",
-                           "");
+        return no_model(o->load, "--dump circuits reads a trained model: give --load MODEL, a "
+                                 "model file --train ... --save wrote");
     if (o->tokens || o->d_model || o->heads || o->seed >= 0 || o->causal || o->no_scale)
         return usage_error("%s cannot be combined with --dump circuits, which reads the weights "
                            "alone",
@@ -626,6 +653,23 @@ static int circuits_combinations(const struct cli_options *o)
     return CLI_CONTINUE;
 }
 
+/* --dump prints and opens no screen: the explorer's options are refused. */
+static int dump_combinations(const struct cli_options *o)
+{
+    static const char *const screen[] = {
+        "stage",        "view",     "focus",  "present", "theme", "autoplay",
+        "bench-frames", "no-mouse", "replay", "lesson",  NULL};
+    const char *other = o->dump_stage != CLI_NO_DUMP ? given_option(o, screen, true) : NULL;
+    if (other && !strcmp(other, "--lesson"))
+        return usage_error("%s cannot be combined with --dump, which prints and opens no "
+                           "screen; --print-lesson N prints a lesson's scenes",
+                           other);
+    if (other)
+        return usage_error("%s cannot be combined with --dump, which prints and opens no screen",
+                           other);
+    return CLI_CONTINUE;
+}
+
 /* Options that do not go together. */
 static int combinations(const struct cli_options *o)
 {
@@ -637,12 +681,19 @@ static int combinations(const struct cli_options *o)
         return rc;
     rc = screen_combinations(o);
     if (rc == CLI_CONTINUE)
+        rc = dump_combinations(o);
+    if (rc == CLI_CONTINUE)
         rc = circuits_combinations(o);
     if (rc == CLI_CONTINUE)
         rc = train_combinations(o);
     if (rc != CLI_CONTINUE || o->train || o->grad)
         return rc;
-    if (o->load && ((o->tokens && !model_io_is_model_file(o->load)) || o->d_model || o->seed >= 0))
+    const bool model = o->load && model_io_is_model_file(o->load);
+    if (model && (o->d_model || o->seed >= 0))
+        return usage_error("%s cannot be combined with --load MODEL: the model fixes its d_model "
+                           "and numbers (--tokens sets its words, --seed the draws of --generate)",
+                           o->d_model ? "--d-model" : "--seed");
+    if (o->load && !model && (o->tokens || o->d_model || o->seed >= 0))
         return usage_error("%s cannot be combined with --load: the example file fixes its "
                            "tokens, d_model and numbers",
                            o->tokens    ? "--tokens"
@@ -659,10 +710,10 @@ static int combinations(const struct cli_options *o)
                            : o->heads   ? "--heads"
                                         : "--seed");
     if (o->layer >= 0 && (!o->load || !model_io_is_model_file(o->load)))
-        return usage_error("%s shows a layer of a model of layers: give --load MODEL (with "
-                           "--dump STAGE or circuits, or in the explorer), or --train TASK "
-                           "--layers N for the training screen",
-                           "--layer");
+        return no_model(
+            o->load,
+            "--layer shows a layer of a model of layers: give --load MODEL (with --dump STAGE or "
+            "circuits, or in the explorer), or --train TASK --layers N for the training screen");
     if (o->speed_given && !o->replay)
         return usage_error("%s needs --replay FILE", "--speed");
     if (o->force && !o->record)
@@ -684,6 +735,7 @@ static int table_option(int c, const char *arg, struct cli_options *o)
     if (c < CLI_OPT_ROW || c >= CLI_OPT_ROW + n)
         return option(c, arg, o); /* -h, -V */
     const struct cli_opt *row = &t[c - CLI_OPT_ROW];
+    o->given |= 1ULL << (c - CLI_OPT_ROW);
     char *field = (char *)o + row->field;
     switch (row->store) {
     case CLI_STORE_TEXT:
@@ -719,14 +771,17 @@ int cli_parse(int argc, char **argv, struct cli_options *o)
         if (rc != CLI_CONTINUE)
             return rc;
     }
-    if (o->check_lessons) {
+    /* --generate, --export-torch and --grad take only their own options:
+     * with another tool's (--list-lessons, --reset-progress) they say so */
+    const bool alone = o->generate || o->export_torch || o->grad;
+    if (o->check_lessons && !alone) {
         o->check_files = argv + optind;
         o->n_check_files = argc - optind;
         return CLI_CONTINUE;
     }
     if (optind < argc)
         return usage_error("unexpected argument '%s'", argv[optind]);
-    if (o->list_lessons || o->print_lesson || (o->reset_progress && !o->lesson))
+    if (!alone && (o->list_lessons || o->print_lesson || (o->reset_progress && !o->lesson)))
         return CLI_CONTINUE;
     return combinations(o);
 }

@@ -145,8 +145,8 @@ static const char *absolute(const char *path, char *buf)
 
 /* The options of --train and --compare that reproduce the run: the task
  * (a task file's absolute path), the head counts side by side, and the
- * sizes and pace of the training (d_model, heads and seed are added with
- * the example's). */
+ * sizes, pace and words (--keep-case) of the training (d_model, heads and
+ * seed are added with the example's). */
 static int add_training(const struct cli_options *o, struct rec_start *s)
 {
     char path[PATH_MAX], num[32];
@@ -179,6 +179,8 @@ static int add_training(const struct cli_options *o, struct rec_start *s)
         snprintf(num, sizeof num, "%.17g", o->lr);
         rc = add(s, "--lr", num);
     }
+    if (!rc && o->keep_case)
+        rc = add(s, "--keep-case", NULL);
     return rc;
 }
 
@@ -292,10 +294,22 @@ static bool value_fits(enum start_value v, const char *value)
     }
 }
 
+/* opt ("--load") is among the replay's own arguments, as "--load FILE" or
+ * "--load=FILE". */
+static bool given_again(const char *opt, int argc, char **argv)
+{
+    const size_t len = strlen(opt);
+    for (int i = 1; i < argc; i++)
+        if (!strncmp(argv[i], opt, len) && (argv[i][len] == '\0' || argv[i][len] == '='))
+            return true;
+    return false;
+}
+
 /* The start's arguments that are used (into keep, *n_keep of them), and
- * the ones left out named in note. */
-static void start_filter(const struct rec_start *start, char **keep, int *n_keep, char *note,
-                         size_t n)
+ * the ones left out named in note, but for those the replay's own command
+ * line (argc, argv) gives again. */
+static void start_filter(const struct rec_start *start, int argc, char **argv, char **keep,
+                         int *n_keep, char *note, size_t n)
 {
     size_t used = 0;
     *n_keep = 0;
@@ -317,7 +331,7 @@ static void start_filter(const struct rec_start *start, char **keep, int *n_keep
         /* left out, with the value that follows it */
         if (k < 0 && i + 1 < start->n_args && start->args[i + 1][0] != '-')
             value = start->args[i + 1];
-        if (used < n)
+        if (used < n && !given_again(a, argc, argv))
             used += (size_t)snprintf(note + used, n - used, "%s%s%s%s", used ? ", " : "", a,
                                      value ? " " : "", value ? value : "");
         if (value)
@@ -351,7 +365,7 @@ int cli_replay_options(int argc, char **argv, const char *name, const struct rec
     }
     char note[sizeof o->stream_note];
     int n_keep;
-    start_filter(&rec->start, keep, &n_keep, note, sizeof note);
+    start_filter(&rec->start, argc, argv, keep, &n_keep, note, sizeof note);
     const int n = argc + n_keep;
     args[0] = argv[0];
     for (int i = 0; i < n_keep; i++)

@@ -2,12 +2,30 @@
  * PyTorch script (io/export_torch.h), on the words of --tokens (or a
  * sentence file's) when given, which become the sample it runs on with no
  * words of its own. */
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cli/cli.h"
+#include "engine/text_check.h"
 #include "train/train.h"
 #include "io/export_torch.h"
+#include "io/link.h"
 #include "io/model_io.h"
+
+/* "wrote FILE: run it with python3 FILE WORD WORD ...", the file's name
+ * escaped (a control character in it is shown, not obeyed) and, in the
+ * command, quoted for a shell and kept from reading as an option. */
+static void say_written(const char *path)
+{
+    char dashed[PATH_MAX + 3], shown[4 * PATH_MAX], command[4 * PATH_MAX];
+    snprintf(dashed, sizeof dashed, "%s%s", path[0] == '-' ? "./" : "", path);
+    char *quoted = link_shell_quote(dashed);
+    fprintf(stderr, "mha-explorer: wrote %s: run it with python3 %s WORD WORD ...\n",
+            mha_text_escape(path, shown, sizeof shown),
+            mha_text_escape(quoted ? quoted : dashed, command, sizeof command));
+    free(quoted);
+}
 
 int cli_export_torch(const struct cli_options *o)
 {
@@ -20,11 +38,15 @@ int cli_export_torch(const struct cli_options *o)
     int ids[TRAIN_MAX_CONTEXT], n = 0;
     if (cli_model_words(o, m, ids, &n, &err) || (n > 0 && train_model_set_sample(m, ids, n, &err)))
         goto fail;
-    if (export_torch_save(m, o->export_torch, &err))
-        goto fail; /* nothing was written: the old file, if any, is as it was */
+    /* the target was checked before (cli_options.c): what fails now fails
+     * on the way (a full disk), status 1 as a --save's; nothing was
+     * written, the old file, if any, is as it was */
+    if (export_torch_save(m, o->export_torch, &err)) {
+        rc = EXIT_FAILURE;
+        goto fail;
+    }
     rc = 0;
-    fprintf(stderr, "mha-explorer: wrote %s: run it with python3 %s WORD WORD ...\n",
-            o->export_torch, o->export_torch);
+    say_written(o->export_torch);
     goto done;
 fail:
     cli_report(&err);

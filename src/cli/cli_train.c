@@ -17,6 +17,7 @@
 #include "cli/cli.h"
 #include "io/dump.h"
 #include "io/model_io.h"
+#include "engine/text_check.h"
 #include "train/train.h"
 #include "train/train_heads.h"
 #include "train/train_text.h"
@@ -36,6 +37,11 @@ int cli_train_plan(const struct cli_options *o, struct cli_train_plan *p,
         if (is_text && !*data)
             return -1;
     }
+    if (o->keep_case && !is_text)
+        return mha_error_set(err,
+                             "--keep-case: '%s' is a task, not a text: its tokens are its own; "
+                             "--keep-case keeps a text's words as written",
+                             o->train);
     if (!task && *data) {
         train_task_from_dataset(file_task, *data);
         task = file_task;
@@ -227,11 +233,14 @@ static void knocked_outputs(FILE *f, struct train_run *run, int format)
             fprintf(f, "knocked out  head %d:", h);
         for (int k = 0; k < c->n_outputs; k++) {
             const double a = (double)acc[h][k];
-            if (format == MHA_FORMAT_JSON && isnan(a))
-                fprintf(f, "%s\"%s\": null", k ? ", " : "", c->outputs[k].name);
-            else if (format == MHA_FORMAT_JSON)
-                fprintf(f, "%s\"%s\": %.4f", k ? ", " : "", c->outputs[k].name, a);
-            else
+            if (format == MHA_FORMAT_JSON) {
+                fprintf(f, "%s", k ? ", " : "");
+                cli_json_string(f, c->outputs[k].name); /* a task file's: any text */
+                if (isnan(a))
+                    fprintf(f, ": null");
+                else
+                    fprintf(f, ": %.4f", a);
+            } else
                 fprintf(f, "%s %s %.4f", k ? "," : "", c->outputs[k].name, a);
         }
         fprintf(f, format == MHA_FORMAT_JSON ? "}}" : "\n");
@@ -274,9 +283,11 @@ static void write_summary(FILE *f, struct train_run *run, const struct train_sto
             cli_text_summary_json(f, run, &ev);
         } else {
             fprintf(f, "  \"loss\": %.6f,\n  \"accuracy\": {", (double)run->eval_loss);
-            for (int k = 0; k < c->n_outputs; k++)
-                fprintf(f, "%s\"%s\": %.4f", k ? ", " : "", c->outputs[k].name,
-                        (double)run->accuracy[k]);
+            for (int k = 0; k < c->n_outputs; k++) {
+                fprintf(f, "%s", k ? ", " : "");
+                cli_json_string(f, c->outputs[k].name);
+                fprintf(f, ": %.4f", (double)run->accuracy[k]);
+            }
             fprintf(f, "},\n  \"held_out\": {\"sequences\": %d, \"source\": \"%s\"},\n",
                     run->eval->size, train_run_held_out_source(run));
             knocked_outputs(f, run, format);
@@ -402,9 +413,10 @@ static int interrupted(const struct cli_options *o, const struct train_run *run,
                 run->opt.steps);
         return status;
     }
+    char shown[4 * PATH_MAX];
     if (o->save)
         fprintf(stderr, "%s: stopped at step %ld of %d; saved %s\n", prog, run->model->step,
-                run->opt.steps, o->save);
+                run->opt.steps, mha_text_escape(o->save, shown, sizeof shown));
     else
         fprintf(stderr, "%s: stopped at step %ld of %d\n", prog, run->model->step, run->opt.steps);
     return status;

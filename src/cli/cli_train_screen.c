@@ -32,7 +32,8 @@ int cli_train_screen_setup(const struct cli_options *o, struct cli_train_screen 
         struct train_dataset *data = NULL;
         struct cli_train_plan p;
         if (cli_train_plan(&one, &p, &data, &err) != 0) {
-            if (o->n_compare && strncmp(err.text, "--heads", 7) == 0)
+            /* a head count --compare gave is named as its; layers=... keeps --heads */
+            if (o->n_compare && !o->compare_layers && strncmp(err.text, "--heads", 7) == 0)
                 fprintf(stderr, "mha-explorer: --compare %d%s\n", o->compare[i], err.text + 7);
             else
                 cli_report(&err);

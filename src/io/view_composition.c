@@ -95,8 +95,8 @@ static bool describe(struct view_desc *vd, const struct view_inputs *in,
         from = strrchr(in->model_path, '/');
         from = from ? from + 1 : in->model_path;
     }
-    snprintf(vd->line, sizeof vd->line, "%s: %d layers of %d head%s, d_model %d",
-             from ? from : "the model", L, H, H == 1 ? "" : "s", cfg->d_model);
+    snprintf(vd->line, sizeof vd->line, "%s: %d layer%s of %d head%s, d_model %d",
+             from ? from : "the model", L, L == 1 ? "" : "s", H, H == 1 ? "" : "s", cfg->d_model);
     vd->heads = H;
     vd->d_k = cfg->d_model / H;
     if (L < 2) {

@@ -155,8 +155,13 @@ def refusals(tmp):
             (["--load", os.path.join(ROOT, "assets", "examples", "translate.json"),
               "--export-torch", "x.py"], "give --load MODEL"),
             (["--load", LM, "--export-torch", ""], "an empty file name"),
+            (["--load", tmp, "--export-torch", "x.py"], "is a directory, not a file"),
             (["--load", LM, "--export-torch", os.path.join(tmp, "no", "x.py")], "no such folder"),
             (["--load", LM, "--export-torch", "x.py", "--seed", "2"], "--seed cannot be"),
+            (["--load", LM, "--export-torch", "x.py", "--format", "json"], "--format cannot be"),
+            (["--load", LM, "--export-torch", "x.py", "--temperature", "2"],
+             "--temperature cannot be"),
+            (["--load", LM, "--export-torch", "x.py", "--top-k", "3"], "--top-k cannot be"),
             (["--load", LM, "--export-torch", "x.py", "--tokens", "the zebra"], "zebra"),
             (["--load", LM, "--export-torch", tmp], "is a directory")):
         r = run([EXE] + args, tmp)
@@ -165,11 +170,25 @@ def refusals(tmp):
     check(not os.path.exists(os.path.join(tmp, "x.py")), "a refused export wrote x.py")
 
 
+def written_message(tmp):
+    """The message names the file as a shell would run it, and never
+    passes a control character of its name to the terminal."""
+    for name, command in (("-x y.py", "python3 './-x y.py' WORD"),
+                          ("\x1b[31mred.py", "python3 '<U+001B>[31mred.py' WORD")):
+        r = run([EXE, "--load", LM, "--export-torch", name], tmp)
+        check(r.returncode == 0 and command in r.stderr and "\x1b" not in r.stderr,
+              "--export-torch %r: status %d, %r" % (name, r.returncode, r.stderr))
+        check(os.path.isfile(os.path.join(tmp, name)), "%r was not written" % name)
+        if os.path.exists(os.path.join(tmp, name)):
+            os.remove(os.path.join(tmp, name))
+
+
 with tempfile.TemporaryDirectory() as tmp:
     language_model(tmp)
     letter_task(tmp, 1)
     letter_task(tmp, 2)
     letter_task(tmp, 4)
     refusals(tmp)
+    written_message(tmp)
 print("%d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)

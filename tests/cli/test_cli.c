@@ -311,6 +311,16 @@ START_TEST(explorer_options)
                      "--focus: \"head 7\": heads are numbered 0..1");
     cli_expect_error((const char *[]){"--stage", "merge", "--focus", "q, row 1", NULL},
                      "the merge stage does not show \"q\"");
+    /* the explorer's options with --dump, which opens none, are refused, not ignored */
+    cli_expect_error((const char *[]){"--dump", "attention", "--lesson", "3", NULL},
+                     "--lesson cannot be combined with --dump");
+    cli_expect_error((const char *[]){"--dump", "all", "--view", "heads", NULL},
+                     "--view cannot be combined with --dump");
+    cli_expect_error(
+        (const char *[]){"--dump", "attention", "--format", "svg", "--theme", "light", NULL},
+        "--theme cannot be combined with --dump");
+    cli_expect_error((const char *[]){"--dump", "attention", "--focus", "weights, row 1", NULL},
+                     "--focus cannot be combined with --dump");
     char p[1024];
     snprintf(p, sizeof p, "%s", cli_data_path("bad/lesson.md"));
     struct cli_result r = cli_run((const char *[]){"--lesson", p, NULL});

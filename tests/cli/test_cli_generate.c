@@ -9,8 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli_run.h"
+#include "test_tmp.h"
 
 static char model[4096];
 
@@ -115,6 +117,9 @@ END_TEST
 START_TEST(test_errors)
 {
     cli_expect_error((const char *[]){"--generate", "2", NULL}, "give --load MODEL");
+    /* a file that cannot be read says why, not that it is no model */
+    cli_expect_error((const char *[]){"--load", "/nonexistent/m.json", "--generate", "2", NULL},
+                     "/nonexistent/m.json: cannot open: No such file or directory");
     cli_expect_error((const char *[]){"--load", model, "--generate", "0", NULL},
                      "--generate: 0 is out of range");
     cli_expect_error((const char *[]){"--load", model, "--generate", "x", NULL},
@@ -129,14 +134,48 @@ START_TEST(test_errors)
     cli_expect_error((const char *[]){"--load", model, "--generate", "1", "--temperature", "0",
                                       "--seed", "3", NULL},
                      "--seed: --temperature 0 writes the likeliest word every time");
+    cli_expect_error((const char *[]){"--load", model, "--generate", "1", "--top-k", "500", NULL},
+                     "--top-k: 500 is more words than lm.model.json knows");
     cli_expect_error((const char *[]){"--load", model, "--generate", "1", "--dump", "all", NULL},
                      "--dump cannot be combined with --generate");
+    /* an option of another tool is refused, not ignored or run instead */
+    cli_expect_error((const char *[]){"--load", model, "--generate", "1", "--format", "json", NULL},
+                     "--format cannot be combined with --generate");
+    cli_expect_error((const char *[]){"--load", model, "--generate", "1", "--save", "m.json", NULL},
+                     "--save cannot be combined with --generate");
+    cli_expect_error((const char *[]){"--load", model, "--generate", "1", "--steps", "5", NULL},
+                     "--steps cannot be combined with --generate");
+    cli_expect_error((const char *[]){"--load", model, "--generate", "1", "--grad", model, NULL},
+                     "--grad cannot be combined with --generate");
+    /* ... and so do a sentence file's, named as its */
+    char dir[256], sentence[512], text[8400], real[4096];
+    ck_assert_ptr_nonnull(realpath(model, real)); /* the sentence file is elsewhere */
+    ck_assert_ptr_nonnull(test_tmp_dir(dir, sizeof dir, "mha-generate-words"));
+    test_tmp_path(dir, "s.json", sentence, sizeof sentence);
+    snprintf(text, sizeof text, "{\"model\": \"%s\", \"words\": \"the cat .\"}\n", real);
+    ck_assert_int_eq(test_tmp_put(sentence, text, 0644), 0);
+    cli_expect_error((const char *[]){"--load", sentence, "--generate", "1", NULL},
+                     "the \"words\" of s.json: the words end a sentence");
+    ck_assert_int_eq(test_tmp_remove(dir), 0);
+    char state[256];
+    ck_assert_ptr_nonnull(test_tmp_dir(state, sizeof state, "mha-generate-state"));
+    setenv("XDG_STATE_HOME", state, 1); /* where a reset would write */
+    cli_expect_error((const char *[]){"--load", model, "--generate", "1", "--reset-progress", NULL},
+                     "--reset-progress cannot be combined with --generate");
+    unsetenv("XDG_STATE_HOME");
+    ck_assert_int_eq(rmdir(state), 0); /* nothing was written in it */
+    cli_expect_error((const char *[]){"--load", model, "--generate", "1", "--list-lessons", NULL},
+                     "--list-lessons cannot be combined with --generate");
     cli_expect_error(
         (const char *[]){"--load", model, "--generate", "1", "--tokens", "the zebra", NULL},
         "--tokens: a word is unknown to lm.model.json");
     cli_expect_error((const char *[]){"--load", model, "--generate", "1", "--tokens",
                                       "the cat sat on the mat by the big log", NULL},
                      "fill the model's context of 10");
+    /* a line stops at a sentence's end: words that end one leave nothing to write */
+    cli_expect_error(
+        (const char *[]){"--load", model, "--generate", "1", "--tokens", "the cat .", NULL},
+        "--tokens: the words end a sentence (\".\")");
     cli_expect_error((const char *[]){"--load",
                                       cli_data_path("train/causal_3heads_20tokens"
                                                     ".model.json"),

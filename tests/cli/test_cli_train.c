@@ -114,6 +114,21 @@ START_TEST(layers_train_and_save)
     cli_expect_error(
         (const char *[]){"--train", "induction", "--compare", "layers=2,1", "--layer", "1", NULL},
         "--layer 1: the pane of fewest layers trains one layer, layer 0;");
+    cli_expect_error((const char *[]){"--train", "first-prev", "--format", "json", NULL},
+                     "--format needs --dump summary");
+    /* --compare layers=... is spoken of in layers */
+    cli_expect_error((const char *[]){"--train", "induction", "--compare", "layers=", NULL},
+                     "--compare: expected layer counts such as layers=1,2");
+    cli_expect_error((const char *[]){"--train", "induction", "--compare", "layers=1,2", "--dump",
+                                      "summary", NULL},
+                     "run --dump summary once per --layers");
+    cli_expect_error(
+        (const char *[]){"--train", "induction", "--compare", "layers=1,2", "--heads", "3", NULL},
+        "mha-explorer: --heads: 3 heads do not divide d_model 32");
+    /* each pane's file is named by its heads, which the runs of layers=... share */
+    cli_expect_error((const char *[]){"--train", "induction", "--compare", "layers=1,2", "--save",
+                                      "m.json", NULL},
+                     "--save: the runs of --compare layers=... have the same heads");
     cli_expect_error((const char *[]){"--train", "first-prev", "--layers", "2", "--layer", "1",
                                       "--dump", "summary", NULL},
                      "--layer: with --train it opens the training screen on that layer");
@@ -345,6 +360,16 @@ START_TEST(grad_errors)
     snprintf(model, sizeof model, "%s",
              cli_data_path("train/plain_1head_unscaled_nobias.model.json"));
     cli_expect_error((const char *[]){"--grad", model, NULL}, "--grad needs --batch BATCH");
+    /* it takes only --batch: another option is refused, not ignored */
+    const char *batch = cli_data_path("train/plain_1head_unscaled_nobias.batch.json");
+    char batch_path[1024];
+    snprintf(batch_path, sizeof batch_path, "%s", batch);
+    cli_expect_error(
+        (const char *[]){"--grad", model, "--batch", batch_path, "--format", "svg", NULL},
+        "--format cannot be combined with --grad, which takes only --batch BATCH");
+    cli_expect_error(
+        (const char *[]){"--grad", model, "--batch", batch_path, "--list-lessons", NULL},
+        "--list-lessons cannot be combined with --grad");
     char *bad = tmp_file("{\"tokens\": [[0, 1, 9]], \"targets\": [[[0, 1, 2]]]}");
     cli_expect_error((const char *[]){"--grad", model, "--batch", bad, NULL},
                      "\"tokens\" row 0, column 2: id 9 is out of range");

@@ -17,6 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "hostile_run.h"
 #include "test_tmp.h"
 
@@ -403,6 +405,39 @@ START_TEST(csv_formula_cells_are_quoted)
 }
 END_TEST
 
+/* A task file names its outputs with any text: the summary's JSON quotes
+ * them (a quote or backslash in one made it no JSON at all). */
+START_TEST(json_summary_quotes_a_task_files_names)
+{
+    make_scratch();
+    char path[300];
+    in_scratch("task.json", path, sizeof path);
+    ck_assert_int_eq(
+        test_tmp_put(path,
+                     "{\"vocab\": [\"a\", \"b\", \"c\"], \"outputs\": [\"say \\\"x\\\" "
+                     "\\\\\"], \"tokens\": [[0, 1, 2], [1, 2, 0], [2, 0, 1], [0, 2, 1], "
+                     "[1, 0, 2]], \"targets\": [[[1, 0, -1], [2, 2, -1], [0, 1, -1], "
+                     "[2, 0, -1], [1, 1, -1]]]}\n",
+                     0644),
+        0);
+    struct hostile_result r =
+        hostile_run((const char *[]){"--train", path, "--steps", "20", "--dump", "summary",
+                                     "--format", "json", NULL},
+                    NULL, NULL, 30);
+    ck_assert_msg(r.status == 0, "stderr: %s", r.err);
+    json_error_t jerr;
+    json_t *root = json_loads(r.out, 0, &jerr);
+    ck_assert_msg(root != NULL, "not JSON: %s\n%s", jerr.text, r.out);
+    ck_assert_ptr_nonnull(json_object_get(json_object_get(root, "accuracy"), "say \"x\" \\"));
+    json_t *knocked =
+        json_object_get(json_array_get(json_object_get(root, "knocked_out"), 0), "accuracy");
+    ck_assert_ptr_nonnull(json_object_get(knocked, "say \"x\" \\"));
+    json_decref(root);
+    hostile_result_free(&r);
+    remove_scratch();
+}
+END_TEST
+
 /* ---- 12. output lost on a full device ------------------------------------------- */
 
 START_TEST(full_device_is_an_error)
@@ -455,6 +490,7 @@ static Suite *suite(void)
     tc = tcase_create("outputs");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, csv_formula_cells_are_quoted);
+    tcase_add_test(tc, json_summary_quotes_a_task_files_names);
     tcase_add_test(tc, full_device_is_an_error);
     suite_add_tcase(s, tc);
     return s;

@@ -424,16 +424,28 @@ START_TEST(a_full_file_system_exits_1_saying_so)
 {
     if (!small_tmpfs())
         return;
-    char model[400], state[400];
+    char model[400], state[400], small[300], script[400];
+    /* a model to export, saved where there is room */
+    struct hostile_result r = save_to(in_scratch("small.json", small, sizeof small));
+    expect(&r, 0, "");
+    snprintf(script, sizeof script, "%s/lm.py", mounted);
+    put(script, "the script of yesterday\n", 0644);
     snprintf(model, sizeof model, "%s/model.json", mounted);
     put(model, "the model of yesterday\n", 0644);
     snprintf(state, sizeof state, "%s/state", mounted);
     ck_assert_int_eq(mkdir(state, 0755), 0);
     fill(mounted);
-    struct hostile_result r = save_to(model);
+    r = save_to(model);
     expect(&r, 1, "model.json: cannot write: no space left on device; the file is left as it was");
     char *text = contents(model);
     ck_assert_str_eq(text, "the model of yesterday\n");
+    free(text);
+    /* --export-torch as --save: status 1, the old script as it was */
+    r = hostile_run((const char *[]){"--load", small, "--export-torch", script, NULL}, NULL, NULL,
+                    20);
+    expect(&r, 1, "lm.py: cannot write: no space left on device; the file is left as it was");
+    text = contents(script);
+    ck_assert_str_eq(text, "the script of yesterday\n");
     free(text);
     /* the progress file's message names it too */
     setenv("XDG_STATE_HOME", state, 1);

@@ -71,6 +71,8 @@ check [ "$(json v.json 'd["text"]["unknown"] > 0')" = True ] -- "--vocab 5: no <
 "$EXE" --train count.txt --dump summary --steps 1 --keep-case --format json >k.json 2>/dev/null
 check [ "$(json k.json 'd["text"]["lowercase"]')" = False ] -- "--keep-case: still lower-cased"
 check [ "$(json k.json 'd["vocab"]')" = 14 ] -- "--keep-case: Count is one word either way"
+# a task's tokens are its own: --keep-case with one says so
+refused --train first-prev --keep-case --dump summary -- ".-keep-case: 'first-prev' is a task, not a text"
 
 # a line longer than --context is cut into rows, said once in the summary
 "$EXE" --train count.txt --dump summary --steps 1 --context 3 >c.txt 2>/dev/null
@@ -135,6 +137,8 @@ refused --load lm.json --tokens "the cat sat on teh" --dump output -- '"teh" has
 refused --load lm.json --tokens "zebra sat" --dump output -- 'a word is unknown to lm.json, which knows [0-9]+ words: "zebra" has no embedding$'
 refused --load lm.json --tokens "the cat sat on the mat . the dog sat on the rug . the cat sat" \
     --dump output -- "at most 16"
+# a model fixes its numbers: --seed and --d-model say so of the model, not of an example file
+refused --load lm.json --seed 3 --dump output -- ".-seed cannot be combined with .-load MODEL: the model fixes"
 
 # ---- what each head does: the summary's knock-outs and the circuits ----
 check [ "$(json s.json 'len(d["knocked_out"]) == d["num_heads"] and all(set(k["jobs"]) == {"local", "agree", "content", "long"} for k in d["knocked_out"])')" = True ] -- \
@@ -186,6 +190,7 @@ sys.exit(0 if all(r in t for r in sys.argv[2:]) else 1)' "$HERE/../../doc/traini
 check [ "$(json fp.json.out 'all(h["reading"].startswith("by position it favours") and all("z" in l for l in h["looks"]) and all("z" in w for r in h["writes"][0]["raises"] for w in r["words"]) for h in d["circuits"]["heads"])')" = True ] -- \
     "--dump circuits JSON: no reading or z per head"
 refused --dump circuits -- "give .-load MODEL"
+refused --load nosuch.json --dump circuits -- "nosuch.json: cannot open: No such file"
 refused --load "$ref/../examples/self.json" --dump circuits -- "give .-load MODEL"
 refused --load lm.json --dump circuits --format csv -- "text or json"
 refused --load lm.json --dump circuits --tokens "the cat" -- "tokens cannot be combined"

@@ -124,5 +124,7 @@ wait_for "heads 2"
 check "no layer on the status line of a one-layer model" bash -c "! tmux -L '$SOCK' capture-pane -p | grep -q 'layer . of'"
 keys y
 wait_for "This model has one layer"
+keys : "view composition" Enter
+wait_for "one.json: 1 layer of 2 heads"
 keys q
 wait_exit 0

@@ -29,6 +29,16 @@ for sig in INT TERM; do
     pass
 done
 
+# a control character in the file's name is shown, not sent to the terminal
+"$EXE" "${LONG[@]}" --save $'m\e[31m.json' --dump summary >out 2>err &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid
+check "headless SIGINT: the file's name escaped" grep -qF 'saved m<U+001B>[31m.json' err
+check "headless SIGINT: no ESC on stderr" bash -c "! grep -q \$'\\e' err"
+rm -f $'m\e[31m.json'
+
 # without --save it says where it stopped
 "$EXE" "${LONG[@]}" --dump summary >out 2>err &
 pid=$!

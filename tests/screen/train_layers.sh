@@ -27,6 +27,14 @@ keys Tab
 wait_for "▶ 2 layers"
 keys 4
 wait_for "layer 1 of 0–1"
+# the trained model's stages: :link trains it again, as on the training screen
+keys :
+type_text "link"
+keys Enter
+wait_for "--train induction --compare layers=1,2 --heads 2 --d-model 32 --seed 35"
+wait_for "it trains the model again on the training screen"
+keys Escape
+wait_gone "The command line that reopens this screen"
 keys y
 wait_for "Layer 0 of 0–1: its heads read the embeddings"
 wait_for "│ layer 0 of 0–1 │"

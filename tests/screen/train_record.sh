@@ -36,6 +36,8 @@ wait_exit 0
 T kill-server
 start 100 30 -- --replay "$REC1" --speed 4 --load "$WORK/made/model.json"
 wait_for "The replay finished" 30
+check "the model given again is not said to be left unopened" \
+    bash -c "! tmux -L '$SOCK' capture-pane -p | tr -d '\n' | grep -qF 'Not opened here'"
 wait_for "1 · Projection"
 keys q
 wait_exit 0
@@ -59,6 +61,12 @@ quit_recording
 wait_exit 0
 T kill-server
 check "the task file is recorded absolute" grep -qx "arg $WORK/made/task.json" "$WORK/task.rec"
+start 100 30 -- --train sentences --keep-case --steps 20 --record "$WORK/case.rec"
+wait_for "Training"
+quit_recording
+wait_exit 0
+T kill-server
+check "the recording carries --keep-case" grep -qx -- "arg --keep-case" "$WORK/case.rec"
 cd "$WORK/elsewhere"
 start 100 30 -- --replay "$WORK/task.rec" --train "$WORK/made/task.json"
 wait_for "The replay finished" 30

@@ -1,8 +1,8 @@
 #!/bin/bash
 # w: a loaded language model writes its next word and every stage follows
 # (one token more each time, the output stage's table after the new last
-# word); W takes the last word back; on an example that is no language
-# model, w says what it needs.
+# word); W takes the last word back; with the context full w says so; on
+# an example that is no language model, w says what it needs.
 . "$(dirname "$0")/lib.sh"
 MODEL=$(cd "$(dirname "$0")/../.." && pwd)/assets/models/sentences.json
 
@@ -18,6 +18,23 @@ wait_for "6 tokens"
 wait_for "w writes again"
 keys 0
 wait_for "(6, 32)"
+keys q
+wait_exit 0
+
+# one word left is one token on the status line
+start 100 30 -- --load "$MODEL" --tokens "the cat"
+wait_for "2 tokens"
+keys W
+wait_for "1 token │"
+keys q
+wait_exit 0
+
+# a full context: w says so, as w, and what takes a word back
+start 120 30 -- --load "$MODEL" --stage output \
+    --tokens "the cat sat on the mat because it was too soft and the dog rain ."
+wait_for "16 tokens"
+keys w
+wait_for "w: 17 words; sentences.json takes at most 16 (its context); W takes a word back."
 keys q
 wait_exit 0
 

@@ -222,6 +222,27 @@ START_TEST(test_a_model)
 }
 END_TEST
 
+/* An example neither drawn from a seed nor read from a file (a model the
+ * screen trained): the note says so, and the command still runs, on the
+ * same tokens and sizes. */
+START_TEST(test_an_example_of_no_file)
+{
+    struct mha_error err;
+    struct mha_example *ex = mha_example_generated(5, NULL, 8, 2, 3, &err);
+    ck_assert_ptr_nonnull(ex);
+    ck_assert_int_eq(ui_state_set_example(&st, ex, false, "first-prev"), 0);
+    ui_state_set_stage(&st, MHA_STAGE_ATTENTION);
+    struct cli_options o;
+    struct argv_buf a;
+    char note[256];
+    char *cmd = link_of(NULL, NULL, COLORSCALE_THEME_DARK, false, &o, &a, note, sizeof note);
+    ck_assert_str_eq(note, "the example's file is not known");
+    ck_assert_int_eq(o.d_model, 8);
+    ck_assert_int_eq(o.stage, MHA_STAGE_ATTENTION);
+    free(cmd);
+}
+END_TEST
+
 /* ------------------------------------------------------------ TCase focus */
 
 /* Every cell of every stage: a --focus the stage can name comes back as the
@@ -325,6 +346,20 @@ START_TEST(test_a_lesson_step)
     assert_same_example(&o, cmd);
     free(cmd);
     free(path);
+    /* a step that trains: the model on screen is the step's, which it trains again */
+    path = cli_find_lesson("16");
+    ck_assert_ptr_nonnull(path);
+    ck_assert_int_eq(ui_lesson_open(&ls, &st, path, 0), 0);
+    struct mha_error err;
+    struct mha_example *trained = mha_example_generated(8, NULL, 8, 2, 1, &err);
+    ck_assert_ptr_nonnull(trained);
+    ck_assert_int_eq(ui_state_set_example(&st, trained, false, "first-prev"), 0);
+    ui_state_set_stage(&st, MHA_STAGE_ATTENTION);
+    cmd = link_of(&ls, NULL, COLORSCALE_THEME_DARK, false, &o, &a, note, sizeof note);
+    ck_assert_str_eq(o.lesson, "16");
+    ck_assert_int_eq(o.step, 0); /* the first step: --step is left out */
+    free(cmd);
+    free(path);
     ui_lessons_done(&ls);
     char rm[320];
     snprintf(rm, sizeof rm, "rm -rf '%s'", state_dir);
@@ -342,6 +377,7 @@ static Suite *link_suite(void)
     tcase_add_test(t, test_a_view);
     tcase_add_test(t, test_an_example_file);
     tcase_add_test(t, test_a_model);
+    tcase_add_test(t, test_an_example_of_no_file);
     suite_add_tcase(s, t);
     t = tcase_create("focus");
     tcase_add_checked_fixture(t, setup, teardown);

@@ -36,8 +36,16 @@ static bool cursor_cell(const struct ui_app *app, struct mha_cell *cell)
 /* The link and its note for the screen as it is; false when out of memory. */
 static bool make_link(struct ui_app *app, char **command, char *note, size_t n)
 {
-    if (ui_train_on_screen(app)) {
+    /* the stages of a model the training made (no file, no seed draws it):
+     * only the training makes it again, and --train opens on its screen */
+    const bool trained =
+        app->training.train && !app->st.generated && !app->st.load_path[0] && !app->les.l;
+    if (ui_train_on_screen(app) || trained) {
         note[0] = '\0';
+        if (!ui_train_on_screen(app))
+            snprintf(note, n,
+                     "it trains the model again on the training screen, where a stage's key "
+                     "(or v) shows what this screen shows");
         *command = ui_train_link_command(app);
         if (!*command)
             ui_state_say(&app->st, true, "out of memory");

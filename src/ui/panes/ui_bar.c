@@ -98,7 +98,7 @@ static void status_example_parts(const struct ui_state *st, struct status_parts 
         snprintf(full, sizeof full, "%d queries, %d keys", ex->lq, ex->lk);
         snprintf(brief, sizeof brief, "%dq %dk", ex->lq, ex->lk);
     } else {
-        snprintf(full, sizeof full, "%d tokens", ex->lq);
+        snprintf(full, sizeof full, "%d token%s", ex->lq, ex->lq == 1 ? "" : "s");
         snprintf(brief, sizeof brief, "%d tok", ex->lq);
     }
     status_add(p, full, brief);

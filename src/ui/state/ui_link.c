@@ -140,6 +140,15 @@ static bool shows_the_scene(const struct ui_state *st, const struct ui_lessons *
     return same;
 }
 
+/* The step's scene trains a model and the screen shows one made here (no
+ * file holds it, no seed draws it): the step trains it again. */
+static bool shows_the_training(const struct ui_state *st, const struct ui_lessons *ls)
+{
+    struct lesson_state s;
+    lesson_state_at(ls->l, ls->step, &s);
+    return s.train && !st->generated && !st->load_path[0];
+}
+
 /* The lesson as --lesson names it: its number when the bundled lessons
  * find it by that number, else its file. */
 static void lesson_name(const struct ui_lessons *ls, char *out, size_t n)
@@ -187,7 +196,8 @@ static void generated(const struct ui_state *st, struct ui_link *out)
 /* An example from a file: --load, and what the file would turn back on. */
 static void loaded(const struct ui_state *st, struct ui_link *out)
 {
-    if (!st->load_path[0]) {
+    if (!st->load_path[0]) { /* its tokens and sizes at least: a command that runs */
+        generated(st, out);
         snprintf(out->note, sizeof out->note, "the example's file is not known");
         return;
     }
@@ -227,7 +237,7 @@ void ui_link_fill(const struct ui_state *st, const struct ui_lessons *ls,
     l->view = st->view != MHA_VIEW_NONE ? ui_view_mode_name(st->view) : NULL;
     l->theme = theme != COLORSCALE_THEME_DARK ? colorscale_theme_name(theme) : NULL;
     l->present = present;
-    if (ls && ls->l && shows_the_scene(st, ls)) {
+    if (ls && ls->l && (shows_the_scene(st, ls) || shows_the_training(st, ls))) {
         lesson_name(ls, out->lesson, sizeof out->lesson);
         l->lesson = out->lesson;
         l->lesson_step = ls->step;

@@ -26,11 +26,12 @@ struct ui_link {
 /* Fill out from the explorer: st and the open lesson (ls->l, or none),
  * cursor the cell under the cursor (NULL: none), the theme and whether the
  * presenter's layout is on.  Inside a lesson whose screen still shows its
- * step's scene the link names the lesson and step; once the screen was
- * changed it names the example itself.  Always fills out; note says what
- * is missing (a cross-attention or masked example drawn from a seed, a mask
- * or scaling a file turns on that was turned off, a cell --focus cannot
- * name). */
+ * step's scene, or the model its step trained, the link names the lesson
+ * and step; once the screen was changed it names the example itself (an
+ * example of no file by its tokens and sizes).  Always fills out; note
+ * says what is missing (a cross-attention or masked example drawn from a
+ * seed, a mask or scaling a file turns on that was turned off, a cell
+ * --focus cannot name, an example of no file). */
 void ui_link_fill(const struct ui_state *st, const struct ui_lessons *ls,
                   const struct mha_cell *cursor, enum colorscale_theme theme, bool present,
                   struct ui_link *out);

@@ -397,16 +397,17 @@ int ui_state_set_seed(struct ui_state *st, unsigned long seed)
 }
 
 /* The loaded model run on words at st->temperature, shown; -1 with the
- * reason on the message line (an unknown word named, with the words
- * nearest in the model's embedding to what it expects there). */
-static int run_model(struct ui_state *st, const char *words)
+ * reason on the message line after what (the command or key that asked:
+ * an unknown word named, with the words nearest in the model's embedding
+ * to what it expects there, or more words than its context). */
+static int run_model(struct ui_state *st, const char *words, const char *what)
 {
     struct mha_error err;
     mha_error_clear(&err);
     /* a model of layers stays on the layer shown */
     const int layer = st->ex->layers > 1 ? st->ex->layer : -1;
     struct mha_example *ex =
-        model_io_example_layer(st->load_path, words, st->temperature, ":tokens", layer, &err);
+        model_io_example_layer(st->load_path, words, st->temperature, what, layer, &err);
     if (!ex) {
         char buf[UI_MSG_MAX];
         ui_state_say(st, true, "%s", mha_error_format(&err, buf, sizeof buf));
@@ -419,14 +420,15 @@ static int run_model(struct ui_state *st, const char *words)
  * (its own vocabulary; unknown words named as run_model names them). */
 static int model_tokens(struct ui_state *st, const char *text)
 {
-    if (run_model(st, text))
+    if (run_model(st, text, ":tokens"))
         return -1;
     if (st->ex->has_next_word && st->ex->next_word.n > 0)
         ui_state_say(st, false, "%d words through the model; after \"%s\" it says \"%s\" (%.2f).",
                      st->ex->lq, st->ex->tokens[st->ex->lq - 1], st->ex->next_word.word[0],
                      (double)st->ex->next_word.p[0]);
     else
-        ui_state_say(st, false, "%d tokens through the model.", st->ex->lq);
+        ui_state_say(st, false, "%d token%s through the model.", st->ex->lq,
+                     st->ex->lq == 1 ? "" : "s");
     return 0;
 }
 
@@ -518,7 +520,7 @@ int ui_state_step_temperature(struct ui_state *st, int dir)
     joined_tokens(st, 0, words, sizeof words);
     const float keep = st->temperature;
     st->temperature = temperatures[at];
-    if (run_model(st, words)) {
+    if (run_model(st, words, dir < 0 ? "<" : ">")) {
         st->temperature = keep;
         return -1;
     }
@@ -550,7 +552,7 @@ int ui_state_write_word(struct ui_state *st, int dir)
             return -1;
         }
         joined_tokens(st, 1, words, sizeof words);
-        if (run_model(st, words))
+        if (run_model(st, words, "W"))
             return -1;
         ui_state_say(st, false, "Back to \"%s\"; w writes again.", words);
         return 0;
@@ -574,8 +576,12 @@ int ui_state_write_word(struct ui_state *st, int dir)
     joined_tokens(st, 0, words, sizeof words);
     const size_t used = strlen(words);
     snprintf(words + used, sizeof words - used, " %s", word);
-    if (run_model(st, words))
-        return -1; /* the context is full: the message says so */
+    if (run_model(st, words, "w")) { /* the context is full: the message says so */
+        char said[sizeof st->msg];
+        snprintf(said, sizeof said, "%s", st->msg);
+        ui_state_say(st, true, "%s; W takes a word back.", said);
+        return -1;
+    }
     ui_state_say(st, false,
                  "The model wrote \"%s\" (%.2f at temperature %g), drawn from its ten likeliest; "
                  "every stage now has %d words. w writes the next, W takes it back.",
