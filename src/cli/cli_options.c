@@ -503,27 +503,21 @@ static int train_combinations(const struct cli_options *o)
         return usage_error("%s cannot be combined with --grad, which takes only --batch BATCH: "
                            "the model file fixes the rest",
                            other);
-    /* each pane's file is named by its heads (FILE-headsH), which the runs
-     * of --compare layers=... share: one file would take every run's model */
-    if (o->save && o->compare_layers && o->n_compare > 1)
-        return usage_error("%s: the runs of --compare layers=... have the same heads, and "
-                           "each pane's file is named by its heads: every run would be saved "
-                           "to one file; save one at a time with --layers N --save FILE",
-                           "--save");
     /* an empty name, a FIFO, a device, a missing folder: refused before any
      * training; with --compare each pane's file */
     for (int i = 0; o->save && i < (o->n_compare ? o->n_compare : 1); i++) {
         for (int j = 0; j < i; j++)
             if (o->compare[j] == o->compare[i]) {
                 fprintf(stderr,
-                        "%s: --save: --compare gives %d head%s twice, and the two runs would "
-                        "be saved to one file; give each head count once\n",
-                        prog, o->compare[i], o->compare[i] == 1 ? "" : "s");
+                        "%s: --save: --compare gives %d %s%s twice, and the two runs would "
+                        "be saved to one file; give each %s count once\n",
+                        prog, o->compare[i], o->compare_layers ? "layer" : "head",
+                        o->compare[i] == 1 ? "" : "s", o->compare_layers ? "layer" : "head");
                 return CLI_EXIT_USAGE;
             }
         char name[PATH_MAX + 32];
         if (o->n_compare)
-            model_io_heads_name(o->save, o->compare[i], name, sizeof name);
+            model_io_pane_name(o->save, o->compare_layers, o->compare[i], name, sizeof name);
         else
             snprintf(name, sizeof name, "%s", o->save);
         if (output_refused("--save", name) != CLI_CONTINUE)

@@ -567,14 +567,15 @@ int model_io_save(const struct train_model *m, const char *path, struct mha_erro
     return io_save_text(path, model_io_to_string(m), err);
 }
 
-void model_io_heads_name(const char *path, int heads, char *out, size_t n)
+void model_io_pane_name(const char *path, bool layers, int count, char *out, size_t n)
 {
     const char *slash = strrchr(path, '/');
     const char *base = slash ? slash + 1 : path;
     const char *dot = strrchr(base, '.');
     if (!dot || dot == base) /* no extension ("m"), or a hidden file's name (".m") */
         dot = base + strlen(base);
-    snprintf(out, n, "%.*s-heads%d%s", (int)(dot - path), path, heads, dot);
+    snprintf(out, n, "%.*s-%s%d%s", (int)(dot - path), path, layers ? "layers" : "heads", count,
+             dot);
 }
 
 int model_io_write_grad(FILE *out, const struct train_model *m)

@@ -97,10 +97,11 @@ struct mha_example *model_io_example_layer(const char *path, const char *tokens,
  * + err. */
 int model_io_save(const struct train_model *m, const char *path, struct mha_error *err);
 
-/* The file --save FILE names for the run with this many heads when
- * --compare trains several: "-heads" and the count before FILE's extension
- * ("m.json" -> "m-heads2.json", "out/m" -> "out/m-heads2"), into out. */
-void model_io_heads_name(const char *path, int heads, char *out, size_t n);
+/* The file --save FILE names for one run when --compare trains several:
+ * "-heads" (or, where the runs differ in their layers, "-layers") and the
+ * run's count before FILE's extension ("m.json" -> "m-heads2.json",
+ * "out/m" -> "out/m-heads2", "m-layers1.json"), into out. */
+void model_io_pane_name(const char *path, bool layers, int count, char *out, size_t n);
 
 /* m as a model file in a new string (caller frees). NULL on out of memory. */
 char *model_io_to_string(const struct train_model *m);

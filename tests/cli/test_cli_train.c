@@ -125,10 +125,11 @@ START_TEST(layers_train_and_save)
     cli_expect_error(
         (const char *[]){"--train", "induction", "--compare", "layers=1,2", "--heads", "3", NULL},
         "mha-explorer: --heads: 3 heads do not divide d_model 32");
-    /* each pane's file is named by its heads, which the runs of layers=... share */
-    cli_expect_error((const char *[]){"--train", "induction", "--compare", "layers=1,2", "--save",
+    /* each pane's file is named by its layers: a count given twice would be one file */
+    cli_expect_error((const char *[]){"--train", "induction", "--compare", "layers=2,2", "--save",
                                       "m.json", NULL},
-                     "--save: the runs of --compare layers=... have the same heads");
+                     "mha-explorer: --save: --compare gives 2 layers twice, and the two runs "
+                     "would be saved to one file; give each layer count once");
     cli_expect_error((const char *[]){"--train", "first-prev", "--layers", "2", "--layer", "1",
                                       "--dump", "summary", NULL},
                      "--layer: with --train it opens the training screen on that layer");

@@ -77,6 +77,22 @@ wait_exit 0
 check "--compare --save wrote the 1-head pane's model" opens c-heads1.json
 check "--compare --save wrote the 2-head pane's model" opens c-heads2.json
 
+# --compare layers=...: the layers in each file's name, each file its own model
+start 120 40 -- --train induction --compare layers=1,2 --steps 40 --save l.json
+wait_for "Every run stopped" 60
+keys Tab
+wait_for "The 2 layers pane"
+type_text ":save"
+keys Enter
+wait_for "Saved the 2-layer model at step 40 to l-layers2.json."
+keys q
+wait_exit 0
+check "--compare layers= --save wrote the 1-layer model" bash -c \
+    "'$EXE' --load l-layers1.json --dump attention >/dev/null && ! grep -q '\"layers\"' l-layers1.json"
+check "--compare layers= --save wrote the 2-layer model" bash -c \
+    "'$EXE' --load l-layers2.json --layer 0 --dump attention >/dev/null &&
+     grep -q '\"layers\"' l-layers2.json"
+
 # a recording's :save is not done again by its replay
 start 100 30 -- --train first-prev --steps 40 --record s.rec
 wait_for "Stopped at" 60

@@ -3,8 +3,8 @@
  * screen shows, a checkpoint after a scrub) and at any moment with
  * :save [FILE], on the training screen and on the stages of the model it
  * trains, or of a model file (or sentence file) loaded.  With --compare,
- * --save FILE is one file per pane (the pane's heads in the name,
- * model_io_heads_name) and :save writes the pane in focus.  A class's
+ * --save FILE is one file per pane (the pane's heads or layers in the
+ * name, model_io_pane_name) and :save writes the pane in focus.  A class's
  * follower and a replay write nothing. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,21 +18,29 @@
 #include "ui/views/ui_export.h"
 #include "train/trun.h"
 
+/* What pane i's runs differ in: its layers (--compare layers=...), else
+ * its heads. */
+static int pane_count(const struct trun *t, int i)
+{
+    return t->compare_layers ? (t->layers[i] ? t->layers[i] : t->opt.layers) : t->heads[i];
+}
+
 /* The file --save names for pane i, into out. */
 static void pane_path(const struct ui_train_part *training, int i, char *out, size_t n)
 {
     const struct trun *t = training->train;
     if (t->compare)
-        model_io_heads_name(training->save_path, t->heads[i], out, n);
+        model_io_pane_name(training->save_path, t->compare_layers, pane_count(t, i), out, n);
     else
         snprintf(out, n, "%s", training->save_path);
 }
 
-/* "the model" or (--compare) "the 2-head model", into buf. */
+/* "the model" or (--compare) "the 2-head model", "the 1-layer model",
+ * into buf. */
 static const char *which(const struct trun *t, int i, char *buf, size_t n)
 {
     if (t->compare)
-        snprintf(buf, n, "the %d-head model", t->heads[i]);
+        snprintf(buf, n, "the %d-%s model", pane_count(t, i), t->compare_layers ? "layer" : "head");
     else
         snprintf(buf, n, "the model");
     return buf;
