@@ -3,8 +3,8 @@
 # the two-layer pane learns the stretch (its accuracy passes 90 %) while the
 # one-layer pane stays under half; the stages of the two-layer pane are its
 # last layer's, and the status line says which of its layers it shows; y
-# shows the layer below, on the stages and on the training screen, and y on
-# the one-layer pane says it has one.
+# shows the layer below, on the stages and on the training screen (and
+# :link names it), and y on the one-layer pane says it has one.
 . "$(dirname "$0")/lib.sh"
 
 start 120 40 -- --train induction --compare layers=1,2 --steps 400 --seed 35
@@ -40,6 +40,13 @@ wait_for "Layer 0 of 0–1: its heads read the embeddings"
 wait_for "│ layer 0 of 0–1 │"
 keys t
 wait_for "▶ 2 layers"
+# the layer shown is in :link's command (every pane has a layer 0)
+keys :
+type_text "link"
+keys Enter
+wait_for "--compare layers=1,2 --heads 2 --layer 0 --d-model 32 --seed 35"
+keys Escape
+wait_gone "The command line that reopens this screen"
 keys y
 wait_for "│ layer 1 of 0–1 │"
 keys Tab

@@ -563,6 +563,15 @@ char *ui_train_link_command(const struct ui_app *app)
         used += (size_t)snprintf(text + used, sizeof text - used, " --heads %d", t->heads[0]);
     if (!t->compare_layers && t->opt.layers > 1 && used < sizeof text)
         used += (size_t)snprintf(text + used, sizeof text - used, " --layers %d", t->opt.layers);
+    /* the layer the pane in focus shows, where it is not its last: --layer
+     * shows it in every pane, so only where every pane has it */
+    const struct train_model *shown = t->panes[t->focus].run->model;
+    bool every = shown->shown_layer + 1 < train_layers(&shown->cfg);
+    for (int i = 0; every && i < t->n_panes; i++)
+        every = shown->shown_layer < train_layers(&t->panes[i].run->model->cfg);
+    if (every && used < sizeof text)
+        used +=
+            (size_t)snprintf(text + used, sizeof text - used, " --layer %d", shown->shown_layer);
     if (used < sizeof text)
         used += (size_t)snprintf(text + used, sizeof text - used, " --d-model %d --seed %u",
                                  t->d_model, (unsigned)t->opt.seed);
