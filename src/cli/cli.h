@@ -123,6 +123,11 @@ struct cli_options {
  * (getopt is reset). */
 int cli_parse(int argc, char **argv, struct cli_options *o);
 
+/* The options of o that do not go together, or that the mode they ask for
+ * would ignore (cli_combinations.c): CLI_CONTINUE, or CLI_EXIT_USAGE after a
+ * message naming the option and why.  cli_parse calls it. */
+int cli_combinations(const struct cli_options *o);
+
 /* The example the options describe (a file, or generated), with --heads,
  * --causal and --no-scale applied.  NULL + err ("--heads: ..." and the like). */
 struct mha_example *cli_build_example(const struct cli_options *o, struct mha_error *err);
@@ -163,6 +168,11 @@ void cli_print_help(void);
 
 /* "mha-explorer: <err formatted>" on stderr (cli_common.c). */
 void cli_report(const struct mha_error *err);
+
+/* "mha-explorer: " and fmt with arg (escaped, as any text a user gave) in
+ * its one %s, then the pointer to --help, on stderr; CLI_EXIT_USAGE
+ * (cli_common.c). */
+int cli_usage_error(const char *fmt, const char *arg);
 
 /* At exit, flush and close stdout; if anything printed was lost, say so on
  * stderr and exit with status 1 instead (cli_exit.c).  Call once, first. */
