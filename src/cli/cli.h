@@ -128,6 +128,11 @@ int cli_parse(int argc, char **argv, struct cli_options *o);
  * message naming the option and why.  cli_parse calls it. */
 int cli_combinations(const struct cli_options *o);
 
+/* The same for a lesson tool (--check-lessons, --list-lessons,
+ * --print-lesson, --reset-progress without --lesson), which takes only its
+ * own options: CLI_CONTINUE or CLI_EXIT_USAGE after the message. */
+int cli_lesson_tool_combinations(const struct cli_options *o);
+
 /* The example the options describe (a file, or generated), with --heads,
  * --causal and --no-scale applied.  NULL + err ("--heads: ..." and the like). */
 struct mha_example *cli_build_example(const struct cli_options *o, struct mha_error *err);
@@ -183,8 +188,8 @@ void cli_output_error(int code);
 
 /* ---- lessons (cli_lessons.c) ---- */
 
-/* --list-lessons, --check-lessons [FILE]..., --print-lesson N|FILE:
- * exit statuses. */
+/* --list-lessons, --check-lessons [FILE]..., --print-lesson N|FILE (format:
+ * text or html, as cli_parse allows): exit statuses. */
 int cli_list_lessons(void);
 int cli_check_lessons(char **files, int n_files);
 int cli_print_lesson(const char *spec, int format);

@@ -293,6 +293,52 @@ static int dump_combinations(const struct cli_options *o)
     return CLI_CONTINUE;
 }
 
+/* The lesson tools, in the order main runs them: each prints or forgets
+ * and exits, opening no screen, so an option it does not take would be
+ * ignored.  takes: its own option and those it reads; a tool given with
+ * its unless option is part of opening the explorer instead. */
+static const struct lesson_tool {
+    const char *const takes[3];
+    const char *unless;
+    const char *does;
+} lesson_tools[] = {
+    {{"check-lessons", NULL}, NULL, "checks lesson files and exits"},
+    {{"list-lessons", NULL}, NULL, "lists the lessons and exits"},
+    {{"print-lesson", "format", NULL},
+     NULL,
+     "prints the lesson as its own scenes set it up (text, or --format html) and exits"},
+    {{"reset-progress", NULL},
+     "lesson",
+     "forgets every lesson's progress and exits (with --lesson N: that lesson's, then opens it)"},
+};
+
+/* Whether option name (without its dashes) was given. */
+static bool given(const struct cli_options *o, const char *name)
+{
+    const char *const names[] = {name, NULL};
+    return given_option(o, names, true) != NULL;
+}
+
+int cli_lesson_tool_combinations(const struct cli_options *o)
+{
+    for (size_t i = 0; i < sizeof lesson_tools / sizeof lesson_tools[0]; i++) {
+        const struct lesson_tool *t = &lesson_tools[i];
+        if (!given(o, t->takes[0]) || (t->unless && given(o, t->unless)))
+            continue;
+        const char *other = given_option(o, t->takes, false);
+        if (other) {
+            char msg[256];
+            snprintf(msg, sizeof msg, "%%s cannot be combined with --%s, which %s", t->takes[0],
+                     t->does);
+            return cli_usage_error(msg, other);
+        }
+        if (o->print_lesson && o->format != MHA_FORMAT_TEXT && o->format != MHA_FORMAT_HTML)
+            return cli_usage_error("%s: --print-lesson prints text or html", "--format");
+        return CLI_CONTINUE;
+    }
+    return CLI_CONTINUE;
+}
+
 int cli_combinations(const struct cli_options *o)
 {
     int rc = export_torch_combinations(o);

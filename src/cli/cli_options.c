@@ -433,11 +433,11 @@ int cli_parse(int argc, char **argv, struct cli_options *o)
     if (o->check_lessons && !alone) {
         o->check_files = argv + optind;
         o->n_check_files = argc - optind;
-        return CLI_CONTINUE;
+        return cli_lesson_tool_combinations(o);
     }
     if (optind < argc)
         return cli_usage_error("unexpected argument '%s'", argv[optind]);
     if (!alone && (o->list_lessons || o->print_lesson || (o->reset_progress && !o->lesson)))
-        return CLI_CONTINUE;
+        return cli_lesson_tool_combinations(o);
     return cli_combinations(o);
 }
