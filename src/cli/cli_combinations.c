@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -156,6 +157,15 @@ static int generate_combinations(const struct cli_options *o)
     return CLI_CONTINUE;
 }
 
+/* Whether path names the regular file standard output writes to (the
+ * model saved there would be renamed over it, and what is printed lost). */
+static bool is_stdout(const char *path)
+{
+    struct stat out, st;
+    return fstat(STDOUT_FILENO, &out) == 0 && S_ISREG(out.st_mode) && stat(path, &st) == 0 &&
+           st.st_dev == out.st_dev && st.st_ino == out.st_ino;
+}
+
 /* Training options that do not go together; CLI_CONTINUE or an exit status. */
 static int train_combinations(const struct cli_options *o)
 {
@@ -244,6 +254,15 @@ static int train_combinations(const struct cli_options *o)
             snprintf(name, sizeof name, "%s", o->save);
         if (output_refused("--save", name) != CLI_CONTINUE)
             return CLI_EXIT_USAGE;
+        if (o->dump_stage == CLI_DUMP_SUMMARY && is_stdout(name)) {
+            char shown[PATH_MAX + 64];
+            fprintf(stderr,
+                    "%s: --save: %s is the file standard output goes to: the model would "
+                    "replace it, and the summary --dump prints there would be lost; give "
+                    "the model a file of its own\n",
+                    prog, mha_text_escape(name, shown, sizeof shown));
+            return CLI_EXIT_USAGE;
+        }
     }
     return CLI_CONTINUE;
 }
