@@ -50,7 +50,7 @@ static int screen_combinations(const struct cli_options *o)
         return cli_usage_error("%s cannot be combined with --dump: a recording holds the keys of "
                                "the explorer, and --dump opens none",
                                "--record");
-    if (o->record && !o->bench_frames && output_refused("--record", o->record) != CLI_CONTINUE)
+    if (o->record && output_refused("--record", o->record) != CLI_CONTINUE)
         return CLI_EXIT_USAGE;
     if (o->follow && (o->dump_stage != CLI_NO_DUMP || o->bench_frames > 0))
         return cli_usage_error("%s cannot be combined with --follow, which needs a terminal",
@@ -312,6 +312,20 @@ static int dump_combinations(const struct cli_options *o)
     return CLI_CONTINUE;
 }
 
+/* --bench-frames draws frames off screen, each after a simulated key
+ * that moves the stage, prints their times and exits: what takes keys,
+ * clicks or time, or writes a file when the screen is left, is refused. */
+static int bench_combinations(const struct cli_options *o)
+{
+    static const char *const ignored[] = {"record", "replay", "autoplay", "no-mouse", "save", NULL};
+    const char *other = o->bench_frames > 0 ? given_option(o, ignored, true) : NULL;
+    if (other)
+        return cli_usage_error("%s cannot be combined with --bench-frames, which draws frames off "
+                               "screen after simulated keys, prints their times and exits",
+                               other);
+    return CLI_CONTINUE;
+}
+
 /* The lesson tools, in the order main runs them: each prints or forgets
  * and exits, opening no screen, so an option it does not take would be
  * ignored.  takes: its own option and those it reads; a tool given with
@@ -366,7 +380,9 @@ int cli_combinations(const struct cli_options *o)
     rc = generate_combinations(o);
     if (rc != CLI_CONTINUE || o->generate)
         return rc;
-    rc = screen_combinations(o);
+    rc = bench_combinations(o);
+    if (rc == CLI_CONTINUE)
+        rc = screen_combinations(o);
     if (rc == CLI_CONTINUE)
         rc = dump_combinations(o);
     if (rc == CLI_CONTINUE)

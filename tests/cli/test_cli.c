@@ -381,6 +381,22 @@ START_TEST(explorer_options)
     ck_assert_ptr_nonnull(strstr(r.out, "redraw after a keypress: median"));
     ck_assert_ptr_nonnull(strstr(r.out, "over 20 frames"));
     cli_result_free(&r);
+    /* it takes no keys, clicks or time, and saves nothing: those are refused */
+    static const char *const off_screen[][5] = {
+        {"--record", "x.rec"},
+        {"--replay", "x.rec"},
+        {"--autoplay", "1"},
+        {"--no-mouse"},
+        {"--train", "induction", "--save", "m.json"},
+    };
+    for (size_t i = 0; i < sizeof off_screen / sizeof off_screen[0]; i++) {
+        const char *args[8] = {"--bench-frames", "2"};
+        memcpy(args + 2, off_screen[i], sizeof off_screen[i]);
+        char says[96];
+        snprintf(says, sizeof says, "%s cannot be combined with --bench-frames",
+                 off_screen[i][off_screen[i][2] ? 2 : 0]);
+        cli_expect_error(args, says);
+    }
     r = cli_run((const char *[]){"--help", NULL});
     ck_assert_ptr_nonnull(strstr(r.out, "--lesson N|FILE"));
     ck_assert_ptr_nonnull(strstr(r.out, "--bench-frames N"));
