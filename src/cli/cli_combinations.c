@@ -405,14 +405,19 @@ int cli_combinations(const struct cli_options *o)
                                             : "--seed");
     if (o->step && !o->lesson && !o->replay) /* with --replay, the recording may name one */
         return cli_usage_error("%s needs --lesson N|FILE", "--step");
-    if (o->lesson && (o->load || o->tokens || o->d_model || o->heads || o->seed >= 0))
+    /* each step of a lesson puts the screen in its scene's state: the
+     * example (tokens, sizes, seed, mask and scaling) and the stage */
+    static const char *const scene_sets[] = {"load", "tokens", "d-model",  "heads",
+                                             "seed", "causal", "no-scale", NULL};
+    const char *other = o->lesson ? given_option(o, scene_sets, true) : NULL;
+    if (other)
         return cli_usage_error("%s cannot be combined with --lesson: the lesson's scenes set up "
                                "the example",
-                               o->load      ? "--load"
-                               : o->tokens  ? "--tokens"
-                               : o->d_model ? "--d-model"
-                               : o->heads   ? "--heads"
-                                            : "--seed");
+                               other);
+    if (o->lesson && given(o, "stage"))
+        return cli_usage_error("%s cannot be combined with --lesson: each step shows the stage its "
+                               "scene names (--step N opens on a step)",
+                               "--stage");
     if (o->layer >= 0 && (!o->load || !model_io_is_model_file(o->load)))
         return no_model(
             o->load,

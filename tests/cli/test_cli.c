@@ -345,6 +345,13 @@ START_TEST(explorer_options)
     cli_expect_error((const char *[]){"--step", "2", NULL}, "--step needs --lesson");
     cli_expect_error((const char *[]){"--lesson", "2", "--tokens", "a b", NULL},
                      "--tokens cannot be combined with --lesson");
+    /* a step's scene sets the mask, the scaling and the stage */
+    cli_expect_error((const char *[]){"--lesson", "2", "--causal", NULL},
+                     "--causal cannot be combined with --lesson");
+    cli_expect_error((const char *[]){"--lesson", "2", "--no-scale", NULL},
+                     "--no-scale cannot be combined with --lesson");
+    cli_expect_error((const char *[]){"--lesson", "2", "--stage", "input", NULL},
+                     "--stage cannot be combined with --lesson: each step shows the stage");
     cli_expect_error((const char *[]){"--view", "sideways", NULL},
                      "--view: unknown view 'sideways'");
     cli_expect_error((const char *[]){"--stage", "attention", "--focus", "weights, head 7", NULL},
