@@ -312,6 +312,23 @@ static int dump_combinations(const struct cli_options *o)
     return CLI_CONTINUE;
 }
 
+/* The options of another option (--step of --lesson, --speed of --replay,
+ * --force of --record), on the explorer's screen and the training screen
+ * alike; CLI_CONTINUE or an exit status. */
+static int session_combinations(const struct cli_options *o)
+{
+    if (o->step && !o->lesson && !o->replay) /* with --replay, the recording may name one */
+        return cli_usage_error("%s needs --lesson N|FILE", "--step");
+    if (o->speed_given && !o->replay)
+        return cli_usage_error("%s needs --replay FILE", "--speed");
+    if (o->force && !o->record)
+        return cli_usage_error("%s needs --record FILE", "--force");
+    if (o->record && o->replay)
+        return cli_usage_error(
+            "%s cannot be combined with --replay: a replay is not recorded again", "--record");
+    return CLI_CONTINUE;
+}
+
 /* --bench-frames draws frames off screen, each after a simulated key
  * that moves the stage, prints their times and exits: what takes keys,
  * clicks or time, or writes a file when the screen is left, is refused. */
@@ -389,6 +406,8 @@ int cli_combinations(const struct cli_options *o)
         rc = circuits_combinations(o);
     if (rc == CLI_CONTINUE)
         rc = train_combinations(o);
+    if (rc == CLI_CONTINUE)
+        rc = session_combinations(o);
     if (rc != CLI_CONTINUE || o->train || o->grad)
         return rc;
     const bool model = o->load && model_io_is_model_file(o->load);
@@ -403,8 +422,6 @@ int cli_combinations(const struct cli_options *o)
                                o->tokens    ? "--tokens"
                                : o->d_model ? "--d-model"
                                             : "--seed");
-    if (o->step && !o->lesson && !o->replay) /* with --replay, the recording may name one */
-        return cli_usage_error("%s needs --lesson N|FILE", "--step");
     /* each step of a lesson puts the screen in its scene's state: the
      * example (tokens, sizes, seed, mask and scaling) and the stage */
     static const char *const scene_sets[] = {"load", "tokens", "d-model",  "heads",
@@ -423,13 +440,6 @@ int cli_combinations(const struct cli_options *o)
             o->load,
             "--layer shows a layer of a model of layers: give --load MODEL (with --dump STAGE or "
             "circuits, or in the explorer), or --train TASK --layers N for the training screen");
-    if (o->speed_given && !o->replay)
-        return cli_usage_error("%s needs --replay FILE", "--speed");
-    if (o->force && !o->record)
-        return cli_usage_error("%s needs --record FILE", "--force");
-    if (o->record && o->replay)
-        return cli_usage_error(
-            "%s cannot be combined with --replay: a replay is not recorded again", "--record");
     if (o->format_given && o->dump_stage == CLI_NO_DUMP && !o->print_lesson)
         return cli_usage_error("%s needs --dump STAGE or --print-lesson", "--format");
     return CLI_CONTINUE;
