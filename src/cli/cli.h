@@ -1,13 +1,15 @@
 /* cli.h - the command line of mha-explorer: its options parsed into a
- * record (cli_options.c), the example they describe, and the lesson tools
+ * record (cli_options.c) and checked for those that do not go together
+ * (cli_combinations.c), the example they describe, and the lesson tools
  * (cli_lessons.c).  main.c dispatches; the tests parse command lines with
  * the same code (a :link from the explorer is read back through cli_parse).
  * Messages go to stderr as "mha-explorer: ..."; nothing here touches the
  * terminal.
  *
  * The files of src/cli call one another one way only: cli_common.c
- * (errors, JSON strings, the assets folder) and cli_exit.c at the bottom,
- * the options (cli_options.c) above the text and lesson tools they use,
+ * (errors, usage errors, JSON strings, the assets folder) and cli_exit.c at
+ * the bottom, the options (cli_options.c, over cli_combinations.c) above the
+ * text and lesson tools they use,
  * the dump, training, recording and explorer runners above them, main.c on
  * top.  tests/cli/cli_calls.py prints the order and fails on a call that goes
  * back (a circle). */
