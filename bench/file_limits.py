@@ -18,7 +18,7 @@ import tempfile
 
 # The program's documented maxima (src/engine/mha.h, src/train/train.h).
 MAX_TOKENS, MAX_D_MODEL = 1024, 2048
-VOCAB, D, CONTEXT, OUTPUTS, BATCH = 256, 256, 64, 4, 4096
+VOCAB, D, CONTEXT, OUTPUTS, BATCH = 512, 256, 64, 4, 4096
 TASK_IDS = 1 << 21  # token ids and targets in a task file, in all
 
 rng = random.Random(1)
@@ -198,7 +198,7 @@ def main():
             ("example", "largest legal (1024 tokens, d_model 2048, all given)", example_max, []),
             ("example", "99 MB of empty rows in \"query\"",
              lambda p: empty_rows(p, '"tokens": ["a"], "num_heads": 1, ', "query", 99 << 20), []),
-            ("model", "largest legal (vocab 256, d_model 256, context 64, 4 outputs)", None, []),
+            ("model", "largest legal (vocab 512, d_model 256, context 64, 4 outputs)", None, []),
             ("model", "54 MB vocabulary", lambda p: open(p, "w").write(
                 '{"vocab": [' + '"a", ' * ((54 << 20) // 5) + '"a"]}\n'), []),
             ("model", "28 MB vocabulary (under the size cap)", lambda p: open(p, "w").write(

@@ -1,13 +1,15 @@
 /* cli.h - the command line of mha-explorer: its options parsed into a
- * record (cli_options.c), the example they describe, and the lesson tools
+ * record (cli_options.c) and checked for those that do not go together
+ * (cli_combinations.c), the example they describe, and the lesson tools
  * (cli_lessons.c).  main.c dispatches; the tests parse command lines with
  * the same code (a :link from the explorer is read back through cli_parse).
  * Messages go to stderr as "mha-explorer: ..."; nothing here touches the
  * terminal.
  *
  * The files of src/cli call one another one way only: cli_common.c
- * (errors, JSON strings, the assets folder) and cli_exit.c at the bottom,
- * the options (cli_options.c) above the text and lesson tools they use,
+ * (errors, usage errors, JSON strings, the assets folder) and cli_exit.c at
+ * the bottom, the options (cli_options.c, over cli_combinations.c) above the
+ * text and lesson tools they use,
  * the dump, training, recording and explorer runners above them, main.c on
  * top.  tests/cli/cli_calls.py prints the order and fails on a call that goes
  * back (a circle). */
@@ -123,6 +125,16 @@ struct cli_options {
  * (getopt is reset). */
 int cli_parse(int argc, char **argv, struct cli_options *o);
 
+/* The options of o that do not go together, or that the mode they ask for
+ * would ignore (cli_combinations.c): CLI_CONTINUE, or CLI_EXIT_USAGE after a
+ * message naming the option and why.  cli_parse calls it. */
+int cli_combinations(const struct cli_options *o);
+
+/* The same for a lesson tool (--check-lessons, --list-lessons,
+ * --print-lesson, --reset-progress without --lesson), which takes only its
+ * own options: CLI_CONTINUE or CLI_EXIT_USAGE after the message. */
+int cli_lesson_tool_combinations(const struct cli_options *o);
+
 /* The example the options describe (a file, or generated), with --heads,
  * --causal and --no-scale applied.  NULL + err ("--heads: ..." and the like). */
 struct mha_example *cli_build_example(const struct cli_options *o, struct mha_error *err);
@@ -164,6 +176,11 @@ void cli_print_help(void);
 /* "mha-explorer: <err formatted>" on stderr (cli_common.c). */
 void cli_report(const struct mha_error *err);
 
+/* "mha-explorer: " and fmt with arg (escaped, as any text a user gave) in
+ * its one %s, then the pointer to --help, on stderr; CLI_EXIT_USAGE
+ * (cli_common.c). */
+int cli_usage_error(const char *fmt, const char *arg);
+
 /* At exit, flush and close stdout; if anything printed was lost, say so on
  * stderr and exit with status 1 instead (cli_exit.c).  Call once, first. */
 void cli_check_stdout_at_exit(void);
@@ -173,8 +190,8 @@ void cli_output_error(int code);
 
 /* ---- lessons (cli_lessons.c) ---- */
 
-/* --list-lessons, --check-lessons [FILE]..., --print-lesson N|FILE:
- * exit statuses. */
+/* --list-lessons, --check-lessons [FILE]..., --print-lesson N|FILE (format:
+ * text or html, as cli_parse allows): exit statuses. */
 int cli_list_lessons(void);
 int cli_check_lessons(char **files, int n_files);
 int cli_print_lesson(const char *spec, int format);

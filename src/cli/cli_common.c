@@ -1,6 +1,7 @@
 /* cli_common.c - what every part of the command line shares: an error
- * reported on stderr, a string written as JSON, the assets folder.  The
- * bottom of src/cli: it calls nothing else of the command line. */
+ * reported on stderr, a usage error, a string written as JSON, the assets
+ * folder.  The bottom of src/cli: it calls nothing else of the command
+ * line. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,15 @@ void cli_report(const struct mha_error *err)
     char shown[sizeof buf * 2];
     fprintf(stderr, "mha-explorer: %s\n",
             mha_text_escape(mha_error_format(err, buf, sizeof buf), shown, sizeof shown));
+}
+
+int cli_usage_error(const char *fmt, const char *arg)
+{
+    char shown[512];
+    fprintf(stderr, "mha-explorer: ");
+    fprintf(stderr, fmt, mha_text_escape(arg, shown, sizeof shown));
+    fprintf(stderr, "\nTry 'mha-explorer --help' for more information.\n");
+    return CLI_EXIT_USAGE;
 }
 
 void cli_json_string(FILE *f, const char *s)

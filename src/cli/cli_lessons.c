@@ -111,11 +111,7 @@ char *cli_find_lesson(const char *spec)
 int cli_print_lesson(const char *spec, int format)
 {
     char shown[1024];
-    bool html = format == MHA_FORMAT_HTML;
-    if (format != MHA_FORMAT_TEXT && !html) {
-        fprintf(stderr, "%s: --print-lesson prints text or html\n", prog);
-        return CLI_EXIT_USAGE;
-    }
+    const bool html = format == MHA_FORMAT_HTML; /* else text (cli_parse refused the rest) */
     char *path = cli_find_lesson(spec);
     if (!path)
         return CLI_EXIT_USAGE;

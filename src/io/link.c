@@ -139,7 +139,7 @@ char *link_command(const struct link_state *s)
         opt(&b, "--no-scale", NULL);
     if (s->view)
         opt(&b, "--view", s->view);
-    else if (s->stage > 0 && s->stage < MHA_STAGE_COUNT)
+    else if (s->stage > 0 && s->stage < MHA_STAGE_COUNT && !s->lesson) /* a step sets its own */
         opt(&b, "--stage", mha_stage_name((enum mha_stage)s->stage));
     if (s->focus && !s->view)
         opt(&b, "--focus", s->focus);

@@ -294,7 +294,11 @@ static int look(const char *path, char *target, size_t n, bool *existed, struct 
         }
         if (errno != ENOENT)
             return fail(err, path, "write", errno);
-        return 0;
+        /* a link of /proc (/dev/stdout, /dev/fd/1) to a pipe or a socket
+         * reads "pipe:[4711]", no file's name, but the kernel follows it */
+        struct stat via;
+        const char *why = stat(path, &via) == 0 ? not_regular(&via, false) : NULL;
+        return why ? fail(err, path, why, 0) : 0;
     }
     const char *why = not_regular(old, false);
     if (why)

@@ -296,6 +296,46 @@ START_TEST(lesson_commands)
 }
 END_TEST
 
+/* The lesson tools print or forget and exit: an option they do not read
+ * is refused (status 2, nothing printed), not ignored; --print-lesson
+ * reads --format. */
+START_TEST(lesson_tools_refuse_what_they_ignore)
+{
+    const struct {
+        const char *args[6], *says;
+    } cases[] = {
+        {{"--print-lesson", "3", "--format", "json"},
+         "--format: --print-lesson prints text or html"},
+        {{"--print-lesson", "20", "--seed", "5"}, "--seed cannot be combined with --print-lesson"},
+        {{"--print-lesson", "3", "--format", "html", "--theme", "light"},
+         "--theme cannot be combined with --print-lesson"},
+        {{"--list-lessons", "--train", "induction"},
+         "--train cannot be combined with --list-lessons, which lists the lessons and exits"},
+        {{"--print-lesson", "2", "--list-lessons"},
+         "--print-lesson cannot be combined with --list-lessons"},
+        {{"--check-lessons", "--dump", "all"}, "--dump cannot be combined with --check-lessons"},
+        {{"--reset-progress", "--step", "2"}, "--step cannot be combined with --reset-progress"},
+        {{"--reset-progress", "--present"}, "--present cannot be combined with --reset-progress"},
+    };
+    char state[256];
+    ck_assert_ptr_nonnull(test_tmp_dir(state, sizeof state, "mha-lesson-tools"));
+    setenv("XDG_STATE_HOME", state, 1); /* where a reset would write */
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *args[7] = {0};
+        memcpy(args, cases[i].args, sizeof cases[i].args);
+        cli_expect_error(args, cases[i].says);
+    }
+    unsetenv("XDG_STATE_HOME");
+    ck_assert_int_eq(rmdir(state), 0); /* nothing was written in it */
+    /* what they take still works */
+    struct cli_result r =
+        cli_run((const char *[]){"--print-lesson", "1", "--format", "text", NULL});
+    ck_assert_msg(r.status == 0, "stderr: %s", r.err);
+    ck_assert_ptr_nonnull(strstr(r.out, "Why one head is not enough"));
+    cli_result_free(&r);
+}
+END_TEST
+
 /* --lesson, --step, --view and --focus are checked before the terminal is
  * needed; --bench-frames needs none at all. */
 START_TEST(explorer_options)
@@ -305,6 +345,13 @@ START_TEST(explorer_options)
     cli_expect_error((const char *[]){"--step", "2", NULL}, "--step needs --lesson");
     cli_expect_error((const char *[]){"--lesson", "2", "--tokens", "a b", NULL},
                      "--tokens cannot be combined with --lesson");
+    /* a step's scene sets the mask, the scaling and the stage */
+    cli_expect_error((const char *[]){"--lesson", "2", "--causal", NULL},
+                     "--causal cannot be combined with --lesson");
+    cli_expect_error((const char *[]){"--lesson", "2", "--no-scale", NULL},
+                     "--no-scale cannot be combined with --lesson");
+    cli_expect_error((const char *[]){"--lesson", "2", "--stage", "input", NULL},
+                     "--stage cannot be combined with --lesson: each step shows the stage");
     cli_expect_error((const char *[]){"--view", "sideways", NULL},
                      "--view: unknown view 'sideways'");
     cli_expect_error((const char *[]){"--stage", "attention", "--focus", "weights, head 7", NULL},
@@ -341,6 +388,22 @@ START_TEST(explorer_options)
     ck_assert_ptr_nonnull(strstr(r.out, "redraw after a keypress: median"));
     ck_assert_ptr_nonnull(strstr(r.out, "over 20 frames"));
     cli_result_free(&r);
+    /* it takes no keys, clicks or time, and saves nothing: those are refused */
+    static const char *const off_screen[][5] = {
+        {"--record", "x.rec"},
+        {"--replay", "x.rec"},
+        {"--autoplay", "1"},
+        {"--no-mouse"},
+        {"--train", "induction", "--save", "m.json"},
+    };
+    for (size_t i = 0; i < sizeof off_screen / sizeof off_screen[0]; i++) {
+        const char *args[8] = {"--bench-frames", "2"};
+        memcpy(args + 2, off_screen[i], sizeof off_screen[i]);
+        char says[96];
+        snprintf(says, sizeof says, "%s cannot be combined with --bench-frames",
+                 off_screen[i][off_screen[i][2] ? 2 : 0]);
+        cli_expect_error(args, says);
+    }
     r = cli_run((const char *[]){"--help", NULL});
     ck_assert_ptr_nonnull(strstr(r.out, "--lesson N|FILE"));
     ck_assert_ptr_nonnull(strstr(r.out, "--bench-frames N"));
@@ -464,6 +527,7 @@ static Suite *cli_suite(void)
     tcase_add_test(tc, text_format_reads_like_a_slide);
     tcase_add_test(tc, export_formats_and_lessons);
     tcase_add_test(tc, lesson_commands);
+    tcase_add_test(tc, lesson_tools_refuse_what_they_ignore);
     tcase_add_test(tc, explorer_options);
     tcase_add_test(tc, classroom_options);
     tcase_add_test(tc, recordings_carry_their_start);

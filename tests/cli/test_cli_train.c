@@ -116,6 +116,17 @@ START_TEST(layers_train_and_save)
         "--layer 1: the pane of fewest layers trains one layer, layer 0;");
     cli_expect_error((const char *[]){"--train", "first-prev", "--format", "json", NULL},
                      "--format needs --dump summary");
+    /* another option's options are refused with --train too, not ignored */
+    cli_expect_error(
+        (const char *[]){"--train", "first-prev", "--dump", "summary", "--step", "2", NULL},
+        "--step needs --lesson N|FILE");
+    cli_expect_error((const char *[]){"--train", "first-prev", "--speed", "2", NULL},
+                     "--speed needs --replay FILE");
+    cli_expect_error((const char *[]){"--train", "first-prev", "--force", NULL},
+                     "--force needs --record FILE");
+    cli_expect_error(
+        (const char *[]){"--train", "first-prev", "--record", "a.rec", "--replay", "b.rec", NULL},
+        "--record cannot be combined with --replay");
     /* --compare layers=... is spoken of in layers */
     cli_expect_error((const char *[]){"--train", "induction", "--compare", "layers=", NULL},
                      "--compare: expected layer counts such as layers=1,2");

@@ -350,6 +350,59 @@ START_TEST(output_paths_are_refused_before_any_training)
 }
 END_TEST
 
+/* Standard output as the save path: a pipe or a socket (/dev/stdout and
+ * /dev/fd/1 name it as "pipe:[N]", no file), or the file it is redirected
+ * to, where the summary would be lost; refused before any training. */
+static int stdout_fd = -1;
+static void stdout_to_fd(void)
+{
+    dup2(stdout_fd, 1);
+}
+
+START_TEST(standard_output_is_refused_before_training)
+{
+    const struct {
+        const char *save;
+        int kind; /* 0 a pipe, 1 a socket, 2 a regular file */
+        const char *says;
+    } cases[] = {
+        {"/dev/stdout", 0, "--save: /dev/stdout: is a FIFO (named pipe), not a regular file"},
+        {"/dev/fd/1", 0, "--save: /dev/fd/1: is a FIFO (named pipe), not a regular file"},
+        {"/dev/stdout", 1, "--save: /dev/stdout: is a socket, not a regular file"},
+        {"/dev/stdout", 2, "--save: /dev/stdout is the file standard output goes to"},
+        {NULL, 2, "out.txt is the file standard output goes to"},
+    };
+    char out[300];
+    in_scratch("out.txt", out, sizeof out);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int fds[2] = {-1, -1};
+        if (cases[i].kind == 0)
+            ck_assert_int_eq(pipe(fds), 0);
+        else if (cases[i].kind == 1)
+            ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, fds), 0);
+        else
+            put(out, "", 0644);
+        stdout_fd = fds[1];
+        hostile_run_child_hook = cases[i].kind < 2 ? stdout_to_fd : NULL;
+        /* ten million steps: a run that trained before the check would time out */
+        struct hostile_result r = hostile_run(
+            (const char *[]){"--train", "prev", "--steps", "10000000", "--save",
+                             cases[i].save ? cases[i].save : out, "--dump", "summary", NULL},
+            NULL, cases[i].kind == 2 ? out : NULL, 20);
+        hostile_run_child_hook = NULL;
+        for (int k = 0; k < 2; k++)
+            if (fds[k] >= 0)
+                close(fds[k]);
+        ck_assert_msg(r.seconds < 5, "case %zu: %.1f s", i, r.seconds);
+        expect(&r, 2, cases[i].says);
+    }
+    char *left = contents(out);
+    ck_assert_str_eq(left, ""); /* left as it was */
+    free(left);
+    ck_assert(!holds("part"));
+}
+END_TEST
+
 START_TEST(a_folder_without_permission_is_refused_before_training)
 {
     char dir[300], model[300];
@@ -668,6 +721,7 @@ static Suite *hostile_write_suite(void)
     tcase_add_test(tc, a_0600_model_stays_0600_and_a_link_stays_a_link);
     tcase_add_test(tc, a_full_disk_leaves_the_old_model_as_it_was);
     tcase_add_test(tc, output_paths_are_refused_before_any_training);
+    tcase_add_test(tc, standard_output_is_refused_before_training);
     tcase_add_test(tc, a_folder_without_permission_is_refused_before_training);
     tcase_add_test(tc, a_full_file_system_exits_1_saying_so);
     tcase_add_test(tc, a_signal_during_the_fsync_leaves_no_temporary);

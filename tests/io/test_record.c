@@ -157,13 +157,18 @@ START_TEST(link_leaves_defaults_out)
                            .causal = true,
                            .scaled = false,
                            .stage = 4,
-                           .focus = "weights, head 1, row 2, col 0",
-                           .lesson = "13",
-                           .lesson_step = 2};
+                           .focus = "weights, head 1, row 2, col 0"};
     c = link_command(&t);
-    ck_assert_str_eq(c, "mha-explorer --lesson 13 --step 3 --tokens 'The cat'\\''s mat' "
+    ck_assert_str_eq(c, "mha-explorer --tokens 'The cat'\\''s mat' "
                         "--d-model 8 --seed 7 --heads 4 --causal --no-scale --stage attention "
                         "--focus 'weights, head 1, row 2, col 0'");
+    free(c);
+    /* a lesson's step shows its scene's stage: no --stage, which --lesson refuses */
+    s.lesson = "13";
+    s.lesson_step = 2;
+    s.stage = 4;
+    c = link_command(&s);
+    ck_assert_str_eq(c, "mha-explorer --lesson 13 --step 3");
     free(c);
 }
 END_TEST

@@ -358,6 +358,8 @@ START_TEST(test_a_lesson_step)
     cmd = link_of(&ls, NULL, COLORSCALE_THEME_DARK, false, &o, &a, note, sizeof note);
     ck_assert_str_eq(o.lesson, "16");
     ck_assert_int_eq(o.step, 0); /* the first step: --step is left out */
+    /* the step shows its scene's stage: --stage, which --lesson refuses, is left out */
+    ck_assert_msg(!strstr(cmd, "--stage"), "%s", cmd);
     free(cmd);
     free(path);
     ui_lessons_done(&ls);
