@@ -66,6 +66,9 @@ wait_for "stopped" 60
 # :view on the training screen shows that view of the model training
 keys : "view composition" Enter
 wait_for "Composition view   induction, step 300"
+# the K scores' rows and columns name the heads whole: 80 columns hold
+# them (they were cut to "1.0 induc…" and "0.1 p…")
+check "the composition's labels whole" bash -c "tmux -L '$SOCK' capture-pane -p | grep -A3 '^K: layer 1 reads layer 0' | grep -qE '^1\.0 [a-z]+ +[0-9]' && ! tmux -L '$SOCK' capture-pane -p | grep -A3 '^K: layer 1 reads layer 0' | grep -q '…'"
 keys t
 wait_for "Training   induction"
 keys :
