@@ -54,6 +54,17 @@ check "both heads' readings end with what they raise" \
 keys q
 wait_exit 0
 
+# short of room for the whole readings, each shows as many lines as fit:
+# two in each pane of --compare layers=1,2 at 80x24 (it was one)
+start 80 24 -- --train induction --compare layers=1,2 --steps 300 --seed 2
+wait_for "300 of 300 · stopped" 120
+keys w
+wait_for "What each head writes, from its weigh"
+left=$(screen | cut -c1-40)
+check "two lines of each head's reading" test "$(grep -cP '^  (?!next:)\S' <<<"$left")" = 4
+keys q
+wait_exit 0
+
 # a language model: each head titled with the corpus's jobs it does, measured
 # by knocking it out alone (seed 3: head 0 the long job, agreement and
 # content, head 1 the long job and content, as doc/training-figures.md has it), and its

@@ -74,9 +74,9 @@ void ui_train_draw_circuits(WINDOW *win, int y, int x, int h, int w, const struc
                       "most, z over the row",
            w, shape, th->utf8);
     /* each head's reading: what its weights and its measures say, in words */
-    /* a reading takes up to READ_MAX lines where the heads all fit, else
-     * up to READ_LINES (its last cut with "…"), else one */
-    enum { READ_LINES = 3, READ_MAX = 8 };
+    /* a reading takes up to READ_MAX lines, as many as let the heads all
+     * fit (the last that shows cut with "…") */
+    enum { READ_MAX = 8 };
     static char reading[TRAIN_MAX_D_MODEL][1024];
     int need = 1; /* lines the longest reading wraps to, at most READ_MAX */
     for (int hd = 0; hd < H; hd++) {
@@ -91,17 +91,17 @@ void ui_train_draw_circuits(WINDOW *win, int y, int x, int h, int w, const struc
     }
     need = need > READ_MAX ? READ_MAX : need;
     /* every head whole (its reading whole and two lines an output when there
-     * is room; else one line an output, then its reading's first three
-     * lines, then its first line), else as many as leave a line to count
+     * is room; else one line an output, then as many of its reading's lines
+     * as fit, at least one), else as many heads as leave a line to count
      * the rest */
     const int room = y + h - line;
     int read_lines = need, out_lines = 2;
     if (H * (1 + read_lines + out_lines * K) > room)
         out_lines = 1;
-    if (H * (1 + read_lines + out_lines * K) > room && read_lines > READ_LINES)
-        read_lines = READ_LINES;
-    if (H * (1 + read_lines + out_lines * K) > room)
-        read_lines = 1;
+    if (H * (1 + read_lines + out_lines * K) > room) {
+        const int fit = room / H - 1 - out_lines * K;
+        read_lines = fit < 1 ? 1 : fit;
+    }
     const int per = 1 + read_lines + out_lines * K;
     const int h_shown = H * per <= room ? H : room > per ? (room - 1) / per : 0;
     for (int hd = 0; hd < h_shown; hd++) {
