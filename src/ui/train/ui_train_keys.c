@@ -315,6 +315,7 @@ bool ui_train_key(const struct ui_train_keys *k, int key, bool is_char)
             t->shown = true;
             st->focus = st->explain_open = false;
             st->msg[0] = '\0';
+            ui_train_sync(st, t); /* the status line describes the model training again */
             return true;
         }
         return false;
