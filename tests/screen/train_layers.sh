@@ -72,3 +72,12 @@ wait_for "Every run stopped" 120
 check "every row shown with two to a line" bash -c "! tmux -L '$SOCK' capture-pane -p | grep -q 'more rows\? of each head'"
 keys q
 wait_exit 0
+# a pane too narrow for the heads not shown and why: the count whole (it
+# was cut to "+1 head not shown (a la…")
+start 64 18 -- --train names --compare layers=1,2 --steps 100
+wait_for "Every run stopped" 120
+check "each pane counts its head not shown, whole" \
+    test "$(screen | grep -oP '\+1 head not shown(?= |$)' | wc -l)" = 2
+check "no count cut" bash -c "! tmux -L '$SOCK' capture-pane -p | grep -q 'not shown (a la…'"
+keys q
+wait_exit 0

@@ -326,10 +326,13 @@ void ui_train_draw_heads(WINDOW *win, int y, int x, const struct ui_train_heads 
     }
     if (rest > 0) {
         char more[96];
-        snprintf(more, sizeof more, "+%d head%s not shown (a larger terminal shows them)", rest,
-                 rest == 1 ? "" : "s");
         const int at = (g->shown % g->across) * (hw + g->gap);
-        ui_put(win, max_y - 1, x + at, more, g->w - at > 24 ? g->w - at : 24,
-               ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
+        const int room = (g->room > g->w ? g->room : g->w) - at, w = room > 24 ? room : 24;
+        const int n =
+            snprintf(more, sizeof more, "+%d head%s not shown", rest, rest == 1 ? "" : "s");
+        const char *why = " (a larger terminal shows them)";
+        if (ui_text_width(more, th->utf8) + ui_text_width(why, th->utf8) <= w)
+            snprintf(more + n, sizeof more - (size_t)n, "%s", why);
+        ui_put(win, max_y - 1, x + at, more, w, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
     }
 }
