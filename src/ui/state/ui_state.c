@@ -504,7 +504,7 @@ static bool words_lost_say(struct ui_state *st, const char *does)
         return false;
     ui_state_say(st, true,
                  "%s the language model as loaded: its next words went when its numbers "
-                 "changed (heads, d_model, seed); :load %s brings them back.",
+                 "changed (its heads, its size or its mask); :load %s brings them back.",
                  does, st->load_path);
     return true;
 }
