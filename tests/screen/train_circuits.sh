@@ -51,6 +51,13 @@ uncut() { ! grep -P '^  (?! *next:).*…$' <<<"$right"; }
 check "every reading whole: none ends in \"…\"" uncut
 check "both heads' readings end with what they raise" \
     test "$(grep -cP '\(\d+ of 24\)$' <<<"$right")" = 2
+# the weights' colour legend goes with the heatmaps (w, o) and comes back
+check "no weights' legend over the circuits" bash -c "! tmux -L '$SOCK' capture-pane -p | grep -q '^weight 0 '"
+keys o
+wait_for "it writes (temperature 1)"
+check "no weights' legend over the samples" bash -c "! tmux -L '$SOCK' capture-pane -p | grep -q '^weight 0 '"
+keys o
+wait_for "weight 0 "
 keys q
 wait_exit 0
 
