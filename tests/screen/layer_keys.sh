@@ -8,7 +8,8 @@
 # :link gives the layers (and --layer L opens on that layer).  The circuits
 # view reads the layer shown.  --stage and --focus open on the layer
 # --layer names, and e and :export title the file with it; --train TASK
-# --layer L opens the training screen on layer L.
+# --layer L opens the training screen on layer L, and + - (other heads) and
+# r keep the layer shown.
 . "$(dirname "$0")/lib.sh"
 
 cd "$WORK"
@@ -65,6 +66,9 @@ wait_for "stopped" 60
 # :view on the training screen shows that view of the model training
 keys : "view composition" Enter
 wait_for "Composition view   induction, step 300"
+# the K scores' rows and columns name the heads whole: 80 columns hold
+# them (they were cut to "1.0 induc…" and "0.1 p…")
+check "the composition's labels whole" bash -c "tmux -L '$SOCK' capture-pane -p | grep -A3 '^K: layer 1 reads layer 0' | grep -qE '^1\.0 [a-z]+ +[0-9]' && ! tmux -L '$SOCK' capture-pane -p | grep -A3 '^K: layer 1 reads layer 0' | grep -q '…'"
 keys t
 wait_for "Training   induction"
 keys :
@@ -116,6 +120,19 @@ faster
 wait_for "stopped" 60
 keys y
 wait_for "│ layer 1 of 0–1 │"
+# + and - train new models with other heads on the layer shown (they
+# opened on their last), as r does with another seed
+keys y
+wait_for "│ layer 0 of 0–1 │"
+keys +
+wait_for "Training again with 4 heads"
+wait_for "│ heads 4 │ layer 0 of 0–1 │"
+keys -
+wait_for "Training again with 2 heads"
+wait_for "│ heads 2 │ layer 0 of 0–1 │"
+keys r
+wait_for "Training again from step 0"
+wait_for "│ heads 2 │ layer 0 of 0–1 │"
 keys q
 wait_exit 0
 

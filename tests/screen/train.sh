@@ -4,7 +4,8 @@
 # and one on the previous; Space pauses (the step stays), n steps once, the
 # arrows scrub back through checkpoints to step 0 and End comes back; the
 # stage keys show the trained model and t returns; r and - train again;
-# presenter mode titles it, :link gives the options, :export svg draws it.
+# presenter mode titles it, :link gives the options, :export svg draws it;
+# :heads and the other commands of the stages' numbers leave the run alone.
 . "$(dirname "$0")/lib.sh"
 
 # the step the header shows ("step 340 of 1500")
@@ -138,5 +139,27 @@ wait_for "seed 42"
 after=$(rss "$pid")
 check "retraining 40 times grows the program by $((after - before)) kB (< 1024)" \
     test $((after - before)) -lt 1024
+keys q
+wait_exit 0
+
+# the commands that change the stages' numbers say so on the training
+# screen, which keeps describing the model training (:heads 4 changed the
+# status line to 4 heads under a screen of 2); one given on the stages
+# (or + there) leaves the status line the run's again when t comes back
+start 80 24 -- --train induction --layers 2 --steps 100
+wait_for "100 of 100 · stopped" 120
+for c in "heads 4" "d_model 16" "tokens a b c" "seed 9" "causal off" "scale off"; do
+    keys : "$c" Enter
+    wait_for ":${c%% *} changes the numbers on the stages, not the model training"
+    wait_for "│ d_model 32 │ heads 2 │ layer 1 of 0–1 │ d_k 16 │"
+    keys Escape
+done
+keys 4
+wait_for "The induction model at step 100"
+keys +
+wait_for "│ heads 4 │"
+keys t
+wait_for "Training   induction"
+wait_for "│ d_model 32 │ heads 2 │ layer 1 of 0–1 │ d_k 16 │"
 keys q
 wait_exit 0

@@ -39,6 +39,39 @@ wait_for "w: what each head writes"
 keys q
 wait_exit 0
 
+# a reading of four lines shows whole where the heads leave the room (at
+# 80x24 seed 2's first head of layer 1 reads four lines, its last was cut
+# to "attend…" with five lines blank below)
+start 80 24 -- --train induction --layers 2 --steps 300 --seed 2
+wait_for "300 of 300 · stopped" 120
+keys w
+wait_for "What each head writes, from its weigh"
+right=$(screen | python3 -c 'import sys; [print(l.rstrip("\n")[41:]) for l in sys.stdin]')
+uncut() { ! grep -P '^  (?! *next:).*…$' <<<"$right"; }
+check "every reading whole: none ends in \"…\"" uncut
+check "both heads' readings end with what they raise" \
+    test "$(grep -cP '\(\d+ of 24\)$' <<<"$right")" = 2
+# the weights' colour legend goes with the heatmaps (w, o) and comes back
+check "no weights' legend over the circuits" bash -c "! tmux -L '$SOCK' capture-pane -p | grep -q '^weight 0 '"
+keys o
+wait_for "it writes (temperature 1)"
+check "no weights' legend over the samples" bash -c "! tmux -L '$SOCK' capture-pane -p | grep -q '^weight 0 '"
+keys o
+wait_for "weight 0 "
+keys q
+wait_exit 0
+
+# short of room for the whole readings, each shows as many lines as fit:
+# two in each pane of --compare layers=1,2 at 80x24 (it was one)
+start 80 24 -- --train induction --compare layers=1,2 --steps 300 --seed 2
+wait_for "300 of 300 · stopped" 120
+keys w
+wait_for "What each head writes, from its weigh"
+left=$(screen | cut -c1-40)
+check "two lines of each head's reading" test "$(grep -cP '^  (?!next:)\S' <<<"$left")" = 4
+keys q
+wait_exit 0
+
 # a language model: each head titled with the corpus's jobs it does, measured
 # by knocking it out alone (seed 3: head 0 the long job, agreement and
 # content, head 1 the long job and content, as doc/training-figures.md has it), and its

@@ -4,7 +4,8 @@
 # one-layer pane stays under half; the stages of the two-layer pane are its
 # last layer's, and the status line says which of its layers it shows; y
 # shows the layer below, on the stages and on the training screen (and
-# :link names it), and y on the one-layer pane says it has one.
+# :link names it), and y on the one-layer pane says it has one.  Maps too
+# tall for the terminal count the rows they leave out.
 . "$(dirname "$0")/lib.sh"
 
 start 120 40 -- --train induction --compare layers=1,2 --steps 400 --seed 35
@@ -53,5 +54,30 @@ keys Tab
 wait_for "▶ 1 layer"
 keys y
 wait_for "This model has one layer"
+keys q
+wait_exit 0
+
+# Without UTF-8 the heads' maps keep a row to a line: at 80x24 the panes'
+# last rows do not fit, and the line that would show the next one counts
+# them (they were cut without a word); with UTF-8 two rows go to a line
+# and every row shows
+start 80 24 LANG=C LC_ALL=C -- --train induction --compare layers=1,2 --steps 200
+wait_for "Every run stopped" 120
+check "the rows not shown counted in each pane" \
+    test "$(screen | grep -oP 'v \d+ more rows? of each head' | wc -l)" = 2
+keys q
+wait_exit 0
+start 80 24 -- --train induction --compare layers=1,2 --steps 200
+wait_for "Every run stopped" 120
+check "every row shown with two to a line" bash -c "! tmux -L '$SOCK' capture-pane -p | grep -q 'more rows\? of each head'"
+keys q
+wait_exit 0
+# a pane too narrow for the heads not shown and why: the count whole (it
+# was cut to "+1 head not shown (a la…")
+start 64 18 -- --train names --compare layers=1,2 --steps 100
+wait_for "Every run stopped" 120
+check "each pane counts its head not shown, whole" \
+    test "$(screen | grep -oP '\+1 head not shown(?= |$)' | wc -l)" = 2
+check "no count cut" bash -c "! tmux -L '$SOCK' capture-pane -p | grep -q 'not shown (a la…'"
 keys q
 wait_exit 0

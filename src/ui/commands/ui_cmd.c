@@ -51,9 +51,24 @@ const char *ui_command_split(const char *line, char *word, size_t n)
 /* The handlers of the ':' commands that change the numbers or the stage
  * (the table is in ui_cmd.c). */
 
+/* True, said, on the training screen: it shows the model training, and a
+ * command that changes the stages' numbers would change what the status
+ * line describes under it. */
+static bool training_shown(struct ui_state *st, const struct ui_app *app, const char *name)
+{
+    if (!app || !ui_train_on_screen(app))
+        return false;
+    ui_state_say(st, true,
+                 ":%s changes the numbers on the stages, not the model training: 0-6 show its "
+                 "stages%s.",
+                 name, strcmp(name, "heads") ? "" : ", + - train it again with other heads");
+    return true;
+}
+
 int ui_cmd_heads(struct ui_state *st, struct ui_app *app, const char *arg)
 {
-    (void)app;
+    if (training_shown(st, app, "heads"))
+        return -1;
     long v;
     if (!parse_long(arg, 1, MHA_MAX_D_MODEL, &v)) {
         char list[256];
@@ -67,7 +82,8 @@ int ui_cmd_heads(struct ui_state *st, struct ui_app *app, const char *arg)
 
 int ui_cmd_d_model(struct ui_state *st, struct ui_app *app, const char *arg)
 {
-    (void)app;
+    if (training_shown(st, app, "d_model"))
+        return -1;
     long v;
     if (!parse_long(arg, -1000000, 1000000, &v)) {
         ui_state_say(st, true, ":d_model needs a whole number from 1 to %d.", MHA_MAX_D_MODEL);
@@ -78,13 +94,15 @@ int ui_cmd_d_model(struct ui_state *st, struct ui_app *app, const char *arg)
 
 int ui_cmd_tokens(struct ui_state *st, struct ui_app *app, const char *arg)
 {
-    (void)app;
+    if (training_shown(st, app, "tokens"))
+        return -1;
     return ui_state_set_tokens(st, arg);
 }
 
 int ui_cmd_seed(struct ui_state *st, struct ui_app *app, const char *arg)
 {
-    (void)app;
+    if (training_shown(st, app, "seed"))
+        return -1;
     long v;
     if (!parse_long(arg, 0, 4294967295L, &v)) {
         ui_state_say(st, true, ":seed needs a whole number from 0 to 4294967295.");
@@ -153,13 +171,15 @@ static int switch_command(struct ui_state *st, const char *arg, bool causal)
 
 int ui_cmd_causal(struct ui_state *st, struct ui_app *app, const char *arg)
 {
-    (void)app;
+    if (training_shown(st, app, "causal"))
+        return -1;
     return switch_command(st, arg, true);
 }
 
 int ui_cmd_scale(struct ui_state *st, struct ui_app *app, const char *arg)
 {
-    (void)app;
+    if (training_shown(st, app, "scale"))
+        return -1;
     return switch_command(st, arg, false);
 }
 

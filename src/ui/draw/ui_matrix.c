@@ -7,7 +7,12 @@
 #include "ui/draw/ui_text.h"
 #include "ui/draw/ui_widget.h"
 
-#define LABEL_MAX 10 /* widest row label, in columns */
+/* Widest row label and column label, in columns: a matrix whose every
+ * column fits with its labels whole up to the roomy widths takes those. */
+#define LABEL_MAX 10
+#define COL_LABEL_MAX 6
+#define LABEL_ROOMY 24
+#define COL_LABEL_ROOMY 16
 
 int ui_put(WINDOW *win, int y, int x, const char *text, int maxw, int attr, bool utf8)
 {
@@ -36,17 +41,17 @@ static int digits(int n)
     return d;
 }
 
-static int label_width(char *const *labels, int n, bool utf8)
+static int label_width(char *const *labels, int n, bool utf8, int max)
 {
     if (!labels)
         return digits(n > 0 ? n - 1 : 0);
     int w = 1;
-    for (int i = 0; i < n && w < LABEL_MAX; i++) {
+    for (int i = 0; i < n && w < max; i++) {
         int lw = ui_text_width(labels[i], utf8);
         if (lw > w)
             w = lw;
     }
-    return w < LABEL_MAX ? w : LABEL_MAX;
+    return w < max ? w : max;
 }
 
 /* "Q (4×6)" and, when only part shows, which part. */
@@ -96,18 +101,29 @@ void ui_block_measure(const struct ui_block *b, int max_w, int max_h, const stru
     const bool heat = b->kind == UI_BLOCK_HEATMAP;
     g->fmt = b->num_range > 0.0f ? ui_numfmt_shared(b->range, b->num_range)
                                  : ui_numfmt_for(b->range, b->tint == UI_TINT_PROB);
-    const int label_w = label_width(b->row_labels, b->rows, th->utf8);
+    int label_w = label_width(b->row_labels, b->rows, th->utf8, LABEL_MAX);
     int base_w = heat ? ui_heatmap_cell_w(th) : g->fmt.width + 1;
     int want = 0;
     if (b->col_labels) { /* token columns: room for short tokens */
-        const int lw = label_width(b->col_labels, b->cols, th->utf8);
-        want = (lw < 6 ? lw : 6) + 1;
+        want = label_width(b->col_labels, b->cols, th->utf8, COL_LABEL_MAX) + 1;
     } else if (b->head_labels) { /* "h<head>.<j>": room for the widest */
         char last[32];
         want = head_label(b, b->cols - 1, last, sizeof last) + 1;
     }
     g->header = 2 + (b->head_header ? 1 : 0);
     int cell_w = cell_width(b, label_w, base_w, want, max_w);
+    if (b->row_labels || b->col_labels) { /* labels whole where every column still fits */
+        const int roomy_label = label_width(b->row_labels, b->rows, th->utf8, LABEL_ROOMY);
+        const int roomy_want =
+            b->col_labels ? label_width(b->col_labels, b->cols, th->utf8, COL_LABEL_ROOMY) + 1
+                          : want;
+        const int roomy_w = (roomy_want > base_w ? roomy_want : base_w) + b->pad;
+        if ((roomy_label > label_w || roomy_want > want) &&
+            roomy_label + 1 + b->cols * roomy_w <= max_w) {
+            label_w = roomy_label;
+            cell_w = roomy_w;
+        }
+    }
     if (b->shrink && !heat && g->fmt.decimals > 0 && label_w + 1 + b->cols * cell_w > max_w) {
         g->fmt.decimals--; /* one decimal fewer before columns are cut */
         g->fmt.width--;

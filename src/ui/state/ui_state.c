@@ -154,6 +154,8 @@ static int replace(struct ui_state *st, struct mha_example *nex, bool generated)
 {
     struct mha_error err;
     mha_error_clear(&err);
+    /* a model's next words that new numbers take away (a new load clears it) */
+    st->words_lost = !nex->has_next_word && (st->words_lost || (st->ex && st->ex->has_next_word));
     st->baseline = NULL; /* a new example is no model in training, unless the training says so */
     st->model = NULL;
     st->layer_measures = NULL;
@@ -494,12 +496,26 @@ static bool is_model(const struct ui_state *st)
     return st->load_model;
 }
 
+/* True, said, when the loaded model's next words went with a change of its
+ * numbers: what brings them back (does: "w writes with"). */
+static bool words_lost_say(struct ui_state *st, const char *does)
+{
+    if (!st->words_lost || !is_model(st))
+        return false;
+    ui_state_say(st, true,
+                 "%s the language model as loaded: its next words went when its numbers "
+                 "changed (its heads, its size or its mask); :load %s brings them back.",
+                 does, st->load_path);
+    return true;
+}
+
 int ui_state_step_temperature(struct ui_state *st, int dir)
 {
     if (!st->ex->has_next_word || !is_model(st)) {
-        ui_state_say(st, true,
-                     "< > change a language model's temperature: load one (--load MODEL, or "
-                     "lesson 18).");
+        if (!words_lost_say(st, "< > change the temperature of"))
+            ui_state_say(st, true,
+                         "< > change a language model's temperature: load one (--load MODEL, or "
+                         "lesson 18).");
         return -1;
     }
     const float now = st->ex->next_word.temperature;
@@ -538,9 +554,10 @@ int ui_state_step_temperature(struct ui_state *st, int dir)
 int ui_state_write_word(struct ui_state *st, int dir)
 {
     if (!st->ex->has_next_word || !is_model(st)) {
-        ui_state_say(st, true,
-                     "w writes with a language model, a word at a time: load one (--load MODEL, "
-                     "or lesson 18).");
+        if (!words_lost_say(st, "w writes with"))
+            ui_state_say(st, true,
+                         "w writes with a language model, a word at a time: load one (--load "
+                         "MODEL, or lesson 18).");
         return -1;
     }
     char words[4096];
@@ -670,6 +687,7 @@ void ui_state_set_load_path(struct ui_state *st, const char *path)
     snprintf(st->load_path, sizeof st->load_path, "%s", abs ? abs : path ? path : "");
     free(abs);
     st->load_model = st->load_path[0] && model_io_is_model_file(st->load_path);
+    st->words_lost = false;
 }
 
 const char *ui_view_mode_name(enum mha_view v)

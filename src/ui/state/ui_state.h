@@ -55,6 +55,7 @@ struct ui_state {
     char source[256];         /* where ex came from, for the status line */
     char load_path[PATH_MAX]; /* the file ex came from (absolute when known), "" if none */
     bool load_model;          /* that file is a trained model (its embeddings, its weights) */
+    bool words_lost;          /* its next words went with a change of its numbers (+ - [ ]) */
     float temperature;        /* a language model's next words: softmax(logits / this) */
     struct rng draws;         /* the words w draws (seeded once: a session repeats) */
 

@@ -74,29 +74,34 @@ void ui_train_draw_circuits(WINDOW *win, int y, int x, int h, int w, const struc
                       "most, z over the row",
            w, shape, th->utf8);
     /* each head's reading: what its weights and its measures say, in words */
-    enum { READ_LINES = 3 };
+    /* a reading takes up to READ_MAX lines, as many as let the heads all
+     * fit (the last that shows cut with "…") */
+    enum { READ_MAX = 8 };
     static char reading[TRAIN_MAX_D_MODEL][1024];
-    int need = 1; /* lines the longest reading wraps to, at most READ_LINES */
+    int need = 1; /* lines the longest reading wraps to, at most READ_MAX */
     for (int hd = 0; hd < H; hd++) {
         struct train_circuit_reading rd;
         reading[hd][0] = '\0';
         if (train_circuit_read(m, hd, qk, pos, ov, scratch, &rd, NULL) == 0)
             train_circuit_reading_text(m, &rd, measured ? measured[hd] : "", reading[hd],
                                        sizeof reading[hd]);
-        struct ui_line wl[READ_LINES + 1];
-        const int nl = ui_text_wrap(reading[hd], w - 2, th->utf8, wl, READ_LINES + 1);
+        struct ui_line wl[READ_MAX + 1];
+        const int nl = ui_text_wrap(reading[hd], w - 2, th->utf8, wl, READ_MAX + 1);
         need = nl > need ? nl : need;
     }
-    need = need > READ_LINES ? READ_LINES : need;
+    need = need > READ_MAX ? READ_MAX : need;
     /* every head whole (its reading whole and two lines an output when there
-     * is room; else its reading's first line), else as many as leave a line
-     * to count the rest */
+     * is room; else one line an output, then as many of its reading's lines
+     * as fit, at least one), else as many heads as leave a line to count
+     * the rest */
     const int room = y + h - line;
     int read_lines = need, out_lines = 2;
     if (H * (1 + read_lines + out_lines * K) > room)
         out_lines = 1;
-    if (H * (1 + read_lines + out_lines * K) > room)
-        read_lines = 1;
+    if (H * (1 + read_lines + out_lines * K) > room) {
+        const int fit = room / H - 1 - out_lines * K;
+        read_lines = fit < 1 ? 1 : fit;
+    }
     const int per = 1 + read_lines + out_lines * K;
     const int h_shown = H * per <= room ? H : room > per ? (room - 1) / per : 0;
     for (int hd = 0; hd < h_shown; hd++) {
@@ -108,8 +113,8 @@ void ui_train_draw_circuits(WINDOW *win, int y, int x, int h, int w, const struc
         const int tw = ui_put(win, line, x, "head ", w, ui_head_attr(th, hd), th->utf8);
         snprintf(title, sizeof title, "%d%s%s", hd, role[0] ? " " : "", role);
         ui_put(win, line++, x + tw, title, w - tw, label, th->utf8);
-        struct ui_line wl[READ_LINES + 1];
-        const int nl = ui_text_wrap(reading[hd], w - 2, th->utf8, wl, READ_LINES + 1);
+        struct ui_line wl[READ_MAX + 1];
+        const int nl = ui_text_wrap(reading[hd], w - 2, th->utf8, wl, READ_MAX + 1);
         for (int l = 0; l < read_lines && l < nl; l++) {
             char cut[1024];
             if (l == read_lines - 1 && nl > read_lines) /* the last line that fits ends in "…" */

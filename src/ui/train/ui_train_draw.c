@@ -422,9 +422,10 @@ void ui_train_view_draw(const struct ui_train_view *v, WINDOW *vis, WINDOW *cv, 
         header_words(t, form, head, sizeof head);
     ui_put(vis, 0, used, head, width - used, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
     const int lw = ui_legend_prob_width(th);
-    if (top)
+    const bool heatmaps = !t->circuits && !t->samples; /* else its place stays blank */
+    if (heatmaps && top)
         ui_legend_draw(vis, 0, width - lw, lw > 25 ? lw : 25, UI_LEGEND_PROB, 0, th);
-    else
+    else if (heatmaps)
         ui_legend_draw(vis, 1, 0, width, UI_LEGEND_PROB, 0, th);
 
     /* the task in words: as many lines as leave every head whole (the

@@ -280,8 +280,21 @@ static void draw_head(WINDOW *win, int y, int x, int h, int title_w, const struc
     wattrset(win, 0);
 }
 
+/* The query rows of a head's map that lines lines (from its title) show
+ * whole, less the last line when some do not fit: it counts them. */
+static int rows_cut(const struct train_model *m, const struct ui_train_heads *g, int lines)
+{
+    const int len = m->sample_len;
+    if (lines >= 1 + map_lines(len, g->cell_h, g->half))
+        return 0;
+    const int room = lines - 1 - (g->half ? 0 : 1) - 1; /* title, positions, the count */
+    const int shown = room < 0 ? 0 : g->half ? 2 * room : room / g->cell_h;
+    return len - (shown < len ? shown : len);
+}
+
 /* The heads of m in the grid g from (y, x), cut at line max_y; heads that
- * did not fit are counted on the last line. */
+ * did not fit are counted on the last line, and so are the rows of a
+ * single row of heads too tall for its lines. */
 void ui_train_draw_heads(WINDOW *win, int y, int x, const struct ui_train_heads *g, int max_y,
                          const struct train_model *m, const struct train_head_stats *roles,
                          char (*jobs)[TRUN_JOBS_LABEL], const struct ui_theme *th)
@@ -296,12 +309,30 @@ void ui_train_draw_heads(WINDOW *win, int y, int x, const struct ui_train_heads 
                   jobs ? jobs[i] : NULL, g, max_y, th);
     }
     const int rest = m->cfg.heads - g->shown;
+    const int cut = g->shown > 0 && max_y - y >= 3 ? rows_cut(m, g, max_y - y) : 0;
+    if (cut > 0) { /* in place of the last row that shows */
+        char more[160], heads[48] = "";
+        if (rest > 0)
+            snprintf(heads, sizeof heads, ", +%d head%s", rest, rest == 1 ? "" : "s");
+        const int w = g->room > g->w ? g->room : g->w;
+        const int n = snprintf(more, sizeof more, "%s %d more row%s of each head%s",
+                               th->utf8 ? "↓" : "v", cut, cut == 1 ? "" : "s", heads);
+        const char *why = " (a taller terminal shows them)";
+        if (ui_text_width(more, th->utf8) + ui_text_width(why, th->utf8) <= w)
+            snprintf(more + n, sizeof more - (size_t)n, "%s", why);
+        ui_fill(win, max_y - 1, x, w, 0);
+        ui_put(win, max_y - 1, x, more, w, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
+        return;
+    }
     if (rest > 0) {
         char more[96];
-        snprintf(more, sizeof more, "+%d head%s not shown (a larger terminal shows them)", rest,
-                 rest == 1 ? "" : "s");
         const int at = (g->shown % g->across) * (hw + g->gap);
-        ui_put(win, max_y - 1, x + at, more, g->w - at > 24 ? g->w - at : 24,
-               ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
+        const int room = (g->room > g->w ? g->room : g->w) - at, w = room > 24 ? room : 24;
+        const int n =
+            snprintf(more, sizeof more, "+%d head%s not shown", rest, rest == 1 ? "" : "s");
+        const char *why = " (a larger terminal shows them)";
+        if (ui_text_width(more, th->utf8) + ui_text_width(why, th->utf8) <= w)
+            snprintf(more + n, sizeof more - (size_t)n, "%s", why);
+        ui_put(win, max_y - 1, x + at, more, w, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
     }
 }

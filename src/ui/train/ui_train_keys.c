@@ -177,8 +177,16 @@ static void restart(const struct ui_train_keys *k, uint32_t seed, int heads)
     struct trun *t = k->t;
     struct mha_error err;
     mha_error_clear(&err);
+    /* other heads make new models, on their last layer: back to the layer shown */
+    const int layer = t->panes[t->focus].run->model->shown_layer;
     if (trun_restart(t, seed, heads, &err) != 0) {
         ui_state_say(k->st, true, "Not restarted: %s", err.text);
+        return;
+    }
+    if (t->panes[t->focus].run->model->shown_layer != layer &&
+        trun_show_layer(t, t->focus, layer, &err) != 0) {
+        ui_state_say(k->st, true, "Restarted, on another layer: %s", err.text);
+        ui_train_sync(k->st, t);
         return;
     }
     ui_train_sync(k->st, t);
@@ -307,6 +315,7 @@ bool ui_train_key(const struct ui_train_keys *k, int key, bool is_char)
             t->shown = true;
             st->focus = st->explain_open = false;
             st->msg[0] = '\0';
+            ui_train_sync(st, t); /* the status line describes the model training again */
             return true;
         }
         return false;
