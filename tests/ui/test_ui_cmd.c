@@ -64,6 +64,10 @@ START_TEST(test_dispatch_through_the_table)
 {
     ck_assert_int_eq(ui_cmd_run(&st, NULL, ":h 3"), 0); /* an alias */
     ck_assert_int_eq(st.ex->heads, 3);
+    /* 0 is a whole number: the message asks for a count, and lists the counts */
+    ck_assert_int_eq(ui_cmd_run(&st, NULL, ":heads 0"), -1);
+    ck_assert_ptr_nonnull(strstr(st.msg, ":heads needs a count of heads; for d_model"));
+    ck_assert_int_eq(st.ex->heads, 3);
     ck_assert_int_eq(ui_cmd_run(&st, NULL, "stage attention  "), 0); /* spaces after it */
     ck_assert_int_eq(st.stage, 4);
     ck_assert_int_eq(ui_cmd_run(&st, NULL, "help now"), -1);

@@ -73,7 +73,7 @@ int ui_cmd_heads(struct ui_state *st, struct ui_app *app, const char *arg)
     if (!parse_long(arg, 1, MHA_MAX_D_MODEL, &v)) {
         char list[256];
         ui_divisor_list(st->ex->d_model, list, sizeof list);
-        ui_state_say(st, true, ":heads needs a whole number; for d_model %d it can be %s.",
+        ui_state_say(st, true, ":heads needs a count of heads; for d_model %d it can be %s.",
                      st->ex->d_model, list);
         return -1;
     }
