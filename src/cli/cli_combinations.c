@@ -46,6 +46,10 @@ static int screen_combinations(const struct cli_options *o)
         return cli_usage_error("%s cannot be combined with --follow: the teacher's stream never "
                                "writes on a student's machine",
                                "--save");
+    if (o->replay && o->save)
+        return cli_usage_error("%s cannot be combined with --replay: a replay never writes a "
+                               "model (the recording's own run wrote its file)",
+                               "--save");
     if (o->record && o->dump_stage != CLI_NO_DUMP)
         return cli_usage_error("%s cannot be combined with --dump: a recording holds the keys of "
                                "the explorer, and --dump opens none",

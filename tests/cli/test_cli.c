@@ -473,6 +473,11 @@ START_TEST(classroom_options)
     cli_expect_error((const char *[]){"--speed", "2", NULL}, "--speed needs --replay FILE");
     cli_expect_error((const char *[]){"--record", "a.rec", "--replay", "b.rec", NULL},
                      "--record cannot be combined with --replay");
+    /* a replay never writes a model, as a follower never does */
+    cli_expect_error((const char *[]){"--replay", "x.rec", "--save", "m.json", NULL},
+                     "--save cannot be combined with --replay: a replay never writes a model");
+    cli_expect_error((const char *[]){"--follow", "x", "--save", "m.json", NULL},
+                     "--save cannot be combined with --follow");
     cli_expect_error((const char *[]){"--replay", "/nonexistent/x.rec", NULL},
                      "/nonexistent/x.rec: cannot open");
     /* a malformed recording: its file and line, before anything else */
