@@ -40,6 +40,10 @@ REC="$WORK/lesson.rec"
 start 120 40 -- --lesson 7 --theme mono --record "$REC"
 wait_for "Lesson 7"
 wait_for "step 1/"
+# the first key a while after the start: at --speed 0.5 below the replay's
+# note on the size stays in sight for seconds, even where the explorer's
+# first frame comes late on a busy machine
+sleep 1.5
 space_until "step 2/"
 sleep 1 # a key a second later keeps the replays below going for a while: their notes stay in sight
 keys J
