@@ -221,9 +221,9 @@ static void checkpoint(struct pane *p, const struct ui_lessons *ls)
             if (y < 0)
                 continue;
             bar(p, y, UI_ROLE_QUIZ, true);
-            char key[16];
-            snprintf(key, sizeof key, "%d", i + 1);
             if (k == 0) {
+                char key[16];
+                snprintf(key, sizeof key, "%d", i + 1);
                 ui_put(p->win, y, p->margin + 3, i < 9 ? key : " ", 1,
                        ui_role_attr(th, UI_ROLE_HELP_KEY), th->utf8);
                 ui_put(p->win, y, p->margin + 5, mark, 1, attr, th->utf8);

@@ -60,9 +60,7 @@ static void cut_token(const char *tok, int w, bool utf8, char *out, size_t n)
             break;
         end = at = next;
     }
-    out[end] = '\0';
-    if (end)
-        memcpy(out, tok, end);
+    out[end] = '\0'; /* out holds tok's bytes up to the last that fitted */
 }
 
 /* The rows of a head's map (weights w, NULL: not yet) two to a line from
