@@ -234,6 +234,17 @@ static bool one_float(const char **p, float *out)
     return true;
 }
 
+/* Every one of v[0..n) finite (a snapshot's numbers are; NaN stands only
+ * for what is not known yet, the run's loss and accuracies on its begin
+ * line and an evaluation's training loss, checked apart). */
+static bool all_finite(const float *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(v[i]))
+            return false;
+    return true;
+}
+
 /* "a,b,c": exactly n floats (at most max); n < 0: as many as there are,
  * their count returned.  -1 when malformed. */
 static int float_list(const char *text, float *out, int n, int max)
@@ -299,6 +310,8 @@ static bool begin(struct rec_snap_reader *rd, char **w, int n)
             const char *p = v;
             if (!one_float(&p, &s->loss) || *p)
                 return false;
+            if (isinf(s->loss))
+                rd->not_finite = true;
         } else if (!strcmp(w[i], "losses") && whole(v, 0, REC_SNAP_MAX_LOSSES, &k)) {
             rd->want_losses = (long)k;
         } else if (!strcmp(w[i], "evals") && whole(v, 0, REC_SNAP_MAX_EVALS, &k)) {
@@ -314,6 +327,9 @@ static bool begin(struct rec_snap_reader *rd, char **w, int n)
             if (k2 < 0)
                 return false;
             s->n_outputs = k2;
+            for (int k = 0; k < k2; k++) /* NaN: not measured yet */
+                if (isinf(s->acc[k]))
+                    rd->not_finite = true;
         } /* a name a later build adds is skipped; a known one that does not read fails */
         else if (!strcmp(w[i], "pane") || !strcmp(w[i], "kind") || !strcmp(w[i], "step") ||
                  !strcmp(w[i], "stop") || !strcmp(w[i], "pace") || !strcmp(w[i], "params") ||
@@ -356,6 +372,8 @@ static bool loss_chunk(struct rec_snap_reader *rd, char **w, int n)
     const long got = rec_snap_b64_get(w[2], s->losses + s->n_loss, (size_t)room);
     if (got <= 0)
         return false;
+    if (!all_finite(s->losses + s->n_loss, (size_t)got))
+        rd->not_finite = true;
     s->n_loss += got;
     return true;
 }
@@ -386,6 +404,8 @@ static bool eval_line(struct rec_snap_reader *rd, char **w, int n)
         return false;
     if (float_list(n == 5 ? w[4] : "", e->acc, s->n_outputs, REC_SNAP_OUTPUTS) < 0)
         return false;
+    if (isinf(e->train_loss) || !isfinite(e->loss) || !all_finite(e->acc, (size_t)s->n_outputs))
+        rd->not_finite = true;
     s->n_evals++;
     return true;
 }
@@ -418,6 +438,9 @@ static bool jobs(struct rec_snap_reader *rd, char **w, int n)
     for (int h = 0; h < s->jobs_heads; h++)
         for (int j = 0; j < s->n_jobs; j++)
             s->knocked[h][j] = knocked[h * s->n_jobs + j];
+    if (!all_finite(s->top1, (size_t)s->n_jobs) ||
+        !all_finite(knocked, (size_t)(s->jobs_heads * s->n_jobs)))
+        rd->not_finite = true;
     s->jobs_valid = true;
     return true;
 }
@@ -432,6 +455,8 @@ static bool roles(struct rec_snap_reader *rd, char **w, int n)
         return false;
     s->roles_heads = (int)heads;
     s->roles_per = (int)per;
+    if (!all_finite(s->roles, (size_t)(heads * per)))
+        rd->not_finite = true;
     return true;
 }
 
@@ -446,6 +471,8 @@ static bool params_chunk(struct rec_snap_reader *rd, char **w, int n)
         rec_snap_b64_get(w[2], s->params + rd->got_params, s->n_params - rd->got_params);
     if (got <= 0)
         return false;
+    if (!all_finite(s->params + rd->got_params, (size_t)got))
+        rd->not_finite = true;
     rd->got_params += (size_t)got;
     return true;
 }
@@ -483,7 +510,12 @@ int rec_snap_line(struct rec_snap_reader *rd, const char *text, struct rec_snap 
         return 2;
     if (!strcmp(w[0], "begin")) {
         drop(rd); /* one that never ended */
-        if (!begin(rd, w, n))
+        const bool ok = begin(rd, w, n);
+        if (rd->not_finite) {
+            drop(rd);
+            return -1;
+        }
+        if (!ok)
             drop(rd);
         return 0;
     }
@@ -509,7 +541,11 @@ int rec_snap_line(struct rec_snap_reader *rd, const char *text, struct rec_snap 
         memset(rd, 0, sizeof *rd);
         return 1;
     } else
-        ok = true; /* a part a later build adds */
+        ok = true;        /* a part a later build adds */
+    if (rd->not_finite) { /* refused whole, as a model file with such a number is */
+        drop(rd);
+        return -1;
+    }
     if (!ok)
         drop(rd);
     return 0;

@@ -117,12 +117,17 @@ struct rec_snap_reader {
     bool want_jobs, want_roles;
     long loss_cap;
     int eval_cap;
+    bool not_finite; /* the line read holds an infinity, or a NaN where none may be */
 };
 
 /* One line's text after "# snap " (a NUL-terminated line without its
  * newline).  1 when it completed a snapshot: moved to *done (the caller's
  * to free), the reader empty again; 2 for "on"; 0 for any other line,
- * good or not (a bad one drops the snapshot being read). */
+ * good or not (a bad one drops the snapshot being read); -1 for a line
+ * holding an infinite number, or a NaN where nothing can be unknown (the
+ * begin line's loss and accuracies and an evaluation's training loss may
+ * be NaN, not measured yet): the snapshot is dropped, and the recording
+ * refused at that line. */
 int rec_snap_line(struct rec_snap_reader *rd, const char *text, struct rec_snap *done);
 void rec_snap_reader_free(struct rec_snap_reader *rd);
 

@@ -84,13 +84,20 @@ static int fail_at(struct mha_error *err, const char *name, int line, const char
     return -1;
 }
 
-/* "# state ...": merged into the state after the events so far (one kept
- * a place, so they take no more room than the events do). */
+/* "# state ...": the teacher's state after the events so far, at the
+ * time of the last event or of a later "# at" (autoplay and training move
+ * the teacher between keys).  Each line is an entry of its own, so a
+ * replay plays the moves at their times and a follower sees each, but two
+ * at the same place and time are one; past REC_MAX_STATES entries a line
+ * merges into the last (state_lines still counts it: a follower applies
+ * it). */
 static int state_line(struct rec_reader *rd, const char *text, const char *name,
                       struct mha_error *err)
 {
     struct recording *out = rd->out;
-    if (out->n_states == 0 || out->states[out->n_states - 1].at != out->n) {
+    const double t = rd->mark > rd->last ? rd->mark : rd->last;
+    struct rec_state_at *last = out->n_states ? &out->states[out->n_states - 1] : NULL;
+    if (!last || ((last->at != out->n || last->t != t) && out->n_states < REC_MAX_STATES)) {
         if (out->n_states == rd->state_cap) {
             const int cap = rd->state_cap ? 2 * rd->state_cap : 16;
             struct rec_state_at *g = realloc(out->states, (size_t)cap * sizeof *g);
@@ -105,10 +112,22 @@ static int state_line(struct rec_reader *rd, const char *text, const char *name,
         else
             rec_state_clear(&e->s);
         e->at = out->n;
+        e->t = t;
         out->n_states++;
     }
     rec_state_merge(&out->states[out->n_states - 1].s, text);
+    out->state_lines++;
     return 1;
+}
+
+/* "# at T": the teacher's clock, for the state lines after it. */
+static void mark_line(struct rec_reader *rd, const char *s)
+{
+    double t;
+    int used = 0;
+    if (sscanf(s, "# at %lf%n", &t, &used) == 1 && s[used] == '\0' && isfinite(t) &&
+        t >= rd->last && t >= rd->mark && t <= REC_MAX_SECONDS)
+        rd->mark = t;
 }
 
 bool rec_is_snap_line(const char *s, size_t len)
@@ -124,6 +143,11 @@ static int snap_line(struct rec_reader *rd, const char *text, const char *name,
     struct recording *out = rd->out;
     struct rec_snap done;
     const int r = rec_snap_line(&rd->snap, text, &done);
+    if (r < 0)
+        return fail_at(err, name, rd->line,
+                       "a training snapshot holds a number that is not finite (NaN or "
+                       "infinity)%s",
+                       "");
     if (r == 2)
         out->snaps_on = true;
     if (r != 1)
@@ -158,6 +182,8 @@ static int other_line(struct rec_reader *rd, const char *s, const char *name, st
         return state_line(rd, s + strlen(REC_STATE_PREFIX), name, err);
     if (rd->header && rec_is_snap_line(s, strlen(s)))
         return snap_line(rd, s + strlen(REC_SNAP_PREFIX), name, err);
+    if (rd->header && !strncmp(s, "# at ", 5))
+        mark_line(rd, s);
     if (!*s || *s == '#')
         return 1;
     if (!rd->header) {
@@ -292,6 +318,7 @@ static int parse_text(const char *text, const char *name, struct recording *out,
     out->n = 0;
     out->states = NULL;
     out->n_states = 0;
+    out->state_lines = 0;
     out->version = 0;
     out->snaps = NULL;
     out->n_snaps = 0;

@@ -98,18 +98,22 @@ struct rec_start {
 };
 
 /* The teacher's whole state once the first at events have been played
- * (rec_state.h): one a place, the last state line there merged into the
- * ones before. */
+ * (rec_state.h), each line merged into the ones before: one entry a state
+ * line (two of one place and time are one). */
 struct rec_state_at {
     int at;
+    double t; /* the teacher's clock when it was written: its key's, or a "# at" after it */
     struct rec_state s;
 };
+/* State entries kept at most; lines past it merge into the last. */
+#define REC_MAX_STATES 100000
 
 struct recording {
     struct rec_event *events;
     int n;
-    struct rec_state_at *states; /* in order of at; none in a keys-only recording */
+    struct rec_state_at *states; /* in order of at and t; none in a keys-only recording */
     int n_states;
+    long state_lines; /* state lines read, merged ones too */
     /* the teacher's training runs (rec_snap.h), in order; snaps_on: the
      * teacher's explorer wrote them (a follower of it trains nothing) */
     struct rec_snap *snaps;
@@ -137,6 +141,7 @@ struct rec_reader {
     int line;                    /* lines read */
     bool header;                 /* the first line was read */
     double last;                 /* the time of the last event */
+    double mark;                 /* the last "# at" time, for state lines after it */
     int state_cap;               /* states allocated in out */
     int snap_cap;                /* snapshots allocated in out */
     struct rec_snap_reader snap; /* the snapshot being read */

@@ -460,6 +460,63 @@ START_TEST(test_parse)
 }
 END_TEST
 
+/* A snapshot's numbers are finite: an infinity anywhere, or a NaN anywhere
+ * but what is not known yet (the begin line's loss and accuracies, an
+ * evaluation's training loss), refuses the recording at that line. */
+START_TEST(test_not_finite_refused)
+{
+    const float good[2] = {0.5f, -1.25f}, nan2[2] = {0.5f, NAN}, inf2[2] = {INFINITY, 1.0f};
+    char w_good[32], w_nan[32], w_inf[32];
+    rec_snap_b64_put(good, 2, w_good);
+    rec_snap_b64_put(nan2, 2, w_nan);
+    rec_snap_b64_put(inf2, 2, w_inf);
+    const char *begin_ok = "begin t=0.5 pane=0 kind=live step=3 stop=0 pace=-1 params=2 loss=nan "
+                           "acc=nan losses=2 evals=1 jobs=0 roles=0";
+    const char *begin_inf = "begin t=0.5 pane=0 kind=live step=3 stop=0 pace=-1 params=2 loss=inf "
+                            "acc=0.5 losses=2 evals=1 jobs=0 roles=0";
+    const char *begin_acc = "begin t=0.5 pane=0 kind=live step=3 stop=0 pace=-1 params=2 loss=1 "
+                            "acc=0.5,inf losses=2 evals=1 jobs=0 roles=0";
+    /* begin, losses, eval, weights: the line of each that is broken */
+    struct {
+        const char *begin, *loss, *eval, *w;
+        int bad_line; /* 0: read whole */
+    } cases[] = {
+        {begin_ok, w_good, "3 nan 1.5 0.25", w_good, 0},
+        {begin_inf, w_good, "3 nan 1.5 0.25", w_good, 4},
+        {begin_acc, w_good, "3 nan 1.5 0.25", w_good, 4},
+        {begin_ok, w_nan, "3 nan 1.5 0.25", w_good, 5},
+        {begin_ok, w_inf, "3 nan 1.5 0.25", w_good, 5},
+        {begin_ok, w_good, "3 inf 1.5 0.25", w_good, 6},
+        {begin_ok, w_good, "3 1 nan 0.25", w_good, 6},
+        {begin_ok, w_good, "3 1 1.5 nan", w_good, 6},
+        {begin_ok, w_good, "3 1 1.5 -inf", w_good, 6},
+        {begin_ok, w_good, "3 1 1.5 0.25", w_nan, 7},
+        {begin_ok, w_good, "3 1 1.5 0.25", w_inf, 7},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        char text[1024];
+        snprintf(text, sizeof text,
+                 "mha-explorer-recording 2\n# snap on\n# at 0.000\n# snap %s\n# snap loss 1 %s\n"
+                 "# snap eval %s\n# snap w 0 %s\n# snap end\n0.600 right\n",
+                 cases[c].begin, cases[c].loss, cases[c].eval, cases[c].w);
+        struct recording rec;
+        struct mha_error err;
+        mha_error_clear(&err);
+        const int r = rec_parse(text, "t.rec", &rec, &err);
+        if (cases[c].bad_line == 0) {
+            ck_assert_int_eq(r, 0);
+            ck_assert_int_eq(rec.n_snaps, 1);
+            ck_assert(isnan(rec.snaps[0].loss));
+            rec_free(&rec);
+            continue;
+        }
+        ck_assert_msg(r != 0, "case %zu was read", c);
+        ck_assert_int_eq(err.line, cases[c].bad_line);
+        ck_assert_ptr_nonnull(strstr(err.text, "not finite"));
+    }
+}
+END_TEST
+
 /* The layer a snapshot's heads' figures are of: said only for a model of
  * layers; a begin line without it (an older build's, or one layer) says
  * none; one out of range drops its snapshot only. */
@@ -507,6 +564,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_stream_and_caps);
     tcase_add_test(tc, test_parse);
     tcase_add_test(tc, test_layer);
+    tcase_add_test(tc, test_not_finite_refused);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -304,6 +304,27 @@ START_TEST(test_state_lines)
     ck_assert_int_eq(s.rec.states[2].at, 3);
     ck_assert_int_eq(s.rec.states[2].s.stage, 2);
     ck_assert_int_eq(s.rec.states[2].s.heads, 3);
+    ck_assert_int_eq((int)s.rec.state_lines, 5);
+    rec_stream_free(&s);
+
+    /* moves no key made (autoplay): an entry each, at the "# at" before it
+     * (one that goes back or past a day is not the clock) */
+    rec_stream_init(&s, "class.rec");
+    ck_assert_int_eq(FEED(&s, "mha-explorer-recording 2\n# at 0\n# state step=0\n"
+                              "# at 1.5\n# state step=1\n# at 3.0\n# state step=2\n"
+                              "# at 2.0\n# state step=3\n3.5 space\n# state step=4\n"
+                              "# at 999999\n# state step=5\n"),
+                     1);
+    ck_assert_int_eq(s.rec.n_states, 4);
+    const double at_t[] = {0.0, 1.5, 3.0, 3.5};
+    const int at_step[] = {0, 1, 3, 5};
+    for (int i = 0; i < 4; i++) {
+        ck_assert_double_eq(s.rec.states[i].t, at_t[i]);
+        ck_assert_int_eq(s.rec.states[i].s.step, at_step[i]);
+    }
+    ck_assert_int_eq(s.rec.states[2].at, 0);
+    ck_assert_int_eq(s.rec.states[3].at, 1);
+    ck_assert_int_eq((int)s.rec.state_lines, 6);
     rec_stream_free(&s);
 
     /* keys only: none */

@@ -11,6 +11,7 @@
 
 #include <curses.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -101,12 +102,45 @@ static void same_lesson(struct ui_app *app, const struct rec_state *s)
     }
 }
 
+/* Whether the screen is where the teacher's state s says (what a follower
+ * applies of it: the lesson and step, stage, view, presenter mode, the
+ * example's settings); what differs into follow_off, "" when nothing. */
+static void check_there(struct ui_app *app, const struct rec_state *s)
+{
+    struct rec_state here;
+    ui_record_state_now(app, &here);
+    char *off = app->stream.follow_off;
+    const size_t n = sizeof app->stream.follow_off;
+    off[0] = '\0';
+    if (s->lesson[0] && strcmp(s->lesson, here.lesson) != 0) {
+        if (strcmp(s->lesson, "-") != 0)
+            snprintf(off, n, "the teacher's lesson %s is not one of this explorer's", s->lesson);
+        else
+            snprintf(off, n, "the teacher has no lesson open");
+    } else if (strcmp(here.lesson, "-") != 0 && s->step >= 0 && s->step != here.step) {
+        snprintf(off, n, "not on the teacher's step %d", s->step + 1);
+    } else if ((s->stage >= 0 && s->stage != here.stage) ||
+               (s->view >= 0 && s->view != here.view) ||
+               (s->present >= 0 && s->present != here.present) ||
+               (here.heads >= 0 && s->heads >= 0 && s->heads != here.heads) ||
+               (here.d_model >= 0 && s->d_model >= 0 && s->d_model != here.d_model) ||
+               (here.causal >= 0 && s->causal >= 0 && s->causal != here.causal) ||
+               (here.scale >= 0 && s->scale >= 0 && s->scale != here.scale)) {
+        snprintf(off, n, "not on the teacher's screen");
+    }
+}
+
 /* The teacher's state after `played` events of rec (rec_state.h), from
- * *next on: the last one reached is applied (lesson and step by index,
- * stage, view, presenter, autoplay, the example's settings), so the screen
- * is where the teacher's was whatever the keys did here.  True when it
- * applied one (the caller lays the screen out again). */
-static bool teacher_state(struct ui_app *app, const struct recording *rec, int *next, int played)
+ * *next on, as far as the recording's clock `until` (a replay plays a move
+ * no key made at its time; a follower passes INFINITY): the last one
+ * reached is applied (lesson and step by index, stage, view, presenter,
+ * autoplay, the example's settings), so the screen is where the teacher's
+ * was whatever the keys did here.  again: apply the last one reached even
+ * when no new one came (after a key of the teacher's: a key never moves
+ * the screen by itself).  True when it applied one (the caller lays the
+ * screen out again). */
+static bool teacher_state(struct ui_app *app, const struct recording *rec, int *next, int played,
+                          double until, bool again)
 {
     /* the training run's snapshots written before this state line: a
      * follower takes all that came, a replay those due by the key's time */
@@ -115,9 +149,10 @@ static bool teacher_state(struct ui_app *app, const struct recording *rec, int *
         app, rec, replay ? &app->stream.replay_snap : &app->stream.follow_snap, played,
         replay && played > 0 ? trun_ms(rec->events[played - 1].t) : LONG_MAX);
     int i = *next;
-    while (i < rec->n_states && rec->states[i].at <= played)
+    while (i < rec->n_states && rec->states[i].at <= played &&
+           (rec->states[i].at < played || rec->states[i].t <= until))
         i++;
-    if (i == *next)
+    if (i == 0 || (i == *next && !again))
         return snapped;
     *next = i;
     const struct rec_state *s = &rec->states[i - 1].s;
@@ -143,13 +178,46 @@ static bool teacher_state(struct ui_app *app, const struct recording *rec, int *
         0) /* a model of layers: the teacher's layer (its heads' figures come with it) */
         ui_app_teachers_layer(app, s->layer);
     ui_watch_state(app, s); /* the run's pause and the checkpoint shown */
+    if (!replay)
+        check_there(app, s);
     return true;
 }
 
-void ui_app_teacher_state(struct ui_app *app, const struct recording *rec, int *next, int played)
+void ui_app_teacher_state(struct ui_app *app, const struct recording *rec, int *next, int played,
+                          double until)
 {
-    if (teacher_state(app, rec, next, played))
+    if (teacher_state(app, rec, next, played, until, false))
         ui_app_reflow(app, app->win.rows, app->win.cols);
+}
+
+/* The lesson and step shown. */
+struct at_step {
+    const void *lesson;
+    int step;
+};
+static struct at_step at_step(const struct ui_app *app)
+{
+    return (struct at_step){app->les.l, app->les.l ? app->les.step : -1};
+}
+
+void ui_app_teacher_event(struct ui_app *app, const struct recording *rec, int *next, int played,
+                          double until)
+{
+    const struct at_step before = at_step(app);
+    const struct rec_event *e = &rec->events[played - 1];
+    if (app->stream.follow && !app->stream.replay.active)
+        apply(app, e);
+    else
+        ui_app_play_event(app, e);
+    const struct at_step moved = at_step(app);
+    teacher_state(app, rec, next, played, until, true);
+    const struct at_step after = at_step(app);
+    /* a key that turned the page here only read on at the teacher's size
+     * (a Space, PgDn, or back): the step stays, read to its end (or its top) */
+    if (before.lesson && before.lesson == moved.lesson && moved.step != before.step &&
+        after.lesson == before.lesson && after.step == before.step)
+        app->les.scroll = moved.step > before.step ? 1 << 20 : 0; /* clamped when drawn */
+    ui_app_reflow(app, app->win.rows, app->win.cols);
 }
 
 bool ui_follow_tick(struct ui_app *app, double now)
@@ -171,12 +239,19 @@ bool ui_follow_tick(struct ui_app *app, double now)
     if (app->stream.detached)
         return changed;
     const int states_before = app->stream.follow_state, snaps_before = app->stream.follow_snap;
-    ui_app_teacher_state(app, &f->s.rec, &app->stream.follow_state,
-                         app->stream.follow_next); /* before a key */
+    /* before a key: the moves no key made (autoplay, the training), and a
+     * state line merged into one already applied */
+    const bool merged = f->s.rec.state_lines != app->stream.follow_lines;
+    app->stream.follow_lines = f->s.rec.state_lines;
+    if (teacher_state(app, &f->s.rec, &app->stream.follow_state, app->stream.follow_next, INFINITY,
+                      merged)) {
+        ui_app_reflow(app, app->win.rows, app->win.cols);
+        changed = true;
+    }
     for (int n = 0; app->stream.follow_next < f->s.rec.n && n < CATCH_UP_EVENTS; n++) {
-        apply(app, &f->s.rec.events[app->stream.follow_next++]);
-        /* then where the key took the teacher, whatever it did here */
-        ui_app_teacher_state(app, &f->s.rec, &app->stream.follow_state, app->stream.follow_next);
+        /* the key for what it shows, then where it took the teacher */
+        ui_app_teacher_event(app, &f->s.rec, &app->stream.follow_state, ++app->stream.follow_next,
+                             INFINITY);
         changed = true;
     }
     changed = changed || app->stream.follow_state != states_before ||
@@ -236,11 +311,22 @@ bool ui_follow_key(struct ui_app *app, int key, bool is_char, double now)
     }
     if (act == UI_FOLLOW_REJOIN && !typing) {
         app->quit_armed = false;
-        if (app->stream.detached || app->stream.follow->state == REC_FOLLOW_REPLACED)
+        if (app->stream.detached || app->stream.follow->state == REC_FOLLOW_REPLACED) {
             app->stream.rejoin =
                 true; /* the loop ends; the caller starts again from the teacher's start */
-        else
-            ui_state_say(&app->st, false, "Following the teacher already.");
+        } else {
+            /* the teacher's present state again, whatever came before */
+            const bool was_off = app->stream.follow_off[0] != '\0';
+            teacher_state(app, &app->stream.follow->s.rec, &app->stream.follow_state,
+                          app->stream.follow_next, INFINITY, true);
+            if (app->stream.follow_off[0])
+                ui_state_say(&app->st, true, "F cannot go to the teacher's screen: %s.",
+                             app->stream.follow_off);
+            else
+                ui_state_say(&app->st, false,
+                             was_off ? "Back on the teacher's screen."
+                                     : "Following the teacher already.");
+        }
         ui_app_reflow(app, app->win.rows, app->win.cols);
         return true;
     }

@@ -108,7 +108,7 @@ static void record(struct ui_app *app, int key, bool is_char, double now)
         app->quit_armed)
         return;
     ui_record_write(app, now - app->stream.record_start, code);
-    ui_record_state(app); /* where the key took the screen */
+    ui_record_state(app, -1.0); /* where the key took the screen */
 }
 
 /* A typed key while a replay plays: q quits, Esc stops the replay, any
@@ -140,14 +140,18 @@ static bool timers(struct ui_app *app, double now)
     ui_record_tick(app, now);
     struct ui_replay *r = &app->stream.replay;
     int rk;
-    if (r->active && r->next == 0 && app->stream.replay_state == 0)
-        ui_app_teacher_state(app, r->rec, &app->stream.replay_state, 0); /* where it started */
     while (ui_replay_due(r, now, &rk)) {
-        ui_app_play_event(app, &r->rec->events[r->next - 1]);
-        ui_app_teacher_state(app, r->rec, &app->stream.replay_state, r->next);
+        ui_app_teacher_event(app, r->rec, &app->stream.replay_state, r->next,
+                             ui_replay_time(r, now));
         changed = true;
     }
-    if (r->active && ui_replay_finished(r)) {
+    /* where it started, and the moves no key made (autoplay, the training) at their time */
+    const int states_before = app->stream.replay_state;
+    if (r->active)
+        ui_app_teacher_state(app, r->rec, &app->stream.replay_state, r->next,
+                             ui_replay_time(r, now));
+    changed = changed || app->stream.replay_state != states_before;
+    if (r->active && ui_replay_finished(r) && app->stream.replay_state >= r->rec->n_states) {
         /* the run as the recording ended it */
         ui_watch_apply(app, r->rec, &app->stream.replay_snap, r->next, LONG_MAX);
         r->active = false;
@@ -175,7 +179,8 @@ static bool timers(struct ui_app *app, double now)
         ui_app_reflow(app, app->win.rows, app->win.cols);
         changed = true;
     }
-    ui_record_state(app); /* autoplay's moves and training's, as they happen */
+    /* autoplay's moves and training's, as they happen */
+    ui_record_state(app, now - app->stream.record_start);
     return changed;
 }
 
@@ -351,7 +356,7 @@ int ui_app_interactive(struct ui_app *app)
                 if (!app->lay.too_small)
                     ui_app_mouse_event(app, &ev);
                 ui_record_mouse(app, now - app->stream.record_start, &ev);
-                ui_record_state(app);
+                ui_record_state(app, -1.0);
             }
             dirty = true;
             continue;

@@ -67,6 +67,9 @@ void ui_follow_status(const struct ui_stream *stream, double now, char *buf, siz
                  len ? " · " : "");
     else if (why[0])
         snprintf(buf + len, n - len, "%s%s", len ? " · " : "", why);
+    else if (stream->follow_off[0])
+        snprintf(buf + len, n - len, "%s%s · F goes to the teacher", len ? " · " : "",
+                 stream->follow_off);
     else
         snprintf(buf + len, n - len, "%sfollowing the teacher · %d key%s", len ? " · " : "",
                  stream->follow_next, stream->follow_next == 1 ? "" : "s");

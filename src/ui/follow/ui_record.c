@@ -61,7 +61,7 @@ void ui_record_write(struct ui_app *app, double t, int code)
         stopped(app, errno);
 }
 
-static void state_now(const struct ui_app *app, struct rec_state *s)
+void ui_record_state_now(const struct ui_app *app, struct rec_state *s)
 {
     rec_state_clear(s);
     const struct ui_lessons *ls = &app->les;
@@ -101,7 +101,7 @@ static void state_now(const struct ui_app *app, struct rec_state *s)
     }
 }
 
-void ui_record_state(struct ui_app *app)
+void ui_record_state(struct ui_app *app, double t)
 {
     if (!app->stream.record)
         return;
@@ -110,9 +110,17 @@ void ui_record_state(struct ui_app *app)
         return;
     }
     struct rec_state now;
-    state_now(app, &now);
+    ui_record_state_now(app, &now);
     if (app->stream.record_state_written && rec_state_same(&now, &app->stream.record_state))
         return;
+    /* a move that no key made: the clock first, so a replay plays it at its time */
+    if (t >= 0.0) {
+        app->stream.record_mark = app->stream.record_start + t;
+        if (rec_write_mark(app->stream.record, t) != 0) {
+            stopped(app, errno);
+            return;
+        }
+    }
     if (rec_state_write(app->stream.record,
                         app->stream.record_state_written ? &app->stream.record_state : NULL,
                         &now) != 0) {
@@ -193,7 +201,7 @@ bool ui_record_begin(struct ui_app *app)
             stopped(app, errno);
         else if (app->stream.record_started)
             app->stream.record_started(app->stream.record_ctx);
-        ui_record_state(app); /* where the session starts */
+        ui_record_state(app, -1.0); /* where the session starts */
     }
     char note[800] = "";
     if (app->stream.stream_note)

@@ -54,8 +54,12 @@ long ui_train_session_ms(const struct ui_stream *stream, double now);
 void ui_viewer_own(struct ui_lessons *les, struct ui_state *st);
 
 /* The state of the screen as a state line carries it, and the line for
- * what changed since the last one, to the recording (ui_record.c). */
-void ui_record_state(struct ui_app *app);
+ * what changed since the last one, to the recording (ui_record.c).  t < 0:
+ * right after a key, at its time; else a move no key made (autoplay, the
+ * training), t seconds into the recording, written after a "# at t". */
+void ui_record_state(struct ui_app *app, double t);
+/* Where the screen is, as a state line names it. */
+void ui_record_state_now(const struct ui_app *app, struct rec_state *s);
 
 /* A follower or a replay of a recording with state lines: autoplay's moves
  * come as the teacher's state, not from a timer of its own. */

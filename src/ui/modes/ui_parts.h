@@ -74,6 +74,8 @@ struct ui_stream {
     /* following a teacher's recording as it grows (--follow; ui_follow.c) */
     struct rec_follow *follow;  /* the caller's; NULL: not following */
     int follow_next;            /* the teacher's next event to apply */
+    long follow_lines;          /* the teacher's state lines applied (rec's state_lines) */
+    char follow_off[160];       /* "" on the teacher's screen, else what differs */
     int follow_seen;            /* the stream's state last said (enum rec_follow_state) */
     int follow_quiet;           /* the teacher's quiet seconds last said; -1: not quiet */
     bool detached;              /* exploring on one's own: the teacher's keys wait */

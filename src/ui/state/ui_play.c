@@ -120,6 +120,11 @@ void ui_replay_stop(struct ui_replay *r)
     r->paused = false;
 }
 
+double ui_replay_time(const struct ui_replay *r, double now)
+{
+    return ((r->paused ? r->paused_at : now) - r->start) * r->speed;
+}
+
 bool ui_replay_finished(const struct ui_replay *r)
 {
     return r->rec && r->next >= r->rec->n;

@@ -75,6 +75,8 @@ bool ui_replay_due(struct ui_replay *r, double now, int *key);
 void ui_replay_toggle(struct ui_replay *r, double now);
 /* Stop for good (Esc). */
 void ui_replay_stop(struct ui_replay *r);
+/* Where the replay is in the recording's time (seconds) at now. */
+double ui_replay_time(const struct ui_replay *r, double now);
 /* True once every key was played. */
 bool ui_replay_finished(const struct ui_replay *r);
 
