@@ -541,7 +541,10 @@ bool ui_app_autoplay(struct ui_app *app, double now)
     }
     if (app->les.l && ui_train_running(app)) {
         a->due = now + a->interval; /* a step that trains is watched to its end */
-        return false;
+        if (!ui_train_play_on(app)) /* a paused one would never end: it trains on */
+            return false;
+        ui_app_reflow(app, app->win.rows, app->win.cols); /* the message line */
+        return true;
     }
     const unsigned side_before = side_content(app);
     int total, body;

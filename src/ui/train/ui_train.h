@@ -110,6 +110,9 @@ void ui_train_draw_vis(const struct ui_app *app);
 
 /* The training screen is on screen and a run on it still trains. */
 bool ui_train_running(const struct ui_app *app);
+/* Autoplay on a step that trains: a run paused (or waiting for p, or on a
+ * checkpoint) trains on, live, and says so.  True when it did. */
+bool ui_train_play_on(struct ui_app *app);
 
 /* Lines the training screen's canvas needs in width columns to show every
  * head's whole heatmap (curve: and a loss curve of 2 lines where the curve

@@ -217,6 +217,19 @@ bool ui_train_running(const struct ui_app *app)
     return ui_train_on_screen(app) && !trun_done(app->training.train);
 }
 
+bool ui_train_play_on(struct ui_app *app)
+{
+    struct trun *t = app->training.train;
+    if (!ui_train_running(app) || (!t->paused && t->scrub < 0))
+        return false;
+    t->paused = false;
+    trun_scrub_live(t);
+    ui_state_say(&app->st, false,
+                 "Autoplay trains on: the next step comes when the run stops (any key pauses "
+                 "autoplay).");
+    return true;
+}
+
 static struct ui_train_view view_of(const struct ui_app *app)
 {
     return (struct ui_train_view){app->training.train, &app->th, app->st.present};
