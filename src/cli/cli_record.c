@@ -32,8 +32,9 @@ int cli_record_open(const char *path, bool force, struct cli_record *r)
                 prog, path);
         return CLI_EXIT_USAGE;
     }
-    /* refuses a FIFO or a device; a symbolic link stays one (its target is
-     * what gets replaced); the temporary file is made by mkstemp */
+    /* refuses a FIFO or a device and a link planted in a shared folder; a
+     * symbolic link stays one (its target is what gets replaced); the
+     * temporary file has no name until it is placed (safe_file.h) */
     struct mha_error err;
     char msg[MHA_ERROR_FILE_MAX + MHA_ERROR_TEXT_MAX];
     if (safe_file_create(&r->sf, path, &err) != 0 || !(r->f = safe_file_stream(&r->sf, &err))) {
@@ -93,18 +94,16 @@ int cli_record_finish(struct cli_record *r, const char *name, int status)
      * complete lines of a recording that was cut short */
     const int placed = safe_file_place(&r->sf, NULL, r->force, &err);
     if (placed != 0) {
-        /* kept under a name that is no temporary's (FILE.kept-XXXXXX), which
-         * the next save into the folder would take for a killed one's */
-        char kept[sizeof r->sf.tmp + 8];
-        const char *part = strrchr(r->sf.tmp, '.');
-        const char *where = r->sf.tmp;
-        if (part && !strncmp(part, ".part-", 6) &&
-            snprintf(kept, sizeof kept, "%.*s.kept-%s", (int)(part - r->sf.tmp), r->sf.tmp,
-                     part + 6) < (int)sizeof kept &&
-            link(r->sf.tmp, kept) == 0 && unlink(r->sf.tmp) == 0)
-            where = kept;
+        /* kept under a new name beside it (FILE.kept-XXXXXX) */
+        char kept[PATH_MAX];
+        if (safe_file_keep(&r->sf, kept, sizeof kept) != 0) {
+            fprintf(stderr, "%s: --record: cannot put the recording at %s: %s; it is lost\n", prog,
+                    name, placed == 1 ? strerror(EEXIST) : err.text);
+            safe_file_discard(&r->sf);
+            return status ? status : EXIT_FAILURE;
+        }
         fprintf(stderr, "%s: --record: cannot put the recording at %s: %s; it is in %s\n", prog,
-                name, placed == 1 ? strerror(EEXIST) : err.text, where);
+                name, placed == 1 ? strerror(EEXIST) : err.text, kept);
         return status ? status : EXIT_FAILURE;
     }
     if (bad) {

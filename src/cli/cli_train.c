@@ -338,10 +338,15 @@ static void write_summary(FILE *f, struct train_run *run, const struct train_sto
     fprintf(f, "ms_per_step  %.4f\n", ms);
 }
 
-/* ---- Ctrl-C or SIGTERM while training headless ----
- * The first ends the run after the step under way, and the model reached is
- * saved (--save) before the program exits as the signal asks (130, 143); a
- * second one ends the program at once, saving nothing. */
+/* ---- a signal that ends a run while training headless ----
+ * SIGINT (Ctrl-C), SIGTERM, SIGHUP (the terminal or the session gone) and
+ * SIGQUIT (Ctrl-\) alike: the first ends the run after the step under way,
+ * and the model reached is saved (--save) before the program exits as the
+ * signal asks (130, 143, 129, 131); a second one ends the program at once,
+ * saving nothing.  A SIGHUP ignored from the start (nohup) stays ignored. */
+static const int stop_signals_caught[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+#define N_STOP_SIGNALS (sizeof stop_signals_caught / sizeof stop_signals_caught[0])
+
 static volatile sig_atomic_t stop_signal;
 
 static void on_stop_signal(int sig)
@@ -361,8 +366,16 @@ static bool stop_asked(void *ctx)
 }
 
 struct stop_signals {
-    struct sigaction intr, term;
+    struct sigaction old[N_STOP_SIGNALS];
 };
+
+/* The signals above, into set. */
+static void stop_set(sigset_t *set)
+{
+    sigemptyset(set);
+    for (size_t i = 0; i < N_STOP_SIGNALS; i++)
+        sigaddset(set, stop_signals_caught[i]);
+}
 
 static void catch_stop_signals(struct stop_signals *old)
 {
@@ -371,29 +384,30 @@ static void catch_stop_signals(struct stop_signals *old)
     sa.sa_handler = on_stop_signal;
     /* one handler at a time: a SIGTERM waiting with the first Ctrl-C is the
      * second signal, never one that interrupts the first's handler */
-    sigemptyset(&sa.sa_mask);
-    sigaddset(&sa.sa_mask, SIGINT);
-    sigaddset(&sa.sa_mask, SIGTERM);
+    stop_set(&sa.sa_mask);
     stop_signal = 0;
-    sigaction(SIGINT, &sa, &old->intr);
-    sigaction(SIGTERM, &sa, &old->term);
+    for (size_t i = 0; i < N_STOP_SIGNALS; i++) {
+        sigaction(stop_signals_caught[i], &sa, &old->old[i]);
+        /* nohup asked for a run that outlives its terminal: SIGHUP stays
+         * ignored */
+        if (stop_signals_caught[i] == SIGHUP && old->old[i].sa_handler == SIG_IGN)
+            sigaction(SIGHUP, &old->old[i], NULL);
+    }
 }
 
 static void restore_stop_signals(const struct stop_signals *old)
 {
-    sigaction(SIGINT, &old->intr, NULL);
-    sigaction(SIGTERM, &old->term, NULL);
+    for (size_t i = 0; i < N_STOP_SIGNALS; i++)
+        sigaction(stop_signals_caught[i], &old->old[i], NULL);
 }
 
-/* Save the model with SIGINT and SIGTERM held back, so a second one waits
+/* Save the model with those signals held back, so a second one waits
  * for the file to be whole (or the old one kept) rather than leaving a
  * temporary behind. */
 static int save_held(const struct train_model *m, const char *path, struct mha_error *err)
 {
     sigset_t both, before;
-    sigemptyset(&both);
-    sigaddset(&both, SIGINT);
-    sigaddset(&both, SIGTERM);
+    stop_set(&both);
     sigprocmask(SIG_BLOCK, &both, &before);
     const int rc = model_io_save(m, path, err);
     sigprocmask(SIG_SETMASK, &before, NULL);
@@ -406,7 +420,7 @@ static int interrupted(const struct cli_options *o, const struct train_run *run,
 {
     struct mha_error err;
     mha_error_clear(&err);
-    const int status = sig == SIGINT ? 130 : 128 + sig;
+    const int status = 128 + sig; /* 130 for SIGINT, 143 for SIGTERM */
     if (o->save && save_held(run->model, o->save, &err)) {
         cli_report(&err);
         fprintf(stderr, "%s: stopped at step %ld of %d; not saved\n", prog, run->model->step,
@@ -464,6 +478,8 @@ int cli_train_summary(const struct cli_options *o)
             rc = EXIT_FAILURE;
         }
     }
+    if (!rc && stop_signal) /* it came while the model was saved: the run was whole */
+        rc = 128 + stop_signal;
     restore_stop_signals(&old);
     train_run_free(run);
     train_dataset_free(data);

@@ -26,6 +26,12 @@
  * anything else as strerror says it. */
 const char *safe_file_reason(int code);
 
+/* What st is, for a message ("is a FIFO (named pipe), not a regular
+ * file"); NULL for a regular file.  reading adds what to do with a FIFO
+ * someone meant to share. */
+struct stat;
+const char *safe_file_not_regular(const struct stat *st, bool reading);
+
 /* A descriptor open for reading on the regular file at path (blocking mode
  * restored, close-on-exec), or -1 with err = "path: cannot open: ..." or
  * "path: is a FIFO (named pipe), not a regular file" and the like. */
@@ -45,39 +51,48 @@ int safe_file_read(const char *path, size_t max, const char *what, char **out, s
 /* ---- writing ------------------------------------------------------------
  *
  * Every file the program writes (models, examples, the progress file,
- * exports, recordings, links) goes through a temporary file beside its
- * target, as git's lockfile does:
+ * exports, recordings, links) is written whole before it takes its name,
+ * as git's lockfile does, and the program never removes a file it did not
+ * make itself in this process:
+ *   - the target's folder is opened a part of the path at a time
+ *     (safe_path.h): a symbolic link anywhere in the path is followed only
+ *     where the kernel's protected_symlinks rule would follow it (in a
+ *     sticky folder anyone may write to, /tmp or a lab's shared folder, only
+ *     a link of the user's or of the folder's owner: "FILE: is a symbolic
+ *     link owned by uid 1001 in a shared folder ..."); a link to the file
+ *     stays a link, and the file it names is replaced in its own folder;
  *   - a target that exists and is not a regular file (a FIFO, a device, a
  *     socket, a folder) is refused: "/dev/null: is a character device, not
  *     a regular file";
- *   - a symbolic link is followed to the file it names (even one that does
- *     not exist yet), and that file is replaced in its own folder, so the
- *     link stays a link; but a link in a sticky folder anyone may write to
- *     (/tmp, a lab's shared folder) is followed only when it belongs to the
- *     user or to the folder's owner, the kernel's protected_symlinks rule
- *     ("FILE: is a symbolic link owned by uid 1001 in a shared folder ...");
- *   - the temporary is made by mkstemp (O_CREAT | O_EXCL: never a guessable
- *     name, never through a symbolic link planted there) and locked (flock)
- *     while it lives, given the old file's mode (a new file: 0666 less
- *     the umask), written, fsynced, given the old file's owner where the
- *     user may (only once whole: no one else can write into it), renamed
- *     into place, and the folder fsynced;
- *   - temporaries in the same folder that no save holds locked (left by a
- *     program killed with SIGKILL while saving) are removed first;
- *   - on any failure the temporary is removed and the old file is left
- *     byte for byte as it was, and the message says so ("no space left on
- *     device" for a full disk or a used-up quota). */
+ *   - the temporary is a file with no name in that folder (O_TMPFILE), or,
+ *     on a file system without them, a new name made there with O_EXCL
+ *     (".NAME.mha-explorer-XXXXXX": never a name that was there, never
+ *     through a link planted there); it gets the old file's mode (a new
+ *     file: 0666 less the umask), is written, fsynced, given the old file's
+ *     owner where the user may (only once whole: no one else can write into
+ *     it), linked or renamed into place, and the folder fsynced;
+ *   - on any failure the temporary is gone (a file with no name vanishes
+ *     with its descriptor; a named one is removed after checking it is
+ *     still the file this process made) and the old file is left byte for
+ *     byte as it was, and the message says so ("no space left on device"
+ *     for a full disk or a used-up quota).  A save killed outright
+ *     (SIGKILL) leaves no file behind, or on a file system without O_TMPFILE
+ *     its ".NAME.mha-explorer-XXXXXX", which no later save removes. */
 
 struct safe_file {
-    char target[PATH_MAX]; /* the file that is replaced (links followed) */
-    char tmp[PATH_MAX];    /* the temporary beside it, "" once gone */
-    const char *name;      /* the name the caller gave, for messages */
-    int fd;                /* the temporary, -1 once closed */
-    int lock;              /* holds the temporary's flock until it is placed or removed */
-    FILE *f;               /* a stream on fd (safe_file_stream), or NULL */
-    bool existed;          /* target was there when the temporary was made */
-    mode_t mode;           /* the mode the file gets */
-    uid_t uid;             /* the old file's owner and group (existed) */
+    char target[PATH_MAX];   /* the file that is replaced (links followed), for messages */
+    char base[NAME_MAX + 1]; /* its name in its folder */
+    char tmp[NAME_MAX + 1];  /* the temporary's name in the folder; "" for one with no name
+                                (O_TMPFILE) and once it is gone */
+    const char *name;        /* the name the caller gave, for messages */
+    int dir;                 /* the target's folder (safe_path.h), -1 once closed */
+    int fd;                  /* the temporary, -1 once closed */
+    int keep;                /* holds the temporary until it is placed or dropped */
+    bool unnamed;            /* the temporary has no name (O_TMPFILE) */
+    FILE *f;                 /* a stream on fd (safe_file_stream), or NULL */
+    bool existed;            /* target was there when the temporary was made */
+    mode_t mode;             /* the mode the file gets */
+    uid_t uid;               /* the old file's owner and group (existed) */
     gid_t gid;
 };
 
@@ -116,10 +131,12 @@ FILE *safe_file_stream(struct safe_file *sf, struct mha_error *err);
  * is still there: safe_file_discard it, or keep it as recordings do). */
 int safe_file_finish(struct safe_file *sf, struct mha_error *err);
 
-/* Put the finished temporary at name (NULL: the target), replacing what is
- * there when replace, else only where nothing is (link(), so an existing
- * name is never touched), and fsync the folder.  0; 1 when !replace and
- * name exists (the temporary stays); -1 with err (the temporary stays). */
+/* Put the finished temporary at name (NULL: the target; else a file of the
+ * folder the temporary is in, of which only the last part is read),
+ * replacing what is there when replace, else only where nothing is (a link
+ * in the file system, so an existing name is never touched), and fsync the
+ * folder.  0; 1 when !replace and name exists (the temporary stays); -1
+ * with err (the temporary stays). */
 int safe_file_place(struct safe_file *sf, const char *name, bool replace, struct mha_error *err);
 
 /* safe_file_finish then safe_file_place(sf, NULL, true), removing the
@@ -129,6 +146,11 @@ int safe_file_commit(struct safe_file *sf, struct mha_error *err);
 
 /* Close and remove the temporary (nothing placed).  Safe to call twice. */
 void safe_file_discard(struct safe_file *sf);
+
+/* The finished temporary kept under a new name beside the target,
+ * "NAME.kept-XXXXXX" (a recording that could not take its name): 0 with
+ * the name into where, or -1 (the temporary stays). */
+int safe_file_keep(struct safe_file *sf, char *where, size_t n);
 
 /* Termination signals (INT, TERM, HUP, QUIT, PIPE, ALRM, USR1, USR2)
  * held back while a file is saved, so that whatever ends the program

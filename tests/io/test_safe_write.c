@@ -251,6 +251,31 @@ START_TEST(placing_a_new_file_never_replaces)
 }
 END_TEST
 
+/* A save removes nothing but what it made: a user's files named as
+ * temporaries once were stay, and no name of the save's is left. */
+START_TEST(a_save_leaves_the_users_files_alone)
+{
+    char path[300], text[64];
+    const char *const theirs[] = {"essay.part-second", "notes.part-000001", "m.json.part-Ab12Cd",
+                                  ".part-XyZ123"};
+    for (size_t i = 0; i < sizeof theirs / sizeof theirs[0]; i++)
+        put(in_dir(theirs[i], path, sizeof path), "the user's\n", 0644);
+    struct mha_error err;
+    ck_assert_int_eq(safe_file_write(in_dir("m.json", path, sizeof path), "new\n", 4, &err), 0);
+    ck_assert_int_eq(safe_file_write(path, "newer\n", 6, &err), 0);
+    ck_assert_str_eq(contents(path, text, sizeof text), "newer\n");
+    struct safe_file sf;
+    ck_assert_int_eq(safe_file_create_in(&sf, dir, &err), 0);
+    safe_file_discard(&sf);
+    ck_assert_int_eq(safe_file_create(&sf, path, &err), 0);
+    safe_file_discard(&sf);
+    for (size_t i = 0; i < sizeof theirs / sizeof theirs[0]; i++)
+        ck_assert_str_eq(contents(in_dir(theirs[i], path, sizeof path), text, sizeof text),
+                         "the user's\n");
+    ck_assert_int_eq(count(dir, ""), 5);
+}
+END_TEST
+
 static Suite *safe_write_suite(void)
 {
     Suite *s = suite_create("safe_write");
@@ -261,6 +286,7 @@ static Suite *safe_write_suite(void)
     tcase_add_test(tc, a_symbolic_link_stays_a_link);
     tcase_add_test(tc, a_failed_write_leaves_the_old_file_and_no_temporary);
     tcase_add_test(tc, placing_a_new_file_never_replaces);
+    tcase_add_test(tc, a_save_leaves_the_users_files_alone);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -35,7 +35,8 @@ wait_exit 0
 check "nothing saved from an example" [ ! -e x.json ]
 
 # a scrub to step 0 saves step 0; :save FILE saves at once, and :save alone
-# (no --save) a new mha-model-1.json
+# (no --save) a new mha-model-1.json; a file that is there is replaced only by
+# :save!
 start 100 30 -- --train first-prev --steps 60
 wait_for "Stopped at" 60
 type_text ":save now.json"
@@ -52,6 +53,16 @@ check ":save wrote a new mha-model-1.json" opens mha-model-1.json
 type_text ":save nofolder/x.json"
 keys Enter
 wait_for "Not saved: nofolder/x.json: cannot write in nofolder: no such folder"
+# :save FILE never replaces a file that is there; :save! FILE does
+printf 'my notes\n' >notes.txt
+type_text ":save notes.txt"
+keys Enter
+wait_for "Not saved: notes.txt exists; :save! notes.txt replaces it."
+check ":save left the file that was there" test "$(cat notes.txt)" = "my notes"
+type_text ":save! notes.txt"
+keys Enter
+wait_for "Saved the model at step 0 to notes.txt."
+check ":save! replaced it with a model" opens notes.txt
 # :export and :link check the path typed the same way
 type_text ":export svg nofolder/x.svg"
 keys Enter

@@ -18,6 +18,7 @@
 #include "ui/ui.h"
 #include "ui/state/ui_keys.h"
 #include "ui/state/ui_play.h"
+#include "ui/state/ui_state.h"
 #include "train/trun_ring.h"
 
 /* The screen kept for the next run when a follower rejoins (UI_RUN_AGAIN),
@@ -184,19 +185,46 @@ static bool timers(struct ui_app *app, double now)
     return changed;
 }
 
-/* The bytes after an ESC that curses did not decode, read whole into seq
- * (a terminal sends them at once: 50 ms at most between two); a byte that
- * begins no sequence is given back to curses, to be read as typed. */
-static size_t escape_rest(char *seq, size_t n)
+/* A string a terminal sends (OSC, DCS, SOS, PM, APC: its introducer
+ * read), read to its end and dropped: up to BEL, ST (ESC \ or U+009C), or
+ * a pause of 100 ms where a terminal sends none (a reply comes at once).
+ * Nothing of it is kept, so it may be as long as it likes. */
+static void drop_string(void)
+{
+    wtimeout(stdscr, 100);
+    bool esc = false;
+    for (;;) {
+        wint_t c;
+        const int r = wget_wch(stdscr, &c);
+        if (r == ERR)
+            return;
+        if (r != OK) { /* a key code curses made of bytes inside it */
+            esc = false;
+            continue;
+        }
+        if (c == 7 || c == 0x9c || (esc && c == '\\'))
+            return;
+        esc = c == 27;
+    }
+}
+
+/* The bytes after an ESC (or a C1 control: first, its 7-bit byte) that
+ * curses did not decode, read whole into seq (a terminal sends them at
+ * once: 50 ms at most between two); a string is read to its end and
+ * dropped (seq holds its introducer); a byte that begins no sequence is
+ * given back to curses, to be read as typed. */
+static size_t escape_rest(char *seq, size_t n, char first)
 {
     size_t len = 0;
+    if (first)
+        seq[len++] = first;
     wtimeout(stdscr, 50);
     while (len + 1 < n && !ui_key_escape_whole(seq, len)) {
         wint_t c;
         const int r = wget_wch(stdscr, &c);
         if (r == ERR)
             break;
-        if (r != OK || c < 0x20 || c > 0x7e || (len == 0 && c != '[' && c != 'O')) {
+        if (r != OK || c < 0x20 || c > 0x7e || (len == 0 && !ui_key_escape_begins((char)c))) {
             if (r == OK)
                 unget_wch((wchar_t)c);
             else
@@ -206,18 +234,29 @@ static size_t escape_rest(char *seq, size_t n)
         seq[len++] = (char)c;
     }
     seq[len] = '\0';
+    if (len == 1 && ui_key_escape_string(seq[0]))
+        drop_string();
     return len;
+}
+
+/* The 7-bit byte after ESC that C1 control c (U+0080..U+009F) stands
+ * for. */
+static char c1_byte(wint_t c)
+{
+    return (char)(c - 0x80 + 0x40);
 }
 
 /* A bracketed paste (its start read): the text up to its end goes into
  * the ':' or '/' line as typed characters (and so into a recording),
  * line breaks and other controls as spaces, never as Enter; with no line
- * open it is dropped, said once. */
+ * open it is dropped, said once.  Read to its end whatever its length:
+ * past what the line holds it is dropped too, never keys. */
 static void paste(struct ui_app *app, double now)
 {
     bool open = app->st.cmd_active && !app->stream.replay.active &&
                 !(app->stream.follow && !app->stream.detached);
-    for (int n = 0; n < 65536; n++) {
+    long typed = 0;
+    for (;;) {
         wtimeout(stdscr, 100);
         wint_t c;
         const int r = wget_wch(stdscr, &c);
@@ -225,31 +264,33 @@ static void paste(struct ui_app *app, double now)
             break;
         if (r != OK)
             continue; /* a key code inside a paste: not text */
-        if (c == 27) {
+        if (c == 27 || (c >= 0x80 && c <= 0x9f)) {
             char seq[40];
-            const size_t len = escape_rest(seq, sizeof seq);
+            const size_t len = escape_rest(seq, sizeof seq, c == 27 ? 0 : c1_byte(c));
             if (ui_key_escape(seq, len) == UI_ESC_PASTE_END)
                 break;
             continue;
         }
         open = open && app->st.cmd_active; /* the line stays open: no Enter comes */
-        if (open) {
+        if (open && typed < UI_CMD_MAX) {  /* what the line can hold; the rest is read, and
+                                              dropped */
             const wint_t text = c < 0x20 || c == 0x7f ? ' ' : c;
             ui_app_feed(app, (int)text, true);
             record(app, (int)text, true, now);
+            typed++;
         }
     }
     if (!open)
         ui_state_say(&app->st, false, "A paste goes into the : line only (: opens it).");
 }
 
-/* An ESC read: the key the sequence after it stands for (a curses key
- * code), 27 for Esc alone, 0 for a sequence that means nothing here or a
- * paste (done). */
-static int escape(struct ui_app *app, double now, bool *is_char)
+/* An ESC read, or a C1 control c (U+0080..U+009F): the key the sequence
+ * after it stands for (a curses key code), 27 for Esc alone, 0 for a
+ * sequence that means nothing here, a string or a paste (done). */
+static int escape(struct ui_app *app, double now, wint_t c, bool *is_char)
 {
     char seq[40];
-    const size_t len = escape_rest(seq, sizeof seq);
+    const size_t len = escape_rest(seq, sizeof seq, c == 27 ? 0 : c1_byte(c));
     *is_char = len == 0;
     if (len == 0)
         return 27;
@@ -332,8 +373,9 @@ int ui_app_interactive(struct ui_app *app)
             continue;
         }
         bool is_char = r == OK;
-        if (is_char && ch == 27) { /* Esc, or a sequence curses did not know */
-            const int key = escape(app, now, &is_char);
+        /* Esc, or a sequence curses did not know; a C1 control, never a key */
+        if (is_char && (ch == 27 || (ch >= 0x80 && ch <= 0x9f))) {
+            const int key = escape(app, now, ch, &is_char);
             if (key == 0) {
                 dirty = true;
                 continue;

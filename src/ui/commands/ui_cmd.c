@@ -237,6 +237,8 @@ const struct ui_cmd ui_cmd_table[] = {
      UI_ARG_FORMAT, true, ui_cmd_export},
     {"save", {NULL}, "save [FILE]", "the trained model shown to a file (--save's, or new)",
      UI_ARG_FILE, true, ui_cmd_save},
+    {"save!", {NULL}, "save! FILE", "the same, replacing a file that is there",
+     UI_ARG_FILE, true, ui_cmd_save_over},
     {"theme", {NULL}, "theme NAME", "{themes| or }",
      UI_ARG_THEME, true, ui_cmd_theme},
     {"present", {NULL}, "present on|off", "the presenter's layout",

@@ -92,10 +92,11 @@ int ui_cmd_find_word(struct ui_state *st, struct ui_app *app, const char *arg);
 
 /* ui_commands.c: the explorer as a whole. */
 int ui_cmd_link(struct ui_state *st, struct ui_app *app, const char *arg);
-/* :class and :save (ui_commands.c, on ui_stream.h's ui_follow_class and
+/* :class, :save and :save! (ui_commands.c, on ui_stream.h's ui_follow_class and
  * ui_train.h's ui_train_save). */
 int ui_cmd_class(struct ui_state *st, struct ui_app *app, const char *arg);
 int ui_cmd_save(struct ui_state *st, struct ui_app *app, const char *arg);
+int ui_cmd_save_over(struct ui_state *st, struct ui_app *app, const char *arg);
 int ui_cmd_export(struct ui_state *st, struct ui_app *app, const char *arg);
 int ui_cmd_theme(struct ui_state *st, struct ui_app *app, const char *arg);
 int ui_cmd_present(struct ui_state *st, struct ui_app *app, const char *arg);

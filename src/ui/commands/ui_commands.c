@@ -326,5 +326,10 @@ int ui_cmd_class(struct ui_state *st, struct ui_app *app, const char *arg)
 
 int ui_cmd_save(struct ui_state *st, struct ui_app *app, const char *arg)
 {
-    return ui_train_save(st, &app->training, &app->stream, arg);
+    return ui_train_save(st, &app->training, &app->stream, arg, false);
+}
+
+int ui_cmd_save_over(struct ui_state *st, struct ui_app *app, const char *arg)
+{
+    return ui_train_save(st, &app->training, &app->stream, arg, true);
 }

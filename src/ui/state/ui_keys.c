@@ -175,12 +175,30 @@ static const struct {
     {"[201~", UI_ESC_PASTE_END},
 };
 
+bool ui_key_escape_string(char first)
+{
+    /* OSC, DCS, SOS, PM, APC */
+    return first == ']' || first == 'P' || first == 'X' || first == '^' || first == '_';
+}
+
+bool ui_key_escape_begins(char first)
+{
+    /* CSI, SS3, SS2, the strings, any other C1 control written as ESC and
+     * a capital (or @ [ \ ] ^ _), and the intermediate bytes of an nF
+     * sequence (ESC ( B and the like) */
+    return (first >= 0x20 && first <= 0x2f) || (first >= 0x40 && first <= 0x5f);
+}
+
 bool ui_key_escape_whole(const char *seq, size_t len)
 {
     if (len == 0)
         return false;
-    if (seq[0] == 'O') /* SS3: one byte more */
+    if (seq[0] == 'O' || seq[0] == 'N') /* SS3, SS2: one byte more */
         return len >= 2;
+    if (seq[0] >= 0x20 && seq[0] <= 0x2f) { /* nF: intermediate bytes, then a final one */
+        const unsigned char last = (unsigned char)seq[len - 1];
+        return len >= 2 && (last < 0x20 || last > 0x2f);
+    }
     if (seq[0] != '[')
         return true;
     if (len == 1)

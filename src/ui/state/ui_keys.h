@@ -109,8 +109,9 @@ const struct ui_key_binding *ui_key_lookup(int key, bool focus, bool lesson);
  * Where a terminal's sequences are not in its terminfo entry (TERM=xterm-256color
  * inside tmux sends Home as ESC [ 1 ~), curses hands over ESC and the bytes
  * after it one by one.  The loop reads them whole (a CSI "ESC [ ... final"
- * or an SS3 "ESC O x") and asks what they mean: a key they clearly stand
- * for, from a table, or nothing at all, never ESC and ordinary keys. */
+ * or an SS3 "ESC O x", and the strings a terminal replies with) and asks
+ * what they mean: a key they clearly stand for, from a table, or nothing
+ * at all, never ESC and ordinary keys. */
 
 /* What ui_key_escape answers besides a curses key code. */
 enum {
@@ -120,6 +121,14 @@ enum {
     UI_ESC_PASTE_END = -2
 };
 
+/* A terminal's reply or a string it was made to send (OSC "ESC ] ... BEL",
+ * DCS "ESC P ... ESC \\", SOS, PM, APC) begins with ESC and first: the
+ * loop reads it whole, up to BEL or ESC \\ (or a pause), and drops it. */
+bool ui_key_escape_string(char first);
+/* first, after ESC, begins a sequence (CSI, SS3, SS2, a string, another C1
+ * control, an nF sequence such as ESC ( B), never keys; any other byte
+ * (a small letter, a digit) is a key typed after Esc or with Alt. */
+bool ui_key_escape_begins(char first);
 /* seq (len bytes, those after ESC) is a whole sequence, or cannot become
  * one (a byte that begins none): no more bytes belong to it. */
 bool ui_key_escape_whole(const char *seq, size_t len);

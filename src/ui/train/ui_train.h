@@ -170,11 +170,13 @@ void ui_train_stopped_say(struct ui_app *app);
  * a lesson or not (which key trains on) (ui_train_keys.c). */
 void ui_train_scrub_say(struct ui_state *st, const struct trun *t, bool lesson);
 
-/* :save [FILE] (its handler is in commands/ui_commands.c): the trained
- * model shown (training's, else a loaded model file's) to a model file,
- * said in st; nothing while the stream follows or replays
- * (ui_train_save.c). */
+/* :save [FILE] and :save! FILE (their handlers are in
+ * commands/ui_commands.c): the trained model shown (training's, else a
+ * loaded model file's) to a model file, said in st; a file at FILE is
+ * replaced only with replace (:save!), --save's file always, and with no
+ * FILE a new mha-model-N.json is made; nothing while the stream follows
+ * or replays (ui_train_save.c). */
 int ui_train_save(struct ui_state *st, const struct ui_train_part *training,
-                  const struct ui_stream *stream, const char *arg);
+                  const struct ui_stream *stream, const char *arg, bool replace);
 
 #endif

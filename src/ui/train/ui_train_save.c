@@ -2,10 +2,12 @@
  * training screen is left (--save FILE, with no question: the step the
  * screen shows, a checkpoint after a scrub) and at any moment with
  * :save [FILE], on the training screen and on the stages of the model it
- * trains, or of a model file (or sentence file) loaded.  With --compare,
+ * trains, or of a model file (or sentence file) loaded; :save FILE never
+ * replaces a file that is there, :save! FILE does.  With --compare,
  * --save FILE is one file per pane (the pane's heads or layers in the
  * name, model_io_pane_name) and :save writes the pane in focus.  A class's
  * follower and a replay write nothing. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,38 +103,79 @@ static const struct train_model *shown_model(struct ui_state *st, const struct t
     return *loaded;
 }
 
+/* text (len bytes) as the new file path, never over one that is there
+ * (linked into place, with the signals held): 0, 1 when path exists, or -1
+ * with err. */
+static int write_new(const char *path, const char *text, size_t len, struct mha_error *err)
+{
+    struct safe_file_signals held;
+    safe_file_hold_signals(&held);
+    struct safe_file sf;
+    FILE *f = NULL;
+    int rc = -1;
+    if (safe_file_create(&sf, path, err) == 0) {
+        if (sf.existed)
+            rc = 1;
+        else if ((f = safe_file_stream(&sf, err)) && fwrite(text, 1, len, f) == len &&
+                 safe_file_finish(&sf, err) == 0)
+            rc = safe_file_place(&sf, NULL, false, err);
+        else if (!err->text[0])
+            mha_error_set(err, "cannot write: %s; nothing was written", strerror(errno));
+        safe_file_discard(&sf);
+    }
+    safe_file_release_signals(&held);
+    return rc;
+}
+
 /* m to path (a new mha-model-N.json here when path is NULL), said on the
- * status line. */
+ * status line; a file at path is replaced only when replace. */
 static int save_model(struct ui_state *st, const struct train_model *m, const char *what,
-                      const char *path)
+                      const char *path, bool replace)
 {
     char written[PATH_MAX + 64], buf[MHA_ERROR_TEXT_MAX + MHA_ERROR_FILE_MAX + 32];
     struct mha_error err;
     mha_error_clear(&err);
-    if (!path) { /* never over a file */
-        char *text = model_io_to_string(m);
-        if (!text) {
-            ui_state_say(st, true, "Not saved: out of memory.");
+    if (path && replace) {
+        if (safe_file_check_target(path, &err) != 0 || model_io_save(m, path, &err) != 0) {
+            ui_state_say(st, true, "Not saved: %s.", mha_error_format(&err, buf, sizeof buf));
             return -1;
         }
-        const size_t len = strlen(text);
-        text[len] = '\n'; /* the terminating NUL becomes the file's last newline */
+        ui_state_say(st, false, "Saved %s to %s.", what, path);
+        return 0;
+    }
+    char *text = model_io_to_string(m);
+    if (!text) {
+        ui_state_say(st, true, "Not saved: out of memory.");
+        return -1;
+    }
+    const size_t len = strlen(text);
+    text[len] = '\n'; /* the terminating NUL becomes the file's last newline */
+    if (!path) {      /* never over a file */
         if (ui_export_write_buffer(text, len + 1, "model", "json", ".", NULL, written,
                                    sizeof written, &err) != 0) {
             ui_state_say(st, true, "Not saved: %s.", err.text);
             return -1;
         }
         path = written;
-    } else if (safe_file_check_target(path, &err) != 0 || model_io_save(m, path, &err) != 0) {
-        ui_state_say(st, true, "Not saved: %s.", mha_error_format(&err, buf, sizeof buf));
-        return -1;
+    } else {
+        const int rc =
+            safe_file_check_target(path, &err) ? -1 : write_new(path, text, len + 1, &err);
+        free(text);
+        if (rc == 1) {
+            ui_state_say(st, true, "Not saved: %s exists; :save! %s replaces it.", path, path);
+            return -1;
+        }
+        if (rc != 0) {
+            ui_state_say(st, true, "Not saved: %s.", mha_error_format(&err, buf, sizeof buf));
+            return -1;
+        }
     }
     ui_state_say(st, false, "Saved %s to %s.", what, path);
     return 0;
 }
 
 int ui_train_save(struct ui_state *st, const struct ui_train_part *training,
-                  const struct ui_stream *stream, const char *arg)
+                  const struct ui_stream *stream, const char *arg, bool replace)
 {
     if (ui_stream_following(stream)) {
         ui_state_say(st, true,
@@ -155,8 +198,10 @@ int ui_train_save(struct ui_state *st, const struct ui_train_part *training,
         return -1;
     if (!*arg && training->train && training->save_path)
         pane_path(training, training->train->focus, path, sizeof path);
-    const int rc =
-        save_model(st, m, what, *arg || (training->train && training->save_path) ? path : NULL);
+    /* --save's file is replaced as leaving the screen replaces it: the
+     * command line named it */
+    const bool own = !*arg && training->train && training->save_path;
+    const int rc = save_model(st, m, what, *arg || own ? path : NULL, replace || own);
     train_model_free(loaded);
     return rc;
 }
