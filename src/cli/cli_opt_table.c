@@ -126,10 +126,10 @@ static const struct cli_opt table[] = {
      "a text to predict the next word of (the bundled\n"
      "corpora 'sentences' and 'names', or FILE.txt: one\n"
      "sentence a line, one different line in ten held out;\n"
-     "man mha-explorer, TEXT), or a task file (\"vocab\",\n"
+     "the manual's TEXT), or a task file (\"vocab\",\n"
      "\"outputs\", \"tokens\", \"targets\", optional \"causal\"\n"
      "and \"description\"; one\n"
-     "row in five is held out: man mha-explorer, TASK FILES);\n"
+     "row in five is held out: the manual's TASK FILES);\n"
      "with --dump summary it trains without a terminal and\n"
      "prints task, description, sizes, steps, seed, held-out\n"
      "loss, accuracy per output on sequences never trained\n"
@@ -225,6 +225,9 @@ static const struct cli_opt table[] = {
      "with --load MODEL: write the model as a PyTorch script", "files", TEXT(export_torch)},
     {"help", NULL, OPT_HELP, CLI_GROUP_OTHER, "-h, --help", NULL, "show this help and exit",
      "show the help and exit", NULL, CODE},
+    {"man", NULL, OPT_MAN, CLI_GROUP_OTHER, NULL, NULL,
+     "show the manual (every option, key and command) and exit", "show the manual and exit", NULL,
+     CODE},
     {"version", NULL, OPT_VERSION, CLI_GROUP_OTHER, "-V, --version", NULL,
      "show the version and exit", "show the version and exit", NULL, CODE},
 };

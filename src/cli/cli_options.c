@@ -306,6 +306,8 @@ static int option(int c, const char *arg, struct cli_options *o)
     case OPT_HELP:
         cli_print_help();
         return 0;
+    case OPT_MAN:
+        return cli_show_man();
     case OPT_VERSION:
         printf("mha-explorer %s (matrix multiply: %s)\n", MHA_VERSION,
                mat_backend_name(mat_get_backend()));
