@@ -90,10 +90,10 @@ END_TEST
 
 START_TEST(explorer_without_a_terminal_points_to_dump)
 {
-    cli_expect_error((const char *[]){NULL}, "needs a terminal");
+    cli_expect_error((const char *[]){NULL}, "the explorer cannot draw here");
     cli_expect_error((const char *[]){"--tokens", "a b", NULL}, "--dump STAGE");
     /* --no-mouse is an option of the explorer: it reaches the terminal check */
-    cli_expect_error((const char *[]){"--no-mouse", NULL}, "needs a terminal");
+    cli_expect_error((const char *[]){"--no-mouse", NULL}, "the explorer cannot draw here");
 }
 END_TEST
 
@@ -381,7 +381,7 @@ START_TEST(explorer_options)
     /* good options reach the terminal check (stdin is not a terminal here) */
     r = cli_run((const char *[]){"--lesson", "7", "--step", "3", NULL});
     ck_assert_int_eq(r.status, 2);
-    ck_assert_ptr_nonnull(strstr(r.err, "needs a terminal"));
+    ck_assert_ptr_nonnull(strstr(r.err, "the explorer cannot draw here"));
     cli_result_free(&r);
     r = cli_run((const char *[]){"--bench-frames", "20", "--view", "heads", NULL});
     ck_assert_msg(r.status == 0, "stderr: %s", r.err);
@@ -447,7 +447,7 @@ START_TEST(recordings_carry_their_start)
     /* the step given now wins over the recorded one */
     r = cli_run((const char *[]){"--replay", q, "--step", "2", NULL});
     ck_assert_int_eq(r.status, 2);
-    ck_assert_msg(strstr(r.err, "needs a terminal") != NULL, "%s", r.err);
+    ck_assert_msg(strstr(r.err, "the explorer cannot draw here") != NULL, "%s", r.err);
     cli_result_free(&r);
     unlink(q);
     /* --step with a recording that names no lesson */
@@ -496,7 +496,7 @@ START_TEST(classroom_options)
     struct cli_result r = cli_run((const char *[]){
         "--theme", "projector", "--present", "--autoplay", "0.5", "--stage", "attention", NULL});
     ck_assert_int_eq(r.status, 2);
-    ck_assert_ptr_nonnull(strstr(r.err, "needs a terminal"));
+    ck_assert_ptr_nonnull(strstr(r.err, "the explorer cannot draw here"));
     cli_result_free(&r);
     r = cli_run((const char *[]){"--bench-frames", "3", "--theme", "light", "--present", "--tokens",
                                  "a b c", "--d-model", "8", "--heads", "4", "--stage", "attention",
