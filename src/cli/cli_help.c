@@ -33,7 +33,8 @@ static const char usage_end[] =
     "and --seed with --generate);\n"
     "--heads, --causal and --no-scale apply to either.\n"
     "\n"
-    "Exit status: 0 on success, 1 on an internal failure, 2 on a usage or input error.\n";
+    "Exit status: 0 on success, 1 on an internal failure, 2 on a usage or input\n"
+    "error.\n";
 
 /* "a, b, c" -> "a b c", in place: a list as the help's columns show it. */
 static char *spaced(char *list)
