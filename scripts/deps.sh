@@ -1,9 +1,16 @@
 # deps.sh - sourced by scripts/run and scripts/test: install the Debian
-# packages the build and the tests need when any is missing.  Everything it
-# prints goes to stderr so a caller's stdout stays clean.
+# packages the build needs (scripts/run), or those and what the tests need
+# (scripts/test), when any is missing.  Everything it prints goes to stderr
+# so a caller's stdout stays clean.
 
-MHA_PACKAGES="gcc libc6-dev pkg-config meson ninja-build check libjansson-dev libcmark-dev
-libncurses-dev libopenblas-dev tmux clang-format strace"
+# what building and running the program needs (man-db: --man shows the
+# manual through man)
+MHA_RUN_PACKAGES="gcc libc6-dev pkg-config meson ninja-build libjansson-dev libcmark-dev
+libncurses-dev libopenblas-dev man-db"
+# what the tests add: Check for the suites, the screen in tmux, the signal
+# tests' strace, the layout check's clang-format
+MHA_TEST_PACKAGES="check tmux clang-format strace"
+MHA_PACKAGES="$MHA_RUN_PACKAGES $MHA_TEST_PACKAGES"
 
 mha_missing_packages() {
     local missing="" p
@@ -35,12 +42,25 @@ mha_install_deps() {
     $sudo apt-get install -y -qq --no-install-recommends $missing >&2 || return 1
 }
 
-# mha_build DIR [meson options...]: configure DIR once, then build it.
-mha_build() {
+# mha_configure DIR [meson options...]: configure DIR once.
+mha_configure() {
     local dir=$1
     shift
     if [ ! -f "$dir/build.ninja" ]; then
         meson setup "$dir" "$@" >&2 || return 1
     fi
-    ninja -C "$dir" >&2
+}
+
+# mha_build DIR [meson options...]: configure DIR once, then build all of
+# it, the tests too.
+mha_build() {
+    mha_configure "$@" || return 1
+    ninja -C "$1" >&2
+}
+
+# mha_build_program DIR [meson options...]: configure DIR once, then build
+# only the program (the target src/mha-explorer), no test.
+mha_build_program() {
+    mha_configure "$@" || return 1
+    ninja -C "$1" src/mha-explorer >&2
 }

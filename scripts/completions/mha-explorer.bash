@@ -12,7 +12,7 @@ _mha_explorer() {
         --view --focus --bench-frames --no-mouse --present --theme --autoplay --record --force
         --replay --speed --follow --train --vocab --context --keep-case --steps --layers
         --batch --lr --save --compare --grad --layer --generate --temperature --top-k
-        --export-torch --help --version"
+        --export-torch --help --man --version"
 
     case $prev in
     --load)

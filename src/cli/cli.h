@@ -173,6 +173,11 @@ int cli_model_words(const struct cli_options *o, struct train_model *m, int *ids
 /* --help on stdout (cli_help.c). */
 void cli_print_help(void);
 
+/* --man: the man page shown by man -l, the one next to the program (the
+ * source tree's doc/mha-explorer.1 for a build, PREFIX/share/man's once
+ * installed); returns only when that fails: 1 after a message (cli_help.c). */
+int cli_show_man(void);
+
 /* "mha-explorer: <err formatted>" on stderr (cli_common.c). */
 void cli_report(const struct mha_error *err);
 

@@ -95,20 +95,17 @@ int cli_run_explorer(const struct cli_options *o, struct mha_example *ex,
     }
     /* --follow - reads the stream from standard input and keys from /dev/tty */
     const bool keys_from_tty = follow && !strcmp(o->follow, "-");
+    char why[160];
     if (o->bench_frames <= 0 &&
         (!isatty(STDOUT_FILENO) || (!keys_from_tty && !isatty(STDIN_FILENO)))) {
-        free(lesson_path);
-        fprintf(stderr,
-                "%s: the explorer needs a terminal, but standard %s is not one.\n"
-                "%s\n",
-                prog, isatty(STDIN_FILENO) ? "output" : "input",
-                train ? "To train without a terminal add --dump summary, e.g.\n"
-                        "  mha-explorer --train first-prev --dump summary"
-                      : "To print stages without a terminal use --dump STAGE, e.g.\n"
-                        "  mha-explorer --dump attention --format text");
-        mha_example_free(ex);
-        return CLI_EXIT_USAGE;
+        snprintf(why, sizeof why, "standard %s is not a terminal",
+                 isatty(STDIN_FILENO) || keys_from_tty ? "output" : "input");
+        goto no_terminal;
     }
+#if MHA_HAVE_UI
+    if (o->bench_frames <= 0 && !ui_terminal_usable(why, sizeof why))
+        goto no_terminal;
+#endif
     struct cli_record record = {0};
     struct rec_start start = {0};
     if (o->record && o->bench_frames <= 0 &&
@@ -183,4 +180,19 @@ int cli_run_explorer(const struct cli_options *o, struct mha_example *ex,
     rec_start_free(&start);
     free(lesson_path);
     return rc;
+
+no_terminal: /* one rule for every terminal the explorer cannot use */
+    free(lesson_path);
+    fprintf(stderr,
+            "%s: the explorer cannot draw here: %s.\n"
+            "%s"
+            "A lesson prints as text with --print-lesson N, e.g.\n"
+            "  mha-explorer --print-lesson 1\n",
+            prog, why,
+            train ? "To train without a screen add --dump summary, e.g.\n"
+                    "  mha-explorer --train first-prev --dump summary\n"
+                  : "To print stages without a screen use --dump STAGE, e.g.\n"
+                    "  mha-explorer --dump attention --format text\n");
+    mha_example_free(ex);
+    return CLI_EXIT_USAGE;
 }

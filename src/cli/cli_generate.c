@@ -72,11 +72,18 @@ int cli_generate(const struct cli_options *o)
     int rc = CLI_EXIT_USAGE;
     const int k = train_model_next_output(m);
     int start[TRAIN_MAX_CONTEXT], n = 0;
-    if (k < 0) {
+    /* a language model is one trained on a text: a task's output may be
+     * named "next" and span the vocabulary too (induction), and its words
+     * would be letters drawn at random */
+    if (k < 0 || m->words == TRAIN_WORDS_NONE) {
+        char task[TRAIN_NAME_MAX + 48] = "";
+        if (m->task[0])
+            snprintf(task, sizeof task, " (it was trained on the task %s)", m->task);
         mha_error_set(&err,
-                      "%s is not a language model (it has no output \"next\" over its "
-                      "vocabulary): --generate writes with a model --train FILE.txt saved",
-                      o->load);
+                      "%s is not a language model%s: --generate writes with a model trained "
+                      "on a text, e.g. --train sentences --save FILE or --train FILE.txt "
+                      "--save FILE",
+                      o->load, task);
         cli_report(&err);
         goto done;
     }

@@ -1,8 +1,12 @@
 /* cli_help.c - --help: what every option does, from the option table
  * (cli_opt_table.c), with the lists (stages, formats, views, themes, tasks)
- * from the program's own tables. */
+ * from the program's own tables; --man: the man page, where it is. */
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/cli_opt_table.h"
@@ -12,6 +16,7 @@
 #include "io/colorscale.h"
 #include "io/format.h"
 #include "io/view_desc.h"
+#include "mha_config.h"
 
 /* Before the groups, and after them. */
 static const char usage_head[] =
@@ -28,7 +33,8 @@ static const char usage_end[] =
     "and --seed with --generate);\n"
     "--heads, --causal and --no-scale apply to either.\n"
     "\n"
-    "Exit status: 0 on success, 1 on an internal failure, 2 on a usage or input error.\n";
+    "Exit status: 0 on success, 1 on an internal failure, 2 on a usage or input\n"
+    "error.\n";
 
 /* "a, b, c" -> "a b c", in place: a list as the help's columns show it. */
 static char *spaced(char *list)
@@ -114,4 +120,47 @@ void cli_print_help(void)
         putchar('\n');
     }
     fputs(usage_end, stdout);
+}
+
+/* Whether path names a regular file. */
+static bool is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int cli_show_man(void)
+{
+    /* next to the program: build/src/ -> the source tree's doc/, PREFIX/bin/
+     * -> PREFIX/share/man/man1/; then where the build would install it */
+    char exe[PATH_MAX], page[PATH_MAX + 64];
+    page[0] = '\0';
+    const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash)
+            *slash = '\0';
+        const char *rel[] = {"/../../doc/mha-explorer.1", "/../share/man/man1/mha-explorer.1"};
+        for (size_t i = 0; i < sizeof rel / sizeof rel[0] && !page[0]; i++) {
+            snprintf(page, sizeof page, "%s%s", exe, rel[i]);
+            if (!is_file(page))
+                page[0] = '\0';
+        }
+    }
+    const char *fixed[] = {MHA_MANPAGE, MHA_SOURCE_ROOT "/doc/mha-explorer.1"};
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0] && !page[0]; i++)
+        if (is_file(fixed[i]))
+            snprintf(page, sizeof page, "%s", fixed[i]);
+    if (!page[0]) {
+        fprintf(stderr, "mha-explorer: --man: the man page is not where it was installed (%s)\n",
+                MHA_MANPAGE);
+        return 1;
+    }
+    fflush(stdout);
+    execlp("man", "man", "-l", page, (char *)NULL);
+    const int e = errno;
+    fprintf(stderr, "mha-explorer: --man: cannot run man (%s); the manual is %s\n", strerror(e),
+            page);
+    return 1;
 }

@@ -51,7 +51,8 @@ int cli_list_lessons(void)
             continue;
         char title[512];
         mha_text_escape(l->title ? l->title : "(no title)", title, sizeof title);
-        printf("%2d  %-48s %2d steps%s\n", l->number, title, l->n_steps,
+        printf("%2d  %-48s %2d step%s%s\n", l->number, title, l->n_steps,
+               l->n_steps == 1 ? "" : "s",
                l->n_diags ? "  (has problems: see --check-lessons)" : "");
         lesson_free(l);
     }
@@ -169,8 +170,8 @@ int cli_check_lesson_file(const char *path, int step)
                 mha_text_escape(path, shown, sizeof shown));
         rc = CLI_EXIT_USAGE;
     } else if (step > l->n_steps) {
-        fprintf(stderr, "%s: --step %d: %s has %d steps\n", prog, step,
-                mha_text_escape(path, shown, sizeof shown), l->n_steps);
+        fprintf(stderr, "%s: --step %d: %s has %d step%s\n", prog, step,
+                mha_text_escape(path, shown, sizeof shown), l->n_steps, l->n_steps == 1 ? "" : "s");
         rc = CLI_EXIT_USAGE;
     }
     lesson_free(l);

@@ -74,7 +74,9 @@ static const struct cli_opt table[] = {
      "opens on step 1",
      "forget the progress of every lesson (with --lesson: that one)", NULL, FLAG(reset_progress)},
     {"view", "NAME", 0, CLI_GROUP_EXPLORER, NULL, NULL,
-     "open on a view instead of a stage: @VIEWS@", "open on a view", "words:@views@", TEXT(view)},
+     "open on a view instead of a stage, one of\n"
+     "@VIEWS@",
+     "open on a view", "words:@views@", TEXT(view)},
     {"focus", "\"SPEC\"", 0, CLI_GROUP_EXPLORER, NULL, NULL,
      "put the cursor on a cell of the starting stage, e.g.\n"
      "\"weights, head 1, row 2, col 3\" (rows and columns by\n"
@@ -102,8 +104,8 @@ static const struct cli_opt table[] = {
      "steps, else the stages round and round; a key pauses",
      "move on by itself every SECONDS", NULL, CODE},
     {"record", "FILE", 0, CLI_GROUP_TEACHING, NULL, NULL,
-     "save the keys of the session, with their timing, and\n"
-     "the options, lesson step and terminal size it started with",
+     "save the keys of the session, with their timing, and the\n"
+     "options, lesson step and terminal size it started with",
      "save the keys of the session", "files", TEXT(record)},
     {"force", NULL, 0, CLI_GROUP_TEACHING, NULL, NULL, "with --record: replace FILE if it exists",
      "with --record: replace an existing file", NULL, FLAG(force)},
@@ -116,9 +118,10 @@ static const struct cli_opt table[] = {
      "with --replay: X times as fast (0.01..1000, default 1)", "with --replay: X times as fast",
      NULL, CODE},
     {"follow", "FILE", 0, CLI_GROUP_TEACHING, NULL, NULL,
-     "follow a teacher's session while --record writes FILE: the\n"
-     "same steps at your own size; a key of yours explores on\n"
-     "your own, F rejoins the teacher (FILE - reads standard input)",
+     "follow a teacher's session while --record writes FILE:\n"
+     "the same steps at your own size; a key of yours explores\n"
+     "on your own, F rejoins the teacher (FILE - reads\n"
+     "standard input)",
      "follow a teacher's session as it is recorded", "files", TEXT(follow)},
     {"train", "TASK|FILE", 0, CLI_GROUP_TRAINING, NULL, NULL,
      "train on a task, one of\n"
@@ -126,10 +129,10 @@ static const struct cli_opt table[] = {
      "a text to predict the next word of (the bundled\n"
      "corpora 'sentences' and 'names', or FILE.txt: one\n"
      "sentence a line, one different line in ten held out;\n"
-     "man mha-explorer, TEXT), or a task file (\"vocab\",\n"
+     "the manual's TEXT), or a task file (\"vocab\",\n"
      "\"outputs\", \"tokens\", \"targets\", optional \"causal\"\n"
      "and \"description\"; one\n"
-     "row in five is held out: man mha-explorer, TASK FILES);\n"
+     "row in five is held out: the manual's TASK FILES);\n"
      "with --dump summary it trains without a terminal and\n"
      "prints task, description, sizes, steps, seed, held-out\n"
      "loss, accuracy per output on sequences never trained\n"
@@ -225,6 +228,9 @@ static const struct cli_opt table[] = {
      "with --load MODEL: write the model as a PyTorch script", "files", TEXT(export_torch)},
     {"help", NULL, OPT_HELP, CLI_GROUP_OTHER, "-h, --help", NULL, "show this help and exit",
      "show the help and exit", NULL, CODE},
+    {"man", NULL, OPT_MAN, CLI_GROUP_OTHER, NULL, NULL,
+     "show the manual (every option, key and command) and exit", "show the manual and exit", NULL,
+     CODE},
     {"version", NULL, OPT_VERSION, CLI_GROUP_OTHER, "-V, --version", NULL,
      "show the version and exit", "show the version and exit", NULL, CODE},
 };

@@ -32,10 +32,15 @@ static int parse_number(const char *opt, const char *s, long long lo, long long 
     char *end;
     errno = 0;
     long long v = strtoll(s, &end, 10);
-    if (s[0] == '\0' || *end != '\0' || errno == ERANGE) {
-        char shown[256];
+    char shown[256];
+    if (s[0] == '\0' || *end != '\0') {
         fprintf(stderr, "%s: %s: '%s' is not a whole number\n", prog, opt,
                 mha_text_escape(s, shown, sizeof shown));
+        return -1;
+    }
+    if (errno == ERANGE) { /* a whole number, past what any option takes */
+        fprintf(stderr, "%s: %s: %s is too %s; expected %lld..%lld\n", prog, opt,
+                mha_text_escape(s, shown, sizeof shown), v < 0 ? "small" : "large", lo, hi);
         return -1;
     }
     if (v < lo || v > hi) {
@@ -53,10 +58,20 @@ static int parse_seconds(const char *opt, const char *s, double lo, double hi, d
     char *end;
     errno = 0;
     double v = strtod(s, &end);
-    if (s[0] == '\0' || *end != '\0' || errno == ERANGE || !isfinite(v)) {
-        char shown[256];
+    char shown[256];
+    if (s[0] == '\0' || *end != '\0' || isnan(v)) {
         fprintf(stderr, "%s: %s: '%s' is not a number\n", prog, opt,
                 mha_text_escape(s, shown, sizeof shown));
+        return -1;
+    }
+    if (errno == ERANGE || !isfinite(v)) { /* a number, past what a double holds */
+        const bool tiny = isfinite(v) && fabs(v) < 1.0;
+        fprintf(stderr, "%s: %s: %s is too %s%s; expected a number from %g to %g\n", prog, opt,
+                mha_text_escape(s, shown, sizeof shown),
+                tiny    ? "close to 0"
+                : v < 0 ? "far below 0"
+                        : "large",
+                tiny ? " to be held exactly (below 2.2e-308)" : "", lo, hi);
         return -1;
     }
     if (v < lo || v > hi) {
@@ -306,6 +321,8 @@ static int option(int c, const char *arg, struct cli_options *o)
     case OPT_HELP:
         cli_print_help();
         return 0;
+    case OPT_MAN:
+        return cli_show_man();
     case OPT_VERSION:
         printf("mha-explorer %s (matrix multiply: %s)\n", MHA_VERSION,
                mat_backend_name(mat_get_backend()));

@@ -267,6 +267,15 @@ static void set_error(struct mha_error *err, const char *name, int line, int col
 #endif
     ;
 
+/* jansson's words for a mistake in the user's: it names a flag of its own
+ * where a string holds \u0000 (a text with a NUL in it). */
+static const char *jansson_words(const json_error_t *je)
+{
+    if (strstr(je->text, "JSON_ALLOW_NUL"))
+        return "a string holds \\u0000, a NUL character, which no text of the file may hold";
+    return je->text;
+}
+
 static void set_error(struct mha_error *err, const char *name, int line, int column,
                       const char *fmt, ...)
 {
@@ -313,7 +322,7 @@ json_t *json_scan_load(const char *path, const struct json_limits *lim, size_t f
         root = NULL;
         set_error(err, path, 0, 0, "cannot read: %s", strerror(f->read_errno));
     } else if (!root) {
-        set_error(err, path, je.line, je.column, "not valid JSON: %s", je.text);
+        set_error(err, path, je.line, je.column, "not valid JSON: %s", jansson_words(&je));
     }
     free(f);
     return root;
@@ -331,7 +340,7 @@ json_t *json_scan_loads(const char *text, const char *name, const struct json_li
     json_error_t je;
     json_t *root = json_loads(text, flags, &je);
     if (!root)
-        set_error(err, name, je.line, je.column, "not valid JSON: %s", je.text);
+        set_error(err, name, je.line, je.column, "not valid JSON: %s", jansson_words(&je));
     return root;
 }
 

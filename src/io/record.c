@@ -13,6 +13,8 @@
 
 #define REC_MAGIC "mha-explorer-recording 1"
 #define REC_MAGIC_2 "mha-explorer-recording 2"
+/* what a message asks for: the line the program writes, and the older one */
+#define REC_MAGIC_WORDS "\"" REC_MAGIC_2 "\" (or \"" REC_MAGIC "\", a recording of keys only)"
 
 static const struct {
     const char *name;
@@ -188,8 +190,8 @@ static int other_line(struct rec_reader *rd, const char *s, const char *name, st
         return 1;
     if (!rd->header) {
         if (strcmp(s, REC_MAGIC) != 0 && strcmp(s, REC_MAGIC_2) != 0)
-            return fail_at(err, name, rd->line, "not a recording: the first line must be \"%s\"",
-                           REC_MAGIC);
+            return fail_at(err, name, rd->line, "not a recording: the first line must be %s",
+                           REC_MAGIC_WORDS);
         out->version = strcmp(s, REC_MAGIC) == 0 ? 1 : 2;
         rd->header = true;
         return 1;
@@ -364,8 +366,8 @@ static int parse_text(const char *text, const char *name, struct recording *out,
     rec_reader_done(&rd);
     if (!rd.header) {
         drop_events(out);
-        return fail_at(err, name, rd.line ? rd.line : 1, "the recording is empty (no \"%s\" line)",
-                       REC_MAGIC);
+        return fail_at(err, name, rd.line ? rd.line : 1,
+                       "the recording is empty: its first line must be %s", REC_MAGIC_WORDS);
     }
     return 0;
 }
@@ -539,9 +541,10 @@ int rec_load(const char *path, struct recording *out, struct mha_error *err)
     if (!header)
         return fail_at(err, path, line,
                        nul ? "not a recording: the line holds a NUL byte (is it text?); the "
-                             "first line must be \"%s\""
-                           : "not a recording: no \"%s\" line before the size cap",
-                       REC_MAGIC);
+                             "first line must be %s"
+                           : "not a recording: its first line must be %s, and no such line came "
+                             "before the size cap",
+                       REC_MAGIC_WORDS);
     if (nul)
         return fail_at(err, path, line,
                        "the line holds a NUL byte; is the recording text?%s (the lines before "

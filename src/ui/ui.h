@@ -3,6 +3,8 @@
 #ifndef MHA_UI_H
 #define MHA_UI_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "engine/mha.h"
@@ -82,6 +84,11 @@ struct ui_options {
  * shown.  With opt->train the explorer opens on the training screen and its
  * example is the model's sample (ex, if given, is freed). */
 int ui_run(struct mha_example *ex, const struct ui_options *opt);
+
+/* Whether the terminal $TERM names can show the explorer (it moves the
+ * cursor); false with why it cannot (TERM unset, "dumb", a name with no
+ * terminfo entry) in why (n bytes). */
+bool ui_terminal_usable(char *why, size_t n);
 
 /* End the process with status once everything else is freed, through
  * ncurses' exit_curses where the build found it (it frees what ncurses

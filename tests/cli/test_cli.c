@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -42,6 +43,13 @@ START_TEST(usage_errors)
     cli_expect_error((const char *[]){"--d-model", "4096", "--dump", "all", NULL},
                      "--d-model: 4096 is out of range");
     cli_expect_error((const char *[]){"--seed", "-1", "--dump", "all", NULL}, "--seed:");
+    /* a number past what the parser holds is a number: too large or too close to 0 */
+    cli_expect_error((const char *[]){"--seed", "99999999999999999999", "--dump", "all", NULL},
+                     "--seed: 99999999999999999999 is too large; expected 0..4294967295");
+    cli_expect_error((const char *[]){"--lr", "5e-324", "--train", "first-prev", NULL},
+                     "--lr: 5e-324 is too close to 0");
+    cli_expect_error((const char *[]){"--autoplay", "1e999", NULL},
+                     "--autoplay: 1e999 is too large; expected a number from 0.1 to 3600");
     cli_expect_error((const char *[]){"--tokens", "   ", "--dump", "all", NULL},
                      "--tokens: give at least one token");
     cli_expect_error((const char *[]){"--bogus", NULL}, "unknown option '--bogus'");
@@ -90,10 +98,10 @@ END_TEST
 
 START_TEST(explorer_without_a_terminal_points_to_dump)
 {
-    cli_expect_error((const char *[]){NULL}, "needs a terminal");
+    cli_expect_error((const char *[]){NULL}, "the explorer cannot draw here");
     cli_expect_error((const char *[]){"--tokens", "a b", NULL}, "--dump STAGE");
     /* --no-mouse is an option of the explorer: it reaches the terminal check */
-    cli_expect_error((const char *[]){"--no-mouse", NULL}, "needs a terminal");
+    cli_expect_error((const char *[]){"--no-mouse", NULL}, "the explorer cannot draw here");
 }
 END_TEST
 
@@ -296,6 +304,55 @@ START_TEST(lesson_commands)
 }
 END_TEST
 
+/* The messages of files say what is wrong in the user's words: a string
+ * with \u0000 in an example names no flag of the JSON library, and a file
+ * that is no recording is asked for the line the program writes. */
+START_TEST(file_messages)
+{
+    char dir[256], path[512];
+    ck_assert_ptr_nonnull(test_tmp_dir(dir, sizeof dir, "mha-cli-words"));
+    test_tmp_path(dir, "nul.json", path, sizeof path);
+    ck_assert_int_eq(test_tmp_put(path, "{\"d_model\": 2, \"tokens\": [\"a\\u0000\"]}\n", 0644), 0);
+    struct cli_result r = cli_run((const char *[]){"--load", path, "--dump", "all", NULL});
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "a string holds \\u0000") && !strstr(r.err, "JSON_"), "%s", r.err);
+    cli_result_free(&r);
+    test_tmp_path(dir, "x.rec", path, sizeof path);
+    ck_assert_int_eq(test_tmp_put(path, "hello\n", 0644), 0);
+    r = cli_run((const char *[]){"--replay", path, NULL});
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "the first line must be \"mha-explorer-recording 2\""), "%s",
+                  r.err);
+    cli_result_free(&r);
+    ck_assert_int_eq(test_tmp_remove(dir), 0);
+}
+END_TEST
+
+/* A lesson of one step (a teacher's own) is listed as "1 step". */
+START_TEST(lesson_of_one_step)
+{
+    char dir[256], lessons[512], file[600];
+    ck_assert_ptr_nonnull(test_tmp_dir(dir, sizeof dir, "mha-one-step"));
+    test_tmp_path(dir, "lessons", lessons, sizeof lessons);
+    ck_assert_int_eq(mkdir(lessons, 0755), 0);
+    test_tmp_path(lessons, "01-one.md", file, sizeof file);
+    ck_assert_int_eq(test_tmp_put(file, "# A lesson of one step\n\n## Only\n\nText.\n", 0644), 0);
+    const char *before = getenv("MHA_DATA_DIR");
+    char *kept = before ? strdup(before) : NULL;
+    setenv("MHA_DATA_DIR", dir, 1);
+    struct cli_result r = cli_run((const char *[]){"--list-lessons", NULL});
+    if (kept)
+        setenv("MHA_DATA_DIR", kept, 1);
+    else
+        unsetenv("MHA_DATA_DIR");
+    free(kept);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_msg(strstr(r.out, "A lesson of one step") && strstr(r.out, " 1 step\n"), "%s", r.out);
+    cli_result_free(&r);
+    ck_assert_int_eq(test_tmp_remove(dir), 0);
+}
+END_TEST
+
 /* The lesson tools print or forget and exit: an option they do not read
  * is refused (status 2, nothing printed), not ignored; --print-lesson
  * reads --format. */
@@ -381,7 +438,7 @@ START_TEST(explorer_options)
     /* good options reach the terminal check (stdin is not a terminal here) */
     r = cli_run((const char *[]){"--lesson", "7", "--step", "3", NULL});
     ck_assert_int_eq(r.status, 2);
-    ck_assert_ptr_nonnull(strstr(r.err, "needs a terminal"));
+    ck_assert_ptr_nonnull(strstr(r.err, "the explorer cannot draw here"));
     cli_result_free(&r);
     r = cli_run((const char *[]){"--bench-frames", "20", "--view", "heads", NULL});
     ck_assert_msg(r.status == 0, "stderr: %s", r.err);
@@ -447,7 +504,7 @@ START_TEST(recordings_carry_their_start)
     /* the step given now wins over the recorded one */
     r = cli_run((const char *[]){"--replay", q, "--step", "2", NULL});
     ck_assert_int_eq(r.status, 2);
-    ck_assert_msg(strstr(r.err, "needs a terminal") != NULL, "%s", r.err);
+    ck_assert_msg(strstr(r.err, "the explorer cannot draw here") != NULL, "%s", r.err);
     cli_result_free(&r);
     unlink(q);
     /* --step with a recording that names no lesson */
@@ -496,7 +553,7 @@ START_TEST(classroom_options)
     struct cli_result r = cli_run((const char *[]){
         "--theme", "projector", "--present", "--autoplay", "0.5", "--stage", "attention", NULL});
     ck_assert_int_eq(r.status, 2);
-    ck_assert_ptr_nonnull(strstr(r.err, "needs a terminal"));
+    ck_assert_ptr_nonnull(strstr(r.err, "the explorer cannot draw here"));
     cli_result_free(&r);
     r = cli_run((const char *[]){"--bench-frames", "3", "--theme", "light", "--present", "--tokens",
                                  "a b c", "--d-model", "8", "--heads", "4", "--stage", "attention",
@@ -532,6 +589,8 @@ static Suite *cli_suite(void)
     tcase_add_test(tc, text_format_reads_like_a_slide);
     tcase_add_test(tc, export_formats_and_lessons);
     tcase_add_test(tc, lesson_commands);
+    tcase_add_test(tc, lesson_of_one_step);
+    tcase_add_test(tc, file_messages);
     tcase_add_test(tc, lesson_tools_refuse_what_they_ignore);
     tcase_add_test(tc, explorer_options);
     tcase_add_test(tc, classroom_options);

@@ -184,6 +184,29 @@ START_TEST(test_errors)
 }
 END_TEST
 
+/* --generate takes a language model only, one trained on a text: a model
+ * of the induction task names its output "next" over the vocabulary too,
+ * and is refused, whatever its layers. */
+START_TEST(test_task_model_refused)
+{
+    char dir[256], path[512];
+    ck_assert_ptr_nonnull(test_tmp_dir(dir, sizeof dir, "mha-generate-task"));
+    test_tmp_path(dir, "m.json", path, sizeof path);
+    struct cli_result r =
+        cli_run((const char *[]){"--train", "induction", "--layers", "2", "--steps", "5", "--dump",
+                                 "summary", "--save", path, NULL});
+    ck_assert_msg(r.status == 0, "training: %s", r.err);
+    cli_result_free(&r);
+    r = cli_run((const char *[]){"--load", path, "--generate", "3", NULL});
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_str_eq(r.out, "");
+    ck_assert_msg(strstr(r.err, "is not a language model (it was trained on the task induction)"),
+                  "%s", r.err);
+    cli_result_free(&r);
+    ck_assert_int_eq(test_tmp_remove(dir), 0);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("cli_generate");
@@ -194,6 +217,7 @@ int main(void)
     tcase_add_test(tc, test_seed_repeats);
     tcase_add_test(tc, test_lines_end);
     tcase_add_test(tc, test_errors);
+    tcase_add_test(tc, test_task_model_refused);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -243,16 +243,46 @@ static int named_output(const struct train_model *m, enum train_head_kind k)
     return -1;
 }
 
+/* The tasks the knock-outs below leave out, and why: a task added to the
+ * table is knocked out there unless it is named here. */
+static const struct {
+    const char *task, *why;
+} not_knocked[] = {
+    {"induction", "its heads work in two layers; test_cli_layers knocks them out"},
+};
+
+/* Whether the task table's task is among not_knocked. */
+static bool left_out(const char *task)
+{
+    for (size_t i = 0; i < sizeof not_knocked / sizeof not_knocked[0]; i++)
+        if (!strcmp(not_knocked[i].task, task))
+            return true;
+    return false;
+}
+
 /* Knocking out the heads whose label names an output (together: heads that
  * share a job make up for each other) drops that output's held-out accuracy
- * by at least 0.2, for every task at 1, 2 and 4 heads; knocking out one of
- * them alone never raises it. */
+ * by at least 0.2, for every task of the table at 1, 2 and 4 heads (but
+ * those not_knocked names); knocking out one of them alone never raises it. */
 START_TEST(test_labels_survive_ablation)
 {
-    static const char *const tasks[] = {"first-prev", "prev", "find-copy", "majority"};
+    /* the task table's names, "first-prev, prev, ..." */
+    char names[512], *tasks[32];
+    int n_tasks = 0, n_left = 0;
+    train_task_names(names, sizeof names);
+    for (char *save = NULL, *w = strtok_r(names, ", ", &save); w && n_tasks < 32;
+         w = strtok_r(NULL, ", ", &save)) {
+        ck_assert_msg(train_task_find(w) != NULL, "task %s is not in the table", w);
+        if (left_out(w))
+            n_left++;
+        else
+            tasks[n_tasks++] = w;
+    }
+    ck_assert_int_eq(n_tasks + n_left, train_task_count());
+    ck_assert_int_eq(n_left, (int)(sizeof not_knocked / sizeof not_knocked[0]));
     static const int heads[] = {1, 2, 4};
     int checked = 0;
-    for (int ti = 0; ti < 4; ti++)
+    for (int ti = 0; ti < n_tasks; ti++)
         for (int hi = 0; hi < 3; hi++) {
             const int H = heads[hi];
             struct train_run_options o;
@@ -299,7 +329,7 @@ START_TEST(test_labels_survive_ablation)
             train_run_free(run);
         }
     /* every task has an output some label names, at every head count */
-    ck_assert_int_ge(checked, 12);
+    ck_assert_int_ge(checked, 3 * n_tasks);
 }
 END_TEST
 

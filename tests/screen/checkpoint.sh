@@ -7,7 +7,7 @@
 
 # lesson 7 step 3: which key does row tok 1 of head 0 favour? its weights hide
 start 120 40 -- --lesson 7 --step 3
-wait_for "step 3/7"
+wait_for "step 3/$(lesson_steps 7)"
 wait_for "In head 0, which key does row tok 1 attend"
 check "head 0's weights row tok 1 is hidden" \
     bash -c "tmux -L '$SOCK' capture-pane -p | grep -qE '^tok 1 +\? +\? +\? +\? +tok 1'"
@@ -25,13 +25,13 @@ sleep 0.2
 
 # lesson 7 step 5: asked with the scaling on; the reveal switches it off
 start 120 40 -- --lesson 7 --step 5
-wait_for "step 5/7"
+wait_for "step 5/$(lesson_steps 7)"
 wait_for "scaling ÷√3"
 keys 1
 wait_for "✓ Right: it goes up, towards 1."
 wait_for "scaling off"
 # the next step starts from the revealed setting
-space_until "step 6/7"
+space_until "step 6/$(lesson_steps 7)"
 wait_for "scaling off"
 wait_for "d_model 12"
 quit_lesson
@@ -54,7 +54,7 @@ sleep 0.2
 # at 80x24 the checkpoint's answer line is below the fold: the pane scrolls
 # to it while it waits
 start 80 24 -- --lesson 7 --step 5
-wait_for "step 5/7"
+wait_for "step 5/$(lesson_steps 7)"
 wait_for "Press 1-3 to answer."
 quit_lesson
 

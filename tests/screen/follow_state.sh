@@ -40,7 +40,7 @@ mkfifo "$WORK/astate/mha-explorer/progress.json"
 timeout 120 sh -c 'exec 3>"$1" && echo opened >"$1.opened"' _ "$WORK/astate/mha-explorer/progress.json" </dev/null >/dev/null 2>&1 &
 opener=$!
 session teach 100 30 "$EXEQ --record class.rec --lesson 7 --step 1"
-wait_in teach "step 1/7"
+wait_in teach "step 1/$(lesson_steps 7)"
 session a 80 24 "XDG_STATE_HOME=$(printf %q "$WORK/astate") $EXEQ --follow class.rec"
 session b 120 40 "$EXEQ --follow class.rec"
 session c 70 22 "tail -c +1 -f class.rec | $EXEQ --follow -"

@@ -82,11 +82,11 @@ for i in 1 2 3 4; do
 done
 wait_for "Predict first"
 keys "$(tkey "$named")"
-wait_for "step 8/8"
+wait_for "step 8/$(lesson_steps 18)"
 named=$(named_before "back")
 check "the lesson hint names the key that goes back ($named)" test "$named" = "Backspace"
 keys "$(tkey "$named")"
-wait_for "step 7/8"
+wait_for "step 7/$(lesson_steps 18)"
 named=$(named_before "leave")
 keys "$(tkey "$named")"
 wait_for "Left the lesson"
@@ -127,7 +127,7 @@ sleep 0.2
 # ---- a step without a checkpoint (lesson 1 step 2): the pane's marker and
 # the lesson's hint
 start 80 24 -- --lesson 1 --step 2
-wait_for "step 2/5"
+wait_for "step 2/$(lesson_steps 1)"
 wait_for "more lines"
 named=$(screen | grep -oP 'reads on · \K.*$' | head -1)
 check "the pane's marker names the keys that scroll down" test -n "$named"
@@ -161,7 +161,7 @@ keys Escape
 wait_gone "Enter opens where you left it"
 named=$(named_before "read on")
 keys "$(tkey "$named")"
-wait_for "step 3/5"
+wait_for "step 3/$(lesson_steps 1)"
 quit_lesson
 T kill-server
 sleep 0.2
@@ -188,7 +188,7 @@ sleep 0.2
 # ---- the explain panel over a lesson (lesson 1 step 2): its key closes it,
 # and q no longer offers to leave the lesson while the panel is open
 start 80 24 -- --lesson 1 --step 2
-wait_for "step 2/5"
+wait_for "step 2/$(lesson_steps 1)"
 keys Enter
 wait_for "Explain this number"
 named=$(named_before "close")
@@ -197,7 +197,7 @@ check "q is not offered to leave while the panel is open" \
     bash -c "! tmux -L '$SOCK' capture-pane -p | grep -qF 'q leave'"
 keys "$(tkey "$named")"
 wait_gone "Explain this number"
-wait_for "step 2/5"
+wait_for "step 2/$(lesson_steps 1)"
 check "the lesson is still open" test ! -s "$WORK/status"
 quit_lesson
 T kill-server
@@ -230,9 +230,9 @@ check "the hint names the key that reads on ($named)" test "$named" = "Space"
 for i in 1 2 3 4 5 6; do
     keys "$(tkey "$named")"
     sleep 0.2
-    screen | grep -qF "step 2/5" && break
+    screen | grep -qF "step 2/$(lesson_steps 16)" && break
 done
-wait_for "step 2/5"
+wait_for "step 2/$(lesson_steps 16)"
 quit_lesson
 T kill-server
 sleep 0.2

@@ -9,22 +9,22 @@
 
 start 120 40 -- --lesson 2
 wait_for "Lesson 2 · The pipeline at a glance"
-wait_for "step 1/7"
+wait_for "step 1/$(lesson_steps 2)"
 wait_for "0 · Input"
 wait_bar "0 Input"
 wait_for "d_model 6 │ heads 2 │ d_k 3"
 
-space_until "step 2/7"
+space_until "step 2/$(lesson_steps 2)"
 wait_bar "1 Projection"
 wait_for "1 · Projection"
-space_until "step 3/7"
+space_until "step 3/$(lesson_steps 2)"
 wait_bar "2 Split"
-space_until "step 4/7"
+space_until "step 4/$(lesson_steps 2)"
 wait_bar "3 Transpose"
 
 # step 5 asks how many weight tables with 3 heads: predict first (a wrong
 # number, one more try, another wrong one)
-space_until "step 5/7"
+space_until "step 5/$(lesson_steps 2)"
 wait_bar "4 Attention"
 wait_for "Checkpoint: predict, then check"
 wait_for "Your answer:"
@@ -48,12 +48,12 @@ sleep 0.2
 keys Left
 wait_for "3 · Transpose"
 wait_bar "3 Transpose"
-space_until "step 6/7"
+space_until "step 6/$(lesson_steps 2)"
 wait_bar "5 Merge"
 wait_for "5 · Merge"
 
 # step 7: a choice, answered right
-space_until "step 7/7"
+space_until "step 7/$(lesson_steps 2)"
 wait_bar "6 Output"
 wait_for "(2, 4, 3)"
 keys 1
@@ -62,17 +62,17 @@ wait_for "End of the lesson"
 
 # back: the scenes are replayed from the start
 keys BSpace
-wait_for "step 6/7"
+wait_for "step 6/$(lesson_steps 2)"
 wait_bar "5 Merge"
 keys BSpace
-wait_for "step 5/7"
+wait_for "step 5/$(lesson_steps 2)"
 wait_bar "4 Attention"
 wait_for "You answered this before: not quite."
 keys Escape # leaves the cell cursor if the step put it somewhere, else the lesson
 sleep 0.2
 screen | grep -qF "Left the lesson" || keys Escape
 wait_for "Left the lesson"
-wait_gone "step 5/7"
+wait_gone "step 5/$(lesson_steps 2)"
 keys q
 wait_exit 0
 T kill-server
@@ -82,7 +82,7 @@ sleep 0.2
 # and its reveal makes 3 once answered; the next step has 1
 start 120 40 -- --lesson 5 --step 3
 wait_for "Lesson 5 · Splitting into heads"
-wait_for "step 3/5"
+wait_for "step 3/$(lesson_steps 5)"
 wait_for "heads 2 │ d_k 3"
 wait_bar "2 Split"
 wait_for "With d_model 6 and 3 heads, how many columns"
@@ -90,7 +90,7 @@ type_text "2"
 keys Enter
 wait_for "✓ Right: 2."
 wait_for "heads 3 │ d_k 2"
-space_until "step 4/5"
+space_until "step 4/$(lesson_steps 5)"
 wait_for "heads 1 │ d_k 6"
 quit_lesson
 T kill-server
@@ -102,16 +102,18 @@ wait_for "0 · Input"
 keys L
 wait_for "Lessons"
 wait_for "The pipeline at a glance"
+# (each lesson's count of steps from --list-lessons, not written here)
+n2=$(lesson_steps 2)
 check "lesson 2 is done with one of two checkpoints right at the first try" \
-    bash -c "tmux -L '$SOCK' capture-pane -p | grep -qE 'The pipeline at a glance +7/7 ✓ +1/2'"
-check "lesson 5 shows 2 of 5 steps seen" \
-    bash -c "tmux -L '$SOCK' capture-pane -p | grep -qE 'Splitting into heads +2/5 +1/2'"
+    bash -c "tmux -L '$SOCK' capture-pane -p | grep -qE 'The pipeline at a glance +$n2/$n2 ✓ +1/2'"
+check "lesson 5 shows 2 of its steps seen" \
+    bash -c "tmux -L '$SOCK' capture-pane -p | grep -qE 'Splitting into heads +2/$(lesson_steps 5) +1/2'"
 check "an unread lesson shows 0 steps seen" \
-    bash -c "tmux -L '$SOCK' capture-pane -p | grep -qE 'Why one head is not enough +0/5 '"
+    bash -c "tmux -L '$SOCK' capture-pane -p | grep -qE 'Why one head is not enough +0/$(lesson_steps 1) '"
 keys Down
 keys Enter
 wait_for "Lesson 2 · The pipeline at a glance"
-wait_for "step 5/7"
+wait_for "step 5/$(lesson_steps 2)"
 wait_bar "4 Attention"
 # while its checkpoint waits for a number, a letter is typed into the
 # answer and reaches none of the explorer's keys (L would open the list)
@@ -145,7 +147,7 @@ wait_for "0 · Input"
 keys L
 wait_for "Lessons"
 check "lesson 2 is unread again" \
-    bash -c "tmux -L '$SOCK' capture-pane -p | grep -qE 'The pipeline at a glance +0/7 '"
+    bash -c "tmux -L '$SOCK' capture-pane -p | grep -qE 'The pipeline at a glance +0/$(lesson_steps 2) '"
 keys q
 keys q
 wait_exit 0

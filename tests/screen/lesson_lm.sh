@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 
 start 120 40 -- --lesson 18 --step 2
-wait_for "step 2/8"
+wait_for "step 2/$(lesson_steps 18)"
 wait_for "Which word does the model put first after"
 check "no next words on screen before the answer" \
     bash -c "! tmux -L '$SOCK' capture-pane -p | grep -q 'next word after'"
@@ -27,7 +27,7 @@ sleep 0.2
 
 # step 4: the dog; the answer is rug
 start 120 40 -- --lesson 18 --step 4
-wait_for "step 4/8"
+wait_for "step 4/$(lesson_steps 18)"
 wait_for '"the dog sat on the"?'
 keys 2
 wait_for "✓ Right: rug."
@@ -43,7 +43,7 @@ sleep 0.2
 # lesson 19: what head 1 writes, asked with the circuits view on screen (what
 # the question is about), before the output shows the model
 start 120 40 -- --lesson 19 --step 2
-wait_for "step 2/5"
+wait_for "step 2/$(lesson_steps 19)"
 wait_for "Five of head 1's six strongest entries"
 wait_for "Circuits view   sentences.json: "
 wait_for "an → moos"
@@ -53,11 +53,11 @@ keys 2
 wait_for "✓ Right: animal sounds."
 wait_for 'next word after "the" (position 4, temperature 1)'
 check "roof first" bash -c "tmux -L '$SOCK' capture-pane -p | grep -qP '^roof +0\.[0-9]{4}  █'"
-space_until "step 3/5"
+space_until "step 3/$(lesson_steps 19)"
 # the circuits view again, for both heads' lists: head 1 raises moos for an
 wait_for "Circuits view   sentences.json: "
 wait_for "an → moos"
-space_until "step 4/5"
+space_until "step 4/$(lesson_steps 19)"
 wait_for "Knock head 0 out"
 keys 4
 wait_for "✓ Right: almost none."
@@ -68,12 +68,12 @@ sleep 0.2
 # lesson 13 on the same model: at the last "the", head 0 looks at the animal
 # (asked with the row hidden) and head 1 at the word just before
 start 120 40 -- --lesson 13 --step 2
-wait_for "step 2/6"
+wait_for "step 2/$(lesson_steps 13)"
 wait_for 'Which word does the last "the" attend to'
 wait_for "most in head 0?"
 keys 2
 wait_for "✓ Right: cat."
-space_until "step 3/6"
+space_until "step 3/$(lesson_steps 13)"
 wait_for "most in head 1?"
 keys 4
 wait_for "✓ Right: on."
@@ -84,7 +84,7 @@ sleep 0.2
 # lesson 18 step 7 at 80x24: the last word's row of each head's weights is
 # named over the numbers, and the checkpoint keeps the step's title in sight
 start 80 24 -- --lesson 18 --step 7
-wait_for "step 7/8"
+wait_for "step 7/$(lesson_steps 18)"
 wait_for "row now: head 0 → "
 wait_for " · head 1 → "
 wait_for "Two words at once"

@@ -157,6 +157,12 @@ stage_titles() {
         python3 -c 'import json, sys; print("\n".join(json.load(sys.stdin)["stage_titles"]))'
 }
 
+# lesson_steps N: how many steps bundled lesson N has (from --list-lessons:
+# a test names a step by its number, never the lesson's count of them).
+lesson_steps() {
+    "$EXE" --list-lessons | awk -v n="$1" '$1 == n { print $(NF - 1); exit }'
+}
+
 # view_names: the program's views, one a line, in the order v goes through
 # them (from the list its --view refusal gives: the view table's).
 view_names() {

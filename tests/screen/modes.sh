@@ -51,7 +51,7 @@ keys Tab Enter
 wait_for "Explain"
 keys q
 wait_gone "Explain"
-wait_for "↑↓←→ move · Enter explains the number"
+wait_for "↑ ↓ ← → move · Enter explains the number"
 keys Escape
 wait_for "← → stages · Tab numbers"
 # the presenter's layout: q goes back to the usual one

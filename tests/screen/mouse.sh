@@ -79,7 +79,7 @@ T kill-server
 
 # over the lesson text the wheel scrolls the lesson, as J does
 start 80 24 -- --lesson 2 --step 1
-wait_for "Lesson 2 · The pipeline at a glance · step 1/7"
+wait_for "Lesson 2 · The pipeline at a glance · step 1/$(lesson_steps 2)"
 check "the lesson text starts at its top" bash -c "! tmux -L '$SOCK' capture-pane -p | grep -qF 'K scroll back'"
 y=$(line_of "Lesson 2 · The pipeline at a glance")
 wheel_down $((y + 2)) 6 # two notches reach the end of the step's text

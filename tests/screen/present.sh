@@ -53,7 +53,7 @@ T kill-server
 
 # a lesson at 80x24: its text under the numbers, the title on one line
 start 80 24 -- --present --lesson 2 --step 3
-wait_for "Lesson 2 · The pipeline at a glance · step 3/7"
+wait_for "Lesson 2 · The pipeline at a glance · step 3/$(lesson_steps 2)"
 wait_for "S P L I T"
 wait_for "Each row of 6 numbers is cut into 2 heads"
 check "no key hints" no_hints

@@ -87,3 +87,18 @@ press_until_gone Space "more below"
 
 keys q
 wait_exit 0
+
+# without UTF-8 (LANG=C) the first screen at 80x24 says how much is below in
+# words, with no arrow that would fold to a key's letter ("v 27 more below"
+# would read as the views key), and names the arrow keys by name
+T kill-server >/dev/null 2>&1
+start 80 24 LANG=C LC_ALL=C
+wait_for "more below"
+marker=$(screen | grep -F "more below")
+check "the marker reads as a count, not a key: $marker" \
+    grep -qE '(^| )[0-9]+ more below' <<<"$marker"
+check "no key's letter before the count: $marker" \
+    bash -c '! grep -qE "(^| )[A-Za-z] [0-9]+ more" <<<"$1"' _ "$marker"
+check "the scroll keys by name: $marker" grep -qF "Down j" <<<"$marker"
+keys q
+wait_exit 0

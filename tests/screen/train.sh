@@ -118,7 +118,7 @@ check "--compare 1,2,4,8,8" refused "--compare: at most 4 runs side by side" \
 check "--compare 1,2," refused "ends with a comma" --train first-prev --compare 1,2,
 check "--train with --view" refused "--view cannot be combined with --train" \
     --train first-prev --view heads
-check "--train without a terminal" refused "To train without a terminal add --dump summary" \
+check "--train without a terminal" refused "To train without a screen add --dump summary" \
     --train first-prev
 
 # r trains again in the memory the run has: forty presses leave the

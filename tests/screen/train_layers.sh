@@ -64,7 +64,9 @@ wait_exit 0
 start 80 24 LANG=C LC_ALL=C -- --train induction --compare layers=1,2 --steps 200
 wait_for "Every run stopped" 120
 check "the rows not shown counted in each pane" \
-    test "$(screen | grep -oP 'v \d+ more rows? of each head' | wc -l)" = 2
+    test "$(screen | grep -oP '(^|  )\d+ more rows? of each head' | wc -l)" = 2
+check "the count reads as no key's letter (v opens the views)" \
+    test "$(screen | grep -cP '\bv \d+ more rows?')" = 0
 keys q
 wait_exit 0
 start 80 24 -- --train induction --compare layers=1,2 --steps 200

@@ -24,17 +24,17 @@ wait_for "Training on."
 faster
 wait_for "$printed" 90
 wait_for "head 1 prev"
-space_until "step 2/5"
+space_until "step 2/$(lesson_steps 16)"
 wait_for "Training   first-prev" # the same training goes on
-space_until "step 3/5"
-space_until "step 4/5"
+space_until "step 3/$(lesson_steps 16)"
+space_until "step 4/$(lesson_steps 16)"
 wait_for "4 · Attention"
 wait_for "first-prev, step"
 keys Tab Enter # a number explained, then t: the training again
 sleep 0.3
 keys t
 wait_for "Training   first-prev"
-space_until "step 5/5"
+space_until "step 5/$(lesson_steps 16)"
 wait_for "Training   first-prev"
 quit_lesson
 

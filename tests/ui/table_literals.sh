@@ -5,6 +5,8 @@
 # rows of src/engine/stages.c), and no file names a view but its row in
 # MHA_VIEWS (src/engine/views.h) and its own file (src/io/view_<name>.c): the
 # screen, the exports, --print-lesson and the lesson HTML render one description.
+# The screen writes the stage keys' range from the table, never as digits, and
+# the screen tests read a lesson's count of steps from the program.
 # Usage: table_literals.sh SOURCE_ROOT
 root=${1:?usage: table_literals.sh SOURCE_ROOT}
 status=0
@@ -23,6 +25,30 @@ for f in src/ui/views/ui_view.c src/io/export_table.c src/io/dump_json.c src/io/
         status=1
     fi
 done
+# the stage keys' range is the table's too: a hint or message of the screen
+# writes it from mha_stage_range or {range} / {last_stage} (ui_words.h),
+# never as digits ("0-6", "0 … 6")
+# the last stage's number, from enum mha_stage (src/engine/mha.h)
+last=$(($(sed -n '/^enum mha_stage {/,/^};/p' "$root/src/engine/mha.h" |
+    grep -cE '^\s+MHA_STAGE_[A-Z]+,') - 1))
+ranges=$(grep -rnE "\"[^\"]*\\b0 ?(-|–|…|\\.\\.\\.?) ?$last\\b[^\"]*\"" "$root/src/ui" --include='*.c' |
+    grep -vE '//|/\*' || true)
+if [ -n "$ranges" ]; then
+    echo "$ranges"
+    echo "table_literals: a stage range written as digits in the screen's words; write" \
+        "{range} or {last_stage} (ui_words.h) or mha_stage_range() instead" >&2
+    status=1
+fi
+# the screen tests name a step by its number and read a lesson's count of
+# steps from the program (lesson_steps in tests/screen/lib.sh), so that a
+# step added to a lesson fails none of them: no "step 5/7", no "7/7 ✓"
+pinned=$(grep -nE 'step [0-9]+/[0-9]+|[0-9]+/[0-9]+ ✓|\+[0-9]+/[0-9]+ ' "$root"/tests/screen/*.sh || true)
+if [ -n "$pinned" ]; then
+    echo "$pinned"
+    echo "table_literals: a screen test pins a lesson's count of steps; write" \
+        "\$(lesson_steps N) (tests/screen/lib.sh) instead" >&2
+    status=1
+fi
 # MHA_VIEW_NONE (the stage itself) and MHA_VIEW_COUNT are fine, and a view's
 # own file src/io/view_<name>.c names its own value in its row
 views=$(grep -rnE 'MHA_VIEW_[A-Z_]+' "$root/src" --include='*.c' --include='*.h' |

@@ -164,12 +164,23 @@ START_TEST(test_help_screen_lists_from_tables)
 END_TEST
 
 /* --help and the usage errors list stages, formats, views and themes from
- * the tables. */
+ * the tables; --help's lines fit 80 columns. */
 START_TEST(test_cli_lists_from_tables)
 {
     struct hostile_result r = hostile_run((const char *[]){"--help", NULL}, NULL, NULL, 30);
     ck_assert_int_eq(r.status, 0);
     names_all(r.out, "--help", true, true, true, true);
+    /* it fits a terminal of 80 columns: no line wraps there */
+    int line = 1, cols = 0;
+    for (const char *p = r.out; *p; p++) {
+        if (*p == '\n') {
+            line++;
+            cols = 0;
+        } else if (((unsigned char)*p & 0xC0) != 0x80) { /* a character's first byte */
+            cols++;
+            ck_assert_msg(cols <= 80, "--help line %d is wider than 80 columns", line);
+        }
+    }
     hostile_result_free(&r);
     static const struct {
         const char *option;

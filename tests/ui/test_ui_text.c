@@ -7,6 +7,9 @@
 #include <string.h>
 
 #include "ui/draw/ui_text.h"
+#include "ui/modes/ui_keymaps.h"
+#include "ui/state/ui_keymap.h"
+#include "ui/state/ui_keys.h"
 
 static void utf8_locale(void)
 {
@@ -101,6 +104,44 @@ START_TEST(test_ascii_fold)
 }
 END_TEST
 
+/* Whether key is bound on the main screen or in any mode over it. */
+static bool bound(int key)
+{
+    for (int i = 0; i < ui_key_count; i++)
+        for (int k = 0; k < UI_KEY_MAX_KEYS && ui_key_table[i].keys[k]; k++)
+            if (ui_key_table[i].keys[k] == key)
+                return true;
+    for (int t = 0; t < ui_keymap_count; t++)
+        for (int i = 0; i < ui_keymaps[t]->n; i++)
+            for (int k = 0; k < UI_KEY_MAX_KEYS && ui_keymaps[t]->rows[i].keys[k]; k++)
+                if (ui_keymaps[t]->rows[i].keys[k] == key)
+                    return true;
+    return false;
+}
+
+/* Without UTF-8 a marker (the scroll arrows, which also name the arrow
+ * keys, the check and cross marks, the pointers) is written as no key's
+ * letter: "v 16 more below" would read as the views key.  The "N more
+ * below" marker drops its arrow there; the words say it. */
+START_TEST(test_ascii_markers_are_no_keys)
+{
+    static const char *const markers[] = {"↓", "↑", "✓", "✗", "▸", "›", "•", "←", "→"};
+    ck_assert(bound('v')); /* the check sees the keys */
+    char out[32];
+    for (size_t i = 0; i < sizeof markers / sizeof markers[0]; i++) {
+        ui_text_fit(markers[i], 10, false, out, sizeof out);
+        ck_assert_msg(strlen(out) > 0, "%s folds to nothing", markers[i]);
+        const bool letter = strlen(out) == 1 &&
+                            ((out[0] >= 'a' && out[0] <= 'z') || (out[0] >= 'A' && out[0] <= 'Z'));
+        ck_assert_msg(!(letter && bound((unsigned char)out[0])),
+                      "%s is written \"%s\" without UTF-8, a key's letter", markers[i], out);
+    }
+    ck_assert_str_eq(ui_more_arrow(true, false), "");
+    ck_assert_str_eq(ui_more_arrow(false, false), "");
+    ck_assert_str_eq(ui_more_arrow(true, true), "↓ ");
+}
+END_TEST
+
 START_TEST(test_wrap)
 {
     struct ui_line lines[16];
@@ -131,6 +172,7 @@ static Suite *text_suite(void)
     tcase_add_test(t, test_widths);
     tcase_add_test(t, test_fit_never_cuts_a_character);
     tcase_add_test(t, test_ascii_fold);
+    tcase_add_test(t, test_ascii_markers_are_no_keys);
     suite_add_tcase(s, t);
     t = tcase_create("wrap");
     tcase_add_unchecked_fixture(t, utf8_locale, NULL);

@@ -256,10 +256,11 @@ static void draw_more(const struct ui_app *app, int width, int view_h)
     size_t used = 0;
     more[0] = '\0';
     if (st->scroll > 0)
-        used += (size_t)snprintf(more + used, sizeof more - used, " ↑ %d more above", st->scroll);
+        used += (size_t)snprintf(more + used, sizeof more - used, " %s%d more above",
+                                 ui_more_arrow(false, th->utf8), st->scroll);
     if (below > 0 && used < sizeof more)
-        used += (size_t)snprintf(more + used, sizeof more - used, "%s ↓ %d more below",
-                                 used ? " ·" : "", below);
+        used += (size_t)snprintf(more + used, sizeof more - used, "%s %s%d more below",
+                                 used ? " ·" : "", ui_more_arrow(true, th->utf8), below);
     if (st->focus) { /* the cursor's matrix shows whole: the next one is further on */
         ui_key_names_for(UI_ACT_FOCUS_NEXT, true, lesson, ui_front_takes, &front, keys,
                          sizeof keys);
@@ -385,7 +386,13 @@ static void draw_vis(const struct ui_app *app)
     if (app->canvas_h > view_h) {
         char more[64];
         const bool above = st->scroll > 0, below = st->scroll + view_h < app->canvas_h;
-        snprintf(more, sizeof more, " %s%s lines %d-%d of %d", above ? "↑" : " ", below ? "↓" : " ",
+        snprintf(more, sizeof more, " %s%s lines %d-%d of %d",
+                 !th->utf8 ? ""
+                 : above   ? "↑"
+                           : " ",
+                 !th->utf8 ? ""
+                 : below   ? "↓"
+                           : " ",
                  st->scroll + 1, st->scroll + view_h, app->canvas_h);
         int mw = ui_text_width(more, th->utf8);
         if (used + mw < width)

@@ -325,9 +325,11 @@ int ui_app_interactive(struct ui_app *app)
         scr = newterm(NULL, stdout, tty_in ? tty_in : stdin);
     if (!scr) {
         restore_signals(&old);
-        fprintf(stderr, "mha-explorer: cannot use this terminal (TERM=%s)\n",
+        fprintf(stderr,
+                "mha-explorer: the explorer cannot draw here: ncurses cannot open TERM=%s.\n"
+                "--dump STAGE prints stages and --print-lesson N a lesson without a screen.\n",
                 getenv("TERM") ? getenv("TERM") : "");
-        return got_signal == SIGINT ? 130 : got_signal ? 128 + (int)got_signal : 1;
+        return got_signal == SIGINT ? 130 : got_signal ? 128 + (int)got_signal : 2;
     }
     set_term(scr);
     ui_app_setup_curses(app);

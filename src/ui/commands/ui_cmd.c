@@ -58,10 +58,12 @@ static bool training_shown(struct ui_state *st, const struct ui_app *app, const 
 {
     if (!app || !ui_train_on_screen(app))
         return false;
+    char range[16];
     ui_state_say(st, true,
-                 ":%s changes the numbers on the stages, not the model training: 0-6 show its "
+                 ":%s changes the numbers on the stages, not the model training: %s show its "
                  "stages%s.",
-                 name, strcmp(name, "heads") ? "" : ", + - train it again with other heads");
+                 name, mha_stage_range(range, sizeof range),
+                 strcmp(name, "heads") ? "" : ", + - train it again with other heads");
     return true;
 }
 

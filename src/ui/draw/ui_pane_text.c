@@ -69,11 +69,14 @@ void ui_pane_text_draw(WINDOW *win, int y0, int height, int width, const struct 
     const int above = first, below = scrolling(p) - first - rows;
     char more[96];
     if (below > 0 && above > 0)
-        snprintf(more, sizeof more, "↑ %d more above · ↓ %d more below · K J", above, below);
+        snprintf(more, sizeof more, "%s%d more above · %s%d more below · K J",
+                 ui_more_arrow(false, th->utf8), above, ui_more_arrow(true, th->utf8), below);
     else if (below > 0)
-        snprintf(more, sizeof more, "↓ %d more below · J scrolls", below);
+        snprintf(more, sizeof more, "%s%d more below · J scrolls", ui_more_arrow(true, th->utf8),
+                 below);
     else
-        snprintf(more, sizeof more, "↑ %d more above · K scrolls back", above);
+        snprintf(more, sizeof more, "%s%d more above · K scrolls back",
+                 ui_more_arrow(false, th->utf8), above);
     const int mw = ui_text_width(more, th->utf8);
     ui_put(win, y0 + rows, mw < width ? 1 + width - mw : 1, more, width,
            ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);

@@ -7,16 +7,24 @@
 
 #include "io/utf8.h"
 
-/* The program's own symbols and what they become without UTF-8. */
+/* The program's own symbols and what they become without UTF-8.  A marker
+ * (the arrows, which also name the arrow keys; the check mark) becomes no
+ * key's letter: v opens the views. */
 static const struct {
     const char *utf8, *ascii;
 } fold[] = {
-    {"×", "x"},   {"·", "."},  {"ᵀ", "^T"}, {"√", "sqrt"},  {"÷", "/"},  {"−", "-"},  {"Σ", "sum"},
-    {"∞", "inf"}, {"→", "->"}, {"←", "<-"}, {"…", "~"},     {"›", ">"},  {"│", "|"},  {"─", "-"},
-    {"░", "."},   {"▒", ":"},  {"▓", "*"},  {"█", "#"},     {"±", "+-"}, {"≈", "~"},  {"ₖ", "k"},
-    {"↑", "^"},   {"↓", "v"},  {"▸", ">"},  {"⏎", "Enter"}, {"•", "*"},  {"²", "^2"}, {"≥", ">="},
-    {"≤", "<="},  {"▌", "|"},  {"✓", "v"},  {"✗", "x"},     {"▏", "_"},  {"–", "-"},
+    {"×", "x"},     {"·", "."},   {"ᵀ", "^T"}, {"√", "sqrt"}, {"÷", "/"},    {"−", "-"},
+    {"Σ", "sum"},   {"∞", "inf"}, {"→", "->"}, {"←", "<-"},   {"…", "~"},    {"›", ">"},
+    {"│", "|"},     {"─", "-"},   {"░", "."},  {"▒", ":"},    {"▓", "*"},    {"█", "#"},
+    {"±", "+-"},    {"≈", "~"},   {"ₖ", "k"},  {"↑", "Up"},   {"↓", "Down"}, {"▸", ">"},
+    {"⏎", "Enter"}, {"•", "*"},   {"²", "^2"}, {"≥", ">="},   {"≤", "<="},   {"▌", "|"},
+    {"✓", "*"},     {"✗", "x"},   {"▏", "_"},  {"–", "-"},
 };
+
+const char *ui_more_arrow(bool down, bool utf8)
+{
+    return !utf8 ? "" : down ? "↓ " : "↑ ";
+}
 
 /* Decode one UTF-8 character at s (n bytes available).  Returns its length
  * (1 for an invalid byte, with *cp = 0xFFFD). */

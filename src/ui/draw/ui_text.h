@@ -24,6 +24,11 @@ int ui_text_fit(const char *s, int maxw, bool utf8, char *out, size_t outsz);
 /* Same for the first n bytes of s. */
 int ui_text_fit_n(const char *s, size_t n, int maxw, bool utf8, char *out, size_t outsz);
 
+/* The arrow in front of a "N more below" ("↓ ") or "N more above" ("↑ ")
+ * marker; without UTF-8 nothing, where the words say it (the arrows' ASCII
+ * names are the keys' names, Up and Down). */
+const char *ui_more_arrow(bool down, bool utf8);
+
 /* One line of wrapped text: bytes [start, start + len) of the source. */
 struct ui_line {
     const char *start;

@@ -269,7 +269,7 @@ static const char *hint(const struct ui_msg_view *v)
     if (v->train_hint)
         return v->train_hint;
     if (st->focus)
-        return "↑↓←→ move · Enter explains the number · Tab next matrix · Esc back";
+        return "↑ ↓ ← → move · Enter explains the number · Tab next matrix · Esc back";
     return "← → stages · Tab numbers · + - heads · [ ] d_model · v views · L lessons · ? help";
 }
 

@@ -433,8 +433,8 @@ void ui_lesson_pane_draw(WINDOW *win, const struct ui_lesson_view *v, int width,
             snprintf(fold, sizeof fold, "⋯ %d line%s folded%s%s%s", folded, folded == 1 ? "" : "s",
                      up[0] ? " · " : "", up, up[0] ? " shows them" : "");
         if (after > 0 && used > 0 && (size_t)used < sizeof fold)
-            snprintf(fold + used, sizeof fold - (size_t)used, " · ↓ %d more%s%s", after,
-                     down[0] ? " · " : "", down);
+            snprintf(fold + used, sizeof fold - (size_t)used, " · %s%d more%s%s",
+                     ui_more_arrow(true, th->utf8), after, down[0] ? " · " : "", down);
         ui_put(win, 1 + keep, p.margin, fold, text_w(&p), ui_role_attr(th, UI_ROLE_SHAPE),
                th->utf8);
     }
@@ -442,12 +442,13 @@ void ui_lesson_pane_draw(WINDOW *win, const struct ui_lesson_view *v, int width,
         char more[160];
         const int below = total - (first + body);
         if (below > 0)
-            snprintf(more, sizeof more, "↓ %d more line%s%s%s%s%s%s", below, below == 1 ? "" : "s",
-                     on[0] ? " · " : "", on, on[0] ? " reads on" : "", down[0] ? " · " : "", down);
+            snprintf(more, sizeof more, "%s%d more line%s%s%s%s%s%s", ui_more_arrow(true, th->utf8),
+                     below, below == 1 ? "" : "s", on[0] ? " · " : "", on, on[0] ? " reads on" : "",
+                     down[0] ? " · " : "", down);
         else if (keep > 0 || !up[0])
             more[0] = '\0'; /* the fold line says it */
         else
-            snprintf(more, sizeof more, "↑ %s scroll back", up);
+            snprintf(more, sizeof more, "%s%s scroll back", ui_more_arrow(false, th->utf8), up);
         const int mw = ui_text_width(more, th->utf8);
         ui_put(win, height - 1, mw < width - 1 ? width - 1 - mw : 1, more, width - 2,
                ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);

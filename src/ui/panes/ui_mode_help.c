@@ -299,7 +299,18 @@ void ui_help_draw(WINDOW *win, const struct ui_state *st, const struct ui_theme 
         if (l->heading) {
             ui_put(win, y, x, l->text, width, ui_role_attr(th, UI_ROLE_TITLE), th->utf8);
         } else if (l->key) {
-            ui_put(win, y, x + 2, l->key, 20, ui_role_attr(th, UI_ROLE_HELP_KEY), th->utf8);
+            /* keys that share a line are two spaces apart, one where they
+             * would not fit (the arrows' ASCII names, Up and Down, are wider) */
+            char key[48];
+            snprintf(key, sizeof key, "%s", l->key);
+            if (ui_text_width(key, th->utf8) > 20) {
+                char *o = key;
+                for (const char *k = key; *k; k++)
+                    if (!(k[0] == ' ' && k[1] == ' '))
+                        *o++ = *k;
+                *o = '\0';
+            }
+            ui_put(win, y, x + 2, key, 21, ui_role_attr(th, UI_ROLE_HELP_KEY), th->utf8);
             ui_put(win, y, x + 24, l->text, width - 24, 0, th->utf8);
         }
     }

@@ -313,8 +313,8 @@ void ui_train_draw_heads(WINDOW *win, int y, int x, const struct ui_train_heads 
         if (rest > 0)
             snprintf(heads, sizeof heads, ", +%d head%s", rest, rest == 1 ? "" : "s");
         const int w = g->room > g->w ? g->room : g->w;
-        const int n = snprintf(more, sizeof more, "%s %d more row%s of each head%s",
-                               th->utf8 ? "↓" : "v", cut, cut == 1 ? "" : "s", heads);
+        const int n = snprintf(more, sizeof more, "%s%d more row%s of each head%s",
+                               ui_more_arrow(true, th->utf8), cut, cut == 1 ? "" : "s", heads);
         const char *why = " (a taller terminal shows them)";
         if (ui_text_width(more, th->utf8) + ui_text_width(why, th->utf8) <= w)
             snprintf(more + n, sizeof more - (size_t)n, "%s", why);

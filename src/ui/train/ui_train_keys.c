@@ -68,7 +68,7 @@ static const struct ui_keymap_row table[] = {
     {{'c', 's', '[', ']'},
      "c s [ ]",
      TACT_SWALLOW,
-     "nothing here: 0 … 6 show the stages first",
+     "nothing here: 0 … {last_stage} show the stages first",
      NULL},
     {{'v', KEY_ENTER, '\n', '\r', 'j', 'k'},
      "v Enter j k",
