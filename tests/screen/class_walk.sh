@@ -80,8 +80,10 @@ key() {
 }
 
 EXEQ=$(printf '%q' "$EXE")
+L7=$(lesson_steps 7)
+L21=$(lesson_steps 21)
 session teach 100 30 "$EXEQ --record class.rec --lesson 7 --step 1 --present"
-wait_in teach "step 1/7"
+wait_in teach "step 1/$L7"
 session s70 70 22 "$EXEQ --follow class.rec"
 session s80 80 24 "$EXEQ --follow class.rec"
 session s120 120 40 "$EXEQ --follow class.rec"
@@ -95,18 +97,19 @@ T send-keys -t teach : a u t o p l a y Space 1 Enter
 for i in $(seq 1 12); do
     sleep 0.7
     compare "autoplay's move $i"
-    cap teach | grep -q "step 7/7" && break
+    cap teach | grep -q "step $L7/$L7" && break
 done
-wait_in teach "step 7/7" 15
+wait_in teach "step $L7/$L7" 15
 compare "autoplay at the lesson's end"
 
-# lesson 21 from the lesson list (the row above the last)
+# lesson 21 from the lesson list (twenty rows below the first)
 T send-keys -t teach L
 wait_in teach "Lessons"
-T send-keys -t teach End Up
+T send-keys -t teach Home
+for i in $(seq 1 20); do T send-keys -t teach Down; done
 wait_in teach "Copying from the prompt"
 T send-keys -t teach Enter
-wait_in teach "step 1/4"
+wait_in teach "step 1/$L21"
 wait_in teach "Space reads on"
 compare "lesson 21"
 
@@ -114,7 +117,7 @@ compare "lesson 21"
 for i in 1 2 3 4; do
     T send-keys -t teach Space
     sleep 0.2
-    [ "$(cap teach | grep -oP 'step \K[0-9]+/[0-9]+' | head -1)" = 1/4 ] ||
+    [ "$(cap teach | grep -oP 'step \K[0-9]+/[0-9]+' | head -1)" = "1/$L21" ] ||
         fail "the teacher's Space $i turned the page at 100x30"
     pass
     compare "Space $i"
@@ -144,7 +147,7 @@ key "live again" G
 
 # on to the checkpoint, answered
 n=0
-until [ "$(cap teach | grep -oP 'step \K[0-9]+/[0-9]+' | head -1)" = 2/4 ] || [ $n -ge 12 ]; do
+until [ "$(cap teach | grep -oP 'step \K[0-9]+/[0-9]+' | head -1)" = "2/$L21" ] || [ $n -ge 12 ]; do
     key "Space to step 2" Space
     n=$((n + 1))
 done
@@ -152,7 +155,7 @@ key "the checkpoint's answer" 2
 for s in "${FOLLOWERS[@]}"; do wait_in "$s" "Right" 3; done
 
 # two layers: trained, paused, each layer shown
-until [ "$(cap teach | grep -oP 'step \K[0-9]+/[0-9]+' | head -1)" = 3/4 ] || [ $n -ge 30 ]; do
+until [ "$(cap teach | grep -oP 'step \K[0-9]+/[0-9]+' | head -1)" = "3/$L21" ] || [ $n -ge 30 ]; do
     key "Space to step 3" Space
     n=$((n + 1))
 done
@@ -168,11 +171,11 @@ key "y again" y
 key "presenter off" P
 # q leaves the training screen, then the lesson
 n=0
-while cap teach | grep -qP 'step [0-9]+/4' && [ $n -lt 3 ]; do
+while cap teach | grep -qP "step [0-9]+/$L21" && [ $n -lt 3 ]; do
     key "q" q
     n=$((n + 1))
 done
-cap teach | grep -qP 'step [0-9]+/4' && fail "q did not leave the lesson"
+cap teach | grep -qP "step [0-9]+/$L21" && fail "q did not leave the lesson"
 pass
 key "+ (a head more)" +
 key "] (d_model up)" ]
