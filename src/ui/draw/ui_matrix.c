@@ -247,9 +247,9 @@ static void draw_col_labels(WINDOW *win, int y, int x, const struct ui_block *b,
             label = b->col_labels[c];
         else if (b->head_labels)
             head_label(b, c, text, sizeof text);
-        else if (b->tint == UI_TINT_HEAD_COLS && b->head_cols > 0)
+        else if (b->map == UI_MAP_SPLIT && b->head_cols > 0) /* a head's own columns */
             snprintf(text, sizeof text, "%d", c % b->head_cols);
-        else
+        else /* the merged matrix too: its columns 0..d-1 under the heads' bands */
             snprintf(text, sizeof text, "%d", c);
         int w = ui_text_fit(label, cw - 1, th->utf8, fit, sizeof fit);
         ui_put(win, y, cx + cw - w, fit, w, attr, th->utf8);
