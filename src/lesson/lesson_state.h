@@ -107,7 +107,9 @@ struct lesson_hide {
  * (active false).  -1 with err when the spec does not fit ex. */
 int lesson_quiz_hide(const struct lesson_quiz *q, const struct mha_example *ex,
                      struct lesson_hide *out, struct mha_error *err);
-/* True when h hides cell c (a tensor the screen shows, Q_h counting as Q). */
+/* True when h hides cell c (a tensor the screen shows, Q_h counting as Q;
+ * for a row or a cell, the scores, scaled scores and weights counting as
+ * one: each gives the others' order away). */
 bool lesson_hide_covers(const struct lesson_hide *h, const struct mha_cell *c);
 
 /* The names a focus may give a matrix of stage (0 .. MHA_STAGE_COUNT - 1),

@@ -460,7 +460,13 @@ bool lesson_hide_covers(const struct lesson_hide *h, const struct mha_cell *c)
                               c->tensor == h->tensor + (MHA_TENSOR_QH - MHA_TENSOR_Q);
     if (per_head_qkv) /* Q_h shows Q's numbers by head: a hidden column is hidden there too */
         return (h->row < 0 || h->row == c->row) && h->col < 0;
-    if (c->tensor != h->tensor)
+    /* scores, their scaled form and the weights order a row the same way:
+     * a row (or a cell of one) hidden in one is hidden in the others; a
+     * whole matrix hidden leaves the others to read */
+    const bool scores_kind = h->row >= 0 && h->tensor >= MHA_TENSOR_SCORES &&
+                             h->tensor <= MHA_TENSOR_WEIGHTS && c->tensor >= MHA_TENSOR_SCORES &&
+                             c->tensor <= MHA_TENSOR_WEIGHTS;
+    if (c->tensor != h->tensor && !scores_kind)
         return false;
     return (h->head < 0 || h->head == c->head) && (h->row < 0 || h->row == c->row) &&
            (h->col < 0 || h->col == c->col);

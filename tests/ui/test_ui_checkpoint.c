@@ -129,7 +129,16 @@ START_TEST(test_reveal_waits_for_the_answer)
     ck_assert(hidden(MHA_TENSOR_WEIGHTS, 1, 1, 0));
     ck_assert(!hidden(MHA_TENSOR_WEIGHTS, 0, 1, 3));
     ck_assert(!hidden(MHA_TENSOR_WEIGHTS, 1, 2, 3));
-    ck_assert(!hidden(MHA_TENSOR_SCALED, 1, 1, 3));
+    /* the row's scores, scaled or not, give its order away: hidden too */
+    ck_assert(hidden(MHA_TENSOR_SCALED, 1, 1, 3));
+    ck_assert(hidden(MHA_TENSOR_SCORES, 1, 1, 0));
+    ck_assert(!hidden(MHA_TENSOR_SCORES, 1, 2, 0));
+    ck_assert(!hidden(MHA_TENSOR_SCALED, 0, 1, 3));
+    ck_assert(!hidden(MHA_TENSOR_CONTEXT, 1, 1, 0));
+    /* a whole matrix hidden leaves the others to read */
+    const struct lesson_hide whole = {true, MHA_TENSOR_WEIGHTS, -1, -1, -1};
+    ck_assert(lesson_hide_covers(&whole, &(struct mha_cell){MHA_TENSOR_WEIGHTS, 0, 2, 1}));
+    ck_assert(!lesson_hide_covers(&whole, &(struct mha_cell){MHA_TENSOR_SCALED, 0, 2, 1}));
     ck_assert(blocks_hide());
 
     /* a wrong answer: still asking, still hidden, still scaled */
