@@ -30,8 +30,13 @@
  * main screen's visualisation area (train/ui_train_draw.c). */
 static struct ui_train_keys train_part(struct ui_app *app)
 {
-    return (struct ui_train_keys){
-        &app->st, app->training.train, &app->stream, app->les.l != NULL, &app->th, &app->lay};
+    return (struct ui_train_keys){&app->st,
+                                  app->training.train,
+                                  &app->stream,
+                                  app->les.l != NULL,
+                                  app->les.l && ui_quiz_asking(&app->les.quiz),
+                                  &app->th,
+                                  &app->lay};
 }
 
 static bool train_open(const struct ui_app *app)

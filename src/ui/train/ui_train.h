@@ -41,6 +41,7 @@ struct ui_train_keys {
     struct trun *t;
     const struct ui_stream *stream;
     bool lesson;
+    bool asking; /* the lesson's checkpoint waits: a paused run waits for its answer */
     const struct ui_theme *th;
     const struct ui_layout *lay;
 };

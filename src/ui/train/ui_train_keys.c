@@ -328,6 +328,14 @@ bool ui_train_key(const struct ui_train_keys *k, int key, bool is_char)
     if (k->lesson && ((is_char && key == ' ') || act == TACT_SWALLOW))
         return false;
     st->msg[0] = '\0';
+    /* predict, then see: a paused run would give the checkpoint's answer away */
+    if (k->asking && t->paused && !trun_done(t) && (act == TACT_PAUSE || act == TACT_STEP)) {
+        ui_state_say(st, false,
+                     "Predict first: answer the checkpoint, then %s trains (the run would "
+                     "show the answer).",
+                     pause_keys(k->lesson));
+        return true;
+    }
     char range[16];
     switch (act) {
     case TACT_PAUSE:
