@@ -264,6 +264,10 @@ static void check_focus(struct lesson *l, const struct lesson_step *step,
                         "focus points at a cell of a stage, but this step shows the %s "
                         "view",
                         mha_view_name(st->view));
+    if (st->scroll && st->view == MHA_VIEW_NONE)
+        lesson_diag_add(l, step->scene.key_line[SCENE_SCROLL],
+                        "scroll names a row of a view's table, but this step shows a stage; "
+                        "give view: too, or focus: for a stage's cell");
     const int show_line = step->scene.key_line[SCENE_SHOW];
     if (st->show && st->view != MHA_VIEW_NONE)
         lesson_diag_add(l, show_line,

@@ -87,6 +87,7 @@ enum lesson_scene_key {
     SCENE_VIEW,
     SCENE_FOCUS,
     SCENE_SHOW,
+    SCENE_SCROLL,
     SCENE_BATCH,
     SCENE_SEQ,
     SCENE_PRESET,
@@ -97,6 +98,9 @@ enum lesson_scene_key {
     SCENE_LAYER,
     SCENE_KEY_COUNT
 };
+
+/* Bytes a scene's scroll: may hold, with its NUL. */
+#define LESSON_SCROLL_MAX 64
 
 /* What lessons/README.md says of a key: its value and its meaning. */
 struct lesson_scene_key_info {
@@ -119,10 +123,11 @@ struct lesson_scene {
     int d_model, heads;
     uint32_t seed;
     bool causal, scaled;
-    char *load;  /* relative to the assets directory */
-    char *words; /* the sentence a loaded model file runs on */
-    char *focus; /* unparsed, resolved against an example later */
-    char *show;  /* a row every head's matrix shows (unparsed, as focus) */
+    char *load;   /* relative to the assets directory */
+    char *words;  /* the sentence a loaded model file runs on */
+    char *focus;  /* unparsed, resolved against an example later */
+    char *show;   /* a row every head's matrix shows (unparsed, as focus) */
+    char *scroll; /* a view's table row to bring to the top: its first cell's text */
     enum mha_view view;
     long long batch, seq;
     char *preset;

@@ -27,6 +27,7 @@ struct lesson_state {
     int scaled;           /* -1: as the example has it, else 0/1 */
     const char *focus;    /* this step's focus, or NULL */
     const char *show;     /* this step's row shown for every head, or NULL */
+    const char *scroll;   /* this step's view row to scroll to (its first cell), or NULL */
     long long batch, seq; /* seq 0: the token count */
     const char *preset;
     /* training: a task (NULL: none), its head counts (more than one: side

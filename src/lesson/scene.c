@@ -136,6 +136,7 @@ void lesson_scene_done(struct lesson_scene *sc)
     free(sc->words);
     free(sc->focus);
     free(sc->show);
+    free(sc->scroll);
     free(sc->preset);
     free(sc->train);
     memset(sc, 0, sizeof *sc);

@@ -135,6 +135,16 @@ static bool read_show(struct lesson *l, struct lesson_scene *sc, const char *v, 
     return (sc->show = lesson_strdup(v)) != NULL;
 }
 
+static bool read_scroll(struct lesson *l, struct lesson_scene *sc, const char *v, int line)
+{
+    if (strlen(v) >= LESSON_SCROLL_MAX) {
+        lesson_diag_add(l, line, "scroll: \"%s\" is longer than a table's first cell (%d bytes)", v,
+                        LESSON_SCROLL_MAX - 1);
+        return false;
+    }
+    return (sc->scroll = lesson_strdup(v)) != NULL;
+}
+
 static bool read_view(struct lesson *l, struct lesson_scene *sc, const char *v, int line)
 {
     for (int i = 0; i < MHA_VIEW_COUNT; i++)
@@ -317,6 +327,11 @@ static void put_show(struct lesson_state *st, const struct lesson_scene *sc)
     st->show = sc->show;
 }
 
+static void put_scroll(struct lesson_state *st, const struct lesson_scene *sc)
+{
+    st->scroll = sc->scroll;
+}
+
 static void put_batch(struct lesson_state *st, const struct lesson_scene *sc)
 {
     st->batch = sc->batch;
@@ -421,6 +436,11 @@ static const struct scene_key_row keys[SCENE_KEY_COUNT] = {
                      "it (see below)"},
                     read_show,
                     put_show},
+    [SCENE_SCROLL] = {{"scroll", "e.g. `head 1`",
+                       "a view's table row to see: the view scrolls to the first row whose "
+                       "first cell starts with it"},
+                      read_scroll,
+                      put_scroll},
     [SCENE_BATCH] = {{"batch", "1..4096", "batch size for the `shapes` view (default 2)"},
                      read_batch,
                      put_batch},
@@ -563,8 +583,9 @@ bool lesson_scene_key_read(struct lesson *l, struct lesson_scene *sc, int k, con
 
 void lesson_state_apply(struct lesson_state *st, const struct lesson_scene *sc)
 {
-    st->focus = NULL; /* a focus belongs to its own step, and so does a show */
+    st->focus = NULL; /* a focus belongs to its own step, and so do a show and a scroll */
     st->show = NULL;
+    st->scroll = NULL;
     /* in a scene that trains, heads, seed and d_model are the model's (put_train) */
     const unsigned model = (sc->set & (1u << SCENE_TRAIN))
                                ? (1u << SCENE_HEADS) | (1u << SCENE_SEED) | (1u << SCENE_D_MODEL)

@@ -59,12 +59,14 @@ void lesson_state_for_trained(struct lesson_state *st)
  * it names another. */
 void lesson_apply_reveal(struct lesson_state *st, const struct lesson_scene *reveal)
 {
-    const char *focus = st->focus, *show = st->show;
+    const char *focus = st->focus, *show = st->show, *scroll = st->scroll;
     lesson_state_apply(st, reveal);
     if (!(reveal->set & (1u << SCENE_FOCUS)))
         st->focus = focus;
     if (!(reveal->set & (1u << SCENE_SHOW)))
         st->show = show;
+    if (!(reveal->set & (1u << SCENE_SCROLL)))
+        st->scroll = scroll;
 }
 
 void lesson_state_at_answered(const struct lesson *l, int step, bool answered,
@@ -76,7 +78,7 @@ void lesson_state_at_answered(const struct lesson *l, int step, bool answered,
         if (ls->has_scene)
             lesson_state_apply(st, &ls->scene);
         else
-            st->focus = st->show = NULL;
+            st->focus = st->show = st->scroll = NULL;
         if (ls->has_reveal && (s < step || answered))
             lesson_apply_reveal(st, &ls->reveal);
     }

@@ -381,9 +381,32 @@ static void apply(struct ui_app *app, enum ui_action act, int key)
 
 /* Keys arrive as characters (is_char) or as curses key codes; both share
  * one number space in the key table, as they do in wgetch. */
+/* A lesson's scroll: the view's table row it names at the top of the
+ * canvas (said when no table of the view has it). */
+static void apply_scroll(struct ui_app *app)
+{
+    struct ui_state *st = &app->st;
+    if (!st->scroll_pending)
+        return;
+    st->scroll_pending = false;
+    for (int i = 0; i < app->n_blocks; i++) {
+        if (app->blocks[i].kind != UI_BLOCK_TABLE)
+            continue;
+        const int line =
+            ui_table_row_line(&app->blocks[i], &app->geoms[i], app->th.utf8, st->scroll_row);
+        if (line >= 0) {
+            st->scroll = app->pos[i].y + line;
+            return;
+        }
+    }
+    ui_state_say(st, true, "The lesson's scroll: no row of this view starts with \"%s\".",
+                 st->scroll_row);
+}
+
 void ui_app_apply_focus(struct ui_app *app)
 {
     struct ui_state *st = &app->st;
+    apply_scroll(app);
     if (!st->focus_pending)
         return;
     st->focus_pending = false;

@@ -2,7 +2,8 @@
  * read back from the screen: what the step names must be on it.  For a
  * step whose scene sets `focus`, the cursor's matrix (its title) and the
  * cursor's row (its label) on lines of their own above any marker; for a
- * `show`, the line naming that row for every head; for a checkpoint, the
+ * `show`, the line naming that row for every head; for a view's `scroll`,
+ * the row it names; for a checkpoint, the
  * step's title or first line with the question and the answer line. */
 #include <curses.h>
 #include <stdio.h>
@@ -163,6 +164,16 @@ static void check_show(struct walk *w, const struct ui_app *app)
     }
 }
 
+/* A view's scroll: the row it names on screen, its first cell starting a
+ * line of the canvas. */
+static void check_scroll(struct walk *w, const struct ui_app *app, const char *row)
+{
+    char what[200];
+    const int y0 = app->lay.vis.y + UI_VIS_HEADER;
+    snprintf(what, sizeof what, "scroll: the row \"%s\" is not on screen", row);
+    check(w, on_lines(y0, y0 + ui_app_view_h(app), app->win.cols, row), what);
+}
+
 int ui_walk_lesson(struct ui_app *app)
 {
     struct ui_lessons *ls = &app->les;
@@ -183,6 +194,8 @@ int ui_walk_lesson(struct ui_app *app)
             check_focus(&w, app);
         if (at.show && stages)
             check_show(&w, app);
+        if (at.scroll && at.view != MHA_VIEW_NONE && !ui_train_on_screen(app))
+            check_scroll(&w, app, at.scroll);
         if (ui_quiz_asking(&ls->quiz))
             check_quiz(&w, app);
     }

@@ -136,6 +136,20 @@ static void draw_row(WINDOW *win, int y, int x, int view_h, const struct view_ta
     }
 }
 
+int ui_table_row_line(const struct ui_block *b, const struct ui_block_geom *g, bool utf8,
+                      const char *first)
+{
+    const struct view_table *t = b->table;
+    int line = 1; /* the title */
+    for (int r = 0; r < t->rows; r++) {
+        const char *c = cell(t, r, 0);
+        if (r > 0 && !strncmp(c, first, strlen(first)))
+            return line;
+        line += row_height(t, r, g, utf8) + (r == 0 ? 1 : 0); /* the header's rule */
+    }
+    return -1;
+}
+
 void ui_table_draw(WINDOW *win, int y, int x, int view_h, const struct ui_block *b,
                    const struct ui_block_geom *g, const struct ui_theme *th)
 {

@@ -51,6 +51,10 @@ void ui_table_measure(const struct ui_block *b, int max_w, const struct ui_theme
                       struct ui_block_geom *g);
 void ui_table_draw(WINDOW *win, int y, int x, int view_h, const struct ui_block *b,
                    const struct ui_block_geom *g, const struct ui_theme *th);
+/* The line of a measured table block (from its title's, 0) where the
+ * first body row whose first cell starts with first begins; -1: none. */
+int ui_table_row_line(const struct ui_block *b, const struct ui_block_geom *g, bool utf8,
+                      const char *first);
 
 /* ---- heatmap cells and legend (ui_heatmap.c) ---------------------------------------- */
 

@@ -93,9 +93,11 @@ static int apply_scene(struct ui_lessons *ls, struct ui_state *st, int step, boo
     snprintf(st->view_preset, sizeof st->view_preset, "%s", s.preset ? s.preset : "");
     ui_state_set_stage(st, s.stage);
     st->scroll = 0;
-    st->focus = st->explain_open = st->focus_pending = st->show = false;
+    st->focus = st->explain_open = st->focus_pending = st->show = st->scroll_pending = false;
     if (s.view != MHA_VIEW_NONE) {
         ui_state_set_view(st, s.view);
+        snprintf(st->scroll_row, sizeof st->scroll_row, "%s", s.scroll ? s.scroll : "");
+        st->scroll_pending = s.scroll != NULL;
         return 0;
     }
     struct lesson_show show;

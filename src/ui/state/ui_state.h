@@ -75,6 +75,8 @@ struct ui_state {
     bool focus_pending;   /* put the cursor on focus_cell once the view is built */
     struct mha_cell focus_cell;
     bool show;                 /* a lesson's show: row show_cell.row of its matrix in every head */
+    char scroll_row[64];       /* a lesson's scroll: a view's table row to bring to the top */
+    bool scroll_pending;       /* ... not yet done (the view's blocks are laid out first) */
     struct mha_cell show_cell; /* head 0's cell of that row */
     bool explain_open;         /* the explain panel replaces the description */
     bool help_open;
