@@ -203,10 +203,12 @@ quit_lesson
 T kill-server
 sleep 0.2
 
-# ---- a lesson's training screen (lesson 16 step 1): it waits; the keys its
-# hint names start it, step it, pause it and read on
-start 80 24 -- --lesson 16 --step 1
+# ---- a lesson's training screen (lesson 16 step 2): it waits for the
+# prediction; then the keys its hint names start it, step it, pause it and
+# read on
+start 80 24 -- --lesson 16 --step 2
 wait_for "The training waits for you"
+answer_checkpoint
 keys n
 wait_for "step 1 of 1500 · paused"
 named=$(named_before "step")
@@ -230,9 +232,9 @@ check "the hint names the key that reads on ($named)" test "$named" = "Space"
 for i in 1 2 3 4 5 6; do
     keys "$(tkey "$named")"
     sleep 0.2
-    screen | grep -qF "step 2/$(lesson_steps 16)" && break
+    screen | grep -qF "step 3/$(lesson_steps 16)" && break
 done
-wait_for "step 2/$(lesson_steps 16)"
+wait_for "step 3/$(lesson_steps 16)"
 quit_lesson
 T kill-server
 sleep 0.2

@@ -236,6 +236,22 @@ has_colour() {
 
 # quit_lesson: in a lesson q leaves the lesson (the explorer says so and
 # stays open); a second q quits.
+# answer_checkpoint: a waiting checkpoint of choices answered (1, then 2
+# if 1 was wrong: a second try settles it either way), so that a training
+# step's run, which waits for the answer, may start
+answer_checkpoint() {
+    local k i
+    for k in 1 2; do
+        screen | grep -qF "Press 1-" || return 0
+        keys "$k"
+        i=0
+        while screen | grep -qF "Press 1-" && [ $i -lt 10 ]; do
+            sleep 0.05
+            i=$((i + 1))
+        done
+    done
+}
+
 quit_lesson() {
     keys q
     wait_for "Left the lesson"

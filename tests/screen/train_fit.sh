@@ -2,8 +2,8 @@
 # The lessons that train keep every head's whole heatmap on screen (title,
 # column numbers, one labelled row per position) while training and after it
 # stops, in the default 80x24 terminal, in the presenter's layout there, and
-# at 160x48, where the cells grow: lesson 16 (one model of 2 heads, with its
-# checkpoint waiting below), lesson 17 (1 head against 2 at d_model 8 and
+# at 160x48, where the cells grow: lesson 16 (one model of 2 heads, its
+# prediction answered first), lesson 17 (1 head against 2 at d_model 8 and
 # 16, and 2 against 4).
 . "$(dirname "$0")/lib.sh"
 
@@ -27,8 +27,9 @@ lesson() {
     local w=$1 h=$2 lesson=$3 step=$4 heads=$5
     shift 5
     start "$w" "$h" -- --lesson "$lesson" --step "$step" "$@"
-    wait_for "The training waits for you"
-    keys p # it starts, a checkpoint waiting or not
+    wait_for "The training waits"
+    answer_checkpoint # a step's prediction comes before its run
+    keys p
     wait_for "first-prev · step"
     whole "$heads" "lesson $lesson step $step at ${w}x$h, while training" 10
     faster
@@ -37,16 +38,6 @@ lesson() {
         wait_for "Every run stopped" 90
     fi
     whole "$heads" "lesson $lesson step $step at ${w}x$h, stopped"
-    if [ "$lesson/$step" = 16/2 ]; then # its checkpoint waits in the lesson pane below
-        wait_for "Press 1-3 to answer"
-        # what it asks is not on screen until it is answered
-        screen | grep -qE "head 1 prev|h1 prev|[0-9]%" && fail "the checkpoint's answer shows"
-        pass
-        keys 2
-        wait_for "Right: head 1"
-        wait_for "prev ."
-        whole "$heads" "lesson $lesson step $step at ${w}x$h, answered"
-    fi
     if [ "${1:-}" = --present ]; then # q leaves the presenter's layout first
         keys q
         wait_for "Presenter mode off"
@@ -54,9 +45,8 @@ lesson() {
     quit_lesson
 }
 
-lesson 80 24 16 1 2
 lesson 80 24 16 2 2
-lesson 80 24 17 1 1,2
+lesson 80 24 17 2 1,2
 lesson 80 24 17 3 1,2
 lesson 80 24 17 4 2,4
 lesson 80 24 16 2 2 --present
@@ -73,8 +63,17 @@ quit_lesson
 # words that match the screen: in a lesson the hint names p (Space reads
 # on); ? opens the help at the training screen's keys; a checkpoint's
 # `inline code` is drawn as code, never with its backticks
-start 80 24 -- --lesson 16 --step 1
+mkdir "$WORK/fresh" # a reader who has not answered lesson 16's checkpoint yet
+start 80 24 XDG_STATE_HOME="$WORK/fresh" -- --lesson 16 --step 1
 wait_for "The training waits for you: p starts it"
+keys p # the next step's prediction first: the run waits for it
+wait_for "Predict first: read on to the next step's checkpoint"
+check "the run waits for the prediction" bash -c "tmux -L '$SOCK' capture-pane -p | grep -qF 'step 0 of 1500 · paused'"
+space_until "step 2/$(lesson_steps 16)"
+keys n
+wait_for "Predict first: answer the checkpoint"
+keys 1
+wait_for "Right: one question each"
 keys n
 wait_for "p trains on · n step"
 keys p

@@ -19,13 +19,14 @@ wait_for "Training   first-prev · step 0 of 1500 · paused"
 wait_for "The training waits for you: p starts it"
 sleep 1
 check "it waits" bash -c "tmux -L '$SOCK' capture-pane -p | grep -qF 'step 0 of 1500 · paused'"
+space_until "step 2/$(lesson_steps 16)" # the prediction, then the run
+wait_for "Training   first-prev" # the same training, still at step 0
+answer_checkpoint
 keys p
 wait_for "Training on."
 faster
 wait_for "$printed" 90
 wait_for "head 1 prev"
-space_until "step 2/$(lesson_steps 16)"
-wait_for "Training   first-prev" # the same training goes on
 space_until "step 3/$(lesson_steps 16)"
 space_until "step 4/$(lesson_steps 16)"
 wait_for "4 · Attention"
@@ -42,6 +43,8 @@ start 120 40 -- --lesson 17
 wait_for "1 head "
 wait_for "2 heads"
 wait_for "The training waits for you"
+space_until "step 2/$(lesson_steps 17)"
+answer_checkpoint
 keys p
 wait_for "Training on."
 keys p

@@ -6,8 +6,9 @@
 # not to the places alone.
 . "$(dirname "$0")/lib.sh"
 
-start 80 24 -- --lesson 17
+start 80 24 -- --lesson 17 --step 2
 wait_for "p starts it"
+answer_checkpoint
 keys p
 faster
 wait_for "limit at" 120

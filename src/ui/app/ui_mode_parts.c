@@ -34,6 +34,7 @@ static struct ui_train_keys train_part(struct ui_app *app)
                                   app->training.train,
                                   &app->stream,
                                   app->les.l != NULL,
+                                  ui_train_prediction_waits(app),
                                   app->les.l && ui_quiz_asking(&app->les.quiz),
                                   &app->th,
                                   &app->lay};

@@ -563,7 +563,7 @@ bool ui_app_autoplay(struct ui_app *app, double now)
         return false;
     }
     /* a step that trains: its checkpoint's answer first, then the run */
-    if (app->les.l && ui_train_running(app) && !ui_quiz_asking(&app->les.quiz)) {
+    if (app->les.l && ui_train_running(app) && !ui_train_prediction_waits(app)) {
         a->due = now + a->interval; /* a step that trains is watched to its end */
         if (!ui_train_play_on(app)) /* a paused one would never end: it trains on */
             return false;

@@ -41,7 +41,8 @@ struct ui_train_keys {
     struct trun *t;
     const struct ui_stream *stream;
     bool lesson;
-    bool asking; /* the lesson's checkpoint waits: a paused run waits for its answer */
+    bool asking;    /* a lesson's prediction waits: a paused run waits for its answer */
+    bool quiz_here; /* ... this step's checkpoint (else the next step's) */
     const struct ui_theme *th;
     const struct ui_layout *lay;
 };
@@ -111,6 +112,10 @@ void ui_train_draw_vis(const struct ui_app *app);
 
 /* The training screen is on screen and a run on it still trains. */
 bool ui_train_running(const struct ui_app *app);
+/* A lesson's run waits for a prediction: this step's checkpoint asks, or
+ * the next step's does (not answered yet) and the run goes on there, so
+ * starting it here would show the answer before the question. */
+bool ui_train_prediction_waits(const struct ui_app *app);
 /* Autoplay on a step that trains: a run paused (or waiting for p, or on a
  * checkpoint) trains on, live, and says so.  True when it did. */
 bool ui_train_play_on(struct ui_app *app);

@@ -483,6 +483,38 @@ static void end_lesson_training(struct ui_train_part *training)
     }
 }
 
+/* The same run in two steps' states: the same task, seed, sizes and heads. */
+static bool same_run(const struct lesson_state *a, const struct lesson_state *b)
+{
+    if (!a->train || !b->train || strcmp(a->train, b->train) != 0 ||
+        a->n_train_heads != b->n_train_heads ||
+        a->train_compare_layers != b->train_compare_layers || a->train_seed != b->train_seed ||
+        a->train_steps != b->train_steps || a->train_d_model != b->train_d_model ||
+        a->train_layers != b->train_layers)
+        return false;
+    for (int i = 0; i < a->n_train_heads; i++)
+        if (a->train_heads[i] != b->train_heads[i])
+            return false;
+    return true;
+}
+
+bool ui_train_prediction_waits(const struct ui_app *app)
+{
+    const struct ui_lessons *ls = &app->les;
+    if (!ls->l || !app->training.train || !app->training.train->lesson)
+        return false;
+    if (ui_quiz_asking(&ls->quiz))
+        return true;
+    const int next = ls->step + 1;
+    if (next >= ls->l->n_steps || !ls->l->steps[next].has_quiz ||
+        (ls->progress && progress_quiz(ls->progress, ls->id, next) >= 0))
+        return false;
+    struct lesson_state here, there;
+    lesson_state_at(ls->l, ls->step, &here);
+    lesson_state_at(ls->l, next, &there);
+    return same_run(&here, &there);
+}
+
 void ui_train_lesson_sync(struct ui_app *app)
 {
     const struct lesson *l = app->les.l;

@@ -164,6 +164,40 @@ void ui_train_draw_accuracy(WINDOW *win, int y, int x, int w, const struct trun 
     wattrset(win, 0);
 }
 
+/* A job's value as the screen writes it ("–" before the first measure). */
+static void job_value(const struct trun *t, const struct trun_pane *p, int j, bool utf8, char *buf,
+                      size_t n)
+{
+    const float acc = trun_pane_job_accuracy(p, t->scrub, j);
+    if (isnan(acc))
+        snprintf(buf, n, "%s", utf8 ? "–" : "-");
+    else
+        snprintf(buf, n, "%.1f%%", 100.0 * (double)acc);
+}
+
+void ui_train_draw_accuracy_jobs(WINDOW *win, int y, int x, int w, const struct trun *t,
+                                 const struct trun_pane *p, const struct ui_theme *th)
+{
+    const struct train_model *m = p->run->model;
+    const struct train_text *text = p->run->task->data->text;
+    const int label = ui_role_attr(th, UI_ROLE_LABEL), value = ui_role_attr(th, UI_ROLE_TITLE);
+    char part[64];
+    snprintf(part, sizeof part, "%-5.5s", m->cfg.outputs[0].name);
+    int used = ui_put(win, y, x, part, w, label, th->utf8);
+    snprintf(part, sizeof part, " %.1f%%", 100.0 * (double)trun_pane_accuracy(t, p, 0));
+    used += ui_put(win, y, x + used, part, w - used, value, th->utf8);
+    for (int j = 0; j < trun_pane_job_count(p); j++) {
+        char name[32], val[16];
+        snprintf(name, sizeof name, "  %.20s ", text->job_names[j]);
+        job_value(t, p, j, th->utf8, val, sizeof val);
+        if (used + ui_text_width(name, th->utf8) + ui_text_width(val, th->utf8) > w)
+            break; /* whole jobs only */
+        used += ui_put(win, y, x + used, name, w - used, label, th->utf8);
+        used += ui_put(win, y, x + used, val, w - used, value, th->utf8);
+    }
+    wattrset(win, 0);
+}
+
 /* Job j of a text's held-out words, under the next word's accuracy: its
  * name indented and its top-1 with every head, as measured at the live
  * model's last evaluation or when the checkpoint shown was kept ("–"
@@ -172,13 +206,10 @@ void ui_train_draw_job(WINDOW *win, int y, int x, int w, const struct trun *t,
                        const struct trun_pane *p, int j, const struct ui_theme *th)
 {
     const struct train_text *text = p->run->task->data->text;
-    char name[24], val[16];
+    char name[24], val[16], v[16];
     snprintf(name, sizeof name, "  %.20s", text->job_names[j]);
-    const float acc = trun_pane_job_accuracy(p, t->scrub, j);
-    if (isnan(acc))
-        snprintf(val, sizeof val, "%6s", th->utf8 ? "–" : "-");
-    else
-        snprintf(val, sizeof val, "%5.1f%%", 100.0 * (double)acc);
+    job_value(t, p, j, th->utf8, v, sizeof v);
+    snprintf(val, sizeof val, "%*s", ui_text_width(v, th->utf8) < 6 ? 6 : 0, v);
     ui_put(win, y, x, name, w - 7, ui_role_attr(th, UI_ROLE_LABEL), th->utf8);
     ui_put(win, y, x + w - 7, val, 7, ui_role_attr(th, UI_ROLE_TITLE), th->utf8);
     wattrset(win, 0);

@@ -168,8 +168,12 @@ static void draw_pane(WINDOW *win, int y, int x, int h, int w, const struct trun
         curve_h = curve_h > 16 ? 16 : curve_h;
         ui_train_draw_curve(win, line, x, curve_h, pg.col_w, t, p, th);
         line += curve_h;
+        const bool inline_jobs = nj == 0 && job_lines(p, hide) > 0 && n_out == 1;
         for (int k = 0; k < n_out; k++)
-            ui_train_draw_accuracy(win, line++, x, pg.col_w, t, p, k, hide, th);
+            if (inline_jobs)
+                ui_train_draw_accuracy_jobs(win, line++, x, pg.col_w, t, p, th);
+            else
+                ui_train_draw_accuracy(win, line++, x, pg.col_w, t, p, k, hide, th);
         for (int j = 0; j < nj; j++)
             ui_train_draw_job(win, line++, x, pg.col_w, t, p, j, th);
         line++;
@@ -183,8 +187,13 @@ static void draw_pane(WINDOW *win, int y, int x, int h, int w, const struct trun
         if (pg.curve_h >= CURVE_MIN_H - 1)
             ui_train_draw_curve(win, line, x, pg.curve_h, w, t, p, th);
         line += pg.curve_h;
+        /* a text's jobs without lines of their own: on its output's line */
+        const bool inline_jobs = pg.jobs == 0 && job_lines(p, hide) > 0 && n_out == 1;
         for (int k = 0; k < n_out; k++)
-            ui_train_draw_accuracy(win, line++, x, w, t, p, k, hide, th);
+            if (inline_jobs)
+                ui_train_draw_accuracy_jobs(win, line++, x, w, t, p, th);
+            else
+                ui_train_draw_accuracy(win, line++, x, w, t, p, k, hide, th);
         for (int j = 0; j < pg.jobs; j++)
             ui_train_draw_job(win, line++, x, w, t, p, j, th);
     }

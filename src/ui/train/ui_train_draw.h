@@ -50,6 +50,12 @@ void ui_train_draw_curve(WINDOW *win, int y, int x, int h, int w, const struct t
 void ui_train_draw_accuracy(WINDOW *win, int y, int x, int w, const struct trun *t,
                             const struct trun_pane *p, int k, bool hide, const struct ui_theme *th);
 
+/* A text's output line where its jobs' lines have no room: the output's
+ * accuracy, then each job's ("next 35.2%  first 3.6%  copy 99.8%"), as
+ * many as fit w columns, in place of the one-line curve. */
+void ui_train_draw_accuracy_jobs(WINDOW *win, int y, int x, int w, const struct trun *t,
+                                 const struct trun_pane *p, const struct ui_theme *th);
+
 /* Job j of a text's held-out words, under the next word's accuracy: its
  * name indented and its top-1 with every head, as measured at the live
  * model's last evaluation or when the checkpoint shown was kept ("–"

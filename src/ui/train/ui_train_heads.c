@@ -263,11 +263,13 @@ static void draw_head(WINDOW *win, int y, int x, int h, int title_w, const struc
     for (int i = 0; i < len; i++) {
         const int row_y = y + 2 + i * ch;
         const char *tok = m->vocab_names[m->sample[i]];
+        /* a token as wide as the label's columns takes its space too: a
+         * name whole ("hugo") reads better than one cut ("hu…") */
         char lab[16];
-        ui_text_fit(tok, g->label_w - 1, th->utf8, lab, sizeof lab);
+        const int lw = ui_text_width(tok, th->utf8) == g->label_w ? g->label_w : g->label_w - 1;
+        ui_text_fit(tok, lw, th->utf8, lab, sizeof lab);
         if (row_y + ch / 2 < max_y)
-            ui_put(win, row_y + ch / 2, x, lab, g->label_w - 1, ui_role_attr(th, UI_ROLE_LABEL),
-                   th->utf8);
+            ui_put(win, row_y + ch / 2, x, lab, lw, ui_role_attr(th, UI_ROLE_LABEL), th->utf8);
         for (int r = 0; r < ch && row_y + r < max_y; r++)
             for (int j = 0; j < len; j++) {
                 const bool masked = m->cfg.causal && j > i;

@@ -331,8 +331,9 @@ bool ui_train_key(const struct ui_train_keys *k, int key, bool is_char)
     /* predict, then see: a paused run would give the checkpoint's answer away */
     if (k->asking && t->paused && !trun_done(t) && (act == TACT_PAUSE || act == TACT_STEP)) {
         ui_state_say(st, false,
-                     "Predict first: answer the checkpoint, then %s trains (the run would "
-                     "show the answer).",
+                     "Predict first: %s, then %s trains (the run would show the answer).",
+                     k->quiz_here ? "answer the checkpoint"
+                                  : "read on to the next step's checkpoint and answer it",
                      pause_keys(k->lesson));
         return true;
     }
