@@ -52,12 +52,13 @@ space_until "step 6/$(lesson_steps 2)"
 wait_bar "5 Merge"
 wait_for "5 · Merge"
 
-# step 7: a choice, answered right
+# step 7: a choice asked on the merge, answered right; the output shows then
 space_until "step 7/$(lesson_steps 2)"
-wait_bar "6 Output"
+wait_bar "5 Merge"
 wait_for "(2, 4, 3)"
 keys 1
 wait_for "✓ Right: (4, 6)."
+wait_bar "6 Output"
 wait_for "End of the lesson"
 
 # back: the scenes are replayed from the start

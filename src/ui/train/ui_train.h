@@ -116,6 +116,8 @@ bool ui_train_running(const struct ui_app *app);
  * the next step's does (not answered yet) and the run goes on there, so
  * starting it here would show the answer before the question. */
 bool ui_train_prediction_waits(const struct ui_app *app);
+/* ... and the run is paused: it starts once the prediction is made. */
+bool ui_train_unstarted_waits(const struct ui_app *app);
 /* Autoplay on a step that trains: a run paused (or waiting for p, or on a
  * checkpoint) trains on, live, and says so.  True when it did. */
 bool ui_train_play_on(struct ui_app *app);

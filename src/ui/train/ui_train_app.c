@@ -515,6 +515,11 @@ bool ui_train_prediction_waits(const struct ui_app *app)
     return same_run(&here, &there);
 }
 
+bool ui_train_unstarted_waits(const struct ui_app *app)
+{
+    return app->training.train && app->training.train->paused && ui_train_prediction_waits(app);
+}
+
 void ui_train_lesson_sync(struct ui_app *app)
 {
     const struct lesson *l = app->les.l;
