@@ -100,6 +100,7 @@ struct lesson_hide {
     bool active;
     enum mha_tensor tensor;
     int head, row, col;
+    bool attention; /* hide: attention: the scores, scaled scores and weights alike */
 };
 
 /* What quiz q hides on ex: its hide: spec ("weights, head 0, row tok 0";
@@ -109,7 +110,7 @@ struct lesson_hide {
 int lesson_quiz_hide(const struct lesson_quiz *q, const struct mha_example *ex,
                      struct lesson_hide *out, struct mha_error *err);
 /* True when h hides cell c (a tensor the screen shows, Q_h counting as Q;
- * for a row or a cell, the scores, scaled scores and weights counting as
+ * under hide: attention, the scores, scaled scores and weights counting as
  * one: each gives the others' order away). */
 bool lesson_hide_covers(const struct lesson_hide *h, const struct mha_cell *c);
 

@@ -381,11 +381,15 @@ static int hide_spec(const char *spec, const struct mha_example *ex, struct less
         while (n > 0 && p[n - 1] == ' ')
             p[--n] = '\0';
         if (part == 0) {
-            const int m = matrix_from_name(p);
+            /* attention: the scores, the scaled scores and the weights, which
+             * order a row alike */
+            out->attention = !strcmp(p, "attention");
+            const int m = out->attention ? MHA_TENSOR_WEIGHTS : matrix_from_name(p);
             if (m < 0)
                 return mha_error_set(err,
                                      "hide: \"%s\" is not a matrix; start with one such as "
-                                     "weights, scores or context",
+                                     "weights, scores or context (or attention: the three "
+                                     "of them)",
                                      p);
             out->tensor = (enum mha_tensor)m;
         } else if (!strncmp(p, "head ", 5)) {
@@ -424,7 +428,7 @@ static int hide_spec(const char *spec, const struct mha_example *ex, struct less
 int lesson_quiz_hide(const struct lesson_quiz *q, const struct mha_example *ex,
                      struct lesson_hide *out, struct mha_error *err)
 {
-    *out = (struct lesson_hide){false, MHA_TENSOR_WEIGHTS, -1, -1, -1};
+    *out = (struct lesson_hide){false, MHA_TENSOR_WEIGHTS, -1, -1, -1, false};
     if (!q)
         return 0;
     if (q->hide) {
@@ -462,12 +466,9 @@ bool lesson_hide_covers(const struct lesson_hide *h, const struct mha_cell *c)
                               c->tensor == h->tensor + (MHA_TENSOR_QH - MHA_TENSOR_Q);
     if (per_head_qkv) /* Q_h shows Q's numbers by head: a hidden column is hidden there too */
         return (h->row < 0 || h->row == c->row) && h->col < 0;
-    /* scores, their scaled form and the weights order a row the same way:
-     * a row (or a cell of one) hidden in one is hidden in the others; a
-     * whole matrix hidden leaves the others to read */
-    const bool scores_kind = h->row >= 0 && h->tensor >= MHA_TENSOR_SCORES &&
-                             h->tensor <= MHA_TENSOR_WEIGHTS && c->tensor >= MHA_TENSOR_SCORES &&
-                             c->tensor <= MHA_TENSOR_WEIGHTS;
+    /* hide: attention: the scores, their scaled form and the weights */
+    const bool scores_kind =
+        h->attention && c->tensor >= MHA_TENSOR_SCORES && c->tensor <= MHA_TENSOR_WEIGHTS;
     if (c->tensor != h->tensor && !scores_kind)
         return false;
     return (h->head < 0 || h->head == c->head) && (h->row < 0 || h->row == c->row) &&

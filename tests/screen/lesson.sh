@@ -57,7 +57,7 @@ space_until "step 7/$(lesson_steps 2)"
 wait_bar "5 Merge"
 wait_for "(2, 4, 3)"
 keys 1
-wait_for "✓ Right: (4, 6)."
+wait_for "✓ Right: the input's"
 wait_bar "6 Output"
 wait_for "End of the lesson"
 

@@ -129,16 +129,20 @@ START_TEST(test_reveal_waits_for_the_answer)
     ck_assert(hidden(MHA_TENSOR_WEIGHTS, 1, 1, 0));
     ck_assert(!hidden(MHA_TENSOR_WEIGHTS, 0, 1, 3));
     ck_assert(!hidden(MHA_TENSOR_WEIGHTS, 1, 2, 3));
-    /* the row's scores, scaled or not, give its order away: hidden too */
-    ck_assert(hidden(MHA_TENSOR_SCALED, 1, 1, 3));
-    ck_assert(hidden(MHA_TENSOR_SCORES, 1, 1, 0));
-    ck_assert(!hidden(MHA_TENSOR_SCORES, 1, 2, 0));
-    ck_assert(!hidden(MHA_TENSOR_SCALED, 0, 1, 3));
-    ck_assert(!hidden(MHA_TENSOR_CONTEXT, 1, 1, 0));
-    /* a whole matrix hidden leaves the others to read */
-    const struct lesson_hide whole = {true, MHA_TENSOR_WEIGHTS, -1, -1, -1};
-    ck_assert(lesson_hide_covers(&whole, &(struct mha_cell){MHA_TENSOR_WEIGHTS, 0, 2, 1}));
-    ck_assert(!lesson_hide_covers(&whole, &(struct mha_cell){MHA_TENSOR_SCALED, 0, 2, 1}));
+    /* the row's scores stay to reason from */
+    ck_assert(!hidden(MHA_TENSOR_SCALED, 1, 1, 3));
+    /* hide: attention takes the row's scores, scaled or not, with it */
+    const struct lesson_hide att = {true, MHA_TENSOR_WEIGHTS, 1, 1, -1, true};
+    const struct mha_cell scaled = {MHA_TENSOR_SCALED, 1, 1, 3},
+                          scores = {MHA_TENSOR_SCORES, 1, 1, 0};
+    const struct mha_cell other_row = {MHA_TENSOR_SCORES, 1, 2, 0},
+                          other_head = {MHA_TENSOR_SCALED, 0, 1, 3};
+    const struct mha_cell context = {MHA_TENSOR_CONTEXT, 1, 1, 0};
+    ck_assert(lesson_hide_covers(&att, &scaled));
+    ck_assert(lesson_hide_covers(&att, &scores));
+    ck_assert(!lesson_hide_covers(&att, &other_row));
+    ck_assert(!lesson_hide_covers(&att, &other_head));
+    ck_assert(!lesson_hide_covers(&att, &context));
     ck_assert(blocks_hide());
 
     /* a wrong answer: still asking, still hidden, still scaled */

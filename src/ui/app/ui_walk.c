@@ -5,6 +5,7 @@
  * `show`, the line naming that row for every head; for a view's `scroll`,
  * the row it names; for a checkpoint, the
  * step's title or first line with the question and the answer line. */
+#include <ctype.h>
 #include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,6 +121,61 @@ static void check_focus(struct walk *w, const struct ui_app *app)
           what);
 }
 
+/* word as a whole word of text (no letter or digit on either side). */
+static bool has_word(const char *text, const char *word)
+{
+    const size_t n = strlen(word);
+    if (!n)
+        return false;
+    for (const char *p = strstr(text, word); p; p = strstr(p + 1, word)) {
+        const bool before = p == text || !isalnum((unsigned char)p[-1]);
+        const bool after = !isalnum((unsigned char)p[n]);
+        if (before && after)
+            return true;
+    }
+    return false;
+}
+
+/* A choice checkpoint's answer is not told before it is given: the lesson
+ * pane's text outside the checkpoint (the step's title and prose) names no
+ * answer unless it names every other choice too (prose that weighs them). */
+static void check_answer_hidden(struct walk *w, const struct ui_app *app)
+{
+    const struct ui_lessons *ls = &app->les;
+    const struct lesson_quiz *q = ls->quiz.q;
+    /* a token a row attends to: the question's own row is in the prose */
+    if (!q || q->n_choices == 0 || (q->computed && q->compute && !strncmp(q->compute, "argmax", 6)))
+        return;
+    struct lesson_answer a;
+    struct mha_error err;
+    if (lesson_quiz_expected(q, app->st.ex, app->st.tr, &a, &err) || a.numeric)
+        return;
+    const struct ui_rect *r = &app->lay.side;
+    static char text[16384];
+    size_t used = 0;
+    char line[2048];
+    for (int y = r->y; y < r->y + r->h; y++) {
+        screen_from(y, r->x, r->w, line, sizeof line); /* the pane's columns alone */
+        if (strstr(line, "▌"))                         /* the checkpoint's own lines */
+            continue;
+        used +=
+            (size_t)snprintf(text + used, used < sizeof text ? sizeof text - used : 0, " %s", line);
+        if (used >= sizeof text)
+            break;
+    }
+    if (!has_word(text, a.text))
+        return;
+    int others = 0;
+    for (int i = 0; i < q->n_choices; i++)
+        others += strcmp(q->choices[i], a.text) != 0 && has_word(text, q->choices[i]);
+    if (others == q->n_choices - 1)
+        return;
+    char what[400];
+    snprintf(what, sizeof what, "checkpoint: its answer \"%s\" is on screen before it is given",
+             a.text);
+    check(w, false, what);
+}
+
 /* A waiting checkpoint: the step's title (or its first line), the question
  * and the answer line in the lesson pane at once. */
 static void check_quiz(struct walk *w, const struct ui_app *app)
@@ -139,6 +195,7 @@ static void check_quiz(struct walk *w, const struct ui_app *app)
     const char *prompt = ui_quiz_numeric(&ls->quiz) ? "Your answer:" : "Press 1-";
     snprintf(what, sizeof what, "checkpoint: \"%s\" is not on screen", prompt);
     check(w, on_lines(r->y, r->y + r->h, app->win.cols, prompt), what);
+    check_answer_hidden(w, app);
 }
 
 /* A show: the line naming the row, with every head's part of it, over
