@@ -32,7 +32,7 @@ where() {
     fi
     echo "layer $(grep -oP 'layer \K[0-9]+(?= of 0)' <<<"$s" | head -1)"
     echo "stage $(sed -n 2p <<<"$s" | grep -oP '^\s*\K[0-9] · \w+')"
-    echo "view $(grep -oP '^\s*\K(Shapes|Cost|Heads|Circuits|Composition)\b(?= ·)' <<<"$s" | head -1)"
+    echo "view $(grep -oP '^\s*\K(Shapes|Cost|Heads|Circuits|Composition)(?= view)' <<<"$s" | head -1)"
     echo "heads $(grep -oP '[0-9]+(?= heads? ·)|heads \K[0-9]+|│ h \K[0-9]+' <<<"$s" | tail -1)"
     echo "d_model $(grep -oP 'd_model \K[0-9]+|│ d \K[0-9]+' <<<"$s" | tail -1)"
 }
