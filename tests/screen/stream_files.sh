@@ -151,3 +151,26 @@ wait_in e "reopens this screen" 3
 sleep 0.3
 [ "$(buffers)" -ge 1 ] || fail "the student's own :link did not reach the clipboard"
 pass
+
+# a training snapshot with a NaN where a number must be: the follower stops
+# at that line and says which, and the replay refuses the file there
+{
+    echo "mha-explorer-recording 2"
+    echo "size 80x24"
+    echo "# snap on"
+    echo "# at 0.000"
+    echo "0.100 right"
+    echo "# snap begin t=0.5 pane=0 kind=live step=3 stop=0 pace=-1 params=0 loss=1 acc=0.5 losses=0 evals=1 jobs=0 roles=0"
+    echo "# snap eval 3 1 1.5 nan"
+    echo "# snap end"
+} >nan.rec
+session n 80 24 "$EXEQ --follow nan.rec"
+wait_in n "nan.rec:7" 5
+wait_in n "a training snapshot holds a number" 3
+out=$("$EXE" --replay nan.rec 2>&1 </dev/null)
+status=$?
+[ "$status" -eq 2 ] || fail "--replay of a NaN snapshot exited $status"
+pass
+grep -qF "nan.rec:7: a training snapshot holds a number that is not finite" <<<"$out" ||
+    fail "--replay did not name the line: $out"
+pass
