@@ -3,7 +3,7 @@
 # prints goes to stderr so a caller's stdout stays clean.
 
 MHA_PACKAGES="gcc libc6-dev pkg-config meson ninja-build check libjansson-dev libcmark-dev
-libncurses-dev libopenblas-dev tmux clang-format strace"
+libncurses-dev libopenblas-dev tmux clang-format strace python3-numpy"
 
 mha_missing_packages() {
     local missing="" p

@@ -50,6 +50,8 @@ int main(int argc, char **argv)
         return cli_grad(&o);
     if (o.export_torch)
         return cli_export_torch(&o);
+    if (o.export_safetensors)
+        return cli_export_safetensors(&o);
     if (o.generate)
         return cli_generate(&o);
     if (o.train && o.dump_stage == CLI_DUMP_SUMMARY)

@@ -12,7 +12,7 @@ _mha_explorer() {
         --view --focus --bench-frames --no-mouse --present --theme --autoplay --record --force
         --replay --speed --follow --train --vocab --context --keep-case --steps --layers
         --batch --lr --save --compare --grad --layer --generate --temperature --top-k
-        --export-torch --help --version"
+        --export-torch --export-safetensors --help --version"
 
     case $prev in
     --load)
@@ -50,7 +50,7 @@ _mha_explorer() {
         mapfile -t COMPREPLY < <(compgen -W "dark light projector mono" -- "$cur")
         return
         ;;
-    --record | --replay | --follow | --save | --grad | --export-torch)
+    --record | --replay | --follow | --save | --grad | --export-torch | --export-safetensors)
         mapfile -t COMPREPLY < <(compgen -f -- "$cur")
         return
         ;;

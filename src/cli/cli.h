@@ -110,7 +110,8 @@ struct cli_options {
     int top_k; /* --top-k K: draw among the K likeliest; 0 = every word */
 
     /* a trained model as a PyTorch script (cli_torch.c), with --load */
-    const char *export_torch; /* --export-torch FILE.py */
+    const char *export_torch;       /* --export-torch FILE.py */
+    const char *export_safetensors; /* --export-safetensors FILE (io/safetensors.h) */
 
     unsigned long long given; /* bit i: row i of the option table was given (cli_opt_table) */
 };
@@ -149,6 +150,10 @@ int cli_generate(const struct cli_options *o);
  * script (io/export_torch.h).  Exit status (2 with a message: a bad model
  * or words, or a file that cannot be written). */
 int cli_export_torch(const struct cli_options *o);
+
+/* --export-safetensors FILE: the model of --load as a safetensors file in
+ * TransformerLens's names (io/safetensors.h); exit status as above. */
+int cli_export_safetensors(const struct cli_options *o);
 
 /* --dump summary of a model of two or more layers (cli_layers.c): every
  * layer's heads labelled and knocked out alone, measured on the first n_seq

@@ -1,5 +1,5 @@
 /* cli_combinations.c - which options go together: each mode (the explorer,
- * a dump, training, --grad, --generate, --export-torch, the lesson tools)
+ * a dump, training, --grad, --generate, the exports, the lesson tools)
  * refuses, with exit status 2 and a message naming it, an option it would
  * ignore; and the files the program is to write, checked before any work. */
 #include <limits.h>
@@ -116,22 +116,33 @@ static int no_model(const char *path, const char *needs)
     return CLI_EXIT_USAGE;
 }
 
-/* --export-torch: a model file and nothing that changes it; CLI_CONTINUE or
- * an exit status. */
-static int export_torch_combinations(const struct cli_options *o)
+/* --export-torch and --export-safetensors: a model file and nothing that
+ * changes it; CLI_CONTINUE or an exit status. */
+static int export_combinations(const struct cli_options *o)
 {
-    if (!o->export_torch)
+    const char *path = o->export_torch ? o->export_torch : o->export_safetensors;
+    if (!path)
         return CLI_CONTINUE;
-    if (!o->load || !model_io_is_model_file(o->load))
-        return no_model(o->load, "--export-torch writes a trained model: give --load MODEL, a "
-                                 "model file --train ... --save wrote");
-    static const char *const takes[] = {"export-torch", "load", "tokens", NULL};
+    const char *opt = o->export_torch ? "--export-torch" : "--export-safetensors";
+    if (!o->load || !model_io_is_model_file(o->load)) {
+        char needs[160];
+        snprintf(needs, sizeof needs,
+                 "%s writes a trained model: give --load MODEL, a model file --train ... "
+                 "--save wrote",
+                 opt);
+        return no_model(o->load, needs);
+    }
+    const char *const takes[] = {opt + 2, "load", "tokens", NULL};
     const char *other = given_option(o, takes, false);
-    if (other)
-        return cli_usage_error("%s cannot be combined with --export-torch, which writes the "
-                               "model as it is and opens no screen",
-                               other);
-    return output_refused("--export-torch", o->export_torch);
+    if (other) {
+        char msg[160];
+        snprintf(msg, sizeof msg,
+                 "%%s cannot be combined with %s, which writes the model as it is and opens no "
+                 "screen",
+                 opt);
+        return cli_usage_error(msg, other);
+    }
+    return output_refused(opt, path);
 }
 
 /* --generate and its sampling options; CLI_CONTINUE or an exit status. */
@@ -395,8 +406,8 @@ int cli_lesson_tool_combinations(const struct cli_options *o)
 
 int cli_combinations(const struct cli_options *o)
 {
-    int rc = export_torch_combinations(o);
-    if (rc != CLI_CONTINUE || o->export_torch)
+    int rc = export_combinations(o);
+    if (rc != CLI_CONTINUE || o->export_torch || o->export_safetensors)
         return rc;
     rc = generate_combinations(o);
     if (rc != CLI_CONTINUE || o->generate)

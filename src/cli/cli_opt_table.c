@@ -223,6 +223,12 @@ static const struct cli_opt table[] = {
      "PyTorch script; python3 FILE.py WORD... prints its next\n"
      "words (a task's predictions) as JSON, as --dump output",
      "with --load MODEL: write the model as a PyTorch script", "files", TEXT(export_torch)},
+    {"export-safetensors", "FILE", 0, CLI_GROUP_WRITING, NULL, NULL,
+     "with --load MODEL: write the model as a safetensors\n"
+     "file in TransformerLens's names (embed.W_E, blocks.0.attn.W_Q,\n"
+     "unembed.W_U, ...), its vocabulary in the metadata;\n"
+     "--load FILE.safetensors reads it back",
+     "with --load MODEL: write the model as safetensors", "files", TEXT(export_safetensors)},
     {"help", NULL, OPT_HELP, CLI_GROUP_OTHER, "-h, --help", NULL, "show this help and exit",
      "show the help and exit", NULL, CODE},
     {"version", NULL, OPT_VERSION, CLI_GROUP_OTHER, "-V, --version", NULL,

@@ -427,9 +427,9 @@ int cli_parse(int argc, char **argv, struct cli_options *o)
         if (rc != CLI_CONTINUE)
             return rc;
     }
-    /* --generate, --export-torch and --grad take only their own options:
+    /* --generate, the exports and --grad take only their own options:
      * with another tool's (--list-lessons, --reset-progress) they say so */
-    const bool alone = o->generate || o->export_torch || o->grad;
+    const bool alone = o->generate || o->export_torch || o->export_safetensors || o->grad;
     if (o->check_lessons && !alone) {
         o->check_files = argv + optind;
         o->n_check_files = argc - optind;
