@@ -11,7 +11,7 @@ _mha_explorer() {
         --stage --list-lessons --check-lessons --print-lesson --lesson --step --reset-progress
         --view --focus --bench-frames --no-mouse --present --theme --autoplay --record --force
         --replay --speed --follow --train --vocab --context --keep-case --steps --layers
-        --batch --lr --save --compare --grad --layer --generate --temperature --top-k
+        --batch --lr --save --compare --grad --layer --generate --temperature --top-k --top-p
         --export-torch --export-safetensors --help --version"
 
     case $prev in
@@ -20,7 +20,7 @@ _mha_explorer() {
         mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY < <(compgen -d -- "$cur")
         return
         ;;
-    --tokens | --d-model | --heads | --seed | --step | --focus | --bench-frames | --autoplay | --speed | --vocab | --context | --steps | --layers | --lr | --compare | --layer | --generate | --temperature | --top-k)
+    --tokens | --d-model | --heads | --seed | --step | --focus | --bench-frames | --autoplay | --speed | --vocab | --context | --steps | --layers | --lr | --compare | --layer | --generate | --temperature | --top-k | --top-p)
         return # a value of the user's own
         ;;
     --dump)

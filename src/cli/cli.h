@@ -107,7 +107,9 @@ struct cli_options {
     int generate;       /* --generate N: lines to write; 0 = not given */
     double temperature; /* --temperature T; 1 unless given, 0 = the likeliest word */
     bool temperature_given;
-    int top_k; /* --top-k K: draw among the K likeliest; 0 = every word */
+    int top_k;    /* --top-k K: draw among the K likeliest; 0 = every word */
+    double top_p; /* --top-p P: draw among the nucleus of share P; 1 unless given */
+    bool top_p_given;
 
     /* a trained model as a PyTorch script (cli_torch.c), with --load */
     const char *export_torch;       /* --export-torch FILE.py */

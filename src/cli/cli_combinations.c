@@ -149,26 +149,30 @@ static int export_combinations(const struct cli_options *o)
 static int generate_combinations(const struct cli_options *o)
 {
     if (!o->generate) {
-        if (o->temperature_given || o->top_k)
-            return cli_usage_error("%s needs --generate N",
-                                   o->temperature_given ? "--temperature" : "--top-k");
+        if (o->temperature_given || o->top_k || o->top_p_given)
+            return cli_usage_error("%s needs --generate N", o->temperature_given ? "--temperature"
+                                                            : o->top_k           ? "--top-k"
+                                                                                 : "--top-p");
         return CLI_CONTINUE;
     }
     if (!o->load || !model_io_is_model_file(o->load))
         return no_model(o->load, "--generate writes with a trained language model: give --load "
                                  "MODEL, a model file --train FILE.txt --save wrote");
-    static const char *const takes[] = {"generate", "load",        "tokens", "seed",
-                                        "top-k",    "temperature", NULL};
+    static const char *const takes[] = {"generate", "load",  "tokens",      "seed",
+                                        "top-k",    "top-p", "temperature", NULL};
     const char *other = given_option(o, takes, false);
     if (other)
         return cli_usage_error(
             "%s cannot be combined with --generate, which prints lines and opens "
             "no screen (and writes through every layer)",
             other);
-    if (o->temperature_given && o->temperature == 0.0 && (o->seed >= 0 || o->top_k))
-        return cli_usage_error("%s: --temperature 0 writes the likeliest word every time; a seed "
-                               "and --top-k change only a sampled word",
-                               o->seed >= 0 ? "--seed" : "--top-k");
+    if (o->temperature_given && o->temperature == 0.0 &&
+        (o->seed >= 0 || o->top_k || o->top_p_given))
+        return cli_usage_error("%s: --temperature 0 writes the likeliest word every time; a seed, "
+                               "--top-k and --top-p change only a sampled word",
+                               o->seed >= 0 ? "--seed"
+                               : o->top_k   ? "--top-k"
+                                            : "--top-p");
     return CLI_CONTINUE;
 }
 

@@ -273,6 +273,18 @@ static int train_option(int c, const char *arg, struct cli_options *o)
             return CLI_EXIT_USAGE;
         o->top_k = (int)n;
         break;
+    case OPT_TOP_P:
+        if (parse_seconds("--top-p", arg, -HUGE_VAL, HUGE_VAL, &o->top_p))
+            return CLI_EXIT_USAGE;
+        if (!(o->top_p > 0.0 && o->top_p <= 1.0)) {
+            fprintf(stderr,
+                    "%s: --top-p: %s is out of range; expected a number above 0 and at most 1 "
+                    "(the share of the probability the words drawn among hold)\n",
+                    prog, arg);
+            return CLI_EXIT_USAGE;
+        }
+        o->top_p_given = true;
+        break;
     case OPT_LAYERS:
         if (parse_number("--layers", arg, 1, TRAIN_MAX_LAYERS, &n))
             return CLI_EXIT_USAGE;
@@ -414,6 +426,7 @@ int cli_parse(int argc, char **argv, struct cli_options *o)
     o->format = MHA_FORMAT_TEXT;
     o->speed = 1.0;
     o->temperature = 1.0;
+    o->top_p = 1.0;
     o->layer = -1;
     optind = 0; /* glibc: start again from argv[1], whatever an earlier call left */
     opterr = 0;

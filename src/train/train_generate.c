@@ -1,10 +1,11 @@
 /* train_generate.c - what a language model says next: the probabilities of
  * every word after a position of a sentence, the likeliest few of them
  * (the output stage's table), and one word chosen to write, greedily or
- * drawn at a temperature from the k likeliest, and a line written a word at
- * a time. */
+ * drawn at a temperature from the k likeliest or the nucleus, and a line
+ * written a word at a time. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "train/train_text.h"
@@ -107,8 +108,47 @@ int train_next_words(struct train_model *m, int k, const int *tokens, int len, i
     return 0;
 }
 
+/* A word and its probability, for sorting likeliest first (the lower id on
+ * a tie). */
+struct word_p {
+    double p;
+    int id;
+};
+
+static int likelier(const void *a, const void *b)
+{
+    const struct word_p *x = a, *y = b;
+    return x->p > y->p ? -1 : x->p < y->p ? 1 : x->id - y->id;
+}
+
+int train_next_nucleus(const double *p, int C, int skip, int top_k, double top_p, int *pick)
+{
+    struct word_p w[TRAIN_MAX_VOCAB];
+    int n = 0;
+    for (int j = 0; j < C && j < TRAIN_MAX_VOCAB; j++)
+        if (j != skip)
+            w[n++] = (struct word_p){p[j], j};
+    /* pass 1: likeliest first; the top_k of them when given */
+    qsort(w, (size_t)n, sizeof *w, likelier);
+    if (top_k > 0 && top_k < n)
+        n = top_k;
+    /* pass 2: the fewest of them whose share of the kept words' sum reaches top_p */
+    double total = 0.0, sum = 0.0;
+    for (int i = 0; i < n; i++)
+        total += w[i].p;
+    int kept = 0;
+    while (kept < n) {
+        sum += w[kept].p;
+        pick[kept] = w[kept].id;
+        kept++;
+        if (sum >= top_p * total)
+            break;
+    }
+    return kept;
+}
+
 int train_next_pick(struct train_model *m, int k, const int *tokens, int len, float temperature,
-                    int top_k, struct rng *r, struct mha_error *err)
+                    int top_k, double top_p, struct rng *r, struct mha_error *err)
 {
     if (!(temperature >= 0.0f) || !isfinite(temperature))
         return mha_error_set(err, "temperature %g: it must be 0 or above", (double)temperature);
@@ -119,7 +159,9 @@ int train_next_pick(struct train_model *m, int k, const int *tokens, int len, fl
     const int C = m->cfg.outputs[k].classes;
     const int unk = !strcmp(m->vocab_names[0], TRAIN_TEXT_UNKNOWN) ? 0 : -1;
     int pick[TRAIN_MAX_VOCAB], n = 0;
-    if (temperature == 0.0f || (top_k > 0 && top_k < C)) {
+    if (temperature > 0.0f && top_p < 1.0) {
+        n = train_next_nucleus(p, C, unk, top_k, top_p, pick);
+    } else if (temperature == 0.0f || (top_k > 0 && top_k < C)) {
         n = likeliest(p, C, temperature == 0.0f ? 1 : top_k, unk, pick);
     } else { /* every word but <unk>, in id order: no need to sort them */
         for (int j = 0; j < C; j++)
@@ -143,6 +185,15 @@ int train_next_pick(struct train_model *m, int k, const int *tokens, int len, fl
     return pick[n - 1];
 }
 
+int train_model_first_word(const struct train_model *m)
+{
+    const int unk = !strcmp(m->vocab_names[0], TRAIN_TEXT_UNKNOWN) ? 0 : -1;
+    for (int t = 0; t < m->sample_len; t++)
+        if (m->sample[t] != unk)
+            return m->sample[t];
+    return -1;
+}
+
 /* A word that ends a sentence: one or more of . ! ? and nothing else. */
 static bool ends_sentence(const char *word)
 {
@@ -150,11 +201,11 @@ static bool ends_sentence(const char *word)
 }
 
 int train_write_line(struct train_model *m, int k, int *ids, int n, float temperature, int top_k,
-                     struct rng *r, struct mha_error *err)
+                     double top_p, struct rng *r, struct mha_error *err)
 {
     bool ended = false;
     while (n < m->cfg.context && !ended) {
-        const int id = train_next_pick(m, k, ids, n, temperature, top_k, r, err);
+        const int id = train_next_pick(m, k, ids, n, temperature, top_k, top_p, r, err);
         if (id < 0)
             return -1;
         ids[n++] = id;

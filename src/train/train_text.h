@@ -222,18 +222,31 @@ int train_next_probs(struct train_model *m, int k, const int *tokens, int len, i
 
 /* The word to write after tokens (len of them) from output k: with
  * temperature 0 the likeliest, else one drawn with r from softmax(logits /
- * temperature) over the top_k likeliest (0: every word), in proportion to
- * their probabilities.  <unk> (id 0 of a text model) is never chosen.  The
- * id, or -1 + err. */
+ * temperature) over the top_k likeliest (0: every word) and, when top_p is
+ * below 1, over their nucleus (train_next_nucleus), in proportion to their
+ * probabilities.  <unk> (id 0 of a text model) is never chosen.  The id,
+ * or -1 + err. */
 int train_next_pick(struct train_model *m, int k, const int *tokens, int len, float temperature,
-                    int top_k, struct rng *r, struct mha_error *err);
+                    int top_k, double top_p, struct rng *r, struct mha_error *err);
+
+/* The nucleus of the C probabilities p (top-p sampling): every class but
+ * skip (-1: none), likeliest first (the lower id on a tie), cut to the
+ * top_k likeliest when top_k is in 1..C-1, then to the fewest whose sum
+ * reaches top_p (in (0, 1]) times the sum of those kept; their ids into
+ * pick (C of room), likeliest first.  Returns how many (at least 1 when
+ * any class is left). */
+int train_next_nucleus(const double *p, int C, int skip, int top_k, double top_p, int *pick);
+
+/* The word a line starts from when none is given: the first word of m's
+ * sample that is not <unk> (a line never holds it); -1 when there is none. */
+int train_model_first_word(const struct train_model *m);
 
 /* A line written on from ids[0..n) (n >= 1, room for the model's context
  * in ids): the word train_next_pick chooses appended, and the whole line
  * run again, until a sentence's end mark (a word of . ! ? alone) or the
  * context is full.  The line's length, or -1 + err. */
 int train_write_line(struct train_model *m, int k, int *ids, int n, float temperature, int top_k,
-                     struct rng *r, struct mha_error *err);
+                     double top_p, struct rng *r, struct mha_error *err);
 
 /* ---- typed words ---- */
 
