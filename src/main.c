@@ -58,6 +58,8 @@ int main(int argc, char **argv)
         return cli_train_summary(&o);
     if (o.dump_stage == CLI_DUMP_CIRCUITS)
         return cli_dump_circuits(&o);
+    if (o.dump_stage == CLI_DUMP_LENS)
+        return cli_dump_lens(&o);
 
     /* a recording that carries its start opens the explorer as it was */
     struct recording rec;

@@ -24,7 +24,7 @@ _mha_explorer() {
         return # a value of the user's own
         ;;
     --dump)
-        mapfile -t COMPREPLY < <(compgen -W "input projection split transpose attention merge output all summary circuits" -- "$cur")
+        mapfile -t COMPREPLY < <(compgen -W "input projection split transpose attention merge output all summary circuits lens" -- "$cur")
         return
         ;;
     --format)

@@ -35,6 +35,8 @@
 #define CLI_DUMP_SUMMARY (-3)
 /* dump_stage for --dump circuits (with --load MODEL). */
 #define CLI_DUMP_CIRCUITS (-4)
+/* dump_stage for --dump lens (with --load MODEL). */
+#define CLI_DUMP_LENS (-5)
 
 struct cli_options {
     /* --follow, --replay: the options of the recording's start that name a
@@ -338,6 +340,10 @@ int cli_run_explorer(const struct cli_options *o, struct mha_example *ex,
 /* --load MODEL --dump circuits: each head's QK and OV circuits, read off
  * the weights (cli_circuits.c).  Exit status. */
 int cli_dump_circuits(const struct cli_options *o);
+
+/* --load MODEL --dump lens: the logit lens, each layer's residual stream at
+ * the last word read through the read-out (cli_lens.c).  Exit status. */
+int cli_dump_lens(const struct cli_options *o);
 
 /* s as a JSON string, quotes and escapes included (cli_common.c). */
 void cli_json_string(FILE *f, const char *s);

@@ -286,9 +286,33 @@ static int train_combinations(const struct cli_options *o)
     return CLI_CONTINUE;
 }
 
+/* --dump lens runs a trained model on its words and reads each layer out. */
+static int lens_combinations(const struct cli_options *o)
+{
+    if (o->train)
+        return cli_usage_error(
+            "%s: with --train the dump is 'summary'; save the model (--save FILE) "
+            "and run --load FILE --dump lens",
+            "--dump");
+    if (!o->load || !model_io_is_model_file(o->load))
+        return no_model(o->load, "--dump lens reads a trained model's layers: give --load MODEL, "
+                                 "a model file --train ... --save wrote");
+    static const char *const takes[] = {"load", "tokens", "dump", "format", NULL};
+    const char *other = given_option(o, takes, false);
+    if (other)
+        return cli_usage_error("%s cannot be combined with --dump lens, which reads every layer "
+                               "of the model on its words (--tokens)",
+                               other);
+    if (o->format != MHA_FORMAT_TEXT && o->format != MHA_FORMAT_JSON)
+        return cli_usage_error("%s: the lens is text or json", "--format");
+    return CLI_CONTINUE;
+}
+
 /* --dump circuits reads a trained model's weights and nothing else. */
 static int circuits_combinations(const struct cli_options *o)
 {
+    if (o->dump_stage == CLI_DUMP_LENS)
+        return lens_combinations(o);
     if (o->dump_stage != CLI_DUMP_CIRCUITS)
         return CLI_CONTINUE;
     if (o->train)

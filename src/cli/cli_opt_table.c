@@ -45,7 +45,7 @@ static const struct cli_opt table[] = {
      "print STAGE and exit, no terminal needed; STAGE is one of\n"
      "@STAGES@\n"
      "all (or its number @RANGE@)",
-     "print a stage and exit", "words:@stages@ all summary circuits", CODE},
+     "print a stage and exit", "words:@stages@ all summary circuits lens", CODE},
     {"format", "FMT", OPT_FORMAT, CLI_GROUP_OUTPUT, NULL, "text",
      "@FORMATS@\n"
      "(default text); --print-lesson takes text or html",
@@ -181,6 +181,12 @@ static const struct cli_opt table[] = {
      "what each head of a trained model does, read\n"
      "off its weights: where it looks, which word looks at\n"
      "which, which next words it raises (text or json)",
+     NULL, NULL, AGAIN},
+    {NULL, NULL, 0, CLI_GROUP_TRAINING, "--load MODEL --dump lens", NULL,
+     "the logit lens: the residual stream after each\n"
+     "layer (\"layer 0\", \"layer 1\", ...) at the last word\n"
+     "of --tokens (else the sample) read through the\n"
+     "read-out: its likeliest next words (text or json)",
      NULL, NULL, AGAIN},
     {"grad", "MODEL", 0, CLI_GROUP_TRAINING, "--grad MODEL --batch BATCH", NULL,
      "print the loss and the gradient of every\n"

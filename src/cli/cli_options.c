@@ -329,6 +329,8 @@ static int option(int c, const char *arg, struct cli_options *o)
             o->dump_stage = DUMP_ALL;
         else if (strcmp(arg, "circuits") == 0)
             o->dump_stage = CLI_DUMP_CIRCUITS;
+        else if (strcmp(arg, "lens") == 0)
+            o->dump_stage = CLI_DUMP_LENS;
         else if ((o->dump_stage = mha_stage_from_name(arg)) < 0)
             return unknown_stage("--dump", arg, ", ", " or all");
         break;

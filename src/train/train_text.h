@@ -220,6 +220,16 @@ int train_next_words(struct train_model *m, int k, const int *tokens, int len, i
 int train_next_probs(struct train_model *m, int k, const int *tokens, int len, int pos,
                      float temperature, double *p, struct mha_error *err);
 
+/* The logit lens: tokens (len of them) run through m once, and for each
+ * layer l, the residual stream after it at position pos read through
+ * output k's own read-out, softmax(r_l·U_kᵀ + bias_k): its n (<=
+ * MHA_NEXT_WORD_MAX) likeliest classes, likeliest first (ties: the lower
+ * id), named by the vocabulary where the output has a class per word (else
+ * by number), into out[l] (the model's layers of them).  The last layer's
+ * is the model's own output.  0, or -1 + err. */
+int train_logit_lens(struct train_model *m, int k, const int *tokens, int len, int pos, int n,
+                     struct mha_next_word *out, struct mha_error *err);
+
 /* The word to write after tokens (len of them) from output k: with
  * temperature 0 the likeliest, else one drawn with r from softmax(logits /
  * temperature) over the top_k likeliest (0: every word) and, when top_p is
