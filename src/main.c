@@ -60,6 +60,8 @@ int main(int argc, char **argv)
         return cli_dump_circuits(&o);
     if (o.dump_stage == CLI_DUMP_LENS)
         return cli_dump_lens(&o);
+    if (o.dump_stage == CLI_DUMP_PATCHING)
+        return cli_dump_patching(&o);
 
     /* a recording that carries its start opens the explorer as it was */
     struct recording rec;

@@ -37,6 +37,8 @@
 #define CLI_DUMP_CIRCUITS (-4)
 /* dump_stage for --dump lens (with --load MODEL). */
 #define CLI_DUMP_LENS (-5)
+/* dump_stage for --dump patching (with --load MODEL --corrupt). */
+#define CLI_DUMP_PATCHING (-6)
 
 struct cli_options {
     /* --follow, --replay: the options of the recording's start that name a
@@ -116,6 +118,10 @@ struct cli_options {
     /* a trained model as a PyTorch script (cli_torch.c), with --load */
     const char *export_torch;       /* --export-torch FILE.py */
     const char *export_safetensors; /* --export-safetensors FILE (io/safetensors.h) */
+
+    /* activation patching (cli_patching.c), with --load and --dump patching */
+    const char *corrupt; /* --corrupt WORDS: the corrupted run's */
+    const char *answer;  /* --answer A,B: the answers compared */
 
     unsigned long long given; /* bit i: row i of the option table was given (cli_opt_table) */
 };
@@ -344,6 +350,11 @@ int cli_dump_circuits(const struct cli_options *o);
 /* --load MODEL --dump lens: the logit lens, each layer's residual stream at
  * the last word read through the read-out (cli_lens.c).  Exit status. */
 int cli_dump_lens(const struct cli_options *o);
+
+/* --load MODEL --tokens CLEAN --corrupt CORRUPTED --dump patching: each
+ * head's output patched from the clean run into the corrupted one
+ * (cli_patching.c).  Exit status. */
+int cli_dump_patching(const struct cli_options *o);
 
 /* s as a JSON string, quotes and escapes included (cli_common.c). */
 void cli_json_string(FILE *f, const char *s);

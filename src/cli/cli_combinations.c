@@ -308,11 +308,45 @@ static int lens_combinations(const struct cli_options *o)
     return CLI_CONTINUE;
 }
 
+/* --dump patching runs a trained model on two sentences of as many words. */
+static int patching_combinations(const struct cli_options *o)
+{
+    if (o->dump_stage != CLI_DUMP_PATCHING)
+        return o->corrupt || o->answer
+                   ? cli_usage_error("%s needs --load MODEL --tokens CLEAN --corrupt CORRUPTED "
+                                     "--dump patching",
+                                     o->corrupt ? "--corrupt" : "--answer")
+                   : CLI_CONTINUE;
+    if (o->train)
+        return cli_usage_error(
+            "%s: with --train the dump is 'summary'; save the model (--save FILE) "
+            "and run --load FILE --dump patching",
+            "--dump");
+    if (!o->load || !model_io_is_model_file(o->load))
+        return no_model(o->load, "--dump patching runs a trained model: give --load MODEL, a "
+                                 "model file --train ... --save wrote");
+    if (!o->corrupt)
+        return cli_usage_error("%s needs --corrupt CORRUPTED: the words of the corrupted run",
+                               "--dump patching");
+    static const char *const takes[] = {"load", "tokens", "corrupt", "answer",
+                                        "dump", "format", NULL};
+    const char *other = given_option(o, takes, false);
+    if (other)
+        return cli_usage_error("%s cannot be combined with --dump patching, which runs every "
+                               "layer of the model on two sentences",
+                               other);
+    if (o->format != MHA_FORMAT_TEXT && o->format != MHA_FORMAT_JSON)
+        return cli_usage_error("%s: the patching is text or json", "--format");
+    return CLI_CONTINUE;
+}
+
 /* --dump circuits reads a trained model's weights and nothing else. */
 static int circuits_combinations(const struct cli_options *o)
 {
     if (o->dump_stage == CLI_DUMP_LENS)
         return lens_combinations(o);
+    if (o->dump_stage == CLI_DUMP_PATCHING || o->corrupt || o->answer)
+        return patching_combinations(o);
     if (o->dump_stage != CLI_DUMP_CIRCUITS)
         return CLI_CONTINUE;
     if (o->train)

@@ -45,7 +45,7 @@ static const struct cli_opt table[] = {
      "print STAGE and exit, no terminal needed; STAGE is one of\n"
      "@STAGES@\n"
      "all (or its number @RANGE@)",
-     "print a stage and exit", "words:@stages@ all summary circuits lens", CODE},
+     "print a stage and exit", "words:@stages@ all summary circuits lens patching", CODE},
     {"format", "FMT", OPT_FORMAT, CLI_GROUP_OUTPUT, NULL, "text",
      "@FORMATS@\n"
      "(default text); --print-lesson takes text or html",
@@ -188,6 +188,17 @@ static const struct cli_opt table[] = {
      "of --tokens (else the sample) read through the\n"
      "read-out: its likeliest next words (text or json)",
      NULL, NULL, AGAIN},
+    {"corrupt", "\"W1 W2 ..\"", 0, CLI_GROUP_TRAINING, NULL, NULL,
+     "with --load MODEL --tokens CLEAN --dump patching:\n"
+     "the corrupted run's words, as many as CLEAN's; each\n"
+     "head's output patched from the clean run into it,\n"
+     "(d_patched - d_corrupt) / (d_clean - d_corrupt) of\n"
+     "the logit difference A - B (text or json)",
+     "with --dump patching: the corrupted run's words", NULL, TEXT(corrupt)},
+    {"answer", "A,B", 0, CLI_GROUP_TRAINING, NULL, NULL,
+     "with --dump patching: the answers compared (default:\n"
+     "the clean run's likeliest next word, the corrupted's)",
+     "with --dump patching: the two answers compared", NULL, TEXT(answer)},
     {"grad", "MODEL", 0, CLI_GROUP_TRAINING, "--grad MODEL --batch BATCH", NULL,
      "print the loss and the gradient of every\n"
      "parameter of a model file on a batch file, as JSON",
@@ -236,9 +247,9 @@ static const struct cli_opt table[] = {
      "with --load MODEL: write the model as a PyTorch script", "files", TEXT(export_torch)},
     {"export-safetensors", "FILE", 0, CLI_GROUP_WRITING, NULL, NULL,
      "with --load MODEL: write the model as a safetensors\n"
-     "file in TransformerLens's names (embed.W_E, blocks.0.attn.W_Q,\n"
-     "unembed.W_U, ...), its vocabulary in the metadata;\n"
-     "--load FILE.safetensors reads it back",
+     "file in TransformerLens's names (embed.W_E,\n"
+     "blocks.0.attn.W_Q, unembed.W_U, ...), its vocabulary\n"
+     "in the metadata; --load FILE.safetensors reads it back",
      "with --load MODEL: write the model as safetensors", "files", TEXT(export_safetensors)},
     {"help", NULL, OPT_HELP, CLI_GROUP_OTHER, "-h, --help", NULL, "show this help and exit",
      "show the help and exit", NULL, CODE},

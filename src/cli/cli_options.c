@@ -331,6 +331,8 @@ static int option(int c, const char *arg, struct cli_options *o)
             o->dump_stage = CLI_DUMP_CIRCUITS;
         else if (strcmp(arg, "lens") == 0)
             o->dump_stage = CLI_DUMP_LENS;
+        else if (strcmp(arg, "patching") == 0)
+            o->dump_stage = CLI_DUMP_PATCHING;
         else if ((o->dump_stage = mha_stage_from_name(arg)) < 0)
             return unknown_stage("--dump", arg, ", ", " or all");
         break;
