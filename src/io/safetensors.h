@@ -62,4 +62,8 @@ bool safetensors_is_file(const char *path);
  * metadata field.  Free with train_model_free. */
 struct train_model *safetensors_load(const char *path, int batch_cap, struct mha_error *err);
 
+/* The same from len bytes in memory, named name in messages. */
+struct train_model *safetensors_load_bytes(const void *bytes, size_t len, const char *name,
+                                           int batch_cap, struct mha_error *err);
+
 #endif

@@ -605,15 +605,30 @@ static int st_labels(const struct st_reader *s, struct train_model *m)
 struct train_model *safetensors_load(const char *path, int batch_cap, struct mha_error *err)
 {
     mha_error_clear(err);
-    struct st_reader s = {.r = {.name = path, .err = err}};
-    const struct jread *r = &s.r;
     char *buf = NULL;
     size_t len = 0;
+    if (safe_file_read(path, ST_FILE_MAX, "safetensors file", &buf, &len, err))
+        return NULL;
+    struct train_model *m = safetensors_load_bytes(buf, len, path, batch_cap, err);
+    free(buf);
+    return m;
+}
+
+struct train_model *safetensors_load_bytes(const void *bytes, size_t len, const char *name,
+                                           int batch_cap, struct mha_error *err)
+{
+    mha_error_clear(err);
+    struct st_reader s = {.r = {.name = name, .err = err}};
+    const struct jread *r = &s.r;
+    const char *buf = bytes;
     json_t *root = NULL;
     struct train_model *m = NULL;
     float *work = NULL;
-    if (safe_file_read(path, ST_FILE_MAX, "safetensors file", &buf, &len, err))
+    if (len > ST_FILE_MAX) {
+        jread_fail(r, "%zu bytes; a safetensors file of a model holds at most %zu", len,
+                   (size_t)ST_FILE_MAX);
         return NULL;
+    }
     if (len < 8) {
         jread_fail(r,
                    "%zu bytes; a safetensors file begins with 8 bytes giving its header's "
@@ -646,7 +661,7 @@ struct train_model *safetensors_load(const char *path, int batch_cap, struct mha
     if (st_header(&s, root) || st_config(&s, &cfg))
         goto fail;
     if (!(m = train_model_new(&cfg, batch_cap, err))) {
-        mha_error_at(err, path, 0, 0);
+        mha_error_at(err, name, 0, 0);
         goto fail;
     }
     const size_t most =
@@ -677,6 +692,5 @@ done:
     free(s.t);
     json_decref(s.meta);
     json_decref(root);
-    free(buf);
     return m;
 }
