@@ -8,8 +8,9 @@
 MHA_RUN_PACKAGES="gcc libc6-dev pkg-config meson ninja-build libjansson-dev libcmark-dev
 libncurses-dev libopenblas-dev man-db"
 # what the tests add: Check for the suites, the screen in tmux, the signal
-# tests' strace, the layout check's clang-format
-MHA_TEST_PACKAGES="check tmux clang-format strace"
+# tests' strace, the layout check's clang-format, numpy for the reference
+# checks of safetensors files
+MHA_TEST_PACKAGES="check tmux clang-format strace python3-numpy"
 MHA_PACKAGES="$MHA_RUN_PACKAGES $MHA_TEST_PACKAGES"
 
 mha_missing_packages() {

@@ -50,12 +50,18 @@ int main(int argc, char **argv)
         return cli_grad(&o);
     if (o.export_torch)
         return cli_export_torch(&o);
+    if (o.export_safetensors)
+        return cli_export_safetensors(&o);
     if (o.generate)
         return cli_generate(&o);
     if (o.train && o.dump_stage == CLI_DUMP_SUMMARY)
         return cli_train_summary(&o);
     if (o.dump_stage == CLI_DUMP_CIRCUITS)
         return cli_dump_circuits(&o);
+    if (o.dump_stage == CLI_DUMP_LENS)
+        return cli_dump_lens(&o);
+    if (o.dump_stage == CLI_DUMP_PATCHING)
+        return cli_dump_patching(&o);
 
     /* a recording that carries its start opens the explorer as it was */
     struct recording rec;

@@ -11,8 +11,9 @@ _mha_explorer() {
         --stage --list-lessons --check-lessons --print-lesson --lesson --step --reset-progress
         --view --focus --bench-frames --no-mouse --present --theme --autoplay --record --force
         --replay --speed --follow --train --vocab --context --keep-case --steps --layers
-        --batch --lr --save --compare --grad --layer --generate --temperature --top-k
-        --export-torch --help --man --version"
+        --batch --lr --save --compare --corrupt --answer --grad --layer --generate
+        --temperature --top-k --top-p --export-torch --export-safetensors --help --man
+        --version"
 
     case $prev in
     --load)
@@ -20,11 +21,11 @@ _mha_explorer() {
         mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY < <(compgen -d -- "$cur")
         return
         ;;
-    --tokens | --d-model | --heads | --seed | --step | --focus | --bench-frames | --autoplay | --speed | --vocab | --context | --steps | --layers | --lr | --compare | --layer | --generate | --temperature | --top-k)
+    --tokens | --d-model | --heads | --seed | --step | --focus | --bench-frames | --autoplay | --speed | --vocab | --context | --steps | --layers | --lr | --compare | --corrupt | --answer | --layer | --generate | --temperature | --top-k | --top-p)
         return # a value of the user's own
         ;;
     --dump)
-        mapfile -t COMPREPLY < <(compgen -W "input projection split transpose attention merge output all summary circuits" -- "$cur")
+        mapfile -t COMPREPLY < <(compgen -W "input projection split transpose attention merge output all summary circuits lens patching" -- "$cur")
         return
         ;;
     --format)
@@ -50,7 +51,7 @@ _mha_explorer() {
         mapfile -t COMPREPLY < <(compgen -W "dark light projector mono" -- "$cur")
         return
         ;;
-    --record | --replay | --follow | --save | --grad | --export-torch)
+    --record | --replay | --follow | --save | --grad | --export-torch | --export-safetensors)
         mapfile -t COMPREPLY < <(compgen -f -- "$cur")
         return
         ;;

@@ -35,6 +35,10 @@
 #define CLI_DUMP_SUMMARY (-3)
 /* dump_stage for --dump circuits (with --load MODEL). */
 #define CLI_DUMP_CIRCUITS (-4)
+/* dump_stage for --dump lens (with --load MODEL). */
+#define CLI_DUMP_LENS (-5)
+/* dump_stage for --dump patching (with --load MODEL --corrupt). */
+#define CLI_DUMP_PATCHING (-6)
 
 struct cli_options {
     /* --follow, --replay: the options of the recording's start that name a
@@ -107,10 +111,17 @@ struct cli_options {
     int generate;       /* --generate N: lines to write; 0 = not given */
     double temperature; /* --temperature T; 1 unless given, 0 = the likeliest word */
     bool temperature_given;
-    int top_k; /* --top-k K: draw among the K likeliest; 0 = every word */
+    int top_k;    /* --top-k K: draw among the K likeliest; 0 = every word */
+    double top_p; /* --top-p P: draw among the nucleus of share P; 1 unless given */
+    bool top_p_given;
 
     /* a trained model as a PyTorch script (cli_torch.c), with --load */
-    const char *export_torch; /* --export-torch FILE.py */
+    const char *export_torch;       /* --export-torch FILE.py */
+    const char *export_safetensors; /* --export-safetensors FILE (io/safetensors.h) */
+
+    /* activation patching (cli_patching.c), with --load and --dump patching */
+    const char *corrupt; /* --corrupt WORDS: the corrupted run's */
+    const char *answer;  /* --answer A,B: the answers compared */
 
     unsigned long long given; /* bit i: row i of the option table was given (cli_opt_table) */
 };
@@ -149,6 +160,10 @@ int cli_generate(const struct cli_options *o);
  * script (io/export_torch.h).  Exit status (2 with a message: a bad model
  * or words, or a file that cannot be written). */
 int cli_export_torch(const struct cli_options *o);
+
+/* --export-safetensors FILE: the model of --load as a safetensors file in
+ * TransformerLens's names (io/safetensors.h); exit status as above. */
+int cli_export_safetensors(const struct cli_options *o);
 
 /* --dump summary of a model of two or more layers (cli_layers.c): every
  * layer's heads labelled and knocked out alone, measured on the first n_seq
@@ -336,6 +351,15 @@ int cli_run_explorer(const struct cli_options *o, struct mha_example *ex,
 /* --load MODEL --dump circuits: each head's QK and OV circuits, read off
  * the weights (cli_circuits.c).  Exit status. */
 int cli_dump_circuits(const struct cli_options *o);
+
+/* --load MODEL --dump lens: the logit lens, each layer's residual stream at
+ * the last word read through the read-out (cli_lens.c).  Exit status. */
+int cli_dump_lens(const struct cli_options *o);
+
+/* --load MODEL --tokens CLEAN --corrupt CORRUPTED --dump patching: each
+ * head's output patched from the clean run into the corrupted one
+ * (cli_patching.c).  Exit status. */
+int cli_dump_patching(const struct cli_options *o);
 
 /* s as a JSON string, quotes and escapes included (cli_common.c). */
 void cli_json_string(FILE *f, const char *s);

@@ -1,5 +1,5 @@
 /* cli_combinations.c - which options go together: each mode (the explorer,
- * a dump, training, --grad, --generate, --export-torch, the lesson tools)
+ * a dump, training, --grad, --generate, the exports, the lesson tools)
  * refuses, with exit status 2 and a message naming it, an option it would
  * ignore; and the files the program is to write, checked before any work. */
 #include <limits.h>
@@ -116,48 +116,63 @@ static int no_model(const char *path, const char *needs)
     return CLI_EXIT_USAGE;
 }
 
-/* --export-torch: a model file and nothing that changes it; CLI_CONTINUE or
- * an exit status. */
-static int export_torch_combinations(const struct cli_options *o)
+/* --export-torch and --export-safetensors: a model file and nothing that
+ * changes it; CLI_CONTINUE or an exit status. */
+static int export_combinations(const struct cli_options *o)
 {
-    if (!o->export_torch)
+    const char *path = o->export_torch ? o->export_torch : o->export_safetensors;
+    if (!path)
         return CLI_CONTINUE;
-    if (!o->load || !model_io_is_model_file(o->load))
-        return no_model(o->load, "--export-torch writes a trained model: give --load MODEL, a "
-                                 "model file --train ... --save wrote");
-    static const char *const takes[] = {"export-torch", "load", "tokens", NULL};
+    const char *opt = o->export_torch ? "--export-torch" : "--export-safetensors";
+    if (!o->load || !model_io_is_model_file(o->load)) {
+        char needs[160];
+        snprintf(needs, sizeof needs,
+                 "%s writes a trained model: give --load MODEL, a model file --train ... "
+                 "--save wrote",
+                 opt);
+        return no_model(o->load, needs);
+    }
+    const char *const takes[] = {opt + 2, "load", "tokens", NULL};
     const char *other = given_option(o, takes, false);
-    if (other)
-        return cli_usage_error("%s cannot be combined with --export-torch, which writes the "
-                               "model as it is and opens no screen",
-                               other);
-    return output_refused("--export-torch", o->export_torch);
+    if (other) {
+        char msg[160];
+        snprintf(msg, sizeof msg,
+                 "%%s cannot be combined with %s, which writes the model as it is and opens no "
+                 "screen",
+                 opt);
+        return cli_usage_error(msg, other);
+    }
+    return output_refused(opt, path);
 }
 
 /* --generate and its sampling options; CLI_CONTINUE or an exit status. */
 static int generate_combinations(const struct cli_options *o)
 {
     if (!o->generate) {
-        if (o->temperature_given || o->top_k)
-            return cli_usage_error("%s needs --generate N",
-                                   o->temperature_given ? "--temperature" : "--top-k");
+        if (o->temperature_given || o->top_k || o->top_p_given)
+            return cli_usage_error("%s needs --generate N", o->temperature_given ? "--temperature"
+                                                            : o->top_k           ? "--top-k"
+                                                                                 : "--top-p");
         return CLI_CONTINUE;
     }
     if (!o->load || !model_io_is_model_file(o->load))
         return no_model(o->load, "--generate writes with a trained language model: give --load "
                                  "MODEL, a model file --train FILE.txt --save wrote");
-    static const char *const takes[] = {"generate", "load",        "tokens", "seed",
-                                        "top-k",    "temperature", NULL};
+    static const char *const takes[] = {"generate", "load",  "tokens",      "seed",
+                                        "top-k",    "top-p", "temperature", NULL};
     const char *other = given_option(o, takes, false);
     if (other)
         return cli_usage_error(
             "%s cannot be combined with --generate, which prints lines and opens "
             "no screen (and writes through every layer)",
             other);
-    if (o->temperature_given && o->temperature == 0.0 && (o->seed >= 0 || o->top_k))
-        return cli_usage_error("%s: --temperature 0 writes the likeliest word every time; a seed "
-                               "and --top-k change only a sampled word",
-                               o->seed >= 0 ? "--seed" : "--top-k");
+    if (o->temperature_given && o->temperature == 0.0 &&
+        (o->seed >= 0 || o->top_k || o->top_p_given))
+        return cli_usage_error("%s: --temperature 0 writes the likeliest word every time; a seed, "
+                               "--top-k and --top-p change only a sampled word",
+                               o->seed >= 0 ? "--seed"
+                               : o->top_k   ? "--top-k"
+                                            : "--top-p");
     return CLI_CONTINUE;
 }
 
@@ -271,9 +286,67 @@ static int train_combinations(const struct cli_options *o)
     return CLI_CONTINUE;
 }
 
+/* --dump lens runs a trained model on its words and reads each layer out. */
+static int lens_combinations(const struct cli_options *o)
+{
+    if (o->train)
+        return cli_usage_error(
+            "%s: with --train the dump is 'summary'; save the model (--save FILE) "
+            "and run --load FILE --dump lens",
+            "--dump");
+    if (!o->load || !model_io_is_model_file(o->load))
+        return no_model(o->load, "--dump lens reads a trained model's layers: give --load MODEL, "
+                                 "a model file --train ... --save wrote");
+    static const char *const takes[] = {"load", "tokens", "dump", "format", NULL};
+    const char *other = given_option(o, takes, false);
+    if (other)
+        return cli_usage_error("%s cannot be combined with --dump lens, which reads every layer "
+                               "of the model on its words (--tokens)",
+                               other);
+    if (o->format != MHA_FORMAT_TEXT && o->format != MHA_FORMAT_JSON)
+        return cli_usage_error("%s: the lens is text or json", "--format");
+    return CLI_CONTINUE;
+}
+
+/* --dump patching runs a trained model on two sentences of as many words. */
+static int patching_combinations(const struct cli_options *o)
+{
+    if (o->dump_stage != CLI_DUMP_PATCHING)
+        return o->corrupt || o->answer
+                   ? cli_usage_error("%s needs --load MODEL --tokens CLEAN --corrupt CORRUPTED "
+                                     "--dump patching",
+                                     o->corrupt ? "--corrupt" : "--answer")
+                   : CLI_CONTINUE;
+    if (o->train)
+        return cli_usage_error(
+            "%s: with --train the dump is 'summary'; save the model (--save FILE) "
+            "and run --load FILE --dump patching",
+            "--dump");
+    if (!o->load || !model_io_is_model_file(o->load))
+        return no_model(o->load, "--dump patching runs a trained model: give --load MODEL, a "
+                                 "model file --train ... --save wrote");
+    if (!o->corrupt)
+        return cli_usage_error("%s needs --corrupt CORRUPTED: the words of the corrupted run",
+                               "--dump patching");
+    static const char *const takes[] = {"load", "tokens", "corrupt", "answer",
+                                        "dump", "format", NULL};
+    const char *other = given_option(o, takes, false);
+    if (other)
+        return cli_usage_error("%s cannot be combined with --dump patching, which runs every "
+                               "layer of the model on two sentences",
+                               other);
+    if (o->format != MHA_FORMAT_TEXT && o->format != MHA_FORMAT_JSON)
+        return cli_usage_error("%s: the patching is text or json", "--format");
+    return CLI_CONTINUE;
+}
+
 /* --dump circuits reads a trained model's weights and nothing else. */
 static int circuits_combinations(const struct cli_options *o)
 {
+    if (o->dump_stage == CLI_DUMP_LENS)
+        return lens_combinations(o);
+    if (o->dump_stage == CLI_DUMP_PATCHING || o->corrupt || o->answer)
+        return patching_combinations(o);
     if (o->dump_stage != CLI_DUMP_CIRCUITS)
         return CLI_CONTINUE;
     if (o->train)
@@ -395,8 +468,8 @@ int cli_lesson_tool_combinations(const struct cli_options *o)
 
 int cli_combinations(const struct cli_options *o)
 {
-    int rc = export_torch_combinations(o);
-    if (rc != CLI_CONTINUE || o->export_torch)
+    int rc = export_combinations(o);
+    if (rc != CLI_CONTINUE || o->export_torch || o->export_safetensors)
         return rc;
     rc = generate_combinations(o);
     if (rc != CLI_CONTINUE || o->generate)

@@ -32,15 +32,15 @@ static int start_words(const struct cli_options *o, struct train_model *m, int *
     else if (*n > 0)
         snprintf(what, what_size, "the \"words\" of %s", file);
     else
-        snprintf(what, what_size, "the first word of %s's sample", file);
+        snprintf(what, what_size, "the first word of %s's sample (not %s)", file,
+                 TRAIN_TEXT_UNKNOWN);
     if (*n > 0)
         return 0;
-    if (m->sample_len < 1)
+    if ((ids[0] = train_model_first_word(m)) < 0)
         return mha_error_set(err,
                              "%s has no sample sentence to start from: give the first words "
                              "with --tokens",
                              o->load);
-    ids[0] = m->sample[0];
     *n = 1;
     return 0;
 }
@@ -51,7 +51,7 @@ static int write_line(struct train_model *m, int k, const struct cli_options *o,
 {
     int ids[TRAIN_MAX_CONTEXT];
     memcpy(ids, start, (size_t)n * sizeof *ids);
-    n = train_write_line(m, k, ids, n, (float)o->temperature, o->top_k, r, err);
+    n = train_write_line(m, k, ids, n, (float)o->temperature, o->top_k, o->top_p, r, err);
     if (n < 0)
         return -1;
     for (int i = 0; i < n; i++) {

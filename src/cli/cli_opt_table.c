@@ -45,7 +45,7 @@ static const struct cli_opt table[] = {
      "print STAGE and exit, no terminal needed; STAGE is one of\n"
      "@STAGES@\n"
      "all (or its number @RANGE@)",
-     "print a stage and exit", "words:@stages@ all summary circuits", CODE},
+     "print a stage and exit", "words:@stages@ all summary circuits lens patching", CODE},
     {"format", "FMT", OPT_FORMAT, CLI_GROUP_OUTPUT, NULL, "text",
      "@FORMATS@\n"
      "(default text); --print-lesson takes text or html",
@@ -185,6 +185,23 @@ static const struct cli_opt table[] = {
      "off its weights: where it looks, which word looks at\n"
      "which, which next words it raises (text or json)",
      NULL, NULL, AGAIN},
+    {NULL, NULL, 0, CLI_GROUP_TRAINING, "--load MODEL --dump lens", NULL,
+     "the logit lens: the residual stream after each\n"
+     "layer (\"layer 0\", \"layer 1\", ...) at the last word\n"
+     "of --tokens (else the sample) read through the\n"
+     "read-out: its likeliest next words (text or json)",
+     NULL, NULL, AGAIN},
+    {"corrupt", "\"W1 W2 ..\"", 0, CLI_GROUP_TRAINING, NULL, NULL,
+     "with --load MODEL --tokens CLEAN --dump patching:\n"
+     "the corrupted run's words, as many as CLEAN's; each\n"
+     "head's output patched from the clean run into it,\n"
+     "(d_patched - d_corrupt) / (d_clean - d_corrupt) of\n"
+     "the logit difference A - B (text or json)",
+     "with --dump patching: the corrupted run's words", NULL, TEXT(corrupt)},
+    {"answer", "A,B", 0, CLI_GROUP_TRAINING, NULL, NULL,
+     "with --dump patching: the answers compared (default:\n"
+     "the clean run's likeliest next word, the corrupted's)",
+     "with --dump patching: the two answers compared", NULL, TEXT(answer)},
     {"grad", "MODEL", 0, CLI_GROUP_TRAINING, "--grad MODEL --batch BATCH", NULL,
      "print the loss and the gradient of every\n"
      "parameter of a model file on a batch file, as JSON",
@@ -217,6 +234,11 @@ static const struct cli_opt table[] = {
     {"top-k", "K", OPT_TOP_K, CLI_GROUP_WRITING, NULL, NULL,
      "draw only among the K likeliest words (default: all)",
      "with --generate: draw among the K likeliest words", NULL, CODE},
+    {"top-p", "P", OPT_TOP_P, CLI_GROUP_WRITING, NULL, NULL,
+     "draw only among the fewest likeliest words whose\n"
+     "probabilities sum to P or more (nucleus sampling;\n"
+     "above 0, at most 1; default 1: every word)",
+     "with --generate: draw among the nucleus of probability P", NULL, CODE},
     {NULL, NULL, 0, CLI_GROUP_WRITING, "--seed S", NULL,
      "with --generate: the draws' seed (default 42), so the\n"
      "same command writes the same lines",
@@ -226,6 +248,12 @@ static const struct cli_opt table[] = {
      "PyTorch script; python3 FILE.py WORD... prints its next\n"
      "words (a task's predictions) as JSON, as --dump output",
      "with --load MODEL: write the model as a PyTorch script", "files", TEXT(export_torch)},
+    {"export-safetensors", "FILE", 0, CLI_GROUP_WRITING, NULL, NULL,
+     "with --load MODEL: write the model as a safetensors\n"
+     "file in TransformerLens's names (embed.W_E,\n"
+     "blocks.0.attn.W_Q, unembed.W_U, ...), its vocabulary\n"
+     "in the metadata; --load FILE.safetensors reads it back",
+     "with --load MODEL: write the model as safetensors", "files", TEXT(export_safetensors)},
     {"help", NULL, OPT_HELP, CLI_GROUP_OTHER, "-h, --help", NULL, "show this help and exit",
      "show the help and exit", NULL, CODE},
     {"man", NULL, OPT_MAN, CLI_GROUP_OTHER, NULL, NULL,

@@ -28,6 +28,7 @@ enum cli_opt_id {
     OPT_GENERATE,
     OPT_TEMPERATURE,
     OPT_TOP_K,
+    OPT_TOP_P,
     OPT_LAYERS,
     OPT_LAYER,
     OPT_MAN,

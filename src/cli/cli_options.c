@@ -288,6 +288,18 @@ static int train_option(int c, const char *arg, struct cli_options *o)
             return CLI_EXIT_USAGE;
         o->top_k = (int)n;
         break;
+    case OPT_TOP_P:
+        if (parse_seconds("--top-p", arg, -HUGE_VAL, HUGE_VAL, &o->top_p))
+            return CLI_EXIT_USAGE;
+        if (!(o->top_p > 0.0 && o->top_p <= 1.0)) {
+            fprintf(stderr,
+                    "%s: --top-p: %s is out of range; expected a number above 0 and at most 1 "
+                    "(the share of the probability the words drawn among hold)\n",
+                    prog, arg);
+            return CLI_EXIT_USAGE;
+        }
+        o->top_p_given = true;
+        break;
     case OPT_LAYERS:
         if (parse_number("--layers", arg, 1, TRAIN_MAX_LAYERS, &n))
             return CLI_EXIT_USAGE;
@@ -334,6 +346,10 @@ static int option(int c, const char *arg, struct cli_options *o)
             o->dump_stage = DUMP_ALL;
         else if (strcmp(arg, "circuits") == 0)
             o->dump_stage = CLI_DUMP_CIRCUITS;
+        else if (strcmp(arg, "lens") == 0)
+            o->dump_stage = CLI_DUMP_LENS;
+        else if (strcmp(arg, "patching") == 0)
+            o->dump_stage = CLI_DUMP_PATCHING;
         else if ((o->dump_stage = mha_stage_from_name(arg)) < 0)
             return unknown_stage("--dump", arg, ", ", " or all");
         break;
@@ -431,6 +447,7 @@ int cli_parse(int argc, char **argv, struct cli_options *o)
     o->format = MHA_FORMAT_TEXT;
     o->speed = 1.0;
     o->temperature = 1.0;
+    o->top_p = 1.0;
     o->layer = -1;
     optind = 0; /* glibc: start again from argv[1], whatever an earlier call left */
     opterr = 0;
@@ -444,9 +461,9 @@ int cli_parse(int argc, char **argv, struct cli_options *o)
         if (rc != CLI_CONTINUE)
             return rc;
     }
-    /* --generate, --export-torch and --grad take only their own options:
+    /* --generate, the exports and --grad take only their own options:
      * with another tool's (--list-lessons, --reset-progress) they say so */
-    const bool alone = o->generate || o->export_torch || o->grad;
+    const bool alone = o->generate || o->export_torch || o->export_safetensors || o->grad;
     if (o->check_lessons && !alone) {
         o->check_files = argv + optind;
         o->n_check_files = argc - optind;

@@ -1,7 +1,8 @@
 /* cli_torch.c - --export-torch FILE.py: the model of --load as a standalone
- * PyTorch script (io/export_torch.h), on the words of --tokens (or a
- * sentence file's) when given, which become the sample it runs on with no
- * words of its own. */
+ * PyTorch script (io/export_torch.h), and --export-safetensors FILE: as a
+ * safetensors file in TransformerLens's names (io/safetensors.h); on the
+ * words of --tokens (or a sentence file's) when given, which become the
+ * sample it runs on with no words of its own. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,12 +13,22 @@
 #include "io/export_torch.h"
 #include "io/link.h"
 #include "io/model_io.h"
+#include "io/safetensors.h"
 
 /* "wrote FILE: run it with python3 FILE WORD WORD ...", the file's name
  * escaped (a control character in it is shown, not obeyed) and, in the
- * command, quoted for a shell and kept from reading as an option. */
-static void say_written(const char *path)
+ * command, quoted for a shell and kept from reading as an option; of a
+ * safetensors file, how to open it again. */
+static void say_written(const char *path, bool script)
 {
+    if (!script) {
+        char shown[4 * PATH_MAX];
+        fprintf(stderr,
+                "mha-explorer: wrote %s: safetensors in TransformerLens's names; --load opens "
+                "it\n",
+                mha_text_escape(path, shown, sizeof shown));
+        return;
+    }
     char dashed[PATH_MAX + 3], shown[4 * PATH_MAX], command[4 * PATH_MAX];
     snprintf(dashed, sizeof dashed, "%s%s", path[0] == '-' ? "./" : "", path);
     char *quoted = link_shell_quote(dashed);
@@ -27,7 +38,10 @@ static void say_written(const char *path)
     free(quoted);
 }
 
-int cli_export_torch(const struct cli_options *o)
+/* The model of --load, its sample the words of --tokens, written to path
+ * by save. */
+static int export_model(const struct cli_options *o, const char *path,
+                        int (*save)(const struct train_model *, const char *, struct mha_error *))
 {
     struct mha_error err;
     mha_error_clear(&err);
@@ -41,16 +55,26 @@ int cli_export_torch(const struct cli_options *o)
     /* the target was checked before (cli_options.c): what fails now fails
      * on the way (a full disk), status 1 as a --save's; nothing was
      * written, the old file, if any, is as it was */
-    if (export_torch_save(m, o->export_torch, &err)) {
+    if (save(m, path, &err)) {
         rc = EXIT_FAILURE;
         goto fail;
     }
     rc = 0;
-    say_written(o->export_torch);
+    say_written(path, save == export_torch_save);
     goto done;
 fail:
     cli_report(&err);
 done:
     train_model_free(m);
     return rc;
+}
+
+int cli_export_torch(const struct cli_options *o)
+{
+    return export_model(o, o->export_torch, export_torch_save);
+}
+
+int cli_export_safetensors(const struct cli_options *o)
+{
+    return export_model(o, o->export_safetensors, safetensors_save);
 }

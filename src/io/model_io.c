@@ -11,6 +11,7 @@
 
 #include "io/example_io.h"
 #include "io/json_read.h"
+#include "io/safetensors.h"
 
 static const char *const model_keys[] = {
     "vocab",   "d_model", "num_heads", "context",     "causal", "scaled", "embedding", "positions",
@@ -28,7 +29,7 @@ bool model_io_is_model_file(const char *path)
     /* a look at the top-level keys, no tree built, no further than a model
      * file may go; "model": a sentence file naming one */
     static const char *const keys[] = {"embedding", "outputs", "model", NULL};
-    return json_scan_has_key(path, &jread_model_limits, keys);
+    return safetensors_is_file(path) || json_scan_has_key(path, &jread_model_limits, keys);
 }
 
 /* ---- sentence files ---- */
@@ -353,6 +354,8 @@ static struct train_model *load_file(const char *path, int batch_cap, struct mha
 {
     mha_error_clear(err);
     target[0] = '\0';
+    if (safetensors_is_file(path))
+        return safetensors_load(path, batch_cap, err);
     const struct jread r = {.name = path, .err = err};
     json_t *root = jread_file(&r, path, &jread_model_limits);
     if (!root)
@@ -363,6 +366,8 @@ static struct train_model *load_file(const char *path, int batch_cap, struct mha
         json_decref(root);
         if (bad)
             return NULL;
+        if (safetensors_is_file(target))
+            return safetensors_load(target, batch_cap, err);
         const struct jread t = {.name = target, .err = err};
         root = jread_file(&t, target, &jread_model_limits);
         if (!root) {

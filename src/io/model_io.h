@@ -38,8 +38,9 @@
 #include "train/train.h"
 
 /* True when path parses as a JSON object with "embedding" or "outputs" (a
- * model file rather than an example file), or "model" (a sentence file).
- * False on any error (the example reader then reports it). */
+ * model file rather than an example file), or "model" (a sentence file),
+ * or begins as a safetensors file does.  False on any error (the example
+ * reader then reports it). */
 bool model_io_is_model_file(const char *path);
 
 /* A sentence file is a trained model on a sentence of its own, by
@@ -52,8 +53,10 @@ bool model_io_is_model_file(const char *path);
  * when it is not, -1 + err when it is a bad one. */
 int model_io_sentence_words(const char *path, char *words, size_t n, struct mha_error *err);
 
-/* Read a model file into a new model able to forward batch_cap sequences.
- * NULL + err (file and field) on any problem.  Free with train_model_free. */
+/* Read a model file into a new model able to forward batch_cap sequences:
+ * JSON, or a safetensors file in TransformerLens's names (safetensors.h,
+ * told by its first bytes), or a sentence file naming either.  NULL + err
+ * (file and field) on any problem.  Free with train_model_free. */
 struct train_model *model_io_load(const char *path, int batch_cap, struct mha_error *err);
 
 /* model_io_load for a program that reads the same file again and again

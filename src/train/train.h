@@ -292,6 +292,16 @@ static inline struct mha_trace *train_layer_traces(const struct train_model *m, 
 {
     return m->traces + (size_t)l * (size_t)m->batch_cap;
 }
+/* The residual stream after layer l of the last forward pass, (B, T, d)
+ * as train_forward packs it (sequence s at s·len·d): the next layer's
+ * input, or r after the last layer. */
+static inline const float *train_layer_residual(const struct train_model *m, int l)
+{
+    return l + 1 < train_layers(&m->cfg)
+               ? m->x + (size_t)(l + 1) * (size_t)m->batch_cap * (size_t)m->cfg.context *
+                            (size_t)m->cfg.d_model
+               : m->r;
+}
 /* out = sequences first .. first + size - 1 of b (no copy). */
 void train_batch_view(const struct train_batch *b, int first, int size, struct train_batch *out);
 /* Add the last forward pass's right answers (of b) to right[k] / total[k]. */

@@ -1,10 +1,11 @@
 /* train_generate.c - what a language model says next: the probabilities of
  * every word after a position of a sentence, the likeliest few of them
  * (the output stage's table), and one word chosen to write, greedily or
- * drawn at a temperature from the k likeliest, and a line written a word at
- * a time. */
+ * drawn at a temperature from the k likeliest or the nucleus, and a line
+ * written a word at a time. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "train/train_text.h"
@@ -17,34 +18,13 @@ int train_model_next_output(const struct train_model *m)
     return -1;
 }
 
-int train_next_probs(struct train_model *m, int k, const int *tokens, int len, int pos,
-                     float temperature, double *p, struct mha_error *err)
+/* Output k's probabilities softmax((r·U_kᵀ + bias_k) / temperature) of
+ * the residual row r (d_model floats), in double, into p. */
+static void read_out(const struct train_model *m, int k, const float *r, float temperature,
+                     double *p)
 {
-    const struct train_config *c = &m->cfg;
-    if (k < 0 || k >= c->n_outputs)
-        return mha_error_set(err, "the model has no output %d", k);
-    if (len < 1 || len > c->context || pos < 0 || pos >= len)
-        return mha_error_set(err, "position %d of %d tokens: the model takes 1 to %d", pos, len,
-                             c->context);
-    if (!(temperature > 0.0f) || !isfinite(temperature))
-        return mha_error_set(err, "temperature %g: it must be above 0", (double)temperature);
-    /* a batch of one sequence on the stack: no target, only the forward pass */
-    int tok[TRAIN_MAX_CONTEXT], none[TRAIN_MAX_CONTEXT];
-    for (int t = 0; t < len; t++) {
-        if (tokens[t] < 0 || tokens[t] >= c->vocab)
-            return mha_error_set(err, "token %d: id %d is not in the vocabulary 0..%d", t,
-                                 tokens[t], c->vocab - 1);
-        tok[t] = tokens[t];
-        none[t] = -1;
-    }
-    struct train_batch b = {.size = 1, .len = len, .n_outputs = c->n_outputs, .tokens = tok};
-    for (int o = 0; o < c->n_outputs; o++)
-        b.targets[o] = none;
-    if (train_forward(m, &b, err))
-        return -1;
-    /* pass 1: logits of output k at pos, from the residual r */
-    const int C = c->outputs[k].classes, d = c->d_model;
-    const float *r = m->r + (size_t)pos * (size_t)d;
+    /* pass 1: logits of output k from the residual r */
+    const int C = m->cfg.outputs[k].classes, d = m->cfg.d_model;
     double max = -INFINITY, sum = 0.0;
     for (int j = 0; j < C; j++) {
         const float *u = m->p.unembed[k] + (size_t)j * (size_t)d;
@@ -61,6 +41,42 @@ int train_next_probs(struct train_model *m, int k, const int *tokens, int len, i
     }
     for (int j = 0; j < C; j++)
         p[j] /= sum;
+}
+
+/* tokens (len of them) forwarded through m as a batch of one sequence with
+ * no target, for reading output k at pos.  0, or -1 + err. */
+static int forward_one(struct train_model *m, int k, const int *tokens, int len, int pos,
+                       struct mha_error *err)
+{
+    const struct train_config *c = &m->cfg;
+    if (k < 0 || k >= c->n_outputs)
+        return mha_error_set(err, "the model has no output %d", k);
+    if (len < 1 || len > c->context || pos < 0 || pos >= len)
+        return mha_error_set(err, "position %d of %d tokens: the model takes 1 to %d", pos, len,
+                             c->context);
+    /* a batch of one sequence on the stack: no target, only the forward pass */
+    int tok[TRAIN_MAX_CONTEXT], none[TRAIN_MAX_CONTEXT];
+    for (int t = 0; t < len; t++) {
+        if (tokens[t] < 0 || tokens[t] >= c->vocab)
+            return mha_error_set(err, "token %d: id %d is not in the vocabulary 0..%d", t,
+                                 tokens[t], c->vocab - 1);
+        tok[t] = tokens[t];
+        none[t] = -1;
+    }
+    struct train_batch b = {.size = 1, .len = len, .n_outputs = c->n_outputs, .tokens = tok};
+    for (int o = 0; o < c->n_outputs; o++)
+        b.targets[o] = none;
+    return train_forward(m, &b, err);
+}
+
+int train_next_probs(struct train_model *m, int k, const int *tokens, int len, int pos,
+                     float temperature, double *p, struct mha_error *err)
+{
+    if (!(temperature > 0.0f) || !isfinite(temperature))
+        return mha_error_set(err, "temperature %g: it must be above 0", (double)temperature);
+    if (forward_one(m, k, tokens, len, pos, err))
+        return -1;
+    read_out(m, k, m->r + (size_t)pos * (size_t)m->cfg.d_model, temperature, p);
     return 0;
 }
 
@@ -107,8 +123,75 @@ int train_next_words(struct train_model *m, int k, const int *tokens, int len, i
     return 0;
 }
 
+int train_logit_lens(struct train_model *m, int k, const int *tokens, int len, int pos, int n,
+                     struct mha_next_word *out, struct mha_error *err)
+{
+    if (forward_one(m, k, tokens, len, pos, err))
+        return -1;
+    const int C = m->cfg.outputs[k].classes;
+    n = n > MHA_NEXT_WORD_MAX ? MHA_NEXT_WORD_MAX : n < 1 ? 1 : n;
+    n = n > C ? C : n;
+    for (int l = 0; l < train_layers(&m->cfg); l++) {
+        double p[TRAIN_MAX_VOCAB];
+        read_out(m, k, train_layer_residual(m, l) + (size_t)pos * (size_t)m->cfg.d_model, 1.0f, p);
+        int pick[MHA_NEXT_WORD_MAX];
+        struct mha_next_word *o = &out[l];
+        memset(o, 0, sizeof *o);
+        o->position = pos;
+        o->n = likeliest(p, C, n, -1, pick);
+        o->temperature = 1.0f;
+        for (int i = 0; i < o->n; i++) {
+            if (C == m->cfg.vocab)
+                snprintf(o->word[i], sizeof o->word[i], "%s", m->vocab_names[pick[i]]);
+            else
+                snprintf(o->word[i], sizeof o->word[i], "%d", pick[i]);
+            o->p[i] = (float)p[pick[i]];
+        }
+    }
+    return 0;
+}
+
+/* A word and its probability, for sorting likeliest first (the lower id on
+ * a tie). */
+struct word_p {
+    double p;
+    int id;
+};
+
+static int likelier(const void *a, const void *b)
+{
+    const struct word_p *x = a, *y = b;
+    return x->p > y->p ? -1 : x->p < y->p ? 1 : x->id - y->id;
+}
+
+int train_next_nucleus(const double *p, int C, int skip, int top_k, double top_p, int *pick)
+{
+    struct word_p w[TRAIN_MAX_VOCAB];
+    int n = 0;
+    for (int j = 0; j < C && j < TRAIN_MAX_VOCAB; j++)
+        if (j != skip)
+            w[n++] = (struct word_p){p[j], j};
+    /* pass 1: likeliest first; the top_k of them when given */
+    qsort(w, (size_t)n, sizeof *w, likelier);
+    if (top_k > 0 && top_k < n)
+        n = top_k;
+    /* pass 2: the fewest of them whose share of the kept words' sum reaches top_p */
+    double total = 0.0, sum = 0.0;
+    for (int i = 0; i < n; i++)
+        total += w[i].p;
+    int kept = 0;
+    while (kept < n) {
+        sum += w[kept].p;
+        pick[kept] = w[kept].id;
+        kept++;
+        if (sum >= top_p * total)
+            break;
+    }
+    return kept;
+}
+
 int train_next_pick(struct train_model *m, int k, const int *tokens, int len, float temperature,
-                    int top_k, struct rng *r, struct mha_error *err)
+                    int top_k, double top_p, struct rng *r, struct mha_error *err)
 {
     if (!(temperature >= 0.0f) || !isfinite(temperature))
         return mha_error_set(err, "temperature %g: it must be 0 or above", (double)temperature);
@@ -119,7 +202,9 @@ int train_next_pick(struct train_model *m, int k, const int *tokens, int len, fl
     const int C = m->cfg.outputs[k].classes;
     const int unk = !strcmp(m->vocab_names[0], TRAIN_TEXT_UNKNOWN) ? 0 : -1;
     int pick[TRAIN_MAX_VOCAB], n = 0;
-    if (temperature == 0.0f || (top_k > 0 && top_k < C)) {
+    if (temperature > 0.0f && top_p < 1.0) {
+        n = train_next_nucleus(p, C, unk, top_k, top_p, pick);
+    } else if (temperature == 0.0f || (top_k > 0 && top_k < C)) {
         n = likeliest(p, C, temperature == 0.0f ? 1 : top_k, unk, pick);
     } else { /* every word but <unk>, in id order: no need to sort them */
         for (int j = 0; j < C; j++)
@@ -143,6 +228,15 @@ int train_next_pick(struct train_model *m, int k, const int *tokens, int len, fl
     return pick[n - 1];
 }
 
+int train_model_first_word(const struct train_model *m)
+{
+    const int unk = !strcmp(m->vocab_names[0], TRAIN_TEXT_UNKNOWN) ? 0 : -1;
+    for (int t = 0; t < m->sample_len; t++)
+        if (m->sample[t] != unk)
+            return m->sample[t];
+    return -1;
+}
+
 /* A word that ends a sentence: one or more of . ! ? and nothing else. */
 static bool ends_sentence(const char *word)
 {
@@ -150,11 +244,11 @@ static bool ends_sentence(const char *word)
 }
 
 int train_write_line(struct train_model *m, int k, int *ids, int n, float temperature, int top_k,
-                     struct rng *r, struct mha_error *err)
+                     double top_p, struct rng *r, struct mha_error *err)
 {
     bool ended = false;
     while (n < m->cfg.context && !ended) {
-        const int id = train_next_pick(m, k, ids, n, temperature, top_k, r, err);
+        const int id = train_next_pick(m, k, ids, n, temperature, top_k, top_p, r, err);
         if (id < 0)
             return -1;
         ids[n++] = id;

@@ -220,20 +220,43 @@ int train_next_words(struct train_model *m, int k, const int *tokens, int len, i
 int train_next_probs(struct train_model *m, int k, const int *tokens, int len, int pos,
                      float temperature, double *p, struct mha_error *err);
 
+/* The logit lens: tokens (len of them) run through m once, and for each
+ * layer l, the residual stream after it at position pos read through
+ * output k's own read-out, softmax(r_l·U_kᵀ + bias_k): its n (<=
+ * MHA_NEXT_WORD_MAX) likeliest classes, likeliest first (ties: the lower
+ * id), named by the vocabulary where the output has a class per word (else
+ * by number), into out[l] (the model's layers of them).  The last layer's
+ * is the model's own output.  0, or -1 + err. */
+int train_logit_lens(struct train_model *m, int k, const int *tokens, int len, int pos, int n,
+                     struct mha_next_word *out, struct mha_error *err);
+
 /* The word to write after tokens (len of them) from output k: with
  * temperature 0 the likeliest, else one drawn with r from softmax(logits /
- * temperature) over the top_k likeliest (0: every word), in proportion to
- * their probabilities.  <unk> (id 0 of a text model) is never chosen.  The
- * id, or -1 + err. */
+ * temperature) over the top_k likeliest (0: every word) and, when top_p is
+ * below 1, over their nucleus (train_next_nucleus), in proportion to their
+ * probabilities.  <unk> (id 0 of a text model) is never chosen.  The id,
+ * or -1 + err. */
 int train_next_pick(struct train_model *m, int k, const int *tokens, int len, float temperature,
-                    int top_k, struct rng *r, struct mha_error *err);
+                    int top_k, double top_p, struct rng *r, struct mha_error *err);
+
+/* The nucleus of the C probabilities p (top-p sampling): every class but
+ * skip (-1: none), likeliest first (the lower id on a tie), cut to the
+ * top_k likeliest when top_k is in 1..C-1, then to the fewest whose sum
+ * reaches top_p (in (0, 1]) times the sum of those kept; their ids into
+ * pick (C of room), likeliest first.  Returns how many (at least 1 when
+ * any class is left). */
+int train_next_nucleus(const double *p, int C, int skip, int top_k, double top_p, int *pick);
+
+/* The word a line starts from when none is given: the first word of m's
+ * sample that is not <unk> (a line never holds it); -1 when there is none. */
+int train_model_first_word(const struct train_model *m);
 
 /* A line written on from ids[0..n) (n >= 1, room for the model's context
  * in ids): the word train_next_pick chooses appended, and the whole line
  * run again, until a sentence's end mark (a word of . ! ? alone) or the
  * context is full.  The line's length, or -1 + err. */
 int train_write_line(struct train_model *m, int k, int *ids, int n, float temperature, int top_k,
-                     struct rng *r, struct mha_error *err);
+                     double top_p, struct rng *r, struct mha_error *err);
 
 /* ---- typed words ---- */
 

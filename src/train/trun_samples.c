@@ -17,7 +17,7 @@
 bool trun_pane_writes(const struct trun_pane *p)
 {
     const struct train_model *m = p->run->model;
-    return train_model_next_output(m) >= 0 && m->sample_len > 0;
+    return train_model_next_output(m) >= 0 && train_model_first_word(m) >= 0;
 }
 
 /* The generator of the lines written at step with seed: its own, apart
@@ -40,15 +40,15 @@ int trun_samples_write(struct train_model *writer, const struct train_model *m, 
     out->step = step;
     out->temperature = temperature;
     const int k = train_model_next_output(m);
-    if (k < 0 || m->sample_len < 1)
+    if (k < 0 || train_model_first_word(m) < 0)
         return mha_error_set(err, "the model is not a language model: it writes nothing");
     if (train_model_copy_params(writer, m, err))
         return -1;
     struct rng r;
     rng_init(&r, lines_seed(seed, step));
     for (int i = 0; i < TRUN_SAMPLE_LINES; i++) {
-        int ids[TRAIN_MAX_CONTEXT] = {m->sample[0]};
-        const int n = train_write_line(writer, k, ids, 1, temperature, 0, &r, err);
+        int ids[TRAIN_MAX_CONTEXT] = {train_model_first_word(m)};
+        const int n = train_write_line(writer, k, ids, 1, temperature, 0, 1.0, &r, err);
         if (n < 0)
             return -1;
         size_t used = 0;

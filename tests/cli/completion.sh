@@ -53,7 +53,7 @@ list() { "$TABLES" | python3 -c 'import json, sys; print("\n".join(json.load(sys
 sorted() { sort | tr '\n' ' '; }
 expect "mha-explorer --st" "--stage --step --steps "
 expect "mha-explorer --stage a" "attention "
-expect "mha-explorer --dump " "$( (list stages; printf '%s\n' all summary circuits) | sorted)"
+expect "mha-explorer --dump " "$( (list stages; printf '%s\n' all summary circuits lens patching) | sorted)"
 expect "mha-explorer --view " "$(list views | sorted)"
 expect "mha-explorer --theme p" "projector "
 expect "mha-explorer --format s" "svg "

@@ -114,6 +114,74 @@ START_TEST(test_lines_end)
 }
 END_TEST
 
+/* --top-p: lines drawn from the nucleus; a nucleus of one word is the
+ * likeliest word, as --temperature 0 writes it; P = 1 is every word. */
+START_TEST(test_top_p)
+{
+    const char *a[] = {"--load", model, "--generate", "3", "--top-p", "0.5", NULL};
+    struct cli_result r = cli_run(a);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    int lines = 0;
+    for (const char *p = r.out; *p; p++)
+        lines += *p == '\n';
+    ck_assert_int_eq(lines, 3);
+    ck_assert_ptr_null(strstr(r.out, "<unk>"));
+    cli_result_free(&r);
+    const char *one[] = {"--load", model,     "--generate", "2", "--tokens",
+                         "a",      "--top-p", "1e-9",       NULL};
+    const char *greedy[] = {"--load", model,           "--generate", "2", "--tokens",
+                            "a",      "--temperature", "0",          NULL};
+    struct cli_result r1 = cli_run(one), r2 = cli_run(greedy);
+    ck_assert_int_eq(r1.status, 0);
+    ck_assert_str_eq(r1.out, r2.out);
+    cli_result_free(&r1);
+    cli_result_free(&r2);
+    const char *all[] = {"--load", model, "--generate", "4", "--seed", "9", "--top-p", "1", NULL};
+    const char *plain[] = {"--load", model, "--generate", "4", "--seed", "9", NULL};
+    r1 = cli_run(all);
+    r2 = cli_run(plain);
+    ck_assert_int_eq(r1.status, 0);
+    ck_assert_str_eq(r1.out, r2.out);
+    cli_result_free(&r1);
+    cli_result_free(&r2);
+    cli_expect_error((const char *[]){"--load", model, "--generate", "1", "--top-p", "0", NULL},
+                     "--top-p: 0 is out of range; expected a number above 0 and at most 1");
+    cli_expect_error((const char *[]){"--load", model, "--generate", "1", "--top-p", "1.5", NULL},
+                     "--top-p: 1.5 is out of range");
+    cli_expect_error((const char *[]){"--load", model, "--generate", "1", "--top-p", "x", NULL},
+                     "--top-p: 'x' is not a number");
+    cli_expect_error((const char *[]){"--load", model, "--top-p", "0.5", NULL},
+                     "--top-p needs --generate N");
+    cli_expect_error((const char *[]){"--load", model, "--generate", "1", "--temperature", "0",
+                                      "--top-p", "0.5", NULL},
+                     "--top-p: --temperature 0 writes the likeliest word every time");
+}
+END_TEST
+
+/* A model whose sample begins with <unk> starts its lines at the first
+ * word after it: no line holds <unk>. */
+START_TEST(test_sample_starts_with_unk)
+{
+    char dir[256], path[512];
+    ck_assert_ptr_nonnull(test_tmp_dir(dir, sizeof dir, "mha-generate-unk"));
+    test_tmp_path(dir, "lm.json", path, sizeof path);
+    json_t *m = json_load_file(model, 0, NULL);
+    ck_assert_ptr_nonnull(m);
+    json_object_set_new(m, "sample", json_pack("[i, i, i]", 0, 0, 4));
+    ck_assert_int_eq(json_dump_file(m, path, 0), 0);
+    json_decref(m);
+    const char *args[] = {"--load", path, "--generate", "6", "--temperature", "2", NULL};
+    struct cli_result r = cli_run(args);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_ptr_null(strstr(r.out, "<unk>"));
+    char *save = NULL;
+    for (char *l = strtok_r(r.out, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+        ck_assert_msg(!strncmp(l, "dog ", 4), "line \"%s\" does not start at \"dog\"", l);
+    cli_result_free(&r);
+    ck_assert_int_eq(test_tmp_remove(dir), 0);
+}
+END_TEST
+
 START_TEST(test_errors)
 {
     cli_expect_error((const char *[]){"--generate", "2", NULL}, "give --load MODEL");
@@ -218,6 +286,8 @@ int main(void)
     tcase_add_test(tc, test_lines_end);
     tcase_add_test(tc, test_errors);
     tcase_add_test(tc, test_task_model_refused);
+    tcase_add_test(tc, test_top_p);
+    tcase_add_test(tc, test_sample_starts_with_unk);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

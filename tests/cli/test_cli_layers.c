@@ -1,6 +1,7 @@
 /* test_cli_layers.c - the command line of models of layers: --layers N
  * trained, saved and read back, the circuits and the stages of each layer
- * (--layer L), the induction task's two layers against one, and every
+ * (--layer L), the induction task's two layers against one, the logit
+ * lens of a two-layer induction model (--dump lens), and every
  * layer option out of range or out of place: a message and status 2. */
 #include <check.h>
 #include <jansson.h>
@@ -270,6 +271,74 @@ START_TEST(layer_stages)
     cli_expect_error((const char *[]){"--layer", "1", "--dump", "input", NULL},
                      "--layer shows a layer of a model of layers");
 }
+
+/* The logit lens of a two-layer induction model on a stretch that repeats:
+ * read after layer 0 the residual stream does not hold the copied token
+ * yet, after layer 1 it does, and layer 1's words are the model's own
+ * output (--dump output's next words, the same numbers). */
+START_TEST(lens_two_layers)
+{
+    char dir[256], model[512];
+    ck_assert_ptr_nonnull(test_tmp_dir(dir, sizeof dir, "mha-lens"));
+    snprintf(model, sizeof model, "%s/induction.json", dir);
+    struct cli_result r =
+        cli_run((const char *[]){"--train", "induction", "--layers", "2", "--seed", "35", "--steps",
+                                 "400", "--dump", "summary", "--save", model, NULL});
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    cli_result_free(&r);
+    const char *words = "X D P E U X D P";
+    r = cli_run((const char *[]){"--load", model, "--tokens", words, "--dump", "lens", "--format",
+                                 "json", NULL});
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    json_t *root = json_loads(r.out, 0, NULL);
+    json_t *lens = json_object_get(root, "lens");
+    ck_assert_ptr_nonnull(lens);
+    ck_assert_int_eq(json_integer_value(json_object_get(lens, "position")), 7);
+    json_t *by = json_object_get(json_array_get(json_object_get(lens, "outputs"), 0), "by_layer");
+    ck_assert_uint_eq(json_array_size(by), 2);
+    json_t *l0 = json_array_get(by, 0), *l1 = json_array_get(by, 1);
+    ck_assert_str_eq(json_string_value(json_object_get(l0, "name")), "layer 0");
+    ck_assert_str_eq(json_string_value(json_object_get(l1, "name")), "layer 1");
+    json_t *first0 = json_array_get(json_object_get(l0, "next"), 0);
+    json_t *first1 = json_array_get(json_object_get(l1, "next"), 0);
+    ck_assert_str_ne(json_string_value(json_object_get(first0, "word")), "E");
+    ck_assert_str_eq(json_string_value(json_object_get(first1, "word")), "E");
+    ck_assert_double_gt(json_number_value(json_object_get(first1, "p")), 0.9);
+    struct cli_result o = cli_run((const char *[]){"--load", model, "--tokens", words, "--dump",
+                                                   "output", "--format", "json", NULL});
+    ck_assert_msg(o.status == 0, "%s", o.err);
+    json_t *out = json_loads(o.out, 0, NULL);
+    json_t *next = json_object_get(json_object_get(out, "output"), "next_word");
+    json_t *e;
+    size_t i;
+    json_array_foreach(json_object_get(l1, "next"), i, e)
+    {
+        json_t *n = json_array_get(next, i);
+        ck_assert_str_eq(json_string_value(json_object_get(e, "word")),
+                         json_string_value(json_object_get(n, "word")));
+        ck_assert_double_eq(json_number_value(json_object_get(e, "p")),
+                            json_number_value(json_object_get(n, "p")));
+    }
+    json_decref(out);
+    cli_result_free(&o);
+    json_decref(root);
+    cli_result_free(&r);
+    r = cli_run((const char *[]){"--load", model, "--tokens", words, "--dump", "lens", NULL});
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    /* the lines doc/training.md quotes */
+    ck_assert_ptr_nonnull(
+        strstr(r.out, "\n  layer 0    D 0.2940, N 0.1708, G 0.1636, X 0.0468, L 0.0463\n"));
+    ck_assert_ptr_nonnull(
+        strstr(r.out, "\n  layer 1    E 0.9879, T 0.0033, B 0.0016, J 0.0014, G 0.0014\n"));
+    cli_result_free(&r);
+    cli_expect_error((const char *[]){"--load", model, "--dump", "lens", "--layer", "1", NULL},
+                     "--layer cannot be combined with --dump lens");
+    cli_expect_error((const char *[]){"--load", model, "--dump", "lens", "--format", "svg", NULL},
+                     "--format: the lens is text or json");
+    cli_expect_error((const char *[]){"--dump", "lens", NULL}, "--dump lens reads a trained model");
+    ck_assert_int_eq(test_tmp_remove(dir), 0);
+}
+END_TEST
 END_TEST
 
 static Suite *cli_layers_suite(void)
@@ -279,6 +348,7 @@ static Suite *cli_layers_suite(void)
     tcase_add_test(tc, layers_train_and_save);
     tcase_add_test(tc, layers_circuits_per_layer);
     tcase_add_test(tc, induction_two_layers);
+    tcase_add_test(tc, lens_two_layers);
     tcase_add_test(tc, layer_stages);
     tcase_set_timeout(tc, 240);
     suite_add_tcase(s, tc);

@@ -15,6 +15,7 @@
 #include "lesson/lesson.h"
 #include "engine/stages.h"
 #include "io/view_desc.h"
+#include "train/train_text.h"
 
 void ui_state_say(struct ui_state *st, bool error, const char *fmt, ...)
 {
@@ -574,13 +575,26 @@ int ui_state_write_word(struct ui_state *st, int dir)
         ui_state_say(st, false, "Back to \"%s\"; w writes again.", words);
         return 0;
     }
+    /* drawn among the words shown but <unk>, which a line never holds */
     const struct mha_next_word *nw = &st->ex->next_word;
     double sum = 0.0;
+    int pick = -1;
     for (int i = 0; i < nw->n; i++)
-        sum += nw->p[i];
+        if (strcmp(nw->word[i], TRAIN_TEXT_UNKNOWN) != 0) {
+            sum += nw->p[i];
+            pick = i;
+        }
+    if (pick < 0) {
+        ui_state_say(st, true,
+                     "w: the model's likeliest next words are all %s, which it never "
+                     "writes.",
+                     TRAIN_TEXT_UNKNOWN);
+        return -1;
+    }
     double u = rng_next(&st->draws) * sum;
-    int pick = nw->n - 1;
-    for (int i = 0; i < nw->n - 1; i++) {
+    for (int i = 0; i < nw->n; i++) {
+        if (!strcmp(nw->word[i], TRAIN_TEXT_UNKNOWN))
+            continue;
         u -= nw->p[i];
         if (u < 0.0) {
             pick = i;

@@ -14,6 +14,7 @@
 #include "ui/state/ui_mode.h"
 #include "ui/state/ui_state.h"
 #include "ui/draw/ui_text.h"
+#include "train/train_text.h"
 #include "train/trun.h"
 #include "ui/modes/ui_keymaps.h"
 
@@ -300,7 +301,7 @@ static void samples_key(const struct ui_train_keys *k)
     ui_state_say(k->st, false,
                  "Written from \"%s\" at temperature %g, anew at each evaluation. o: the "
                  "heatmaps.",
-                 m->vocab_names[m->sample[0]], (double)t->temperature);
+                 m->vocab_names[train_model_first_word(m)], (double)t->temperature);
 }
 
 bool ui_train_key(const struct ui_train_keys *k, int key, bool is_char)
