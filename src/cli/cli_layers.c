@@ -17,8 +17,12 @@ static void heads_out(FILE *f, const struct train_model *m, const struct train_l
 {
     const struct train_config *c = &m->cfg;
     const int L = train_layers(c), H = c->heads;
+    /* the sequences the training screen's composition view measures on too */
     if (json)
-        fprintf(f, "  \"layers_heads\": [");
+        fprintf(f, "  \"layers_held_out\": {\"sequences\": %d},\n  \"layers_heads\": [", lm->size);
+    else
+        fprintf(f, "%-12s every layer's heads measured and knocked out on %d held-out sequences\n",
+                "layers", lm->size);
     for (int l = 0; l < L; l++) {
         if (json)
             fprintf(f, "%s\n    [", l ? "," : "");
@@ -97,7 +101,11 @@ int cli_layers_summary(FILE *f, struct train_run *run, int n_seq, bool json, str
     struct train_layer_measures *lm = calloc(1, sizeof *lm);
     if (!lm)
         return mha_error_set(err, "out of memory");
-    int rc = train_layers_measure(m, run->eval, n_seq, lm, err);
+    /* the first n_seq held-out sequences, as the training screen measures
+     * them (trun_layers_measure): one knock-out, one number */
+    struct train_batch few;
+    train_batch_view(run->eval, 0, n_seq < run->eval->size ? n_seq : run->eval->size, &few);
+    int rc = train_layers_measure(m, &few, n_seq, lm, err);
     if (rc == 0) {
         heads_out(f, m, lm, json);
         rc = composition_out(f, m, json, err);

@@ -249,6 +249,38 @@ static void knocked_outputs(FILE *f, struct train_run *run, int format)
         fprintf(f, "\n  ],\n");
 }
 
+/* The last step's figures beside the kept model's, when the run went back
+ * to its best evaluation (train_run_keep_best). */
+static void last_step_out(FILE *f, const struct train_run *run, const struct train_stopping *stop,
+                          bool json)
+{
+    const struct train_config *c = &run->model->cfg;
+    if (stop->last_step < 0) {
+        if (!json)
+            fprintf(f, "kept         the last step's model, %s\n",
+                    run->model->step == stop->best_step ? "its best held-out evaluation"
+                                                        : "its lowest held-out loss");
+        return;
+    }
+    if (json) {
+        fprintf(f, "  \"last\": {\"step\": %ld, \"accuracy\": {", stop->last_step);
+        for (int k = 0; k < c->n_outputs; k++) {
+            fprintf(f, "%s", k ? ", " : "");
+            cli_json_string(f, c->outputs[k].name);
+            fprintf(f, ": %.4f", (double)stop->last_accuracy[k]);
+        }
+        fprintf(f, "}, \"loss\": %.6f},\n", (double)stop->last_eval_loss);
+        return;
+    }
+    fprintf(f, "kept         the model of step %ld, %s (the figures above)\n", run->model->step,
+            run->model->step == stop->best_step ? "its best held-out evaluation"
+                                                : "its lowest held-out loss");
+    fprintf(f, "last step    %ld: accuracy", stop->last_step);
+    for (int k = 0; k < c->n_outputs; k++)
+        fprintf(f, "%s %s %.4f", k ? "," : "", c->outputs[k].name, (double)stop->last_accuracy[k]);
+    fprintf(f, "; loss %.6f (held out)\n", (double)stop->last_eval_loss);
+}
+
 static void write_summary(FILE *f, struct train_run *run, const struct train_stopping *stop,
                           int format, double ms)
 {
@@ -276,8 +308,8 @@ static void write_summary(FILE *f, struct train_run *run, const struct train_sto
                 c->heads, c->vocab);
         if (train_layers(c) > 1) /* the heads measured below are the last layer's */
             fprintf(f, "  \"layers\": %d,\n", train_layers(c));
-        fprintf(f, "  \"context\": %d,\n  \"steps\": %ld,\n  \"batch\": %d,\n", c->context, m->step,
-                run->opt.batch);
+        fprintf(f, "  \"context\": %d,\n  \"steps\": %ld,\n  \"batch\": %d,\n", c->context,
+                train_stopping_last_step(stop, run), run->opt.batch);
         fprintf(f, "  \"lr\": %g,\n  \"seed\": %u,\n", (double)run->opt.lr, run->opt.seed);
         if (text) {
             cli_text_summary_json(f, run, &ev);
@@ -294,8 +326,10 @@ static void write_summary(FILE *f, struct train_run *run, const struct train_sto
         }
         fprintf(f,
                 "  \"stopped\": {\"step\": %ld, \"rule\": \"%s\", \"limit\": %d, "
-                "\"best\": %.4f, \"best_step\": %ld, \"patience\": %ld},\n",
-                m->step, rule, run->opt.steps, (double)stop->best, stop->best_step, stop->patience);
+                "\"best\": %.4f, \"best_step\": %ld, \"patience\": %ld, \"kept_step\": %ld},\n",
+                train_stopping_last_step(stop, run), rule, run->opt.steps, (double)stop->best,
+                stop->best_step, stop->patience, m->step);
+        last_step_out(f, run, stop, true);
         if (file)
             fit_json(f, run, stop);
         if (measured)
@@ -310,8 +344,9 @@ static void write_summary(FILE *f, struct train_run *run, const struct train_sto
             c->heads, c->vocab, c->context);
     if (train_layers(c) > 1)
         fprintf(f, "layers       %d (the heads below are the last layer's)\n", train_layers(c));
-    fprintf(f, "steps        %ld\nbatch        %d\nlr           %g\nseed         %u\n", m->step,
-            run->opt.batch, (double)run->opt.lr, run->opt.seed);
+    fprintf(f, "steps        %ld\nbatch        %d\nlr           %g\nseed         %u\n",
+            train_stopping_last_step(stop, run), run->opt.batch, (double)run->opt.lr,
+            run->opt.seed);
     if (text)
         cli_text_summary_text(f, run, &ev);
     else
@@ -325,8 +360,9 @@ static void write_summary(FILE *f, struct train_run *run, const struct train_sto
     if (!text)
         knocked_outputs(f, run, format);
     char why[256];
-    train_stopping_text(stop, m->step, why, sizeof why);
+    train_stopping_text(stop, train_stopping_last_step(stop, run), why, sizeof why);
     fprintf(f, "stopped      %s\n", why);
+    last_step_out(f, run, stop, false);
     if (file)
         fit_text(f, run, stop);
     for (int h = 0; h < c->heads && measured; h++) {
@@ -464,7 +500,7 @@ int cli_train_summary(const struct cli_options *o)
         train_dataset_free(data);
         return status;
     }
-    const long total = run->model->step;
+    const long total = train_stopping_last_step(&stop, run);
     int rc = 0;
     if (o->save && save_held(run->model, o->save, &err)) {
         cli_report(&err); /* the path was checked before training: the output could not be

@@ -468,6 +468,8 @@ struct train_run {
     int *held_set; /* generated task: hash set of the held-out sequences (eval rows + 1) */
     int held_cap;  /* its slots, a power of two */
     struct train_step_job job; /* a step begun by train_run_step_part */
+    float *best_params;        /* the parameters at the best held-out evaluation */
+    long best_params_step;     /* their step (-1: none yet) */
 };
 
 /* Where an evaluation taken in parts (train_run_evaluate_part) goes on
@@ -535,20 +537,45 @@ struct train_stopping {
     long best_step; /* when it was first reached */
     long patience;
     struct train_fit fit; /* the held-out loss beside the training loss */
+    /* the model a run keeps: its best evaluation's, by the score above for
+     * a generated task, by the lowest held-out loss for a run on a file
+     * (a text's or a task file's: the measure a language model is judged
+     * by, and the one that shows a file learned by heart) */
+    long kept_step; /* -1: none yet */
+    /* the last step's figures, kept when the run goes back to its best */
+    long last_step; /* -1: the run did not go back */
+    float last_accuracy[TRAIN_MAX_OUTPUTS];
+    float last_eval_loss;
 };
 
 /* Before step 0's evaluation, for a step limit of steps. */
 void train_stopping_init(struct train_stopping *s, int steps);
 /* The worst output's held-out accuracy at the last evaluation. */
 float train_run_score(const struct train_run *run);
-/* run was just evaluated at its step: keep its best, and stop it when it
- * has settled or reached the limit.  Returns s->stop. */
-enum train_stop train_stopping_evaluated(struct train_stopping *s, const struct train_run *run);
+/* run was just evaluated at its step: keep its best score, and a copy of
+ * the parameters of the model it keeps in run->best_params (kept_step),
+ * and stop it when it has settled or reached the limit.  Returns s->stop. */
+enum train_stop train_stopping_evaluated(struct train_stopping *s, struct train_run *run);
+/* A run that has stopped keeps the model of its best held-out evaluation
+ * (kept_step): when that was before the last step, the last step's
+ * figures go to s
+ * (last_step, last_accuracy, last_eval_loss), run's model takes the best
+ * parameters and their step back and is evaluated again (the same held-out
+ * figures the best evaluation gave) and its sample forwarded.  The choice
+ * rests on the held-out evaluations already made, nothing else.  True when
+ * the model went back. */
+bool train_run_keep_best(struct train_run *run, struct train_stopping *s);
+/* The step the run stopped at: the last step trained, whether or not the
+ * model went back to its best. */
+long train_stopping_last_step(const struct train_stopping *s, const struct train_run *run);
 /* Whether the step the run has reached is one to evaluate at. */
 bool train_stopping_due(const struct train_run *run);
-/* "Stopped at step 550: held-out accuracy at its best (100.0%, step 250)
- * for 300 steps." or "Stopped at the step limit, 1500; best held-out 62.8%
- * at step 1500." ("" while running). */
+/* "Stopped at step 550, keeping step 250's model: held-out accuracy at its
+ * best there (100.0%) for 300 steps." or "Stopped at the step limit, 1500,
+ * keeping step 1500's model: best held-out 62.6% there." ("" while
+ * running; a run on a file that keeps another step than the best score's
+ * says "(held-out loss lowest, 1.3788)" after the step kept and where the
+ * best score was); step is the step the run stopped at. */
 void train_stopping_text(const struct train_stopping *s, long step, char *buf, size_t n);
 /* The signs that run's file is too small to learn from (train_fit.h), as
  * its evaluations so far show them: 0 for a generated task, whose held-out

@@ -113,6 +113,12 @@ struct train_run *train_run_new(const struct train_task *task, int d_model, int 
     run->model = train_model_new(&cfg, o->batch, err);
     if (!run->model)
         goto fail;
+    run->best_params = malloc(run->model->n_params * sizeof *run->best_params);
+    if (!run->best_params) {
+        mha_error_set(err, "out of memory");
+        goto fail;
+    }
+    run->best_params_step = -1;
     run->batch = train_batch_new(o->batch, len, cfg.n_outputs, err);
     run->eval = run->batch ? train_batch_new(held, len, cfg.n_outputs, err) : NULL;
     if (!run->eval)
@@ -153,6 +159,7 @@ int train_run_reseed(struct train_run *run, uint32_t seed, struct mha_error *err
         return -1;
     run->last_loss = NAN;
     run->eval_loss = 0.0f;
+    run->best_params_step = -1;
     memset(run->accuracy, 0, sizeof run->accuracy);
     run->job = (struct train_step_job){0, 0, false, 0}; /* a step begun is dropped */
     return 0;
@@ -165,6 +172,7 @@ void train_run_free(struct train_run *run)
     train_model_free(run->model);
     train_batch_free(run->batch);
     train_batch_free(run->eval);
+    free(run->best_params);
     free(run->held_set);
     free(run);
 }

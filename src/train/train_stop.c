@@ -2,6 +2,7 @@
  * at its best for the patience, or the step limit.  The training screen
  * and the command line train by this one rule. */
 #include <stdio.h>
+#include <string.h>
 
 #include "train/train.h"
 #include "train/train_text.h"
@@ -11,7 +12,9 @@ void train_stopping_init(struct train_stopping *s, int steps)
     const long fifth = steps / 5;
     *s = (struct train_stopping){
         .stop = TRAIN_RUNNING,
-        .patience = fifth > TRAIN_STOP_PATIENCE_MIN ? fifth : TRAIN_STOP_PATIENCE_MIN};
+        .patience = fifth > TRAIN_STOP_PATIENCE_MIN ? fifth : TRAIN_STOP_PATIENCE_MIN,
+        .kept_step = -1,
+        .last_step = -1};
     train_fit_init(&s->fit);
 }
 
@@ -29,12 +32,20 @@ bool train_stopping_due(const struct train_run *run)
     return step % TRAIN_EVAL_EVERY == 0 || step >= run->opt.steps;
 }
 
-enum train_stop train_stopping_evaluated(struct train_stopping *s, const struct train_run *run)
+enum train_stop train_stopping_evaluated(struct train_stopping *s, struct train_run *run)
 {
-    const long step = run->model->step;
+    const struct train_model *m = run->model;
+    const long step = m->step;
     const float score = train_run_score(run);
     train_fit_evaluated(&s->fit, step, run->eval_loss, run->last_loss);
-    if (score > s->best + TRAIN_STOP_GAIN || step == 0) {
+    const bool better = score > s->best + TRAIN_STOP_GAIN || step == 0;
+    const bool keep = run->task->data ? s->fit.step == step && s->fit.best_step == step : better;
+    if (keep) {
+        memcpy(run->best_params, m->params, m->n_params * sizeof *m->params);
+        run->best_params_step = step;
+        s->kept_step = step;
+    }
+    if (better) {
         s->best = score;
         s->best_step = step;
     } else if (step - s->best_step >= s->patience) {
@@ -45,21 +56,67 @@ enum train_stop train_stopping_evaluated(struct train_stopping *s, const struct 
     return s->stop;
 }
 
+bool train_run_keep_best(struct train_run *run, struct train_stopping *s)
+{
+    struct train_model *m = run->model;
+    if (s->stop == TRAIN_RUNNING || s->kept_step < 0 || run->best_params_step != s->kept_step ||
+        m->step == s->kept_step)
+        return false;
+    s->last_step = m->step;
+    memcpy(s->last_accuracy, run->accuracy, sizeof s->last_accuracy);
+    s->last_eval_loss = run->eval_loss;
+    memcpy(m->params, run->best_params, m->n_params * sizeof *m->params);
+    m->step = s->kept_step;
+    train_run_evaluate(run);
+    train_model_sample_forward(m, NULL);
+    return true;
+}
+
+long train_stopping_last_step(const struct train_stopping *s, const struct train_run *run)
+{
+    return s->last_step >= 0 ? s->last_step : run->model->step;
+}
+
+/* ", keeping step N's model", and why when it is not the best score's:
+ * first in the message, so a narrow screen shows it */
+static void kept_text(const struct train_stopping *s, long step, char *buf, size_t n)
+{
+    const long kept = s->kept_step >= 0 ? s->kept_step : step;
+    if (kept != s->best_step)
+        snprintf(buf, n, ", keeping step %ld's model (held-out loss lowest, %.4f)", kept,
+                 (double)s->fit.best);
+    else
+        snprintf(buf, n, ", keeping step %ld's model", kept);
+}
+
 void train_stopping_text(const struct train_stopping *s, long step, char *buf, size_t n)
 {
+    char kept[128];
+    kept_text(s, step, kept, sizeof kept);
+    const bool there = s->kept_step < 0 || s->kept_step == s->best_step;
     switch (s->stop) {
     case TRAIN_RUNNING:
         snprintf(buf, n, "%s", "");
         break;
     case TRAIN_STOP_SETTLED:
-        snprintf(buf, n,
-                 "Stopped at step %ld: held-out accuracy at its best (%.1f%%, step %ld) "
-                 "for %ld steps.",
-                 step, 100.0 * (double)s->best, s->best_step, step - s->best_step);
+        if (there)
+            snprintf(buf, n,
+                     "Stopped at step %ld%s: held-out accuracy at its best there (%.1f%%) "
+                     "for %ld steps.",
+                     step, kept, 100.0 * (double)s->best, step - s->best_step);
+        else
+            snprintf(buf, n,
+                     "Stopped at step %ld%s: held-out accuracy at its best (%.1f%%, step "
+                     "%ld) for %ld steps.",
+                     step, kept, 100.0 * (double)s->best, s->best_step, step - s->best_step);
         break;
     case TRAIN_STOP_LIMIT:
-        snprintf(buf, n, "Stopped at the step limit, %ld; best held-out %.1f%% at step %ld.", step,
-                 100.0 * (double)s->best, s->best_step);
+        if (there)
+            snprintf(buf, n, "Stopped at the step limit, %ld%s: best held-out %.1f%% there.", step,
+                     kept, 100.0 * (double)s->best);
+        else
+            snprintf(buf, n, "Stopped at the step limit, %ld%s: best held-out %.1f%% at step %ld.",
+                     step, kept, 100.0 * (double)s->best, s->best_step);
         break;
     }
 }
@@ -104,5 +161,6 @@ enum train_stop train_run_until_stopped(struct train_run *run, struct train_stop
                 progress(run->model->step, run->opt.steps, ctx);
         }
     }
+    train_run_keep_best(run, s);
     return s->stop;
 }

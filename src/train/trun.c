@@ -46,6 +46,20 @@ void trun_pane_evaluated(struct trun_pane *p)
     }
 }
 
+/* A pane that has stopped keeps the model of its best held-out
+ * evaluation (train_run_keep_best): its heads, its layers and its text's
+ * jobs measured again on it, as they were at that evaluation. */
+static void pane_keep_best(struct trun_pane *p)
+{
+    if (!train_run_keep_best(p->run, &p->stopping))
+        return;
+    p->heads_begun = false;
+    trun_roles_part(p, NULL, NULL);
+    trun_layers_measure(p);
+    p->text_jobs = (struct train_text_jobs){0};
+    trun_jobs_part(p, NULL, NULL);
+}
+
 /* The live model as a checkpoint, offered to the ring. */
 static void offer(struct trun_pane *p)
 {
@@ -319,6 +333,8 @@ static bool pane_part(const struct trun *t, struct trun_pane *p, bool (*more)(vo
             p->work = TRUN_WORK_STEP;
             trun_pane_evaluated(p);
             offer(p);
+            if (p->stop != TRUN_RUNNING)
+                pane_keep_best(p);
             if (t->scrub < 0) /* the lines shown, when they are, rewritten */
                 trun_pane_write(t, p, run->model, run->model->step);
             if (run->model->step == 0 && p->stop == TRUN_RUNNING)
@@ -567,7 +583,7 @@ long trun_span(const struct trun *t)
 {
     long most = 0;
     for (int i = 0; i < t->n_panes; i++) {
-        const long s = t->panes[i].run->model->step;
+        const long s = trun_pane_reached(&t->panes[i]);
         most = s > most ? s : most;
     }
     if (trun_done(t))
@@ -599,5 +615,13 @@ unsigned trun_pane_fit(const struct trun_pane *p, char *buf, size_t n)
 
 void trun_stop_text(const struct trun_pane *p, char *buf, size_t n)
 {
-    train_stopping_text(&p->stopping, p->run->model->step, buf, n);
+    train_stopping_text(&p->stopping, trun_pane_reached(p), buf, n);
+}
+
+long trun_pane_reached(const struct trun_pane *p)
+{
+    /* a step's loss is recorded as it is taken (a follower's as the
+     * teacher's snapshots bring them) */
+    const long step = p->run->model->step;
+    return p->hist.n > step ? p->hist.n : step;
 }

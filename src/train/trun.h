@@ -324,5 +324,9 @@ void trun_pane_evaluated(struct trun_pane *p);
 void trun_pane_title(const struct trun_pane *p, char *buf, size_t n);
 /* Why the run stopped (train_stopping_text), "" while it runs. */
 void trun_stop_text(const struct trun_pane *p, char *buf, size_t n);
+/* The step p trained to (the last whose loss it has): its model's, or,
+ * once it went back to the model of its best evaluation, the step it
+ * stopped at. */
+long trun_pane_reached(const struct trun_pane *p);
 
 #endif

@@ -139,6 +139,7 @@ sys.exit(0 if ok else 1)'
     --dump attention --format json >now.json
 "$EXE" --load "$MODEL" --tokens "the animal didn't cross the street because it was too" \
     --dump output --format json >too.json
+"$EXE" --load "$MODEL" --tokens "the cat sat on the" --dump output --format json >mat.json
 check "the lessons and README quote the model's own figures" python3 - "$HERE/../.." <<'PY'
 import json, sys
 root = sys.argv[1]
@@ -147,6 +148,7 @@ cs = json.load(open("cs.json"))["attention"]
 w3, sc = cs["weights"], cs["scores"]
 now = json.load(open("now.json"))["attention"]["weights"]
 too = json.load(open("too.json"))["output"]["next_word"]
+mat = json.load(open("mat.json"))["output"]["next_word"][0]
 s = json.load(open("summary.json"))
 k = s["knocked_out"]
 heads = json.load(open("c.json"))["circuits"]["heads"]
@@ -180,6 +182,8 @@ quotes = [
         k[1]["jobs"]["content"], k[1]["jobs"]["long"])),
     ("README.md", 'from the second "the", head 0 looks at "%s" and head 1 at "%s"' % (
         words[row(w3, 0, 4)], words[row(w3, 1, 4)])),
+    ("doc/training.md", 'python3 lm.py the cat sat on the # [{"word": "%s", "p": %.4f...}' % (
+        mat["word"], mat["p"])),
     ("doc/files.md", 'From the second "the", one head looks at *%s* and the other at *%s*' % (
         words[row(w3, 1, 4)], words[row(w3, 0, 4)])),
 ]

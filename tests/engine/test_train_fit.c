@@ -1,6 +1,7 @@
 /* test_train_fit.c - the signs that a text is too small to learn from
- * (train/train_fit.h), on made-up losses, and the words a knock-out is
- * told in (train_text_knocked_text). */
+ * (train/train_fit.h), on made-up losses, the words a knock-out is told in
+ * (train_text_knocked_text), and the model a run keeps when it stops
+ * (train_run_keep_best). */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -79,12 +80,75 @@ START_TEST(test_knocked_text)
 }
 END_TEST
 
+static struct train_run *first_prev(int steps)
+{
+    const struct train_task *task = train_task_find("first-prev");
+    ck_assert_ptr_nonnull(task);
+    struct train_run_options o;
+    train_run_options_default(&o);
+    o.steps = steps;
+    struct mha_error err;
+    mha_error_clear(&err);
+    struct train_run *run = train_run_new(task, 8, 2, 16, 8, &o, &err);
+    ck_assert_msg(run != NULL, "%s", err.text);
+    return run;
+}
+
+/* A run of 60 steps (seed 1) scores best at step 50's evaluation, not at
+ * the limit's: it keeps step 50's model, the very bits a run trained to
+ * step 50 has, with that evaluation's accuracy, and the last step's
+ * figures beside it, those of a run trained to 60.  A run of 40 steps,
+ * best at its last evaluation, keeps its last model and says so. */
+START_TEST(test_keep_best)
+{
+    struct train_run *run = first_prev(60);
+    struct train_stopping s;
+    train_stopping_init(&s, 60);
+    ck_assert_int_eq(train_run_until_stopped(run, &s, NULL, NULL, NULL), TRAIN_STOP_LIMIT);
+    ck_assert_int_eq(s.best_step, 50);
+    ck_assert_int_eq(s.kept_step, 50);
+    ck_assert_int_eq(s.last_step, 60);
+    ck_assert_int_eq(run->model->step, 50);
+    ck_assert_int_eq(train_stopping_last_step(&s, run), 60);
+    ck_assert(train_run_score(run) == s.best);
+
+    struct train_run *at50 = first_prev(60);
+    ck_assert_int_eq(train_run_steps(at50, 50), 50);
+    train_run_evaluate(at50);
+    ck_assert_mem_eq(run->model->params, at50->model->params, run->model->n_params * sizeof(float));
+    for (int k = 0; k < run->model->cfg.n_outputs; k++)
+        ck_assert(run->accuracy[k] == at50->accuracy[k]);
+    ck_assert_int_eq(train_run_steps(at50, 10), 10);
+    train_run_evaluate(at50);
+    for (int k = 0; k < run->model->cfg.n_outputs; k++)
+        ck_assert(s.last_accuracy[k] == at50->accuracy[k]);
+    ck_assert(s.last_eval_loss == at50->eval_loss);
+    ck_assert(train_run_score(at50) < s.best); /* it slid */
+    char why[256];
+    train_stopping_text(&s, train_stopping_last_step(&s, run), why, sizeof why);
+    ck_assert_str_eq(why, "Stopped at the step limit, 60, keeping step 50's model: best held-out "
+                          "14.3% there.");
+    train_run_free(at50);
+    train_run_free(run);
+
+    run = first_prev(40);
+    train_stopping_init(&s, 40);
+    ck_assert_int_eq(train_run_until_stopped(run, &s, NULL, NULL, NULL), TRAIN_STOP_LIMIT);
+    ck_assert_int_eq(s.kept_step, 40);
+    ck_assert_int_eq(s.last_step, -1);
+    ck_assert_int_eq(run->model->step, 40);
+    ck_assert(!train_run_keep_best(run, &s));
+    train_run_free(run);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("train_fit");
     TCase *tc = tcase_create("fit");
     tcase_add_test(tc, test_fit_signs);
     tcase_add_test(tc, test_knocked_text);
+    tcase_add_test(tc, test_keep_best);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

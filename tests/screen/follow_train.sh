@@ -85,7 +85,18 @@ T kill-session -t c
 T send-keys -t teach Space # to its end
 wait_in teach "· stopped" 60
 same_header a b w
-wait_in a "Stopped at step $(tstep teach)" 3 # and says why, as the teacher's does
+# and says why, as the teacher's does: the step shown is the model kept,
+# its best held-out evaluation's
+wait_in a "$(cap teach | grep -m1 -oP 'Stopped at step [0-9]+')" 3
+kept="keeping step $(tstep teach)'s model"
+says_kept() { [[ "$(cap a | tr '\n' ' ' | tr -s ' ')" == *"$kept"* ]]; }
+i=0
+until says_kept || [ $i -ge 60 ]; do
+    sleep 0.05
+    i=$((i + 1))
+done
+says_kept || { cap a; fail "a does not say: $kept"; }
+pass
 last=$(header teach)
 
 T send-keys -t teach q

@@ -49,6 +49,7 @@ wait_for "Stopped at" 60
 keys Home
 wait_for "Checkpoint at step 0 "
 keys End
-wait_for "The model as it is now, step 60."
+# the model kept: its best held-out evaluation's (step 50 of the 60)
+wait_for "The model as it is now, step 50."
 keys q
 wait_exit 0

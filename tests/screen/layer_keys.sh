@@ -81,6 +81,22 @@ keys 4
 keys : "view composition" Enter
 wait_for "knocked out"
 check "each head has its knock-out" bash -c "[ \$(tmux -L '$SOCK' capture-pane -p | grep -cE '^[01]\.[01] .*next [01]\.[0-9][0-9]') -ge 3 ]"
+# one knock-out, one number: the view's are --dump summary's for the same
+# run, measured on the same held-out sequences
+want=$("$EXE" --train induction --layers 2 --seed 3 --steps 300 --dump summary --format json |
+    python3 -c 'import json, sys
+s = json.load(sys.stdin)
+assert s["layers_held_out"]["sequences"] == 256
+for l, layer in enumerate(s["layers_heads"]):
+    for h, x in enumerate(layer):
+        print("%d.%d %.2f" % (l, h, x["knocked"]["next"]))')
+got=$(tmux -L "$SOCK" capture-pane -p | grep -oE '^[01]\.[01] .*next [01]\.[0-9][0-9]' |
+    sed -E 's/^([01]\.[01]) .*next ([01]\.[0-9][0-9])$/\1 \2/')
+check "the view's knock-outs are the summary's (view: $got; summary: $want)" python3 -c '
+import sys
+want = dict(l.split() for l in sys.argv[1].splitlines())
+got = [l.split() for l in sys.argv[2].splitlines()]
+sys.exit(0 if len(got) >= 3 and all(want.get(k) == v for k, v in got) else 1)' "$want" "$got"
 keys q
 wait_exit 0
 

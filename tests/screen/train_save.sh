@@ -9,13 +9,22 @@ cd "$WORK/cwd" || exit 1
 
 opens() { "$EXE" --load "$1" --dump attention >/dev/null 2>&1; }
 
+# the step whose model a run of 60 steps keeps (its best held-out
+# evaluation), as --dump summary trains it headless: the screen keeps and
+# saves the same model
+kept=$("$EXE" --train first-prev --steps 60 --save h.json --dump summary --format json |
+    python3 -c 'import json, sys; print(json.load(sys.stdin)["stopped"]["kept_step"])')
+check "a run of 60 steps keeps an earlier step's model (step $kept)" test "$kept" -lt 60
+
 # --save: q leaves, and the model is there
 start 100 30 -- --train first-prev --steps 60 --save m.json
 wait_for "Stopped at" 60
+wait_for "keeping step $kept's model"
 keys q
 wait_exit 0
-wait_for "saved the model at step 60 to m.json"
+wait_for "saved the model at step $kept to m.json"
 check "--save wrote a model that --load opens" opens m.json
+check "the screen saved the model --save saves headless, byte for byte" cmp -s m.json h.json
 
 # a model file loaded is saved too; an example is no model
 start 100 30 -- --load m.json
@@ -41,7 +50,7 @@ start 100 30 -- --train first-prev --steps 60
 wait_for "Stopped at" 60
 type_text ":save now.json"
 keys Enter
-wait_for "Saved the model at step 60 to now.json."
+wait_for "Saved the model at step $kept to now.json."
 check ":save FILE wrote a model that --load opens" opens now.json
 keys g
 wait_for "Checkpoint at step 0 "

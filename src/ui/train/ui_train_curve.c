@@ -98,7 +98,7 @@ void ui_train_draw_curve(WINDOW *win, int y, int x, int h, int w, const struct t
     float col[CURVE_MAX_W], held[CURVE_MAX_W];
     const long span = trun_span(t);
     trun_history_columns(&p->hist, span, cw, col);
-    trun_history_held_columns(&p->hist, span, p->run->model->step, cw, held);
+    trun_history_held_columns(&p->hist, span, trun_pane_reached(p), cw, held);
     const int attr = ui_head_attr(th, 0);
     const long shown = t->scrub;
     const int mark = shown >= 0 ? (int)((long long)shown * cw / span) : -1;
@@ -151,7 +151,7 @@ void ui_train_draw_accuracy(WINDOW *win, int y, int x, int w, const struct trun 
             float v = NAN;
             for (int e = 0; e < p->hist.evals && p->hist.eval_step[e] < end; e++)
                 v = p->hist.eval_acc[(size_t)e * TRUN_MAX_OUTPUTS + (size_t)k];
-            if (p->run->model->step < begin)
+            if (trun_pane_reached(p) < begin)
                 v = NAN; /* not trained that far yet */
             const int level = trun_curve_level(v, 0.0f, 1.0f, 8);
             if (level < 0)

@@ -149,7 +149,7 @@ static void draw_pane(WINDOW *win, int y, int x, int h, int w, const struct trun
                    th->utf8);
         if (p->stop != TRUN_RUNNING)
             snprintf(note, sizeof note, "  %s at %ld",
-                     p->stop == TRUN_STOP_LIMIT ? "limit" : "stopped", p->run->model->step);
+                     p->stop == TRUN_STOP_LIMIT ? "limit" : "stopped", trun_pane_reached(p));
         ui_put(win, y, x + tw, note, w - tw, ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
     }
     int line = y + pg.title_h;
