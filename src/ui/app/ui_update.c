@@ -564,8 +564,7 @@ bool ui_app_autoplay(struct ui_app *app, double now)
     }
     /* a step that trains is watched to its end; one whose run has not
      * started waits for its checkpoint's answer (autoplay shows it) first */
-    if (app->les.l && ui_train_running(app) &&
-        !ui_train_unstarted_waits(app)) {
+    if (app->les.l && ui_train_running(app) && !ui_train_unstarted_waits(app)) {
         a->due = now + a->interval; /* a step that trains is watched to its end */
         if (!ui_train_play_on(app)) /* a paused one would never end: it trains on */
             return false;
