@@ -364,9 +364,9 @@ START_TEST(lens_two_layers)
     ck_assert_msg(r.status == 0, "%s", r.err);
     /* the lines doc/training.md quotes */
     ck_assert_ptr_nonnull(
-        strstr(r.out, "\n  layer 0    D 0.2940, N 0.1708, G 0.1636, X 0.0468, L 0.0463\n"));
+        strstr(r.out, "\n  layer 0    D 0.3010, G 0.1652, N 0.1405, L 0.0486, T 0.0446\n"));
     ck_assert_ptr_nonnull(
-        strstr(r.out, "\n  layer 1    E 0.9879, T 0.0033, B 0.0016, J 0.0014, G 0.0014\n"));
+        strstr(r.out, "\n  layer 1    E 0.9865, G 0.0082, U 0.0017, D 0.0012, N 0.0007\n"));
     cli_result_free(&r);
     cli_expect_error((const char *[]){"--load", model, "--dump", "lens", "--layer", "1", NULL},
                      "--layer cannot be combined with --dump lens");
