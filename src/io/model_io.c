@@ -664,6 +664,24 @@ void model_io_pane_name(const char *path, bool layers, int count, char *out, siz
              dot);
 }
 
+void model_io_variant_pane_name(const char *path, const struct train_variant *v, char *out,
+                                size_t n)
+{
+    char name[TRAIN_VARIANT_NAME_MAX], bare[TRAIN_VARIANT_NAME_MAX];
+    train_variant_name(v, name, sizeof name);
+    size_t j = 0;
+    for (size_t i = 0; name[i]; i++)
+        if (name[i] != ':')
+            bare[j++] = name[i];
+    bare[j] = '\0';
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    const char *dot = strrchr(base, '.');
+    if (!dot || dot == base)
+        dot = base + strlen(base);
+    snprintf(out, n, "%.*s-%s%s", (int)(dot - path), path, bare, dot);
+}
+
 int model_io_write_grad(FILE *out, const struct train_model *m)
 {
     json_t *root = json_object();

@@ -567,12 +567,23 @@ char *ui_train_link_command(const struct ui_app *app)
     size_t used = (size_t)snprintf(text, sizeof text, "mha-explorer --train %s", t->task->name);
     if (t->n_panes > 1) {
         used += (size_t)snprintf(text + used, sizeof text - used, " --compare %s",
-                                 t->compare_layers ? "layers=" : "");
+                                 t->compare_layers     ? "layers="
+                                 : t->compare_variants ? "variants="
+                                                       : "");
+        char v[TRAIN_VARIANT_NAME_MAX];
         for (int i = 0; i < t->n_panes && used < sizeof text; i++)
-            used += (size_t)snprintf(text + used, sizeof text - used, "%s%d", i ? "," : "",
-                                     t->compare_layers ? t->layers[i] : t->heads[i]);
+            if (t->compare_variants)
+                used += (size_t)snprintf(text + used, sizeof text - used, "%s%s", i ? "," : "",
+                                         train_variant_name(&t->variants[i], v, sizeof v));
+            else
+                used += (size_t)snprintf(text + used, sizeof text - used, "%s%d", i ? "," : "",
+                                         t->compare_layers ? t->layers[i] : t->heads[i]);
+    } else if (t->variants[0].kind != TRAIN_VARIANT_STANDARD && used < sizeof text) {
+        char v[TRAIN_VARIANT_NAME_MAX];
+        used += (size_t)snprintf(text + used, sizeof text - used, " --variant %s",
+                                 train_variant_name(&t->variants[0], v, sizeof v));
     }
-    if (t->n_panes == 1 || t->compare_layers)
+    if (t->n_panes == 1 || t->compare_layers || t->compare_variants)
         used += (size_t)snprintf(text + used, sizeof text - used, " --heads %d", t->heads[0]);
     if (!t->compare_layers && t->opt.layers > 1 && used < sizeof text)
         used += (size_t)snprintf(text + used, sizeof text - used, " --layers %d", t->opt.layers);
