@@ -162,6 +162,46 @@ size_t train_variant_parameters(const struct train_config *cfg)
     return all - L * tied - absent;
 }
 
+void train_variant_cost(const struct train_variant *v, long long seq_q, long long seq_k,
+                        long long d, long long h, bool bias, struct train_variant_cost *c)
+{
+    const long long dk = d / h, r = v->n, kv = (long long)kv_groups(v, (int)h) * dk;
+    const long long b = bias ? 1 : 0;
+    /* each projection's parameters and multiply-adds per row, q k v o */
+    long long p[4] = {d * d, d * d, d * d, d * d}, pb[4] = {d, d, d, d};
+    long long m[4] = {d * d, d * d, d * d, d * d};
+    switch (v->kind) {
+    case TRAIN_VARIANT_STANDARD:
+        break;
+    case TRAIN_VARIANT_SHARED_QK:
+        p[1] = pb[1] = 0; /* W_k is W_q: the keys' product is still taken (of the
+                           * keys' input, the same rows only in self-attention) */
+        break;
+    case TRAIN_VARIANT_LOW_RANK_QK:
+        p[0] = p[1] = m[0] = m[1] = 2 * d * r;
+        break;
+    case TRAIN_VARIANT_NO_WO:
+        p[3] = pb[3] = m[3] = 0;
+        break;
+    case TRAIN_VARIANT_LOW_RANK_WO:
+        p[3] = m[3] = 2 * d * r;
+        break;
+    case TRAIN_VARIANT_MQA:
+    case TRAIN_VARIANT_GQA:
+        p[1] = p[2] = m[1] = m[2] = d * kv;
+        pb[1] = pb[2] = kv;
+        break;
+    }
+    memset(c, 0, sizeof *c);
+    for (int i = 0; i < 4; i++)
+        c->params += p[i] + b * pb[i];
+    c->macs_projection = seq_q * m[0] + seq_k * (m[1] + m[2]);
+    c->macs_attention = 2 * h * seq_q * seq_k * dk;
+    c->macs_output = seq_q * m[3];
+    c->macs_total = c->macs_projection + c->macs_attention + c->macs_output;
+    c->cache = 2 * kv;
+}
+
 /* w (d, d) = a (d, r) · b (r, d), each sum over r in order. */
 static void product(float *w, const float *a, const float *b, int d, int r)
 {

@@ -83,6 +83,18 @@ size_t train_variant_parameters(const struct train_config *cfg);
  * for standard, 2·G·d_k for grouped heads. */
 size_t train_variant_cache_floats(const struct train_variant *v, int d_model, int heads);
 
+/* What one attention block of variant v costs at d_model d, heads h (h
+ * divides d), for seq_q queries over seq_k keys: the parameters it learns
+ * (with the biases where bias), the multiply-adds of its projections, its
+ * scores, its weighted values and its output, and the floats of keys and
+ * values a decoder caches per token.  A shared matrix is still applied to
+ * the keys' input; a factorised one as two thin products. */
+struct train_variant_cost {
+    long long params, macs_projection, macs_attention, macs_output, macs_total, cache;
+};
+void train_variant_cost(const struct train_variant *v, long long seq_q, long long seq_k,
+                        long long d, long long h, bool bias, struct train_variant_cost *out);
+
 /* The full matrices of m's parameters made from the free ones. */
 void train_variant_tie(struct train_model *m);
 

@@ -15,6 +15,7 @@
 
 #include "json_max.h"
 #include "io/model_io.h"
+#include "io/view_desc.h"
 #include "train/train.h"
 #include "test_tmp.h"
 
@@ -269,6 +270,58 @@ START_TEST(test_names_and_sizes)
 }
 END_TEST
 
+/* The cost of a block: its parameters the trained model's (the block's
+ * share of train_variant_parameters), and the cost view's rows at a
+ * published model's sizes (d_model 512, 8 heads), counted by hand. */
+START_TEST(test_cost)
+{
+    static const char *const names[] = {"standard",      "shared-qk", "low-rank-qk:3", "no-wo",
+                                        "low-rank-wo:2", "mqa",       "gqa:2"};
+    struct train_config c;
+    struct mha_error err;
+    train_task_config(train_task_find("first-prev"), 16, 4, 16, 8, &c);
+    const size_t rest = train_param_count(&c) - (4 * 256 + 4 * 16);
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        ck_assert_int_eq(train_variant_parse(names[i], &c.variant, &err), 0);
+        struct train_variant_cost vc;
+        train_variant_cost(&c.variant, 8, 8, 16, 4, true, &vc);
+        ck_assert_msg((size_t)vc.params + rest == train_variant_parameters(&c), "%s", names[i]);
+        ck_assert_uint_eq((size_t)vc.cache, train_variant_cache_floats(&c.variant, 16, 4));
+    }
+    struct mha_example ex = {.d_model = 512, .heads = 8, .lq = 10, .lk = 10, .has_bias = true};
+    const struct view_inputs in = {.ex = &ex, .seq = 10};
+    struct view_desc *vd = view_desc_new(MHA_VIEW_COST, &in);
+    ck_assert_ptr_nonnull(vd);
+    /* label, parameters, multiply-adds over 10 tokens: projections, scores and
+     * weighted values (2·10·10·512), output */
+    static const struct {
+        const char *label, *params, *macs;
+    } want[] = {
+        {"standard (1,024)", "1,050,624", "10,588,160"},
+        {"shared-qk (1,024)", "787,968", "10,588,160"},
+        {"low-rank-qk:64 (1,024)", "657,408", "6,656,000"},
+        {"no-wo (1,024)", "787,968", "7,966,720"},
+        {"low-rank-wo:64 (1,024)", "854,016", "8,622,080"},
+        {"mqa (128)", "590,976", "6,000,640"},
+        {"gqa:2 (256)", "656,640", "6,656,000"},
+    };
+    size_t found = 0;
+    for (int r = 0; r < vd->table.rows; r++) {
+        const char *const *row = (const char *const *)vd->table.cells + r * vd->table.cols;
+        for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+            if (!strcmp(row[0], want[i].label)) {
+                ck_assert_msg(!strcmp(row[1], want[i].params), "%s: %s", row[0], row[1]);
+                ck_assert_msg(!strcmp(row[2], want[i].macs), "%s: %s", row[0], row[2]);
+                found++;
+            }
+    }
+    ck_assert_uint_eq(found, sizeof want / sizeof want[0]);
+    ck_assert_ptr_nonnull(strstr(vd->note, "saves 25% of the block's parameters"));
+    ck_assert_ptr_nonnull(strstr(vd->note, "cache 8 times fewer floats"));
+    view_desc_free(vd);
+}
+END_TEST
+
 static Suite *variants_suite(void)
 {
     Suite *s = suite_create("train_variants");
@@ -280,6 +333,7 @@ static Suite *variants_suite(void)
     tcase_add_loop_test(tc, test_training_keeps_the_variant, 0, 2 * N_VARIANTS);
     tcase_add_loop_test(tc, test_file_must_agree, 0, 4);
     tcase_add_test(tc, test_names_and_sizes);
+    tcase_add_test(tc, test_cost);
     suite_add_tcase(s, tc);
     return s;
 }
