@@ -81,6 +81,8 @@ struct train_ask {
     int n_panes;                 /* more than one: side by side */
     int counts[TRAIN_MAX_PANES]; /* each pane's heads, or (compare_layers) its layers */
     bool compare_layers;         /* counts are layer counts, each pane of heads heads */
+    bool compare_variants;       /* each pane of counts[i] heads, its block variants[i] */
+    struct train_variant variants[TRAIN_MAX_PANES];
     int heads;
 };
 

@@ -203,7 +203,9 @@ int trun_setup_task(struct trun_setup *s, const struct train_ask *a, struct mha_
     s->n_heads = a->n_panes;
     s->compare = a->n_panes > 1;
     s->compare_layers = a->compare_layers;
+    s->compare_variants = a->compare_variants;
     for (int i = 0; i < a->n_panes && i < TRUN_MAX_PANES; i++) {
+        s->variants[i] = a->variants[i];
         s->heads[i] = a->compare_layers ? a->heads : a->counts[i];
         s->layers[i] = a->compare_layers ? a->counts[i] : 0;
     }

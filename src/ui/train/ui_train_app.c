@@ -431,7 +431,8 @@ static void setup_key(const struct trun_setup *s, char *buf, size_t n)
     size_t used = (size_t)snprintf(buf, n, "%s %u %d %d %d", s->task->name, (unsigned)s->opt.seed,
                                    s->opt.steps, s->d_model, s->opt.layers);
     for (int i = 0; i < s->n_heads && used < n; i++)
-        used += (size_t)snprintf(buf + used, n - used, " %d/%d", s->heads[i], s->layers[i]);
+        used += (size_t)snprintf(buf + used, n - used, " %d/%d/%d:%d", s->heads[i], s->layers[i],
+                                 (int)s->variants[i].kind, s->variants[i].n);
 }
 
 /* A bundled corpus a lesson trains on, read once and kept while its runs
