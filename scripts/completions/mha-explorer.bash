@@ -11,7 +11,7 @@ _mha_explorer() {
         --stage --list-lessons --check-lessons --print-lesson --lesson --step --reset-progress
         --view --focus --bench-frames --no-mouse --present --theme --autoplay --record --force
         --replay --speed --follow --train --vocab --context --keep-case --steps --layers
-        --batch --lr --save --compare --corrupt --answer --grad --layer --generate
+        --variant --batch --lr --save --compare --corrupt --answer --grad --layer --generate
         --temperature --top-k --top-p --export-torch --export-safetensors --help --man
         --version"
 
@@ -58,6 +58,10 @@ _mha_explorer() {
     --train)
         mapfile -t COMPREPLY < <(compgen -W "first-prev prev find-copy majority induction sentences names" -- "$cur")
         mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY < <(compgen -f -- "$cur")
+        return
+        ;;
+    --variant)
+        mapfile -t COMPREPLY < <(compgen -W "standard shared-qk low-rank-qk:2 no-wo low-rank-wo:2 mqa gqa:2" -- "$cur")
         return
         ;;
     --batch)

@@ -87,24 +87,28 @@ struct cli_options {
     bool no_mouse; /* --no-mouse */
 
     /* training (cli_train.c); d_model, heads and seed above apply too */
-    const char *train;      /* --train TASK|FILE */
-    const char *grad;       /* --grad MODEL */
-    const char *batch_file; /* --batch ARG as given: the BATCH file with --grad */
-    const char *save;       /* --save FILE, with --train */
-    int vocab;              /* --vocab N; 0 = not given */
-    int context;            /* --context T; 0 = not given */
-    int steps;              /* --steps N; 0 = not given */
-    int layers;             /* --layers N; 0 = not given (one) */
-    int layer;              /* --layer L (0-based) of a model of layers; -1 = the last */
-    int batch;              /* --batch ARG as a number (sequences per step with
-                             * --train); 0 = not given or not a number */
-    double lr;              /* --lr X; 0 = not given */
-    bool keep_case;         /* --keep-case: a text's words as written */
+    const char *train;            /* --train TASK|FILE */
+    const char *grad;             /* --grad MODEL */
+    const char *batch_file;       /* --batch ARG as given: the BATCH file with --grad */
+    const char *save;             /* --save FILE, with --train */
+    int vocab;                    /* --vocab N; 0 = not given */
+    int context;                  /* --context T; 0 = not given */
+    int steps;                    /* --steps N; 0 = not given */
+    int layers;                   /* --layers N; 0 = not given (one) */
+    int layer;                    /* --layer L (0-based) of a model of layers; -1 = the last */
+    int batch;                    /* --batch ARG as a number (sequences per step with
+                                   * --train); 0 = not given or not a number */
+    double lr;                    /* --lr X; 0 = not given */
+    bool keep_case;               /* --keep-case: a text's words as written */
+    const char *variant_text;     /* --variant NAME as given; NULL = not given */
+    struct train_variant variant; /* --variant NAME; standard unless given */
 
     /* the training screen (cli_train_screen.c) */
-    int compare[4];      /* --compare 1,2: head counts trained side by side */
-    int n_compare;       /* 0 = not given */
-    bool compare_layers; /* --compare layers=1,2: compare[] holds layer counts */
+    int compare[4];        /* --compare 1,2: head counts trained side by side */
+    int n_compare;         /* 0 = not given */
+    bool compare_layers;   /* --compare layers=1,2: compare[] holds layer counts */
+    bool compare_variants; /* --compare variants=standard,no-wo: compare_variant[] */
+    struct train_variant compare_variant[4];
 
     /* writing with a language model (cli_generate.c); --load, --tokens and
      * --seed above apply too */

@@ -61,14 +61,18 @@ static int screen_combinations(const struct cli_options *o)
                                o->dump_stage != CLI_NO_DUMP ? "--dump" : "--bench-frames");
     if (o->n_compare && !o->train)
         return cli_usage_error("%s needs --train TASK|FILE", "--compare");
-    if (o->n_compare && o->heads && !o->compare_layers)
+    if (o->n_compare && o->heads && !o->compare_layers && !o->compare_variants)
         return cli_usage_error("%s: --compare gives the head counts", "--heads");
+    if (o->n_compare && o->variant_text && o->compare_variants)
+        return cli_usage_error("%s: --compare variants=... gives the variants", "--variant");
     if (o->n_compare && o->layers && o->compare_layers)
         return cli_usage_error("%s: --compare layers=... gives the layer counts", "--layers");
     if (o->n_compare && o->dump_stage == CLI_DUMP_SUMMARY)
         return cli_usage_error("--compare trains on the screen; for the figures run --dump summary "
                                "once per %s",
-                               o->compare_layers ? "--layers" : "--heads");
+                               o->compare_layers     ? "--layers"
+                               : o->compare_variants ? "--variant"
+                                                     : "--heads");
     if (o->train && (o->view || o->focus || o->stage))
         return cli_usage_error(
             "%s cannot be combined with --train: the training screen comes first",
@@ -188,14 +192,15 @@ static bool is_stdout(const char *path)
 /* Training options that do not go together; CLI_CONTINUE or an exit status. */
 static int train_combinations(const struct cli_options *o)
 {
-    const char *train_only = o->vocab       ? "--vocab"
-                             : o->context   ? "--context"
-                             : o->keep_case ? "--keep-case"
-                             : o->steps     ? "--steps"
-                             : o->layers    ? "--layers"
-                             : o->lr > 0    ? "--lr"
-                             : o->save      ? "--save"
-                                            : NULL;
+    const char *train_only = o->vocab          ? "--vocab"
+                             : o->context      ? "--context"
+                             : o->keep_case    ? "--keep-case"
+                             : o->steps        ? "--steps"
+                             : o->layers       ? "--layers"
+                             : o->variant_text ? "--variant"
+                             : o->lr > 0       ? "--lr"
+                             : o->save         ? "--save"
+                                               : NULL;
     if (train_only && !o->train)
         return cli_usage_error("%s needs --train TASK|FILE", train_only);
     if (o->dump_stage == CLI_DUMP_SUMMARY && !o->train)
@@ -258,7 +263,14 @@ static int train_combinations(const struct cli_options *o)
      * training; with --compare each pane's file */
     for (int i = 0; o->save && i < (o->n_compare ? o->n_compare : 1); i++) {
         for (int j = 0; j < i; j++)
-            if (o->compare[j] == o->compare[i]) {
+            if (o->compare_variants && !memcmp(&o->compare_variant[j], &o->compare_variant[i],
+                                               sizeof o->compare_variant[i])) {
+                fprintf(stderr,
+                        "%s: --save: --compare gives a variant twice, and the two runs would "
+                        "be saved to one file; give each variant once\n",
+                        prog);
+                return CLI_EXIT_USAGE;
+            } else if (!o->compare_variants && o->compare[j] == o->compare[i]) {
                 fprintf(stderr,
                         "%s: --save: --compare gives %d %s%s twice, and the two runs would "
                         "be saved to one file; give each %s count once\n",
@@ -267,7 +279,9 @@ static int train_combinations(const struct cli_options *o)
                 return CLI_EXIT_USAGE;
             }
         char name[PATH_MAX + 32];
-        if (o->n_compare)
+        if (o->n_compare && o->compare_variants)
+            model_io_variant_pane_name(o->save, &o->compare_variant[i], name, sizeof name);
+        else if (o->n_compare)
             model_io_pane_name(o->save, o->compare_layers, o->compare[i], name, sizeof name);
         else
             snprintf(name, sizeof name, "%s", o->save);

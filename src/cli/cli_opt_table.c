@@ -162,6 +162,13 @@ static const struct cli_opt table[] = {
      "default 1); the heads shown are the last layer's\n"
      "(y on the screen shows the others)",
      "attention layers, each adding to the last (1..4)", NULL, CODE},
+    {"variant", "NAME", OPT_VARIANT, CLI_GROUP_TRAINING, NULL, "standard",
+     "the attention block: standard, shared-qk (one W for\n"
+     "queries and keys), low-rank-qk:R, no-wo (no output\n"
+     "projection), low-rank-wo:R, mqa (one head's keys and\n"
+     "values for all), gqa:G (G groups share them)",
+     "the attention block's design (standard, shared-qk, no-wo, mqa, gqa:G, ...)",
+     "words:standard shared-qk low-rank-qk:2 no-wo low-rank-wo:2 mqa gqa:2", CODE},
     {"batch", "N", OPT_BATCH, CLI_GROUP_TRAINING, NULL, NULL,
      "sequences per step (1..4096, default 64)", "sequences per step, or with --grad a batch file",
      "batch", CODE},
@@ -178,8 +185,9 @@ static const struct cli_opt table[] = {
     {"compare", "H,H...", OPT_COMPARE, CLI_GROUP_TRAINING, NULL, NULL,
      "on the screen: the same task, d_model and seed trained\n"
      "side by side with these head counts (up to 4), e.g. 1,2;\n"
-     "layers=1,2 compares layer counts instead",
-     "with --train: head counts (or layers=N,N) trained side by side", NULL, CODE},
+     "layers=1,2 compares layer counts instead, and\n"
+     "variants=standard,no-wo the attention blocks (--variant)",
+     "with --train: head counts (or layers=N,N, variants=V,V) trained side by side", NULL, CODE},
     {NULL, NULL, 0, CLI_GROUP_TRAINING, "--load MODEL --dump circuits", NULL,
      "what each head of a trained model does, read\n"
      "off its weights: where it looks, which word looks at\n"

@@ -31,6 +31,7 @@ enum cli_opt_id {
     OPT_TOP_P,
     OPT_LAYERS,
     OPT_LAYER,
+    OPT_VARIANT,
     OPT_MAN,
     OPT_HELP = 'h',
     OPT_VERSION = 'V'

@@ -203,12 +203,46 @@ struct mha_example *cli_build_example(const struct cli_options *o, struct mha_er
     return ex;
 }
 
+/* --compare variants=standard,no-wo: attention blocks, 1..4 of them. */
+static int compare_variants(const char *arg, struct cli_options *o)
+{
+    const int max = (int)(sizeof o->compare / sizeof o->compare[0]);
+    const char *p = arg + 9;
+    while (*p) {
+        char one[TRAIN_VARIANT_NAME_MAX];
+        const size_t len = strcspn(p, ",");
+        struct mha_error err;
+        if (len == 0 || len >= sizeof one)
+            return cli_usage_error("--compare: expected variants separated by commas, as in "
+                                   "--compare variants=standard,no-wo; got '%s'",
+                                   arg);
+        snprintf(one, sizeof one, "%.*s", (int)len, p);
+        if (o->n_compare < max && train_variant_parse(one, &o->compare_variant[o->n_compare], &err))
+            return cli_usage_error("--compare: %s", err.text);
+        if (o->n_compare == max)
+            return cli_usage_error("--compare: at most 4 runs side by side, got '%s'", arg);
+        o->compare[o->n_compare++] = 0;
+        p += len;
+        if (*p && !*++p)
+            return cli_usage_error("--compare: '%s' ends with a comma", arg);
+    }
+    if (o->n_compare == 0)
+        return cli_usage_error("--compare: expected variants such as %s",
+                               "variants=standard,no-wo");
+    return CLI_CONTINUE;
+}
+
 /* --compare 1,2,4: head counts, comma-separated, 1..4 of them; --compare
- * layers=1,2: layer counts. */
+ * layers=1,2: layer counts; variants=...: attention blocks. */
 static int compare_option(const char *arg, struct cli_options *o)
 {
     const int max = (int)(sizeof o->compare / sizeof o->compare[0]);
     o->n_compare = 0;
+    o->compare_variants = !strncmp(arg, "variants=", 9);
+    if (o->compare_variants) {
+        o->compare_layers = false;
+        return compare_variants(arg, o);
+    }
     o->compare_layers = !strncmp(arg, "layers=", 7);
     const char *p = o->compare_layers ? arg + 7 : arg;
     const int most = o->compare_layers ? TRAIN_MAX_LAYERS : TRAIN_MAX_D_MODEL;
@@ -305,6 +339,13 @@ static int train_option(int c, const char *arg, struct cli_options *o)
             return CLI_EXIT_USAGE;
         o->layers = (int)n;
         break;
+    case OPT_VARIANT: {
+        struct mha_error err;
+        if (train_variant_parse(arg, &o->variant, &err))
+            return cli_usage_error("--variant: %s", err.text);
+        o->variant_text = arg;
+        break;
+    }
     case OPT_LAYER:
         if (parse_number("--layer", arg, 0, TRAIN_MAX_LAYERS - 1, &n))
             return CLI_EXIT_USAGE;

@@ -154,11 +154,19 @@ static int add_training(const struct cli_options *o, struct rec_start *s)
         return 0;
     rc = add(s, "--train", train_task_find(o->train) ? o->train : absolute(o->train, path));
     if (!rc && o->n_compare) {
-        char list[64] = "";
-        size_t used = o->compare_layers ? (size_t)snprintf(list, sizeof list, "layers=") : 0;
-        for (int i = 0; i < o->n_compare && used < sizeof list; i++)
-            used += (size_t)snprintf(list + used, sizeof list - used, "%s%d", i ? "," : "",
-                                     o->compare[i]);
+        char list[128] = "";
+        size_t used = o->compare_layers     ? (size_t)snprintf(list, sizeof list, "layers=")
+                      : o->compare_variants ? (size_t)snprintf(list, sizeof list, "variants=")
+                                            : 0;
+        for (int i = 0; i < o->n_compare && used < sizeof list; i++) {
+            char v[TRAIN_VARIANT_NAME_MAX];
+            if (o->compare_variants)
+                used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? "," : "",
+                                         train_variant_name(&o->compare_variant[i], v, sizeof v));
+            else
+                used += (size_t)snprintf(list + used, sizeof list - used, "%s%d", i ? "," : "",
+                                         o->compare[i]);
+        }
         rc = add(s, "--compare", list);
     }
     const struct {
@@ -180,6 +188,8 @@ static int add_training(const struct cli_options *o, struct rec_start *s)
     }
     if (!rc && o->keep_case)
         rc = add(s, "--keep-case", NULL);
+    if (!rc && o->variant_text)
+        rc = add(s, "--variant", o->variant_text);
     return rc;
 }
 

@@ -71,6 +71,7 @@ int cli_train_plan(const struct cli_options *o, struct cli_train_plan *p,
         ro.steps = o->steps;
     if (o->layers)
         ro.layers = o->layers;
+    ro.variant = o->variant;
     if (o->batch)
         ro.batch = o->batch;
     if (o->lr > 0)
@@ -107,6 +108,8 @@ int cli_train_plan(const struct cli_options *o, struct cli_train_plan *p,
     } else if (h > d || d % h) {
         mha_check_sizes(1, 1, d, h, &sub);
         mha_error_set(err, "--heads: %s", sub.text);
+    } else if (train_variant_check(&ro.variant, d, h, &sub)) {
+        mha_error_set(err, "%s: %s", o->compare_variants ? "--compare" : "--variant", sub.text);
     } else {
         p->task = task;
         p->d_model = d;
@@ -298,6 +301,10 @@ static void write_summary(FILE *f, struct train_run *run, const struct train_sto
     const int n_seq =
         run->eval->size < TRAIN_HEADS_SEQUENCES ? run->eval->size : TRAIN_HEADS_SEQUENCES;
     const bool measured = train_heads_measure(m, run->eval, n_seq, roles, NULL) == 0;
+    /* the attention block, what it learns, and the keys and values a causal
+     * decoder keeps per token and layer */
+    char variant[TRAIN_VARIANT_NAME_MAX];
+    const size_t cache = train_variant_cache_floats(&c->variant, c->d_model, c->heads);
     if (format == MHA_FORMAT_JSON) {
         fprintf(f, "{\n  \"task\": ");
         cli_json_string(f, run->task->name);
@@ -308,6 +315,12 @@ static void write_summary(FILE *f, struct train_run *run, const struct train_sto
                 c->heads, c->vocab);
         if (train_layers(c) > 1) /* the heads measured below are the last layer's */
             fprintf(f, "  \"layers\": %d,\n", train_layers(c));
+        fprintf(f, "  \"variant\": \"%s\",\n  \"parameters\": %zu,\n",
+                train_variant_name(&c->variant, variant, sizeof variant),
+                train_variant_parameters(c));
+        if (c->causal)
+            fprintf(f, "  \"kv_cache\": {\"floats\": %zu, \"bytes\": %zu},\n", cache,
+                    cache * sizeof(float));
         fprintf(f, "  \"context\": %d,\n  \"steps\": %ld,\n  \"batch\": %d,\n", c->context,
                 train_stopping_last_step(stop, run), run->opt.batch);
         fprintf(f, "  \"lr\": %g,\n  \"seed\": %u,\n", (double)run->opt.lr, run->opt.seed);
@@ -344,6 +357,11 @@ static void write_summary(FILE *f, struct train_run *run, const struct train_sto
             c->heads, c->vocab, c->context);
     if (train_layers(c) > 1)
         fprintf(f, "layers       %d (the heads below are the last layer's)\n", train_layers(c));
+    fprintf(f, "variant      %s\nparameters   %zu\n",
+            train_variant_name(&c->variant, variant, sizeof variant), train_variant_parameters(c));
+    if (c->causal)
+        fprintf(f, "kv_cache     %zu floats (%zu bytes) per token and layer\n", cache,
+                cache * sizeof(float));
     fprintf(f, "steps        %ld\nbatch        %d\nlr           %g\nseed         %u\n",
             train_stopping_last_step(stop, run), run->opt.batch, (double)run->opt.lr,
             run->opt.seed);

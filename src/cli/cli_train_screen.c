@@ -25,7 +25,9 @@ int cli_train_screen_setup(const struct cli_options *o, struct cli_train_screen 
     mha_error_clear(&err);
     for (int i = 0; i < n; i++) {
         struct cli_options one = *o;
-        if (o->n_compare && o->compare_layers)
+        if (o->n_compare && o->compare_variants)
+            one.variant = o->compare_variant[i];
+        else if (o->n_compare && o->compare_layers)
             one.layers = o->compare[i];
         else if (o->n_compare)
             one.heads = o->compare[i];
@@ -33,7 +35,8 @@ int cli_train_screen_setup(const struct cli_options *o, struct cli_train_screen 
         struct cli_train_plan p;
         if (cli_train_plan(&one, &p, &data, &err) != 0) {
             /* a head count --compare gave is named as its; layers=... keeps --heads */
-            if (o->n_compare && !o->compare_layers && strncmp(err.text, "--heads", 7) == 0)
+            if (o->n_compare && !o->compare_layers && !o->compare_variants &&
+                strncmp(err.text, "--heads", 7) == 0)
                 fprintf(stderr, "mha-explorer: --compare %d%s\n", o->compare[i], err.text + 7);
             else
                 cli_report(&err);
@@ -52,11 +55,13 @@ int cli_train_screen_setup(const struct cli_options *o, struct cli_train_screen 
         }
         s->heads[i] = p.heads;
         s->layers[i] = p.opt.layers > 1 ? p.opt.layers : 1;
+        s->variants[i] = p.opt.variant;
         train_dataset_free(data);
     }
     s->n_heads = n;
     s->compare = o->n_compare > 0;
     s->compare_layers = o->compare_layers;
+    s->compare_variants = o->compare_variants;
     if (!(out->run = trun_new(s, &err)) || cli_train_screen_layer(o, out->run, &err) != 0) {
         cli_report(&err);
         cli_train_screen_done(out);

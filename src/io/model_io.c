@@ -14,15 +14,28 @@
 #include "io/safetensors.h"
 
 static const char *const model_keys[] = {
-    "vocab",   "d_model", "num_heads", "context",     "causal", "scaled", "embedding", "positions",
-    "w_q",     "w_k",     "w_v",       "w_o",         "b_q",    "b_k",    "b_v",       "b_o",
-    "outputs", "task",    "sample",    "description", "words",  "layers", NULL,
+    "vocab",     "d_model",     "num_heads", "context",  "causal",    "scaled",
+    "embedding", "positions",   "w_q",       "w_k",      "w_v",       "w_o",
+    "b_q",       "b_k",         "b_v",       "b_o",      "outputs",   "task",
+    "sample",    "description", "words",     "layers",   "variant",   "w_q_left",
+    "w_q_right", "w_k_left",    "w_k_right", "w_o_left", "w_o_right", NULL,
 };
-static const char *const layer_keys[] = {"w_q", "w_k", "w_v", "w_o", "b_q",
-                                         "b_k", "b_v", "b_o", NULL};
+static const char *const layer_keys[] = {
+    "w_q",      "w_k",       "w_v",      "w_o",       "b_q",      "b_k",       "b_v", "b_o",
+    "w_q_left", "w_q_right", "w_k_left", "w_k_right", "w_o_left", "w_o_right", NULL};
 static const char *const output_keys[] = {"name", "classes", "unembed", "bias", NULL};
 static const char *const weight_names[4] = {"w_q", "w_k", "w_v", "w_o"};
 static const char *const bias_names[4] = {"b_q", "b_k", "b_v", "b_o"};
+
+/* The names of a variant's factors of matrix f (train_tensors' factor_a,
+ * factor_b): "w_q_left" (d_model x R) and "w_q_right" (R x d_model). */
+static const char *factor_name(const struct train_config *c, int f, bool right)
+{
+    static const char *const qk[2][2] = {{"w_q_left", "w_q_right"}, {"w_k_left", "w_k_right"}};
+    if (c->variant.kind == TRAIN_VARIANT_LOW_RANK_WO)
+        return right ? "w_o_right" : "w_o_left";
+    return qk[f][right];
+}
 
 bool model_io_is_model_file(const char *path)
 {
@@ -173,6 +186,16 @@ static int read_config(const struct jread *r, json_t *root, struct train_config 
         return -1;
     if (read_layers_config(r, root, cfg))
         return -1;
+    json_t *variant = json_object_get(root, "variant");
+    if (variant) {
+        struct mha_error why;
+        if (!json_is_string(variant))
+            return jread_fail(r, "\"variant\" must be a string (%s), not %s", train_variant_names(),
+                              jread_type(variant));
+        if (train_variant_parse(json_string_value(variant), &cfg->variant, &why) ||
+            train_variant_check(&cfg->variant, cfg->d_model, cfg->heads, &why))
+            return jread_fail(r, "\"variant\": %s", why.text);
+    }
 
     json_t *outs = jread_need(r, root, "outputs", "a list of {name, classes, unembed, bias}");
     if (!outs)
@@ -246,6 +269,45 @@ static int read_layer(const struct jread *r, json_t *obj, int layer, const struc
     return 0;
 }
 
+/* Layer l's factors from obj (where read_layer read its weights) into m. */
+static int read_factors(const struct jread *r, json_t *obj, int l, struct train_model *m)
+{
+    const struct train_config *c = &m->cfg;
+    const int f_n = train_variant_factored(&c->variant);
+    static const char *const all[6] = {"w_q_left",  "w_q_right", "w_k_left",
+                                       "w_k_right", "w_o_left",  "w_o_right"};
+    for (int i = 0; i < 6; i++) {
+        bool wanted = false;
+        for (int f = 0; f < f_n; f++)
+            wanted |= !strcmp(all[i], factor_name(c, f, false)) ||
+                      !strcmp(all[i], factor_name(c, f, true));
+        if (!wanted && json_object_get(obj, all[i])) {
+            char name[TRAIN_VARIANT_NAME_MAX];
+            return jread_fail(r, "\"%s\": the variant %s has no such factor", all[i],
+                              train_variant_name(&c->variant, name, sizeof name));
+        }
+    }
+    for (int f = 0; f < f_n; f++)
+        for (int right = 0; right < 2; right++) {
+            const char *n = factor_name(c, f, right);
+            char where[48];
+            if (train_layers(c) > 1)
+                snprintf(where, sizeof where, "layers[%d].%s", l, n);
+            else
+                snprintf(where, sizeof where, "%s", n);
+            json_t *v = json_object_get(obj, n);
+            if (!v)
+                return jread_fail(r, "missing field \"%s\" (the variant's factor, %s)", where,
+                                  right ? "R x d_model" : "d_model x R");
+            if (jread_matrix(r, v, where, right ? c->variant.n : c->d_model,
+                             right ? c->d_model : c->variant.n, right ? "R" : "d_model",
+                             right ? "d_model" : "R",
+                             right ? m->p.factor_b[l][f] : m->p.factor_a[l][f]))
+                return -1;
+        }
+    return 0;
+}
+
 /* Every number of the file into m. */
 static int read_numbers(const struct jread *r, json_t *root, struct train_model *m)
 {
@@ -272,8 +334,18 @@ static int read_numbers(const struct jread *r, json_t *root, struct train_model 
     json_t *layers = json_object_get(root, "layers");
     for (int l = 0; l < train_layers(c); l++)
         if (read_layer(r, layers ? json_array_get(layers, (size_t)l) : root, layers ? l : -1, c,
-                       &m->p.attn[l]))
+                       &m->p.attn[l]) ||
+            read_factors(r, layers ? json_array_get(layers, (size_t)l) : root, l, m))
             return -1;
+    /* the full matrices hold what the variant means, and are made again
+     * from its free parameters (the same bits for a file saved here) */
+    for (int l = 0; l < train_layers(c); l++) {
+        struct mha_error why;
+        if (train_variant_verify(m, l, &why))
+            return jread_fail(r, "%s", why.text);
+    }
+    if (c->variant.kind != TRAIN_VARIANT_STANDARD)
+        train_variant_tie(m);
     json_t *outs = json_object_get(root, "outputs");
     for (int k = 0; k < c->n_outputs; k++) {
         json_t *o = json_array_get(outs, (size_t)k);
@@ -483,16 +555,25 @@ static json_t *vector_json(const float *a, int n)
     return arr;
 }
 
-/* One layer's weights (and biases, where the model has them) into obj. */
-static void layer_json(json_t *obj, const struct train_config *c, const struct mha_params *a)
+/* Layer l's weights (and biases, where the model has them, and a
+ * variant's factors) of t into obj. */
+static void layer_json(json_t *obj, const struct train_config *c, const struct train_tensors *t,
+                       int l)
 {
     const int d = c->d_model;
+    const struct mha_params *a = &t->attn[l];
     const float *w[4] = {a->w_q, a->w_k, a->w_v, a->w_o};
     const float *b[4] = {a->b_q, a->b_k, a->b_v, a->b_o};
     for (int i = 0; i < 4; i++)
         json_object_set_new(obj, weight_names[i], matrix_json(w[i], d, d));
     for (int i = 0; c->has_bias && i < 4; i++)
         json_object_set_new(obj, bias_names[i], vector_json(b[i], d));
+    for (int f = 0; f < train_variant_factored(&c->variant); f++) {
+        json_object_set_new(obj, factor_name(c, f, false),
+                            matrix_json(t->factor_a[l][f], d, c->variant.n));
+        json_object_set_new(obj, factor_name(c, f, true),
+                            matrix_json(t->factor_b[l][f], c->variant.n, d));
+    }
 }
 
 /* The tensors of t (parameters or gradients) as model-file fields into obj. */
@@ -504,13 +585,13 @@ static void tensors_json(json_t *obj, const struct train_model *m, const struct 
     json_object_set_new(obj, "positions", matrix_json(t->positions, c->context, d));
     /* one layer at the top level, as model files always had it */
     if (train_layers(c) == 1) {
-        layer_json(obj, c, &t->attn[0]);
+        layer_json(obj, c, t, 0);
         return;
     }
     json_t *layers = json_array();
     for (int l = 0; l < train_layers(c); l++) {
         json_t *o = json_object();
-        layer_json(o, c, &t->attn[l]);
+        layer_json(o, c, t, l);
         json_array_append_new(layers, o);
     }
     json_object_set_new(obj, "layers", layers);
@@ -549,6 +630,11 @@ char *model_io_to_string(const struct train_model *m)
     json_object_set_new(root, "context", json_integer(c->context));
     json_object_set_new(root, "causal", json_boolean(c->causal));
     json_object_set_new(root, "scaled", json_boolean(c->scaled));
+    if (c->variant.kind != TRAIN_VARIANT_STANDARD) {
+        char name[TRAIN_VARIANT_NAME_MAX];
+        json_object_set_new(root, "variant",
+                            json_string(train_variant_name(&c->variant, name, sizeof name)));
+    }
     if (m->task[0])
         json_object_set_new(root, "task", json_string(m->task));
     if (m->words != TRAIN_WORDS_NONE)
@@ -581,6 +667,24 @@ void model_io_pane_name(const char *path, bool layers, int count, char *out, siz
         dot = base + strlen(base);
     snprintf(out, n, "%.*s-%s%d%s", (int)(dot - path), path, layers ? "layers" : "heads", count,
              dot);
+}
+
+void model_io_variant_pane_name(const char *path, const struct train_variant *v, char *out,
+                                size_t n)
+{
+    char name[TRAIN_VARIANT_NAME_MAX], bare[TRAIN_VARIANT_NAME_MAX];
+    train_variant_name(v, name, sizeof name);
+    size_t j = 0;
+    for (size_t i = 0; name[i]; i++)
+        if (name[i] != ':')
+            bare[j++] = name[i];
+    bare[j] = '\0';
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    const char *dot = strrchr(base, '.');
+    if (!dot || dot == base)
+        dot = base + strlen(base);
+    snprintf(out, n, "%.*s-%s%s", (int)(dot - path), path, bare, dot);
 }
 
 int model_io_write_grad(FILE *out, const struct train_model *m)

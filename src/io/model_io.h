@@ -105,6 +105,11 @@ int model_io_save(const struct train_model *m, const char *path, struct mha_erro
  * run's count before FILE's extension ("m.json" -> "m-heads2.json",
  * "out/m" -> "out/m-heads2", "m-layers1.json"), into out. */
 void model_io_pane_name(const char *path, bool layers, int count, char *out, size_t n);
+/* The same for runs that differ in their attention block: "-" and the
+ * variant's name without its colon ("m.json" -> "m-shared-qk.json",
+ * "m-gqa2.json"). */
+void model_io_variant_pane_name(const char *path, const struct train_variant *v, char *out,
+                                size_t n);
 
 /* m as a model file in a new string (caller frees). NULL on out of memory. */
 char *model_io_to_string(const struct train_model *m);

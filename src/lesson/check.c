@@ -26,7 +26,8 @@ static void check_train_scene(struct lesson *l, const struct lesson_scene *sc,
                             lesson_scene_key_info(keys[i])->name);
     if (!(sc->set & (1u << SCENE_TRAIN)) || !st->train)
         return;
-    if ((sc->set & (1u << SCENE_COMPARE)) && (sc->set & (1u << SCENE_HEADS)))
+    if ((sc->set & (1u << SCENE_COMPARE)) && !sc->compare_variants &&
+        (sc->set & (1u << SCENE_HEADS)))
         lesson_diag_add(l, sc->key_line[SCENE_HEADS], "heads: compare: gives the head counts");
     if ((sc->set & (1u << SCENE_COMPARE)) && sc->compare_layers && (sc->set & (1u << SCENE_LAYERS)))
         lesson_diag_add(l, sc->key_line[SCENE_LAYERS],
@@ -57,6 +58,9 @@ static void check_train_scene(struct lesson *l, const struct lesson_scene *sc,
         train_task_config(task, d,
                           st->train_compare_layers ? TRAIN_DEFAULT_HEADS : st->train_heads[i],
                           vocab, context, &cfg);
+        if (st->train_compare_variants)
+            cfg.variant = st->train_variants[i];
+        cfg.layers = st->train_layers;
         struct mha_error err;
         mha_error_clear(&err);
         if (train_config_check(&cfg, &err) != 0)

@@ -15,6 +15,7 @@
 
 #include "engine/mha.h"
 #include "engine/views.h"
+#include "train/train_variant.h"
 
 /* ---- text ---- */
 
@@ -136,7 +137,9 @@ struct lesson_scene {
     char *train; /* a built-in task's name, or "off" */
     int compare[4];
     int n_compare;
-    bool compare_layers; /* compare: layers=...: layer counts, not head counts */
+    bool compare_layers;   /* compare: layers=...: layer counts, not head counts */
+    bool compare_variants; /* compare: variants=...: attention blocks (compare_variant) */
+    struct train_variant compare_variant[4];
     int steps;
     int layers;
     int layer; /* layer: the layer shown of a model of layers */

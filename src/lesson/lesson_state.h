@@ -37,7 +37,9 @@ struct lesson_state {
     const char *train;
     int train_heads[4];
     int n_train_heads;
-    bool train_compare_layers; /* train_heads holds layer counts, each of 2 heads */
+    bool train_compare_layers;   /* train_heads holds layer counts, each of 2 heads */
+    bool train_compare_variants; /* the panes differ in train_variants, each of train_heads */
+    struct train_variant train_variants[4];
     uint32_t train_seed;
     int train_steps;
     int train_d_model;

@@ -192,10 +192,43 @@ static bool read_train(struct lesson *l, struct lesson_scene *sc, const char *v,
     return false;
 }
 
+/* compare: variants=standard,no-wo: the attention blocks side by side. */
+static bool read_compare_variants(struct lesson *l, struct lesson_scene *sc, const char *v,
+                                  int line)
+{
+    const char *p = v + 9;
+    sc->compare_variants = true;
+    sc->compare_layers = false;
+    do {
+        char one[TRAIN_VARIANT_NAME_MAX];
+        const size_t len = strcspn(p, ",");
+        struct mha_error err;
+        mha_error_clear(&err);
+        snprintf(one, sizeof one, "%.*s", (int)(len < sizeof one ? len : 0), p);
+        if (len == 0 || len >= sizeof one || sc->n_compare == 4 ||
+            train_variant_parse(one, &sc->compare_variant[sc->n_compare], &err) ||
+            (p[len] == ',' && !p[len + 1])) {
+            lesson_diag_add(l, line,
+                            "compare: expected 1 to 4 variants separated by commas, as in "
+                            "variants=standard,no-wo; got \"%s\"%s%s",
+                            v, err.text[0] ? ": " : "", err.text);
+            return false;
+        }
+        sc->compare[sc->n_compare++] = 0;
+        p += len;
+        if (*p)
+            p++;
+    } while (*p);
+    return true;
+}
+
 static bool read_compare(struct lesson *l, struct lesson_scene *sc, const char *v, int line)
 {
     const char *p = v;
     sc->n_compare = 0;
+    sc->compare_variants = false;
+    if (strncmp(v, "variants=", 9) == 0)
+        return read_compare_variants(l, sc, v, line);
     sc->compare_layers = strncmp(v, "layers=", 7) == 0;
     if (sc->compare_layers)
         p += 7;
@@ -363,7 +396,16 @@ static void put_train(struct lesson_state *st, const struct lesson_scene *sc)
     st->n_train_heads = 1;
     st->train_heads[0] = (set & (1u << SCENE_HEADS)) ? sc->heads : TRAIN_DEFAULT_HEADS;
     st->train_compare_layers = false;
-    if (set & (1u << SCENE_COMPARE)) {
+    st->train_compare_variants = false;
+    if ((set & (1u << SCENE_COMPARE)) && sc->compare_variants) {
+        /* each pane of the scene's heads, its own block */
+        st->n_train_heads = sc->n_compare;
+        st->train_compare_variants = true;
+        for (int i = 0; i < sc->n_compare; i++) {
+            st->train_heads[i] = st->train_heads[0];
+            st->train_variants[i] = sc->compare_variant[i];
+        }
+    } else if (set & (1u << SCENE_COMPARE)) {
         st->n_train_heads = sc->n_compare;
         st->train_compare_layers = sc->compare_layers;
         memcpy(st->train_heads, sc->compare, sizeof sc->compare);
@@ -463,9 +505,12 @@ static const struct scene_key_row keys[SCENE_KEY_COUNT] = {
                       "(default 2 heads, seed 1)"},
                      read_train,
                      put_train},
-    [SCENE_COMPARE] = {{"compare", "head counts, e.g. `1,2` (up to 4), or `layers=1,2`",
+    [SCENE_COMPARE] = {{"compare",
+                        "head counts, e.g. `1,2` (up to 4), `layers=1,2` or "
+                        "`variants=standard,no-wo`",
                         "with `train`: train these head counts (or layer counts, 2 heads "
-                        "each) side by side"},
+                        "each, or attention blocks as `--variant` names them, of the scene's "
+                        "`heads`) side by side"},
                        read_compare,
                        put_with_train},
     [SCENE_STEPS] = {{"steps", "1..100000",

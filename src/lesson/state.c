@@ -507,9 +507,12 @@ void lesson_train_ask(const struct lesson_state *st, const struct train_task *ta
                               .layers = st->train_layers,
                               .n_panes = st->n_train_heads,
                               .compare_layers = st->train_compare_layers,
+                              .compare_variants = st->train_compare_variants,
                               .heads = TRAIN_DEFAULT_HEADS};
     _Static_assert(sizeof ask->counts == sizeof st->train_heads, "a scene's panes are a run's");
     memcpy(ask->counts, st->train_heads, sizeof ask->counts);
+    for (int i = 0; st->train_compare_variants && i < st->n_train_heads; i++)
+        ask->variants[i] = st->train_variants[i];
     if (task)
         lesson_train_sizes(st, task, &ask->d_model, &ask->vocab, &ask->context, &ask->steps,
                            &ask->lr);

@@ -23,7 +23,9 @@
  *   embedding (V, d) | positions (T, d) |
  *   for each layer l: w_q w_k w_v w_o (d, d) [out][in], b_q b_k b_v b_o (d)
  *                     (struct mha_params) |
- *   for each output k: unembed (C_k, d), bias (C_k)
+ *   for each output k: unembed (C_k, d), bias (C_k) |
+ *   for each layer l: a variant's factors, A (d, R) then B (R, d) of each
+ *                     factorised matrix (train_variant.h; none for most)
  * A one-layer model's block is laid out as it always was.
  * Biases that a model does not have (has_bias / outputs[k].has_bias false)
  * stay in the block as zeros; their gradients are kept at zero, so Adam
@@ -40,6 +42,7 @@
 #include "engine/mha_error.h"
 #include "engine/rng.h"
 #include "train/train_fit.h"
+#include "train/train_variant.h"
 
 /* Limits of the model and the files that describe it. */
 #define TRAIN_MAX_OUTPUTS 4
@@ -78,6 +81,8 @@ struct train_ask {
     int n_panes;                 /* more than one: side by side */
     int counts[TRAIN_MAX_PANES]; /* each pane's heads, or (compare_layers) its layers */
     bool compare_layers;         /* counts are layer counts, each pane of heads heads */
+    bool compare_variants;       /* each pane of counts[i] heads, its block variants[i] */
+    struct train_variant variants[TRAIN_MAX_PANES];
     int heads;
 };
 
@@ -109,6 +114,7 @@ struct train_config {
     int layers;    /* attention layers, 1..TRAIN_MAX_LAYERS (0 is read as 1) */
     int n_outputs;
     struct train_output_spec outputs[TRAIN_MAX_OUTPUTS];
+    struct train_variant variant; /* the attention block's design (train_variant.h) */
 };
 
 /* Named views into one block laid out as above (parameters, gradients,
@@ -119,6 +125,9 @@ struct train_tensors {
     struct mha_params attn[TRAIN_MAX_LAYERS]; /* each layer's w_q .. b_o, see mha.h */
     float *unembed[TRAIN_MAX_OUTPUTS];        /* (C_k, d) */
     float *bias[TRAIN_MAX_OUTPUTS];           /* (C_k) */
+    /* a variant's factors of layer l: matrix i's A (d, R) and B (R, d);
+     * i 0 and 1 are w_q and w_k (low-rank-qk), 0 is w_o (low-rank-wo) */
+    float *factor_a[TRAIN_MAX_LAYERS][2], *factor_b[TRAIN_MAX_LAYERS][2];
 };
 
 /* The layers of cfg: cfg->layers, or 1 where it is 0. */
@@ -440,9 +449,10 @@ struct train_run_options {
     int steps; /* step limit */
     int batch; /* sequences per step */
     float lr;
-    uint32_t seed; /* init and batches; the held-out set is drawn apart */
-    int eval_size; /* held-out sequences of a generated task: at most this many */
-    int layers;    /* attention layers, 1..TRAIN_MAX_LAYERS */
+    uint32_t seed;                /* init and batches; the held-out set is drawn apart */
+    int eval_size;                /* held-out sequences of a generated task: at most this many */
+    int layers;                   /* attention layers, 1..TRAIN_MAX_LAYERS */
+    struct train_variant variant; /* the attention block (standard: all zero) */
 };
 
 /* Owns the model, a training batch refilled every step from its own rng,

@@ -41,6 +41,8 @@ int train_config_check(const struct train_config *cfg, struct mha_error *err)
     if (cfg->layers < 0 || cfg->layers > TRAIN_MAX_LAYERS)
         return mha_error_set(err, "layers %d: a model has 1 to %d layers", cfg->layers,
                              TRAIN_MAX_LAYERS);
+    if (train_variant_check(&cfg->variant, cfg->d_model, cfg->heads, err))
+        return -1;
     if (cfg->n_outputs < 1 || cfg->n_outputs > TRAIN_MAX_OUTPUTS)
         return mha_error_set(err, "outputs: a model has 1 to %d outputs, not %d", TRAIN_MAX_OUTPUTS,
                              cfg->n_outputs);
@@ -67,7 +69,7 @@ size_t train_param_count(const struct train_config *cfg)
                (size_t)train_layers(cfg) * mha_params_count(cfg->d_model);
     for (int k = 0; k < cfg->n_outputs; k++)
         n += (size_t)cfg->outputs[k].classes * (d + 1);
-    return n;
+    return n + (size_t)train_layers(cfg) * train_variant_factor_floats(&cfg->variant, cfg->d_model);
 }
 
 void train_tensors_point(struct train_tensors *t, float *f, const struct train_config *cfg)
@@ -85,6 +87,12 @@ void train_tensors_point(struct train_tensors *t, float *f, const struct train_c
         t->unembed[k] = f, f += c * d;
         t->bias[k] = f, f += c;
     }
+    const size_t r = (size_t)cfg->variant.n;
+    for (int l = 0; l < train_layers(cfg); l++)
+        for (int i = 0; i < train_variant_factored(&cfg->variant); i++) {
+            t->factor_a[l][i] = f, f += d * r;
+            t->factor_b[l][i] = f, f += r * d;
+        }
 }
 
 /* Bytes of each part of the arena, in order. */
@@ -323,6 +331,17 @@ void train_model_init(struct train_model *m, uint32_t seed)
     }
     for (int k = 0; k < c->n_outputs; k++)
         fill_uniform(m->p.unembed[k], (size_t)c->outputs[k].classes * d, bound, &r);
+    if (c->variant.kind == TRAIN_VARIANT_STANDARD)
+        return;
+    /* pass 3: a variant's factors, B (d -> R) and A (R -> d) each as an
+     * nn.Linear of its fan-in; then the full matrices made from them */
+    const size_t rank = (size_t)c->variant.n;
+    for (int l = 0; l < train_layers(c); l++)
+        for (int i = 0; i < train_variant_factored(&c->variant); i++) {
+            fill_uniform(m->p.factor_a[l][i], d * rank, (float)(1.0 / sqrt((double)rank)), &r);
+            fill_uniform(m->p.factor_b[l][i], rank * d, bound, &r);
+        }
+    train_variant_tie(m);
 }
 
 int train_model_copy_params(struct train_model *dst, const struct train_model *src,

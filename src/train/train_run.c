@@ -63,6 +63,7 @@ void train_run_options_default(struct train_run_options *o)
     o->seed = TRAIN_DEFAULT_SEED;
     o->eval_size = TRAIN_EVAL_SEQUENCES;
     o->layers = 1;
+    o->variant = (struct train_variant){TRAIN_VARIANT_STANDARD, 0};
 }
 
 /* The sample the screen shows: the first held-out sequence, a text's
@@ -106,6 +107,7 @@ struct train_run *train_run_new(const struct train_task *task, int d_model, int 
     struct train_config cfg;
     train_task_config(task, d_model, heads, vocab, context, &cfg);
     cfg.layers = o->layers;
+    cfg.variant = o->variant;
     const int len = task->data ? task->data->len : context;
     const int held = train_held_size(task, vocab, len, o->eval_size, err);
     if (held < 1)

@@ -246,6 +246,8 @@ static void backward_finish(struct train_model *m, const struct train_batch *b)
     for (int k = 0; k < c->n_outputs; k++)
         if (!c->outputs[k].has_bias)
             memset(m->g.bias[k], 0, (size_t)c->outputs[k].classes * sizeof(float));
+    if (c->variant.kind != TRAIN_VARIANT_STANDARD)
+        train_variant_grads(m); /* tied gradients into the free parameters */
 }
 
 void train_backward(struct train_model *m, const struct train_batch *b)
@@ -278,6 +280,9 @@ void train_adam_step(struct train_model *m, float lr)
         vv[i] = b2 * vv[i] + (1.0f - b2) * g[i] * g[i];
         p[i] -= step * mm[i] / (sqrtf(vv[i]) * inv_sqrt_c2 + eps);
     }
+    /* pass 2: a variant's full matrices made again from its free parameters */
+    if (m->cfg.variant.kind != TRAIN_VARIANT_STANDARD)
+        train_variant_tie(m);
 }
 
 /* The parts of a step in train_step_part's order; in each, i counts the

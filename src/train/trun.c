@@ -102,15 +102,17 @@ static void pane_begin(const struct trun *t, struct trun_pane *p)
     p->samples.step = -1;
 }
 
-static int pane_new(const struct trun *t, int heads, int layers, struct trun_pane *p,
-                    struct mha_error *err)
+static int pane_new(const struct trun *t, int heads, int layers, struct train_variant variant,
+                    struct trun_pane *p, struct mha_error *err)
 {
     memset(p, 0, sizeof *p);
     struct train_run_options opt = t->opt;
     if (layers > 0)
         opt.layers = layers;
+    opt.variant = variant;
     p->run = train_run_new(t->task, t->d_model, heads, t->vocab, t->context, &opt, err);
     p->by_layers = t->compare_layers;
+    p->by_variant = t->compare_variants;
     if (!p->run)
         return -1;
     const struct train_model *m = p->run->model;
@@ -178,6 +180,7 @@ struct trun *trun_new(const struct trun_setup *s, struct mha_error *err)
     t->opt = s->opt;
     t->compare = s->compare;
     t->compare_layers = s->compare_layers;
+    t->compare_variants = s->compare_variants;
     t->rate = trun_first_rate(s);
     t->pace_steps_s = -1;
     t->pace_from = -1;
@@ -187,7 +190,8 @@ struct trun *trun_new(const struct trun_setup *s, struct mha_error *err)
     for (int i = 0; i < s->n_heads; i++) {
         t->heads[i] = s->heads[i];
         t->layers[i] = s->layers[i];
-        if (pane_new(t, s->heads[i], s->layers[i], &t->panes[i], err) != 0) {
+        t->variants[i] = s->compare_variants ? s->variants[i] : s->opt.variant;
+        if (pane_new(t, s->heads[i], s->layers[i], t->variants[i], &t->panes[i], err) != 0) {
             trun_free(t);
             return NULL;
         }
@@ -213,7 +217,9 @@ int trun_setup_task(struct trun_setup *s, const struct train_ask *a, struct mha_
     s->n_heads = a->n_panes;
     s->compare = a->n_panes > 1;
     s->compare_layers = a->compare_layers;
+    s->compare_variants = a->compare_variants;
     for (int i = 0; i < a->n_panes && i < TRUN_MAX_PANES; i++) {
+        s->variants[i] = a->variants[i];
         s->heads[i] = a->compare_layers ? a->heads : a->counts[i];
         s->layers[i] = a->compare_layers ? a->counts[i] : 0;
     }
@@ -278,7 +284,7 @@ int trun_restart(struct trun *t, uint32_t seed, int heads, struct mha_error *err
     if (heads > 0 && t->n_panes == 1)
         nt.heads[0] = heads;
     for (int i = 0; i < t->n_panes; i++) {
-        if (pane_new(&nt, nt.heads[i], nt.layers[i], &nt.panes[i], err) != 0) {
+        if (pane_new(&nt, nt.heads[i], nt.layers[i], nt.variants[i], &nt.panes[i], err) != 0) {
             for (int j = 0; j < i; j++)
                 pane_done(&nt.panes[j]);
             return -1;
@@ -597,8 +603,17 @@ long trun_span(const struct trun *t)
 
 void trun_pane_title(const struct trun_pane *p, char *buf, size_t n)
 {
-    const int h = p->run->model->cfg.heads, l = train_layers(&p->run->model->cfg);
-    if (p->by_layers)
+    const struct train_config *c = &p->run->model->cfg;
+    const int h = c->heads, l = train_layers(c);
+    char v[TRAIN_VARIANT_NAME_MAX];
+    train_variant_name(&c->variant, v, sizeof v);
+    if (p->by_variant)
+        snprintf(buf, n, "%s, %zu parameters", v, train_variant_parameters(c));
+    else if (c->variant.kind != TRAIN_VARIANT_STANDARD && l > 1)
+        snprintf(buf, n, "%s, %d head%s, %d layers", v, h, h == 1 ? "" : "s", l);
+    else if (c->variant.kind != TRAIN_VARIANT_STANDARD)
+        snprintf(buf, n, "%s, %d head%s", v, h, h == 1 ? "" : "s");
+    else if (p->by_layers)
         snprintf(buf, n, "%d layer%s", l, l == 1 ? "" : "s");
     else if (l > 1)
         snprintf(buf, n, "%d head%s, %d layers", h, h == 1 ? "" : "s", l);

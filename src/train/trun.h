@@ -63,6 +63,7 @@ struct trun_samples {
 struct trun_pane {
     struct train_run *run;
     bool by_layers;            /* --compare layers=...: titled by its layers, not its heads */
+    bool by_variant;           /* --compare variants=...: titled by its variant */
     struct train_model *shown; /* a checkpoint's parameters, for scrubbing (sample only) */
     struct mha_example *start; /* the model at step 0 on its sample, for the heads view */
     struct trun_ring ring;
@@ -117,10 +118,12 @@ struct trun {
     struct train_run_options opt;
     int n_panes;
     int heads[TRUN_MAX_PANES];
-    int layers[TRUN_MAX_PANES]; /* each pane's layers (0: opt.layers) */
+    int layers[TRUN_MAX_PANES];                    /* each pane's layers (0: opt.layers) */
+    struct train_variant variants[TRUN_MAX_PANES]; /* each pane's attention block */
     struct trun_pane panes[TRUN_MAX_PANES];
-    bool compare;        /* --compare: panes titled by their heads */
-    bool compare_layers; /* ... by their layers */
+    bool compare;          /* --compare: panes titled by their heads */
+    bool compare_layers;   /* ... by their layers */
+    bool compare_variants; /* ... by their variants */
 
     bool shown;     /* the training screen is on screen (else the explorer's stages) */
     bool paused;    /* by Space or a single step */
@@ -161,6 +164,10 @@ struct trun_setup {
     int layers[TRUN_MAX_PANES]; /* each pane's layers (0: opt.layers) */
     bool compare;
     bool compare_layers; /* --compare layers=1,2: the panes differ in their layers */
+    /* --compare variants=standard,no-wo: each pane's attention block (else
+     * every pane's is opt.variant) */
+    struct train_variant variants[TRUN_MAX_PANES];
+    bool compare_variants;
 };
 
 /* The training a lesson's scene asks for.  0, or -1 + err (no task). */

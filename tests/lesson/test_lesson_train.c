@@ -122,7 +122,36 @@ static const struct {
      "layer: 1, but the models trained here have as few as 1 layer"},
     {"layer: 0\n", 4, "layer: goes with a model of layers"},
     {"train: induction\nlayer: 4\n", 5, "layer: 4 is out of range"},
+    {"train: first-prev\ncompare: variants=standard,tied\n", 5,
+     "variant 'tied': not one of standard"},
+    {"train: first-prev\ncompare: variants=standard,\n", 5, "compare: expected 1 to 4 variants"},
+    {"train: first-prev\nd_model: 16\nheads: 4\ncompare: variants=standard,gqa:3\n", 7,
+     "the groups G must divide the 4 heads"},
 };
+
+/* compare: variants=...: each pane of the scene's heads, its own block,
+ * and the run set up from it titled by its variant */
+START_TEST(variant_scenes)
+{
+    struct lesson *l = parse("# V\n\n```mha\ntrain: first-prev\nd_model: 16\nheads: 4\n"
+                             "compare: variants=standard,shared-qk,gqa:2\n```\n");
+    ck_assert_int_eq(l->n_diags, 0);
+    struct lesson_state st;
+    lesson_state_at(l, 0, &st);
+    ck_assert_int_eq(st.n_train_heads, 3);
+    ck_assert(st.train_compare_variants);
+    for (int i = 0; i < 3; i++)
+        ck_assert_int_eq(st.train_heads[i], 4);
+    ck_assert_int_eq(st.train_variants[1].kind, TRAIN_VARIANT_SHARED_QK);
+    ck_assert_int_eq(st.train_variants[2].kind, TRAIN_VARIANT_GQA);
+    ck_assert_int_eq(st.train_variants[2].n, 2);
+    struct train_ask ask;
+    lesson_train_ask(&st, train_task_find("first-prev"), &ask);
+    ck_assert(ask.compare_variants);
+    ck_assert_int_eq(ask.variants[2].kind, TRAIN_VARIANT_GQA);
+    lesson_free(l);
+}
+END_TEST
 
 /* layers: and compare: layers=...: the model's layers, at the task's own
  * sizes (induction's are --train's: d_model 32, vocabulary 24, context 16,
@@ -180,6 +209,7 @@ int main(void)
     TCase *tc = tcase_create("scenes");
     tcase_add_test(tc, train_scenes_set_up_the_model);
     tcase_add_test(tc, layers_scenes_set_up_the_model);
+    tcase_add_test(tc, variant_scenes);
     tcase_add_loop_test(tc, train_scene_errors_have_lines, 0, (int)(sizeof bad / sizeof bad[0]));
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);

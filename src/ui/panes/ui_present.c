@@ -81,7 +81,8 @@ void ui_train_present_text(const struct trun *t, bool utf8, struct ui_present_te
         return;
     char heads[64] = "";
     size_t used = 0;
-    const int head_panes = t->compare_layers ? 1 : t->n_panes; /* layers=...: the same heads */
+    /* layers=... and variants=...: the same heads in every pane */
+    const int head_panes = t->compare_layers || t->compare_variants ? 1 : t->n_panes;
     for (int i = 0; i < head_panes && used < sizeof heads; i++)
         used += (size_t)snprintf(heads + used, sizeof heads - used, "%s%d", i ? " vs " : "",
                                  t->heads[i]);
@@ -96,8 +97,16 @@ void ui_train_present_text(const struct trun *t, bool utf8, struct ui_present_te
         if (used < sizeof heads)
             snprintf(heads + used, sizeof heads - used, " layers");
     } else if (t->opt.layers > 1 && used < sizeof heads) {
-        snprintf(heads + used, sizeof heads - used, " · %d layers", t->opt.layers);
+        used += (size_t)snprintf(heads + used, sizeof heads - used, " · %d layers", t->opt.layers);
     }
+    char v[TRAIN_VARIANT_NAME_MAX];
+    if (t->compare_variants) /* "4 heads · standard vs no-wo" */
+        for (int i = 0; i < t->n_panes && used < sizeof heads; i++)
+            used += (size_t)snprintf(heads + used, sizeof heads - used, "%s%s", i ? " vs " : " · ",
+                                     train_variant_name(&t->variants[i], v, sizeof v));
+    else if (t->variants[0].kind != TRAIN_VARIANT_STANDARD && used < sizeof heads)
+        snprintf(heads + used, sizeof heads - used, " · %s",
+                 train_variant_name(&t->variants[0], v, sizeof v));
     snprintf(pt->title, sizeof pt->title, "TRAINING");
     snprintf(pt->name, sizeof pt->name, "Training · %s", t->task->name);
     snprintf(pt->subtitle, sizeof pt->subtitle, "%s · d_model %d · step %ld", heads, t->d_model,

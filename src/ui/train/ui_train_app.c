@@ -431,7 +431,8 @@ static void setup_key(const struct trun_setup *s, char *buf, size_t n)
     size_t used = (size_t)snprintf(buf, n, "%s %u %d %d %d", s->task->name, (unsigned)s->opt.seed,
                                    s->opt.steps, s->d_model, s->opt.layers);
     for (int i = 0; i < s->n_heads && used < n; i++)
-        used += (size_t)snprintf(buf + used, n - used, " %d/%d", s->heads[i], s->layers[i]);
+        used += (size_t)snprintf(buf + used, n - used, " %d/%d/%d:%d", s->heads[i], s->layers[i],
+                                 (int)s->variants[i].kind, s->variants[i].n);
 }
 
 /* A bundled corpus a lesson trains on, read once and kept while its runs
@@ -604,12 +605,23 @@ char *ui_train_link_command(const struct ui_app *app)
     size_t used = (size_t)snprintf(text, sizeof text, "mha-explorer --train %s", t->task->name);
     if (t->n_panes > 1) {
         used += (size_t)snprintf(text + used, sizeof text - used, " --compare %s",
-                                 t->compare_layers ? "layers=" : "");
+                                 t->compare_layers     ? "layers="
+                                 : t->compare_variants ? "variants="
+                                                       : "");
+        char v[TRAIN_VARIANT_NAME_MAX];
         for (int i = 0; i < t->n_panes && used < sizeof text; i++)
-            used += (size_t)snprintf(text + used, sizeof text - used, "%s%d", i ? "," : "",
-                                     t->compare_layers ? t->layers[i] : t->heads[i]);
+            if (t->compare_variants)
+                used += (size_t)snprintf(text + used, sizeof text - used, "%s%s", i ? "," : "",
+                                         train_variant_name(&t->variants[i], v, sizeof v));
+            else
+                used += (size_t)snprintf(text + used, sizeof text - used, "%s%d", i ? "," : "",
+                                         t->compare_layers ? t->layers[i] : t->heads[i]);
+    } else if (t->variants[0].kind != TRAIN_VARIANT_STANDARD && used < sizeof text) {
+        char v[TRAIN_VARIANT_NAME_MAX];
+        used += (size_t)snprintf(text + used, sizeof text - used, " --variant %s",
+                                 train_variant_name(&t->variants[0], v, sizeof v));
     }
-    if (t->n_panes == 1 || t->compare_layers)
+    if (t->n_panes == 1 || t->compare_layers || t->compare_variants)
         used += (size_t)snprintf(text + used, sizeof text - used, " --heads %d", t->heads[0]);
     if (!t->compare_layers && t->opt.layers > 1 && used < sizeof text)
         used += (size_t)snprintf(text + used, sizeof text - used, " --layers %d", t->opt.layers);

@@ -31,7 +31,9 @@ static int pane_count(const struct trun *t, int i)
 static void pane_path(const struct ui_train_part *training, int i, char *out, size_t n)
 {
     const struct trun *t = training->train;
-    if (t->compare)
+    if (t->compare && t->compare_variants)
+        model_io_variant_pane_name(training->save_path, &t->variants[i], out, n);
+    else if (t->compare)
         model_io_pane_name(training->save_path, t->compare_layers, pane_count(t, i), out, n);
     else
         snprintf(out, n, "%s", training->save_path);
@@ -41,7 +43,10 @@ static void pane_path(const struct ui_train_part *training, int i, char *out, si
  * into buf. */
 static const char *which(const struct trun *t, int i, char *buf, size_t n)
 {
-    if (t->compare)
+    char v[TRAIN_VARIANT_NAME_MAX];
+    if (t->compare && t->compare_variants)
+        snprintf(buf, n, "the %s model", train_variant_name(&t->variants[i], v, sizeof v));
+    else if (t->compare)
         snprintf(buf, n, "the %d-%s model", pane_count(t, i), t->compare_layers ? "layer" : "head");
     else
         snprintf(buf, n, "the model");
