@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "cli/cli_opt_table.h"
 #include "engine/text_check.h"
+#include "io/export_torch.h"
 #include "io/format.h"
 #include "io/model_io.h"
 #include "io/safe_file.h"
@@ -120,6 +121,30 @@ static int no_model(const char *path, const char *needs)
     return CLI_EXIT_USAGE;
 }
 
+/* --export-torch's script at path and its weights beside it: both new
+ * files, neither there yet; CLI_CONTINUE or CLI_EXIT_USAGE. */
+static int script_refused(const char *path)
+{
+    char weights[PATH_MAX], shown[3][4 * PATH_MAX];
+    if (export_torch_weights_path(path, weights, sizeof weights))
+        return cli_usage_error("--export-torch: %s: the name is too long for its weights' file "
+                               "beside it",
+                               path);
+    if (output_refused("--export-torch", weights) != CLI_CONTINUE)
+        return CLI_EXIT_USAGE;
+    struct stat sb;
+    const char *there = lstat(path, &sb) == 0 ? path : lstat(weights, &sb) == 0 ? weights : NULL;
+    if (!there)
+        return CLI_CONTINUE;
+    fprintf(stderr,
+            "%s: --export-torch: %s exists: the script %s and its weights %s are written as new "
+            "files, never over one; remove it or give another name\n",
+            prog, mha_text_escape(there, shown[0], sizeof shown[0]),
+            mha_text_escape(path, shown[1], sizeof shown[1]),
+            mha_text_escape(weights, shown[2], sizeof shown[2]));
+    return CLI_EXIT_USAGE;
+}
+
 /* --export-torch and --export-safetensors: a model file and nothing that
  * changes it; CLI_CONTINUE or an exit status. */
 static int export_combinations(const struct cli_options *o)
@@ -146,7 +171,8 @@ static int export_combinations(const struct cli_options *o)
                  opt);
         return cli_usage_error(msg, other);
     }
-    return output_refused(opt, path);
+    const int rc = output_refused(opt, path);
+    return rc != CLI_CONTINUE || !o->export_torch ? rc : script_refused(path);
 }
 
 /* --generate and its sampling options; CLI_CONTINUE or an exit status. */

@@ -252,9 +252,10 @@ static const struct cli_opt table[] = {
      "same command writes the same lines",
      NULL, NULL, AGAIN},
     {"export-torch", "FILE.py", 0, CLI_GROUP_WRITING, NULL, NULL,
-     "with --load MODEL: write the model as a standalone\n"
-     "PyTorch script; python3 FILE.py WORD... prints its next\n"
-     "words (a task's predictions) as JSON, as --dump output",
+     "with --load MODEL: write a PyTorch module, its\n"
+     "weights in FILE.safetensors beside it (new files);\n"
+     "python3 FILE.py WORD... prints its next words (a\n"
+     "task's predictions) as JSON, as --dump output",
      "with --load MODEL: write the model as a PyTorch script", "files", TEXT(export_torch)},
     {"export-safetensors", "FILE", 0, CLI_GROUP_WRITING, NULL, NULL,
      "with --load MODEL: write the model as a safetensors\n"

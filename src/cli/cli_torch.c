@@ -1,8 +1,8 @@
-/* cli_torch.c - --export-torch FILE.py: the model of --load as a standalone
- * PyTorch script (io/export_torch.h), and --export-safetensors FILE: as a
- * safetensors file in TransformerLens's names (io/safetensors.h); on the
- * words of --tokens (or a sentence file's) when given, which become the
- * sample it runs on with no words of its own. */
+/* cli_torch.c - --export-torch FILE.py: the model of --load as a PyTorch
+ * script and its weights beside it (io/export_torch.h), and
+ * --export-safetensors FILE: as a safetensors file in TransformerLens's
+ * names (io/safetensors.h); on the words of --tokens (or a sentence file's)
+ * when given, which become the sample it runs on with no words of its own. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,25 +15,30 @@
 #include "io/model_io.h"
 #include "io/safetensors.h"
 
-/* "wrote FILE: run it with python3 FILE WORD WORD ...", the file's name
- * escaped (a control character in it is shown, not obeyed) and, in the
- * command, quoted for a shell and kept from reading as an option; of a
- * safetensors file, how to open it again. */
+/* "wrote FILE and its weights FILE.safetensors: run it with python3 FILE
+ * WORD WORD ...", the files' names escaped (a control character in them is
+ * shown, not obeyed) and, in the command, quoted for a shell and kept from
+ * reading as an option; of a safetensors file, how to open it again. */
 static void say_written(const char *path, bool script)
 {
+    char shown[4 * PATH_MAX];
     if (!script) {
-        char shown[4 * PATH_MAX];
         fprintf(stderr,
                 "mha-explorer: wrote %s: safetensors in TransformerLens's names; --load opens "
                 "it\n",
                 mha_text_escape(path, shown, sizeof shown));
         return;
     }
-    char dashed[PATH_MAX + 3], shown[4 * PATH_MAX], command[4 * PATH_MAX];
+    char dashed[PATH_MAX + 3], weights[PATH_MAX], shown_weights[4 * PATH_MAX],
+        command[4 * PATH_MAX];
     snprintf(dashed, sizeof dashed, "%s%s", path[0] == '-' ? "./" : "", path);
+    if (export_torch_weights_path(path, weights, sizeof weights))
+        weights[0] = '\0';
     char *quoted = link_shell_quote(dashed);
-    fprintf(stderr, "mha-explorer: wrote %s: run it with python3 %s WORD WORD ...\n",
+    fprintf(stderr,
+            "mha-explorer: wrote %s and its weights %s: run it with python3 %s WORD WORD ...\n",
             mha_text_escape(path, shown, sizeof shown),
+            mha_text_escape(weights, shown_weights, sizeof shown_weights),
             mha_text_escape(quoted ? quoted : dashed, command, sizeof command));
     free(quoted);
 }

@@ -91,6 +91,8 @@ struct safe_file {
     bool unnamed;            /* the temporary has no name (O_TMPFILE) */
     FILE *f;                 /* a stream on fd (safe_file_stream), or NULL */
     bool existed;            /* target was there when the temporary was made */
+    bool hold;               /* set before safe_file_place: the placed file and its folder stay
+                                held for safe_file_unplace, until safe_file_discard */
     mode_t mode;             /* the mode the file gets */
     uid_t uid;               /* the old file's owner and group (existed) */
     gid_t gid;
@@ -138,6 +140,13 @@ int safe_file_finish(struct safe_file *sf, struct mha_error *err);
  * folder.  0; 1 when !replace and name exists (the temporary stays); -1
  * with err (the temporary stays). */
 int safe_file_place(struct safe_file *sf, const char *name, bool replace, struct mha_error *err);
+
+/* Remove the file sf placed at its target (sf->hold set before
+ * safe_file_place) while that name is still the file this process made,
+ * then let go as safe_file_discard does: the first of a pair of files
+ * whose second could not be placed.  A file put there by another since is
+ * left alone. */
+void safe_file_unplace(struct safe_file *sf);
 
 /* safe_file_finish then safe_file_place(sf, NULL, true), removing the
  * temporary on any failure.  0, or -1 with err saying the old file is left

@@ -402,12 +402,15 @@ static int rename_over(struct safe_file *sf, const char *base)
     return -1;
 }
 
-/* The temporary has its name: let go of it and of the folder. */
+/* The temporary has its name: let go of it and of the folder (unless
+ * held for safe_file_unplace). */
 static void placed(struct safe_file *sf)
 {
     sync_folder(sf);
     sf->tmp[0] = '\0';
     sf->unnamed = false;
+    if (sf->hold)
+        return;
     if (sf->keep >= 0)
         close(sf->keep);
     sf->keep = -1;
@@ -494,6 +497,15 @@ void safe_file_discard(struct safe_file *sf)
     if (sf->dir >= 0)
         close(sf->dir);
     sf->dir = -1;
+}
+
+void safe_file_unplace(struct safe_file *sf)
+{
+    if (sf->hold && sf->dir >= 0 && sf->keep >= 0 && !sf->tmp[0] && sf->fd < 0) {
+        remove_own(sf, sf->base);
+        sync_folder(sf);
+    }
+    safe_file_discard(sf);
 }
 
 void safe_file_hold_signals(struct safe_file_signals *held)

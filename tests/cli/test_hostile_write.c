@@ -25,6 +25,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -467,6 +468,27 @@ static void fill(const char *dir)
     fclose(f);
 }
 
+/* The filler of fill() made again, leaving room bytes free in dir. */
+static void leave_free(const char *dir, unsigned long room)
+{
+    char path[400];
+    snprintf(path, sizeof path, "%s/filler", dir);
+    ck_assert_int_eq(unlink(path), 0);
+    struct statvfs fs;
+    ck_assert_int_eq(statvfs(dir, &fs), 0);
+    const unsigned long have = (unsigned long)fs.f_bavail * fs.f_bsize;
+    ck_assert_uint_gt(have, room);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    static char block[4096];
+    for (unsigned long left = have - room; left > 0;) {
+        const size_t n = left < sizeof block ? left : sizeof block;
+        ck_assert_uint_eq(fwrite(block, 1, n, f), n);
+        left -= n;
+    }
+    ck_assert_int_eq(fclose(f), 0);
+}
+
 static void unmount_full(void)
 {
     if (mounted[0])
@@ -494,13 +516,29 @@ START_TEST(a_full_file_system_exits_1_saying_so)
     char *text = contents(model);
     ck_assert_str_eq(text, "the model of yesterday\n");
     free(text);
-    /* --export-torch as --save: status 1, the old script as it was */
+    /* --export-torch: over a script that is there, refused (status 2) and
+     * the old script as it was; a new one on the full disk, status 1 and
+     * neither file; with room for the script and not its weights, the
+     * same */
     r = hostile_run((const char *[]){"--load", small, "--export-torch", script, NULL}, NULL, NULL,
                     20);
-    expect(&r, 1, "lm.py: cannot write: no space left on device; the file is left as it was");
+    expect(&r, 2, "lm.py exists");
     text = contents(script);
     ck_assert_str_eq(text, "the script of yesterday\n");
     free(text);
+    char fresh[400], weights[400];
+    snprintf(fresh, sizeof fresh, "%s/fresh.py", mounted);
+    snprintf(weights, sizeof weights, "%s/fresh.safetensors", mounted);
+    r = hostile_run((const char *[]){"--load", small, "--export-torch", fresh, NULL}, NULL, NULL,
+                    20);
+    expect(&r, 1, "fresh.py: cannot write: no space left on device; nothing was written");
+    leave_free(mounted, 8192); /* two pages: the script's, not its weights' too */
+    r = hostile_run((const char *[]){"--load", small, "--export-torch", fresh, NULL}, NULL, NULL,
+                    20);
+    expect(&r, 1, "fresh.safetensors: cannot write: no space left on device; nothing was written");
+    ck_assert_int_eq(access(fresh, F_OK), -1);
+    ck_assert_int_eq(access(weights, F_OK), -1);
+    fill(mounted);
     /* the progress file's message names it too */
     setenv("XDG_STATE_HOME", state, 1);
     r = hostile_run((const char *[]){"--reset-progress", NULL}, NULL, NULL, 20);

@@ -1,7 +1,8 @@
 /* test_safe_write.c - the one way every file is written (safe_file_write
  * and its steps): what is not a regular file is refused, a symbolic link
- * stays one, the mode is kept, and a failed write leaves the old file as it
- * was and no temporary behind. */
+ * stays one, the mode is kept, a failed write leaves the old file as it
+ * was and no temporary behind, and a file held after placing is taken back
+ * only while it is the one placed. */
 #include <check.h>
 #include <dirent.h>
 #include <errno.h>
@@ -276,6 +277,34 @@ START_TEST(a_save_leaves_the_users_files_alone)
 }
 END_TEST
 
+/* A held file is taken back while it is the one this process placed, and
+ * left alone once another file has its name. */
+START_TEST(an_unplaced_file_is_gone_and_another_in_its_place_stays)
+{
+    char path[300], text[64];
+    struct mha_error err;
+    for (int other = 0; other < 2; other++) {
+        struct safe_file sf;
+        ck_assert_int_eq(safe_file_create(&sf, in_dir("lm.py", path, sizeof path), &err), 0);
+        sf.hold = true;
+        ck_assert_int_eq(write(sf.fd, "script\n", 7), 7);
+        ck_assert_int_eq(safe_file_finish(&sf, &err), 0);
+        ck_assert_int_eq(safe_file_place(&sf, NULL, false, &err), 0);
+        ck_assert_str_eq(contents(path, text, sizeof text), "script\n");
+        if (other) { /* someone else's file under the name since */
+            ck_assert_int_eq(unlink(path), 0);
+            put(path, "theirs\n", 0644);
+        }
+        safe_file_unplace(&sf);
+        if (other)
+            ck_assert_str_eq(contents(path, text, sizeof text), "theirs\n");
+        else
+            ck_assert_int_eq(access(path, F_OK), -1);
+        ck_assert_int_eq(count(dir, ""), other);
+    }
+}
+END_TEST
+
 static Suite *safe_write_suite(void)
 {
     Suite *s = suite_create("safe_write");
@@ -287,6 +316,7 @@ static Suite *safe_write_suite(void)
     tcase_add_test(tc, a_failed_write_leaves_the_old_file_and_no_temporary);
     tcase_add_test(tc, placing_a_new_file_never_replaces);
     tcase_add_test(tc, a_save_leaves_the_users_files_alone);
+    tcase_add_test(tc, an_unplaced_file_is_gone_and_another_in_its_place_stays);
     suite_add_tcase(s, tc);
     return s;
 }
