@@ -11,13 +11,13 @@
 /* The variants the table compares at d_model d and h heads, into v: the
  * standard block, shared W_q = W_k, W_q and W_k of rank d_k, no W_O, W_O
  * of rank d_k, multi-query, and grouped-query with four heads a group (two
- * where h is not a multiple of four); a rank of d_k only below d_model,
+ * where h is 4 or not a multiple of four); a rank of d_k only below d_model,
  * groups only where there are more than one and fewer than the heads.
  * Returns how many. */
 static int cost_variants(long long d, long long h, struct train_variant *v)
 {
     const long long dk = d / h, r = dk < d ? dk : d / 2;
-    const long long per = h % 4 == 0 ? 4 : h % 2 == 0 ? 2 : h;
+    const long long per = h % 4 == 0 && h > 4 ? 4 : h % 2 == 0 ? 2 : h;
     int n = 0;
     v[n++] = (struct train_variant){TRAIN_VARIANT_STANDARD, 0};
     v[n++] = (struct train_variant){TRAIN_VARIANT_SHARED_QK, 0};
