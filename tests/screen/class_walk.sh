@@ -33,8 +33,11 @@ where() {
     echo "layer $(grep -oP 'layer \K[0-9]+(?= of 0)' <<<"$s" | head -1)"
     echo "stage $(sed -n 2p <<<"$s" | grep -oP '^\s*\K[0-9] · \w+')"
     echo "view $(grep -oP '^\s*\K(Shapes|Cost|Heads|Circuits|Composition)(?= view)' <<<"$s" | head -1)"
-    echo "heads $(grep -oP '[0-9]+(?= heads? ·)|heads \K[0-9]+|│ h \K[0-9]+' <<<"$s" | tail -1)"
-    echo "d_model $(grep -oP 'd_model \K[0-9]+|│ d \K[0-9]+' <<<"$s" | tail -1)"
+    # the sizes as the status line gives them (a message may name others)
+    local status
+    status=$(tail -1 <<<"$s")
+    echo "heads $(grep -oP '[0-9]+(?= heads? ·)|heads \K[0-9]+|│ h \K[0-9]+' <<<"$status" | tail -1)"
+    echo "d_model $(grep -oP 'd_model \K[0-9]+|│ d \K[0-9]+' <<<"$status" | tail -1)"
 }
 
 # differs TEACHER FOLLOWER: the fields both screens show that differ
@@ -53,7 +56,7 @@ differs() {
 # teacher read again each time: autoplay moves on meanwhile)
 compare() {
     local what=$1 name i d
-    sleep 0.3
+    sleep 0.15
     for name in "${FOLLOWERS[@]}"; do
         i=0
         d=$(differs "$(where teach)" "$(where "$name")")
