@@ -22,7 +22,7 @@ const char *safe_file_reason(int code)
     return strerror(code);
 }
 
-static int fail(struct mha_error *err, const char *path, const char *what, int code)
+int safe_file_fail(struct mha_error *err, const char *path, const char *what, int code)
 {
     mha_error_clear(err);
     if (code)
@@ -55,23 +55,23 @@ int safe_file_open(const char *path, struct mha_error *err)
 {
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
     if (fd < 0)
-        return fail(err, path, "open", errno);
+        return safe_file_fail(err, path, "open", errno);
     struct stat st;
     if (fstat(fd, &st) != 0) {
         int e = errno;
         close(fd);
-        return fail(err, path, "read", e);
+        return safe_file_fail(err, path, "read", e);
     }
     const char *why = safe_file_not_regular(&st, true);
     if (why) {
         close(fd);
-        return fail(err, path, why, 0);
+        return safe_file_fail(err, path, why, 0);
     }
     int flags = fcntl(fd, F_GETFL);
     if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
         int e = errno;
         close(fd);
-        return fail(err, path, "read", e);
+        return safe_file_fail(err, path, "read", e);
     }
     return fd;
 }
@@ -85,7 +85,7 @@ FILE *safe_file_fopen(const char *path, struct mha_error *err)
     if (!f) {
         int e = errno;
         close(fd);
-        fail(err, path, "read", e);
+        safe_file_fail(err, path, "read", e);
     }
     return f;
 }
@@ -120,7 +120,7 @@ int safe_file_read(const char *path, size_t max, const char *what, char **out, s
     char *buf = malloc(cap + 1);
     if (!buf) {
         close(fd);
-        return fail(err, path, "out of memory", 0);
+        return safe_file_fail(err, path, "out of memory", 0);
     }
     for (;;) {
         if (n == cap) {
@@ -131,7 +131,7 @@ int safe_file_read(const char *path, size_t max, const char *what, char **out, s
             if (!g) {
                 free(buf);
                 close(fd);
-                return fail(err, path, "out of memory", 0);
+                return safe_file_fail(err, path, "out of memory", 0);
             }
             buf = g;
             cap = grow;
@@ -143,7 +143,7 @@ int safe_file_read(const char *path, size_t max, const char *what, char **out, s
             int e = errno;
             free(buf);
             close(fd);
-            return fail(err, path, "read", e);
+            return safe_file_fail(err, path, "read", e);
         }
         if (got == 0)
             break;

@@ -25,6 +25,9 @@
  * quota in the words the documentation uses ("no space left on device"),
  * anything else as strerror says it. */
 const char *safe_file_reason(int code);
+/* err says path could not be what'd ("cannot write: no space left on
+ * device"), or what alone when code is 0; returns -1. */
+int safe_file_fail(struct mha_error *err, const char *path, const char *what, int code);
 
 /* What st is, for a message ("is a FIFO (named pipe), not a regular
  * file"); NULL for a regular file.  reading adds what to do with a FIFO

@@ -18,17 +18,6 @@
 #include "io/safe_file.h"
 #include "io/safe_path.h"
 
-static int fail(struct mha_error *err, const char *path, const char *what, int code)
-{
-    mha_error_clear(err);
-    if (code)
-        mha_error_set(err, "cannot %s: %s", what, safe_file_reason(code));
-    else
-        mha_error_set(err, "%s", what);
-    mha_error_at(err, path, 0, 0);
-    return -1;
-}
-
 int safe_file_resolve(const char *path, char *out, size_t n)
 {
     char cur[PATH_MAX], link[PATH_MAX];
@@ -102,14 +91,14 @@ static int look(const char *path, struct safe_path *w, bool *existed, struct sta
     *existed = false;
     w->no_folder = false;
     if (!path[0])
-        return fail(err, path, "an empty file name: give the file to write", 0);
+        return safe_file_fail(err, path, "an empty file name: give the file to write", 0);
     if (safe_path_walk(path, false, w, err) != 0)
         return -1;
     if (fstatat(w->dir, w->base, old, AT_SYMLINK_NOFOLLOW) != 0) {
         const int e = errno;
         if (e != ENOENT) {
             safe_path_done(w);
-            return fail(err, path, "write", e);
+            return safe_file_fail(err, path, "write", e);
         }
         /* a link of /proc (/dev/stdout, /dev/fd/1) to a pipe or a socket
          * reads "pipe:[4711]", no file's name, but the kernel follows it */
@@ -117,14 +106,14 @@ static int look(const char *path, struct safe_path *w, bool *existed, struct sta
         const char *why = stat(path, &via) == 0 ? safe_file_not_regular(&via, false) : NULL;
         if (why) {
             safe_path_done(w);
-            return fail(err, path, why, 0);
+            return safe_file_fail(err, path, why, 0);
         }
         return 0;
     }
     const char *why = safe_file_not_regular(old, false);
     if (why) {
         safe_path_done(w);
-        return fail(err, path, why, 0);
+        return safe_file_fail(err, path, why, 0);
     }
     *existed = true;
     return 0;
