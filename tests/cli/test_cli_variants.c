@@ -121,9 +121,7 @@ START_TEST(variant_trains_and_saves)
     r = cli_run((const char *[]){"--load", model, "--export-torch", py, NULL});
     ck_assert_msg(r.status == 0, "%s", r.err);
     cli_result_free(&r);
-    remove(py);
-    remove(model);
-    rmdir(dir);
+    ck_assert_int_eq(test_tmp_remove(dir), 0); /* the script, its weights beside it, the model */
 }
 END_TEST
 
@@ -169,8 +167,7 @@ START_TEST(load_checks_the_variant)
                      "w_k row 2 column 5 is");
     cli_expect_error((const char *[]){"--load", model, "--dump", "circuits", NULL},
                      "under shared-qk w_k = w_q");
-    remove(model);
-    rmdir(dir);
+    ck_assert_int_eq(test_tmp_remove(dir), 0);
 }
 END_TEST
 
