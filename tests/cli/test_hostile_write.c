@@ -58,13 +58,9 @@ static void put(const char *path, const char *text, mode_t mode)
 
 static char *contents(const char *path)
 {
-    FILE *f = fopen(path, "r");
-    ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
-    static char buf[1 << 16];
-    const size_t n = fread(buf, 1, sizeof buf - 1, f);
-    buf[n] = '\0';
-    fclose(f);
-    return strdup(buf);
+    char *text = test_tmp_read(path);
+    ck_assert_msg(text != NULL, "cannot read %s: %s", path, strerror(errno));
+    return text;
 }
 
 /* Whether an entry of the scratch folder holds part in its name. */

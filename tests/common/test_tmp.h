@@ -3,6 +3,7 @@
 #ifndef TEST_TMP_H
 #define TEST_TMP_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -38,6 +39,38 @@ static inline int test_tmp_put(const char *path, const char *text, mode_t mode)
         return -1;
     fputs(text, f);
     return fclose(f) == 0 && chmod(path, mode) == 0 ? 0 : -1;
+}
+
+/* The whole file at path as a new string (free it); NULL when it cannot
+ * be read. */
+static inline char *test_tmp_read(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 4096, n = 0;
+    char *text = malloc(cap);
+    for (size_t got; text && (got = fread(text + n, 1, cap - 1 - n, f)) > 0;) {
+        n += got;
+        if (n + 1 == cap) {
+            char *more = realloc(text, cap * 2);
+            if (!more) {
+                free(text);
+                text = NULL;
+                break;
+            }
+            text = more;
+            cap *= 2;
+        }
+    }
+    const bool failed = ferror(f);
+    fclose(f);
+    if (!text || failed) {
+        free(text);
+        return NULL;
+    }
+    text[n] = '\0';
+    return text;
 }
 
 /* Remove the folder and all it holds; 0 on success. */

@@ -1,6 +1,7 @@
 /* test_progress.c - the progress file when more than one explorer runs, when
  * part of it is damaged, and when it is a symbolic link. */
 #include <check.h>
+#include <errno.h>
 #include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
@@ -44,16 +45,11 @@ static void write_file(const char *name, const char *text)
     ck_assert_int_eq(fclose(f), 0);
 }
 
-/* The whole file as a new string. */
 static char *read_all(const char *name)
 {
-    FILE *f = fopen(name, "r");
-    ck_assert_msg(f != NULL, "cannot open %s", name);
-    static char buf[1 << 16];
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    buf[n] = '\0';
-    fclose(f);
-    return strdup(buf);
+    char *text = test_tmp_read(name);
+    ck_assert_msg(text != NULL, "cannot read %s: %s", name, strerror(errno));
+    return text;
 }
 
 static struct progress *load_quiet(void)
