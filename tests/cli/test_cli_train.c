@@ -20,7 +20,7 @@
 
 static char *tmp_file(const char *text)
 {
-    static char path[64];
+    static char path[512];
     test_tmp_template(path, sizeof path, "mha-cli-train");
     const int fd = mkstemp(path);
     ck_assert_int_ge(fd, 0);

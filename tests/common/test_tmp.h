@@ -13,7 +13,12 @@
 static inline char *test_tmp_template(char *buf, size_t n, const char *name)
 {
     const char *dir = getenv("TMPDIR");
-    snprintf(buf, n, "%s/%s-XXXXXX", dir && *dir ? dir : "/tmp", name);
+    const int len = snprintf(buf, n, "%s/%s-XXXXXX", dir && *dir ? dir : "/tmp", name);
+    if (len < 0 || (size_t)len >= n) { /* a cut template would name another folder */
+        fprintf(stderr, "test_tmp_template: \"%s/%s-XXXXXX\" does not fit in %zu bytes\n",
+                dir && *dir ? dir : "/tmp", name, n);
+        abort();
+    }
     return buf;
 }
 

@@ -545,7 +545,7 @@ END_TEST
 
 static const char *write_tmp(const char *text)
 {
-    static char path[64];
+    static char path[512];
     test_tmp_template(path, sizeof path, "mha-train-bad");
     const int fd = mkstemp(path);
     ck_assert_int_ge(fd, 0);

@@ -120,7 +120,7 @@ END_TEST
 
 /* ---- task files ---- */
 
-static char dir[64];
+static char dir[512];
 
 static void make_dir(void)
 {
@@ -130,7 +130,7 @@ static void make_dir(void)
 
 static void remove_dir(void)
 {
-    char path[128];
+    char path[768];
     snprintf(path, sizeof path, "%s/task.json", dir);
     remove(path);
     rmdir(dir);
@@ -139,7 +139,7 @@ static void remove_dir(void)
 /* A task file of text, loaded: the dataset or NULL + err. */
 static struct train_dataset *load(const char *text, struct mha_error *err)
 {
-    char path[128];
+    char path[768];
     snprintf(path, sizeof path, "%s/task.json", dir);
     FILE *f = fopen(path, "w");
     ck_assert_ptr_nonnull(f);
@@ -355,7 +355,7 @@ static char *between(const char *text, const char *start, const char *from, cons
  * description. */
 static void example_loads(const char *json, const char *where)
 {
-    char path[128];
+    char path[768];
     make_dir();
     snprintf(path, sizeof path, "%s/next-letter.json", dir);
     FILE *f = fopen(path, "w");

@@ -15,7 +15,7 @@
 #include "io/example_io.h"
 #include "test_tmp.h"
 
-static char dir[64];
+static char dir[512];
 
 /* The example as text, or the message, for comparing. */
 static char *outcome(struct mha_example *ex, const struct mha_error *err)

@@ -136,7 +136,7 @@ START_TEST(test_cap)
 }
 END_TEST
 
-static char dir[64], file[128];
+static char dir[512], file[768];
 
 static void append(const char *text)
 {

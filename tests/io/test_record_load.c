@@ -14,7 +14,7 @@
 #include "io/record.h"
 #include "test_tmp.h"
 
-static char path[64];
+static char path[512];
 
 /* A file of head followed by filler lines (each "line\n") until it holds
  * more than bytes. */

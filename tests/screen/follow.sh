@@ -37,6 +37,7 @@ wait_in d "(4, 3, 2) →" 3
 T send-keys -t a Left
 wait_in a "exploring on your own · F rejoins the teacher" 3
 T send-keys -t teach Right
+wait_in teach "4 · Attention" 3
 same_stage b c d
 [ "$(stage_of a)" != "$(stage_of teach)" ] || fail "a student exploring moved with the teacher"
 pass

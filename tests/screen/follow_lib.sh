@@ -25,7 +25,7 @@ stage_of() { cap "$1" | sed -n 2p | grep -oP '^\d · \w+'; }
 wait_in() {
     local name=$1 text=$2 limit=${3:-10} i=0
     while [ $i -lt $((limit * 20)) ]; do
-        cap "$name" | grep -qF -- "$text" && pass && return 0
+        cap "$name" | shows "$text" && pass && return 0
         sleep 0.05
         i=$((i + 1))
     done
@@ -35,18 +35,18 @@ wait_in() {
 }
 
 # same_stage NAME...: every follower shows the teacher's stage within 3 s
+# (the teacher's read again each time: a key sent to it may not be drawn yet)
 same_stage() {
-    local want name i
-    want=$(stage_of teach)
+    local name i
     for name in "$@"; do
         i=0
-        while [ "$(stage_of "$name")" != "$want" ] && [ $i -lt 60 ]; do
+        while [ "$(stage_of "$name")" != "$(stage_of teach)" ] && [ $i -lt 60 ]; do
             sleep 0.05
             i=$((i + 1))
         done
-        [ "$(stage_of "$name")" = "$want" ] || {
+        [ "$(stage_of "$name")" = "$(stage_of teach)" ] || {
             cap "$name"
-            fail "$name shows \"$(stage_of "$name")\", the teacher \"$want\""
+            fail "$name shows \"$(stage_of "$name")\", the teacher \"$(stage_of teach)\""
         }
         pass
     done

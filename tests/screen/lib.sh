@@ -87,11 +87,21 @@ fail() {
     exit 1
 }
 
+# shows TEXT: whether the screen read from stdin holds TEXT on one line, or
+# wrapped over lines (a message wraps where its words, a long path among
+# them, pass the width): the lines joined, runs of blanks read as one
+shows() {
+    local text=$1 shot
+    shot=$(cat)
+    grep -qF -- "$text" <<<"$shot" && return 0
+    tr -s ' \n' '  ' <<<"$shot" | grep -qF -- "$(tr -s ' ' <<<"$text")"
+}
+
 # wait_for TEXT [seconds]: poll the screen until TEXT shows.
 wait_for() {
     local text=$1 limit=${2:-10} i=0
     while [ $i -lt $((limit * 20)) ]; do
-        screen | grep -qF -- "$text" && pass && return 0
+        screen | shows "$text" && pass && return 0
         sleep 0.05
         i=$((i + 1))
     done

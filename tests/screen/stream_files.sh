@@ -79,7 +79,8 @@ wait_in a "following the teacher" 5
 wait_in a "translate" 5 # the bundled example by name loaded, the last key
 T kill-session -t a
 cp "$WORK/paths.rec" class.rec
-session a2 80 24 "$EXEQ --follow class.rec"
+# (wide: the note names four paths in full, and a build's temporary folder is long)
+session a2 160 40 "$EXEQ --follow class.rec"
 wait_in a2 "The teacher started with --load $WORK/model.json, --lesson" 5
 cap a2 | tr -d '\n' | grep -qF "not opened here" || fail "a2 does not say the paths were not opened"
 pass

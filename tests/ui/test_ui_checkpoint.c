@@ -61,7 +61,7 @@ static const char lesson_text[] = "# Reveal\n"
                                   "explain: Read it off the table.\n"
                                   "```\n";
 
-static char dir[64], lessons[128], path[192], state[128];
+static char dir[512], lessons[768], path[1024], state[768];
 static struct ui_state st;
 static struct ui_lessons ls;
 

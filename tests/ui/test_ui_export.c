@@ -15,7 +15,7 @@
 #include "test_tmp.h"
 
 static struct ui_state st;
-static char dir[64];
+static char dir[512];
 
 static void setup(void)
 {

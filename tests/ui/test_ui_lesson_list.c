@@ -21,7 +21,7 @@
 static const char step_text[] = "# Lesson %c\n\n## One\n\nText.\n\n```mha\nstage: input\n```\n\n"
                                 "---\n\n## Two\n\nMore.\n\n```mha\nstage: projection\n```\n";
 
-static char dir[64], lessons[128], state[128];
+static char dir[512], lessons[768], state[768];
 static struct ui_state st;
 static struct ui_lessons ls;
 

@@ -49,7 +49,7 @@ static const char lesson_text[] = "# Autoplay\n"
                                   "stage: attention\n"
                                   "```\n";
 
-static char dir[64], path[192];
+static char dir[512], path[1024];
 static struct ui_state st;
 static struct ui_lessons ls;
 
@@ -57,7 +57,7 @@ static void setup(void)
 {
     test_tmp_template(dir, sizeof dir, "mha-ui-play");
     ck_assert_ptr_nonnull(mkdtemp(dir));
-    char lessons[128], state[128];
+    char lessons[768], state[768];
     snprintf(lessons, sizeof lessons, "%s/lessons", dir);
     snprintf(state, sizeof state, "%s/state", dir);
     ck_assert_int_eq(mkdir(lessons, 0755), 0);
