@@ -187,6 +187,10 @@ const char *cli_scope_words(unsigned scope, char *buf, size_t n)
     for (int i = 0; i < CLI_MODE_COUNT; i++)
         count += scope >> i & 1;
     buf[0] = '\0';
+    if (!scope) {
+        snprintf(buf, n, "nothing (its row in the option table gives no scope)");
+        return buf;
+    }
     if ((scope & CLI_EVERYWHERE) == CLI_EVERYWHERE) {
         snprintf(buf, n, "everything the program does");
         return buf;
