@@ -193,10 +193,7 @@ static int scope_refusal(const struct cli_options *o, unsigned mode)
         else
             snprintf(msg, sizeof msg,
                      "--%s cannot be combined with %s, which %s; --%s applies to %s", t[i].name,
-                     mode == CLI_MODE_EXPORT_TORCH || mode == CLI_MODE_EXPORT_SAFETENSORS
-                         ? (o->export_torch ? "--export-torch" : "--export-safetensors")
-                         : m->option,
-                     m->does, t[i].name, where);
+                     m->option, m->does, t[i].name, where);
         return cli_usage_error("%s", msg);
     }
     return CLI_CONTINUE;
