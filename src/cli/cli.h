@@ -141,14 +141,10 @@ struct cli_options {
 int cli_parse(int argc, char **argv, struct cli_options *o);
 
 /* The options of o that do not go together, or that the mode they ask for
- * would ignore (cli_combinations.c): CLI_CONTINUE, or CLI_EXIT_USAGE after a
- * message naming the option and why.  cli_parse calls it. */
+ * would ignore, by each option's scope in the option table
+ * (cli_combinations.c): CLI_CONTINUE, or CLI_EXIT_USAGE after a message
+ * naming the option and where it applies.  cli_parse calls it. */
 int cli_combinations(const struct cli_options *o);
-
-/* The same for a lesson tool (--check-lessons, --list-lessons,
- * --print-lesson, --reset-progress without --lesson), which takes only its
- * own options: CLI_CONTINUE or CLI_EXIT_USAGE after the message. */
-int cli_lesson_tool_combinations(const struct cli_options *o);
 
 /* The example the options describe (a file, or generated), with --heads,
  * --causal and --no-scale applied.  NULL + err ("--heads: ..." and the like). */

@@ -1,7 +1,11 @@
-/* cli_combinations.c - which options go together: each mode (the explorer,
- * a dump, training, --grad, --generate, the exports, the lesson tools)
- * refuses, with exit status 2 and a message naming it, an option it would
- * ignore; and the files the program is to write, checked before any work. */
+/* cli_combinations.c - which options go together.  Each option's row
+ * says where it applies (its scope: the explorer's screen, the training
+ * screen, --dump STAGE, --generate, a lesson tool, ...; cli_opt_table.h),
+ * and an option given where it does not apply is refused with exit status 2
+ * and a message naming where it does.  The rules that are not about where
+ * an option applies (two options that exclude each other, one that needs
+ * another, values that conflict) are the tables and checks below; and the
+ * files the program is to write are checked before any work. */
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -34,75 +38,6 @@ static int output_refused(const char *opt, const char *path)
         mha_error_format(&err, text, sizeof text);
     fprintf(stderr, "%s: %s: %s\n", prog, opt, mha_text_escape(text, shown, sizeof shown));
     return CLI_EXIT_USAGE;
-}
-
-/* --compare and the training screen's other limits; CLI_CONTINUE or an exit status. */
-static int screen_combinations(const struct cli_options *o)
-{
-    if (o->follow && (o->record || o->replay))
-        return cli_usage_error("%s cannot be combined with --follow: a follower's screen is the "
-                               "teacher's recording",
-                               o->record ? "--record" : "--replay");
-    if (o->follow && o->save)
-        return cli_usage_error("%s cannot be combined with --follow: the teacher's stream never "
-                               "writes on a student's machine",
-                               "--save");
-    if (o->replay && o->save)
-        return cli_usage_error("%s cannot be combined with --replay: a replay never writes a "
-                               "model (the recording's own run wrote its file)",
-                               "--save");
-    if (o->record && o->dump_stage != CLI_NO_DUMP)
-        return cli_usage_error("%s cannot be combined with --dump: a recording holds the keys of "
-                               "the explorer, and --dump opens none",
-                               "--record");
-    if (o->record && output_refused("--record", o->record) != CLI_CONTINUE)
-        return CLI_EXIT_USAGE;
-    if (o->follow && (o->dump_stage != CLI_NO_DUMP || o->bench_frames > 0))
-        return cli_usage_error("%s cannot be combined with --follow, which needs a terminal",
-                               o->dump_stage != CLI_NO_DUMP ? "--dump" : "--bench-frames");
-    if (o->n_compare && !o->train)
-        return cli_usage_error("%s needs --train TASK|FILE", "--compare");
-    if (o->n_compare && o->heads && !o->compare_layers && !o->compare_variants)
-        return cli_usage_error("%s: --compare gives the head counts", "--heads");
-    if (o->n_compare && o->variant_text && o->compare_variants)
-        return cli_usage_error("%s: --compare variants=... gives the variants", "--variant");
-    if (o->n_compare && o->layers && o->compare_layers)
-        return cli_usage_error("%s: --compare layers=... gives the layer counts", "--layers");
-    if (o->n_compare && o->dump_stage == CLI_DUMP_SUMMARY)
-        return cli_usage_error("--compare trains on the screen; for the figures run --dump summary "
-                               "once per %s",
-                               o->compare_layers     ? "--layers"
-                               : o->compare_variants ? "--variant"
-                                                     : "--heads");
-    if (o->train && (o->view || o->focus || o->stage))
-        return cli_usage_error(
-            "%s cannot be combined with --train: the training screen comes first",
-            o->view    ? "--view"
-            : o->focus ? "--focus"
-                       : "--stage");
-    return CLI_CONTINUE;
-}
-
-/* The first option given, in the table's order, that is (listed) or is
- * not (!listed) one of names (without their dashes, NULL-terminated):
- * "--name", or NULL. */
-static const char *given_option(const struct cli_options *o, const char *const *names, bool listed)
-{
-    static char shown[64];
-    int n;
-    const struct cli_opt *t = cli_opt_table(&n);
-    for (int i = 0; i < n; i++) {
-        if (!(o->given >> i & 1))
-            continue;
-        const char *const *p = names;
-        while (*p && strcmp(*p, t[i].name) != 0)
-            p++;
-        if ((*p != NULL) == listed) {
-            snprintf(shown, sizeof shown, "--%s", t[i].name);
-            return shown;
-        }
-    }
-    return NULL;
 }
 
 /* --load (path, or NULL) names no model file: why it cannot be read, as
@@ -145,67 +80,6 @@ static int script_refused(const char *path)
     return CLI_EXIT_USAGE;
 }
 
-/* --export-torch and --export-safetensors: a model file and nothing that
- * changes it; CLI_CONTINUE or an exit status. */
-static int export_combinations(const struct cli_options *o)
-{
-    const char *path = o->export_torch ? o->export_torch : o->export_safetensors;
-    if (!path)
-        return CLI_CONTINUE;
-    const char *opt = o->export_torch ? "--export-torch" : "--export-safetensors";
-    if (!o->load || !model_io_is_model_file(o->load)) {
-        char needs[160];
-        snprintf(needs, sizeof needs,
-                 "%s writes a trained model: give --load MODEL, a model file --train ... "
-                 "--save wrote",
-                 opt);
-        return no_model(o->load, needs);
-    }
-    const char *const takes[] = {opt + 2, "load", "tokens", NULL};
-    const char *other = given_option(o, takes, false);
-    if (other) {
-        char msg[160];
-        snprintf(msg, sizeof msg,
-                 "%%s cannot be combined with %s, which writes the model as it is and opens no "
-                 "screen",
-                 opt);
-        return cli_usage_error(msg, other);
-    }
-    const int rc = output_refused(opt, path);
-    return rc != CLI_CONTINUE || !o->export_torch ? rc : script_refused(path);
-}
-
-/* --generate and its sampling options; CLI_CONTINUE or an exit status. */
-static int generate_combinations(const struct cli_options *o)
-{
-    if (!o->generate) {
-        if (o->temperature_given || o->top_k || o->top_p_given)
-            return cli_usage_error("%s needs --generate N", o->temperature_given ? "--temperature"
-                                                            : o->top_k           ? "--top-k"
-                                                                                 : "--top-p");
-        return CLI_CONTINUE;
-    }
-    if (!o->load || !model_io_is_model_file(o->load))
-        return no_model(o->load, "--generate writes with a trained language model: give --load "
-                                 "MODEL, a model file --train FILE.txt --save wrote");
-    static const char *const takes[] = {"generate", "load",  "tokens",      "seed",
-                                        "top-k",    "top-p", "temperature", NULL};
-    const char *other = given_option(o, takes, false);
-    if (other)
-        return cli_usage_error(
-            "%s cannot be combined with --generate, which prints lines and opens "
-            "no screen (and writes through every layer)",
-            other);
-    if (o->temperature_given && o->temperature == 0.0 &&
-        (o->seed >= 0 || o->top_k || o->top_p_given))
-        return cli_usage_error("%s: --temperature 0 writes the likeliest word every time; a seed, "
-                               "--top-k and --top-p change only a sampled word",
-                               o->seed >= 0 ? "--seed"
-                               : o->top_k   ? "--top-k"
-                                            : "--top-p");
-    return CLI_CONTINUE;
-}
-
 /* Whether path names the regular file standard output writes to (the
  * model saved there would be renamed over it, and what is printed lost). */
 static bool is_stdout(const char *path)
@@ -215,45 +89,289 @@ static bool is_stdout(const char *path)
            st.st_dev == out.st_dev && st.st_ino == out.st_ino;
 }
 
-/* Training options that do not go together; CLI_CONTINUE or an exit status. */
-static int train_combinations(const struct cli_options *o)
+/* The row of option name (without its dashes), or -1. */
+static int row_of(const char *name)
 {
-    const char *train_only = o->vocab          ? "--vocab"
-                             : o->context      ? "--context"
-                             : o->keep_case    ? "--keep-case"
-                             : o->steps        ? "--steps"
-                             : o->layers       ? "--layers"
-                             : o->variant_text ? "--variant"
-                             : o->lr > 0       ? "--lr"
-                             : o->save         ? "--save"
-                                               : NULL;
-    if (train_only && !o->train)
-        return cli_usage_error("%s needs --train TASK|FILE", train_only);
+    int n;
+    const struct cli_opt *t = cli_opt_table(&n);
+    for (int i = 0; i < n; i++)
+        if (t[i].name && !strcmp(t[i].name, name))
+            return i;
+    return -1;
+}
+
+/* Whether option name (without its dashes) was given. */
+static bool given(const struct cli_options *o, const char *name)
+{
+    const int i = row_of(name);
+    return i >= 0 && (o->given >> i & 1);
+}
+
+/* The mode the options given pick, one bit of enum cli_mode, in the order
+ * main dispatches them. */
+static unsigned mode_of(const struct cli_options *o)
+{
+    if (o->export_torch)
+        return CLI_MODE_EXPORT_TORCH;
+    if (o->export_safetensors)
+        return CLI_MODE_EXPORT_SAFETENSORS;
+    if (o->generate)
+        return CLI_MODE_GENERATE;
+    if (o->grad)
+        return CLI_MODE_GRAD;
+    if (o->check_lessons)
+        return CLI_MODE_CHECK_LESSONS;
+    if (o->list_lessons)
+        return CLI_MODE_LIST_LESSONS;
+    if (o->print_lesson)
+        return CLI_MODE_PRINT_LESSON;
+    if (o->reset_progress && !o->lesson)
+        return CLI_MODE_RESET_PROGRESS;
+    if (o->train && o->dump_stage == CLI_DUMP_SUMMARY)
+        return CLI_MODE_SUMMARY;
+    if (o->dump_stage == CLI_DUMP_CIRCUITS)
+        return CLI_MODE_CIRCUITS;
+    if (o->dump_stage == CLI_DUMP_LENS)
+        return CLI_MODE_LENS;
+    if (o->dump_stage == CLI_DUMP_PATCHING)
+        return CLI_MODE_PATCHING;
+    if (o->train)
+        return CLI_MODE_TRAIN_SCREEN;
+    if (o->dump_stage != CLI_NO_DUMP)
+        return CLI_MODE_DUMP;
+    return CLI_MODE_EXPLORER;
+}
+
+/* What opens no screen and takes only its own options: its refusals come first. */
+#define TOOL_MODES                                                                                 \
+    (CLI_MODE_GRAD | CLI_MODE_GENERATE | CLI_MODE_EXPORT_TORCH | CLI_MODE_EXPORT_SAFETENSORS |     \
+     CLI_MODE_CHECK_LESSONS | CLI_MODE_LIST_LESSONS | CLI_MODE_PRINT_LESSON |                      \
+     CLI_MODE_RESET_PROGRESS)
+
+/* What to add to mode's options to get to mode to ("--train TASK|FILE
+ * --dump summary" from the explorer), into buf; false when to is not one
+ * more option or two away from mode. */
+static bool needs_from(unsigned mode, unsigned to, char *buf, size_t n)
+{
+    const struct cli_mode_info *t = cli_mode_info(to);
+    if (!t || !t->base)
+        return false;
+    if (t->base == mode) {
+        snprintf(buf, n, "%s", t->needs);
+        return true;
+    }
+    char first[256];
+    if (!needs_from(mode, t->base, first, sizeof first))
+        return false;
+    const size_t used = strlen(first);
+    if (used + 1 + strlen(t->needs) >= n)
+        return false;
+    memcpy(buf, first, used);
+    buf[used] = ' ';
+    strcpy(buf + used + 1, t->needs);
+    return true;
+}
+
+/* The first option given, in the table's order, that does not apply to
+ * mode: refused naming where it applies.  CLI_CONTINUE or CLI_EXIT_USAGE. */
+static int scope_refusal(const struct cli_options *o, unsigned mode)
+{
+    int n;
+    const struct cli_opt *t = cli_opt_table(&n);
+    for (int i = 0; i < n; i++) {
+        if (!(o->given >> i & 1) || (t[i].scope & mode))
+            continue;
+        char where[512], needs[256], msg[1024];
+        cli_scope_words(t[i].scope, where, sizeof where);
+        /* the first mode it applies to that one more option or two would pick */
+        bool more = false;
+        for (int b = 0; b < CLI_MODE_COUNT && !more; b++)
+            more = (t[i].scope >> b & 1) && needs_from(mode, 1u << b, needs, sizeof needs);
+        const struct cli_mode_info *m = cli_mode_info(mode);
+        if (more)
+            snprintf(msg, sizeof msg, "--%s needs %s (it applies to %s)", t[i].name, needs, where);
+        else
+            snprintf(msg, sizeof msg,
+                     "--%s cannot be combined with %s, which %s; --%s applies to %s", t[i].name,
+                     m->option, m->does, t[i].name, where);
+        return cli_usage_error("%s", msg);
+    }
+    return CLI_CONTINUE;
+}
+
+/* Options that exclude each other wherever both apply: option with any of
+ * others is refused, naming the other and why. */
+static const struct conflict {
+    const char *option;
+    const char *others[8];
+    const char *why;
+} conflicts[] = {
+    {"follow", {"record", "replay"}, "a follower's screen is the teacher's recording"},
+    {"follow", {"save"}, "the teacher's stream never writes on a student's machine"},
+    {"follow", {"bench-frames"}, "it follows the teacher on a terminal"},
+    {"replay", {"save"}, "a replay never writes a model (the recording's own run wrote its file)"},
+    {"replay", {"record"}, "a replay is not recorded again"},
+    {"bench-frames",
+     {"record", "replay", "autoplay", "no-mouse", "save"},
+     "it draws frames off screen after simulated keys, prints their times and exits"},
+    {"lesson",
+     {"load", "tokens", "d-model", "heads", "seed", "causal", "no-scale"},
+     "the lesson's scenes set up the example"},
+    {"lesson", {"stage"}, "each step shows the stage its scene names (--step N opens on a step)"},
+};
+
+/* Options that need another (any of needs) given with them. */
+static const struct need {
+    const char *option;
+    const char *needs[2];
+    const char *says;
+} needs[] = {
+    {"step",
+     {"lesson", "replay"},
+     "--lesson N|FILE"}, /* with --replay, the recording may name one */
+    {"speed", {"replay"}, "--replay FILE"},
+    {"force", {"record"}, "--record FILE"},
+};
+
+static int table_refusal(const struct cli_options *o)
+{
+    for (size_t i = 0; i < sizeof conflicts / sizeof conflicts[0]; i++) {
+        const struct conflict *c = &conflicts[i];
+        for (int k = 0; given(o, c->option) && k < 8 && c->others[k]; k++)
+            if (given(o, c->others[k])) {
+                char msg[512];
+                snprintf(msg, sizeof msg, "--%s cannot be combined with --%s: %s", c->others[k],
+                         c->option, c->why);
+                return cli_usage_error("%s", msg);
+            }
+    }
+    return CLI_CONTINUE;
+}
+
+static int need_refusal(const struct cli_options *o)
+{
+    for (size_t i = 0; i < sizeof needs / sizeof needs[0]; i++) {
+        const struct need *d = &needs[i];
+        if (!given(o, d->option) || given(o, d->needs[0]) || (d->needs[1] && given(o, d->needs[1])))
+            continue;
+        char msg[256];
+        snprintf(msg, sizeof msg, "--%s needs %s", d->option, d->says);
+        return cli_usage_error("%s", msg);
+    }
+    return CLI_CONTINUE;
+}
+
+/* What a dump of a trained model reads: a model file; its format, text or json. */
+static int model_dump_values(const struct cli_options *o, const char *what, const char *reads)
+{
+    char needs[256];
+    if (!o->load || !model_io_is_model_file(o->load)) {
+        snprintf(needs, sizeof needs,
+                 "--dump %s %s: give --load MODEL, a model file --train ... --save wrote", what,
+                 reads);
+        return no_model(o->load, needs);
+    }
+    if (o->format != MHA_FORMAT_TEXT && o->format != MHA_FORMAT_JSON) {
+        snprintf(needs, sizeof needs, "%%s: the %s is text or json",
+                 !strcmp(what, "circuits") ? "circuits" : what);
+        return cli_usage_error(needs, "--format");
+    }
+    return CLI_CONTINUE;
+}
+
+/* The values of the modes that read or write a trained model. */
+static int model_values(const struct cli_options *o, unsigned mode)
+{
+    if (mode == CLI_MODE_EXPORT_TORCH || mode == CLI_MODE_EXPORT_SAFETENSORS) {
+        const char *opt = o->export_torch ? "--export-torch" : "--export-safetensors";
+        const char *path = o->export_torch ? o->export_torch : o->export_safetensors;
+        if (!o->load || !model_io_is_model_file(o->load)) {
+            char needs[160];
+            snprintf(needs, sizeof needs,
+                     "%s writes a trained model: give --load MODEL, a model file --train ... "
+                     "--save wrote",
+                     opt);
+            return no_model(o->load, needs);
+        }
+        const int rc = output_refused(opt, path);
+        return rc != CLI_CONTINUE || !o->export_torch ? rc : script_refused(path);
+    }
+    if (mode == CLI_MODE_GENERATE) {
+        if (!o->load || !model_io_is_model_file(o->load))
+            return no_model(o->load, "--generate writes with a trained language model: give "
+                                     "--load MODEL, a model file --train FILE.txt --save wrote");
+        if (o->temperature_given && o->temperature == 0.0 &&
+            (o->seed >= 0 || o->top_k || o->top_p_given))
+            return cli_usage_error("%s: --temperature 0 writes the likeliest word every time; a "
+                                   "seed, --top-k and --top-p change only a sampled word",
+                                   o->seed >= 0 ? "--seed"
+                                   : o->top_k   ? "--top-k"
+                                                : "--top-p");
+        return CLI_CONTINUE;
+    }
+    if (mode == CLI_MODE_GRAD && !o->batch_file)
+        return cli_usage_error("%s needs --batch BATCH (a batch file)", "--grad");
+    if (mode == CLI_MODE_LENS)
+        return model_dump_values(o, "lens", "reads a trained model's layers");
+    if (mode == CLI_MODE_CIRCUITS)
+        return model_dump_values(o, "circuits", "reads a trained model");
+    if (mode == CLI_MODE_PATCHING) {
+        if (!o->load || !model_io_is_model_file(o->load))
+            return no_model(o->load, "--dump patching runs a trained model: give --load MODEL, a "
+                                     "model file --train ... --save wrote");
+        if (!o->corrupt)
+            return cli_usage_error("%s needs --corrupt CORRUPTED: the words of the corrupted run",
+                                   "--dump patching");
+        return model_dump_values(o, "patching", "runs a trained model");
+    }
+    return CLI_CONTINUE;
+}
+
+/* Rules of values before where each option applies: what a dump with
+ * --train is, and what --compare shows. */
+static int early_values(const struct cli_options *o)
+{
     if (o->dump_stage == CLI_DUMP_SUMMARY && !o->train)
         return cli_usage_error("%s needs --train TASK|FILE", "--dump summary");
-    if (o->train && o->dump_stage != CLI_DUMP_SUMMARY && o->dump_stage != CLI_NO_DUMP)
-        return cli_usage_error("%s: with --train the dump is 'summary'", "--dump");
-    if (o->train && o->format_given && o->format != MHA_FORMAT_TEXT && o->format != MHA_FORMAT_JSON)
+    if (o->train && o->dump_stage != CLI_DUMP_SUMMARY && o->dump_stage != CLI_NO_DUMP) {
+        char msg[256];
+        if (o->dump_stage == CLI_DUMP_CIRCUITS || o->dump_stage == CLI_DUMP_LENS ||
+            o->dump_stage == CLI_DUMP_PATCHING)
+            snprintf(msg, sizeof msg,
+                     "%%s: with --train the dump is 'summary'; save the model (--save FILE) and "
+                     "run --load FILE --dump %s",
+                     o->dump_stage == CLI_DUMP_CIRCUITS ? "circuits"
+                     : o->dump_stage == CLI_DUMP_LENS   ? "lens"
+                                                        : "patching");
+        else
+            snprintf(msg, sizeof msg, "%%s: with --train the dump is 'summary'");
+        return cli_usage_error(msg, "--dump");
+    }
+    if (o->n_compare && o->dump_stage == CLI_DUMP_SUMMARY)
+        return cli_usage_error("--compare trains on the screen; for the figures run --dump summary "
+                               "once per %s",
+                               o->compare_layers     ? "--layers"
+                               : o->compare_variants ? "--variant"
+                                                     : "--heads");
+    return CLI_CONTINUE;
+}
+
+/* Training's values that do not go together, and the files it writes. */
+static int train_values(const struct cli_options *o)
+{
+    if (o->n_compare && o->heads && !o->compare_layers && !o->compare_variants)
+        return cli_usage_error("%s: --compare gives the head counts", "--heads");
+    if (o->n_compare && o->variant_text && o->compare_variants)
+        return cli_usage_error("%s: --compare variants=... gives the variants", "--variant");
+    if (o->n_compare && o->layers && o->compare_layers)
+        return cli_usage_error("%s: --compare layers=... gives the layer counts", "--layers");
+    if (o->format_given && o->format != MHA_FORMAT_TEXT && o->format != MHA_FORMAT_JSON)
         return cli_usage_error("%s: the training summary is text or json", "--format");
-    if (o->train && o->format_given && o->dump_stage == CLI_NO_DUMP)
-        return cli_usage_error("%s needs --dump summary: the training screen has no format",
-                               "--format");
-    if (o->train && (o->grad || o->load || o->tokens || o->lesson || o->causal || o->no_scale))
-        return cli_usage_error("%s cannot be combined with --train", o->grad     ? "--grad"
-                                                                     : o->load   ? "--load"
-                                                                     : o->tokens ? "--tokens"
-                                                                     : o->lesson ? "--lesson"
-                                                                     : o->causal ? "--causal"
-                                                                                 : "--no-scale");
-    if (o->train && o->layer >= 0) {
+    if (o->layer >= 0) {
         /* the training screen opens on that layer: one every pane has */
         int fewest = o->layers > 1 ? o->layers : 1;
         for (int i = 0; o->compare_layers && i < o->n_compare; i++)
             fewest = i == 0 || o->compare[i] < fewest ? o->compare[i] : fewest;
-        if (o->dump_stage != CLI_NO_DUMP)
-            return cli_usage_error("%s: with --train it opens the training screen on that layer; "
-                                   "the summary gives every layer's heads",
-                                   "--layer");
         if (o->layer >= fewest) {
             char has[48];
             if (fewest == 1)
@@ -271,20 +389,10 @@ static int train_combinations(const struct cli_options *o)
             return CLI_EXIT_USAGE;
         }
     }
-    if (o->train && o->batch_file && !o->batch)
+    if (o->batch_file && !o->batch)
         return cli_usage_error("--batch: with --train give the number of sequences per step, "
                                "not '%s'",
                                o->batch_file);
-    if (o->grad && !o->batch_file)
-        return cli_usage_error("%s needs --batch BATCH (a batch file)", "--grad");
-    if (o->batch_file && !o->grad && !o->train)
-        return cli_usage_error("%s needs --grad MODEL or --train TASK|FILE", "--batch");
-    static const char *const grad_takes[] = {"grad", "batch", NULL};
-    const char *other = o->grad ? given_option(o, grad_takes, false) : NULL;
-    if (other)
-        return cli_usage_error("%s cannot be combined with --grad, which takes only --batch BATCH: "
-                               "the model file fixes the rest",
-                               other);
     /* an empty name, a FIFO, a device, a missing folder: refused before any
      * training; with --compare each pane's file */
     for (int i = 0; o->save && i < (o->n_compare ? o->n_compare : 1); i++) {
@@ -326,207 +434,9 @@ static int train_combinations(const struct cli_options *o)
     return CLI_CONTINUE;
 }
 
-/* --dump lens runs a trained model on its words and reads each layer out. */
-static int lens_combinations(const struct cli_options *o)
+/* The example's values: a model file or an example file fixes some. */
+static int example_values(const struct cli_options *o)
 {
-    if (o->train)
-        return cli_usage_error(
-            "%s: with --train the dump is 'summary'; save the model (--save FILE) "
-            "and run --load FILE --dump lens",
-            "--dump");
-    if (!o->load || !model_io_is_model_file(o->load))
-        return no_model(o->load, "--dump lens reads a trained model's layers: give --load MODEL, "
-                                 "a model file --train ... --save wrote");
-    static const char *const takes[] = {"load", "tokens", "dump", "format", NULL};
-    const char *other = given_option(o, takes, false);
-    if (other)
-        return cli_usage_error("%s cannot be combined with --dump lens, which reads every layer "
-                               "of the model on its words (--tokens)",
-                               other);
-    if (o->format != MHA_FORMAT_TEXT && o->format != MHA_FORMAT_JSON)
-        return cli_usage_error("%s: the lens is text or json", "--format");
-    return CLI_CONTINUE;
-}
-
-/* --dump patching runs a trained model on two sentences of as many words. */
-static int patching_combinations(const struct cli_options *o)
-{
-    if (o->dump_stage != CLI_DUMP_PATCHING)
-        return o->corrupt || o->answer
-                   ? cli_usage_error("%s needs --load MODEL --tokens CLEAN --corrupt CORRUPTED "
-                                     "--dump patching",
-                                     o->corrupt ? "--corrupt" : "--answer")
-                   : CLI_CONTINUE;
-    if (o->train)
-        return cli_usage_error(
-            "%s: with --train the dump is 'summary'; save the model (--save FILE) "
-            "and run --load FILE --dump patching",
-            "--dump");
-    if (!o->load || !model_io_is_model_file(o->load))
-        return no_model(o->load, "--dump patching runs a trained model: give --load MODEL, a "
-                                 "model file --train ... --save wrote");
-    if (!o->corrupt)
-        return cli_usage_error("%s needs --corrupt CORRUPTED: the words of the corrupted run",
-                               "--dump patching");
-    static const char *const takes[] = {"load", "tokens", "corrupt", "answer",
-                                        "dump", "format", NULL};
-    const char *other = given_option(o, takes, false);
-    if (other)
-        return cli_usage_error("%s cannot be combined with --dump patching, which runs every "
-                               "layer of the model on two sentences",
-                               other);
-    if (o->format != MHA_FORMAT_TEXT && o->format != MHA_FORMAT_JSON)
-        return cli_usage_error("%s: the patching is text or json", "--format");
-    return CLI_CONTINUE;
-}
-
-/* --dump circuits reads a trained model's weights and nothing else. */
-static int circuits_combinations(const struct cli_options *o)
-{
-    if (o->dump_stage == CLI_DUMP_LENS)
-        return lens_combinations(o);
-    if (o->dump_stage == CLI_DUMP_PATCHING || o->corrupt || o->answer)
-        return patching_combinations(o);
-    if (o->dump_stage != CLI_DUMP_CIRCUITS)
-        return CLI_CONTINUE;
-    if (o->train)
-        return cli_usage_error(
-            "%s: with --train the dump is 'summary'; save the model (--save FILE) "
-            "and run --load FILE --dump circuits",
-            "--dump");
-    if (!o->load || !model_io_is_model_file(o->load))
-        return no_model(o->load, "--dump circuits reads a trained model: give --load MODEL, a "
-                                 "model file --train ... --save wrote");
-    if (o->tokens || o->d_model || o->heads || o->seed >= 0 || o->causal || o->no_scale)
-        return cli_usage_error(
-            "%s cannot be combined with --dump circuits, which reads the weights "
-            "alone",
-            o->tokens     ? "--tokens"
-            : o->d_model  ? "--d-model"
-            : o->heads    ? "--heads"
-            : o->causal   ? "--causal"
-            : o->no_scale ? "--no-scale"
-                          : "--seed");
-    if (o->format != MHA_FORMAT_TEXT && o->format != MHA_FORMAT_JSON)
-        return cli_usage_error("%s: the circuits are text or json", "--format");
-    return CLI_CONTINUE;
-}
-
-/* --dump prints and opens no screen: the explorer's options are refused. */
-static int dump_combinations(const struct cli_options *o)
-{
-    static const char *const screen[] = {
-        "stage",        "view",     "focus",  "present", "theme", "autoplay",
-        "bench-frames", "no-mouse", "replay", "lesson",  NULL};
-    const char *other = o->dump_stage != CLI_NO_DUMP ? given_option(o, screen, true) : NULL;
-    if (other && !strcmp(other, "--lesson"))
-        return cli_usage_error("%s cannot be combined with --dump, which prints and opens no "
-                               "screen; --print-lesson N prints a lesson's scenes",
-                               other);
-    if (other)
-        return cli_usage_error(
-            "%s cannot be combined with --dump, which prints and opens no screen", other);
-    return CLI_CONTINUE;
-}
-
-/* The options of another option (--step of --lesson, --speed of --replay,
- * --force of --record), on the explorer's screen and the training screen
- * alike; CLI_CONTINUE or an exit status. */
-static int session_combinations(const struct cli_options *o)
-{
-    if (o->step && !o->lesson && !o->replay) /* with --replay, the recording may name one */
-        return cli_usage_error("%s needs --lesson N|FILE", "--step");
-    if (o->speed_given && !o->replay)
-        return cli_usage_error("%s needs --replay FILE", "--speed");
-    if (o->force && !o->record)
-        return cli_usage_error("%s needs --record FILE", "--force");
-    if (o->record && o->replay)
-        return cli_usage_error(
-            "%s cannot be combined with --replay: a replay is not recorded again", "--record");
-    return CLI_CONTINUE;
-}
-
-/* --bench-frames draws frames off screen, each after a simulated key
- * that moves the stage, prints their times and exits: what takes keys,
- * clicks or time, or writes a file when the screen is left, is refused. */
-static int bench_combinations(const struct cli_options *o)
-{
-    static const char *const ignored[] = {"record", "replay", "autoplay", "no-mouse", "save", NULL};
-    const char *other = o->bench_frames > 0 ? given_option(o, ignored, true) : NULL;
-    if (other)
-        return cli_usage_error("%s cannot be combined with --bench-frames, which draws frames off "
-                               "screen after simulated keys, prints their times and exits",
-                               other);
-    return CLI_CONTINUE;
-}
-
-/* The lesson tools, in the order main runs them: each prints or forgets
- * and exits, opening no screen, so an option it does not take would be
- * ignored.  takes: its own option and those it reads; a tool given with
- * its unless option is part of opening the explorer instead. */
-static const struct lesson_tool {
-    const char *const takes[3];
-    const char *unless;
-    const char *does;
-} lesson_tools[] = {
-    {{"check-lessons", NULL}, NULL, "checks lesson files and exits"},
-    {{"list-lessons", NULL}, NULL, "lists the lessons and exits"},
-    {{"print-lesson", "format", NULL},
-     NULL,
-     "prints the lesson as its own scenes set it up (text, or --format html) and exits"},
-    {{"reset-progress", NULL},
-     "lesson",
-     "forgets every lesson's progress and exits (with --lesson N: that lesson's, then opens it)"},
-};
-
-/* Whether option name (without its dashes) was given. */
-static bool given(const struct cli_options *o, const char *name)
-{
-    const char *const names[] = {name, NULL};
-    return given_option(o, names, true) != NULL;
-}
-
-int cli_lesson_tool_combinations(const struct cli_options *o)
-{
-    for (size_t i = 0; i < sizeof lesson_tools / sizeof lesson_tools[0]; i++) {
-        const struct lesson_tool *t = &lesson_tools[i];
-        if (!given(o, t->takes[0]) || (t->unless && given(o, t->unless)))
-            continue;
-        const char *other = given_option(o, t->takes, false);
-        if (other) {
-            char msg[256];
-            snprintf(msg, sizeof msg, "%%s cannot be combined with --%s, which %s", t->takes[0],
-                     t->does);
-            return cli_usage_error(msg, other);
-        }
-        if (o->print_lesson && o->format != MHA_FORMAT_TEXT && o->format != MHA_FORMAT_HTML)
-            return cli_usage_error("%s: --print-lesson prints text or html", "--format");
-        return CLI_CONTINUE;
-    }
-    return CLI_CONTINUE;
-}
-
-int cli_combinations(const struct cli_options *o)
-{
-    int rc = export_combinations(o);
-    if (rc != CLI_CONTINUE || o->export_torch || o->export_safetensors)
-        return rc;
-    rc = generate_combinations(o);
-    if (rc != CLI_CONTINUE || o->generate)
-        return rc;
-    rc = bench_combinations(o);
-    if (rc == CLI_CONTINUE)
-        rc = screen_combinations(o);
-    if (rc == CLI_CONTINUE)
-        rc = dump_combinations(o);
-    if (rc == CLI_CONTINUE)
-        rc = circuits_combinations(o);
-    if (rc == CLI_CONTINUE)
-        rc = train_combinations(o);
-    if (rc == CLI_CONTINUE)
-        rc = session_combinations(o);
-    if (rc != CLI_CONTINUE || o->train || o->grad)
-        return rc;
     const bool model = o->load && model_io_is_model_file(o->load);
     if (model && (o->d_model || o->seed >= 0))
         return cli_usage_error(
@@ -539,25 +449,41 @@ int cli_combinations(const struct cli_options *o)
                                o->tokens    ? "--tokens"
                                : o->d_model ? "--d-model"
                                             : "--seed");
-    /* each step of a lesson puts the screen in its scene's state: the
-     * example (tokens, sizes, seed, mask and scaling) and the stage */
-    static const char *const scene_sets[] = {"load", "tokens", "d-model",  "heads",
-                                             "seed", "causal", "no-scale", NULL};
-    const char *other = o->lesson ? given_option(o, scene_sets, true) : NULL;
-    if (other)
-        return cli_usage_error("%s cannot be combined with --lesson: the lesson's scenes set up "
-                               "the example",
-                               other);
-    if (o->lesson && given(o, "stage"))
-        return cli_usage_error("%s cannot be combined with --lesson: each step shows the stage its "
-                               "scene names (--step N opens on a step)",
-                               "--stage");
-    if (o->layer >= 0 && (!o->load || !model_io_is_model_file(o->load)))
+    if (o->layer >= 0 && !model)
         return no_model(
             o->load,
             "--layer shows a layer of a model of layers: give --load MODEL (with --dump STAGE or "
             "circuits, or in the explorer), or --train TASK --layers N for the training screen");
-    if (o->format_given && o->dump_stage == CLI_NO_DUMP && !o->print_lesson)
-        return cli_usage_error("%s needs --dump STAGE or --print-lesson", "--format");
     return CLI_CONTINUE;
+}
+
+int cli_combinations(const struct cli_options *o)
+{
+    const unsigned mode = mode_of(o);
+    int rc = CLI_CONTINUE;
+    if (mode & TOOL_MODES) {
+        rc = scope_refusal(o, mode);
+    } else {
+        rc = early_values(o);
+        if (rc == CLI_CONTINUE)
+            rc = table_refusal(o);
+        if (rc == CLI_CONTINUE)
+            rc = scope_refusal(o, mode);
+    }
+    if (rc == CLI_CONTINUE)
+        rc = need_refusal(o);
+    if (rc != CLI_CONTINUE)
+        return rc;
+    if (mode == CLI_MODE_PRINT_LESSON && o->format != MHA_FORMAT_TEXT &&
+        o->format != MHA_FORMAT_HTML)
+        return cli_usage_error("%s: --print-lesson prints text or html", "--format");
+    if (mode & TOOL_MODES)
+        return model_values(o, mode);
+    if (o->record && output_refused("--record", o->record) != CLI_CONTINUE)
+        return CLI_EXIT_USAGE;
+    if (mode & (CLI_MODE_CIRCUITS | CLI_MODE_LENS | CLI_MODE_PATCHING))
+        return model_values(o, mode);
+    if (mode & CLI_TRAINING)
+        return train_values(o);
+    return example_values(o);
 }

@@ -502,17 +502,15 @@ int cli_parse(int argc, char **argv, struct cli_options *o)
         if (rc != CLI_CONTINUE)
             return rc;
     }
-    /* --generate, the exports and --grad take only their own options:
-     * with another tool's (--list-lessons, --reset-progress) they say so */
+    /* --check-lessons takes files, but with --generate, an export or --grad,
+     * which take only their own options, they are unexpected */
     const bool alone = o->generate || o->export_torch || o->export_safetensors || o->grad;
     if (o->check_lessons && !alone) {
         o->check_files = argv + optind;
         o->n_check_files = argc - optind;
-        return cli_lesson_tool_combinations(o);
+        return cli_combinations(o);
     }
     if (optind < argc)
         return cli_usage_error("unexpected argument '%s'", argv[optind]);
-    if (!alone && (o->list_lessons || o->print_lesson || (o->reset_progress && !o->lesson)))
-        return cli_lesson_tool_combinations(o);
     return cli_combinations(o);
 }

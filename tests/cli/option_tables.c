@@ -1,7 +1,11 @@
 /* option_tables.c - the tables scripts/gen-docs writes the docs and the
- * completions from, as JSON on standard output: the option table, the
- * lists its values take (stages, views, themes, formats, tasks, corpora),
- * and the rows of the lessons' scene-key table (lessons/README.md). */
+ * completions from, as JSON on standard output: the option table (each
+ * row with where it applies and its man paragraph), the lists its values
+ * take (stages, views, themes, formats, tasks, corpora), and the rows of
+ * the lessons' scene-key table (lessons/README.md).  A row without a scope
+ * or a man paragraph, or whose paragraph does not name it, is named on
+ * standard error and nothing is printed (exit status 1); with --check it
+ * only checks the rows. */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,20 +122,95 @@ static json_t *scene_keys(void)
     return rows;
 }
 
-int main(void)
+/* "\\-\\-d\\-model": how the man page spells --name. */
+static void roff_flag(const char *name, char *buf, size_t n)
+{
+    size_t k = 0;
+    for (const char *p = "--"; *p && k + 3 < n; p++)
+        k += (size_t)snprintf(buf + k, n - k, "\\-");
+    for (const char *p = name; *p && k + 3 < n; p++)
+        k += (size_t)(*p == '-' ? snprintf(buf + k, n - k, "\\-")
+                                : snprintf(buf + k, n - k, "%c", *p));
+}
+
+/* Each row has a scope (where it applies; the named-again entries too) and
+ * a man paragraph whose tag line names it: the problems on stderr, and
+ * how many. */
+static int check_rows(const struct cli_opt *t, int n)
+{
+    int bad = 0;
+    for (int i = 0; i < n; i++) {
+        const char *who = t[i].name ? t[i].name : t[i].usage;
+        char flag[128];
+        roff_flag(t[i].name ? t[i].name : "", flag, sizeof flag);
+        if (!t[i].scope) {
+            fprintf(stderr,
+                    "option_tables: %s%s: its row in the option table has no scope (the modes it "
+                    "applies to, enum cli_mode in src/cli/cli_opt_table.h)\n",
+                    t[i].name ? "--" : "", who);
+            bad++;
+        }
+        if (!t[i].man || !t[i].man[0]) {
+            fprintf(stderr,
+                    "option_tables: %s%s: its row in the option table has no man paragraph (its "
+                    "entry in the man page's OPTIONS, roff after its .TP)\n",
+                    t[i].name ? "--" : "", who);
+            bad++;
+        } else if (t[i].name && !strstr(t[i].man, flag)) {
+            fprintf(stderr,
+                    "option_tables: --%s: its man paragraph's tag line does not name it (%s)\n",
+                    t[i].name, flag);
+            bad++;
+        } else if (!strchr(t[i].man, '\n') || strchr(t[i].man, '\n')[1] == '\0') {
+            fprintf(stderr,
+                    "option_tables: %s%s: its man paragraph is a tag line alone, with no words "
+                    "after it\n",
+                    t[i].name ? "--" : "", who);
+            bad++;
+        }
+    }
+    return bad;
+}
+
+/* Where scope applies, as the refusals name it: ["the explorer's screen", ...]. */
+static json_t *scope_list(unsigned scope)
+{
+    json_t *a = json_array();
+    for (int b = 0; b < CLI_MODE_COUNT; b++)
+        if (scope >> b & 1)
+            json_array_append_new(a, json_string(cli_mode_info(1u << b)->where));
+    return a;
+}
+
+int main(int argc, char **argv)
 {
     int n;
     const struct cli_opt *t = cli_opt_table(&n);
-    json_t *opts = json_array(), *groups = json_array();
+    const int bad = check_rows(t, n);
+    if (bad) {
+        fprintf(stderr, "option_tables: %d problem%s in the option table\n", bad,
+                bad == 1 ? "" : "s");
+        return 1;
+    }
+    if (argc > 1 && !strcmp(argv[1], "--check")) {
+        printf("option_tables: each of the %d rows has a scope and a man paragraph\n", n);
+        return 0;
+    }
+    json_t *opts = json_array(), *groups = json_array(), *group_man = json_array();
     for (int i = 0; i < n; i++)
         json_array_append_new(
-            opts,
-            json_pack("{s:o, s:o, s:i, s:o, s:o, s:s, s:o, s:o}", "name", str_or_null(t[i].name),
-                      "arg", str_or_null(t[i].arg), "group", (int)t[i].group, "usage",
-                      str_or_null(t[i].usage), "default", str_or_null(t[i].def), "help", t[i].help,
-                      "brief", str_or_null(t[i].brief), "values", str_or_null(t[i].values)));
-    for (int g = 0; g < CLI_GROUP_COUNT; g++)
+            opts, json_pack("{s:o, s:o, s:i, s:o, s:o, s:s, s:o, s:o, s:o, s:s}", "name",
+                            str_or_null(t[i].name), "arg", str_or_null(t[i].arg), "group",
+                            (int)t[i].group, "usage", str_or_null(t[i].usage), "default",
+                            str_or_null(t[i].def), "help", t[i].help, "brief",
+                            str_or_null(t[i].brief), "values", str_or_null(t[i].values), "scope",
+                            scope_list(t[i].scope), "man", t[i].man));
+    for (int g = 0; g < CLI_GROUP_COUNT; g++) {
         json_array_append_new(groups, json_string(cli_opt_group_heading(g)));
+        json_array_append_new(group_man,
+                              json_pack("{s:s, s:s}", "intro", cli_opt_group_man_intro(g), "outro",
+                                        cli_opt_group_man_outro(g)));
+    }
     json_t *stages = json_array(), *titles = json_array();
     for (int s = 0; s < MHA_STAGE_COUNT; s++) {
         json_array_append_new(stages, json_string(mha_stage_name((enum mha_stage)s)));
@@ -145,11 +224,12 @@ int main(void)
     cli_text_corpus_names(corpora, sizeof corpora);
     json_t *task_names = split_list(tasks);
     json_t *root = json_pack(
-        "{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:O, s:o, s:o, s:o, s:o, s:o}", "options", opts,
-        "groups", groups, "stages", stages, "views", split_list(views), "view_rows", view_rows(),
-        "themes", split_list(themes), "formats", split_list(formats), "format_rows", format_rows(),
-        "tasks", task_names, "task_rows", task_rows(task_names), "corpora", split_list(corpora),
-        "scene_keys", scene_keys(), "stage_titles", titles, "stage_matrices", stage_matrices());
+        "{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:O, s:o, s:o, s:o, s:o, s:o}", "options",
+        opts, "groups", groups, "group_man", group_man, "stages", stages, "views",
+        split_list(views), "view_rows", view_rows(), "themes", split_list(themes), "formats",
+        split_list(formats), "format_rows", format_rows(), "tasks", task_names, "task_rows",
+        task_rows(task_names), "corpora", split_list(corpora), "scene_keys", scene_keys(),
+        "stage_titles", titles, "stage_matrices", stage_matrices());
     json_decref(task_names);
     char *text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
     json_decref(root);

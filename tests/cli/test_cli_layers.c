@@ -57,10 +57,12 @@ START_TEST(layers_train_and_save)
         "--layer 1: the pane of fewest layers trains one layer, layer 0;");
     cli_expect_error((const char *[]){"--train", "first-prev", "--format", "json", NULL},
                      "--format needs --dump summary");
-    /* another option's options are refused with --train too, not ignored */
+    /* another option's options are refused with --train too, not ignored; a
+     * screen's where no screen opens */
     cli_expect_error(
         (const char *[]){"--train", "first-prev", "--dump", "summary", "--step", "2", NULL},
-        "--step needs --lesson N|FILE");
+        "--step cannot be combined with --dump summary, which trains without a terminal and "
+        "prints the summary; --step applies to the explorer's screen and the training screen");
     cli_expect_error((const char *[]){"--train", "first-prev", "--speed", "2", NULL},
                      "--speed needs --replay FILE");
     cli_expect_error((const char *[]){"--train", "first-prev", "--force", NULL},
@@ -84,7 +86,7 @@ START_TEST(layers_train_and_save)
                      "would be saved to one file; give each layer count once");
     cli_expect_error((const char *[]){"--train", "first-prev", "--layers", "2", "--layer", "1",
                                       "--dump", "summary", NULL},
-                     "--layer: with --train it opens the training screen on that layer");
+                     "--layer cannot be combined with --dump summary");
     cli_expect_error((const char *[]){"--load", model, "--generate", "1", "--layer", "1", NULL},
                      "--layer cannot be combined with --generate");
     cli_expect_error(
