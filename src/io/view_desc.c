@@ -89,6 +89,7 @@ void view_desc_free(struct view_desc *d)
         free(x->row_labels);
         free(x->col_labels);
         free(x->data);
+        free(x->masked);
     }
     free(d->matrices);
     free(d->rank);
@@ -225,7 +226,10 @@ void view_desc_write_text(FILE *out, const struct view_desc *d)
         dump_text_matrix(out, x->title, x->data, x->rows, x->cols, x->row_labels, x->col_labels);
         fputc('\n', out);
     }
-    write_table(out, d);
+    if (d->table.rows > 0)
+        write_table(out, d);
+    else if (d->note[0])
+        fprintf(out, "%s\n", d->note);
 }
 
 /* ---- as HTML ------------------------------------------------------------------------------ */
@@ -292,7 +296,13 @@ void view_desc_write_html(FILE *out, const struct view_desc *d)
     }
     for (int m = 0; m < d->n_matrices; m++)
         html_matrix(out, &d->matrices[m]);
-    html_table(out, d);
+    if (d->table.rows > 0)
+        html_table(out, d);
+    else if (d->note[0]) {
+        fputs("<p>", out);
+        export_xml_text(out, d->note);
+        fputs("</p>\n", out);
+    }
 }
 
 struct train_model *view_model_file(struct view_desc *vd, const struct view_inputs *in,

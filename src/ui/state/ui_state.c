@@ -723,6 +723,7 @@ int ui_state_set_view(struct ui_state *st, enum mha_view view)
     st->explain_open = false;
     st->block = st->cur_r = st->cur_c = 0;
     st->scroll = 0;
+    st->view_first = 0;
     ui_state_drop_view(st);
     return 0;
 }

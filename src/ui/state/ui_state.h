@@ -67,6 +67,8 @@ struct ui_state {
     struct view_desc *vd; /* owned: the view's numbers (NULL on the stage view), made
                                again by ui_views_sync after the view or the example changed */
     bool vd_stale;        /* vd is to be made again */
+    int view_first;       /* a paged view (the model view): its first map shown */
+    int view_shown;       /* ... and how many the screen had room for (the layout sets it) */
     bool focus;           /* the cell cursor is in the visualisation */
     int block;            /* focused block of the current stage's view */
     int cur_r, cur_c;     /* cursor inside that block */
