@@ -179,10 +179,15 @@ static int export_combinations(const struct cli_options *o)
 static int generate_combinations(const struct cli_options *o)
 {
     if (!o->generate) {
-        if (o->temperature_given || o->top_k || o->top_p_given)
-            return cli_usage_error("%s needs --generate N", o->temperature_given ? "--temperature"
-                                                            : o->top_k           ? "--top-k"
-                                                                                 : "--top-p");
+        /* --top-p also sets the explorer's (the lists of what the other modes
+         * take refuse it there) */
+        if (o->temperature_given || o->top_k)
+            return cli_usage_error("%s needs --generate N",
+                                   o->temperature_given ? "--temperature" : "--top-k");
+        if (o->top_p_given && (o->dump_stage != CLI_NO_DUMP || o->train || o->grad ||
+                               o->print_lesson || o->export_torch || o->replay || o->follow))
+            return cli_usage_error("%s needs --generate N or the explorer (a language model's w)",
+                                   "--top-p");
         return CLI_CONTINUE;
     }
     if (!o->load || !model_io_is_model_file(o->load))

@@ -245,8 +245,10 @@ static const struct cli_opt table[] = {
     {"top-p", "P", OPT_TOP_P, CLI_GROUP_WRITING, NULL, NULL,
      "draw only among the fewest likeliest words whose\n"
      "probabilities sum to P or more (nucleus sampling;\n"
-     "above 0, at most 1; default 1: every word)",
-     "with --generate: draw among the nucleus of probability P", NULL, CODE},
+     "above 0, at most 1; default 1: every word); in the\n"
+     "explorer, the top-p w starts at (the keys ( ) and\n"
+     ":top-p change it)",
+     "with --generate or the explorer: draw among the nucleus of probability P", NULL, CODE},
     {NULL, NULL, 0, CLI_GROUP_WRITING, "--seed S", NULL,
      "with --generate: the draws' seed (default 42), so the\n"
      "same command writes the same lines",

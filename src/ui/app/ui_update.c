@@ -246,6 +246,10 @@ static void apply(struct ui_app *app, enum ui_action act, int key)
     case UI_ACT_TEMP_UP:
         ui_state_step_temperature(st, act == UI_ACT_TEMP_UP ? +1 : -1);
         break;
+    case UI_ACT_TOP_P_DOWN:
+    case UI_ACT_TOP_P_UP:
+        ui_state_step_top_p(st, act == UI_ACT_TOP_P_UP ? +1 : -1);
+        break;
     case UI_ACT_WRITE:
     case UI_ACT_UNWRITE:
         ui_state_write_word(st, act == UI_ACT_WRITE ? +1 : -1);
