@@ -270,6 +270,29 @@ START_TEST(test_state_lines)
         free(lb);
     }
 
+    /* a language model's top-p: written once it is other than 1, read back */
+    {
+        char *pb = NULL;
+        size_t pl = 0;
+        FILE *pf = open_memstream(&pb, &pl);
+        struct rec_state p1 = a, p9 = a;
+        p1.top_p = 1000;
+        p9.top_p = 900;
+        ck_assert(!rec_state_same(&p1, &p9));
+        ck_assert_int_eq(rec_state_write(pf, &a, &p1), 0); /* unknown to 1: nothing to say */
+        ck_assert_int_eq(rec_state_write(pf, &p1, &p9), 0);
+        ck_assert_int_eq(rec_state_write(pf, &p9, &p1), 0);
+        fclose(pf);
+        ck_assert_str_eq(pb, "# state top_p=0.9\n# state top_p=1\n");
+        struct rec_state r = a;
+        ck_assert_int_eq(r.top_p, -1);
+        rec_state_merge(&r, "top_p=0.25");
+        ck_assert_int_eq(r.top_p, 250);
+        rec_state_merge(&r, "top_p=0 top_p=1.5 top_p=x"); /* out of range: stays */
+        ck_assert_int_eq(r.top_p, 250);
+        free(pb);
+    }
+
     /* written as what changed, read back into the same whole */
     char *buf = NULL;
     size_t len = 0;
