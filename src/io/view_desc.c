@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/colorscale.h"
 #include "io/dump.h"
 #include "io/export.h"
 #include "io/model_io.h"
@@ -252,9 +253,20 @@ static void html_matrix(FILE *out, const struct view_matrix *x)
     for (int i = 0; i < x->rows; i++) {
         fputs("<tr>", out);
         element(out, "th", NULL, x->row_labels[i]);
-        for (int j = 0; j < x->cols; j++)
-            fprintf(out, "<td class=\"n\">%.3f</td>",
-                    (double)x->data[(size_t)i * (size_t)x->cols + (size_t)j]);
+        for (int j = 0; j < x->cols; j++) {
+            const float v = x->data[(size_t)i * (size_t)x->cols + (size_t)j];
+            if (!x->prob) {
+                fprintf(out, "<td class=\"n\">%.3f</td>", (double)v);
+                continue;
+            }
+            /* weights as a heatmap: the sequential scale's fill, its number on it */
+            const struct colorscale_rgb c =
+                colorscale_seq_fill(colorscale_seq_level(v, COLORSCALE_SEQ_LEVELS));
+            char fill[8], text[8];
+            fprintf(out, "<td class=\"n\" style=\"background:%s;color:%s\">%.3f</td>",
+                    colorscale_hex(c, fill, sizeof fill),
+                    colorscale_hex(colorscale_text_on(c), text, sizeof text), (double)v);
+        }
         fputs("</tr>\n", out);
     }
     fputs("</tbody>\n</table>\n", out);

@@ -244,6 +244,7 @@ const struct view_kind view_model_kind = {
            "are as large as the screen allows, with token labels along their edges where there "
            "is room (cut to their first letters where there is not); those that do not fit wait "
            "for the page keys, which the view's hint line names with the count of the rest. At "
-           "most 32 maps are shown. Written to a file, each map is a table of its numbers.",
+           "most 32 maps are shown. Written to a file, each map is a table of its numbers (on a "
+           "lesson's HTML page, its cells in the heat colours).",
     .own_sizes = false,
 };
