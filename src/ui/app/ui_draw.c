@@ -99,7 +99,10 @@ static void place_maps(struct ui_app *app, const struct ui_layout *lay)
             items[i] = (struct ui_flow_item){app->geoms[i].w, app->geoms[i].h, false};
         }
         app->canvas_h = ui_flow(items, app->n_blocks, max_w, 2, 1, app->pos);
-        if (app->canvas_h <= view_h)
+        bool whole = app->canvas_h <= view_h;
+        for (int i = 0; whole && i < app->n_blocks; i++)
+            whole = !app->geoms[i].grid.clipped;
+        if (whole)
             break;
     }
     int fit = 0;

@@ -146,8 +146,15 @@ void ui_map_draw(WINDOW *win, int y, int x, int view_h, const struct ui_block *b
     const bool col_end = same_start(b->col_labels, b->cols, cw, th->utf8);
     const bool row_end = same_start(b->row_labels, b->rows, row_w, th->utf8);
     char text[64];
-    if (y >= 0 && y < view_h)
-        ui_put(win, y, x, b->title, g->w, ui_role_attr(th, UI_ROLE_TITLE), th->utf8);
+    if (y >= 0 && y < view_h) { /* a map cut to the view says which part shows */
+        char title[sizeof b->title + 64];
+        snprintf(title, sizeof title, "%s", b->title);
+        const int rows = g->half ? 2 * g->grid.rows : g->grid.rows;
+        if (g->grid.clipped)
+            snprintf(title + strlen(title), sizeof title - strlen(title), " rows 0–%d, cols 0–%d",
+                     (rows < b->rows ? rows : b->rows) - 1, g->grid.cols - 1);
+        ui_put(win, y, x, title, g->w, ui_role_attr(th, UI_ROLE_TITLE), th->utf8);
+    }
     if (y + 1 >= 0 && y + 1 < view_h)
         for (int c = 0; b->col_labels && c < g->grid.cols; c++) {
             label_cut(b->col_labels[c], cw, col_end, th->utf8, text, sizeof text);
