@@ -60,8 +60,11 @@ const struct cli_opt cli_opt_rows_write[] = {
     {"top-p", "P", OPT_TOP_P, CLI_GROUP_WRITING, NULL, NULL,
      "draw only among the fewest likeliest words whose\n"
      "probabilities sum to P or more (nucleus sampling;\n"
-     "above 0, at most 1; default 1: every word)",
-     "with --generate: draw among the nucleus of probability P", NULL, CODE, CLI_MODE_GENERATE,
+     "above 0, at most 1; default 1: every word); in the\n"
+     "explorer, the top-p w starts at (the keys ( ) and\n"
+     ":top-p change it)",
+     "with --generate or the explorer: draw among the nucleus of probability P", NULL, CODE,
+     CLI_MODE_GENERATE | CLI_MODE_EXPLORER,
      ".BI \\-\\-top\\-p \" P\"\n"
      "With\n"
      ".BR \\-\\-generate :\n"
@@ -76,7 +79,14 @@ const struct cli_opt cli_opt_rows_write[] = {
      "small\n"
      "enough keeps the likeliest word alone, as\n"
      ".B \\-\\-temperature 0\n"
-     "writes it."},
+     "writes it.\n"
+     "Given to the explorer (with a language model: a model file), the top-p\n"
+     ".B w\n"
+     "starts at, which\n"
+     ".B (\n"
+     "and\n"
+     ".B )\n"
+     "change (see KEYS)."},
     {NULL, NULL, 0, CLI_GROUP_WRITING, "--seed S", NULL,
      "with --generate: the draws' seed (default 42), so the\n"
      "same command writes the same lines",

@@ -177,7 +177,8 @@ struct mha_example *cli_build_example(const struct cli_options *o, struct mha_er
                                       : "--no-scale");
             return NULL;
         }
-        return model_io_example_layer(o->load, o->tokens, 1.0f, "--tokens", o->layer, err);
+        return model_io_example_top_p(o->load, o->tokens, 1.0f, o->top_p, "--tokens", o->layer,
+                                      err);
     }
     if (o->load) {
         ex = mha_example_load(o->load, err);

@@ -61,6 +61,13 @@ struct mha_next_word {
     int position;      /* the row (query token) whose next word this is */
     int n;             /* words listed, 1..MHA_NEXT_WORD_MAX */
     float temperature; /* the softmax's: p = softmax(logits / temperature) */
+    /* top-p: the nucleus, the fewest likeliest words (all the model's, not
+     * only those listed; never <unk>) whose probabilities sum to top_p of
+     * theirs or more: how many and their summed probability (top_p 1:
+     * every word) */
+    float top_p;
+    int nucleus;
+    float nucleus_p;
     char word[MHA_NEXT_WORD_MAX][MHA_NEXT_WORD_LABEL];
     float p[MHA_NEXT_WORD_MAX];
 };

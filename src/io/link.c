@@ -117,6 +117,11 @@ char *link_command(const struct link_state *s)
             opt_tokens(&b, s);
         if (s->model && s->has_layer)
             opt_int(&b, "--layer", s->layer);
+        if (s->model && s->top_p > 0.0 && s->top_p < 1.0) {
+            char num[32];
+            snprintf(num, sizeof num, "%g", s->top_p);
+            opt(&b, "--top-p", num);
+        }
     } else {
         bool default_tokens = s->n_tokens == 4;
         for (int i = 0; default_tokens && i < 4; i++) {

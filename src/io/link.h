@@ -12,6 +12,7 @@ struct link_state {
                          model's own heads, mask and scaling (none given) */
     bool has_layer;   /* a model of layers shown at a layer not its last: --layer */
     int layer;
+    double top_p;        /* a model: the top-p w draws at, --top-p when in (0, 1) */
     char *const *tokens; /* generated or a model: the token labels (n_tokens of them) */
     int n_tokens;
     int d_model;   /* generated only */

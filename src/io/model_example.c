@@ -126,6 +126,13 @@ struct mha_example *model_io_example(const char *path, const char *tokens, float
 struct mha_example *model_io_example_layer(const char *path, const char *tokens, float temperature,
                                            const char *what, int layer, struct mha_error *err)
 {
+    return model_io_example_top_p(path, tokens, temperature, 1.0, what, layer, err);
+}
+
+struct mha_example *model_io_example_top_p(const char *path, const char *tokens, float temperature,
+                                           double top_p, const char *what, int layer,
+                                           struct mha_error *err)
+{
     char words[MODEL_IO_WORDS_MAX];
     const int sentence = model_io_sentence_words(path, words, sizeof words, err);
     if (sentence < 0)
@@ -156,7 +163,9 @@ struct mha_example *model_io_example_layer(const char *path, const char *tokens,
     const int k = train_model_next_output(m);
     if (k >= 0) {
         if (train_next_words(m, k, m->sample, m->sample_len, m->sample_len - 1, temperature,
-                             MHA_NEXT_WORD_MAX, &ex->next_word, err)) {
+                             MHA_NEXT_WORD_MAX, &ex->next_word, err) ||
+            train_next_words_nucleus(m, k, m->sample, m->sample_len, m->sample_len - 1, temperature,
+                                     top_p, &ex->next_word, err)) {
             mha_example_free(ex);
             ex = NULL;
             goto done;

@@ -94,6 +94,11 @@ int model_io_sentence_ids(struct train_model *m, const char *path, const char *w
  * layer the model does not have: NULL + err "--layer: ...". */
 struct mha_example *model_io_example_layer(const char *path, const char *tokens, float temperature,
                                            const char *what, int layer, struct mha_error *err);
+/* The same with its next words' nucleus at top_p (in (0, 1];
+ * model_io_example_layer's is 1: every word): train_next_words_nucleus. */
+struct mha_example *model_io_example_top_p(const char *path, const char *tokens, float temperature,
+                                           double top_p, const char *what, int layer,
+                                           struct mha_error *err);
 
 /* Write m as a model file: to a temporary file in the same directory, then
  * renamed over path, so a failed save leaves nothing half-written.  0 or -1

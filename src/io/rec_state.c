@@ -24,6 +24,7 @@ void rec_state_clear(struct rec_state *s)
     s->seed = -1;
     s->train = -1;
     s->scrub = -1;
+    s->top_p = -1;
 }
 
 static bool number(const char *v, long long lo, long long hi, long long *out)
@@ -51,6 +52,11 @@ static void field(struct rec_state *s, const char *name, const char *v)
     } else if (!strcmp(name, "seed")) {
         if (number(v, 0, 0xffffffffLL, &n))
             s->seed = n;
+    } else if (!strcmp(name, "top_p")) {
+        char *end;
+        const double p = strtod(v, &end);
+        if (end != v && !*end && p > 0.0 && p <= 1.0)
+            s->top_p = (int)(p * 1000.0 + 0.5) > 0 ? (int)(p * 1000.0 + 0.5) : 1;
     } else if (!strcmp(name, "train")) {
         if (number(v, 0, REC_STATE_MAX_STEP, &n))
             s->train = (long)n;
@@ -107,6 +113,9 @@ int rec_state_write(FILE *out, const struct rec_state *was, const struct rec_sta
         PUT(" view=%s", mha_view_name(now->view));
     if (now->seed >= 0 && (!was || was->seed != now->seed))
         PUT(" seed=%lld", now->seed);
+    /* 1 is the default (and what an unknown one was): written once it is another */
+    if (now->top_p > 0 && now->top_p != (was && was->top_p > 0 ? was->top_p : 1000))
+        PUT(" top_p=%g", now->top_p / 1000.0);
     if (now->train >= 0 && (!was || was->train != now->train))
         PUT(" train=%ld", now->train);
     if (now->scrub != -1 && (!was || was->scrub != now->scrub)) {
@@ -128,5 +137,5 @@ bool rec_state_same(const struct rec_state *a, const struct rec_state *b)
            a->heads == b->heads && a->d_model == b->d_model && a->seed == b->seed &&
            a->causal == b->causal && a->scale == b->scale && a->pane == b->pane &&
            a->train == b->train && a->paused == b->paused && a->scrub == b->scrub &&
-           a->layer == b->layer;
+           a->layer == b->layer && a->top_p == b->top_p;
 }

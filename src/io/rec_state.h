@@ -18,6 +18,9 @@
  * run's in focus), layer=1 (the layer shown, from 0; a one-layer model
  * writes none; older builds skip it)
  *
+ * and, once the top-p w draws at is other than 1 (or was), top_p=0.9 (in
+ * (0, 1], kept to three decimals; older builds skip it)
+ *
  * (one line).  It follows the event it came after and lists only what
  * changed since the line before (the first lists everything), so a class's
  * stream grows by a few bytes a key.  Unknown names are skipped (a later
@@ -50,6 +53,7 @@ struct rec_state {
     int paused; /* the training run is paused */
     long scrub; /* the checkpoint shown, REC_STATE_LIVE: the live model */
     int layer;  /* the layer shown of a model of layers, from 0 */
+    int top_p;  /* a language model's top-p on the screen, in thousandths (1..1000) */
 };
 #define REC_STATE_LIVE (-2L)
 #define REC_STATE_MAX_STEP 10000000L

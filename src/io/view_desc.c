@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/colorscale.h"
 #include "io/dump.h"
 #include "io/export.h"
 #include "io/model_io.h"
@@ -89,6 +90,7 @@ void view_desc_free(struct view_desc *d)
         free(x->row_labels);
         free(x->col_labels);
         free(x->data);
+        free(x->masked);
     }
     free(d->matrices);
     free(d->rank);
@@ -225,7 +227,10 @@ void view_desc_write_text(FILE *out, const struct view_desc *d)
         dump_text_matrix(out, x->title, x->data, x->rows, x->cols, x->row_labels, x->col_labels);
         fputc('\n', out);
     }
-    write_table(out, d);
+    if (d->table.rows > 0)
+        write_table(out, d);
+    else if (d->note[0])
+        fprintf(out, "%s\n", d->note);
 }
 
 /* ---- as HTML ------------------------------------------------------------------------------ */
@@ -248,9 +253,20 @@ static void html_matrix(FILE *out, const struct view_matrix *x)
     for (int i = 0; i < x->rows; i++) {
         fputs("<tr>", out);
         element(out, "th", NULL, x->row_labels[i]);
-        for (int j = 0; j < x->cols; j++)
-            fprintf(out, "<td class=\"n\">%.3f</td>",
-                    (double)x->data[(size_t)i * (size_t)x->cols + (size_t)j]);
+        for (int j = 0; j < x->cols; j++) {
+            const float v = x->data[(size_t)i * (size_t)x->cols + (size_t)j];
+            if (!x->prob) {
+                fprintf(out, "<td class=\"n\">%.3f</td>", (double)v);
+                continue;
+            }
+            /* weights as a heatmap: the sequential scale's fill, its number on it */
+            const struct colorscale_rgb c =
+                colorscale_seq_fill(colorscale_seq_level(v, COLORSCALE_SEQ_LEVELS));
+            char fill[8], text[8];
+            fprintf(out, "<td class=\"n\" style=\"background:%s;color:%s\">%.3f</td>",
+                    colorscale_hex(c, fill, sizeof fill),
+                    colorscale_hex(colorscale_text_on(c), text, sizeof text), (double)v);
+        }
         fputs("</tr>\n", out);
     }
     fputs("</tbody>\n</table>\n", out);
@@ -292,7 +308,13 @@ void view_desc_write_html(FILE *out, const struct view_desc *d)
     }
     for (int m = 0; m < d->n_matrices; m++)
         html_matrix(out, &d->matrices[m]);
-    html_table(out, d);
+    if (d->table.rows > 0)
+        html_table(out, d);
+    else if (d->note[0]) {
+        fputs("<p>", out);
+        export_xml_text(out, d->note);
+        fputs("</p>\n", out);
+    }
 }
 
 struct train_model *view_model_file(struct view_desc *vd, const struct view_inputs *in,

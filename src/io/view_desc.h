@@ -36,6 +36,10 @@ struct view_matrix {
     char **col_labels; /* cols strings, owned */
     float range;
     bool cosine; /* cosines, on the scale -1 .. 1 */
+    /* weights of a softmax, on the sequential scale 0 .. 1 (an attention
+     * map), where masked cells (rows x cols, owned; NULL: none) got 0 */
+    bool prob;
+    unsigned char *masked;
 };
 
 /* A table of text: row 0 is the header. */
@@ -85,6 +89,9 @@ struct view_desc {
      * n_matrices is 0 */
     struct view_matrix *matrices;
     int n_matrices;
+    /* the matrices are small maps in a grid, as many as the screen has
+     * room for at a time (the rest a page on); no table */
+    bool paged;
     int heads, d_k;
     double *rank; /* heads: each head's effective rank */
 

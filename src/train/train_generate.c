@@ -190,6 +190,28 @@ int train_next_nucleus(const double *p, int C, int skip, int top_k, double top_p
     return kept;
 }
 
+int train_next_words_nucleus(struct train_model *m, int k, const int *tokens, int len, int pos,
+                             float temperature, double top_p, struct mha_next_word *out,
+                             struct mha_error *err)
+{
+    if (!(top_p > 0.0 && top_p <= 1.0))
+        return mha_error_set(err, "top-p %g: it must be above 0 and at most 1", top_p);
+    double p[TRAIN_MAX_VOCAB];
+    if (train_next_probs(m, k, tokens, len, pos, temperature, p, err))
+        return -1;
+    const int C = m->cfg.outputs[k].classes;
+    const int unk = !strcmp(m->vocab_names[0], TRAIN_TEXT_UNKNOWN) ? 0 : -1;
+    int pick[TRAIN_MAX_VOCAB];
+    const int n = train_next_nucleus(p, C, unk, 0, top_p, pick);
+    double sum = 0.0;
+    for (int i = 0; i < n; i++)
+        sum += p[pick[i]];
+    out->top_p = (float)top_p;
+    out->nucleus = n;
+    out->nucleus_p = (float)sum;
+    return 0;
+}
+
 int train_next_pick(struct train_model *m, int k, const int *tokens, int len, float temperature,
                     int top_k, double top_p, struct rng *r, struct mha_error *err)
 {

@@ -214,6 +214,14 @@ int train_model_next_output(const struct train_model *m);
 int train_next_words(struct train_model *m, int k, const int *tokens, int len, int pos,
                      float temperature, int n, struct mha_next_word *out, struct mha_error *err);
 
+/* The nucleus of top_p (in (0, 1]) after position pos of tokens at
+ * temperature, as train_next_pick draws from it (train_next_nucleus, no
+ * top_k, <unk> left out) into out's top_p, nucleus and nucleus_p (the rest
+ * of out as it was).  0, or -1 + err. */
+int train_next_words_nucleus(struct train_model *m, int k, const int *tokens, int len, int pos,
+                             float temperature, double top_p, struct mha_next_word *out,
+                             struct mha_error *err);
+
 /* Every class's probability softmax(logits / temperature) of output k at
  * position pos of tokens, into p (the output's classes of them), after a
  * forward pass as train_next_words runs.  0, or -1 + err. */

@@ -150,8 +150,9 @@ START_TEST(test_top_p)
                      "--top-p: 1.5 is out of range");
     cli_expect_error((const char *[]){"--load", model, "--generate", "1", "--top-p", "x", NULL},
                      "--top-p: 'x' is not a number");
-    cli_expect_error((const char *[]){"--load", model, "--top-p", "0.5", NULL},
-                     "--top-p needs --generate N");
+    cli_expect_error((const char *[]){"--load", model, "--top-p", "0.5", "--dump", "output", NULL},
+                     "--top-p cannot be combined with --dump, which prints and opens no screen; "
+                     "--top-p applies to the explorer's screen and --generate");
     cli_expect_error((const char *[]){"--load", model, "--generate", "1", "--temperature", "0",
                                       "--top-p", "0.5", NULL},
                      "--top-p: --temperature 0 writes the likeliest word every time");

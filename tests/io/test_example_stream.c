@@ -47,7 +47,7 @@ static bool same(const char *path)
 
 static const char *put(const char *name, const char *text)
 {
-    static char path[160];
+    static char path[2048];
     snprintf(path, sizeof path, "%s/%s", dir, name);
     ck_assert_int_eq(test_tmp_put(path, text, 0644), 0);
     return path;

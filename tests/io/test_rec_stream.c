@@ -161,7 +161,7 @@ START_TEST(test_follow_file)
     append("ft\n");
     ck_assert_int_eq(rec_follow_poll(&f, 0.6, 1 << 20), 1);
     ck_assert_int_eq(f.state, REC_FOLLOW_LIVE);
-    char why[256];
+    char why[2048];
     rec_follow_why(&f, 0.7, why, sizeof why);
     ck_assert_str_eq(why, "");
     rec_follow_why(&f, 0.6 + REC_QUIET_AFTER, why, sizeof why);
@@ -178,7 +178,7 @@ START_TEST(test_follow_file)
 
     /* another file put at the path, then the path removed */
     ck_assert_int_eq(rec_follow_open(&f, file, 0.0, &err), 0);
-    char other[160];
+    char other[2048];
     snprintf(other, sizeof other, "%s/new.rec", dir);
     FILE *o = fopen(other, "w");
     fputs("mha-explorer-recording 2\n", o);
@@ -219,7 +219,7 @@ START_TEST(test_follow_fifo_and_refusals)
     ck_assert_ptr_nonnull(strstr(err.text, "character device"));
     ck_assert_int_eq(rec_follow_open(&f, dir, 0.0, &err), -1);
     ck_assert_ptr_nonnull(strstr(err.text, "folder"));
-    char missing[160];
+    char missing[2048];
     snprintf(missing, sizeof missing, "%s/none.rec", dir);
     ck_assert_int_eq(rec_follow_open(&f, missing, 0.0, &err), -1);
     ck_assert_ptr_nonnull(strstr(err.text, "cannot open"));
@@ -268,6 +268,29 @@ START_TEST(test_state_lines)
         rec_state_merge(&r, "layer=-3 layer=y"); /* does not read: stays */
         ck_assert_int_eq(r.layer, 1);
         free(lb);
+    }
+
+    /* a language model's top-p: written once it is other than 1, read back */
+    {
+        char *pb = NULL;
+        size_t pl = 0;
+        FILE *pf = open_memstream(&pb, &pl);
+        struct rec_state p1 = a, p9 = a;
+        p1.top_p = 1000;
+        p9.top_p = 900;
+        ck_assert(!rec_state_same(&p1, &p9));
+        ck_assert_int_eq(rec_state_write(pf, &a, &p1), 0); /* unknown to 1: nothing to say */
+        ck_assert_int_eq(rec_state_write(pf, &p1, &p9), 0);
+        ck_assert_int_eq(rec_state_write(pf, &p9, &p1), 0);
+        fclose(pf);
+        ck_assert_str_eq(pb, "# state top_p=0.9\n# state top_p=1\n");
+        struct rec_state r = a;
+        ck_assert_int_eq(r.top_p, -1);
+        rec_state_merge(&r, "top_p=0.25");
+        ck_assert_int_eq(r.top_p, 250);
+        rec_state_merge(&r, "top_p=0 top_p=1.5 top_p=x"); /* out of range: stays */
+        ck_assert_int_eq(r.top_p, 250);
+        free(pb);
     }
 
     /* written as what changed, read back into the same whole */

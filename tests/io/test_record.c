@@ -169,6 +169,16 @@ START_TEST(link_leaves_defaults_out)
     s.stage = 4;
     c = link_command(&s);
     ck_assert_str_eq(c, "mha-explorer --lesson 13 --step 3");
+    free(c); /* a model's top-p w draws at, when it is not 1 */
+    char *words[] = {"the", "cat"};
+    struct link_state m = {
+        .load = "m.json", .model = true, .tokens = words, .n_tokens = 2, .top_p = 0.9};
+    c = link_command(&m);
+    ck_assert_str_eq(c, "mha-explorer --load m.json --tokens 'the cat' --top-p 0.9");
+    free(c);
+    m.top_p = 1.0;
+    c = link_command(&m);
+    ck_assert_str_eq(c, "mha-explorer --load m.json --tokens 'the cat'");
     free(c);
 }
 END_TEST

@@ -54,7 +54,7 @@ START_TEST(bad_line_before_the_cap_is_named)
     /* 9 MiB: a bad third line, then good keys past the cap */
     const char *f = write_file("mha-explorer-recording 2\n0.000 right\nnot an event\n", "0.100 l\n",
                                (size_t)9 << 20);
-    char want[128];
+    char want[2048];
     snprintf(want, sizeof want, "%s:3: expected \"<seconds> <key>\", got \"not an event\"", f);
     expect_error(f, want);
     /* a bad line far in, still before the cap */
@@ -76,7 +76,7 @@ START_TEST(good_lines_up_to_the_cap)
     const size_t per = strlen("# padding padding\n");
     const size_t head = strlen("mha-explorer-recording 1\n0.5 l\n");
     const int line = 3 + (int)((REC_MAX_BYTES - head) / per); /* the line the cap falls in */
-    char want[160];
+    char want[2048];
     snprintf(want, sizeof want, "%s:%d: the recording goes on past 8388608 bytes here", f, line);
     expect_error(f, want);
     /* not a recording at all, and big */
@@ -93,7 +93,7 @@ START_TEST(nul_byte_is_named_by_its_line)
     ck_assert_int_ge(fd, 0);
     ck_assert_int_eq(write(fd, "mha-explorer-recording 1\n0 l\n0 r\0\n0 l\n", 37), 37);
     close(fd);
-    char want[128];
+    char want[2048];
     snprintf(want, sizeof want, "%s:3: the line holds a NUL byte", path);
     expect_error(path, want);
     /* a bad line before the NUL comes first */
@@ -175,7 +175,7 @@ static const struct {
 
 START_TEST(malformed_mouse_lines)
 {
-    char text[256];
+    char text[2048];
     snprintf(text, sizeof text, "mha-explorer-recording 2\n0.5 l\n%s\n2.0 r\n", bad_mouse[_i].line);
     struct recording r;
     struct mha_error err;

@@ -30,7 +30,7 @@ static void setup(void)
 static void teardown(void)
 {
     ui_state_done(&st);
-    char cmd[256];
+    char cmd[2048];
     snprintf(cmd, sizeof cmd, "chmod -R u+w '%s'; rm -rf '%s'", dir, dir);
     ck_assert_int_eq(system(cmd), 0);
 }
@@ -61,7 +61,7 @@ static int files_in(const char *d)
 START_TEST(test_new_names_never_replace)
 {
     ui_state_set_stage(&st, MHA_STAGE_ATTENTION);
-    char written[4200], want[256];
+    char written[4200], want[2048];
     struct mha_error err;
     for (int n = 1; n <= 3; n++) {
         mha_error_clear(&err);
@@ -92,7 +92,7 @@ END_TEST
 
 START_TEST(test_formats_names_and_views)
 {
-    char written[4200], want[256];
+    char written[4200], want[2048];
     struct mha_error err;
     mha_error_clear(&err);
     ui_state_set_stage(&st, MHA_STAGE_SPLIT);
@@ -127,7 +127,7 @@ END_TEST
 
 START_TEST(test_a_named_file_and_errors)
 {
-    char written[4200], path[256];
+    char written[4200], path[2048];
     struct mha_error err;
     mha_error_clear(&err);
     snprintf(path, sizeof path, "%s/slide.html", dir);
@@ -143,7 +143,7 @@ START_TEST(test_a_named_file_and_errors)
     ck_assert_int_eq(strlen(slurp(path)), len);
     ck_assert_int_eq(files_in(dir), 1);
     /* a folder that cannot be written: an error, nothing behind */
-    char ro[128];
+    char ro[2048];
     snprintf(ro, sizeof ro, "%s/ro", dir);
     ck_assert_int_eq(mkdir(ro, 0555), 0);
     if (access(ro, W_OK) != 0) { /* (root writes anywhere) */

@@ -123,7 +123,7 @@ static void setup(void)
 static void teardown(void)
 {
     stop_explorer();
-    char cmd[256];
+    char cmd[2048];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     ck_assert_int_eq(system(cmd), 0);
 }
@@ -230,7 +230,7 @@ END_TEST
 
 START_TEST(test_bad_lessons_are_refused)
 {
-    char bad[256];
+    char bad[2048];
     snprintf(bad, sizeof bad, "%s/02-bad.md", lessons);
     write_file(bad, "# Bad\n\n```mha\nstage: nowhere\n```\n");
     ck_assert_int_eq(ui_lesson_open(&ls, &st, bad, 0), -1);
@@ -396,7 +396,7 @@ END_TEST
 START_TEST(test_corrupt_progress_is_set_aside)
 {
     stop_explorer();
-    char file[256];
+    char file[2048];
     snprintf(file, sizeof file, "%s/mha-explorer", state);
     mkdir(state, 0755);
     mkdir(file, 0755);

@@ -27,7 +27,7 @@ static struct ui_lessons ls;
 
 static void write_lesson(int n)
 {
-    char path[256], text[512];
+    char path[2048], text[512];
     snprintf(path, sizeof path, "%s/0%d-l%d.md", lessons, n, n);
     snprintf(text, sizeof text, step_text, 'A' + n - 1);
     FILE *f = fopen(path, "w");
@@ -68,7 +68,7 @@ static void setup(void)
 static void teardown(void)
 {
     stop();
-    char cmd[256];
+    char cmd[2048];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     ck_assert_int_eq(system(cmd), 0);
 }
@@ -77,7 +77,7 @@ static void teardown(void)
  * with both written out, so drawing the list cannot steer the terminal. */
 START_TEST(test_titles_escaped)
 {
-    char path[256];
+    char path[2048];
     snprintf(path, sizeof path, "%s/04-bad.md", lessons);
     FILE *f = fopen(path, "w");
     ck_assert_ptr_nonnull(f);

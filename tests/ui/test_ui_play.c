@@ -79,7 +79,7 @@ static void teardown(void)
 {
     ui_lessons_done(&ls);
     ui_state_done(&st);
-    char cmd[256];
+    char cmd[2048];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     ck_assert_int_eq(system(cmd), 0);
 }

@@ -66,13 +66,25 @@ START_TEST(test_blocks_through_row)
             ck_assert_int_eq(n, 0);
             continue;
         }
-        /* the description's matrices (when it has them), then its table */
-        ck_assert_int_eq(n, st.vd->n_matrices + 1);
+        /* the description's matrices (when it has them), then its table; a
+         * paged view's small maps of weights alone, from its page's first */
+        ck_assert_int_eq(n, st.vd->n_matrices + (st.vd->paged ? 0 : 1));
         for (int m = 0; m < st.vd->n_matrices; m++) {
-            ck_assert_int_eq(a[m].kind, UI_BLOCK_MATRIX);
+            const bool prob = st.vd->matrices[m].prob;
+            ck_assert_int_eq(a[m].kind, prob ? UI_BLOCK_HEATMAP : UI_BLOCK_MATRIX);
+            ck_assert_int_eq(a[m].map_size > 0, st.vd->paged);
             ck_assert(a[m].data == st.vd->matrices[m].data);
             ck_assert_int_eq(a[m].rows, st.vd->matrices[m].rows);
             ck_assert_int_eq(a[m].cols, st.vd->matrices[m].cols);
+        }
+        if (st.vd->paged) {
+            ck_assert_int_gt(n, 1);
+            st.view_first = 1; /* a page on: from the second map */
+            ck_assert_int_eq(ui_view_build(&st, 120, a, UI_VIEW_MAX_BLOCKS), n - 1);
+            ck_assert(a[0].data == st.vd->matrices[1].data);
+            st.view_first = 0;
+            ck_assert_int_eq(ui_view_build(&st, 120, a, 0), 0);
+            continue;
         }
         ck_assert_int_eq(a[n - 1].kind, UI_BLOCK_TABLE);
         ck_assert(a[n - 1].table == &st.vd->table);

@@ -170,6 +170,8 @@ static const char *data_path(const char *sub, char *buf, size_t n)
 static int start(struct ui_app *app, const struct ui_options *opt)
 {
     struct ui_state *st = &app->st;
+    if (opt->top_p > 0.0 && opt->top_p <= 1.0) /* the example was read at it (--top-p) */
+        st->top_p = opt->top_p;
     if (opt->lesson_path &&
         ui_lesson_open(&app->les, st, opt->lesson_path, opt->lesson_step - 1) != 0)
         return -1;

@@ -83,12 +83,54 @@ static void name_heads(struct ui_app *app)
     }
 }
 
+/* A paged view's small maps (the model view): the largest size at which
+ * every map from the page's first on fits the view, else the smallest, and
+ * the maps that fit it kept (the rest a page on: st->view_shown says how
+ * many show). */
+static void place_maps(struct ui_app *app, const struct ui_layout *lay)
+{
+    const int max_w = lay->vis.w - 1, view_h = lay->vis.h - UI_VIS_HEADER;
+    struct ui_flow_item items[UI_VIEW_MAX_BLOCKS];
+    for (int size = 1; size <= 3; size++) {
+        for (int i = 0; i < app->n_blocks; i++) {
+            struct ui_block *b = &app->blocks[i];
+            b->map_size = size;
+            ui_block_measure(b, max_w, view_h > 5 ? view_h : 5, &app->th, &app->geoms[i]);
+            items[i] = (struct ui_flow_item){app->geoms[i].w, app->geoms[i].h, false};
+        }
+        app->canvas_h = ui_flow(items, app->n_blocks, max_w, 2, 1, app->pos);
+        bool whole = app->canvas_h <= view_h;
+        for (int i = 0; whole && i < app->n_blocks; i++)
+            whole = !app->geoms[i].grid.clipped;
+        if (whole)
+            break;
+    }
+    int fit = 0;
+    while (fit < app->n_blocks && app->pos[fit].y + app->pos[fit].h <= view_h)
+        fit++;
+    if (fit == 0 && app->n_blocks > 0)
+        fit = 1; /* one map, cut to the view */
+    app->n_blocks = fit;
+    app->canvas_h = 0;
+    for (int i = 0; i < fit; i++) {
+        const int bottom = app->pos[i].y + app->pos[i].h;
+        app->canvas_h = bottom > app->canvas_h ? bottom : app->canvas_h;
+    }
+    if (app->canvas_h > view_h)
+        app->canvas_h = view_h;
+    app->st.view_shown = fit;
+}
+
 /* Measure the blocks for the visualisation of lay and flow them on the
  * canvas; in the presenter's layout as roomy as still fits the view. */
 static void place_blocks(struct ui_app *app, const struct ui_layout *lay)
 {
     const int max_w = lay->vis.w - 1;
     const int full_h = lay->vis.h - UI_VIS_HEADER;
+    if (app->st.view != MHA_VIEW_NONE && app->st.vd && app->st.vd->paged) {
+        place_maps(app, lay);
+        return;
+    }
     int view_h = full_h;
     const int levels = app->st.present ? (int)(sizeof roominess / sizeof roominess[0]) : 1;
     for (int level = app->st.present ? 0 : levels - 1; level < levels; level++) {
@@ -357,6 +399,27 @@ void ui_app_window_cell(const struct ui_app *app, int i, int *row, int *col)
     }
 }
 
+/* A paged view's maps that do not all show: how many, and the keys to
+ * page, at the right of the legend's line. */
+static void draw_page_hint(const struct ui_app *app, int width)
+{
+    const bool lesson = app->les.l != NULL;
+    const struct ui_front front = ui_app_front(app);
+    char next[64], prev[64], text[192];
+    ui_key_names_for(UI_ACT_PAGE_DOWN, false, lesson, ui_front_takes, &front, next, sizeof next);
+    ui_key_names_for(UI_ACT_PAGE_UP, false, lesson, ui_front_takes, &front, prev, sizeof prev);
+    if (!ui_view_page_text(&app->st, next, prev, text, sizeof text))
+        return;
+    /* beside the legend where both fit, else in its place: the keys matter more */
+    const int tw = ui_text_width(text, app->th.utf8);
+    const int legend_w = ui_legend_prob_width(&app->th);
+    const int x = legend_w + 2 + tw <= width ? width - tw : 0;
+    if (x == 0)
+        ui_fill(app->win.vis, 1, 0, width, 0);
+    ui_put(app->win.vis, 1, x, text, width - x, ui_role_attr(&app->th, UI_ROLE_NOTICE),
+           app->th.utf8);
+}
+
 static void draw_vis(const struct ui_app *app)
 {
     const struct ui_state *st = &app->st;
@@ -404,9 +467,10 @@ static void draw_vis(const struct ui_app *app)
         ui_put(app->win.vis, 1, 0, show, width, ui_role_attr(th, UI_ROLE_TITLE), th->utf8);
     else if (!vd)
         ui_legend_draw(app->win.vis, 1, 0, width, legend_parts(st->stage), st->tr->heads, th);
-    else if (ui_view_legend(vd))
+    else if (ui_view_legend(vd)) {
         ui_legend_draw(app->win.vis, 1, 0, width, ui_view_legend(vd), st->tr->heads, th);
-    else if (!st->present) { /* a key hint: not on the presenter's screen */
+        draw_page_hint(app, width);
+    } else if (!st->present) { /* a key hint: not on the presenter's screen */
         char hint[96], range[16];
         snprintf(hint, sizeof hint, "v: next view · %s or ← →: back to the stages",
                  mha_stage_range(range, sizeof range));

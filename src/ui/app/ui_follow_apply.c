@@ -177,6 +177,8 @@ static bool teacher_state(struct ui_app *app, const struct recording *rec, int *
     if (s->layer >=
         0) /* a model of layers: the teacher's layer (its heads' figures come with it) */
         ui_app_teachers_layer(app, s->layer);
+    if (s->top_p > 0 && (int)(st->top_p * 1000.0 + 0.5) != s->top_p) /* the teacher's top-p */
+        ui_state_set_top_p(st, s->top_p / 1000.0, "the teacher's top-p");
     ui_watch_state(app, s); /* the run's pause and the checkpoint shown */
     if (!replay)
         check_there(app, s);

@@ -166,6 +166,12 @@ static void cycle_view(struct ui_state *st)
  * the top of a row of blocks, so that the titles (which head, which
  * matrix) stay in view as the rows go by; line by line only through a
  * block taller than the view. */
+/* A paged view (the model view) is shown: its page keys page its maps. */
+static bool paged(const struct ui_state *st)
+{
+    return st->view != MHA_VIEW_NONE && st->vd && st->vd->paged && !st->vd->error[0];
+}
+
 static int scroll_to_row(const struct ui_app *app, int from, int want)
 {
     const int view_h = ui_app_view_h(app);
@@ -240,6 +246,10 @@ static void apply(struct ui_app *app, enum ui_action act, int key)
     case UI_ACT_TEMP_UP:
         ui_state_step_temperature(st, act == UI_ACT_TEMP_UP ? +1 : -1);
         break;
+    case UI_ACT_TOP_P_DOWN:
+    case UI_ACT_TOP_P_UP:
+        ui_state_step_top_p(st, act == UI_ACT_TOP_P_UP ? +1 : -1);
+        break;
     case UI_ACT_WRITE:
     case UI_ACT_UNWRITE:
         ui_state_write_word(st, act == UI_ACT_WRITE ? +1 : -1);
@@ -285,13 +295,17 @@ static void apply(struct ui_app *app, enum ui_action act, int key)
         move_cursor(app, 0, +1);
         break;
     case UI_ACT_PAGE_UP:
-        if (st->focus)
+        if (paged(st) && st->view_first > 0)
+            st->view_first = st->view_first > st->view_shown ? st->view_first - st->view_shown : 0;
+        else if (st->focus)
             move_cursor(app, -(app->geoms[st->block].grid.rows), 0);
         else
             st->scroll = scroll_to_row(app, st->scroll, st->scroll - (view_h - 1));
         break;
     case UI_ACT_PAGE_DOWN:
-        if (st->focus)
+        if (paged(st) && st->view_first + st->view_shown < st->vd->n_matrices)
+            st->view_first += st->view_shown;
+        else if (st->focus)
             move_cursor(app, app->geoms[st->block].grid.rows, 0);
         else
             st->scroll = scroll_to_row(app, st->scroll, st->scroll + (view_h - 1));

@@ -113,6 +113,18 @@ int ui_cmd_seed(struct ui_state *st, struct ui_app *app, const char *arg)
     return ui_state_set_seed(st, (unsigned long)v);
 }
 
+int ui_cmd_top_p(struct ui_state *st, struct ui_app *app, const char *arg)
+{
+    (void)app;
+    char *end = NULL;
+    const double v = arg ? strtod(arg, &end) : 0.0;
+    if (!arg || end == arg || *end) {
+        ui_state_say(st, true, ":top-p needs a number above 0 and at most 1 (1: every word).");
+        return -1;
+    }
+    return ui_state_set_top_p(st, v, ":top-p");
+}
+
 int ui_cmd_layer(struct ui_state *st, struct ui_app *app, const char *arg)
 {
     long v;
@@ -223,6 +235,8 @@ const struct ui_cmd ui_cmd_table[] = {
      UI_ARG_NONE, false, ui_cmd_examples},
     {"layer", {NULL}, "layer N", "a model of layers: show layer N (from 0; y: the next)",
      UI_ARG_TEXT, false, ui_cmd_layer},
+    {"top-p", {NULL}, "top-p P", "a language model: w draws from the nucleus of share P",
+     UI_ARG_TEXT, false, ui_cmd_top_p},
     {"stage", {"s"}, "stage NAME", "go to a stage by name or number ({range})",
      UI_ARG_STAGE, false, ui_cmd_stage},
     {"view", {"v"}, "view NAME", "{views|, } or none",

@@ -83,6 +83,7 @@ int ui_cmd_seed(struct ui_state *st, struct ui_app *app, const char *arg);
 /* :layer N: a model of layers shown at layer N (ui_app_show_layer, or
  * without the explorer ui_state_show_layer). */
 int ui_cmd_layer(struct ui_state *st, struct ui_app *app, const char *arg);
+int ui_cmd_top_p(struct ui_state *st, struct ui_app *app, const char *arg);
 int ui_cmd_stage(struct ui_state *st, struct ui_app *app, const char *arg);
 int ui_cmd_view(struct ui_state *st, struct ui_app *app, const char *arg);
 int ui_cmd_causal(struct ui_state *st, struct ui_app *app, const char *arg);

@@ -52,9 +52,15 @@ struct ui_block {
     int head_cols; /* UI_TINT_HEAD_COLS and UI_MAP_SPLIT */
     enum ui_cellmap map;
     struct mha_cell base;
-    bool head_header;               /* a line above the columns names each head's span */
-    bool new_row;                   /* start a new row of the flow */
-    const float *masked_by;         /* heatmaps: same layout as data, -inf where masked */
+    bool head_header;            /* a line above the columns names each head's span */
+    bool new_row;                /* start a new row of the flow */
+    const float *masked_by;      /* heatmaps: same layout as data, -inf where masked */
+    const unsigned char *masked; /* heatmaps: (rows, cols), nonzero where masked; or NULL */
+    /* a small map in a grid of maps (the model view): colours alone, its
+     * size chosen for the grid: 1 two columns and a line a cell, 2 one
+     * column and a line, 3 one column and half a line (two query rows to a
+     * line where the theme has the colours for it); 0: not a small map */
+    int map_size;
     const char *op;                 /* UI_BLOCK_OP */
     const struct view_table *table; /* UI_BLOCK_TABLE */
     const char *note;               /* UI_BLOCK_TABLE: a paragraph under it, or NULL */

@@ -93,6 +93,10 @@ void ui_block_measure(const struct ui_block *b, int max_w, int max_h, const stru
         ui_table_measure(b, max_w, th, g);
         return;
     }
+    if (b->map_size > 0) {
+        ui_map_measure(b, max_w, max_h, th, g);
+        return;
+    }
     if (b->kind == UI_BLOCK_OP) {
         g->w = ui_text_width(b->op, th->utf8) + b->pad / 2;
         g->h = 3;
@@ -310,6 +314,10 @@ void ui_block_draw(WINDOW *win, int y, int x, int view_h, const struct ui_block 
     if (b->kind == UI_BLOCK_OP) {
         if (line_visible(y + 2, view_h))
             ui_put(win, y + 2, x, b->op, g->w, ui_role_attr(th, UI_ROLE_FORMULA), th->utf8);
+        return;
+    }
+    if (b->map_size > 0) {
+        ui_map_draw(win, y, x, view_h, b, g, th);
         return;
     }
     int r0, c0;

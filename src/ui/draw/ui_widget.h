@@ -20,11 +20,19 @@ struct ui_block_geom {
     int w, h;
     int col_w[VIEW_TABLE_MAX_COLS]; /* tables: width of each column */
     int note_lines;                 /* tables: lines of the note under them */
+    bool half;                      /* a small map: two query rows to a line */
 };
 
 /* Measure b for at most max_w x max_h. */
 void ui_block_measure(const struct ui_block *b, int max_w, int max_h, const struct ui_theme *th,
                       struct ui_block_geom *g);
+
+/* A small map (b->map_size > 0, the model view's): measured at its size,
+ * and drawn, by ui_block_measure and ui_block_draw (ui_maps.c). */
+void ui_map_measure(const struct ui_block *b, int max_w, int max_h, const struct ui_theme *th,
+                    struct ui_block_geom *g);
+void ui_map_draw(WINDOW *win, int y, int x, int view_h, const struct ui_block *b,
+                 const struct ui_block_geom *g, const struct ui_theme *th);
 
 /* Draw b with its top-left corner at (y, x) of win; lines outside
  * [0, view_h) are skipped, so y may be negative.  (cur_r, cur_c) is the

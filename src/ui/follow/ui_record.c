@@ -92,6 +92,9 @@ void ui_record_state_now(const struct ui_app *app, struct rec_state *s)
     } else if (ex && ex->layers > 1) {
         s->layer = ex->layer;
     }
+    s->top_p = (int)(app->st.top_p * 1000.0 + 0.5); /* what w draws at */
+    if (s->top_p < 1)
+        s->top_p = 1;
     if (ex && !app->training.train) { /* a training run's model is the run's */
         s->heads = ex->heads;
         s->d_model = ex->d_model;

@@ -25,6 +25,8 @@ const struct ui_key_binding ui_key_table[] = {
     {{'r'}, "r", UI_KEYS_ANY, UI_ACT_RESEED, "new random numbers (next seed)"},
     {{'<', ','}, "< ,", UI_KEYS_ANY, UI_ACT_TEMP_DOWN, "a language model: temperature down"},
     {{'>', '.'}, "> .", UI_KEYS_ANY, UI_ACT_TEMP_UP, "a language model: temperature up"},
+    {{'('}, "(", UI_KEYS_ANY, UI_ACT_TOP_P_DOWN, "a language model: top-p down (w's nucleus)"},
+    {{')'}, ")", UI_KEYS_ANY, UI_ACT_TOP_P_UP, "... top-p up (1: every word)"},
     {{'w'}, "w", UI_KEYS_ANY, UI_ACT_WRITE, "a language model writes its next word"},
     {{'W'}, "W", UI_KEYS_ANY, UI_ACT_UNWRITE, "... takes the last word back"},
     {{'y'}, "y", UI_KEYS_ANY, UI_ACT_LAYER, "a model of layers: the next layer's attention"},

@@ -31,6 +31,8 @@ enum ui_action {
     UI_ACT_RESEED,
     UI_ACT_TEMP_DOWN, /* < > a language model's temperature */
     UI_ACT_TEMP_UP,
+    UI_ACT_TOP_P_DOWN, /* ( ) the top-p w draws at */
+    UI_ACT_TOP_P_UP,
     UI_ACT_WRITE, /* w W a language model writes a word, or takes it back */
     UI_ACT_UNWRITE,
     UI_ACT_LAYER, /* y a model of layers: the next layer */

@@ -211,6 +211,7 @@ static void loaded(const struct ui_state *st, struct ui_link *out)
         out->ls.n_tokens = st->ex->lq;
         out->ls.has_layer = st->ex->layers > 1 && st->ex->layer != st->ex->layers - 1;
         out->ls.layer = st->ex->layer;
+        out->ls.top_p = st->top_p;
         struct mha_example *m = model_io_example(st->load_path, NULL, 1.0f, "words", &err);
         if (m && (m->heads != st->ex->heads || m->causal != st->ex->causal ||
                   m->scaled != st->ex->scaled))

@@ -72,6 +72,7 @@ int ui_state_init(struct ui_state *st, struct mha_example *ex, bool generated, c
     st->ex = ex;
     st->generated = generated;
     st->temperature = 1.0f;
+    st->top_p = 1.0;
     rng_init(&st->draws, 42u);
     snprintf(st->source, sizeof st->source, "%s", source ? source : "");
     update_ranges(st);
@@ -403,14 +404,14 @@ int ui_state_set_seed(struct ui_state *st, unsigned long seed)
  * reason on the message line after what (the command or key that asked:
  * an unknown word named, with the words nearest in the model's embedding
  * to what it expects there, or more words than its context). */
-static int run_model(struct ui_state *st, const char *words, const char *what)
+int ui_state_run_model(struct ui_state *st, const char *words, const char *what)
 {
     struct mha_error err;
     mha_error_clear(&err);
     /* a model of layers stays on the layer shown */
     const int layer = st->ex->layers > 1 ? st->ex->layer : -1;
     struct mha_example *ex =
-        model_io_example_layer(st->load_path, words, st->temperature, what, layer, &err);
+        model_io_example_top_p(st->load_path, words, st->temperature, st->top_p, what, layer, &err);
     if (!ex) {
         char buf[UI_MSG_MAX];
         ui_state_say(st, true, "%s", mha_error_format(&err, buf, sizeof buf));
@@ -423,7 +424,7 @@ static int run_model(struct ui_state *st, const char *words, const char *what)
  * (its own vocabulary; unknown words named as run_model names them). */
 static int model_tokens(struct ui_state *st, const char *text)
 {
-    if (run_model(st, text, ":tokens"))
+    if (ui_state_run_model(st, text, ":tokens"))
         return -1;
     if (st->ex->has_next_word && st->ex->next_word.n > 0)
         ui_state_say(st, false, "%d words through the model; after \"%s\" it says \"%s\" (%.2f).",
@@ -436,7 +437,7 @@ static int model_tokens(struct ui_state *st, const char *text)
 }
 
 /* The example's tokens joined by spaces, the last drop of them left out. */
-static void joined_tokens(const struct ui_state *st, int drop, char *words, size_t n)
+void ui_state_joined_tokens(const struct ui_state *st, int drop, char *words, size_t n)
 {
     size_t used = 0;
     words[0] = '\0';
@@ -458,11 +459,11 @@ int ui_state_show_layer(struct ui_state *st, int layer)
         return -1;
     }
     char words[4096];
-    joined_tokens(st, 0, words, sizeof words);
+    ui_state_joined_tokens(st, 0, words, sizeof words);
     struct mha_error err;
     mha_error_clear(&err);
-    struct mha_example *ex =
-        model_io_example_layer(st->load_path, words, st->temperature, ":layer", layer, &err);
+    struct mha_example *ex = model_io_example_top_p(st->load_path, words, st->temperature,
+                                                    st->top_p, ":layer", layer, &err);
     if (!ex) {
         char buf[UI_MSG_MAX];
         ui_state_say(st, true, "%s", mha_error_format(&err, buf, sizeof buf));
@@ -488,136 +489,9 @@ void ui_state_say_layer(struct ui_state *st)
                      l, st->ex->layers - 1, l == 1 ? "" : "s");
 }
 
-/* The temperatures < and > step through. */
-static const float temperatures[] = {0.25f, 0.5f, 0.75f, 1.0f, 1.5f, 2.0f, 4.0f};
-#define N_TEMPERATURES ((int)(sizeof temperatures / sizeof temperatures[0]))
-
 static bool is_model(const struct ui_state *st)
 {
     return st->load_model;
-}
-
-/* True, said, when the loaded model's next words went with a change of its
- * numbers: what brings them back (does: "w writes with"). */
-static bool words_lost_say(struct ui_state *st, const char *does)
-{
-    if (!st->words_lost || !is_model(st))
-        return false;
-    ui_state_say(st, true,
-                 "%s the language model as loaded: its next words went when its numbers "
-                 "changed (its heads, its size or its mask); :load %s brings them back.",
-                 does, st->load_path);
-    return true;
-}
-
-int ui_state_step_temperature(struct ui_state *st, int dir)
-{
-    if (!st->ex->has_next_word || !is_model(st)) {
-        if (!words_lost_say(st, "< > change the temperature of"))
-            ui_state_say(st, true,
-                         "< > change a language model's temperature: load one (--load MODEL, or "
-                         "lesson 18).");
-        return -1;
-    }
-    const float now = st->ex->next_word.temperature;
-    int at = 0;
-    while (at + 1 < N_TEMPERATURES && temperatures[at] < now)
-        at++;
-    if (temperatures[at] == now)
-        at += dir;
-    else if (dir < 0 || temperatures[at] < now) /* between two steps: the nearer one that way */
-        at += dir < 0 ? -1 : 1;
-    if (at < 0 || at >= N_TEMPERATURES) {
-        ui_state_say(st, true, "Temperature %g is the %s here.", (double)now,
-                     dir < 0 ? "lowest" : "highest");
-        return -1;
-    }
-    /* the same words through the model again, softmax(logits / temperature) */
-    char words[4096];
-    joined_tokens(st, 0, words, sizeof words);
-    const float keep = st->temperature;
-    st->temperature = temperatures[at];
-    if (run_model(st, words, dir < 0 ? "<" : ">")) {
-        st->temperature = keep;
-        return -1;
-    }
-    ui_state_say(st, false,
-                 "Temperature %g: softmax(logits / %g), %s; \"%s\" first with %.2f. < > change "
-                 "it.",
-                 (double)st->temperature, (double)st->temperature,
-                 st->temperature < 1.0f   ? "sharper than the model's own"
-                 : st->temperature > 1.0f ? "flatter than the model's own"
-                                          : "the model's own probabilities",
-                 st->ex->next_word.word[0], (double)st->ex->next_word.p[0]);
-    return 0;
-}
-
-int ui_state_write_word(struct ui_state *st, int dir)
-{
-    if (!st->ex->has_next_word || !is_model(st)) {
-        if (!words_lost_say(st, "w writes with"))
-            ui_state_say(st, true,
-                         "w writes with a language model, a word at a time: load one (--load "
-                         "MODEL, or lesson 18).");
-        return -1;
-    }
-    char words[4096];
-    if (dir < 0) {
-        if (st->ex->lq < 2) {
-            ui_state_say(st, true,
-                         "One word is left: W takes back only words w wrote or you typed "
-                         "after it.");
-            return -1;
-        }
-        joined_tokens(st, 1, words, sizeof words);
-        if (run_model(st, words, "W"))
-            return -1;
-        ui_state_say(st, false, "Back to \"%s\"; w writes again.", words);
-        return 0;
-    }
-    /* drawn among the words shown but <unk>, which a line never holds */
-    const struct mha_next_word *nw = &st->ex->next_word;
-    double sum = 0.0;
-    int pick = -1;
-    for (int i = 0; i < nw->n; i++)
-        if (strcmp(nw->word[i], TRAIN_TEXT_UNKNOWN) != 0) {
-            sum += nw->p[i];
-            pick = i;
-        }
-    if (pick < 0) {
-        ui_state_say(st, true,
-                     "w: the model's likeliest next words are all %s, which it never "
-                     "writes.",
-                     TRAIN_TEXT_UNKNOWN);
-        return -1;
-    }
-    double u = rng_next(&st->draws) * sum;
-    for (int i = 0; i < nw->n; i++) {
-        if (!strcmp(nw->word[i], TRAIN_TEXT_UNKNOWN))
-            continue;
-        u -= nw->p[i];
-        if (u < 0.0) {
-            pick = i;
-            break;
-        }
-    }
-    char word[sizeof nw->word[0]];
-    snprintf(word, sizeof word, "%s", nw->word[pick]);
-    const double p = nw->p[pick];
-    joined_tokens(st, 0, words, sizeof words);
-    const size_t used = strlen(words);
-    snprintf(words + used, sizeof words - used, " %s", word);
-    if (run_model(st, words, "w")) { /* the context is full: the message says so */
-        char said[sizeof st->msg];
-        snprintf(said, sizeof said, "%s", st->msg);
-        ui_state_say(st, true, "%s; W takes a word back.", said);
-        return -1;
-    }
-    ui_state_say(st, false,
-                 "The model wrote \"%s\" (%.2f at temperature %g), drawn from its ten likeliest; "
-                 "every stage now has %d words. w writes the next, W takes it back.",
-                 word, p, (double)st->temperature, st->ex->lq);
-    return 0;
 }
 
 int ui_state_set_tokens(struct ui_state *st, const char *text)
@@ -677,9 +551,10 @@ int ui_state_load(struct ui_state *st, const char *path)
     struct mha_error err;
     mha_error_clear(&err);
     /* a trained model (or a sentence file naming one) on its own sentence */
-    struct mha_example *n = model_io_is_model_file(path)
-                                ? model_io_example(path, NULL, st->temperature, ":load", &err)
-                                : mha_example_load(path, &err);
+    struct mha_example *n =
+        model_io_is_model_file(path)
+            ? model_io_example_top_p(path, NULL, st->temperature, st->top_p, ":load", -1, &err)
+            : mha_example_load(path, &err);
     if (!n) {
         char buf[UI_MSG_MAX];
         ui_state_say(st, true, "%s", mha_error_format(&err, buf, sizeof buf));
@@ -723,6 +598,7 @@ int ui_state_set_view(struct ui_state *st, enum mha_view view)
     st->explain_open = false;
     st->block = st->cur_r = st->cur_c = 0;
     st->scroll = 0;
+    st->view_first = 0;
     ui_state_drop_view(st);
     return 0;
 }

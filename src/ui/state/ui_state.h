@@ -57,6 +57,7 @@ struct ui_state {
     bool load_model;          /* that file is a trained model (its embeddings, its weights) */
     bool words_lost;          /* its next words went with a change of its numbers (+ - [ ]) */
     float temperature;        /* a language model's next words: softmax(logits / this) */
+    double top_p;             /* ... and w draws from their nucleus of this share (1: all) */
     struct rng draws;         /* the words w draws (seeded once: a session repeats) */
 
     int stage; /* 0 .. MHA_STAGE_COUNT - 1 */
@@ -67,6 +68,8 @@ struct ui_state {
     struct view_desc *vd; /* owned: the view's numbers (NULL on the stage view), made
                                again by ui_views_sync after the view or the example changed */
     bool vd_stale;        /* vd is to be made again */
+    int view_first;       /* a paged view (the model view): its first map shown */
+    int view_shown;       /* ... and how many the screen had room for (the layout sets it) */
     bool focus;           /* the cell cursor is in the visualisation */
     int block;            /* focused block of the current stage's view */
     int cur_r, cur_c;     /* cursor inside that block */
@@ -137,6 +140,22 @@ int ui_state_step_temperature(struct ui_state *st, int dir);
  * the last word taken back (W, dir -1).  -1 with a message when the example
  * is no language model, the context is full or one word is left. */
 int ui_state_write_word(struct ui_state *st, int dir);
+/* The top-p w draws at: a loaded language model's next words read again
+ * with their nucleus at top_p (in (0, 1]), or kept for the next one; what:
+ * the key or command, for the messages.  -1 with a message when out of
+ * range or the words cannot be read. */
+int ui_state_set_top_p(struct ui_state *st, double top_p, const char *what);
+/* The next top-p down (dir -1) or up (+1) of 0.1, 0.25, 0.5, 0.75, 0.9,
+ * 0.95, 1. */
+int ui_state_step_top_p(struct ui_state *st, int dir);
+/* Which of nw's listed words are in its nucleus (in: nw->n of them): every
+ * word but <unk> while top-p is 1. */
+void ui_state_nucleus_rows(const struct mha_next_word *nw, bool *in);
+/* For the files of this folder: the loaded model run on words at st's
+ * temperature and top-p, shown (-1 with the message said after what), and
+ * the example's tokens joined with spaces, the last drop left out. */
+int ui_state_run_model(struct ui_state *st, const char *words, const char *what);
+void ui_state_joined_tokens(const struct ui_state *st, int drop, char *words, size_t n);
 /* A loaded model of layers shown at layer (0-based): the same words
  * through it, that layer's attention on screen.  -1 with a message when
  * the model has one layer, is no model or has no such layer. */

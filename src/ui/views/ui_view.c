@@ -7,6 +7,7 @@
 
 #include "engine/stages.h"
 #include "lesson/lesson_state.h"
+#include "ui/state/ui_state.h"
 
 /* Collects blocks into the caller's array. */
 struct builder {
@@ -183,17 +184,25 @@ static void next_words(struct builder *b)
     const struct mha_next_word *nw = &ex->next_word;
     if (nw->n <= 0 || nw->n > MHA_NEXT_WORD_MAX)
         return;
+    const bool cut = nw->top_p > 0.0f && nw->top_p < 1.0f;
     if (!next_table.cells || memcmp(&next_shown, nw, sizeof *nw) != 0) {
         next_table_free();
-        if (!view_table_alloc(&next_table, nw->n + 1, 3))
+        if (!view_table_alloc(&next_table, nw->n + 1, cut ? 4 : 3))
             return;
         next_table.right[1] = true;
         next_table.bar_col = 2;
-        view_table_set_row(&next_table, 0, (const char *const[]){"word", "p", ""});
+        bool in[MHA_NEXT_WORD_MAX];
+        ui_state_nucleus_rows(nw, in);
+        view_table_set_row(&next_table, 0, (const char *const[]){"word", "p", "", "top-p"});
+        double sum = 0.0;
         for (int i = 0; i < nw->n; i++) {
-            char p[16];
+            char p[16], share[24] = "";
             snprintf(p, sizeof p, "%.4f", (double)nw->p[i]);
-            view_table_set_row(&next_table, i + 1, (const char *const[]){nw->word[i], p, p});
+            if (in[i]) { /* in the nucleus: the share summed so far */
+                sum += nw->p[i];
+                snprintf(share, sizeof share, "in, Σ %.4f", sum);
+            }
+            view_table_set_row(&next_table, i + 1, (const char *const[]){nw->word[i], p, p, share});
         }
         next_shown = *nw;
     }
@@ -201,8 +210,28 @@ static void next_words(struct builder *b)
     if (!k)
         return;
     const int pos = nw->position >= 0 && nw->position < ex->lq ? nw->position : ex->lq - 1;
-    snprintf(k->title, sizeof k->title, "next word after \"%s\" (position %d, temperature %g)",
-             ex->tokens ? ex->tokens[pos] : "", pos, (double)nw->temperature);
+    char top_p[32] = "";
+    if (cut)
+        snprintf(top_p, sizeof top_p, ", top-p %g", (double)nw->top_p);
+    snprintf(k->title, sizeof k->title, "next word after \"%s\" (position %d, temperature %g%s)",
+             ex->tokens ? ex->tokens[pos] : "", pos, (double)nw->temperature, top_p);
+    static char note[320];
+    bool in[MHA_NEXT_WORD_MAX];
+    ui_state_nucleus_rows(nw, in);
+    int listed = 0;
+    for (int i = 0; i < nw->n; i++)
+        listed += in[i];
+    char which[48] = "in above";
+    if (listed < nw->nucleus)
+        snprintf(which, sizeof which, "the first %d above", listed);
+    if (cut)
+        snprintf(note, sizeof note,
+                 "The nucleus at top-p %g: the %d likeliest word%s (%s), %.4f together, the fewest "
+                 "whose probabilities reach %g of those w may write; w draws among %s.",
+                 (double)nw->top_p, nw->nucleus, nw->nucleus == 1 ? "" : "s", which,
+                 (double)nw->nucleus_p, (double)nw->top_p,
+                 listed < nw->nucleus ? "those listed" : "them");
+    k->note = cut ? note : NULL;
     k->table = &next_table;
     k->rows = next_table.rows;
     k->cols = next_table.cols;

@@ -41,8 +41,9 @@ void ui_views_sync(struct ui_state *st)
 }
 
 /* One of the description's matrices as numbers, coloured on the diverging
- * scale. */
-static void matrix_block(const struct view_matrix *x, struct ui_block *k)
+ * scale; weights as a heatmap, a small map when the view is a grid of
+ * them. */
+static void matrix_block(const struct view_matrix *x, bool small, struct ui_block *k)
 {
     memset(k, 0, sizeof *k);
     k->kind = UI_BLOCK_MATRIX;
@@ -58,6 +59,13 @@ static void matrix_block(const struct view_matrix *x, struct ui_block *k)
     k->range = x->range;
     k->squeeze = true;
     k->inert = true;
+    if (x->prob) {
+        k->kind = UI_BLOCK_HEATMAP;
+        k->tint = UI_TINT_PROB;
+        k->range = 1.0f;
+        k->masked = x->masked;
+        k->map_size = small ? 1 : 0; /* the layout chooses its size */
+    }
 }
 
 /* Its table and the note under it. */
@@ -83,8 +91,15 @@ int ui_view_build(struct ui_state *st, int width, struct ui_block *out, int max)
     if (!vd || vd->error[0])
         return 0;
     int n = 0;
+    if (vd->paged) { /* from the first map of the page on: the layout keeps what fits */
+        if (st->view_first >= vd->n_matrices || st->view_first < 0)
+            st->view_first = 0;
+        for (int m = st->view_first; m < vd->n_matrices && n < max; m++)
+            matrix_block(&vd->matrices[m], true, &out[n++]);
+        return n;
+    }
     for (int m = 0; m < vd->n_matrices && n < max; m++)
-        matrix_block(&vd->matrices[m], &out[n++]);
+        matrix_block(&vd->matrices[m], false, &out[n++]);
     if (n < max)
         table_block(vd, &out[n++]);
     return n;
@@ -102,5 +117,26 @@ unsigned ui_view_legend(const struct view_desc *vd)
 {
     if (vd->error[0] || vd->n_matrices == 0)
         return 0;
+    if (vd->matrices[0].prob)
+        return UI_LEGEND_PROB;
     return vd->matrices[0].cosine ? UI_LEGEND_COSINE : UI_LEGEND_SIGNED;
+}
+
+bool ui_view_page_text(const struct ui_state *st, const char *next_keys, const char *prev_keys,
+                       char *buf, size_t n)
+{
+    buf[0] = '\0';
+    const struct view_desc *vd = st->view != MHA_VIEW_NONE ? st->vd : NULL;
+    if (!vd || !vd->paged || vd->error[0] || st->view_shown <= 0 ||
+        (st->view_first == 0 && st->view_shown >= vd->n_matrices))
+        return false;
+    const int last = st->view_first + st->view_shown, rest = vd->n_matrices - last;
+    size_t used =
+        (size_t)snprintf(buf, n, "maps %d–%d of %d", st->view_first + 1, last, vd->n_matrices);
+    if (rest > 0 && used < n)
+        used += (size_t)snprintf(buf + used, n - used, ", %d more · %s next", rest,
+                                 next_keys[0] ? next_keys : "?");
+    if (st->view_first > 0 && used < n)
+        snprintf(buf + used, n - used, " · %s back", prev_keys[0] ? prev_keys : "?");
+    return true;
 }

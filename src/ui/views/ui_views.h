@@ -34,4 +34,10 @@ void ui_view_describe(const struct view_desc *vd, char *head, size_t hn, char *f
  * back to the stages instead. */
 unsigned ui_view_legend(const struct view_desc *vd);
 
+/* A paged view (the model view) whose maps do not all show: "maps 1–6 of
+ * 8, 2 more · Space next · PgUp back" into buf, with the keys that page on
+ * and back; false (buf "") when every map shows or the view is not paged. */
+bool ui_view_page_text(const struct ui_state *st, const char *next_keys, const char *prev_keys,
+                       char *buf, size_t n);
+
 #endif
