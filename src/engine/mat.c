@@ -47,7 +47,7 @@ static void mul_trans_dots(const float *a, const float *b, float *c, int m, int 
             const float *bj = b + (size_t)j * (size_t)k;
             float sum = 0.0f;
             for (int p = 0; p < k; p++)
-                sum += ai[p] * bj[p];
+                sum = MAT_FMA(ai[p], bj[p], sum);
             c[(size_t)i * (size_t)n + (size_t)j] = sum;
         }
     }

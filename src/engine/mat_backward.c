@@ -46,7 +46,7 @@ void mat_mul_backward(const float *a, const float *b, const float *dc, float *da
             const float *bp = b + (size_t)p * (size_t)n;
             float sum = 0.0f;
             for (int j = 0; j < n; j++)
-                sum += dci[j] * bp[j];
+                sum = MAT_FMA(dci[j], bp[j], sum);
             dai[p] += sum;
         }
     }
@@ -79,7 +79,7 @@ void mat_softmax_row_backward(const float *y, const float *dy, float *dx, int n)
     /* pass 2: Σ_j y_j dy_j; pass 1: dx_i = y_i (dy_i − that sum) */
     float dot = 0.0f;
     for (int j = 0; j < n; j++)
-        dot += y[j] * dy[j];
+        dot = MAT_FMA(y[j], dy[j], dot);
     for (int j = 0; j < n; j++)
         dx[j] = y[j] * (dy[j] - dot);
 }

@@ -8,17 +8,20 @@
  * AVX2 copy's arithmetic, on registers of eight floats too (the engine is
  * built with -mprefer-vector-width=256), but has twice as many registers,
  * so the row kernels spill fewer values to the stack; the two give the same
- * bits (a model trained through either is the same file).  No copy fuses a
- * multiply with the add that follows (the whole program is built with
- * -ffp-contract=off, meson.build): each is rounded on its own, in the order
- * the source writes, so the copies, and a debug, sanitizer or release build
- * of any of them, give the same numbers byte for byte.
+ * bits (a model trained through either is the same file).  Each sum of
+ * products is a chain of fused multiply-adds written out (MAT_FMA, and
+ * fma8 and its kin in vec8.h, one rounding each, in the order the source
+ * writes), and the compiler fuses nothing else (the whole program is built
+ * with -ffp-contract=off, meson.build), so the copies, and a debug,
+ * sanitizer or release build of any of them, give the same numbers byte for
+ * byte.
  *
  * mat_exp_neg is e^x without a library call, so that a loop of it vectorizes
  * too. */
 #ifndef MHA_MAT_KERNEL_H
 #define MHA_MAT_KERNEL_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -131,27 +134,36 @@ static inline void mat_copy(float *restrict dst, const float *restrict src, int 
  * close to the smallest normal float). */
 #define MAT_EXP_NEG_MIN (-87.0f)
 
+/* a·b + c rounded once (a fused multiply-add: one instruction where the
+ * processor has it, else the C library's fmaf, exact too), the same float
+ * on every path and at every build type. */
+#define MAT_FMA(a, b, c) fmaf((a), (b), (c))
+
 /* e^x for MAT_EXP_NEG_MIN <= x <= 0: Cephes' expf polynomial after
  * x = n·ln 2 + r, |r| <= ln 2 / 2, within 1.3e-7 relative of e^x over the
- * whole range.  n is rounded by adding 1.5·2^23 (it lands in the low
- * mantissa bits) and 2^n is built from those bits: no branch, no
- * conversion, no library call.  The body is written once for a float FT
- * (and the int IT of its size) so that a scalar and a vector of lanes
- * (vec8.h) compute it alike. */
-#define MAT_EXP_NEG_BODY(FT, IT, x)                                                                \
+ * whole range, every step a fused multiply-add written out (FMA, one
+ * rounding each, in this order) but the subtraction that finds n and the
+ * final scaling.  n is rounded by adding 1.5·2^23 + 127 (n + 127 lands in
+ * the low mantissa bits) and 2^n is those bits shifted into the exponent: no
+ * branch, no conversion, no library call.  The body is written once for a
+ * float FT (and the unsigned UT of its size) so that a scalar and a vector
+ * of lanes (vec8.h) compute it alike. */
+#define MAT_EXP_NEG_BODY(FT, UT, FMA, x)                                                           \
     do {                                                                                           \
-        const FT t_ = (x)*1.44269504088896341f + 12582912.0f;                                      \
-        const FT fn_ = t_ - 12582912.0f;                                                           \
-        IT tb_;                                                                                    \
+        const FT z_ = {0}; /* z_ + c: c in every lane */                                           \
+        const FT t_ = FMA((x), z_ + 1.44269504088896341f, z_ + 12583039.0f);                       \
+        const FT fn_ = t_ - 12583039.0f;                                                           \
+        UT tb_;                                                                                    \
         memcpy(&tb_, &t_, sizeof tb_);                                                             \
-        const FT r_ = ((x)-fn_ * 0.693359375f) + fn_ * 2.12194440e-4f;                             \
-        FT p_ = r_ * 1.9875691500e-4f + 1.3981999507e-3f;                                          \
-        p_ = p_ * r_ + 8.3334519073e-3f;                                                           \
-        p_ = p_ * r_ + 4.1665795894e-2f;                                                           \
-        p_ = p_ * r_ + 1.6666665459e-1f;                                                           \
-        p_ = p_ * r_ + 5.0000001201e-1f;                                                           \
-        const FT e_ = p_ * r_ * r_ + r_ + 1.0f;                                                    \
-        const IT bits_ = (tb_ - 0x4B400000 + 127) * (1 << 23); /* 2^n */                           \
+        FT r_ = FMA(fn_, z_ - 0.693359375f, (x));                                                  \
+        r_ = FMA(fn_, z_ + 2.12194440e-4f, r_);                                                    \
+        FT p_ = FMA(r_, z_ + 1.9875691500e-4f, z_ + 1.3981999507e-3f);                             \
+        p_ = FMA(p_, r_, z_ + 8.3334519073e-3f);                                                   \
+        p_ = FMA(p_, r_, z_ + 4.1665795894e-2f);                                                   \
+        p_ = FMA(p_, r_, z_ + 1.6666665459e-1f);                                                   \
+        p_ = FMA(p_, r_, z_ + 5.0000001201e-1f);                                                   \
+        const FT e_ = FMA(FMA(p_, r_, z_ + 1.0f), r_, z_ + 1.0f); /* 1 + r + r²p */               \
+        const UT bits_ = tb_ << 23;                               /* 2^n */                        \
         FT scale_;                                                                                 \
         memcpy(&scale_, &bits_, sizeof scale_);                                                    \
         return e_ * scale_;                                                                        \
@@ -159,7 +171,7 @@ static inline void mat_copy(float *restrict dst, const float *restrict src, int 
 
 static inline float mat_exp_neg(float x)
 {
-    MAT_EXP_NEG_BODY(float, int32_t, x);
+    MAT_EXP_NEG_BODY(float, uint32_t, MAT_FMA, x);
 }
 
 #endif

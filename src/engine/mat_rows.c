@@ -6,7 +6,9 @@
  * twelve (sixteen) independent sums keep both multiply-add units busy and
  * each row of B is loaded once for the six (eight); what is left over goes
  * four rows by eight, four or one columns.  Every element is summed in the same order whichever
- * block it falls in. */
+ * block it falls in, each step a fused multiply-add (MAT_FMA, fma8s and
+ * their kin: one rounding), so every block and every copy gives the same
+ * float. */
 #include "engine/mat_kernel.h"
 
 #include <stdlib.h>
@@ -37,7 +39,7 @@ static VEC_INLINE struct stretch stretch_at(struct stretch st, size_t r, size_t 
 
 /* Rows 0..R-1 (R = 8, 4 or 1, a constant after inlining) of the block of
  * C whose columns are those of one register of type VT. */
-#define ROWS_BLOCK(NAME, VT)                                                                       \
+#define ROWS_BLOCK(NAME, VT, FMAS)                                                                 \
     static VEC_INLINE void NAME(const float *restrict a, size_t ars, size_t acs,                   \
                                 const float *restrict b, size_t ldb, float *restrict c,            \
                                 size_t ldc, int kk, bool add, const float *restrict bias,          \
@@ -54,7 +56,7 @@ static VEC_INLINE struct stretch stretch_at(struct stretch st, size_t r, size_t 
             memcpy(&bp, b + (size_t)p * ldb, sizeof bp);                                           \
             const float *ap = a + (size_t)p * acs;                                                 \
             for (int r = 0; r < R; r++)                                                            \
-                acc[r] += ap[(size_t)r * ars] * bp;                                                \
+                acc[r] = FMAS(ap[(size_t)r * ars], bp, acc[r]);                                    \
         }                                                                                          \
         if (st.to) {                                                                               \
             for (int r = 0; r < R; r++)                                                            \
@@ -77,14 +79,14 @@ static VEC_INLINE struct stretch stretch_at(struct stretch st, size_t r, size_t 
             memcpy(cr, &out, sizeof out);                                                          \
         }                                                                                          \
     }
-ROWS_BLOCK(block8, vec8)
-ROWS_BLOCK(block4, vec4)
+ROWS_BLOCK(block8, vec8, fma8s)
+ROWS_BLOCK(block4, vec4, fma4s)
 
 /* Columns of two registers of type VT side by side (W floats each): up
  * to eight rows of two sums each in flight, enough to keep both
  * multiply-add units busy.  Each element is summed in the same order as in
  * block8, so the results are the same to the bit whichever width. */
-#define TWO_REGISTERS_BLOCK(NAME, VT, W)                                                           \
+#define TWO_REGISTERS_BLOCK(NAME, VT, W, FMAS)                                                     \
     static VEC_INLINE void NAME(const float *restrict a, size_t ars, size_t acs,                   \
                                 const float *restrict b, size_t ldb, float *restrict c,            \
                                 size_t ldc, int kk, bool add, const float *restrict bias,          \
@@ -105,8 +107,8 @@ ROWS_BLOCK(block4, vec4)
             const float *ap = a + (size_t)p * acs;                                                 \
             for (int r = 0; r < R; r++) {                                                          \
                 const float x = ap[(size_t)r * ars];                                               \
-                lo[r] += x * bl;                                                                   \
-                hi[r] += x * bh;                                                                   \
+                lo[r] = FMAS(x, bl, lo[r]);                                                        \
+                hi[r] = FMAS(x, bh, hi[r]);                                                        \
             }                                                                                      \
         }                                                                                          \
         if (st.to) {                                                                               \
@@ -140,7 +142,7 @@ ROWS_BLOCK(block4, vec4)
         }                                                                                          \
     }
 /* sixteen columns as two registers of eight */
-TWO_REGISTERS_BLOCK(block16, vec8, 8)
+TWO_REGISTERS_BLOCK(block16, vec8, 8, fma8s)
 
 /* The same for one column. */
 static VEC_INLINE void block1(const float *restrict a, size_t ars, size_t acs,
@@ -153,7 +155,7 @@ static VEC_INLINE void block1(const float *restrict a, size_t ars, size_t acs,
         acc[r] = st.from[(size_t)r * st.ldp];
     for (int p = 0; p < kk; p++)
         for (int r = 0; r < R; r++)
-            acc[r] += a[(size_t)p * acs + (size_t)r * ars] * b[(size_t)p * ldb];
+            acc[r] = MAT_FMA(a[(size_t)p * acs + (size_t)r * ars], b[(size_t)p * ldb], acc[r]);
     for (int r = 0; st.to && r < R; r++)
         st.to[(size_t)r * st.ldp] = acc[r];
     for (int r = 0; !st.to && r < R; r++) {
@@ -182,8 +184,8 @@ static VEC_INLINE void narrow(const float *restrict a, size_t ars, size_t acs,
 #if VEC_WIDE
 /* thirty-two columns as two registers of sixteen (AVX-512), and sixteen as
  * one */
-TWO_REGISTERS_BLOCK(block32, vec16, 16)
-ROWS_BLOCK(block16_wide, vec16)
+TWO_REGISTERS_BLOCK(block32, vec16, 16, fma16s)
+ROWS_BLOCK(block16_wide, vec16, fma16s)
 #define WIDE_COLUMNS 32
 #else
 #define WIDE_COLUMNS 0
@@ -450,7 +452,8 @@ void mat_rows_times(const float *restrict a, size_t ars, size_t acs, const float
         for (int j = 0; j < n; j++) {
             float acc = 0.0f;
             for (int p = 0; p < kk; p++)
-                acc += a[(size_t)i * ars + (size_t)p * acs] * b[(size_t)p * ldb + (size_t)j];
+                acc = MAT_FMA(a[(size_t)i * ars + (size_t)p * acs], b[(size_t)p * ldb + (size_t)j],
+                              acc);
             if (bias)
                 acc += bias[j];
             float *cij = c + (size_t)i * ldc + (size_t)j;

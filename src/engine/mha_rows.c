@@ -38,7 +38,7 @@ static VEC_INLINE void weighted_rows(float *restrict y, const float *restrict s,
         for (int j = 0; j < count; j++) {
             vec8 b;
             memcpy(&b, x + (size_t)j * ldx + (size_t)p, sizeof b);
-            acc += s[j] * b;
+            acc = fma8s(s[j], b, acc);
         }
         memcpy(y + p, &acc, sizeof acc);
     }
@@ -47,14 +47,14 @@ static VEC_INLINE void weighted_rows(float *restrict y, const float *restrict s,
         for (int j = 0; j < count; j++) {
             vec4 b;
             memcpy(&b, x + (size_t)j * ldx + (size_t)p, sizeof b);
-            acc += s[j] * b;
+            acc = fma4s(s[j], b, acc);
         }
         memcpy(y + p, &acc, sizeof acc);
     }
     for (; p < n; p++) {
         float acc = 0.0f;
         for (int j = 0; j < count; j++)
-            acc += s[j] * x[(size_t)j * ldx + (size_t)p];
+            acc = MAT_FMA(s[j], x[(size_t)j * ldx + (size_t)p], acc);
         y[p] = acc;
     }
 }
@@ -141,8 +141,8 @@ static VEC_INLINE void add_over_rows(vec8 *t, const float *x, size_t ldx, vec8 y
                 memcpy(&y0, &y[r][c], sizeof y0);
                 memcpy(&y1, &y[r][c + 2], sizeof y1);
                 for (int u = 0; u < 4; u++) {
-                    a[u][0] += xr[u] * y0;
-                    a[u][1] += xr[u] * y1;
+                    a[u][0] = fma16s(xr[u], y0, a[u][0]);
+                    a[u][1] = fma16s(xr[u], y1, a[u][1]);
                 }
             }
             for (int u = 0; u < 4; u++)
@@ -162,8 +162,8 @@ static VEC_INLINE void add_over_rows(vec8 *t, const float *x, size_t ldx, vec8 y
                 const float *xr = x + (size_t)r * ldx + (size_t)p;
                 const vec8 y0 = y[r][c], y1 = y[r][c + 1];
                 for (int u = 0; u < 4; u++) {
-                    a[u][0] += xr[u] * y0;
-                    a[u][1] += xr[u] * y1;
+                    a[u][0] = fma8s(xr[u], y0, a[u][0]);
+                    a[u][1] = fma8s(xr[u], y1, a[u][1]);
                 }
             }
             for (int u = 0; u < 4; u++)
@@ -174,7 +174,7 @@ static VEC_INLINE void add_over_rows(vec8 *t, const float *x, size_t ldx, vec8 y
             for (int u = 0; u < 4; u++) {
                 vec8 acc = t[(size_t)(p + u) * (size_t)nc + (size_t)c];
                 for (int r = 0; r < n; r++)
-                    acc += x[(size_t)r * ldx + (size_t)(p + u)] * y[r][c];
+                    acc = fma8s(x[(size_t)r * ldx + (size_t)(p + u)], y[r][c], acc);
                 t[(size_t)(p + u) * (size_t)nc + (size_t)c] = acc;
             }
     }
@@ -182,7 +182,7 @@ static VEC_INLINE void add_over_rows(vec8 *t, const float *x, size_t ldx, vec8 y
         for (int c = 0; c < nc; c++) {
             vec8 acc = t[(size_t)p * (size_t)nc + (size_t)c];
             for (int r = 0; r < n; r++)
-                acc += x[(size_t)r * ldx + (size_t)p] * y[r][c];
+                acc = fma8s(x[(size_t)r * ldx + (size_t)p], y[r][c], acc);
             t[(size_t)p * (size_t)nc + (size_t)c] = acc;
         }
 }
@@ -207,8 +207,8 @@ static VEC_INLINE void times_rows(vec8 y[][MAX_CHUNKS], const float *x, size_t l
                 memcpy(&t1, &t[(size_t)p * (size_t)nc + (size_t)c + 2], sizeof t1);
                 for (int u = 0; u < 4; u++) {
                     const float g = x[(size_t)(r + u) * ldx + (size_t)p];
-                    a[u][0] += g * t0;
-                    a[u][1] += g * t1;
+                    a[u][0] = fma16s(g, t0, a[u][0]);
+                    a[u][1] = fma16s(g, t1, a[u][1]);
                 }
             }
             for (int u = 0; u < 4; u++) {
@@ -226,8 +226,8 @@ static VEC_INLINE void times_rows(vec8 y[][MAX_CHUNKS], const float *x, size_t l
                 const vec8 t1 = t[(size_t)p * (size_t)nc + (size_t)c + 1];
                 for (int u = 0; u < 4; u++) {
                     const float g = x[(size_t)(r + u) * ldx + (size_t)p];
-                    a[u][0] += g * t0;
-                    a[u][1] += g * t1;
+                    a[u][0] = fma8s(g, t0, a[u][0]);
+                    a[u][1] = fma8s(g, t1, a[u][1]);
                 }
             }
             for (int u = 0; u < 4; u++) {
@@ -239,8 +239,8 @@ static VEC_INLINE void times_rows(vec8 y[][MAX_CHUNKS], const float *x, size_t l
             for (int u = 0; u < 4; u++) {
                 vec8 acc = zero;
                 for (int p = 0; p < d_k; p++)
-                    acc += x[(size_t)(r + u) * ldx + (size_t)p] *
-                           t[(size_t)p * (size_t)nc + (size_t)c];
+                    acc = fma8s(x[(size_t)(r + u) * ldx + (size_t)p],
+                                t[(size_t)p * (size_t)nc + (size_t)c], acc);
                 y[r + u][c] = acc;
             }
     }
@@ -248,7 +248,8 @@ static VEC_INLINE void times_rows(vec8 y[][MAX_CHUNKS], const float *x, size_t l
         for (int c = 0; c < nc; c++) {
             vec8 acc = zero;
             for (int p = 0; p < d_k; p++)
-                acc += x[(size_t)r * ldx + (size_t)p] * t[(size_t)p * (size_t)nc + (size_t)c];
+                acc = fma8s(x[(size_t)r * ldx + (size_t)p], t[(size_t)p * (size_t)nc + (size_t)c],
+                            acc);
             y[r][c] = acc;
         }
 }
@@ -279,7 +280,7 @@ static VEC_INLINE void weighted_row_group(float *y, size_t ldy, vec8 s[][MAX_CHU
                 vec16 xj;
                 memcpy(&xj, x + (size_t)j * ldx + (size_t)p, sizeof xj);
                 for (int u = 0; u < 8; u++)
-                    a[u] += ((const float *)(const void *)s[r + u])[j] * xj;
+                    a[u] = fma16s(((const float *)(const void *)s[r + u])[j], xj, a[u]);
             }
             for (int u = 0; u < 8; u++)
                 memcpy(y + (size_t)(r + u) * ldy + (size_t)p, &a[u], sizeof a[u]);
@@ -299,8 +300,8 @@ static VEC_INLINE void weighted_row_group(float *y, size_t ldy, vec8 s[][MAX_CHU
                 memcpy(&x1, x + (size_t)j * ldx + (size_t)p + LANES, sizeof x1);
                 for (int u = 0; u < 4; u++) {
                     const float g = ((const float *)(const void *)s[r + u])[j];
-                    a[u][0] += g * x0;
-                    a[u][1] += g * x1;
+                    a[u][0] = fma8s(g, x0, a[u][0]);
+                    a[u][1] = fma8s(g, x1, a[u][1]);
                 }
             }
             for (int u = 0; u < 4; u++) {
@@ -504,7 +505,7 @@ static VEC_INLINE int attend_cols(const struct mha_rows_head *hd, bool causal, f
             const float *kj = hd->kh + (size_t)j * hd->ld_k;
             vec8 acc = zero;
             for (int p = 0; p < d_k; p++)
-                acc += qt[p] * kj[p];
+                acc = fma8s(kj[p], qt[p], acc);
             const ivec8 keep = causal ? j <= row : row >= 0;
             e[j] = select8(keep, acc * scale, neg_inf);
             mx = vmax8(e[j], mx);
@@ -530,7 +531,7 @@ static VEC_INLINE int attend_cols(const struct mha_rows_head *hd, bool causal, f
             e[j] *= inv;
             const float *vj = hd->vh + (size_t)j * hd->ld_v;
             for (int p = 0; p < d_k; p++)
-                ctx[p] += e[j] * vj[p];
+                ctx[p] = fma8s(vj[p], e[j], ctx[p]);
         }
         store_columns(hd->weights + (size_t)i0 * (size_t)lk, (size_t)lk, n, e, lk);
         store_columns(hd->context + (size_t)i0 * hd->ld_ctx, hd->ld_ctx, n, ctx, d_k);
@@ -624,7 +625,7 @@ static VEC_INLINE void backward(const struct mha_rows_head *hd, bool causal, flo
                 w[r][c] = load_part(wrow + (size_t)c * LANES, lk - c * LANES);
             vec8 dot = zero;
             for (int c = 0; c < nc; c++)
-                dot += w[r][c] * ds[r][c];
+                dot = fma8(w[r][c], ds[r][c], dot);
             fold[r] = dot;
         }
         /* and d v_j += w_ij d ctx_i, each (p, chunk) summed over the group's
@@ -689,9 +690,9 @@ static VEC_INLINE void backward_cols(const struct mha_rows_head *hd, bool causal
             const float *vj = hd->vh + (size_t)j * hd->ld_v;
             vec8 acc = zero;
             for (int p = 0; p < d_k; p++)
-                acc += g[p] * vj[p];
+                acc = fma8s(vj[p], g[p], acc);
             dw[j] = acc;
-            part[j % LANES] += wc[j] * acc;
+            part[j % LANES] = fma8(wc[j], acc, part[j % LANES]);
         }
         const vec8 dsum = ((part[0] + part[1]) + (part[2] + part[3])) +
                           ((part[4] + part[5]) + (part[6] + part[7]));
@@ -709,7 +710,7 @@ static VEC_INLINE void backward_cols(const struct mha_rows_head *hd, bool causal
             dw[j] = wc[j] * (dw[j] - dsum) * scale;
             const float *kj = hd->kh + (size_t)j * hd->ld_k;
             for (int p = 0; p < d_k; p++)
-                dq[p] += dw[j] * kj[p];
+                dq[p] = fma8s(kj[p], dw[j], dq[p]);
         }
         store_columns(d_q + (size_t)i0 * ld, ld, n, dq, d_k);
         /* d k_j += ds_ij q_i, as backward sums it, from ds as rows of keys */
