@@ -172,6 +172,26 @@ static bool needs_from(unsigned mode, unsigned to, char *buf, size_t n)
     return true;
 }
 
+/* What a refused option's user most likely wanted instead, said after
+ * where it applies: the option, the modes it is refused in, the words. */
+static const struct scope_hint {
+    const char *option;
+    unsigned modes;
+    const char *hint;
+} scope_hints[] = {
+    {"lesson", CLI_MODE_DUMP, "--print-lesson N prints a lesson's scenes"},
+    {"layer", CLI_MODE_SUMMARY, "the summary gives every layer's heads"},
+};
+
+/* The hint for option refused in mode, or NULL. */
+static const char *scope_hint(const char *option, unsigned mode)
+{
+    for (size_t i = 0; i < sizeof scope_hints / sizeof *scope_hints; i++)
+        if ((scope_hints[i].modes & mode) && !strcmp(scope_hints[i].option, option))
+            return scope_hints[i].hint;
+    return NULL;
+}
+
 /* The first option given, in the table's order, that does not apply to
  * mode: refused naming where it applies.  CLI_CONTINUE or CLI_EXIT_USAGE. */
 static int scope_refusal(const struct cli_options *o, unsigned mode)
@@ -194,7 +214,8 @@ static int scope_refusal(const struct cli_options *o, unsigned mode)
             snprintf(msg, sizeof msg,
                      "--%s cannot be combined with %s, which %s; --%s applies to %s", t[i].name,
                      m->option, m->does, t[i].name, where);
-        return cli_usage_error("%s", msg);
+        const char *hint = scope_hint(t[i].name, mode);
+        return hint ? cli_usage_error("%s; %s", msg, hint) : cli_usage_error("%s", msg);
     }
     return CLI_CONTINUE;
 }
