@@ -351,12 +351,18 @@ static int lens_combinations(const struct cli_options *o)
 /* --dump patching runs a trained model on two sentences of as many words. */
 static int patching_combinations(const struct cli_options *o)
 {
-    if (o->dump_stage != CLI_DUMP_PATCHING)
+    if (o->dump_stage != CLI_DUMP_PATCHING) {
+        /* the explorer's patching view of a loaded model takes --corrupt */
+        if (o->corrupt && !o->answer && o->dump_stage == CLI_NO_DUMP && !o->train && o->load &&
+            model_io_is_model_file(o->load))
+            return CLI_CONTINUE;
         return o->corrupt || o->answer
                    ? cli_usage_error("%s needs --load MODEL --tokens CLEAN --corrupt CORRUPTED "
-                                     "--dump patching",
-                                     o->corrupt ? "--corrupt" : "--answer")
+                                     "--dump patching (or, for the explorer's patching view, "
+                                     "--load MODEL --corrupt CORRUPTED)",
+                                     o->answer ? "--answer" : "--corrupt")
                    : CLI_CONTINUE;
+    }
     if (o->train)
         return cli_usage_error(
             "%s: with --train the dump is 'summary'; save the model (--save FILE) "

@@ -22,7 +22,8 @@
     X(COST, cost)                                                                                  \
     X(HEADS, heads)                                                                                \
     X(CIRCUITS, circuits)                                                                          \
-    X(COMPOSITION, composition)
+    X(COMPOSITION, composition)                                                                    \
+    X(PATCHING, patching)
 
 /* One enum for the screen and the lessons.  MHA_VIEW_NONE is the stage
  * itself. */

@@ -173,6 +173,8 @@ done:
 int model_io_sentence_ids(struct train_model *m, const char *path, const char *what,
                           const char *words, int *ids, int *count, struct mha_error *err)
 {
+    if (!path) /* a model in memory */
+        return sentence_ids(m, "the model", false, what, words, ids, count, err);
     char own[MODEL_IO_WORDS_MAX];
     struct mha_error ignored;
     const bool sentence = model_io_sentence_words(path, own, sizeof own, &ignored) > 0;

@@ -67,6 +67,8 @@ struct view_inputs {
     /* composition: a model of layers in training, every layer's heads
      * measured and knocked out at its last evaluation; NULL: none */
     const struct train_layer_measures *layer_measures;
+    /* patching: the corrupted sentence's words (NULL or "": none given) */
+    const char *corrupt;
 };
 
 struct view_desc {

@@ -38,6 +38,7 @@ struct ui_options {
     const char *lesson_path; /* open this lesson file, or NULL */
     int lesson_step;         /* its step, 1-based; 0 = where the reader left it */
     const char *view;        /* "shapes", "cost", "heads" instead of the stage, or NULL */
+    const char *corrupt;     /* the patching view's corrupted sentence (--corrupt), or NULL */
     const char *focus;       /* a cell for the cursor, as a lesson's focus: "head 1, row 2,
                                 col 3" (resolved against the starting stage), or NULL */
     const char *lessons_dir; /* NULL: the data directory's lessons/ */
