@@ -44,7 +44,7 @@ _mha_explorer() {
         return
         ;;
     --view)
-        mapfile -t COMPREPLY < <(compgen -W "shapes cost heads circuits composition" -- "$cur")
+        mapfile -t COMPREPLY < <(compgen -W "shapes cost heads circuits composition patching" -- "$cur")
         return
         ;;
     --theme)

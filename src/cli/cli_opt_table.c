@@ -204,8 +204,9 @@ static const struct cli_opt table[] = {
      "the corrupted run's words, as many as CLEAN's; each\n"
      "head's output patched from the clean run into it,\n"
      "(d_patched - d_corrupt) / (d_clean - d_corrupt) of\n"
-     "the logit difference A - B (text or json)",
-     "with --dump patching: the corrupted run's words", NULL, TEXT(corrupt)},
+     "the logit difference A - B (text or json); with\n"
+     "--load MODEL alone: the explorer's patching view",
+     "the corrupted run's words (--dump patching, the patching view)", NULL, TEXT(corrupt)},
     {"answer", "A,B", 0, CLI_GROUP_TRAINING, NULL, NULL,
      "with --dump patching: the answers compared (default:\n"
      "the clean run's likeliest next word, the corrupted's)",

@@ -175,8 +175,16 @@ static bool describe(struct view_desc *vd, const struct view_inputs *in, struct 
     vd->heads = H;
     vd->d_k = cfg->d_model / H;
     int clean[TRAIN_MAX_CONTEXT], corrupt[TRAIN_MAX_CONTEXT], n = in->ex->lq, nc = 0;
-    if (!clean_ids(vd, in->ex, m, clean))
+    struct mha_error err;
+    mha_error_clear(&err);
+    if (in->clean && in->clean[0]) { /* a lesson's own clean sentence */
+        if (model_io_sentence_ids(m, path, "the clean sentence", in->clean, clean, &n, &err)) {
+            snprintf(vd->error, sizeof vd->error, "%s", err.text);
+            return true;
+        }
+    } else if (!clean_ids(vd, in->ex, m, clean)) {
         return true;
+    }
     char words[MODEL_IO_WORDS_MAX * 2];
     words_of(m, clean, n, words, sizeof words);
     if (!in->corrupt || !in->corrupt[0]) {
@@ -188,8 +196,6 @@ static bool describe(struct view_desc *vd, const struct view_inputs *in, struct 
                  words, n, n == 1 ? "" : "s", n);
         return true;
     }
-    struct mha_error err;
-    mha_error_clear(&err);
     if (model_io_sentence_ids(m, path, "the corrupted sentence", in->corrupt, corrupt, &nc, &err)) {
         snprintf(vd->error, sizeof vd->error, "%s", err.text);
         return true;
@@ -324,4 +330,5 @@ const struct view_kind view_patching_kind = {
            "two runs' differences are within 0.001 it says the gap is too small to divide "
            "by and gives each d_patched.",
     .own_sizes = false,
+    .corrupt = true,
 };

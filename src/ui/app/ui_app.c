@@ -176,7 +176,7 @@ static int start(struct ui_app *app, const struct ui_options *opt)
     if (opt->corrupt) { /* opens the patching view unless another is asked for */
         snprintf(st->view_corrupt, sizeof st->view_corrupt, "%s", opt->corrupt);
         if (!opt->view && !opt->lesson_path)
-            ui_state_set_view(st, MHA_VIEW_PATCHING);
+            ui_state_set_view(st, view_of_corrupt());
     }
     if (opt->view) {
         const int v = ui_view_mode_from_name(opt->view);

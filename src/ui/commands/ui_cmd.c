@@ -165,7 +165,7 @@ int ui_cmd_corrupt(struct ui_state *st, struct ui_app *app, const char *arg)
     snprintf(st->view_corrupt, sizeof st->view_corrupt, "%s", arg);
     if (app && ui_train_on_screen(app)) /* the view of the model training (t comes back) */
         ui_train_to_explorer(app);
-    ui_state_set_view(st, MHA_VIEW_PATCHING);
+    ui_state_set_view(st, view_of_corrupt());
     if (!*arg)
         ui_state_say(st, false, "No corrupted sentence: the patching view says how to give one.");
     return 0;

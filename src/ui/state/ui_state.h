@@ -64,6 +64,7 @@ struct ui_state {
     long long view_batch;    /* shapes view: batch size (default 2) */
     long long view_seq;      /* shapes and cost views: sequence length, 0 = the token count */
     char view_preset[32];    /* cost view: a published configuration's id, "" = none */
+    char view_clean[1024];   /* patching view: a lesson's clean sentence, "" = the example's */
     char view_corrupt[1024]; /* patching view: the corrupted sentence, "" = none given */
     struct view_desc *vd;    /* owned: the view's numbers (NULL on the stage view), made
                                   again by ui_views_sync after the view or the example changed */
