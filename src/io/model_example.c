@@ -117,6 +117,8 @@ static int sentence_ids(struct train_model *m, const char *path, bool sentence, 
     return 0;
 }
 
+_Static_assert(TRAIN_MAX_LAYERS <= MHA_LENS_LAYERS, "an example keeps every layer's lens");
+
 struct mha_example *model_io_example(const char *path, const char *tokens, float temperature,
                                      const char *what, struct mha_error *err)
 {
@@ -162,6 +164,17 @@ struct mha_example *model_io_example_layer(const char *path, const char *tokens,
             goto done;
         }
         ex->has_next_word = true;
+        /* a model of layers: what each layer's residual stream would say */
+        const int L = train_layers(&m->cfg);
+        if (L >= 2 && L <= MHA_LENS_LAYERS) {
+            if (train_logit_lens(m, k, m->sample, m->sample_len, m->sample_len - 1,
+                                 MHA_NEXT_WORD_MAX, ex->lens, err)) {
+                mha_example_free(ex);
+                ex = NULL;
+                goto done;
+            }
+            ex->lens_layers = L;
+        }
     }
 done:
     if (!ex && tokens == words && err && !err->file[0])
