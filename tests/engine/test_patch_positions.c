@@ -110,10 +110,12 @@ START_TEST(test_positions_match_numpy)
 }
 END_TEST
 
-/* Patching every position of a head one at a time: the head's share at
- * the last position of a one-layer model is its whole share there, since
- * in one layer nothing reads one position's output at another. */
-START_TEST(test_one_layer_last_position)
+/* Lesson 19's patching step on the bundled model: the dog's run says rug,
+ * the cat's mat; head 0's output from the dog's run brings back nearly all
+ * of the gap, head 1's almost none (the checkpoint's answer and its
+ * explanation), and all of it at the last position: in one layer nothing
+ * reads one position's head output at another. */
+START_TEST(test_lesson_19_one_layer)
 {
     struct train_patching *p = malloc(sizeof *p);
     ck_assert_ptr_nonnull(p);
@@ -125,10 +127,15 @@ START_TEST(test_one_layer_last_position)
     ck_assert_msg(m != NULL, "%s", err.text);
     ck_assert_int_eq(train_layers(&m->cfg), 1);
     int clean[TRAIN_MAX_CONTEXT], corrupt[TRAIN_MAX_CONTEXT], n = 0, nc = 0;
-    ck_assert(!model_io_sentence_ids(m, path, "clean", "the cat sat on the", clean, &n, &err));
-    ck_assert(!model_io_sentence_ids(m, path, "corrupt", "the dog sat on the", corrupt, &nc, &err));
+    ck_assert(!model_io_sentence_ids(m, path, "clean", "the dog sat on the", clean, &n, &err));
+    ck_assert(!model_io_sentence_ids(m, path, "corrupt", "the cat sat on the", corrupt, &nc, &err));
     const int k = train_model_next_output(m);
     ck_assert(!train_patch_heads(m, k, clean, corrupt, n, -1, -1, true, p, &err));
+    ck_assert_str_eq(m->vocab_names[p->a], "rug");
+    ck_assert_str_eq(m->vocab_names[p->b], "mat");
+    ck_assert(p->measurable);
+    ck_assert_msg(p->score[0][0] > 0.9 && fabs(p->score[0][1]) < 0.1,
+                  "head 0 restores %.3f, head 1 %.3f", p->score[0][0], p->score[0][1]);
     for (int h = 0; h < m->cfg.heads; h++) {
         ck_assert_msg(fabs(p->d_patched_at[0][h][n - 1] - p->d_patched[0][h]) < 1e-9,
                       "head %d: at the last position %.9g, everywhere %.9g", h,
@@ -147,7 +154,7 @@ static Suite *suite(void)
     TCase *tc = tcase_create("positions");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_positions_match_numpy);
-    tcase_add_test(tc, test_one_layer_last_position);
+    tcase_add_test(tc, test_lesson_19_one_layer);
     suite_add_tcase(s, tc);
     return s;
 }
