@@ -2,7 +2,8 @@
 # A two-layer induction model, trained in the test's folder: the patching
 # view (--corrupt) names A and B and gives d_clean and d_corrupt and each
 # head's share as --dump patching's json does; without a corrupted sentence,
-# or with one of another length, it says what to give (:corrupt); the output
+# or with one of another length, it says what to give (:corrupt), and :link
+# gives the command line with --corrupt; the output
 # stage gives the logit lens, each layer by name, its words as --dump
 # lens's, at 80x24 too, and a model of one layer none.
 . "$(dirname "$0")/lib.sh"
@@ -60,6 +61,11 @@ keys : && type_text "corrupt S K D" && keys Enter
 wait_for "The corrupted sentence has 3 tokens and the clean one"
 keys : && type_text "corrupt $corrupt" && keys Enter
 wait_for "$headline"
+# :link's command line reopens the view on the same two sentences
+keys : && type_text "link" && keys Enter
+wait_for "--corrupt '$corrupt'"
+keys Escape
+wait_gone "--corrupt '$corrupt'"
 keys q
 wait_exit 0
 T kill-server
