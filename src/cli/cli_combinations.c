@@ -215,7 +215,11 @@ static int scope_refusal(const struct cli_options *o, unsigned mode)
                      "--%s cannot be combined with %s, which %s; --%s applies to %s", t[i].name,
                      m->option, m->does, t[i].name, where);
         const char *hint = scope_hint(t[i].name, mode);
-        return hint ? cli_usage_error("%s; %s", msg, hint) : cli_usage_error("%s", msg);
+        if (hint) {
+            const size_t used = strlen(msg);
+            snprintf(msg + used, sizeof msg - used, "; %s", hint);
+        }
+        return cli_usage_error("%s", msg);
     }
     return CLI_CONTINUE;
 }
@@ -506,5 +510,9 @@ int cli_combinations(const struct cli_options *o)
         return model_values(o, mode);
     if (mode & CLI_TRAINING)
         return train_values(o);
+    if (o->corrupt && (!o->load || !model_io_is_model_file(o->load)))
+        return no_model(o->load, "--corrupt opens the explorer's patching view of a trained model: "
+                                 "give --load MODEL (or --load MODEL --tokens CLEAN --corrupt "
+                                 "CORRUPTED --dump patching)");
     return example_values(o);
 }
