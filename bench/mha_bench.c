@@ -63,6 +63,12 @@ static void usage(FILE *out)
             "measures the core's own limit: twelve independent fused multiply-adds\n"
             "on registers, nothing else (the peak the speed tables are read against).\n"
             "\n"
+            "mha-bench --parts [--seq 256] [--d-model 512] [--heads 8] [--repeat 20]\n"
+            "times each part of a forward pass (projections, the heads' transposes,\n"
+            "scores, softmax and context, the copies) through the plain loops and\n"
+            "sets each beside its least time at the FMA peak and the write bandwidth\n"
+            "measured in the same run: a Markdown table, then one JSON line.\n"
+            "\n"
             "mha-bench --product M N K [--trans | --weights-grad] [--repeat R]\n"
             "times one product (M x K by K x N, or by N x K transposed; or a linear\n"
             "layer's weights' gradient, N x M transposed by M x K) through the plain\n"
@@ -174,6 +180,7 @@ int bench_train(int argc, char **argv);   /* train_bench.c */
 int bench_sgemm(int argc, char **argv);   /* sgemm_bench.c */
 int bench_product(int argc, char **argv); /* sgemm_bench.c */
 int bench_peak(int argc, char **argv);    /* peak_bench.c */
+int bench_parts(int argc, char **argv);   /* parts_bench.c */
 
 int main(int argc, char **argv)
 {
@@ -186,6 +193,9 @@ int main(int argc, char **argv)
     /* mha-bench --peak: the core's own FMA limit */
     if (argc > 1 && strcmp(argv[1], "--peak") == 0)
         return bench_peak(argc - 1, argv + 1);
+    /* mha-bench --parts: each part of a forward pass against its roofline */
+    if (argc > 1 && strcmp(argv[1], "--parts") == 0)
+        return bench_parts(argc - 1, argv + 1);
     /* mha-bench --product M N K: one product, the plain loops beside OpenBLAS */
     if (argc > 1 && strcmp(argv[1], "--product") == 0)
         return bench_product(argc - 1, argv + 1);

@@ -16,6 +16,7 @@
 #include "bench_clock.h"
 
 int bench_peak(int argc, char **argv);
+double bench_peak_gflops(int repeat);
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
@@ -111,6 +112,18 @@ static struct peak measure(float (*run)(long), int lanes, int repeat)
     return p;
 }
 
+/* The best GFLOP/s of repeat runs on the widest registers the processor
+ * has; 0 without FMA (mha-bench --parts reads its roofline against it). */
+double bench_peak_gflops(int repeat)
+{
+    __builtin_cpu_init();
+    if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma"))
+        return 0.0;
+    const struct peak p = __builtin_cpu_supports("avx512f") ? measure(peak_run16, 16, repeat)
+                                                            : measure(peak_run8, 8, repeat);
+    return p.best;
+}
+
 int bench_peak(int argc, char **argv)
 {
     /* argv[0] is "--peak" */
@@ -154,6 +167,12 @@ int bench_peak(int argc, char **argv)
 }
 
 #else
+
+double bench_peak_gflops(int repeat)
+{
+    (void)repeat;
+    return 0.0;
+}
 
 int bench_peak(int argc, char **argv)
 {

@@ -44,7 +44,7 @@ _mha_explorer() {
         return
         ;;
     --view)
-        mapfile -t COMPREPLY < <(compgen -W "shapes cost heads circuits composition model" -- "$cur")
+        mapfile -t COMPREPLY < <(compgen -W "shapes cost heads circuits composition model patching" -- "$cur")
         return
         ;;
     --theme)

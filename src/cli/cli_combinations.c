@@ -172,6 +172,26 @@ static bool needs_from(unsigned mode, unsigned to, char *buf, size_t n)
     return true;
 }
 
+/* What a refused option's user most likely wanted instead, said after
+ * where it applies: the option, the modes it is refused in, the words. */
+static const struct scope_hint {
+    const char *option;
+    unsigned modes;
+    const char *hint;
+} scope_hints[] = {
+    {"lesson", CLI_MODE_DUMP, "--print-lesson N prints a lesson's scenes"},
+    {"layer", CLI_MODE_SUMMARY, "the summary gives every layer's heads"},
+};
+
+/* The hint for option refused in mode, or NULL. */
+static const char *scope_hint(const char *option, unsigned mode)
+{
+    for (size_t i = 0; i < sizeof scope_hints / sizeof *scope_hints; i++)
+        if ((scope_hints[i].modes & mode) && !strcmp(scope_hints[i].option, option))
+            return scope_hints[i].hint;
+    return NULL;
+}
+
 /* The first option given, in the table's order, that does not apply to
  * mode: refused naming where it applies.  CLI_CONTINUE or CLI_EXIT_USAGE. */
 static int scope_refusal(const struct cli_options *o, unsigned mode)
@@ -194,6 +214,11 @@ static int scope_refusal(const struct cli_options *o, unsigned mode)
             snprintf(msg, sizeof msg,
                      "--%s cannot be combined with %s, which %s; --%s applies to %s", t[i].name,
                      m->option, m->does, t[i].name, where);
+        const char *hint = scope_hint(t[i].name, mode);
+        if (hint) {
+            const size_t used = strlen(msg);
+            snprintf(msg + used, sizeof msg - used, "; %s", hint);
+        }
         return cli_usage_error("%s", msg);
     }
     return CLI_CONTINUE;
@@ -485,5 +510,9 @@ int cli_combinations(const struct cli_options *o)
         return model_values(o, mode);
     if (mode & CLI_TRAINING)
         return train_values(o);
+    if (o->corrupt && (!o->load || !model_io_is_model_file(o->load)))
+        return no_model(o->load, "--corrupt opens the explorer's patching view of a trained model: "
+                                 "give --load MODEL (or --load MODEL --tokens CLEAN --corrupt "
+                                 "CORRUPTED --dump patching)");
     return example_values(o);
 }

@@ -282,8 +282,10 @@ const struct cli_opt cli_opt_rows_train[] = {
      "the corrupted run's words, as many as CLEAN's; each\n"
      "head's output patched from the clean run into it,\n"
      "(d_patched - d_corrupt) / (d_clean - d_corrupt) of\n"
-     "the logit difference A - B (text or json)",
-     "with --dump patching: the corrupted run's words", NULL, TEXT(corrupt), CLI_MODE_PATCHING,
+     "the logit difference A - B (text or json); with\n"
+     "--load MODEL alone: the explorer's patching view",
+     "the corrupted run's words (--dump patching, the patching view)", NULL, TEXT(corrupt),
+     CLI_MODE_PATCHING | CLI_MODE_EXPLORER,
      ".BI \"\\-\\-load \" MODEL \" \\-\\-tokens \" CLEAN \" \\-\\-corrupt \" CORRUPTED \" "
      "\\-\\-dump patching\"\n"
      "Activation patching, as TransformerLens measures it: the model runs on the clean words and "
@@ -317,7 +319,16 @@ const struct cli_opt cli_opt_rows_train[] = {
      ".B \\-\\-corrupt\n"
      "and\n"
      ".B \\-\\-answer\n"
-     "without it."},
+     "without it; without\n"
+     ".BR \\-\\-dump ,\n"
+     ".B \\-\\-load\n"
+     ".I MODEL\n"
+     ".B \\-\\-corrupt\n"
+     ".I CORRUPTED\n"
+     "opens the explorer on the\n"
+     ".B patching\n"
+     "view of the model, its corrupted sentence given (see\n"
+     ".BR VIEWS )."},
     {"answer", "A,B", 0, CLI_GROUP_TRAINING, NULL, NULL,
      "with --dump patching: the answers compared (default:\n"
      "the clean run's likeliest next word, the corrupted's)",

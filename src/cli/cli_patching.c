@@ -207,7 +207,7 @@ int cli_dump_patching(const struct cli_options *o)
                       nc, nc == 1 ? "" : "s", o->tokens ? "--tokens" : "the sentence file's", n);
         goto fail;
     }
-    if (train_patch_heads(m, k, clean, corrupt, n, a, b, p, &err))
+    if (train_patch_heads(m, k, clean, corrupt, n, a, b, false, p, &err))
         goto fail;
     if (o->format == MHA_FORMAT_JSON)
         patching_json(stdout, o, m, clean, corrupt, n, p);

@@ -231,6 +231,8 @@ int cli_record_start_args(const struct cli_options *o, struct rec_start *s)
         rc = add(s, "--view", o->view);
     if (!rc && o->focus)
         rc = add(s, "--focus", o->focus);
+    if (!rc && o->corrupt)
+        rc = add(s, "--corrupt", o->corrupt);
     if (!rc && o->theme)
         rc = add(s, "--theme", o->theme);
     if (!rc && o->present)
@@ -259,6 +261,7 @@ static const struct {
     {"--causal", SV_NONE},   {"--no-scale", SV_NONE},  {"--stage", SV_ANY},
     {"--view", SV_ANY},      {"--focus", SV_ANY},      {"--theme", SV_ANY},
     {"--present", SV_NONE},  {"--autoplay", SV_ANY},   {"--layers", SV_ANY},
+    {"--corrupt", SV_ANY},
 };
 
 /* path is a file directly in the data directory's sub folder (a bundled

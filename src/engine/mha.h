@@ -72,6 +72,10 @@ struct mha_next_word {
     float p[MHA_NEXT_WORD_MAX];
 };
 
+/* The logit lens of a model of layers: the residual stream after each
+ * layer read through the read-out (at most this many layers). */
+#define MHA_LENS_LAYERS 4
+
 struct mha_example {
     int lq, lk;    /* query and key/value sequence lengths */
     int d_model;   /* model width d */
@@ -92,6 +96,11 @@ struct mha_example {
 
     bool has_next_word;             /* next_word holds a language model's prediction */
     struct mha_next_word next_word; /* (set by the model's reader, not by mha_example_new) */
+    /* a language model of two or more layers: its likeliest next words read
+     * from the residual stream after each layer, lens[l] for l <
+     * lens_layers (0: none; set by the model's reader) */
+    int lens_layers;
+    struct mha_next_word lens[MHA_LENS_LAYERS];
     /* a trained model of layers: how many (0 for any other example) and the
      * one shown, 0-based (set by train_model_to_example / _fill_example) */
     int layers, layer;

@@ -23,7 +23,8 @@
     X(HEADS, heads)                                                                                \
     X(CIRCUITS, circuits)                                                                          \
     X(COMPOSITION, composition)                                                                    \
-    X(MODEL, model)
+    X(MODEL, model)                                                                                \
+    X(PATCHING, patching)
 
 /* One enum for the screen and the lessons.  MHA_VIEW_NONE is the stage
  * itself. */

@@ -148,6 +148,8 @@ char *link_command(const struct link_state *s)
         opt(&b, "--stage", mha_stage_name((enum mha_stage)s->stage));
     if (s->focus && !s->view)
         opt(&b, "--focus", s->focus);
+    if (s->corrupt && s->corrupt[0] && s->model && !s->lesson) /* a lesson's scene gives its own */
+        opt(&b, "--corrupt", s->corrupt);
     if (s->theme)
         opt(&b, "--theme", s->theme);
     if (s->present)

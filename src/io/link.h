@@ -19,13 +19,14 @@ struct link_state {
     uint32_t seed; /* generated only */
     int heads;
     bool causal, scaled;
-    int stage;          /* 0 .. MHA_STAGE_COUNT - 1; not given with a lesson, whose step
-                           shows its scene's stage */
-    const char *view;   /* a view's name, or NULL */
-    const char *focus;  /* e.g. "weights, head 1, row 2, col 3", or NULL */
-    const char *lesson; /* lesson number or file, or NULL */
-    int lesson_step;    /* 0-based step within the lesson */
-    const char *theme;  /* or NULL for the default */
+    int stage;           /* 0 .. MHA_STAGE_COUNT - 1; not given with a lesson, whose step
+                            shows its scene's stage */
+    const char *view;    /* a view's name, or NULL */
+    const char *focus;   /* e.g. "weights, head 1, row 2, col 3", or NULL */
+    const char *corrupt; /* a loaded model's corrupted sentence (the patching view), or NULL */
+    const char *lesson;  /* lesson number or file, or NULL */
+    int lesson_step;     /* 0-based step within the lesson */
+    const char *theme;   /* or NULL for the default */
     bool present;
 };
 

@@ -117,6 +117,8 @@ static int sentence_ids(struct train_model *m, const char *path, bool sentence, 
     return 0;
 }
 
+_Static_assert(TRAIN_MAX_LAYERS <= MHA_LENS_LAYERS, "an example keeps every layer's lens");
+
 struct mha_example *model_io_example(const char *path, const char *tokens, float temperature,
                                      const char *what, struct mha_error *err)
 {
@@ -171,6 +173,17 @@ struct mha_example *model_io_example_top_p(const char *path, const char *tokens,
             goto done;
         }
         ex->has_next_word = true;
+        /* a model of layers: what each layer's residual stream would say */
+        const int L = train_layers(&m->cfg);
+        if (L >= 2 && L <= MHA_LENS_LAYERS) {
+            if (train_logit_lens(m, k, m->sample, m->sample_len, m->sample_len - 1,
+                                 MHA_NEXT_WORD_MAX, ex->lens, err)) {
+                mha_example_free(ex);
+                ex = NULL;
+                goto done;
+            }
+            ex->lens_layers = L;
+        }
     }
 done:
     if (!ex && tokens == words && err && !err->file[0])
@@ -182,6 +195,8 @@ done:
 int model_io_sentence_ids(struct train_model *m, const char *path, const char *what,
                           const char *words, int *ids, int *count, struct mha_error *err)
 {
+    if (!path) /* a model in memory */
+        return sentence_ids(m, "the model", false, what, words, ids, count, err);
     char own[MODEL_IO_WORDS_MAX];
     struct mha_error ignored;
     const bool sentence = model_io_sentence_words(path, own, sizeof own, &ignored) > 0;

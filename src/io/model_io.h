@@ -85,7 +85,7 @@ struct mha_example *model_io_example(const char *path, const char *tokens, float
  * sentence), their ids into ids (TRAIN_MAX_CONTEXT of room) and their
  * number into *count.  0, or -1 + err "WHAT: ..." naming every unknown
  * word, or no word, or more words than m's context (path names the model
- * in the message). */
+ * in the message; NULL: a model in memory, "the model"). */
 int model_io_sentence_ids(struct train_model *m, const char *path, const char *what,
                           const char *words, int *ids, int *count, struct mha_error *err);
 

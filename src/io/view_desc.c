@@ -23,6 +23,14 @@ const struct view_kind *view_kind(enum mha_view v)
     return view_kinds[v];
 }
 
+enum mha_view view_of_corrupt(void)
+{
+    for (int v = MHA_VIEW_NONE + 1; v < MHA_VIEW_COUNT; v++)
+        if (view_kinds[v]->corrupt)
+            return (enum mha_view)v;
+    return MHA_VIEW_NONE;
+}
+
 const char *mha_view_name(enum mha_view v)
 {
     const struct view_kind *k = view_kind(v);

@@ -71,6 +71,10 @@ struct view_inputs {
     /* composition: a model of layers in training, every layer's heads
      * measured and knocked out at its last evaluation; NULL: none */
     const struct train_layer_measures *layer_measures;
+    /* patching: the clean sentence's words (NULL or "": the example's
+     * tokens) and the corrupted one's (NULL or "": none given) */
+    const char *clean;
+    const char *corrupt;
 };
 
 struct view_desc {
@@ -117,6 +121,9 @@ struct view_kind {
      * there): sentences of plain UTF-8, **bold** where a name is bold */
     const char *man;
     bool own_sizes;
+    /* it runs a model on a corrupted sentence (view_inputs' corrupt), the
+     * view :corrupt and --corrupt open */
+    bool corrupt;
 };
 
 /* Each view's row, defined in its own file view_<name>.c. */
@@ -126,6 +133,10 @@ MHA_VIEWS(VIEW_KIND_DECLARE)
 
 /* The row of view v; NULL for MHA_VIEW_NONE (the stage) or no view. */
 const struct view_kind *view_kind(enum mha_view v);
+
+/* The view that runs a model on a corrupted sentence (its row's corrupt);
+ * MHA_VIEW_NONE when none does. */
+enum mha_view view_of_corrupt(void);
 
 /* "none", "shapes", "cost", "heads", "circuits"; "none" for anything else. */
 const char *mha_view_name(enum mha_view v);

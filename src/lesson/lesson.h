@@ -97,6 +97,8 @@ enum lesson_scene_key {
     SCENE_STEPS,
     SCENE_LAYERS,
     SCENE_LAYER,
+    SCENE_CLEAN,
+    SCENE_CORRUPT,
     SCENE_KEY_COUNT
 };
 
@@ -143,6 +145,9 @@ struct lesson_scene {
     int steps;
     int layers;
     int layer; /* layer: the layer shown of a model of layers */
+    /* the patching view's clean sentence (NULL: the example's) and its
+     * corrupted one */
+    char *clean, *corrupt;
 };
 
 /* ---- quizzes ---- */

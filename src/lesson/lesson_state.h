@@ -47,6 +47,9 @@ struct lesson_state {
     /* a model of layers (loaded or training): the layer its stages show,
      * 0-based; -1: the last */
     int layer;
+    /* the patching view: the clean sentence (NULL: the example's) and the
+     * corrupted one (NULL: none) */
+    const char *clean, *corrupt;
 };
 
 /* The sizes a lesson's training of task has where the scene gives none:

@@ -138,6 +138,8 @@ void lesson_scene_done(struct lesson_scene *sc)
     free(sc->show);
     free(sc->scroll);
     free(sc->preset);
+    free(sc->clean);
+    free(sc->corrupt);
     free(sc->train);
     memset(sc, 0, sizeof *sc);
 }

@@ -123,6 +123,18 @@ static bool read_words(struct lesson *l, struct lesson_scene *sc, const char *v,
     return (sc->words = lesson_strdup(v)) != NULL;
 }
 
+static bool read_clean(struct lesson *l, struct lesson_scene *sc, const char *v, int line)
+{
+    (void)l, (void)line;
+    return (sc->clean = lesson_strdup(v)) != NULL;
+}
+
+static bool read_corrupt(struct lesson *l, struct lesson_scene *sc, const char *v, int line)
+{
+    (void)l, (void)line;
+    return (sc->corrupt = lesson_strdup(v)) != NULL;
+}
+
 static bool read_focus(struct lesson *l, struct lesson_scene *sc, const char *v, int line)
 {
     (void)l, (void)line;
@@ -292,6 +304,16 @@ static void put_load(struct lesson_state *st, const struct lesson_scene *sc)
 static void put_words(struct lesson_state *st, const struct lesson_scene *sc)
 {
     st->words = sc->words;
+}
+
+static void put_clean(struct lesson_state *st, const struct lesson_scene *sc)
+{
+    st->clean = sc->clean;
+}
+
+static void put_corrupt(struct lesson_state *st, const struct lesson_scene *sc)
+{
+    st->corrupt = sc->corrupt;
 }
 
 /* tokens, d_model and seed describe a generated example: leave a loaded one */
@@ -527,6 +549,16 @@ static const struct scene_key_row keys[SCENE_KEY_COUNT] = {
                       "next)"},
                      read_layer,
                      put_layer},
+    [SCENE_CLEAN] = {{"clean", "words separated by spaces",
+                      "the `patching` view's clean sentence, in the model's words (default: "
+                      "the example's tokens; with `train`, the model's sample)"},
+                     read_clean,
+                     put_clean},
+    [SCENE_CORRUPT] = {{"corrupt", "words separated by spaces",
+                        "the `patching` view's corrupted sentence: as many of the model's words "
+                        "as the clean one, a word or two changed"},
+                       read_corrupt,
+                       put_corrupt},
 };
 
 /* "a task (`first-prev` `prev` ...) or `off`": the train key's values, from

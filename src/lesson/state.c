@@ -27,6 +27,8 @@ struct view_inputs lesson_view_inputs(const struct lesson_state *st, const struc
                                 .batch = st->batch,
                                 .seq = st->seq,
                                 .preset = st->preset,
+                                .clean = st->clean,
+                                .corrupt = st->corrupt,
                                 .model_path = st->load ? path : NULL};
 }
 

@@ -49,7 +49,8 @@ static int top_class(const struct train_model *m, int k, int pos)
 }
 
 int train_patch_heads(struct train_model *m, int k, const int *clean, const int *corrupt, int len,
-                      int a, int b, struct train_patching *out, struct mha_error *err)
+                      int a, int b, bool positions, struct train_patching *out,
+                      struct mha_error *err)
 {
     const struct train_config *c = &m->cfg;
     const int L = train_layers(c), d = c->d_model, dk = d / c->heads, pos = len - 1;
@@ -113,6 +114,23 @@ int train_patch_heads(struct train_model *m, int k, const int *clean, const int 
             out->score[l][h] =
                 out->measurable ? (out->d_patched[l][h] - out->d_corrupt) / span : NAN;
         }
+    }
+    /* pass 4: the same at one position t alone */
+    out->positions = positions;
+    for (int l = 0; positions && l < L; l++) {
+        m->shown_layer = l;
+        for (int h = 0; h < c->heads; h++)
+            for (int t = 0; t < len; t++) {
+                train_forward_attention(m, &bx);
+                float *merged = train_layer_traces(m, l)[0].merged;
+                const float *from = saved + (size_t)l * rows;
+                memcpy(merged + (size_t)t * d + (size_t)h * dk,
+                       from + (size_t)t * d + (size_t)h * dk, sizeof(float) * (size_t)dk);
+                train_forward_readout(m, &bx);
+                const double dp = logit(m, k, pos, out->a) - logit(m, k, pos, out->b);
+                out->d_patched_at[l][h][t] = dp;
+                out->score_at[l][h][t] = out->measurable ? (dp - out->d_corrupt) / span : NAN;
+            }
     }
     m->shown_layer = shown;
     free(saved);

@@ -39,6 +39,7 @@ struct ui_options {
     int lesson_step;         /* its step, 1-based; 0 = where the reader left it */
     const char *view;        /* "shapes", "cost", "heads" instead of the stage, or NULL */
     double top_p;            /* a language model's top-p, in (0, 1] (--top-p); 0: 1 */
+    const char *corrupt;     /* the patching view's corrupted sentence (--corrupt), or NULL */
     const char *focus;       /* a cell for the cursor, as a lesson's focus: "head 1, row 2,
                                 col 3" (resolved against the starting stage), or NULL */
     const char *lessons_dir; /* NULL: the data directory's lessons/ */

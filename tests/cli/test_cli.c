@@ -418,6 +418,8 @@ START_TEST(explorer_options)
     /* the explorer's options with --dump, which opens none, are refused, not ignored */
     cli_expect_error((const char *[]){"--dump", "attention", "--lesson", "3", NULL},
                      "--lesson cannot be combined with --dump");
+    cli_expect_error((const char *[]){"--dump", "attention", "--lesson", "3", NULL},
+                     "; --print-lesson N prints a lesson's scenes");
     cli_expect_error((const char *[]){"--dump", "all", "--view", "heads", NULL},
                      "--view cannot be combined with --dump");
     cli_expect_error(

@@ -87,6 +87,9 @@ START_TEST(layers_train_and_save)
     cli_expect_error((const char *[]){"--train", "first-prev", "--layers", "2", "--layer", "1",
                                       "--dump", "summary", NULL},
                      "--layer cannot be combined with --dump summary");
+    cli_expect_error((const char *[]){"--train", "first-prev", "--layers", "2", "--layer", "1",
+                                      "--dump", "summary", NULL},
+                     "; the summary gives every layer's heads");
     cli_expect_error((const char *[]){"--load", model, "--generate", "1", "--layer", "1", NULL},
                      "--layer cannot be combined with --generate");
     cli_expect_error(

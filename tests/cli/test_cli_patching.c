@@ -130,9 +130,17 @@ START_TEST(errors)
     cli_expect_error(
         (const char *[]){"--load", model, "--tokens", "the cat", "--dump", "patching", NULL},
         "--dump patching needs --corrupt CORRUPTED");
-    cli_expect_error((const char *[]){"--load", model, "--corrupt", "the dog", NULL},
-                     "--corrupt needs --load MODEL --tokens CLEAN --corrupt CORRUPTED --dump "
-                     "patching");
+    /* without --dump, --corrupt is the explorer's patching view of a loaded model */
+    cli_expect_error((const char *[]){"--tokens", "the cat", "--corrupt", "the dog", NULL},
+                     "--corrupt opens the explorer's patching view of a trained model: give "
+                     "--load MODEL (or --load MODEL --tokens CLEAN --corrupt CORRUPTED --dump "
+                     "patching)");
+    cli_expect_error(
+        (const char *[]){"--load", model, "--corrupt", "the dog", "--answer", "a,b", NULL},
+        "--answer needs --load MODEL --tokens CLEAN --corrupt CORRUPTED --dump patching");
+    cli_expect_error(
+        (const char *[]){"--load", model, "--corrupt", "the dog", "--dump", "lens", NULL},
+        "--corrupt cannot be combined with --dump lens");
     cli_expect_error((const char *[]){"--load", model, "--tokens", "the cat", "--corrupt",
                                       "the dog", "--answer", "mat", "--dump", "patching", NULL},
                      "--answer: give two answers, A,B");

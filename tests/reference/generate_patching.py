@@ -14,11 +14,14 @@ the model files alone, apart from the program's code:
               run's at every position, the layers above run on it
     score   = (d_patched - d_corrupt) / (d_clean - d_corrupt), None when
               |d_clean - d_corrupt| < 1e-3
+    at t    = the same with z_h the clean run's at position t alone
 
     /usr/bin/python3 tests/reference/generate_patching.py
 
-writes tests/data/patching/cases.json; tests/cli/test_cli_patching.c runs
-the program on every case and compares.
+writes tests/data/patching/cases.json, which tests/cli/test_cli_patching.c
+runs the program on and compares, and tests/data/patching/positions.json
+(each case's figures per layer, head and position), which
+tests/engine/test_patch_positions.c holds train_patch_heads to.
 """
 import json
 import os
@@ -28,6 +31,7 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..")
 OUT = os.path.join(HERE, "..", "data", "patching", "cases.json")
+OUT_AT = os.path.join(HERE, "..", "data", "patching", "positions.json")
 MIN_DIFF = 1e-3
 
 CASES = [
@@ -51,7 +55,8 @@ def layers_of(m):
 
 def run(m, ids, patch=None):
     """The residual stream at the end and every layer's z (T, H, d_k);
-    patch = (layer, head, z of that layer from another run)."""
+    patch = (layer, head, z of that layer from another run, the position
+    patched or None for every one)."""
     d, H = m["d_model"], m["num_heads"]
     dk = d // H
     T = len(ids)
@@ -75,7 +80,8 @@ def run(m, ids, patch=None):
         z = np.einsum("htu,uhd->thd", w, v)
         if patch and patch[0] == l:
             z = z.copy()
-            z[:, patch[1], :] = patch[2][:, patch[1], :]
+            at = slice(None) if patch[3] is None else patch[3]
+            z[at, patch[1], :] = patch[2][at, patch[1], :]
         zs.append(z)
         x = x + z.reshape(T, d) @ W["w_o"].T + B["b_o"]
     return x, zs
@@ -123,11 +129,19 @@ def case(path, clean, corrupt, answer):
     heads = []
     for l in range(len(layers_of(m))):
         for h in range(m["num_heads"]):
-            xp, _ = run(m, xi, (l, h, zc[l]))
+            xp, _ = run(m, xi, (l, h, zc[l], None))
             lp = logits(m, xp, k)
             dp = lp[a] - lp[b]
+            at = []
+            for t in range(len(ci)):
+                xt, _ = run(m, xi, (l, h, zc[l], t))
+                lt = logits(m, xt, k)
+                dt = lt[a] - lt[b]
+                at.append({"d_patched": float(dt),
+                           "score": float((dt - d_corrupt) / span) if measurable else None})
             heads.append({"layer": l, "head": h, "d_patched": float(dp),
-                          "score": float((dp - d_corrupt) / span) if measurable else None})
+                          "score": float((dp - d_corrupt) / span) if measurable else None,
+                          "at": at})
     names = m["vocab"] if m["outputs"][k]["classes"] == len(m["vocab"]) else None
     return {"model": path, "tokens": clean, "corrupt": corrupt, "answer": answer,
             "output": m["outputs"][k]["name"],
@@ -138,11 +152,16 @@ def case(path, clean, corrupt, answer):
 
 def main():
     cases = [case(*c) for c in CASES]
+    at = [{"model": c["model"], "tokens": c["tokens"], "corrupt": c["corrupt"],
+           "answer": c["answer"], "a": c["a"], "b": c["b"], "measurable": c["measurable"],
+           "heads": [{"layer": h["layer"], "head": h["head"], "at": h.pop("at")}
+                     for h in c["heads"]]} for c in cases]
     os.makedirs(os.path.dirname(OUT), exist_ok=True)
-    with open(OUT, "w") as f:
-        json.dump({"generator": "tests/reference/generate_patching.py", "min_diff": MIN_DIFF,
-                   "cases": cases}, f, indent=1)
-        f.write("\n")
+    for path, what in ((OUT, cases), (OUT_AT, at)):
+        with open(path, "w") as f:
+            json.dump({"generator": "tests/reference/generate_patching.py", "min_diff": MIN_DIFF,
+                       "cases": what}, f, indent=1)
+            f.write("\n")
 
 
 if __name__ == "__main__":

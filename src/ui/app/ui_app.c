@@ -175,6 +175,11 @@ static int start(struct ui_app *app, const struct ui_options *opt)
     if (opt->lesson_path &&
         ui_lesson_open(&app->les, st, opt->lesson_path, opt->lesson_step - 1) != 0)
         return -1;
+    if (opt->corrupt) { /* opens the patching view unless another is asked for */
+        snprintf(st->view_corrupt, sizeof st->view_corrupt, "%s", opt->corrupt);
+        if (!opt->view && !opt->lesson_path)
+            ui_state_set_view(st, view_of_corrupt());
+    }
     if (opt->view) {
         const int v = ui_view_mode_from_name(opt->view);
         if (v < 0) {

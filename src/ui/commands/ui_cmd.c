@@ -167,6 +167,22 @@ int ui_cmd_view(struct ui_state *st, struct ui_app *app, const char *arg)
     return 0;
 }
 
+int ui_cmd_corrupt(struct ui_state *st, struct ui_app *app, const char *arg)
+{
+    if (strlen(arg) >= sizeof st->view_corrupt) {
+        ui_state_say(st, true, ":corrupt: %zu bytes of words; at most %zu.", strlen(arg),
+                     sizeof st->view_corrupt - 1);
+        return -1;
+    }
+    snprintf(st->view_corrupt, sizeof st->view_corrupt, "%s", arg);
+    if (app && ui_train_on_screen(app)) /* the view of the model training (t comes back) */
+        ui_train_to_explorer(app);
+    ui_state_set_view(st, view_of_corrupt());
+    if (!*arg)
+        ui_state_say(st, false, "No corrupted sentence: the patching view says how to give one.");
+    return 0;
+}
+
 /* :causal and :scale: on, off, or nothing to switch. */
 static int switch_command(struct ui_state *st, const char *arg, bool causal)
 {
@@ -241,6 +257,8 @@ const struct ui_cmd ui_cmd_table[] = {
      UI_ARG_STAGE, false, ui_cmd_stage},
     {"view", {"v"}, "view NAME", "{views|, } or none",
      UI_ARG_VIEW, false, ui_cmd_view},
+    {"corrupt", {NULL}, "corrupt WORDS", "the patching view's corrupted sentence",
+     UI_ARG_TEXT, false, ui_cmd_corrupt},
     {"causal", {NULL}, "causal on|off", "the causal mask",
      UI_ARG_SWITCH, false, ui_cmd_causal},
     {"scale", {NULL}, "scale on|off", "division by sqrt(d_k)",

@@ -86,6 +86,7 @@ int ui_cmd_layer(struct ui_state *st, struct ui_app *app, const char *arg);
 int ui_cmd_top_p(struct ui_state *st, struct ui_app *app, const char *arg);
 int ui_cmd_stage(struct ui_state *st, struct ui_app *app, const char *arg);
 int ui_cmd_view(struct ui_state *st, struct ui_app *app, const char *arg);
+int ui_cmd_corrupt(struct ui_state *st, struct ui_app *app, const char *arg);
 int ui_cmd_causal(struct ui_state *st, struct ui_app *app, const char *arg);
 int ui_cmd_scale(struct ui_state *st, struct ui_app *app, const char *arg);
 /* :find WORD (ui_commands.c, on ui_find.h) */

@@ -91,6 +91,8 @@ static int apply_scene(struct ui_lessons *ls, struct ui_state *st, int step, boo
     st->view_batch = s.batch;
     st->view_seq = s.seq;
     snprintf(st->view_preset, sizeof st->view_preset, "%s", s.preset ? s.preset : "");
+    snprintf(st->view_clean, sizeof st->view_clean, "%s", s.clean ? s.clean : "");
+    snprintf(st->view_corrupt, sizeof st->view_corrupt, "%s", s.corrupt ? s.corrupt : "");
     ui_state_set_stage(st, s.stage);
     st->scroll = 0;
     st->focus = st->explain_open = st->focus_pending = st->show = st->scroll_pending = false;

@@ -236,6 +236,7 @@ void ui_link_fill(const struct ui_state *st, const struct ui_lessons *ls,
     struct link_state *l = &out->ls;
     l->stage = st->stage;
     l->view = st->view != MHA_VIEW_NONE ? ui_view_mode_name(st->view) : NULL;
+    l->corrupt = st->view_corrupt[0] ? st->view_corrupt : NULL;
     l->theme = theme != COLORSCALE_THEME_DARK ? colorscale_theme_name(theme) : NULL;
     l->present = present;
     if (ls && ls->l && (shows_the_scene(st, ls) || shows_the_training(st, ls))) {

@@ -129,6 +129,8 @@ static int replace_in_place(struct ui_state *st, const struct mha_example *nex)
     ex->seed = nex->seed;
     ex->has_next_word = nex->has_next_word;
     ex->next_word = nex->next_word;
+    ex->lens_layers = nex->lens_layers;
+    memcpy(ex->lens, nex->lens, sizeof ex->lens);
     ex->layers = nex->layers;
     ex->layer = nex->layer;
     struct mha_error err;

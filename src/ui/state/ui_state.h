@@ -62,20 +62,22 @@ struct ui_state {
 
     int stage; /* 0 .. MHA_STAGE_COUNT - 1 */
     enum mha_view view;
-    long long view_batch; /* shapes view: batch size (default 2) */
-    long long view_seq;   /* shapes and cost views: sequence length, 0 = the token count */
-    char view_preset[32]; /* cost view: a published configuration's id, "" = none */
-    struct view_desc *vd; /* owned: the view's numbers (NULL on the stage view), made
-                               again by ui_views_sync after the view or the example changed */
-    bool vd_stale;        /* vd is to be made again */
-    int view_first;       /* a paged view (the model view): its first map shown */
-    int view_shown;       /* ... and how many the screen had room for (the layout sets it) */
-    bool focus;           /* the cell cursor is in the visualisation */
-    int block;            /* focused block of the current stage's view */
-    int cur_r, cur_c;     /* cursor inside that block */
-    int scroll;           /* first line of the visualisation canvas shown */
-    int side_scroll;      /* first line of the text pane shown (stage text, explain panel) */
-    bool focus_pending;   /* put the cursor on focus_cell once the view is built */
+    long long view_batch;    /* shapes view: batch size (default 2) */
+    long long view_seq;      /* shapes and cost views: sequence length, 0 = the token count */
+    char view_preset[32];    /* cost view: a published configuration's id, "" = none */
+    char view_clean[1024];   /* patching view: a lesson's clean sentence, "" = the example's */
+    char view_corrupt[1024]; /* patching view: the corrupted sentence, "" = none given */
+    struct view_desc *vd;    /* owned: the view's numbers (NULL on the stage view), made
+                                  again by ui_views_sync after the view or the example changed */
+    bool vd_stale;           /* vd is to be made again */
+    int view_first;          /* a paged view (the model view): its first map shown */
+    int view_shown;          /* ... and how many the screen had room for (the layout sets it) */
+    bool focus;              /* the cell cursor is in the visualisation */
+    int block;               /* focused block of the current stage's view */
+    int cur_r, cur_c;        /* cursor inside that block */
+    int scroll;              /* first line of the visualisation canvas shown */
+    int side_scroll;         /* first line of the text pane shown (stage text, explain panel) */
+    bool focus_pending;      /* put the cursor on focus_cell once the view is built */
     struct mha_cell focus_cell;
     bool show;                 /* a lesson's show: row show_cell.row of its matrix in every head */
     char scroll_row[64];       /* a lesson's scroll: a view's table row to bring to the top */

@@ -593,6 +593,10 @@ void ui_train_lesson_sync(struct ui_app *app)
             ui_state_say(&app->st, false,
                          "The training waits for you: p starts it (and pauses it), n takes one "
                          "step.");
+    } else if (!t->shown && !app->st.model) {
+        /* a checkpoint's reveal put the step's scene again, with an example
+         * of its own: the model's stages (or its view) come back */
+        ui_train_sync_example(app);
     }
 }
 

@@ -16,6 +16,7 @@ struct builder {
     int n, max;
     const struct mha_stage_info *info; /* the stage being built */
     bool wide;                         /* room for whole products */
+    int width;                         /* the columns the blocks have */
 };
 
 static struct ui_block *add(struct builder *b, enum ui_block_kind kind, bool new_row)
@@ -238,6 +239,83 @@ static void next_words(struct builder *b)
     k->inert = true;
 }
 
+/* The logit lens, its table kept as the next words' is: rebuilt when the
+ * words or the width change. */
+static struct view_table lens_table;
+static struct mha_next_word lens_shown[MHA_LENS_LAYERS];
+static int lens_shown_layers, lens_width;
+
+static void lens_table_free(void)
+{
+    for (int i = 0; lens_table.cells && i < lens_table.rows * lens_table.cols; i++)
+        free(lens_table.cells[i]);
+    free(lens_table.cells);
+    memset(&lens_table, 0, sizeof lens_table);
+}
+
+/* "X 0.2916, A 0.2175, ...": as many of a layer's likeliest words as fit
+ * in room columns (one at least), into buf. */
+static void lens_cell(const struct mha_next_word *nw, int room, char *buf, size_t n)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < nw->n; i++) {
+        char one[MHA_NEXT_WORD_LABEL + 32];
+        const int w =
+            snprintf(one, sizeof one, "%s%s %.4f", i ? ", " : "", nw->word[i], (double)nw->p[i]);
+        if (i > 0 && (int)used + w > room)
+            break;
+        if (used + (size_t)w >= n)
+            break;
+        memcpy(buf + used, one, (size_t)w + 1);
+        used += (size_t)w;
+    }
+}
+
+/* Under the next words of a model of two or more layers: for each layer,
+ * by name, the likeliest next words read from the residual stream after
+ * it through the same read-out (the logit lens, as --dump lens gives it),
+ * as many as the width holds.  A model of one layer has the final
+ * read-out alone, which the next words are. */
+static void lens_words(struct builder *b)
+{
+    const struct mha_example *ex = b->st->ex;
+    const int L = ex->lens_layers;
+    if (L < 2 || L > MHA_LENS_LAYERS)
+        return;
+    /* the table's first column ("layer 0") and the gap after it */
+    const int room = b->width - 12 > 16 ? b->width - 12 : 16;
+    if (!lens_table.cells || lens_shown_layers != L || lens_width != room ||
+        memcmp(lens_shown, ex->lens, sizeof ex->lens[0] * (size_t)L) != 0) {
+        lens_table_free();
+        if (!view_table_alloc(&lens_table, L + 1, 2))
+            return;
+        view_table_set_row(&lens_table, 0, (const char *const[]){"after", "likeliest next, p"});
+        for (int l = 0; l < L; l++) {
+            char name[32], cell[MHA_NEXT_WORD_MAX * (MHA_NEXT_WORD_LABEL + 32)];
+            snprintf(name, sizeof name, "layer %d", l);
+            lens_cell(&ex->lens[l], room, cell, sizeof cell);
+            view_table_set_row(&lens_table, l + 1, (const char *const[]){name, cell});
+        }
+        memcpy(lens_shown, ex->lens, sizeof ex->lens[0] * (size_t)L);
+        lens_shown_layers = L;
+        lens_width = room;
+    }
+    struct ui_block *k = add(b, UI_BLOCK_TABLE, true);
+    if (!k)
+        return;
+    const int pos = ex->lens[0].position >= 0 && ex->lens[0].position < ex->lq
+                        ? ex->lens[0].position
+                        : ex->lq - 1;
+    snprintf(k->title, sizeof k->title,
+             "the logit lens: read after each layer at \"%s\" (position %d, temperature 1)",
+             ex->tokens ? ex->tokens[pos] : "", pos);
+    k->table = &lens_table;
+    k->rows = lens_table.rows;
+    k->cols = lens_table.cols;
+    k->inert = true;
+}
+
 /* The cells a checkpoint hides (hide: its struct lesson_hide). */
 static bool checkpoint_hides(const void *hide, const struct mha_cell *cell)
 {
@@ -246,13 +324,15 @@ static bool checkpoint_hides(const void *hide, const struct mha_cell *cell)
 
 int ui_stage_build(const struct ui_state *st, int width, struct ui_block *out, int max)
 {
-    struct builder b = {st, out, 0, max, NULL, false};
+    struct builder b = {st, out, 0, max, NULL, false, width};
     b.info = mha_stage_info((enum mha_stage)st->stage);
     b.wide = 3 * approx_width(st->ex->d_model) + 8 <= width;
     /* a language model's next words first: the answer the stage ends in,
      * on screen without scrolling */
-    if (b.info->next_word && st->ex->has_next_word)
+    if (b.info->next_word && st->ex->has_next_word) {
+        lens_words(&b); /* each layer's guess, then the model's own answer */
         next_words(&b);
+    }
     mha_stage_walk(b.info, b.info->screen_order, shown_heads(st), MHA_SHOW_SCREEN, shown, &b);
     for (int i = 0; st->hide.active && i < b.n; i++) {
         out[i].hides = checkpoint_hides; /* a checkpoint's cells, hidden until answered */

@@ -20,6 +20,8 @@ struct view_inputs ui_view_inputs(const struct ui_state *st)
         .head_titles = (const char(*)[VIEW_HEAD_TITLE])st->head_titles,
         .titled_heads = st->titled_heads,
         .layer_measures = st->layer_measures,
+        .clean = st->view_clean,
+        .corrupt = st->view_corrupt,
     };
 }
 
