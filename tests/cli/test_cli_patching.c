@@ -108,9 +108,9 @@ START_TEST(text)
                                  "the dog sat on the", "--dump", "patching", NULL});
     ck_assert_msg(r.status == 0, "%s", r.err);
     ck_assert_ptr_nonnull(strstr(r.out, "A \"mat\", B \"rug\" (each run's likeliest)"));
-    ck_assert_ptr_nonnull(strstr(r.out, "d_clean 5.6296"));
-    ck_assert_ptr_nonnull(strstr(r.out, "d_corrupt -4.9632"));
-    ck_assert_ptr_nonnull(strstr(r.out, "  layer 0   head 0   0.997  head 1   0.003\n"));
+    ck_assert_ptr_nonnull(strstr(r.out, "d_clean 6.1230"));
+    ck_assert_ptr_nonnull(strstr(r.out, "d_corrupt -4.7335"));
+    ck_assert_ptr_nonnull(strstr(r.out, "  layer 0   head 0   0.966  head 1   0.034\n"));
     cli_result_free(&r);
     r = cli_run((const char *[]){"--load", model, "--tokens", "the cat sat on the", "--corrupt",
                                  "the cat sat on the", "--dump", "patching", NULL});

@@ -640,7 +640,7 @@ START_TEST(lesson_page_is_well_formed_with_text_screens_and_quizzes)
                                        "<em>on the</em>",
                                        "<code>d_k</code>",
                                        "Show the answer</summary>",
-                                       "v s8 focus\">0.9878</td>",
+                                       "v s8 focus\">0.9998</td>",
                                        "Step 6 of 6"};
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
         ck_assert_msg(strstr(doc, want[i]), "the lesson page has no %s", want[i]);
