@@ -44,9 +44,9 @@ sleep 0.2
 # the question is about), before the output shows the model
 start 120 40 -- --lesson 19 --step 2
 wait_for "step 2/$(lesson_steps 19)"
-wait_for "Five of head 1's six strongest entries"
+wait_for "Four of head 1's six strongest entries"
 wait_for "Circuits view   sentences.json: "
-wait_for "an → moos"
+wait_for "an → moo,"
 check "no next words on screen before the answer" \
     bash -c "! tmux -L '$SOCK' capture-pane -p | grep -q 'next word after'"
 keys 2
@@ -54,9 +54,9 @@ wait_for "✓ Right: animal sounds."
 wait_for 'next word after "the" (position 4, temperature 1)'
 check "roof first" bash -c "tmux -L '$SOCK' capture-pane -p | grep -qP '^roof +0\.[0-9]{4}  █'"
 space_until "step 3/$(lesson_steps 19)"
-# the circuits view again, for both heads' lists: head 1 raises moos for an
+# the circuits view again, for both heads' lists: head 1 raises moo for an
 wait_for "Circuits view   sentences.json: "
-wait_for "an → moos"
+wait_for "an → moo,"
 space_until "step 4/$(lesson_steps 19)"
 wait_for "Knock head 0 out"
 keys 4
