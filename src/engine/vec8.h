@@ -27,6 +27,8 @@ typedef float vec4 __attribute__((vector_size(16)));
 #define LANES 8
 
 #if MHA_HAVE_TARGET_CLONES_V4
+#include <immintrin.h>
+
 /* Sixteen floats, two registers of eight side by side: one register in a
  * function built for AVX-512 (VEC_WIDE_TARGET), which the kernels use for
  * pairs of their eight-float registers.  Each lane does what it does in the
@@ -144,9 +146,24 @@ static VEC_INLINE vec8 exp8(vec8 x)
 }
 
 #if VEC_WIDE
-/* select8 and fma8 on sixteen lanes */
+/* select8 on sixteen lanes */
 VEC_SELECT(select16, vec16, ivec16)
-VEC_FMA(fma16, vec16, 16)
+
+/* fma8 and fma8s on sixteen lanes: one instruction for the register (the
+ * compiler would not build it from lanes, the engine preferring registers of
+ * eight), each lane rounded once as fma8's.  Built for AVX-512 only, where
+ * the wide functions inline them; the copies for other processors hold
+ * calls to them only on paths they never take. */
+VEC_WIDE_TARGET static inline vec16 fma16(vec16 a, vec16 b, vec16 c)
+{
+    return (vec16)_mm512_fmadd_ps((__m512)a, (__m512)b, (__m512)c);
+}
+
+VEC_WIDE_TARGET static inline vec16 fma16s(float a, vec16 b, vec16 c)
+{
+    const vec16 av = (vec16){0} + a;
+    return fma16(av, b, c);
+}
 
 /* exp8 on sixteen lanes: each lane as exp8 computes it */
 static VEC_INLINE vec16 exp16(vec16 x)
