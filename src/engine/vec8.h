@@ -161,8 +161,7 @@ VEC_WIDE_TARGET static inline vec16 fma16(vec16 a, vec16 b, vec16 c)
 
 VEC_WIDE_TARGET static inline vec16 fma16s(float a, vec16 b, vec16 c)
 {
-    const vec16 av = (vec16){0} + a;
-    return fma16(av, b, c);
+    return (vec16)_mm512_fmadd_ps(_mm512_set1_ps(a), (__m512)b, (__m512)c);
 }
 
 /* exp8 on sixteen lanes: each lane as exp8 computes it */
