@@ -49,28 +49,65 @@ static char *spaced(char *list)
 
 /* The lists a help line names by @NAME@, from the program's tables. */
 struct help_lists {
-    char stages[128], range[16], formats[128], views[96], themes[96], tasks[256];
+    char stages[128], range[16], formats[128], views[256], themes[96], tasks[256];
     const char *theme;
 };
 
-/* Print text with its @NAME@s replaced from l. */
-static void put_filled(const char *text, const struct help_lists *l)
+/* Text with its @NAME@s replaced from l, into out (n bytes). */
+static void fill(const char *text, const struct help_lists *l, char *out, size_t n)
 {
     const struct {
         const char *name, *value;
     } fills[] = {{"@STAGES@", l->stages}, {"@RANGE@", l->range},   {"@FORMATS@", l->formats},
                  {"@VIEWS@", l->views},   {"@THEMES@", l->themes}, {"@THEME@", l->theme},
                  {"@TASKS@", l->tasks}};
-    for (const char *p = text; *p;) {
-        size_t i = 0, n = sizeof fills / sizeof fills[0];
-        while (i < n && strncmp(p, fills[i].name, strlen(fills[i].name)) != 0)
+    size_t used = 0;
+    out[0] = '\0';
+    for (const char *p = text; *p && used + 1 < n;) {
+        size_t i = 0, k = sizeof fills / sizeof fills[0];
+        while (i < k && strncmp(p, fills[i].name, strlen(fills[i].name)) != 0)
             i++;
-        if (i < n) {
-            fputs(fills[i].value, stdout);
+        if (i < k) {
+            used += (size_t)snprintf(out + used, n - used, "%s", fills[i].value);
+            used = used < n ? used : n - 1;
             p += strlen(fills[i].name);
         } else {
-            putchar(*p++);
+            out[used++] = *p++;
+            out[used] = '\0';
         }
+    }
+}
+
+/* Columns of UTF-8 text s's first n bytes (one a character). */
+static size_t columns(const char *s, size_t n)
+{
+    size_t c = 0;
+    for (size_t i = 0; i < n; i++)
+        c += ((unsigned char)s[i] & 0xC0) != 0x80;
+    return c;
+}
+
+/* A filled help line in the right-hand column (from column 23 of 80):
+ * broken at a space where a list made it longer, the rest under it. */
+static void put_wrapped(const char *line)
+{
+    enum { INDENT = 23, WIDTH = 80 };
+    for (;;) {
+        const size_t len = strlen(line);
+        if (INDENT + columns(line, len) <= WIDTH) {
+            printf("%s\n", line);
+            return;
+        }
+        size_t cut = 0;
+        for (size_t i = 0; i < len && INDENT + columns(line, i) <= WIDTH; i++)
+            if (line[i] == ' ')
+                cut = i;
+        if (cut == 0) { /* one word wider than the column: as it is */
+            printf("%s\n", line);
+            return;
+        }
+        printf("%.*s\n%*s", (int)cut, line, INDENT, "");
+        line += cut + 1;
     }
 }
 
@@ -86,10 +123,10 @@ static void put_entry(const struct cli_opt *o, const struct help_lists *l)
     for (const char *p = o->help; *p;) {
         const char *nl = strchr(p, '\n');
         const size_t n = nl ? (size_t)(nl - p) : strlen(p);
-        char line[160];
+        char line[160], filled[512];
         snprintf(line, sizeof line, "%.*s", (int)n, p);
-        put_filled(line, l);
-        putchar('\n');
+        fill(line, l, filled, sizeof filled);
+        put_wrapped(filled);
         p += n + (nl != NULL);
         if (*p)
             printf("%23s", "");

@@ -12,9 +12,7 @@
 #define MAP_LABEL_1 4
 #define MAP_LABEL_2 3
 
-/* tok's first characters that fit w columns, with no "…": a column's or a
- * half line's letters read better whole than cut with a mark. */
-static void cut_token(const char *tok, int w, bool utf8, char *out, size_t n)
+void ui_cut_token(const char *tok, int w, bool utf8, char *out, size_t n)
 {
     size_t end = 0;
     out[0] = '\0';
@@ -28,7 +26,7 @@ static void cut_token(const char *tok, int w, bool utf8, char *out, size_t n)
             break;
         end = at = next;
     }
-    out[end] = '\0';
+    out[end] = '\0'; /* out holds tok's bytes up to the last that fitted */
 }
 
 /* True when every label starts with the same w columns ("tok 0", "tok 1"):
@@ -38,9 +36,9 @@ static bool same_start(char *const *labels, int n, int w, bool utf8)
     char first[64], other[64];
     if (!labels || n < 2)
         return false;
-    cut_token(labels[0], w, utf8, first, sizeof first);
+    ui_cut_token(labels[0], w, utf8, first, sizeof first);
     for (int i = 1; i < n; i++) {
-        cut_token(labels[i], w, utf8, other, sizeof other);
+        ui_cut_token(labels[i], w, utf8, other, sizeof other);
         if (strcmp(first, other) != 0)
             return false;
     }
@@ -51,7 +49,7 @@ static bool same_start(char *const *labels, int n, int w, bool utf8)
 static void label_cut(const char *tok, int w, bool from_end, bool utf8, char *out, size_t n)
 {
     if (!from_end || !tok) {
-        cut_token(tok, w, utf8, out, n);
+        ui_cut_token(tok, w, utf8, out, n);
         return;
     }
     const char *at = tok + strlen(tok);
@@ -98,14 +96,13 @@ void ui_map_measure(const struct ui_block *b, int max_w, int max_h, const struct
     g->h = g->grid.h;
 }
 
-/* One cell of weight p, w columns: its colour, or its shade glyph without
- * colour; a masked cell a quiet dot. */
-static void cell(WINDOW *win, int y, int x, int w, float p, bool masked, const struct ui_theme *th)
+void ui_heat_cell(WINDOW *win, int y, int x, float p, int w, bool masked, bool dot,
+                  const struct ui_theme *th)
 {
-    if (masked) {
+    if (masked) { /* blank, with a quiet dot at its end where dot */
         wattrset(win, ui_role_attr(th, UI_ROLE_MASKED));
         for (int i = 0; i < w; i++)
-            mvwaddstr(win, y, x + i, i == w - 1 ? (th->utf8 ? "·" : ".") : " ");
+            mvwaddstr(win, y, x + i, dot && i == w - 1 ? (th->utf8 ? "·" : ".") : " ");
         return;
     }
     wattrset(win, ui_seq_attr(th, p));
@@ -115,15 +112,13 @@ static void cell(WINDOW *win, int y, int x, int w, float p, bool masked, const s
         mvwaddstr(win, y, x + i, g);
 }
 
-/* Weight top of a query row over weight bottom of the next in one
- * character (bottom_none: the map's last row of an odd count). */
-static void half_cell(WINDOW *win, int y, int x, float top, float bottom, bool top_masked,
-                      bool bottom_masked, const struct ui_theme *th)
+void ui_half_cell(WINDOW *win, int y, int x, float top, float bottom, bool top_masked,
+                  bool bottom_masked, const struct ui_theme *th)
 {
     if (top_masked && bottom_masked) {
         wattrset(win, ui_role_attr(th, UI_ROLE_MASKED));
         mvwaddstr(win, y, x, "·");
-    } else if (top_masked) {
+    } else if (top_masked) { /* the lower half shaded, on the screen's background */
         wattrset(win, ui_seq_half_attr(th, bottom, 0.0f, true));
         mvwaddstr(win, y, x, "▄");
     } else {
@@ -180,10 +175,10 @@ void ui_map_draw(WINDOW *win, int y, int x, int view_h, const struct ui_block *b
         for (int c = 0; c < g->grid.cols; c++) {
             const float top = ui_block_at(b, r, c);
             if (g->half)
-                half_cell(win, line, x0 + c, top, pair ? ui_block_at(b, r + 1, c) : 0.0f,
-                          masked_at(b, r, c), !pair || masked_at(b, r + 1, c), th);
+                ui_half_cell(win, line, x0 + c, top, pair ? ui_block_at(b, r + 1, c) : 0.0f,
+                             masked_at(b, r, c), !pair || masked_at(b, r + 1, c), th);
             else
-                cell(win, line, x0 + c * cw, cw, top, masked_at(b, r, c), th);
+                ui_heat_cell(win, line, x0 + c * cw, cw, top, masked_at(b, r, c), true, th);
         }
     }
     wattrset(win, 0);

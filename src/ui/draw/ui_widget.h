@@ -34,6 +34,23 @@ void ui_map_measure(const struct ui_block *b, int max_w, int max_h, const struct
 void ui_map_draw(WINDOW *win, int y, int x, int view_h, const struct ui_block *b,
                  const struct ui_block_geom *g, const struct ui_theme *th);
 
+/* One line of a heat cell w columns wide at (y, x) for weight p: its
+ * colour, or its shade glyph without colour; masked, blank with a quiet
+ * dot at its end where dot.  ui_maps.c, for the maps of the model view
+ * and the training screen's heads. */
+void ui_heat_cell(WINDOW *win, int y, int x, float p, int w, bool masked, bool dot,
+                  const struct ui_theme *th);
+
+/* Weight top of a query row over weight bottom of the next in one
+ * character (a half block in two colours); ui_maps.c. */
+void ui_half_cell(WINDOW *win, int y, int x, float top, float bottom, bool top_masked,
+                  bool bottom_masked, const struct ui_theme *th);
+
+/* tok's first characters that fit w columns, with no "…", into out (n
+ * bytes): a label of a few columns reads better in whole letters than cut
+ * with a mark.  ui_maps.c. */
+void ui_cut_token(const char *tok, int w, bool utf8, char *out, size_t n);
+
 /* Draw b with its top-left corner at (y, x) of win; lines outside
  * [0, view_h) are skipped, so y may be negative.  (cur_r, cur_c) is the
  * cursor cell, or -1 for none: the window of a large matrix follows it. */

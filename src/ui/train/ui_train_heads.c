@@ -11,58 +11,6 @@
 #include "ui/train/ui_train_draw.h"
 #include "train/trun.h"
 
-/* One line of a heat cell cell_w wide at (y, x). */
-static void heat_cell(WINDOW *win, int y, int x, float p, int cell_w, bool masked, bool dot,
-                      const struct ui_theme *th)
-{
-    if (masked) { /* blank, with a dot on the cell's middle line */
-        wattrset(win, ui_role_attr(th, UI_ROLE_MASKED));
-        for (int i = 0; i < cell_w; i++)
-            mvwaddstr(win, y, x + i, dot && i == cell_w - 1 ? (th->utf8 ? "·" : ".") : " ");
-        return;
-    }
-    wattrset(win, ui_seq_attr(th, p));
-    const char *g =
-        th->depth == UI_DEPTH_MONO ? ui_shade_glyph(colorscale_seq_level(p, 5), th->utf8) : " ";
-    for (int i = 0; i < cell_w; i++)
-        mvwaddstr(win, y, x + i, g);
-}
-
-/* One character holding weight top of a query row above weight bottom of
- * the next (none: the map's last row of an odd length, drawn as masked). */
-static void half_cell(WINDOW *win, int y, int x, float top, float bottom, bool top_masked,
-                      bool bottom_masked, const struct ui_theme *th)
-{
-    if (top_masked && bottom_masked) {
-        wattrset(win, ui_role_attr(th, UI_ROLE_MASKED));
-        mvwaddstr(win, y, x, "·");
-    } else if (top_masked) { /* the lower half shaded, on the screen's background */
-        wattrset(win, ui_seq_half_attr(th, bottom, 0.0f, true));
-        mvwaddstr(win, y, x, "▄");
-    } else {
-        wattrset(win, ui_seq_half_attr(th, top, bottom, bottom_masked));
-        mvwaddstr(win, y, x, "▀");
-    }
-}
-
-/* tok's first characters that fit w columns, with no "…": two tokens side
- * by side in a few columns read better whole letters than cut ones. */
-static void cut_token(const char *tok, int w, bool utf8, char *out, size_t n)
-{
-    size_t end = 0;
-    for (size_t at = 0; tok[at] && at + 4 < n;) {
-        size_t next = at + 1;
-        while (utf8 && ((unsigned char)tok[next] & 0xC0) == 0x80)
-            next++;
-        memcpy(out, tok, next);
-        out[next] = '\0';
-        if (ui_text_width(out, utf8) > w)
-            break;
-        end = at = next;
-    }
-    out[end] = '\0'; /* out holds tok's bytes up to the last that fitted */
-}
-
 /* The rows of a head's map (weights w, NULL: not yet) two to a line from
  * line y, each line labelled with its two tokens, cut at line max_y. */
 static void draw_half_rows(WINDOW *win, int y, int x, const struct train_model *m, const float *w,
@@ -74,10 +22,10 @@ static void draw_half_rows(WINDOW *win, int y, int x, const struct train_model *
     for (int i = 0; i < len && y + i / 2 < max_y; i += 2) {
         const int line = y + i / 2;
         char lab[64];
-        cut_token(m->vocab_names[m->sample[i]], each, th->utf8, lab, sizeof lab);
+        ui_cut_token(m->vocab_names[m->sample[i]], each, th->utf8, lab, sizeof lab);
         ui_put(win, line, x, lab, each, ui_role_attr(th, UI_ROLE_LABEL), th->utf8);
         if (i + 1 < len) {
-            cut_token(m->vocab_names[m->sample[i + 1]], each, th->utf8, lab, sizeof lab);
+            ui_cut_token(m->vocab_names[m->sample[i + 1]], each, th->utf8, lab, sizeof lab);
             ui_put(win, line, x + each + (spaced ? 1 : 0), lab, each,
                    ui_role_attr(th, UI_ROLE_SHAPE), th->utf8);
         }
@@ -85,8 +33,8 @@ static void draw_half_rows(WINDOW *win, int y, int x, const struct train_model *
             const bool last = i + 1 >= len;
             const float top = w ? w[(size_t)i * len + j] : 0.0f;
             const float bottom = w && !last ? w[(size_t)(i + 1) * len + j] : 0.0f;
-            half_cell(win, line, x + g->label_w + j, top, bottom, m->cfg.causal && j > i,
-                      last || (m->cfg.causal && j > i + 1), th);
+            ui_half_cell(win, line, x + g->label_w + j, top, bottom, m->cfg.causal && j > i,
+                         last || (m->cfg.causal && j > i + 1), th);
         }
     }
     wattrset(win, 0);
@@ -273,8 +221,8 @@ static void draw_head(WINDOW *win, int y, int x, int h, int title_w, const struc
         for (int r = 0; r < ch && row_y + r < max_y; r++)
             for (int j = 0; j < len; j++) {
                 const bool masked = m->cfg.causal && j > i;
-                heat_cell(win, row_y + r, x + g->label_w + j * cw,
-                          w ? w[(size_t)i * len + j] : 0.0f, cw, masked, r == ch / 2, th);
+                ui_heat_cell(win, row_y + r, x + g->label_w + j * cw,
+                             w ? w[(size_t)i * len + j] : 0.0f, cw, masked, r == ch / 2, th);
             }
     }
     wattrset(win, 0);
