@@ -16,7 +16,11 @@ fi
 
 SRC_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 SOCK=mha-test-$$
-WORK=$(mktemp -d)
+# the test's own folder, under /tmp: the paths the screens print (a saved
+# file, a recording) must fit a status line, and a build's TMPDIR
+# (tests/meson.build) is long; the program's own temporary files still go to
+# TMPDIR, which the last test checks
+WORK=$(mktemp -d /tmp/mha-screen-XXXXXX)
 mkdir "$WORK/cwd"
 # tmux keeps its socket in the test's folder, which goes with it (tmux
 # leaves a server's socket file behind when the server ends)
