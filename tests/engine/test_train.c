@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ref_compare.h"
 #include "json_max.h"
 #include "engine/mat.h"
 #include "io/model_io.h"
@@ -73,32 +74,10 @@ static struct train_model *load_case(const char *name, struct train_batch **batc
  * (at least 1).  Set by test_against_torch. */
 static double abs_tol = 2e-5;
 
-/* Every number of the nested arrays ref against n floats at got. */
+/* Every number of ref against n floats at got (ref_compare.h). */
 static void compare(json_t *ref, const float *got, size_t n, const char *what)
 {
-    size_t i = 0;
-    json_t *row, *v;
-    size_t r, c;
-    if (json_is_array(json_array_get(ref, 0))) {
-        json_array_foreach(ref, r, row) json_array_foreach(row, c, v)
-        {
-            ck_assert_uint_lt(i, n);
-            const double want = json_number_value(v);
-            ck_assert_msg(fabs(got[i] - want) <= abs_tol + 2e-4 * fabs(want),
-                          "%s[%zu][%zu]: %.9g, torch says %.9g", what, r, c, (double)got[i], want);
-            i++;
-        }
-    } else {
-        json_array_foreach(ref, r, v)
-        {
-            ck_assert_uint_lt(i, n);
-            const double want = json_number_value(v);
-            ck_assert_msg(fabs(got[i] - want) <= abs_tol + 2e-4 * fabs(want),
-                          "%s[%zu]: %.9g, torch says %.9g", what, r, (double)got[i], want);
-            i++;
-        }
-    }
-    ck_assert_uint_eq(i, n);
+    ref_compare(ref, got, n, what, abs_tol);
 }
 
 START_TEST(test_against_torch)

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ref_compare.h"
 #include "json_max.h"
 #include "io/model_io.h"
 #include "io/view_desc.h"
@@ -44,33 +45,10 @@ static char *data_path(const char *name, const char *kind)
 
 static double abs_tol;
 
-/* Every number of the nested arrays ref against n floats at got. */
+/* Every number of ref against n floats at got (ref_compare.h). */
 static void compare(json_t *ref, const float *got, size_t n, const char *what)
 {
-    ck_assert_msg(ref != NULL, "%s: not in the reference", what);
-    size_t i = 0, r, c;
-    json_t *row, *v;
-    json_array_foreach(ref, r, row)
-    {
-        if (json_is_array(row)) {
-            json_array_foreach(row, c, v)
-            {
-                ck_assert_uint_lt(i, n);
-                const double want = json_number_value(v);
-                ck_assert_msg(fabs(got[i] - want) <= abs_tol + 2e-4 * fabs(want),
-                              "%s[%zu][%zu]: %.9g, torch says %.9g", what, r, c, (double)got[i],
-                              want);
-                i++;
-            }
-        } else {
-            ck_assert_uint_lt(i, n);
-            const double want = json_number_value(row);
-            ck_assert_msg(fabs(got[i] - want) <= abs_tol + 2e-4 * fabs(want),
-                          "%s[%zu]: %.9g, torch says %.9g", what, r, (double)got[i], want);
-            i++;
-        }
-    }
-    ck_assert_uint_eq(i, n);
+    ref_compare(ref, got, n, what, abs_tol);
 }
 
 START_TEST(test_against_torch)
