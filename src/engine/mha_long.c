@@ -4,9 +4,9 @@
  *
  * Where the processor has AVX-512 and a row is a whole number of sixteen
  * floats, the row is taken sixteen at a time in two passes: the first
- * scales, masks and stores the scaled scores and finds the max, the second
- * takes the exponentials from the scores again (the same float as the one
- * stored), stores the weights and sums them.  Each lane does what the
+ * scales, masks and stores the scaled scores (in the weights' place too)
+ * and finds the max, the second takes their exponentials there, four rows
+ * at a time, and sums them.  Each lane does what the
  * eight-float loops do and the sum is kept in the same eight running sums,
  * so the numbers are the same bit for bit as the other copies'.
  *
@@ -126,92 +126,89 @@ VEC_WIDE_TARGET static VEC_INLINE vec16 scaled16(const float *scores, float scal
     return (vec16)_mm512_mask_blend_ps(on, _mm512_set1_ps(-INFINITY), (__m512)x);
 }
 
-/* 16 floats to p, past the caches where stream (p on 64 bytes) */
-VEC_WIDE_TARGET static VEC_INLINE void put16(float *p, vec16 v, bool stream)
+/* Where a block's arrays go when they stream past the caches (rows lk
+ * floats apart from each, on 64 bytes): the scores and the scaled scores
+ * as pass 1 reads and makes them, the weights as pass 2 ends. */
+struct block_stream {
+    float *scores, *scaled, *weights;
+};
+
+/* 16 floats to p (on 64 bytes) past the caches */
+VEC_WIDE_TARGET static VEC_INLINE void stream16(float *p, vec16 v)
 {
-    if (stream)
-        _mm512_stream_ps(p, (__m512)v);
-    else
-        memcpy(p, &v, sizeof v);
+    _mm512_stream_ps(p, (__m512)v);
 }
 
-/* Where a block's numbers go, row r lk floats on from each: its scores
- * (already there, or, streaming, read from s and written to scores), the
- * scaled scores, and the weights (worked in w; streaming, written to
- * weights at the end). */
-struct block_out {
-    const float *s;
-    float *scores, *scaled, *w, *weights;
-    bool stream;
-};
-
-/* A row whose softmax is still to take: what scaled16 reads, its max and
- * where its weights go. */
+/* A row whose softmax is still to take: its max, its weights (which hold
+ * its scaled scores until then) and where they stream to (or NULL). */
 struct row_soft {
-    const float *s;
-    const unsigned char *keep;
-    int visible;
     float max;
-    float *w, *weights;
+    float *w, *out;
 };
 
-/* Pass 1 of row i (block row r): scaled and masked, stored, its max;
- * the row to finish into job (false: every key masked, weights 0). */
+/* Pass 1 of row i: its scores s scaled and masked into scaled and w, its
+ * max; streaming (to not NULL), the scores and the scaled scores to its
+ * arrays instead of scaled.  The row to finish into job (false: every key
+ * masked, weights 0). */
 VEC_WIDE_TARGET static bool scale_row_wide(struct mha_trace *t, const unsigned char *mask,
-                                           bool causal, int i, size_t at, const struct block_out *o,
+                                           bool causal, int i, const float *s, float *scaled,
+                                           float *w, const struct block_stream *to,
                                            struct row_soft *job)
 {
     const int lk = t->lk, visible = visible_keys(causal, i, lk);
     const unsigned char *keep = mask ? mask + (size_t)i * (size_t)lk : NULL;
-    const float *s = o->s + at;
-    vec16 lane = (vec16){0} - INFINITY;
+    /* two running maxima (vmaxps gives x > m ? x : m, select16's), so that
+     * a step need not wait on the one before; the max of a set is the same
+     * whichever order it is read in */
+    __m512 lane[2] = {_mm512_set1_ps(-INFINITY), _mm512_set1_ps(-INFINITY)};
     for (int j = 0; j < lk; j += 16) {
-        if (o->stream) {
+        const vec16 x = scaled16(s, t->scale, keep, j, visible);
+        if (to) {
             vec16 raw;
             memcpy(&raw, s + j, sizeof raw);
-            put16(o->scores + at + j, raw, true);
+            stream16(to->scores + j, raw);
+            stream16(to->scaled + j, x);
+        } else {
+            memcpy(scaled + j, &x, sizeof x);
         }
-        const vec16 x = scaled16(s, t->scale, keep, j, visible);
-        put16(o->scaled + at + j, x, o->stream);
-        lane = select16(x > lane, x, lane);
+        memcpy(w + j, &x, sizeof x);
+        lane[(j >> 4) & 1] = _mm512_max_ps((__m512)x, lane[(j >> 4) & 1]);
     }
+    const vec16 both = (vec16)_mm512_max_ps(lane[0], lane[1]);
     float max = -INFINITY;
     for (int l = 0; l < 16; l++)
-        max = lane[l] > max ? lane[l] : max;
+        max = both[l] > max ? both[l] : max;
     if (max == -INFINITY) {
-        mark_empty(t, i, o->w + at);
-        for (int j = 0; o->stream && j < lk; j += 16)
-            put16(o->weights + at + j, (vec16){0}, true);
+        mark_empty(t, i, w);
+        for (int j = 0; to && j < lk; j += 16)
+            stream16(to->weights + j, (vec16){0});
         return false;
     }
-    *job = (struct row_soft){s, keep, visible, max, o->w + at, o->stream ? o->weights + at : NULL};
+    *job = (struct row_soft){max, w, to ? to->weights : NULL};
     return true;
 }
 
-/* mat_softmax_row_max's passes for R rows at once (1 or 2, a constant
- * after inlining: each row's sum is a chain of additions, and two chains
- * overlap): e^(x - max), 0 far below it; the sum in eight running double
- * sums, eight entries to a step; then each weight times 1 / sum. */
-VEC_WIDE_TARGET static VEC_INLINE void softmax_rows(const struct row_soft *job, const int R, int lk,
-                                                    float scale)
+/* mat_softmax_row_max's passes for R rows at once (1 to 4, a constant
+ * after inlining: each row's exponentials and sum are a long chain of
+ * steps, and four chains overlap): e^(x - max), 0 far below it; the sum in
+ * eight running double sums, eight entries to a step; then each weight
+ * times 1 / sum. */
+VEC_WIDE_TARGET static VEC_INLINE void softmax_rows(const struct row_soft *job, const int R, int lk)
 {
     const vec16 lo = (vec16){0} + MAT_EXP_NEG_MIN, zero = {0};
-    vec8d part[2] = {{0}, {0}};
+    vec8d part[4] = {{0}, {0}, {0}, {0}};
     /* the jobs in locals: a store through w could otherwise be taken to
      * change them, and they would be read again every step */
-    const float *s[2], max[2] = {job[0].max, R > 1 ? job[1].max : 0.0f};
-    const unsigned char *keep[2];
-    int visible[2];
-    float *out[2];
+    float max[4], *out[4];
     for (int r = 0; r < R; r++) {
-        s[r] = job[r].s;
-        keep[r] = job[r].keep;
-        visible[r] = job[r].visible;
+        max[r] = job[r].max;
         out[r] = job[r].w;
     }
     for (int j = 0; j < lk; j += 16)
         for (int r = 0; r < R; r++) {
-            const vec16 d = scaled16(s[r], scale, keep[r], j, visible[r]) - max[r];
+            vec16 x;
+            memcpy(&x, out[r] + j, sizeof x);
+            const vec16 d = x - max[r];
             const vec16 w = select16(d >= lo, exp16(d), zero);
             memcpy(out[r] + j, &w, sizeof w);
             part[r] += (vec8d)_mm512_cvtps_pd(_mm512_castps512_ps256((__m512)w));
@@ -224,43 +221,65 @@ VEC_WIDE_TARGET static VEC_INLINE void softmax_rows(const struct row_soft *job, 
         const float inv = (float)(1.0 / sum);
         for (int j = 0; j < lk; j += 16) {
             vec16 w;
-            memcpy(&w, job[r].w + j, sizeof w);
+            memcpy(&w, out[r] + j, sizeof w);
             w *= inv;
-            memcpy(job[r].w + j, &w, sizeof w);
-            if (job[r].weights)
-                put16(job[r].weights + j, w, true);
+            memcpy(out[r] + j, &w, sizeof w);
+            if (job[r].out)
+                stream16(job[r].out + j, w);
         }
     }
 }
 
-VEC_WIDE_TARGET static void softmax_one(const struct row_soft *job, int lk, float scale)
+VEC_WIDE_TARGET static void softmax_one(const struct row_soft *job, int lk)
 {
-    softmax_rows(job, 1, lk, scale);
+    softmax_rows(job, 1, lk);
 }
 
-VEC_WIDE_TARGET static void softmax_two(const struct row_soft *job, int lk, float scale)
+VEC_WIDE_TARGET static void softmax_two(const struct row_soft *job, int lk)
 {
-    softmax_rows(job, 2, lk, scale);
+    softmax_rows(job, 2, lk);
+}
+
+VEC_WIDE_TARGET static void softmax_three(const struct row_soft *job, int lk)
+{
+    softmax_rows(job, 3, lk);
+}
+
+VEC_WIDE_TARGET static void softmax_four(const struct row_soft *job, int lk)
+{
+    softmax_rows(job, 4, lk);
 }
 
 /* attend_row's numbers for rows i0 .. i0 + rows - 1, lk a multiple of 16:
- * each row scaled as it comes, their softmax two rows at a time. */
+ * each row scaled as it comes, their softmax four rows at a time; to not
+ * NULL, the arrays stream there (scaled is not written). */
 static void block_wide(struct mha_trace *t, const unsigned char *mask, bool causal, int i0,
-                       int rows, struct block_out o)
+                       int rows, const float *scores, float *scaled, float *weights,
+                       const struct block_stream *to)
 {
-    struct row_soft job[2];
+    const size_t lk = (size_t)t->lk;
+    struct row_soft job[4];
     int waiting = 0;
     for (int r = 0; r < rows; r++) {
-        if (!scale_row_wide(t, mask, causal, i0 + r, (size_t)r * (size_t)t->lk, &o, &job[waiting]))
+        const size_t at = (size_t)r * lk;
+        const struct block_stream row =
+            to ? (struct block_stream){to->scores + at, to->scaled + at, to->weights + at}
+               : (struct block_stream){NULL, NULL, NULL};
+        if (!scale_row_wide(t, mask, causal, i0 + r, scores + at, scaled + at, weights + at,
+                            to ? &row : NULL, &job[waiting]))
             continue;
-        if (++waiting == 2) {
-            softmax_two(job, t->lk, t->scale);
+        if (++waiting == 4) {
+            softmax_four(job, t->lk);
             waiting = 0;
         }
     }
-    if (waiting)
-        softmax_one(job, t->lk, t->scale);
-    if (o.stream)
+    if (waiting == 3)
+        softmax_three(job, t->lk);
+    else if (waiting == 2)
+        softmax_two(job, t->lk);
+    else if (waiting)
+        softmax_one(job, t->lk);
+    if (to)
         _mm_sfence();
 }
 
@@ -326,8 +345,7 @@ void mha_long_rows(struct mha_trace *t, const unsigned char *mask, bool causal, 
     const size_t lk = (size_t)t->lk;
 #if MHA_HAVE_ROWS && VEC_WIDE
     if (rows_wide(t)) {
-        block_wide(t, mask, causal, i0, rows,
-                   (struct block_out){scores, scores, scaled, weights, weights, false});
+        block_wide(t, mask, causal, i0, rows, scores, scaled, weights, NULL);
         return;
     }
 #endif
@@ -335,6 +353,13 @@ void mha_long_rows(struct mha_trace *t, const unsigned char *mask, bool causal, 
         attend_row(t, mask, causal, i0 + r, scores + (size_t)r * lk, scaled + (size_t)r * lk,
                    weights + (size_t)r * lk);
 }
+
+/* Keys a panel of the transposed keys holds (mha_long_head): d_k rows of
+ * KEY_PANEL floats next to each other, which the product of a block's
+ * scores reads from the first-level cache; rows of lk floats, a power of
+ * two apart, would fall in a few of its sets and be read again from the
+ * second level. */
+#define KEY_PANEL 64
 
 /* Query rows a block of one head takes, so that its scores, scaled scores
  * and weights (three arrays of rows by lk floats) stay near 128 KiB each:
@@ -355,16 +380,14 @@ size_t mha_long_floats(const struct mha_trace *t)
     return kt + (rows_stream(t) ? 2 * block : 0);
 }
 
-/* A block's scores and weights, streaming: worked in work (two arrays
- * of rows by lk), each row written out as it is done. */
+/* A block's arrays worked in work (its scores and weights, two arrays of
+ * rows by lk) and streamed to the trace's at `at` as they are done. */
 static void stream_block(struct mha_trace *t, const unsigned char *mask, bool causal, int i0,
                          int rows, size_t at, float *work)
 {
 #if MHA_HAVE_ROWS && VEC_WIDE
-    const size_t lk = (size_t)t->lk;
-    block_wide(t, mask, causal, i0, rows,
-               (struct block_out){work, t->scores + at, t->scaled_scores + at,
-                                  work + (size_t)rows * lk, t->weights + at, true});
+    const struct block_stream to = {t->scores + at, t->scaled_scores + at, t->weights + at};
+    block_wide(t, mask, causal, i0, rows, work, NULL, work + (size_t)rows * (size_t)t->lk, &to);
 #else
     (void)t, (void)mask, (void)causal, (void)i0, (void)rows, (void)at, (void)work;
 #endif
@@ -375,17 +398,28 @@ void mha_long_head(struct mha_trace *t, const unsigned char *mask, bool causal, 
     const int lq = t->lq, lk = t->lk, d_k = t->d_k;
     const size_t att = (size_t)lq * (size_t)lk;
     float *kt = work, *block_work = work + (size_t)lk * (size_t)d_k;
-    mat_transpose_rows(t->kh + mha_idx3(lk, d_k, h, 0, 0), (size_t)d_k, lk, d_k, kt, (size_t)lk);
+    const float *kh = t->kh + mha_idx3(lk, d_k, h, 0, 0);
+    for (int j0 = 0; j0 < lk; j0 += KEY_PANEL) {
+        const int w = lk - j0 < KEY_PANEL ? lk - j0 : KEY_PANEL;
+        mat_transpose_rows(kh + (size_t)j0 * (size_t)d_k, (size_t)d_k, w, d_k,
+                           kt + (size_t)j0 * (size_t)d_k, (size_t)w);
+    }
     const float *vh = t->vh + mha_idx3(lk, d_k, h, 0, 0);
     const int block = block_rows(lq, lk);
     const bool stream = rows_stream(t);
     for (int i0 = 0; i0 < lq; i0 += block) {
         const int rows = lq - i0 < block ? lq - i0 : block;
         const size_t at = (size_t)h * att + (size_t)i0 * (size_t)lk;
+        /* streaming, the block is worked in work and streamed out as it is
+         * done; else in place */
         float *scores = stream ? block_work : t->scores + at;
         float *weights = stream ? block_work + (size_t)rows * (size_t)lk : t->weights + at;
-        mat_rows_times(t->qh + mha_idx3(lq, d_k, h, i0, 0), (size_t)d_k, 1, kt, (size_t)lk, scores,
-                       (size_t)lk, rows, lk, d_k, false, NULL);
+        for (int j0 = 0; j0 < lk; j0 += KEY_PANEL) {
+            const int w = lk - j0 < KEY_PANEL ? lk - j0 : KEY_PANEL;
+            mat_rows_times(t->qh + mha_idx3(lq, d_k, h, i0, 0), (size_t)d_k, 1,
+                           kt + (size_t)j0 * (size_t)d_k, (size_t)w, scores + j0, (size_t)lk, rows,
+                           w, d_k, false, NULL);
+        }
         if (stream)
             stream_block(t, mask, causal, i0, rows, at, block_work);
         else
