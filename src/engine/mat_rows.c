@@ -13,6 +13,29 @@
 
 #include <stdlib.h>
 
+#if MHA_KERNEL_REGIONS
+#include <sanitizer/asan_interface.h>
+#include <stdio.h>
+
+void mat_kernel_region(const char *what, const float *p, size_t rows, size_t ld, size_t len)
+{
+    if (rows == 0 || len == 0)
+        return;
+    /* from the first float to the last: the rows between lie in the same
+     * block of memory when both ends do */
+    const size_t bytes = ((rows - 1) * ld + len) * sizeof *p;
+    void *bad = __asan_region_is_poisoned((void *)(uintptr_t)p, bytes);
+    if (!bad)
+        return;
+    fprintf(stderr,
+            "kernel %s: %zu rows of %zu floats, %zu apart, from %p: %p is not the program's\n",
+            what, rows, len, ld, (const void *)p, bad);
+    __asan_describe_address(bad);
+    __sanitizer_print_stack_trace();
+    abort();
+}
+#endif
+
 #if MAT_HAVE_VECTORS
 #include "engine/vec8.h"
 
@@ -315,10 +338,27 @@ static bool rows_times_stretches(const float *restrict a, size_t ars, size_t acs
     return true;
 }
 
+/* mat_rows_times's arguments checked (MAT_REGION) */
+static void rows_times_regions(const float *a, size_t ars, size_t acs, const float *b, size_t ldb,
+                               const float *c, size_t ldc, int m, int n, int kk, const float *bias)
+{
+    if (m <= 0 || n <= 0)
+        return;
+    if (kk > 0) {
+        /* A's elements from (0, 0) to (m - 1, kk - 1), one span */
+        MAT_REGION("rows_times A", a, 1, 0, (size_t)(m - 1) * ars + (size_t)(kk - 1) * acs + 1);
+        MAT_REGION("rows_times B", b, (size_t)kk, ldb, (size_t)n);
+    }
+    MAT_REGION("rows_times C", c, (size_t)m, ldc, (size_t)n);
+    if (bias)
+        MAT_REGION("rows_times bias", bias, 1, 0, (size_t)n);
+}
+
 void mat_rows_times(const float *restrict a, size_t ars, size_t acs, const float *restrict b,
                     size_t ldb, float *restrict c, size_t ldc, int m, int n, int kk, bool add,
                     const float *restrict bias)
 {
+    rows_times_regions(a, ars, acs, b, ldb, c, ldc, m, n, kk, bias);
     const struct stretch whole = {NULL, NULL, 0};
     if (ars == 1 && acs > 1 && kk > 4 * STRETCH_ROWS && (size_t)kk * (size_t)n > SLICE_FLOATS &&
         rows_times_stretches(a, ars, acs, b, ldb, c, ldc, m, n, kk, add, bias))
@@ -384,6 +424,10 @@ static VEC_INLINE void transpose_tiles(const float *restrict b, size_t ldb, floa
 MAT_KERNEL void mat_transpose_rows(const float *restrict b, size_t ldb, int rows, int k,
                                    float *restrict bt, size_t ldt)
 {
+    if (rows > 0 && k > 0) {
+        MAT_REGION("transpose_rows b", b, (size_t)rows, ldb, (size_t)k);
+        MAT_REGION("transpose_rows bt", bt, (size_t)k, ldt, (size_t)rows);
+    }
     /* sixteen rows of b at a time, then eight, then one; down bt's rows
      * sixteen at a time within each, then eight, then one */
     int j = 0;
@@ -409,6 +453,10 @@ MAT_KERNEL void mat_transpose_rows(const float *restrict b, size_t ldb, int rows
 
 MAT_KERNEL void mat_col_sums(const float *restrict x, int m, int n, float *restrict out)
 {
+    if (m > 0 && n > 0) {
+        MAT_REGION("col_sums x", x, (size_t)m, (size_t)n, (size_t)n);
+        MAT_REGION("col_sums out", out, 1, 0, (size_t)n);
+    }
     const int n8 = n / LANES * LANES;
     for (int j0 = 0; j0 < n8; j0 += COL_SUMS_BLOCK) {
         const int nv = (n8 - j0 < COL_SUMS_BLOCK ? n8 - j0 : COL_SUMS_BLOCK) / LANES;
