@@ -99,16 +99,24 @@ static void run_part(struct run *r, enum part p)
         mat_linear(r->ex->value, r->w.w_v, r->w.b_v, t->v, lk, d, d);
         mat_linear(t->merged, r->w.w_o, r->w.b_o, t->output, lq, d, d);
         break;
-    case KT:
+    case KT: /* in panels of keys, as mha_long_head takes them */
         for (int h = 0; h < t->heads; h++)
-            mat_transpose_rows(t->kh + mha_idx3(lk, d_k, h, 0, 0), (size_t)d_k, lk, d_k,
-                               r->kts + (size_t)h * (size_t)d_k * (size_t)lk, (size_t)lk);
+            for (int j0 = 0; j0 < lk; j0 += MHA_LONG_KEY_PANEL) {
+                const int w = lk - j0 < MHA_LONG_KEY_PANEL ? lk - j0 : MHA_LONG_KEY_PANEL;
+                mat_transpose_rows(t->kh + mha_idx3(lk, d_k, h, j0, 0), (size_t)d_k, w, d_k,
+                                   r->kts + ((size_t)h * (size_t)lk + (size_t)j0) * (size_t)d_k,
+                                   (size_t)w);
+            }
         break;
     case SCORES:
         for (int h = 0; h < t->heads; h++)
-            mat_rows_times(t->qh + mha_idx3(lq, d_k, h, 0, 0), (size_t)d_k, 1,
-                           r->kts + (size_t)h * (size_t)d_k * (size_t)lk, (size_t)lk,
-                           t->scores + (size_t)h * att, (size_t)lk, lq, lk, d_k, false, NULL);
+            for (int j0 = 0; j0 < lk; j0 += MHA_LONG_KEY_PANEL) {
+                const int w = lk - j0 < MHA_LONG_KEY_PANEL ? lk - j0 : MHA_LONG_KEY_PANEL;
+                mat_rows_times(t->qh + mha_idx3(lq, d_k, h, 0, 0), (size_t)d_k, 1,
+                               r->kts + ((size_t)h * (size_t)lk + (size_t)j0) * (size_t)d_k,
+                               (size_t)w, t->scores + (size_t)h * att + (size_t)j0, (size_t)lk, lq,
+                               w, d_k, false, NULL);
+            }
         break;
     case SOFTMAX:
         for (int h = 0; h < t->heads; h++)

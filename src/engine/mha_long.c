@@ -354,13 +354,6 @@ void mha_long_rows(struct mha_trace *t, const unsigned char *mask, bool causal, 
                    weights + (size_t)r * lk);
 }
 
-/* Keys a panel of the transposed keys holds (mha_long_head): d_k rows of
- * KEY_PANEL floats next to each other, which the product of a block's
- * scores reads from the first-level cache; rows of lk floats, a power of
- * two apart, would fall in a few of its sets and be read again from the
- * second level. */
-#define KEY_PANEL 64
-
 /* Query rows a block of one head takes, so that its scores, scaled scores
  * and weights (three arrays of rows by lk floats) stay near 128 KiB each:
  * inside the core's second-level cache from the product that writes the
@@ -399,8 +392,8 @@ void mha_long_head(struct mha_trace *t, const unsigned char *mask, bool causal, 
     const size_t att = (size_t)lq * (size_t)lk;
     float *kt = work, *block_work = work + (size_t)lk * (size_t)d_k;
     const float *kh = t->kh + mha_idx3(lk, d_k, h, 0, 0);
-    for (int j0 = 0; j0 < lk; j0 += KEY_PANEL) {
-        const int w = lk - j0 < KEY_PANEL ? lk - j0 : KEY_PANEL;
+    for (int j0 = 0; j0 < lk; j0 += MHA_LONG_KEY_PANEL) {
+        const int w = lk - j0 < MHA_LONG_KEY_PANEL ? lk - j0 : MHA_LONG_KEY_PANEL;
         mat_transpose_rows(kh + (size_t)j0 * (size_t)d_k, (size_t)d_k, w, d_k,
                            kt + (size_t)j0 * (size_t)d_k, (size_t)w);
     }
@@ -414,8 +407,8 @@ void mha_long_head(struct mha_trace *t, const unsigned char *mask, bool causal, 
          * done; else in place */
         float *scores = stream ? block_work : t->scores + at;
         float *weights = stream ? block_work + (size_t)rows * (size_t)lk : t->weights + at;
-        for (int j0 = 0; j0 < lk; j0 += KEY_PANEL) {
-            const int w = lk - j0 < KEY_PANEL ? lk - j0 : KEY_PANEL;
+        for (int j0 = 0; j0 < lk; j0 += MHA_LONG_KEY_PANEL) {
+            const int w = lk - j0 < MHA_LONG_KEY_PANEL ? lk - j0 : MHA_LONG_KEY_PANEL;
             mat_rows_times(t->qh + mha_idx3(lq, d_k, h, i0, 0), (size_t)d_k, 1,
                            kt + (size_t)j0 * (size_t)d_k, (size_t)w, scores + j0, (size_t)lk, rows,
                            w, d_k, false, NULL);

@@ -16,11 +16,19 @@
 void mha_long_rows(struct mha_trace *t, const unsigned char *mask, bool causal, int i0, int rows,
                    float *scores, float *scaled, float *weights);
 
+/* Keys a panel of a head's transposed keys holds (mha_long_head): d_k rows
+ * of MHA_LONG_KEY_PANEL floats next to each other, which the product of a
+ * block's scores reads from the first-level cache; rows of lk floats, a
+ * power of two apart, would fall in a few of its sets and be read again
+ * from the second level. */
+#define MHA_LONG_KEY_PANEL 64
+
 /* Floats of working memory mha_long_head needs for t. */
 size_t mha_long_floats(const struct mha_trace *t);
 
 /* Pass 4 of head h of t by the plain loops, for a head whose keys do not
- * fit in registers: khᵀ once (into work), then a block of query rows at a
+ * fit in registers: khᵀ once (into work, in panels of MHA_LONG_KEY_PANEL
+ * keys), then a block of query rows at a
  * time: scores = qh·khᵀ, scaled and masked, softmax, context = weights·vh,
  * so that a block's scores are still in cache when its weights are read.
  * Row i of a product reads row i of its left side only, and each sum runs
