@@ -140,10 +140,13 @@ VEC_WIDE_TARGET static VEC_INLINE void stream16(float *p, vec16 v)
 }
 
 /* A row whose softmax is still to take: its max, its weights (which hold
- * its scaled scores until then) and where they stream to (or NULL). */
+ * its scaled scores until then), and, streaming, its scores and where the
+ * three arrays go (else NULL). */
 struct row_soft {
     float max;
-    float *w, *out;
+    float *w;
+    const float *s;
+    struct block_stream to;
 };
 
 /* Pass 1 of row i: its scores s scaled and masked into scaled and w, its
@@ -163,14 +166,8 @@ VEC_WIDE_TARGET static bool scale_row_wide(struct mha_trace *t, const unsigned c
     __m512 lane[2] = {_mm512_set1_ps(-INFINITY), _mm512_set1_ps(-INFINITY)};
     for (int j = 0; j < lk; j += 16) {
         const vec16 x = scaled16(s, t->scale, keep, j, visible);
-        if (to) {
-            vec16 raw;
-            memcpy(&raw, s + j, sizeof raw);
-            stream16(to->scores + j, raw);
-            stream16(to->scaled + j, x);
-        } else {
+        if (!to)
             memcpy(scaled + j, &x, sizeof x);
-        }
         memcpy(w + j, &x, sizeof x);
         lane[(j >> 4) & 1] = _mm512_max_ps((__m512)x, lane[(j >> 4) & 1]);
     }
@@ -179,12 +176,18 @@ VEC_WIDE_TARGET static bool scale_row_wide(struct mha_trace *t, const unsigned c
     for (int l = 0; l < 16; l++)
         max = both[l] > max ? both[l] : max;
     if (max == -INFINITY) {
-        mark_empty(t, i, w);
-        for (int j = 0; to && j < lk; j += 16)
+        for (int j = 0; to && j < lk; j += 16) {
+            vec16 raw, x;
+            memcpy(&raw, s + j, sizeof raw);
+            memcpy(&x, w + j, sizeof x);
+            stream16(to->scores + j, raw);
+            stream16(to->scaled + j, x);
             stream16(to->weights + j, (vec16){0});
+        }
+        mark_empty(t, i, w);
         return false;
     }
-    *job = (struct row_soft){max, w, to ? to->weights : NULL};
+    *job = (struct row_soft){max, w, s, to ? *to : (struct block_stream){NULL, NULL, NULL}};
     return true;
 }
 
@@ -199,15 +202,28 @@ VEC_WIDE_TARGET static VEC_INLINE void softmax_rows(const struct row_soft *job, 
     vec8d part[4] = {{0}, {0}, {0}, {0}};
     /* the jobs in locals: a store through w could otherwise be taken to
      * change them, and they would be read again every step */
-    float max[4], *out[4];
+    float max[4], *out[4], *scores_to[4], *scaled_to[4];
+    const float *raw[4];
     for (int r = 0; r < R; r++) {
         max[r] = job[r].max;
         out[r] = job[r].w;
+        raw[r] = job[r].s;
+        scores_to[r] = job[r].to.scores;
+        scaled_to[r] = job[r].to.scaled;
     }
+    /* streaming, the scores and the scaled scores go out here, among the
+     * exponentials' arithmetic, rather than in pass 1, which has little */
+    const bool stream = job[0].to.scores != NULL;
     for (int j = 0; j < lk; j += 16)
         for (int r = 0; r < R; r++) {
             vec16 x;
             memcpy(&x, out[r] + j, sizeof x);
+            if (stream) {
+                vec16 sc;
+                memcpy(&sc, raw[r] + j, sizeof sc);
+                stream16(scores_to[r] + j, sc);
+                stream16(scaled_to[r] + j, x);
+            }
             const vec16 d = x - max[r];
             const vec16 w = select16(d >= lo, exp16(d), zero);
             memcpy(out[r] + j, &w, sizeof w);
@@ -224,8 +240,8 @@ VEC_WIDE_TARGET static VEC_INLINE void softmax_rows(const struct row_soft *job, 
             memcpy(&w, out[r] + j, sizeof w);
             w *= inv;
             memcpy(out[r] + j, &w, sizeof w);
-            if (job[r].out)
-                stream16(job[r].out + j, w);
+            if (job[r].to.weights)
+                stream16(job[r].to.weights + j, w);
         }
     }
 }
