@@ -56,6 +56,13 @@ static const ivec8 iota = {0, 1, 2, 3, 4, 5, 6, 7};
  * instruction for the register and the other copy to fmaf (MAT_FMA), the
  * same float either way.  NAME takes a of type VT; NAME##s takes a float a
  * for every lane (a scalar times a register). */
+#if defined(__SANITIZE_ADDRESS__)
+/* Under AddressSanitizer each lane is named by its constant index: a loop
+ * over the lanes was checked lane by lane there and left apart, one scalar
+ * fused multiply-add each (twice the time).  Elsewhere the loop: named
+ * lanes kept a kernel's running sums on the stack instead of in registers
+ * (mat_rows.c's tiles of four rows took half as long again).  Each lane is
+ * one fmaf either way: the same floats. */
 #define VEC_FMA(NAME, VT, LANES_OF)                                                                \
     static VEC_INLINE VT NAME(VT a, VT b, VT c)                                                    \
     {                                                                                              \
@@ -65,12 +72,25 @@ static const ivec8 iota = {0, 1, 2, 3, 4, 5, 6, 7};
     {                                                                                              \
         return (VT){LANES_OF(VEC_FMAS_LANE)};                                                      \
     }
-/* Each lane named by its constant index, not a loop over them: so the
- * compiler sees one vector operation at every optimisation level that
- * vectorizes at all, the sanitizers' too (a loop's indexed lanes were
- * checked one by one there, and left apart). */
 #define VEC_FMA_LANE(l) __builtin_fmaf(a[l], b[l], c[l])
 #define VEC_FMAS_LANE(l) __builtin_fmaf(a, b[l], c[l])
+#else
+#define VEC_FMA(NAME, VT, LANES_OF)                                                                \
+    static VEC_INLINE VT NAME(VT a, VT b, VT c)                                                    \
+    {                                                                                              \
+        VT r;                                                                                      \
+        for (int l = 0; l < (int)(sizeof r / sizeof r[0]); l++)                                    \
+            r[l] = __builtin_fmaf(a[l], b[l], c[l]);                                               \
+        return r;                                                                                  \
+    }                                                                                              \
+    static VEC_INLINE VT NAME##s(float a, VT b, VT c)                                              \
+    {                                                                                              \
+        VT r;                                                                                      \
+        for (int l = 0; l < (int)(sizeof r / sizeof r[0]); l++)                                    \
+            r[l] = __builtin_fmaf(a, b[l], c[l]);                                                  \
+        return r;                                                                                  \
+    }
+#endif
 #define VEC_LANES8(X) X(0), X(1), X(2), X(3), X(4), X(5), X(6), X(7)
 #define VEC_LANES4(X) X(0), X(1), X(2), X(3)
 VEC_FMA(fma8, vec8, VEC_LANES8)
