@@ -208,6 +208,18 @@ static VEC_INLINE void narrow(const float *restrict a, size_t ars, size_t acs,
 /* thirty-two columns as two registers of sixteen (AVX-512), and sixteen as
  * one */
 TWO_REGISTERS_BLOCK(block32, vec16, 16, fma16s)
+
+/* block32 for eight rows, the tile nearly every large product spends its
+ * time in, as a function of its own: inlined among the other tiles its
+ * loop could be left a register short and reload one from the stack at
+ * every step, as a change elsewhere in them once made it do. */
+VEC_WIDE_TARGET __attribute__((noinline)) static void
+block32_eight(const float *restrict a, size_t ars, size_t acs, const float *restrict b, size_t ldb,
+              float *restrict c, size_t ldc, int kk, bool add, const float *restrict bias,
+              const struct stretch st)
+{
+    block32(a, ars, acs, b, ldb, c, ldc, kk, add, bias, 8, st);
+}
 ROWS_BLOCK(block16_wide, vec16, fma16s)
 #define WIDE_COLUMNS 32
 #else
@@ -227,7 +239,11 @@ static VEC_INLINE void rows(const float *restrict a, size_t ars, size_t acs,
     b + (j), ldb, c + (j), ldc, kk, add, bias ? bias + (j) : NULL, R, stretch_at(st, 0, (size_t)(j))
 #if WIDE_COLUMNS
     for (; wide && j + WIDE_COLUMNS <= n; j += WIDE_COLUMNS)
-        block32(a, ars, acs, AT_J(j));
+        if (R == 8)
+            block32_eight(a, ars, acs, b + j, ldb, c + j, ldc, kk, add, bias ? bias + j : NULL,
+                          stretch_at(st, 0, (size_t)j));
+        else
+            block32(a, ars, acs, AT_J(j));
     for (; wide && R == 8 && j + 16 <= n; j += 16)
         block16_wide(a, ars, acs, AT_J(j));
 #else
