@@ -209,18 +209,24 @@ static VEC_INLINE void narrow(const float *restrict a, size_t ars, size_t acs,
  * one */
 TWO_REGISTERS_BLOCK(block32, vec16, 16, fma16s)
 
-/* block32 for eight rows, the tile nearly every large product spends its
- * time in, as a function of its own: inlined among the other tiles its
- * loop could be left a register short and reload one from the stack at
- * every step, as a change elsewhere in them once made it do. */
-VEC_WIDE_TARGET __attribute__((noinline)) static void
-block32_eight(const float *restrict a, size_t ars, size_t acs, const float *restrict b, size_t ldb,
-              float *restrict c, size_t ldc, int kk, bool add, const float *restrict bias,
-              const struct stretch st)
-{
-    block32(a, ars, acs, b, ldb, c, ldc, kk, add, bias, 8, st);
-}
+/* block32 and block16_wide for eight rows, the tiles nearly every product
+ * of sixteen columns or more spends its time in, as functions of their
+ * own: inlined among the other tiles their loops could be left a register
+ * short and reload one from the stack at every step (block32 did after a
+ * change elsewhere in them; block16_wide held the rows' offsets on the
+ * stack, and a training step at d_model 16 spent a third of its time in
+ * it). */
+#define EIGHT_ROWS(NAME, BLOCK)                                                                    \
+    VEC_WIDE_TARGET __attribute__((noinline)) static void NAME(                                    \
+        const float *restrict a, size_t ars, size_t acs, const float *restrict b, size_t ldb,      \
+        float *restrict c, size_t ldc, int kk, bool add, const float *restrict bias,               \
+        const struct stretch st)                                                                   \
+    {                                                                                              \
+        BLOCK(a, ars, acs, b, ldb, c, ldc, kk, add, bias, 8, st);                                  \
+    }
 ROWS_BLOCK(block16_wide, vec16, fma16s)
+EIGHT_ROWS(block32_eight, block32)
+EIGHT_ROWS(block16_eight, block16_wide)
 #define WIDE_COLUMNS 32
 #else
 #define WIDE_COLUMNS 0
@@ -245,7 +251,8 @@ static VEC_INLINE void rows(const float *restrict a, size_t ars, size_t acs,
         else
             block32(a, ars, acs, AT_J(j));
     for (; wide && R == 8 && j + 16 <= n; j += 16)
-        block16_wide(a, ars, acs, AT_J(j));
+        block16_eight(a, ars, acs, b + j, ldb, c + j, ldc, kk, add, bias ? bias + j : NULL,
+                      stretch_at(st, 0, (size_t)j));
 #else
     (void)wide;
 #endif
