@@ -13,6 +13,7 @@
 
 #include "cli_run.h"
 #include "test_tmp.h"
+#include "check_run.h"
 
 static char model[4096];
 
@@ -290,9 +291,5 @@ int main(void)
     tcase_add_test(tc, test_top_p);
     tcase_add_test(tc, test_sample_starts_with_unk);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(s);
 }

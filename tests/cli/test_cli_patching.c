@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli_run.h"
+#include "check_run.h"
 
 static char root[2048];
 
@@ -175,9 +176,5 @@ int main(void)
     tcase_add_test(tc, text);
     tcase_add_test(tc, errors);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(s);
 }

@@ -13,6 +13,7 @@
 #include "train/train_text.h"
 #include "io/model_io.h"
 #include "io/view_desc.h"
+#include "check_run.h"
 
 static json_t *reference(void)
 {
@@ -503,9 +504,5 @@ int main(void)
     tcase_add_test(tc, test_slot_neighbours);
     tcase_add_test(tc, test_reading_text);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(s);
 }

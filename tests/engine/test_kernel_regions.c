@@ -10,6 +10,7 @@
 
 #include "engine/mat_kernel.h"
 #include "engine/mha_rows.h"
+#include "check_run.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 
@@ -93,11 +94,7 @@ int main(void)
         tcase_add_test_raise_signal(tc, test_head_short, SIGABRT);
     }
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(s);
 }
 
 #else

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "train/train_text.h"
+#include "check_run.h"
 
 START_TEST(cuts_against_numpy)
 {
@@ -48,9 +49,5 @@ int main(void)
     TCase *tc = tcase_create("cut");
     tcase_add_test(tc, cuts_against_numpy);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(s);
 }

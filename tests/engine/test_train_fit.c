@@ -11,6 +11,7 @@
 #include "train/train.h"
 #include "train/train_fit.h"
 #include "train/train_text.h"
+#include "check_run.h"
 
 /* The signs of a file too small to learn from, on made-up losses: a
  * held-out loss that falls says nothing; one lowest at step 0, or rising
@@ -150,9 +151,5 @@ int main(void)
     tcase_add_test(tc, test_knocked_text);
     tcase_add_test(tc, test_keep_best);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(s);
 }

@@ -12,6 +12,7 @@
 #include "train/train.h"
 #include "train/train_layers.h"
 #include "io/model_io.h"
+#include "check_run.h"
 
 /* A reference case's model file under $MHA_TEST_DATA/train. */
 static const char *model_path(const char *name)
@@ -134,9 +135,5 @@ int main(void)
     tcase_add_test(tc, test_induction_task);
     tcase_add_test(tc, test_composition);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(s);
 }

@@ -14,6 +14,7 @@
 
 #include "io/example_io.h"
 #include "test_tmp.h"
+#include "check_run.h"
 
 static char dir[512];
 
@@ -317,9 +318,5 @@ int main(void)
     tcase_add_test(tc, test_variants);
     tcase_add_test(tc, test_blocks_and_limits);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(s);
 }

@@ -13,6 +13,7 @@
 #include <jansson.h>
 
 #include "io/num_text.h"
+#include "check_run.h"
 
 static void same(float x)
 {
@@ -115,9 +116,5 @@ int main(void)
     tcase_add_test(tc, test_usual_sizes);
     tcase_add_test(tc, test_ties_and_edges);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(s);
 }

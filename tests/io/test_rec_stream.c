@@ -15,6 +15,7 @@
 #include "io/rec_stream.h"
 #include "io/view_desc.h"
 #include "test_tmp.h"
+#include "check_run.h"
 
 static const char *session = "mha-explorer-recording 2\n"
                              "size 80x24\n"
@@ -372,9 +373,5 @@ int main(void)
     tcase_add_test(tc, test_follow_fifo_and_refusals);
     tcase_add_test(tc, test_state_lines);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(s);
 }

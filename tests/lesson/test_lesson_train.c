@@ -12,6 +12,7 @@
 #include "lesson/lesson.h"
 #include "lesson/lesson_state.h"
 #include "train/train.h"
+#include "check_run.h"
 
 static struct lesson *parse(const char *text)
 {
@@ -212,9 +213,5 @@ int main(void)
     tcase_add_test(tc, variant_scenes);
     tcase_add_loop_test(tc, train_scene_errors_have_lines, 0, (int)(sizeof bad / sizeof bad[0]));
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(s);
 }

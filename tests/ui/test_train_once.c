@@ -11,6 +11,7 @@
 #include "train/train.h"
 #include "train/trun.h"
 #include "ui/ui.h"
+#include "check_run.h"
 
 /* The models a run of s builds on its own. */
 static long models_of_one_run(const struct trun_setup *s)
@@ -88,9 +89,5 @@ int main(void)
     tcase_add_test(t, test_panes_by_heads);
     tcase_add_test(t, test_panes_by_layers);
     suite_add_tcase(s, t);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(s);
 }

@@ -13,6 +13,7 @@
 #include "cli/cli_train_screen.h"
 #include "train/train.h"
 #include "train/trun.h"
+#include "check_run.h"
 
 /* The training screen's setup of --train sentences (its run in ts->run). */
 static void setup_text(struct cli_train_screen *ts, char *task)
@@ -190,9 +191,5 @@ int main(void)
     tcase_add_test(t, test_same_seed_and_step);
     tcase_add_test(t, test_letters_write_none);
     suite_add_tcase(s, t);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(s);
 }
