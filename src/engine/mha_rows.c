@@ -591,27 +591,10 @@ VEC_WIDE_TARGET static int attend_wide(const struct mha_rows_head *hd, const uns
 }
 #endif
 
-/* The head's arrays checked (MAT_REGION): its queries, keys and values,
- * the scores kept (if any), the weights and, forward, the context. */
-static void head_regions(const struct mha_rows_head *hd, bool forward)
-{
-    const size_t lq = (size_t)hd->lq, lk = (size_t)hd->lk, dk = (size_t)hd->d_k;
-    MAT_REGION("head q", hd->qh, lq, hd->ld_q, dk);
-    MAT_REGION("head k", hd->kh, lk, hd->ld_k, dk);
-    MAT_REGION("head v", hd->vh, lk, hd->ld_v, dk);
-    if (hd->scores) {
-        MAT_REGION("head scores", hd->scores, lq, lk, lk);
-        MAT_REGION("head scaled", hd->scaled, lq, lk, lk);
-    }
-    MAT_REGION("head weights", hd->weights, lq, lk, lk);
-    if (forward)
-        MAT_REGION("head context", hd->context, lq, hd->ld_ctx, dk);
-}
-
 int mha_rows_attend(const struct mha_rows_head *hd, const unsigned char *mask, bool causal,
                     float scale, unsigned char *row_empty)
 {
-    head_regions(hd, true);
+    mha_rows_regions(hd, true);
 #if VEC_WIDE
     if (mha_rows_wide_allowed() && hd->lk > 3 * LANES &&
         vec_have_wide()) /* four chunks of keys or more */
@@ -797,7 +780,7 @@ VEC_WIDE_TARGET static void backward_wide(const struct mha_rows_head *hd, bool c
 void mha_rows_backward(const struct mha_rows_head *hd, bool causal, float scale, const float *d_ctx,
                        size_t ld, float *d_q, float *d_k, float *d_v)
 {
-    head_regions(hd, false);
+    mha_rows_regions(hd, false);
     MAT_REGION("head d context", d_ctx, (size_t)hd->lq, ld, (size_t)hd->d_k);
     MAT_REGION("head d q", d_q, (size_t)hd->lq, ld, (size_t)hd->d_k);
     MAT_REGION("head d k", d_k, (size_t)hd->lk, ld, (size_t)hd->d_k);

@@ -84,6 +84,24 @@ static inline bool mha_rows_fit(int lk, int d_k)
     return MHA_HAVE_ROWS && lk <= MHA_ROWS_MAX_KEYS && d_k <= MHA_ROWS_MAX_DK;
 }
 
+/* The head's arrays checked where a kernel starts (MAT_REGION, a sanitizer
+ * build's unchecked kernels): its queries, keys and values, the scores
+ * kept (if any), the weights and, forward, the context. */
+static inline void mha_rows_regions(const struct mha_rows_head *hd, bool forward)
+{
+    const size_t lq = (size_t)hd->lq, lk = (size_t)hd->lk, dk = (size_t)hd->d_k;
+    MAT_REGION("head q", hd->qh, lq, hd->ld_q, dk);
+    MAT_REGION("head k", hd->kh, lk, hd->ld_k, dk);
+    MAT_REGION("head v", hd->vh, lk, hd->ld_v, dk);
+    if (hd->scores) {
+        MAT_REGION("head scores", hd->scores, lq, lk, lk);
+        MAT_REGION("head scaled", hd->scaled, lq, lk, lk);
+    }
+    MAT_REGION("head weights", hd->weights, lq, lk, lk);
+    if (forward)
+        MAT_REGION("head context", hd->context, lq, hd->ld_ctx, dk);
+}
+
 /* Scores, scaled scores (masked = -INFINITY; each kept where not NULL),
  * weights (masked = 0) and context of the head, as mha_forward_attend defines them; sets
  * row_empty[i] for a row with no key left (its weights and context 0) and
