@@ -281,8 +281,8 @@ static void block_wide(struct mha_trace *t, const unsigned char *mask, bool caus
         const struct block_stream row =
             to ? (struct block_stream){to->scores + at, to->scaled + at, to->weights + at}
                : (struct block_stream){NULL, NULL, NULL};
-        if (!scale_row_wide(t, mask, causal, i0 + r, scores + at, scaled + at, weights + at,
-                            to ? &row : NULL, &job[waiting]))
+        if (!scale_row_wide(t, mask, causal, i0 + r, scores + at, scaled ? scaled + at : NULL,
+                            weights + at, to ? &row : NULL, &job[waiting]))
             continue;
         if (++waiting == 4) {
             softmax_four(job, t->lk);
