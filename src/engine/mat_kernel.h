@@ -174,11 +174,11 @@ static inline float mat_exp_neg(float x)
     MAT_EXP_NEG_BODY(float, uint32_t, MAT_FMA, x);
 }
 
-/* The memory a kernel is given, checked where it starts (a sanitizer
- * build's copy of the kernels that is built without the checks of each
- * access, src/engine/meson.build): count floats in rows, each row `len`
- * floats, rows `ld` apart from p, are memory the program may use, else the
- * program stops naming `what` and the address.  Nothing elsewhere. */
+/* The memory a kernel is given, checked where it starts, in a sanitizer
+ * build's copy of the kernels built without the checks of each access
+ * (src/engine/meson.build): `rows` rows of `len` floats, `ld` floats apart
+ * from p, must be memory the program may use, else the program stops
+ * naming `what` and the address.  Elsewhere it does nothing. */
 #if MHA_KERNEL_REGIONS
 void mat_kernel_region(const char *what, const float *p, size_t rows, size_t ld, size_t len);
 #define MAT_REGION(what, p, rows, ld, len) mat_kernel_region((what), (p), (rows), (ld), (len))
