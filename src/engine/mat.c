@@ -55,7 +55,7 @@ static void mul_trans_dots(const float *a, const float *b, float *c, int m, int 
 
 /* Columns of b in a panel on the heap, for k too long for a panel of at
  * least 32 columns (the loops' widest block) on the stack. */
-#define HEAP_PANEL_COLS 64
+#define HEAP_PANEL_COLS 128
 
 /* c (m, n) = a (m, k) · bᵀ + bias, b (n, k), bias (n) or NULL: a panel of
  * b's rows at a time is copied transposed into bt (k, w), and row i of c's

@@ -452,13 +452,25 @@ MAT_KERNEL void mat_transpose_rows(const float *restrict b, size_t ldb, int rows
         MAT_REGION("transpose_rows bt", bt, (size_t)k, ldt, (size_t)rows);
     }
     /* sixteen rows of b at a time, then eight, then one; down bt's rows
-     * sixteen at a time within each, then eight, then one */
+     * sixteen at a time within each, then eight, then one.  The rows come
+     * from memory (a layer's weights, read once a pass) in sixteen streams
+     * a line at a time, which the processor does not fetch ahead of the
+     * loads: the first sixteen rows are asked for before the first tile, and
+     * each tile asks for the line of the next sixteen rows under its own. */
     int j = 0;
+    if (rows >= 2 * LANES)
+        for (int r = 0; r < 2 * LANES; r++)
+            for (int p = 0; p < k; p += 2 * LANES)
+                __builtin_prefetch(b + (size_t)r * ldb + (size_t)p, 0, 3);
     for (int tj = 2; tj >= 1; tj--)
         for (; j + tj * LANES <= rows; j += tj * LANES) {
+            const bool ahead = tj == 2 && j + 4 * LANES <= rows;
             int p = 0;
-            for (; p + 2 * LANES <= k; p += 2 * LANES)
+            for (; p + 2 * LANES <= k; p += 2 * LANES) {
+                for (int r = 0; ahead && r < 2 * LANES; r++)
+                    __builtin_prefetch(b + (size_t)(j + 2 * LANES + r) * ldb + (size_t)p, 0, 3);
                 transpose_tiles(b, ldb, bt, ldt, j, p, tj, 2);
+            }
             for (; p + LANES <= k; p += LANES)
                 transpose_tiles(b, ldb, bt, ldt, j, p, tj, 1);
             for (; p < k; p++)

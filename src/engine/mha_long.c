@@ -10,10 +10,11 @@
  * eight-float loops do and the sum is kept in the same eight running sums,
  * so the numbers are the same bit for bit as the other copies'.
  *
- * When the three arrays of scores are far larger than the caches, the
- * scaled scores, which nothing reads again in the forward pass, go to
- * memory with streaming stores, so that their lines are neither read first
- * nor left to push out the lines the next product reads. */
+ * When the three arrays of scores are larger than a core's caches, a
+ * block's rows are worked in a buffer and the arrays, which nothing reads
+ * again in the forward pass, go to memory with streaming stores, so that
+ * their lines are neither read first nor left to push out the lines the
+ * next product reads. */
 #include "engine/mha_long.h"
 
 #include <math.h>
@@ -317,10 +318,13 @@ bool mha_rows_wide_allowed(void)
     return wide_allowed;
 }
 
-/* mha_long_stream_above's setting: 64 MiB, several times a core's share
- * of the last-level cache on the machines measured (bench/README.md);
- * below that the arrays are read again from the cache, not from memory. */
-static size_t stream_above = (size_t)64 << 20;
+/* mha_long_stream_above's setting: 4 MiB, twice a core's second-level
+ * cache on the machines measured.  Past it the arrays' lines, written into
+ * the cache, had to be read first and were pushed out to memory before the
+ * pass ended, whoever else shared the last-level cache (bench/README.md:
+ * at 256 tokens and 8 heads, 6 MiB of arrays, a pass 2-6 % faster
+ * streamed); below it they stay in the cache. */
+static size_t stream_above = (size_t)4 << 20;
 
 static size_t stream_threshold(void)
 {

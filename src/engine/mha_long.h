@@ -36,10 +36,10 @@ size_t mha_long_floats(const struct mha_trace *t);
  * order of the work, not a number.  work holds mha_long_floats(t). */
 void mha_long_head(struct mha_trace *t, const unsigned char *mask, bool causal, int h, float *work);
 
-/* The three arrays of scores are written past the caches (streaming stores) when one
- * trace's three arrays of scores take more than bytes; returns the setting
- * before.  By default twice the last-level cache.  For the tests, which
- * hold both ways to the same bits, and the benchmarks. */
+/* The three arrays of scores are written past the caches (streaming stores)
+ * when one trace's three arrays of scores take more than bytes; returns the
+ * setting before.  By default 4 MiB, twice a core's second-level cache.  For
+ * the tests, which hold both ways to the same bits, and the benchmarks. */
 size_t mha_long_stream_above(size_t bytes);
 
 #endif
