@@ -250,6 +250,15 @@ void mha_forward_attend_lean(bool causal, bool scaled, struct mha_trace *t, stru
     for (int h = 0; h < t->heads; h++) {
         mha_prefetch_share(next, h);
         const struct mha_rows_head hd = mha_rows_head_in_place(t, h);
+        if (h + 1 < t->heads) { /* two heads at once where they fit */
+            const struct mha_rows_head next_hd = mha_rows_head_in_place(t, h + 1);
+            if (mha_rows_pair_fits(&hd, &next_hd)) {
+                mha_prefetch_share(next, ++h);
+                t->empty_rows +=
+                    mha_rows_attend_pair(&hd, &next_hd, causal, t->scale, t->row_empty);
+                continue;
+            }
+        }
         t->empty_rows += mha_rows_attend(&hd, NULL, causal, t->scale, t->row_empty);
     }
 }

@@ -69,6 +69,15 @@ void mha_backward_attend(const struct mha_trace *t, const float *d_merged, float
             mha_prefetch_share(next, h);
             const struct mha_rows_head hd = mha_rows_head_in_place(t, h);
             const size_t col = (size_t)h * (size_t)d_k;
+            if (h + 1 < h_n) { /* two heads at once where they fit */
+                const struct mha_rows_head next_hd = mha_rows_head_in_place(t, h + 1);
+                if (mha_rows_pair_fits(&hd, &next_hd)) {
+                    mha_prefetch_share(next, ++h);
+                    mha_rows_backward_pair(&hd, &next_hd, t->scale, d_merged + col, (size_t)d,
+                                           dq + col, dk + col, dv + col);
+                    continue;
+                }
+            }
             mha_rows_backward(&hd, t->causal, t->scale, d_merged + col, (size_t)d, dq + col,
                               dk + col, dv + col);
         }

@@ -118,6 +118,22 @@ int mha_rows_attend(const struct mha_rows_head *hd, const unsigned char *mask, b
 void mha_rows_backward(const struct mha_rows_head *hd, bool causal, float scale, const float *d_ctx,
                        size_t ld, float *d_q, float *d_k, float *d_v);
 
+/* True when heads h0 and h1 of a trace, read in place with no scores kept,
+ * may go through the two below together: each of d_k 4 over 8 keys, h1's
+ * columns just after h0's, and a processor with AVX-512 (mha_pairs.c). */
+bool mha_rows_pair_fits(const struct mha_rows_head *h0, const struct mha_rows_head *h1);
+
+/* mha_rows_attend (no mask) for two heads mha_rows_pair_fits takes, the
+ * same numbers; returns the rows it marked. */
+int mha_rows_attend_pair(const struct mha_rows_head *h0, const struct mha_rows_head *h1,
+                         bool causal, float scale, unsigned char *row_empty);
+
+/* mha_rows_backward for two such heads, the same numbers: d_ctx, d_q, d_k
+ * and d_v at h0's columns (h1's follow them), rows ld apart. */
+void mha_rows_backward_pair(const struct mha_rows_head *h0, const struct mha_rows_head *h1,
+                            float scale, const float *d_ctx, size_t ld, float *d_q, float *d_k,
+                            float *d_v);
+
 /* Whether the two above may run pairs of their registers as one of sixteen
  * floats where the processor has AVX-512 (they may, unless told otherwise);
  * returns the setting before.  For the tests, which hold that way to the

@@ -270,6 +270,124 @@ START_TEST(test_head)
 }
 END_TEST
 
+/* Two heads of d_k 4 over 8 keys side by side, as training lays them out
+ * (columns 4..11 of rows 16 floats apart), through mha_rows_attend_pair and
+ * mha_rows_backward_pair, against head_by_hand for each head: every float
+ * the same, the columns around the pair untouched.  _i: lq (bits 2..),
+ * causal (bit 1), scaled (bit 0). */
+#define PAIR_LD 16
+#define PAIR_COL 4
+
+/* columns col.. of (rows, PAIR_LD) m as a (rows, 4) matrix */
+static float *pair_columns(const float *m, int rows, int col)
+{
+    float *out = malloc((size_t)rows * 4 * sizeof *out);
+    ck_assert_ptr_nonnull(out);
+    for (int i = 0; i < rows; i++)
+        memcpy(out + (size_t)i * 4, m + (size_t)i * PAIR_LD + (size_t)col, 4 * sizeof *out);
+    return out;
+}
+
+static void pair_same(const float *got, int rows, int col, const float *want, const char *what,
+                      int at)
+{
+    float *g = pair_columns(got, rows, col);
+    same_bits(g, want, (size_t)rows * 4, what, at);
+    free(g);
+}
+
+/* the columns of (rows, PAIR_LD) m outside the pair still hold 7 */
+static void pair_untouched(const float *m, int rows, const char *what)
+{
+    for (int i = 0; i < rows; i++)
+        for (int c = 0; c < PAIR_LD; c++)
+            if (c < PAIR_COL || c >= PAIR_COL + 8)
+                ck_assert_msg(m[(size_t)i * PAIR_LD + (size_t)c] == 7.0f,
+                              "%s: row %d column %d written outside the pair", what, i, c);
+}
+
+START_TEST(test_head_pair)
+{
+    static const int lqs[] = {8, 5, 13, 16, 1};
+    const int lq = lqs[_i / 4], lk = 8;
+    const bool causal = _i & 2;
+    const float scale = _i & 1 ? 0.5f : 1.0f;
+    struct rng r;
+    rng_init(&r, 8100u + (uint32_t)_i);
+    float *q = draw(&r, (size_t)lq * PAIR_LD, -2.0, 2.0),
+          *k = draw(&r, (size_t)lk * PAIR_LD, -2.0, 2.0);
+    float *v = draw(&r, (size_t)lk * PAIR_LD, -1.0, 1.0),
+          *dctx = draw(&r, (size_t)lq * PAIR_LD, -1.0, 1.0);
+    const size_t att = (size_t)lq * (size_t)lk;
+    float *w[2], *out[4];
+    for (int x = 0; x < 2; x++) {
+        w[x] = calloc(att, sizeof *w[x]);
+        ck_assert_ptr_nonnull(w[x]);
+    }
+    const int out_rows[4] = {lq, lq, lk, lk}; /* context, d q, d k, d v */
+    for (int x = 0; x < 4; x++) {
+        out[x] = malloc((size_t)out_rows[x] * PAIR_LD * sizeof *out[x]);
+        ck_assert_ptr_nonnull(out[x]);
+        for (int y = 0; y < out_rows[x] * PAIR_LD; y++)
+            out[x][y] = 7.0f;
+    }
+    const struct mha_rows_head h0 = {
+        lq,           lk,           4,    PAIR_LD, PAIR_LD, PAIR_LD,          PAIR_LD, q + PAIR_COL,
+        k + PAIR_COL, v + PAIR_COL, NULL, NULL,    w[0],    out[0] + PAIR_COL};
+    struct mha_rows_head h1 = h0;
+    h1.qh += 4, h1.kh += 4, h1.vh += 4, h1.weights = w[1], h1.context += 4;
+    /* where the pair does not apply */
+    struct mha_rows_head off = h1;
+    off.kh += 1;
+    ck_assert(!mha_rows_pair_fits(&h0, &off));
+    off = h1;
+    off.lk = 7;
+    ck_assert(!mha_rows_pair_fits(&h0, &off));
+    off = h1;
+    off.scores = w[1];
+    ck_assert(!mha_rows_pair_fits(&h0, &off));
+    if (!mha_rows_pair_fits(&h0, &h1)) { /* no AVX-512 here: the heads go one at a time */
+        for (int x = 0; x < 2; x++)
+            free(w[x]);
+        for (int x = 0; x < 4; x++)
+            free(out[x]);
+        free(q), free(k), free(v), free(dctx);
+        return;
+    }
+    unsigned char *empty = calloc((size_t)lq, 1);
+    ck_assert_ptr_nonnull(empty);
+    mha_rows_attend_pair(&h0, &h1, causal, scale, empty);
+    mha_rows_backward_pair(&h0, &h1, scale, dctx + PAIR_COL, PAIR_LD, out[1] + PAIR_COL,
+                           out[2] + PAIR_COL, out[3] + PAIR_COL);
+    for (int x = 0; x < 2; x++) {
+        const int col = PAIR_COL + 4 * x;
+        struct head h = {.lq = lq, .lk = lk, .dk = 4, .causal = causal, .scale = scale};
+        h.q = pair_columns(q, lq, col), h.k = pair_columns(k, lk, col);
+        h.v = pair_columns(v, lk, col), h.dctx = pair_columns(dctx, lq, col);
+        float *want = calloc(4 * att + 4 * (size_t)lq * 4 + 2 * (size_t)lk * 4, sizeof *want);
+        ck_assert_ptr_nonnull(want);
+        h.scores = want, h.scaled = want + att, h.w = want + 2 * att, h.ctx = want + 3 * att;
+        h.dq = h.ctx + (size_t)lq * 4, h.dkk = h.dq + (size_t)lq * 4, h.dv = h.dkk + (size_t)lk * 4;
+        head_by_hand(&h);
+        same_bits(w[x], h.w, att, x ? "weights of head 1" : "weights of head 0", _i);
+        pair_same(out[0], lq, col, h.ctx, "context", _i);
+        pair_same(out[1], lq, col, h.dq, "d q", _i);
+        pair_same(out[2], lk, col, h.dkk, "d k", _i);
+        pair_same(out[3], lk, col, h.dv, "d v", _i);
+        free(h.q), free(h.k), free(h.v), free(h.dctx), free(want);
+    }
+    pair_untouched(out[0], lq, "context");
+    pair_untouched(out[1], lq, "d q");
+    pair_untouched(out[2], lk, "d k");
+    pair_untouched(out[3], lk, "d v");
+    for (int x = 0; x < 2; x++)
+        free(w[x]);
+    for (int x = 0; x < 4; x++)
+        free(out[x]);
+    free(q), free(k), free(v), free(dctx), free(empty);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("fused");
@@ -278,6 +396,7 @@ int main(void)
     tcase_add_loop_test(tc, test_products, 0, 32);
     tcase_add_loop_test(tc, test_softmax_row, 0, 74);
     tcase_add_loop_test(tc, test_head, 0, 44);
+    tcase_add_loop_test(tc, test_head_pair, 0, 20);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
