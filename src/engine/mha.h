@@ -197,6 +197,12 @@ size_t mha_trace_bytes(int lq, int lk, int d_model, int heads);
 /* Allocate a trace for ex's sizes.  NULL + err on bad sizes, too large a
  * trace (the message gives the size and what to reduce) or out of memory. */
 struct mha_trace *mha_trace_new(const struct mha_example *ex, struct mha_error *err);
+
+/* bytes of memory on a 64-byte line at least, for an arena the program
+ * keeps (a trace, a model's activations), freed with free(); NULL when there
+ * is not enough.  From 4 MiB on it starts on a 2 MiB boundary and the kernel
+ * is asked to back it with huge pages.  mha.c. */
+void *mha_arena_alloc(size_t bytes);
 void mha_trace_free(struct mha_trace *t);
 
 /* Run the forward pass of ex into t (same sizes as t was made for, causal

@@ -221,7 +221,7 @@ struct train_model *train_model_new(const struct train_config *cfg, int batch_ca
                       (double)TRAIN_MAX_MODEL_BYTES / (1u << 30));
         return NULL;
     }
-    char *arena = aligned_alloc(64, l.total);
+    char *arena = mha_arena_alloc(l.total);
     if (!arena) {
         mha_error_set(err, "out of memory allocating %zu bytes for the model", l.total);
         return NULL;
