@@ -140,8 +140,8 @@ void mha_trace_free(struct mha_trace *t)
 /* src (L, H, d_k) -> dst (H, L, d_k) */
 static void split_transpose(const float *src, float *dst, int len, int heads, int d_k)
 {
-    for (int h = 0; h < heads; h++)
-        for (int l = 0; l < len; l++)
+    for (int l = 0; l < len; l++)
+        for (int h = 0; h < heads; h++)
             mat_copy(dst + mha_idx3(len, d_k, h, l, 0),
                      src + ((size_t)l * (size_t)heads + (size_t)h) * (size_t)d_k, d_k);
 }
