@@ -165,12 +165,25 @@ VEC_WIDE_TARGET static bool scale_row_wide(struct mha_trace *t, const unsigned c
      * a step need not wait on the one before; the max of a set is the same
      * whichever order it is read in */
     __m512 lane[2] = {_mm512_set1_ps(-INFINITY), _mm512_set1_ps(-INFINITY)};
-    for (int j = 0; j < lk; j += 16) {
-        const vec16 x = scaled16(s, t->scale, keep, j, visible);
+    /* the scale in a local (a store through w could be taken to change
+     * t->scale), and the two maxima named, not indexed (indexed, they were
+     * kept on the stack, each step waiting on a store two steps before) */
+    const float scale = t->scale;
+    int j = 0;
+    for (; j + 32 <= lk; j += 32)
+        for (int u = 0; u < 2; u++) {
+            const vec16 x = scaled16(s, scale, keep, j + 16 * u, visible);
+            if (!to)
+                memcpy(scaled + j + 16 * u, &x, sizeof x);
+            memcpy(w + j + 16 * u, &x, sizeof x);
+            lane[u] = _mm512_max_ps((__m512)x, lane[u]);
+        }
+    if (j < lk) { /* lk is a multiple of 16: one register left */
+        const vec16 x = scaled16(s, scale, keep, j, visible);
         if (!to)
             memcpy(scaled + j, &x, sizeof x);
         memcpy(w + j, &x, sizeof x);
-        lane[(j >> 4) & 1] = _mm512_max_ps((__m512)x, lane[(j >> 4) & 1]);
+        lane[0] = _mm512_max_ps((__m512)x, lane[0]);
     }
     const vec16 both = (vec16)_mm512_max_ps(lane[0], lane[1]);
     float max = -INFINITY;
@@ -192,6 +205,46 @@ VEC_WIDE_TARGET static bool scale_row_wide(struct mha_trace *t, const unsigned c
     return true;
 }
 
+/* 0 + v[0] + v[1] + ... + v[7], in that order, the lanes taken out by
+ * shuffles: read as v[l], the running sums they come from were kept in
+ * memory and stored at every step of the loop that makes them */
+VEC_WIDE_TARGET static VEC_INLINE double sum_lanes(vec8d v)
+{
+    const __m512d z = (__m512d)v;
+    const __m128d q[4] = {_mm512_extractf64x2_pd(z, 0), _mm512_extractf64x2_pd(z, 1),
+                          _mm512_extractf64x2_pd(z, 2), _mm512_extractf64x2_pd(z, 3)};
+    double sum = 0.0;
+    for (int k = 0; k < 4; k++) {
+        sum += _mm_cvtsd_f64(q[k]);
+        sum += _mm_cvtsd_f64(_mm_unpackhi_pd(q[k], q[k]));
+    }
+    return sum;
+}
+
+/* Sixteen scaled scores x at w (a row of the block's weights) made their
+ * exponentials e^(x - max) in place, 0 far below it, and added to the row's
+ * running sums; to_scores not NULL, the scores at raw and the scaled scores
+ * stream to to_scores and to_scaled first.  Returns the sums. */
+VEC_WIDE_TARGET static VEC_INLINE vec8d exp_step(float *w, const float *raw, float *to_scores,
+                                                 float *to_scaled, float max, vec8d part)
+{
+    const vec16 lo = (vec16){0} + MAT_EXP_NEG_MIN, zero = {0};
+    vec16 x;
+    memcpy(&x, w, sizeof x);
+    if (to_scores) {
+        vec16 sc;
+        memcpy(&sc, raw, sizeof sc);
+        stream16(to_scores, sc);
+        stream16(to_scaled, x);
+    }
+    const vec16 d = x - max;
+    const vec16 e = select16(d >= lo, exp16(d), zero);
+    memcpy(w, &e, sizeof e);
+    part += (vec8d)_mm512_cvtps_pd(_mm512_castps512_ps256((__m512)e));
+    part += (vec8d)_mm512_cvtps_pd(_mm512_extractf32x8_ps((__m512)e, 1));
+    return part;
+}
+
 /* mat_softmax_row_max's passes for R rows at once (1 to 4, a constant
  * after inlining: each row's exponentials and sum are a long chain of
  * steps, and four chains overlap): e^(x - max), 0 far below it; the sum in
@@ -199,8 +252,6 @@ VEC_WIDE_TARGET static bool scale_row_wide(struct mha_trace *t, const unsigned c
  * times 1 / sum. */
 VEC_WIDE_TARGET static VEC_INLINE void softmax_rows(const struct row_soft *job, const int R, int lk)
 {
-    const vec16 lo = (vec16){0} + MAT_EXP_NEG_MIN, zero = {0};
-    vec8d part[4] = {{0}, {0}, {0}, {0}};
     /* the jobs in locals: a store through w could otherwise be taken to
      * change them, and they would be read again every step */
     float max[4], *out[4], *scores_to[4], *scaled_to[4];
@@ -213,36 +264,37 @@ VEC_WIDE_TARGET static VEC_INLINE void softmax_rows(const struct row_soft *job, 
         scaled_to[r] = job[r].to.scaled;
     }
     /* streaming, the scores and the scaled scores go out here, among the
-     * exponentials' arithmetic, rather than in pass 1, which has little */
+     * exponentials' arithmetic, rather than in pass 1, which has little.
+     * The rows' running sums are named, not an array: as an array they
+     * were kept in memory and stored at every step. */
     const bool stream = job[0].to.scores != NULL;
-    for (int j = 0; j < lk; j += 16)
-        for (int r = 0; r < R; r++) {
-            vec16 x;
-            memcpy(&x, out[r] + j, sizeof x);
-            if (stream) {
-                vec16 sc;
-                memcpy(&sc, raw[r] + j, sizeof sc);
-                stream16(scores_to[r] + j, sc);
-                stream16(scaled_to[r] + j, x);
-            }
-            const vec16 d = x - max[r];
-            const vec16 w = select16(d >= lo, exp16(d), zero);
-            memcpy(out[r] + j, &w, sizeof w);
-            part[r] += (vec8d)_mm512_cvtps_pd(_mm512_castps512_ps256((__m512)w));
-            part[r] += (vec8d)_mm512_cvtps_pd(_mm512_extractf32x8_ps((__m512)w, 1));
-        }
+    vec8d p0 = {0}, p1 = {0}, p2 = {0}, p3 = {0};
+#define EXP_STEP(r, part)                                                                          \
+    part = exp_step(out[r] + j, raw[r] + j, stream ? scores_to[r] + j : NULL,                      \
+                    stream ? scaled_to[r] + j : NULL, max[r], part)
+    for (int j = 0; j < lk; j += 16) {
+        EXP_STEP(0, p0);
+        if (R > 1)
+            EXP_STEP(1, p1);
+        if (R > 2)
+            EXP_STEP(2, p2);
+        if (R > 3)
+            EXP_STEP(3, p3);
+    }
+#undef EXP_STEP
+    const vec8d part[4] = {p0, p1, p2, p3};
+    float inv[4];
+    for (int r = 0; r < R; r++)
+        inv[r] = (float)(1.0 / sum_lanes(part[r]));
     for (int r = 0; r < R; r++) {
-        double sum = 0.0;
-        for (int l = 0; l < 8; l++)
-            sum += part[r][l];
-        const float inv = (float)(1.0 / sum);
+        float *const to = job[r].to.weights;
         for (int j = 0; j < lk; j += 16) {
             vec16 w;
             memcpy(&w, out[r] + j, sizeof w);
-            w *= inv;
+            w *= inv[r];
             memcpy(out[r] + j, &w, sizeof w);
-            if (job[r].to.weights)
-                stream16(job[r].to.weights + j, w);
+            if (to)
+                stream16(to + j, w);
         }
     }
 }
