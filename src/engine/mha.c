@@ -212,6 +212,10 @@ void mha_forward_attend(const unsigned char *mask, bool causal, bool scaled, str
     /* t->q, k, v filled (pass 1) -> qh .. merged */
     const int lq = t->lq, lk = t->lk, d = t->d_model, h_n = t->heads, d_k = t->d_k;
     attend_begin(t, causal, scaled);
+    /* a mask that keeps every key (an example's, untouched) masks nothing:
+     * the rows need not read it, a byte for every score of every head */
+    if (mask && !memchr(mask, 0, (size_t)lq * (size_t)lk))
+        mask = NULL;
 
     /* pass 2 and 3: split (a view of q, k, v) and transpose to (H, L, d_k) */
     split_transpose(t->q, t->qh, lq, h_n, d_k);
