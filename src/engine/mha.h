@@ -203,6 +203,7 @@ struct mha_trace *mha_trace_new(const struct mha_example *ex, struct mha_error *
  * is not enough.  From 4 MiB on it starts on a 2 MiB boundary and the kernel
  * is asked to back it with huge pages.  mha.c. */
 void *mha_arena_alloc(size_t bytes);
+
 void mha_trace_free(struct mha_trace *t);
 
 /* Run the forward pass of ex into t (same sizes as t was made for, causal
