@@ -107,15 +107,9 @@ VEC_WIDE_TARGET static int attend_pair(const struct mha_rows_head *h0,
                                        unsigned char *row_empty)
 {
     const int lq = h0->lq;
-    const vec16 zero = {0};
-    vec16 neg_inf, one;
-    for (int l = 0; l < 16; l++) {
-        neg_inf[l] = -INFINITY;
-        one[l] = 1.0f;
-    }
-    ivec16 lane_row;
-    for (int l = 0; l < 16; l++)
-        lane_row[l] = l % LANES;
+    const vec16 zero = {0}, neg_inf = zero - INFINITY, one = zero + 1.0f;
+    /* the row of the group each lane holds */
+    const ivec16 lane_row = {0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7};
     int empty = 0;
     for (int i0 = 0; i0 < lq; i0 += LANES) {
         const int n = lq - i0 < LANES ? lq - i0 : LANES;
