@@ -161,29 +161,21 @@ VEC_WIDE_TARGET static bool scale_row_wide(struct mha_trace *t, const unsigned c
 {
     const int lk = t->lk, visible = visible_keys(causal, i, lk);
     const unsigned char *keep = mask ? mask + (size_t)i * (size_t)lk : NULL;
-    /* two running maxima (vmaxps gives x > m ? x : m, select16's), so that
-     * a step need not wait on the one before; the max of a set is the same
-     * whichever order it is read in */
+    /* two running maxima (vmaxps gives x > m ? x : m, select16's), taking
+     * turns, so that a step need not wait on the one before; the max of a
+     * set is the same whichever order it is read in.  Named, not indexed
+     * (indexed, they were kept on the stack), and the scale in a local (a
+     * store through w could be taken to change t->scale). */
     __m512 lane[2] = {_mm512_set1_ps(-INFINITY), _mm512_set1_ps(-INFINITY)};
-    /* the scale in a local (a store through w could be taken to change
-     * t->scale), and the two maxima named, not indexed (indexed, they were
-     * kept on the stack, each step waiting on a store two steps before) */
     const float scale = t->scale;
-    int j = 0;
-    for (; j + 32 <= lk; j += 32)
-        for (int u = 0; u < 2; u++) {
-            const vec16 x = scaled16(s, scale, keep, j + 16 * u, visible);
-            if (!to)
-                memcpy(scaled + j + 16 * u, &x, sizeof x);
-            memcpy(w + j + 16 * u, &x, sizeof x);
-            lane[u] = _mm512_max_ps((__m512)x, lane[u]);
-        }
-    if (j < lk) { /* lk is a multiple of 16: one register left */
+    for (int j = 0; j < lk; j += 16) {
         const vec16 x = scaled16(s, scale, keep, j, visible);
         if (!to)
             memcpy(scaled + j, &x, sizeof x);
         memcpy(w + j, &x, sizeof x);
-        lane[0] = _mm512_max_ps((__m512)x, lane[0]);
+        const __m512 m = _mm512_max_ps((__m512)x, lane[0]);
+        lane[0] = lane[1];
+        lane[1] = m;
     }
     const vec16 both = (vec16)_mm512_max_ps(lane[0], lane[1]);
     float max = -INFINITY;
@@ -203,22 +195,6 @@ VEC_WIDE_TARGET static bool scale_row_wide(struct mha_trace *t, const unsigned c
     }
     *job = (struct row_soft){max, w, s, to ? *to : (struct block_stream){NULL, NULL, NULL}};
     return true;
-}
-
-/* 0 + v[0] + v[1] + ... + v[7], in that order, the lanes taken out by
- * shuffles: read as v[l], the running sums they come from were kept in
- * memory and stored at every step of the loop that makes them */
-VEC_WIDE_TARGET static VEC_INLINE double sum_lanes(vec8d v)
-{
-    const __m512d z = (__m512d)v;
-    const __m128d q[4] = {_mm512_extractf64x2_pd(z, 0), _mm512_extractf64x2_pd(z, 1),
-                          _mm512_extractf64x2_pd(z, 2), _mm512_extractf64x2_pd(z, 3)};
-    double sum = 0.0;
-    for (int k = 0; k < 4; k++) {
-        sum += _mm_cvtsd_f64(q[k]);
-        sum += _mm_cvtsd_f64(_mm_unpackhi_pd(q[k], q[k]));
-    }
-    return sum;
 }
 
 /* Sixteen scaled scores x at w (a row of the block's weights) made their
@@ -284,8 +260,12 @@ VEC_WIDE_TARGET static VEC_INLINE void softmax_rows(const struct row_soft *job, 
 #undef EXP_STEP
     const vec8d part[4] = {p0, p1, p2, p3};
     float inv[4];
-    for (int r = 0; r < R; r++)
-        inv[r] = (float)(1.0 / sum_lanes(part[r]));
+    for (int r = 0; r < R; r++) {
+        double sum = 0.0;
+        for (int l = 0; l < 8; l++)
+            sum += part[r][l];
+        inv[r] = (float)(1.0 / sum);
+    }
     for (int r = 0; r < R; r++) {
         float *const to = job[r].to.weights;
         for (int j = 0; j < lk; j += 16) {
